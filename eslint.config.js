@@ -1,0 +1,78 @@
+// @ts-check
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Workspaces a package may not import, by DESIGN.md §3's dependency order. */
+const forbidden = {
+  'shared-schema': ['server', 'migrations', 'sync-worker', 'client'],
+  migrations: ['server', 'sync-worker', 'client'],
+  server: ['sync-worker', 'client'],
+  'sync-worker': ['server', 'migrations', 'client'],
+  client: ['server', 'migrations'],
+};
+
+const layerRules = Object.entries(forbidden).map(([from, targets]) => ({
+  files: [`${from}/**/*.ts`, `${from}/**/*.tsx`],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...targets.map((t) => ({
+            group: [`@plant/${t}`, `@plant/${t}/*`, `**/${t}/src/**`],
+            message: `${from} may not import ${t} (DESIGN.md §3, dependency order).`,
+          })),
+          // The client reaches the worker only through Comlink: its types, never its code.
+          ...(from === 'client'
+            ? [
+                {
+                  group: ['@plant/sync-worker', '@plant/sync-worker/*'],
+                  allowTypeImports: true,
+                  message: 'client may import sync-worker types only.',
+                },
+              ]
+            : []),
+        ],
+      },
+    ],
+  },
+}));
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.tmp/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    rules: {
+      eqeqeq: ['error', 'always'],
+      'no-console': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/ban-ts-comment': ['error', { 'ts-ignore': 'allow-with-description' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TSEnumDeclaration',
+          message: 'Use an `as const` object instead of an enum.',
+        },
+        {
+          selector:
+            "CallExpression[callee.type='MemberExpression'][callee.object.name=/^(it|test|describe)$/][callee.property.name=/^(only|skip)$/]",
+          message: 'No focused or skipped tests.',
+        },
+      ],
+    },
+  },
+  ...layerRules,
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+);

@@ -1,0 +1,11 @@
+import type { Migration } from 'kysely';
+import * as shell from './20261122000000-shell';
+
+/**
+ * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
+ * must run; kysely's Migrator runs them in that order and records each in kysely_migration.
+ * A new migration is one file plus one line here.
+ */
+export const migrations: Record<string, Migration> = {
+  '20261122000000-shell': shell,
+};

@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The server's configuration, parsed once from the environment at start into a frozen object.
+ * Bad values fail fast with one line per problem, before anything is opened or listened on.
+ */
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const intInRange = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, `${name} must be at least ${min}`)
+        .max(max, `${name} must be at most ${max}`),
+    );
+
+const envSchema = z.object({
+  PORT: intInRange('PORT', 0, 65535).default(3000),
+  HOST: z.string().min(1, 'HOST must not be empty').default('127.0.0.1'),
+  DATA_DIR: z.string().min(1, 'DATA_DIR must not be empty').default('./data'),
+  SEED: z.enum(['demo', 'none'], { error: "SEED must be 'demo' or 'none'" }).default('demo'),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info'),
+  TOKEN_TTL_DAYS: intInRange('TOKEN_TTL_DAYS', 1, 3650).default(30),
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Machine Platform <no-reply@localhost>'),
+  APP_URL: z.url({ protocol: /^https?$/, error: 'APP_URL must be an http(s) URL' }).optional(),
+});
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly seed: 'demo' | 'none';
+  readonly logLevel: LogLevel;
+  readonly tokenTtlMs: number;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  /** Public address of the app, used in links sent by e-mail. */
+  readonly appUrl: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the environment. Empty values count as unset, so `PORT= npm start` uses the default. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.keys(envSchema.shape)
+      .map((key) => [key, env[key]] as const)
+      .filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    seed: e.SEED,
+    logLevel: e.LOG_LEVEL,
+    tokenTtlMs: e.TOKEN_TTL_DAYS * 24 * 60 * 60 * 1000,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    appUrl: (e.APP_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
+  });
+}

@@ -1,0 +1,146 @@
+import type { Generated } from 'kysely';
+
+/** Row types of the SQLite tables (see migrations/). Booleans are 0/1 integers in SQLite. */
+
+export interface AccountsTable {
+  id: string;
+  parent_id: string | null;
+  name: string;
+  active: Generated<number>;
+  color1: string | null;
+  color2: string | null;
+  title: string | null;
+  logo_desktop: string | null;
+  logo_mobile: string | null;
+  login_image: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  firstname: string;
+  lastname: string;
+  email: string;
+  password_hash: string;
+  language: Generated<string>;
+  active_account_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RolesTable {
+  id: string;
+  account_id: string;
+  slug: string;
+  name: string;
+}
+
+export interface MembershipsTable {
+  user_id: string;
+  account_id: string;
+  role_id: string;
+  created_at: string;
+}
+
+export interface PermissionsTable {
+  id: string;
+  name: string;
+  role_id: string;
+  user_id: string | null;
+  guard_name: Generated<string>;
+  account_id: string;
+}
+
+export interface TagsTable {
+  id: string;
+  slug: string;
+  account_id: string | null;
+  /** JSON array of parent slugs. */
+  parents: Generated<string>;
+}
+
+export interface UserTagsTable {
+  user_id: string;
+  tag_id: string;
+}
+
+export interface FeatureFlagsTable {
+  id: string;
+  key: string;
+  visibility_scope: Generated<string>;
+  tag_slug: string;
+}
+
+export interface OAuthClientsTable {
+  id: string;
+  name: string;
+  secret_hash: string | null;
+  redirect: Generated<string>;
+  first_party: Generated<number>;
+  password_client: Generated<number>;
+  revoked: Generated<number>;
+  created_at: string;
+}
+
+export interface AccessTokensTable {
+  id: string;
+  user_id: string;
+  client_id: string;
+  token_hash: string;
+  name: string | null;
+  scopes: Generated<string>;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface ClientErrorsTable {
+  id: string;
+  user_id: string | null;
+  address: string;
+  path: string;
+  params: string | null;
+  status: number;
+  message: string | null;
+  app_url: string | null;
+  created_at: string;
+}
+
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  public_key: string;
+  auth_token: string;
+  content_encoding: string;
+  device_type: string | null;
+  device_brand: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  users: UsersTable;
+  roles: RolesTable;
+  memberships: MembershipsTable;
+  permissions: PermissionsTable;
+  tags: TagsTable;
+  user_tags: UserTagsTable;
+  feature_flags: FeatureFlagsTable;
+  oauth_clients: OAuthClientsTable;
+  access_tokens: AccessTokensTable;
+  password_resets: PasswordResetsTable;
+  client_errors: ClientErrorsTable;
+  push_subscriptions: PushSubscriptionsTable;
+}

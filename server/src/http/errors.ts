@@ -1,0 +1,73 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { z } from 'zod';
+import type { Logger } from '../logger';
+import { DomainError, type DomainErrorKind } from '../services/domain-error';
+
+/** The body failed its schema: 422 with every message per field. */
+export class ValidationFailure extends Error {
+  constructor(readonly fields: Record<string, string[]>) {
+    super(Object.values(fields)[0]?.[0] ?? 'The given data was invalid.');
+    this.name = 'ValidationFailure';
+  }
+
+  static fromZod(error: z.ZodError): ValidationFailure {
+    const fields: Record<string, string[]> = {};
+    for (const issue of error.issues) {
+      const key = issue.path.length === 0 ? 'body' : issue.path.map(String).join('.');
+      const message =
+        issue.path.length === 0 ? 'The request body must be a JSON object.' : issue.message;
+      const list = (fields[key] ??= []);
+      if (!list.includes(message)) list.push(message);
+    }
+    return new ValidationFailure(fields);
+  }
+}
+
+/** The body could not be parsed at all: 400. */
+export class MalformedBody extends Error {
+  constructor(message = 'The request body is not valid JSON.') {
+    super(message);
+    this.name = 'MalformedBody';
+  }
+}
+
+const STATUS: Record<DomainErrorKind, ContentfulStatusCode> = {
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  invalid: 422,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+/**
+ * Turns every thrown error into the envelope `{ success: false, message, errors? }`. Expected
+ * failures keep their message; anything else is logged and answered with the spec's generic text,
+ * so no internals reach the client.
+ */
+export function errorResponse(err: unknown, c: Context, log: Logger): Response {
+  if (err instanceof ValidationFailure) {
+    return c.json({ success: false, message: err.message, errors: err.fields }, 422);
+  }
+  if (err instanceof MalformedBody) return c.json({ success: false, message: err.message }, 400);
+  if (err instanceof DomainError) {
+    if (err.details.retryAfterS !== undefined)
+      c.header('Retry-After', String(err.details.retryAfterS));
+    const body =
+      err.details.fields === undefined
+        ? { success: false, message: err.message }
+        : { success: false, message: err.message, errors: err.details.fields };
+    return c.json(body, STATUS[err.kind]);
+  }
+  if (err instanceof HTTPException) {
+    return c.json({ success: false, message: err.message || 'Request failed.' }, err.status);
+  }
+  log.error('unhandled error', {
+    path: c.req.path,
+    error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+  });
+  return c.json({ success: false, message: 'An unknown error occured.' }, 500);
+}

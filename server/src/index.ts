@@ -1,0 +1,2 @@
+export { startServer, type RunningServer, type ServerOptions } from './server';
+export { loadConfig, type Config } from './config';

@@ -1,0 +1,60 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../db/database';
+import type { AccessTokensTable, OAuthClientsTable } from '../db/types';
+
+export type OAuthClientRow = Selectable<OAuthClientsTable>;
+
+/** OAuth clients and access tokens. Tokens are looked up only by their SHA-256. */
+export class TokenRepository {
+  constructor(private readonly db: Db) {}
+
+  firstPartyClient(): Promise<OAuthClientRow | undefined> {
+    return this.db
+      .selectFrom('oauth_clients')
+      .selectAll()
+      .where('first_party', '=', 1)
+      .where('revoked', '=', 0)
+      .orderBy('created_at')
+      .executeTakeFirst();
+  }
+
+  findClient(id: string): Promise<OAuthClientRow | undefined> {
+    return this.db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async insertClient(row: Insertable<OAuthClientsTable>): Promise<void> {
+    await this.db.insertInto('oauth_clients').values(row).execute();
+  }
+
+  async insertToken(row: Insertable<AccessTokensTable>): Promise<void> {
+    await this.db.insertInto('access_tokens').values(row).execute();
+  }
+
+  /** A token that is neither revoked nor expired at `nowIso`. */
+  findLive(tokenHash: string, nowIso: string) {
+    return this.db
+      .selectFrom('access_tokens')
+      .select(['id', 'user_id', 'client_id', 'expires_at'])
+      .where('token_hash', '=', tokenHash)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', nowIso)
+      .executeTakeFirst();
+  }
+
+  async revoke(id: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('access_tokens')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async revokeAllOfUser(userId: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('access_tokens')
+      .set({ revoked_at: at })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+}

@@ -1,0 +1,66 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../db/database';
+import type { UsersTable } from '../db/types';
+import { ownMemberships, scopeTo } from './account-scope';
+
+export type UserRow = Selectable<UsersTable>;
+
+export interface RoleRow {
+  id: string;
+  slug: string;
+  name: string;
+  account_id: string;
+}
+
+export class UserRepository {
+  constructor(private readonly db: Db) {}
+
+  findById(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  async insert(row: Insertable<UsersTable>): Promise<void> {
+    await this.db.insertInto('users').values(row).execute();
+  }
+
+  async setPassword(id: string, passwordHash: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: at })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async setActiveAccount(id: string, accountId: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ active_account_id: accountId, updated_at: at })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Every role the user holds, in every account it belongs to. */
+  allRoles(userId: string): Promise<RoleRow[]> {
+    return ownMemberships(this.db, userId)
+      .innerJoin('roles', 'roles.id', 'memberships.role_id')
+      .select(['roles.id', 'roles.slug', 'roles.name', 'roles.account_id'])
+      .orderBy('roles.account_id')
+      .orderBy('roles.slug')
+      .execute();
+  }
+
+  /** The roles a user holds in one account; empty when it is not a member there. */
+  rolesIn(accountId: string, userId: string): Promise<RoleRow[]> {
+    return scopeTo(this.db, accountId)
+      .selectFrom('memberships')
+      .innerJoin('roles', 'roles.id', 'memberships.role_id')
+      .where('memberships.user_id', '=', userId)
+      .select(['roles.id', 'roles.slug', 'roles.name', 'roles.account_id'])
+      .orderBy('roles.slug')
+      .execute();
+  }
+}

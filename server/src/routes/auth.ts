@@ -1,0 +1,60 @@
+import { Hono } from 'hono';
+import {
+  passwordForgotRequestSchema,
+  passwordResetRequestSchema,
+  registerRequestSchema,
+  tokenRequestSchema,
+} from '@plant/shared-schema';
+import { requireAuth } from '../http/auth';
+import { clientAddress, type AppEnv } from '../http/context';
+import { validBody } from '../http/validate';
+import type { Services } from '../services';
+import { OAuthError } from '../services/auth.service';
+
+/** Sign-in, registration, sign-out and password reset (spec 000 §7). */
+export function authRoutes(services: Services) {
+  const app = new Hono<AppEnv>();
+
+  app.post('/oauth/token', async (c) => {
+    const req = await validBody(c, tokenRequestSchema, { allowForm: true });
+    try {
+      return c.json(await services.auth.passwordGrant(req, clientAddress(c)));
+    } catch (err) {
+      if (!(err instanceof OAuthError)) throw err;
+      if (err.retryAfterS !== undefined) c.header('Retry-After', String(err.retryAfterS));
+      return c.json(
+        { error: err.code, error_description: err.message, message: err.message, hint: '' },
+        err.status,
+      );
+    }
+  });
+
+  app.post('/register', async (c) => {
+    const req = await validBody(c, registerRequestSchema);
+    const { userId, token } = await services.auth.register(
+      req,
+      clientAddress(c),
+      services.firstPartyClientId,
+    );
+    const session = await services.users.session(userId, false);
+    return c.json({ success: true, data: { ...token, user: session.view } }, 201);
+  });
+
+  app.post('/logout', requireAuth(services), async (c) => {
+    await services.auth.logout(c.get('auth').tokenId);
+    return c.json({ success: true, message: 'You have been signed out.' });
+  });
+
+  app.post('/password/forgot', async (c) => {
+    const req = await validBody(c, passwordForgotRequestSchema);
+    const message = await services.passwords.forgot(req, clientAddress(c));
+    return c.json({ success: true, message });
+  });
+
+  app.post('/password/reset', async (c) => {
+    const req = await validBody(c, passwordResetRequestSchema);
+    return c.json({ success: true, message: await services.passwords.reset(req) });
+  });
+
+  return app;
+}

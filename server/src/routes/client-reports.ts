@@ -1,0 +1,31 @@
+import { Hono } from 'hono';
+import { pushSubscriptionSchema, requestFailedSchema } from '@plant/shared-schema';
+import { bearerToken, requireAuth } from '../http/auth';
+import { clientAddress, type AppEnv } from '../http/context';
+import { validBody } from '../http/validate';
+import type { Services } from '../services';
+
+/** What browsers report to the server: failed requests and web-push subscriptions. */
+export function clientReportRoutes(services: Services) {
+  const app = new Hono<AppEnv>();
+
+  // Signed out clients report too (a failed sign-in page load): the token is optional here.
+  app.post('/requestFailed', async (c) => {
+    const report = await validBody(c, requestFailedSchema);
+    const token = bearerToken(c);
+    const auth = token === undefined ? undefined : await services.auth.authenticate(token);
+    await services.clientReports.requestFailed(report, {
+      userId: auth?.userId ?? null,
+      address: clientAddress(c),
+    });
+    return c.json({ success: true }, 201);
+  });
+
+  app.post('/subscriptions', requireAuth(services), async (c) => {
+    const sub = await validBody(c, pushSubscriptionSchema);
+    const id = await services.clientReports.subscribe(c.get('auth').userId, sub);
+    return c.json({ success: true, data: { id } }, 201);
+  });
+
+  return app;
+}

@@ -1,0 +1,58 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { idField } from '@plant/shared-schema';
+import { loadSession, requireAuth } from '../http/auth';
+import type { AppEnv } from '../http/context';
+import { validParams, validQuery } from '../http/validate';
+import type { Services } from '../services';
+import { toAccountView } from '../services/account.service';
+import { notFound } from '../services/domain-error';
+
+const userIdParams = z.object({ id: idField });
+const setActiveParams = z.object({ id: idField, accountid: idField });
+const styleQuery = z.object({ account: idField.optional() });
+
+/** The signed-in user, other users of its account, its active account and that account's style. */
+export function userRoutes(services: Services) {
+  const app = new Hono<AppEnv>();
+  app.use(requireAuth(services));
+
+  app.get('/user', async (c) => {
+    const session = await loadSession(c, services);
+    return c.json({ data: session.view });
+  });
+
+  app.get('/user/account', async (c) => {
+    const session = await loadSession(c, services);
+    return c.json({
+      data: session.activeAccount === null ? null : toAccountView(session.activeAccount),
+    });
+  });
+
+  app.post('/user/:id/setActiveAccount/:accountid', async (c) => {
+    const { id, accountid } = validParams(c, setActiveParams);
+    const session = await loadSession(c, services);
+    return c.json({
+      success: true,
+      data: await services.users.setActiveAccount(session, id, accountid),
+    });
+  });
+
+  app.get('/users/:id', async (c) => {
+    const { id } = validParams(c, userIdParams);
+    const session = await loadSession(c, services);
+    return c.json({ data: await services.users.visibleUser(session, id) });
+  });
+
+  app.get('/style', async (c) => {
+    const { account } = validQuery(c, styleQuery);
+    const session = await loadSession(c, services);
+    const accountId = account ?? session.activeAccount?.id;
+    if (accountId === undefined) throw notFound('Account');
+    const css = await services.accounts.stylesheet(session.user.id, accountId);
+    c.header('Cache-Control', 'private, no-cache');
+    return c.body(css, 200, { 'Content-Type': 'text/css; charset=utf-8' });
+  });
+
+  return app;
+}

@@ -1,0 +1,99 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import { uuidv7 } from '@plant/shared-schema';
+import { createApp } from './app';
+import type { Config } from './config';
+import { migrateToLatest, openDatabase, type Db } from './db/database';
+import { isoAt, systemClock, type Clock } from './lib/clock';
+import { createLogger, type Logger } from './logger';
+import { TokenRepository } from './repositories/token.repository';
+import { seedDemo } from './seed/demo';
+import { createServices } from './services';
+import type { AuthLimits } from './services/auth.service';
+import { Mailer } from './services/mail.service';
+
+export interface ServerOptions {
+  readonly config: Config;
+  readonly clock?: Clock;
+  readonly log?: Logger;
+  readonly authLimits?: AuthLimits;
+}
+
+export interface RunningServer {
+  /** http://host:port, with the port actually bound (PORT=0 picks a free one). */
+  readonly url: string;
+  readonly port: number;
+  readonly db: Db;
+  /** Stops accepting, lets open requests finish (at most 10 s), then closes the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The first-party OAuth client the web app signs in with. Made at first start with a fresh id
+ * (never a default in code) and kept in the database; /staticconf tells the client its id.
+ */
+async function ensureFirstPartyClient(db: Db, clock: Clock): Promise<string> {
+  const tokens = new TokenRepository(db);
+  const existing = await tokens.firstPartyClient();
+  if (existing !== undefined) return existing.id;
+  const id = uuidv7();
+  await tokens.insertClient({
+    id,
+    name: 'Web app',
+    secret_hash: null,
+    first_party: 1,
+    password_client: 1,
+    created_at: isoAt(clock.now()),
+  });
+  return id;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? createLogger(config.logLevel);
+  const db = openDatabase(config.dataDir);
+  await migrateToLatest(db);
+  const firstPartyClientId = await ensureFirstPartyClient(db, clock);
+  if (config.seed === 'demo') await seedDemo(db, clock, log);
+
+  const mailer = new Mailer(
+    { smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir },
+    log,
+  );
+  const services = createServices({
+    db,
+    clock,
+    log,
+    mailer,
+    appUrl: config.appUrl,
+    tokenTtlMs: config.tokenTtlMs,
+    firstPartyClientId,
+    ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
+  });
+  const app = createApp(services, log);
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
+      resolve(s as Server),
+    );
+    s.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  log.info('server listening', { url, dataDir: config.dataDir });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      const force = setTimeout(() => server.closeAllConnections(), 10_000);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      clearTimeout(force);
+      mailer.close();
+      await db.destroy();
+      log.info('server stopped');
+    })());
+
+  return { url, port, db, stop };
+}

@@ -1,0 +1,118 @@
+import type { AccountView } from '@plant/shared-schema';
+import { ROLE_SLUGS, uuidv7 } from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import { AccountRepository, type AccountRow } from '../repositories/account.repository';
+import { notFound } from './domain-error';
+
+export function toAccountView(row: AccountRow): AccountView {
+  return {
+    id: row.id,
+    name: row.name,
+    parent_id: row.parent_id,
+    active: row.active === 1,
+    theme: {
+      color1: row.color1,
+      color2: row.color2,
+      title: row.title,
+      logoDesktop: row.logo_desktop,
+      logoMobile: row.logo_mobile,
+      loginImage: row.login_image,
+    },
+  };
+}
+
+export interface NewAccount {
+  readonly name: string;
+  readonly parentId?: string | null;
+  readonly active?: boolean;
+  readonly design?: Partial<{
+    color1: string;
+    color2: string;
+    title: string;
+    logoDesktop: string;
+    logoMobile: string;
+    loginImage: string;
+  }>;
+}
+
+/**
+ * Creates an account with the two roles every account has (admin, norole). Call it inside the
+ * caller's transaction: an account without its roles must never be visible.
+ */
+export async function createAccount(
+  trx: Db,
+  input: NewAccount,
+  at: string,
+): Promise<{ id: string; adminRoleId: string; noroleRoleId: string }> {
+  const id = uuidv7();
+  await new AccountRepository(trx).insert({
+    id,
+    parent_id: input.parentId ?? null,
+    name: input.name,
+    active: input.active === false ? 0 : 1,
+    color1: input.design?.color1 ?? null,
+    color2: input.design?.color2 ?? null,
+    title: input.design?.title ?? null,
+    logo_desktop: input.design?.logoDesktop ?? null,
+    logo_mobile: input.design?.logoMobile ?? null,
+    login_image: input.design?.loginImage ?? null,
+    created_at: at,
+    updated_at: at,
+  });
+  const adminRoleId = uuidv7();
+  const noroleRoleId = uuidv7();
+  await trx
+    .insertInto('roles')
+    .values([
+      { id: adminRoleId, account_id: id, slug: ROLE_SLUGS.admin, name: 'Admin' },
+      { id: noroleRoleId, account_id: id, slug: ROLE_SLUGS.norole, name: 'No role' },
+    ])
+    .execute();
+  return { id, adminRoleId, noroleRoleId };
+}
+
+/** A CSS string literal: backslashes, quotes and line breaks escaped, nothing can close the rule. */
+function cssString(value: string): string {
+  return `"${value.replace(/[\\"]/g, '\\$&').replace(/[\n\r\f<>]/g, (ch) => `\\${ch.charCodeAt(0).toString(16)} `)}"`;
+}
+
+export class AccountService {
+  private readonly accounts: AccountRepository;
+
+  constructor(db: Db) {
+    this.accounts = new AccountRepository(db);
+  }
+
+  async forMember(userId: string, accountId: string): Promise<AccountRow> {
+    const row = await this.accounts.findForMember(userId, accountId);
+    if (row === undefined) throw notFound('Account');
+    return row;
+  }
+
+  /**
+   * The account's design as CSS custom properties (GET /api/v1/style). Colours are stored only as
+   * validated hex codes; title and image paths are emitted as escaped CSS strings.
+   */
+  async stylesheet(userId: string, accountId: string): Promise<string> {
+    const theme = toAccountView(await this.forMember(userId, accountId)).theme;
+    const props: [string, string | null][] = [
+      ['--account-color1', theme.color1],
+      ['--account-color2', theme.color2],
+      ['--account-title', theme.title === null ? null : cssString(theme.title)],
+      [
+        '--account-logo-desktop',
+        theme.logoDesktop === null ? null : `url(${cssString(theme.logoDesktop)})`,
+      ],
+      [
+        '--account-logo-mobile',
+        theme.logoMobile === null ? null : `url(${cssString(theme.logoMobile)})`,
+      ],
+      [
+        '--account-login-image',
+        theme.loginImage === null ? null : `url(${cssString(theme.loginImage)})`,
+      ],
+    ];
+    const lines = props.filter(([, v]) => v !== null).map(([k, v]) => `  ${k}: ${v ?? ''};`);
+    return `:root {\n${lines.join('\n')}\n}\n`;
+  }
+}

@@ -1,0 +1,232 @@
+import { timingSafeEqual } from 'node:crypto';
+import {
+  mayUseApp,
+  uuidv7,
+  type RegisterRequest,
+  type TokenRequest,
+  type TokenResponse,
+} from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import { isoAt, type Clock } from '../lib/clock';
+import { RateLimiter } from '../lib/rate-limiter';
+import { hashPassword, newToken, sha256, verifyDecoy, verifyPassword } from '../lib/secrets';
+import { TokenRepository } from '../repositories/token.repository';
+import { UserRepository, type UserRow } from '../repositories/user.repository';
+import { createAccount } from './account.service';
+import { DomainError } from './domain-error';
+
+/** A failed token request, answered in OAuth's shape (Laravel Passport's): error code + text. */
+export class OAuthError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 429,
+    readonly code: string,
+    message: string,
+    readonly retryAfterS?: number,
+  ) {
+    super(message);
+    this.name = 'OAuthError';
+  }
+}
+
+export const WRONG_CREDENTIALS = 'Email or password is incorrect!';
+export const NOROLE_REFUSED =
+  'This user has no role yet and cannot sign in. Please ask your administrator for access.';
+
+export interface AuthLimits {
+  /** Failed sign-ins per e-mail address, from anywhere. */
+  readonly perEmail: { limit: number; windowMs: number };
+  /** Failed sign-ins per client address, for any e-mail. */
+  readonly perAddress: { limit: number; windowMs: number };
+  /** Registrations per client address. */
+  readonly registerPerAddress: { limit: number; windowMs: number };
+}
+
+/**
+ * Defaults: ten failures per e-mail per minute. Counting only failures, and a one-minute window,
+ * means a stranger hammering someone's address locks that person out for at most a minute, while
+ * guessing stays at ten tries a minute.
+ */
+export const DEFAULT_AUTH_LIMITS: AuthLimits = {
+  perEmail: { limit: 10, windowMs: 60_000 },
+  perAddress: { limit: 30, windowMs: 60_000 },
+  registerPerAddress: { limit: 20, windowMs: 60 * 60_000 },
+};
+
+export interface Authenticated {
+  readonly userId: string;
+  readonly tokenId: string;
+}
+
+export class AuthService {
+  private readonly perEmail: RateLimiter;
+  private readonly perAddress: RateLimiter;
+  private readonly registrations: RateLimiter;
+  private readonly tokens: TokenRepository;
+  private readonly users: UserRepository;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly tokenTtlMs: number,
+    limits: AuthLimits = DEFAULT_AUTH_LIMITS,
+  ) {
+    const now = () => clock.now();
+    this.perEmail = new RateLimiter(limits.perEmail, now);
+    this.perAddress = new RateLimiter(limits.perAddress, now);
+    this.registrations = new RateLimiter(limits.registerPerAddress, now);
+    this.tokens = new TokenRepository(db);
+    this.users = new UserRepository(db);
+  }
+
+  /** The password grant of POST /api/v1/oauth/token. */
+  async passwordGrant(req: TokenRequest, address: string): Promise<TokenResponse> {
+    if (req.grant_type !== 'password') {
+      throw new OAuthError(
+        400,
+        'unsupported_grant_type',
+        'The authorization grant type is not supported by the authorization server.',
+      );
+    }
+    const client = await this.tokens.findClient(req.client_id);
+    if (
+      client?.password_client !== 1 ||
+      client.revoked === 1 ||
+      !secretMatches(req.client_secret, client.secret_hash)
+    ) {
+      throw new OAuthError(401, 'invalid_client', 'Client authentication failed');
+    }
+    const emailKey = req.username;
+    const blocked = [this.perEmail.check(emailKey), this.perAddress.check(address)].filter(
+      (d) => !d.allowed,
+    );
+    if (blocked.length > 0) {
+      const retryAfterS = Math.max(...blocked.map((d) => (d.allowed ? 0 : d.retryAfterS)));
+      throw new OAuthError(
+        429,
+        'too_many_attempts',
+        `Too many sign-in attempts. Please try again in ${retryAfterS} seconds.`,
+        retryAfterS,
+      );
+    }
+    const user = await this.users.findByEmail(req.username);
+    const valid =
+      user === undefined
+        ? await verifyDecoy(req.password)
+        : await verifyPassword(req.password, user.password_hash);
+    if (user === undefined || !valid) {
+      this.perEmail.record(emailKey);
+      this.perAddress.record(address);
+      throw new OAuthError(401, 'invalid_grant', WRONG_CREDENTIALS);
+    }
+    this.perEmail.reset(emailKey);
+    const roles = await this.users.allRoles(user.id);
+    if (!mayUseApp(roles.map((r) => r.slug)))
+      throw new OAuthError(403, 'access_denied', NOROLE_REFUSED);
+    await this.ensureActiveAccount(user, roles);
+    return this.issueToken(user.id, client.id, req.scope);
+  }
+
+  /** POST /api/v1/register: a new user with an account of its own, which it administers. */
+  async register(req: RegisterRequest, address: string, clientId: string) {
+    const decision = this.registrations.take(address);
+    if (!decision.allowed) {
+      throw new DomainError(
+        'rate_limited',
+        'Too many registrations from this address. Please try again later.',
+        {
+          retryAfterS: decision.retryAfterS,
+        },
+      );
+    }
+    const taken = () =>
+      new DomainError('invalid', 'This email address is already registered.', {
+        fields: { email: ['This email address is already registered.'] },
+      });
+    if ((await this.users.findByEmail(req.email)) !== undefined) throw taken();
+    const passwordHash = await hashPassword(req.password);
+    const at = isoAt(this.clock.now());
+    const userId = uuidv7();
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        const account = await createAccount(trx, { name: `${req.firstname} ${req.lastname}` }, at);
+        await new UserRepository(trx).insert({
+          id: userId,
+          firstname: req.firstname,
+          lastname: req.lastname,
+          email: req.email,
+          password_hash: passwordHash,
+          active_account_id: account.id,
+          created_at: at,
+          updated_at: at,
+        });
+        await trx
+          .insertInto('memberships')
+          .values({
+            user_id: userId,
+            account_id: account.id,
+            role_id: account.adminRoleId,
+            created_at: at,
+          })
+          .execute();
+      });
+    } catch (err) {
+      // Two registrations of one address at once: the unique index decides, the loser is told.
+      if (err instanceof Error && /UNIQUE constraint failed: users\.email/.test(err.message))
+        throw taken();
+      throw err;
+    }
+    return { userId, token: await this.issueToken(userId, clientId, undefined) };
+  }
+
+  /** The user and token behind a bearer token, if it is live (not revoked, not expired). */
+  async authenticate(bearer: string): Promise<Authenticated | undefined> {
+    const row = await this.tokens.findLive(sha256(bearer), isoAt(this.clock.now()));
+    return row === undefined ? undefined : { userId: row.user_id, tokenId: row.id };
+  }
+
+  async logout(tokenId: string): Promise<void> {
+    await this.tokens.revoke(tokenId, isoAt(this.clock.now()));
+  }
+
+  private async issueToken(
+    userId: string,
+    clientId: string,
+    scope: string | undefined,
+  ): Promise<TokenResponse> {
+    const token = newToken();
+    const now = this.clock.now();
+    await this.tokens.insertToken({
+      id: uuidv7(now),
+      user_id: userId,
+      client_id: clientId,
+      token_hash: sha256(token),
+      scopes: JSON.stringify(
+        scope === undefined || scope.trim() === '' ? [] : scope.trim().split(/\s+/),
+      ),
+      created_at: isoAt(now),
+      expires_at: isoAt(now + this.tokenTtlMs),
+    });
+    return {
+      token_type: 'Bearer',
+      expires_in: Math.floor(this.tokenTtlMs / 1000),
+      access_token: token,
+    };
+  }
+
+  /** A user whose active account is unset or no longer theirs starts in its first usable account. */
+  private async ensureActiveAccount(user: UserRow, roles: { account_id: string; slug: string }[]) {
+    const usable = roles.filter((r) => mayUseApp([r.slug]));
+    if (usable.some((r) => r.account_id === user.active_account_id)) return;
+    const first = usable[0];
+    if (first !== undefined)
+      await this.users.setActiveAccount(user.id, first.account_id, isoAt(this.clock.now()));
+  }
+}
+
+function secretMatches(given: string | undefined, storedHash: string | null): boolean {
+  if (storedHash === null) return true;
+  if (given === undefined) return false;
+  const a = Buffer.from(sha256(given), 'hex');
+  const b = Buffer.from(storedHash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}

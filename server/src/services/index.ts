@@ -1,0 +1,42 @@
+import type { Db } from '../db/database';
+import type { Clock } from '../lib/clock';
+import type { Logger } from '../logger';
+import { AccountService } from './account.service';
+import { AuthService, type AuthLimits } from './auth.service';
+import { ClientReportService } from './client-report.service';
+import type { Mailer } from './mail.service';
+import { PasswordService } from './password.service';
+import { UserService } from './user.service';
+
+export interface Services {
+  readonly auth: AuthService;
+  readonly users: UserService;
+  readonly accounts: AccountService;
+  readonly passwords: PasswordService;
+  readonly clientReports: ClientReportService;
+  /** The first-party OAuth client that the web app signs in with (served by /staticconf). */
+  readonly firstPartyClientId: string;
+}
+
+export interface ServiceDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly mailer: Mailer;
+  readonly appUrl: string;
+  readonly tokenTtlMs: number;
+  readonly firstPartyClientId: string;
+  readonly authLimits?: AuthLimits;
+}
+
+export function createServices(deps: ServiceDeps): Services {
+  const { db, clock } = deps;
+  return {
+    auth: new AuthService(db, clock, deps.tokenTtlMs, deps.authLimits),
+    users: new UserService(db, clock),
+    accounts: new AccountService(db),
+    passwords: new PasswordService(db, clock, deps.mailer, deps.appUrl, deps.log),
+    clientReports: new ClientReportService(db, clock),
+    firstPartyClientId: deps.firstPartyClientId,
+  };
+}

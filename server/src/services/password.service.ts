@@ -1,0 +1,103 @@
+import {
+  FORGOT_ACCEPTED_MESSAGE,
+  RESET_SUCCESS_MESSAGE,
+  RESET_TOKEN_INVALID_MESSAGE,
+  TIMINGS,
+  uuidv7,
+  type PasswordForgotRequest,
+  type PasswordResetRequest,
+} from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import { isoAt, type Clock } from '../lib/clock';
+import type { Logger } from '../logger';
+import { RateLimiter } from '../lib/rate-limiter';
+import { hashPassword, newToken, sha256 } from '../lib/secrets';
+import { PasswordResetRepository } from '../repositories/password-reset.repository';
+import { TokenRepository } from '../repositories/token.repository';
+import { UserRepository } from '../repositories/user.repository';
+import { DomainError } from './domain-error';
+import type { Mailer } from './mail.service';
+
+/**
+ * Forgot and reset password. The forgot answer is the same whether or not the address is
+ * registered, so it cannot be used to find out who has an account.
+ */
+export class PasswordService {
+  /** Mails per address per quarter hour: extra requests are answered the same, but send nothing. */
+  private readonly mailsPerEmail: RateLimiter;
+  private readonly requestsPerAddress: RateLimiter;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly mailer: Mailer,
+    private readonly appUrl: string,
+    private readonly log: Logger,
+  ) {
+    const now = () => clock.now();
+    this.mailsPerEmail = new RateLimiter({ limit: 3, windowMs: 15 * 60_000 }, now);
+    this.requestsPerAddress = new RateLimiter({ limit: 20, windowMs: 15 * 60_000 }, now);
+  }
+
+  async forgot(req: PasswordForgotRequest, address: string): Promise<string> {
+    const decision = this.requestsPerAddress.take(address);
+    if (!decision.allowed) {
+      throw new DomainError('rate_limited', 'Too many requests. Please try again later.', {
+        retryAfterS: decision.retryAfterS,
+      });
+    }
+    const user = await new UserRepository(this.db).findByEmail(req.email);
+    if (user === undefined || !this.mailsPerEmail.take(req.email).allowed)
+      return FORGOT_ACCEPTED_MESSAGE;
+    const token = newToken();
+    const now = this.clock.now();
+    await new PasswordResetRepository(this.db).insert({
+      id: uuidv7(now),
+      user_id: user.id,
+      token_hash: sha256(token),
+      created_at: isoAt(now),
+      expires_at: isoAt(now + TIMINGS.passwordResetTokenTtlMs),
+    });
+    const link = `${this.appUrl}/user/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
+    try {
+      await this.mailer.send({
+        to: user.email,
+        subject: 'Reset your password',
+        text: [
+          `Hello ${user.firstname},`,
+          '',
+          'someone asked to reset the password of your account. To choose a new password, open:',
+          link,
+          '',
+          'The link works once and for 60 minutes. If you did not ask for this, ignore this mail.',
+        ].join('\n'),
+      });
+    } catch (err) {
+      this.log.error('password reset mail could not be sent', { error: String(err) });
+      throw new DomainError('unavailable', 'The e-mail could not be sent. Please try again later.');
+    }
+    return FORGOT_ACCEPTED_MESSAGE;
+  }
+
+  /**
+   * Sets the new password with a single-use token. Consuming the token, storing the password and
+   * revoking every session of the user happen in one transaction: either all or none.
+   */
+  async reset(req: PasswordResetRequest): Promise<string> {
+    const passwordHash = await hashPassword(req.password);
+    const at = isoAt(this.clock.now());
+    const done = await this.db.transaction().execute(async (trx) => {
+      const userId = await new PasswordResetRepository(trx).consume(sha256(req.token), at);
+      if (userId === undefined) return false;
+      await new UserRepository(trx).setPassword(userId, passwordHash, at);
+      await new TokenRepository(trx).revokeAllOfUser(userId, at);
+      return true;
+    });
+    if (!done) {
+      throw new DomainError('invalid', RESET_TOKEN_INVALID_MESSAGE, {
+        fields: { token: [RESET_TOKEN_INVALID_MESSAGE] },
+      });
+    }
+    return RESET_SUCCESS_MESSAGE;
+  }
+}

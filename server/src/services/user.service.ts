@@ -1,0 +1,122 @@
+import {
+  can,
+  LANGUAGES,
+  mayUseApp,
+  type CurrentUser,
+  type Language,
+  type PermissionContext,
+  type UserPublic,
+} from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import type { Clock } from '../lib/clock';
+import { isoAt } from '../lib/clock';
+import { AccessRepository } from '../repositories/access.repository';
+import { AccountRepository, type AccountRow } from '../repositories/account.repository';
+import { UserRepository, type RoleRow, type UserRow } from '../repositories/user.repository';
+import { toAccountView } from './account.service';
+import { DomainError, forbidden, notFound } from './domain-error';
+
+/** Everything known about the signed-in user in its active account, loaded once per request. */
+export interface Session {
+  readonly user: UserRow;
+  readonly activeAccount: AccountRow | null;
+  readonly roles: RoleRow[];
+  readonly activeRoles: RoleRow[];
+  readonly view: CurrentUser;
+  readonly ctx: PermissionContext;
+}
+
+const asLanguage = (value: string): Language =>
+  (LANGUAGES as readonly string[]).includes(value) ? (value as Language) : 'en';
+
+export class UserService {
+  private readonly users: UserRepository;
+  private readonly accounts: AccountRepository;
+  private readonly access: AccessRepository;
+
+  constructor(
+    db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.users = new UserRepository(db);
+    this.accounts = new AccountRepository(db);
+    this.access = new AccessRepository(db);
+  }
+
+  async session(userId: string, internalFeaturesDisabled: boolean): Promise<Session> {
+    const user = await this.users.findById(userId);
+    if (user === undefined) throw new DomainError('unauthenticated', 'Unauthenticated.');
+    const accountId = user.active_account_id;
+    const [activeAccount, roles, featureFlags] = await Promise.all([
+      accountId === null ? undefined : this.accounts.findForMember(user.id, accountId),
+      this.users.allRoles(user.id),
+      this.access.featureFlags(),
+    ]);
+    const inAccount = activeAccount ?? null;
+    const activeRoles =
+      inAccount === null ? [] : roles.filter((r) => r.account_id === inAccount.id);
+    const [permissions, tags] =
+      inAccount === null
+        ? [[], []]
+        : await Promise.all([
+            this.access.permissionsOfRoles(
+              inAccount.id,
+              activeRoles.map((r) => r.id),
+            ),
+            this.access.tagsOf(inAccount.id, user.id),
+          ]);
+    const view: CurrentUser = {
+      id: user.id,
+      firstname: user.firstname,
+      lastname: user.lastname,
+      email: user.email,
+      language: asLanguage(user.language),
+      account: inAccount?.id ?? null,
+      activeAccount: inAccount === null ? null : toAccountView(inAccount),
+      roles,
+      activeRoles,
+      permissions,
+      tags,
+      featureFlags,
+    };
+    const ctx: PermissionContext = {
+      activeRoles,
+      permissions,
+      tags,
+      featureFlags,
+      internalFeaturesDisabled,
+    };
+    return { user, activeAccount: inAccount, roles, activeRoles, view, ctx };
+  }
+
+  /** A user as the caller may see it: itself, or a member of its active account with user::view. */
+  async visibleUser(session: Session, id: string): Promise<UserPublic> {
+    if (id !== session.user.id && !can(session.ctx, 'user::view')) throw forbidden();
+    if (session.activeAccount === null) throw notFound('User');
+    const roles = await this.users.rolesIn(session.activeAccount.id, id);
+    const user = roles.length > 0 ? await this.users.findById(id) : undefined;
+    if (user === undefined) throw notFound('User');
+    return {
+      id: user.id,
+      firstname: user.firstname,
+      lastname: user.lastname,
+      email: user.email,
+      language: asLanguage(user.language),
+      roles,
+    };
+  }
+
+  /** POST user/{id}/setActiveAccount/{accountid}: only for oneself, only into one's own accounts. */
+  async setActiveAccount(session: Session, userId: string, accountId: string) {
+    if (userId !== session.user.id) throw forbidden();
+    const account = await this.accounts.findForMember(session.user.id, accountId);
+    if (account === undefined) throw notFound('Account');
+    const roles = await this.users.rolesIn(accountId, session.user.id);
+    if (!mayUseApp(roles.map((r) => r.slug))) {
+      throw forbidden('You have no role in this account. Please ask its administrator for access.');
+    }
+    await this.users.setActiveAccount(session.user.id, accountId, isoAt(this.clock.now()));
+    const next = await this.session(session.user.id, session.ctx.internalFeaturesDisabled);
+    return { user: next.view, account: toAccountView(account) };
+  }
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { LIMITS } from '../constants';
+
+/**
+ * Field schemas with the spec's own texts (spec 000 §5, spec 001 §5). The texts are English message
+ * ids: the client translates them through its lingui catalogues.
+ */
+
+export const emailField = z
+  .string({ error: 'Please enter your email address' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Please enter your email address')
+  .min(LIMITS.emailMin, `The email address must be at least ${LIMITS.emailMin} characters`)
+  .max(LIMITS.emailMax, `The email address may not be longer than ${LIMITS.emailMax} characters`)
+  .pipe(z.email('Please enter a valid email address'));
+
+/** A password being checked at sign-in: required, bounded, not judged. */
+export const currentPasswordField = z
+  .string({ error: 'Please enter your password' })
+  .min(1, 'Please enter your password')
+  .max(LIMITS.passwordMaxOnSignIn, 'Please enter your password');
+
+export const NEW_PASSWORD_LENGTH_MESSAGE = `The password must be between ${LIMITS.newPasswordMin} and ${LIMITS.newPasswordMax} characters`;
+
+/** A password being chosen (register, reset, set). */
+export const newPasswordField = z
+  .string({ error: 'Please enter your password' })
+  .min(1, 'Please enter your password')
+  .min(LIMITS.newPasswordMin, NEW_PASSWORD_LENGTH_MESSAGE)
+  .max(LIMITS.newPasswordMax, NEW_PASSWORD_LENGTH_MESSAGE);
+
+function personName(which: 'firstname' | 'lastname') {
+  const required = `Please enter your ${which}`;
+  return z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .min(LIMITS.nameMin, `The ${which} must be at least ${LIMITS.nameMin} characters`)
+    .max(LIMITS.nameMax, `The ${which} may not be longer than ${LIMITS.nameMax} characters`);
+}
+
+export const firstnameField = personName('firstname');
+export const lastnameField = personName('lastname');
+
+/** Ids are opaque strings (UUIDv7 for new rows); bounded so that a huge id never reaches a query. */
+export const idField = z
+  .string({ error: 'Invalid id given.' })
+  .min(1, 'Invalid id given.')
+  .max(64, 'Invalid id given.')
+  .regex(/^[A-Za-z0-9_-]+$/, 'Invalid id given.');

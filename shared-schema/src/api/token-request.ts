@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { currentPasswordField, emailField } from './fields';
+
+/** POST /api/v1/oauth/token, password grant (Laravel Passport's shape, which the spec mirrors). */
+export const tokenRequestSchema = z.object({
+  grant_type: z.string({ error: 'The grant type is required' }).max(64, 'Unsupported grant type'),
+  client_id: z.string({ error: 'The client id is required' }).max(64, 'Invalid client'),
+  client_secret: z.string().max(256).optional(),
+  username: emailField,
+  password: currentPasswordField,
+  scope: z.string().max(1000).optional(),
+});
+export type TokenRequest = z.infer<typeof tokenRequestSchema>;
+
+export const tokenResponseSchema = z.object({
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int().positive(),
+  access_token: z.string(),
+});
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+/** OAuth error answer: `error` is the machine code, `error_description` and `message` the text. */
+export const oauthErrorSchema = z.object({
+  error: z.string(),
+  error_description: z.string(),
+  message: z.string(),
+});
+export type OAuthError = z.infer<typeof oauthErrorSchema>;

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { LANGUAGES } from '../constants';
+
+export const hexColorField = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Valid hex code for colours');
+
+/** An account's design (spec 000 §3 Theme): colours, title, logos and the login image. */
+export const accountDesignSchema = z.object({
+  color1: hexColorField.nullable(),
+  color2: hexColorField.nullable(),
+  title: z.string().max(250).nullable(),
+  logoDesktop: z.string().max(2000).nullable(),
+  logoMobile: z.string().max(2000).nullable(),
+  loginImage: z.string().max(2000).nullable(),
+});
+export type AccountDesign = z.infer<typeof accountDesignSchema>;
+
+export const accountViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  parent_id: z.string().nullable(),
+  active: z.boolean(),
+  theme: accountDesignSchema,
+});
+export type AccountView = z.infer<typeof accountViewSchema>;
+
+export const roleViewSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  account_id: z.string(),
+});
+export type RoleView = z.infer<typeof roleViewSchema>;
+
+export const permissionRecordSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  role_id: z.string(),
+  user_id: z.string().nullable(),
+  guard_name: z.string(),
+  account_id: z.string(),
+});
+export type PermissionRecord = z.infer<typeof permissionRecordSchema>;
+
+export const tagViewSchema = z.object({
+  slug: z.string(),
+  account_id: z.string().nullable(),
+  parents: z.array(z.string()),
+});
+export type TagView = z.infer<typeof tagViewSchema>;
+
+export const featureFlagViewSchema = z.object({
+  key: z.string(),
+  visibility_scope: z.string(),
+  tag: z.string(),
+});
+export type FeatureFlagView = z.infer<typeof featureFlagViewSchema>;
+
+/** Another user as the caller may see it (GET /api/v1/users/{id}). */
+export const userPublicSchema = z.object({
+  id: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  language: z.enum(LANGUAGES),
+  roles: z.array(roleViewSchema),
+});
+export type UserPublic = z.infer<typeof userPublicSchema>;
+
+/**
+ * The signed-in user (GET /api/v1/user): everything the client's permission manager needs
+ * (active roles, their permission records, tags, feature flags) comes in this one answer.
+ */
+export const currentUserSchema = z.object({
+  id: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  language: z.enum(LANGUAGES),
+  account: z.string().nullable(),
+  activeAccount: accountViewSchema.nullable(),
+  roles: z.array(roleViewSchema),
+  activeRoles: z.array(roleViewSchema),
+  permissions: z.array(permissionRecordSchema),
+  tags: z.array(tagViewSchema),
+  featureFlags: z.array(featureFlagViewSchema),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+/** POST /api/v1/user/{id}/setActiveAccount/{accountid} */
+export const setActiveAccountResponseSchema = z.object({
+  user: currentUserSchema,
+  account: accountViewSchema,
+});

@@ -1,0 +1,50 @@
+/**
+ * Business constants and limits of spec 000 §9 and spec 001 §5, shared by server, worker and client.
+ * Values are the spec's; where the spec gives several readings, the issue that covers the area decides
+ * (new passwords: 8 to 16 characters satisfies all three readings).
+ */
+export const LIMITS = {
+  emailMin: 4,
+  emailMax: 250,
+  nameMin: 3,
+  nameMax: 250,
+  newPasswordMin: 8,
+  newPasswordMax: 16,
+  /** An existing password is checked, not judged: only an upper bound against abuse. */
+  passwordMaxOnSignIn: 250,
+  searchMin: 3,
+} as const;
+
+export const TIMINGS = {
+  bannerReshowMs: 604_800_000,
+  missedUpdatePollMs: 60_000,
+  missedUpdateDebounceMs: 300,
+  missedUpdateWipeThreshold: 100,
+  permissionRecheckMs: 100,
+  batchWaitMs: 400,
+  identicalRequestGuardMs: 1_000,
+  chunkLoadTimeoutMs: 120_000,
+  brokerKeepaliveS: 55,
+  brokerReconnectMs: 5_000,
+  brokerPublishRetryMs: 5_000,
+  brokerSubscriptionCheckMs: 1_000,
+  brokerResubscribeAfterConnectMs: 2_000,
+  loginErrorClearMs: 3_000,
+  loginProcessingEndMs: 1_000,
+  accountSwitchDotTimeoutMs: 4_000,
+  passwordResetTokenTtlMs: 60 * 60 * 1_000,
+} as const;
+
+export const LANGUAGES = ['en', 'de', 'pt', 'ru', 'plain'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'en';
+export const DEFAULT_DIRECTION = 'ltr';
+
+/** Role slugs with a meaning of their own (spec 000 §6). */
+export const ROLE_SLUGS = { admin: 'admin', norole: 'norole' } as const;
+
+/** Global tags that grant everything unless internal features are disabled. */
+export const INTERNAL_TAGS = ['internal', 'internal_fe_dev'] as const;
+
+/** Header by which the client says that internal features are disabled (stored disableInternalFeatures). */
+export const DISABLE_INTERNAL_FEATURES_HEADER = 'X-Disable-Internal-Features';
