@@ -17,7 +17,7 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['server/src/**/*.test.ts', 'migrations/src/**/*.test.ts'],
+          include: ['server/src/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,

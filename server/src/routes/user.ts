@@ -15,21 +15,24 @@ const styleQuery = z.object({ account: idField.optional() });
 /** The signed-in user, other users of its account, its active account and that account's style. */
 export function userRoutes(services: Services) {
   const app = new Hono<AppEnv>();
-  app.use(requireAuth(services));
+  const auth = requireAuth(services);
 
-  app.get('/user', async (c) => {
+  app.get('/user', auth, async (c) => {
     const session = await loadSession(c, services);
     return c.json({ data: session.view });
   });
 
-  app.get('/user/account', async (c) => {
+  app.get('/user/account', auth, async (c) => {
     const session = await loadSession(c, services);
     return c.json({
-      data: session.activeAccount === null ? null : toAccountView(session.activeAccount),
+      data:
+        session.activeAccount === null
+          ? null
+          : toAccountView(session.activeAccount, session.memberOf),
     });
   });
 
-  app.post('/user/:id/setActiveAccount/:accountid', async (c) => {
+  app.post('/user/:id/setActiveAccount/:accountid', auth, async (c) => {
     const { id, accountid } = validParams(c, setActiveParams);
     const session = await loadSession(c, services);
     return c.json({
@@ -38,13 +41,13 @@ export function userRoutes(services: Services) {
     });
   });
 
-  app.get('/users/:id', async (c) => {
+  app.get('/users/:id', auth, async (c) => {
     const { id } = validParams(c, userIdParams);
     const session = await loadSession(c, services);
     return c.json({ data: await services.users.visibleUser(session, id) });
   });
 
-  app.get('/style', async (c) => {
+  app.get('/style', auth, async (c) => {
     const { account } = validQuery(c, styleQuery);
     const session = await loadSession(c, services);
     const accountId = account ?? session.activeAccount?.id;

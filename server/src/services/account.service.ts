@@ -4,11 +4,15 @@ import type { Db } from '../db/database';
 import { AccountRepository, type AccountRow } from '../repositories/account.repository';
 import { notFound } from './domain-error';
 
-export function toAccountView(row: AccountRow): AccountView {
+/**
+ * An account as a user sees it. The parent is named only when the user belongs to it too: a
+ * customer's users must not learn even the id of the machine builder's account above theirs.
+ */
+export function toAccountView(row: AccountRow, memberOf: ReadonlySet<string>): AccountView {
   return {
     id: row.id,
     name: row.name,
-    parent_id: row.parent_id,
+    parent_id: row.parent_id !== null && memberOf.has(row.parent_id) ? row.parent_id : null,
     active: row.active === 1,
     theme: {
       color1: row.color1,
@@ -94,7 +98,7 @@ export class AccountService {
    * validated hex codes; title and image paths are emitted as escaped CSS strings.
    */
   async stylesheet(userId: string, accountId: string): Promise<string> {
-    const theme = toAccountView(await this.forMember(userId, accountId)).theme;
+    const theme = toAccountView(await this.forMember(userId, accountId), new Set()).theme;
     const props: [string, string | null][] = [
       ['--account-color1', theme.color1],
       ['--account-color2', theme.color2],

@@ -22,6 +22,8 @@ export interface Session {
   readonly activeAccount: AccountRow | null;
   readonly roles: RoleRow[];
   readonly activeRoles: RoleRow[];
+  /** Ids of every account the user belongs to. */
+  readonly memberOf: ReadonlySet<string>;
   readonly view: CurrentUser;
   readonly ctx: PermissionContext;
 }
@@ -65,6 +67,7 @@ export class UserService {
             ),
             this.access.tagsOf(inAccount.id, user.id),
           ]);
+    const memberOf = new Set(roles.map((r) => r.account_id));
     const view: CurrentUser = {
       id: user.id,
       firstname: user.firstname,
@@ -72,7 +75,7 @@ export class UserService {
       email: user.email,
       language: asLanguage(user.language),
       account: inAccount?.id ?? null,
-      activeAccount: inAccount === null ? null : toAccountView(inAccount),
+      activeAccount: inAccount === null ? null : toAccountView(inAccount, memberOf),
       roles,
       activeRoles,
       permissions,
@@ -86,7 +89,7 @@ export class UserService {
       featureFlags,
       internalFeaturesDisabled,
     };
-    return { user, activeAccount: inAccount, roles, activeRoles, view, ctx };
+    return { user, activeAccount: inAccount, roles, activeRoles, memberOf, view, ctx };
   }
 
   /** A user as the caller may see it: itself, or a member of its active account with user::view. */
@@ -117,6 +120,6 @@ export class UserService {
     }
     await this.users.setActiveAccount(session.user.id, accountId, isoAt(this.clock.now()));
     const next = await this.session(session.user.id, session.ctx.internalFeaturesDisabled);
-    return { user: next.view, account: toAccountView(account) };
+    return { user: next.view, account: toAccountView(account, next.memberOf) };
   }
 }

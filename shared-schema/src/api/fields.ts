@@ -10,7 +10,7 @@ export const emailField = z
   .string({ error: 'Please enter your email address' })
   .trim()
   .toLowerCase()
-  .min(1, 'Please enter your email address')
+  .min(1, { error: 'Please enter your email address', abort: true })
   .min(LIMITS.emailMin, `The email address must be at least ${LIMITS.emailMin} characters`)
   .max(LIMITS.emailMax, `The email address may not be longer than ${LIMITS.emailMax} characters`)
   .pipe(z.email('Please enter a valid email address'));
@@ -26,7 +26,7 @@ export const NEW_PASSWORD_LENGTH_MESSAGE = `The password must be between ${LIMIT
 /** A password being chosen (register, reset, set). */
 export const newPasswordField = z
   .string({ error: 'Please enter your password' })
-  .min(1, 'Please enter your password')
+  .min(1, { error: 'Please enter your password', abort: true })
   .min(LIMITS.newPasswordMin, NEW_PASSWORD_LENGTH_MESSAGE)
   .max(LIMITS.newPasswordMax, NEW_PASSWORD_LENGTH_MESSAGE);
 
@@ -35,7 +35,7 @@ function personName(which: 'firstname' | 'lastname') {
   return z
     .string({ error: required })
     .trim()
-    .min(1, required)
+    .min(1, { error: required, abort: true })
     .min(LIMITS.nameMin, `The ${which} must be at least ${LIMITS.nameMin} characters`)
     .max(LIMITS.nameMax, `The ${which} may not be longer than ${LIMITS.nameMax} characters`);
 }

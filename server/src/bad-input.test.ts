@@ -1,0 +1,286 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, REQUEST_FAILED_PARAMS_MAX_CHARS } from '@plant/shared-schema';
+import { MAX_BODY_BYTES } from './app';
+import { DEMO_USERS } from './seed/demo';
+import { startTestServer, type TestServer } from './testing/harness';
+
+/**
+ * Every route gets wrong types, missing fields, huge strings, SQL and HTML fragments. None may
+ * answer 500; refused input writes nothing; the few free-text fields that accept any text store it
+ * verbatim (parameterised queries, no interpretation).
+ */
+let s: TestServer;
+let token = '';
+let userId = '';
+let accountId = '';
+
+beforeAll(async () => {
+  s = await startTestServer({
+    authLimits: {
+      perEmail: { limit: 10_000, windowMs: 60_000 },
+      perAddress: { limit: 10_000, windowMs: 60_000 },
+      registerPerAddress: { limit: 10_000, windowMs: 60_000 },
+    },
+  });
+  token = await s.signIn(DEMO_USERS.admin);
+  const user = await s.db
+    .selectFrom('users')
+    .select(['id', 'active_account_id'])
+    .where('email', '=', DEMO_USERS.admin)
+    .executeTakeFirstOrThrow();
+  userId = user.id;
+  accountId = user.active_account_id ?? '';
+});
+afterAll(() => s.close());
+
+const SQL = [
+  "' OR 1=1 --",
+  "admin@demo.local' --",
+  "x'); DROP TABLE users; --",
+  '1; DELETE FROM accounts',
+];
+const HTML = [
+  '<script>alert(1)</script>',
+  '<img src=x onerror=alert(1)>@x.io',
+  '"><svg onload=alert(1)>',
+];
+const HUGE = 'x'.repeat(10_000);
+const WRONG_TYPES: unknown[] = [42, true, null, [], {}, ['a', 'b'], { $ne: null }];
+
+interface BodyRoute {
+  name: string;
+  path: string;
+  auth: boolean;
+  /** A body that passes validation (but, where that would write, fails later: no row is written). */
+  valid: () => Record<string, unknown>;
+  required: string[];
+  /** Fields that take any text up to their limit; such input may be stored, verbatim. */
+  freeText: string[];
+  /** Fields of any JSON value. */
+  anyValue?: string[];
+  table?: string;
+}
+
+const routes: BodyRoute[] = [
+  {
+    name: 'POST oauth/token',
+    path: apiPaths.token(),
+    auth: false,
+    // A wrong password: even accepted input must not issue a token.
+    valid: () => ({
+      grant_type: 'password',
+      client_id: s.clientId,
+      username: DEMO_USERS.admin,
+      password: 'wrong-password',
+      scope: '',
+    }),
+    required: ['grant_type', 'client_id', 'username', 'password'],
+    freeText: ['scope', 'client_secret', 'password', 'grant_type', 'client_id'],
+  },
+  {
+    name: 'POST register',
+    path: apiPaths.register(),
+    auth: false,
+    // The address is taken: a valid body is refused by the service, nothing is written.
+    valid: () => ({
+      firstname: 'Valid',
+      lastname: 'Person',
+      email: DEMO_USERS.admin,
+      password: 'password-1',
+    }),
+    required: ['firstname', 'lastname', 'email', 'password'],
+    freeText: [],
+  },
+  {
+    name: 'POST password/forgot',
+    path: apiPaths.passwordForgot(),
+    auth: false,
+    valid: () => ({ email: 'nobody@example.com' }),
+    required: ['email'],
+    freeText: [],
+  },
+  {
+    name: 'POST password/reset',
+    path: apiPaths.passwordReset(),
+    auth: false,
+    valid: () => ({ token: 'not-a-real-token', password: 'password-1' }),
+    required: ['token', 'password'],
+    freeText: ['token'],
+  },
+  {
+    name: 'POST requestFailed',
+    path: apiPaths.requestFailed(),
+    auth: true,
+    valid: () => ({
+      path: 'api/v1/x',
+      params: { q: 1 },
+      status: 500,
+      message: 'm',
+      appUrl: 'http://a',
+    }),
+    required: ['path', 'status'],
+    freeText: ['path', 'message', 'appUrl'],
+    anyValue: ['params'],
+    table: 'client_errors',
+  },
+  {
+    name: 'POST subscriptions',
+    path: apiPaths.subscriptions(),
+    auth: true,
+    valid: () => ({
+      endpoint: 'https://push.example.com/x',
+      publicKey: 'abc_DEF-1',
+      authToken: 'tok',
+      contentEncoding: 'aes128gcm',
+      deviceType: 'tablet',
+      deviceBrand: 'Acme',
+    }),
+    required: ['endpoint', 'publicKey', 'authToken', 'contentEncoding'],
+    freeText: ['deviceType', 'deviceBrand'],
+    table: 'push_subscriptions',
+  },
+];
+
+function diff(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of Object.keys(b)) if (b[key] !== a[key]) out[key] = (b[key] ?? 0) - (a[key] ?? 0);
+  return out;
+}
+
+async function send(route: BodyRoute, body: string) {
+  const before = await s.rowCounts();
+  const res = await s.call('POST', route.path, {
+    body,
+    headers: { 'Content-Type': 'application/json' },
+    ...(route.auth ? { token } : {}),
+  });
+  const written = diff(before, await s.rowCounts());
+  return { res, written };
+}
+
+describe.each(routes)('$name', (route) => {
+  const fields = () => [...new Set([...Object.keys(route.valid()), ...route.required])];
+
+  it('missing required fields: 422 naming each field, nothing written', async () => {
+    for (const field of route.required) {
+      const body = route.valid();
+      delete body[field];
+      const { res, written } = await send(route, JSON.stringify(body));
+      expect(res.status, field).toBe(422);
+      expect(
+        (res.json as { errors: Record<string, string[]> }).errors[field]?.length,
+        field,
+      ).toBeGreaterThan(0);
+      expect(written, field).toEqual({});
+    }
+  });
+
+  it('wrong types in every field: 422, nothing written', async () => {
+    for (const field of fields().filter((f) => !(route.anyValue ?? []).includes(f))) {
+      const right = route.valid()[field];
+      for (const value of WRONG_TYPES.filter((v) => typeof v !== typeof right || v === null)) {
+        const { res, written } = await send(
+          route,
+          JSON.stringify({ ...route.valid(), [field]: value }),
+        );
+        expect(res.status, `${field}=${JSON.stringify(value)}`).toBe(422);
+        expect(written).toEqual({});
+      }
+    }
+  });
+
+  it('huge strings, SQL and HTML fragments: refused, or stored verbatim in a free-text field; never a 500', async () => {
+    for (const field of fields()) {
+      for (const value of [HUGE, ...SQL, ...HTML]) {
+        const { res, written } = await send(
+          route,
+          JSON.stringify({ ...route.valid(), [field]: value }),
+        );
+        const label = `${field}=${value.slice(0, 30)}`;
+        expect(res.status, label).toBeLessThan(500);
+        if (res.status < 300) {
+          expect(
+            route.freeText.includes(field) || (route.anyValue ?? []).includes(field),
+            label,
+          ).toBe(true);
+          const anyValue = (route.anyValue ?? []).includes(field);
+          if (!anyValue) expect(value, label).not.toBe(HUGE);
+          if (route.table === 'client_errors') {
+            const row = await s.db
+              .selectFrom('client_errors')
+              .selectAll()
+              .orderBy('id', 'desc')
+              .executeTakeFirstOrThrow();
+            if (anyValue)
+              expect(row.params?.length).toBeLessThanOrEqual(REQUEST_FAILED_PARAMS_MAX_CHARS);
+            else expect(JSON.stringify(row), label).toContain(JSON.stringify(value).slice(1, -1));
+          }
+          expect(
+            Object.keys(written).every((t) => t === route.table),
+            label,
+          ).toBe(true);
+        } else {
+          expect(written, label).toEqual({});
+        }
+      }
+    }
+    // The database is whole: users and accounts are all still there.
+    expect((await s.rowCounts()).accounts).toBeGreaterThanOrEqual(3);
+    expect((await s.rowCounts()).users).toBeGreaterThanOrEqual(5);
+  });
+
+  it('a body that is not an object: 422; malformed JSON: 400; oversized: 413', async () => {
+    for (const body of ['[]', '"text"', '42', 'null', '[{"a":1}]']) {
+      const { res, written } = await send(route, body);
+      expect(res.status, body).toBe(422);
+      expect(res.json).toMatchObject({
+        success: false,
+        errors: { body: ['The request body must be a JSON object.'] },
+      });
+      expect(written).toEqual({});
+    }
+    for (const body of ['{', '{"a":', "{'single': 1}", '\u0000\u0001']) {
+      const { res, written } = await send(route, body);
+      expect(res.status, body).toBe(400);
+      expect(res.json).toMatchObject({
+        success: false,
+        message: 'The request body is not valid JSON.',
+      });
+      expect(written).toEqual({});
+    }
+    const big = JSON.stringify({ ...route.valid(), pad: 'x'.repeat(MAX_BODY_BYTES + 10) });
+    const { res, written } = await send(route, big);
+    expect(res.status).toBe(413);
+    expect(written).toEqual({});
+  });
+});
+
+describe('ids in paths and queries', () => {
+  const badIds = ['x'.repeat(5000), ...SQL, ...HTML, '..%2F..%2Fetc', '%00', ' '];
+  const cases: [string, (id: string) => string][] = [
+    ['GET', (id) => apiPaths.userById(id)],
+    ['POST', (id) => apiPaths.setActiveAccount(userId, id)],
+    ['POST', (id) => apiPaths.setActiveAccount(id, accountId)],
+    ['GET', (id) => apiPaths.style(id)],
+  ];
+
+  it('answer 404 or 422, never a 500, and write nothing', async () => {
+    for (const [method, path] of cases) {
+      for (const id of badIds) {
+        const before = await s.rowCounts();
+        const res = await s.call(method, path(id), { token });
+        expect([404, 422], `${method} ${path(id).slice(0, 60)}`).toContain(res.status);
+        expect(diff(before, await s.rowCounts())).toEqual({});
+      }
+    }
+  });
+
+  it('logout with an oversized body is refused before anything happens', async () => {
+    const res = await s.call('POST', apiPaths.logout(), {
+      token,
+      body: 'x'.repeat(MAX_BODY_BYTES + 10),
+    });
+    expect(res.status).toBe(413);
+    expect((await s.call('GET', apiPaths.user(), { token })).status).toBe(200);
+  });
+});

@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('configuration from the environment', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      seed: 'demo',
+      logLevel: 'info',
+      smtpUrl: undefined,
+    });
+    expect(c.dataDir).toBe(path.resolve('./data'));
+    expect(c.tokenTtlMs).toBe(30 * 24 * 60 * 60 * 1000);
+    expect(c.appUrl).toBe('http://127.0.0.1:3000');
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/tmp/plant',
+      SEED: 'none',
+      LOG_LEVEL: 'warn',
+      TOKEN_TTL_DAYS: '7',
+      SMTP_URL: 'smtp://mail.local:25',
+      APP_URL: 'https://plant.example/',
+    });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/tmp/plant',
+      seed: 'none',
+      logLevel: 'warn',
+      tokenTtlMs: 7 * 24 * 60 * 60 * 1000,
+      smtpUrl: 'smtp://mail.local:25',
+      appUrl: 'https://plant.example',
+    });
+  });
+
+  it('empty values count as unset', () => {
+    expect(loadConfig({ PORT: '', SEED: '' })).toMatchObject({ port: 3000, seed: 'demo' });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT: PORT must be a whole number'],
+    [{ PORT: '70000' }, 'PORT: PORT must be at most 65535'],
+    [{ PORT: '-1' }, 'PORT: PORT must be a whole number'],
+    [{ SEED: 'yes' }, "SEED: SEED must be 'demo' or 'none'"],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: LOG_LEVEL must be one of debug, info, warn, error, silent'],
+    [{ TOKEN_TTL_DAYS: '0' }, 'TOKEN_TTL_DAYS: TOKEN_TTL_DAYS must be at least 1'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL: SMTP_URL must be an smtp:// or smtps:// URL'],
+  ])('refuses %j', (env, problem) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect((err as ConfigError).problems).toEqual([problem]);
+    }
+  });
+
+  it('names every problem at once', () => {
+    expect(() => loadConfig({ PORT: 'x', SEED: 'maybe' })).toThrow(/PORT[\s\S]*SEED/);
+  });
+});

@@ -1,0 +1,171 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiPaths,
+  FORGOT_ACCEPTED_MESSAGE,
+  RESET_TOKEN_INVALID_MESSAGE,
+} from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { ManualClock, startTestServer, type TestServer } from '../testing/harness';
+
+interface Received {
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server on loopback that keeps what it receives. */
+async function startSmtp() {
+  const inbox: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        inbox.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    inbox,
+    url: `smtp://127.0.0.1:${port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** The mail's text with quoted-printable soft breaks and escapes undone. */
+function decoded(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The reset token out of a mail. */
+function tokenIn(raw: string): string {
+  const text = decoded(raw);
+  const match = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(text);
+  if (!match?.[1]) throw new Error(`no reset link in mail:\n${raw}`);
+  return match[1];
+}
+
+describe('forgot and reset password over real SMTP', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let s: TestServer;
+  const clock = new ManualClock();
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    s = await startTestServer({
+      clock,
+      env: { SMTP_URL: smtp.url, APP_URL: 'https://plant.example' },
+    });
+  });
+  afterAll(async () => {
+    await s.close();
+    await smtp.close();
+  });
+
+  const forgot = (email: string) => s.call('POST', apiPaths.passwordForgot(), { json: { email } });
+  const reset = (token: string, password: string) =>
+    s.call('POST', apiPaths.passwordReset(), { json: { token, password } });
+
+  it('mails a reset link; the link sets a new password once; old sessions end', async () => {
+    const oldSession = await s.signIn(DEMO_USERS.tech);
+    const res = await forgot(DEMO_USERS.tech);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ success: true, message: FORGOT_ACCEPTED_MESSAGE });
+    const mail = smtp.inbox.at(-1);
+    expect(mail?.to).toEqual([DEMO_USERS.tech]);
+    expect(decoded(mail?.raw ?? '')).toContain('https://plant.example/user/reset-password?token=');
+    const token = tokenIn(mail?.raw ?? '');
+    // The token is stored only as its hash.
+    const stored = await s.db.selectFrom('password_resets').select('token_hash').execute();
+    expect(stored.some((r) => r.token_hash === token)).toBe(false);
+
+    const done = await reset(token, 'new-secret-9');
+    expect(done.status).toBe(200);
+    expect(done.json).toMatchObject({
+      message: 'Password-reset successful, log in with new credentials.',
+    });
+    expect(await s.signIn(DEMO_USERS.tech, 'new-secret-9')).toBeTypeOf('string');
+    expect((await s.call('GET', apiPaths.user(), { token: oldSession })).status).toBe(401);
+
+    const again = await reset(token, 'another-pw-1');
+    expect(again.status).toBe(422);
+    expect(again.json).toMatchObject({
+      message: RESET_TOKEN_INVALID_MESSAGE,
+      errors: { token: [RESET_TOKEN_INVALID_MESSAGE] },
+    });
+    expect(await s.signIn(DEMO_USERS.tech, 'new-secret-9')).toBeTypeOf('string');
+  });
+
+  it('a link older than 60 minutes is refused', async () => {
+    await forgot(DEMO_USERS.internal);
+    const token = tokenIn(smtp.inbox.at(-1)?.raw ?? '');
+    clock.advance(60 * 60 * 1000 + 1000);
+    const res = await reset(token, 'too-late-pw1');
+    expect(res.status).toBe(422);
+    expect(res.json).toMatchObject({ message: RESET_TOKEN_INVALID_MESSAGE });
+    expect(await s.signIn(DEMO_USERS.internal)).toBeTypeOf('string');
+  });
+
+  it('an unknown address gets the same answer and no mail', async () => {
+    const before = smtp.inbox.length;
+    const res = await forgot('stranger@example.com');
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ message: FORGOT_ACCEPTED_MESSAGE });
+    expect(smtp.inbox.length).toBe(before);
+  });
+
+  it('a made-up token is refused and the new password is checked (8 to 16)', async () => {
+    expect((await reset('made-up-token', 'valid-pass-1')).status).toBe(422);
+    const weak = await reset('made-up-token', 'short');
+    expect(weak.status).toBe(422);
+    expect(weak.json).toMatchObject({
+      errors: { password: ['The password must be between 8 and 16 characters'] },
+    });
+  });
+
+  it('at most three mails per address per quarter hour; the answer stays the same', async () => {
+    clock.advance(16 * 60 * 1000);
+    const before = smtp.inbox.length;
+    for (let i = 0; i < 5; i++) expect((await forgot(DEMO_USERS.south)).status).toBe(200);
+    expect(smtp.inbox.length - before).toBe(3);
+  });
+});
+
+describe('forgot password without SMTP_URL', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s.close());
+
+  it('writes the mail as an .eml file under DATA_DIR/mail, and its link works', async () => {
+    const res = await s.call('POST', apiPaths.passwordForgot(), {
+      json: { email: DEMO_USERS.admin },
+    });
+    expect(res.status).toBe(200);
+    const dir = path.join(s.dataDir, 'mail');
+    const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.eml'));
+    expect(files).toHaveLength(1);
+    const raw = await fs.readFile(path.join(dir, files[0] ?? ''), 'utf8');
+    expect(raw).toContain(`To: ${DEMO_USERS.admin}`);
+    const done = await s.call('POST', apiPaths.passwordReset(), {
+      json: { token: tokenIn(raw), password: 'file-mail-1' },
+    });
+    expect(done.status).toBe(200);
+    expect(await s.signIn(DEMO_USERS.admin, 'file-mail-1')).toBeTypeOf('string');
+  });
+});

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths } from '@plant/shared-schema';
+import { DEMO_USERS } from './seed/demo';
+import { startTestServer, type TestServer } from './testing/harness';
+
+/**
+ * DESIGN.md invariant 7: signed in to one account, the ids of another account get 403 or 404 on
+ * every route, and no answer carries the other account's data. Each route built so far that takes
+ * an id is listed here; a new route with an id joins this table.
+ */
+let s: TestServer;
+const ids = { root: '', north: '', south: '', admin: '', tech: '', south_user: '', internal: '' };
+
+beforeAll(async () => {
+  s = await startTestServer();
+  const accounts = await s.db.selectFrom('accounts').select(['id', 'name']).execute();
+  const byName = (name: string) => accounts.find((a) => a.name === name)?.id ?? '';
+  ids.root = byName('Demo Machine Builder');
+  ids.north = byName('Customer North');
+  ids.south = byName('Customer South');
+  const users = await s.db.selectFrom('users').select(['id', 'email']).execute();
+  const byEmail = (email: string) => users.find((u) => u.email === email)?.id ?? '';
+  ids.admin = byEmail(DEMO_USERS.admin);
+  ids.tech = byEmail(DEMO_USERS.tech);
+  ids.south_user = byEmail(DEMO_USERS.south);
+  ids.internal = byEmail(DEMO_USERS.internal);
+});
+afterAll(() => s.close());
+
+type Case = [method: string, path: (self: string) => string];
+
+interface Intruder {
+  email: string;
+  self: () => string;
+  /** Ids of accounts and users it must never reach. */
+  foreignAccounts: () => string[];
+  foreignUsers: () => string[];
+  /** Names that must never show up in any answer it gets. */
+  foreignNames: string[];
+}
+
+const intruders: Intruder[] = [
+  {
+    email: DEMO_USERS.south,
+    self: () => ids.south_user,
+    foreignAccounts: () => [ids.root, ids.north],
+    foreignUsers: () => [ids.admin, ids.tech, ids.internal],
+    foreignNames: ['Demo Machine Builder', 'Customer North', DEMO_USERS.admin, DEMO_USERS.tech],
+  },
+  {
+    // A supervisor (user::view) of the root account is still a stranger to Customer South.
+    email: DEMO_USERS.internal,
+    self: () => ids.internal,
+    foreignAccounts: () => [ids.south, ids.north],
+    foreignUsers: () => [ids.south_user],
+    foreignNames: ['Customer South', DEMO_USERS.south],
+  },
+  {
+    // Admin of root and North, never of South.
+    email: DEMO_USERS.admin,
+    self: () => ids.admin,
+    foreignAccounts: () => [ids.south],
+    foreignUsers: () => [ids.south_user],
+    foreignNames: ['Customer South', DEMO_USERS.south],
+  },
+];
+
+describe.each(intruders)('$email against other accounts', (who) => {
+  const cases = (): Case[] => [
+    ...who.foreignUsers().map((u): Case => ['GET', () => apiPaths.userById(u)]),
+    ...who
+      .foreignAccounts()
+      .map((a): Case => ['POST', (self) => apiPaths.setActiveAccount(self, a)]),
+    ...who.foreignAccounts().map((a): Case => ['GET', () => apiPaths.style(a)]),
+    // Acting as another user, even into one's own account.
+    ...who.foreignUsers().map((u): Case => ['POST', () => apiPaths.setActiveAccount(u, ids.root)]),
+  ];
+
+  it('every route with another account’s ids answers 403 or 404 and leaks nothing', async () => {
+    const token = await s.signIn(who.email);
+    const before = await s.db.selectFrom('users').select(['id', 'active_account_id']).execute();
+    const list = cases();
+    expect(list.length).toBeGreaterThan(3);
+    for (const [method, path] of list) {
+      const res = await s.call(method, path(who.self()), { token });
+      expect([403, 404], `${method} ${path(who.self())}`).toContain(res.status);
+      for (const secret of [...who.foreignNames, ...who.foreignAccounts(), ...who.foreignUsers()]) {
+        expect(res.text).not.toContain(secret);
+      }
+    }
+    // Nobody's active account moved.
+    expect(await s.db.selectFrom('users').select(['id', 'active_account_id']).execute()).toEqual(
+      before,
+    );
+  });
+
+  it('the routes about oneself carry only one’s own accounts', async () => {
+    const token = await s.signIn(who.email);
+    for (const path of [apiPaths.user(), apiPaths.userAccount(), apiPaths.style()]) {
+      const res = await s.call('GET', path, { token });
+      expect(res.status).toBe(200);
+      for (const secret of [...who.foreignNames, ...who.foreignAccounts(), ...who.foreignUsers()]) {
+        expect(res.text, path).not.toContain(secret);
+      }
+    }
+  });
+});

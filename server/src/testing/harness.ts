@@ -1,0 +1,140 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { API_BASE, apiPaths } from '@plant/shared-schema';
+import { loadConfig } from '../config';
+import type { Clock } from '../lib/clock';
+import { DEMO_PASSWORD } from '../seed/demo';
+import { startServer, type RunningServer } from '../server';
+import type { AuthLimits } from '../services/auth.service';
+
+/** A clock the test moves by hand (token and reset-link expiry without waiting). */
+export class ManualClock implements Clock {
+  constructor(private t = Date.parse('2026-11-22T08:00:00Z')) {}
+  now(): number {
+    return this.t;
+  }
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+export interface TestServer extends RunningServer {
+  readonly dataDir: string;
+  readonly clientId: string;
+  /** Calls the real server over HTTP, with a bearer token when given. */
+  call(method: string, path: string, options?: CallOptions): Promise<Answer>;
+  /** Signs in with the password grant and answers the access token (fails the test if refused). */
+  signIn(email: string, password?: string): Promise<string>;
+  /** Rows per table: to check that refused input wrote nothing. */
+  rowCounts(): Promise<Record<string, number>>;
+  close(): Promise<void>;
+}
+
+export interface CallOptions {
+  token?: string;
+  json?: unknown;
+  /** A raw body, sent as is (malformed JSON, forms). */
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  json: unknown;
+}
+
+export interface TestServerOptions {
+  seed?: 'demo' | 'none';
+  clock?: Clock;
+  env?: Record<string, string>;
+  authLimits?: AuthLimits;
+}
+
+/**
+ * Starts the real server (real SQLite file in a temp dir, real HTTP on a free loopback port) and
+ * gives the test a small client for it.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    SEED: options.seed ?? 'demo',
+    ...options.env,
+  });
+  const server = await startServer({
+    config,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
+  });
+
+  const call = async (method: string, p: string, o: CallOptions = {}): Promise<Answer> => {
+    const url = p.startsWith('/') ? `${server.url}${p}` : `${server.url}${API_BASE}/${p}`;
+    const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest', ...o.headers };
+    if (o.token !== undefined) headers.Authorization = `Bearer ${o.token}`;
+    let body: string | undefined = o.body;
+    if (o.json !== undefined) {
+      body = JSON.stringify(o.json);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const res = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  };
+
+  const conf = (await call('GET', apiPaths.staticconf())).json as { client_id: string };
+
+  const signIn = async (email: string, password = DEMO_PASSWORD) => {
+    const res = await call('POST', apiPaths.token(), {
+      json: { grant_type: 'password', client_id: conf.client_id, username: email, password },
+    });
+    const token = (res.json as { access_token?: unknown }).access_token;
+    if (res.status !== 200 || typeof token !== 'string') {
+      throw new Error(`sign-in of ${email} failed: ${res.status} ${res.text}`);
+    }
+    return token;
+  };
+
+  const rowCounts = async () => {
+    const tables = await server.db.introspection.getTables();
+    const counts: Record<string, number> = {};
+    for (const t of tables) {
+      const row = await server.db
+        .selectFrom(t.name as 'users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      counts[t.name] = row.n;
+    }
+    return counts;
+  };
+
+  return {
+    ...server,
+    dataDir,
+    clientId: conf.client_id,
+    call,
+    signIn,
+    rowCounts,
+    close: async () => {
+      await server.stop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Reads `data` out of an envelope answer. */
+export function dataOf<T = Record<string, unknown>>(answer: Answer): T {
+  return (answer.json as { data: T }).data;
+}
