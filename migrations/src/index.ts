@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as shell from './20261122000000-shell';
+import * as accessVersion from './20261122000100-access-version';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -8,4 +9,5 @@ import * as shell from './20261122000000-shell';
  */
 export const migrations: Record<string, Migration> = {
   '20261122000000-shell': shell,
+  '20261122000100-access-version': accessVersion,
 };

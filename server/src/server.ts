@@ -1,7 +1,14 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerOptions as HttpServerOptions,
+  type ServerResponse,
+} from 'node:http';
 import { serve } from '@hono/node-server';
-import { uuidv7 } from '@plant/shared-schema';
+import { API_BASE, uuidv7 } from '@plant/shared-schema';
 import { createApp } from './app';
 import type { Config } from './config';
 import { migrateToLatest, openDatabase, type Db } from './db/database';
@@ -49,6 +56,18 @@ async function ensureFirstPartyClient(db: Db, clock: Clock): Promise<string> {
   return id;
 }
 
+/**
+ * Headers every API answer carries, set on the node response before Hono runs. Set inside Hono,
+ * they made the node adapter build undici Headers for every answer, a third of the cost of a
+ * cached GET (bench/get-user). Answers with personal data are never to be stored by any cache.
+ */
+const createServerWithApiHeaders = ((options: HttpServerOptions, listener: RequestListener) =>
+  createServer(options, (req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (req.url?.startsWith(`${API_BASE}/`) === true) res.setHeader('Cache-Control', 'no-store');
+    listener(req, res);
+  })) as typeof createServer;
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
@@ -75,8 +94,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const app = createApp(services, log);
 
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
-      resolve(s as Server),
+    const s = serve(
+      {
+        fetch: app.fetch,
+        port: config.port,
+        hostname: config.host,
+        createServer: createServerWithApiHeaders,
+      },
+      () => resolve(s as Server),
     );
     s.once('error', reject);
   });

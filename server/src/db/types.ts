@@ -129,7 +129,14 @@ export interface PushSubscriptionsTable {
   updated_at: string;
 }
 
+/** One row (id 1): bumped by triggers on every change to users, roles, permissions, tokens, …. */
+export interface AccessVersionTable {
+  id: number;
+  v: number;
+}
+
 export interface Database {
+  access_version: AccessVersionTable;
   accounts: AccountsTable;
   users: UsersTable;
   roles: RolesTable;

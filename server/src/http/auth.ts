@@ -2,7 +2,6 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { DISABLE_INTERNAL_FEATURES_HEADER } from '@plant/shared-schema';
 import type { Services } from '../services';
 import { DomainError } from '../services/domain-error';
-import type { Session } from '../services/user.service';
 import type { AppEnv } from './context';
 
 export function bearerToken(c: Context): string | undefined {
@@ -11,13 +10,20 @@ export function bearerToken(c: Context): string | undefined {
   return match?.[1];
 }
 
-/** Refuses requests without a live bearer token (401) and records who is calling. */
+/**
+ * Refuses requests without a live bearer token (401) and records who is calling and with which
+ * rights, for the route to check its permission against.
+ */
 export function requireAuth(services: Services): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = bearerToken(c);
-    const auth = token === undefined ? undefined : await services.auth.authenticate(token);
-    if (auth === undefined) throw new DomainError('unauthenticated', 'Unauthenticated.');
-    c.set('auth', auth);
+    const signedIn =
+      token === undefined
+        ? undefined
+        : await services.sessions.resolve(token, internalFeaturesDisabled(c));
+    if (signedIn === undefined) throw new DomainError('unauthenticated', 'Unauthenticated.');
+    c.set('auth', signedIn.auth);
+    c.set('session', signedIn.session);
     await next();
   };
 }
@@ -26,8 +32,4 @@ export function requireAuth(services: Services): MiddlewareHandler<AppEnv> {
 export function internalFeaturesDisabled(c: Context): boolean {
   const value = c.req.header(DISABLE_INTERNAL_FEATURES_HEADER)?.toLowerCase();
   return value === '1' || value === 'true';
-}
-
-export function loadSession(c: Context<AppEnv>, services: Services): Promise<Session> {
-  return services.users.session(c.get('auth').userId, internalFeaturesDisabled(c));
 }

@@ -197,11 +197,25 @@ describe('GET staticconf and the start page', () => {
     expect(s.clientId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('/ answers a page until the client lands', async () => {
+  it('/ answers a page until the client lands, with the browser security headers', async () => {
     const res = await s.call('GET', '/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     expect(res.text).toContain('/staticconf');
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('API answers are never cached and never sniffed', async () => {
+    const tech = await me(DEMO_USERS.tech);
+    for (const res of [
+      await s.call('GET', apiPaths.user(), { token: tech.token }),
+      await s.call('GET', apiPaths.user()),
+      await s.call('GET', 'no/such/call'),
+    ]) {
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    }
   });
 
   it('unknown API paths are a JSON 404', async () => {

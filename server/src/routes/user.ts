@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { idField } from '@plant/shared-schema';
-import { loadSession, requireAuth } from '../http/auth';
+import { requireAuth } from '../http/auth';
 import type { AppEnv } from '../http/context';
 import { validParams, validQuery } from '../http/validate';
 import type { Services } from '../services';
@@ -17,13 +17,13 @@ export function userRoutes(services: Services) {
   const app = new Hono<AppEnv>();
   const auth = requireAuth(services);
 
-  app.get('/user', auth, async (c) => {
-    const session = await loadSession(c, services);
+  app.get('/user', auth, (c) => {
+    const session = c.get('session');
     return c.json({ data: session.view });
   });
 
-  app.get('/user/account', auth, async (c) => {
-    const session = await loadSession(c, services);
+  app.get('/user/account', auth, (c) => {
+    const session = c.get('session');
     return c.json({
       data:
         session.activeAccount === null
@@ -34,7 +34,7 @@ export function userRoutes(services: Services) {
 
   app.post('/user/:id/setActiveAccount/:accountid', auth, async (c) => {
     const { id, accountid } = validParams(c, setActiveParams);
-    const session = await loadSession(c, services);
+    const session = c.get('session');
     return c.json({
       success: true,
       data: await services.users.setActiveAccount(session, id, accountid),
@@ -43,13 +43,13 @@ export function userRoutes(services: Services) {
 
   app.get('/users/:id', auth, async (c) => {
     const { id } = validParams(c, userIdParams);
-    const session = await loadSession(c, services);
+    const session = c.get('session');
     return c.json({ data: await services.users.visibleUser(session, id) });
   });
 
   app.get('/style', auth, async (c) => {
     const { account } = validQuery(c, styleQuery);
-    const session = await loadSession(c, services);
+    const session = c.get('session');
     const accountId = account ?? session.activeAccount?.id;
     if (accountId === undefined) throw notFound('Account');
     const css = await services.accounts.stylesheet(session.user.id, accountId);

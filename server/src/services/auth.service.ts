@@ -55,6 +55,7 @@ export const DEFAULT_AUTH_LIMITS: AuthLimits = {
 export interface Authenticated {
   readonly userId: string;
   readonly tokenId: string;
+  readonly expiresAtMs: number;
 }
 
 export class AuthService {
@@ -181,7 +182,9 @@ export class AuthService {
   /** The user and token behind a bearer token, if it is live (not revoked, not expired). */
   async authenticate(bearer: string): Promise<Authenticated | undefined> {
     const row = await this.tokens.findLive(sha256(bearer), isoAt(this.clock.now()));
-    return row === undefined ? undefined : { userId: row.user_id, tokenId: row.id };
+    return row === undefined
+      ? undefined
+      : { userId: row.user_id, tokenId: row.id, expiresAtMs: Date.parse(row.expires_at) };
   }
 
   async logout(tokenId: string): Promise<void> {

@@ -6,10 +6,12 @@ import { AuthService, type AuthLimits } from './auth.service';
 import { ClientReportService } from './client-report.service';
 import type { Mailer } from './mail.service';
 import { PasswordService } from './password.service';
+import { SessionService } from './session.service';
 import { UserService } from './user.service';
 
 export interface Services {
   readonly auth: AuthService;
+  readonly sessions: SessionService;
   readonly users: UserService;
   readonly accounts: AccountService;
   readonly passwords: PasswordService;
@@ -31,9 +33,12 @@ export interface ServiceDeps {
 
 export function createServices(deps: ServiceDeps): Services {
   const { db, clock } = deps;
+  const auth = new AuthService(db, clock, deps.tokenTtlMs, deps.authLimits);
+  const users = new UserService(db, clock);
   return {
-    auth: new AuthService(db, clock, deps.tokenTtlMs, deps.authLimits),
-    users: new UserService(db, clock),
+    auth,
+    sessions: new SessionService(db, clock, auth, users),
+    users,
     accounts: new AccountService(db),
     passwords: new PasswordService(db, clock, deps.mailer, deps.appUrl, deps.log),
     clientReports: new ClientReportService(db, clock),

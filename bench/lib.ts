@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
+
+export interface Child {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a TypeScript entry in its own process (so that load generator and server do not share
+ * a core's event loop) and waits for the line that carries its URL.
+ */
+export async function startChild(
+  entry: string,
+  env: Record<string, string>,
+  urlPattern: RegExp,
+): Promise<Child> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = urlPattern.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}: ${out}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface Load {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly non2xx: number;
+}
+
+export async function load(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+): Promise<Load> {
+  const result = await autocannon({ url, headers, connections: 16, duration: seconds });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+  };
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? 0)
+    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}

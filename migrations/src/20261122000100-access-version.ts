@@ -1,0 +1,50 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * One counter that every change to who-may-do-what bumps, by trigger: users, accounts, roles,
+ * memberships, permission records, tags, feature flags, OAuth clients and access tokens. The server
+ * caches signed-in sessions and drops a cached one as soon as this counter moved, whichever process
+ * or code path made the change. Triggers, not application code, so that no writer can forget.
+ */
+export const ACCESS_TABLES = [
+  'users',
+  'accounts',
+  'roles',
+  'memberships',
+  'permissions',
+  'tags',
+  'user_tags',
+  'feature_flags',
+  'oauth_clients',
+  'access_tokens',
+] as const;
+
+const EVENTS = ['insert', 'update', 'delete'] as const;
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('access_version')
+    .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
+    .addColumn('v', 'integer', (c) => c.notNull())
+    .execute();
+  await sql`insert into access_version (id, v) values (1, 0)`.execute(db);
+  for (const table of ACCESS_TABLES) {
+    for (const event of EVENTS) {
+      await sql
+        .raw(
+          `create trigger ${table}_${event}_access_version after ${event} on ${table} ` +
+            `begin update access_version set v = v + 1 where id = 1; end`,
+        )
+        .execute(db);
+    }
+  }
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const table of ACCESS_TABLES) {
+    for (const event of EVENTS) {
+      await sql.raw(`drop trigger ${table}_${event}_access_version`).execute(db);
+    }
+  }
+  await db.schema.dropTable('access_version').execute();
+}

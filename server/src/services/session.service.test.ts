@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, uuidv7, type CurrentUser } from '@plant/shared-schema';
+import { openDatabase } from '../db/database';
+import { DEMO_USERS } from '../seed/demo';
+import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+
+/**
+ * Sessions are cached (see session.service.ts). These tests change rights the way another
+ * process or a later feature would, straight in the database, and check that the very next
+ * request sees the change: the cache never serves stale rights.
+ */
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s.close());
+
+async function user(token: string) {
+  const res = await s.call('GET', apiPaths.user(), { token });
+  return { status: res.status, user: res.status === 200 ? dataOf<CurrentUser>(res) : undefined };
+}
+
+describe('the session cache', () => {
+  it('a permission granted by another connection shows at the next request', async () => {
+    const token = await s.signIn(DEMO_USERS.tech);
+    const first = (await user(token)).user;
+    expect(first?.permissions.map((p) => p.name)).not.toContain('dashboard::edit');
+    await user(token); // served from the cache now
+
+    // Another connection to the same SQLite file: as a second server process would write.
+    const other = openDatabase(s.dataDir);
+    try {
+      await other
+        .insertInto('permissions')
+        .values({
+          id: uuidv7(),
+          name: 'dashboard::edit',
+          role_id: first?.activeRoles[0]?.id ?? '',
+          user_id: null,
+          guard_name: 'api',
+          account_id: first?.account ?? '',
+        })
+        .execute();
+    } finally {
+      await other.destroy();
+    }
+    expect((await user(token)).user?.permissions.map((p) => p.name)).toContain('dashboard::edit');
+  });
+
+  it('a token revoked in the database stops working at once', async () => {
+    const token = await s.signIn(DEMO_USERS.admin);
+    expect((await user(token)).status).toBe(200);
+    expect((await user(token)).status).toBe(200);
+    await s.db.updateTable('access_tokens').set({ revoked_at: new Date().toISOString() }).execute();
+    expect((await user(token)).status).toBe(401);
+  });
+
+  it('a membership removed takes the roles away at once', async () => {
+    const token = await s.signIn(DEMO_USERS.internal);
+    const before = (await user(token)).user;
+    expect(before?.activeRoles.map((r) => r.slug)).toEqual(['supervisor']);
+    await s.db
+      .deleteFrom('memberships')
+      .where('user_id', '=', before?.id ?? '')
+      .execute();
+    const after = (await user(token)).user;
+    expect(after?.activeRoles).toEqual([]);
+    expect(after?.activeAccount).toBeNull();
+  });
+
+  it('an account renamed shows at once', async () => {
+    const token = await s.signIn(DEMO_USERS.south);
+    const before = (await user(token)).user;
+    await s.db
+      .updateTable('accounts')
+      .set({ name: 'Customer South (renamed)' })
+      .where('id', '=', before?.account ?? '')
+      .execute();
+    expect((await user(token)).user?.activeAccount?.name).toBe('Customer South (renamed)');
+  });
+});
