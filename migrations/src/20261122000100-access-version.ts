@@ -21,6 +21,13 @@ export const ACCESS_TABLES = [
 
 const EVENTS = ['insert', 'update', 'delete'] as const;
 
+/**
+ * A new token cannot change any cached session (sessions are cached per token), and every
+ * sign-in makes one: bumping on token inserts would empty the cache at every sign-in.
+ */
+const events = (table: (typeof ACCESS_TABLES)[number]) =>
+  table === 'access_tokens' ? EVENTS.filter((e) => e !== 'insert') : EVENTS;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('access_version')
@@ -29,7 +36,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await sql`insert into access_version (id, v) values (1, 0)`.execute(db);
   for (const table of ACCESS_TABLES) {
-    for (const event of EVENTS) {
+    for (const event of events(table)) {
       await sql
         .raw(
           `create trigger ${table}_${event}_access_version after ${event} on ${table} ` +
@@ -42,7 +49,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ACCESS_TABLES) {
-    for (const event of EVENTS) {
+    for (const event of events(table)) {
       await sql.raw(`drop trigger ${table}_${event}_access_version`).execute(db);
     }
   }

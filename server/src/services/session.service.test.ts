@@ -68,6 +68,16 @@ describe('the session cache', () => {
     expect(after?.activeAccount).toBeNull();
   });
 
+  it('signing in leaves the access version (and so every cached session) alone; logout moves it', async () => {
+    const version = async () =>
+      (await s.db.selectFrom('access_version').select('v').executeTakeFirstOrThrow()).v;
+    const before = await version();
+    const token = await s.signIn(DEMO_USERS.tech);
+    expect(await version()).toBe(before);
+    await s.call('POST', apiPaths.logout(), { token });
+    expect(await version()).toBeGreaterThan(before);
+  });
+
   it('an account renamed shows at once', async () => {
     const token = await s.signIn(DEMO_USERS.south);
     const before = (await user(token)).user;
