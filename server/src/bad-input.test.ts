@@ -17,6 +17,7 @@ let accountId = '';
 beforeAll(async () => {
   s = await startTestServer({
     authLimits: {
+      perEmailAndAddress: { limit: 10_000, windowMs: 60_000 },
       perEmail: { limit: 10_000, windowMs: 60_000 },
       perAddress: { limit: 10_000, windowMs: 60_000 },
       registerPerAddress: { limit: 10_000, windowMs: 60_000 },

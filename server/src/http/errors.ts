@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
+import { ScryptBusy } from '../lib/secrets';
 import type { Logger } from '../logger';
 import { DomainError, type DomainErrorKind } from '../services/domain-error';
 
@@ -61,6 +62,10 @@ export function errorResponse(err: unknown, c: Context, log: Logger): Response {
         ? { success: false, message: err.message }
         : { success: false, message: err.message, errors: err.details.fields };
     return c.json(body, STATUS[err.kind]);
+  }
+  if (err instanceof ScryptBusy) {
+    c.header('Retry-After', '1');
+    return c.json({ success: false, message: err.message }, 503);
   }
   if (err instanceof HTTPException) {
     return c.json({ success: false, message: err.message || 'Request failed.' }, err.status);

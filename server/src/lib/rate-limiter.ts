@@ -15,6 +15,22 @@ interface Window {
   resetAt: number;
 }
 
+/**
+ * Counts one event under every key, or under none if any of them is at its limit. Checking and
+ * counting happen in one synchronous step, so parallel requests cannot all pass a check before
+ * any of them is counted.
+ */
+export function takeAll(pairs: readonly (readonly [RateLimiter, string])[]): RateDecision {
+  const refused = pairs
+    .map(([limiter, key]) => limiter.check(key))
+    .filter((d): d is { allowed: false; retryAfterS: number } => !d.allowed);
+  if (refused.length > 0) {
+    return { allowed: false, retryAfterS: Math.max(...refused.map((d) => d.retryAfterS)) };
+  }
+  for (const [limiter, key] of pairs) limiter.record(key);
+  return { allowed: true };
+}
+
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
 
@@ -48,8 +64,10 @@ export class RateLimiter {
     return decision;
   }
 
-  reset(key: string): void {
-    this.windows.delete(key);
+  /** Gives back one event counted under this key (an attempt that turned out not to count). */
+  refund(key: string): void {
+    const w = this.current(key);
+    if (w !== undefined && w.count > 0) w.count -= 1;
   }
 
   private current(key: string): Window | undefined {

@@ -7,10 +7,42 @@ import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } 
  */
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64 } as const;
 
-function scryptAsync(password: string, salt: Buffer, keylen: number, options: ScryptOptions) {
-  return new Promise<Buffer>((resolve, reject) => {
-    scrypt(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+/**
+ * scrypt at these settings takes 16 MiB and tens of milliseconds a run. At most this many run at
+ * once; the rest wait their turn, and past the queue's length a caller is told to come back
+ * (ScryptBusy), so a burst of sign-ins cannot exhaust memory or starve other requests.
+ */
+const SCRYPT_PARALLEL = 4;
+const SCRYPT_QUEUE = 256;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+export class ScryptBusy extends Error {
+  constructor() {
+    super('The server is busy. Please try again in a moment.');
+    this.name = 'ScryptBusy';
+  }
+}
+
+async function scryptAsync(password: string, salt: Buffer, keylen: number, options: ScryptOptions) {
+  if (running >= SCRYPT_PARALLEL) {
+    if (waiting.length >= SCRYPT_QUEUE) throw new ScryptBusy();
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else {
+    running += 1;
+  }
+  try {
+    return await new Promise<Buffer>((resolve, reject) => {
+      scrypt(password, salt, keylen, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+        err ? reject(err) : resolve(key),
+      );
+    });
+  } finally {
+    // Hand the slot straight to the next waiter, or free it.
+    const next = waiting.shift();
+    if (next === undefined) running -= 1;
+    else next();
+  }
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -155,7 +155,8 @@ describe('sign-in rate limits', () => {
     s = await startTestServer({
       clock,
       authLimits: {
-        perEmail: { limit: 3, windowMs: 60_000 },
+        perEmailAndAddress: { limit: 3, windowMs: 60_000 },
+        perEmail: { limit: 8, windowMs: 5 * 60_000 },
         perAddress: { limit: 6, windowMs: 60_000 },
         registerPerAddress: { limit: 2, windowMs: 60 * 60_000 },
       },
@@ -163,12 +164,14 @@ describe('sign-in rate limits', () => {
   });
   afterAll(() => s.close());
 
-  const grant = (username: string, password: string) =>
+  const grant = (username: string, password: string, from?: string) =>
     s.call('POST', apiPaths.token(), {
       json: { grant_type: 'password', client_id: s.clientId, username, password },
+      ...(from === undefined ? {} : { from }),
     });
+  const nextWindow = () => clock.advance(5 * 60_000 + 1000);
 
-  it('per e-mail: after the limit of failures, 429 with Retry-After, even with the right password; over after the window', async () => {
+  it('after the limit of failures, 429 with Retry-After even with the right password; over after the window', async () => {
     for (let i = 0; i < 3; i++)
       expect((await grant(DEMO_USERS.tech, 'wrong-one')).status).toBe(401);
     const blocked = await grant(DEMO_USERS.tech, 'demo-pass-1');
@@ -176,22 +179,55 @@ describe('sign-in rate limits', () => {
     const retry = Number(blocked.headers.get('retry-after'));
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(60);
+    expect(blocked.json).toMatchObject({ error: 'too_many_attempts' });
     // Another user from the same address is not locked out by tech's failures.
     expect((await grant(DEMO_USERS.admin, 'demo-pass-1')).status).toBe(200);
-    // The lock-out ends with its window: at most a minute.
+    // The real tech, at another machine, is not locked out by a stranger's guessing.
+    expect((await grant(DEMO_USERS.tech, 'demo-pass-1', '127.0.0.2')).status).toBe(200);
+    // And the lock-out ends with its window: at most a minute.
     clock.advance(61_000);
     expect((await grant(DEMO_USERS.tech, 'demo-pass-1')).status).toBe(200);
   });
 
+  it('a parallel burst gets no more tries than the limit', async () => {
+    nextWindow();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => grant(DEMO_USERS.internal, 'wrong-guess')),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((st) => st === 401)).toHaveLength(3);
+    expect(statuses.filter((st) => st === 429)).toHaveLength(9);
+  });
+
+  it('successful sign-ins do not count', async () => {
+    nextWindow();
+    for (let i = 0; i < 8; i++)
+      expect((await grant(DEMO_USERS.admin, 'demo-pass-1')).status).toBe(200);
+  });
+
   it('per address: failures across many e-mails are limited too', async () => {
-    clock.advance(61_000);
+    nextWindow();
     const emails = ['a1@x.io', 'a2@x.io', 'a3@x.io', 'a4@x.io', 'a5@x.io', 'a6@x.io'];
     for (const email of emails) expect((await grant(email, 'whatever')).status).toBe(401);
     const res = await grant('a7@x.io', 'whatever');
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).not.toBeNull();
-    clock.advance(61_000);
-    expect((await grant(DEMO_USERS.admin, 'demo-pass-1')).status).toBe(200);
+    // Other machines are not affected.
+    expect((await grant(DEMO_USERS.admin, 'demo-pass-1', '127.0.0.3')).status).toBe(200);
+  });
+
+  it('per e-mail from anywhere: guessing spread over machines meets a backstop that ends', async () => {
+    nextWindow();
+    const machines = ['127.0.0.4', '127.0.0.5', '127.0.0.6', '127.0.0.7'];
+    for (const from of machines) {
+      for (let i = 0; i < 2; i++)
+        expect((await grant(DEMO_USERS.south, 'guess', from)).status).toBe(401);
+    }
+    const res = await grant(DEMO_USERS.south, 'demo-pass-1', '127.0.0.8');
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(5 * 60);
+    nextWindow();
+    expect((await grant(DEMO_USERS.south, 'demo-pass-1', '127.0.0.8')).status).toBe(200);
   });
 
   it('registrations per address are limited', async () => {

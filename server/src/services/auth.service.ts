@@ -8,7 +8,7 @@ import {
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
-import { RateLimiter } from '../lib/rate-limiter';
+import { RateLimiter, takeAll, type RateLimit } from '../lib/rate-limiter';
 import { hashPassword, newToken, sha256, verifyDecoy, verifyPassword } from '../lib/secrets';
 import { TokenRepository } from '../repositories/token.repository';
 import { UserRepository, type UserRow } from '../repositories/user.repository';
@@ -33,21 +33,25 @@ export const NOROLE_REFUSED =
   'This user has no role yet and cannot sign in. Please ask your administrator for access.';
 
 export interface AuthLimits {
-  /** Failed sign-ins per e-mail address, from anywhere. */
-  readonly perEmail: { limit: number; windowMs: number };
+  /** Failed sign-ins per e-mail address from one client address: the everyday guard. */
+  readonly perEmailAndAddress: RateLimit;
+  /** Failed sign-ins per e-mail address from anywhere: a backstop against spread-out guessing. */
+  readonly perEmail: RateLimit;
   /** Failed sign-ins per client address, for any e-mail. */
-  readonly perAddress: { limit: number; windowMs: number };
+  readonly perAddress: RateLimit;
   /** Registrations per client address. */
-  readonly registerPerAddress: { limit: number; windowMs: number };
+  readonly registerPerAddress: RateLimit;
 }
 
 /**
- * Defaults: ten failures per e-mail per minute. Counting only failures, and a one-minute window,
- * means a stranger hammering someone's address locks that person out for at most a minute, while
- * guessing stays at ten tries a minute.
+ * Ten failures a minute per e-mail and client address: a stranger hammering someone's address from
+ * elsewhere does not lock that person out (their own address has its own counter). Only a guess
+ * spread over many addresses meets the per-e-mail backstop, which locks for at most five minutes.
+ * Successful sign-ins are given back, so only failures count.
  */
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {
-  perEmail: { limit: 10, windowMs: 60_000 },
+  perEmailAndAddress: { limit: 10, windowMs: 60_000 },
+  perEmail: { limit: 100, windowMs: 5 * 60_000 },
   perAddress: { limit: 30, windowMs: 60_000 },
   registerPerAddress: { limit: 20, windowMs: 60 * 60_000 },
 };
@@ -59,6 +63,7 @@ export interface Authenticated {
 }
 
 export class AuthService {
+  private readonly perEmailAndAddress: RateLimiter;
   private readonly perEmail: RateLimiter;
   private readonly perAddress: RateLimiter;
   private readonly registrations: RateLimiter;
@@ -72,6 +77,7 @@ export class AuthService {
     limits: AuthLimits = DEFAULT_AUTH_LIMITS,
   ) {
     const now = () => clock.now();
+    this.perEmailAndAddress = new RateLimiter(limits.perEmailAndAddress, now);
     this.perEmail = new RateLimiter(limits.perEmail, now);
     this.perAddress = new RateLimiter(limits.perAddress, now);
     this.registrations = new RateLimiter(limits.registerPerAddress, now);
@@ -96,17 +102,19 @@ export class AuthService {
     ) {
       throw new OAuthError(401, 'invalid_client', 'Client authentication failed');
     }
-    const emailKey = req.username;
-    const blocked = [this.perEmail.check(emailKey), this.perAddress.check(address)].filter(
-      (d) => !d.allowed,
-    );
-    if (blocked.length > 0) {
-      const retryAfterS = Math.max(...blocked.map((d) => (d.allowed ? 0 : d.retryAfterS)));
+    // Counted before the password is checked: parallel attempts cannot all slip past the limit.
+    const counters = [
+      [this.perEmailAndAddress, `${req.username}|${address}`],
+      [this.perEmail, req.username],
+      [this.perAddress, address],
+    ] as const;
+    const decision = takeAll(counters);
+    if (!decision.allowed) {
       throw new OAuthError(
         429,
         'too_many_attempts',
-        `Too many sign-in attempts. Please try again in ${retryAfterS} seconds.`,
-        retryAfterS,
+        `Too many sign-in attempts. Please try again in ${decision.retryAfterS} seconds.`,
+        decision.retryAfterS,
       );
     }
     const user = await this.users.findByEmail(req.username);
@@ -114,12 +122,8 @@ export class AuthService {
       user === undefined
         ? await verifyDecoy(req.password)
         : await verifyPassword(req.password, user.password_hash);
-    if (user === undefined || !valid) {
-      this.perEmail.record(emailKey);
-      this.perAddress.record(address);
-      throw new OAuthError(401, 'invalid_grant', WRONG_CREDENTIALS);
-    }
-    this.perEmail.reset(emailKey);
+    if (user === undefined || !valid) throw new OAuthError(401, 'invalid_grant', WRONG_CREDENTIALS);
+    for (const [limiter, key] of counters) limiter.refund(key);
     const roles = await this.users.allRoles(user.id);
     if (!mayUseApp(roles.map((r) => r.slug)))
       throw new OAuthError(403, 'access_denied', NOROLE_REFUSED);

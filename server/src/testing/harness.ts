@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { API_BASE, apiPaths } from '@plant/shared-schema';
@@ -37,6 +38,8 @@ export interface CallOptions {
   /** A raw body, sent as is (malformed JSON, forms). */
   body?: string;
   headers?: Record<string, string>;
+  /** Send from this loopback address (127.0.0.2, …), to act as another client machine. */
+  from?: string;
 }
 
 export interface Answer {
@@ -52,6 +55,31 @@ export interface TestServerOptions {
   clock?: Clock;
   env?: Record<string, string>;
   authLimits?: AuthLimits;
+}
+
+/** One HTTP request from a chosen local address (fetch cannot pick its source address). */
+function requestFrom(
+  localAddress: string,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, localAddress }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const out = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) {
+          if (typeof v === 'string') out.set(k, v);
+        }
+        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: out }));
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /**
@@ -83,7 +111,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       body = JSON.stringify(o.json);
       headers['Content-Type'] ??= 'application/json';
     }
-    const res = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+    const res =
+      o.from === undefined
+        ? await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) })
+        : await requestFrom(o.from, url, method, headers, body);
     const text = await res.text();
     let json: unknown;
     try {
