@@ -276,6 +276,20 @@ describe('ids in paths and queries', () => {
     }
   });
 
+  it('JSON nested thousands deep is refused with 422, not a stack overflow', async () => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const before = await s.rowCounts();
+    const res = await s.call('POST', apiPaths.requestFailed(), {
+      body: `{"path":"x","status":1,"params":${deep}}`,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json).toMatchObject({
+      errors: { params: ['The value is nested too deeply or too large.'] },
+    });
+    expect(diff(before, await s.rowCounts())).toEqual({});
+  });
+
   it('logout with an oversized body is refused before anything happens', async () => {
     const res = await s.call('POST', apiPaths.logout(), {
       token,

@@ -10,6 +10,7 @@ import {
 import { serve } from '@hono/node-server';
 import { API_BASE, uuidv7 } from '@plant/shared-schema';
 import { createApp } from './app';
+import { BackgroundTasks } from './lib/background';
 import type { Config } from './config';
 import { migrateToLatest, openDatabase, type Db } from './db/database';
 import { isoAt, systemClock, type Clock } from './lib/clock';
@@ -32,6 +33,8 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   readonly db: Db;
+  /** Resolves when background work (mails) started so far is done. */
+  idle(): Promise<void>;
   /** Stops accepting, lets open requests finish (at most 10 s), then closes the database. */
   stop(): Promise<void>;
 }
@@ -77,6 +80,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const firstPartyClientId = await ensureFirstPartyClient(db, clock);
   if (config.seed === 'demo') await seedDemo(db, clock, log);
 
+  const background = new BackgroundTasks(log);
   const mailer = new Mailer(
     { smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir },
     log,
@@ -86,6 +90,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     clock,
     log,
     mailer,
+    background,
     appUrl: config.appUrl,
     tokenTtlMs: config.tokenTtlMs,
     firstPartyClientId,
@@ -115,10 +120,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(force);
+      await background.drain();
       mailer.close();
       await db.destroy();
       log.info('server stopped');
     })());
 
-  return { url, port, db, stop };
+  return { url, port, db, idle: () => background.drain(), stop };
 }

@@ -3,6 +3,7 @@ export * from './permissions';
 export * from './uuid';
 export * from './api-paths';
 export * from './api/fields';
+export * from './api/json-value';
 export * from './api/envelope';
 export * from './api/token-request';
 export * from './api/register';

@@ -47,13 +47,13 @@ export function authRoutes(services: Services) {
 
   app.post('/password/forgot', async (c) => {
     const req = await validBody(c, passwordForgotRequestSchema);
-    const message = await services.passwords.forgot(req, clientAddress(c));
-    return c.json({ success: true, message });
+    return c.json({ success: true, message: services.passwords.forgot(req, clientAddress(c)) });
   });
 
   app.post('/password/reset', async (c) => {
     const req = await validBody(c, passwordResetRequestSchema);
-    return c.json({ success: true, message: await services.passwords.reset(req) });
+    const message = await services.passwords.reset(req, clientAddress(c));
+    return c.json({ success: true, message });
   });
 
   return app;

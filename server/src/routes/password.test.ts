@@ -76,7 +76,12 @@ describe('forgot and reset password over real SMTP', () => {
     await smtp.close();
   });
 
-  const forgot = (email: string) => s.call('POST', apiPaths.passwordForgot(), { json: { email } });
+  /** Asks for a reset link and waits until its mail (if any) has gone out. */
+  const forgot = async (email: string) => {
+    const res = await s.call('POST', apiPaths.passwordForgot(), { json: { email } });
+    await s.idle();
+    return res;
+  };
   const reset = (token: string, password: string) =>
     s.call('POST', apiPaths.passwordReset(), { json: { token, password } });
 
@@ -108,6 +113,30 @@ describe('forgot and reset password over real SMTP', () => {
       errors: { token: [RESET_TOKEN_INVALID_MESSAGE] },
     });
     expect(await s.signIn(DEMO_USERS.tech, 'new-secret-9')).toBeTypeOf('string');
+  });
+
+  it('a successful reset voids the other links the user was sent', async () => {
+    await forgot(DEMO_USERS.admin);
+    const first = tokenIn(smtp.inbox.at(-1)?.raw ?? '');
+    await forgot(DEMO_USERS.admin);
+    const second = tokenIn(smtp.inbox.at(-1)?.raw ?? '');
+    expect(second).not.toBe(first);
+    expect((await reset(second, 'second-link-1')).status).toBe(200);
+    const old = await reset(first, 'first-link-1');
+    expect(old.status).toBe(422);
+    expect(await s.signIn(DEMO_USERS.admin, 'second-link-1')).toBeTypeOf('string');
+  });
+
+  it('the answer does not wait for the mail: unknown and known addresses answer alike', async () => {
+    const known = await s.call('POST', apiPaths.passwordForgot(), {
+      json: { email: DEMO_USERS.tech },
+    });
+    const unknown = await s.call('POST', apiPaths.passwordForgot(), {
+      json: { email: 'x@example.com' },
+    });
+    expect(known.text).toBe(unknown.text);
+    expect(known.status).toBe(unknown.status);
+    await s.idle();
   });
 
   it('a link older than 60 minutes is refused', async () => {
@@ -157,6 +186,7 @@ describe('forgot password without SMTP_URL', () => {
       json: { email: DEMO_USERS.admin },
     });
     expect(res.status).toBe(200);
+    await s.idle();
     const dir = path.join(s.dataDir, 'mail');
     const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.eml'));
     expect(files).toHaveLength(1);

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database';
+import type { BackgroundTasks } from '../lib/background';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../logger';
 import { AccountService } from './account.service';
@@ -25,6 +26,7 @@ export interface ServiceDeps {
   readonly clock: Clock;
   readonly log: Logger;
   readonly mailer: Mailer;
+  readonly background: BackgroundTasks;
   readonly appUrl: string;
   readonly tokenTtlMs: number;
   readonly firstPartyClientId: string;
@@ -40,7 +42,7 @@ export function createServices(deps: ServiceDeps): Services {
     sessions: new SessionService(db, clock, auth, users),
     users,
     accounts: new AccountService(db),
-    passwords: new PasswordService(db, clock, deps.mailer, deps.appUrl, deps.log),
+    passwords: new PasswordService(db, clock, deps.mailer, deps.appUrl, deps.background),
     clientReports: new ClientReportService(db, clock),
     firstPartyClientId: deps.firstPartyClientId,
   };

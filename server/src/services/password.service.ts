@@ -9,7 +9,7 @@ import {
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
-import type { Logger } from '../logger';
+import type { BackgroundTasks } from '../lib/background';
 import { RateLimiter } from '../lib/rate-limiter';
 import { hashPassword, newToken, sha256 } from '../lib/secrets';
 import { PasswordResetRepository } from '../repositories/password-reset.repository';
@@ -32,23 +32,32 @@ export class PasswordService {
     private readonly clock: Clock,
     private readonly mailer: Mailer,
     private readonly appUrl: string,
-    private readonly log: Logger,
+    private readonly background: BackgroundTasks,
   ) {
     const now = () => clock.now();
     this.mailsPerEmail = new RateLimiter({ limit: 3, windowMs: 15 * 60_000 }, now);
     this.requestsPerAddress = new RateLimiter({ limit: 20, windowMs: 15 * 60_000 }, now);
   }
 
-  async forgot(req: PasswordForgotRequest, address: string): Promise<string> {
+  /**
+   * Answers at once, the same for every address; the mail goes out in the background. So neither
+   * the answer nor its timing (a database write and an SMTP round trip happen only for real users)
+   * tells who has an account.
+   */
+  forgot(req: PasswordForgotRequest, address: string): string {
     const decision = this.requestsPerAddress.take(address);
     if (!decision.allowed) {
       throw new DomainError('rate_limited', 'Too many requests. Please try again later.', {
         retryAfterS: decision.retryAfterS,
       });
     }
-    const user = await new UserRepository(this.db).findByEmail(req.email);
-    if (user === undefined || !this.mailsPerEmail.take(req.email).allowed)
-      return FORGOT_ACCEPTED_MESSAGE;
+    this.background.run('password reset mail', () => this.mailResetLink(req.email));
+    return FORGOT_ACCEPTED_MESSAGE;
+  }
+
+  private async mailResetLink(email: string): Promise<void> {
+    const user = await new UserRepository(this.db).findByEmail(email);
+    if (user === undefined || !this.mailsPerEmail.take(email).allowed) return;
     const token = newToken();
     const now = this.clock.now();
     await new PasswordResetRepository(this.db).insert({
@@ -59,45 +68,50 @@ export class PasswordService {
       expires_at: isoAt(now + TIMINGS.passwordResetTokenTtlMs),
     });
     const link = `${this.appUrl}/user/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
-    try {
-      await this.mailer.send({
-        to: user.email,
-        subject: 'Reset your password',
-        text: [
-          `Hello ${user.firstname},`,
-          '',
-          'someone asked to reset the password of your account. To choose a new password, open:',
-          link,
-          '',
-          'The link works once and for 60 minutes. If you did not ask for this, ignore this mail.',
-        ].join('\n'),
-      });
-    } catch (err) {
-      this.log.error('password reset mail could not be sent', { error: String(err) });
-      throw new DomainError('unavailable', 'The e-mail could not be sent. Please try again later.');
-    }
-    return FORGOT_ACCEPTED_MESSAGE;
+    await this.mailer.send({
+      to: user.email,
+      subject: 'Reset your password',
+      text: [
+        `Hello ${user.firstname},`,
+        '',
+        'someone asked to reset the password of your account. To choose a new password, open:',
+        link,
+        '',
+        'The link works once and for 60 minutes. If you did not ask for this, ignore this mail.',
+      ].join('\n'),
+    });
   }
 
   /**
-   * Sets the new password with a single-use token. Consuming the token, storing the password and
-   * revoking every session of the user happen in one transaction: either all or none.
+   * Sets the new password with a single-use token. The token is looked at before the password is
+   * hashed (no scrypt work for made-up tokens). Consuming it, storing the password, voiding the
+   * user's other reset links and revoking every session happen in one transaction.
    */
-  async reset(req: PasswordResetRequest): Promise<string> {
+  async reset(req: PasswordResetRequest, address: string): Promise<string> {
+    const decision = this.requestsPerAddress.take(address);
+    if (!decision.allowed) {
+      throw new DomainError('rate_limited', 'Too many requests. Please try again later.', {
+        retryAfterS: decision.retryAfterS,
+      });
+    }
+    const resets = new PasswordResetRepository(this.db);
+    const tokenHash = sha256(req.token);
+    const invalid = new DomainError('invalid', RESET_TOKEN_INVALID_MESSAGE, {
+      fields: { token: [RESET_TOKEN_INVALID_MESSAGE] },
+    });
+    if (!(await resets.isUsable(tokenHash, isoAt(this.clock.now())))) throw invalid;
     const passwordHash = await hashPassword(req.password);
     const at = isoAt(this.clock.now());
     const done = await this.db.transaction().execute(async (trx) => {
-      const userId = await new PasswordResetRepository(trx).consume(sha256(req.token), at);
+      const txResets = new PasswordResetRepository(trx);
+      const userId = await txResets.consume(tokenHash, at);
       if (userId === undefined) return false;
+      await txResets.voidAllOfUser(userId, at);
       await new UserRepository(trx).setPassword(userId, passwordHash, at);
       await new TokenRepository(trx).revokeAllOfUser(userId, at);
       return true;
     });
-    if (!done) {
-      throw new DomainError('invalid', RESET_TOKEN_INVALID_MESSAGE, {
-        fields: { token: [RESET_TOKEN_INVALID_MESSAGE] },
-      });
-    }
+    if (!done) throw invalid;
     return RESET_SUCCESS_MESSAGE;
   }
 }
