@@ -147,6 +147,27 @@ describe('can(): every branch of spec 000 §6', () => {
       false,
     ],
     ['no roles, no tags: nothing', ctx({}), 'asset::view', false],
+    [
+      'a flag needing internal is not met by an account tag whose parent is internal',
+      ctx({
+        activeRoles: [admin],
+        featureFlags: [{ key: 'terminal::open', tag: 'internal' }],
+        tags: [{ slug: 'helper', account_id: 'acc-1', parents: ['internal'] }],
+      }),
+      'terminal::open',
+      false,
+    ],
+    [
+      'a flag needing internal is not met while internal features are disabled',
+      ctx({
+        activeRoles: [admin],
+        featureFlags: [{ key: 'terminal::open', tag: 'internal' }],
+        tags: [internal],
+        internalFeaturesDisabled: true,
+      }),
+      'terminal::open',
+      false,
+    ],
   ] as const)('%s', (_name, context, permission, expected) => {
     expect(can(context, permission)).toBe(expected);
   });

@@ -67,16 +67,16 @@ export function hasTag(ctx: PermissionContext, slug: string): boolean {
 /**
  * Decides one permission, in this order:
  * 1. internal (global tag, not disabled): granted;
- * 2. a feature flag on this permission whose tag the user lacks: denied, even for admin;
+ * 2. a feature flag on this permission whose tag the user lacks (by hasTag, so a flag that needs
+ *    `internal` needs the global tag, switched on): denied, even for admin;
  * 3. an active role with slug admin: granted;
  * 4. a permission record with this name on one of the active roles: granted;
  * 5. otherwise denied.
  */
 export function can(ctx: PermissionContext, permission: string): boolean {
   if (isInternal(ctx)) return true;
-  const held = effectiveTagSlugs(ctx.tags);
   const flagged = ctx.featureFlags.filter((f) => f.key === permission);
-  if (flagged.some((f) => !held.has(f.tag))) return false;
+  if (flagged.some((f) => !hasTag(ctx, f.tag))) return false;
   if (ctx.activeRoles.some((r) => r.slug === ROLE_SLUGS.admin)) return true;
   const roleIds = new Set(ctx.activeRoles.map((r) => r.id));
   return ctx.permissions.some((p) => p.name === permission && roleIds.has(p.role_id));

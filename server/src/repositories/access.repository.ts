@@ -1,3 +1,4 @@
+import { uuidv7 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { scopeTo } from './account-scope';
 
@@ -29,6 +30,28 @@ export class AccessRepository {
       account_id: r.account_id,
       parents: parseSlugs(r.parents),
     }));
+  }
+
+  /** A tag, global (accountId null) or of one account; answers its id. */
+  async addTag(slug: string, accountId: string | null, parents: readonly string[] = []) {
+    const id = uuidv7();
+    await this.db
+      .insertInto('tags')
+      .values({ id, slug, account_id: accountId, parents: JSON.stringify(parents) })
+      .execute();
+    return id;
+  }
+
+  async tagUser(userId: string, tagId: string): Promise<void> {
+    await this.db.insertInto('user_tags').values({ user_id: userId, tag_id: tagId }).execute();
+  }
+
+  /** Puts a permission behind a tag: without the tag, nobody (admin included) has it. */
+  async addFeatureFlag(permission: string, tagSlug: string): Promise<void> {
+    await this.db
+      .insertInto('feature_flags')
+      .values({ id: uuidv7(), key: permission, visibility_scope: 'app', tag_slug: tagSlug })
+      .execute();
   }
 
   async featureFlags() {

@@ -2,6 +2,9 @@ import {
   sql,
   type DeleteQueryBuilder,
   type DeleteResult,
+  type Insertable,
+  type InsertQueryBuilder,
+  type InsertResult,
   type SelectQueryBuilder,
   type UpdateQueryBuilder,
   type UpdateResult,
@@ -54,6 +57,20 @@ export class AccountScope {
       DeleteResult
     >;
     return qb.where(this.belongs(table));
+  }
+
+  /** Inserts rows into this account: the account id comes from the scope, never from the caller. */
+  insertInto<T extends AccountScopedTable>(
+    table: T,
+    rows: readonly Omit<Insertable<Database[T]>, 'account_id'>[],
+  ): InsertQueryBuilder<Database, T, InsertResult> {
+    const qb = this.db.insertInto(table) as unknown as InsertQueryBuilder<
+      Database,
+      T,
+      InsertResult
+    >;
+    const values = rows.map((row) => ({ ...row, account_id: this.accountId }));
+    return qb.values(values as unknown as Insertable<Database[T]>[]);
   }
 
   private belongs(table: AccountScopedTable) {

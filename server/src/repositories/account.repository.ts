@@ -27,6 +27,12 @@ export class AccountRepository {
       .executeTakeFirst();
   }
 
+  /** Whether the database has any account at all (the first start has none). */
+  async anyExists(): Promise<boolean> {
+    const row = await this.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async insert(row: Insertable<AccountsTable>): Promise<void> {
     await this.db.insertInto('accounts').values(row).execute();
   }

@@ -3,6 +3,10 @@ import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { hashPassword } from '../lib/secrets';
 import type { Logger } from '../logger';
+import { AccessRepository } from '../repositories/access.repository';
+import { AccountRepository } from '../repositories/account.repository';
+import { RoleRepository } from '../repositories/role.repository';
+import { UserRepository } from '../repositories/user.repository';
 import { createAccount } from '../services/account.service';
 
 /** The demo sign-ins, listed in README.md. Every one has this password. */
@@ -31,8 +35,7 @@ const SUPERVISOR_PERMISSIONS = [
  * One transaction: a start that fails half-way leaves no half-seeded database behind.
  */
 export async function seedDemo(db: Db, clock: Clock, log: Logger): Promise<boolean> {
-  const any = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
-  if (any !== undefined) return false;
+  if (await new AccountRepository(db).anyExists()) return false;
   const hashes = await Promise.all(
     Object.values(DEMO_USERS).map(() => hashPassword(DEMO_PASSWORD)),
   );
@@ -62,36 +65,18 @@ export async function seedDemo(db: Db, clock: Clock, log: Logger): Promise<boole
       at,
     );
 
+    const roles = new RoleRepository(trx);
     const supervisorRoleId = uuidv7();
     const technicianRoleId = uuidv7();
-    await trx
-      .insertInto('roles')
-      .values([
-        { id: supervisorRoleId, account_id: root.id, slug: 'supervisor', name: 'Supervisor' },
-        { id: technicianRoleId, account_id: root.id, slug: 'technician', name: 'Technician' },
-      ])
-      .execute();
-    const records = [
-      ...TECHNICIAN_PERMISSIONS.map((name) => ({ name, role_id: technicianRoleId })),
-      ...SUPERVISOR_PERMISSIONS.map((name) => ({ name, role_id: supervisorRoleId })),
-    ];
-    await trx
-      .insertInto('permissions')
-      .values(
-        records.map((r) => ({
-          id: uuidv7(),
-          ...r,
-          user_id: null,
-          guard_name: 'api',
-          account_id: root.id,
-        })),
-      )
-      .execute();
+    await roles.addRoles(root.id, [
+      { id: supervisorRoleId, slug: 'supervisor', name: 'Supervisor' },
+      { id: technicianRoleId, slug: 'technician', name: 'Technician' },
+    ]);
+    await roles.addPermissions(root.id, [
+      ...TECHNICIAN_PERMISSIONS.map((name) => ({ id: uuidv7(), name, roleId: technicianRoleId })),
+      ...SUPERVISOR_PERMISSIONS.map((name) => ({ id: uuidv7(), name, roleId: supervisorRoleId })),
+    ]);
 
-    const users = Object.fromEntries(Object.keys(DEMO_USERS).map((k) => [k, uuidv7()])) as Record<
-      keyof typeof DEMO_USERS,
-      string
-    >;
     const people: Record<keyof typeof DEMO_USERS, [string, string, string]> = {
       admin: ['Ada', 'Administrator', root.id],
       tech: ['Tomas', 'Technician', root.id],
@@ -99,66 +84,45 @@ export async function seedDemo(db: Db, clock: Clock, log: Logger): Promise<boole
       internal: ['Ingrid', 'Internal', root.id],
       south: ['Sven', 'Southerly', south.id],
     };
-    await trx
-      .insertInto('users')
-      .values(
-        (Object.keys(DEMO_USERS) as (keyof typeof DEMO_USERS)[]).map((key, i) => ({
-          id: users[key],
-          firstname: people[key][0],
-          lastname: people[key][1],
-          email: DEMO_USERS[key],
-          password_hash: hashes[i] ?? '',
-          active_account_id: people[key][2],
-          created_at: at,
-          updated_at: at,
-        })),
-      )
-      .execute();
-    const member = (user_id: string, account_id: string, role_id: string) => ({
-      user_id,
-      account_id,
-      role_id,
-      created_at: at,
-    });
-    await trx
-      .insertInto('memberships')
-      .values([
-        member(users.admin, root.id, root.adminRoleId),
-        member(users.admin, north.id, north.adminRoleId),
-        member(users.tech, root.id, technicianRoleId),
-        member(users.norole, root.id, root.noroleRoleId),
-        member(users.internal, root.id, supervisorRoleId),
-        member(users.south, south.id, south.adminRoleId),
-      ])
-      .execute();
+    const keys = Object.keys(DEMO_USERS) as (keyof typeof DEMO_USERS)[];
+    const ids = Object.fromEntries(keys.map((k) => [k, uuidv7()])) as Record<
+      keyof typeof DEMO_USERS,
+      string
+    >;
+    const userRepo = new UserRepository(trx);
+    for (const [i, key] of keys.entries()) {
+      await userRepo.insert({
+        id: ids[key],
+        firstname: people[key][0],
+        lastname: people[key][1],
+        email: DEMO_USERS[key],
+        password_hash: hashes[i] ?? '',
+        active_account_id: people[key][2],
+        created_at: at,
+        updated_at: at,
+      });
+    }
+    await roles.addMemberships(
+      root.id,
+      [
+        { userId: ids.admin, roleId: root.adminRoleId },
+        { userId: ids.tech, roleId: technicianRoleId },
+        { userId: ids.norole, roleId: root.noroleRoleId },
+        { userId: ids.internal, roleId: supervisorRoleId },
+      ],
+      at,
+    );
+    await roles.addMemberships(north.id, [{ userId: ids.admin, roleId: north.adminRoleId }], at);
+    await roles.addMemberships(south.id, [{ userId: ids.south, roleId: south.adminRoleId }], at);
 
     // Global tags; and a feature flag that puts security insights behind an account tag.
-    const internalTag = uuidv7();
-    const insightsTag = uuidv7();
-    await trx
-      .insertInto('tags')
-      .values([
-        { id: internalTag, slug: 'internal', account_id: null },
-        { id: uuidv7(), slug: 'internal_fe_dev', account_id: null },
-        { id: insightsTag, slug: 'security-insights', account_id: root.id },
-      ])
-      .execute();
-    await trx
-      .insertInto('user_tags')
-      .values([
-        { user_id: users.internal, tag_id: internalTag },
-        { user_id: users.admin, tag_id: insightsTag },
-      ])
-      .execute();
-    await trx
-      .insertInto('feature_flags')
-      .values({
-        id: uuidv7(),
-        key: 'security-insights::view',
-        visibility_scope: 'app',
-        tag_slug: 'security-insights',
-      })
-      .execute();
+    const access = new AccessRepository(trx);
+    const internalTag = await access.addTag('internal', null);
+    await access.addTag('internal_fe_dev', null);
+    const insightsTag = await access.addTag('security-insights', root.id);
+    await access.tagUser(ids.internal, internalTag);
+    await access.tagUser(ids.admin, insightsTag);
+    await access.addFeatureFlag('security-insights::view', 'security-insights');
   });
   log.info('demo data seeded', { users: Object.values(DEMO_USERS) });
   return true;

@@ -2,6 +2,7 @@ import type { AccountView } from '@plant/shared-schema';
 import { ROLE_SLUGS, uuidv7 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { AccountRepository, type AccountRow } from '../repositories/account.repository';
+import { RoleRepository } from '../repositories/role.repository';
 import { notFound } from './domain-error';
 
 /**
@@ -65,13 +66,10 @@ export async function createAccount(
   });
   const adminRoleId = uuidv7();
   const noroleRoleId = uuidv7();
-  await trx
-    .insertInto('roles')
-    .values([
-      { id: adminRoleId, account_id: id, slug: ROLE_SLUGS.admin, name: 'Admin' },
-      { id: noroleRoleId, account_id: id, slug: ROLE_SLUGS.norole, name: 'No role' },
-    ])
-    .execute();
+  await new RoleRepository(trx).addRoles(id, [
+    { id: adminRoleId, slug: ROLE_SLUGS.admin, name: 'Admin' },
+    { id: noroleRoleId, slug: ROLE_SLUGS.norole, name: 'No role' },
+  ]);
   return { id, adminRoleId, noroleRoleId };
 }
 

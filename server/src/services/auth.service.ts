@@ -10,6 +10,7 @@ import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { RateLimiter, takeAll, type RateLimit } from '../lib/rate-limiter';
 import { hashPassword, newToken, sha256, verifyDecoy, verifyPassword } from '../lib/secrets';
+import { RoleRepository } from '../repositories/role.repository';
 import { TokenRepository } from '../repositories/token.repository';
 import { UserRepository, type UserRow } from '../repositories/user.repository';
 import { createAccount } from './account.service';
@@ -164,15 +165,11 @@ export class AuthService {
           created_at: at,
           updated_at: at,
         });
-        await trx
-          .insertInto('memberships')
-          .values({
-            user_id: userId,
-            account_id: account.id,
-            role_id: account.adminRoleId,
-            created_at: at,
-          })
-          .execute();
+        await new RoleRepository(trx).addMemberships(
+          account.id,
+          [{ userId, roleId: account.adminRoleId }],
+          at,
+        );
       });
     } catch (err) {
       // Two registrations of one address at once: the unique index decides, the loser is told.
