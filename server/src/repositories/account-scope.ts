@@ -64,11 +64,7 @@ export class AccountScope {
     table: T,
     rows: readonly Omit<Insertable<Database[T]>, 'account_id'>[],
   ): InsertQueryBuilder<Database, T, InsertResult> {
-    const qb = this.db.insertInto(table) as unknown as InsertQueryBuilder<
-      Database,
-      T,
-      InsertResult
-    >;
+    const qb = this.db.insertInto(table);
     const values = rows.map((row) => ({ ...row, account_id: this.accountId }));
     return qb.values(values as unknown as Insertable<Database[T]>[]);
   }
