@@ -5,6 +5,11 @@ import { sql, type Kysely } from 'kysely';
  * records, tags, feature flags, OAuth clients, access tokens, password resets, client error reports
  * and push subscriptions. Timestamps are ISO-8601 UTC text, which sorts like the time it names.
  */
+const HEX = '[0-9a-fA-F]';
+// A literal, not a parameter: SQLite refuses parameters in CHECK constraints.
+const hexColor = (column: string) =>
+  sql`${sql.ref(column)} is null or ${sql.ref(column)} glob ${sql.lit(`#${HEX.repeat(6)}`)}`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('accounts')
@@ -12,8 +17,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('parent_id', 'text', (c) => c.references('accounts.id').onDelete('restrict'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('color1', 'text')
-    .addColumn('color2', 'text')
+    // Only #rrggbb: the colours are written into the account's stylesheet.
+    .addColumn('color1', 'text', (c) => c.check(hexColor('color1')))
+    .addColumn('color2', 'text', (c) => c.check(hexColor('color2')))
     .addColumn('title', 'text')
     .addColumn('logo_desktop', 'text')
     .addColumn('logo_mobile', 'text')

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateDown, migrateToLatest, openDatabase, type Db } from './database';
+import { sql } from 'kysely';
 import { migrations } from '@plant/migrations';
+import { ACCESS_TABLES } from '../../../migrations/src/20261122000100-access-version';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -48,6 +50,12 @@ describe('migrations', () => {
 
       await migrateToLatest(db);
       expect(await userTables(db)).toEqual(afterUp);
+      // The session cache is only safe with every access-version trigger in place.
+      const triggers = await sql<{
+        name: string;
+      }>`select name from sqlite_master where type = 'trigger'`.execute(db);
+      expect(triggers.rows.map((r) => r.name)).toHaveLength(ACCESS_TABLES.length * 3 - 1);
+      expect(triggers.rows.map((r) => r.name)).toContain('permissions_update_access_version');
     } finally {
       await db.destroy();
     }
@@ -59,7 +67,6 @@ describe('migrations', () => {
     const db = openDatabase(dir);
     try {
       await migrateToLatest(db);
-      const { sql } = await import('kysely');
       const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db);
       expect(mode.rows[0]?.journal_mode).toBe('wal');
       // A membership in a role of another account violates the composite foreign key.

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { DISABLE_INTERNAL_FEATURES_HEADER } from '@plant/shared-schema';
+import { DISABLE_INTERNAL_FEATURES_HEADER, mayUseApp } from '@plant/shared-schema';
+import { NOROLE_REFUSED } from '../services/auth.service';
 import type { Services } from '../services';
 import { DomainError } from '../services/domain-error';
 import type { AppEnv } from './context';
@@ -22,6 +23,11 @@ export function requireAuth(services: Services): MiddlewareHandler<AppEnv> {
         ? undefined
         : await services.sessions.resolve(token, internalFeaturesDisabled(c));
     if (signedIn === undefined) throw new DomainError('unauthenticated', 'Unauthenticated.');
+    // The norole rule holds for the whole session, not only at sign-in: a user demoted to norole
+    // (or removed everywhere) loses the API at the next request.
+    if (!mayUseApp(signedIn.session.roles.map((r) => r.slug))) {
+      throw new DomainError('forbidden', NOROLE_REFUSED);
+    }
     c.set('auth', signedIn.auth);
     c.set('session', signedIn.session);
     await next();

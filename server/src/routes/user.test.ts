@@ -177,9 +177,46 @@ describe('accounts: GET user/account, POST setActiveAccount, GET style', () => {
     expect(css.text.endsWith('";\n}\n')).toBe(true);
   });
 
-  it('deactivated accounts say so', async () => {
+  it('deactivated accounts say so; their users still sign in and work (spec 001 §4)', async () => {
     const south = await me(DEMO_USERS.south);
     expect(south.user.activeAccount).toMatchObject({ name: 'Customer South', active: false });
+    expect(south.user.activeRoles.map((r) => r.slug)).toEqual(['admin']);
+    expect((await s.call('GET', apiPaths.style(), { token: south.token })).status).toBe(200);
+  });
+
+  it('no stylesheet for an account where the user holds only norole', async () => {
+    const admin = await me(DEMO_USERS.admin);
+    const south = await me(DEMO_USERS.south);
+    const southAccount = south.user.account ?? '';
+    const noroleId = (
+      await s.db
+        .selectFrom('roles')
+        .select('id')
+        .where('account_id', '=', southAccount)
+        .where('slug', '=', 'norole')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await s.db
+      .insertInto('memberships')
+      .values({
+        user_id: admin.user.id,
+        account_id: southAccount,
+        role_id: noroleId,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    expect((await s.call('GET', apiPaths.style(southAccount), { token: admin.token })).status).toBe(
+      404,
+    );
+    const switched = await s.call('POST', apiPaths.setActiveAccount(admin.user.id, southAccount), {
+      token: admin.token,
+    });
+    expect(switched.status).toBe(403);
+    await s.db
+      .deleteFrom('memberships')
+      .where('user_id', '=', admin.user.id)
+      .where('account_id', '=', southAccount)
+      .execute();
   });
 });
 

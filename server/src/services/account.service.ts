@@ -1,8 +1,9 @@
 import type { AccountView } from '@plant/shared-schema';
-import { ROLE_SLUGS, uuidv7 } from '@plant/shared-schema';
+import { hexColorField, mayUseApp, ROLE_SLUGS, uuidv7 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { AccountRepository, type AccountRow } from '../repositories/account.repository';
 import { RoleRepository } from '../repositories/role.repository';
+import { UserRepository } from '../repositories/user.repository';
 import { notFound } from './domain-error';
 
 /**
@@ -81,7 +82,7 @@ function cssString(value: string): string {
 export class AccountService {
   private readonly accounts: AccountRepository;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.accounts = new AccountRepository(db);
   }
 
@@ -92,14 +93,20 @@ export class AccountService {
   }
 
   /**
-   * The account's design as CSS custom properties (GET /api/v1/style). Colours are stored only as
-   * validated hex codes; title and image paths are emitted as escaped CSS strings.
+   * The account's design as CSS custom properties (GET /api/v1/style). Colours are #rrggbb (a
+   * CHECK in the table, and checked again here); title and image paths are escaped CSS strings.
    */
   async stylesheet(userId: string, accountId: string): Promise<string> {
-    const theme = toAccountView(await this.forMember(userId, accountId), new Set()).theme;
+    const account = await this.forMember(userId, accountId);
+    // Only accounts the user may work in (a norole membership does not count), as for switching.
+    const roles = await new UserRepository(this.db).rolesIn(accountId, userId);
+    if (!mayUseApp(roles.map((r) => r.slug))) throw notFound('Account');
+    const theme = toAccountView(account, new Set()).theme;
+    // Colours are checked again here: a bad value is left out rather than written into CSS.
+    const color = (value: string | null) => (hexColorField.safeParse(value).success ? value : null);
     const props: [string, string | null][] = [
-      ['--account-color1', theme.color1],
-      ['--account-color2', theme.color2],
+      ['--account-color1', color(theme.color1)],
+      ['--account-color2', color(theme.color2)],
       ['--account-title', theme.title === null ? null : cssString(theme.title)],
       [
         '--account-logo-desktop',

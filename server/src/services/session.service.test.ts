@@ -55,17 +55,32 @@ describe('the session cache', () => {
     expect((await user(token)).status).toBe(401);
   });
 
-  it('a membership removed takes the roles away at once', async () => {
+  it('a user demoted to norole, then removed, loses the API at the next request', async () => {
     const token = await s.signIn(DEMO_USERS.internal);
     const before = (await user(token)).user;
     expect(before?.activeRoles.map((r) => r.slug)).toEqual(['supervisor']);
+    const noroleId = (
+      await s.db
+        .selectFrom('roles')
+        .select('id')
+        .where('account_id', '=', before?.account ?? '')
+        .where('slug', '=', 'norole')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await s.db
+      .updateTable('memberships')
+      .set({ role_id: noroleId })
+      .where('user_id', '=', before?.id ?? '')
+      .execute();
+    const demoted = await s.call('GET', apiPaths.user(), { token });
+    expect(demoted.status).toBe(403);
+    expect((demoted.json as { message: string }).message).toMatch(/no role/);
+    expect((await s.call('GET', apiPaths.style(), { token })).status).toBe(403);
     await s.db
       .deleteFrom('memberships')
       .where('user_id', '=', before?.id ?? '')
       .execute();
-    const after = (await user(token)).user;
-    expect(after?.activeRoles).toEqual([]);
-    expect(after?.activeAccount).toBeNull();
+    expect((await user(token)).status).toBe(403);
   });
 
   it('signing in leaves the access version (and so every cached session) alone; logout moves it', async () => {
