@@ -41,6 +41,13 @@ describe('configuration from the environment', () => {
     });
   });
 
+  it('links name a host one can open: localhost for wildcard addresses, brackets for IPv6', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '8080' }).appUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ HOST: '::' }).appUrl).toBe('http://localhost:3000');
+    expect(loadConfig({ HOST: '::1' }).appUrl).toBe('http://[::1]:3000');
+    expect(loadConfig({ HOST: '10.0.0.5' }).appUrl).toBe('http://10.0.0.5:3000');
+  });
+
   it('empty values count as unset', () => {
     expect(loadConfig({ PORT: '', SEED: '' })).toMatchObject({ port: 3000, seed: 'demo' });
   });

@@ -57,6 +57,15 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * The host part of the default APP_URL. A wildcard address is where the server listens, not an
+ * address anyone can open: links then name localhost (set APP_URL for links that work elsewhere).
+ */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 /** Reads the environment. Empty values count as unset, so `PORT= npm start` uses the default. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(
@@ -80,6 +89,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlMs: e.TOKEN_TTL_DAYS * 24 * 60 * 60 * 1000,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    appUrl: (e.APP_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
+    appUrl: (e.APP_URL ?? `http://${urlHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, ''),
   });
 }

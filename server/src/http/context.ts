@@ -14,11 +14,33 @@ export interface AppEnv {
   Variables: AppVariables;
 }
 
-/** The peer address of the request (rate limits, reports). Proxies are not trusted yet. */
+/**
+ * The peer of the request, as rate limits and reports key it. An IPv6 peer is cut to its /64:
+ * one machine commonly holds a whole /64, and counting each address apart would give it endless
+ * fresh limits. Proxies are not trusted yet (no X-Forwarded-For).
+ */
 export function clientAddress(c: Context): string {
+  let address: string | undefined;
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    address = getConnInfo(c).remote.address;
   } catch {
-    return 'unknown';
+    address = undefined;
   }
+  return address === undefined ? 'unknown' : addressKey(address);
+}
+
+export function addressKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1] !== undefined) return mapped[1];
+  if (!address.includes(':')) return address;
+  const [head = '', tail = ''] = address.split('::', 2);
+  const left = head === '' ? [] : head.split(':');
+  const right = address.includes('::') ? (tail === '' ? [] : tail.split(':')) : [];
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (g.replace(/^0+/, '') || '0').toLowerCase())
+    .join(':')}::/64`;
 }

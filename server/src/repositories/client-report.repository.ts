@@ -2,6 +2,8 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../db/database';
 import type { ClientErrorsTable, PushSubscriptionsTable } from '../db/types';
 
+export const MAX_PUSH_SUBSCRIPTIONS_PER_USER = 20;
+
 /** What browsers report: failed requests and push subscriptions. */
 export class ClientReportRepository {
   constructor(private readonly db: Db) {}
@@ -27,6 +29,22 @@ export class ClientReportRepository {
       )
       .returning('id')
       .executeTakeFirstOrThrow();
+    // A user's browsers come and go; the newest MAX_PUSH_SUBSCRIPTIONS_PER_USER are kept.
+    await this.db
+      .deleteFrom('push_subscriptions')
+      .where('user_id', '=', row.user_id)
+      .where(
+        'id',
+        'not in',
+        this.db
+          .selectFrom('push_subscriptions')
+          .select('id')
+          .where('user_id', '=', row.user_id)
+          .orderBy('updated_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(MAX_PUSH_SUBSCRIPTIONS_PER_USER),
+      )
+      .execute();
     return saved.id;
   }
 }

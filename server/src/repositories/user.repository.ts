@@ -4,6 +4,19 @@ import type { UsersTable } from '../db/types';
 import { ownMemberships, scopeTo } from './account-scope';
 
 export type UserRow = Selectable<UsersTable>;
+/** A user without its password hash: what everything but the password check gets. */
+export type UserRecord = Omit<UserRow, 'password_hash'>;
+
+const RECORD_COLUMNS = [
+  'id',
+  'firstname',
+  'lastname',
+  'email',
+  'language',
+  'active_account_id',
+  'created_at',
+  'updated_at',
+] as const;
 
 export interface RoleRow {
   id: string;
@@ -15,10 +28,15 @@ export interface RoleRow {
 export class UserRepository {
   constructor(private readonly db: Db) {}
 
-  findById(id: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  findById(id: string): Promise<UserRecord | undefined> {
+    return this.db
+      .selectFrom('users')
+      .select(RECORD_COLUMNS)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
+  /** With the password hash: for checking a password, and nothing else. */
   findByEmail(email: string): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   }

@@ -291,6 +291,25 @@ describe('POST subscriptions and POST requestFailed', () => {
     expect((await s.call('POST', apiPaths.subscriptions(), { json: sub })).status).toBe(401);
   });
 
+  it('keeps the newest 20 subscriptions of a user', async () => {
+    const internal = await me(DEMO_USERS.internal);
+    for (let i = 0; i < 23; i++) {
+      const res = await s.call('POST', apiPaths.subscriptions(), {
+        token: internal.token,
+        json: { ...sub, endpoint: `https://push.example.com/send/browser-${i}` },
+      });
+      expect(res.status).toBe(201);
+    }
+    const rows = await s.db
+      .selectFrom('push_subscriptions')
+      .select('endpoint')
+      .where('user_id', '=', internal.user.id)
+      .execute();
+    expect(rows).toHaveLength(20);
+    expect(rows.map((r) => r.endpoint)).toContain('https://push.example.com/send/browser-22');
+    expect(rows.map((r) => r.endpoint)).not.toContain('https://push.example.com/send/browser-0');
+  });
+
   it('stores failed-request reports, with the user when signed in', async () => {
     const tech = await me(DEMO_USERS.tech);
     const report = {

@@ -12,7 +12,7 @@ import { RateLimiter, takeAll, type RateLimit } from '../lib/rate-limiter';
 import { hashPassword, newToken, sha256, verifyDecoy, verifyPassword } from '../lib/secrets';
 import { RoleRepository } from '../repositories/role.repository';
 import { TokenRepository } from '../repositories/token.repository';
-import { UserRepository, type UserRow } from '../repositories/user.repository';
+import { UserRepository, type UserRecord } from '../repositories/user.repository';
 import { createAccount } from './account.service';
 import { DomainError } from './domain-error';
 
@@ -218,7 +218,10 @@ export class AuthService {
   }
 
   /** A user whose active account is unset or no longer theirs starts in its first usable account. */
-  private async ensureActiveAccount(user: UserRow, roles: { account_id: string; slug: string }[]) {
+  private async ensureActiveAccount(
+    user: UserRecord,
+    roles: { account_id: string; slug: string }[],
+  ) {
     const usable = roles.filter((r) => mayUseApp([r.slug]));
     if (usable.some((r) => r.account_id === user.active_account_id)) return;
     const first = usable[0];

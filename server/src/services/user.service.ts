@@ -12,13 +12,13 @@ import type { Clock } from '../lib/clock';
 import { isoAt } from '../lib/clock';
 import { AccessRepository } from '../repositories/access.repository';
 import { AccountRepository, type AccountRow } from '../repositories/account.repository';
-import { UserRepository, type RoleRow, type UserRow } from '../repositories/user.repository';
+import { UserRepository, type RoleRow, type UserRecord } from '../repositories/user.repository';
 import { toAccountView } from './account.service';
 import { DomainError, forbidden, notFound } from './domain-error';
 
 /** Everything known about the signed-in user in its active account, loaded once per request. */
 export interface Session {
-  readonly user: UserRow;
+  readonly user: UserRecord;
   readonly activeAccount: AccountRow | null;
   readonly roles: RoleRow[];
   readonly activeRoles: RoleRow[];
