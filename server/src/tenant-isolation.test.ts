@@ -24,6 +24,8 @@ beforeAll(async () => {
   ids.tech = byEmail(DEMO_USERS.tech);
   ids.south_user = byEmail(DEMO_USERS.south);
   ids.internal = byEmail(DEMO_USERS.internal);
+  // A renamed seed row would leave an id empty and turn every case below into a vacuous 404.
+  for (const [name, id] of Object.entries(ids)) expect(id, name).toMatch(/^[0-9a-f-]{36}$/);
 });
 afterAll(() => s.close());
 

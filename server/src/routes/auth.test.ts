@@ -278,6 +278,29 @@ describe('registration (POST register)', () => {
     expect(await s.signIn('grace@example.com', 'cobol-1959')).toBeTypeOf('string');
   });
 
+  it('SQL and HTML in names are stored and answered verbatim, as text', async () => {
+    const firstname = "Robert'); DROP TABLE users; --";
+    const lastname = '<script>alert(1)</script>';
+    const res = await s.call('POST', apiPaths.register(), {
+      json: { firstname, lastname, email: 'bobby@example.com', password: 'tables-1' },
+    });
+    expect(res.status).toBe(201);
+    const user = dataOf<{
+      user: { firstname: string; lastname: string; activeAccount: { name: string } };
+    }>(res).user;
+    expect(user.firstname).toBe(firstname);
+    expect(user.lastname).toBe(lastname);
+    expect(user.activeAccount.name).toBe(`${firstname} ${lastname}`);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    const row = await s.db
+      .selectFrom('users')
+      .select(['firstname', 'lastname'])
+      .where('email', '=', 'bobby@example.com')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ firstname, lastname });
+    expect((await s.rowCounts()).users).toBeGreaterThan(5);
+  });
+
   it('an address that is taken is refused with 422 on the email field, nothing written', async () => {
     const before = await s.rowCounts();
     const res = await s.call('POST', apiPaths.register(), {

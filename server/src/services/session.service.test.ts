@@ -47,6 +47,40 @@ describe('the session cache', () => {
     expect((await user(token)).user?.permissions.map((p) => p.name)).toContain('dashboard::edit');
   });
 
+  it('a change rolled back inside an open transaction never reaches a cached session; the next commit does', async () => {
+    const token = await s.signIn(DEMO_USERS.tech);
+    const first = (await user(token)).user;
+    await user(token); // cached at the current access version
+    const permission = (name: string) => ({
+      id: uuidv7(),
+      name,
+      role_id: first?.activeRoles[0]?.id ?? '',
+      user_id: null,
+      guard_name: 'api',
+      account_id: first?.account ?? '',
+    });
+    let during: ReturnType<typeof user> | undefined;
+    await expect(
+      s.db.transaction().execute(async (trx) => {
+        await trx.insertInto('permissions').values(permission('ghost::write')).execute();
+        // A request while the transaction is open, on the server's own connection.
+        during = user(token);
+        await new Promise((r) => setTimeout(r, 200));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    const names = async (p: ReturnType<typeof user> | undefined) =>
+      ((await p)?.user?.permissions ?? []).map((x) => x.name);
+    expect(await names(during)).not.toContain('ghost::write');
+    // The rolled-back insert had moved the version inside the transaction; the next committed
+    // change lands on that same number. A cache entry tagged from inside the transaction would
+    // now be taken for current.
+    await s.db.insertInto('permissions').values(permission('real::write')).execute();
+    const after = await names(user(token));
+    expect(after).toContain('real::write');
+    expect(after).not.toContain('ghost::write');
+  });
+
   it('a token revoked in the database stops working at once', async () => {
     const token = await s.signIn(DEMO_USERS.admin);
     expect((await user(token)).status).toBe(200);

@@ -1,7 +1,9 @@
 import fs from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { API_BASE, apiPaths } from '@plant/shared-schema';
 import { loadConfig } from '../config';
 import type { Clock } from '../lib/clock';
@@ -27,8 +29,10 @@ export interface TestServer extends RunningServer {
   call(method: string, path: string, options?: CallOptions): Promise<Answer>;
   /** Signs in with the password grant and answers the access token (fails the test if refused). */
   signIn(email: string, password?: string): Promise<string>;
-  /** Rows per table: to check that refused input wrote nothing. */
+  /** Rows per table. */
   rowCounts(): Promise<Record<string, number>>;
+  /** A hash of every table's whole content: to check that refused input changed nothing at all. */
+  contentHashes(): Promise<Record<string, string>>;
   close(): Promise<void>;
 }
 
@@ -151,9 +155,24 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return counts;
   };
 
+  const contentHashes = async () => {
+    const tables = await server.db.introspection.getTables();
+    const hashes: Record<string, string> = {};
+    for (const t of tables) {
+      const rows = await server.db
+        .selectFrom(t.name as 'users')
+        .selectAll()
+        .orderBy(sql`rowid`)
+        .execute();
+      hashes[t.name] = createHash('sha256').update(JSON.stringify(rows)).digest('hex');
+    }
+    return hashes;
+  };
+
   return {
     ...server,
     dataDir,
+    contentHashes,
     clientId: conf.client_id,
     call,
     signIn,
