@@ -3,10 +3,10 @@ import { DISABLE_INTERNAL_FEATURES_HEADER, mayUseApp } from '@plant/shared-schem
 import { NOROLE_REFUSED } from '../services/auth.service';
 import type { Services } from '../services';
 import { DomainError } from '../services/domain-error';
-import type { AppEnv } from './context';
+import { requestHeader, type AppEnv } from './context';
 
-export function bearerToken(c: Context): string | undefined {
-  const header = c.req.header('authorization') ?? '';
+export function bearerToken(c: Context<AppEnv>): string | undefined {
+  const header = requestHeader(c, 'authorization') ?? '';
   const match = /^Bearer ([A-Za-z0-9_-]{1,200})$/.exec(header);
   return match?.[1];
 }
@@ -35,7 +35,7 @@ export function requireAuth(services: Services): MiddlewareHandler<AppEnv> {
 }
 
 /** The client turns internal features off with this header (stored setting disableInternalFeatures). */
-export function internalFeaturesDisabled(c: Context): boolean {
-  const value = c.req.header(DISABLE_INTERNAL_FEATURES_HEADER)?.toLowerCase();
+export function internalFeaturesDisabled(c: Context<AppEnv>): boolean {
+  const value = requestHeader(c, DISABLE_INTERNAL_FEATURES_HEADER)?.toLowerCase();
   return value === '1' || value === 'true';
 }
