@@ -8,6 +8,8 @@ import type { Logger } from './logger';
 import { authRoutes } from './routes/auth';
 import { clientReportRoutes } from './routes/client-reports';
 import { originRoutes } from './routes/origin';
+import { modelRoutes } from './routes/models';
+import { syncRoutes } from './routes/sync';
 import { userRoutes } from './routes/user';
 import type { Services } from './services';
 
@@ -34,6 +36,9 @@ export function createApp(services: Services, log: Logger): Hono<AppEnv> {
   api.route('/', authRoutes(services));
   api.route('/', clientReportRoutes(services));
   api.route('/', userRoutes(services));
+  api.route('/', syncRoutes(services));
+  // Last: its /:collection paths must not shadow the fixed paths above.
+  api.route('/', modelRoutes(services));
   api.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));
   app.route(API_BASE, api);
   const origin = new Hono<AppEnv>();

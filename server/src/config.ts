@@ -30,6 +30,7 @@ const envSchema = z.object({
     .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
   TOKEN_TTL_DAYS: intInRange('TOKEN_TTL_DAYS', 1, 3650).default(30),
+  LOG_RETENTION_DAYS: intInRange('LOG_RETENTION_DAYS', 1, 3650).default(14),
   SMTP_URL: z
     .url({ protocol: /^smtps?$/, error: 'SMTP_URL must be an smtp:// or smtps:// URL' })
     .optional(),
@@ -44,6 +45,8 @@ export interface Config {
   readonly seed: 'demo' | 'none';
   readonly logLevel: LogLevel;
   readonly tokenTtlMs: number;
+  /** How long model updates stay in the log (mqttlogs); older asks are told to resync. */
+  readonly logRetentionMs: number;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   /** Public address of the app, used in links sent by e-mail. */
@@ -87,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: e.SEED,
     logLevel: e.LOG_LEVEL,
     tokenTtlMs: e.TOKEN_TTL_DAYS * 24 * 60 * 60 * 1000,
+    logRetentionMs: e.LOG_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     appUrl: (e.APP_URL ?? `http://${urlHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, ''),

@@ -19,6 +19,8 @@ import { TokenRepository } from './repositories/token.repository';
 import { seedDemo } from './seed/demo';
 import { createServices } from './services';
 import type { AuthLimits } from './services/auth.service';
+import { ChangeFeed } from './services/change-feed';
+import { LogPruner } from './services/log-pruner';
 import { Mailer } from './services/mail.service';
 
 export interface ServerOptions {
@@ -33,6 +35,8 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   readonly db: Db;
+  /** Committed model updates, for the broker bridge and tests. */
+  readonly feed: ChangeFeed;
   /** Resolves when background work (mails) started so far is done. */
   idle(): Promise<void>;
   /** Stops accepting, lets open requests finish (at most 10 s), then closes the database. */
@@ -81,6 +85,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (config.seed === 'demo') await seedDemo(db, clock, log);
 
   const background = new BackgroundTasks(log);
+  const feed = new ChangeFeed();
+  const pruner = new LogPruner(db, clock, config.logRetentionMs, log);
   const mailer = new Mailer(
     { smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir },
     log,
@@ -91,6 +97,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     log,
     mailer,
     background,
+    feed,
     appUrl: config.appUrl,
     tokenTtlMs: config.tokenTtlMs,
     firstPartyClientId,
@@ -110,6 +117,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
     s.once('error', reject);
   });
+  pruner.start();
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   log.info('server listening', { url, dataDir: config.dataDir });
@@ -117,6 +125,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      pruner.stop();
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(force);
@@ -126,5 +135,5 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       log.info('server stopped');
     })());
 
-  return { url, port, db, idle: () => background.drain(), stop };
+  return { url, port, db, feed, idle: () => background.drain(), stop };
 }

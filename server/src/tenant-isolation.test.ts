@@ -9,6 +9,8 @@ import { startTestServer, type TestServer } from './testing/harness';
  * an id is listed here; a new route with an id joins this table.
  */
 let s: TestServer;
+/** One demo asset (and a stream of it) per account name. */
+const assets: Record<string, { asset: string; stream: string }> = {};
 const ids = { root: '', north: '', south: '', admin: '', tech: '', south_user: '', internal: '' };
 
 beforeAll(async () => {
@@ -24,6 +26,20 @@ beforeAll(async () => {
   ids.tech = byEmail(DEMO_USERS.tech);
   ids.south_user = byEmail(DEMO_USERS.south);
   ids.internal = byEmail(DEMO_USERS.internal);
+  for (const [name, id] of [
+    ['root', ids.root],
+    ['north', ids.north],
+    ['south', ids.south],
+  ] as const) {
+    const of = (type: string) =>
+      s.db
+        .selectFrom('models')
+        .select('id')
+        .where('account_id', '=', id)
+        .where('type', '=', type)
+        .executeTakeFirstOrThrow();
+    assets[name] = { asset: (await of('asset')).id, stream: (await of('datastream')).id };
+  }
   // A renamed seed row would leave an id empty and turn every case below into a vacuous 404.
   for (const [name, id] of Object.entries(ids)) expect(id, name).toMatch(/^[0-9a-f-]{36}$/);
 });
@@ -37,6 +53,8 @@ interface Intruder {
   /** Ids of accounts and users it must never reach. */
   foreignAccounts: () => string[];
   foreignUsers: () => string[];
+  /** Demo accounts whose models it must never reach. */
+  foreignModels: () => { asset: string; stream: string }[];
   /** Names that must never show up in any answer it gets. */
   foreignNames: string[];
 }
@@ -47,6 +65,7 @@ const intruders: Intruder[] = [
     self: () => ids.south_user,
     foreignAccounts: () => [ids.root, ids.north],
     foreignUsers: () => [ids.admin, ids.tech, ids.internal],
+    foreignModels: () => [assets.root, assets.north].flatMap((a) => (a === undefined ? [] : [a])),
     foreignNames: ['Demo Machine Builder', 'Customer North', DEMO_USERS.admin, DEMO_USERS.tech],
   },
   {
@@ -55,6 +74,7 @@ const intruders: Intruder[] = [
     self: () => ids.internal,
     foreignAccounts: () => [ids.south, ids.north],
     foreignUsers: () => [ids.south_user],
+    foreignModels: () => [assets.south, assets.north].flatMap((a) => (a === undefined ? [] : [a])),
     foreignNames: ['Customer South', DEMO_USERS.south],
   },
   {
@@ -63,6 +83,7 @@ const intruders: Intruder[] = [
     self: () => ids.admin,
     foreignAccounts: () => [ids.south],
     foreignUsers: () => [ids.south_user],
+    foreignModels: () => [assets.south].flatMap((a) => (a === undefined ? [] : [a])),
     foreignNames: ['Customer South', DEMO_USERS.south],
   },
 ];
@@ -76,6 +97,15 @@ describe.each(intruders)('$email against other accounts', (who) => {
     ...who.foreignAccounts().map((a): Case => ['GET', () => apiPaths.style(a)]),
     // Acting as another user, even into one's own account.
     ...who.foreignUsers().map((u): Case => ['POST', () => apiPaths.setActiveAccount(u, ids.root)]),
+    // Another account's models, through every model route.
+    ...who.foreignModels().flatMap((m): Case[] => [
+      ['PUT', () => apiPaths.model('assets', m.asset)],
+      ['DELETE', () => apiPaths.model('assets', m.asset)],
+      ['PUT', () => apiPaths.model('datastreams', m.stream)],
+      ['DELETE', () => apiPaths.model('datastreams', m.stream)],
+      ['GET', () => apiPaths.graph('asset', m.asset)],
+      ['GET', () => apiPaths.graph('datastream', m.stream)],
+    ]),
   ];
 
   it('every route with another account’s ids answers 403 or 404 and leaks nothing', async () => {
@@ -83,13 +113,24 @@ describe.each(intruders)('$email against other accounts', (who) => {
     const before = await s.db.selectFrom('users').select(['id', 'active_account_id']).execute();
     const list = cases();
     expect(list.length).toBeGreaterThan(3);
+    const modelsBefore = await s.db
+      .selectFrom('models')
+      .select(['id', 'attributes'])
+      .orderBy('id')
+      .execute();
     for (const [method, path] of list) {
-      const res = await s.call(method, path(who.self()), { token });
+      const res = await s.call(method, path(who.self()), {
+        token,
+        ...(method === 'PUT' ? { json: { name: 'Taken over' } } : {}),
+      });
       expect([403, 404], `${method} ${path(who.self())}`).toContain(res.status);
       for (const secret of [...who.foreignNames, ...who.foreignAccounts(), ...who.foreignUsers()]) {
         expect(res.text).not.toContain(secret);
       }
     }
+    expect(
+      await s.db.selectFrom('models').select(['id', 'attributes']).orderBy('id').execute(),
+    ).toEqual(modelsBefore);
     // Nobody's active account moved.
     expect(await s.db.selectFrom('users').select(['id', 'active_account_id']).execute()).toEqual(
       before,
@@ -98,10 +139,23 @@ describe.each(intruders)('$email against other accounts', (who) => {
 
   it('the routes about oneself carry only one’s own accounts', async () => {
     const token = await s.signIn(who.email);
-    for (const path of [apiPaths.user(), apiPaths.userAccount(), apiPaths.style()]) {
+    const foreignModelIds = who.foreignModels().flatMap((m) => [m.asset, m.stream]);
+    expect(foreignModelIds.length).toBeGreaterThan(0);
+    for (const path of [
+      apiPaths.user(),
+      apiPaths.userAccount(),
+      apiPaths.style(),
+      apiPaths.snapshot(undefined, 2000),
+      apiPaths.mqttlogs(0),
+    ]) {
       const res = await s.call('GET', path, { token });
       expect(res.status).toBe(200);
-      for (const secret of [...who.foreignNames, ...who.foreignAccounts(), ...who.foreignUsers()]) {
+      for (const secret of [
+        ...who.foreignNames,
+        ...who.foreignAccounts(),
+        ...who.foreignUsers(),
+        ...foreignModelIds,
+      ]) {
         expect(res.text, path).not.toContain(secret);
       }
     }

@@ -22,4 +22,15 @@ export const apiPaths = {
   subscriptions: () => 'subscriptions',
   passwordForgot: () => 'password/forgot',
   passwordReset: () => 'password/reset',
+  collection: (collection: string) => seg(collection),
+  model: (collection: string, id: string) => `${seg(collection)}/${seg(id)}`,
+  mqttlogs: (fromTs: number) => `account/mqttlogs?from=${fromTs}`,
+  snapshot: (cursor?: string, limit?: number) => {
+    const q = new URLSearchParams();
+    if (cursor !== undefined) q.set('cursor', cursor);
+    if (limit !== undefined) q.set('limit', String(limit));
+    const s = q.toString();
+    return s === '' ? 'sync/snapshot' : `sync/snapshot?${s}`;
+  },
+  graph: (type: string, id: string) => `graph/${seg(type)}/${seg(id)}`,
 } as const;

@@ -135,7 +135,47 @@ export interface AccessVersionTable {
   v: number;
 }
 
+/** Every synced model (see shared-schema/src/models); attributes are JSON text. */
+export interface ModelsTable {
+  id: string;
+  type: string;
+  account_id: string;
+  parent_type: string;
+  parent_id: string;
+  sort_key: Generated<string>;
+  attributes: string;
+  last_seq: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AccountClocksTable {
+  account_id: string;
+  seq: number;
+  ts: number;
+}
+
+export interface ModelUpdatesTable {
+  account_id: string;
+  seq: number;
+  ts: number;
+  muid: string;
+  msg: string;
+}
+
+export interface AppliedMutationsTable {
+  account_id: string;
+  mutation_id: string;
+  status: number;
+  response: string;
+  created_at: string;
+}
+
 export interface Database {
+  models: ModelsTable;
+  account_clocks: AccountClocksTable;
+  model_updates: ModelUpdatesTable;
+  applied_mutations: AppliedMutationsTable;
   access_version: AccessVersionTable;
   accounts: AccountsTable;
   users: UsersTable;

@@ -12,22 +12,21 @@ export async function validBody<S extends z.ZodType>(
   options: { allowForm?: boolean } = {},
 ): Promise<z.output<S>> {
   const type = c.req.header('content-type') ?? '';
-  let raw: unknown;
   if (options.allowForm === true && type.startsWith('application/x-www-form-urlencoded')) {
-    raw = Object.fromEntries(new URLSearchParams(await c.req.text()));
-  } else {
-    const text = await c.req.text();
-    if (text.trim() === '') {
-      raw = {};
-    } else {
-      try {
-        raw = JSON.parse(text);
-      } catch {
-        throw new MalformedBody();
-      }
-    }
+    return parse(schema, Object.fromEntries(new URLSearchParams(await c.req.text())));
   }
-  return parse(schema, raw);
+  return parse(schema, await readJson(c));
+}
+
+/** The body as JSON (an empty body reads as `{}`); malformed JSON: 400. */
+export async function readJson(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new MalformedBody();
+  }
 }
 
 export function validQuery<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
@@ -38,7 +37,7 @@ export function validParams<S extends z.ZodType>(c: Context, schema: S): z.outpu
   return parse(schema, c.req.param());
 }
 
-function parse<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+export function parse<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const result = schema.safeParse(raw);
   if (!result.success) throw ValidationFailure.fromZod(result.error);
   return result.data;

@@ -53,6 +53,7 @@ describe('GET user', () => {
     expect(user.permissions.map((p) => p.name).sort()).toEqual([
       'asset::edit',
       'asset::view',
+      'datastream::view',
       'gateway::view',
       'helpcenter::view',
     ]);

@@ -8,6 +8,7 @@ import { AccountRepository } from '../repositories/account.repository';
 import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { createAccount } from '../services/account.service';
+import { seedDemoModels } from './demo-models';
 
 /** The demo sign-ins, listed in README.md. Every one has this password. */
 export const DEMO_PASSWORD = 'demo-pass-1';
@@ -20,12 +21,19 @@ export const DEMO_USERS = {
   south: 'south@demo.local',
 } as const;
 
-const TECHNICIAN_PERMISSIONS = ['asset::view', 'asset::edit', 'gateway::view', 'helpcenter::view'];
+const TECHNICIAN_PERMISSIONS = [
+  'asset::view',
+  'asset::edit',
+  'gateway::view',
+  'datastream::view',
+  'helpcenter::view',
+];
 const SUPERVISOR_PERMISSIONS = [
   'account::view',
   'user::view',
   'asset::view',
   'gateway::view',
+  'datastream::view',
   'helpcenter::view',
   'dashboard::view',
 ];
@@ -123,6 +131,12 @@ export async function seedDemo(db: Db, clock: Clock, log: Logger): Promise<boole
     await access.tagUser(ids.internal, internalTag);
     await access.tagUser(ids.admin, insightsTag);
     await access.addFeatureFlag('security-insights::view', 'security-insights');
+
+    await seedDemoModels(trx, clock, [
+      { id: root.id, machines: 12, prefix: '' },
+      { id: north.id, machines: 3, prefix: 'North ' },
+      { id: south.id, machines: 2, prefix: 'South ' },
+    ]);
   });
   log.info('demo data seeded', { users: Object.values(DEMO_USERS) });
   return true;

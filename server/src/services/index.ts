@@ -6,7 +6,10 @@ import { AccountService } from './account.service';
 import { AuthService, type AuthLimits } from './auth.service';
 import { ClientReportService } from './client-report.service';
 import type { Mailer } from './mail.service';
+import type { ChangeFeed } from './change-feed';
+import { ModelService } from './model.service';
 import { PasswordService } from './password.service';
+import { SyncService } from './sync.service';
 import { SessionService } from './session.service';
 import { UserService } from './user.service';
 
@@ -17,6 +20,8 @@ export interface Services {
   readonly accounts: AccountService;
   readonly passwords: PasswordService;
   readonly clientReports: ClientReportService;
+  readonly models: ModelService;
+  readonly sync: SyncService;
   /** The first-party OAuth client that the web app signs in with (served by /staticconf). */
   readonly firstPartyClientId: string;
 }
@@ -31,6 +36,7 @@ export interface ServiceDeps {
   readonly tokenTtlMs: number;
   readonly firstPartyClientId: string;
   readonly authLimits?: AuthLimits;
+  readonly feed: ChangeFeed;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -44,6 +50,8 @@ export function createServices(deps: ServiceDeps): Services {
     accounts: new AccountService(db),
     passwords: new PasswordService(db, clock, deps.mailer, deps.appUrl, deps.background),
     clientReports: new ClientReportService(db, clock),
+    models: new ModelService(db, clock, deps.feed),
+    sync: new SyncService(db),
     firstPartyClientId: deps.firstPartyClientId,
   };
 }

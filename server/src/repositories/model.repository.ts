@@ -1,0 +1,75 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database';
+import type { ModelsTable } from '../db/types';
+import { scopeTo } from './account-scope';
+
+export type ModelRow = Selectable<ModelsTable>;
+
+/** Synced models, always within one account. */
+export class ModelRepository {
+  constructor(private readonly db: Db) {}
+
+  find(accountId: string, type: string, id: string): Promise<ModelRow | undefined> {
+    return scopeTo(this.db, accountId)
+      .selectFrom('models')
+      .selectAll()
+      .where('type', '=', type)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Whether the id is taken by any model of any account (ids are global). */
+  async idTaken(id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('models')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async insert(accountId: string, row: Omit<ModelRow, 'account_id'>): Promise<void> {
+    await scopeTo(this.db, accountId).insertInto('models', [row]).execute();
+  }
+
+  async update(
+    accountId: string,
+    id: string,
+    changes: Pick<ModelRow, 'attributes' | 'last_seq' | 'updated_at' | 'sort_key' | 'parent_id'>,
+  ): Promise<void> {
+    await scopeTo(this.db, accountId)
+      .updateTable('models')
+      .set(changes)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async remove(accountId: string, id: string): Promise<void> {
+    await scopeTo(this.db, accountId).deleteFrom('models').where('id', '=', id).execute();
+  }
+
+  children(accountId: string, parentType: string, parentId: string): Promise<ModelRow[]> {
+    return scopeTo(this.db, accountId)
+      .selectFrom('models')
+      .selectAll()
+      .where('parent_type', '=', parentType)
+      .where('parent_id', '=', parentId)
+      .orderBy('type')
+      .orderBy('sort_key')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** One page of the account's models of the given types, in id order, after `afterId`. */
+  page(accountId: string, types: readonly string[], afterId: string, limit: number) {
+    if (types.length === 0) return Promise.resolve([]);
+    return scopeTo(this.db, accountId)
+      .selectFrom('models')
+      .selectAll()
+      .where('type', 'in', types)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+}

@@ -1,0 +1,29 @@
+import type { Db } from '../db/database';
+import { scopeTo } from './account-scope';
+
+/** Client mutation ids already applied in an account, with the answer each got. */
+export class MutationRepository {
+  constructor(private readonly db: Db) {}
+
+  find(accountId: string, mutationId: string) {
+    return scopeTo(this.db, accountId)
+      .selectFrom('applied_mutations')
+      .select(['status', 'response'])
+      .where('mutation_id', '=', mutationId)
+      .executeTakeFirst();
+  }
+
+  async record(
+    accountId: string,
+    mutationId: string,
+    status: number,
+    response: string,
+    at: string,
+  ) {
+    await scopeTo(this.db, accountId)
+      .insertInto('applied_mutations', [
+        { mutation_id: mutationId, status, response, created_at: at },
+      ])
+      .execute();
+  }
+}

@@ -1,0 +1,453 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiPaths,
+  modelUpdateSchema,
+  uuidv7,
+  type ModelUpdate,
+  type SyncedModel,
+  type Watermark,
+} from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { createLogger } from '../logger';
+import { LogPruner } from '../services/log-pruner';
+import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
+
+let s: TestServer;
+let admin = '';
+let tech = '';
+let rootAccount = '';
+const published: { accountId: string; updates: readonly ModelUpdate[] }[] = [];
+
+beforeAll(async () => {
+  s = await startTestServer();
+  admin = await s.signIn(DEMO_USERS.admin);
+  tech = await s.signIn(DEMO_USERS.tech);
+  rootAccount = dataOf<{ account: string }>(
+    await s.call('GET', apiPaths.user(), { token: admin }),
+  ).account;
+  s.feed.subscribe((accountId, updates) => published.push({ accountId, updates }));
+});
+afterAll(() => s.close());
+
+type WriteBody = { success: boolean; data: SyncedModel | null; _events: ModelUpdate[] };
+
+const post = (collection: string, json: unknown, token = admin) =>
+  s.call('POST', apiPaths.collection(collection), { token, json });
+const put = (collection: string, id: string, json: unknown, token = admin) =>
+  s.call('PUT', apiPaths.model(collection, id), { token, json });
+const del = (collection: string, id: string, json: unknown = {}, token = admin) =>
+  s.call('DELETE', apiPaths.model(collection, id), { token, json });
+
+async function logRows(accountId: string) {
+  return s.db
+    .selectFrom('model_updates')
+    .select(['seq', 'ts', 'msg'])
+    .where('account_id', '=', accountId)
+    .orderBy('seq')
+    .execute();
+}
+
+async function newAsset(name = 'Test asset') {
+  const res = await post('assets', { name });
+  expect(res.status).toBe(201);
+  return (res.json as WriteBody).data as SyncedModel;
+}
+
+describe('generic writes and the change log', () => {
+  it('create: the model, its updates in _events, the same rows in the log, published after commit', async () => {
+    const before = (await logRows(rootAccount)).at(-1)?.seq ?? 0;
+    published.length = 0;
+    const res = await post('assets', { name: 'Lathe L-1', mac: '00:1B:44:11:3A:B7' });
+    expect(res.status).toBe(201);
+    const body = res.json as WriteBody;
+    expect(body.data).toMatchObject({
+      type: 'asset',
+      parent_type: 'account',
+      parent_id: rootAccount,
+    });
+    expect(body.data?.attributes).toMatchObject({
+      name: 'Lathe L-1',
+      mac: '00:1B:44:11:3A:B7',
+      status: 'unknown',
+    });
+    expect(body._events.map((e) => [e.action, e.seq])).toEqual([
+      ['updated', before + 1],
+      ['child_created', before + 2],
+    ]);
+    expect(body._events[1]).toMatchObject({
+      type: 'account',
+      id: rootAccount,
+      child_type: 'asset',
+      child_id: body.data?.id,
+    });
+    const rows = await logRows(rootAccount);
+    expect(rows.slice(-2).map((r) => modelUpdateSchema.parse(JSON.parse(r.msg)))).toEqual(
+      body._events,
+    );
+    expect(published).toEqual([{ accountId: rootAccount, updates: body._events }]);
+    expect(body.data?.last_seq).toBe(before + 1);
+  });
+
+  it('accepts a client-made UUIDv7 id; refuses another format and a taken id', async () => {
+    const id = uuidv7();
+    const made = await post('assets', { id, name: 'Made offline' });
+    expect(made.status).toBe(201);
+    expect((made.json as WriteBody).data?.id).toBe(id);
+    const again = await post('assets', { id, name: 'Same id' });
+    expect(again.status).toBe(409);
+    const bad = await post('assets', { id: 'not-a-uuid', name: 'Bad id' });
+    expect(bad.status).toBe(422);
+    expect(bad.json).toMatchObject({ errors: { id: ['The id must be a UUIDv7.'] } });
+  });
+
+  it('update: attributes_updated with only the changed attributes; an unchanged write logs nothing', async () => {
+    const asset = await newAsset('Before');
+    const res = await put('assets', asset.id, { name: 'After', description: '' });
+    expect(res.status).toBe(200);
+    const body = res.json as WriteBody;
+    expect(body._events).toHaveLength(1);
+    expect(body._events[0]).toMatchObject({
+      action: 'attributes_updated',
+      type: 'asset',
+      id: asset.id,
+      attributes: { name: 'After' },
+    });
+    expect(body.data?.last_seq).toBe(body._events[0]?.seq);
+    const last = (await logRows(rootAccount)).at(-1)?.seq;
+    const same = await put('assets', asset.id, { name: 'After' });
+    expect((same.json as WriteBody)._events).toEqual([]);
+    expect((await logRows(rootAccount)).at(-1)?.seq).toBe(last);
+  });
+
+  it('delete: the asset with its groups and streams, item_deleted for each and child_deleted on the account', async () => {
+    const asset = await newAsset('To delete');
+    const group = (await post('datastreamgroups', { asset_id: asset.id, name: 'Drive' }))
+      .json as WriteBody;
+    const stream = await post('datastreams', {
+      asset_id: asset.id,
+      group_id: group.data?.id,
+      name: 'Speed',
+      unit: 'rpm',
+    });
+    expect(stream.status).toBe(201);
+    const res = await del('assets', asset.id);
+    expect(res.status).toBe(200);
+    const events = (res.json as WriteBody)._events;
+    expect(events.map((e) => [e.action, e.type])).toEqual([
+      ['item_deleted', 'datastream'],
+      ['item_deleted', 'datastreamgroup'],
+      ['item_deleted', 'asset'],
+      ['child_deleted', 'account'],
+    ]);
+    const left = await s.db
+      .selectFrom('models')
+      .select('id')
+      .where('id', 'in', [asset.id, group.data?.id ?? ''])
+      .execute();
+    expect(left).toEqual([]);
+    expect((await del('assets', asset.id)).status).toBe(404);
+  });
+
+  it('a repeated mutation_id is answered again, not applied twice', async () => {
+    const mutation_id = `m-${uuidv7()}`;
+    const first = await post('assets', { name: 'Once only', mutation_id });
+    const logAfterFirst = (await logRows(rootAccount)).length;
+    const second = await post('assets', { name: 'Once only', mutation_id });
+    expect(second.status).toBe(first.status);
+    expect(second.json).toEqual(first.json);
+    expect((await logRows(rootAccount)).length).toBe(logAfterFirst);
+    const named = await s.db
+      .selectFrom('models')
+      .select('id')
+      .where('attributes', 'like', '%Once only%')
+      .execute();
+    expect(named).toHaveLength(1);
+  });
+
+  it('batch mode: each item applies or fails on its own; the same batch again is applied once', async () => {
+    const batch = [
+      { batch_id: 'a', data: { name: 'Batch one', mutation_id: `b-${uuidv7()}` } },
+      { batch_id: 'b', data: { name: '', mutation_id: `b-${uuidv7()}` } },
+      { batch_id: 'c', data: { name: 'Batch three', mac: 'zz', mutation_id: `b-${uuidv7()}` } },
+      { batch_id: 'd', data: { name: 'Batch four', mutation_id: `b-${uuidv7()}` } },
+    ];
+    const res = await post('assets', batch);
+    expect(res.status).toBe(200);
+    const body = res.json as {
+      success: boolean;
+      data: { batch_id: string; data: { success: boolean; errors?: Record<string, string[]> } }[];
+    };
+    expect(body.success).toBe(false);
+    expect(body.data.map((d) => [d.batch_id, d.data.success])).toEqual([
+      ['a', true],
+      ['b', false],
+      ['c', false],
+      ['d', true],
+    ]);
+    expect(body.data[1]?.data.errors).toEqual({ name: ['Name is required'] });
+    expect(body.data[2]?.data.errors?.mac?.[0]).toMatch(/MAC address/);
+    const log = (await logRows(rootAccount)).length;
+    const again = await post('assets', batch);
+    expect((again.json as typeof body).data.map((d) => d.data.success)).toEqual([
+      true,
+      false,
+      false,
+      true,
+    ]);
+    expect((await logRows(rootAccount)).length).toBe(log);
+    const named = await s.db
+      .selectFrom('models')
+      .select('id')
+      .where('attributes', 'like', '%Batch %')
+      .execute();
+    expect(named).toHaveLength(2);
+  });
+
+  it('batch updates and deletes name the id in each item', async () => {
+    const a = await newAsset('Batch edit A');
+    const b = await newAsset('Batch edit B');
+    const upd = await s.call('PUT', apiPaths.collection('assets'), {
+      token: admin,
+      json: [
+        { batch_id: 1, data: { id: a.id, description: 'edited' } },
+        { batch_id: 2, data: { id: uuidv7(), description: 'nobody' } },
+      ],
+    });
+    expect(
+      (upd.json as { data: { data: { success: boolean } }[] }).data.map((d) => d.data.success),
+    ).toEqual([true, false]);
+    const gone = await s.call('DELETE', apiPaths.collection('assets'), {
+      token: admin,
+      json: [{ batch_id: 1, data: { id: b.id } }],
+    });
+    expect((gone.json as { success: boolean }).success).toBe(true);
+  });
+
+  it('20 parallel writers: seq stays gapless and unique', async () => {
+    const before = (await logRows(rootAccount)).at(-1)?.seq ?? 0;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post('assets', { name: `Parallel ${i}` })),
+    );
+    expect(answers.every((a) => a.status === 201)).toBe(true);
+    const seqs = (await logRows(rootAccount)).map((r) => r.seq).filter((q) => q > before);
+    expect(seqs).toEqual(Array.from({ length: 40 }, (_, i) => before + i + 1));
+    const ts = (await logRows(rootAccount)).map((r) => r.ts);
+    expect(ts.every((t, i) => i === 0 || t > (ts[i - 1] ?? 0))).toBe(true);
+  });
+
+  it('permissions and accounts: tech may edit but not create or delete; other accounts are 404', async () => {
+    expect((await post('assets', { name: 'No' }, tech)).status).toBe(403);
+    const asset = await newAsset('Tech edits');
+    expect((await put('assets', asset.id, { name: 'Tech edited' }, tech)).status).toBe(200);
+    expect((await del('assets', asset.id, {}, tech)).status).toBe(403);
+    const south = await s.signIn(DEMO_USERS.south);
+    expect((await put('assets', asset.id, { name: 'Stolen' }, south)).status).toBe(404);
+    expect((await del('assets', asset.id, {}, south)).status).toBe(404);
+    expect((await s.call('GET', apiPaths.graph('asset', asset.id), { token: south })).status).toBe(
+      404,
+    );
+    expect((await post('gizmos', { name: 'x' })).status).toBe(404);
+  });
+
+  it('model rules: MAC, static gateway address, pre-processing code, references within the account', async () => {
+    expect((await post('assets', { name: 'M', mac: '00:11:22:33:44' })).status).toBe(422);
+    const gw = await post('gateways', { name: 'GW', ip_assignment: 'static' });
+    expect(gw.status).toBe(422);
+    expect((gw.json as { errors: Record<string, string[]> }).errors.ip?.[0]).toMatch(
+      /Static IP configuration/,
+    );
+    const asset = await newAsset('Rules');
+    const group = (
+      (await post('datastreamgroups', { asset_id: asset.id, name: 'G' })).json as WriteBody
+    ).data;
+    const code = await post('datastreams', {
+      asset_id: asset.id,
+      group_id: group?.id,
+      name: 'S',
+      preprocessing: 'x = 1\nreturn x',
+    });
+    expect(code.json).toMatchObject({ errors: { preprocessing: ['This code is not valid'] } });
+    const good = await post('datastreams', {
+      asset_id: asset.id,
+      group_id: group?.id,
+      name: 'S',
+      preprocessing: 'let $x = 2;\nreturn $x * 3;',
+    });
+    expect(good.status).toBe(201);
+    const other = await newAsset('Other');
+    const wrong = await post('datastreams', { asset_id: other.id, group_id: group?.id, name: 'S' });
+    expect(wrong.json).toMatchObject({
+      errors: { group_id: ['The group belongs to another asset.'] },
+    });
+    const missing = await post('assets', { name: 'R', gateway_id: uuidv7() });
+    expect(missing.json).toMatchObject({ errors: { gateway_id: ['Unknown gateway.'] } });
+  });
+});
+
+/** Applies updates to a map of models the way a client would (idempotent by last_seq). */
+function replay(models: Map<string, SyncedModel>, updates: readonly ModelUpdate[]) {
+  for (const u of updates) {
+    const key = `${u.type}:${u.id}`;
+    const doc = models.get(key);
+    if (doc !== undefined && u.seq <= doc.last_seq) continue;
+    if (u.action === 'updated') {
+      const parent = doc ?? {
+        type: u.type,
+        id: u.id,
+        parent_type: '',
+        parent_id: '',
+        attributes: {},
+        last_seq: 0,
+      };
+      models.set(key, { ...parent, attributes: { ...(u.attributes ?? {}) }, last_seq: u.seq });
+    } else if (u.action === 'attributes_updated' && doc !== undefined) {
+      models.set(key, {
+        ...doc,
+        attributes: { ...doc.attributes, ...u.attributes },
+        last_seq: u.seq,
+      });
+    } else if (u.action === 'item_deleted') {
+      models.delete(key);
+    }
+  }
+}
+
+describe('reads: mqttlogs, snapshot, graph', () => {
+  it('mqttlogs returns what the log has after a timestamp, oldest first', async () => {
+    const rows = await logRows(rootAccount);
+    const from = rows.at(-5)?.ts ?? 0;
+    const res = await s.call('GET', apiPaths.mqttlogs(from), { token: admin });
+    expect(res.status).toBe(200);
+    const body = res.json as {
+      data: { ts: number; msg: ModelUpdate }[];
+      more: boolean;
+      resync: boolean;
+    };
+    expect(body.data.map((d) => d.msg.seq)).toEqual(rows.slice(-4).map((r) => r.seq));
+    expect(body.more).toBe(false);
+    expect(body.resync).toBe(false);
+    expect((await s.call('GET', 'account/mqttlogs?from=abc', { token: admin })).status).toBe(422);
+  });
+
+  it('the snapshot plus the log from its watermark equals the database, with writes between pages', async () => {
+    const models = new Map<string, SyncedModel>();
+    let cursor: string | undefined;
+    let watermark: Watermark | undefined;
+    let pages = 0;
+    const extra = await newAsset('Changed during bootstrap');
+    do {
+      const res = await s.call('GET', apiPaths.snapshot(cursor, 40), { token: admin });
+      expect(res.status).toBe(200);
+      const page = dataOf<{
+        models: SyncedModel[];
+        next_cursor: string | null;
+        watermark: Watermark;
+      }>(res);
+      watermark ??= page.watermark;
+      expect(page.watermark).toEqual(watermark);
+      for (const m of page.models) models.set(`${m.type}:${m.id}`, m);
+      cursor = page.next_cursor ?? undefined;
+      pages += 1;
+      if (pages === 1) {
+        // Changes while the client is still paging.
+        await put('assets', extra.id, { name: 'Renamed during bootstrap' });
+        await newAsset('Born during bootstrap');
+        await del('assets', (await newAsset('Dies during bootstrap')).id);
+      }
+    } while (cursor !== undefined);
+    expect(pages).toBeGreaterThan(3);
+    const log = await s.call('GET', apiPaths.mqttlogs(watermark?.ts ?? 0), { token: admin });
+    replay(
+      models,
+      (log.json as { data: { msg: ModelUpdate }[] }).data.map((d) => d.msg),
+    );
+
+    const truth = await s.db
+      .selectFrom('models')
+      .selectAll()
+      .where('account_id', '=', rootAccount)
+      .execute();
+    expect(new Map([...models].map(([k, m]) => [k, m.attributes]))).toEqual(
+      new Map(truth.map((r) => [`${r.type}:${r.id}`, JSON.parse(r.attributes) as unknown])),
+    );
+  });
+
+  it('the snapshot leaves out types the user may not view', async () => {
+    const internal = await s.signIn(DEMO_USERS.internal);
+    const res = await s.call('GET', apiPaths.snapshot(undefined, 2000), {
+      token: internal,
+      headers: { 'X-Disable-Internal-Features': '1' },
+    });
+    const types = new Set(dataOf<{ models: SyncedModel[] }>(res).models.map((m) => m.type));
+    expect(types).toEqual(new Set(['asset', 'gateway', 'datastreamgroup', 'datastream']));
+    const south = await s.signIn(DEMO_USERS.south);
+    const southModels = dataOf<{ models: SyncedModel[] }>(
+      await s.call('GET', apiPaths.snapshot(undefined, 2000), { token: south }),
+    ).models;
+    expect(southModels.filter((m) => m.type === 'asset').map((m) => m.attributes.name)).toEqual([
+      'South Press line 1',
+      'South Press line 2',
+    ]);
+  });
+
+  it('graph: an asset with its groups and streams', async () => {
+    const asset = (
+      await s.db
+        .selectFrom('models')
+        .select('id')
+        .where('account_id', '=', rootAccount)
+        .where('type', '=', 'asset')
+        .where('attributes', 'like', '%"Press line 1"%')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const res = await s.call('GET', apiPaths.graph('asset', asset), { token: tech });
+    expect(res.status).toBe(200);
+    const data = dataOf<{ model: SyncedModel; children: SyncedModel[] }>(res);
+    expect(data.model.attributes.name).toBe('Press line 1');
+    expect(
+      data.children.filter((c) => c.type === 'datastreamgroup').map((c) => c.attributes.name),
+    ).toEqual(['Drive', 'Hydraulics']);
+    expect(data.children.filter((c) => c.type === 'datastream')).toHaveLength(5);
+    expect((await s.call('GET', apiPaths.graph('asset', uuidv7()), { token: tech })).status).toBe(
+      404,
+    );
+    expect((await s.call('GET', apiPaths.graph('nothing', asset), { token: tech })).status).toBe(
+      404,
+    );
+  });
+});
+
+describe('log retention', () => {
+  it('asking mqttlogs from before what is kept answers resync; asking from within does not', async () => {
+    const clock = new ManualClock(Date.now());
+    const r = await startTestServer({ clock, env: { LOG_RETENTION_DAYS: '14' } });
+    try {
+      const token = await r.signIn(DEMO_USERS.admin);
+      const early = await r.call('GET', apiPaths.mqttlogs(0), { token });
+      expect((early.json as { resync: boolean; more: boolean }).resync).toBe(false);
+      expect((early.json as { resync: boolean; more: boolean }).more).toBe(false);
+      clock.advance(15 * 24 * 60 * 60 * 1000);
+      const fresh = await r.call('POST', apiPaths.collection('assets'), {
+        token,
+        json: { name: 'After a fortnight' },
+      });
+      const freshTs = (fresh.json as WriteBody)._events[0]?.ts ?? 0;
+      const removed = await new LogPruner(
+        r.db,
+        clock,
+        14 * 24 * 60 * 60 * 1000,
+        createLogger('silent'),
+      ).pruneNow();
+      expect(removed).toBeGreaterThan(100);
+      const old = await r.call('GET', apiPaths.mqttlogs(0), { token });
+      expect((old.json as { resync: boolean }).resync).toBe(true);
+      const recent = await r.call('GET', apiPaths.mqttlogs(freshTs - 1), { token });
+      expect(recent.json).toMatchObject({
+        resync: false,
+        data: [{ ts: freshTs }, { ts: freshTs + 1 }],
+      });
+    } finally {
+      await r.close();
+    }
+  });
+});

@@ -1,0 +1,91 @@
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import { batchRequestSchema, type BatchItem } from '@plant/shared-schema';
+import { requireAuth } from '../http/auth';
+import type { AppEnv } from '../http/context';
+import { ValidationFailure } from '../http/errors';
+import { parse, readJson } from '../http/validate';
+import type { Services } from '../services';
+import { DomainError } from '../services/domain-error';
+import type { WriteKind } from '../services/model.service';
+
+const OBJECT_BODY = 'The request body must be a JSON object.';
+
+function asObject(value: unknown): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ValidationFailure({ body: [OBJECT_BODY] });
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * The generic write routes of every model in the registry (DESIGN.md §5):
+ * POST /{collection}, PUT and DELETE /{collection}/{id}; a list of {batch_id, data} posted to the
+ * collection URL (POST creates, PUT and DELETE name the id in each item's data) is batch mode.
+ */
+export function modelRoutes(services: Services) {
+  const app = new Hono<AppEnv>();
+  const auth = requireAuth(services);
+
+  const one = async (
+    c: Context<AppEnv>,
+    kind: WriteKind,
+    id: string | undefined,
+    body: unknown,
+  ) => {
+    const answer = await services.models.write(c.get('session'), {
+      kind,
+      collection: c.req.param('collection') ?? '',
+      ...(id === undefined ? {} : { id }),
+      body: asObject(body),
+    });
+    return c.json(answer.body, answer.status);
+  };
+
+  /** Every item is its own write: one that fails carries its error, the others still apply. */
+  const batch = async (c: Context<AppEnv>, kind: WriteKind, body: unknown) => {
+    const items: BatchItem[] = parse(batchRequestSchema, body);
+    const data: { batch_id: string | number; data: unknown }[] = [];
+    let allApplied = true;
+    for (const item of items) {
+      const id = kind === 'create' ? undefined : z.string().max(64).safeParse(item.data.id).data;
+      try {
+        const answer = await services.models.write(c.get('session'), {
+          kind,
+          collection: c.req.param('collection') ?? '',
+          ...(id === undefined ? {} : { id }),
+          body: item.data,
+        });
+        data.push({ batch_id: item.batch_id, data: answer.body });
+      } catch (err) {
+        if (!(err instanceof DomainError) && !(err instanceof ValidationFailure)) throw err;
+        allApplied = false;
+        const fields = err instanceof DomainError ? err.details.fields : err.fields;
+        data.push({
+          batch_id: item.batch_id,
+          data: {
+            success: false,
+            message: err.message,
+            ...(fields === undefined ? {} : { errors: fields }),
+          },
+        });
+      }
+    }
+    return c.json({ success: allApplied, data });
+  };
+
+  app.post('/:collection', auth, async (c) => {
+    const body = await readJson(c);
+    return Array.isArray(body) ? batch(c, 'create', body) : one(c, 'create', undefined, body);
+  });
+  app.put('/:collection', auth, async (c) => batch(c, 'update', await readJson(c)));
+  app.delete('/:collection', auth, async (c) => batch(c, 'delete', await readJson(c)));
+  app.put('/:collection/:id', auth, async (c) =>
+    one(c, 'update', c.req.param('id'), await readJson(c)),
+  );
+  app.delete('/:collection/:id', auth, async (c) =>
+    one(c, 'delete', c.req.param('id'), await readJson(c)),
+  );
+
+  return app;
+}

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import {
+  can,
+  MODELS,
+  modelByType,
+  modelUpdateSchema,
+  type ModelUpdate,
+  type SyncedModel,
+  type Watermark,
+} from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import { ChangeLogRepository } from '../repositories/change-log.repository';
+import { ModelRepository, type ModelRow } from '../repositories/model.repository';
+import { DomainError, forbidden, notFound } from './domain-error';
+import { toSyncedModel } from './model.service';
+import type { Session } from './user.service';
+
+export const MQTTLOGS_PAGE = 1000;
+export const SNAPSHOT_DEFAULT_LIMIT = 500;
+export const SNAPSHOT_MAX_LIMIT = 2000;
+
+const cursorSchema = z.object({
+  w: z.object({ ts: z.number().int(), seq: z.number().int() }),
+  after: z.string().max(64),
+});
+
+function encodeCursor(w: Watermark, after: string): string {
+  return Buffer.from(JSON.stringify({ w, after })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { w: Watermark; after: string } {
+  try {
+    return cursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+  } catch {
+    throw new DomainError('invalid', 'Invalid cursor.', {
+      fields: { cursor: ['Invalid cursor.'] },
+    });
+  }
+}
+
+/** The model types this session may read (view permission). */
+function viewableTypes(session: Session): string[] {
+  return MODELS.filter((m) => can(session.ctx, m.permissions.view)).map((m) => m.type);
+}
+
+/** Whether an update is about something the session may see (child_* name the child's type). */
+function visible(update: ModelUpdate, types: ReadonlySet<string>): boolean {
+  const subject = update.child_type ?? update.type;
+  return types.has(subject);
+}
+
+/** Reads for the sync engine: missed updates, the bootstrap snapshot, one model's graph. */
+export class SyncService {
+  constructor(private readonly db: Db) {}
+
+  private account(session: Session): string {
+    const id = session.activeAccount?.id;
+    if (id === undefined) throw forbidden();
+    return id;
+  }
+
+  /**
+   * Updates after `fromTs`, oldest first, at most MQTTLOGS_PAGE (`more` says there are others).
+   * `resync` says the log no longer reaches back to `fromTs` (retention): bootstrap again.
+   */
+  async missedUpdates(session: Session, fromTs: number) {
+    const accountId = this.account(session);
+    const log = new ChangeLogRepository(this.db);
+    const rows = await log.readFrom(accountId, fromTs, MQTTLOGS_PAGE + 1);
+    const oldest = await log.oldest(accountId);
+    const clock = await log.clock(accountId);
+    // Entries were pruned if the oldest kept is not the first. The newest pruned one is older than
+    // the oldest kept, so the client misses something only if it asks from before that.
+    const pruned = oldest === undefined ? clock.seq > 0 : oldest.seq > 1;
+    const horizon = oldest === undefined ? clock.ts : oldest.ts - 1;
+    const resync = pruned && fromTs < horizon;
+    const types = new Set(viewableTypes(session));
+    const page = rows.slice(0, MQTTLOGS_PAGE);
+    const data = page
+      .map((r) => ({ ts: r.ts, msg: modelUpdateSchema.parse(JSON.parse(r.msg)) }))
+      .filter((r) => visible(r.msg, types));
+    return { data, more: rows.length > MQTTLOGS_PAGE, resync };
+  }
+
+  /**
+   * One page of the account's models. The first page (no cursor) takes the watermark, the
+   * account's clock before any model is read; every later page carries it in its cursor. Replaying
+   * the log from the watermark over the pages gives the current state (models carry last_seq).
+   */
+  async snapshot(session: Session, cursor: string | undefined, limit: number) {
+    const accountId = this.account(session);
+    const start = cursor === undefined ? undefined : decodeCursor(cursor);
+    const watermark = start?.w ?? (await new ChangeLogRepository(this.db).clock(accountId));
+    const rows = await new ModelRepository(this.db).page(
+      accountId,
+      viewableTypes(session),
+      start?.after ?? '',
+      limit,
+    );
+    const last = rows.at(-1);
+    return {
+      models: rows.map(toSyncedModel),
+      next_cursor:
+        rows.length === limit && last !== undefined ? encodeCursor(watermark, last.id) : null,
+      watermark,
+    };
+  }
+
+  /** A model and everything under it (an asset's groups and streams), as far as the user may see. */
+  async graph(session: Session, type: string, id: string) {
+    const accountId = this.account(session);
+    const def = modelByType(type);
+    if (def === undefined || !can(session.ctx, def.permissions.view)) throw notFound('Model');
+    const models = new ModelRepository(this.db);
+    const root = await models.find(accountId, type, id);
+    if (root === undefined) throw notFound('Model');
+    const types = new Set(viewableTypes(session));
+    const children: SyncedModel[] = [];
+    const visit = async (row: ModelRow, depth: number) => {
+      if (depth > 4) return;
+      for (const child of await models.children(accountId, row.type, row.id)) {
+        if (!types.has(child.type)) continue;
+        children.push(toSyncedModel(child));
+        await visit(child, depth + 1);
+      }
+    };
+    await visit(root, 0);
+    return { model: toSyncedModel(root), children };
+  }
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { idField } from '../api/fields';
+import type { ModelDefinition } from './registry-types';
+
+export const MAC_PATTERN = /^([0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}$/;
+
+export const ASSET_STATUSES = ['unknown', 'ok', 'warning', 'alarm', 'offline'] as const;
+
+/** An asset: a machine or plant (spec 001 §3). */
+export const assetAttributesSchema = z.object({
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, { error: 'Name is required', abort: true })
+    .max(250, 'The name may not be longer than 250 characters'),
+  mac: z
+    .string()
+    .regex(MAC_PATTERN, 'Please enter a valid MAC address (six pairs of hex digits)')
+    .nullable()
+    .default(null),
+  description: z.string().max(5000).default(''),
+  gateway_id: idField.nullable().default(null),
+  photo: z.string().max(2000).nullable().default(null),
+  tags: z.array(z.string().min(1).max(100)).max(100).default([]),
+  contacts: z
+    .array(
+      z.object({
+        name: z.string().min(1).max(250),
+        email: z.email('Must be a valid email address').max(250).optional(),
+        phone: z.string().max(50).optional(),
+      }),
+    )
+    .max(50)
+    .default([]),
+  documents: z
+    .array(z.object({ name: z.string().min(1).max(250), url: z.string().min(1).max(2000) }))
+    .max(200)
+    .default([]),
+  status: z.enum(ASSET_STATUSES).default('unknown'),
+});
+export type AssetAttributes = z.infer<typeof assetAttributesSchema>;
+
+export const assetModel = {
+  type: 'asset',
+  collection: 'assets',
+  parentType: 'account',
+  attributes: assetAttributesSchema,
+  refs: { gateway_id: 'gateway' },
+  permissions: {
+    view: 'asset::view',
+    create: 'asset::create',
+    update: 'asset::edit',
+    delete: 'asset::delete',
+  },
+  sortField: 'name',
+} as const satisfies ModelDefinition<'asset', typeof assetAttributesSchema>;

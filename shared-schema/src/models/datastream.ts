@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { idField } from '../api/fields';
+import type { ModelDefinition } from './registry-types';
+
+const name = z
+  .string({ error: 'Name is required' })
+  .trim()
+  .min(1, { error: 'Name is required', abort: true })
+  .max(250, 'The name may not be longer than 250 characters');
+
+const streamPermissions = {
+  view: 'datastream::view',
+  create: 'datastream::create',
+  update: 'datastream::edit',
+  delete: 'datastream::delete',
+} as const;
+
+/** A folder of data streams on an asset: collapsible, open by default or not, ordered. */
+export const datastreamGroupAttributesSchema = z.object({
+  asset_id: idField,
+  name,
+  collapsible: z.boolean().default(true),
+  open_by_default: z.boolean().default(true),
+  order: z.number().int().min(0).max(1_000_000).default(0),
+});
+export type DatastreamGroupAttributes = z.infer<typeof datastreamGroupAttributesSchema>;
+
+export const datastreamGroupModel = {
+  type: 'datastreamgroup',
+  collection: 'datastreamgroups',
+  parentType: 'asset',
+  parentField: 'asset_id',
+  attributes: datastreamGroupAttributesSchema,
+  refs: { asset_id: 'asset' },
+  permissions: streamPermissions,
+  sortField: 'order',
+} as const satisfies ModelDefinition<'datastreamgroup', typeof datastreamGroupAttributesSchema>;
+
+export const DATASTREAM_TYPES = ['state', 'number', 'boolean', 'text'] as const;
+
+/** Spec 001 §5: pre-processing code returns a value, ends statements with ';', uses $variables. */
+export const CODE_NOT_VALID = 'This code is not valid';
+export function preprocessingProblems(code: string): string | undefined {
+  const statements = code
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('//'));
+  if (statements.length === 0) return undefined;
+  const last = statements.at(-1) ?? '';
+  if (!/^return\b/.test(last)) return CODE_NOT_VALID;
+  if (statements.some((l) => !/[;{}]$/.test(l))) return CODE_NOT_VALID;
+  const declared = code.match(/\b(?:let|const|var)\s+([A-Za-z_$][\w$]*)/g) ?? [];
+  if (declared.some((d) => !/\s\$/.test(d))) return CODE_NOT_VALID;
+  return undefined;
+}
+
+/** A data stream (spec 001 §3): name, unit, type, visualisation range, state texts, code. */
+export const datastreamAttributesSchema = z.object({
+  asset_id: idField,
+  group_id: idField,
+  name,
+  unit: z.string().max(50).default(''),
+  type: z.enum(DATASTREAM_TYPES).default('number'),
+  vis_min: z.number().finite().nullable().default(null),
+  vis_max: z.number().finite().nullable().default(null),
+  state_texts: z.record(z.string().max(50), z.string().max(250)).default({}),
+  preprocessing: z
+    .string()
+    .max(10_000)
+    .default('')
+    .refine((code) => preprocessingProblems(code) === undefined, CODE_NOT_VALID),
+});
+export type DatastreamAttributes = z.infer<typeof datastreamAttributesSchema>;
+
+export const datastreamModel = {
+  type: 'datastream',
+  collection: 'datastreams',
+  parentType: 'datastreamgroup',
+  parentField: 'group_id',
+  attributes: datastreamAttributesSchema,
+  refs: { asset_id: 'asset', group_id: 'datastreamgroup' },
+  permissions: streamPermissions,
+  sortField: 'name',
+} as const satisfies ModelDefinition<'datastream', typeof datastreamAttributesSchema>;

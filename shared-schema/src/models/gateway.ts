@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { ModelDefinition } from './registry-types';
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const ipv4 = (message: string) => z.string().regex(IPV4, message).nullable().default(null);
+
+/** A gateway collecting Modbus TCP, OPC UA and S7 data (spec 001 §3). */
+export const gatewayAttributesSchema = z.object({
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, { error: 'Name is required', abort: true })
+    .max(250, 'The name may not be longer than 250 characters'),
+  serial: z.string().max(100).default(''),
+  ip: ipv4('Please enter a valid IPv4 address'),
+  subnet_mask: ipv4('Please enter a valid subnet mask'),
+  dns1: ipv4('Please enter a valid IPv4 address'),
+  dns2: ipv4('Please enter a valid IPv4 address'),
+  ip_assignment: z.enum(['static', 'dhcp']).default('dhcp'),
+  connection: z.enum(['online', 'offline']).default('offline'),
+  last_seen: z.iso.datetime().nullable().default(null),
+});
+export type GatewayAttributes = z.infer<typeof gatewayAttributesSchema>;
+
+/** Spec 001 §8: a static gateway needs its address and mask. */
+export const STATIC_IP_MISSING =
+  'Static IP configuration missing or wrong: please set the IP address and subnet mask of the gateway.';
+
+export function gatewayProblems(g: GatewayAttributes): Record<string, string[]> {
+  if (g.ip_assignment !== 'static') return {};
+  const problems: Record<string, string[]> = {};
+  if (g.ip === null) problems.ip = [STATIC_IP_MISSING];
+  if (g.subnet_mask === null) problems.subnet_mask = [STATIC_IP_MISSING];
+  return problems;
+}
+
+export const gatewayModel = {
+  type: 'gateway',
+  collection: 'gateways',
+  parentType: 'account',
+  attributes: gatewayAttributesSchema,
+  permissions: {
+    view: 'gateway::view',
+    create: 'gateway::create',
+    update: 'gateway::edit',
+    delete: 'gateway::delete',
+  },
+  sortField: 'name',
+} as const satisfies ModelDefinition<'gateway', typeof gatewayAttributesSchema>;

@@ -1,0 +1,31 @@
+import type { z } from 'zod';
+
+/** The four things one may do with a synced model, each behind its own permission name. */
+export interface ModelPermissions {
+  readonly view: string;
+  readonly create: string;
+  readonly update: string;
+  readonly delete: string;
+}
+
+/**
+ * One synced model type (DESIGN.md §4). The server's generic routes, validation and change log,
+ * the worker's local store and the client's hooks all derive from these entries.
+ */
+export interface ModelDefinition<T extends string = string, S extends z.ZodObject = z.ZodObject> {
+  /** The name in update messages and in the local store key `<type>:<id>`. */
+  readonly type: T;
+  /** The plural in the write routes: /api/v1/{collection}. */
+  readonly collection: string;
+  /** The type whose `child_created` / `child_deleted` announce this model. */
+  readonly parentType: string;
+  /** The attribute naming the parent's id; absent when the parent is the account itself. */
+  readonly parentField?: keyof z.infer<S> & string;
+  /** Every attribute, as created (defaults filled in). Updates take any subset. */
+  readonly attributes: S;
+  /** Attributes that name another model of the same account (checked on every write). */
+  readonly refs?: Readonly<Partial<Record<keyof z.infer<S> & string, string>>>;
+  readonly permissions: ModelPermissions;
+  /** The attribute lists sort by. */
+  readonly sortField: keyof z.infer<S> & string;
+}

@@ -1,0 +1,23 @@
+import { assetModel } from './asset';
+import { datastreamGroupModel, datastreamModel } from './datastream';
+import { gatewayModel } from './gateway';
+import type { ModelDefinition } from './registry-types';
+
+/**
+ * Every synced model that clients write through the generic routes. Adding a model: one entry
+ * here, its file in models/, and its screens.
+ */
+export const MODELS = [assetModel, gatewayModel, datastreamGroupModel, datastreamModel] as const;
+
+export type ModelType = (typeof MODELS)[number]['type'];
+
+const byType = new Map<string, ModelDefinition>(MODELS.map((m) => [m.type, m]));
+const byCollection = new Map<string, ModelDefinition>(MODELS.map((m) => [m.collection, m]));
+
+export function modelByType(type: string): ModelDefinition | undefined {
+  return byType.get(type);
+}
+
+export function modelByCollection(collection: string): ModelDefinition | undefined {
+  return byCollection.get(collection);
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { UUID_V7_PATTERN } from '../uuid';
+
+/** A client-made mutation id: the server answers a repeated one again instead of applying it. */
+export const mutationIdField = z
+  .string({ error: 'Invalid mutation id.' })
+  .min(8, 'Invalid mutation id.')
+  .max(64, 'Invalid mutation id.')
+  .regex(/^[A-Za-z0-9_-]+$/, 'Invalid mutation id.');
+
+/** Ids of models made on the client are UUIDv7 (DESIGN.md §4). */
+export const clientIdField = z
+  .string({ error: 'The id must be a UUIDv7.' })
+  .regex(UUID_V7_PATTERN, 'The id must be a UUIDv7.');
+
+/** The fields every write body may carry besides the model's attributes. */
+export const writeMetaSchema = z.object({
+  id: clientIdField.optional(),
+  mutation_id: mutationIdField.optional(),
+});
+
+/** Batch mode (spec 000 §7): a list of items posted to the one URL. */
+export const batchItemSchema = z.object({
+  batch_id: z.union([z.string().min(1).max(64), z.number().int()]),
+  data: z.record(z.string(), z.unknown()),
+});
+export const batchRequestSchema = z.array(batchItemSchema).min(1).max(500);
+export type BatchItem = z.infer<typeof batchItemSchema>;
+
+export const BATCH_MAX_ITEMS = 500;
