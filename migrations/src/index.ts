@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as shell from './20261122000000-shell';
 import * as accessVersion from './20261122000100-access-version';
 import * as models from './20261122000200-models-and-change-log';
+import * as browserCredentials from './20261122000300-browser-credentials';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '20261122000000-shell': shell,
   '20261122000100-access-version': accessVersion,
   '20261122000200-models-and-change-log': models,
+  '20261122000300-browser-credentials': browserCredentials,
 };

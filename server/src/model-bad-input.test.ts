@@ -123,6 +123,9 @@ describe('model routes with junk', () => {
       'sync/snapshot?limit=-1',
       'account/mqttlogs?from=1e400',
       'account/mqttlogs',
+      'user/browser/mqtt',
+      'user/browser/mqtt?browser_id=%3Cscript%3E',
+      `user/browser/mqtt?browser_id=${'x'.repeat(500)}`,
     ]) {
       for (const method of ['GET', 'PUT', 'DELETE']) {
         const res = await s.call(method, path, {

@@ -10,6 +10,7 @@ import {
 import { serve } from '@hono/node-server';
 import { API_BASE, uuidv7 } from '@plant/shared-schema';
 import { createApp } from './app';
+import { EmbeddedBroker } from './broker/broker';
 import { BackgroundTasks } from './lib/background';
 import type { Config } from './config';
 import { migrateToLatest, openDatabase, type Db } from './db/database';
@@ -37,6 +38,8 @@ export interface RunningServer {
   readonly db: Db;
   /** Committed model updates, for the broker bridge and tests. */
   readonly feed: ChangeFeed;
+  /** The embedded MQTT broker at /mqtt. */
+  readonly broker: EmbeddedBroker;
   /** Resolves when background work (mails) started so far is done. */
   idle(): Promise<void>;
   /** Stops accepting, lets open requests finish (at most 10 s), then closes the database. */
@@ -117,6 +120,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
     s.once('error', reject);
   });
+  const broker = new EmbeddedBroker(server, services.browserCredentials, feed, log);
+  await broker.start();
   pruner.start();
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -126,6 +131,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const stop = () =>
     (stopping ??= (async () => {
       pruner.stop();
+      await broker.stop();
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(force);
@@ -135,5 +141,5 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       log.info('server stopped');
     })());
 
-  return { url, port, db, feed, idle: () => background.drain(), stop };
+  return { url, port, db, feed, broker, idle: () => background.drain(), stop };
 }

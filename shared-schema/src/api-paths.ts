@@ -19,6 +19,7 @@ export const apiPaths = {
   style: (accountId?: string) =>
     accountId === undefined ? 'style' : `style?account=${seg(accountId)}`,
   requestFailed: () => 'requestFailed',
+  browserMqtt: (browserId: string) => `user/browser/mqtt?browser_id=${seg(browserId)}`,
   subscriptions: () => 'subscriptions',
   passwordForgot: () => 'password/forgot',
   passwordReset: () => 'password/reset',

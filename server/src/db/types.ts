@@ -171,7 +171,22 @@ export interface AppliedMutationsTable {
   created_at: string;
 }
 
+export interface BrowserCredentialsTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  token_id: string;
+  browser_id: string;
+  username: string;
+  clientid: string;
+  password_hash: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 export interface Database {
+  browser_credentials: BrowserCredentialsTable;
   models: ModelsTable;
   account_clocks: AccountClocksTable;
   model_updates: ModelUpdatesTable;

@@ -42,6 +42,7 @@ export function authRoutes(services: Services) {
 
   app.post('/logout', requireAuth(services), async (c) => {
     await services.auth.logout(c.get('auth').tokenId);
+    await services.browserCredentials.revokeForToken(c.get('auth').tokenId);
     return c.json({ success: true, message: 'You have been signed out.' });
   });
 

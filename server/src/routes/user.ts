@@ -11,6 +11,11 @@ import { notFound } from '../services/domain-error';
 const userIdParams = z.object({ id: idField });
 const setActiveParams = z.object({ id: idField, accountid: idField });
 const styleQuery = z.object({ account: idField.optional() });
+const browserQuery = z.object({
+  browser_id: z
+    .string({ error: 'The browser id is required.' })
+    .regex(/^[A-Za-z0-9_-]{1,100}$/, 'The browser id is required.'),
+});
 
 /** The signed-in user, other users of its account, its active account and that account's style. */
 export function userRoutes(services: Services) {
@@ -35,10 +40,20 @@ export function userRoutes(services: Services) {
   app.post('/user/:id/setActiveAccount/:accountid', auth, async (c) => {
     const { id, accountid } = validParams(c, setActiveParams);
     const session = c.get('session');
-    return c.json({
-      success: true,
-      data: await services.users.setActiveAccount(session, id, accountid),
-    });
+    const data = await services.users.setActiveAccount(session, id, accountid);
+    // Broker credentials name the account they were issued for: the browser asks anew.
+    await services.browserCredentials.revokeForToken(c.get('auth').tokenId);
+    return c.json({ success: true, data });
+  });
+
+  app.get('/user/browser/mqtt', auth, async (c) => {
+    const { browser_id } = validQuery(c, browserQuery);
+    const data = await services.browserCredentials.issue(
+      c.get('session'),
+      c.get('auth'),
+      browser_id,
+    );
+    return c.json({ data });
   });
 
   app.get('/users/:id', auth, async (c) => {

@@ -6,6 +6,7 @@ import { AccountService } from './account.service';
 import { AuthService, type AuthLimits } from './auth.service';
 import { ClientReportService } from './client-report.service';
 import type { Mailer } from './mail.service';
+import { BrowserCredentialService } from './browser-credential.service';
 import type { ChangeFeed } from './change-feed';
 import { ModelService } from './model.service';
 import { PasswordService } from './password.service';
@@ -21,6 +22,7 @@ export interface Services {
   readonly passwords: PasswordService;
   readonly clientReports: ClientReportService;
   readonly models: ModelService;
+  readonly browserCredentials: BrowserCredentialService;
   readonly sync: SyncService;
   /** The first-party OAuth client that the web app signs in with (served by /staticconf). */
   readonly firstPartyClientId: string;
@@ -51,6 +53,7 @@ export function createServices(deps: ServiceDeps): Services {
     passwords: new PasswordService(db, clock, deps.mailer, deps.appUrl, deps.background),
     clientReports: new ClientReportService(db, clock),
     models: new ModelService(db, clock, deps.feed),
+    browserCredentials: new BrowserCredentialService(db, clock),
     sync: new SyncService(db),
     firstPartyClientId: deps.firstPartyClientId,
   };

@@ -1,0 +1,309 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, topics, uuidv7, type ModelUpdate } from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
+import { mayBrowserSubscribe } from './broker';
+
+interface Creds {
+  username: string;
+  clientid: string;
+  password: string;
+}
+
+let s: TestServer;
+const clock = new ManualClock(Date.now());
+const clients: MqttClient[] = [];
+
+beforeAll(async () => {
+  s = await startTestServer({ clock });
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.endAsync(true)));
+});
+afterAll(() => s.close());
+
+async function session(email: string) {
+  const token = await s.signIn(email);
+  const user = dataOf<{ id: string; account: string }>(
+    await s.call('GET', apiPaths.user(), { token }),
+  );
+  const creds = dataOf<Creds>(
+    await s.call('GET', apiPaths.browserMqtt(`browser-${uuidv7()}`), { token }),
+  );
+  return { token, user, creds };
+}
+
+const wsUrl = () => `${s.url.replace('http', 'ws')}/mqtt`;
+
+/** A real mqtt.js client over WebSocket, MQTT 3.1.1, keepalive 55 s as the spec says. */
+async function connect(creds: Creds): Promise<MqttClient> {
+  const client = await mqtt.connectAsync(wsUrl(), {
+    protocolVersion: 4,
+    clientId: creds.clientid,
+    username: creds.username,
+    password: creds.password,
+    keepalive: 55,
+    reconnectPeriod: 0,
+    connectTimeout: 5000,
+  });
+  clients.push(client);
+  return client;
+}
+
+/** Connecting must fail: answers the error. */
+async function refused(options: {
+  clientId: string;
+  username: string;
+  password: string;
+}): Promise<Error> {
+  try {
+    const client = await mqtt.connectAsync(wsUrl(), {
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+      connectTimeout: 3000,
+      ...options,
+    });
+    clients.push(client);
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error('the broker accepted the connection');
+}
+
+function collect(client: MqttClient) {
+  const got: { topic: string; payload: unknown }[] = [];
+  client.on('message', (topic, payload) =>
+    got.push({ topic, payload: JSON.parse(payload.toString()) as unknown }),
+  );
+  return got;
+}
+
+const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
+
+async function until(check: () => boolean, ms = 3000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await settle(20);
+  }
+}
+
+describe('the embedded broker at /mqtt', () => {
+  it('a change through the API arrives on the account topic with the next seq; mqttlogs has the same', async () => {
+    const admin = await session(DEMO_USERS.admin);
+    const client = await connect(admin.creds);
+    const got = collect(client);
+    await client.subscribeAsync(topics.modelUpdates(admin.user.account));
+    const before = (
+      await s.db
+        .selectFrom('account_clocks')
+        .select('seq')
+        .where('account_id', '=', admin.user.account)
+        .executeTakeFirstOrThrow()
+    ).seq;
+    const res = await s.call('POST', apiPaths.collection('assets'), {
+      token: admin.token,
+      json: { name: 'Broadcast' },
+    });
+    const events = (res.json as { _events: ModelUpdate[] })._events;
+    await until(() => got.length === 2);
+    expect(got.map((g) => g.payload)).toEqual(events);
+    expect(events.map((e) => e.seq)).toEqual([before + 1, before + 2]);
+    const fromTs = (events[0]?.ts ?? 0) - 1;
+    const logs = await s.call('GET', apiPaths.mqttlogs(fromTs), { token: admin.token });
+    expect((logs.json as { data: { msg: unknown }[] }).data.map((d) => d.msg)).toEqual(
+      got.map((g) => g.payload),
+    );
+  });
+
+  it('two accounts never see each other’s messages', async () => {
+    const admin = await session(DEMO_USERS.admin);
+    const south = await session(DEMO_USERS.south);
+    const a = await connect(admin.creds);
+    const b = await connect(south.creds);
+    const gotA = collect(a);
+    const gotB = collect(b);
+    await a.subscribeAsync(topics.modelUpdates(admin.user.account));
+    await b.subscribeAsync(topics.modelUpdates(south.user.account));
+    await s.call('POST', apiPaths.collection('assets'), {
+      token: admin.token,
+      json: { name: 'Root only' },
+    });
+    await s.call('POST', apiPaths.collection('assets'), {
+      token: south.token,
+      json: { name: 'South only' },
+    });
+    await until(() => gotA.length === 2 && gotB.length === 2);
+    await settle();
+    expect(gotA.every((g) => g.topic === topics.modelUpdates(admin.user.account))).toBe(true);
+    expect(gotB.every((g) => g.topic === topics.modelUpdates(south.user.account))).toBe(true);
+    expect(JSON.stringify(gotB)).not.toContain('Root only');
+    expect(JSON.stringify(gotA)).not.toContain('South only');
+  });
+
+  it('subscriptions to another account or wide wildcards are refused and deliver nothing', async () => {
+    const admin = await session(DEMO_USERS.admin);
+    const south = await session(DEMO_USERS.south);
+    const b = await connect(south.creds);
+    const got = collect(b);
+    for (const topic of [
+      topics.modelUpdates(admin.user.account),
+      '#',
+      'account/+/_modelupdates',
+      'account/#',
+      `account/${south.user.account}/#`,
+    ]) {
+      // MQTT 3.1.1: a refused subscription is granted 0x80, which mqtt.js reports as an error;
+      // the connection stays up.
+      await expect(b.subscribeAsync(topic), topic).rejects.toThrow(/Subscribe error/);
+      expect(b.connected, topic).toBe(true);
+    }
+    await s.call('POST', apiPaths.collection('assets'), {
+      token: admin.token,
+      json: { name: 'Secret' },
+    });
+    await settle();
+    expect(got).toEqual([]);
+  });
+
+  it('a browser’s publish reaches no one', async () => {
+    const admin = await session(DEMO_USERS.admin);
+    const listener = await session(DEMO_USERS.admin);
+    const sub = await connect(listener.creds);
+    const got = collect(sub);
+    await sub.subscribeAsync(topics.modelUpdates(admin.user.account));
+    const pub = await connect(admin.creds);
+    pub.on('error', () => undefined);
+    pub.publish(
+      topics.modelUpdates(admin.user.account),
+      JSON.stringify({ action: 'item_deleted', type: 'asset', id: 'x' }),
+    );
+    await settle(500);
+    expect(got).toEqual([]);
+  });
+
+  it('wrong credentials, a client id that is not theirs, revoked and expired credentials are refused', async () => {
+    const tech = await session(DEMO_USERS.tech);
+    expect(
+      (
+        await refused({
+          clientId: tech.creds.clientid,
+          username: tech.creds.username,
+          password: 'wrong',
+        })
+      ).message,
+    ).toMatch(/Bad username or password|Not authorized/i);
+    expect(
+      (
+        await refused({
+          clientId: 'someone-else',
+          username: tech.creds.username,
+          password: tech.creds.password,
+        })
+      ).message,
+    ).toMatch(/Bad username or password|Not authorized/i);
+
+    // Logout revokes: the open connection is closed, a new one refused.
+    const live = await connect(tech.creds);
+    const closed = new Promise<void>((resolve) => live.once('close', () => resolve()));
+    await s.call('POST', apiPaths.logout(), { token: tech.token });
+    await closed;
+    await refused({
+      clientId: tech.creds.clientid,
+      username: tech.creds.username,
+      password: tech.creds.password,
+    });
+
+    // New credentials for the same browser replace the old ones.
+    const again = await session(DEMO_USERS.tech);
+    const browser = `browser-${uuidv7()}`;
+    const first = dataOf<Creds>(
+      await s.call('GET', apiPaths.browserMqtt(browser), { token: again.token }),
+    );
+    const second = dataOf<Creds>(
+      await s.call('GET', apiPaths.browserMqtt(browser), { token: again.token }),
+    );
+    await refused({ clientId: first.clientid, username: first.username, password: first.password });
+    await connect(second);
+
+    // They end with the access token's lifetime.
+    const later = await session(DEMO_USERS.tech);
+    clock.advance(31 * 24 * 60 * 60 * 1000);
+    await refused({
+      clientId: later.creds.clientid,
+      username: later.creds.username,
+      password: later.creds.password,
+    });
+  });
+
+  it('an account switch revokes the browser’s credentials', async () => {
+    const admin = await session(DEMO_USERS.admin);
+    const live = await connect(admin.creds);
+    const closed = new Promise<void>((resolve) => live.once('close', () => resolve()));
+    const me = dataOf<{ id: string; roles: { account_id: string }[]; account: string }>(
+      await s.call('GET', apiPaths.user(), { token: admin.token }),
+    );
+    const north = me.roles.find((r) => r.account_id !== me.account)?.account_id ?? '';
+    expect(
+      (await s.call('POST', apiPaths.setActiveAccount(me.id, north), { token: admin.token }))
+        .status,
+    ).toBe(200);
+    await closed;
+    await refused({
+      clientId: admin.creds.clientid,
+      username: admin.creds.username,
+      password: admin.creds.password,
+    });
+    await s.call('POST', apiPaths.setActiveAccount(me.id, me.account), { token: admin.token });
+  });
+
+  it('upload progress goes to the account’s notify topic', async () => {
+    const admin = await session(DEMO_USERS.admin);
+    const client = await connect(admin.creds);
+    const got = collect(client);
+    await client.subscribeAsync(topics.uploadProgress(admin.user.account));
+    s.broker.publishUploadProgress(admin.user.account, {
+      id: 'up-1',
+      message: 'Converting model',
+      progress: 0.4,
+    });
+    await until(() => got.length === 1);
+    expect(got[0]).toEqual({
+      topic: topics.uploadProgress(admin.user.account),
+      payload: { id: 'up-1', message: 'Converting model', progress: 0.4 },
+    });
+  });
+
+  it('with the broker gone between commit and publish, the write stands and the log has it', async () => {
+    const admin = await session(DEMO_USERS.admin);
+    await s.broker.stop();
+    const res = await s.call('POST', apiPaths.collection('assets'), {
+      token: admin.token,
+      json: { name: 'Written while the broker is down' },
+    });
+    expect(res.status).toBe(201);
+    const event = (res.json as { _events: ModelUpdate[] })._events[0];
+    const logs = await s.call('GET', apiPaths.mqttlogs((event?.ts ?? 0) - 1), {
+      token: admin.token,
+    });
+    expect((logs.json as { data: { msg: ModelUpdate }[] }).data[0]?.msg).toEqual(event);
+  });
+});
+
+describe('mayBrowserSubscribe', () => {
+  it.each([
+    ['account/a1/_modelupdates', true],
+    ['account/a1/_notify/upload', true],
+    ['account/a1/_notify/+', true],
+    ['account/a1/_notify/#', true],
+    ['account/a2/_modelupdates', false],
+    ['account/+/_modelupdates', false],
+    ['account/a1/#', false],
+    ['#', false],
+    ['account/a1/_notify/upload/#/x', false],
+    ['account/a1/_modelupdates/#', false],
+  ])('%s -> %s', (topic, allowed) => {
+    expect(mayBrowserSubscribe('a1', topic)).toBe(allowed);
+  });
+});

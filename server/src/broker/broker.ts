@@ -1,0 +1,172 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { createWebSocketStream, WebSocketServer } from 'ws';
+import { topics, type ModelUpdate } from '@plant/shared-schema';
+import type { Logger } from '../logger';
+import type {
+  BrokerIdentity,
+  BrowserCredentialService,
+} from '../services/browser-credential.service';
+import type { ChangeFeed } from '../services/change-feed';
+
+/** Path of MQTT over WebSocket on the HTTP port. */
+export const MQTT_PATH = '/mqtt';
+
+/** CONNACK return code 4 (MQTT 3.1.1): bad user name or password. */
+const BAD_USERNAME_OR_PASSWORD = 4;
+
+/** Upload progress (spec 000 §3): progress from 0 to 1. */
+export interface UploadProgress {
+  readonly id: string;
+  readonly message: string;
+  readonly progress: number;
+}
+
+function authError(message: string): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode: BAD_USERNAME_OR_PASSWORD });
+}
+
+/**
+ * A browser may subscribe to its own account's model updates and notify topics, nothing wider:
+ * no `#` at the root, no `+` in place of the account.
+ */
+export function mayBrowserSubscribe(accountId: string, topic: string): boolean {
+  if (topic === topics.modelUpdates(accountId)) return true;
+  const notify = `account/${accountId}/_notify/`;
+  if (!topic.startsWith(notify)) return false;
+  const rest = topic.slice(notify.length);
+  return rest === '+' || rest === '#' || /^[A-Za-z0-9_-]{1,64}$/.test(rest);
+}
+
+/**
+ * The embedded broker: aedes on the HTTP server's port at /mqtt (MQTT 3.1.1 over WebSocket).
+ * Browsers connect with the credentials of GET user/browser/mqtt; the server publishes as an
+ * internal client (aedes.publish), after commit, what the change feed tells it.
+ */
+export class EmbeddedBroker {
+  private aedes: Aedes | undefined;
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 64 * 1024,
+    handleProtocols: (protocols) => (protocols.has('mqtt') ? 'mqtt' : false),
+  });
+  private readonly identities = new Map<string, BrokerIdentity>();
+  private readonly cleanups: (() => void)[] = [];
+
+  constructor(
+    private readonly http: Server,
+    private readonly credentials: BrowserCredentialService,
+    private readonly feed: ChangeFeed,
+    private readonly log: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    const aedes = await Aedes.createBroker({
+      authenticate: (client, username, password, done) => {
+        if (username === undefined || password === undefined) {
+          done(authError('Credentials required'), false);
+          return;
+        }
+        this.credentials.verify(username, password, client.id).then(
+          (identity) => {
+            if (identity === undefined) {
+              done(authError('Bad credentials'), false);
+              return;
+            }
+            this.identities.set(client.id, identity);
+            done(null, true);
+          },
+          (err: unknown) => {
+            this.log.error('broker authentication failed', { error: String(err) });
+            done(authError('Authentication failed'), false);
+          },
+        );
+      },
+      authorizeSubscribe: (client, subscription, done) => {
+        const identity = this.identities.get(client.id);
+        if (
+          identity === undefined ||
+          !mayBrowserSubscribe(identity.accountId, subscription.topic)
+        ) {
+          // A null subscription is refused in the SUBACK (0x80); the connection stays up.
+          done(null, null);
+          return;
+        }
+        done(null, subscription);
+      },
+      // Browsers publish nothing yet; the server publishes through aedes.publish (client null).
+      authorizePublish: (client, _packet, done) => {
+        done(client === null ? null : new Error('Publishing is not allowed'));
+      },
+    });
+    this.aedes = aedes;
+    aedes.on('clientDisconnect', (client: Client) => this.identities.delete(client.id));
+    aedes.on('clientError', (client: Client, err: Error) =>
+      this.log.debug('broker client error', { client: client.id, error: err.message }),
+    );
+
+    const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (path !== MQTT_PATH) {
+        socket.destroy();
+        return;
+      }
+      this.wss.handleUpgrade(req, socket, head, (ws) => {
+        const stream = createWebSocketStream(ws);
+        stream.on('error', () => stream.destroy());
+        aedes.handle(stream, req);
+      });
+    };
+    this.http.on('upgrade', onUpgrade);
+    this.cleanups.push(() => this.http.off('upgrade', onUpgrade));
+    this.cleanups.push(
+      this.feed.subscribe((accountId, updates) => this.publishUpdates(accountId, updates)),
+    );
+    this.cleanups.push(this.credentials.onRevoked((ids) => this.disconnect(ids)));
+  }
+
+  /** Publishes one upload's progress on the account's notify topic. */
+  publishUploadProgress(accountId: string, progress: UploadProgress): void {
+    this.publish(topics.uploadProgress(accountId), JSON.stringify(progress));
+  }
+
+  private publishUpdates(accountId: string, updates: readonly ModelUpdate[]): void {
+    for (const update of updates)
+      this.publish(topics.modelUpdates(accountId), JSON.stringify(update));
+  }
+
+  private publish(topic: string, payload: string): void {
+    const aedes = this.aedes;
+    if (aedes === undefined || aedes.closed) return;
+    aedes.publish(
+      { cmd: 'publish', topic, payload: Buffer.from(payload), qos: 0, retain: false, dup: false },
+      (err) => {
+        // The log is the truth: a lost publish is caught up by the clients' missed-update poll.
+        if (err) this.log.warn('broker publish failed', { topic, error: err.message });
+      },
+    );
+  }
+
+  /** Closes the connections that used revoked credentials. */
+  private disconnect(credentialIds: readonly string[]): void {
+    const revoked = new Set(credentialIds);
+    // aedes keeps its connected clients by id; the field is not in its type definitions.
+    const connected =
+      (this.aedes as unknown as { clients?: Record<string, Client> } | undefined)?.clients ?? {};
+    for (const [clientId, identity] of this.identities) {
+      if (!revoked.has(identity.credentialId)) continue;
+      this.identities.delete(clientId);
+      connected[clientId]?.close();
+    }
+  }
+
+  async stop(): Promise<void> {
+    for (const cleanup of this.cleanups.splice(0)) cleanup();
+    for (const ws of this.wss.clients) ws.terminate();
+    this.wss.close();
+    const aedes = this.aedes;
+    if (aedes !== undefined && !aedes.closed)
+      await new Promise<void>((resolve) => aedes.close(() => resolve()));
+  }
+}
