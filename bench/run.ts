@@ -1,7 +1,16 @@
+import { benchChangeLog } from './change-log.bench';
+import { benchFanout } from './fanout.bench';
 import { benchGetUser } from './get-user.bench';
+import { benchMqttlogs } from './mqttlogs.bench';
 
 /** `npm run bench`: every benchmark, each printing `name: ratio (ours/baseline) …` lines. */
-const benches: [string, () => Promise<string[]>][] = [['get-user', benchGetUser]];
+const only = process.argv[2];
+const benches: [string, () => Promise<string[]>][] = [
+  ['get-user', benchGetUser],
+  ['change-log', benchChangeLog],
+  ['mqttlogs', benchMqttlogs],
+  ['fan-out', benchFanout],
+].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {
   process.stdout.write(`running ${name}...\n`);
