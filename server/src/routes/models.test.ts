@@ -148,6 +148,30 @@ describe('generic writes and the change log', () => {
     expect((await del('assets', asset.id)).status).toBe(404);
   });
 
+  it('ordered lists: creating, moving and deleting stream groups sends updated_list on the asset', async () => {
+    const asset = await newAsset('Ordered');
+    const ids: string[] = [];
+    for (const [order, name] of ['A', 'B', 'C'].entries()) {
+      const res = await post('datastreamgroups', { asset_id: asset.id, name, order });
+      const body = res.json as WriteBody;
+      ids.push(body.data?.id ?? '');
+      expect(body._events.at(-1)).toMatchObject({
+        action: 'updated_list',
+        type: 'asset',
+        id: asset.id,
+        child_type: 'datastreamgroup',
+        list: ids,
+      });
+    }
+    const moved = (await put('datastreamgroups', ids[0] ?? '', { order: 5 })).json as WriteBody;
+    expect(moved._events.map((e) => e.action)).toEqual(['attributes_updated', 'updated_list']);
+    expect(moved._events[1]?.list).toEqual([ids[1], ids[2], ids[0]]);
+    const renamed = (await put('datastreamgroups', ids[1] ?? '', { name: 'B2' })).json as WriteBody;
+    expect(renamed._events.map((e) => e.action)).toEqual(['attributes_updated']);
+    const gone = (await del('datastreamgroups', ids[2] ?? '')).json as WriteBody;
+    expect(gone._events.at(-1)).toMatchObject({ action: 'updated_list', list: [ids[1], ids[0]] });
+  });
+
   it('a repeated mutation_id is answered again, not applied twice', async () => {
     const mutation_id = `m-${uuidv7()}`;
     const first = await post('assets', { name: 'Once only', mutation_id });

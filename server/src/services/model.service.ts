@@ -174,6 +174,9 @@ class Transactional {
         child_id: modelId,
       },
     ];
+    drafts.push(
+      ...(await this.listChange(parentId, { id: modelId, sortKey: this.sortKey(attributes) })),
+    );
     const updates = await this.stamp(drafts);
     const at = isoAt(this.now);
     const row: Omit<ModelRow, 'account_id'> = {
@@ -231,12 +234,19 @@ class Transactional {
         },
       );
     }
+    const sortKey = this.sortKey(after);
+    if (parentId === existing.parent_id && sortKey !== existing.sort_key) {
+      drafts.push(...(await this.listChange(parentId, { id, sortKey })));
+    } else if (parentId !== existing.parent_id) {
+      drafts.push(...(await this.listChange(existing.parent_id, { id, sortKey: null })));
+      drafts.push(...(await this.listChange(parentId, { id, sortKey })));
+    }
     const updates = await this.stamp(drafts);
     const changes = {
       attributes: JSON.stringify(after),
       last_seq: updates[0]?.seq ?? existing.last_seq,
       updated_at: isoAt(this.now),
-      sort_key: this.sortKey(after),
+      sort_key: sortKey,
       parent_id: parentId,
     };
     await this.models.update(this.accountId, id, changes);
@@ -264,9 +274,37 @@ class Transactional {
         child_id: id,
       },
     ];
+    drafts.push(...(await this.listChange(existing.parent_id, { id, sortKey: null })));
     const updates = await this.stamp(drafts);
     for (const row of doomed) await this.models.remove(this.accountId, row.id);
     return { model: null, updates };
+  }
+
+  /**
+   * For ordered models: `updated_list` on the parent with the children's ids in their new order,
+   * after one child is placed at `sortKey` (null: removed).
+   */
+  private async listChange(
+    parentId: string,
+    change: { id: string; sortKey: string | null },
+  ): Promise<Draft[]> {
+    if (this.def.ordered !== true) return [];
+    const siblings = (await this.models.children(this.accountId, this.def.parentType, parentId))
+      .filter((row) => row.type === this.def.type && row.id !== change.id)
+      .map((row) => ({ id: row.id, sortKey: row.sort_key }));
+    if (change.sortKey !== null) siblings.push({ id: change.id, sortKey: change.sortKey });
+    siblings.sort((a, b) =>
+      a.sortKey === b.sortKey ? (a.id < b.id ? -1 : 1) : a.sortKey < b.sortKey ? -1 : 1,
+    );
+    return [
+      {
+        action: 'updated_list',
+        type: this.def.parentType,
+        id: parentId,
+        child_type: this.def.type,
+        list: siblings.map((sibling) => sibling.id),
+      },
+    ];
   }
 
   /** Model rules beyond the schema: references into the same account, and per-type checks. */

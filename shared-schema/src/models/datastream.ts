@@ -34,6 +34,7 @@ export const datastreamGroupModel = {
   refs: { asset_id: 'asset' },
   permissions: streamPermissions,
   sortField: 'order',
+  ordered: true,
 } as const satisfies ModelDefinition<'datastreamgroup', typeof datastreamGroupAttributesSchema>;
 
 export const DATASTREAM_TYPES = ['state', 'number', 'boolean', 'text'] as const;

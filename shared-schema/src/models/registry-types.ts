@@ -28,4 +28,9 @@ export interface ModelDefinition<T extends string = string, S extends z.ZodObjec
   readonly permissions: ModelPermissions;
   /** The attribute lists sort by. */
   readonly sortField: keyof z.infer<S> & string;
+  /**
+   * The parent keeps these children as an ordered list: every create, delete or move among them
+   * sends `updated_list` on the parent with the children's ids in order.
+   */
+  readonly ordered?: boolean;
 }
