@@ -71,6 +71,57 @@ export class UserRepository {
       .execute();
   }
 
+  /** Every member of an account, with the ids of the roles it holds there. */
+  async membersOf(accountId: string) {
+    const rows = await scopeTo(this.db, accountId)
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .select([
+        'users.id',
+        'users.firstname',
+        'users.lastname',
+        'users.email',
+        'users.language',
+        'memberships.role_id',
+      ])
+      .orderBy('users.lastname')
+      .orderBy('users.id')
+      .execute();
+    const byUser = new Map<
+      string,
+      {
+        id: string;
+        firstname: string;
+        lastname: string;
+        email: string;
+        language: string;
+        role_ids: string[];
+      }
+    >();
+    for (const r of rows) {
+      const entry = byUser.get(r.id) ?? {
+        id: r.id,
+        firstname: r.firstname,
+        lastname: r.lastname,
+        email: r.email,
+        language: r.language,
+        role_ids: [],
+      };
+      entry.role_ids.push(r.role_id);
+      byUser.set(r.id, entry);
+    }
+    return [...byUser.values()];
+  }
+
+  /** The roles defined in an account. */
+  rolesOf(accountId: string): Promise<RoleRow[]> {
+    return scopeTo(this.db, accountId)
+      .selectFrom('roles')
+      .select(['id', 'slug', 'name', 'account_id'])
+      .orderBy('slug')
+      .execute();
+  }
+
   /** The roles a user holds in one account; empty when it is not a member there. */
   rolesIn(accountId: string, userId: string): Promise<RoleRow[]> {
     return scopeTo(this.db, accountId)

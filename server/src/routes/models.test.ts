@@ -391,7 +391,9 @@ describe('reads: mqttlogs, snapshot, graph', () => {
       .selectAll()
       .where('account_id', '=', rootAccount)
       .execute();
-    expect(new Map([...models].map(([k, m]) => [k, m.attributes]))).toEqual(
+    const READ_MODELS = new Set(['account', 'user', 'role', 'tag']);
+    const synced = [...models].filter(([, m]) => !READ_MODELS.has(m.type));
+    expect(new Map(synced.map(([k, m]) => [k, m.attributes]))).toEqual(
       new Map(truth.map((r) => [`${r.type}:${r.id}`, JSON.parse(r.attributes) as unknown])),
     );
   });
@@ -402,8 +404,43 @@ describe('reads: mqttlogs, snapshot, graph', () => {
       token: internal,
       headers: { 'X-Disable-Internal-Features': '1' },
     });
-    const types = new Set(dataOf<{ models: SyncedModel[] }>(res).models.map((m) => m.type));
-    expect(types).toEqual(new Set(['asset', 'gateway', 'datastreamgroup', 'datastream']));
+    const all = dataOf<{ models: SyncedModel[] }>(res).models;
+    const types = new Set(all.map((m) => m.type));
+    expect(types).toEqual(
+      new Set([
+        'account',
+        'user',
+        'role',
+        'tag',
+        'asset',
+        'gateway',
+        'datastreamgroup',
+        'datastream',
+      ]),
+    );
+    // With user::view (supervisor), every member of the account is a read model.
+    expect(
+      all
+        .filter((m) => m.type === 'user')
+        .map((m) => m.attributes.email)
+        .sort(),
+    ).toEqual([DEMO_USERS.admin, DEMO_USERS.internal, DEMO_USERS.norole, DEMO_USERS.tech]);
+    expect(
+      all
+        .filter((m) => m.type === 'role')
+        .map((m) => m.attributes.slug)
+        .sort(),
+    ).toEqual(['admin', 'norole', 'supervisor', 'technician']);
+    // Without it, only oneself.
+    const techModels = dataOf<{ models: SyncedModel[] }>(
+      await s.call('GET', apiPaths.snapshot(undefined, 2000), { token: tech }),
+    ).models;
+    expect(techModels.filter((m) => m.type === 'user').map((m) => m.attributes.email)).toEqual([
+      DEMO_USERS.tech,
+    ]);
+    expect(techModels.find((m) => m.type === 'account')?.attributes.name).toBe(
+      'Demo Machine Builder',
+    );
     const south = await s.signIn(DEMO_USERS.south);
     const southModels = dataOf<{ models: SyncedModel[] }>(
       await s.call('GET', apiPaths.snapshot(undefined, 2000), { token: south }),

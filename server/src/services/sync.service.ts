@@ -8,7 +8,10 @@ import {
   type Watermark,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
+import { AccessRepository } from '../repositories/access.repository';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
+import { UserRepository } from '../repositories/user.repository';
+import { toAccountView } from './account.service';
 import { ModelRepository, type ModelRow } from '../repositories/model.repository';
 import { DomainError, forbidden, notFound } from './domain-error';
 import { toSyncedModel } from './model.service';
@@ -98,12 +101,59 @@ export class SyncService {
       limit,
     );
     const last = rows.at(-1);
+    const readModels = start === undefined ? await this.readModels(session, accountId) : [];
     return {
-      models: rows.map(toSyncedModel),
+      models: [...readModels, ...rows.map(toSyncedModel)],
       next_cursor:
         rows.length === limit && last !== undefined ? encodeCursor(watermark, last.id) : null,
       watermark,
     };
+  }
+
+  /**
+   * The account, its members, roles and tags, as read models on the first snapshot page. Members
+   * are everyone with user::view, else only oneself. Their changes do not go through the change
+   * log yet (last_seq 0): a client refreshes them with a new snapshot.
+   */
+  private async readModels(session: Session, accountId: string): Promise<SyncedModel[]> {
+    const account = session.activeAccount;
+    if (account === null) return [];
+    const users = new UserRepository(this.db);
+    const view = toAccountView(account, session.memberOf);
+    const model = (
+      type: string,
+      id: string,
+      parentType: string,
+      parentId: string,
+      attributes: object,
+    ): SyncedModel => ({
+      type,
+      id,
+      parent_type: parentType,
+      parent_id: parentId,
+      attributes: attributes as Record<string, unknown>,
+      last_seq: 0,
+    });
+    const members = (await users.membersOf(accountId)).filter(
+      (m) => m.id === session.user.id || can(session.ctx, 'user::view'),
+    );
+    const tags = await new AccessRepository(this.db).tagsOf(accountId, session.user.id);
+    return [
+      model('account', view.id, 'account', view.parent_id ?? '', {
+        name: view.name,
+        active: view.active,
+        theme: view.theme,
+      }),
+      ...members.map(({ id, ...attributes }) =>
+        model('user', id, 'account', accountId, attributes),
+      ),
+      ...(await users.rolesOf(accountId)).map((r) =>
+        model('role', r.id, 'account', accountId, { slug: r.slug, name: r.name }),
+      ),
+      ...tags.map((t) =>
+        model('tag', `${t.account_id ?? 'global'}:${t.slug}`, 'account', accountId, t),
+      ),
+    ];
   }
 
   /** A model and everything under it (an asset's groups and streams), as far as the user may see. */
