@@ -8,7 +8,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { serve } from '@hono/node-server';
-import { API_BASE, uuidv7 } from '@plant/shared-schema';
+import { API_BASE, uuidv7, viewableTypes } from '@plant/shared-schema';
 import { createApp } from './app';
 import { EmbeddedBroker } from './broker/broker';
 import { BackgroundTasks } from './lib/background';
@@ -120,7 +120,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
     s.once('error', reject);
   });
-  const broker = new EmbeddedBroker(server, services.browserCredentials, feed, log);
+  const broker = new EmbeddedBroker(server, services.browserCredentials, feed, log, async (who) => {
+    const session = await services.users.session(who.userId, false);
+    // Credentials name their account; a user since switched elsewhere sees nothing there.
+    if (session.activeAccount?.id !== who.accountId) return new Set<string>();
+    return new Set(viewableTypes(session.ctx));
+  });
   await broker.start();
   pruner.start();
   const port = (server.address() as AddressInfo).port;

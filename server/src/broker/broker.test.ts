@@ -167,6 +167,36 @@ describe('the embedded broker at /mqtt', () => {
     expect(got).toEqual([]);
   });
 
+  it('updates of types the user may not view are not forwarded to it', async () => {
+    const admin = await session(DEMO_USERS.admin);
+    const techUser = await session(DEMO_USERS.tech);
+    await s.db
+      .deleteFrom('permissions')
+      .where('name', '=', 'gateway::view')
+      .where('account_id', '=', techUser.user.account)
+      .execute();
+    const tech = await session(DEMO_USERS.tech);
+    const client = await connect(tech.creds);
+    const got = collect(client);
+    await client.subscribeAsync(topics.modelUpdates(tech.user.account));
+    await s.call('POST', apiPaths.collection('gateways'), {
+      token: admin.token,
+      json: { name: 'Hidden gateway' },
+    });
+    await s.call('POST', apiPaths.collection('assets'), {
+      token: admin.token,
+      json: { name: 'Visible asset' },
+    });
+    await until(() => got.length === 2);
+    await settle();
+    const messages = got.map((g) => g.payload as ModelUpdate);
+    expect(messages.map((m) => [m.action, m.child_type ?? m.type])).toEqual([
+      ['updated', 'asset'],
+      ['child_created', 'asset'],
+    ]);
+    expect(JSON.stringify(got)).not.toContain('Hidden gateway');
+  });
+
   it('a browser’s publish reaches no one', async () => {
     const admin = await session(DEMO_USERS.admin);
     const listener = await session(DEMO_USERS.admin);

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
-import { topics, type ModelUpdate } from '@plant/shared-schema';
+import { topics, updateSubjectType, type ModelUpdate } from '@plant/shared-schema';
 import type { Logger } from '../logger';
 import type {
   BrokerIdentity,
@@ -52,6 +52,10 @@ export class EmbeddedBroker {
     handleProtocols: (protocols) => (protocols.has('mqtt') ? 'mqtt' : false),
   });
   private readonly identities = new Map<string, BrokerIdentity>();
+  /** Per connected client: the model types its user may view, read when it connected. */
+  private readonly viewable = new Map<string, ReadonlySet<string>>();
+  /** The subject type of each published update, parsed once for all subscribers. */
+  private readonly subjects = new WeakMap<object, string>();
   private readonly cleanups: (() => void)[] = [];
 
   constructor(
@@ -59,6 +63,7 @@ export class EmbeddedBroker {
     private readonly credentials: BrowserCredentialService,
     private readonly feed: ChangeFeed,
     private readonly log: Logger,
+    private readonly visibleTypes: (identity: BrokerIdentity) => Promise<ReadonlySet<string>>,
   ) {}
 
   async start(): Promise<void> {
@@ -68,15 +73,8 @@ export class EmbeddedBroker {
           done(authError('Credentials required'), false);
           return;
         }
-        this.credentials.verify(username, password, client.id).then(
-          (identity) => {
-            if (identity === undefined) {
-              done(authError('Bad credentials'), false);
-              return;
-            }
-            this.identities.set(client.id, identity);
-            done(null, true);
-          },
+        this.admit(client, username, password).then(
+          (admitted) => done(admitted ? null : authError('Bad credentials'), admitted),
           (err: unknown) => {
             this.log.error('broker authentication failed', { error: String(err) });
             done(authError('Authentication failed'), false);
@@ -95,13 +93,22 @@ export class EmbeddedBroker {
         }
         done(null, subscription);
       },
+      // Model updates reach a browser only for types its user may view, as mqttlogs filters them.
+      authorizeForward: (client, packet) => {
+        if (!packet.topic.endsWith('/_modelupdates')) return packet;
+        const types = this.viewable.get(client.id);
+        return types !== undefined && types.has(this.subjectOf(packet)) ? packet : null;
+      },
       // Browsers publish nothing yet; the server publishes through aedes.publish (client null).
       authorizePublish: (client, _packet, done) => {
         done(client === null ? null : new Error('Publishing is not allowed'));
       },
     });
     this.aedes = aedes;
-    aedes.on('clientDisconnect', (client: Client) => this.identities.delete(client.id));
+    aedes.on('clientDisconnect', (client: Client) => {
+      this.identities.delete(client.id);
+      this.viewable.delete(client.id);
+    });
     aedes.on('clientError', (client: Client, err: Error) =>
       this.log.debug('broker client error', { client: client.id, error: err.message }),
     );
@@ -124,6 +131,30 @@ export class EmbeddedBroker {
       this.feed.subscribe((accountId, updates) => this.publishUpdates(accountId, updates)),
     );
     this.cleanups.push(this.credentials.onRevoked((ids) => this.disconnect(ids)));
+  }
+
+  /** Checks a CONNECT's credentials and notes who the client is and what it may see. */
+  private async admit(client: Client, username: string, password: Buffer): Promise<boolean> {
+    const identity = await this.credentials.verify(username, password, client.id);
+    if (identity === undefined) return false;
+    const types = await this.visibleTypes(identity);
+    this.identities.set(client.id, identity);
+    this.viewable.set(client.id, types);
+    return true;
+  }
+
+  private subjectOf(packet: { payload: string | Buffer }): string {
+    const key = packet.payload as object;
+    let subject = this.subjects.get(key);
+    if (subject === undefined) {
+      try {
+        subject = updateSubjectType(JSON.parse(packet.payload.toString()) as ModelUpdate);
+      } catch {
+        subject = '';
+      }
+      this.subjects.set(key, subject);
+    }
+    return subject;
   }
 
   /** Publishes one upload's progress on the account's notify topic. */

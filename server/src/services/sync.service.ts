@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import {
   can,
-  MODELS,
   modelByType,
+  updateSubjectType,
+  viewableTypes,
   type ModelUpdate,
   type SyncedModel,
   type Watermark,
@@ -40,17 +41,6 @@ function decodeCursor(cursor: string): { w: Watermark; after: string } {
   }
 }
 
-/** The model types this session may read (view permission). */
-function viewableTypes(session: Session): string[] {
-  return MODELS.filter((m) => can(session.ctx, m.permissions.view)).map((m) => m.type);
-}
-
-/** Whether an update is about something the session may see (child_* name the child's type). */
-function visible(update: ModelUpdate, types: ReadonlySet<string>): boolean {
-  const subject = update.child_type ?? update.type;
-  return types.has(subject);
-}
-
 /** Reads for the sync engine: missed updates, the bootstrap snapshot, one model's graph. */
 export class SyncService {
   constructor(private readonly db: Db) {}
@@ -76,12 +66,12 @@ export class SyncService {
     const pruned = oldest === undefined ? clock.seq > 0 : oldest.seq > 1;
     const horizon = oldest === undefined ? clock.ts : oldest.ts - 1;
     const resync = pruned && fromTs < horizon;
-    const types = new Set(viewableTypes(session));
+    const types = new Set(viewableTypes(session.ctx));
     const page = rows.slice(0, MQTTLOGS_PAGE);
     const data = page
       // The log holds only messages this server wrote (ModelService); no need to validate again.
       .map((r) => ({ ts: r.ts, msg: JSON.parse(r.msg) as ModelUpdate }))
-      .filter((r) => visible(r.msg, types));
+      .filter((r) => types.has(updateSubjectType(r.msg)));
     return { data, more: rows.length > MQTTLOGS_PAGE, resync };
   }
 
@@ -96,7 +86,7 @@ export class SyncService {
     const watermark = start?.w ?? (await new ChangeLogRepository(this.db).clock(accountId));
     const rows = await new ModelRepository(this.db).page(
       accountId,
-      viewableTypes(session),
+      viewableTypes(session.ctx),
       start?.after ?? '',
       limit,
     );
@@ -164,7 +154,7 @@ export class SyncService {
     const models = new ModelRepository(this.db);
     const root = await models.find(accountId, type, id);
     if (root === undefined) throw notFound('Model');
-    const types = new Set(viewableTypes(session));
+    const types = new Set(viewableTypes(session.ctx));
     const children: SyncedModel[] = [];
     const visit = async (row: ModelRow, depth: number) => {
       if (depth > 4) return;

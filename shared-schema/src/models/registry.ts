@@ -1,6 +1,7 @@
 import { assetModel } from './asset';
 import { datastreamGroupModel, datastreamModel } from './datastream';
 import { gatewayModel } from './gateway';
+import { can, type PermissionContext } from '../permissions';
 import type { ModelDefinition } from './registry-types';
 
 /**
@@ -20,4 +21,9 @@ export function modelByType(type: string): ModelDefinition | undefined {
 
 export function modelByCollection(collection: string): ModelDefinition | undefined {
   return byCollection.get(collection);
+}
+
+/** The synced model types a user may read (their view permission). */
+export function viewableTypes(ctx: PermissionContext): string[] {
+  return MODELS.filter((m) => can(ctx, m.permissions.view)).map((m) => m.type);
 }

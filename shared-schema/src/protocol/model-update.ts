@@ -42,3 +42,11 @@ export type SyncedModel = z.infer<typeof syncedModelSchema>;
 /** Where a bootstrap's log replay starts: the account's clock before the first snapshot page. */
 export const watermarkSchema = z.object({ ts: z.number().int(), seq: z.number().int() });
 export type Watermark = z.infer<typeof watermarkSchema>;
+
+/**
+ * The model type an update is about, for permission filtering: the child's for child_created,
+ * child_deleted and updated_list (they are sent on the parent), else the model's own.
+ */
+export function updateSubjectType(update: Pick<ModelUpdate, 'type' | 'child_type'>): string {
+  return update.child_type ?? update.type;
+}
