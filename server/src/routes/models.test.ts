@@ -353,6 +353,28 @@ describe('reads: mqttlogs, snapshot, graph', () => {
     expect((await s.call('GET', 'account/mqttlogs?from=abc', { token: admin })).status).toBe(422);
   });
 
+  it('mqttlogs is capped at 1000 a call and says when there is more; paging on from gets the rest', async () => {
+    const last = (await logRows(rootAccount)).at(-1);
+    for (let round = 0; round < 2; round++) {
+      const batch = Array.from({ length: 300 }, (_, i) => ({
+        batch_id: i,
+        data: { name: `Paged ${round}-${i}` },
+      }));
+      expect((await post('assets', batch)).status).toBe(200);
+    }
+    type Page = { data: { ts: number; msg: ModelUpdate }[]; more: boolean };
+    const first = (await s.call('GET', apiPaths.mqttlogs(last?.ts ?? 0), { token: admin }))
+      .json as Page;
+    expect(first.data).toHaveLength(1000);
+    expect(first.more).toBe(true);
+    const second = (
+      await s.call('GET', apiPaths.mqttlogs(first.data.at(-1)?.ts ?? 0), { token: admin })
+    ).json as Page;
+    expect(second.more).toBe(false);
+    const seqs = [...first.data, ...second.data].map((d) => d.msg.seq);
+    expect(seqs).toEqual(Array.from({ length: 1200 }, (_, i) => (last?.seq ?? 0) + i + 1));
+  });
+
   it('the snapshot plus the log from its watermark equals the database, with writes between pages', async () => {
     const models = new Map<string, SyncedModel>();
     let cursor: string | undefined;
