@@ -22,10 +22,9 @@ export function userRoutes(services: Services) {
   const app = new Hono<AppEnv>();
   const auth = requireAuth(services);
 
-  app.get('/user', auth, (c) => {
-    const session = c.get('session');
-    return c.json({ data: session.view });
-  });
+  app.get('/user', auth, (c) =>
+    c.body(c.get('session').viewJson, 200, { 'Content-Type': 'application/json' }),
+  );
 
   app.get('/user/account', auth, (c) => {
     const session = c.get('session');

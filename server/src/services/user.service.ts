@@ -25,6 +25,8 @@ export interface Session {
   /** Ids of every account the user belongs to. */
   readonly memberOf: ReadonlySet<string>;
   readonly view: CurrentUser;
+  /** GET user's whole answer, serialised once per session load (sessions are cached). */
+  readonly viewJson: string;
   readonly ctx: PermissionContext;
 }
 
@@ -89,7 +91,8 @@ export class UserService {
       featureFlags,
       internalFeaturesDisabled,
     };
-    return { user, activeAccount: inAccount, roles, activeRoles, memberOf, view, ctx };
+    const viewJson = JSON.stringify({ data: view });
+    return { user, activeAccount: inAccount, roles, activeRoles, memberOf, view, viewJson, ctx };
   }
 
   /** A user as the caller may see it: itself, or a member of its active account with user::view. */
