@@ -88,7 +88,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (config.seed === 'demo') await seedDemo(db, clock, log);
 
   const background = new BackgroundTasks(log);
-  const feed = new ChangeFeed();
+  const feed = new ChangeFeed((err) => log.error('change listener failed', { error: String(err) }));
   const pruner = new LogPruner(db, clock, config.logRetentionMs, log);
   const mailer = new Mailer(
     { smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir },

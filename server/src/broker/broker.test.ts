@@ -197,6 +197,33 @@ describe('the embedded broker at /mqtt', () => {
     expect(JSON.stringify(got)).not.toContain('Hidden gateway');
   });
 
+  it('a browser reconnecting with its client id (old socket not yet gone) still gets its updates', async () => {
+    const admin = await session(DEMO_USERS.admin);
+    const first = await connect(admin.creds);
+    first.on('error', () => undefined);
+    await first.subscribeAsync(topics.modelUpdates(admin.user.account));
+    const second = await connect(admin.creds);
+    const got = collect(second);
+    await second.subscribeAsync(topics.modelUpdates(admin.user.account));
+    await settle();
+    await s.call('POST', apiPaths.collection('assets'), {
+      token: admin.token,
+      json: { name: 'After reconnect' },
+    });
+    await until(() => got.length === 2);
+    expect(JSON.stringify(got)).toContain('After reconnect');
+  });
+
+  it('broker credentials end with their access token (a password reset revokes every token)', async () => {
+    const tech = await session(DEMO_USERS.tech);
+    await s.db.updateTable('access_tokens').set({ revoked_at: new Date().toISOString() }).execute();
+    await refused({
+      clientId: tech.creds.clientid,
+      username: tech.creds.username,
+      password: tech.creds.password,
+    });
+  });
+
   it('a browser’s publish reaches no one', async () => {
     const admin = await session(DEMO_USERS.admin);
     const listener = await session(DEMO_USERS.admin);

@@ -51,9 +51,13 @@ export class EmbeddedBroker {
     maxPayload: 64 * 1024,
     handleProtocols: (protocols) => (protocols.has('mqtt') ? 'mqtt' : false),
   });
-  private readonly identities = new Map<string, BrokerIdentity>();
+  /**
+   * Per client object, not per client id: a browser reconnecting with its id is admitted before
+   * aedes drops its old connection, and that old connection's disconnect must not forget the new.
+   */
+  private readonly identities = new Map<Client, BrokerIdentity>();
   /** Per connected client: the model types its user may view, read when it connected. */
-  private readonly viewable = new Map<string, ReadonlySet<string>>();
+  private readonly viewable = new Map<Client, ReadonlySet<string>>();
   /** The subject type of each published update, parsed once for all subscribers. */
   private readonly subjects = new WeakMap<object, string>();
   private readonly cleanups: (() => void)[] = [];
@@ -82,7 +86,7 @@ export class EmbeddedBroker {
         );
       },
       authorizeSubscribe: (client, subscription, done) => {
-        const identity = this.identities.get(client.id);
+        const identity = this.identities.get(client);
         if (
           identity === undefined ||
           !mayBrowserSubscribe(identity.accountId, subscription.topic)
@@ -96,7 +100,7 @@ export class EmbeddedBroker {
       // Model updates reach a browser only for types its user may view, as mqttlogs filters them.
       authorizeForward: (client, packet) => {
         if (!packet.topic.endsWith('/_modelupdates')) return packet;
-        const types = this.viewable.get(client.id);
+        const types = this.viewable.get(client);
         return types !== undefined && types.has(this.subjectOf(packet)) ? packet : null;
       },
       // Browsers publish nothing yet; the server publishes through aedes.publish (client null).
@@ -106,8 +110,8 @@ export class EmbeddedBroker {
     });
     this.aedes = aedes;
     aedes.on('clientDisconnect', (client: Client) => {
-      this.identities.delete(client.id);
-      this.viewable.delete(client.id);
+      this.identities.delete(client);
+      this.viewable.delete(client);
     });
     aedes.on('clientError', (client: Client, err: Error) =>
       this.log.debug('broker client error', { client: client.id, error: err.message }),
@@ -138,8 +142,8 @@ export class EmbeddedBroker {
     const identity = await this.credentials.verify(username, password, client.id);
     if (identity === undefined) return false;
     const types = await this.visibleTypes(identity);
-    this.identities.set(client.id, identity);
-    this.viewable.set(client.id, types);
+    this.identities.set(client, identity);
+    this.viewable.set(client, types);
     return true;
   }
 
@@ -182,13 +186,11 @@ export class EmbeddedBroker {
   /** Closes the connections that used revoked credentials. */
   private disconnect(credentialIds: readonly string[]): void {
     const revoked = new Set(credentialIds);
-    // aedes keeps its connected clients by id; the field is not in its type definitions.
-    const connected =
-      (this.aedes as unknown as { clients?: Record<string, Client> } | undefined)?.clients ?? {};
-    for (const [clientId, identity] of this.identities) {
+    for (const [client, identity] of this.identities) {
       if (!revoked.has(identity.credentialId)) continue;
-      this.identities.delete(clientId);
-      connected[clientId]?.close();
+      this.identities.delete(client);
+      this.viewable.delete(client);
+      client.close();
     }
   }
 

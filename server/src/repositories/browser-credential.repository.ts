@@ -14,12 +14,24 @@ export class BrowserCredentialRepository {
 
   /** Live credentials (not revoked, not expired) by username. */
   findLive(username: string, nowIso: string) {
+    // Only while the access token they were issued under lives too (a password reset revokes
+    // every token, and with them every browser's broker access).
     return this.db
       .selectFrom('browser_credentials')
-      .select(['id', 'user_id', 'account_id', 'token_id', 'clientid', 'password_hash'])
-      .where('username', '=', username)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', nowIso)
+      .innerJoin('access_tokens', 'access_tokens.id', 'browser_credentials.token_id')
+      .select([
+        'browser_credentials.id',
+        'browser_credentials.user_id',
+        'browser_credentials.account_id',
+        'browser_credentials.token_id',
+        'browser_credentials.clientid',
+        'browser_credentials.password_hash',
+      ])
+      .where('browser_credentials.username', '=', username)
+      .where('browser_credentials.revoked_at', 'is', null)
+      .where('browser_credentials.expires_at', '>', nowIso)
+      .where('access_tokens.revoked_at', 'is', null)
+      .where('access_tokens.expires_at', '>', nowIso)
       .executeTakeFirst();
   }
 

@@ -38,8 +38,13 @@ export class ChangeLogRepository {
     accountId: string,
     rows: readonly { seq: number; ts: number; muid: string; msg: string }[],
   ): Promise<void> {
-    if (rows.length === 0) return;
-    await scopeTo(this.db, accountId).insertInto('model_updates', rows).execute();
+    // In chunks: SQLite takes at most 32,766 bound values a statement, and a cascade delete of a
+    // large asset logs one row (five values) per removed model.
+    for (let i = 0; i < rows.length; i += 500) {
+      await scopeTo(this.db, accountId)
+        .insertInto('model_updates', rows.slice(i, i + 500))
+        .execute();
+    }
   }
 
   /** Updates after `fromTs`, oldest first, at most `limit`. */

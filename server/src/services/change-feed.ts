@@ -9,6 +9,8 @@ export type ChangeListener = (accountId: string, updates: readonly ModelUpdate[]
 export class ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
 
+  constructor(private readonly onListenerError: (err: unknown) => void = () => undefined) {}
+
   subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -16,6 +18,13 @@ export class ChangeFeed {
 
   publish(accountId: string, updates: readonly ModelUpdate[]): void {
     if (updates.length === 0) return;
-    for (const listener of this.listeners) listener(accountId, updates);
+    // The write has committed: a listener that fails must not turn it into an error answer.
+    for (const listener of this.listeners) {
+      try {
+        listener(accountId, updates);
+      } catch (err) {
+        this.onListenerError(err);
+      }
+    }
   }
 }
