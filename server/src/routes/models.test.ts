@@ -362,11 +362,16 @@ describe('reads: mqttlogs, snapshot, graph', () => {
       }));
       expect((await post('assets', batch)).status).toBe(200);
     }
-    type Page = { data: { ts: number; msg: ModelUpdate }[]; more: boolean };
+    type Page = {
+      data: { ts: number; msg: ModelUpdate }[];
+      more: boolean;
+      through: { ts: number; seq: number };
+    };
     const first = (await s.call('GET', apiPaths.mqttlogs(last?.ts ?? 0), { token: admin }))
       .json as Page;
     expect(first.data).toHaveLength(1000);
     expect(first.more).toBe(true);
+    expect(first.through).toEqual({ ts: first.data.at(-1)?.ts, seq: first.data.at(-1)?.msg.seq });
     const second = (
       await s.call('GET', apiPaths.mqttlogs(first.data.at(-1)?.ts ?? 0), { token: admin })
     ).json as Page;

@@ -72,7 +72,11 @@ export class SyncService {
       // The log holds only messages this server wrote (ModelService); no need to validate again.
       .map((r) => ({ ts: r.ts, msg: JSON.parse(r.msg) as ModelUpdate }))
       .filter((r) => types.has(updateSubjectType(r.msg)));
-    return { data, more: rows.length > MQTTLOGS_PAGE, resync };
+    // Where this page of the log ends, filtered or not: the next call asks from `through.ts`, even
+    // when every update of the page was about types this user may not view.
+    const end = page.at(-1);
+    const through = end === undefined ? null : { ts: end.ts, seq: end.seq };
+    return { data, more: rows.length > MQTTLOGS_PAGE, resync, through };
   }
 
   /**
