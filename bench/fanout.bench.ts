@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
-import { startChild } from './lib';
+import { signInDemoAdmin, startChild } from './lib';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 200);
@@ -131,23 +131,8 @@ export async function benchFanout(): Promise<string[]> {
   try {
     await waitForPort(mosquittoPort);
     const api = `${ours.url}/api/v1`;
-    const conf2 = (await (await fetch(`${ours.url}/staticconf`)).json()) as { client_id: string };
-    const tokenRes = await fetch(`${api}/oauth/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        grant_type: 'password',
-        client_id: conf2.client_id,
-        username: 'admin@demo.local',
-        password: 'demo-pass-1',
-      }),
-    });
-    const { access_token } = (await tokenRes.json()) as { access_token: string };
-    const headers = { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' };
-    const me = (await (await fetch(`${api}/user`, { headers })).json()) as {
-      data: { account: string };
-    };
-    const topic = `account/${me.data.account}/_modelupdates`;
+    const { headers, account } = await signInDemoAdmin(ours.url);
+    const topic = `account/${account}/_modelupdates`;
     const created = (await (
       await fetch(`${api}/assets`, {
         method: 'POST',

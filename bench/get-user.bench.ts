@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { load, median, startChild, type Load } from './lib';
+import { load, median, signInDemoAdmin, startChild, type Load } from './lib';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -20,22 +20,7 @@ export async function benchGetUser(): Promise<string[]> {
     /"msg":"server listening","url":"([^"]+)"/,
   );
   try {
-    const conf = (await (await fetch(`${ours.url}/staticconf`)).json()) as { client_id: string };
-    const tokenRes = await fetch(`${ours.url}/api/v1/oauth/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        grant_type: 'password',
-        client_id: conf.client_id,
-        username: 'admin@demo.local',
-        password: 'demo-pass-1',
-      }),
-    });
-    const { access_token } = (await tokenRes.json()) as { access_token: string };
-    const headers = {
-      Authorization: `Bearer ${access_token}`,
-      'X-Requested-With': 'XMLHttpRequest',
-    };
+    const { headers } = await signInDemoAdmin(ours.url);
     const body = await (await fetch(`${ours.url}/api/v1/user`, { headers })).text();
 
     const bare = await startChild(

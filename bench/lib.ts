@@ -66,3 +66,28 @@ export function median(values: readonly number[]): number {
     ? (sorted[mid] ?? 0)
     : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
+
+/** Signs in as the demo admin; answers the headers for API calls and the active account id. */
+export async function signInDemoAdmin(origin: string) {
+  const conf = (await (await fetch(`${origin}/staticconf`)).json()) as { client_id: string };
+  const tokenRes = await fetch(`${origin}/api/v1/oauth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      grant_type: 'password',
+      client_id: conf.client_id,
+      username: 'admin@demo.local',
+      password: 'demo-pass-1',
+    }),
+  });
+  const { access_token } = (await tokenRes.json()) as { access_token: string };
+  const headers = {
+    Authorization: `Bearer ${access_token}`,
+    'X-Requested-With': 'XMLHttpRequest',
+    'Content-Type': 'application/json',
+  };
+  const me = (await (await fetch(`${origin}/api/v1/user`, { headers })).json()) as {
+    data: { account: string };
+  };
+  return { headers, account: me.data.account };
+}

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { DATABASE_FILE } from '../server/src/db/database';
 import { loadConfig } from '../server/src/config';
 import { startServer } from '../server/src/server';
+import { signInDemoAdmin } from './lib';
 
 const UPDATES = 10_000;
 
@@ -18,23 +19,7 @@ export async function benchMqttlogs(): Promise<string[]> {
     config: loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent', SEED: 'demo' }),
   });
   try {
-    const conf = (await (await fetch(`${server.url}/staticconf`)).json()) as { client_id: string };
-    const tokenRes = await fetch(`${server.url}/api/v1/oauth/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        grant_type: 'password',
-        client_id: conf.client_id,
-        username: 'admin@demo.local',
-        password: 'demo-pass-1',
-      }),
-    });
-    const { access_token } = (await tokenRes.json()) as { access_token: string };
-    const headers = { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' };
-    const me = (await (await fetch(`${server.url}/api/v1/user`, { headers })).json()) as {
-      data: { account: string };
-    };
-    const account = me.data.account;
+    const { headers, account } = await signInDemoAdmin(server.url);
 
     // Fill the log: batches of creates, two updates each.
     const start = await server.db
