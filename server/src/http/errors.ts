@@ -2,28 +2,13 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
+import { fieldErrorsOf } from '@plant/shared-schema';
 import { ScryptBusy } from '../lib/secrets';
 import type { Logger } from '../logger';
-import { DomainError, type DomainErrorKind } from '../services/domain-error';
+import { DomainError, invalidInput, type DomainErrorKind } from '../services/domain-error';
 
-/** The body failed its schema: 422 with every message per field. */
-export class ValidationFailure extends Error {
-  constructor(readonly fields: Record<string, string[]>) {
-    super(Object.values(fields)[0]?.[0] ?? 'The given data was invalid.');
-    this.name = 'ValidationFailure';
-  }
-
-  static fromZod(error: z.ZodError): ValidationFailure {
-    const fields: Record<string, string[]> = {};
-    for (const issue of error.issues) {
-      const key = issue.path.length === 0 ? 'body' : issue.path.map(String).join('.');
-      const message =
-        issue.path.length === 0 ? 'The request body must be a JSON object.' : issue.message;
-      const list = (fields[key] ??= []);
-      if (!list.includes(message)) list.push(message);
-    }
-    return new ValidationFailure(fields);
-  }
+export function validationFailure(error: z.ZodError): DomainError {
+  return invalidInput(fieldErrorsOf(error));
 }
 
 /** The body could not be parsed at all: 400. */
@@ -50,9 +35,6 @@ const STATUS: Record<DomainErrorKind, ContentfulStatusCode> = {
  * so no internals reach the client.
  */
 export function errorResponse(err: unknown, c: Context, log: Logger): Response {
-  if (err instanceof ValidationFailure) {
-    return c.json({ success: false, message: err.message, errors: err.fields }, 422);
-  }
   if (err instanceof MalformedBody) return c.json({ success: false, message: err.message }, 400);
   if (err instanceof DomainError) {
     if (err.details.retryAfterS !== undefined)

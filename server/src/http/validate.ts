@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { MalformedBody, ValidationFailure } from './errors';
+import { MalformedBody, validationFailure } from './errors';
 
 /**
  * Reads the body as JSON (or, where a route allows it, as an HTML form, as OAuth clients send) and
@@ -39,6 +39,6 @@ export function validParams<S extends z.ZodType>(c: Context, schema: S): z.outpu
 
 export function parse<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const result = schema.safeParse(raw);
-  if (!result.success) throw ValidationFailure.fromZod(result.error);
+  if (!result.success) throw validationFailure(result.error);
   return result.data;
 }

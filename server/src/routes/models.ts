@@ -1,19 +1,16 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { batchRequestSchema, type BatchItem } from '@plant/shared-schema';
+import { batchRequestSchema, OBJECT_BODY_MESSAGE, type BatchItem } from '@plant/shared-schema';
 import { requireAuth } from '../http/auth';
 import type { AppEnv } from '../http/context';
-import { ValidationFailure } from '../http/errors';
 import { parse, readJson } from '../http/validate';
 import type { Services } from '../services';
-import { DomainError } from '../services/domain-error';
+import { DomainError, invalidInput } from '../services/domain-error';
 import type { WriteKind } from '../services/model.service';
-
-const OBJECT_BODY = 'The request body must be a JSON object.';
 
 function asObject(value: unknown): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ValidationFailure({ body: [OBJECT_BODY] });
+    throw invalidInput({ body: [OBJECT_BODY_MESSAGE] });
   }
   return value as Record<string, unknown>;
 }
@@ -58,9 +55,9 @@ export function modelRoutes(services: Services) {
         });
         data.push({ batch_id: item.batch_id, data: answer.body });
       } catch (err) {
-        if (!(err instanceof DomainError) && !(err instanceof ValidationFailure)) throw err;
+        if (!(err instanceof DomainError)) throw err;
         allApplied = false;
-        const fields = err instanceof DomainError ? err.details.fields : err.fields;
+        const fields = err.details.fields;
         data.push({
           batch_id: item.batch_id,
           data: {

@@ -29,3 +29,9 @@ export const notFound = (what: string) => new DomainError('not_found', `${what} 
 export const forbidden = (
   message = 'Please ask your administrator for the necessary permissions',
 ) => new DomainError('forbidden', message);
+
+/** Input that failed its rules: 422 with every message per field, the first as the message. */
+export function invalidInput(fields: Readonly<Record<string, readonly string[]>>): DomainError {
+  const first = Object.values(fields)[0]?.[0] ?? 'The given data was invalid.';
+  return new DomainError('invalid', first, { fields });
+}

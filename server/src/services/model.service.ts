@@ -1,6 +1,7 @@
 import {
   can,
   clientIdField,
+  fieldErrorsOf,
   gatewayProblems,
   modelByCollection,
   modelByType,
@@ -11,14 +12,13 @@ import {
   type ModelUpdate,
   type SyncedModel,
 } from '@plant/shared-schema';
-import type { z } from 'zod';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { ModelRepository, type ModelRow } from '../repositories/model.repository';
 import { MutationRepository } from '../repositories/mutation.repository';
 import type { ChangeFeed } from './change-feed';
-import { DomainError, forbidden, notFound } from './domain-error';
+import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import type { Session } from './user.service';
 
 export type WriteKind = 'create' | 'update' | 'delete';
@@ -48,20 +48,6 @@ export function toSyncedModel(row: ModelRow): SyncedModel {
     attributes: JSON.parse(row.attributes) as Record<string, unknown>,
     last_seq: row.last_seq,
   };
-}
-
-function fieldErrors(error: z.ZodError): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length === 0 ? 'body' : issue.path.map(String).join('.');
-    (fields[key] ??= []).push(issue.message);
-  }
-  return fields;
-}
-
-function invalid(fields: Record<string, string[]>): DomainError {
-  const first = Object.values(fields)[0]?.[0] ?? 'The given data was invalid.';
-  return new DomainError('invalid', first, { fields });
 }
 
 /**
@@ -97,7 +83,7 @@ export class ModelService {
     const def = modelByCollection(op.collection);
     if (def === undefined) throw notFound('Collection');
     const meta = writeMetaSchema.safeParse(op.body);
-    if (!meta.success) throw invalid(fieldErrors(meta.error));
+    if (!meta.success) throw invalidInput(fieldErrorsOf(meta.error));
     const mutationId = meta.data.mutation_id;
     const mutations = new MutationRepository(trx);
     if (mutationId !== undefined) {
@@ -154,7 +140,7 @@ class Transactional {
 
   async create(id: string | undefined, body: Record<string, unknown>) {
     const parsed = this.def.attributes.safeParse(body);
-    if (!parsed.success) throw invalid(fieldErrors(parsed.error));
+    if (!parsed.success) throw invalidInput(fieldErrorsOf(parsed.error));
     const attributes = parsed.data;
     await this.check(attributes);
     const modelId = id ?? uuidv7(this.now);
@@ -203,7 +189,7 @@ class Transactional {
       ...before,
       ...Object.fromEntries(known.map((k) => [k, body[k]])),
     });
-    if (!parsed.success) throw invalid(fieldErrors(parsed.error));
+    if (!parsed.success) throw invalidInput(fieldErrorsOf(parsed.error));
     const after = parsed.data;
     const changed = Object.fromEntries(
       known
@@ -332,7 +318,7 @@ class Transactional {
         problems.group_id = ['The group belongs to another asset.'];
       }
     }
-    if (Object.keys(problems).length > 0) throw invalid(problems);
+    if (Object.keys(problems).length > 0) throw invalidInput(problems);
   }
 
   private parentOf(attributes: Record<string, unknown>): string {

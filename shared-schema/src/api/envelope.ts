@@ -22,3 +22,21 @@ export const validationErrorSchema = z.object({
   errors: z.record(z.string(), z.array(z.string())),
 });
 export type ValidationError = z.infer<typeof validationErrorSchema>;
+
+export const OBJECT_BODY_MESSAGE = 'The request body must be a JSON object.';
+
+/**
+ * A zod error as the 422 answer's `errors`: every message per field, each once. An issue about the
+ * whole value (not an object at all) is reported on `body`.
+ */
+export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const root = issue.path.length === 0;
+    const key = root ? 'body' : issue.path.map(String).join('.');
+    const message = root ? OBJECT_BODY_MESSAGE : issue.message;
+    const list = (fields[key] ??= []);
+    if (!list.includes(message)) list.push(message);
+  }
+  return fields;
+}

@@ -49,3 +49,10 @@ export const idField = z
   .min(1, 'Invalid id given.')
   .max(64, 'Invalid id given.')
   .regex(/^[A-Za-z0-9_-]+$/, 'Invalid id given.');
+
+/** The name every model has (spec 001 §5: 'Name is required'). */
+export const modelNameField = z
+  .string({ error: 'Name is required' })
+  .trim()
+  .min(1, { error: 'Name is required', abort: true })
+  .max(250, 'The name may not be longer than 250 characters');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField } from '../api/fields';
+import { idField, modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 
 export const MAC_PATTERN = /^([0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}$/;
@@ -8,11 +8,7 @@ export const ASSET_STATUSES = ['unknown', 'ok', 'warning', 'alarm', 'offline'] a
 
 /** An asset: a machine or plant (spec 001 §3). */
 export const assetAttributesSchema = z.object({
-  name: z
-    .string({ error: 'Name is required' })
-    .trim()
-    .min(1, { error: 'Name is required', abort: true })
-    .max(250, 'The name may not be longer than 250 characters'),
+  name: modelNameField,
   mac: z
     .string()
     .regex(MAC_PATTERN, 'Please enter a valid MAC address (six pairs of hex digits)')

@@ -1,12 +1,6 @@
 import { z } from 'zod';
-import { idField } from '../api/fields';
+import { idField, modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
-
-const name = z
-  .string({ error: 'Name is required' })
-  .trim()
-  .min(1, { error: 'Name is required', abort: true })
-  .max(250, 'The name may not be longer than 250 characters');
 
 const streamPermissions = {
   view: 'datastream::view',
@@ -18,7 +12,7 @@ const streamPermissions = {
 /** A folder of data streams on an asset: collapsible, open by default or not, ordered. */
 export const datastreamGroupAttributesSchema = z.object({
   asset_id: idField,
-  name,
+  name: modelNameField,
   collapsible: z.boolean().default(true),
   open_by_default: z.boolean().default(true),
   order: z.number().int().min(0).max(1_000_000).default(0),
@@ -59,7 +53,7 @@ export function preprocessingProblems(code: string): string | undefined {
 export const datastreamAttributesSchema = z.object({
   asset_id: idField,
   group_id: idField,
-  name,
+  name: modelNameField,
   unit: z.string().max(50).default(''),
   type: z.enum(DATASTREAM_TYPES).default('number'),
   vis_min: z.number().finite().nullable().default(null),

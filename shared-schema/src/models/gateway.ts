@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -6,11 +7,7 @@ const ipv4 = (message: string) => z.string().regex(IPV4, message).nullable().def
 
 /** A gateway collecting Modbus TCP, OPC UA and S7 data (spec 001 §3). */
 export const gatewayAttributesSchema = z.object({
-  name: z
-    .string({ error: 'Name is required' })
-    .trim()
-    .min(1, { error: 'Name is required', abort: true })
-    .max(250, 'The name may not be longer than 250 characters'),
+  name: modelNameField,
   serial: z.string().max(100).default(''),
   ip: ipv4('Please enter a valid IPv4 address'),
   subnet_mask: ipv4('Please enter a valid subnet mask'),
