@@ -3,6 +3,7 @@ import * as shell from './20261122000000-shell';
 import * as accessVersion from './20261122000100-access-version';
 import * as models from './20261122000200-models-and-change-log';
 import * as browserCredentials from './20261122000300-browser-credentials';
+import * as mutationOp from './20261122000400-mutation-op';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '20261122000100-access-version': accessVersion,
   '20261122000200-models-and-change-log': models,
   '20261122000300-browser-credentials': browserCredentials,
+  '20261122000400-mutation-op': mutationOp,
 };

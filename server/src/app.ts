@@ -38,7 +38,7 @@ export function createApp(services: Services, log: Logger): Hono<AppEnv> {
   api.route('/', userRoutes(services));
   api.route('/', syncRoutes(services));
   // Last: its /:collection paths must not shadow the fixed paths above.
-  api.route('/', modelRoutes(services));
+  api.route('/', modelRoutes(services, log));
   api.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));
   app.route(API_BASE, api);
   const origin = new Hono<AppEnv>();

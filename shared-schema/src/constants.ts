@@ -48,3 +48,20 @@ export const INTERNAL_TAGS = ['internal', 'internal_fe_dev'] as const;
 
 /** Header by which the client says that internal features are disabled (stored disableInternalFeatures). */
 export const DISABLE_INTERNAL_FEATURES_HEADER = 'X-Disable-Internal-Features';
+
+/**
+ * Header by which a write names the account it was made in. A write queued in one account and sent
+ * after a switch to another is refused (409) instead of landing in the wrong account.
+ */
+export const ACCOUNT_HEADER = 'X-Account-Id';
+/** The 409's message for such a write: the client keeps it for when that account is active again. */
+export const ACCOUNT_CHANGED_MESSAGE =
+  'This change was made in another account than the active one.';
+
+/** Spec 000 §8's texts (spelling as the spec has them: clients and catalogues match on them). */
+export const ERROR_TEXTS = {
+  /** A failure without a message of its own. */
+  unknown: 'An unknown error occured.',
+  /** A response with an empty body. */
+  emptyBody: 'Error in endpoint occured',
+} as const;

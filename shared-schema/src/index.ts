@@ -14,6 +14,8 @@ export * from './api/user';
 export * from './topics';
 export * from './protocol/model-update';
 export * from './protocol/write';
+export * from './protocol/sync-reads';
+export * from './protocol/upload-progress';
 export * from './models/registry-types';
 export * from './models/registry';
 export * from './models/asset';

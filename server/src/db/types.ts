@@ -169,6 +169,8 @@ export interface AppliedMutationsTable {
   status: number;
   response: string;
   created_at: string;
+  /** What the id was used for: "<kind> <collection> <id>" ('' before it was recorded). */
+  op: Generated<string>;
 }
 
 export interface BrowserCredentialsTable {

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
-import { fieldErrorsOf } from '@plant/shared-schema';
+import { ERROR_TEXTS, fieldErrorsOf } from '@plant/shared-schema';
 import { ScryptBusy } from '../lib/secrets';
 import type { Logger } from '../logger';
 import { DomainError, invalidInput, type DomainErrorKind } from '../services/domain-error';
@@ -56,5 +56,5 @@ export function errorResponse(err: unknown, c: Context, log: Logger): Response {
     path: c.req.path,
     error: err instanceof Error ? (err.stack ?? err.message) : String(err),
   });
-  return c.json({ success: false, message: 'An unknown error occured.' }, 500);
+  return c.json({ success: false, message: ERROR_TEXTS.unknown }, 500);
 }

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database';
 import type { ModelsTable } from '../db/types';
 import { scopeTo } from './account-scope';
@@ -56,6 +56,17 @@ export class ModelRepository {
       .where('parent_id', '=', parentId)
       .orderBy('type')
       .orderBy('sort_key')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Models of `type` whose attribute `field` names `id` (references, registry `refs`). */
+  referencing(accountId: string, type: string, field: string, id: string): Promise<ModelRow[]> {
+    return scopeTo(this.db, accountId)
+      .selectFrom('models')
+      .selectAll()
+      .where('type', '=', type)
+      .where(sql<string>`json_extract(attributes, ${`$.${field}`})`, '=', id)
       .orderBy('id')
       .execute();
   }

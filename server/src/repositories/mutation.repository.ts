@@ -8,22 +8,15 @@ export class MutationRepository {
   find(accountId: string, mutationId: string) {
     return scopeTo(this.db, accountId)
       .selectFrom('applied_mutations')
-      .select(['status', 'response'])
+      .select(['status', 'response', 'op'])
       .where('mutation_id', '=', mutationId)
       .executeTakeFirst();
   }
 
   async record(
     accountId: string,
-    mutationId: string,
-    status: number,
-    response: string,
-    at: string,
+    row: { mutation_id: string; op: string; status: number; response: string; created_at: string },
   ) {
-    await scopeTo(this.db, accountId)
-      .insertInto('applied_mutations', [
-        { mutation_id: mutationId, status, response, created_at: at },
-      ])
-      .execute();
+    await scopeTo(this.db, accountId).insertInto('applied_mutations', [row]).execute();
   }
 }

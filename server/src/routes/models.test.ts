@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiPaths,
   modelUpdateSchema,
+  mqttlogsAnswerSchema,
   uuidv7,
   type ModelUpdate,
   type SyncedModel,
@@ -425,6 +426,23 @@ describe('reads: mqttlogs, snapshot, graph', () => {
     );
   });
 
+  it('a snapshot cursor pages only the account it was made in', async () => {
+    const first = dataOf<{ next_cursor: string | null }>(
+      await s.call('GET', apiPaths.snapshot(undefined, 5), { token: admin }),
+    );
+    expect(first.next_cursor).not.toBeNull();
+    const south = await s.signIn(DEMO_USERS.south);
+    const elsewhere = await s.call('GET', apiPaths.snapshot(first.next_cursor ?? '', 5), {
+      token: south,
+    });
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.json).toMatchObject({ errors: { cursor: ['Invalid cursor.'] } });
+    const same = await s.call('GET', apiPaths.snapshot(first.next_cursor ?? '', 5), {
+      token: admin,
+    });
+    expect(same.status).toBe(200);
+  });
+
   it('the snapshot leaves out types the user may not view', async () => {
     const internal = await s.signIn(DEMO_USERS.internal);
     const res = await s.call('GET', apiPaths.snapshot(undefined, 2000), {
@@ -534,6 +552,60 @@ describe('log retention', () => {
         resync: false,
         data: [{ ts: freshTs }, { ts: freshTs + 1 }],
       });
+    } finally {
+      await r.close();
+    }
+  });
+});
+
+describe('updates a user may not see', () => {
+  it('mqttlogs answers stand-ins for them, so seq stays gapless and nothing about them shows', async () => {
+    const r = await startTestServer();
+    try {
+      const adminToken = await r.signIn(DEMO_USERS.admin);
+      const account = dataOf<{ account: string }>(
+        await r.call('GET', apiPaths.user(), { token: adminToken }),
+      ).account;
+      await r.db
+        .deleteFrom('permissions')
+        .where('name', '=', 'gateway::view')
+        .where('account_id', '=', account)
+        .execute();
+      const techToken = await r.signIn(DEMO_USERS.tech);
+      const before = (await r.call('GET', apiPaths.mqttlogs(0), { token: techToken })).json as {
+        through: Watermark;
+      };
+      await r.call('POST', apiPaths.collection('gateways'), {
+        token: adminToken,
+        json: { name: 'Hidden gateway' },
+      });
+      await r.call('POST', apiPaths.collection('assets'), {
+        token: adminToken,
+        json: { name: 'Visible asset' },
+      });
+      const res = await r.call('GET', apiPaths.mqttlogs(before.through.ts), { token: techToken });
+      const body = mqttlogsAnswerSchema.parse(res.json);
+      const seqs = body.data.map((d) => d.msg.seq);
+      expect(seqs).toEqual([1, 2, 3, 4].map((i) => before.through.seq + i));
+      expect(body.data.map((d) => d.msg.action)).toEqual([
+        'hidden',
+        'hidden',
+        'updated',
+        'child_created',
+      ]);
+      expect(res.text).not.toContain('Hidden gateway');
+      for (const hidden of body.data.slice(0, 2))
+        expect(Object.keys(hidden.msg).sort()).toEqual(['action', 'muid', 'seq', 'ts']);
+      // The admin, who may view gateways, gets them as they are.
+      const adminView = mqttlogsAnswerSchema.parse(
+        (await r.call('GET', apiPaths.mqttlogs(before.through.ts), { token: adminToken })).json,
+      );
+      expect(adminView.data.map((d) => d.msg.action)).toEqual([
+        'updated',
+        'child_created',
+        'updated',
+        'child_created',
+      ]);
     } finally {
       await r.close();
     }

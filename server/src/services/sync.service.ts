@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import {
   can,
+  hiddenUpdateOf,
   modelByType,
   updateSubjectType,
   viewableTypes,
   type ModelUpdate,
   type SyncedModel,
-  type Watermark,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { AccessRepository } from '../repositories/access.repository';
@@ -15,30 +15,39 @@ import { UserRepository } from '../repositories/user.repository';
 import { toAccountView } from './account.service';
 import { ModelRepository, type ModelRow } from '../repositories/model.repository';
 import { DomainError, forbidden, notFound } from './domain-error';
-import { toSyncedModel } from './model.service';
+import { toSyncedModel } from './model-transaction';
 import type { Session } from './user.service';
 
 export const MQTTLOGS_PAGE = 1000;
 export const SNAPSHOT_DEFAULT_LIMIT = 500;
 export const SNAPSHOT_MAX_LIMIT = 2000;
 
+/**
+ * A snapshot cursor names the account it pages through: after an account switch, a cursor of the
+ * old account would page the new account's models against the old account's watermark.
+ */
 const cursorSchema = z.object({
+  a: z.string().max(64),
   w: z.object({ ts: z.number().int(), seq: z.number().int() }),
   after: z.string().max(64),
 });
+type Cursor = z.infer<typeof cursorSchema>;
 
-function encodeCursor(w: Watermark, after: string): string {
-  return Buffer.from(JSON.stringify({ w, after })).toString('base64url');
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 
-function decodeCursor(cursor: string): { w: Watermark; after: string } {
+function decodeCursor(cursor: string, accountId: string): Cursor {
+  const invalid = () =>
+    new DomainError('invalid', 'Invalid cursor.', { fields: { cursor: ['Invalid cursor.'] } });
+  let decoded: Cursor;
   try {
-    return cursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    decoded = cursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
   } catch {
-    throw new DomainError('invalid', 'Invalid cursor.', {
-      fields: { cursor: ['Invalid cursor.'] },
-    });
+    throw invalid();
   }
+  if (decoded.a !== accountId) throw invalid();
+  return decoded;
 }
 
 /** Reads for the sync engine: missed updates, the bootstrap snapshot, one model's graph. */
@@ -68,12 +77,13 @@ export class SyncService {
     const resync = pruned && fromTs < horizon;
     const types = new Set(viewableTypes(session.ctx));
     const page = rows.slice(0, MQTTLOGS_PAGE);
-    const data = page
-      // The log holds only messages this server wrote (ModelService); no need to validate again.
-      .map((r) => ({ ts: r.ts, msg: JSON.parse(r.msg) as ModelUpdate }))
-      .filter((r) => types.has(updateSubjectType(r.msg)));
-    // Where this page of the log ends, filtered or not: the next call asks from `through.ts`, even
-    // when every update of the page was about types this user may not view.
+    // The log holds only messages this server wrote (ModelService); no need to validate again.
+    // An update about a type the user may not view becomes its stand-in, so seq stays gapless.
+    const data = page.map((r) => {
+      const msg = JSON.parse(r.msg) as ModelUpdate;
+      return { ts: r.ts, msg: types.has(updateSubjectType(msg)) ? msg : hiddenUpdateOf(msg) };
+    });
+    // Where this page of the log ends: the next call asks from `through.ts`.
     const end = page.at(-1);
     const through = end === undefined ? null : { ts: end.ts, seq: end.seq };
     return { data, more: rows.length > MQTTLOGS_PAGE, resync, through };
@@ -86,7 +96,7 @@ export class SyncService {
    */
   async snapshot(session: Session, cursor: string | undefined, limit: number) {
     const accountId = this.account(session);
-    const start = cursor === undefined ? undefined : decodeCursor(cursor);
+    const start = cursor === undefined ? undefined : decodeCursor(cursor, accountId);
     const watermark = start?.w ?? (await new ChangeLogRepository(this.db).clock(accountId));
     const rows = await new ModelRepository(this.db).page(
       accountId,
@@ -99,7 +109,9 @@ export class SyncService {
     return {
       models: [...readModels, ...rows.map(toSyncedModel)],
       next_cursor:
-        rows.length === limit && last !== undefined ? encodeCursor(watermark, last.id) : null,
+        rows.length === limit && last !== undefined
+          ? encodeCursor({ a: accountId, w: watermark, after: last.id })
+          : null,
       watermark,
     };
   }

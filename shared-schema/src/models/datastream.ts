@@ -74,6 +74,7 @@ export const datastreamModel = {
   parentField: 'group_id',
   attributes: datastreamAttributesSchema,
   refs: { asset_id: 'asset', group_id: 'datastreamgroup' },
+  fromParent: ['asset_id'],
   permissions: streamPermissions,
   sortField: 'name',
 } as const satisfies ModelDefinition<'datastream', typeof datastreamAttributesSchema>;

@@ -23,8 +23,16 @@ export interface ModelDefinition<T extends string = string, S extends z.ZodObjec
   readonly parentField?: keyof z.infer<S> & string;
   /** Every attribute, as created (defaults filled in). Updates take any subset. */
   readonly attributes: S;
-  /** Attributes that name another model of the same account (checked on every write). */
+  /**
+   * Attributes that name another model of the same account: checked when written; when the model
+   * they name is deleted, they are set to null (logged), or the delete is refused if they may not be.
+   */
   readonly refs?: Readonly<Partial<Record<keyof z.infer<S> & string, string>>>;
+  /**
+   * Attributes that are copies of the parent's attribute of the same name (a data stream's
+   * asset_id is its group's): when the parent changes one, the children follow, each change logged.
+   */
+  readonly fromParent?: readonly (keyof z.infer<S> & string)[];
   readonly permissions: ModelPermissions;
   /** The attribute lists sort by. */
   readonly sortField: keyof z.infer<S> & string;

@@ -28,6 +28,28 @@ export const modelUpdateSchema = z.object({
 });
 export type ModelUpdate = z.infer<typeof modelUpdateSchema>;
 
+/**
+ * Stands in for an update the receiver may not see (a type its user may not view), on the topic
+ * and in mqttlogs. It keeps `seq` gapless for every receiver: a client advances its lastSeq and
+ * lastTs and applies nothing, instead of taking the hole for missed updates (invariant 4).
+ */
+export const hiddenUpdateSchema = z.object({
+  action: z.literal('hidden'),
+  muid: z.string(),
+  ts: z.number().int(),
+  seq: z.number().int().positive(),
+});
+export type HiddenUpdate = z.infer<typeof hiddenUpdateSchema>;
+
+/** What a client receives on `_modelupdates` and in mqttlogs: an update, or its stand-in. */
+export const updateMessageSchema = z.union([modelUpdateSchema, hiddenUpdateSchema]);
+export type UpdateMessage = ModelUpdate | HiddenUpdate;
+
+/** The stand-in for `update`: same seq, ts and muid, nothing about what changed. */
+export function hiddenUpdateOf(update: Pick<ModelUpdate, 'muid' | 'ts' | 'seq'>): HiddenUpdate {
+  return { action: 'hidden', muid: update.muid, ts: update.ts, seq: update.seq };
+}
+
 /** A synced model as the server answers it (writes, snapshot, graph). */
 export const syncedModelSchema = z.object({
   type: z.string(),

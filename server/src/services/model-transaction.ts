@@ -1,0 +1,337 @@
+import {
+  fieldErrorsOf,
+  gatewayProblems,
+  MODELS,
+  modelByType,
+  uuidv7,
+  type GatewayAttributes,
+  type ModelDefinition,
+  type ModelUpdate,
+  type SyncedModel,
+} from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import { isoAt, type Clock } from '../lib/clock';
+import { ChangeLogRepository } from '../repositories/change-log.repository';
+import { ModelRepository, type ModelRow } from '../repositories/model.repository';
+import { DomainError, invalidInput, notFound } from './domain-error';
+
+type Draft = Omit<ModelUpdate, 'muid' | 'ts' | 'seq'>;
+
+/** What one write did: the model as it is now (null when deleted) and every update it logged. */
+export interface WriteResult {
+  readonly model: SyncedModel | null;
+  readonly updates: ModelUpdate[];
+}
+
+export function toSyncedModel(row: ModelRow): SyncedModel {
+  return {
+    type: row.type,
+    id: row.id,
+    parent_type: row.parent_type,
+    parent_id: row.parent_id,
+    attributes: JSON.parse(row.attributes) as Record<string, unknown>,
+    last_seq: row.last_seq,
+  };
+}
+
+function sortKeyOf(def: ModelDefinition, attributes: Record<string, unknown>): string {
+  const value = attributes[def.sortField];
+  if (typeof value === 'number') return value.toString().padStart(12, '0');
+  return typeof value === 'string' ? value.toLowerCase() : '';
+}
+
+/**
+ * The work of one write inside its transaction: the change, the changes that follow from it
+ * (children that copy the parent's attributes, references to a deleted model), and every update
+ * of them stamped with the account's next seq numbers. Whoever holds the transaction commits or
+ * rolls back all of it at once (DESIGN.md invariant 2).
+ */
+export class ModelTransaction {
+  private readonly models: ModelRepository;
+  private readonly log: ChangeLogRepository;
+  private readonly now: number;
+
+  constructor(
+    trx: Db,
+    clock: Clock,
+    private readonly accountId: string,
+    private readonly def: ModelDefinition,
+  ) {
+    this.models = new ModelRepository(trx);
+    this.log = new ChangeLogRepository(trx);
+    this.now = clock.now();
+  }
+
+  async create(id: string | undefined, body: Record<string, unknown>): Promise<WriteResult> {
+    const parsed = this.def.attributes.safeParse(body);
+    if (!parsed.success) throw invalidInput(fieldErrorsOf(parsed.error));
+    const attributes = parsed.data;
+    await this.check(attributes, Object.keys(attributes));
+    const modelId = id ?? uuidv7(this.now);
+    if (await this.models.idTaken(modelId)) {
+      throw new DomainError('conflict', 'This id is already taken.', {
+        fields: { id: ['This id is already taken.'] },
+      });
+    }
+    const parentId = this.parentOf(attributes);
+    const sortKey = sortKeyOf(this.def, attributes);
+    const drafts: Draft[] = [
+      { action: 'updated', type: this.def.type, id: modelId, attributes },
+      {
+        action: 'child_created',
+        type: this.def.parentType,
+        id: parentId,
+        child_type: this.def.type,
+        child_id: modelId,
+      },
+      ...(await this.listChange(parentId, { id: modelId, sortKey })),
+    ];
+    const updates = await this.stamp(drafts);
+    const at = isoAt(this.now);
+    const row: Omit<ModelRow, 'account_id'> = {
+      id: modelId,
+      type: this.def.type,
+      parent_type: this.def.parentType,
+      parent_id: parentId,
+      sort_key: sortKey,
+      attributes: JSON.stringify(attributes),
+      last_seq: updates[0]?.seq ?? 0,
+      created_at: at,
+      updated_at: at,
+    };
+    await this.models.insert(this.accountId, row);
+    return { model: toSyncedModel({ ...row, account_id: this.accountId }), updates };
+  }
+
+  async update(id: string, body: Record<string, unknown>): Promise<WriteResult> {
+    const existing = await this.models.find(this.accountId, this.def.type, id);
+    if (existing === undefined) throw notFound('Model');
+    const before = JSON.parse(existing.attributes) as Record<string, unknown>;
+    const known = Object.keys(this.def.attributes.shape).filter((k) => k in body);
+    const parsed = this.def.attributes.safeParse({
+      ...before,
+      ...Object.fromEntries(known.map((k) => [k, body[k]])),
+    });
+    if (!parsed.success) throw invalidInput(fieldErrorsOf(parsed.error));
+    const after = parsed.data;
+    const changed = Object.fromEntries(
+      known
+        .filter((k) => JSON.stringify(after[k]) !== JSON.stringify(before[k]))
+        .map((k) => [k, after[k]]),
+    );
+    if (Object.keys(changed).length === 0) return { model: toSyncedModel(existing), updates: [] };
+    // Only what this write changes is checked: a reference that went stale under another
+    // model's delete must not block edits of unrelated fields.
+    await this.check(after, Object.keys(changed));
+    const parentId = this.parentOf(after);
+    const sortKey = sortKeyOf(this.def, after);
+    const moved = parentId !== existing.parent_id;
+    const drafts: Draft[] = [
+      { action: 'attributes_updated', type: this.def.type, id, attributes: changed },
+    ];
+    if (moved) {
+      drafts.push(
+        {
+          action: 'child_deleted',
+          type: this.def.parentType,
+          id: existing.parent_id,
+          child_type: this.def.type,
+          child_id: id,
+        },
+        {
+          action: 'child_created',
+          type: this.def.parentType,
+          id: parentId,
+          child_type: this.def.type,
+          child_id: id,
+        },
+        ...(await this.listChange(existing.parent_id, { id, sortKey: null })),
+        ...(await this.listChange(parentId, { id, sortKey })),
+      );
+    } else if (sortKey !== existing.sort_key) {
+      drafts.push(...(await this.listChange(parentId, { id, sortKey })));
+    }
+    const updates = await this.stamp(drafts);
+    const changes = {
+      attributes: JSON.stringify(after),
+      last_seq: updates[0]?.seq ?? existing.last_seq,
+      updated_at: isoAt(this.now),
+      sort_key: sortKey,
+      parent_id: parentId,
+    };
+    await this.models.update(this.accountId, id, changes);
+    updates.push(...(await this.passDown(existing, changed)));
+    return { model: toSyncedModel({ ...existing, ...changes }), updates };
+  }
+
+  async remove(id: string): Promise<WriteResult> {
+    const existing = await this.models.find(this.accountId, this.def.type, id);
+    if (existing === undefined) throw notFound('Model');
+    // Children go with their parent (an asset's groups and streams), deepest first.
+    const doomed: ModelRow[] = [];
+    const visit = async (row: ModelRow) => {
+      for (const child of await this.models.children(this.accountId, row.type, row.id))
+        await visit(child);
+      doomed.push(row);
+    };
+    await visit(existing);
+    const doomedIds = new Set(doomed.map((row) => row.id));
+    // References to what goes are cleared first, so that no model ever names a deleted one.
+    const updates: ModelUpdate[] = [];
+    for (const row of doomed) updates.push(...(await this.clearReferencesTo(row, doomedIds)));
+    const drafts: Draft[] = [
+      ...doomed.map((row): Draft => ({ action: 'item_deleted', type: row.type, id: row.id })),
+      {
+        action: 'child_deleted',
+        type: existing.parent_type,
+        id: existing.parent_id,
+        child_type: existing.type,
+        child_id: id,
+      },
+      ...(await this.listChange(existing.parent_id, { id, sortKey: null })),
+    ];
+    updates.push(...(await this.stamp(drafts)));
+    for (const row of doomed) await this.models.remove(this.accountId, row.id);
+    return { model: null, updates };
+  }
+
+  /** Children that copy attributes of their parent (registry `fromParent`) follow its change. */
+  private async passDown(
+    parent: Pick<ModelRow, 'type' | 'id'>,
+    changed: Record<string, unknown>,
+  ): Promise<ModelUpdate[]> {
+    const updates: ModelUpdate[] = [];
+    for (const child of await this.models.children(this.accountId, parent.type, parent.id)) {
+      const fields = (modelByType(child.type)?.fromParent ?? []).filter((f) => f in changed);
+      if (fields.length === 0) continue;
+      const patch = Object.fromEntries(fields.map((f) => [f, changed[f]]));
+      updates.push(...(await this.patch(child, patch)));
+      updates.push(...(await this.passDown(child, patch)));
+    }
+    return updates;
+  }
+
+  /**
+   * Sets the references to `target` (registry `refs`) to null in every model that survives the
+   * delete. A reference that may not be null refuses the delete.
+   */
+  private async clearReferencesTo(
+    target: ModelRow,
+    doomed: ReadonlySet<string>,
+  ): Promise<ModelUpdate[]> {
+    const updates: ModelUpdate[] = [];
+    for (const def of MODELS as readonly ModelDefinition[]) {
+      for (const [field, type] of Object.entries(def.refs ?? {})) {
+        if (type !== target.type) continue;
+        const rows = await this.models.referencing(this.accountId, def.type, field, target.id);
+        for (const row of rows.filter((r) => !doomed.has(r.id))) {
+          const nullable = def.attributes.partial().safeParse({ [field]: null }).success;
+          if (!nullable) {
+            throw new DomainError(
+              'conflict',
+              `This ${target.type} is still used by a ${def.type}.`,
+            );
+          }
+          updates.push(...(await this.patch(row, { [field]: null })));
+        }
+      }
+    }
+    return updates;
+  }
+
+  /** Sets some attributes of another model as part of this write, logged as attributes_updated. */
+  private async patch(row: ModelRow, patch: Record<string, unknown>): Promise<ModelUpdate[]> {
+    const def = modelByType(row.type);
+    const attributes = { ...(JSON.parse(row.attributes) as Record<string, unknown>), ...patch };
+    const updates = await this.stamp([
+      { action: 'attributes_updated', type: row.type, id: row.id, attributes: patch },
+    ]);
+    await this.models.update(this.accountId, row.id, {
+      attributes: JSON.stringify(attributes),
+      last_seq: updates[0]?.seq ?? row.last_seq,
+      updated_at: isoAt(this.now),
+      sort_key: def === undefined ? row.sort_key : sortKeyOf(def, attributes),
+      parent_id: row.parent_id,
+    });
+    return updates;
+  }
+
+  /**
+   * For ordered models: `updated_list` on the parent with the children's ids in their new order,
+   * after one child is placed at `sortKey` (null: removed).
+   */
+  private async listChange(
+    parentId: string,
+    change: { id: string; sortKey: string | null },
+  ): Promise<Draft[]> {
+    if (this.def.ordered !== true) return [];
+    const siblings = (await this.models.children(this.accountId, this.def.parentType, parentId))
+      .filter((row) => row.type === this.def.type && row.id !== change.id)
+      .map((row) => ({ id: row.id, sortKey: row.sort_key }));
+    if (change.sortKey !== null) siblings.push({ id: change.id, sortKey: change.sortKey });
+    siblings.sort((a, b) =>
+      a.sortKey === b.sortKey ? (a.id < b.id ? -1 : 1) : a.sortKey < b.sortKey ? -1 : 1,
+    );
+    return [
+      {
+        action: 'updated_list',
+        type: this.def.parentType,
+        id: parentId,
+        child_type: this.def.type,
+        list: siblings.map((sibling) => sibling.id),
+      },
+    ];
+  }
+
+  /**
+   * Model rules beyond the schema, for the fields this write sets: references into the same
+   * account, and per-type checks.
+   */
+  private async check(attributes: Record<string, unknown>, fields: readonly string[]) {
+    const problems: Record<string, string[]> = {};
+    const touched = new Set(fields);
+    for (const [field, type] of Object.entries(this.def.refs ?? {})) {
+      const value = attributes[field];
+      if (!touched.has(field) || typeof value !== 'string' || type === undefined) continue;
+      const target = await this.models.find(this.accountId, type, value);
+      if (target === undefined) problems[field] = [`Unknown ${type}.`];
+    }
+    if (this.def.type === 'gateway')
+      Object.assign(problems, gatewayProblems(attributes as GatewayAttributes));
+    const streamPlacement = touched.has('group_id') || touched.has('asset_id');
+    if (this.def.type === 'datastream' && streamPlacement && problems.group_id === undefined) {
+      const group = await this.models.find(
+        this.accountId,
+        'datastreamgroup',
+        String(attributes.group_id),
+      );
+      const groupAsset =
+        group === undefined
+          ? undefined
+          : (JSON.parse(group.attributes) as { asset_id?: unknown }).asset_id;
+      if (group !== undefined && groupAsset !== attributes.asset_id) {
+        problems.group_id = ['The group belongs to another asset.'];
+      }
+    }
+    if (Object.keys(problems).length > 0) throw invalidInput(problems);
+  }
+
+  private parentOf(attributes: Record<string, unknown>): string {
+    if (this.def.parentField === undefined) return this.accountId;
+    return String(attributes[this.def.parentField]);
+  }
+
+  /** Gives each draft the account's next seq and ts, and writes them to the log. */
+  private async stamp(drafts: readonly Draft[]): Promise<ModelUpdate[]> {
+    const stamps = await this.log.take(this.accountId, drafts.length, this.now);
+    const updates = drafts.map((d, i): ModelUpdate => {
+      const s = stamps[i] ?? { seq: 0, ts: 0 };
+      return { ...d, muid: uuidv7(s.ts), ts: s.ts, seq: s.seq };
+    });
+    await this.log.append(
+      this.accountId,
+      updates.map((u) => ({ seq: u.seq, ts: u.ts, muid: u.muid, msg: JSON.stringify(u) })),
+    );
+    return updates;
+  }
+}
