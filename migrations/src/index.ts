@@ -4,6 +4,7 @@ import * as accessVersion from './20261122000100-access-version';
 import * as models from './20261122000200-models-and-change-log';
 import * as browserCredentials from './20261122000300-browser-credentials';
 import * as mutationOp from './20261122000400-mutation-op';
+import * as credentialIndexes from './20261122000500-browser-credential-indexes';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '20261122000200-models-and-change-log': models,
   '20261122000300-browser-credentials': browserCredentials,
   '20261122000400-mutation-op': mutationOp,
+  '20261122000500-browser-credential-indexes': credentialIndexes,
 };

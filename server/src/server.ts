@@ -23,12 +23,15 @@ import type { AuthLimits } from './services/auth.service';
 import { ChangeFeed } from './services/change-feed';
 import { LogPruner } from './services/log-pruner';
 import { Mailer } from './services/mail.service';
+import { RecordPruner } from './services/record-pruner';
 
 export interface ServerOptions {
   readonly config: Config;
   readonly clock?: Clock;
   readonly log?: Logger;
   readonly authLimits?: AuthLimits;
+  /** Interval of the broker's re-check of open connections (default 30 s; tests shorten it). */
+  readonly brokerRecheckMs?: number;
 }
 
 export interface RunningServer {
@@ -90,6 +93,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const background = new BackgroundTasks(log);
   const feed = new ChangeFeed((err) => log.error('change listener failed', { error: String(err) }));
   const pruner = new LogPruner(db, clock, config.logRetentionMs, log);
+  const recordPruner = new RecordPruner(db, clock, config.logRetentionMs, log);
   const mailer = new Mailer(
     { smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir },
     log,
@@ -120,14 +124,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
     s.once('error', reject);
   });
-  const broker = new EmbeddedBroker(server, services.browserCredentials, feed, log, async (who) => {
-    const session = await services.users.session(who.userId, false);
-    // Credentials name their account; a user since switched elsewhere sees nothing there.
-    if (session.activeAccount?.id !== who.accountId) return new Set<string>();
-    return new Set(viewableTypes(session.ctx));
-  });
+  const broker = new EmbeddedBroker(
+    server,
+    services.browserCredentials,
+    feed,
+    log,
+    async (who) => {
+      const session = await services.users.session(who.userId, false);
+      // Credentials name their account: a user since switched elsewhere, or no longer a member,
+      // is refused (or closed).
+      if (session.activeAccount?.id !== who.accountId) return undefined;
+      return new Set(viewableTypes(session.ctx));
+    },
+    options.brokerRecheckMs === undefined ? {} : { recheckEveryMs: options.brokerRecheckMs },
+  );
   await broker.start();
   pruner.start();
+  recordPruner.start();
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   log.info('server listening', { url, dataDir: config.dataDir });
@@ -135,7 +148,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      pruner.stop();
+      await Promise.all([pruner.stop(), recordPruner.stop()]);
       await broker.stop();
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,93 +1,39 @@
-import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, topics, uuidv7, type ModelUpdate } from '@plant/shared-schema';
+import {
+  apiPaths,
+  hiddenUpdateOf,
+  topics,
+  updateSubjectType,
+  uuidv7,
+  type ModelUpdate,
+  type UpdateMessage,
+} from '@plant/shared-schema';
 import { DEMO_USERS } from '../seed/demo';
+import { AuthService } from '../services/auth.service';
+import { BrowserCredentialService } from '../services/browser-credential.service';
+import { UserService } from '../services/user.service';
 import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
+import {
+  asOptions,
+  brokerClients,
+  closing,
+  collect,
+  settle,
+  until,
+  within,
+  type Creds,
+} from '../testing/mqtt-client';
 import { mayBrowserSubscribe } from './broker';
-
-interface Creds {
-  username: string;
-  clientid: string;
-  password: string;
-}
 
 let s: TestServer;
 const clock = new ManualClock(Date.now());
-const clients: MqttClient[] = [];
+const { session, connect, refused, closeAll } = brokerClients(() => s);
 
 beforeAll(async () => {
   s = await startTestServer({ clock });
 });
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.endAsync(true)));
-});
+afterEach(() => closeAll());
 afterAll(() => s.close());
-
-async function session(email: string) {
-  const token = await s.signIn(email);
-  const user = dataOf<{ id: string; account: string }>(
-    await s.call('GET', apiPaths.user(), { token }),
-  );
-  const creds = dataOf<Creds>(
-    await s.call('GET', apiPaths.browserMqtt(`browser-${uuidv7()}`), { token }),
-  );
-  return { token, user, creds };
-}
-
-const wsUrl = () => `${s.url.replace('http', 'ws')}/mqtt`;
-
-/** A real mqtt.js client over WebSocket, MQTT 3.1.1, keepalive 55 s as the spec says. */
-async function connect(creds: Creds): Promise<MqttClient> {
-  const client = await mqtt.connectAsync(wsUrl(), {
-    protocolVersion: 4,
-    clientId: creds.clientid,
-    username: creds.username,
-    password: creds.password,
-    keepalive: 55,
-    reconnectPeriod: 0,
-    connectTimeout: 5000,
-  });
-  clients.push(client);
-  return client;
-}
-
-/** Connecting must fail: answers the error. */
-async function refused(options: {
-  clientId: string;
-  username: string;
-  password: string;
-}): Promise<Error> {
-  try {
-    const client = await mqtt.connectAsync(wsUrl(), {
-      protocolVersion: 4,
-      reconnectPeriod: 0,
-      connectTimeout: 3000,
-      ...options,
-    });
-    clients.push(client);
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('the broker accepted the connection');
-}
-
-function collect(client: MqttClient) {
-  const got: { topic: string; payload: unknown }[] = [];
-  client.on('message', (topic, payload) =>
-    got.push({ topic, payload: JSON.parse(payload.toString()) as unknown }),
-  );
-  return got;
-}
-
-const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
-
-async function until(check: () => boolean, ms = 3000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await settle(20);
-  }
-}
 
 describe('the embedded broker at /mqtt', () => {
   it('a change through the API arrives on the account topic with the next seq; mqttlogs has the same', async () => {
@@ -167,7 +113,7 @@ describe('the embedded broker at /mqtt', () => {
     expect(got).toEqual([]);
   });
 
-  it('updates of types the user may not view are not forwarded to it', async () => {
+  it('updates of types the user may not view arrive as stand-ins: every seq in order, nothing about them', async () => {
     const admin = await session(DEMO_USERS.admin);
     const techUser = await session(DEMO_USERS.tech);
     await s.db
@@ -176,25 +122,41 @@ describe('the embedded broker at /mqtt', () => {
       .where('account_id', '=', techUser.user.account)
       .execute();
     const tech = await session(DEMO_USERS.tech);
-    const client = await connect(tech.creds);
-    const got = collect(client);
-    await client.subscribeAsync(topics.modelUpdates(tech.user.account));
-    await s.call('POST', apiPaths.collection('gateways'), {
-      token: admin.token,
-      json: { name: 'Hidden gateway' },
-    });
-    await s.call('POST', apiPaths.collection('assets'), {
-      token: admin.token,
-      json: { name: 'Visible asset' },
-    });
-    await until(() => got.length === 2);
+    // The one who may not see comes first: its stand-in must not become what the next one gets.
+    const techClient = await connect(tech.creds);
+    const got = collect(techClient);
+    await techClient.subscribeAsync(topics.modelUpdates(tech.user.account));
+    const adminClient = await connect(admin.creds);
+    const gotByAdmin = collect(adminClient);
+    await adminClient.subscribeAsync(topics.modelUpdates(admin.user.account));
+    const events: ModelUpdate[] = [];
+    for (const [collection, name] of [
+      ['gateways', 'Hidden gateway'],
+      ['assets', 'Visible asset'],
+      ['gateways', 'Another hidden gateway'],
+    ] as const) {
+      const res = await s.call('POST', apiPaths.collection(collection), {
+        token: admin.token,
+        json: { name },
+      });
+      events.push(...(res.json as { _events: ModelUpdate[] })._events);
+    }
+    await until(() => got.length === events.length && gotByAdmin.length === events.length);
     await settle();
-    const messages = got.map((g) => g.payload as ModelUpdate);
-    expect(messages.map((m) => [m.action, m.child_type ?? m.type])).toEqual([
-      ['updated', 'asset'],
-      ['child_created', 'asset'],
-    ]);
-    expect(JSON.stringify(got)).not.toContain('Hidden gateway');
+    const messages = got.map((g) => g.payload as UpdateMessage);
+    const first = events[0]?.seq ?? 0;
+    expect(messages.map((m) => m.seq)).toEqual(events.map((_, i) => first + i));
+    expect(messages).toEqual(
+      events.map((e) => (updateSubjectType(e) === 'gateway' ? hiddenUpdateOf(e) : e)),
+    );
+    const hidden = messages.filter((m) => m.action === 'hidden');
+    expect(hidden.length).toBeGreaterThanOrEqual(4);
+    for (const m of hidden) expect(Object.keys(m).sort()).toEqual(['action', 'muid', 'seq', 'ts']);
+    const gatewayIds = events.filter((e) => e.type === 'gateway').map((e) => e.id);
+    expect(gatewayIds).toHaveLength(2);
+    for (const text of ['Hidden gateway', '"gateway"', ...gatewayIds])
+      expect(JSON.stringify(got)).not.toContain(text);
+    expect(gotByAdmin.map((g) => g.payload)).toEqual(events);
   });
 
   it('a browser reconnecting with its client id (old socket not yet gone) still gets its updates', async () => {
@@ -315,6 +277,63 @@ describe('the embedded broker at /mqtt', () => {
     await s.call('POST', apiPaths.setActiveAccount(me.id, me.account), { token: admin.token });
   });
 
+  it('an account switch closes and revokes every browser of the user, on every token', async () => {
+    // Two sign-ins (two tokens), each with a browser of its own.
+    const here = await session(DEMO_USERS.admin);
+    const there = await session(DEMO_USERS.admin);
+    expect(here.creds.clientid).not.toBe(there.creds.clientid);
+    const a = await connect(here.creds);
+    const b = await connect(there.creds);
+    const closed = Promise.all([closing(a), closing(b)]);
+    const me = dataOf<{ id: string; roles: { account_id: string }[]; account: string }>(
+      await s.call('GET', apiPaths.user(), { token: here.token }),
+    );
+    const north = me.roles.find((r) => r.account_id !== me.account)?.account_id ?? '';
+    expect(
+      (await s.call('POST', apiPaths.setActiveAccount(me.id, north), { token: here.token })).status,
+    ).toBe(200);
+    await within(closed, 3000);
+    await refused(asOptions(here.creds));
+    await refused(asOptions(there.creds));
+    await s.call('POST', apiPaths.setActiveAccount(me.id, me.account), { token: here.token });
+  });
+
+  it('a CONNECT asking keepalive 0 (never time out) or more than 300 s is refused', async () => {
+    const admin = await session(DEMO_USERS.admin);
+    for (const keepalive of [0, 301, 3600]) {
+      const err = await refused({ ...asOptions(admin.creds), keepalive });
+      expect(err.message, String(keepalive)).toMatch(/Not authorized/);
+    }
+    // The same credentials, with a keepalive in range, are taken (at both ends of it).
+    await (await connect(admin.creds, 300)).endAsync();
+    const client = await connect(admin.creds, 1);
+    expect(client.connected).toBe(true);
+  });
+
+  it('credentials asked for one browser many times at once leave exactly one that works', async () => {
+    // Through the service on the server's database: over HTTP, request parsing spaces the calls
+    // out so that they hardly ever interleave; here every revoke can run before any insert.
+    const admin = await session(DEMO_USERS.admin);
+    const auth = await new AuthService(s.db, clock, 60_000).authenticate(admin.token);
+    if (auth === undefined) throw new Error('the token is not live');
+    const signedIn = await new UserService(s.db, clock).session(auth.userId, false);
+    const service = new BrowserCredentialService(s.db, clock);
+    const browser = `browser-${uuidv7()}`;
+    const issued = await Promise.all(
+      Array.from({ length: 6 }, () => service.issue(signedIn, auth, browser)),
+    );
+    const accepted: number[] = [];
+    for (const [i, creds] of issued.entries()) {
+      try {
+        await connect(creds);
+        accepted.push(i);
+      } catch {
+        // refused: replaced by a later one
+      }
+    }
+    expect(accepted).toEqual([issued.length - 1]);
+  });
+
   it('upload progress goes to the account’s notify topic', async () => {
     const admin = await session(DEMO_USERS.admin);
     const client = await connect(admin.creds);
@@ -330,6 +349,32 @@ describe('the embedded broker at /mqtt', () => {
       topic: topics.uploadProgress(admin.user.account),
       payload: { id: 'up-1', message: 'Converting model', progress: 0.4 },
     });
+  });
+
+  it('upload progress outside 0..1 is refused before anyone gets it', async () => {
+    const admin = await session(DEMO_USERS.admin);
+    const client = await connect(admin.creds);
+    const got = collect(client);
+    await client.subscribeAsync(topics.uploadProgress(admin.user.account));
+    for (const progress of [-0.1, 1.01, Number.NaN]) {
+      expect(
+        () =>
+          s.broker.publishUploadProgress(admin.user.account, {
+            id: 'up-2',
+            message: 'Converting model',
+            progress,
+          }),
+        String(progress),
+      ).toThrow();
+    }
+    s.broker.publishUploadProgress(admin.user.account, {
+      id: 'up-2',
+      message: 'Done',
+      progress: 1,
+    });
+    await until(() => got.length === 1);
+    await settle();
+    expect(got.map((g) => g.payload)).toEqual([{ id: 'up-2', message: 'Done', progress: 1 }]);
   });
 
   it('with the broker gone between commit and publish, the write stands and the log has it', async () => {

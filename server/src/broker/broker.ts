@@ -1,8 +1,16 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
-import { topics, updateSubjectType, type ModelUpdate } from '@plant/shared-schema';
+import {
+  hiddenUpdateOf,
+  topics,
+  updateSubjectType,
+  uploadProgressSchema,
+  type ModelUpdate,
+  type UploadProgress,
+} from '@plant/shared-schema';
+import { Periodic } from '../lib/periodic';
 import type { Logger } from '../logger';
 import type {
   BrokerIdentity,
@@ -13,19 +21,44 @@ import type { ChangeFeed } from '../services/change-feed';
 /** Path of MQTT over WebSocket on the HTTP port. */
 export const MQTT_PATH = '/mqtt';
 
-/** CONNACK return code 4 (MQTT 3.1.1): bad user name or password. */
+/** CONNACK return codes (MQTT 3.1.1): bad user name or password; not authorized. */
 const BAD_USERNAME_OR_PASSWORD = 4;
+const NOT_AUTHORIZED = 5;
 
-/** Upload progress (spec 000 §3): progress from 0 to 1. */
-export interface UploadProgress {
-  readonly id: string;
-  readonly message: string;
-  readonly progress: number;
+/**
+ * Keepalive a CONNECT must ask for, in seconds (clients use TIMINGS.brokerKeepaliveS, 55). 0 would
+ * turn the broker's timeout off, and a half-open socket would then stay forever; past 5 minutes
+ * a dead browser holds its connection (and its subscriptions) too long.
+ */
+export const KEEPALIVE_MIN_S = 1;
+export const KEEPALIVE_MAX_S = 300;
+
+/** How often open connections are re-checked (credentials live, types viewable), by default. */
+export const RECHECK_EVERY_MS = 30_000;
+
+function authError(message: string, returnCode = BAD_USERNAME_OR_PASSWORD): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode });
 }
 
-function authError(message: string): AuthenticateError {
-  return Object.assign(new Error(message), { returnCode: BAD_USERNAME_OR_PASSWORD });
+/** What the broker needs of each published model update, worked out once for all subscribers. */
+interface ForwardInfo {
+  /** The model type the update is about ('' when the payload is not an update). */
+  readonly subject: string;
+  readonly update: ModelUpdate | undefined;
+  /** The hidden stand-in packet, made for the first subscriber that may not see the update. */
+  standIn?: AedesPublishPacket;
 }
+
+export interface BrokerOptions {
+  /** Interval of the re-check of open connections (tests shorten it). */
+  readonly recheckEveryMs?: number;
+}
+
+/**
+ * The model types the identity's user may view in the identity's account, read afresh; undefined
+ * when the user may no longer use that account (switched away, removed): it is refused or closed.
+ */
+export type VisibleTypes = (identity: BrokerIdentity) => Promise<ReadonlySet<string> | undefined>;
 
 /**
  * A browser may subscribe to its own account's model updates and notify topics, nothing wider:
@@ -42,7 +75,8 @@ export function mayBrowserSubscribe(accountId: string, topic: string): boolean {
 /**
  * The embedded broker: aedes on the HTTP server's port at /mqtt (MQTT 3.1.1 over WebSocket).
  * Browsers connect with the credentials of GET user/browser/mqtt; the server publishes as an
- * internal client (aedes.publish), after commit, what the change feed tells it.
+ * internal client (aedes.publish), after commit, what the change feed tells it. Open connections
+ * are re-checked every 30 s: ended credentials close, viewable types are read again.
  */
 export class EmbeddedBroker {
   private aedes: Aedes | undefined;
@@ -56,10 +90,13 @@ export class EmbeddedBroker {
    * aedes drops its old connection, and that old connection's disconnect must not forget the new.
    */
   private readonly identities = new Map<Client, BrokerIdentity>();
-  /** Per connected client: the model types its user may view, read when it connected. */
+  /** Per connected client: the model types its user may view, refreshed by the re-check. */
   private readonly viewable = new Map<Client, ReadonlySet<string>>();
-  /** The subject type of each published update, parsed once for all subscribers. */
-  private readonly subjects = new WeakMap<object, string>();
+  /** Per published update (by payload), parsed once for all subscribers. */
+  private readonly forwards = new WeakMap<object, ForwardInfo>();
+  /** The keepalive each CONNECT asked for, seen in preConnect, judged in authenticate. */
+  private readonly keepalives = new WeakMap<Client, number>();
+  private readonly recheckLoop: Periodic;
   private readonly cleanups: (() => void)[] = [];
 
   constructor(
@@ -67,12 +104,38 @@ export class EmbeddedBroker {
     private readonly credentials: BrowserCredentialService,
     private readonly feed: ChangeFeed,
     private readonly log: Logger,
-    private readonly visibleTypes: (identity: BrokerIdentity) => Promise<ReadonlySet<string>>,
-  ) {}
+    private readonly visibleTypes: VisibleTypes,
+    options: BrokerOptions = {},
+  ) {
+    this.recheckLoop = new Periodic(
+      () => this.recheck(),
+      options.recheckEveryMs ?? RECHECK_EVERY_MS,
+      (err) => this.log.error('broker re-check failed', { error: String(err) }),
+    );
+  }
 
   async start(): Promise<void> {
     const aedes = await Aedes.createBroker({
+      // authenticate() is not given the CONNECT packet, and a refusal here would close the socket
+      // without a CONNACK (a client would take it for a network error and retry at once); so the
+      // keepalive is noted here and refused in authenticate(), with a CONNACK.
+      preConnect: (client, packet, done) => {
+        this.keepalives.set(client, packet.keepalive ?? 0);
+        done(null, true);
+      },
       authenticate: (client, username, password, done) => {
+        const keepalive = this.keepalives.get(client) ?? 0;
+        if (keepalive < KEEPALIVE_MIN_S || keepalive > KEEPALIVE_MAX_S) {
+          // MQTT 3.1.1 has no code for it (aedes's keepaliveLimit sends 6, a reserved code).
+          done(
+            authError(
+              `Keepalive must be ${KEEPALIVE_MIN_S} to ${KEEPALIVE_MAX_S} s`,
+              NOT_AUTHORIZED,
+            ),
+            false,
+          );
+          return;
+        }
         if (username === undefined || password === undefined) {
           done(authError('Credentials required'), false);
           return;
@@ -97,11 +160,20 @@ export class EmbeddedBroker {
         }
         done(null, subscription);
       },
-      // Model updates reach a browser only for types its user may view, as mqttlogs filters them.
+      // Model updates reach a browser whole only for types its user may view; for the others it
+      // gets the stand-in (same seq, ts, muid), so its seq has no gaps, as in mqttlogs.
       authorizeForward: (client, packet) => {
         if (!packet.topic.endsWith('/_modelupdates')) return packet;
         const types = this.viewable.get(client);
-        return types !== undefined && types.has(this.subjectOf(packet)) ? packet : null;
+        if (types === undefined) return null;
+        const info = this.forwardInfo(packet);
+        if (info.update === undefined) return null;
+        if (types.has(info.subject)) return packet;
+        info.standIn ??= {
+          ...packet,
+          payload: Buffer.from(JSON.stringify(hiddenUpdateOf(info.update))),
+        };
+        return info.standIn;
       },
       // Browsers publish nothing yet; the server publishes through aedes.publish (client null).
       authorizePublish: (client, _packet, done) => {
@@ -109,10 +181,7 @@ export class EmbeddedBroker {
       },
     });
     this.aedes = aedes;
-    aedes.on('clientDisconnect', (client: Client) => {
-      this.identities.delete(client);
-      this.viewable.delete(client);
-    });
+    aedes.on('clientDisconnect', (client: Client) => this.forget(client));
     aedes.on('clientError', (client: Client, err: Error) =>
       this.log.debug('broker client error', { client: client.id, error: err.message }),
     );
@@ -135,6 +204,7 @@ export class EmbeddedBroker {
       this.feed.subscribe((accountId, updates) => this.publishUpdates(accountId, updates)),
     );
     this.cleanups.push(this.credentials.onRevoked((ids) => this.disconnect(ids)));
+    this.recheckLoop.start();
   }
 
   /** Checks a CONNECT's credentials and notes who the client is and what it may see. */
@@ -142,28 +212,36 @@ export class EmbeddedBroker {
     const identity = await this.credentials.verify(username, password, client.id);
     if (identity === undefined) return false;
     const types = await this.visibleTypes(identity);
+    if (types === undefined) return false;
     this.identities.set(client, identity);
     this.viewable.set(client, types);
     return true;
   }
 
-  private subjectOf(packet: { payload: string | Buffer }): string {
+  private forwardInfo(packet: AedesPublishPacket): ForwardInfo {
+    // By payload: aedes hands every subscriber the same packet and payload of one publish.
     const key = packet.payload as object;
-    let subject = this.subjects.get(key);
-    if (subject === undefined) {
+    let info = this.forwards.get(key);
+    if (info === undefined) {
+      let update: ModelUpdate | undefined;
       try {
-        subject = updateSubjectType(JSON.parse(packet.payload.toString()) as ModelUpdate);
+        update = JSON.parse(packet.payload.toString()) as ModelUpdate;
       } catch {
-        subject = '';
+        update = undefined;
       }
-      this.subjects.set(key, subject);
+      info = { subject: update === undefined ? '' : updateSubjectType(update), update };
+      this.forwards.set(key, info);
     }
-    return subject;
+    return info;
   }
 
-  /** Publishes one upload's progress on the account's notify topic. */
+  /**
+   * Publishes one upload's progress on the account's notify topic. Throws on a malformed one
+   * (progress outside 0..1, …): that is a bug of the caller, not something to send browsers.
+   */
   publishUploadProgress(accountId: string, progress: UploadProgress): void {
-    this.publish(topics.uploadProgress(accountId), JSON.stringify(progress));
+    const valid = uploadProgressSchema.parse(progress);
+    this.publish(topics.uploadProgress(accountId), JSON.stringify(valid));
   }
 
   private publishUpdates(accountId: string, updates: readonly ModelUpdate[]): void {
@@ -187,14 +265,61 @@ export class EmbeddedBroker {
   private disconnect(credentialIds: readonly string[]): void {
     const revoked = new Set(credentialIds);
     for (const [client, identity] of this.identities) {
-      if (!revoked.has(identity.credentialId)) continue;
-      this.identities.delete(client);
-      this.viewable.delete(client);
-      client.close();
+      if (revoked.has(identity.credentialId)) this.close(client);
     }
   }
 
+  /**
+   * The periodic re-check of open connections: closes those whose credentials ended without a
+   * revocation being told (expiry, a password reset's revoked tokens, a CONNECT that raced a
+   * revocation) and those whose user left the account; refreshes what the others may view, so a
+   * permission change reaches an open connection within one interval.
+   */
+  private async recheck(): Promise<void> {
+    // A client closed while it was being admitted never gets clientDisconnect: forget it here.
+    for (const client of this.identities.keys()) if (client.closed) this.forget(client);
+    const open = [...this.identities];
+    if (open.length === 0) return;
+    const live = await this.credentials.liveAmong([
+      ...new Set(open.map(([, identity]) => identity.credentialId)),
+    ]);
+    // Once per user and account, however many browsers it has open. A failed read keeps what
+    // the connections had: it is no reason to close them, nor to widen what they see.
+    const types = new Map<string, Promise<ReadonlySet<string> | undefined | 'keep'>>();
+    const typesOf = (identity: BrokerIdentity) => {
+      const key = `${identity.userId} ${identity.accountId}`;
+      let answer = types.get(key);
+      if (answer === undefined) {
+        answer = this.visibleTypes(identity).catch((err: unknown) => {
+          this.log.error('broker re-check of a user failed', { error: String(err) });
+          return 'keep' as const;
+        });
+        types.set(key, answer);
+      }
+      return answer;
+    };
+    await Promise.all(
+      open.map(async ([client, identity]) => {
+        const viewable = live.has(identity.credentialId) ? await typesOf(identity) : undefined;
+        if (viewable === 'keep' || this.identities.get(client) !== identity) return;
+        if (viewable === undefined) this.close(client);
+        else this.viewable.set(client, viewable);
+      }),
+    );
+  }
+
+  private close(client: Client): void {
+    this.forget(client);
+    client.close();
+  }
+
+  private forget(client: Client): void {
+    this.identities.delete(client);
+    this.viewable.delete(client);
+  }
+
   async stop(): Promise<void> {
+    await this.recheckLoop.stop();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
     for (const ws of this.wss.clients) ws.terminate();
     this.wss.close();

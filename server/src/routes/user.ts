@@ -40,8 +40,9 @@ export function userRoutes(services: Services) {
     const { id, accountid } = validParams(c, setActiveParams);
     const session = c.get('session');
     const data = await services.users.setActiveAccount(session, id, accountid);
-    // Broker credentials name the account they were issued for: the browser asks anew.
-    await services.browserCredentials.revokeForToken(c.get('auth').tokenId);
+    // Broker credentials name the account they were issued for, and the active account is per
+    // user: every browser of the user (on any token) is now in the wrong account and asks anew.
+    await services.browserCredentials.revokeForUser(session.user.id);
     return c.json({ success: true, data });
   });
 

@@ -16,15 +16,16 @@ export interface BrokerIdentity {
 
 /**
  * Broker credentials per browser (spec 000 §7 GET user/browser/mqtt): issued for the active
- * account, bound to the access token, revoked with it and on account switch. Revocations are told
- * to the broker, which closes the connections that used them.
+ * account, bound to the access token, revoked with it and (all the user's browsers at once) on an
+ * account switch. Revocations are told to the broker, which closes the connections that used them;
+ * its periodic re-check closes those whose credentials ended otherwise (expiry, token revoked).
  */
 export class BrowserCredentialService {
   private readonly repo: BrowserCredentialRepository;
   private readonly revokedListeners = new Set<(ids: readonly string[]) => void>();
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly clock: Clock,
   ) {
     this.repo = new BrowserCredentialRepository(db);
@@ -40,28 +41,48 @@ export class BrowserCredentialService {
     const accountId = session.activeAccount?.id;
     if (accountId === undefined) throw forbidden();
     const now = this.clock.now();
-    this.told(await this.repo.revoke({ userId: session.user.id, browserId }, isoAt(now)));
     const password = newToken();
     const username = `b-${uuidv7(now)}`;
     const clientid = `c-${uuidv7(now)}`;
-    await this.repo.insert({
-      id: uuidv7(now),
-      user_id: session.user.id,
-      account_id: accountId,
-      token_id: auth.tokenId,
-      browser_id: browserId,
-      username,
-      clientid,
-      password_hash: sha256(password),
-      created_at: isoAt(now),
-      expires_at: isoAt(auth.expiresAtMs),
+    // One transaction: two requests for the same browser at once would otherwise both revoke
+    // before either inserts, and leave the browser with two live credentials.
+    const revoked = await this.db.transaction().execute(async (trx) => {
+      const repo = new BrowserCredentialRepository(trx);
+      const ids = await repo.revoke({ userId: session.user.id, browserId }, isoAt(now));
+      await repo.insert({
+        id: uuidv7(now),
+        user_id: session.user.id,
+        account_id: accountId,
+        token_id: auth.tokenId,
+        browser_id: browserId,
+        username,
+        clientid,
+        password_hash: sha256(password),
+        created_at: isoAt(now),
+        expires_at: isoAt(auth.expiresAtMs),
+      });
+      return ids;
     });
+    this.told(revoked);
     return { username, clientid, password };
   }
 
-  /** Ends every credential issued under an access token (logout, account switch). */
+  /** Ends every credential issued under an access token (logout). */
   async revokeForToken(tokenId: string): Promise<void> {
     this.told(await this.repo.revoke({ tokenId }, isoAt(this.clock.now())));
+  }
+
+  /**
+   * Ends every credential of a user, on all its browsers and tokens (account switch: the active
+   * account is per user, so every browser of it is now in the wrong account).
+   */
+  async revokeForUser(userId: string): Promise<void> {
+    this.told(await this.repo.revoke({ userId }, isoAt(this.clock.now())));
+  }
+
+  /** Which of these credentials are still live: the broker's re-check of open connections. */
+  liveAmong(credentialIds: readonly string[]): Promise<Set<string>> {
+    return this.repo.liveAmong(credentialIds, isoAt(this.clock.now()));
   }
 
   /** The broker's check at CONNECT: live credentials, right password, the client id issued. */

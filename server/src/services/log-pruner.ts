@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
+import { Periodic } from '../lib/periodic';
 import type { Logger } from '../logger';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
 
@@ -8,15 +9,24 @@ import { ChangeLogRepository } from '../repositories/change-log.repository';
  * hour. A client asking mqttlogs from before what is kept is told to bootstrap again.
  */
 export class LogPruner {
-  private timer: NodeJS.Timeout | undefined;
+  private readonly loop: Periodic;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly retentionMs: number,
     private readonly log: Logger,
-    private readonly everyMs = 60 * 60 * 1000,
-  ) {}
+    everyMs = 60 * 60 * 1000,
+  ) {
+    this.loop = new Periodic(
+      async () => {
+        await this.pruneNow();
+      },
+      everyMs,
+      (err) => this.log.error('pruning failed', { error: String(err) }),
+      true,
+    );
+  }
 
   async pruneNow(): Promise<number> {
     const removed = await new ChangeLogRepository(this.db).prune(
@@ -27,18 +37,10 @@ export class LogPruner {
   }
 
   start(): void {
-    const run = () => {
-      this.pruneNow().catch((err: unknown) =>
-        this.log.error('pruning failed', { error: String(err) }),
-      );
-    };
-    run();
-    this.timer = setInterval(run, this.everyMs);
-    this.timer.unref();
+    this.loop.start();
   }
 
-  stop(): void {
-    if (this.timer !== undefined) clearInterval(this.timer);
-    this.timer = undefined;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

@@ -59,6 +59,8 @@ export interface TestServerOptions {
   clock?: Clock;
   env?: Record<string, string>;
   authLimits?: AuthLimits;
+  /** Interval of the broker's re-check of open connections. */
+  brokerRecheckMs?: number;
 }
 
 /** One HTTP request from a chosen local address (fetch cannot pick its source address). */
@@ -104,6 +106,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
+    ...(options.brokerRecheckMs === undefined ? {} : { brokerRecheckMs: options.brokerRecheckMs }),
   });
 
   const call = async (method: string, p: string, o: CallOptions = {}): Promise<Answer> => {

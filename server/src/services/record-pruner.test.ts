@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, uuidv7 } from '@plant/shared-schema';
+import { isoAt } from '../lib/clock';
+import { createLogger } from '../logger';
+import { DEMO_USERS } from '../seed/demo';
+import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
+import { RecordPruner } from './record-pruner';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+let s: TestServer;
+const clock = new ManualClock(Date.now());
+
+beforeAll(async () => {
+  s = await startTestServer({ clock, env: { LOG_RETENTION_DAYS: '14', TOKEN_TTL_DAYS: '30' } });
+});
+afterAll(() => s.close());
+
+/** Signs in and takes broker credentials for a new browser; answers the token and username. */
+async function browser() {
+  const token = await s.signIn(DEMO_USERS.admin);
+  const { username } = dataOf<{ username: string }>(
+    await s.call('GET', apiPaths.browserMqtt(`browser-${uuidv7()}`), { token }),
+  );
+  return { token, username };
+}
+
+const logout = (token: string) => s.call('POST', apiPaths.logout(), { token });
+
+async function credentialsKept(usernames: readonly string[]): Promise<string[]> {
+  const rows = await s.db
+    .selectFrom('browser_credentials')
+    .select('username')
+    .where('username', 'in', usernames)
+    .execute();
+  return usernames.filter((u) => rows.some((r) => r.username === u));
+}
+
+async function mutationsKept(ids: readonly string[]): Promise<string[]> {
+  const rows = await s.db
+    .selectFrom('applied_mutations')
+    .select('mutation_id')
+    .where('mutation_id', 'in', ids)
+    .execute();
+  return ids.filter((id) => rows.some((r) => r.mutation_id === id));
+}
+
+describe('RecordPruner', () => {
+  it('deletes credentials ended over a day ago and mutation ids past the retention; keeps the rest', async () => {
+    const account = dataOf<{ account: string }>(
+      await s.call('GET', apiPaths.user(), { token: await s.signIn(DEMO_USERS.admin) }),
+    ).account;
+    const applied = async (mutationId: string) => {
+      await s.db
+        .insertInto('applied_mutations')
+        .values({
+          account_id: account,
+          mutation_id: mutationId,
+          status: 201,
+          response: '{}',
+          created_at: isoAt(clock.now()),
+        })
+        .execute();
+    };
+    const pruner = new RecordPruner(s.db, clock, 14 * DAY, createLogger('silent'));
+
+    // Day 0: one browser signed out at once, one that stays signed in until its token expires.
+    const revokedEarly = await browser();
+    await logout(revokedEarly.token);
+    const expiring = await browser();
+    await applied('mutation-day-0');
+
+    // Day 2: one signed out just now, one live.
+    clock.advance(2 * DAY);
+    const revokedNow = await browser();
+    await logout(revokedNow.token);
+    const live = await browser();
+    await applied('mutation-day-2');
+
+    const all = [revokedEarly, expiring, revokedNow, live].map((b) => b.username);
+    expect(await pruner.pruneNow()).toMatchObject({ credentials: 1 });
+    expect(await credentialsKept(all)).toEqual([
+      expiring.username,
+      revokedNow.username,
+      live.username,
+    ]);
+
+    // Day 15: mutation ids of day 0 are past the 14-day retention, day 2's are not; the browser
+    // signed out on day 2 is gone too.
+    clock.advance(13 * DAY);
+    await applied('mutation-day-15');
+    const mutations = ['mutation-day-0', 'mutation-day-2', 'mutation-day-15'];
+    expect(await pruner.pruneNow()).toEqual({ credentials: 1, mutations: 1 });
+    expect(await mutationsKept(mutations)).toEqual(['mutation-day-2', 'mutation-day-15']);
+    expect(await credentialsKept(all)).toEqual([expiring.username, live.username]);
+
+    // Day 31.5: the day-0 token expired 1.5 days ago; the day-2 one expires in half a day.
+    clock.advance(16.5 * DAY);
+    await applied('mutation-day-31');
+    await pruner.pruneNow();
+    expect(await credentialsKept(all)).toEqual([live.username]);
+    expect(await mutationsKept([...mutations, 'mutation-day-31'])).toEqual(['mutation-day-31']);
+  });
+});

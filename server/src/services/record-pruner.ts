@@ -1,0 +1,58 @@
+import type { Db } from '../db/database';
+import { isoAt, type Clock } from '../lib/clock';
+import { Periodic } from '../lib/periodic';
+import type { Logger } from '../logger';
+import { BrowserCredentialRepository } from '../repositories/browser-credential.repository';
+import { MutationPruneRepository } from '../repositories/mutation-prune.repository';
+
+/** Ended broker credentials are kept this long, to look into a recent refusal. */
+export const ENDED_CREDENTIALS_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes rows that only grow, once at start and then every hour: broker credentials revoked or
+ * expired more than a day ago, and applied mutation ids older than the log retention
+ * (LOG_RETENTION_DAYS). A mutation id is repeated by a client that never got its answer; one
+ * offline longer than the retention is told to resync by mqttlogs anyway. A repeat after that
+ * would be applied again: the retention is the bound of the duplicate check.
+ */
+export class RecordPruner {
+  private readonly loop: Periodic;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly retentionMs: number,
+    private readonly log: Logger,
+    everyMs = 60 * 60 * 1000,
+  ) {
+    this.loop = new Periodic(
+      async () => {
+        await this.pruneNow();
+      },
+      everyMs,
+      (err) => this.log.error('pruning failed', { error: String(err) }),
+      true,
+    );
+  }
+
+  async pruneNow(): Promise<{ credentials: number; mutations: number }> {
+    const now = this.clock.now();
+    const credentials = await new BrowserCredentialRepository(this.db).pruneEnded(
+      isoAt(now - ENDED_CREDENTIALS_KEPT_MS),
+    );
+    const mutations = await new MutationPruneRepository(this.db).prune(
+      isoAt(now - this.retentionMs),
+    );
+    if (credentials > 0 || mutations > 0)
+      this.log.info('records pruned', { credentials, mutations });
+    return { credentials, mutations };
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+}
