@@ -3,6 +3,8 @@ import {
   gatewayProblems,
   MODELS,
   modelByType,
+  parentIdOf,
+  sortKeyOf,
   uuidv7,
   type GatewayAttributes,
   type ModelDefinition,
@@ -32,12 +34,6 @@ export function toSyncedModel(row: ModelRow): SyncedModel {
     attributes: JSON.parse(row.attributes) as Record<string, unknown>,
     last_seq: row.last_seq,
   };
-}
-
-function sortKeyOf(def: ModelDefinition, attributes: Record<string, unknown>): string {
-  const value = attributes[def.sortField];
-  if (typeof value === 'number') return value.toString().padStart(12, '0');
-  return typeof value === 'string' ? value.toLowerCase() : '';
 }
 
 /**
@@ -317,8 +313,7 @@ export class ModelTransaction {
   }
 
   private parentOf(attributes: Record<string, unknown>): string {
-    if (this.def.parentField === undefined) return this.accountId;
-    return String(attributes[this.def.parentField]);
+    return parentIdOf(this.def, attributes, this.accountId);
   }
 
   /** Gives each draft the account's next seq and ts, and writes them to the log. */

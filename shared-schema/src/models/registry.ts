@@ -27,3 +27,25 @@ export function modelByCollection(collection: string): ModelDefinition | undefin
 export function viewableTypes(ctx: PermissionContext): string[] {
   return MODELS.filter((m) => can(ctx, m.permissions.view)).map((m) => m.type);
 }
+
+/**
+ * The key a model sorts by among its siblings, the same on server and client: numbers zero-padded
+ * to 12 digits, strings lower-cased. Children sorted by (sort key, id) come in the order of the
+ * server's `updated_list`.
+ */
+export function sortKeyOf(def: Pick<ModelDefinition, 'sortField'>, attributes: object): string {
+  const value = (attributes as Record<string, unknown>)[def.sortField];
+  if (typeof value === 'number') return value.toString().padStart(12, '0');
+  return typeof value === 'string' ? value.toLowerCase() : '';
+}
+
+/** The id of a model's parent: its parentField's value, or the account when it has none. */
+export function parentIdOf(
+  def: Pick<ModelDefinition, 'parentField'>,
+  attributes: object,
+  accountId: string,
+): string {
+  if (def.parentField === undefined) return accountId;
+  const value = (attributes as Record<string, unknown>)[def.parentField];
+  return typeof value === 'string' ? value : '';
+}

@@ -1,0 +1,214 @@
+/**
+ * The whole contract between the page and the sync worker (DESIGN.md §1, STYLE.md "Boundaries").
+ * The client does `wrap<SyncWorkerApi>(worker)` and imports nothing else from the worker.
+ *
+ * Rules of the boundary:
+ * - expected failures come back as values (`Result`), never as thrown errors (Comlink keeps only
+ *   name, message and stack of those);
+ * - callbacks are passed as `Comlink.proxy(cb)`; each subscription answers an unsubscribe
+ *   function (itself a proxy): call it, then release the proxy, on unmount;
+ * - everything that crosses is plain JSON-like data (query results are small: lists are paged).
+ */
+import type { BrokerState } from './transport/broker';
+import type { Feedback } from './transport/http';
+
+/** An expected failure: `kind` for the code, `message` for the user (lingui translates it). */
+export interface WorkerError {
+  readonly kind:
+    | 'network'
+    | 'http'
+    | 'empty'
+    | 'unparseable'
+    | 'invalid'
+    | 'not-started'
+    | 'not-found'
+    | 'busy'
+    | 'unknown-type';
+  readonly message: string;
+  readonly status?: number;
+  readonly fields?: Readonly<Record<string, readonly string[]>>;
+}
+
+export type Result<T> = { readonly data: T } | { readonly error: WorkerError };
+
+/** Who is signed in where: the worker's store is per user and account. */
+export interface SessionOptions {
+  /** The server's origin (`location.origin` in the app). */
+  readonly origin: string;
+  readonly token: string;
+  readonly userId: string;
+  readonly accountId: string;
+  /** Stable per browser (kept in localStorage by the page): broker credentials are per browser. */
+  readonly browserId: string;
+  /** The page's address, for requestFailed reports. */
+  readonly appUrl: string;
+}
+
+/** A model as the UI reads it: the server's state with the pending local changes on top. */
+export interface LocalModel {
+  readonly type: string;
+  readonly id: string;
+  readonly parentType: string;
+  readonly parentId: string;
+  readonly attributes: Readonly<Record<string, unknown>>;
+  /** Local changes of this model not yet confirmed by the server. */
+  readonly pending: boolean;
+}
+
+/** A live query: one type, optionally under one parent, searched, sorted and paged. */
+export interface ModelQuery {
+  readonly type: string;
+  readonly parent?: { readonly type: string; readonly id: string };
+  /** Case-insensitive substring over the given attributes (spec: search from 3 characters). */
+  readonly search?: { readonly text: string; readonly fields: readonly string[] };
+  /** Default: the registry's sort order. */
+  readonly offset?: number;
+  /** Default 100, at most 1000: windows of a long list are asked for as the user scrolls. */
+  readonly limit?: number;
+}
+
+export interface QueryResult {
+  /** How many models match (for "12 assets" and the virtual list's height). */
+  readonly total: number;
+  readonly offset: number;
+  readonly items: readonly LocalModel[];
+}
+
+/** Progress of the first load of an account (the UI's progress bar). */
+export type BootstrapProgress =
+  | { readonly name: 'idle' }
+  | { readonly name: 'loading'; readonly progress: number }
+  | { readonly name: 'done' }
+  | { readonly name: 'error'; readonly message: string };
+
+/** Everything the always-visible sync indicator shows. */
+export interface SyncStatus {
+  readonly started: boolean;
+  /** This tab holds the broker connection, the poller and the outbox drain. */
+  readonly leader: boolean;
+  readonly connection: BrokerState;
+  readonly bootstrap: BootstrapProgress;
+  /** Local writes not yet confirmed by the server. */
+  readonly pendingWrites: number;
+  /** Local writes the server refused or that could not be sent: shown, never dropped silently. */
+  readonly failedWrites: number;
+  /** When the local store last caught up with the server (ms), null before the first time. */
+  readonly lastSyncedAt: number | null;
+}
+
+/** A pending or failed local write, as the UI lists it. */
+export interface PendingWrite {
+  readonly mutationId: string;
+  readonly kind: 'create' | 'update' | 'delete';
+  readonly type: string;
+  readonly id: string;
+  readonly state: 'pending' | 'sending' | 'confirmed' | 'failed';
+  readonly attempts: number;
+  readonly error: string | null;
+  readonly createdAt: number;
+}
+
+/** One-off things the UI shows or acts on. */
+export type SyncEvent =
+  | { readonly name: 'feedback'; readonly feedback: Feedback }
+  | { readonly name: 'permission-checks'; readonly checks: readonly unknown[] }
+  | {
+      readonly name: 'write-rejected';
+      readonly write: PendingWrite;
+      readonly message: string;
+      readonly fields?: Readonly<Record<string, readonly string[]>>;
+    }
+  | {
+      readonly name: 'upload-progress';
+      readonly id: string;
+      readonly message: string;
+      readonly progress: number;
+    }
+  /** The broker credentials were refused (spec 000 §8): the UI signs out and goes home in 1 s. */
+  | { readonly name: 'signed-out'; readonly reason: string }
+  /** Too many updates missed: the account's models were loaded again. */
+  | { readonly name: 'resynced'; readonly reason: string };
+
+export type Unsubscribe = () => void;
+
+export interface SessionArea {
+  /** Opens the user's store for the account and starts syncing. */
+  start(options: SessionOptions): Promise<Result<SyncStatus>>;
+  /** Stops syncing and closes the store (pending writes stay in it). */
+  stop(): Promise<void>;
+  /**
+   * Account switch (spec 000 §4): stop, clear the old account's cached models (its pending writes
+   * are kept for when it is active again), then start for the new account.
+   */
+  switchAccount(accountId: string, token: string): Promise<Result<SyncStatus>>;
+  /** Sign-out: stops and deletes every local database of this user. */
+  signOut(): Promise<void>;
+  /** A new access token for the same user (it rides on every request). */
+  setToken(token: string): void;
+  /** The page tells whether it is visible: the 60 s missed-update poll runs only then. */
+  setVisible(visible: boolean): void;
+}
+
+export interface DataArea {
+  /** A live query: `callback` gets the first result and then every changed one. */
+  subscribe(query: ModelQuery, callback: (result: QueryResult) => void): Promise<Unsubscribe>;
+  /** One model from the local store, or null. */
+  get(type: string, id: string): Promise<LocalModel | null>;
+  /** Watches one model: null while it does not exist (or was deleted). */
+  watch(
+    type: string,
+    id: string,
+    callback: (model: LocalModel | null) => void,
+  ): Promise<Unsubscribe>;
+  /**
+   * Refreshes one model and its children from the server (graph/{type}/{id}) into the store.
+   * Errors: 'Invalid id or type given.', and 'The component already has a running request!' when
+   * the same read is running; the same read within 1 s answers the first one's result.
+   */
+  read(type: string, id: string): Promise<Result<LocalModel>>;
+}
+
+export interface WritesArea {
+  /** Creates a model locally at once and queues it; the id is made here (UUIDv7) if not given. */
+  create(
+    type: string,
+    attributes: Record<string, unknown>,
+    id?: string,
+  ): Promise<Result<{ id: string; mutationId: string }>>;
+  /** Changes some attributes locally at once and queues the change. */
+  update(
+    type: string,
+    id: string,
+    attributes: Record<string, unknown>,
+  ): Promise<Result<{ mutationId: string }>>;
+  remove(type: string, id: string): Promise<Result<{ mutationId: string }>>;
+  /** Every local write not yet confirmed, oldest first. */
+  list(): Promise<readonly PendingWrite[]>;
+  /** Sends a failed write again. */
+  retry(mutationId: string): Promise<Result<void>>;
+  /** Gives up a failed write: it is removed and the model shows the server's state. */
+  discard(mutationId: string): Promise<Result<void>>;
+}
+
+export interface StatusArea {
+  /** The sync status now and on every change. */
+  subscribe(callback: (status: SyncStatus) => void): Promise<Unsubscribe>;
+  /** One-off events (feedback, rejected writes, upload progress, forced sign-out). */
+  events(callback: (event: SyncEvent) => void): Promise<Unsubscribe>;
+}
+
+export interface HttpArea {
+  /**
+   * Every call that is not a synced model read (sign-in excepted): auth headers, the envelope,
+   * requestFailed reports and `_events` are handled here (DESIGN.md invariant 1).
+   */
+  call(method: string, path: string, body?: unknown): Promise<Result<unknown>>;
+}
+
+export interface SyncWorkerApi {
+  readonly session: SessionArea;
+  readonly data: DataArea;
+  readonly writes: WritesArea;
+  readonly status: StatusArea;
+  readonly http: HttpArea;
+}

@@ -1,0 +1,126 @@
+import { apiPaths, mqttlogsAnswerSchema, TIMINGS, type UpdateMessage } from '@plant/shared-schema';
+import type { Logger } from '../log';
+import type { ApiClient } from '../transport/http';
+
+export interface MissedUpdateTimings {
+  readonly pollMs: number;
+  readonly debounceMs: number;
+  /** This many missed updates or more: wipe and bootstrap instead (spec 000 §9). */
+  readonly wipeThreshold: number;
+}
+
+export interface MissedUpdateOptions {
+  readonly api: ApiClient;
+  readonly log: Logger;
+  /** The ts of the last update applied locally. */
+  readonly lastTs: () => Promise<number>;
+  /** Applies missed updates, oldest first (idempotent: duplicates are skipped by seq). */
+  readonly apply: (messages: readonly UpdateMessage[]) => Promise<void>;
+  /** Too many missed, or the log no longer reaches back: wipe the local models, bootstrap. */
+  readonly resync: (reason: string) => Promise<void>;
+  /** Whether the app's tab is visible (the page tells the worker). */
+  readonly visible: () => boolean;
+  readonly timings?: Partial<MissedUpdateTimings>;
+}
+
+const DEFAULTS: MissedUpdateTimings = {
+  pollMs: TIMINGS.missedUpdatePollMs,
+  debounceMs: TIMINGS.missedUpdateDebounceMs,
+  wipeThreshold: TIMINGS.missedUpdateWipeThreshold,
+};
+
+/**
+ * Reads missed updates from `GET account/mqttlogs?from=<lastTs>` (DESIGN.md invariant 4).
+ *
+ * ```
+ *            trigger(reason)             300 ms quiet
+ *   idle ─────────────────────► waiting ─────────────► fetching ──► idle
+ *    ▲ every 60 s while visible   ▲ more triggers        │ a trigger while fetching:
+ *    └────────────────────────────┴──────────────────────┘ one more round after it
+ * ```
+ * Triggers: a seq gap, a broker (re)connect, the 60 s tick while visible, an API answer while the
+ * broker is down. A failed fetch is only logged (spec 000 §8); the next trigger tries again.
+ */
+export class MissedUpdatePoller {
+  private readonly timings: MissedUpdateTimings;
+  private debounce: ReturnType<typeof setTimeout> | undefined;
+  private tick: ReturnType<typeof setInterval> | undefined;
+  private fetching: Promise<void> | undefined;
+  private again = false;
+  private running = false;
+  /** Completed rounds, for tests and diagnostics. */
+  rounds = 0;
+
+  constructor(private readonly options: MissedUpdateOptions) {
+    this.timings = { ...DEFAULTS, ...options.timings };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.tick = setInterval(() => {
+      if (this.options.visible()) this.trigger('poll');
+    }, this.timings.pollMs);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    clearInterval(this.tick);
+    clearTimeout(this.debounce);
+    await this.fetching;
+  }
+
+  /** Asks for a round soon; triggers within the debounce window make one round. */
+  trigger(reason: string): void {
+    if (!this.running) return;
+    this.options.log.debug('missed-update check requested', { reason });
+    clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => this.run(), this.timings.debounceMs);
+  }
+
+  /** Resolves when no round is waiting or running (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.fetching !== undefined) await this.fetching;
+  }
+
+  private run(): void {
+    if (this.fetching !== undefined) {
+      this.again = true;
+      return;
+    }
+    this.fetching = this.round()
+      .catch((err: unknown) =>
+        this.options.log.warn('missed updates failed', { error: String(err) }),
+      )
+      .finally(() => {
+        this.fetching = undefined;
+        this.rounds += 1;
+        if (this.again && this.running) {
+          this.again = false;
+          this.run();
+        }
+      });
+  }
+
+  private async round(): Promise<void> {
+    let from = await this.options.lastTs();
+    for (;;) {
+      const answer = await this.options.api.get(apiPaths.mqttlogs(from), {
+        schema: mqttlogsAnswerSchema,
+        quiet: true,
+      });
+      if (!answer.ok) {
+        this.options.log.warn('missed updates not fetched', { ...answer.error });
+        return;
+      }
+      const { data, more, resync, through } = answer.data;
+      if (resync || data.length >= this.timings.wipeThreshold) {
+        await this.options.resync(resync ? 'log no longer reaches back' : `${data.length} missed`);
+        return;
+      }
+      if (data.length > 0) await this.options.apply(data.map((entry) => entry.msg));
+      if (!more || through === null) return;
+      from = through.ts;
+    }
+  }
+}

@@ -1,0 +1,265 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import {
+  apiPaths,
+  brokerCredentialsSchema,
+  envelopeSchema,
+  TIMINGS,
+  topics,
+  updateMessageSchema,
+  uploadProgressSchema,
+  type UpdateMessage,
+  type UploadProgress,
+} from '@plant/shared-schema';
+import type { Logger } from '../log';
+import type { ApiClient, ApiError } from './http';
+
+/**
+ * The broker connection as the UI shows it.
+ *
+ * ```
+ *   stopped ──start()──► credentials ──ok──► connecting ──CONNACK──► connected
+ *                          │  ▲  │                │                     │
+ *               401/403    │  │  │ offline, 5xx   │ refused, closed     │ closed
+ *                          ▼  │  ▼                ▼                     ▼
+ *                   signed-out  └─── waiting (reconnect in 5 s) ◄───────┘
+ * ```
+ * Every attempt fetches fresh credentials: the server revokes a browser's earlier ones when it
+ * issues new ones, and on an account switch, so old ones are never worth retrying.
+ */
+export type BrokerState =
+  | { readonly name: 'stopped' }
+  | { readonly name: 'credentials'; readonly attempt: number }
+  | { readonly name: 'connecting'; readonly attempt: number }
+  | { readonly name: 'connected'; readonly since: number; readonly subscribed: boolean }
+  | {
+      readonly name: 'waiting';
+      readonly attempt: number;
+      readonly retryAt: number;
+      readonly reason: string;
+    }
+  | { readonly name: 'signed-out'; readonly reason: string };
+
+export interface BrokerEvents {
+  state?(state: BrokerState): void;
+  /** A model update (or its stand-in) from `_modelupdates`, parsed. */
+  update?(message: UpdateMessage): void;
+  upload?(progress: UploadProgress): void;
+  /** The connection is up: a time to look for missed updates (DESIGN.md invariant 4). */
+  connected?(): void;
+  /** The credentials call was refused: spec 000 §8 signs the user out. */
+  refused?(error: ApiError): void;
+}
+
+export interface BrokerTimings {
+  readonly keepaliveS: number;
+  readonly reconnectMs: number;
+  readonly resubscribeAfterConnectMs: number;
+  readonly subscriptionCheckMs: number;
+  readonly publishRetryMs: number;
+  readonly connectTimeoutMs: number;
+}
+
+export interface BrokerOptions {
+  /** ws(s)://host/mqtt */
+  readonly url: string;
+  readonly accountId: string;
+  readonly browserId: string;
+  readonly api: ApiClient;
+  readonly log: Logger;
+  readonly events: BrokerEvents;
+  readonly timings?: Partial<BrokerTimings>;
+}
+
+const DEFAULT_TIMINGS: BrokerTimings = {
+  keepaliveS: TIMINGS.brokerKeepaliveS,
+  reconnectMs: TIMINGS.brokerReconnectMs,
+  resubscribeAfterConnectMs: TIMINGS.brokerResubscribeAfterConnectMs,
+  subscriptionCheckMs: TIMINGS.brokerSubscriptionCheckMs,
+  publishRetryMs: TIMINGS.brokerPublishRetryMs,
+  connectTimeoutMs: 10_000,
+};
+
+const credentialsAnswer = envelopeSchema(brokerCredentialsSchema);
+const decoder = new TextDecoder();
+
+/**
+ * mqtt.js over WebSocket to the server's /mqtt with per-browser credentials (spec 000 §7, §9):
+ * keepalive 55 s, reconnect every 5 s, subscribe 2 s after connecting and check the subscription
+ * every second, failed publishes kept and retried every 5 s. MQTT 3.1.1 (aedes speaks no 5).
+ */
+export class BrokerConnection {
+  private readonly timings: BrokerTimings;
+  private client: MqttClient | undefined;
+  private current: BrokerState = { name: 'stopped' };
+  private attempt = 0;
+  private running = false;
+  private subscribed = false;
+  private subscribing = false;
+  private subscribeAfter = 0;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private checkTimer: ReturnType<typeof setInterval> | undefined;
+  private retryTimer: ReturnType<typeof setInterval> | undefined;
+  private readonly unsent: { topic: string; payload: string }[] = [];
+
+  constructor(private readonly options: BrokerOptions) {
+    this.timings = { ...DEFAULT_TIMINGS, ...options.timings };
+  }
+
+  get state(): BrokerState {
+    return this.current;
+  }
+
+  /** Messages waiting for a connection to be published. */
+  get unsentCount(): number {
+    return this.unsent.length;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.checkTimer = setInterval(() => this.checkSubscription(), this.timings.subscriptionCheckMs);
+    this.retryTimer = setInterval(() => this.flushUnsent(), this.timings.publishRetryMs);
+    void this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.checkTimer);
+    clearInterval(this.retryTimer);
+    const client = this.client;
+    this.client = undefined;
+    if (client !== undefined) await client.endAsync(true).catch(() => undefined);
+    this.setState({ name: 'stopped' });
+  }
+
+  /** Publishes now when connected, else keeps the message and retries every 5 s (spec 000 §8). */
+  publish(topic: string, payload: string): void {
+    const client = this.client;
+    if (client === undefined || !client.connected) {
+      this.unsent.push({ topic, payload });
+      return;
+    }
+    client.publish(topic, payload, { qos: 0 }, (err) => {
+      if (err === undefined || err === null) return;
+      this.options.log.warn('broker publish failed, kept for retry', { topic, error: err.message });
+      this.unsent.push({ topic, payload });
+    });
+  }
+
+  private flushUnsent(): void {
+    if (this.client?.connected !== true) return;
+    for (const message of this.unsent.splice(0)) this.publish(message.topic, message.payload);
+  }
+
+  private async connect(): Promise<void> {
+    if (!this.running) return;
+    this.attempt += 1;
+    const attempt = this.attempt;
+    this.setState({ name: 'credentials', attempt });
+    const answer = await this.options.api.get(apiPaths.browserMqtt(this.options.browserId), {
+      schema: credentialsAnswer,
+      quiet: true,
+    });
+    if (!this.running) return;
+    if (!answer.ok) {
+      const { error } = answer;
+      if (error.kind === 'http' && (error.status === 401 || error.status === 403)) {
+        this.setState({ name: 'signed-out', reason: error.message });
+        this.options.events.refused?.(error);
+        return;
+      }
+      this.waitAndRetry(error.message);
+      return;
+    }
+    const creds = answer.data.data;
+    this.setState({ name: 'connecting', attempt });
+    const client = mqtt.connect(this.options.url, {
+      protocolVersion: 4,
+      clientId: creds.clientid,
+      username: creds.username,
+      password: creds.password,
+      keepalive: this.timings.keepaliveS,
+      // Reconnects are ours: each one fetches fresh credentials first.
+      reconnectPeriod: 0,
+      connectTimeout: this.timings.connectTimeoutMs,
+      clean: true,
+      resubscribe: false,
+    });
+    this.client = client;
+    this.subscribed = false;
+    client.on('connect', () => {
+      if (this.client !== client) return;
+      this.attempt = 0;
+      this.subscribeAfter = Date.now() + this.timings.resubscribeAfterConnectMs;
+      this.setState({ name: 'connected', since: Date.now(), subscribed: false });
+      this.options.events.connected?.();
+      this.flushUnsent();
+    });
+    client.on('message', (topic, payload) => this.receive(topic, payload));
+    client.on('error', (err) => this.options.log.warn('broker error', { error: err.message }));
+    client.on('close', () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.subscribed = false;
+      client.removeAllListeners();
+      client.end(true);
+      this.waitAndRetry('connection closed');
+    });
+  }
+
+  private waitAndRetry(reason: string): void {
+    if (!this.running) return;
+    const retryAt = Date.now() + this.timings.reconnectMs;
+    this.setState({ name: 'waiting', attempt: this.attempt, retryAt, reason });
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => void this.connect(), this.timings.reconnectMs);
+  }
+
+  /** Every second: subscribe when connected long enough and not (or no longer) subscribed. */
+  private checkSubscription(): void {
+    const client = this.client;
+    if (client?.connected !== true || this.subscribed || this.subscribing) return;
+    if (Date.now() < this.subscribeAfter) return;
+    this.subscribing = true;
+    const wanted = [
+      topics.modelUpdates(this.options.accountId),
+      topics.uploadProgress(this.options.accountId),
+    ];
+    client.subscribe(wanted, { qos: 0 }, (err, granted) => {
+      this.subscribing = false;
+      if (this.client !== client) return;
+      const refused = (granted ?? []).filter((g) => g.qos === 128).map((g) => g.topic);
+      if (err !== null && err !== undefined) {
+        this.options.log.warn('broker subscribe failed', { error: err.message, refused });
+        return;
+      }
+      this.subscribed = true;
+      this.setState({ name: 'connected', since: Date.now(), subscribed: true });
+    });
+  }
+
+  private receive(topic: string, payload: Uint8Array): void {
+    let json: unknown;
+    try {
+      // TextDecoder, not toString(): in the browser build the payload is a plain Uint8Array.
+      json = JSON.parse(decoder.decode(payload));
+    } catch {
+      this.options.log.warn('broker message is not JSON', { topic });
+      return;
+    }
+    if (topic === topics.modelUpdates(this.options.accountId)) {
+      const parsed = updateMessageSchema.safeParse(json);
+      if (parsed.success) this.options.events.update?.(parsed.data);
+      else this.options.log.warn('model update does not match its schema', { topic });
+    } else if (topic === topics.uploadProgress(this.options.accountId)) {
+      const parsed = uploadProgressSchema.safeParse(json);
+      if (parsed.success) this.options.events.upload?.(parsed.data);
+    }
+  }
+
+  private setState(state: BrokerState): void {
+    this.current = state;
+    this.options.events.state?.(state);
+  }
+}

@@ -1,0 +1,248 @@
+import type { z } from 'zod';
+import {
+  API_BASE,
+  apiPaths,
+  ERROR_TEXTS,
+  modelUpdateSchema,
+  type ModelUpdate,
+  type RequestFailed,
+} from '@plant/shared-schema';
+import type { Logger } from '../log';
+
+/** Why a call failed. `network`: no answer at all (offline, reset); the rest are answers. */
+export type ApiErrorKind = 'network' | 'http' | 'empty' | 'unparseable' | 'invalid';
+
+/** An expected failure, as a value (it crosses the worker boundary as is). */
+export interface ApiError {
+  readonly kind: ApiErrorKind;
+  /** HTTP status; 0 when there was no answer. */
+  readonly status: number;
+  readonly message: string;
+  readonly fields?: Readonly<Record<string, readonly string[]>>;
+}
+
+export type ApiResult<T> =
+  | { readonly ok: true; readonly status: number; readonly data: T }
+  | { readonly ok: false; readonly error: ApiError };
+
+/** What the envelope of an answer tells beyond its data (DESIGN.md §5). */
+export interface ApiListener {
+  /** `_events`: model updates to apply like those from the broker. */
+  events?(updates: readonly ModelUpdate[]): void;
+  /** `_permissionChecks`: the UI opens a check dialog. */
+  permissionChecks?(checks: readonly unknown[]): void;
+  /** `message` (+ `translationParams`) of an answer, or a failure's message: shown as feedback. */
+  feedback?(feedback: Feedback): void;
+  /** Any answer arrived (not for network failures): the server is reachable. */
+  answered?(ok: boolean): void;
+}
+
+export interface Feedback {
+  readonly kind: 'success' | 'error';
+  readonly message: string;
+  readonly translationParams?: Readonly<Record<string, string | number>>;
+}
+
+export interface CallOptions<T> {
+  readonly body?: unknown;
+  /** Parses the whole answer body; without it the body is answered unchecked as `unknown`. */
+  readonly schema?: z.ZodType<T>;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** No feedback for failures: the caller shows them its own way (outbox, poller). */
+  readonly quiet?: boolean;
+  readonly signal?: AbortSignal;
+}
+
+export interface ApiClientOptions {
+  /** The server's origin, e.g. `https://plant.example.com`. */
+  readonly origin: string;
+  /** The bearer token now (it changes on sign-in and account switch). */
+  readonly token: () => string | null;
+  /** The page's address, sent with requestFailed reports. */
+  readonly appUrl: () => string;
+  readonly log: Logger;
+  readonly fetch?: typeof fetch;
+}
+
+/** Paths that are never reported to requestFailed (spec 000 §7). */
+const UNREPORTED = [apiPaths.requestFailed(), 'terminalBridge'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * The one way the worker talks HTTP to the server (DESIGN.md invariant 1): auth and marker
+ * headers, the envelope (`_events`, `_permissionChecks`, `message`), failures as values, and
+ * `POST requestFailed` for every failed or empty answer.
+ */
+export class ApiClient {
+  private readonly listeners = new Set<ApiListener>();
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly options: ApiClientOptions) {
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  listen(listener: ApiListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get<T>(path: string, options: CallOptions<T> = {}) {
+    return this.call('GET', path, options);
+  }
+
+  async call<T = unknown>(
+    method: string,
+    path: string,
+    options: CallOptions<T> = {},
+  ): Promise<ApiResult<T>> {
+    const url = `${this.options.origin}${path.startsWith('/') ? '' : `${API_BASE}/`}${path}`;
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'X-Requested-With': 'XMLHttpRequest',
+      ...options.headers,
+    };
+    const token = this.options.token();
+    if (token !== null) headers.Authorization = `Bearer ${token}`;
+    const init: RequestInit = { method, headers };
+    if (options.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(options.body);
+    }
+    if (options.signal !== undefined) init.signal = options.signal;
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.fetchImpl(url, init);
+      text = await response.text();
+    } catch (err) {
+      // No answer: offline, refused, reset. Nothing to report to a server we cannot reach.
+      return this.failed(method, path, options, {
+        kind: 'network',
+        status: 0,
+        message: err instanceof Error ? err.message : String(err),
+      });
+    }
+    this.tell((l) => l.answered?.(response.ok));
+    if (text.trim() === '') {
+      return this.failed(method, path, options, {
+        kind: 'empty',
+        status: response.status,
+        message: ERROR_TEXTS.emptyBody,
+      });
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return this.failed(method, path, options, {
+        kind: 'unparseable',
+        status: response.status,
+        message: ERROR_TEXTS.unknown,
+      });
+    }
+    if (!response.ok)
+      return this.failed(method, path, options, this.errorOf(response.status, body));
+    this.envelope(body);
+    if (options.schema === undefined) return { ok: true, status: response.status, data: body as T };
+    const parsed = options.schema.safeParse(body);
+    if (!parsed.success) {
+      this.options.log.warn('answer does not match its schema', {
+        path,
+        issues: parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`),
+      });
+      return this.failed(method, path, options, {
+        kind: 'invalid',
+        status: response.status,
+        message: ERROR_TEXTS.unknown,
+      });
+    }
+    return { ok: true, status: response.status, data: parsed.data };
+  }
+
+  /** Applies what an answer's envelope carries besides its data. */
+  private envelope(body: unknown): void {
+    if (!isRecord(body)) return;
+    if (Array.isArray(body._events)) {
+      const updates = body._events.flatMap((e) => {
+        const parsed = modelUpdateSchema.safeParse(e);
+        return parsed.success ? [parsed.data] : [];
+      });
+      if (updates.length > 0) this.tell((l) => l.events?.(updates));
+    }
+    const checks = body._permissionChecks;
+    if (Array.isArray(checks) && checks.length > 0) this.tell((l) => l.permissionChecks?.(checks));
+    if (typeof body.message === 'string' && body.message !== '') {
+      const message = body.message;
+      const params = isRecord(body.translationParams)
+        ? (body.translationParams as Record<string, string | number>)
+        : undefined;
+      this.tell((l) =>
+        l.feedback?.({
+          kind: body.success === false ? 'error' : 'success',
+          message,
+          ...(params === undefined ? {} : { translationParams: params }),
+        }),
+      );
+    }
+  }
+
+  private errorOf(status: number, body: unknown): ApiError {
+    if (!isRecord(body)) return { kind: 'http', status, message: ERROR_TEXTS.unknown };
+    const message =
+      typeof body.message === 'string' && body.message !== ''
+        ? body.message
+        : typeof body.error_description === 'string' && body.error_description !== ''
+          ? body.error_description
+          : ERROR_TEXTS.unknown;
+    const fields = isRecord(body.errors)
+      ? (body.errors as Record<string, readonly string[]>)
+      : undefined;
+    return { kind: 'http', status, message, ...(fields === undefined ? {} : { fields }) };
+  }
+
+  private failed<T>(
+    method: string,
+    path: string,
+    options: CallOptions<T>,
+    error: ApiError,
+  ): ApiResult<T> {
+    if (options.quiet !== true && error.kind !== 'network') {
+      this.tell((l) => l.feedback?.({ kind: 'error', message: error.message }));
+    }
+    if (error.kind !== 'network' && !UNREPORTED.some((p) => path.startsWith(p))) {
+      this.report({
+        path: path.slice(0, 2000),
+        status: error.status,
+        message: error.message.slice(0, 2000),
+        appUrl: this.options.appUrl().slice(0, 2000),
+        // The method only: bodies may hold passwords and are not sent anywhere else.
+        params: { method },
+      });
+    }
+    return { ok: false, error };
+  }
+
+  /** POST requestFailed, in the background; its own failure is only logged (never reported). */
+  private report(failure: RequestFailed): void {
+    this.call('POST', apiPaths.requestFailed(), { body: failure, quiet: true }).then(
+      (result) => {
+        if (!result.ok) this.options.log.warn('requestFailed not sent', { ...result.error });
+      },
+      (err: unknown) => this.options.log.warn('requestFailed not sent', { error: String(err) }),
+    );
+  }
+
+  private tell(each: (listener: ApiListener) => void): void {
+    for (const listener of this.listeners) {
+      try {
+        each(listener);
+      } catch (err) {
+        this.options.log.error('API listener failed', { error: String(err) });
+      }
+    }
+  }
+}
