@@ -12,8 +12,14 @@ const forbidden = {
   client: ['server', 'migrations'],
 };
 
-const layerRules = Object.entries(forbidden).map(([from, targets]) => ({
-  files: [`${from}/**/*.ts`, `${from}/**/*.tsx`],
+/**
+ * Tests of the worker run it against the real server (DESIGN.md §3: nothing imports server/
+ * except server/ and tests): they may import the server's test harness.
+ */
+const testsMayImport = { 'sync-worker': ['migrations', 'client'] };
+
+const restrict = (from, targets, files) => ({
+  files,
   rules: {
     '@typescript-eslint/no-restricted-imports': [
       'error',
@@ -37,7 +43,16 @@ const layerRules = Object.entries(forbidden).map(([from, targets]) => ({
       },
     ],
   },
-}));
+});
+
+const layerRules = [
+  ...Object.entries(forbidden).map(([from, targets]) =>
+    restrict(from, targets, [`${from}/**/*.ts`, `${from}/**/*.tsx`]),
+  ),
+  ...Object.entries(testsMayImport).map(([from, targets]) =>
+    restrict(from, targets, [`${from}/**/*.test.ts`, `${from}/src/testing/**/*.ts`]),
+  ),
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.tmp/**', 'coverage/**'] },

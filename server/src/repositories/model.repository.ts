@@ -71,6 +71,17 @@ export class ModelRepository {
       .execute();
   }
 
+  /** How many models of the given types the account has. */
+  async count(accountId: string, types: readonly string[]): Promise<number> {
+    if (types.length === 0) return 0;
+    const row = await scopeTo(this.db, accountId)
+      .selectFrom('models')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('type', 'in', types)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** One page of the account's models of the given types, in id order, after `afterId`. */
   page(accountId: string, types: readonly string[], afterId: string, limit: number) {
     if (types.length === 0) return Promise.resolve([]);

@@ -3,6 +3,7 @@ import {
   apiPaths,
   modelUpdateSchema,
   mqttlogsAnswerSchema,
+  snapshotPageSchema,
   uuidv7,
   type ModelUpdate,
   type SyncedModel,
@@ -385,17 +386,16 @@ describe('reads: mqttlogs, snapshot, graph', () => {
     const models = new Map<string, SyncedModel>();
     let cursor: string | undefined;
     let watermark: Watermark | undefined;
+    let firstTotal: number | undefined;
     let pages = 0;
     const extra = await newAsset('Changed during bootstrap');
     do {
       const res = await s.call('GET', apiPaths.snapshot(cursor, 40), { token: admin });
       expect(res.status).toBe(200);
-      const page = dataOf<{
-        models: SyncedModel[];
-        next_cursor: string | null;
-        watermark: Watermark;
-      }>(res);
+      const page = snapshotPageSchema.parse(dataOf(res));
       watermark ??= page.watermark;
+      firstTotal ??= page.total;
+      expect(page.total).toBe(firstTotal);
       expect(page.watermark).toEqual(watermark);
       for (const m of page.models) models.set(`${m.type}:${m.id}`, m);
       cursor = page.next_cursor ?? undefined;
@@ -408,6 +408,15 @@ describe('reads: mqttlogs, snapshot, graph', () => {
       }
     } while (cursor !== undefined);
     expect(pages).toBeGreaterThan(3);
+    // The total counted at the first page: what a progress bar divides by.
+    expect(firstTotal).toBe(
+      (await s.db.selectFrom('models').select('id').where('account_id', '=', rootAccount).execute())
+        .length +
+        [...models.values()].filter((m) => ['account', 'user', 'role', 'tag'].includes(m.type))
+          .length -
+        // Born during bootstrap, after the count.
+        1,
+    );
     const log = await s.call('GET', apiPaths.mqttlogs(watermark?.ts ?? 0), { token: admin });
     replay(
       models,

@@ -28,6 +28,7 @@ export const SNAPSHOT_MAX_LIMIT = 2000;
  */
 const cursorSchema = z.object({
   a: z.string().max(64),
+  t: z.number().int().min(0),
   w: z.object({ ts: z.number().int(), seq: z.number().int() }),
   after: z.string().max(64),
 });
@@ -98,19 +99,18 @@ export class SyncService {
     const accountId = this.account(session);
     const start = cursor === undefined ? undefined : decodeCursor(cursor, accountId);
     const watermark = start?.w ?? (await new ChangeLogRepository(this.db).clock(accountId));
-    const rows = await new ModelRepository(this.db).page(
-      accountId,
-      viewableTypes(session.ctx),
-      start?.after ?? '',
-      limit,
-    );
+    const repo = new ModelRepository(this.db);
+    const types = viewableTypes(session.ctx);
+    const rows = await repo.page(accountId, types, start?.after ?? '', limit);
     const last = rows.at(-1);
     const readModels = start === undefined ? await this.readModels(session, accountId) : [];
+    const total = start?.t ?? readModels.length + (await repo.count(accountId, types));
     return {
       models: [...readModels, ...rows.map(toSyncedModel)],
+      total,
       next_cursor:
         rows.length === limit && last !== undefined
-          ? encodeCursor({ a: accountId, w: watermark, after: last.id })
+          ? encodeCursor({ a: accountId, t: total, w: watermark, after: last.id })
           : null,
       watermark,
     };

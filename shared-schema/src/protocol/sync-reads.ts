@@ -20,6 +20,8 @@ export type MqttlogsAnswer = z.infer<typeof mqttlogsAnswerSchema>;
  */
 export const snapshotPageSchema = z.object({
   models: z.array(syncedModelSchema),
+  /** How many models the whole snapshot has (counted at the first page): for progress. */
+  total: z.number().int().min(0),
   next_cursor: z.string().nullable(),
   watermark: watermarkSchema,
 });

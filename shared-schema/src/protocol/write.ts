@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UUID_V7_PATTERN } from '../uuid';
+import { modelUpdateSchema } from './model-update';
 
 /** A client-made mutation id: the server answers a repeated one again instead of applying it. */
 export const mutationIdField = z
@@ -28,3 +29,23 @@ export const batchRequestSchema = z.array(batchItemSchema).min(1).max(500);
 export type BatchItem = z.infer<typeof batchItemSchema>;
 
 export const BATCH_MAX_ITEMS = 500;
+
+/** One item's answer in batch mode: a write's answer, or its own failure. */
+export const batchItemAnswerSchema = z.object({
+  batch_id: z.union([z.string(), z.number()]),
+  data: z.object({
+    success: z.boolean(),
+    data: z.unknown().optional(),
+    message: z.string().optional(),
+    errors: z.record(z.string(), z.array(z.string())).optional(),
+    _events: z.array(modelUpdateSchema).optional(),
+  }),
+});
+export type BatchItemAnswer = z.infer<typeof batchItemAnswerSchema>;
+
+/** Batch mode's answer: `success` only when every item applied. */
+export const batchAnswerSchema = z.object({
+  success: z.boolean(),
+  data: z.array(batchItemAnswerSchema),
+});
+export type BatchAnswer = z.infer<typeof batchAnswerSchema>;

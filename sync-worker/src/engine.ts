@@ -1,0 +1,427 @@
+import {
+  apiPaths,
+  envelopeSchema,
+  fieldErrorsOf,
+  graphAnswerSchema,
+  modelByType,
+  TIMINGS,
+  uuidv7,
+  type ModelUpdate,
+  type UpdateMessage,
+} from '@plant/shared-schema';
+import type { LocalModel, Result, SessionOptions, SyncEvent, SyncStatus } from './api';
+import { alwaysLeader, type LeaderLock } from './leader';
+import type { Logger } from './log';
+import { OutboxSender, type SenderTimings } from './outbox/sender';
+import { MissedUpdatePoller, type MissedUpdateTimings } from './poller/missed-updates';
+import { toLocalModel } from './queries';
+import { modelKey, type ModelDoc } from './store/docs';
+import type { IndexedDbEnv } from './store/indexeddb';
+import { LocalStore } from './store/store';
+import { bootstrap, SNAPSHOT_PAGE } from './sync/bootstrap';
+import { Replica } from './sync/replica';
+import { BrokerConnection, type BrokerTimings } from './transport/broker';
+import { ApiClient } from './transport/http';
+
+export interface EngineOptions extends SessionOptions {
+  readonly log: Logger;
+  /** Default: the worker's IndexedDB. Node tests pass fake-indexeddb. */
+  readonly env?: IndexedDbEnv;
+  readonly multiInstance?: boolean;
+  /** Default: `ws(s)://<origin host>/mqtt`. */
+  readonly mqttUrl?: string;
+  readonly leader?: LeaderLock;
+  readonly fetch?: typeof fetch;
+  readonly snapshotPage?: number;
+  readonly timings?: {
+    readonly broker?: Partial<BrokerTimings>;
+    readonly poller?: Partial<MissedUpdateTimings>;
+    readonly sender?: Partial<SenderTimings>;
+    /** Wait before trying a failed bootstrap again. */
+    readonly bootstrapRetryMs?: number;
+  };
+}
+
+const graphAnswer = envelopeSchema(graphAnswerSchema);
+const READ_GUARD_MS = TIMINGS.identicalRequestGuardMs;
+
+/**
+ * One user's sync for one account: the local store, and (while this tab leads) the broker
+ * connection, the missed-update poller and the outbox drain, wired as DESIGN.md §2 says.
+ */
+export class SyncEngine {
+  readonly api: ApiClient;
+  private broker: BrokerConnection | undefined;
+  private poller: MissedUpdatePoller | undefined;
+  private sender: OutboxSender | undefined;
+  private releaseLeader: () => void = () => undefined;
+  private ready = false;
+  private stopped = false;
+  private visible = true;
+  private token: string;
+  private current: SyncStatus;
+  private readonly statusListeners = new Set<(status: SyncStatus) => void>();
+  private readonly eventListeners = new Set<(event: SyncEvent) => void>();
+  private readonly inbox: UpdateMessage[] = [];
+  private flushing: Promise<void> | undefined;
+  private readonly runningReads = new Set<string>();
+  private readonly recentReads = new Map<string, { at: number; result: Result<LocalModel> }>();
+  private readonly cleanups: (() => void)[] = [];
+  private bootstrapTimer: ReturnType<typeof setTimeout> | undefined;
+
+  private constructor(
+    private readonly options: EngineOptions,
+    readonly replica: Replica,
+  ) {
+    this.token = options.token;
+    this.current = {
+      started: true,
+      leader: false,
+      connection: { name: 'stopped' },
+      bootstrap: { name: 'idle' },
+      pendingWrites: 0,
+      failedWrites: 0,
+      lastSyncedAt: null,
+    };
+    this.api = new ApiClient({
+      origin: options.origin,
+      token: () => this.token,
+      appUrl: () => options.appUrl,
+      log: options.log,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    });
+  }
+
+  static async start(options: EngineOptions): Promise<SyncEngine> {
+    const store = await LocalStore.open({
+      userId: options.userId,
+      accountId: options.accountId,
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.multiInstance === undefined ? {} : { multiInstance: options.multiInstance }),
+    });
+    const engine = new SyncEngine(options, new Replica(store));
+    engine.wire();
+    return engine;
+  }
+
+  private wire(): void {
+    const { log } = this.options;
+    this.cleanups.push(
+      this.api.listen({
+        events: (updates) => this.receive(updates),
+        permissionChecks: (checks) => this.emit({ name: 'permission-checks', checks }),
+        feedback: (feedback) => this.emit({ name: 'feedback', feedback }),
+        answered: () => {
+          if (this.broker !== undefined && this.broker.state.name !== 'connected')
+            this.poller?.trigger('answer while the broker is down');
+        },
+      }),
+    );
+    // Counts for the status, from every tab's writes (RxDB shares changes between tabs).
+    const outbox = this.replica.store.db.outbox.find().$.subscribe((docs) => {
+      const failed = docs.filter((d) => d.state === 'failed').length;
+      this.setStatus({ pendingWrites: docs.length - failed, failedWrites: failed });
+      if (docs.some((d) => d.state === 'pending')) this.sender?.schedule();
+    });
+    this.cleanups.push(() => outbox.unsubscribe());
+    const lock = this.options.leader ?? alwaysLeader;
+    this.releaseLeader = lock.acquire(`plant-sync-${this.replica.store.name}`, () => {
+      if (this.stopped) return;
+      log.info('this tab leads the sync');
+      this.setStatus({ leader: true });
+      this.lead();
+    });
+  }
+
+  /** The leader's part: bootstrap if needed, then broker, poller and outbox. */
+  private lead(): void {
+    const { options } = this;
+    const timings = options.timings ?? {};
+    this.poller = new MissedUpdatePoller({
+      api: this.api,
+      log: options.log,
+      lastTs: async () => (await this.replica.meta()).last_ts,
+      apply: async (messages) => {
+        const result = await this.replica.receive(messages);
+        await this.replica.settleConfirmed();
+        this.synced(result.refresh);
+      },
+      resync: (reason) => this.resync(reason),
+      visible: () => this.visible,
+      ...(timings.poller === undefined ? {} : { timings: timings.poller }),
+    });
+    this.sender = new OutboxSender(
+      this.replica,
+      this.api,
+      options.log,
+      {
+        applied: (events) => this.receiveNow(events),
+        rejected: (entry, message, fields) =>
+          this.emit({
+            name: 'write-rejected',
+            write: {
+              mutationId: entry.mutation_id,
+              kind: entry.kind,
+              type: entry.type,
+              id: entry.id,
+              state: entry.state,
+              attempts: entry.attempts,
+              error: entry.last_error,
+              createdAt: entry.created_at,
+            },
+            message,
+            ...(fields === undefined ? {} : { fields }),
+          }),
+        changed: () => undefined,
+        unauthorized: () => this.emit({ name: 'signed-out', reason: 'unauthorized' }),
+      },
+      timings.sender,
+    );
+    const origin = new URL(options.origin);
+    this.broker = new BrokerConnection({
+      url:
+        options.mqttUrl ?? `${origin.protocol === 'https:' ? 'wss:' : 'ws:'}//${origin.host}/mqtt`,
+      accountId: options.accountId,
+      browserId: options.browserId,
+      api: this.api,
+      log: options.log,
+      events: {
+        state: (connection) => this.setStatus({ connection }),
+        update: (message) => this.receive([message]),
+        upload: (progress) => this.emit({ name: 'upload-progress', ...progress }),
+        connected: () => {
+          this.poller?.trigger('broker connected');
+          this.sender?.nudge();
+        },
+        refused: (error) => this.emit({ name: 'signed-out', reason: error.message }),
+      },
+      ...(timings.broker === undefined ? {} : { timings: timings.broker }),
+    });
+    this.broker.start();
+    void this.runBootstrap();
+  }
+
+  private async runBootstrap(): Promise<void> {
+    if (this.stopped) return;
+    this.ready = false;
+    this.setStatus({ bootstrap: { name: 'loading', progress: 0 } });
+    const outcome = await bootstrap(
+      this.replica,
+      this.api,
+      this.options.log,
+      (progress) => this.setStatus({ bootstrap: { name: 'loading', progress } }),
+      this.options.snapshotPage ?? SNAPSHOT_PAGE,
+    ).catch((err: unknown) => ({
+      ok: false as const,
+      error: { kind: 'network' as const, status: 0, message: String(err) },
+    }));
+    if (this.stopped) return;
+    if (!outcome.ok) {
+      this.options.log.warn('bootstrap failed, trying again', { ...outcome.error });
+      this.setStatus({ bootstrap: { name: 'error', message: outcome.error.message } });
+      this.bootstrapTimer = setTimeout(
+        () => void this.runBootstrap(),
+        this.options.timings?.bootstrapRetryMs ?? 5_000,
+      );
+      return;
+    }
+    this.ready = true;
+    this.setStatus({ bootstrap: { name: 'done' }, lastSyncedAt: Date.now() });
+    this.poller?.start();
+    this.sender?.start();
+    this.poller?.trigger('bootstrapped');
+  }
+
+  /** Too many missed (or the log no longer reaches back): load the account again. */
+  private async resync(reason: string): Promise<void> {
+    this.options.log.info('resync', { reason });
+    this.ready = false;
+    await this.replica.clearModels();
+    await this.runBootstrap();
+    this.emit({ name: 'resynced', reason });
+  }
+
+  /** Broker messages and `_events`: buffered, applied in one store write per tick, in order. */
+  private receive(messages: readonly UpdateMessage[]): void {
+    this.inbox.push(...messages);
+    this.flushing ??= Promise.resolve().then(() => this.flush());
+  }
+
+  private async receiveNow(events: readonly ModelUpdate[]): Promise<void> {
+    this.receive(events);
+    await this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      while (this.inbox.length > 0) {
+        const batch = this.inbox.splice(0);
+        if (!this.ready) continue; // the bootstrap's replay brings them
+        const result = await this.replica.receive(batch);
+        if (result.gap !== undefined) this.poller?.trigger(`gap before ${result.gap.seq}`);
+        else this.synced(result.refresh);
+      }
+    } catch (err) {
+      this.options.log.error('applying updates failed', { error: String(err) });
+    } finally {
+      this.flushing = undefined;
+    }
+  }
+
+  private synced(refresh: readonly string[]): void {
+    this.setStatus({ lastSyncedAt: Date.now() });
+    for (const key of refresh) {
+      const separator = key.indexOf(':');
+      void this.read(key.slice(0, separator), key.slice(separator + 1));
+    }
+  }
+
+  // ---- the API's areas -------------------------------------------------------------------------
+
+  get status(): SyncStatus {
+    return this.current;
+  }
+
+  onStatus(listener: (status: SyncStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    listener(this.current);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  onEvent(listener: (event: SyncEvent) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  setToken(token: string): void {
+    this.token = token;
+  }
+
+  setVisible(visible: boolean): void {
+    const becameVisible = visible && !this.visible;
+    this.visible = visible;
+    if (becameVisible) this.poller?.trigger('visible again');
+  }
+
+  async get(type: string, id: string): Promise<LocalModel | null> {
+    const doc = await this.replica.store.db.models.findOne(modelKey(type, id)).exec();
+    return doc === null ? null : toLocalModel(doc.toJSON() as ModelDoc);
+  }
+
+  /** graph/{type}/{id} into the store (spec 000 §5's guards). */
+  async read(type: string, id: string): Promise<Result<LocalModel>> {
+    if (modelByType(type) === undefined || id.trim() === '') {
+      return { error: { kind: 'unknown-type', message: 'Invalid id or type given.' } };
+    }
+    const key = modelKey(type, id);
+    if (this.runningReads.has(key)) {
+      return {
+        error: { kind: 'busy', message: 'The component already has a running request!' },
+      };
+    }
+    const recent = this.recentReads.get(key);
+    if (recent !== undefined && Date.now() - recent.at < READ_GUARD_MS) return recent.result;
+    this.runningReads.add(key);
+    try {
+      const answer = await this.api.get(apiPaths.graph(type, id), { schema: graphAnswer });
+      let result: Result<LocalModel>;
+      if (!answer.ok) {
+        result = { error: answer.error };
+      } else {
+        const { model, children } = answer.data.data;
+        await this.replica.putModels([model, ...children]);
+        const local = await this.get(type, id);
+        result =
+          local === null
+            ? { error: { kind: 'not-found', message: 'Model not found.' } }
+            : { data: local };
+      }
+      this.recentReads.set(key, { at: Date.now(), result });
+      return result;
+    } finally {
+      this.runningReads.delete(key);
+    }
+  }
+
+  create(
+    type: string,
+    attributes: Record<string, unknown>,
+    id: string = uuidv7(),
+  ): Promise<Result<{ id: string; mutationId: string }>> {
+    return this.mutate('create', type, id, attributes).then((r) =>
+      'error' in r ? r : { data: { id, mutationId: r.data.mutationId } },
+    );
+  }
+
+  update(type: string, id: string, attributes: Record<string, unknown>) {
+    return this.mutate('update', type, id, attributes);
+  }
+
+  remove(type: string, id: string) {
+    return this.mutate('delete', type, id, {});
+  }
+
+  private async mutate(
+    kind: 'create' | 'update' | 'delete',
+    type: string,
+    id: string,
+    attributes: Record<string, unknown>,
+  ): Promise<Result<{ mutationId: string }>> {
+    const def = modelByType(type);
+    if (def === undefined) {
+      return { error: { kind: 'unknown-type', message: 'Invalid id or type given.' } };
+    }
+    // The same schema the server applies: a write it would refuse is not queued.
+    const schema = kind === 'create' ? def.attributes : def.attributes.partial();
+    const parsed =
+      kind === 'delete' ? { success: true as const, data: {} } : schema.safeParse(attributes);
+    if (!parsed.success) {
+      const fields = fieldErrorsOf(parsed.error);
+      const message = Object.values(fields)[0]?.[0] ?? 'The given data was invalid.';
+      return { error: { kind: 'invalid', message, fields } };
+    }
+    const known = Object.fromEntries(
+      Object.entries(parsed.data as Record<string, unknown>).filter(
+        ([k]) => kind === 'create' || k in attributes,
+      ),
+    );
+    const entry = await this.replica.mutate({
+      kind,
+      type,
+      id,
+      collection: def.collection,
+      attributes: known,
+    });
+    this.sender?.schedule();
+    return { data: { mutationId: entry.mutation_id } };
+  }
+
+  /** Resolves once the outbox has nothing to send and no missed-update round runs (tests). */
+  async idle(): Promise<void> {
+    await this.flushing;
+    await this.poller?.settled();
+    await this.sender?.settled();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.bootstrapTimer);
+    for (const cleanup of this.cleanups.splice(0)) cleanup();
+    await this.broker?.stop();
+    await this.poller?.stop();
+    await this.sender?.stop();
+    await this.flushing;
+    this.releaseLeader();
+    this.setStatus({ started: false, leader: false, connection: { name: 'stopped' } });
+    await this.replica.store.close();
+  }
+
+  private setStatus(patch: Partial<SyncStatus>): void {
+    this.current = { ...this.current, ...patch };
+    for (const listener of this.statusListeners) listener(this.current);
+  }
+
+  private emit(event: SyncEvent): void {
+    for (const listener of this.eventListeners) listener(event);
+  }
+}
