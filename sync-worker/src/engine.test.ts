@@ -51,7 +51,7 @@ describe('the sync engine against the real server and broker', () => {
     const local = await engine.get('asset', created.data.id);
     expect(local?.attributes.name).toBe('Made here');
     expect(local?.pending).toBe(true);
-    await until('sent', async () => engine.status.pendingWrites === 0);
+    await until('sent', () => engine.status.pendingWrites === 0);
     const rows = await f.server.db
       .selectFrom('models')
       .select('id')
@@ -70,7 +70,7 @@ describe('the sync engine against the real server and broker', () => {
     await until('bootstrap', () => engine.status.bootstrap.name === 'done');
     const created = await engine.create('asset', { name: 'To be renamed' });
     if (!('data' in created)) throw new Error(created.error.message);
-    await until('sent', async () => engine.status.pendingWrites === 0);
+    await until('sent', () => engine.status.pendingWrites === 0);
     const events: string[] = [];
     engine.onEvent((e) => {
       if (e.name === 'write-rejected') events.push(e.message);

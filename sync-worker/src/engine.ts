@@ -15,7 +15,7 @@ import type { Logger } from './log';
 import { OutboxSender, type SenderTimings } from './outbox/sender';
 import { MissedUpdatePoller, type MissedUpdateTimings } from './poller/missed-updates';
 import { toLocalModel } from './queries';
-import { modelKey, type ModelDoc } from './store/docs';
+import { modelKey } from './store/docs';
 import type { IndexedDbEnv } from './store/indexeddb';
 import { LocalStore } from './store/store';
 import { bootstrap, SNAPSHOT_PAGE } from './sync/bootstrap';
@@ -305,7 +305,7 @@ export class SyncEngine {
 
   async get(type: string, id: string): Promise<LocalModel | null> {
     const doc = await this.replica.store.db.models.findOne(modelKey(type, id)).exec();
-    return doc === null ? null : toLocalModel(doc.toJSON() as ModelDoc);
+    return doc === null ? null : toLocalModel(doc.toJSON());
   }
 
   /** graph/{type}/{id} into the store (spec 000 §5's guards). */
@@ -381,9 +381,7 @@ export class SyncEngine {
       return { error: { kind: 'invalid', message, fields } };
     }
     const known = Object.fromEntries(
-      Object.entries(parsed.data as Record<string, unknown>).filter(
-        ([k]) => kind === 'create' || k in attributes,
-      ),
+      Object.entries(parsed.data).filter(([k]) => kind === 'create' || k in attributes),
     );
     const entry = await this.replica.mutate({
       kind,

@@ -75,7 +75,7 @@ export function watchModel(
 ): () => void {
   let last: string | undefined;
   const subscription = store.db.models.findOne(modelKey(type, id)).$.subscribe((doc) => {
-    const model = doc === null ? null : toLocalModel(doc.toJSON() as ModelDoc);
+    const model = doc === null ? null : toLocalModel(doc.toJSON());
     const json = JSON.stringify(model);
     if (json === last) return;
     last = json;
