@@ -1,0 +1,223 @@
+import * as Comlink from 'comlink';
+import type {
+  DataArea,
+  HttpArea,
+  Result,
+  SessionArea,
+  SessionOptions,
+  StatusArea,
+  SyncStatus,
+  SyncWorkerApi,
+  Unsubscribe,
+  WritesArea,
+} from './api';
+import { SyncEngine, type EngineOptions } from './engine';
+import { alwaysLeader, webLocksLeader, type LeaderLock } from './leader';
+import type { Logger } from './log';
+import { watchModel, watchQuery } from './queries';
+import { encodeNamePart } from './store/database-name';
+import {
+  deleteDatabase,
+  globalIndexedDb,
+  listDatabases,
+  type IndexedDbEnv,
+} from './store/indexeddb';
+import { LocalStore } from './store/store';
+import { Replica } from './sync/replica';
+
+export interface WorkerApiOptions {
+  readonly log: Logger;
+  readonly env?: IndexedDbEnv;
+  /** Default: Web Locks when the browser has them, else always the leader. */
+  readonly leader?: LeaderLock;
+  /** Passed to every engine (tests shorten timings). */
+  readonly engine?: Partial<EngineOptions>;
+}
+
+const NOT_STARTED = { error: { kind: 'not-started', message: 'Sync has not started.' } } as const;
+
+function defaultLeader(): LeaderLock {
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  return locks === undefined ? alwaysLeader : webLocksLeader(locks);
+}
+
+/** Wraps a worker-side unsubscribe so that the page can call it through Comlink. */
+function remote(unsubscribe: () => void): Unsubscribe {
+  return Comlink.proxy(unsubscribe);
+}
+
+/**
+ * The worker's side of `SyncWorkerApi`: one engine at a time (one user, one account), replaced
+ * on an account switch. Subscriptions outlive an engine: they are re-attached to the next one.
+ */
+export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
+  const env = options.env ?? globalIndexedDb();
+  const leader = options.leader ?? defaultLeader();
+  let engine: SyncEngine | undefined;
+  let session: SessionOptions | undefined;
+  const statusListeners = new Set<(status: SyncStatus) => void>();
+  const detach: (() => void)[] = [];
+  const stopped: SyncStatus = {
+    started: false,
+    leader: false,
+    connection: { name: 'stopped' },
+    bootstrap: { name: 'idle' },
+    pendingWrites: 0,
+    failedWrites: 0,
+    lastSyncedAt: null,
+  };
+
+  const start = async (next: SessionOptions): Promise<Result<SyncStatus>> => {
+    await stop();
+    try {
+      engine = await SyncEngine.start({
+        ...options.engine,
+        ...next,
+        log: options.log,
+        env,
+        leader,
+      });
+    } catch (err) {
+      options.log.error('sync could not start', { error: String(err) });
+      return { error: { kind: 'not-started', message: String(err) } };
+    }
+    session = next;
+    const current = engine;
+    detach.push(current.onStatus((s) => statusListeners.forEach((l) => l(s))));
+    detach.push(current.onEvent((e) => eventListeners.forEach((l) => l(e))));
+    return { data: current.status };
+  };
+
+  const stop = async () => {
+    for (const d of detach.splice(0)) d();
+    const running = engine;
+    engine = undefined;
+    if (running !== undefined) await running.stop();
+    statusListeners.forEach((l) => l(stopped));
+  };
+
+  const eventListeners = new Set<Parameters<StatusArea['events']>[0]>();
+
+  const sessionArea: SessionArea = {
+    start,
+    stop,
+    async switchAccount(accountId, token) {
+      const previous = session;
+      if (previous === undefined) return NOT_STARTED;
+      if (previous.accountId === accountId) return { data: engine?.status ?? stopped };
+      await stop();
+      // Spec 000 §4: the old account's cached data goes; its unsent writes stay with it.
+      const old = await LocalStore.open({
+        userId: previous.userId,
+        accountId: previous.accountId,
+        env,
+        multiInstance: false,
+      });
+      await new Replica(old).clearModels();
+      await old.close();
+      return start({ ...previous, accountId, token });
+    },
+    async signOut() {
+      const userId = session?.userId;
+      await stop();
+      session = undefined;
+      if (userId === undefined) return;
+      const prefix = `rxdb-dexie-plant-${encodeNamePart(userId)}-`;
+      const names = await listDatabases(env.indexedDB, () => []);
+      for (const name of names.filter((n) => n.startsWith(prefix))) {
+        await deleteDatabase(env.indexedDB, name);
+      }
+    },
+    setToken(token) {
+      engine?.setToken(token);
+      if (session !== undefined) session = { ...session, token };
+    },
+    setVisible(visible) {
+      engine?.setVisible(visible);
+    },
+  };
+
+  const dataArea: DataArea = {
+    subscribe(query, callback) {
+      if (engine === undefined) return Promise.resolve(remote(() => undefined));
+      return Promise.resolve(remote(watchQuery(engine.replica.store, query, callback)));
+    },
+    async get(type, id) {
+      return (await engine?.get(type, id)) ?? null;
+    },
+    watch(type, id, callback) {
+      if (engine === undefined) return Promise.resolve(remote(() => undefined));
+      return Promise.resolve(remote(watchModel(engine.replica.store, type, id, callback)));
+    },
+    async read(type, id) {
+      return engine === undefined ? NOT_STARTED : engine.read(type, id);
+    },
+  };
+
+  const writesArea: WritesArea = {
+    async create(type, attributes, id) {
+      return engine === undefined ? NOT_STARTED : engine.create(type, attributes, id);
+    },
+    async update(type, id, attributes) {
+      return engine === undefined ? NOT_STARTED : engine.update(type, id, attributes);
+    },
+    async remove(type, id) {
+      return engine === undefined ? NOT_STARTED : engine.remove(type, id);
+    },
+    async list() {
+      if (engine === undefined) return [];
+      return (await engine.replica.outbox()).map((m) => ({
+        mutationId: m.mutation_id,
+        kind: m.kind,
+        type: m.type,
+        id: m.id,
+        state: m.state,
+        attempts: m.attempts,
+        error: m.last_error,
+        createdAt: m.created_at,
+      }));
+    },
+    async retry(mutationId) {
+      if (engine === undefined) return NOT_STARTED;
+      const found = await engine.replica.retry(mutationId);
+      return found
+        ? { data: undefined }
+        : { error: { kind: 'not-found', message: 'No such write.' } };
+    },
+    async discard(mutationId) {
+      if (engine === undefined) return NOT_STARTED;
+      const found = await engine.replica.discard(mutationId);
+      return found
+        ? { data: undefined }
+        : { error: { kind: 'not-found', message: 'No such write.' } };
+    },
+  };
+
+  const statusArea: StatusArea = {
+    subscribe(callback) {
+      statusListeners.add(callback);
+      callback(engine?.status ?? stopped);
+      return Promise.resolve(remote(() => statusListeners.delete(callback)));
+    },
+    events(callback) {
+      eventListeners.add(callback);
+      return Promise.resolve(remote(() => eventListeners.delete(callback)));
+    },
+  };
+
+  const httpArea: HttpArea = {
+    async call(method, path, body) {
+      if (engine === undefined) return NOT_STARTED;
+      const answer = await engine.api.call(method, path, body === undefined ? {} : { body });
+      return answer.ok ? { data: answer.data } : { error: answer.error };
+    },
+  };
+
+  return {
+    session: sessionArea,
+    data: dataArea,
+    writes: writesArea,
+    status: statusArea,
+    http: httpArea,
+  };
+}
