@@ -189,10 +189,8 @@ export class SyncEngine {
         state: (connection) => this.setStatus({ connection }),
         update: (message) => this.receive([message]),
         upload: (progress) => this.emit({ name: 'upload-progress', ...progress }),
-        connected: () => {
-          this.poller?.trigger('broker connected');
-          this.sender?.nudge();
-        },
+        connected: () => this.sender?.nudge(),
+        subscribed: () => this.poller?.trigger('broker subscribed'),
         refused: (error) => this.emit({ name: 'signed-out', reason: error.message }),
       },
       ...(timings.broker === undefined ? {} : { timings: timings.broker }),
@@ -258,6 +256,11 @@ export class SyncEngine {
         const batch = this.inbox.splice(0);
         if (!this.ready) continue; // the bootstrap's replay brings them
         const result = await this.replica.receive(batch);
+        this.options.log.debug('received', {
+          seqs: batch.map((m) => m.seq),
+          lastSeq: result.lastSeq,
+          gap: result.gap?.seq,
+        });
         if (result.gap !== undefined) this.poller?.trigger(`gap before ${result.gap.seq}`);
         else this.synced(result.refresh);
       }

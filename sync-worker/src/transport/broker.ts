@@ -44,8 +44,14 @@ export interface BrokerEvents {
   /** A model update (or its stand-in) from `_modelupdates`, parsed. */
   update?(message: UpdateMessage): void;
   upload?(progress: UploadProgress): void;
-  /** The connection is up: a time to look for missed updates (DESIGN.md invariant 4). */
+  /** The connection is up (CONNACK): the server is reachable again. */
   connected?(): void;
+  /**
+   * The subscription is in place (SUBACK): the time to look for missed updates (DESIGN.md
+   * invariant 4). Not at CONNACK: what is published between the two reaches no one, and a
+   * look taken before the subscription would not see it either.
+   */
+  subscribed?(): void;
   /** The credentials call was refused: spec 000 §8 signs the user out. */
   refused?(error: ApiError): void;
 }
@@ -236,6 +242,7 @@ export class BrokerConnection {
       }
       this.subscribed = true;
       this.setState({ name: 'connected', since: Date.now(), subscribed: true });
+      this.options.events.subscribed?.();
     });
   }
 
