@@ -1,5 +1,6 @@
-import { apiPaths, mqttlogsAnswerSchema, TIMINGS, type UpdateMessage } from '@plant/shared-schema';
+import { TIMINGS, type UpdateMessage } from '@plant/shared-schema';
 import type { Logger } from '../log';
+import { readLog } from '../sync/log-reader';
 import type { ApiClient } from '../transport/http';
 
 export interface MissedUpdateTimings {
@@ -105,10 +106,7 @@ export class MissedUpdatePoller {
   private async round(): Promise<void> {
     let from = await this.options.lastTs();
     for (;;) {
-      const answer = await this.options.api.get(apiPaths.mqttlogs(from), {
-        schema: mqttlogsAnswerSchema,
-        quiet: true,
-      });
+      const answer = await readLog(this.options.api, from);
       if (!answer.ok) {
         this.options.log.warn('missed updates not fetched', { ...answer.error });
         return;
