@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
-import { API_BASE } from '@plant/shared-schema';
+import { API_BASE, MAX_BODY_BYTES } from '@plant/shared-schema';
 import type { AppEnv } from './http/context';
 import { errorResponse } from './http/errors';
 import type { Logger } from './logger';
@@ -14,7 +14,7 @@ import { userRoutes } from './routes/user';
 import type { Services } from './services';
 
 /** Bodies past this are refused with 413 before they are read into memory. */
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES };
 
 /** The whole HTTP application: one sub-app per area, mounted under /api/v1 or at the origin. */
 export function createApp(services: Services, log: Logger): Hono<AppEnv> {

@@ -65,3 +65,6 @@ export const ERROR_TEXTS = {
   /** A response with an empty body. */
   emptyBody: 'Error in endpoint occured',
 } as const;
+
+/** Request bodies past this are refused (413); the worker sizes its batches below it. */
+export const MAX_BODY_BYTES = 64 * 1024;

@@ -3,7 +3,7 @@ import { apiPaths } from '@plant/shared-schema';
 import { DEMO_USERS } from '../../server/src/seed/demo';
 import type { SyncEngine } from './engine';
 import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy';
-import { localState, SyncFixture, until, type Session } from './testing/sync-fixture';
+import { FAST, localState, SyncFixture, until, type Session } from './testing/sync-fixture';
 
 /*
  * The engine between the real server and a TCP proxy that fails the way plant networks do:
@@ -216,6 +216,58 @@ describe('network faults', () => {
     } finally {
       proxy.setLatency(0);
     }
+    await f.stopEngine(engine);
+  });
+});
+
+describe('outbox limits and triggers', () => {
+  it('batches stay under the body limit; a write too large on its own is refused alone and shown', async () => {
+    const engine = await f.engine(admin);
+    await ready(engine);
+    const rejected: string[] = [];
+    engine.onEvent((e) => {
+      if (e.name === 'write-rejected') rejected.push(e.message);
+    });
+    const documents = Array.from({ length: 40 }, (_, i) => ({
+      name: `Manual ${i}`,
+      url: `https://docs.example.com/${'p'.repeat(1900)}/${i}`,
+    }));
+    // 60 writes of about 2 KB each: more than one body's worth, all fine.
+    for (let i = 0; i < 60; i++) {
+      await engine.create('asset', {
+        name: `Sized ${String(i).padStart(2, '0')}`,
+        description: 'd'.repeat(2000),
+      });
+    }
+    const big = await engine.create('asset', { name: 'Too big', documents });
+    if (!('data' in big)) throw new Error(big.error.message);
+    await until('settled', () => engine.status.pendingWrites === 0, 20_000);
+    expect(await serverNames('Sized')).toHaveLength(60);
+    expect(rejected).toEqual(['The request body is too large.']);
+    expect(engine.status.failedWrites).toBe(1);
+    expect(await engine.get('asset', big.data.id)).toBeNull();
+    await f.stopEngine(engine);
+  });
+
+  it('with the broker unreachable, any API answer makes the worker look for missed updates', async () => {
+    // The broker is at a port where nothing listens; HTTP works. Reconnects are slow, so the
+    // credentials calls of its attempts are not the answers that trigger the look here.
+    const engine = await f.engine(admin, {
+      mqttUrl: 'ws://127.0.0.1:1/mqtt',
+      timings: { ...FAST, broker: { ...FAST.broker, reconnectMs: 60_000 } },
+    });
+    await until('loaded', () => engine.status.bootstrap.name === 'done');
+    await new Promise((r) => setTimeout(r, 100));
+    await engine.idle();
+    const res = await f.server.call('POST', apiPaths.collection('assets'), {
+      token: admin.token,
+      json: { name: 'Seen after an answer' },
+    });
+    const id = (res.json as { data: { id: string } }).data.id;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await engine.get('asset', id)).toBeNull();
+    await engine.api.get(apiPaths.user());
+    await until('caught up', async () => (await engine.get('asset', id)) !== null);
     await f.stopEngine(engine);
   });
 });

@@ -4,6 +4,7 @@ import {
   apiPaths,
   batchAnswerSchema,
   BATCH_MAX_ITEMS,
+  MAX_BODY_BYTES,
   TIMINGS,
   type ModelUpdate,
 } from '@plant/shared-schema';
@@ -245,9 +246,31 @@ export class OutboxSender {
   }
 }
 
+/** A batch's body stays under this (the server refuses bodies past MAX_BODY_BYTES with 413). */
+const BATCH_BODY_BUDGET = MAX_BODY_BYTES - 4 * 1024;
+
+/** UTF-8 length of a string without encoding it (a surrogate pair is 2 units, 4 bytes). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    bytes += unit < 0x80 ? 1 : unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 2 : 3;
+  }
+  return bytes;
+}
+
+function itemOf(entry: OutboxDoc) {
+  return {
+    batch_id: entry.mutation_id,
+    data: { ...entry.attributes, id: entry.id, mutation_id: entry.mutation_id },
+  };
+}
+
 /**
  * The oldest run of writes that can go in one request: same account, collection and kind, in
- * the order they were made. Writes of another account wait for it; failed ones wait for the user.
+ * the order they were made, and a body the server accepts (a write too large on its own goes
+ * alone, and is refused alone). Writes of another account wait for it; failed ones wait for the
+ * user.
  */
 export function nextBatch(outbox: readonly OutboxDoc[], accountId: string): OutboxDoc[] {
   const due = outbox.filter(
@@ -256,9 +279,13 @@ export function nextBatch(outbox: readonly OutboxDoc[], accountId: string): Outb
   const first = due[0];
   if (first === undefined) return [];
   const batch: OutboxDoc[] = [];
+  let bytes = 2;
   for (const m of due) {
     if (m.collection_name !== first.collection_name || m.kind !== first.kind) break;
+    const size = utf8Length(JSON.stringify(itemOf(m))) + 1;
+    if (batch.length > 0 && bytes + size > BATCH_BODY_BUDGET) break;
     batch.push(m);
+    bytes += size;
     if (batch.length === BATCH_MAX_ITEMS) break;
   }
   return batch;

@@ -35,6 +35,7 @@ export async function bootstrap(
       const answer = await api.get(apiPaths.snapshot(cursor, pageSize), {
         schema: pageAnswer,
         quiet: true,
+        background: true,
       });
       if (!answer.ok) return answer;
       const page = answer.data.data;

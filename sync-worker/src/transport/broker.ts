@@ -166,6 +166,7 @@ export class BrokerConnection {
     const answer = await this.options.api.get(apiPaths.browserMqtt(this.options.browserId), {
       schema: credentialsAnswer,
       quiet: true,
+      background: true,
     });
     if (!this.running) return;
     if (!answer.ok) {

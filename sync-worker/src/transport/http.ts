@@ -50,6 +50,11 @@ export interface CallOptions<T> {
   readonly headers?: Readonly<Record<string, string>>;
   /** No feedback for failures: the caller shows them its own way (outbox, poller). */
   readonly quiet?: boolean;
+  /**
+   * The sync's own traffic (log reads, snapshot pages, broker credentials): its answers are not
+   * told to `answered`, which would otherwise make the poller poll because it polled.
+   */
+  readonly background?: boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -126,7 +131,7 @@ export class ApiClient {
         message: err instanceof Error ? err.message : String(err),
       });
     }
-    this.tell((l) => l.answered?.(response.ok));
+    if (options.background !== true) this.tell((l) => l.answered?.(response.ok));
     if (text.trim() === '') {
       return this.failed(method, path, options, {
         kind: 'empty',
@@ -228,7 +233,11 @@ export class ApiClient {
 
   /** POST requestFailed, in the background; its own failure is only logged (never reported). */
   private report(failure: RequestFailed): void {
-    this.call('POST', apiPaths.requestFailed(), { body: failure, quiet: true }).then(
+    this.call('POST', apiPaths.requestFailed(), {
+      body: failure,
+      quiet: true,
+      background: true,
+    }).then(
       (result) => {
         if (!result.ok) this.options.log.warn('requestFailed not sent', { ...result.error });
       },
