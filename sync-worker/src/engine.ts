@@ -43,6 +43,17 @@ export interface EngineOptions extends SessionOptions {
 }
 
 const graphAnswer = envelopeSchema(graphAnswerSchema);
+
+/** The status when nothing runs. */
+export const STOPPED_STATUS: SyncStatus = {
+  started: false,
+  leader: false,
+  connection: { name: 'stopped' },
+  bootstrap: { name: 'idle' },
+  pendingWrites: 0,
+  failedWrites: 0,
+  lastSyncedAt: null,
+};
 const READ_GUARD_MS = TIMINGS.identicalRequestGuardMs;
 
 /**
@@ -74,15 +85,7 @@ export class SyncEngine {
     readonly replica: Replica,
   ) {
     this.token = options.token;
-    this.current = {
-      started: true,
-      leader: false,
-      connection: { name: 'stopped' },
-      bootstrap: { name: 'idle' },
-      pendingWrites: 0,
-      failedWrites: 0,
-      lastSyncedAt: null,
-    };
+    this.current = { ...STOPPED_STATUS, started: true };
     this.api = new ApiClient({
       origin: options.origin,
       token: () => this.token,

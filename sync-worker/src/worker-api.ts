@@ -11,7 +11,7 @@ import type {
   Unsubscribe,
   WritesArea,
 } from './api';
-import { SyncEngine, type EngineOptions } from './engine';
+import { STOPPED_STATUS, SyncEngine, type EngineOptions } from './engine';
 import { alwaysLeader, webLocksLeader, type LeaderLock } from './leader';
 import type { Logger } from './log';
 import { watchModel, watchQuery } from './queries';
@@ -57,15 +57,7 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
   let session: SessionOptions | undefined;
   const statusListeners = new Set<(status: SyncStatus) => void>();
   const detach: (() => void)[] = [];
-  const stopped: SyncStatus = {
-    started: false,
-    leader: false,
-    connection: { name: 'stopped' },
-    bootstrap: { name: 'idle' },
-    pendingWrites: 0,
-    failedWrites: 0,
-    lastSyncedAt: null,
-  };
+  const stopped = STOPPED_STATUS;
 
   const start = async (next: SessionOptions): Promise<Result<SyncStatus>> => {
     await stop();
