@@ -32,6 +32,20 @@ export default defineConfig({
           hookTimeout: 30_000,
         },
       },
+      {
+        test: {
+          // Browser tests: headless Chromium (Debian's) drives the real worker against the real
+          // server. One file at a time: each starts a server and browsers, and 2 cores are all.
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['e2e/support/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+          expect: { poll: { timeout: 60_000, interval: 50 } },
+        },
+      },
     ],
   },
 });

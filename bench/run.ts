@@ -1,7 +1,10 @@
+import { benchBootstrap } from './bootstrap.bench';
 import { benchChangeLog } from './change-log.bench';
 import { benchFanout } from './fanout.bench';
 import { benchGetUser } from './get-user.bench';
 import { benchMqttlogs } from './mqttlogs.bench';
+import { benchStoreApply } from './store-apply.bench';
+import { benchUpdateLatency } from './update-latency.bench';
 
 /** `npm run bench`: every benchmark, each printing `name: ratio (ours/baseline) …` lines. */
 const only = process.argv[2];
@@ -10,6 +13,10 @@ const benches: [string, () => Promise<string[]>][] = [
   ['change-log', benchChangeLog],
   ['mqttlogs', benchMqttlogs],
   ['fan-out', benchFanout],
+  // In headless Chromium (Debian's chromium), the real worker and its store:
+  ['store-apply', benchStoreApply],
+  ['bootstrap', benchBootstrap],
+  ['update-latency', benchUpdateLatency],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {

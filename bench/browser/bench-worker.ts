@@ -1,0 +1,237 @@
+/**
+ * The benchmarks' own worker: the store and replica of sync-worker/ imported directly (this
+ * code never enters the product's worker bundle), and raw Dexie, side by side in one worker.
+ */
+import * as Comlink from 'comlink';
+import { Dexie, type Table } from 'dexie';
+import {
+  API_BASE,
+  apiPaths,
+  envelopeSchema,
+  snapshotPageSchema,
+  type ModelUpdate,
+  type SyncedModel,
+} from '@plant/shared-schema';
+import type { ModelDoc } from '../../sync-worker/src/store/docs';
+import { LocalStore } from '../../sync-worker/src/store/store';
+import { Replica } from '../../sync-worker/src/sync/replica';
+
+export interface ApplyRun {
+  /** Milliseconds to apply `count` updates that create models, in runs of `batch`. */
+  readonly createMs: number;
+  /** Milliseconds to apply `count` attributes_updated to those models. */
+  readonly changeMs: number;
+}
+
+export interface BenchWorker {
+  /** Replica.receive (apply layer + RxDB on Dexie, with the cursor in the same write). */
+  applyOurs(count: number, batch: number): Promise<ApplyRun>;
+  /** The same documents the store ended with, bulkPut into a plain Dexie table. */
+  applyRaw(count: number, batch: number): Promise<ApplyRun>;
+  /** Fetches every snapshot page and bulkPuts its models into a plain Dexie table. */
+  bootstrapRaw(
+    origin: string,
+    token: string,
+    pageSize: number,
+  ): Promise<{ ms: number; models: number }>;
+  /**
+   * The worker bootstrap's steps timed apart, on the same pages: fetch and JSON.parse, the zod
+   * parse of the envelope, and Replica.putModels (apply layer + RxDB) into an empty store.
+   */
+  bootstrapParts(origin: string, token: string, pageSize: number): Promise<BootstrapParts>;
+}
+
+export interface BootstrapParts {
+  readonly fetchMs: number;
+  readonly zodMs: number;
+  readonly putMs: number;
+}
+
+interface RawDb {
+  readonly db: Dexie;
+  readonly models: Table<ModelDoc, string>;
+}
+
+let databases = 0;
+
+/** A plain Dexie database with the indexes the store's `models` collection has. */
+function rawDatabase(): RawDb {
+  databases += 1;
+  const db = new Dexie(`bench-raw-${Date.now()}-${databases}`);
+  db.version(1).stores({ models: 'key, [type+sort_key], [parent_key+sort_key], last_seq' });
+  return { db, models: db.table<ModelDoc, string>('models') };
+}
+
+const ACCOUNT = 'bench-account';
+
+function attributesOf(i: number, round: string): Record<string, unknown> {
+  return {
+    name: `Asset ${round} ${String(i).padStart(6, '0')}`,
+    mac: null,
+    description: `A machine made for the benchmark, number ${i}.`,
+    gateway_id: null,
+    photo: null,
+    tags: ['bench'],
+    contacts: [],
+    documents: [],
+    status: 'unknown',
+  };
+}
+
+/** `count` created models (as `updated` with whole attributes), then a change to each. */
+function updates(count: number): { creates: ModelUpdate[]; changes: ModelUpdate[] } {
+  const ids = Array.from({ length: count }, (_, i) => `asset-${String(i).padStart(6, '0')}`);
+  const creates = ids.map((id, i) => ({
+    action: 'updated' as const,
+    type: 'asset',
+    id,
+    muid: `c-${i}`,
+    ts: 1_000 + i,
+    seq: 1 + i,
+    attributes: attributesOf(i, 'created'),
+  }));
+  const changes = ids.map((id, i) => ({
+    action: 'attributes_updated' as const,
+    type: 'asset',
+    id,
+    muid: `u-${i}`,
+    ts: 1_000 + count + i,
+    seq: 1 + count + i,
+    attributes: { name: `Asset changed ${String(i).padStart(6, '0')}`, status: 'ok' },
+  }));
+  return { creates, changes };
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** What the store holds after each phase of `applyOurs`: the raw baseline writes the same. */
+let lastDocs: { created: ModelDoc[]; changed: ModelDoc[] } | undefined;
+
+async function allDocs(store: LocalStore): Promise<ModelDoc[]> {
+  return (await store.db.models.find().exec()).map((d) => d.toMutableJSON());
+}
+
+const snapshotAnswer = envelopeSchema(snapshotPageSchema);
+
+async function fetchPage(origin: string, token: string, pageSize: number, cursor?: string) {
+  const res = await fetch(`${origin}${API_BASE}/${apiPaths.snapshot(cursor, pageSize)}`, {
+    headers: { Authorization: `Bearer ${token}`, 'X-Requested-With': 'XMLHttpRequest' },
+  });
+  return (await res.json()) as { data: { models: SyncedModel[]; next_cursor: string | null } };
+}
+
+const api: BenchWorker = {
+  async applyOurs(count, batch) {
+    databases += 1;
+    const store = await LocalStore.open({
+      userId: 'bench',
+      accountId: `${ACCOUNT}-${Date.now()}-${databases}`,
+      multiInstance: false,
+    });
+    const replica = new Replica(store);
+    const { creates, changes } = updates(count);
+    let t = performance.now();
+    for (const run of chunks(creates, batch)) await replica.receive(run);
+    const createMs = performance.now() - t;
+    const created = await allDocs(store);
+    t = performance.now();
+    for (const run of chunks(changes, batch)) await replica.receive(run);
+    const changeMs = performance.now() - t;
+    const changed = await allDocs(store);
+    if (created.length !== count || (await replica.meta()).last_seq !== 2 * count) {
+      throw new Error(`the store has ${created.length} of ${count} models`);
+    }
+    lastDocs = { created, changed };
+    await store.wipe();
+    return { createMs, changeMs };
+  },
+
+  async applyRaw(count, batch) {
+    if (lastDocs === undefined || lastDocs.created.length !== count) {
+      throw new Error('applyOurs(count) first: the raw run writes the documents it made');
+    }
+    const { created, changed } = lastDocs;
+    const { db, models } = rawDatabase();
+    await db.open();
+    let t = performance.now();
+    for (const run of chunks(created, batch)) await models.bulkPut(run);
+    const createMs = performance.now() - t;
+    t = performance.now();
+    for (const run of chunks(changed, batch)) await models.bulkPut(run);
+    const changeMs = performance.now() - t;
+    if ((await models.count()) !== count) throw new Error('raw Dexie lost documents');
+    db.close();
+    await Dexie.delete(db.name);
+    return { createMs, changeMs };
+  },
+
+  async bootstrapRaw(origin, token, pageSize) {
+    const t = performance.now();
+    const { db, models } = rawDatabase();
+    await db.open();
+    let cursor: string | undefined;
+    let loaded = 0;
+    for (;;) {
+      const page = (await fetchPage(origin, token, pageSize, cursor)).data;
+      await models.bulkPut(
+        page.models.map((m) => ({
+          key: `${m.type}:${m.id}`,
+          type: m.type,
+          id: m.id,
+          parent_key: `${m.parent_type}:${m.parent_id}`,
+          sort_key: typeof m.attributes.name === 'string' ? m.attributes.name.toLowerCase() : '',
+          last_seq: m.last_seq,
+          server: m.attributes,
+          attributes: { ...m.attributes },
+        })),
+      );
+      loaded += page.models.length;
+      if (page.next_cursor === null) break;
+      cursor = page.next_cursor;
+    }
+    const ms = performance.now() - t;
+    db.close();
+    await Dexie.delete(db.name);
+    return { ms, models: loaded };
+  },
+
+  async bootstrapParts(origin, token, pageSize) {
+    databases += 1;
+    const store = await LocalStore.open({
+      userId: 'bench',
+      accountId: `${ACCOUNT}-${Date.now()}-${databases}`,
+      multiInstance: false,
+    });
+    const replica = new Replica(store);
+    let fetchMs = 0;
+    let zodMs = 0;
+    let putMs = 0;
+    let cursor: string | undefined;
+    for (;;) {
+      let t = performance.now();
+      const json = await fetchPage(origin, token, pageSize, cursor);
+      fetchMs += performance.now() - t;
+      t = performance.now();
+      const page = snapshotAnswer.parse(json).data;
+      zodMs += performance.now() - t;
+      t = performance.now();
+      await replica.putModels(page.models, {
+        bootstrap: 'snapshot',
+        snapshot_cursor: page.next_cursor,
+        watermark_seq: page.watermark.seq,
+        watermark_ts: page.watermark.ts,
+      });
+      putMs += performance.now() - t;
+      if (page.next_cursor === null) break;
+      cursor = page.next_cursor;
+    }
+    await store.wipe();
+    return { fetchMs, zodMs, putMs };
+  },
+};
+
+Comlink.expose(api);

@@ -1,0 +1,108 @@
+import { apiPaths, type ModelUpdate } from '@plant/shared-schema';
+import {
+  dataOf,
+  startTestServer,
+  type TestServer,
+  type TestServerOptions,
+} from '../../server/src/testing/harness';
+import { startTcpProxy, type TcpProxy } from '../../sync-worker/src/testing/tcp-proxy';
+import type { TestSession } from '../page/contract';
+import { launchProfile, type BrowserProfile } from './browser';
+import { SyncPage } from './sync-page';
+import { serveWithApi, type WebServer } from './web';
+
+/**
+ * One e2e world: the real server (temp SQLite, real broker) behind a TCP fault proxy, a built
+ * page (global-setup.ts builds the e2e test page once per run) served on its own port with
+ * `/api`, `/staticconf` and `/mqtt` proxied through the fault proxy, and Chromium profiles.
+ *
+ * ```
+ *   chromium tab ──► preview server (page + proxy) ──► TCP fault proxy ──► test server
+ *        └ sync worker ─┘    one origin                   offline()/online()
+ * ```
+ */
+export class E2e {
+  private readonly profiles: BrowserProfile[] = [];
+
+  private constructor(
+    readonly server: TestServer,
+    readonly net: TcpProxy,
+    readonly web: WebServer,
+  ) {}
+
+  /** `page`: the built page to serve (tests: `inject('e2ePage')`, from global-setup.ts). */
+  static async start(page: string, options: TestServerOptions = {}): Promise<E2e> {
+    const server = await startTestServer(options);
+    const port = Number(new URL(server.url).port);
+    const net = await startTcpProxy({ host: '127.0.0.1', port });
+    const web = await serveWithApi(page, net.url());
+    return new E2e(server, net, web);
+  }
+
+  /** Signs a demo user in through the API (as the client's sign-in does) for a page to start. */
+  async session(email: string): Promise<TestSession & { readonly email: string }> {
+    const token = await this.server.signIn(email);
+    const user = dataOf<{ id: string; account: string }>(
+      await this.server.call('GET', apiPaths.user(), { token }),
+    );
+    return { email, token, userId: user.id, accountId: user.account };
+  }
+
+  /** A new browser with an empty profile. */
+  async browser(): Promise<BrowserProfile> {
+    const profile = await launchProfile();
+    this.profiles.push(profile);
+    return profile;
+  }
+
+  /** A new tab of `profile` on the test page. */
+  open(profile: BrowserProfile): Promise<SyncPage> {
+    return SyncPage.open(profile.context, this.web.url);
+  }
+
+  /**
+   * The server becomes unreachable for the browser: new connections are reset at once and open
+   * ones (keep-alive, the broker's WebSocket) are cut. The page itself stays served, as an app
+   * shell from a service worker would be.
+   */
+  offline(): void {
+    this.net.refuse(true);
+    this.net.resetAll();
+  }
+
+  online(): void {
+    this.net.refuse(false);
+  }
+
+  /** The server's rows of one type in an account (the database, not an API answer). */
+  async serverModels(accountId: string, type: string) {
+    const rows = await this.server.db
+      .selectFrom('models')
+      .select(['id', 'attributes'])
+      .where('account_id', '=', accountId)
+      .where('type', '=', type)
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      attributes: JSON.parse(r.attributes) as Record<string, unknown>,
+    }));
+  }
+
+  /** The account's change log, oldest first (the messages the broker sent). */
+  async serverLog(accountId: string): Promise<ModelUpdate[]> {
+    const rows = await this.server.db
+      .selectFrom('model_updates')
+      .select('msg')
+      .where('account_id', '=', accountId)
+      .orderBy('seq')
+      .execute();
+    return rows.map((r) => JSON.parse(r.msg) as ModelUpdate);
+  }
+
+  async close(): Promise<void> {
+    for (const profile of this.profiles.splice(0)) await profile.close().catch(() => undefined);
+    await this.web.close();
+    await this.net.close();
+    await this.server.close();
+  }
+}

@@ -1,0 +1,171 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import type {
+  LocalModel,
+  ModelQuery,
+  PendingWrite,
+  QueryResult,
+  Result,
+  SyncStatus,
+} from '../../sync-worker/src/api';
+import { seenKey, type TestSession, type Watched } from '../page/contract';
+
+/** `waitForFunction` checks on a fixed interval (ms), not on animation frames (its default). */
+const POLL = { polling: 25 } as const;
+
+function dataOrThrow<T>(result: Result<T>): T {
+  if ('error' in result) throw new Error(`${result.error.kind}: ${result.error.message}`);
+  return result.data;
+}
+
+/**
+ * The page model of the e2e test page (e2e/page): one browser tab running the real sync worker,
+ * driven through the same `SyncWorkerApi` the client uses.
+ */
+export class SyncPage {
+  /** What the page and its worker wrote to the console (the worker logs warnings and errors). */
+  readonly console: string[] = [];
+
+  private constructor(
+    readonly page: Page,
+    private readonly url: string,
+  ) {
+    page.on('console', (message) => this.console.push(`${message.type()}: ${message.text()}`));
+    page.on('pageerror', (error) => this.console.push(`pageerror: ${error.message}`));
+  }
+
+  /** Opens a new tab of `context` on the test page and waits for its worker API. */
+  static async open(context: BrowserContext, url: string): Promise<SyncPage> {
+    const page = await context.newPage();
+    const tab = new SyncPage(page, url);
+    await tab.load(() => page.goto(url));
+    return tab;
+  }
+
+  private async load(navigate: () => Promise<unknown>): Promise<void> {
+    await navigate();
+    await this.page.waitForFunction(() => 'plant' in window, undefined, POLL);
+  }
+
+  /** Reloads the tab: a new page and a new worker on the same profile (same IndexedDB). */
+  reload(): Promise<void> {
+    return this.load(() => this.page.reload());
+  }
+
+  close(): Promise<void> {
+    return this.page.close();
+  }
+
+  async start(session: TestSession): Promise<SyncStatus> {
+    return dataOrThrow(await this.page.evaluate((s) => window.plant.start(s), session));
+  }
+
+  status(): Promise<SyncStatus | undefined> {
+    return this.page.evaluate(() => window.plant.status);
+  }
+
+  async waitUntilBootstrapped(): Promise<void> {
+    await this.page.waitForFunction(
+      () => window.plant.status?.bootstrap.name === 'done',
+      undefined,
+      POLL,
+    );
+  }
+
+  /** Connected to the broker and subscribed to the account's updates. */
+  async waitUntilLive(): Promise<void> {
+    await this.page.waitForFunction(
+      () => {
+        const c = window.plant.status?.connection;
+        return c?.name === 'connected' && c.subscribed;
+      },
+      undefined,
+      POLL,
+    );
+  }
+
+  async waitUntilLeader(): Promise<void> {
+    await this.page.waitForFunction(() => window.plant.status?.leader === true, undefined, POLL);
+  }
+
+  async waitForPendingWrites(count: number): Promise<void> {
+    await this.page.waitForFunction((n) => window.plant.status?.pendingWrites === n, count, POLL);
+  }
+
+  /** Starts a live query under `name` (data.subscribe with a proxied callback). */
+  watch(name: string, query: ModelQuery): Promise<void> {
+    return this.page.evaluate(([n, q]) => window.plant.watch(n, q), [name, query] as const);
+  }
+
+  async watched(name: string): Promise<Watched> {
+    const found = await this.page.evaluate((n) => window.plant.watched[n], name);
+    if (found === undefined) throw new Error(`nothing watched as ${name}`);
+    return found;
+  }
+
+  /** The live query's latest result, once it has delivered one. */
+  async result(name: string): Promise<QueryResult> {
+    const latest = await this.page.waitForFunction(
+      (n) => window.plant.watched[n]?.latest,
+      name,
+      POLL,
+    );
+    return (await latest.jsonValue()) as QueryResult;
+  }
+
+  /** Waits until the live query `name` has delivered model `id` named `value`; answers when. */
+  async waitUntilSeen(name: string, id: string, value: unknown): Promise<number> {
+    const key = seenKey(id, value);
+    const at = await this.page.waitForFunction(
+      ([n, k]) => window.plant.watched[n]?.firstSeen[k],
+      [name, key] as const,
+      POLL,
+    );
+    return (await at.jsonValue()) ?? 0;
+  }
+
+  async create(
+    type: string,
+    attributes: Record<string, unknown>,
+  ): Promise<{ id: string; mutationId: string }> {
+    return dataOrThrow(
+      await this.page.evaluate(
+        ([t, a]): Promise<Result<{ id: string; mutationId: string }>> =>
+          window.plant.api.writes.create(t, a),
+        [type, attributes] as const,
+      ),
+    );
+  }
+
+  async update(type: string, id: string, attributes: Record<string, unknown>): Promise<void> {
+    dataOrThrow(
+      await this.page.evaluate(
+        ([t, i, a]): Promise<Result<{ mutationId: string }>> =>
+          window.plant.api.writes.update(t, i, a),
+        [type, id, attributes] as const,
+      ),
+    );
+  }
+
+  writes(): Promise<readonly PendingWrite[]> {
+    return this.page.evaluate(() => window.plant.api.writes.list());
+  }
+
+  get(type: string, id: string): Promise<LocalModel | null> {
+    return this.page.evaluate(([t, i]) => window.plant.api.data.get(t, i), [type, id] as const);
+  }
+
+  signOut(): Promise<void> {
+    return this.page.evaluate(() => window.plant.api.session.signOut());
+  }
+
+  /** Every IndexedDB database of this page's origin. */
+  databases(): Promise<string[]> {
+    return this.page.evaluate(async () =>
+      (await indexedDB.databases()).flatMap((d) => (d.name === undefined ? [] : [d.name])),
+    );
+  }
+
+  toString(): string {
+    return `SyncPage(${this.url})`;
+  }
+}

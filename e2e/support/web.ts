@@ -1,0 +1,87 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { build, preview, type ProxyOptions } from 'vite';
+
+/**
+ * Builds a page with Vite the way the client is built: production bundles, and the worker as an
+ * ES module (`worker.format: 'es'`), as the page starts it with `{ type: 'module' }`; Vite's
+ * default 'iife' builds today but fails once the worker splits code (a dynamic import). A build rather than the dev server: the tests run the worker as it ships, the
+ * benchmarks time minified code, and the dev server would optimise the worker's dependencies only
+ * when the worker first loads, in the middle of the first test.
+ */
+export async function buildPage(
+  root: string,
+  options: { readonly minify?: boolean } = {},
+): Promise<string> {
+  const outDir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-page-'));
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2023',
+      minify: options.minify ?? false,
+      reportCompressedSize: false,
+    },
+    worker: { format: 'es' },
+  });
+  return outDir;
+}
+
+export interface WebServer {
+  /** `http://127.0.0.1:<port>`: the page, and the API behind it on the same origin. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * An unreachable server must look unreachable to the browser. Vite's proxy answers a failed
+ * upstream connection with an empty 502, which the worker takes for a server error (5 of those
+ * fail a batch for good) rather than for being offline. So the browser's connection is destroyed
+ * instead, as when the server's host is gone: fetch rejects, the WebSocket closes.
+ */
+function passFailuresOn(proxy: Parameters<NonNullable<ProxyOptions['configure']>>[0]): void {
+  proxy.on('error', (_err: Error, _req: IncomingMessage, res: ServerResponse | Socket) => {
+    res.destroy();
+  });
+  proxy.on('proxyReq', (req: ClientRequest) => {
+    req.on('error', () => undefined);
+  });
+}
+
+/**
+ * Serves a built page on a free loopback port with `/api`, `/staticconf` (HTTP) and `/mqtt`
+ * (WebSocket) proxied to `api` (the real server, or a TCP fault proxy in front of it): the page,
+ * the worker and the server share one origin, as in production.
+ */
+export async function serveWithApi(dist: string, api: string): Promise<WebServer> {
+  const http = { target: api, configure: passFailuresOn };
+  const server = await preview({
+    configFile: false,
+    root: dist,
+    logLevel: 'silent',
+    build: { outDir: dist },
+    preview: {
+      host: '127.0.0.1',
+      port: 0,
+      strictPort: true,
+      open: false,
+      proxy: {
+        '/api': http,
+        '/staticconf': http,
+        '/mqtt': { ...http, ws: true },
+      },
+    },
+  });
+  const address = server.httpServer.address();
+  if (address === null || typeof address === 'string') throw new Error('preview has no port');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    close: () => server.close(),
+  };
+}
