@@ -46,6 +46,13 @@ describe('several tabs of one user and account', () => {
     const elsewhere = await createElsewhere('Made elsewhere, seen by both');
     await first.waitUntilSeen('assets', elsewhere, 'Made elsewhere, seen by both');
     await second.waitUntilSeen('assets', elsewhere, 'Made elsewhere, seen by both');
+    // What the follower's sync indicator shows: synced through the leading tab.
+    await expect
+      .poll(async () => {
+        const s = await second.status();
+        return [s?.connection.name, s?.bootstrap.name, typeof s?.lastSyncedAt];
+      })
+      .toEqual(['follower', 'done', 'number']);
 
     // A write in the follower goes into the shared outbox; the leader sends it.
     const fromFollower = await second.create('asset', { name: 'From the follower' });

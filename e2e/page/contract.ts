@@ -1,28 +1,13 @@
-import type { Remote } from 'comlink';
 import type {
   ModelQuery,
   QueryResult,
   Result,
   SyncEvent,
   SyncStatus,
-  SyncWorkerApi,
-  Unsubscribe,
 } from '../../sync-worker/src/api';
 
-/**
- * What `Comlink.wrap` really gives for `SyncWorkerApi`. `Remote<SyncWorkerApi>` types each area
- * as a Promise (the areas are plain objects, not `ProxyMarked`), so `api.session.start(…)` does
- * not type-check although it works: Comlink resolves the whole path in the worker. Remote per
- * area is the truth.
- */
-export type RemoteSyncWorker = { readonly [K in keyof SyncWorkerApi]: Remote<SyncWorkerApi[K]> };
-
-/**
- * What a subscription answers across the boundary: the worker wraps its unsubscribe in
- * `Comlink.proxy`, so the page holds a remote function (call it, then release it), while the
- * contract types it as a plain `() => void`.
- */
-export type RemoteUnsubscribe = Remote<Unsubscribe>;
+import type { RemoteSyncWorker } from '../../sync-worker/src/api';
+export type { RemoteSyncWorker, RemoteUnsubscribe } from '../../sync-worker/src/api';
 
 /** Who the page starts the worker for (origin and app URL are the page's own). */
 export interface TestSession {

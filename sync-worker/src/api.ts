@@ -9,6 +9,7 @@
  *   function (itself a proxy): call it, then release the proxy, on unmount;
  * - everything that crosses is plain JSON-like data (query results are small: lists are paged).
  */
+import type { Remote } from 'comlink';
 import type { BrokerState } from './transport/broker';
 import type { Feedback } from './transport/http';
 
@@ -212,3 +213,16 @@ export interface SyncWorkerApi {
   readonly status: StatusArea;
   readonly http: HttpArea;
 }
+
+/**
+ * What `Comlink.wrap` gives the page for this contract. `Remote<SyncWorkerApi>` would type each
+ * area as a Promise (areas are plain objects, not proxies), although `api.session.start(…)` works:
+ * Comlink resolves the whole path in the worker. So: Remote per area.
+ */
+export type RemoteSyncWorker = { readonly [K in keyof SyncWorkerApi]: Remote<SyncWorkerApi[K]> };
+
+/**
+ * A subscription's unsubscribe as the page holds it: a remote function. Call it, await it, then
+ * release it (`unsubscribe[Comlink.releaseProxy]()`).
+ */
+export type RemoteUnsubscribe = Remote<Unsubscribe>;

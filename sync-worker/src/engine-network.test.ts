@@ -249,6 +249,26 @@ describe('outbox limits and triggers', () => {
     await f.stopEngine(engine);
   });
 
+  it('a gateway answering 502 many times over: the write waits and goes when the server is back', async () => {
+    let gatewayDown = 7;
+    const engine = await f.engine(admin, {
+      fetch: (input, init) => {
+        if (init?.method === 'POST' && gatewayDown > 0) {
+          gatewayDown -= 1;
+          return Promise.resolve(new Response('', { status: 502 }));
+        }
+        return fetch(input, init);
+      },
+    });
+    await ready(engine);
+    await engine.create('asset', { name: 'Behind a gateway' });
+    await until('gateway back', () => gatewayDown === 0, 20_000);
+    await until('sent', () => engine.status.pendingWrites === 0, 20_000);
+    expect(engine.status.failedWrites).toBe(0);
+    expect(await serverNames('Behind a gateway')).toEqual(['Behind a gateway']);
+    await f.stopEngine(engine);
+  });
+
   it('with the broker unreachable, any API answer makes the worker look for missed updates', async () => {
     // The broker is at a port where nothing listens; HTTP works. Reconnects are slow, so the
     // credentials calls of its attempts are not the answers that trigger the look here.

@@ -15,7 +15,7 @@ import type { Logger } from './log';
 import { OutboxSender, type SenderTimings } from './outbox/sender';
 import { MissedUpdatePoller, type MissedUpdateTimings } from './poller/missed-updates';
 import { toLocalModel } from './queries';
-import { modelKey } from './store/docs';
+import { META_ID, modelKey } from './store/docs';
 import type { IndexedDbEnv } from './store/indexeddb';
 import { LocalStore } from './store/store';
 import { bootstrap, SNAPSHOT_PAGE } from './sync/bootstrap';
@@ -127,6 +127,22 @@ export class SyncEngine {
       if (docs.some((d) => d.state === 'pending')) this.sender?.schedule();
     });
     this.cleanups.push(() => outbox.unsubscribe());
+    // A follower tab shows what the leader does to the shared store: loaded or not, and when it
+    // last caught up (the leader moves meta's last_seq with every update it applies).
+    let followedSeq: number | undefined;
+    const meta = this.replica.store.db.meta.findOne(META_ID).$.subscribe((doc) => {
+      if (doc === null || this.current.leader) return;
+      const seqMoved = followedSeq !== undefined && doc.last_seq !== followedSeq;
+      followedSeq = doc.last_seq;
+      this.setStatus({
+        connection: { name: 'follower' },
+        bootstrap: doc.bootstrap === 'done' ? { name: 'done' } : { name: 'loading', progress: 0 },
+        ...(seqMoved || (doc.bootstrap === 'done' && this.current.lastSyncedAt === null)
+          ? { lastSyncedAt: Date.now() }
+          : {}),
+      });
+    });
+    this.cleanups.push(() => meta.unsubscribe());
     const lock = this.options.leader ?? alwaysLeader;
     this.releaseLeader = lock.acquire(`plant-sync-${this.replica.store.name}`, () => {
       if (this.stopped) return;

@@ -15,6 +15,9 @@ import type { ApiClient, ApiError } from '../transport/http';
 
 const METHODS = { create: 'POST', update: 'PUT', delete: 'DELETE' } as const;
 
+/** Answers of something between us and the server: retried for as long as they last. */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
 export interface SenderTimings {
   /** Spec 000 §9: writes wait this long to go in one batch. */
   readonly batchWaitMs: number;
@@ -54,8 +57,9 @@ export interface SenderEvents {
  *
  * ```
  *   schedule() ──400 ms──► drain ──► batch sent ──► answered: each item confirmed or rejected
- *                            ▲           │ no answer (offline, reset): pending again, backoff
- *                            │           │ 5xx: pending again, backoff; the 5th time: rejected
+ *                            ▲           │ no answer (offline, reset, 502/503/504): pending
+ *                            │           │ again, backoff, for as long as it lasts
+ *                            │           │ other 5xx: the same; the 5th time: rejected
  *                            └───────────┘ 409 (another account): kept, sending stops
  * ```
  * A batch interrupted by a reload is found as `sending` and sent again (same ids).
@@ -191,7 +195,9 @@ export class OutboxSender {
 
   private async failed(batch: readonly OutboxDoc[], error: ApiError): Promise<boolean> {
     const attempts = (batch[0]?.attempts ?? 0) + 1;
-    if (error.kind === 'network') {
+    // A gateway's 502/503/504 (nginx in front of a restarting server, the proxy of a plant
+    // network) says as little as no answer at all: the server may or may not have the batch.
+    if (error.kind === 'network' || GATEWAY_STATUSES.has(error.status)) {
       // No answer: the batch may or may not have been applied; the same ids go again.
       await this.replica.markOutbox(batch, {
         state: 'pending',

@@ -37,7 +37,9 @@ export type BrokerState =
       readonly retryAt: number;
       readonly reason: string;
     }
-  | { readonly name: 'signed-out'; readonly reason: string };
+  | { readonly name: 'signed-out'; readonly reason: string }
+  /** Another tab of this user and account holds the connection; this one reads the store. */
+  | { readonly name: 'follower' };
 
 export interface BrokerEvents {
   state?(state: BrokerState): void;
