@@ -40,12 +40,16 @@ export async function bootstrap(
       if (!answer.ok) return answer;
       const page = answer.data.data;
       loaded += page.models.length;
-      await replica.putModels(page.models, {
-        bootstrap: 'snapshot',
-        snapshot_cursor: page.next_cursor,
-        watermark_seq: page.watermark.seq,
-        watermark_ts: page.watermark.ts,
-      });
+      await replica.putModels(
+        page.models,
+        {
+          bootstrap: 'snapshot',
+          snapshot_cursor: page.next_cursor,
+          watermark_seq: page.watermark.seq,
+          watermark_ts: page.watermark.ts,
+        },
+        true,
+      );
       progress(Math.min(95, Math.floor((loaded / Math.max(page.total, 1)) * 95)));
       if (page.next_cursor === null) {
         await replica.snapshotDone(page.watermark);
