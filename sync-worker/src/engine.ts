@@ -191,7 +191,6 @@ export class SyncEngine {
             message,
             ...(fields === undefined ? {} : { fields }),
           }),
-        changed: () => undefined,
         unauthorized: () => this.emit({ name: 'signed-out', reason: 'unauthorized' }),
       },
       timings.sender,

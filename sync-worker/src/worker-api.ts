@@ -15,7 +15,7 @@ import { STOPPED_STATUS, SyncEngine, type EngineOptions } from './engine';
 import { alwaysLeader, webLocksLeader, type LeaderLock } from './leader';
 import type { Logger } from './log';
 import { watchModel, watchQuery } from './queries';
-import { encodeNamePart } from './store/database-name';
+import { userDexiePrefix } from './store/database-name';
 import {
   deleteDatabase,
   globalIndexedDb,
@@ -114,7 +114,7 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
       await stop();
       session = undefined;
       if (userId === undefined) return;
-      const prefix = `rxdb-dexie-plant-${encodeNamePart(userId)}-`;
+      const prefix = userDexiePrefix(userId);
       const names = await listDatabases(env.indexedDB, () => []);
       for (const name of names.filter((n) => n.startsWith(prefix))) {
         await deleteDatabase(env.indexedDB, name);

@@ -4,6 +4,7 @@ import {
   apiPaths,
   batchAnswerSchema,
   BATCH_MAX_ITEMS,
+  ERROR_TEXTS,
   MAX_BODY_BYTES,
   TIMINGS,
   type ModelUpdate,
@@ -44,8 +45,6 @@ export interface SenderEvents {
     message: string,
     fields?: Readonly<Record<string, readonly string[]>>,
   ): void;
-  /** The outbox changed (counts for the status). */
-  changed(): void;
   /** The session ended (401): sending stops until a new start. */
   unauthorized(): void;
 }
@@ -147,9 +146,7 @@ export class OutboxSender {
       const batch = nextBatch(await this.replica.outbox(), this.replica.accountId);
       if (batch.length === 0) return;
       await this.replica.markOutbox(batch, { state: 'sending' });
-      this.events.changed();
       const sent = await this.send(batch);
-      this.events.changed();
       if (!sent) return;
       this.backoff = 0;
     }
@@ -185,7 +182,7 @@ export class OutboxSender {
         await this.events.applied(events);
         await this.replica.confirm(entry, events);
       } else {
-        const message = item.message ?? 'An unknown error occured.';
+        const message = item.message ?? ERROR_TEXTS.unknown;
         const failed = await this.replica.reject(entry, message, true);
         if (failed !== undefined) this.events.rejected(failed, message, item.errors);
       }

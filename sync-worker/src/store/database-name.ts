@@ -19,15 +19,28 @@ export function encodeNamePart(value: string): string {
   return out;
 }
 
+/** What the Dexie storage puts before a database name. */
+const DEXIE = 'rxdb-dexie-';
+
+/** Every store name of one user starts with this ('-' never occurs in an encoded id). */
+function userStorePrefix(userId: string): string {
+  return `plant-${encodeNamePart(userId)}-`;
+}
+
 /** The RxDB database name of one user's store for one account. */
 export function storeName(userId: string, accountId: string): string {
   if (userId === '' || accountId === '') throw new Error('A store needs a user and an account.');
-  return `plant-${encodeNamePart(userId)}-${encodeNamePart(accountId)}`;
+  return `${userStorePrefix(userId)}${encodeNamePart(accountId)}`;
+}
+
+/** Every IndexedDB database of every store of one user starts with this (sign-out). */
+export function userDexiePrefix(userId: string): string {
+  return `${DEXIE}${userStorePrefix(userId)}`;
 }
 
 /** Every IndexedDB database the Dexie storage makes for the store `name` starts with this. */
 export function dexiePrefix(name: string): string {
-  return `rxdb-dexie-${name}--`;
+  return `${DEXIE}${name}--`;
 }
 
 /** The IndexedDB database of one collection at one schema version. */
