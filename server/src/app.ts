@@ -7,6 +7,7 @@ import { errorResponse } from './http/errors';
 import type { Logger } from './logger';
 import { authRoutes } from './routes/auth';
 import { clientReportRoutes } from './routes/client-reports';
+import { gatewayRoutes } from './routes/gateways';
 import { originRoutes } from './routes/origin';
 import { modelRoutes } from './routes/models';
 import { syncRoutes } from './routes/sync';
@@ -37,6 +38,7 @@ export function createApp(services: Services, log: Logger): Hono<AppEnv> {
   api.route('/', clientReportRoutes(services));
   api.route('/', userRoutes(services));
   api.route('/', syncRoutes(services));
+  api.route('/', gatewayRoutes(services));
   // Last: its /:collection paths must not shadow the fixed paths above.
   api.route('/', modelRoutes(services, log));
   api.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));

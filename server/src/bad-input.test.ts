@@ -264,6 +264,7 @@ describe('ids in paths and queries', () => {
     ['POST', (id) => apiPaths.setActiveAccount(userId, id)],
     ['POST', (id) => apiPaths.setActiveAccount(id, accountId)],
     ['GET', (id) => apiPaths.style(id)],
+    ['GET', (id) => apiPaths.linkGateway(id)],
   ];
 
   it('answer 404 or 422, never a 500, and write nothing', async () => {

@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from './testing/harness';
  */
 let s: TestServer;
 /** One demo asset (and a stream of it) per account name. */
-const assets: Record<string, { asset: string; stream: string }> = {};
+const assets: Record<string, { asset: string; stream: string; gateway: string }> = {};
 const ids = { root: '', north: '', south: '', admin: '', tech: '', south_user: '', internal: '' };
 
 beforeAll(async () => {
@@ -38,7 +38,11 @@ beforeAll(async () => {
         .where('account_id', '=', id)
         .where('type', '=', type)
         .executeTakeFirstOrThrow();
-    assets[name] = { asset: (await of('asset')).id, stream: (await of('datastream')).id };
+    assets[name] = {
+      asset: (await of('asset')).id,
+      stream: (await of('datastream')).id,
+      gateway: (await of('gateway')).id,
+    };
   }
   // A renamed seed row would leave an id empty and turn every case below into a vacuous 404.
   for (const [name, id] of Object.entries(ids)) expect(id, name).toMatch(/^[0-9a-f-]{36}$/);
@@ -54,7 +58,7 @@ interface Intruder {
   foreignAccounts: () => string[];
   foreignUsers: () => string[];
   /** Demo accounts whose models it must never reach. */
-  foreignModels: () => { asset: string; stream: string }[];
+  foreignModels: () => { asset: string; stream: string; gateway: string }[];
   /** Names that must never show up in any answer it gets. */
   foreignNames: string[];
 }
@@ -105,6 +109,8 @@ describe.each(intruders)('$email against other accounts', (who) => {
       ['DELETE', () => apiPaths.model('datastreams', m.stream)],
       ['GET', () => apiPaths.graph('asset', m.asset)],
       ['GET', () => apiPaths.graph('datastream', m.stream)],
+      // A scanned QR code of another account's gateway.
+      ['GET', () => apiPaths.linkGateway(m.gateway)],
     ]),
   ];
 
@@ -139,7 +145,7 @@ describe.each(intruders)('$email against other accounts', (who) => {
 
   it('the routes about oneself carry only one’s own accounts', async () => {
     const token = await s.signIn(who.email);
-    const foreignModelIds = who.foreignModels().flatMap((m) => [m.asset, m.stream]);
+    const foreignModelIds = who.foreignModels().flatMap((m) => [m.asset, m.stream, m.gateway]);
     expect(foreignModelIds.length).toBeGreaterThan(0);
     for (const path of [
       apiPaths.user(),

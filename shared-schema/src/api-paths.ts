@@ -14,6 +14,8 @@ export const apiPaths = {
   user: () => 'user',
   userById: (id: string) => `users/${seg(id)}`,
   userAccount: () => 'user/account',
+  /** The account switcher's tree (AccountTree). */
+  userAccounts: () => 'user/accounts',
   setActiveAccount: (userId: string, accountId: string) =>
     `user/${seg(userId)}/setActiveAccount/${seg(accountId)}`,
   style: (accountId?: string) =>
@@ -34,4 +36,14 @@ export const apiPaths = {
     return s === '' ? 'sync/snapshot' : `sync/snapshot?${s}`;
   },
   graph: (type: string, id: string) => `graph/${seg(type)}/${seg(id)}`,
+  /** A scanned gateway QR code: its id or serial (LinkGatewayResult). */
+  linkGateway: (idOrSerial: string) => `linkGateway?id=${seg(idOrSerial)}`,
+} as const;
+
+/**
+ * Client routes (spec 000 §2) that the server names in its answers (linkGateway's `path`). Absolute
+ * paths of the web app, not of the API.
+ */
+export const appPaths = {
+  gatewayDetails: (id: string) => `/app/gateways/${seg(id)}/details`,
 } as const;

@@ -11,6 +11,8 @@ export * from './api/password-reset';
 export * from './api/request-failed';
 export * from './api/push-subscription';
 export * from './api/user';
+export * from './api/account-tree';
+export * from './api/link-gateway';
 export * from './topics';
 export * from './protocol/model-update';
 export * from './protocol/write';

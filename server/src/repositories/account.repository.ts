@@ -27,6 +27,53 @@ export class AccountRepository {
       .executeTakeFirst();
   }
 
+  /** Every account the user is a member of (through any role, norole too), by name. */
+  allForMember(userId: string): Promise<AccountRow[]> {
+    return this.db
+      .selectFrom('accounts')
+      .selectAll('accounts')
+      .where('accounts.id', 'in', ownMemberships(this.db, userId).select('memberships.account_id'))
+      .orderBy('accounts.name')
+      .orderBy('accounts.id')
+      .execute();
+  }
+
+  /**
+   * Every account below the given ones (children, their children, …), by name. Only the given
+   * accounts the user is a member of count as starting points: whatever the caller passes, the
+   * answer stays inside the subtrees of the user's own accounts. Deciding which of its accounts
+   * open their subtree (account::view) is the caller's rule.
+   */
+  descendantsForMember(userId: string, accountIds: readonly string[]): Promise<AccountRow[]> {
+    if (accountIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .withRecursive('below(id)', (qb) =>
+        qb
+          .selectFrom('accounts')
+          .select('accounts.id')
+          .where(
+            'accounts.parent_id',
+            'in',
+            ownMemberships(this.db, userId)
+              .where('memberships.account_id', 'in', accountIds)
+              .select('memberships.account_id'),
+          )
+          // union, not union all: a cycle in parent_id (never written, but never trusted) ends.
+          .union((eb) =>
+            eb
+              .selectFrom('accounts')
+              .innerJoin('below', 'below.id', 'accounts.parent_id')
+              .select('accounts.id'),
+          ),
+      )
+      .selectFrom('accounts')
+      .selectAll('accounts')
+      .where('accounts.id', 'in', (eb) => eb.selectFrom('below').select('below.id'))
+      .orderBy('accounts.name')
+      .orderBy('accounts.id')
+      .execute();
+  }
+
   /** Whether the database has any account at all (the first start has none). */
   async anyExists(): Promise<boolean> {
     const row = await this.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();

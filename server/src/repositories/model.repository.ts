@@ -18,6 +18,32 @@ export class ModelRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * A model of `type` whose id is `ref`, or else whose attribute `field` equals it (a gateway by its
+   * serial). The id wins; among several with that attribute, the lowest id.
+   */
+  findByIdOrAttribute(
+    accountId: string,
+    type: string,
+    field: string,
+    ref: string,
+  ): Promise<ModelRow | undefined> {
+    return scopeTo(this.db, accountId)
+      .selectFrom('models')
+      .selectAll()
+      .where('type', '=', type)
+      .where((eb) =>
+        eb.or([
+          eb('id', '=', ref),
+          eb(sql<string>`json_extract(attributes, ${`$.${field}`})`, '=', ref),
+        ]),
+      )
+      .orderBy(sql`id = ${ref}`, 'desc')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
   /** Whether the id is taken by any model of any account (ids are global). */
   async idTaken(id: string): Promise<boolean> {
     const row = await this.db

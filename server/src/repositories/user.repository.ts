@@ -113,6 +113,15 @@ export class UserRepository {
     return [...byUser.values()];
   }
 
+  /** How many users are members of an account (through any role). */
+  async countMembers(accountId: string): Promise<number> {
+    const row = await scopeTo(this.db, accountId)
+      .selectFrom('memberships')
+      .select((eb) => eb.fn.count<number>('memberships.user_id').distinct().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** The roles defined in an account. */
   rolesOf(accountId: string): Promise<RoleRow[]> {
     return scopeTo(this.db, accountId)

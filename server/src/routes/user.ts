@@ -17,7 +17,10 @@ const browserQuery = z.object({
     .regex(/^[A-Za-z0-9_-]{1,100}$/, 'The browser id is required.'),
 });
 
-/** The signed-in user, other users of its account, its active account and that account's style. */
+/**
+ * The signed-in user, other users of its account, its active account and that account's style, the
+ * accounts it may see and switch to.
+ */
 export function userRoutes(services: Services) {
   const app = new Hono<AppEnv>();
   const auth = requireAuth(services);
@@ -35,6 +38,11 @@ export function userRoutes(services: Services) {
           : toAccountView(session.activeAccount, session.memberOf),
     });
   });
+
+  // The account switcher's tree: the user's own accounts, and below those with account::view.
+  app.get('/user/accounts', auth, async (c) =>
+    c.json({ data: await services.accounts.tree(c.get('session')) }),
+  );
 
   app.post('/user/:id/setActiveAccount/:accountid', auth, async (c) => {
     const { id, accountid } = validParams(c, setActiveParams);

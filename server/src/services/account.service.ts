@@ -1,10 +1,20 @@
-import type { AccountView } from '@plant/shared-schema';
-import { hexColorField, mayUseApp, ROLE_SLUGS, uuidv7 } from '@plant/shared-schema';
+import type { AccountTreeNode, AccountView } from '@plant/shared-schema';
+import {
+  assetModel,
+  can,
+  hexColorField,
+  mayUseApp,
+  ROLE_SLUGS,
+  uuidv7,
+} from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { AccountRepository, type AccountRow } from '../repositories/account.repository';
+import { ModelRepository } from '../repositories/model.repository';
 import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
+import { mayWorkIn, permissionContextIn } from './account-access';
 import { notFound } from './domain-error';
+import type { Session } from './user.service';
 
 /**
  * An account as a user sees it. The parent is named only when the user belongs to it too: a
@@ -84,6 +94,71 @@ export class AccountService {
 
   constructor(private readonly db: Db) {
     this.accounts = new AccountRepository(db);
+  }
+
+  /**
+   * GET user/accounts, the account switcher's tree: every account the user may work in (a role
+   * other than norole: the accounts it may switch to) and, below each of those where it has
+   * account::view, the accounts under it (shown, not switchable). A flat list in tree order.
+   */
+  async tree(session: Session): Promise<AccountTreeNode[]> {
+    const userId = session.user.id;
+    const own = (await this.accounts.allForMember(userId)).filter((a) => mayWorkIn(session, a.id));
+    const opening: string[] = [];
+    for (const account of own) {
+      const ctx = await permissionContextIn(this.db, session, account.id);
+      if (can(ctx, 'account::view')) opening.push(account.id);
+    }
+    const below = await this.accounts.descendantsForMember(userId, opening);
+
+    const byId = new Map<string, AccountRow>();
+    for (const account of [...own, ...below]) byId.set(account.id, account);
+    const parentOf = (a: AccountRow) =>
+      a.parent_id !== null && byId.has(a.parent_id) ? a.parent_id : null;
+    const byName = (a: AccountRow, b: AccountRow) =>
+      a.name.localeCompare(b.name, 'en') || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    const children = new Map<string | null, AccountRow[]>();
+    for (const account of [...byId.values()].sort(byName)) {
+      const key = parentOf(account);
+      children.set(key, [...(children.get(key) ?? []), account]);
+    }
+
+    // Depth first from the tops; `seen` ends a cycle in parent_id, should one ever exist.
+    const ordered: AccountRow[] = [];
+    const seen = new Set<string>();
+    const visit = (account: AccountRow) => {
+      if (seen.has(account.id)) return;
+      seen.add(account.id);
+      ordered.push(account);
+      for (const child of children.get(account.id) ?? []) visit(child);
+    };
+    for (const top of children.get(null) ?? []) visit(top);
+
+    const users = new UserRepository(this.db);
+    const models = new ModelRepository(this.db);
+    const nodes: AccountTreeNode[] = [];
+    for (const account of ordered) {
+      const [userCount, assetCount] = await Promise.all([
+        users.countMembers(account.id),
+        models.count(account.id, [assetModel.type]),
+      ]);
+      const parentId = parentOf(account);
+      nodes.push({
+        id: account.id,
+        text: account.name,
+        parent_id: parentId,
+        value: {
+          root: parentId === null,
+          active: account.active === 1,
+          userCount,
+          assetCount,
+          hasChildren: (children.get(account.id)?.length ?? 0) > 0,
+        },
+        current: account.id === session.activeAccount?.id,
+        switchable: mayWorkIn(session, account.id),
+      });
+    }
+    return nodes;
   }
 
   async forMember(userId: string, accountId: string): Promise<AccountRow> {

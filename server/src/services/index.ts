@@ -8,6 +8,7 @@ import { ClientReportService } from './client-report.service';
 import type { Mailer } from './mail.service';
 import { BrowserCredentialService } from './browser-credential.service';
 import type { ChangeFeed } from './change-feed';
+import { GatewayService } from './gateway.service';
 import { ModelService } from './model.service';
 import { PasswordService } from './password.service';
 import { SyncService } from './sync.service';
@@ -22,6 +23,7 @@ export interface Services {
   readonly passwords: PasswordService;
   readonly clientReports: ClientReportService;
   readonly models: ModelService;
+  readonly gateways: GatewayService;
   readonly browserCredentials: BrowserCredentialService;
   readonly sync: SyncService;
   /** The first-party OAuth client that the web app signs in with (served by /staticconf). */
@@ -53,6 +55,7 @@ export function createServices(deps: ServiceDeps): Services {
     passwords: new PasswordService(db, clock, deps.mailer, deps.appUrl, deps.background),
     clientReports: new ClientReportService(db, clock),
     models: new ModelService(db, clock, deps.feed),
+    gateways: new GatewayService(db),
     browserCredentials: new BrowserCredentialService(db, clock),
     sync: new SyncService(db),
     firstPartyClientId: deps.firstPartyClientId,
