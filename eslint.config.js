@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /** Workspaces a package may not import, by DESIGN.md §3's dependency order. */
@@ -86,6 +87,21 @@ export default tseslint.config(
     },
   },
   ...layerRules,
+  {
+    // The client's React code: hooks called by the rules, effects with their real dependencies.
+    files: ['client/**/*.tsx', 'client/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      // TanStack Router's guards throw its redirects (they are not errors, by design).
+      '@typescript-eslint/only-throw-error': [
+        'error',
+        { allow: [{ from: 'package', package: '@tanstack/router-core', name: 'Redirect' }] },
+      ],
+    },
+    languageOptions: { globals: { ...globals.browser } },
+  },
   {
     files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],

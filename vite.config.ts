@@ -1,11 +1,54 @@
+import { lingui } from '@lingui/vite-plugin';
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /**
- * The web client's build (client/). The React application arrives with issue 5; until then the
- * server answers / itself and nothing here is built by `npm start`.
+ * The web client's build (client/ -> client/dist, which the server serves). The worker is an ES
+ * module (it splits code); lingui's macro runs in the React plugin's babel step; the PWA plugin
+ * precaches the app shell so that after one online visit the app opens with no network at all.
  */
 export default defineConfig({
   root: 'client',
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
-  server: { proxy: { '/api': 'http://127.0.0.1:3000', '/staticconf': 'http://127.0.0.1:3000' } },
+  plugins: [
+    react({ babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } }),
+    lingui(),
+    VitePWA({
+      registerType: 'prompt',
+      injectRegister: false,
+      filename: 'sw.js',
+      manifest: {
+        name: 'Machine Platform',
+        short_name: 'Platform',
+        description: 'Assets, gateways and data streams of machine builders, offline first.',
+        theme_color: '#1c7ed6',
+        background_color: '#ffffff',
+        display: 'standalone',
+        start_url: '/app/devices/list',
+        icons: [{ src: '/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,woff2}'],
+        navigateFallback: '/index.html',
+        // The API, the broker and the origin's calls are never answered from the cache.
+        navigateFallbackDenylist: [/^\/api\//, /^\/mqtt/, /^\/staticconf/],
+        maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+      },
+    }),
+  ],
+  worker: { format: 'es' },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    target: 'es2023',
+    chunkSizeWarningLimit: 1024,
+  },
+  server: {
+    proxy: {
+      '/api': 'http://127.0.0.1:3000',
+      '/staticconf': 'http://127.0.0.1:3000',
+      '/mqtt': { target: 'ws://127.0.0.1:3000', ws: true },
+    },
+  },
 });

@@ -8,6 +8,7 @@ import {
 import { startTcpProxy, type TcpProxy } from '../../sync-worker/src/testing/tcp-proxy';
 import type { TestSession } from '../page/contract';
 import { launchProfile, type BrowserProfile } from './browser';
+import { AppTab } from './app-tab';
 import { SyncPage } from './sync-page';
 import { serveWithApi, type WebServer } from './web';
 
@@ -58,6 +59,11 @@ export class E2e {
   /** A new tab of `profile` on the test page. */
   open(profile: BrowserProfile): Promise<SyncPage> {
     return SyncPage.open(profile.context, this.web.url);
+  }
+
+  /** A new tab of `profile` on the served client (start E2e with `inject('clientDist')`). */
+  openApp(profile: BrowserProfile, path = '/'): Promise<AppTab> {
+    return AppTab.open(profile.context, this.web.url, path);
   }
 
   /**

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { build, preview, type ProxyOptions } from 'vite';
 
 /**
@@ -29,6 +30,20 @@ export async function buildPage(
       reportCompressedSize: false,
     },
     worker: { format: 'es' },
+  });
+  return outDir;
+}
+
+/**
+ * Builds the real client (the root vite.config.ts: React app, worker, service worker) into a
+ * temp folder, as `npm start` ships it.
+ */
+export async function buildClient(): Promise<string> {
+  const outDir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-client-'));
+  await build({
+    configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, reportCompressedSize: false, sourcemap: false },
   });
   return outDir;
 }

@@ -198,12 +198,36 @@ export interface StatusArea {
   events(callback: (event: SyncEvent) => void): Promise<Unsubscribe>;
 }
 
+/** Options of a call made through the worker's API client. */
+export interface CallOptions {
+  /**
+   * The bearer token for this call: for calls before a session runs (the current user right
+   * after sign-in) or with another token than the session's. Default: the session's token.
+   */
+  readonly token?: string;
+  /** No feedback event for a failure: the caller shows it its own way (a form's errors). */
+  readonly quiet?: boolean;
+  /** The answer is text (GET style's stylesheet), not an envelope: `data` is the string. */
+  readonly text?: boolean;
+}
+
 export interface HttpArea {
   /**
-   * Every call that is not a synced model read (sign-in excepted): auth headers, the envelope,
-   * requestFailed reports and `_events` are handled here (DESIGN.md invariant 1).
+   * Where the server is, for calls made while no session runs (sign-in, register, password
+   * reset, the current-user check at start). The page calls it once, before anything else.
    */
-  call(method: string, path: string, body?: unknown): Promise<Result<unknown>>;
+  configure(options: { readonly origin: string; readonly appUrl: string }): void;
+  /**
+   * Every call that is not a synced model read: auth headers, the envelope, requestFailed
+   * reports and `_events` are handled here (DESIGN.md invariant 1). Without a running session
+   * the call goes out with `options.token` (or none); its envelope events are not applied.
+   */
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: CallOptions,
+  ): Promise<Result<unknown>>;
 }
 
 export interface SyncWorkerApi {

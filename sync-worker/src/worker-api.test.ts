@@ -176,4 +176,31 @@ describe('the worker API', () => {
     );
     expect(after).toEqual([]);
   });
+
+  it('calls before any session: sign-in and the current user through the worker, errors as values', async () => {
+    const api = workerApi();
+    expect(await api.http.call('GET', apiPaths.staticconf())).toMatchObject({
+      error: { kind: 'not-started' },
+    });
+    api.http.configure({ origin: f.server.url, appUrl: 'http://app.local/' });
+    const conf = await api.http.call('GET', apiPaths.staticconf());
+    if (!('data' in conf)) throw new Error('staticconf failed');
+    const clientId = (conf.data as { client_id: string }).client_id;
+    const wrong = await api.http.call(
+      'POST',
+      apiPaths.token(),
+      {
+        grant_type: 'password',
+        client_id: clientId,
+        username: DEMO_USERS.admin,
+        password: 'wrong-pass',
+      },
+      { quiet: true },
+    );
+    expect(wrong).toMatchObject({ error: { kind: 'http', status: 401 } });
+    const me = await api.http.call('GET', apiPaths.user(), undefined, { token: admin.token });
+    expect(me).toMatchObject({ data: { data: { id: admin.userId } } });
+    const anonymous = await api.http.call('GET', apiPaths.user());
+    expect(anonymous).toMatchObject({ error: { status: 401 } });
+  });
 });

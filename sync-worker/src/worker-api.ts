@@ -24,6 +24,7 @@ import {
 } from './store/indexeddb';
 import { LocalStore } from './store/store';
 import { Replica } from './sync/replica';
+import { ApiClient } from './transport/http';
 
 export interface WorkerApiOptions {
   readonly log: Logger;
@@ -35,6 +36,9 @@ export interface WorkerApiOptions {
 }
 
 const NOT_STARTED = { error: { kind: 'not-started', message: 'Sync has not started.' } } as const;
+const NOT_CONFIGURED = {
+  error: { kind: 'not-started', message: 'The server address is not configured.' },
+} as const;
 
 function defaultLeader(): LeaderLock {
   const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
@@ -197,10 +201,32 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     },
   };
 
+  let origin: { origin: string; appUrl: string } | undefined;
   const httpArea: HttpArea = {
-    async call(method, path, body) {
-      if (engine === undefined) return NOT_STARTED;
-      const answer = await engine.api.call(method, path, body === undefined ? {} : { body });
+    configure(next) {
+      origin = { origin: next.origin, appUrl: next.appUrl };
+    },
+    async call(method, path, body, callOptions = {}) {
+      const call = {
+        ...(body === undefined ? {} : { body }),
+        quiet: callOptions.quiet === true,
+        text: callOptions.text === true,
+      };
+      const running = engine;
+      if (running !== undefined && callOptions.token === undefined) {
+        const answer = await running.api.call(method, path, call);
+        return answer.ok ? { data: answer.data } : { error: answer.error };
+      }
+      const where = origin ?? session;
+      if (where === undefined) return NOT_CONFIGURED;
+      // Signed out, or another token than the session's: a client of its own for this call.
+      const client = new ApiClient({
+        origin: where.origin,
+        appUrl: () => where.appUrl,
+        token: () => callOptions.token ?? null,
+        log: options.log,
+      });
+      const answer = await client.call(method, path, call);
       return answer.ok ? { data: answer.data } : { error: answer.error };
     },
   };

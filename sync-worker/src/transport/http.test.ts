@@ -196,4 +196,17 @@ describe('against the real server', () => {
     }
     expect(reports).toEqual([{ path: 'graph/asset/no-such-asset', status: 404 }]);
   });
+
+  it('a text answer (the account stylesheet) comes back as the string itself', async () => {
+    const token = await s.signIn(DEMO_USERS.admin);
+    const api = new ApiClient({
+      origin: s.url,
+      token: () => token,
+      appUrl: () => 'http://app.local/x',
+      log: new MemoryLogger(),
+    });
+    const result = await api.call<string>('GET', apiPaths.style(), { text: true });
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.data).toMatch(/^:root \{/);
+  });
 });

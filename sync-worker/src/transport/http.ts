@@ -56,6 +56,8 @@ export interface CallOptions<T> {
    */
   readonly background?: boolean;
   readonly signal?: AbortSignal;
+  /** The answer is text (a stylesheet), answered as a string without the envelope. */
+  readonly text?: boolean;
 }
 
 export interface ApiClientOptions {
@@ -105,7 +107,7 @@ export class ApiClient {
   ): Promise<ApiResult<T>> {
     const url = `${this.options.origin}${path.startsWith('/') ? '' : `${API_BASE}/`}${path}`;
     const headers: Record<string, string> = {
-      Accept: 'application/json',
+      Accept: options.text === true ? 'text/css, text/plain, */*' : 'application/json',
       'X-Requested-With': 'XMLHttpRequest',
       ...options.headers,
     };
@@ -132,6 +134,9 @@ export class ApiClient {
       });
     }
     if (options.background !== true) this.tell((l) => l.answered?.(response.ok));
+    if (options.text === true && response.ok) {
+      return { ok: true, status: response.status, data: text as T };
+    }
     if (text.trim() === '') {
       return this.failed(method, path, options, {
         kind: 'empty',

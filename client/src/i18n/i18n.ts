@@ -1,0 +1,35 @@
+import { i18n, type Messages } from '@lingui/core';
+import type { Language } from '@plant/shared-schema';
+
+/**
+ * The catalogues, one chunk each (lingui's vite plugin compiles the .po files). Only the chosen
+ * language is loaded.
+ */
+const catalogues: Record<Exclude<Language, 'plain'>, () => Promise<{ messages: Messages }>> = {
+  en: () => import('../locales/en/messages.po'),
+  de: () => import('../locales/de/messages.po'),
+  pt: () => import('../locales/pt/messages.po'),
+  ru: () => import('../locales/ru/messages.po'),
+};
+
+/**
+ * Plain is for translators: every text shows its message id (the key in the .po files), so a
+ * translator can tell which entry a place on screen comes from. Numbers and dates stay English.
+ */
+async function plainMessages(): Promise<Messages> {
+  const { messages } = await catalogues.en();
+  return Object.fromEntries(Object.keys(messages).map((id) => [id, id]));
+}
+
+/** Loads and activates a language; the page's `lang` follows it. */
+export async function activateLanguage(language: Language): Promise<void> {
+  if (language === 'plain') {
+    i18n.loadAndActivate({ locale: 'plain', locales: ['en'], messages: await plainMessages() });
+  } else {
+    const { messages } = await catalogues[language]();
+    i18n.loadAndActivate({ locale: language, messages });
+  }
+  document.documentElement.lang = language === 'plain' ? 'en' : language;
+}
+
+export { i18n };

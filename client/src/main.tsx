@@ -1,0 +1,29 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app';
+import { activateLanguage } from './i18n/i18n';
+import { router } from './router';
+import { resumeSession } from './session/session';
+import { appStore } from './state/store';
+import { languageAtom } from './state/preferences';
+import { connectSyncBridge } from './sync/bridge';
+import { registerServiceWorker } from './pwa';
+
+/*
+ * Start: the worker's status first, the stored session at once from the local store (offline
+ * first), the chosen language's catalogue, then the page. The current-account check of spec 000
+ * §4 runs in the background of resumeSession.
+ */
+connectSyncBridge();
+const go = (to: string) => router.navigate({ to });
+const resumed = resumeSession(go);
+await activateLanguage(appStore.get(languageAtom));
+const root = document.getElementById('root');
+if (root === null) throw new Error('index.html has no #root');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
+registerServiceWorker();
+await resumed;

@@ -1,0 +1,25 @@
+import { notifications } from '@mantine/notifications';
+import { registerSW } from 'virtual:pwa-register';
+import { i18n } from './i18n/i18n';
+import { msg } from '@lingui/core/macro';
+
+/**
+ * The service worker (/sw.js, vite-plugin-pwa): precaches the app shell, so that after one online
+ * visit the app opens with no network at all. A new release shows a notification that stays until
+ * the user updates (spec 000 §4 "App update available").
+ */
+export function registerServiceWorker(): void {
+  if (!('serviceWorker' in navigator)) return;
+  const update = registerSW({
+    immediate: true,
+    onNeedRefresh() {
+      notifications.show({
+        id: 'app-update',
+        autoClose: false,
+        title: i18n._(msg`A new version is available`),
+        message: i18n._(msg`Reload to use it. Your unsent changes are kept.`),
+        onClick: () => void update(true),
+      });
+    },
+  });
+}

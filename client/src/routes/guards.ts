@@ -1,0 +1,36 @@
+import { redirect } from '@tanstack/react-router';
+import { canEnterRoute, type RouteRequirement } from '@plant/shared-schema';
+import { permissionsReady } from '../permissions/permissions';
+import { sessionAtom } from '../state/session';
+import type { AppStore } from '../state/store';
+
+export interface RouterContext {
+  readonly store: AppStore;
+}
+
+/**
+ * /app and below (spec 000 §2): a stored user, else sign-in with a redirect back; a stored role
+ * that is missing: /user/norole.
+ */
+export function requireSession(store: AppStore, href: string): void {
+  const session = store.get(sessionAtom);
+  if (session === null) throw redirect({ to: '/user/login', search: { redirect: href } });
+  if (session.role === null) throw redirect({ to: '/user/norole' });
+}
+
+/** The user area: someone with a stored user and token goes to the app instead. */
+export function redirectSignedIn(store: AppStore): void {
+  if (store.get(sessionAtom) !== null) throw redirect({ to: '/app/devices' });
+}
+
+/**
+ * A route permission (spec 000 §6): waits for the permission manager (re-check every 100 ms),
+ * then a refused user goes to /.
+ */
+export async function requirePermission(
+  store: AppStore,
+  requirement: RouteRequirement,
+): Promise<void> {
+  const ctx = await permissionsReady(store);
+  if (ctx === null || !canEnterRoute(ctx, requirement)) throw redirect({ to: '/' });
+}

@@ -1,0 +1,366 @@
+import {
+  createRootRouteWithContext,
+  createRoute,
+  redirect,
+  type AnyRoute,
+} from '@tanstack/react-router';
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import type { ReactNode } from 'react';
+import { z } from 'zod';
+import { ROUTE_REQUIREMENTS, type RouteRequirement } from '@plant/shared-schema';
+import { AreaPage } from '../features/areas/area-page';
+import { ErrorPage, NoPermissionPage } from '../features/areas/error-pages';
+import { RootLayout } from '../features/shell/root-layout';
+import { sessionAtom } from '../state/session';
+import { redirectSignedIn, requirePermission, requireSession, type RouterContext } from './guards';
+import { lazyPage } from './lazy';
+import { RouteError } from './route-error';
+
+/*
+ * Every route of spec 000 §2, code-based. Pages are lazy chunks (lazy.tsx: 120 s time-out, a
+ * failed load offers a reload). Areas that later issues build show their title, breadcrumb and an
+ * honest empty state (AreaPage).
+ */
+
+const UserLayout = lazyPage(() => import('../features/user/user-layout'), 'UserLayout');
+const LoginPage = lazyPage(() => import('../features/user/login-page'), 'LoginPage');
+const RegisterPage = lazyPage(() => import('../features/user/register-page'), 'RegisterPage');
+const NorolePage = lazyPage(() => import('../features/user/norole-page'), 'NorolePage');
+const ForgotPasswordPage = lazyPage(
+  () => import('../features/user/forgot-password-page'),
+  'ForgotPasswordPage',
+);
+const ResetPasswordPage = lazyPage(
+  () => import('../features/user/reset-password-page'),
+  'ResetPasswordPage',
+);
+const AppLayout = lazyPage(() => import('../features/shell/app-layout'), 'AppLayout');
+const DevicesListPage = lazyPage(
+  () => import('../features/devices/devices-list-page'),
+  'DevicesListPage',
+);
+const DeviceDetailsPage = lazyPage(
+  () => import('../features/devices/device-details-page'),
+  'DeviceDetailsPage',
+);
+const ScanPage = lazyPage(() => import('../features/areas/scan-page'), 'ScanPage');
+
+export const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: RootLayout,
+  notFoundComponent: ErrorPage,
+  errorComponent: RouteError,
+});
+
+const redirectTo = (to: string) => () => {
+  throw redirect({ to });
+};
+
+const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  beforeLoad: redirectTo('/app/devices'),
+});
+const qrRedirect = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'qr',
+  beforeLoad: redirectTo('/app/qr'),
+});
+const scanRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'scan',
+  validateSearch: z.object({ id: z.string().max(200).optional().catch(undefined) }),
+  component: ScanPage,
+});
+const errorRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'error',
+  component: ErrorPage,
+});
+const noPermissionRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'nopermission',
+  component: NoPermissionPage,
+});
+
+// The user area.
+const redirectSearch = z.object({ redirect: z.string().max(2000).optional().catch(undefined) });
+const userRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'user',
+  component: UserLayout,
+});
+/** Screens a signed-in user does not see: they go to the app. norole is shown to anyone. */
+const signedOutOnly = ({ context }: { context: RouterContext }) => redirectSignedIn(context.store);
+const userRoutes = [
+  createRoute({
+    getParentRoute: () => userRoute,
+    path: '/',
+    beforeLoad: redirectTo('/user/login'),
+  }),
+  createRoute({
+    getParentRoute: () => userRoute,
+    path: 'login',
+    validateSearch: redirectSearch,
+    beforeLoad: signedOutOnly,
+    component: LoginPage,
+  }),
+  createRoute({ getParentRoute: () => userRoute, path: 'norole', component: NorolePage }),
+  createRoute({
+    getParentRoute: () => userRoute,
+    path: 'register',
+    beforeLoad: signedOutOnly,
+    component: RegisterPage,
+  }),
+  createRoute({
+    getParentRoute: () => userRoute,
+    path: 'forgot-password',
+    beforeLoad: signedOutOnly,
+    component: ForgotPasswordPage,
+  }),
+  ...['reset-password', 'set-password'].map((path) =>
+    createRoute({
+      getParentRoute: () => userRoute,
+      path,
+      validateSearch: z.object({
+        token: z.string().max(200).optional().catch(undefined),
+        email: z.string().max(250).optional().catch(undefined),
+      }),
+      beforeLoad: signedOutOnly,
+      component: ResetPasswordPage,
+    }),
+  ),
+];
+
+// The app.
+export const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'app',
+  beforeLoad: ({ context, location }) => requireSession(context.store, location.href),
+  component: AppLayout,
+});
+
+/** Static data of a route: its title (menu, page head) and what it needs. */
+declare module '@tanstack/react-router' {
+  interface StaticDataRouteOption {
+    title?: MessageDescriptor;
+  }
+}
+
+interface AreaOptions {
+  readonly requirement?: RouteRequirement;
+  readonly children?: (parent: AnyRoute) => AnyRoute[];
+  /** The page; default: the area's empty state. */
+  readonly component?: () => ReactNode;
+}
+
+/**
+ * A route of an area, guarded by its requirement. Without children its page is `component` or the
+ * area's empty state; with children it only frames them, and its index shows the empty state
+ * unless a child takes the index.
+ */
+function area(parent: AnyRoute, path: string, title: MessageDescriptor, options: AreaOptions = {}) {
+  const { requirement } = options;
+  const page = options.component ?? (() => <AreaPage title={title} />);
+  const route = createRoute({
+    getParentRoute: () => parent,
+    path,
+    staticData: { title },
+    ...(requirement === undefined
+      ? {}
+      : {
+          beforeLoad: ({ context }: { context: RouterContext }) =>
+            requirePermission(context.store, requirement),
+        }),
+    ...(options.children === undefined ? { component: page } : {}),
+  });
+  if (options.children === undefined) return route;
+  const children = options.children(route);
+  const hasIndex = children.some((c) => (c.options as { path?: string }).path === '/');
+  const index = createRoute({ getParentRoute: () => route, path: '/', component: page });
+  return route.addChildren(hasIndex ? children : [index, ...children]);
+}
+
+/** A path that only forwards (`/app/x` -> `/app/x/list`). */
+function forward(parent: AnyRoute, path: string, to: string) {
+  return createRoute({ getParentRoute: () => parent, path, beforeLoad: redirectTo(to) });
+}
+
+const accounts = area(appRoute, 'accounts', msg`Accounts`, {
+  requirement: ROUTE_REQUIREMENTS.accounts,
+  children: (p) => [
+    createRoute({
+      getParentRoute: () => p,
+      path: '/',
+      beforeLoad: ({ context }: { context: RouterContext }) => {
+        const session = context.store.get(sessionAtom);
+        const id = session?.user.activeAccount?.id ?? session?.user.account ?? '';
+        throw redirect({ to: `/app/accounts/${id}/details/${id}` });
+      },
+    }),
+    area(p, 'list', msg`Account list`),
+    // roles/{selected?}/v2 is the same screen as roles/{selected?}.
+    createRoute({
+      getParentRoute: () => p,
+      path: '$accountid/roles/$selected/v2',
+      beforeLoad: ({ location }) => {
+        throw redirect({ to: location.pathname.replace(/\/v2\/?$/, '') });
+      },
+    }),
+    area(p, '$accountid/$', msg`Account`),
+  ],
+});
+
+const feedbackRedirects: Record<string, string> = {
+  bug: 'platform',
+  story: 'platform',
+  problem: 'platform',
+  feature: 'platform',
+  help: 'operations',
+};
+
+const areas = [
+  createRoute({
+    getParentRoute: () => appRoute,
+    path: '/',
+    beforeLoad: redirectTo('/app/devices/list'),
+  }),
+  accounts,
+  area(appRoute, 'firmware', msg`Firmware`, {
+    children: (p) => [
+      forward(p, '/', '/app/firmware/list'),
+      area(p, 'list', msg`Firmware`),
+      area(p, '$firmwareid/$', msg`Firmware`),
+    ],
+  }),
+  area(appRoute, 'integration/$integrationslug', msg`Integration`),
+  area(appRoute, 'feedback', msg`Feedback`, {
+    children: (p) => [
+      forward(p, '/', '/app/feedback/problem'),
+      area(p, 'platform', msg`Platform feedback`),
+      area(p, 'hardware', msg`Hardware feedback`),
+      area(p, 'operations', msg`Operations feedback`),
+      ...Object.entries(feedbackRedirects).map(([from, to]) =>
+        forward(p, from, `/app/feedback/${to}`),
+      ),
+    ],
+  }),
+  area(appRoute, 'boards', msg`Boards`, {
+    children: (p) => [
+      forward(p, '/', '/app/boards/list'),
+      area(p, 'list', msg`Boards`),
+      area(p, '$boardid/$', msg`Board`),
+    ],
+  }),
+  area(appRoute, 'users', msg`Users`, {
+    children: (p) => [
+      forward(p, '/', '/app/users/list'),
+      area(p, 'list', msg`Users`),
+      area(p, '$userid/$', msg`User`),
+    ],
+  }),
+  area(appRoute, 'templates', msg`Templates`, {
+    children: (p) => [
+      forward(p, '/', '/app/templates/list'),
+      area(p, 'list', msg`Templates`),
+      area(p, '$', msg`Template`),
+    ],
+  }),
+  area(appRoute, 'devices', msg`Assets`, {
+    children: (p) => [
+      forward(p, '/', '/app/devices/list'),
+      area(p, 'list', msg`Assets`, { component: () => <DevicesListPage /> }),
+      area(p, '3dmodel/$deviceid/$modelid', msg`3D model`),
+      area(p, 'demo/smartphone', msg`Demo`),
+      area(p, '$id', msg`Asset`, {
+        children: (d) => [
+          createRoute({
+            getParentRoute: () => d,
+            path: '/',
+            beforeLoad: ({ params }) => {
+              throw redirect({ to: `/app/devices/${(params as { id: string }).id}/details` });
+            },
+          }),
+          area(d, 'details', msg`Details`, { component: () => <DeviceDetailsPage /> }),
+          area(d, '$', msg`Asset`),
+        ],
+      }),
+    ],
+  }),
+  area(appRoute, 'helpcenter/$helpcenterid/$helpcenterlang', msg`Help center`, {
+    requirement: ROUTE_REQUIREMENTS.helpcenter,
+  }),
+  area(appRoute, 'service', msg`Service requests`, {
+    children: (p) => [
+      area(p, 'history', msg`Past service requests`),
+      area(p, '$id/details', msg`Service request`),
+    ],
+  }),
+  area(appRoute, 'tasks', msg`Tasks`, {
+    children: (p) => [area(p, '$id/designer', msg`Form designer`)],
+  }),
+  area(appRoute, 'security-insights', msg`Security insights`, {
+    children: (p) => [
+      forward(p, '/', '/app/security-insights/overview'),
+      area(p, 'overview', msg`Overview`, { requirement: ROUTE_REQUIREMENTS.securityInsights }),
+      area(p, 'threat-overview', msg`Threat overview`, {
+        requirement: ROUTE_REQUIREMENTS.securityInsights,
+      }),
+    ],
+  }),
+  area(appRoute, 'versions', msg`Release management`, {
+    children: (p) => [
+      forward(p, '/', '/app/versions/modules'),
+      area(p, 'platforms', msg`Platforms`),
+      area(p, 'platforms/$slug/$id/general', msg`Platform`),
+      area(p, 'modules', msg`Modules`),
+      area(p, 'modules/$', msg`Module`),
+    ],
+  }),
+  area(appRoute, 'gateways', msg`Gateways`, {
+    requirement: ROUTE_REQUIREMENTS.gateways,
+    children: (p) => [
+      forward(p, '/', '/app/gateways/list'),
+      area(p, 'list', msg`Gateways`),
+      area(p, '$id/details', msg`Gateway`),
+      area(p, '$id/terminal', msg`Terminal`, { requirement: ROUTE_REQUIREMENTS.gatewayTerminal }),
+      area(p, '$id/logs', msg`Gateway logs`),
+    ],
+  }),
+  area(appRoute, 'dashboards', msg`Dashboards`, {
+    children: (p) => [
+      forward(p, '/', '/app/dashboards/list'),
+      area(p, 'list', msg`Dashboards`),
+      area(p, '$dashboardid', msg`Dashboard`),
+    ],
+  }),
+  area(appRoute, 'translations', msg`Translations`, {
+    children: (p) => [
+      forward(p, '/', '/app/translations/list'),
+      area(p, 'list', msg`Translations`),
+    ],
+  }),
+  area(appRoute, 'themes', msg`Themes`, {
+    children: (p) => [
+      forward(p, '/', '/app/themes/list'),
+      area(p, 'list', msg`Themes`),
+      area(p, '$themeid', msg`Theme`),
+    ],
+  }),
+  area(appRoute, 'report/$id/page/$pageid', msg`Report`),
+  area(appRoute, 'single', msg`Single view`),
+  area(appRoute, 'api', msg`API`, { children: (p) => [area(p, 'map', msg`Map`)] }),
+  area(appRoute, 'qr', msg`QR codes`, {
+    children: (p) => [area(p, 'scan', msg`Scan`), area(p, 'details', msg`QR code`)],
+  }),
+];
+
+export const routeTree = rootRoute.addChildren([
+  indexRoute,
+  qrRedirect,
+  scanRoute,
+  errorRoute,
+  noPermissionRoute,
+  userRoute.addChildren(userRoutes),
+  appRoute.addChildren(areas),
+]);

@@ -1,0 +1,209 @@
+import { atom } from 'jotai';
+import { z } from 'zod';
+import {
+  accountViewSchema,
+  apiPaths,
+  currentUserSchema,
+  mayUseApp,
+  setActiveAccountResponseSchema,
+  type CurrentUser,
+} from '@plant/shared-schema';
+import { permissionsReadyAtom } from '../permissions/permissions';
+import { loadSession, sessionAtom, sessionOf, type StoredSession } from '../state/session';
+import { browserId, clearAll, clearSession } from '../state/storage';
+import { appStore } from '../state/store';
+import { sessionEpochAtom } from '../sync/status';
+import { syncWorker } from '../sync/worker';
+import { callApi } from './api';
+import { applyAccountStyle } from './style';
+
+/**
+ * The session's life in the page (spec 000 §4): sign-in, start, account switch, sign-out. React
+ * reads the outcome through atoms (sessionAtom, permissionsReadyAtom, accountSwitchAtom).
+ */
+
+const staticConfSchema = z.object({ client_id: z.string() });
+const tokenSchema = z.object({ access_token: z.string() });
+
+export type SignInOutcome =
+  | { readonly name: 'signed-in'; readonly session: StoredSession }
+  | { readonly name: 'wrong-credentials' }
+  /** The user's only role is norole: refused, local data cleared (spec 000 §4). */
+  | { readonly name: 'norole' }
+  | { readonly name: 'failed'; readonly message: string };
+
+/** Starts the worker for the stored session; live queries subscribe again. */
+export async function startSync(session: StoredSession): Promise<void> {
+  const accountId = session.user.activeAccount?.id ?? session.user.account;
+  if (accountId === null) return;
+  await syncWorker().session.start({
+    origin: location.origin,
+    appUrl: location.href,
+    token: session.token,
+    userId: session.user.id,
+    accountId,
+    browserId: browserId(),
+  });
+  appStore.set(sessionEpochAtom, (n) => n + 1);
+}
+
+async function refuseNorole(): Promise<SignInOutcome> {
+  await syncWorker().session.signOut();
+  clearSession();
+  appStore.set(sessionAtom, null);
+  return { name: 'norole' };
+}
+
+/** Password sign-in (OAuth password grant with the first-party client of /staticconf). */
+export async function signIn(email: string, password: string): Promise<SignInOutcome> {
+  const conf = await callApi('GET', apiPaths.staticconf(), staticConfSchema, {
+    envelope: false,
+    quiet: true,
+  });
+  if ('error' in conf) return { name: 'failed', message: conf.error.message };
+  const token = await callApi('POST', apiPaths.token(), tokenSchema, {
+    envelope: false,
+    quiet: true,
+    body: {
+      grant_type: 'password',
+      client_id: conf.data.client_id,
+      username: email,
+      password,
+    },
+  });
+  if ('error' in token) {
+    if (token.error.status === 401) return { name: 'wrong-credentials' };
+    if (token.error.status === 403) return refuseNorole();
+    return { name: 'failed', message: token.error.message };
+  }
+  return signInWithToken(token.data.access_token);
+}
+
+/** The rest of a sign-in once a token is there (also after registering). */
+export async function signInWithToken(accessToken: string): Promise<SignInOutcome> {
+  const user = await callApi('GET', apiPaths.user(), currentUserSchema, {
+    token: accessToken,
+    quiet: true,
+  });
+  if ('error' in user) return { name: 'failed', message: user.error.message };
+  if (!mayUseApp(user.data.roles.map((r) => r.slug))) return refuseNorole();
+  const session = sessionOf(user.data, accessToken);
+  appStore.set(sessionAtom, session);
+  await startSync(session);
+  await applyAccountStyle(session);
+  appStore.set(permissionsReadyAtom, true);
+  return { name: 'signed-in', session };
+}
+
+/** Sign-out: the server forgets the token, the worker deletes the user's local databases. */
+export async function signOut(): Promise<void> {
+  const session = appStore.get(sessionAtom);
+  if (session !== null) {
+    // Best effort: offline, the token simply stays until it expires.
+    await syncWorker().http.call('POST', apiPaths.logout(), undefined, { quiet: true });
+  }
+  await syncWorker().session.signOut();
+  clearSession();
+  appStore.set(permissionsReadyAtom, false);
+  appStore.set(sessionAtom, null);
+  appStore.set(sessionEpochAtom, (n) => n + 1);
+}
+
+/** Who is switching where: the overlay 'Switching to account {accountName}...' shows it. */
+export const accountSwitchAtom = atom<{ readonly accountName: string } | null>(null);
+
+export interface SwitchTarget {
+  readonly accountId: string;
+  readonly accountName: string;
+}
+
+/**
+ * The account switch of spec 000 §4, in its order. Nothing happens for the current account; any
+ * failure reloads the page (which starts again from what is stored).
+ */
+export async function switchAccount(
+  target: SwitchTarget,
+  navigate: (to: string) => Promise<void>,
+  redirect?: string,
+): Promise<void> {
+  const session = appStore.get(sessionAtom);
+  if (session === null) return;
+  const current = session.user.activeAccount?.id ?? session.user.account;
+  if (current === target.accountId) return;
+  appStore.set(accountSwitchAtom, { accountName: target.accountName });
+  try {
+    const answer = await callApi(
+      'POST',
+      apiPaths.setActiveAccount(session.user.id, target.accountId),
+      setActiveAccountResponseSchema,
+      { quiet: true },
+    );
+    if ('error' in answer) throw new Error(answer.error.message);
+    appStore.set(permissionsReadyAtom, false);
+    // Clears the old account's cached models, reconnects the broker and restarts the sync.
+    const next = sessionOf(answer.data.user, session.token);
+    appStore.set(sessionAtom, next);
+    const started = await syncWorker().session.switchAccount(target.accountId, session.token);
+    if ('error' in started) throw new Error(started.error.message);
+    appStore.set(sessionEpochAtom, (n) => n + 1);
+    await applyAccountStyle(next);
+    appStore.set(permissionsReadyAtom, true);
+    await navigate(redirect ?? '/app/devices/list');
+    appStore.set(accountSwitchAtom, null);
+  } catch {
+    location.reload();
+  }
+}
+
+/**
+ * At start (spec 000 §4): the stored session runs at once from the local store (offline first);
+ * then the server is asked for the current account. None: storage is cleared and the page
+ * reloads. Another one than stored: a switch. No answer (offline): carry on with what is stored.
+ */
+export async function resumeSession(navigate: (to: string) => Promise<void>): Promise<void> {
+  const session = loadSession();
+  if (session === null) {
+    appStore.set(permissionsReadyAtom, true);
+    return;
+  }
+  appStore.set(sessionAtom, session);
+  await startSync(session);
+  appStore.set(permissionsReadyAtom, true);
+  void applyAccountStyle(session);
+  const account = await callApi('GET', apiPaths.userAccount(), accountViewSchema.nullable(), {
+    quiet: true,
+  });
+  if ('error' in account) {
+    if (account.error.status === 401) {
+      await signOut();
+      await navigate('/user/login');
+    }
+    return;
+  }
+  if (account.data === null) {
+    await syncWorker().session.signOut();
+    clearAll();
+    location.reload();
+    return;
+  }
+  const stored = session.user.activeAccount?.id ?? session.user.account;
+  if (account.data.id !== stored) {
+    await switchAccount({ accountId: account.data.id, accountName: account.data.name }, navigate);
+    return;
+  }
+  await refreshUser(session);
+}
+
+/** Reads the signed-in user again (roles, permissions, tags may have changed). */
+async function refreshUser(session: StoredSession): Promise<void> {
+  const user = await callApi('GET', apiPaths.user(), currentUserSchema, { quiet: true });
+  if ('error' in user) return;
+  const current = appStore.get(sessionAtom);
+  if (current?.token !== session.token) return;
+  appStore.set(sessionAtom, keepRole(current, user.data));
+}
+
+function keepRole(session: StoredSession, user: CurrentUser): StoredSession {
+  const role = user.activeRoles.find((r) => r.id === session.role?.id) ?? user.activeRoles[0];
+  return { user, token: session.token, role: role ?? null };
+}

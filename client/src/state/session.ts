@@ -1,0 +1,57 @@
+import { atom } from 'jotai';
+import {
+  currentUserSchema,
+  roleViewSchema,
+  type CurrentUser,
+  type RoleView,
+} from '@plant/shared-schema';
+import { readJson, readString, STORAGE_KEYS, writeJson, writeString } from './storage';
+
+/** The signed-in user as the browser keeps it (spec 000 §3: user, role, access_token, account). */
+export interface StoredSession {
+  readonly user: CurrentUser;
+  readonly token: string;
+  /** The active role: the first active role, set at sign-in and on every account switch. */
+  readonly role: RoleView | null;
+}
+
+/** Reads the stored session; a stored value that no longer parses counts as none. */
+export function loadSession(): StoredSession | null {
+  const token = readString(STORAGE_KEYS.token);
+  const user = currentUserSchema.safeParse(readJson(STORAGE_KEYS.user));
+  if (token === null || token === '' || !user.success) return null;
+  const role = roleViewSchema.safeParse(readJson(STORAGE_KEYS.role));
+  return { user: user.data, token, role: role.success ? role.data : null };
+}
+
+function saveSession(session: StoredSession | null): void {
+  writeJson(STORAGE_KEYS.user, session?.user ?? null);
+  writeString(STORAGE_KEYS.token, session?.token ?? null);
+  writeJson(STORAGE_KEYS.role, session?.role ?? null);
+  writeString(
+    STORAGE_KEYS.account,
+    session?.user.activeAccount?.id ?? session?.user.account ?? null,
+  );
+}
+
+const sessionValue = atom<StoredSession | null>(loadSession());
+
+/** The session, kept in storage on every write (null: signed out). */
+export const sessionAtom = atom(
+  (get) => get(sessionValue),
+  (_get, set, next: StoredSession | null) => {
+    saveSession(next);
+    set(sessionValue, next);
+  },
+);
+
+/** The active account's id, or null when signed out. */
+export const activeAccountIdAtom = atom((get) => {
+  const user = get(sessionAtom)?.user;
+  return user?.activeAccount?.id ?? user?.account ?? null;
+});
+
+/** A session for a user and token: the active role is the first active role (spec 000 §4). */
+export function sessionOf(user: CurrentUser, token: string): StoredSession {
+  return { user, token, role: user.activeRoles[0] ?? null };
+}
