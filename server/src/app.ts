@@ -18,7 +18,7 @@ import type { Services } from './services';
 export { MAX_BODY_BYTES };
 
 /** The whole HTTP application: one sub-app per area, mounted under /api/v1 or at the origin. */
-export function createApp(services: Services, log: Logger): Hono<AppEnv> {
+export function createApp(services: Services, log: Logger, clientDir: string): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // The full set of browser security headers is sent where HTML is served (origin routes); the
   // JSON API gets its two headers from the node listener (server.ts), where they cost nothing.
@@ -45,7 +45,7 @@ export function createApp(services: Services, log: Logger): Hono<AppEnv> {
   app.route(API_BASE, api);
   const origin = new Hono<AppEnv>();
   origin.use(secureHeaders());
-  origin.route('/', originRoutes(services));
+  origin.route('/', originRoutes(services, clientDir));
   app.route('/', origin);
 
   app.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));

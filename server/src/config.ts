@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 /**
@@ -36,7 +37,11 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Machine Platform <no-reply@localhost>'),
   APP_URL: z.url({ protocol: /^https?$/, error: 'APP_URL must be an http(s) URL' }).optional(),
+  CLIENT_DIR: z.string().min(1, 'CLIENT_DIR must not be empty').optional(),
 });
+
+/** The built web client (`vite build` writes it; `npm start` builds it when it is missing). */
+const DEFAULT_CLIENT_DIR = fileURLToPath(new URL('../../client/dist', import.meta.url));
 
 export interface Config {
   readonly port: number;
@@ -51,6 +56,8 @@ export interface Config {
   readonly mailFrom: string;
   /** Public address of the app, used in links sent by e-mail. */
   readonly appUrl: string;
+  /** The built web client served at the origin (index.html for every app path). */
+  readonly clientDir: string;
 }
 
 export class ConfigError extends Error {
@@ -94,5 +101,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     appUrl: (e.APP_URL ?? `http://${urlHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, ''),
+    clientDir: path.resolve(e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR),
   });
 }

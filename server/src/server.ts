@@ -110,7 +110,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     firstPartyClientId,
     ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
   });
-  const app = createApp(services, log);
+  const app = createApp(services, log, config.clientDir);
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve(

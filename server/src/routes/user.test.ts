@@ -235,7 +235,7 @@ describe('GET staticconf and the start page', () => {
     expect(s.clientId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('/ answers a page until the client lands, with the browser security headers', async () => {
+  it('/ answers a page saying how to build the client when there is none, with the browser security headers', async () => {
     const res = await s.call('GET', '/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');

@@ -100,6 +100,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     SEED: options.seed ?? 'demo',
+    // No built client unless a test gives one: answers at / do not depend on a local build.
+    CLIENT_DIR: path.join(dataDir, 'no-client'),
     ...options.env,
   });
   const server = await startServer({

@@ -1,0 +1,61 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths } from '@plant/shared-schema';
+import { startTestServer, type TestServer } from '../testing/harness';
+
+/*
+ * The built web client at the origin: a small build of its shape (index.html, hashed assets, the
+ * service worker) in a temp folder, served by the real server.
+ */
+let s: TestServer;
+let clientDir: string;
+
+beforeAll(async () => {
+  clientDir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-client-dist-'));
+  await fs.mkdir(path.join(clientDir, 'assets'));
+  await fs.writeFile(
+    path.join(clientDir, 'index.html'),
+    '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>',
+  );
+  await fs.writeFile(path.join(clientDir, 'assets', 'index-abc123.js'), 'console.log(1);');
+  await fs.writeFile(path.join(clientDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+  s = await startTestServer({ env: { CLIENT_DIR: clientDir } });
+});
+afterAll(async () => {
+  await s.close();
+  await fs.rm(clientDir, { recursive: true, force: true });
+});
+
+describe('the web client at the origin', () => {
+  it('every app path answers the app (it routes in the browser), revalidated each time', async () => {
+    for (const p of ['/', '/app/devices/list', '/user/login?redirect=%2Fapp', '/no/such/place']) {
+      const res = await s.call('GET', p);
+      expect(res.status, p).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expect(res.text).toContain('<div id="root">');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    }
+  });
+
+  it('hashed assets are cached for good; the service worker is revalidated', async () => {
+    const asset = await s.call('GET', '/assets/index-abc123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const sw = await s.call('GET', '/sw.js');
+    expect(sw.status).toBe(200);
+    expect(sw.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('a missing asset or API path is a 404, never the app', async () => {
+    expect((await s.call('GET', '/assets/gone-123.js')).status).toBe(404);
+    const api = await s.call('GET', '/api/v1/no-such-call');
+    expect(api.status).toBe(404);
+    expect(api.headers.get('content-type')).toContain('application/json');
+    const conf = await s.call('GET', apiPaths.staticconf());
+    expect(conf.status).toBe(200);
+    expect(conf.headers.get('content-type')).toContain('application/json');
+  });
+});
