@@ -34,6 +34,14 @@ export default defineConfig({
       },
       {
         test: {
+          // The client's pure logic (state, helpers); its screens are tested in e2e/.
+          name: 'client',
+          include: ['client/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           // Browser tests: headless Chromium (Debian's) drives the real worker against the real
           // server. One file at a time: each starts a server and browsers, and 2 cores are all.
           name: 'e2e',
