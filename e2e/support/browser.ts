@@ -31,12 +31,15 @@ export interface BrowserProfile {
  * A browser with a fresh profile on disk (its own IndexedDB, Web Locks and localStorage): every
  * page opened in it is a tab of the same browser.
  */
-export async function launchProfile(): Promise<BrowserProfile> {
+export async function launchProfile(
+  options: { readonly serviceWorkers?: 'allow' | 'block' } = {},
+): Promise<BrowserProfile> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-chromium-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
     headless: true,
     args: CHROMIUM_ARGS,
+    serviceWorkers: options.serviceWorkers ?? 'allow',
   });
   context.setDefaultTimeout(60_000);
   let closing: Promise<void> | undefined;

@@ -49,9 +49,9 @@ export class E2e {
     return { email, token, userId: user.id, accountId: user.account };
   }
 
-  /** A new browser with an empty profile. */
-  async browser(): Promise<BrowserProfile> {
-    const profile = await launchProfile();
+  /** A new browser with an empty profile (`serviceWorkers: 'block'`: without the app's cache). */
+  async browser(options: Parameters<typeof launchProfile>[0] = {}): Promise<BrowserProfile> {
+    const profile = await launchProfile(options);
     this.profiles.push(profile);
     return profile;
   }

@@ -93,10 +93,12 @@ export async function serveWithApi(dist: string, api: string): Promise<WebServer
       },
     },
   });
+  let closing: Promise<void> | undefined;
   const address = server.httpServer.address();
   if (address === null || typeof address === 'string') throw new Error('preview has no port');
   return {
     url: `http://127.0.0.1:${address.port}`,
-    close: () => server.close(),
+    // Once, however often called: a test may take the page's server away before the end.
+    close: () => (closing ??= server.close()),
   };
 }
