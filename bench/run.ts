@@ -1,4 +1,5 @@
 import { benchBootstrap } from './bootstrap.bench';
+import { benchBundleSize } from './bundle-size.bench';
 import { benchChangeLog } from './change-log.bench';
 import { benchFanout } from './fanout.bench';
 import { benchGetUser } from './get-user.bench';
@@ -17,6 +18,8 @@ const benches: [string, () => Promise<string[]>][] = [
   ['store-apply', benchStoreApply],
   ['bootstrap', benchBootstrap],
   ['update-latency', benchUpdateLatency],
+  // The client's first visit: initial JavaScript against the budget.
+  ['bundle', benchBundleSize],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {
