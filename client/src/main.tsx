@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { activateLanguage } from './i18n/i18n';
 import { router } from './router';
-import { resumeSession } from './session/session';
+import { reloadWhenStoredUserEmptied, resumeSession } from './session/session';
 import { appStore } from './state/store';
 import { languageAtom } from './state/preferences';
 import { connectSyncBridge } from './sync/bridge';
@@ -15,6 +15,7 @@ import { registerServiceWorker } from './pwa';
  * §4 runs in the background of resumeSession.
  */
 connectSyncBridge();
+reloadWhenStoredUserEmptied();
 const go = (to: string) => router.navigate({ to });
 const resumed = resumeSession(go);
 await activateLanguage(appStore.get(languageAtom));

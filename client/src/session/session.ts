@@ -10,7 +10,7 @@ import {
 } from '@plant/shared-schema';
 import { permissionsReadyAtom } from '../permissions/permissions';
 import { loadSession, sessionAtom, sessionOf, type StoredSession } from '../state/session';
-import { browserId, clearAll, clearSession } from '../state/storage';
+import { browserId, clearAll, clearSession, STORAGE_KEYS } from '../state/storage';
 import { appStore } from '../state/store';
 import { sessionEpochAtom } from '../sync/status';
 import { syncWorker } from '../sync/worker';
@@ -206,4 +206,32 @@ async function refreshUser(session: StoredSession): Promise<void> {
 function keepRole(session: StoredSession, user: CurrentUser): StoredSession {
   const role = user.activeRoles.find((r) => r.id === session.role?.id) ?? user.activeRoles[0];
   return { user, token: session.token, role: role ?? null };
+}
+
+/**
+ * Spec 000 §4: setting the stored user to an empty value reloads the page. Another tab that signs
+ * out (or a user clearing it) empties it; this tab then starts again from what is stored, that is
+ * signed out, instead of writing into databases the other tab deleted.
+ */
+export function reloadWhenStoredUserEmptied(): void {
+  addEventListener('storage', (event) => {
+    if (event.key !== STORAGE_KEYS.user && event.key !== null) return;
+    const value = event.key === null ? null : event.newValue;
+    if (value === null || value === '' || value === 'null') {
+      location.reload();
+      return;
+    }
+    // Another user signed in in another tab: this tab's session is not the stored one any more.
+    const stored = currentUserSchema.safeParse(safeJson(value));
+    const mine = appStore.get(sessionAtom)?.user.id;
+    if (mine !== undefined && (!stored.success || stored.data.id !== mine)) location.reload();
+  });
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }

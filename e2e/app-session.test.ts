@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiPaths } from '@plant/shared-schema';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { E2e } from './support/fixture';
+
+/*
+ * Spec 000 §4 at start and across tabs: the current account is asked for at start (another one
+ * than stored: a switch), and an emptied stored user reloads every other tab.
+ */
+let e2e: E2e;
+
+beforeAll(async () => {
+  e2e = await E2e.start(inject('clientDist'));
+});
+afterAll(() => e2e.close());
+
+async function accountIdByName(name: string): Promise<string> {
+  const row = await e2e.server.db
+    .selectFrom('accounts')
+    .select('id')
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+describe('the session in the page', () => {
+  it('at start, an active account changed elsewhere is switched to', async () => {
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser, '/user/login');
+    await tab.signIn(DEMO_USERS.admin);
+    const root = await e2e.session(DEMO_USERS.admin);
+    expect(await tab.page.evaluate(() => localStorage.getItem('account'))).toBe(root.accountId);
+
+    // Another client (say the admin's phone) makes Customer North the active account.
+    const north = await accountIdByName('Customer North');
+    const answer = await e2e.server.call('POST', apiPaths.setActiveAccount(root.userId, north), {
+      token: root.token,
+    });
+    expect(answer.status).toBe(200);
+
+    await tab.reload();
+    await expect
+      .poll(() => tab.page.evaluate(() => localStorage.getItem('account')), { timeout: 30_000 })
+      .toBe(north);
+    await tab.waitForPath(/^\/app\/devices\/list$/);
+    const stored = await tab.page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}'));
+    expect(stored).toMatchObject({ activeAccount: { id: north, name: 'Customer North' } });
+    // Back to the root account for the other tests.
+    await e2e.server.call('POST', apiPaths.setActiveAccount(root.userId, root.accountId), {
+      token: root.token,
+    });
+  });
+
+  it('emptying the stored user in one tab reloads the other, which is then signed out', async () => {
+    const browser = await e2e.browser();
+    const first = await e2e.openApp(browser, '/user/login');
+    await first.signIn(DEMO_USERS.tech);
+    const second = await e2e.openApp(browser, '/app/devices/list');
+    await second.waitForPath(/^\/app\/devices\/list$/);
+    await first.page.evaluate(() => {
+      localStorage.setItem('user', '');
+      localStorage.removeItem('access_token');
+    });
+    await second.waitForPath(/^\/user\/login/);
+  });
+});
