@@ -43,7 +43,9 @@ describe('the session in the page', () => {
       .poll(() => tab.page.evaluate(() => localStorage.getItem('account')), { timeout: 30_000 })
       .toBe(north);
     await tab.waitForPath(/^\/app\/devices\/list$/);
-    const stored = await tab.page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}'));
+    const stored: unknown = await tab.page.evaluate((): unknown =>
+      JSON.parse(localStorage.getItem('user') ?? '{}'),
+    );
     expect(stored).toMatchObject({ activeAccount: { id: north, name: 'Customer North' } });
     // Back to the root account for the other tests.
     await e2e.server.call('POST', apiPaths.setActiveAccount(root.userId, root.accountId), {
