@@ -24,7 +24,7 @@ function storedDirection(): Direction {
 const languageValue = atom<Language>(storedLanguage());
 const directionValue = atom<Direction>(storedDirection());
 
-/** The chosen language (stored as currentLanguage; default en). I18nGate loads its catalogue. */
+/** The chosen language (stored as currentLanguage; default en). app.tsx loads its catalogue. */
 export const languageAtom = atom(
   (get) => get(languageValue),
   (_get, set, next: Language) => {
@@ -39,5 +39,54 @@ export const directionAtom = atom(
   (_get, set, next: Direction) => {
     writeString(STORAGE_KEYS.direction, next);
     set(directionValue, next);
+  },
+);
+
+/**
+ * The side menu's four display states (spec 000 §2: it cycles modulo 4), in cycle order:
+ * - full: icons and labels, the page beside it;
+ * - icons: a narrow rail of icons, labels as tooltips;
+ * - hidden: no menu, the page takes the whole width;
+ * - overlay: the rail, which opens over the page (not pushing it) while pointed at or focused.
+ * Stored as the state's index (menuState); under 769 px the menu is a drawer whatever the state.
+ */
+export const MENU_STATES = ['full', 'icons', 'hidden', 'overlay'] as const;
+export type MenuState = (typeof MENU_STATES)[number];
+
+function storedMenuState(): MenuState {
+  const index = Number(readString(STORAGE_KEYS.menuState) ?? '0');
+  return MENU_STATES[Number.isInteger(index) ? index % MENU_STATES.length : 0] ?? 'full';
+}
+
+const menuStateValue = atom<MenuState>(storedMenuState());
+
+export const menuStateAtom = atom(
+  (get) => get(menuStateValue),
+  (_get, set, next: MenuState) => {
+    writeString(STORAGE_KEYS.menuState, String(MENU_STATES.indexOf(next)));
+    set(menuStateValue, next);
+  },
+);
+
+/** The next display state of the cycle (modulo 4). */
+export function nextMenuState(state: MenuState): MenuState {
+  return MENU_STATES[(MENU_STATES.indexOf(state) + 1) % MENU_STATES.length] ?? 'full';
+}
+
+/** Page transitions (spec 000 §2, §9: fade by default, or slide). */
+export const TRANSITIONS = ['fade', 'slide'] as const;
+export type Transition = (typeof TRANSITIONS)[number];
+
+function storedTransition(): Transition {
+  return readString(STORAGE_KEYS.transition) === 'slide' ? 'slide' : 'fade';
+}
+
+const transitionValue = atom<Transition>(storedTransition());
+
+export const transitionAtom = atom(
+  (get) => get(transitionValue),
+  (_get, set, next: Transition) => {
+    writeString(STORAGE_KEYS.transition, next);
+    set(transitionValue, next);
   },
 );

@@ -1,20 +1,138 @@
-import { AppShell, Group, Text } from '@mantine/core';
-import { Outlet } from '@tanstack/react-router';
+import { useEffect, useId, useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { ActionIcon, AppShell, Drawer, ScrollArea, Tooltip } from '@mantine/core';
+import { useMediaQuery, useReducedMotion } from '@mantine/hooks';
+import { Outlet, useLocation } from '@tanstack/react-router';
+import { useAtom } from 'jotai';
+import { IconMenu } from '../../components/icons';
+import { menuStateAtom, nextMenuState, type MenuState } from '../../state/preferences';
+import { AccountBrand } from './account-brand';
+import { AccountSwitcher } from './account-switcher';
+import { Breadcrumb } from './breadcrumb';
+import { PageTransition } from './page-transition';
+import { SideMenuLinks } from './side-menu';
 import { BootstrapProgress, SyncIndicator } from './sync-indicator';
+import { UserMenu } from './user-menu';
+import classes from './shell.module.css';
+import menuClasses from './side-menu.module.css';
 
-/** Interim frame of /app: the layout work replaces it (menu, breadcrumb, account switcher). */
+/** Spec 000 §9: mobile is a width under 769 px. */
+export const NARROW_QUERY = '(max-width: 768px)';
+
+const MENU_WIDTH = { full: 248, rail: 64 } as const;
+
+/**
+ * The frame of /app: header (account brand, menu button, sync state, account switcher, user
+ * menu), the side menu, and the page under its breadcrumb. Wide screens show the menu in its
+ * stored display state; narrow ones open it as a drawer from the inline start.
+ */
 export function AppLayout() {
+  const { t } = useLingui();
+  const narrow = useMediaQuery(NARROW_QUERY, matchMedia(NARROW_QUERY).matches, {
+    getInitialValueInEffect: false,
+  });
+  const reduced = useReducedMotion();
+  const [menuState, setMenuState] = useAtom(menuStateAtom);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const pathname = useLocation({ select: (l) => l.pathname });
+  const menuId = useId();
+
+  // A drawer left open would cover the page that was just chosen.
+  useEffect(() => setDrawerOpen(false), [pathname, narrow]);
+
+  const stateLabels: Record<MenuState, string> = {
+    full: t`full`,
+    icons: t`icons only`,
+    hidden: t`hidden`,
+    overlay: t`overlay`,
+  };
+  const now = stateLabels[menuState];
+  const toggleLabel = narrow ? t`Open menu` : t`Change the menu display (now ${now})`;
+
   return (
-    <AppShell header={{ height: 56 }} padding="md">
-      <AppShell.Header>
-        <Group h="100%" px="md">
-          <Text fw={700}>Machine Platform</Text>
+    <AppShell
+      header={{ height: 59 }}
+      {...(narrow
+        ? {}
+        : {
+            navbar: {
+              width: menuState === 'full' ? MENU_WIDTH.full : MENU_WIDTH.rail,
+              // Mantine's own narrow mode stays unused (1 px): narrow screens get the Drawer.
+              breakpoint: 1,
+              collapsed: { desktop: menuState === 'hidden', mobile: false },
+            },
+          })}
+      padding="md"
+      transitionDuration={reduced ? 0 : 200}
+    >
+      <AppShell.Header className={classes.header}>
+        <a href="#main" className={classes.skipLink}>
+          <Trans>Skip to content</Trans>
+        </a>
+        <div className={classes.headerRow}>
+          <Tooltip label={toggleLabel} disabled={narrow}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              size="lg"
+              aria-label={toggleLabel}
+              aria-controls={menuId}
+              aria-expanded={narrow ? drawerOpen : menuState !== 'hidden'}
+              data-testid="menu-toggle"
+              onClick={() =>
+                narrow ? setDrawerOpen((o) => !o) : setMenuState(nextMenuState(menuState))
+              }
+            >
+              <IconMenu size={22} />
+            </ActionIcon>
+          </Tooltip>
+          <AccountBrand narrow={narrow} />
+          <div className={classes.spacer} />
           <SyncIndicator />
-        </Group>
-        <BootstrapProgress />
+          <AccountSwitcher narrow={narrow} />
+          <UserMenu />
+        </div>
+        <div className={classes.progress}>
+          <BootstrapProgress />
+        </div>
       </AppShell.Header>
-      <AppShell.Main>
-        <Outlet />
+      {narrow ? (
+        <Drawer
+          opened={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          // Mantine's 'left' is the inline start: the right in right-to-left.
+          position="left"
+          size={280}
+          title={<Trans>Menu</Trans>}
+          transitionProps={{ duration: reduced ? 0 : 200 }}
+        >
+          <nav
+            id={menuId}
+            aria-label={t`Main menu`}
+            className={menuClasses.nav}
+            data-menu-state="drawer"
+          >
+            <SideMenuLinks state="full" onNavigate={() => setDrawerOpen(false)} />
+          </nav>
+        </Drawer>
+      ) : (
+        <AppShell.Navbar
+          id={menuId}
+          aria-label={t`Main menu`}
+          className={menuClasses.nav}
+          data-menu-state={menuState}
+          inert={menuState === 'hidden'}
+        >
+          <AppShell.Section grow component={ScrollArea} scrollbarSize={6}>
+            <SideMenuLinks state={menuState} />
+          </AppShell.Section>
+        </AppShell.Navbar>
+      )}
+      <AppShell.Main id="main" tabIndex={-1} className={classes.main}>
+        <Breadcrumb narrow={narrow} />
+        <PageTransition>
+          <Outlet />
+        </PageTransition>
       </AppShell.Main>
     </AppShell>
   );

@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { Code, Modal, ScrollArea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
-import { t } from '@lingui/core/macro';
 import type { SyncEvent } from '@plant/sync-worker/api';
 import { signOut } from '../../session/session';
 import { onSyncEvent } from '../../sync/bridge';
 import { translateServerText } from '../../i18n/server-texts';
+import { PermissionChecksDialog } from './permission-checks';
 
 /**
  * The worker's one-off events as the user sees them: server messages as toasts (with their
@@ -16,7 +15,7 @@ import { translateServerText } from '../../i18n/server-texts';
  */
 export function SyncFeedback() {
   const navigate = useNavigate();
-  const { i18n } = useLingui();
+  const { i18n, t } = useLingui();
   const [checks, setChecks] = useState<readonly unknown[] | null>(null);
 
   useEffect(
@@ -39,8 +38,15 @@ export function SyncFeedback() {
           case 'write-rejected':
             notifications.show({
               color: 'red',
-              title: t(i18n)`A change was not saved`,
-              message: translateServerText(i18n, event.message),
+              title: t`A change was not saved`,
+              message: [
+                translateServerText(i18n, event.message),
+                // The server's per-field reasons, each on its own line.
+                ...Object.values(event.fields ?? {}).flatMap((messages) =>
+                  messages.map((m) => translateServerText(i18n, m)),
+                ),
+              ].join('\n'),
+              style: { whiteSpace: 'pre-line' },
               autoClose: false,
             });
             return;
@@ -53,7 +59,7 @@ export function SyncFeedback() {
             return;
           case 'resynced':
             notifications.show({
-              message: t(i18n)`The local data was loaded again from the server.`,
+              message: t`The local data was loaded again from the server.`,
             });
             return;
           default: {
@@ -62,21 +68,8 @@ export function SyncFeedback() {
           }
         }
       }),
-    [i18n, navigate],
+    [i18n, t, navigate],
   );
 
-  return (
-    <Modal
-      opened={checks !== null}
-      onClose={() => setChecks(null)}
-      title={t(i18n)`Please check`}
-      size="lg"
-    >
-      <ScrollArea.Autosize mah={400}>
-        <Code block data-testid="permission-checks">
-          {JSON.stringify(checks, null, 2)}
-        </Code>
-      </ScrollArea.Autosize>
-    </Modal>
-  );
+  return <PermissionChecksDialog checks={checks} onClose={() => setChecks(null)} />;
 }

@@ -1,4 +1,4 @@
-import { Trans } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Group, Progress, Text, Tooltip } from '@mantine/core';
 import { useAtomValue } from 'jotai';
 import type { SyncStatus } from '@plant/sync-worker/api';
@@ -62,6 +62,7 @@ export function SyncIndicator() {
 
 /** The first load of an account as a progress bar (spec 000 §4 sync progress). */
 export function BootstrapProgress() {
+  const { t } = useLingui();
   const { bootstrap } = useAtomValue(syncStatusAtom);
   if (bootstrap.name !== 'loading') return null;
   return (
@@ -69,7 +70,7 @@ export function BootstrapProgress() {
       value={bootstrap.progress}
       size="xs"
       radius={0}
-      aria-label="Loading"
+      aria-label={t`Loading the account's data`}
       data-testid="bootstrap-progress"
       transitionDuration={500}
     />

@@ -1,0 +1,122 @@
+import { useId } from 'react';
+import { useLingui } from '@lingui/react/macro';
+import { Tooltip, useDirection } from '@mantine/core';
+import { Link, useLocation } from '@tanstack/react-router';
+import { useAtomValue } from 'jotai';
+import { useMayEnter } from '../../permissions/permissions';
+import { languageAtom, type MenuState } from '../../state/preferences';
+import {
+  currentEntryKey,
+  menuGroups,
+  permittedGroups,
+  type MenuEntry,
+  type MenuGroup,
+} from './menu-entries';
+import classes from './side-menu.module.css';
+
+/** The entries the signed-in user may open, for the current path, and which one is current. */
+export function useMenu(): { groups: MenuGroup[]; current: string | null } {
+  const pathname = useLocation({ select: (l) => l.pathname });
+  const language = useAtomValue(languageAtom);
+  const mayEnter = useMayEnter();
+  const groups = permittedGroups(menuGroups(pathname, language), mayEnter);
+  return { groups, current: currentEntryKey(groups, pathname) };
+}
+
+/**
+ * The menu's groups and links. `state` is how the menu is drawn: in the rail (icons, closed
+ * overlay) every label stays in the link for screen readers and shows as a tooltip.
+ */
+export function SideMenuLinks({
+  state,
+  onNavigate,
+}: {
+  readonly state: MenuState;
+  readonly onNavigate?: () => void;
+}) {
+  const { groups, current } = useMenu();
+  return (
+    <div className={classes.scroll}>
+      {groups.map((group) => (
+        <MenuGroupList
+          key={group.key}
+          group={group}
+          current={current}
+          withTooltips={state === 'icons'}
+          {...(onNavigate === undefined ? {} : { onNavigate })}
+        />
+      ))}
+    </div>
+  );
+}
+
+function MenuGroupList({
+  group,
+  current,
+  withTooltips,
+  onNavigate,
+}: {
+  readonly group: MenuGroup;
+  readonly current: string | null;
+  readonly withTooltips: boolean;
+  readonly onNavigate?: () => void;
+}) {
+  const { i18n } = useLingui();
+  const headingId = useId();
+  return (
+    <div className={classes.group}>
+      <p className={classes.heading} id={headingId}>
+        {i18n._(group.label)}
+      </p>
+      <ul className={classes.list} aria-labelledby={headingId}>
+        {group.entries.map((entry) => (
+          <li key={entry.key}>
+            <MenuLink
+              entry={entry}
+              current={entry.key === current}
+              withTooltip={withTooltips}
+              {...(onNavigate === undefined ? {} : { onNavigate })}
+            />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function MenuLink({
+  entry,
+  current,
+  withTooltip,
+  onNavigate,
+}: {
+  readonly entry: MenuEntry;
+  readonly current: boolean;
+  readonly withTooltip: boolean;
+  readonly onNavigate?: () => void;
+}) {
+  const { i18n } = useLingui();
+  const { dir } = useDirection();
+  const label = i18n._(entry.label);
+  const Icon = entry.icon;
+  const link = (
+    <Link
+      to={entry.to}
+      className={entry.nested === true ? `${classes.link} ${classes.nested}` : classes.link}
+      // The router marks only exact matches; the menu marks the section the page belongs to.
+      activeOptions={{ exact: true }}
+      aria-current={current ? 'page' : undefined}
+      data-menu-entry={entry.key}
+      onClick={onNavigate}
+    >
+      <Icon className={classes.icon} />
+      <span className={classes.label}>{label}</span>
+    </Link>
+  );
+  if (!withTooltip) return link;
+  return (
+    <Tooltip label={label} position={dir === 'rtl' ? 'left' : 'right'} withArrow>
+      {link}
+    </Tooltip>
+  );
+}

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { E2e } from './support/fixture';
+import { ShellPage } from './support/pages/shell';
+
+let e2e: E2e;
+let asset: { id: string; name: string };
+
+beforeAll(async () => {
+  e2e = await E2e.start(inject('clientDist'));
+  const { accountId } = await e2e.session(DEMO_USERS.admin);
+  const [first] = await e2e.serverModels(accountId, 'asset');
+  asset = { id: first?.id ?? '', name: String(first?.attributes['name']) };
+});
+afterAll(() => e2e.close());
+
+const DASHBOARD_ID = '0190aaaa-bbbb-7ccc-8ddd-eeeeffff0011';
+
+async function signedIn(
+  width?: number,
+): Promise<{ shell: ShellPage; goto: (path: string) => Promise<void> }> {
+  const browser = await e2e.browser();
+  const tab = await e2e.openApp(browser, '/user/login');
+  if (width !== undefined) await tab.page.setViewportSize({ width, height: 800 });
+  await tab.signIn(DEMO_USERS.admin);
+  return { shell: new ShellPage(tab.page), goto: (path) => tab.goto(path) };
+}
+
+describe('the breadcrumb', () => {
+  it("names the path's segments, an asset by its name, and shows up to 3 items", async () => {
+    const { shell, goto } = await signedIn();
+    await goto(`/app/devices/${asset.id}/details`);
+    await expect.poll(() => shell.crumbs()).toEqual(['Assets', asset.name, 'Details']);
+    expect(await shell.crumbsMore().count()).toBe(0);
+    const current = shell.breadcrumb().locator('[aria-current="page"]');
+    expect(await current.textContent()).toBe('Details');
+  });
+
+  it('collapses past 3 items: the first and the last stay, the others are in a menu', async () => {
+    const { shell, goto } = await signedIn();
+    await goto(`/app/devices/${asset.id}/dashboard/${DASHBOARD_ID}`);
+    // An id without a model of its own is shortened to its end (UUIDv7s share their start).
+    await expect.poll(() => shell.crumbs()).toEqual(['Assets', '…ff0011']);
+    expect(await shell.hiddenCrumbs()).toEqual([asset.name, 'Dashboard']);
+  });
+
+  it('collapses past 2 items on a 700 px wide screen', async () => {
+    const { shell, goto } = await signedIn(700);
+    await goto('/app/dashboards/list');
+    await expect.poll(() => shell.crumbs()).toEqual(['Dashboards', 'List']);
+    expect(await shell.crumbsMore().count()).toBe(0);
+    await goto(`/app/devices/${asset.id}/details`);
+    await expect.poll(() => shell.crumbs()).toEqual(['Details']);
+    await expect.poll(() => shell.hiddenCrumbs()).toEqual(['Assets', asset.name]);
+  });
+
+  it('leads back up the path', async () => {
+    const { shell, goto } = await signedIn();
+    await goto('/app/service/history');
+    await expect.poll(() => shell.crumbs()).toEqual(['Service requests', 'Past service requests']);
+    await shell.breadcrumb().getByRole('link', { name: 'Service requests' }).click();
+    await shell.page.waitForURL((url) => url.pathname === '/app/service');
+    await expect.poll(() => shell.crumbs()).toEqual(['Service requests']);
+  });
+});
