@@ -1,53 +1,141 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Button, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { Link, useSearch } from '@tanstack/react-router';
+import { useAtom } from 'jotai';
+import { z } from 'zod';
+import { currentPasswordField, emailField, ERROR_TEXTS, TIMINGS } from '@plant/shared-schema';
 import { signIn } from '../../session/session';
+import { signInNoticeAtom } from './notice';
+import { usePageTitle } from './page-title';
+import { processing, useAfterSignIn } from './sign-in-flow';
+import { translateUserText } from './texts';
+import { bySchema, useForm } from './use-form';
+import { useMounted } from './use-mounted';
 
-/** Sign-in (interim: the user area's issue work completes it). */
+/** The password grant's fields, checked by the shared field schemas the server uses. */
+const signInSchema = z.object({ email: emailField, password: currentPasswordField });
+const FIELDS = ['email', 'password'] as const;
+const validate = bySchema(signInSchema, FIELDS);
+const INITIAL = { email: '', password: '' };
+
+/**
+ * /user/login?redirect= (spec 000 §2, §4, §8). Processing lasts at least 1 s; a refused password
+ * shows 'Wrong credentials!' for 3 s, any other failure the server's description for as long; a
+ * norole user is refused and sent to /user/norole; a signed-in user goes to the redirect target
+ * (a path of this app only) or the asset list.
+ */
 export function LoginPage() {
-  const { t } = useLingui();
-  const navigate = useNavigate();
+  const { t, i18n } = useLingui();
+  usePageTitle(t`Sign in`);
   const { redirect }: { redirect?: string } = useSearch({ strict: false });
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const afterSignIn = useAfterSignIn();
+  const mounted = useMounted();
+  const form = useForm({ fields: FIELDS, initial: INITIAL, validate });
   const [busy, setBusy] = useState(false);
+  /** A failed sign-in's message: shown until it clears itself (3 s) or the next attempt. */
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useAtom(signInNoticeAtom);
+  const [shownNotice] = useState(notice);
+
+  // The notice of a finished password reset is shown once.
+  useEffect(() => {
+    if (notice !== null) setNotice(null);
+  }, [notice, setNotice]);
+
+  useEffect(() => {
+    if (error === null) return;
+    const timer = setTimeout(() => setError(null), TIMINGS.loginErrorClearMs);
+    return () => clearTimeout(timer);
+  }, [error]);
+
+  const submit = async () => {
+    if (busy) return;
+    const data = form.check();
+    if (data === null) return;
+    setBusy(true);
+    setError(null);
+    let message: string | null;
+    try {
+      message = await afterSignIn(await processing(signIn(data.email, data.password)), redirect);
+    } catch {
+      message = ERROR_TEXTS.unknown;
+    }
+    if (!mounted.current) return;
+    setBusy(false);
+    if (message === null) return;
+    setError(message);
+    form.focus('password');
+  };
+
   return (
     <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        setBusy(true);
-        void signIn(email, password).then(async (outcome) => {
-          setBusy(false);
-          if (outcome.name === 'signed-in') await navigate({ to: redirect ?? '/app/devices/list' });
-          else if (outcome.name === 'norole') await navigate({ to: '/user/norole' });
-          else setError(outcome.name === 'failed' ? outcome.message : t`Wrong credentials!`);
-        });
+      noValidate
+      aria-labelledby="sign-in-title"
+      aria-busy={busy}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
       }}
     >
-      <Stack>
-        <Title order={1}>
+      <Stack gap="md">
+        <Title order={1} size="h2" id="sign-in-title">
           <Trans>Sign in</Trans>
         </Title>
-        <TextInput
-          label={t`Email`}
-          value={email}
-          onChange={(e) => setEmail(e.currentTarget.value)}
-        />
-        <PasswordInput
-          label={t`Password`}
-          value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-        />
-        {error === null ? null : (
-          <Alert color="red" role="alert">
-            {error}
+        {shownNotice === null ? null : (
+          <Alert color="green" role="status">
+            {i18n._(shownNotice)}
           </Alert>
         )}
-        <Button type="submit" loading={busy}>
+        <TextInput
+          {...form.field('email')}
+          label={t`Email`}
+          type="email"
+          inputMode="email"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+        />
+        <PasswordInput
+          {...form.field('password')}
+          label={t`Password`}
+          autoComplete="current-password"
+          required
+        />
+        {error === null ? null : (
+          <Alert color="red" role="alert" data-testid="sign-in-error">
+            {translateUserText(i18n, error)}
+          </Alert>
+        )}
+        <Button type="submit" fullWidth loading={busy}>
           <Trans>Sign in</Trans>
         </Button>
+        <VisuallyHidden role="status">{busy ? <Trans>Signing in...</Trans> : null}</VisuallyHidden>
+        <Group justify="space-between" gap="xs">
+          <Anchor component={Link} to="/user/forgot-password" size="sm">
+            <Trans>Forgot your password?</Trans>
+          </Anchor>
+          <Text size="sm">
+            <Trans>
+              No account yet?{' '}
+              <Anchor component={Link} to="/user/register" inherit>
+                Register
+              </Anchor>
+            </Trans>
+          </Text>
+        </Group>
       </Stack>
     </form>
   );

@@ -1,0 +1,114 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import {
+  FORGOT_ACCEPTED_MESSAGE,
+  GATEWAY_REF_MESSAGE,
+  LIMITS,
+  NEW_PASSWORD_LENGTH_MESSAGE,
+  RESET_SUCCESS_MESSAGE,
+  RESET_TOKEN_INVALID_MESSAGE,
+} from '@plant/shared-schema';
+import type { WorkerError } from '@plant/sync-worker/api';
+import { translateServerText } from '../../i18n/server-texts';
+
+/** The user area's own check: the second password must repeat the first. */
+export const PASSWORDS_DIFFER_MESSAGE = 'The passwords do not match';
+export const REPEAT_MISSING_MESSAGE = 'Please repeat the new password';
+
+/** A call that got no answer at all (offline, server down). */
+export const NO_ANSWER_MESSAGE =
+  'The server cannot be reached. Check the connection and try again.';
+
+const { emailMin, emailMax, nameMin, nameMax, newPasswordMin, newPasswordMax } = LIMITS;
+
+/**
+ * The English texts of the shared field schemas (spec 000 §5) and of the server's answers to the
+ * user area's calls, so that a field shows the same words whether the client or the server found
+ * the problem, in the chosen language. The keys are built exactly as shared-schema builds them; a
+ * text not listed here is shown as it came.
+ */
+const TEXTS = new Map<string, MessageDescriptor>([
+  ['Please enter your email address', msg`Please enter your email address`],
+  ['Please enter a valid email address', msg`Please enter a valid email address`],
+  [
+    `The email address must be at least ${emailMin} characters`,
+    msg`The email address must be at least ${emailMin} characters`,
+  ],
+  [
+    `The email address may not be longer than ${emailMax} characters`,
+    msg`The email address may not be longer than ${emailMax} characters`,
+  ],
+  ['Please enter your password', msg`Please enter your password`],
+  [
+    NEW_PASSWORD_LENGTH_MESSAGE,
+    msg`The password must be between ${newPasswordMin} and ${newPasswordMax} characters`,
+  ],
+  [PASSWORDS_DIFFER_MESSAGE, msg`The passwords do not match`],
+  [REPEAT_MISSING_MESSAGE, msg`Please repeat the new password`],
+  [NO_ANSWER_MESSAGE, msg`The server cannot be reached. Check the connection and try again.`],
+  ['Please enter your firstname', msg`Please enter your firstname`],
+  ['Please enter your lastname', msg`Please enter your lastname`],
+  [
+    `The firstname must be at least ${nameMin} characters`,
+    msg`The firstname must be at least ${nameMin} characters`,
+  ],
+  [
+    `The lastname must be at least ${nameMin} characters`,
+    msg`The lastname must be at least ${nameMin} characters`,
+  ],
+  [
+    `The firstname may not be longer than ${nameMax} characters`,
+    msg`The firstname may not be longer than ${nameMax} characters`,
+  ],
+  [
+    `The lastname may not be longer than ${nameMax} characters`,
+    msg`The lastname may not be longer than ${nameMax} characters`,
+  ],
+  ['This email address is already registered.', msg`This email address is already registered.`],
+  [
+    'Too many registrations from this address. Please try again later.',
+    msg`Too many registrations from this address. Please try again later.`,
+  ],
+  ['Too many requests. Please try again later.', msg`Too many requests. Please try again later.`],
+  [
+    'The server is busy. Please try again in a moment.',
+    msg`The server is busy. Please try again in a moment.`,
+  ],
+  [
+    'This user has no role yet and cannot sign in. Please ask your administrator for access.',
+    msg`This user has no role yet and cannot sign in. Please ask your administrator for access.`,
+  ],
+  [RESET_TOKEN_INVALID_MESSAGE, msg`Reset-token invalid or expired.`],
+  [RESET_SUCCESS_MESSAGE, msg`Password-reset successful, log in with new credentials.`],
+  [
+    FORGOT_ACCEPTED_MESSAGE,
+    msg`If this address belongs to an account, a link to reset the password is on its way.`,
+  ],
+  [GATEWAY_REF_MESSAGE, msg`Please give the id or serial number of a gateway.`],
+  ['Gateway not found.', msg`Gateway not found.`],
+]);
+
+/** The sign-in rate limit names its wait: 'Too many sign-in attempts. Please try again in N seconds.' */
+const SIGN_IN_LIMIT = /^Too many sign-in attempts\. Please try again in (\d+) seconds\.$/;
+
+/** The message of a failed call: the server's own, or that no answer came. */
+export function callErrorText(error: WorkerError): string {
+  return error.kind === 'network' ? NO_ANSWER_MESSAGE : error.message;
+}
+
+/** A text of a shared schema or of the server, in the chosen language where it is known. */
+export function translateUserText(i18n: I18n, text: string): string {
+  const known = TEXTS.get(text);
+  if (known !== undefined) return i18n._(known);
+  const limit = SIGN_IN_LIMIT.exec(text);
+  if (limit !== null) {
+    const seconds = Number(limit[1]);
+    return i18n._(
+      msg`Too many sign-in attempts. Please try again in ${plural(seconds, {
+        one: '# second',
+        other: '# seconds',
+      })}.`,
+    );
+  }
+  return translateServerText(i18n, text);
+}
