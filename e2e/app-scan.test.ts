@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { gatewayModel } from '@plant/shared-schema';
+import { apiPaths, gatewayModel } from '@plant/shared-schema';
 import { DEMO_PASSWORD, DEMO_USERS } from '../server/src/seed/demo';
 import { E2e } from './support/fixture';
 import { recordSwitchOverlay, ScanScreen, SignInScreen } from './support/pages/user-pages';
@@ -75,6 +75,24 @@ describe('/scan', () => {
 
     // A serial number links too; the active account (now North) is looked in first.
     await tab.goto(`/scan?id=${encodeURIComponent(gateway.serial)}`);
+    await tab.waitForPath(new RegExp(`^/app/gateways/${escaped(gateway.id)}/details$`));
+  });
+
+  it('a serial number of digits only links as written (not read as a number)', async () => {
+    const gateway = await gatewayOf('Demo Machine Builder');
+    // Internal staff may edit gateways in the root account (the admin is active elsewhere now).
+    const writer = await e2e.session(DEMO_USERS.internal);
+    const serial = '12345678901234567890';
+    const answer = await e2e.server.call('PUT', apiPaths.model('gateways', gateway.id), {
+      token: writer.token,
+      json: { serial },
+    });
+    expect(answer.status, answer.text).toBe(200);
+
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser, '/user/login');
+    await tab.signIn(DEMO_USERS.tech);
+    await tab.goto(`/scan?id=${serial}`);
     await tab.waitForPath(new RegExp(`^/app/gateways/${escaped(gateway.id)}/details$`));
   });
 

@@ -65,4 +65,20 @@ describe('the session in the page', () => {
     });
     await second.waitForPath(/^\/user\/login/);
   });
+
+  it('signing in while the server cannot be reached says so, not the browser’s error', async () => {
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser, '/user/login');
+    await tab.page.getByRole('button', { name: 'Sign in' }).waitFor();
+    e2e.offline();
+    try {
+      await tab.fillSignIn(DEMO_USERS.tech);
+      await tab.page
+        .getByText('The server cannot be reached. Check the connection and try again.')
+        .waitFor();
+      expect(tab.path()).toMatch(/^\/user\/login/);
+    } finally {
+      e2e.online();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { createRouter } from '@tanstack/react-router';
+import { createRouter, parseSearchWith } from '@tanstack/react-router';
 import { appStore } from './state/store';
 import { routeTree } from './routes/tree';
 import { RouteError } from './routes/route-error';
@@ -13,4 +13,11 @@ export const router = createRouter({
   notFoundMode: 'root',
   defaultPreload: 'intent',
   scrollRestoration: true,
+  // Search values are JSON-parsed, except numbers that would not come back as written (a long
+  // serial number, leading zeros): those stay text.
+  parseSearch: parseSearchWith((value) => {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed === 'number' && String(parsed) !== value) throw new Error('kept as text');
+    return parsed;
+  }),
 });

@@ -69,7 +69,14 @@ const qrRedirect = createRoute({
 const scanRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: 'scan',
-  validateSearch: z.object({ id: z.string().max(200).optional().catch(undefined) }),
+  validateSearch: z.object({
+    // A serial of digits only arrives as a number (the router JSON-parses search values).
+    id: z
+      .union([z.string(), z.number().transform(String)])
+      .pipe(z.string().max(200))
+      .optional()
+      .catch(undefined),
+  }),
   component: ScanPage,
 });
 const errorRoute = createRoute({

@@ -8,6 +8,7 @@ import {
   setActiveAccountResponseSchema,
   type CurrentUser,
 } from '@plant/shared-schema';
+import type { WorkerError } from '@plant/sync-worker/api';
 import { permissionsReadyAtom } from '../permissions/permissions';
 import { loadSession, sessionAtom, sessionOf, type StoredSession } from '../state/session';
 import { browserId, clearAll, clearSession, STORAGE_KEYS } from '../state/storage';
@@ -30,7 +31,11 @@ export type SignInOutcome =
   | { readonly name: 'wrong-credentials' }
   /** The user's only role is norole: refused, local data cleared (spec 000 §4). */
   | { readonly name: 'norole' }
-  | { readonly name: 'failed'; readonly message: string };
+  | { readonly name: 'failed'; readonly kind: WorkerError['kind']; readonly message: string };
+
+function failed(error: WorkerError): SignInOutcome {
+  return { name: 'failed', kind: error.kind, message: error.message };
+}
 
 /** Starts the worker for the stored session; live queries subscribe again. */
 export async function startSync(session: StoredSession): Promise<void> {
@@ -60,7 +65,7 @@ export async function signIn(email: string, password: string): Promise<SignInOut
     envelope: false,
     quiet: true,
   });
-  if ('error' in conf) return { name: 'failed', message: conf.error.message };
+  if ('error' in conf) return failed(conf.error);
   const token = await callApi('POST', apiPaths.token(), tokenSchema, {
     envelope: false,
     quiet: true,
@@ -74,7 +79,7 @@ export async function signIn(email: string, password: string): Promise<SignInOut
   if ('error' in token) {
     if (token.error.status === 401) return { name: 'wrong-credentials' };
     if (token.error.status === 403) return refuseNorole();
-    return { name: 'failed', message: token.error.message };
+    return failed(token.error);
   }
   return signInWithToken(token.data.access_token);
 }
@@ -85,7 +90,7 @@ export async function signInWithToken(accessToken: string): Promise<SignInOutcom
     token: accessToken,
     quiet: true,
   });
-  if ('error' in user) return { name: 'failed', message: user.error.message };
+  if ('error' in user) return failed(user.error);
   if (!mayUseApp(user.data.roles.map((r) => r.slug))) return refuseNorole();
   const session = sessionOf(user.data, accessToken);
   appStore.set(sessionAtom, session);

@@ -3,6 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { TIMINGS } from '@plant/shared-schema';
 import type { SignInOutcome } from '../../session/session';
 import { safeRedirect } from './safe-redirect';
+import { callErrorText } from './texts';
 
 /** Spec 000 §8: the text of a refused password grant (translated where it is shown). */
 export const WRONG_CREDENTIALS_MESSAGE = 'Wrong credentials!';
@@ -43,7 +44,7 @@ export function useAfterSignIn(): (
         case 'wrong-credentials':
           return WRONG_CREDENTIALS_MESSAGE;
         case 'failed':
-          return outcome.message;
+          return callErrorText(outcome);
         default: {
           const unknown: never = outcome;
           throw new Error(`unknown sign-in outcome ${JSON.stringify(unknown)}`);
