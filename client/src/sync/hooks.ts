@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import type {
   LocalModel,
@@ -63,18 +63,120 @@ export type ModelState =
 
 /** One model from the local store, live: 'missing' when it does not exist or was deleted. */
 export function useLiveModel(type: string, id: string): ModelState {
-  const [state, setState] = useState<ModelState>({ name: 'loading' });
+  const key = `${type}:${id}`;
+  // The state names its model: after a change of id, the last model's state is not shown.
+  const [state, setState] = useState<{ readonly key: string; readonly state: ModelState }>();
   useWorkerSubscription<LocalModel | null>(
-    `${type}:${id}`,
+    key,
     (callback) =>
       syncWorker().data.watch(type, id, callback) as Promise<unknown> as Promise<RemoteUnsubscribe>,
-    (model) => setState(model === null ? { name: 'missing' } : { name: 'found', model }),
+    (model) =>
+      setState({ key, state: model === null ? { name: 'missing' } : { name: 'found', model } }),
   );
-  return state;
+  return state?.key === key ? state.state : { name: 'loading' };
 }
 
 function noSubscription(): RemoteUnsubscribe {
   const off = (() => Promise.resolve()) as unknown as RemoteUnsubscribe;
   Object.defineProperty(off, releaseProxy, { value: () => undefined });
   return off;
+}
+
+/** Rows asked for beyond the visible ones on each side, and the step windows move by. */
+export const WINDOW_PAGE = 100;
+
+/** A part of a long list: `start` and `end` are indexes of the first and last row shown. */
+export interface ListRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The query of a windowed list: everything but the window, which the hook chooses. */
+export type ListQuery = Omit<ModelQuery, 'offset' | 'limit'>;
+
+export interface LiveWindow {
+  /** How many models match; undefined until the first answer. */
+  readonly total: number | undefined;
+  /** The model at an index of the whole list, once its window has been answered. */
+  readonly at: (index: number) => LocalModel | undefined;
+  /** The answer is for this query (false right after a change, while the old rows still show). */
+  readonly current: boolean;
+}
+
+interface ListWindow {
+  readonly offset: number;
+  readonly limit: number;
+}
+
+/** The window for a range: whole pages, one page of margin on each side. */
+export function windowFor(range: ListRange, page = WINDOW_PAGE): ListWindow {
+  const start = Math.max(0, Math.floor(range.start / page) * page - page);
+  const end = (Math.floor(Math.max(range.start, range.end) / page) + 2) * page;
+  return { offset: start, limit: Math.min(1000, end - start) };
+}
+
+function covers(win: ListWindow, range: ListRange): boolean {
+  return win.offset <= range.start && Math.max(range.start, range.end) < win.offset + win.limit;
+}
+
+/** While the range moves, the window follows it at most this often (with the latest range). */
+const WINDOW_SETTLE_MS = 60;
+
+/**
+ * A long list, live, a window at a time (DESIGN.md §6: 10,000 rows stay smooth): only the rows
+ * around `range` cross from the worker, in windows of whole pages that move only when the range
+ * leaves them. The total (for the scroll height and the count) comes with every answer. While a
+ * new window or a new query is on its way, the last answer keeps showing.
+ */
+export function useLiveWindow(query: ListQuery | null, range: ListRange): LiveWindow {
+  const base = query === null ? '' : JSON.stringify(query);
+  const [win, setWin] = useState<ListWindow & { readonly base: string }>(() => ({
+    base,
+    ...windowFor(range),
+  }));
+  // A new query starts at the top. A range outside the window moves it at most every
+  // WINDOW_SETTLE_MS while the user scrolls: each new window is a new query in the worker.
+  const latest = useRef(range);
+  useEffect(() => {
+    latest.current = range;
+  });
+  const stale = win.base !== base || !covers(win, range);
+  useEffect(() => {
+    if (!stale) return;
+    if (win.base !== base) {
+      const { start, end } = latest.current;
+      setWin({ base, ...windowFor({ start: 0, end: end - start }) });
+      return;
+    }
+    const timer = setTimeout(
+      () => setWin({ base, ...windowFor(latest.current) }),
+      WINDOW_SETTLE_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [stale, base, win]);
+
+  const [answer, setAnswer] = useState<{ readonly base: string; readonly result: QueryResult }>();
+  const windowed = query === null ? null : { ...query, offset: win.offset, limit: win.limit };
+  useWorkerSubscription<QueryResult>(
+    windowed === null ? '' : `${win.base}|${win.offset}|${win.limit}`,
+    (callback) =>
+      windowed === null
+        ? Promise.resolve(noSubscription())
+        : (syncWorker().data.subscribe(
+            windowed,
+            callback,
+          ) as Promise<unknown> as Promise<RemoteUnsubscribe>),
+    (result) => setAnswer({ base: win.base, result }),
+  );
+
+  // `at` changes only with the answer: the table's row model is memoised on it.
+  const at = useMemo(() => {
+    const result = answer?.result;
+    if (result === undefined) return () => undefined;
+    return (index: number) => result.items[index - result.offset];
+  }, [answer]);
+  if (query === null || answer === undefined) {
+    return { total: undefined, at, current: false };
+  }
+  return { total: answer.result.total, at, current: answer.base === base };
 }

@@ -1,7 +1,250 @@
-import { msg } from '@lingui/core/macro';
-import { AreaPage } from '../areas/area-page';
+import type { ReactNode } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { I18n } from '@lingui/core';
+import {
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
+import { Link, useParams } from '@tanstack/react-router';
+import { useAtomValue } from 'jotai';
+import { assetAttributesSchema } from '@plant/shared-schema';
+import type { LocalModel } from '@plant/sync-worker/api';
+import { EmptyState } from '../../components/empty-state';
+import { useCan } from '../../permissions/permissions';
+import { useLiveModel } from '../../sync/hooks';
+import { syncStatusAtom } from '../../sync/status';
+import { syncWorker } from '../../sync/worker';
+import { assetStatusOf, fieldMessage, statusColor, statusLabel, textOf } from './asset-texts';
+import { InlineEdit, ValueText, type Validation } from './inline-edit';
+import { devicePaths } from './paths';
+import { StreamGroups } from './stream-groups';
 
-/** Interim: the devices work builds the details. */
+/**
+ * /app/devices/{id}/details: one asset from the local store, live. Name and description are
+ * edited in place; the change lands in the local store at once (offline too) and shows as
+ * pending until the server has it.
+ */
 export function DeviceDetailsPage() {
-  return <AreaPage title={msg`Asset`} />;
+  const { id = '' }: { id?: string } = useParams({ strict: false });
+  const state = useLiveModel('asset', id);
+  const { bootstrap } = useAtomValue(syncStatusAtom);
+  if (state.name === 'found') return <AssetDetails model={state.model} />;
+  // Not in the store yet is not "not found" while the store is still loading the account.
+  if (state.name === 'loading' || bootstrap.name === 'idle' || bootstrap.name === 'loading') {
+    return <DetailsSkeleton />;
+  }
+  return <AssetNotFound notLoaded={bootstrap.name === 'error'} />;
+}
+
+type EditableField = 'name' | 'description';
+
+/** The shared schema's check of one field (the worker and the server apply the same). */
+function validator(i18n: I18n, field: EditableField): (draft: string) => Validation {
+  const schema = assetAttributesSchema.shape[field];
+  return (draft) => {
+    const parsed = schema.safeParse(draft);
+    if (parsed.success) return { value: parsed.data };
+    return { error: fieldMessage(i18n, parsed.error.issues[0]?.message ?? '') };
+  };
+}
+
+function AssetDetails({ model }: { readonly model: LocalModel }) {
+  const { t, i18n } = useLingui();
+  const can = useCan();
+  const canEdit = can('asset::edit');
+  const name = textOf(model.attributes, 'name');
+  const description = textOf(model.attributes, 'description');
+  const mac = textOf(model.attributes, 'mac');
+  const status = assetStatusOf(model.attributes);
+  const gatewayId = model.attributes.gateway_id;
+
+  const save =
+    (field: EditableField) =>
+    async (value: string): Promise<string | null> => {
+      const result = await syncWorker().writes.update('asset', model.id, { [field]: value });
+      if (!('error' in result)) return null;
+      return fieldMessage(i18n, result.error.fields?.[field]?.[0] ?? result.error.message);
+    };
+
+  return (
+    <Stack gap="lg" data-testid="asset-details" data-id={model.id}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
+        <Box miw={0} style={{ flex: 1 }}>
+          <InlineEdit
+            label={t`Name`}
+            value={name}
+            canEdit={canEdit}
+            validate={validator(i18n, 'name')}
+            save={save('name')}
+            testId="asset-name"
+          >
+            <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+              {name}
+            </Title>
+          </InlineEdit>
+        </Box>
+        <Group gap="xs" wrap="nowrap">
+          {model.pending ? (
+            <Tooltip
+              label={t`Saved on this device. It is sent to the server as soon as the connection allows.`}
+              multiline
+              w={260}
+            >
+              <Badge color="orange" variant="light" data-testid="asset-pending">
+                <Trans>Not synced yet</Trans>
+              </Badge>
+            </Tooltip>
+          ) : null}
+          <Badge color={statusColor(status)} variant="light">
+            {statusLabel(i18n, status)}
+          </Badge>
+        </Group>
+      </Group>
+
+      <Paper withBorder p="md" radius="sm">
+        <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="lg" m={0}>
+          <Field label={<Trans>Description</Trans>} wide>
+            <InlineEdit
+              label={t`Description`}
+              value={description}
+              multiline
+              canEdit={canEdit}
+              validate={validator(i18n, 'description')}
+              save={save('description')}
+              testId="asset-description"
+            >
+              <ValueText value={description} empty={<Trans>No description</Trans>} />
+            </InlineEdit>
+          </Field>
+          <Field label={<Trans>Gateway</Trans>}>
+            <GatewayField id={typeof gatewayId === 'string' ? gatewayId : null} />
+          </Field>
+          <Field label={<Trans>MAC address</Trans>}>
+            <ValueText value={mac} empty={<Trans>No MAC address</Trans>} />
+          </Field>
+        </SimpleGrid>
+      </Paper>
+
+      <Stack gap="sm">
+        <Title order={2} size="h3">
+          <Trans>Data streams</Trans>
+        </Title>
+        <StreamGroups assetId={model.id} />
+      </Stack>
+    </Stack>
+  );
+}
+
+function Field({
+  label,
+  wide = false,
+  children,
+}: {
+  readonly label: ReactNode;
+  readonly wide?: boolean;
+  readonly children: ReactNode;
+}) {
+  return (
+    <Box style={wide ? { gridColumn: '1 / -1' } : undefined}>
+      <Text component="dt" size="sm" c="dimmed" fw={500} mb={4}>
+        {label}
+      </Text>
+      <Box component="dd" m={0}>
+        {children}
+      </Box>
+    </Box>
+  );
+}
+
+/** The connected gateway by name, linked to its page when the user may see gateways. */
+function GatewayField({ id }: { readonly id: string | null }) {
+  if (id === null) return <ValueText value="" empty={<Trans>No gateway connected</Trans>} />;
+  return <GatewayName id={id} />;
+}
+
+function GatewayName({ id }: { readonly id: string }) {
+  const can = useCan();
+  const state = useLiveModel('gateway', id);
+  if (state.name === 'loading') return <Skeleton height={16} width={160} />;
+  if (state.name === 'missing') {
+    return <ValueText value="" empty={<Trans>A gateway you cannot see</Trans>} />;
+  }
+  const name = textOf(state.model.attributes, 'name');
+  const online = state.model.attributes.connection === 'online';
+  return (
+    <Group gap="xs">
+      {can('gateway::view') ? (
+        <Anchor component={Link} to={devicePaths.gatewayDetails(id)} data-testid="asset-gateway">
+          {name}
+        </Anchor>
+      ) : (
+        <Text data-testid="asset-gateway">{name}</Text>
+      )}
+      <Badge size="sm" variant="dot" color={online ? 'green' : 'gray'}>
+        {online ? <Trans>Online</Trans> : <Trans>Offline</Trans>}
+      </Badge>
+    </Group>
+  );
+}
+
+function DetailsSkeleton() {
+  return (
+    <Stack gap={10} aria-busy role="status" data-testid="asset-loading">
+      <VisuallyHidden>
+        <Trans>Loading the asset…</Trans>
+      </VisuallyHidden>
+      <Skeleton height={14} width={120} aria-hidden />
+      <Skeleton height={36} width="40%" aria-hidden />
+      <Skeleton height={96} aria-hidden />
+      <Skeleton height={48} aria-hidden />
+      <Skeleton height={48} aria-hidden />
+    </Stack>
+  );
+}
+
+function AssetNotFound({ notLoaded }: { readonly notLoaded: boolean }) {
+  return (
+    <Stack gap="md" data-testid="asset-not-found">
+      <Title order={1}>
+        <Trans>Asset not found</Trans>
+      </Title>
+      <EmptyState
+        title={
+          notLoaded ? (
+            <Trans>This asset is not on this device yet</Trans>
+          ) : (
+            <Trans>There is no such asset in this account</Trans>
+          )
+        }
+      >
+        <Text c="dimmed" ta="center">
+          {notLoaded ? (
+            <Trans>
+              The account's data could not be loaded from the server yet. It appears here once the
+              connection is back.
+            </Trans>
+          ) : (
+            <Trans>
+              It may have been deleted, or the link belongs to another account. Switch the account
+              or pick the asset from the list.
+            </Trans>
+          )}
+        </Text>
+        <Button component={Link} to={devicePaths.list()} variant="light">
+          <Trans>Go to the assets</Trans>
+        </Button>
+      </EmptyState>
+    </Stack>
+  );
 }

@@ -1,0 +1,340 @@
+import {
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
+import { useLingui } from '@lingui/react/macro';
+import { Badge, Highlight, Skeleton, Text } from '@mantine/core';
+import { Link, useNavigate } from '@tanstack/react-router';
+import {
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+  type ColumnDef,
+  type Row,
+} from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { LocalModel } from '@plant/sync-worker/api';
+import type { ListRange } from '../../sync/hooks';
+import { assetStatusOf, statusColor, statusLabel, textOf } from './asset-texts';
+import classes from './devices.module.css';
+import { devicePaths } from './paths';
+
+/** Rows have one fixed height: the scroll area's size is exact for any number of rows. */
+export const ROW_HEIGHT = 44;
+const OVERSCAN = 10;
+
+type ColumnId = 'name' | 'status' | 'gateway' | 'description';
+
+/** Grid tracks per column; the narrow layout shows name and status only. */
+const TRACKS: Record<ColumnId, string> = {
+  name: 'minmax(12rem, 2fr)',
+  status: '8rem',
+  gateway: 'minmax(8rem, 1.2fr)',
+  description: 'minmax(10rem, 3fr)',
+};
+const WIDE_ONLY: ReadonlySet<ColumnId> = new Set(['gateway', 'description']);
+
+interface TableRow {
+  readonly index: number;
+  readonly model: LocalModel;
+}
+
+export interface DevicesTableProps {
+  readonly total: number;
+  readonly at: (index: number) => LocalModel | undefined;
+  /** Told which rows are rendered (visible plus overscan), to ask the worker for just those. */
+  readonly onRangeChange: (range: ListRange) => void;
+  /** When it changes (a new search), the list starts at the top again. */
+  readonly resetKey: string;
+  /** The text the names are searched for, highlighted. */
+  readonly highlight: string;
+  /** The gateway column, when the user may see gateways. */
+  readonly gatewayCell?: (gatewayId: string | null) => ReactNode;
+  /** Where the list was scrolled to when the user left it, and how to keep that. */
+  readonly initialOffset: number;
+  readonly onLeave: (offset: number) => void;
+}
+
+/**
+ * The assets as an accessible, virtualised table: only the rendered rows exist in the DOM (the
+ * table says how many there are with aria-rowcount, each row its place with aria-rowindex). One
+ * row at a time is in the tab order; arrow keys, Page Up/Down, Home and End move between rows
+ * (scrolling as needed), Enter opens the asset.
+ */
+export function DevicesTable(props: DevicesTableProps) {
+  const { total, at, onRangeChange, resetKey, highlight, gatewayCell } = props;
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const height = useFillHeight(scrollRef);
+
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: OVERSCAN,
+    initialOffset: props.initialOffset,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? 0;
+  useEffect(() => onRangeChange({ start: first, end: last }), [first, last, onRangeChange]);
+
+  // Keep the scroll position for when the user comes back (from an asset's page). Read while
+  // scrolling: an unmounted element has no scroll position left to read.
+  const { onLeave } = props;
+  const offset = useRef(props.initialOffset);
+  useEffect(() => () => onLeave(offset.current), [onLeave]);
+
+  const [active, setActive] = useState(0);
+
+  // A new search starts at the top.
+  const firstKey = useRef(resetKey);
+  useEffect(() => {
+    if (firstKey.current === resetKey) return;
+    firstKey.current = resetKey;
+    virtualizer.scrollToOffset(0);
+    setActive(0);
+  }, [resetKey, virtualizer]);
+
+  const columns = useMemo<ColumnDef<TableRow>[]>(() => {
+    const all: ColumnDef<TableRow>[] = [
+      {
+        id: 'name',
+        header: t`Name`,
+        cell: ({ row }) => (
+          <Link
+            to={devicePaths.details(row.original.model.id)}
+            className={classes.nameLink}
+            tabIndex={-1}
+          >
+            <Highlight component="span" inherit highlight={highlight}>
+              {textOf(row.original.model.attributes, 'name')}
+            </Highlight>
+          </Link>
+        ),
+      },
+      {
+        id: 'status',
+        header: t`Status`,
+        cell: ({ row }) => {
+          const status = assetStatusOf(row.original.model.attributes);
+          return (
+            <Badge color={statusColor(status)} variant="light" size="sm">
+              {statusLabel(i18n, status)}
+            </Badge>
+          );
+        },
+      },
+      ...(gatewayCell === undefined
+        ? []
+        : [
+            {
+              id: 'gateway',
+              header: t`Gateway`,
+              cell: ({ row }: { row: Row<TableRow> }) => {
+                const id = row.original.model.attributes.gateway_id;
+                return gatewayCell(typeof id === 'string' ? id : null);
+              },
+            },
+          ]),
+      {
+        id: 'description',
+        header: t`Description`,
+        cell: ({ row }) => (
+          <Text span inherit c="dimmed">
+            {textOf(row.original.model.attributes, 'description')}
+          </Text>
+        ),
+      },
+    ];
+    return all;
+  }, [t, i18n, highlight, gatewayCell]);
+
+  const ids = columns.map((c) => c.id as ColumnId);
+  const gridStyle = {
+    '--device-columns': ids.map((id) => TRACKS[id]).join(' '),
+    '--device-columns-narrow': ids
+      .filter((id) => !WIDE_ONLY.has(id))
+      .map((id) => TRACKS[id])
+      .join(' '),
+  } as CSSProperties;
+
+  // Only the rendered rows go through the table model (a few dozen, whatever the total). The
+  // data must keep its identity between renders: a new array is a new row model every time.
+  const data = useMemo(
+    () =>
+      items.flatMap((item) => {
+        const model = at(item.index);
+        return model === undefined ? [] : [{ index: item.index, model }];
+      }),
+    [items, at],
+  );
+  const table = useReactTable({
+    data,
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (row) => row.model.id,
+    // No paging, sorting or expanding in the table model: the worker's query does the list.
+    autoResetAll: false,
+  });
+  const rowsByIndex = new Map(table.getRowModel().rows.map((r) => [r.original.index, r]));
+
+  // Roving focus: one row is tabbable (the active one, or the first rendered one when the
+  // active one is scrolled away); keys move it, scrolling it into view first.
+  const activeIndex = Math.max(0, Math.min(active, total - 1));
+  const tabbable = items.some((i) => i.index === activeIndex) ? activeIndex : first;
+  const focusWanted = useRef(false);
+  useEffect(() => {
+    if (!focusWanted.current) return;
+    const row = scrollRef.current?.querySelector<HTMLElement>(
+      `tbody tr[data-index="${activeIndex}"]`,
+    );
+    if (row === null || row === undefined) return;
+    focusWanted.current = false;
+    row.focus({ preventScroll: true });
+  });
+  const moveTo = (index: number) => {
+    const next = Math.max(0, Math.min(index, total - 1));
+    setActive(next);
+    focusWanted.current = true;
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+  const open = (index: number) => {
+    const model = at(index);
+    if (model !== undefined) void navigate({ to: devicePaths.details(model.id) });
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTableSectionElement>) => {
+    const perPage = Math.max(
+      1,
+      Math.floor((scrollRef.current?.clientHeight ?? 0) / ROW_HEIGHT) - 1,
+    );
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => moveTo(activeIndex + 1),
+      ArrowUp: () => moveTo(activeIndex - 1),
+      PageDown: () => moveTo(activeIndex + perPage),
+      PageUp: () => moveTo(activeIndex - perPage),
+      Home: () => moveTo(0),
+      End: () => moveTo(total - 1),
+      Enter: () => open(activeIndex),
+    };
+    const action = keys[event.key];
+    if (action === undefined || event.altKey || event.metaKey) return;
+    event.preventDefault();
+    action();
+  };
+  const onClick = (event: MouseEvent<HTMLTableRowElement>, index: number) => {
+    setActive(index);
+    // The name is a real link (new tab, copy address); a click elsewhere on the row opens too.
+    if ((event.target as HTMLElement).closest('a') === null) open(index);
+  };
+
+  return (
+    <div
+      ref={scrollRef}
+      className={classes.scroller}
+      style={{ ...gridStyle, height }}
+      onScroll={(event) => {
+        offset.current = event.currentTarget.scrollTop;
+      }}
+      data-testid="devices-scroller"
+    >
+      <table
+        className={classes.table}
+        role="table"
+        aria-label={t`Assets`}
+        aria-rowcount={total + 1}
+        data-testid="devices-table"
+      >
+        <thead className={classes.head} role="rowgroup">
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id} className={classes.row} role="row" aria-rowindex={1}>
+              {group.headers.map((header) => (
+                <th
+                  key={header.id}
+                  role="columnheader"
+                  scope="col"
+                  className={cellClass(header.column.id, classes.headCell)}
+                >
+                  {flexRender(header.column.columnDef.header, header.getContext())}
+                </th>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody
+          className={classes.body}
+          role="rowgroup"
+          style={{ height: virtualizer.getTotalSize() }}
+          onKeyDown={onKeyDown}
+        >
+          {items.map((item) => {
+            const row = rowsByIndex.get(item.index);
+            const common = {
+              'data-index': item.index,
+              'aria-rowindex': item.index + 2,
+              role: 'row',
+              className: classes.row,
+              tabIndex: item.index === tabbable ? 0 : -1,
+              style: { height: ROW_HEIGHT, transform: `translateY(${item.start}px)` },
+              onFocus: () => setActive(item.index),
+            } as const;
+            if (row === undefined) {
+              return (
+                <tr key={item.key} {...common} aria-busy data-testid="device-row-loading">
+                  {ids.map((id) => (
+                    <td key={id} role="cell" className={cellClass(id, classes.cell)}>
+                      <Skeleton height={12} width={id === 'status' ? 56 : '70%'} />
+                    </td>
+                  ))}
+                </tr>
+              );
+            }
+            return (
+              <tr
+                key={item.key}
+                {...common}
+                data-testid="device-row"
+                data-id={row.original.model.id}
+                onClick={(event) => onClick(event, item.index)}
+              >
+                {row.getVisibleCells().map((cell) => (
+                  <td key={cell.id} role="cell" className={cellClass(cell.column.id, classes.cell)}>
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function cellClass(id: string, base: string | undefined): string {
+  return WIDE_ONLY.has(id as ColumnId) ? `${base ?? ''} ${classes.wide ?? ''}` : (base ?? '');
+}
+
+/** The list fills the window below its top edge (at least 320 px), following resizes. */
+function useFillHeight(ref: RefObject<HTMLElement | null>): number {
+  const [height, setHeight] = useState(480);
+  useLayoutEffect(() => {
+    const measure = () => {
+      const top = ref.current?.getBoundingClientRect().top ?? 0;
+      setHeight(Math.max(320, Math.floor(window.innerHeight - top - 16)));
+    };
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [ref]);
+  return height;
+}

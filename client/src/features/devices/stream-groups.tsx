@@ -1,0 +1,210 @@
+import { useState } from 'react';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import {
+  Badge,
+  Collapse,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+  UnstyledButton,
+  useDirection,
+} from '@mantine/core';
+import type { LocalModel } from '@plant/sync-worker/api';
+import { EmptyState } from '../../components/empty-state';
+import { useLiveQuery } from '../../sync/hooks';
+import { streamTypeLabel, textOf } from './asset-texts';
+
+/**
+ * An asset's data streams in their folders (spec 001 §2, §3): groups in their order, each with
+ * its streams. A collapsible group opens and closes (open at first when its open_by_default says
+ * so, after that as the user leaves it); a group that is not collapsible is always open.
+ */
+export function StreamGroups({ assetId }: { readonly assetId: string }) {
+  const groups = useLiveQuery({
+    type: 'datastreamgroup',
+    parent: { type: 'asset', id: assetId },
+    limit: 1000,
+  });
+  // The user's own choices; a group nobody toggled follows its open_by_default, live.
+  const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(new Map());
+
+  if (groups === undefined) {
+    return (
+      <Stack gap={10} aria-busy data-testid="stream-groups-loading">
+        <Skeleton height={48} />
+        <Skeleton height={48} />
+      </Stack>
+    );
+  }
+  if (groups.items.length === 0) {
+    return (
+      <EmptyState title={<Trans>No data streams yet</Trans>}>
+        <Text c="dimmed" ta="center">
+          <Trans>This asset has no data stream groups.</Trans>
+        </Text>
+      </EmptyState>
+    );
+  }
+  return (
+    <Stack gap="sm" data-testid="stream-groups">
+      {groups.items.map((group) => {
+        const collapsible = group.attributes.collapsible !== false;
+        const open =
+          !collapsible || (toggled.get(group.id) ?? group.attributes.open_by_default !== false);
+        return (
+          <GroupSection
+            key={group.id}
+            group={group}
+            collapsible={collapsible}
+            open={open}
+            onToggle={() => setToggled((m) => new Map(m).set(group.id, !open))}
+          />
+        );
+      })}
+    </Stack>
+  );
+}
+
+function GroupSection({
+  group,
+  collapsible,
+  open,
+  onToggle,
+}: {
+  readonly group: LocalModel;
+  readonly collapsible: boolean;
+  readonly open: boolean;
+  readonly onToggle: () => void;
+}) {
+  const streams = useLiveQuery({
+    type: 'datastream',
+    parent: { type: 'datastreamgroup', id: group.id },
+    limit: 1000,
+  });
+  const name = textOf(group.attributes, 'name');
+  const panelId = `stream-group-${group.id}`;
+  const count =
+    streams === undefined ? null : (
+      <Badge variant="light" color="gray" size="sm">
+        <Plural value={streams.total} one="# stream" other="# streams" />
+      </Badge>
+    );
+  return (
+    <Paper
+      withBorder
+      radius="sm"
+      data-testid="stream-group"
+      data-name={name}
+      data-open={open}
+      data-collapsible={collapsible}
+    >
+      <Title order={3} size="h5" m={0}>
+        {collapsible ? (
+          <UnstyledButton
+            onClick={onToggle}
+            aria-expanded={open}
+            aria-controls={panelId}
+            w="100%"
+            p="sm"
+            data-testid="stream-group-toggle"
+          >
+            <Group justify="space-between" wrap="nowrap">
+              <Group gap="xs">
+                <Chevron open={open} />
+                <span>{name}</span>
+              </Group>
+              {count}
+            </Group>
+          </UnstyledButton>
+        ) : (
+          <Group justify="space-between" wrap="nowrap" p="sm">
+            <span>{name}</span>
+            {count}
+          </Group>
+        )}
+      </Title>
+      <Collapse expanded={open} id={panelId} keepMountedMode="display-none">
+        <div style={{ padding: '0 var(--mantine-spacing-sm) var(--mantine-spacing-sm)' }}>
+          <Streams streams={streams?.items} />
+        </div>
+      </Collapse>
+    </Paper>
+  );
+}
+
+function Streams({ streams }: { readonly streams: readonly LocalModel[] | undefined }) {
+  const { t, i18n } = useLingui();
+  if (streams === undefined) return <Skeleton height={32} />;
+  if (streams.length === 0) {
+    return (
+      <Text c="dimmed" size="sm">
+        <Trans>No data streams in this group.</Trans>
+      </Text>
+    );
+  }
+  return (
+    <Table striped highlightOnHover verticalSpacing={6} aria-label={t`Data streams`}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">
+            <Trans>Name</Trans>
+          </Table.Th>
+          <Table.Th scope="col">
+            <Trans>Unit</Trans>
+          </Table.Th>
+          <Table.Th scope="col">
+            <Trans>Type</Trans>
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {streams.map((stream) => {
+          const unit = textOf(stream.attributes, 'unit');
+          return (
+            <Table.Tr key={stream.id} data-testid="stream-row">
+              <Table.Td>{textOf(stream.attributes, 'name')}</Table.Td>
+              <Table.Td>
+                {unit === '' ? (
+                  <Text span c="dimmed" size="sm">
+                    —
+                  </Text>
+                ) : (
+                  unit
+                )}
+              </Table.Td>
+              <Table.Td>{streamTypeLabel(i18n, stream.attributes.type)}</Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function Chevron({ open }: { readonly open: boolean }) {
+  const { dir } = useDirection();
+  const closed = dir === 'rtl' ? 'scaleX(-1)' : 'none';
+  return (
+    <svg
+      width="14"
+      height="14"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2.5"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden
+      style={{
+        transform: open ? 'rotate(90deg)' : closed,
+        transition: 'transform 150ms ease',
+      }}
+    >
+      <path d="M9 6l6 6-6 6" />
+    </svg>
+  );
+}

@@ -1,0 +1,164 @@
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * The page model of /app/devices/list. Rows are virtualised: only the rendered ones are in the
+ * DOM, so "names" are those of the rendered rows, in order.
+ */
+export class DevicesListPage {
+  constructor(readonly page: Page) {}
+
+  /** The count line ("12 assets", "3 of 12 assets"), or '' while it loads. */
+  async count(): Promise<string> {
+    return ((await this.page.getByTestId('devices-count').textContent()) ?? '').trim();
+  }
+
+  get search(): Locator {
+    return this.page.getByRole('searchbox', { name: 'Search assets' });
+  }
+
+  /** Types into the search box (replacing what was there). */
+  async searchFor(text: string): Promise<void> {
+    await this.search.fill(text);
+  }
+
+  get table(): Locator {
+    return this.page.getByRole('table', { name: 'Assets' });
+  }
+
+  /** Rendered rows with their data (loading placeholders not included). */
+  get rows(): Locator {
+    return this.page.getByTestId('device-row');
+  }
+
+  /** Every rendered body row, placeholders included: what the DOM holds. */
+  renderedRowCount(): Promise<number> {
+    return this.page.locator('[data-testid="devices-table"] tbody tr').count();
+  }
+
+  /** The names of the rendered rows, top to bottom. */
+  async names(): Promise<string[]> {
+    const rows = this.page.locator('[data-testid="device-row"]');
+    return rows.evaluateAll((els) =>
+      els
+        .map((el) => ({
+          index: Number(el.getAttribute('data-index')),
+          name: el.querySelector('a')?.textContent ?? '',
+        }))
+        .sort((a, b) => a.index - b.index)
+        .map((r) => r.name),
+    );
+  }
+
+  row(name: string): Locator {
+    return this.rows.filter({ has: this.page.getByRole('link', { name, exact: true }) });
+  }
+
+  /** Opens an asset by its name's link. */
+  async open(name: string): Promise<void> {
+    await this.row(name).getByRole('link', { name, exact: true }).click();
+  }
+
+  /** The empty state's title, when one shows. */
+  emptyState(): Locator {
+    return this.page.getByTestId('empty-state');
+  }
+
+  /** Scrolls the table's scroll area to its end. */
+  async scrollToEnd(): Promise<void> {
+    await this.page
+      .getByTestId('devices-scroller')
+      .evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  }
+
+  /** The index (0-based) of the row that has the keyboard focus, or null. */
+  focusedRowIndex(): Promise<number | null> {
+    return this.page.evaluate(() => {
+      const el = document.activeElement;
+      const index = el?.getAttribute('data-index');
+      return el?.tagName === 'TR' && index !== null && index !== undefined ? Number(index) : null;
+    });
+  }
+}
+
+/** The page model of /app/devices/{id}/details. */
+export class DeviceDetailsPage {
+  constructor(readonly page: Page) {}
+
+  get title(): Locator {
+    return this.page.getByRole('heading', { level: 1 });
+  }
+
+  /** The asset's name as shown (not while it is being edited). */
+  async name(): Promise<string> {
+    return ((await this.page.getByTestId('asset-name-value').textContent()) ?? '').trim();
+  }
+
+  async description(): Promise<string> {
+    return ((await this.page.getByTestId('asset-description-value').textContent()) ?? '').trim();
+  }
+
+  get nameInput(): Locator {
+    return this.page.getByRole('textbox', { name: 'Name' });
+  }
+
+  get descriptionInput(): Locator {
+    return this.page.getByRole('textbox', { name: 'Description' });
+  }
+
+  /** Opens the name's editor with its edit button. */
+  async editName(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Edit Name' }).click();
+  }
+
+  async editDescription(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Edit Description' }).click();
+  }
+
+  /** Renames through the editor: edit, type, Enter. */
+  async rename(name: string): Promise<void> {
+    await this.editName();
+    await this.nameInput.fill(name);
+    await this.nameInput.press('Enter');
+  }
+
+  /** The "not synced yet" mark of a model with local changes. */
+  get pendingMark(): Locator {
+    return this.page.getByTestId('asset-pending');
+  }
+
+  get notFound(): Locator {
+    return this.page.getByTestId('asset-not-found');
+  }
+
+  /** The stream groups' names in the order shown. */
+  groupNames(): Promise<string[]> {
+    return this.page
+      .getByTestId('stream-group')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-name') ?? ''));
+  }
+
+  group(name: string): Locator {
+    return this.page.locator(`[data-testid="stream-group"][data-name="${name}"]`);
+  }
+
+  /** A collapsible group's open/close button (none for a group that is always open). */
+  groupToggle(name: string): Locator {
+    return this.group(name).getByRole('button');
+  }
+
+  /** The stream rows of a group: [name, unit, type] each, as shown. */
+  streams(groupName: string): Promise<string[][]> {
+    return this.group(groupName)
+      .getByTestId('stream-row')
+      .evaluateAll((rows) =>
+        rows.map((r) =>
+          Array.from(r.querySelectorAll('td'), (td) => (td.textContent ?? '').trim()),
+        ),
+      );
+  }
+}
+
+/** The sync indicator in the app's header (data-state, data-pending). */
+export function syncIndicator(page: Page): Locator {
+  return page.getByTestId('sync-indicator');
+}
