@@ -40,11 +40,20 @@ export async function buildPage(
  */
 export async function buildClient(): Promise<string> {
   const outDir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-client-'));
-  await build({
-    configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true, reportCompressedSize: false, sourcemap: false },
-  });
+  // vitest sets NODE_ENV=test, which Vite would build into the bundle (development React, lingui's
+  // uncompiled messages): the tests run the production build, as users do.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
+      mode: 'production',
+      logLevel: 'warn',
+      build: { outDir, emptyOutDir: true, reportCompressedSize: false, sourcemap: false },
+    });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
   return outDir;
 }
 

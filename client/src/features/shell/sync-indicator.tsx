@@ -18,8 +18,8 @@ export function syncStateOf(status: SyncStatus, browserOnline: boolean): SyncSta
 
 /**
  * Always visible in the header: online, offline or syncing, the pending writes and when the local
- * store last caught up. Test contract: data-testid="sync-indicator" with data-state and
- * data-pending.
+ * store last caught up. Test contract: data-testid="sync-indicator" with data-state,
+ * data-pending and data-subscribed (live updates arrive: "online" comes 2 s before that).
  */
 export function SyncIndicator() {
   const status = useAtomValue(syncStatusAtom);
@@ -38,6 +38,9 @@ export function SyncIndicator() {
         data-testid="sync-indicator"
         data-state={state}
         data-pending={pending}
+        data-subscribed={String(
+          status.connection.name === 'connected' && status.connection.subscribed,
+        )}
         role="status"
         aria-live="polite"
       >
