@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import type { AppTab } from './support/app-tab';
 import { E2e } from './support/fixture';
+import { DevicesListPage } from './support/pages/devices';
 import { ShellPage } from './support/pages/shell';
 
 let e2e: E2e;
@@ -54,6 +55,20 @@ describe('the account switcher', () => {
     await tab.waitForPath(/^\/app\/devices\/list$/);
     await expect.poll(() => shell.accountSwitcher().textContent()).toContain('Customer North');
     await expect.poll(() => tab.page.title()).toBe('Customer North');
+    // The new account's assets, from its freshly loaded local store, and none of the old one's.
+    const north = await e2e.server.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('name', '=', 'Customer North')
+      .executeTakeFirstOrThrow();
+    const northAssets = (await e2e.serverModels(north.id, 'asset'))
+      .map((a) => String(a.attributes.name))
+      .sort((a, b) => a.localeCompare(b));
+    const list = new DevicesListPage(tab.page);
+    await expect.poll(() => list.count()).toBe('3 assets');
+    await expect
+      .poll(async () => [...(await list.names())].sort((a, b) => a.localeCompare(b)))
+      .toEqual(northAssets);
     // The switcher now marks Customer North as current.
     await tab.goto('/app/dashboards/list');
     await shell.openAccountSwitcher();

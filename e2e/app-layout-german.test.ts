@@ -51,4 +51,22 @@ describe('German', () => {
     await tab.reload();
     await expect.poll(entries).toEqual(GERMAN_MENU.entries);
   });
+
+  it('Plain shows each text as its message id, for translators', async () => {
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser, '/user/login');
+    await tab.signIn(DEMO_USERS.admin);
+    await tab.goto('/app/dashboards/list');
+    const shell = new ShellPage(tab.page);
+    await expect.poll(() => shell.menuEntries()).toContain('Users');
+    const english = await shell.menuEntries();
+    await shell.choosePreference('Plain (message ids)');
+    const menu = tab.page.getByRole('navigation').first();
+    const entries = async () =>
+      (await menu.getByRole('link').allTextContents()).map((s) => s.trim());
+    // The same entries, each now its id in the catalogue (lingui's short hash), no English left.
+    await expect.poll(async () => (await entries()).length).toBe(english.length);
+    await expect.poll(async () => (await entries()).includes('Users')).toBe(false);
+    for (const id of await entries()) expect(id).toMatch(/^[A-Za-z0-9+/_-]{6}$/);
+  });
 });
