@@ -151,3 +151,19 @@ describe('the permission-check dialog', () => {
     await dialog.waitFor({ state: 'detached' });
   });
 });
+
+describe('server messages', () => {
+  it("an answer's message shows as a toast, its translationParams in place", async () => {
+    const { tab, shell } = await signedIn(DEMO_USERS.admin);
+    // No server call sends a message with parameters yet: one answer gets it on its way.
+    await tab.page.context().route('**/api/v1/user/accounts', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as Record<string, unknown>;
+      body.message = 'Account {name} has {count} new machines.';
+      body.translationParams = { name: 'Customer North', count: 2 };
+      await route.fulfill({ response, json: body });
+    });
+    await shell.openAccountSwitcher();
+    await tab.page.getByText('Account Customer North has 2 new machines.').waitFor();
+  });
+});

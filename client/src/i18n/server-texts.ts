@@ -25,7 +25,12 @@ export function translateServerText(
   params?: Readonly<Record<string, string | number>>,
 ): string {
   const known = KNOWN.get(text);
-  if (known === undefined) return text;
+  // A text we do not know is shown as it came, with its translationParams put in place.
+  if (known === undefined) {
+    return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
+      params !== undefined && name in params ? String(params[name]) : whole,
+    );
+  }
   const descriptor: MessageDescriptor = { ...known, values: { ...params } };
   return i18n._(descriptor);
 }
