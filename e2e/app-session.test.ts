@@ -81,4 +81,13 @@ describe('the session in the page', () => {
       e2e.online();
     }
   });
+
+  it('a stored user whose stored role is missing is sent to /user/norole', async () => {
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser, '/user/login');
+    await tab.signIn(DEMO_USERS.tech);
+    await tab.page.evaluate(() => localStorage.removeItem('role'));
+    await tab.goto('/app/devices/list');
+    await tab.waitForPath(/^\/user\/norole$/);
+  });
 });
