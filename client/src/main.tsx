@@ -3,10 +3,11 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { activateLanguage } from './i18n/i18n';
 import { router } from './router';
-import { reloadWhenStoredUserEmptied, resumeSession } from './session/session';
+import { appUrlNow, reloadWhenStoredUserEmptied, resumeSession } from './session/session';
 import { appStore } from './state/store';
 import { languageAtom } from './state/preferences';
 import { connectSyncBridge } from './sync/bridge';
+import { syncWorker } from './sync/worker';
 import { registerServiceWorker } from './pwa';
 
 /*
@@ -17,6 +18,10 @@ import { registerServiceWorker } from './pwa';
 connectSyncBridge();
 reloadWhenStoredUserEmptied();
 const go = (to: string) => router.navigate({ to });
+// Failure reports name the page the user is on (its path only: queries may carry tokens).
+router.subscribe('onResolved', () => {
+  void syncWorker().http.configure({ origin: location.origin, appUrl: appUrlNow() });
+});
 const resumed = resumeSession(go);
 await activateLanguage(appStore.get(languageAtom));
 const root = document.getElementById('root');

@@ -95,6 +95,8 @@ export interface SyncStatus {
   readonly failedWrites: number;
   /** When the local store last caught up with the server (ms), null before the first time. */
   readonly lastSyncedAt: number | null;
+  /** The account this sync runs for (null: stopped). */
+  readonly accountId: string | null;
 }
 
 /** A pending or failed local write, as the UI lists it. */
@@ -142,8 +144,11 @@ export interface SessionArea {
    * are kept for when it is active again), then start for the new account.
    */
   switchAccount(accountId: string, token: string): Promise<Result<SyncStatus>>;
-  /** Sign-out: stops and deletes every local database of this user. */
-  signOut(): Promise<void>;
+  /**
+   * Sign-out: stops and deletes every local database of this user. `userId`: whose databases,
+   * when no session runs (a norole user refused at sign-in).
+   */
+  signOut(userId?: string): Promise<void>;
   /** A new access token for the same user (it rides on every request). */
   setToken(token: string): void;
   /** The page tells whether it is visible: the 60 s missed-update poll runs only then. */
@@ -214,7 +219,9 @@ export interface CallOptions {
 export interface HttpArea {
   /**
    * Where the server is, for calls made while no session runs (sign-in, register, password
-   * reset, the current-user check at start). The page calls it once, before anything else.
+   * reset, the current-user check at start), and the page's address for requestFailed reports
+   * (without query or hash: those may carry a reset token). The page calls it at start and on
+   * every navigation.
    */
   configure(options: { readonly origin: string; readonly appUrl: string }): void;
   /**

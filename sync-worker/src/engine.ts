@@ -53,6 +53,7 @@ export const STOPPED_STATUS: SyncStatus = {
   pendingWrites: 0,
   failedWrites: 0,
   lastSyncedAt: null,
+  accountId: null,
 };
 const READ_GUARD_MS = TIMINGS.identicalRequestGuardMs;
 
@@ -79,17 +80,19 @@ export class SyncEngine {
   private readonly recentReads = new Map<string, { at: number; result: Result<LocalModel> }>();
   private readonly cleanups: (() => void)[] = [];
   private bootstrapTimer: ReturnType<typeof setTimeout> | undefined;
+  private appUrl: string;
 
   private constructor(
     private readonly options: EngineOptions,
     readonly replica: Replica,
   ) {
     this.token = options.token;
-    this.current = { ...STOPPED_STATUS, started: true };
+    this.appUrl = options.appUrl;
+    this.current = { ...STOPPED_STATUS, started: true, accountId: options.accountId };
     this.api = new ApiClient({
       origin: options.origin,
       token: () => this.token,
-      appUrl: () => options.appUrl,
+      appUrl: () => this.appUrl,
       log: options.log,
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
@@ -316,6 +319,11 @@ export class SyncEngine {
 
   setToken(token: string): void {
     this.token = token;
+  }
+
+  /** The page's address now (requestFailed reports name it): the page tells on navigation. */
+  setAppUrl(appUrl: string): void {
+    this.appUrl = appUrl;
   }
 
   setVisible(visible: boolean): void {

@@ -203,4 +203,65 @@ describe('the worker API', () => {
     const anonymous = await api.http.call('GET', apiPaths.user());
     expect(anonymous).toMatchObject({ error: { status: 401 } });
   });
+
+  it('session operations run one after another: two switches at once end in the last one', async () => {
+    const api = workerApi();
+    await api.session.start(options(admin));
+    await loaded(api);
+    const north = await f.server.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('name', '=', northName)
+      .executeTakeFirstOrThrow();
+    await f.server.call('POST', apiPaths.setActiveAccount(admin.userId, north.id), {
+      token: admin.token,
+    });
+    // Both asked at once (a scan link and the start-up check): the second waits for the first.
+    const [first, second] = await Promise.all([
+      api.session.switchAccount(north.id, admin.token),
+      api.session.switchAccount(admin.accountId, admin.token),
+    ]);
+    // The second switch ran after the first, from north back to the root account.
+    expect('data' in first && first.data.accountId === north.id).toBe(true);
+    expect('data' in second && second.data.accountId === admin.accountId).toBe(true);
+    let status: SyncStatus | undefined;
+    const off = await api.status.subscribe((st) => (status = st));
+    off();
+    expect(status?.accountId).toBe(admin.accountId);
+    await f.server.call('POST', apiPaths.setActiveAccount(admin.userId, admin.accountId), {
+      token: admin.token,
+    });
+    await api.session.stop();
+  });
+
+  it("sign-out without a running session deletes the named user's databases", async () => {
+    const first = workerApi();
+    await first.session.start(options(admin));
+    await loaded(first);
+    await first.session.stop();
+    const prefix = 'rxdb-dexie-plant-';
+    const names = async () =>
+      (await listDatabases(f.env.indexedDB, () => [])).filter((n) => n.startsWith(prefix));
+    expect((await names()).length).toBeGreaterThan(0);
+    const fresh = workerApi();
+    await fresh.session.signOut(admin.userId);
+    expect(await names()).toEqual([]);
+  });
+
+  it('failure reports name the page the user is on now, as the page tells it', async () => {
+    const api = workerApi();
+    await api.session.start(options(admin));
+    api.http.configure({ origin: f.server.url, appUrl: 'http://app.local/app/devices/list' });
+    const failed = await api.http.call('GET', apiPaths.graph('asset', 'no-such-asset-1'));
+    expect(failed).toMatchObject({ error: { status: 404 } });
+    await until('the report', async () => {
+      const rows = await f.server.db
+        .selectFrom('client_errors')
+        .select('app_url')
+        .where('path', '=', 'graph/asset/no-such-asset-1')
+        .execute();
+      return rows.some((r) => r.app_url === 'http://app.local/app/devices/list');
+    });
+    await api.session.stop();
+  });
 });

@@ -63,6 +63,18 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
   const detach: (() => void)[] = [];
   const stopped = STOPPED_STATUS;
 
+  /*
+   * Session operations run one after another: a second switch (a scan link's and the start-up
+   * check's, say) must not stop an engine the first is still starting, which would leave one
+   * running unstopped beside the next.
+   */
+  let sessionOps: Promise<unknown> = Promise.resolve();
+  const serially = <T>(op: () => Promise<T>): Promise<T> => {
+    const next = sessionOps.then(op, op);
+    sessionOps = next.catch(() => undefined);
+    return next;
+  };
+
   const start = async (next: SessionOptions): Promise<Result<SyncStatus>> => {
     await stop();
     try {
@@ -95,35 +107,10 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
   const eventListeners = new Set<Parameters<StatusArea['events']>[0]>();
 
   const sessionArea: SessionArea = {
-    start,
-    stop,
-    async switchAccount(accountId, token) {
-      const previous = session;
-      if (previous === undefined) return NOT_STARTED;
-      if (previous.accountId === accountId) return { data: engine?.status ?? stopped };
-      await stop();
-      // Spec 000 §4: the old account's cached data goes; its unsent writes stay with it.
-      const old = await LocalStore.open({
-        userId: previous.userId,
-        accountId: previous.accountId,
-        env,
-        multiInstance: false,
-      });
-      await new Replica(old).clearModels();
-      await old.close();
-      return start({ ...previous, accountId, token });
-    },
-    async signOut() {
-      const userId = session?.userId;
-      await stop();
-      session = undefined;
-      if (userId === undefined) return;
-      const prefix = userDexiePrefix(userId);
-      const names = await listDatabases(env.indexedDB, () => []);
-      for (const name of names.filter((n) => n.startsWith(prefix))) {
-        await deleteDatabase(env.indexedDB, name);
-      }
-    },
+    start: (next) => serially(() => start(next)),
+    stop: () => serially(stop),
+    switchAccount: (accountId, token) => serially(() => switchAccount(accountId, token)),
+    signOut: (userId) => serially(() => signOut(userId)),
     setToken(token) {
       engine?.setToken(token);
       if (session !== undefined) session = { ...session, token };
@@ -132,6 +119,36 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
       engine?.setVisible(visible);
     },
   };
+
+  async function switchAccount(accountId: string, token: string): Promise<Result<SyncStatus>> {
+    const previous = session;
+    if (previous === undefined) return NOT_STARTED;
+    if (previous.accountId === accountId) return { data: engine?.status ?? stopped };
+    await stop();
+    // Spec 000 §4: the old account's cached data goes; its unsent writes stay with it.
+    const old = await LocalStore.open({
+      userId: previous.userId,
+      accountId: previous.accountId,
+      env,
+      multiInstance: false,
+    });
+    await new Replica(old).clearModels();
+    await old.close();
+    return start({ ...previous, accountId, token });
+  }
+
+  /** Stops, then deletes every database of the session's user (or of `userId` without one). */
+  async function signOut(userId?: string): Promise<void> {
+    const whose = session?.userId ?? userId;
+    await stop();
+    session = undefined;
+    if (whose === undefined) return;
+    const prefix = userDexiePrefix(whose);
+    const names = await listDatabases(env.indexedDB, () => []);
+    for (const name of names.filter((n) => n.startsWith(prefix))) {
+      await deleteDatabase(env.indexedDB, name);
+    }
+  }
 
   const dataArea: DataArea = {
     subscribe(query, callback) {
@@ -205,6 +222,8 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
   const httpArea: HttpArea = {
     configure(next) {
       origin = { origin: next.origin, appUrl: next.appUrl };
+      engine?.setAppUrl(next.appUrl);
+      if (session !== undefined) session = { ...session, appUrl: next.appUrl };
     },
     async call(method, path, body, callOptions = {}) {
       const call = {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ERROR_TEXTS } from '@plant/shared-schema';
 import type { CallOptions, Result, WorkerError } from '@plant/sync-worker/api';
 import { syncWorker } from '../sync/worker';
 
@@ -18,7 +19,7 @@ export async function callApi<T>(
   const value = envelope ? (answer.data as { data?: unknown } | null)?.data : answer.data;
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const error: WorkerError = { kind: 'invalid', message: 'An unknown error occured.' };
+    const error: WorkerError = { kind: 'invalid', message: ERROR_TEXTS.unknown };
     return { error };
   }
   return { data: parsed.data };

@@ -10,7 +10,13 @@ import {
 } from '@plant/shared-schema';
 import type { WorkerError } from '@plant/sync-worker/api';
 import { permissionsReadyAtom } from '../permissions/permissions';
-import { loadSession, sessionAtom, sessionOf, type StoredSession } from '../state/session';
+import {
+  accountIdOf,
+  loadSession,
+  sessionAtom,
+  sessionOf,
+  type StoredSession,
+} from '../state/session';
 import { browserId, clearAll, clearSession, STORAGE_KEYS } from '../state/storage';
 import { appStore } from '../state/store';
 import { sessionEpochAtom } from '../sync/status';
@@ -37,24 +43,34 @@ function failed(error: WorkerError): SignInOutcome {
   return { name: 'failed', kind: error.kind, message: error.message };
 }
 
+/**
+ * The page's address as failure reports name it: no query or hash, which may carry a reset
+ * token or an e-mail address.
+ */
+export function appUrlNow(): string {
+  return location.origin + location.pathname;
+}
+
 /** Starts the worker for the stored session; live queries subscribe again. */
 export async function startSync(session: StoredSession): Promise<void> {
-  const accountId = session.user.activeAccount?.id ?? session.user.account;
+  const accountId = accountIdOf(session.user);
   if (accountId === null) return;
-  await syncWorker().session.start({
+  const started = await syncWorker().session.start({
     origin: location.origin,
-    appUrl: location.href,
+    appUrl: appUrlNow(),
     token: session.token,
     userId: session.user.id,
     accountId,
     browserId: browserId(),
   });
   appStore.set(sessionEpochAtom, (n) => n + 1);
+  if ('error' in started) throw new Error(started.error.message);
 }
 
-async function refuseNorole(): Promise<SignInOutcome> {
-  await syncWorker().session.signOut();
-  clearSession();
+/** Spec 000 §4: a norole user is refused and the local data is cleared (the user's databases too). */
+async function refuseNorole(userId?: string): Promise<SignInOutcome> {
+  await syncWorker().session.signOut(userId);
+  clearAll();
   appStore.set(sessionAtom, null);
   return { name: 'norole' };
 }
@@ -91,12 +107,18 @@ export async function signInWithToken(accessToken: string): Promise<SignInOutcom
     quiet: true,
   });
   if ('error' in user) return failed(user.error);
-  if (!mayUseApp(user.data.roles.map((r) => r.slug))) return refuseNorole();
+  if (!mayUseApp(user.data.roles.map((r) => r.slug))) return refuseNorole(user.data.id);
   const session = sessionOf(user.data, accessToken);
   appStore.set(sessionAtom, session);
-  await startSync(session);
-  await applyAccountStyle(session);
-  appStore.set(permissionsReadyAtom, true);
+  try {
+    await startSync(session);
+  } catch (err) {
+    return { name: 'failed', kind: 'not-started', message: String(err) };
+  } finally {
+    appStore.set(permissionsReadyAtom, true);
+  }
+  // Colours and logos follow when they come; a slow network does not hold up the sign-in.
+  void applyAccountStyle(session);
   return { name: 'signed-in', session };
 }
 
@@ -104,10 +126,14 @@ export async function signInWithToken(accessToken: string): Promise<SignInOutcom
 export async function signOut(): Promise<void> {
   const session = appStore.get(sessionAtom);
   if (session !== null) {
-    // Best effort: offline, the token simply stays until it expires.
-    await syncWorker().http.call('POST', apiPaths.logout(), undefined, { quiet: true });
+    // Best effort, not waited for: offline (or on a network that swallows packets) the token
+    // simply stays until it expires, and the local clean-up must not wait for it.
+    void syncWorker().http.call('POST', apiPaths.logout(), undefined, {
+      quiet: true,
+      token: session.token,
+    });
   }
-  await syncWorker().session.signOut();
+  await syncWorker().session.signOut(session?.user.id);
   clearSession();
   appStore.set(permissionsReadyAtom, false);
   appStore.set(sessionAtom, null);
@@ -126,15 +152,28 @@ export interface SwitchTarget {
  * The account switch of spec 000 §4, in its order. Nothing happens for the current account; any
  * failure reloads the page (which starts again from what is stored).
  */
-export async function switchAccount(
+let switching: Promise<void> = Promise.resolve();
+
+export function switchAccount(
+  target: SwitchTarget,
+  navigate: (to: string) => Promise<void>,
+  redirect?: string,
+): Promise<void> {
+  // One switch at a time (a scan link's and the start-up check's may come together): the next
+  // one starts from where the first ended, and does nothing if that is already its target.
+  const next = switching.then(() => runSwitch(target, navigate, redirect));
+  switching = next.catch(() => undefined);
+  return next;
+}
+
+async function runSwitch(
   target: SwitchTarget,
   navigate: (to: string) => Promise<void>,
   redirect?: string,
 ): Promise<void> {
   const session = appStore.get(sessionAtom);
   if (session === null) return;
-  const current = session.user.activeAccount?.id ?? session.user.account;
-  if (current === target.accountId) return;
+  if (accountIdOf(session.user) === target.accountId) return;
   appStore.set(accountSwitchAtom, { accountName: target.accountName });
   try {
     const answer = await callApi(
@@ -151,7 +190,7 @@ export async function switchAccount(
     const started = await syncWorker().session.switchAccount(target.accountId, session.token);
     if ('error' in started) throw new Error(started.error.message);
     appStore.set(sessionEpochAtom, (n) => n + 1);
-    await applyAccountStyle(next);
+    void applyAccountStyle(next);
     appStore.set(permissionsReadyAtom, true);
     await navigate(redirect ?? '/app/devices/list');
     appStore.set(accountSwitchAtom, null);
@@ -172,8 +211,13 @@ export async function resumeSession(navigate: (to: string) => Promise<void>): Pr
     return;
   }
   appStore.set(sessionAtom, session);
-  await startSync(session);
-  appStore.set(permissionsReadyAtom, true);
+  try {
+    await startSync(session);
+  } catch {
+    // The local store could not open: the screens say what they can; guards must not wait.
+  } finally {
+    appStore.set(permissionsReadyAtom, true);
+  }
   void applyAccountStyle(session);
   const account = await callApi('GET', apiPaths.userAccount(), accountViewSchema.nullable(), {
     quiet: true,
@@ -191,8 +235,7 @@ export async function resumeSession(navigate: (to: string) => Promise<void>): Pr
     location.reload();
     return;
   }
-  const stored = session.user.activeAccount?.id ?? session.user.account;
-  if (account.data.id !== stored) {
+  if (account.data.id !== accountIdOf(session.user)) {
     await switchAccount({ accountId: account.data.id, accountName: account.data.name }, navigate);
     return;
   }
@@ -204,7 +247,9 @@ async function refreshUser(session: StoredSession): Promise<void> {
   const user = await callApi('GET', apiPaths.user(), currentUserSchema, { quiet: true });
   if ('error' in user) return;
   const current = appStore.get(sessionAtom);
+  // A switch or sign-out in the meantime: this answer is about a session that is gone.
   if (current?.token !== session.token) return;
+  if (accountIdOf(current.user) !== accountIdOf(user.data)) return;
   appStore.set(sessionAtom, keepRole(current, user.data));
 }
 
@@ -227,9 +272,18 @@ export function reloadWhenStoredUserEmptied(): void {
       return;
     }
     // Another user signed in in another tab: this tab's session is not the stored one any more.
+    // Another user signed in in another tab, or this user switched account there: this tab's
+    // session (and its worker's account) is not the stored one any more.
     const stored = currentUserSchema.safeParse(safeJson(value));
-    const mine = appStore.get(sessionAtom)?.user.id;
-    if (mine !== undefined && (!stored.success || stored.data.id !== mine)) location.reload();
+    const mine = appStore.get(sessionAtom)?.user;
+    if (mine === undefined) return;
+    if (!stored.success || stored.data.id !== mine.id) location.reload();
+    else if (
+      accountIdOf(stored.data) !== accountIdOf(mine) &&
+      appStore.get(accountSwitchAtom) === null
+    ) {
+      location.reload();
+    }
   });
 }
 

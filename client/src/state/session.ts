@@ -28,10 +28,7 @@ function saveSession(session: StoredSession | null): void {
   writeJson(STORAGE_KEYS.user, session?.user ?? null);
   writeString(STORAGE_KEYS.token, session?.token ?? null);
   writeJson(STORAGE_KEYS.role, session?.role ?? null);
-  writeString(
-    STORAGE_KEYS.account,
-    session?.user.activeAccount?.id ?? session?.user.account ?? null,
-  );
+  writeString(STORAGE_KEYS.account, session === null ? null : accountIdOf(session.user));
 }
 
 const sessionValue = atom<StoredSession | null>(loadSession());
@@ -45,10 +42,15 @@ export const sessionAtom = atom(
   },
 );
 
+/** The user's active account's id (null: none). */
+export function accountIdOf(user: CurrentUser): string | null {
+  return user.activeAccount?.id ?? user.account;
+}
+
 /** The active account's id, or null when signed out. */
 export const activeAccountIdAtom = atom((get) => {
   const user = get(sessionAtom)?.user;
-  return user?.activeAccount?.id ?? user?.account ?? null;
+  return user === undefined ? null : accountIdOf(user);
 });
 
 /** A session for a user and token: the active role is the first active role (spec 000 §4). */

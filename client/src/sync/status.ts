@@ -10,6 +10,7 @@ export const INITIAL_STATUS: SyncStatus = {
   pendingWrites: 0,
   failedWrites: 0,
   lastSyncedAt: null,
+  accountId: null,
 };
 
 /** The worker's sync status, always current (the sync indicator and the progress bar read it). */

@@ -14,7 +14,8 @@ export function syncWorker(): RemoteSyncWorker {
     name: 'sync',
   });
   const api = Comlink.wrap<SyncWorkerApi>(worker) as unknown as RemoteSyncWorker;
-  void api.http.configure({ origin: location.origin, appUrl: location.href });
+  // The address without query or hash: a reset link's token must not reach failure reports.
+  void api.http.configure({ origin: location.origin, appUrl: location.origin + location.pathname });
   remote = api;
   return api;
 }
