@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiPaths } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { E2e } from './support/fixture';
+import { ShellPage } from './support/pages/shell';
 
 /*
  * Spec 000 §4 at start and across tabs: the current account is asked for at start (another one
@@ -89,5 +90,25 @@ describe('the session in the page', () => {
     await tab.page.evaluate(() => localStorage.removeItem('role'));
     await tab.goto('/app/devices/list');
     await tab.waitForPath(/^\/user\/norole$/);
+  });
+
+  it('an account switch in one tab moves the other tabs to that account too', async () => {
+    const root = await e2e.session(DEMO_USERS.admin);
+    const browser = await e2e.browser();
+    const first = await e2e.openApp(browser, '/user/login');
+    await first.signIn(DEMO_USERS.admin);
+    await first.goto('/app/dashboards/list');
+    const second = await e2e.openApp(browser, '/app/dashboards/list');
+    await expect.poll(() => second.page.title()).toBe('Demo Machine Builder');
+
+    const shell = new ShellPage(first.page);
+    await shell.openAccountSwitcher();
+    await shell.accountOption('Customer North').click();
+    await expect.poll(() => first.page.title()).toBe('Customer North');
+    // The other tab's worker would otherwise keep syncing the old account, its writes refused.
+    await expect.poll(() => second.page.title(), { timeout: 30_000 }).toBe('Customer North');
+    await e2e.server.call('POST', apiPaths.setActiveAccount(root.userId, root.accountId), {
+      token: root.token,
+    });
   });
 });

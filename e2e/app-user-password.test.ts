@@ -130,6 +130,21 @@ describe('forgot and reset password', () => {
     await screen.send('long-enough-1');
     await screen.alert('Reset-token invalid or expired.').waitFor();
     expect(tab.path()).toMatch(/^\/user\/set-password\?/);
+    // The refusal is reported to the server (requestFailed) naming the page, but never the
+    // link's code or address: a real code in a report would be a live password reset.
+    await expect
+      .poll(async () =>
+        (
+          await e2e.server.db
+            .selectFrom('client_errors')
+            .select(['path', 'app_url'])
+            .where('path', '=', 'password/reset')
+            .execute()
+        ).map((r) => r.app_url),
+      )
+      .toContain(`${e2e.web.url}/user/set-password`);
+    const reports = await e2e.server.db.selectFrom('client_errors').select('app_url').execute();
+    expect(reports.filter((r) => (r.app_url ?? '').includes('made-up'))).toEqual([]);
   });
 
   it('a link without its code says it is incomplete', async () => {
