@@ -3,6 +3,7 @@ import { benchBundleSize } from './bundle-size.bench';
 import { benchChangeLog } from './change-log.bench';
 import { benchFanout } from './fanout.bench';
 import { benchGetUser } from './get-user.bench';
+import { benchListRows } from './list-rows.bench';
 import { benchMqttlogs } from './mqttlogs.bench';
 import { benchStoreApply } from './store-apply.bench';
 import { benchUpdateLatency } from './update-latency.bench';
@@ -20,6 +21,7 @@ const benches: [string, () => Promise<string[]>][] = [
   ['update-latency', benchUpdateLatency],
   // The client's first visit: initial JavaScript against the budget.
   ['bundle', benchBundleSize],
+  ['list-rows', benchListRows],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {

@@ -58,6 +58,11 @@ describe('the asset details', () => {
 
     const { tab, details } = await openDetails(asset.id);
     expect(await details.name()).toBe('CNC mill M12');
+    // The name is the page's heading for assistive technology too (not hidden inside a button).
+    expect(
+      await tab.page.getByRole('heading', { level: 1, name: 'CNC mill M12', exact: true }).count(),
+    ).toBe(1);
+    expect(await tab.page.getByRole('button', { name: 'CNC mill M12' }).count()).toBe(0);
     await expect.poll(() => details.groupNames()).toEqual(['Drive', 'Hydraulics']);
 
     // The gateway by name, linked to its page.
@@ -127,7 +132,8 @@ describe('the asset details', () => {
       .poll(async () => (await assetNamed(admin, 'Laser cutter LC-3000 (hall 2)')).id)
       .toBe(asset.id);
     await expect.poll(() => details.pendingMark.count()).toBe(0);
-    expect(await syncIndicator(tab.page).getAttribute('data-pending')).toBe('0');
+    // The indicator follows the worker's status report, which may come a moment after the model.
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-pending')).toBe('0');
     // Nothing was sent for the cancelled and the refused edits: one rename in the log.
     const renames = (await e2e.serverLog(admin.accountId)).filter(
       (m) => m.id === asset.id && m.action === 'attributes_updated',
@@ -148,6 +154,14 @@ describe('the asset details', () => {
     await expect
       .poll(async () => (await assetNamed(admin, 'Bending cell B4')).attributes.description)
       .toBe('Bends sheets up to 4 m.\nServiced every spring.');
+    // The text reads as text (no button around it); a click on it still opens the editor.
+    expect(await tab.page.getByRole('button', { name: /Bends sheets/ }).count()).toBe(0);
+    await tab.page.getByTestId('asset-description-value').click();
+    expect(await details.descriptionInput.inputValue()).toBe(
+      'Bends sheets up to 4 m.\nServiced every spring.',
+    );
+    await details.descriptionInput.press('Escape');
+    expect(await details.descriptionInput.count()).toBe(0);
   });
 
   it('says clearly when there is no such asset', async () => {

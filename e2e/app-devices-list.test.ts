@@ -91,6 +91,53 @@ describe('the asset list', () => {
     await expect.poll(() => tab.page.getByRole('heading', { level: 1 }).textContent()).toBe(second);
   });
 
+  it("reaches the focused row's gateway link with Tab, and only that row's", async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const names = await serverNames(admin.accountId);
+    const assets = await e2e.serverModels(admin.accountId, 'asset');
+    const gateways = await e2e.serverModels(admin.accountId, 'gateway');
+    const second = assets.find((a) => a.attributes.name === names[1]);
+    const gatewayId = String(second?.attributes.gateway_id);
+    const gatewayName = String(gateways.find((g) => g.id === gatewayId)?.attributes.name);
+    const { tab, list } = await openList();
+    await expect.poll(() => list.count()).toBe('12 assets');
+    await expect
+      .poll(() =>
+        list
+          .row(names[1] ?? '')
+          .getByRole('link', { name: gatewayName })
+          .count(),
+      )
+      .toBe(1);
+
+    await list.search.focus();
+    await tab.page.keyboard.press('Tab');
+    await tab.page.keyboard.press('ArrowDown');
+    expect(await list.focusedRowIndex()).toBe(1);
+    // From the row to its gateway: the next Tab stop, named by the gateway.
+    await tab.page.keyboard.press('Tab');
+    const focused = () =>
+      tab.page.evaluate(() => ({
+        text: document.activeElement?.textContent ?? '',
+        href: document.activeElement?.getAttribute('href') ?? null,
+      }));
+    expect(await focused()).toEqual({
+      text: gatewayName,
+      href: `/app/gateways/${gatewayId}/details`,
+    });
+    await tab.page.keyboard.press('Shift+Tab');
+    expect(await list.focusedRowIndex()).toBe(1);
+    // Only the current row's links are in the tab order: the other rows' are not.
+    const tabbableLinks = await tab.page
+      .locator('[data-testid="device-row"] a[tabindex="0"]')
+      .count();
+    expect(tabbableLinks).toBe(1);
+    // Enter on the gateway link follows it (not the row's asset).
+    await tab.page.keyboard.press('Tab');
+    await tab.page.keyboard.press('Enter');
+    await tab.waitForPath(new RegExp(`^/app/gateways/${gatewayId}/details$`));
+  });
+
   it('keeps the search when the user opens an asset and comes back', async () => {
     const { tab, list } = await openList();
     await list.searchFor('line');

@@ -54,6 +54,22 @@ describe('the breadcrumb', () => {
     await expect.poll(() => shell.hiddenCrumbs()).toEqual(['Assets', asset.name]);
   });
 
+  it('a malformed escape in the address is an unknown path, not a broken page', async () => {
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser, '/user/login');
+    await tab.signIn(DEMO_USERS.admin);
+    const shell = new ShellPage(tab.page);
+    await tab.goto(`/app/devices/${asset.id}/details`);
+    await expect.poll(() => shell.crumbs()).toEqual(['Assets', asset.name, 'Details']);
+    // From inside the app: the frame (breadcrumb, menu) sees the address before the router has
+    // placed it, and must not throw on it.
+    await tab.navigateInApp('/app/devices/%E0%A4/details');
+    await expect
+      .poll(() => tab.page.getByRole('heading', { level: 1, name: 'Page not found' }).count())
+      .toBe(1);
+    expect(tab.console.filter((line) => line.includes('URIError'))).toEqual([]);
+  });
+
   it('leads back up the path', async () => {
     const { shell, goto } = await signedIn();
     await goto('/app/service/history');

@@ -69,4 +69,14 @@ describe('German', () => {
     await expect.poll(async () => (await entries()).includes('Users')).toBe(false);
     for (const id of await entries()) expect(id).toMatch(/^[A-Za-z0-9+/_-]{6}$/);
   });
+
+  it("Plain shows the user area's tab title as ids too, the product's name included", async () => {
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser, '/user/login');
+    await expect.poll(() => tab.page.title()).toBe('Sign in · Machine Platform');
+    await tab.page.evaluate(() => localStorage.setItem('currentLanguage', 'plain'));
+    await tab.reload();
+    const id = '[A-Za-z0-9+/_-]{6}';
+    await expect.poll(() => tab.page.title()).toMatch(new RegExp(`^${id} · ${id}$`));
+  });
 });

@@ -20,6 +20,54 @@ describe('the app shell', () => {
     await expect.poll(() => tab.page.getByRole('heading', { name: 'Dashboards' }).count()).toBe(1);
   });
 
+  it('unknown paths inside the app show the error screen; the screens spec 000 §2 lists show their page', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const [asset] = await e2e.serverModels(admin.accountId, 'asset');
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser, '/user/login');
+    await tab.signIn(DEMO_USERS.admin);
+    const heading = (name: string) =>
+      tab.page.getByRole('heading', { level: 1, name, exact: true });
+    const a = admin.accountId;
+    const u = admin.userId;
+    const d = asset?.id ?? '';
+
+    for (const path of [
+      '/app/devices/x/anything/else',
+      '/app/users/x/foo/bar',
+      `/app/devices/${d}/nothing`,
+      `/app/accounts/${a}/nothing`,
+      `/app/accounts/${a}/details/${a}/more`,
+      '/app/templates/x/nothing',
+      '/app/firmware/x/details/more',
+      '/app/versions/modules/m1/1.2.0/nothing',
+    ]) {
+      await tab.goto(path);
+      await expect.poll(() => heading('Page not found').count(), { message: path }).toBe(1);
+    }
+
+    // Listed screens show their page, in the app's frame; the v2 roles address is forwarded.
+    const screens: [string, RegExp, string][] = [
+      [`/app/accounts/${a}/roles/${a}/v2`, new RegExp(`^/app/accounts/${a}/roles/${a}$`), 'Roles'],
+      [`/app/accounts/${a}/roles/v2`, new RegExp(`^/app/accounts/${a}/roles$`), 'Roles'],
+      [`/app/accounts/${a}/errorcodelists`, /errorcodelists$/, 'Error code lists'],
+      [`/app/users/${u}/accesstokens`, /accesstokens$/, 'Access tokens'],
+      [`/app/devices/${d}/scene/v3/s1`, /scene\/v3\/s1$/, 'Scene'],
+      [`/app/devices/${d}/servicebooklet`, /servicebooklet$/, 'Service booklet'],
+      ['/app/templates/t1/3d/m1', /3d\/m1$/, '3D model'],
+      ['/app/firmware/f1', /firmware\/f1$/, 'Firmware'],
+      ['/app/boards/b1/details', /b1\/details$/, 'Details'],
+      ['/app/versions/modules/m1/1.2.0/featureflags', /featureflags$/, 'Feature flags'],
+      ['/app/versions/modules/m1', /modules\/m1$/, 'Module'],
+    ];
+    for (const [path, ends, title] of screens) {
+      await tab.goto(path);
+      await tab.waitForPath(ends);
+      await expect.poll(() => heading(title).count(), { message: path }).toBe(1);
+      expect(await tab.page.getByRole('banner').count(), path).toBe(1);
+    }
+  });
+
   it('an unknown path shows the error screen', async () => {
     const browser = await e2e.browser();
     const tab = await e2e.openApp(browser, '/no/such/place');

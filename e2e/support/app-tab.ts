@@ -29,6 +29,17 @@ export class AppTab {
     await this.page.goto(new URL(path, this.baseUrl).toString());
   }
 
+  /**
+   * Moves to `path` inside the running app, without a page load (as the browser's back and
+   * forward do): the app's frame stays mounted while the router loads the new screen.
+   */
+  async navigateInApp(path: string): Promise<void> {
+    await this.page.evaluate((to) => {
+      history.pushState(history.state, '', to);
+      dispatchEvent(new PopStateEvent('popstate', { state: history.state as unknown }));
+    }, path);
+  }
+
   /** The path (and search) the app shows now. */
   path(): string {
     const url = new URL(this.page.url());

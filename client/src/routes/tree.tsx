@@ -193,6 +193,56 @@ function forward(parent: AnyRoute, path: string, to: string) {
   return createRoute({ getParentRoute: () => parent, path, beforeLoad: redirectTo(to) });
 }
 
+/** A screen whose last segment may be left out (`{selected?}` of spec 000 §2): both paths. */
+function optional(parent: AnyRoute, path: string, param: string, title: MessageDescriptor) {
+  return [area(parent, path, title), area(parent, `${path}/${param}`, title)];
+}
+
+interface ListAreaOptions {
+  /** The list's page; default: the area's empty state. */
+  readonly list?: () => ReactNode;
+  /** Screens of the area beside the list and the items (`demo/smartphone`). */
+  readonly more?: (parent: AnyRoute) => AnyRoute[];
+  /** One item: its id's segment (`$boardid`), its title and its screens. */
+  readonly item: {
+    readonly param: string;
+    readonly title: MessageDescriptor;
+    readonly children?: (parent: AnyRoute) => AnyRoute[];
+  };
+}
+
+/**
+ * The usual shape of an area: `/app/x` forwards to its list, the list, and one item at
+ * `/app/x/{id}` with its screens. Paths that are none of these are unknown (the error screen).
+ */
+function listArea(path: string, title: MessageDescriptor, options: ListAreaOptions) {
+  const { item } = options;
+  return area(appRoute, path, title, {
+    children: (p) => [
+      forward(p, '/', `/app/${path}/list`),
+      area(p, 'list', title, options.list === undefined ? {} : { component: options.list }),
+      ...(options.more?.(p) ?? []),
+      area(
+        p,
+        item.param,
+        item.title,
+        item.children === undefined ? {} : { children: item.children },
+      ),
+    ],
+  });
+}
+
+/** `…/roles/v2` and `…/roles/{selected}/v2` are the same screen without the v2. */
+function dropV2(parent: AnyRoute, path: string) {
+  return createRoute({
+    getParentRoute: () => parent,
+    path,
+    beforeLoad: ({ location }) => {
+      throw redirect({ to: location.pathname.replace(/\/v2\/?$/, '') });
+    },
+  });
+}
+
 const accounts = area(appRoute, 'accounts', msg`Accounts`, {
   requirement: ROUTE_REQUIREMENTS.accounts,
   children: (p) => [
@@ -206,15 +256,18 @@ const accounts = area(appRoute, 'accounts', msg`Accounts`, {
       },
     }),
     area(p, 'list', msg`Account list`),
-    // roles/{selected?}/v2 is the same screen as roles/{selected?}.
-    createRoute({
-      getParentRoute: () => p,
-      path: '$accountid/roles/$selected/v2',
-      beforeLoad: ({ location }) => {
-        throw redirect({ to: location.pathname.replace(/\/v2\/?$/, '') });
-      },
+    area(p, '$accountid', msg`Account`, {
+      children: (a) => [
+        ...optional(a, 'details', '$selected', msg`Details`),
+        ...optional(a, 'roles', '$selected', msg`Roles`),
+        dropV2(a, 'roles/v2'),
+        dropV2(a, 'roles/$selected/v2'),
+        ...optional(a, 'design', '$selected', msg`Design`),
+        ...optional(a, 'integrations', '$selected', msg`Integrations`),
+        ...optional(a, 'services', '$selected', msg`Services`),
+        ...optional(a, 'errorcodelists', '$selected', msg`Error code lists`),
+      ],
     }),
-    area(p, '$accountid/$', msg`Account`),
   ],
 });
 
@@ -226,6 +279,15 @@ const feedbackRedirects: Record<string, string> = {
   help: 'operations',
 };
 
+/** The tabs of a module, and of one version of it. */
+const moduleTabs = (m: AnyRoute) => [
+  area(m, 'general', msg`General`),
+  area(m, 'interface', msg`Interface`),
+  area(m, 'featureflags', msg`Feature flags`),
+  area(m, 'actions', msg`Actions`),
+  area(m, 'datastreams', msg`Data streams`),
+];
+
 const areas = [
   createRoute({
     getParentRoute: () => appRoute,
@@ -233,12 +295,12 @@ const areas = [
     beforeLoad: redirectTo('/app/devices/list'),
   }),
   accounts,
-  area(appRoute, 'firmware', msg`Firmware`, {
-    children: (p) => [
-      forward(p, '/', '/app/firmware/list'),
-      area(p, 'list', msg`Firmware`),
-      area(p, '$firmwareid/$', msg`Firmware`),
-    ],
+  listArea('firmware', msg`Firmware`, {
+    item: {
+      param: '$firmwareid',
+      title: msg`Firmware`,
+      children: (f) => [area(f, 'details', msg`Details`)],
+    },
   }),
   area(appRoute, 'integration/$integrationslug', msg`Integration`),
   area(appRoute, 'feedback', msg`Feedback`, {
@@ -252,47 +314,69 @@ const areas = [
       ),
     ],
   }),
-  area(appRoute, 'boards', msg`Boards`, {
-    children: (p) => [
-      forward(p, '/', '/app/boards/list'),
-      area(p, 'list', msg`Boards`),
-      area(p, '$boardid/$', msg`Board`),
-    ],
+  listArea('boards', msg`Boards`, {
+    item: {
+      param: '$boardid',
+      title: msg`Board`,
+      children: (b) => [area(b, 'details', msg`Details`)],
+    },
   }),
-  area(appRoute, 'users', msg`Users`, {
-    children: (p) => [
-      forward(p, '/', '/app/users/list'),
-      area(p, 'list', msg`Users`),
-      area(p, '$userid/$', msg`User`),
-    ],
+  listArea('users', msg`Users`, {
+    item: {
+      param: '$userid',
+      title: msg`User`,
+      children: (u) => [
+        area(u, 'details', msg`Details`),
+        area(u, 'actions', msg`Actions`),
+        area(u, 'accesstokens', msg`Access tokens`),
+        area(u, 'notifications', msg`Notifications`),
+      ],
+    },
   }),
-  area(appRoute, 'templates', msg`Templates`, {
-    children: (p) => [
-      forward(p, '/', '/app/templates/list'),
-      area(p, 'list', msg`Templates`),
-      area(p, '$', msg`Template`),
-    ],
+  listArea('templates', msg`Templates`, {
+    more: (p) => [area(p, 'demo/smartphone', msg`Demo`)],
+    item: {
+      param: '$id',
+      title: msg`Template`,
+      children: (t) => [
+        area(t, 'input/$inputid', msg`Input`),
+        area(t, 'dashboard/$dashboardid', msg`Dashboard`),
+        area(t, 'details', msg`Details`),
+        area(t, 'scene/$sceneid', msg`Scene`),
+        area(t, '3d/$threedmodelid', msg`3D model`),
+      ],
+    },
   }),
-  area(appRoute, 'devices', msg`Assets`, {
-    children: (p) => [
-      forward(p, '/', '/app/devices/list'),
-      area(p, 'list', msg`Assets`, { component: () => <DevicesListPage /> }),
+  listArea('devices', msg`Assets`, {
+    list: () => <DevicesListPage />,
+    more: (p) => [
       area(p, '3dmodel/$deviceid/$modelid', msg`3D model`),
       area(p, 'demo/smartphone', msg`Demo`),
-      area(p, '$id', msg`Asset`, {
-        children: (d) => [
-          createRoute({
-            getParentRoute: () => d,
-            path: '/',
-            beforeLoad: ({ params }) => {
-              throw redirect({ to: `/app/devices/${(params as { id: string }).id}/details` });
-            },
-          }),
-          area(d, 'details', msg`Details`, { component: () => <DeviceDetailsPage /> }),
-          area(d, '$', msg`Asset`),
-        ],
-      }),
     ],
+    item: {
+      param: '$id',
+      title: msg`Asset`,
+      children: (d) => [
+        createRoute({
+          getParentRoute: () => d,
+          path: '/',
+          beforeLoad: ({ params }) => {
+            throw redirect({ to: `/app/devices/${(params as { id: string }).id}/details` });
+          },
+        }),
+        area(d, 'details', msg`Details`, { component: () => <DeviceDetailsPage /> }),
+        area(d, 'input/$inputid', msg`Input`),
+        area(d, 'uml/$diagramid', msg`UML diagram`),
+        area(d, 'dashboard/$dashboardid', msg`Dashboard`),
+        area(d, 'report/$reportid', msg`Report`),
+        area(d, 'eventinspection/$opportunityid', msg`Event inspection`),
+        area(d, 'i/$integrationslug', msg`Integration`),
+        area(d, 'servicebooklet', msg`Service booklet`),
+        area(d, 'scene/$sceneid', msg`Scene`),
+        area(d, 'scene/v3/$sceneid', msg`Scene`),
+        area(d, '3d/$threedmodelid', msg`3D model`),
+      ],
+    },
   }),
   area(appRoute, 'helpcenter/$helpcenterid/$helpcenterlang', msg`Help center`, {
     requirement: ROUTE_REQUIREMENTS.helpcenter,
@@ -321,7 +405,13 @@ const areas = [
       area(p, 'platforms', msg`Platforms`),
       area(p, 'platforms/$slug/$id/general', msg`Platform`),
       area(p, 'modules', msg`Modules`),
-      area(p, 'modules/$', msg`Module`),
+      // modules/{id}/{version?}, each with its tabs.
+      area(p, 'modules/$id', msg`Module`, {
+        children: (m) => [
+          ...moduleTabs(m),
+          area(m, '$version', msg`Version`, { children: moduleTabs }),
+        ],
+      }),
     ],
   }),
   area(appRoute, 'gateways', msg`Gateways`, {
@@ -334,12 +424,8 @@ const areas = [
       area(p, '$id/logs', msg`Gateway logs`),
     ],
   }),
-  area(appRoute, 'dashboards', msg`Dashboards`, {
-    children: (p) => [
-      forward(p, '/', '/app/dashboards/list'),
-      area(p, 'list', msg`Dashboards`),
-      area(p, '$dashboardid', msg`Dashboard`),
-    ],
+  listArea('dashboards', msg`Dashboards`, {
+    item: { param: '$dashboardid', title: msg`Dashboard` },
   }),
   area(appRoute, 'translations', msg`Translations`, {
     children: (p) => [
@@ -347,13 +433,7 @@ const areas = [
       area(p, 'list', msg`Translations`),
     ],
   }),
-  area(appRoute, 'themes', msg`Themes`, {
-    children: (p) => [
-      forward(p, '/', '/app/themes/list'),
-      area(p, 'list', msg`Themes`),
-      area(p, '$themeid', msg`Theme`),
-    ],
-  }),
+  listArea('themes', msg`Themes`, { item: { param: '$themeid', title: msg`Theme` } }),
   area(appRoute, 'report/$id/page/$pageid', msg`Report`),
   area(appRoute, 'single', msg`Single view`),
   area(appRoute, 'api', msg`API`, { children: (p) => [area(p, 'map', msg`Map`)] }),

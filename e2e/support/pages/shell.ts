@@ -111,4 +111,9 @@ export class ShellPage {
     await this.openUserMenu();
     await this.page.getByRole('menuitem', { name: 'Sign out' }).click();
   }
+
+  /** The question before a sign-out that would delete unsent changes. */
+  signOutDialog(): Locator {
+    return this.page.getByRole('dialog', { name: 'Sign out?' });
+  }
 }

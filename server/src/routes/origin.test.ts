@@ -51,11 +51,43 @@ describe('the web client at the origin', () => {
 
   it('a missing asset or API path is a 404, never the app', async () => {
     expect((await s.call('GET', '/assets/gone-123.js')).status).toBe(404);
-    const api = await s.call('GET', '/api/v1/no-such-call');
-    expect(api.status).toBe(404);
-    expect(api.headers.get('content-type')).toContain('application/json');
+    for (const p of ['/api/v1/no-such-call', '/api', '/api/', '/api/users', '/api/v2/user']) {
+      const api = await s.call('GET', p);
+      expect(api.status, p).toBe(404);
+      expect(api.headers.get('content-type'), p).toContain('application/json');
+    }
     const conf = await s.call('GET', apiPaths.staticconf());
     expect(conf.status).toBe(200);
     expect(conf.headers.get('content-type')).toContain('application/json');
+  });
+
+  it('a missing file is a 404, never the app: the app is only for screen paths', async () => {
+    for (const p of [
+      '/favicon.ico',
+      '/robots.txt',
+      '/workbox-4f1a2b3c.js',
+      '/sw.js.map',
+      '/icons/old-icon.png',
+      '/mqtt/x',
+      '/staticconf/x',
+      '/assets/no-dot',
+    ]) {
+      const res = await s.call('GET', p);
+      expect(res.status, p).toBe(404);
+      expect(res.headers.get('content-type'), p).toContain('application/json');
+      expect(res.text, p).not.toContain('<div id="root">');
+    }
+    // Screens of the app may carry a dot in an id or a version: the app routes those.
+    for (const p of ['/app/versions/modules/m1/1.2.0', '/user/login', '/app', '/scan', '/qr']) {
+      const res = await s.call('GET', p);
+      expect(res.status, p).toBe(200);
+      expect(res.text, p).toContain('<div id="root">');
+    }
+  });
+
+  it('only GET answers the app: another method on a screen path is a 404', async () => {
+    const res = await s.call('POST', '/app/devices/list', { json: {} });
+    expect(res.status).toBe(404);
+    expect(res.text).not.toContain('<div id="root">');
   });
 });

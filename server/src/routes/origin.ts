@@ -2,14 +2,30 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
-import { API_BASE, DEFAULT_DIRECTION, DEFAULT_LANGUAGE, LANGUAGES } from '@plant/shared-schema';
+import { DEFAULT_DIRECTION, DEFAULT_LANGUAGE, LANGUAGES } from '@plant/shared-schema';
 import type { AppEnv } from '../http/context';
 import type { Services } from '../services';
 
-/** Files the browser must ask for again every time: the shell's entry and the service worker. */
-const ALWAYS_REVALIDATE = new Set(['/', '/index.html', '/sw.js', '/manifest.webmanifest']);
-/** Paths that are never the app: an unknown one there is a 404, not the app's index.html. */
-const NOT_THE_APP = [`${API_BASE}/`, '/mqtt', '/staticconf', '/assets/'];
+/** Areas that are never the app: an unknown path there is a 404, not the app's index.html. */
+const NOT_THE_APP = ['/api', '/mqtt', '/staticconf', '/assets'];
+/** The client's own areas (spec 000 §2): every path there is a screen, even one with a dot. */
+const APP_AREAS = ['/app', '/user'];
+
+const under = (pathname: string, area: string) =>
+  pathname === area || pathname.startsWith(`${area}/`);
+
+/**
+ * Whether a missing path answers the app: a screen path, not a file. A file name (a last segment
+ * with a dot: /favicon.ico, /robots.txt, an old release's /workbox-1a2b.js) and anything under
+ * /api (with or without v1), /mqtt, /staticconf or /assets is a 404. Screens under /app and /user
+ * may have a dot in an id or a version (/app/versions/modules/{id}/1.2.0): the app routes them.
+ */
+export function answersTheApp(pathname: string): boolean {
+  if (NOT_THE_APP.some((area) => under(pathname, area))) return false;
+  if (APP_AREAS.some((area) => under(pathname, area))) return true;
+  const last = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return !last.includes('.');
+}
 
 /**
  * Calls at the origin rather than under /api/v1: the static configuration, and the built web
@@ -43,20 +59,17 @@ export function originRoutes(services: Services, clientDir: string) {
       root: clientDir,
       onFound: (file, c) => {
         const name = `/${path.relative(clientDir, file).split(path.sep).join('/')}`;
-        // Hashed file names (assets/) never change; everything else is checked each time.
+        // Hashed file names (assets/) never change; everything else (index.html, sw.js, the
+        // manifest, icons) is checked each time.
         c.header(
           'Cache-Control',
-          name.startsWith('/assets/') && !ALWAYS_REVALIDATE.has(name)
-            ? 'public, max-age=31536000, immutable'
-            : 'no-cache',
+          name.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
         );
       },
     }),
   );
   app.get('*', (c) => {
-    if (NOT_THE_APP.some((prefix) => c.req.path.startsWith(prefix))) {
-      return c.json({ success: false, message: 'Not found.' }, 404);
-    }
+    if (!answersTheApp(c.req.path)) return c.json({ success: false, message: 'Not found.' }, 404);
     c.header('Cache-Control', 'no-cache');
     return c.html(indexHtml);
   });

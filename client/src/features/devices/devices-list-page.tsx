@@ -28,7 +28,7 @@ import {
 import { activeAccountIdAtom } from '../../state/session';
 import { syncStatusAtom } from '../../sync/status';
 import { textOf } from './asset-texts';
-import { DevicesTable, ROW_HEIGHT } from './devices-table';
+import { DevicesTable, ROW_HEIGHT, useCellTabIndex } from './devices-table';
 import classes from './devices.module.css';
 import { devicePaths } from './paths';
 
@@ -269,9 +269,11 @@ function useGatewayCell(enabled: boolean): ((gatewayId: string | null) => ReactN
   }, [enabled, result]);
 }
 
+/** In the tab order in the table's current row only (roving tabindex, devices-table.tsx). */
 function GatewayLink({ id, name }: { readonly id: string; readonly name: string }) {
+  const tabIndex = useCellTabIndex();
   return (
-    <Anchor component={Link} to={devicePaths.gatewayDetails(id)} inherit tabIndex={-1}>
+    <Anchor component={Link} to={devicePaths.gatewayDetails(id)} inherit tabIndex={tabIndex}>
       {name}
     </Anchor>
   );

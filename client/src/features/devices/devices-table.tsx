@@ -1,4 +1,6 @@
 import {
+  createContext,
+  useContext,
   useEffect,
   useLayoutEffect,
   useMemo,
@@ -47,6 +49,18 @@ interface TableRow {
   readonly model: LocalModel;
 }
 
+/**
+ * Whether the row a cell is in is the table's row in the tab order. A link in a cell other than
+ * the name (which Enter on the row opens) is tabbable only in that row: Tab goes from the row to
+ * its links, then out of the table, never through every rendered row's links.
+ */
+const RowInTabOrder = createContext(false);
+
+/** For a cell's content: 0 in the row that is in the tab order, -1 in any other row. */
+export function useCellTabIndex(): 0 | -1 {
+  return useContext(RowInTabOrder) ? 0 : -1;
+}
+
 export interface DevicesTableProps {
   readonly total: number;
   readonly at: (index: number) => LocalModel | undefined;
@@ -66,8 +80,8 @@ export interface DevicesTableProps {
 /**
  * The assets as an accessible, virtualised table: only the rendered rows exist in the DOM (the
  * table says how many there are with aria-rowcount, each row its place with aria-rowindex). One
- * row at a time is in the tab order; arrow keys, Page Up/Down, Home and End move between rows
- * (scrolling as needed), Enter opens the asset.
+ * row at a time is in the tab order, and so are that row's links (the gateway); arrow keys, Page
+ * Up/Down, Home and End move between rows (scrolling as needed), Enter on a row opens the asset.
  */
 export function DevicesTable(props: DevicesTableProps) {
   const { total, at, onRangeChange, resetKey, highlight, gatewayCell } = props;
@@ -228,6 +242,8 @@ export function DevicesTable(props: DevicesTableProps) {
     };
     const action = keys[event.key];
     if (action === undefined || event.altKey || event.metaKey) return;
+    // Enter on a link in a row (the gateway) follows that link.
+    if (event.key === 'Enter' && (event.target as HTMLElement).tagName !== 'TR') return;
     event.preventDefault();
     action();
   };
@@ -306,11 +322,17 @@ export function DevicesTable(props: DevicesTableProps) {
                 data-id={row.original.model.id}
                 onClick={(event) => onClick(event, item.index)}
               >
-                {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id} role="cell" className={cellClass(cell.column.id, classes.cell)}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </td>
-                ))}
+                <RowInTabOrder.Provider value={item.index === tabbable}>
+                  {row.getVisibleCells().map((cell) => (
+                    <td
+                      key={cell.id}
+                      role="cell"
+                      className={cellClass(cell.column.id, classes.cell)}
+                    >
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </td>
+                  ))}
+                </RowInTabOrder.Provider>
               </tr>
             );
           })}

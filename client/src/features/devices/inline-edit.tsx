@@ -1,14 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import {
-  ActionIcon,
-  Group,
-  Text,
-  TextInput,
-  Textarea,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
+import { ActionIcon, Group, Text, TextInput, Textarea, Tooltip } from '@mantine/core';
 
 export type Validation = { readonly value: string } | { readonly error: string };
 
@@ -91,20 +83,16 @@ export function InlineEdit(props: InlineEditProps) {
   if (mode.name === 'view') {
     return (
       <Group gap={4} wrap="nowrap" align="center" data-testid={testId}>
-        {canEdit ? (
-          <UnstyledButton
-            onClick={start}
-            tabIndex={-1}
-            style={{ cursor: 'text', minWidth: 0 }}
-            data-testid={`${testId}-value`}
-          >
-            {props.children}
-          </UnstyledButton>
-        ) : (
-          <div data-testid={`${testId}-value`} style={{ minWidth: 0 }}>
-            {props.children}
-          </div>
-        )}
+        {/* A plain element, not a button: a button would hide the value's own meaning (the page's
+            heading) from screen readers. The click is a shortcut for the pointer; the edit button
+            next to it is the way for the keyboard and assistive technology. */}
+        <div
+          onClick={canEdit ? start : undefined}
+          style={{ cursor: canEdit ? 'text' : undefined, minWidth: 0 }}
+          data-testid={`${testId}-value`}
+        >
+          {props.children}
+        </div>
         {canEdit ? (
           <Tooltip label={t`Edit ${label}`}>
             <ActionIcon

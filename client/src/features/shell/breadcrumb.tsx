@@ -3,6 +3,7 @@ import { ActionIcon, Menu } from '@mantine/core';
 import { Link, useLocation, useRouter } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { IconDots } from '../../components/icons';
+import { safeDecode } from '../../components/safe-decode';
 import { sessionAtom } from '../../state/session';
 import { useLiveModel } from '../../sync/hooks';
 import { ID_TYPES, SEGMENT_LABELS } from './breadcrumb-labels';
@@ -49,7 +50,11 @@ export function Breadcrumb({ narrow }: { readonly narrow: boolean }) {
   const { t } = useLingui();
   const router = useRouter();
   const pathname = useLocation({ select: (l) => l.pathname });
-  const crumbs = crumbsOf(pathname, (path) => router.getMatchedRoutes(path)[2] !== undefined);
+  const crumbs = crumbsOf(pathname, (path) => {
+    // The router matches loosely ("**": the rest it could not place); a page is an exact match.
+    const [, params, route] = router.getMatchedRoutes(path);
+    return route !== undefined && (route.path === '/' || params['**'] === undefined);
+  });
   if (crumbs.length === 0) return null;
   const max = narrow ? MAX_CRUMBS.narrow : MAX_CRUMBS.wide;
   const collapsed = crumbs.length > max;
@@ -133,7 +138,7 @@ function CrumbLabel({ crumb }: { readonly crumb: Crumb }) {
   const session = useAtomValue(sessionAtom);
   const label = SEGMENT_LABELS[crumb.segment];
   if (label !== undefined) return <>{i18n._(label)}</>;
-  const id = decodeURIComponent(crumb.segment);
+  const id = safeDecode(crumb.segment);
   const type = crumb.previous === null ? undefined : ID_TYPES[crumb.previous];
   if (type !== undefined) return <ModelName type={type} id={id} />;
   const account = session?.user.activeAccount;

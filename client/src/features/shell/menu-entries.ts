@@ -19,6 +19,7 @@ import {
   IconUsers,
   type IconProps,
 } from '../../components/icons';
+import { safeDecode } from '../../components/safe-decode';
 
 /**
  * The side menu's entries (spec 000 §2 "Menu entries"), grouped as people work: running the
@@ -81,8 +82,8 @@ const DEVICE_SCREENS = new Set(['list', 'demo']);
 export function currentAssetId(pathname: string): string | null {
   const [, app, devices, first, second] = pathname.split('/');
   if (app !== 'app' || devices !== 'devices' || first === undefined || first === '') return null;
-  if (first === '3dmodel') return second === undefined || second === '' ? null : second;
-  return DEVICE_SCREENS.has(first) ? null : decodeURIComponent(first);
+  if (first === '3dmodel') return second === undefined || second === '' ? null : safeDecode(second);
+  return DEVICE_SCREENS.has(first) ? null : safeDecode(first);
 }
 
 /** Every group with every entry (details only on an asset), before permissions. */

@@ -1,22 +1,38 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
 import type { SyncEvent } from '@plant/sync-worker/api';
 import { signOut } from '../../session/session';
 import { onSyncEvent } from '../../sync/bridge';
+import { clearSession } from '../../state/storage';
 import { translateServerText } from '../../i18n/server-texts';
 import { PermissionChecksDialog } from './permission-checks';
 
 /**
  * The worker's one-off events as the user sees them: server messages as toasts (with their
  * translationParams), refused writes, a permission-check dialog for `_permissionChecks`, and the
- * forced sign-out of spec 000 §8 (home after 1 s).
+ * forced sign-out of spec 000 §8: the stored user, role and token go at once, the sign-out and the
+ * way home follow after 1 s.
  */
+
+/** Spec 000 §8: from refused broker credentials to the home page. */
+const SIGNED_OUT_DELAY_MS = 1_000;
+
 export function SyncFeedback() {
   const navigate = useNavigate();
   const { i18n, t } = useLingui();
   const [checks, setChecks] = useState<readonly unknown[] | null>(null);
+  // The one pending forced sign-out: more refusals while it waits add nothing.
+  const signOutTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(
+    () => () => {
+      if (signOutTimer.current !== null) clearTimeout(signOutTimer.current);
+      signOutTimer.current = null;
+    },
+    [],
+  );
 
   useEffect(
     () =>
@@ -53,9 +69,14 @@ export function SyncFeedback() {
           case 'upload-progress':
             return;
           case 'signed-out':
-            setTimeout(() => {
+            // First the stored user, role and token (another tab sees it, a reload starts signed
+            // out), then home after 1 s.
+            clearSession();
+            if (signOutTimer.current !== null) return;
+            signOutTimer.current = setTimeout(() => {
+              signOutTimer.current = null;
               void signOut().then(() => navigate({ to: '/' }));
-            }, 1_000);
+            }, SIGNED_OUT_DELAY_MS);
             return;
           case 'resynced':
             notifications.show({

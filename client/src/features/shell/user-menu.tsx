@@ -1,7 +1,8 @@
-import { Trans, useLingui } from '@lingui/react/macro';
-import { ActionIcon, Menu, Text } from '@mantine/core';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { ActionIcon, Button, Group, Menu, Modal, Text } from '@mantine/core';
 import { useRouter } from '@tanstack/react-router';
-import { useAtom, useAtomValue } from 'jotai';
+import { useAtom, useAtomValue, useStore } from 'jotai';
+import { useState } from 'react';
 import { LANGUAGES, type Language } from '@plant/shared-schema';
 import { IconLogout, IconUser } from '../../components/icons';
 import { signOut } from '../../session/session';
@@ -13,6 +14,12 @@ import {
   type Transition,
 } from '../../state/preferences';
 import { sessionAtom } from '../../state/session';
+import { syncStatusAtom } from '../../sync/status';
+
+/** Changes in this browser that the server does not have: sign-out deletes them. */
+function unsentCount(status: { pendingWrites: number; failedWrites: number }): number {
+  return status.pendingWrites + status.failedWrites;
+}
 
 /**
  * Each language by its own name (an endonym is never translated: whoever cannot read the current
@@ -29,7 +36,8 @@ const isLanguage = (v: string): v is Language => (LANGUAGES as readonly string[]
 
 /**
  * The signed-in user's menu: who is signed in, the language, the direction (right-to-left
- * mirrors the whole app), the page transition, and signing out (then the sign-in screen).
+ * mirrors the whole app), the page transition, and signing out (then the sign-in screen). With
+ * changes that have not reached the server, signing out asks first: it deletes them.
  */
 export function UserMenu() {
   const { t } = useLingui();
@@ -39,87 +47,137 @@ export function UserMenu() {
   const [direction, setDirection] = useAtom(directionAtom);
   const [transition, setTransition] = useAtom(transitionAtom);
 
+  const store = useStore();
+  const [confirming, setConfirming] = useState(false);
+
   const leave = async () => {
+    setConfirming(false);
     await signOut();
     await router.navigate({ to: '/user/login' });
   };
+  const askToLeave = () => {
+    if (unsentCount(store.get(syncStatusAtom)) > 0) setConfirming(true);
+    else void leave();
+  };
 
   return (
-    <Menu position="bottom-end" width={260} withinPortal>
-      <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          size="lg"
-          aria-label={t`User menu`}
-          data-testid="user-menu"
-        >
-          <IconUser size={22} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown data-testid="user-menu-dropdown">
-        {user === null ? null : (
-          <div style={{ padding: '6px 12px' }}>
-            <Text size="sm" fw={600} truncate="end">
-              {user.firstname} {user.lastname}
-            </Text>
-            <Text size="xs" c="dimmed" truncate="end">
-              {user.email}
-            </Text>
-          </div>
-        )}
-        <Menu.Divider />
-        <Menu.Label>
-          <Trans>Language</Trans>
-        </Menu.Label>
-        <Menu.RadioGroup value={language} onChange={(v) => isLanguage(v) && setLanguage(v)}>
-          {(Object.keys(LANGUAGE_NAMES) as Exclude<Language, 'plain'>[]).map((code) => (
-            <Menu.RadioItem key={code} value={code} lang={code}>
-              {LANGUAGE_NAMES[code]}
+    <>
+      <Menu position="bottom-end" width={260} withinPortal>
+        <Menu.Target>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label={t`User menu`}
+            data-testid="user-menu"
+          >
+            <IconUser size={22} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown data-testid="user-menu-dropdown">
+          {user === null ? null : (
+            <div style={{ padding: '6px 12px' }}>
+              <Text size="sm" fw={600} truncate="end">
+                {user.firstname} {user.lastname}
+              </Text>
+              <Text size="xs" c="dimmed" truncate="end">
+                {user.email}
+              </Text>
+            </div>
+          )}
+          <Menu.Divider />
+          <Menu.Label>
+            <Trans>Language</Trans>
+          </Menu.Label>
+          <Menu.RadioGroup value={language} onChange={(v) => isLanguage(v) && setLanguage(v)}>
+            {(Object.keys(LANGUAGE_NAMES) as Exclude<Language, 'plain'>[]).map((code) => (
+              <Menu.RadioItem key={code} value={code} lang={code}>
+                {LANGUAGE_NAMES[code]}
+              </Menu.RadioItem>
+            ))}
+            <Menu.RadioItem value="plain">
+              <Trans>Plain (message ids)</Trans>
             </Menu.RadioItem>
-          ))}
-          <Menu.RadioItem value="plain">
-            <Trans>Plain (message ids)</Trans>
-          </Menu.RadioItem>
-        </Menu.RadioGroup>
-        <Menu.Divider />
-        <Menu.Label>
-          <Trans>Direction</Trans>
-        </Menu.Label>
-        <Menu.RadioGroup value={direction} onChange={(v) => setDirection(v as Direction)}>
-          <Menu.RadioItem value="ltr">
-            <Trans>Left to right</Trans>
-          </Menu.RadioItem>
-          <Menu.RadioItem value="rtl">
-            <Trans>Right to left</Trans>
-          </Menu.RadioItem>
-        </Menu.RadioGroup>
-        <Menu.Divider />
-        <Menu.Label>
-          <Trans>Page transition</Trans>
-        </Menu.Label>
-        <Menu.RadioGroup value={transition} onChange={(v) => setTransition(v as Transition)}>
-          <Menu.RadioItem value="fade">
-            <Trans>Fade</Trans>
-          </Menu.RadioItem>
-          <Menu.RadioItem value="slide">
-            <Trans>Slide</Trans>
-          </Menu.RadioItem>
-        </Menu.RadioGroup>
-        <Menu.Divider />
-        <Menu.Item
-          color="red"
-          leftSection={
-            <IconLogout
-              size={16}
-              style={{ transform: direction === 'rtl' ? 'scaleX(-1)' : undefined }}
-            />
-          }
-          onClick={() => void leave()}
-        >
-          <Trans>Sign out</Trans>
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+          </Menu.RadioGroup>
+          <Menu.Divider />
+          <Menu.Label>
+            <Trans>Direction</Trans>
+          </Menu.Label>
+          <Menu.RadioGroup value={direction} onChange={(v) => setDirection(v as Direction)}>
+            <Menu.RadioItem value="ltr">
+              <Trans>Left to right</Trans>
+            </Menu.RadioItem>
+            <Menu.RadioItem value="rtl">
+              <Trans>Right to left</Trans>
+            </Menu.RadioItem>
+          </Menu.RadioGroup>
+          <Menu.Divider />
+          <Menu.Label>
+            <Trans>Page transition</Trans>
+          </Menu.Label>
+          <Menu.RadioGroup value={transition} onChange={(v) => setTransition(v as Transition)}>
+            <Menu.RadioItem value="fade">
+              <Trans>Fade</Trans>
+            </Menu.RadioItem>
+            <Menu.RadioItem value="slide">
+              <Trans>Slide</Trans>
+            </Menu.RadioItem>
+          </Menu.RadioGroup>
+          <Menu.Divider />
+          <Menu.Item
+            color="red"
+            leftSection={
+              <IconLogout
+                size={16}
+                style={{ transform: direction === 'rtl' ? 'scaleX(-1)' : undefined }}
+              />
+            }
+            onClick={askToLeave}
+          >
+            <Trans>Sign out</Trans>
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <UnsentChangesDialog
+        opened={confirming}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void leave()}
+      />
+    </>
+  );
+}
+
+/** Asks before a sign-out that would delete changes the server does not have yet. */
+function UnsentChangesDialog({
+  opened,
+  onCancel,
+  onConfirm,
+}: {
+  readonly opened: boolean;
+  readonly onCancel: () => void;
+  readonly onConfirm: () => void;
+}) {
+  const { t } = useLingui();
+  // Live: changes that get through while the dialog is open are no longer counted.
+  const count = unsentCount(useAtomValue(syncStatusAtom));
+  return (
+    <Modal opened={opened} onClose={onCancel} title={t`Sign out?`} data-testid="sign-out-dialog">
+      <Text data-testid="sign-out-unsent">
+        <Plural
+          value={count}
+          _0="Every change has reached the server now."
+          one="# change has not reached the server yet. Signing out deletes it from this device."
+          other="# changes have not reached the server yet. Signing out deletes them from this device."
+        />
+      </Text>
+      <Group justify="flex-end" mt="lg">
+        <Button variant="default" onClick={onCancel} data-autofocus>
+          <Trans>Cancel</Trans>
+        </Button>
+        <Button color="red" onClick={onConfirm}>
+          <Trans>Sign out anyway</Trans>
+        </Button>
+      </Group>
+    </Modal>
   );
 }

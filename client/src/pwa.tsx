@@ -1,3 +1,4 @@
+import { Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { registerSW } from 'virtual:pwa-register';
 import { i18n } from './i18n/i18n';
@@ -6,7 +7,8 @@ import { msg } from '@lingui/core/macro';
 /**
  * The service worker (/sw.js, vite-plugin-pwa): precaches the app shell, so that after one online
  * visit the app opens with no network at all. A new release shows a notification that stays until
- * the user updates (spec 000 §4 "App update available").
+ * the user updates (spec 000 §4 "App update available": a persistent notification with an update
+ * action). The action is a real button: reachable by keyboard and named for screen readers.
  */
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
@@ -17,8 +19,14 @@ export function registerServiceWorker(): void {
         id: 'app-update',
         autoClose: false,
         title: i18n._(msg`A new version is available`),
-        message: i18n._(msg`Reload to use it. Your unsent changes are kept.`),
-        onClick: () => void update(true),
+        message: (
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{i18n._(msg`Reload to use it. Your unsent changes are kept.`)}</Text>
+            <Button size="xs" onClick={() => void update(true)}>
+              {i18n._(msg`Reload to update`)}
+            </Button>
+          </Stack>
+        ),
       });
     },
   });

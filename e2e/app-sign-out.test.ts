@@ -1,0 +1,114 @@
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiPaths } from '@plant/shared-schema';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { E2e } from './support/fixture';
+import { DeviceDetailsPage, DevicesListPage, syncIndicator } from './support/pages/devices';
+import { ShellPage } from './support/pages/shell';
+
+/*
+ * Leaving the app: a sign-out that would delete changes the server does not have asks first; a
+ * session the server no longer accepts ends on its own (spec 000 §8).
+ */
+let e2e: E2e;
+
+beforeAll(async () => {
+  e2e = await E2e.start(inject('clientDist'));
+});
+afterAll(() => e2e.close());
+afterEach(() => e2e.online());
+
+describe('signing out', () => {
+  it('with changes not sent yet, asks first and says how many; Cancel keeps the user signed in', async () => {
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser);
+    await tab.signInAt(DEMO_USERS.admin);
+    await tab.goto('/app/devices/list');
+    const list = new DevicesListPage(tab.page);
+    await expect.poll(() => list.count()).toBe('12 assets');
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
+    await list.open('Compressor station');
+    await tab.waitForPath(/^\/app\/devices\/[^/]+\/details$/);
+    const details = new DeviceDetailsPage(tab.page);
+    await expect.poll(() => details.name()).toBe('Compressor station');
+
+    e2e.offline();
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('offline');
+    await details.rename('Compressor station (spare)');
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-pending')).toBe('1');
+
+    const shell = new ShellPage(tab.page);
+    await shell.signOut();
+    const dialog = shell.signOutDialog();
+    await dialog.waitFor();
+    expect((await dialog.textContent()) ?? '').toContain(
+      '1 change has not reached the server yet. Signing out deletes it from this device.',
+    );
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(tab.path()).toMatch(/^\/app\/devices\/[^/]+\/details$/);
+    expect(await tab.page.evaluate(() => localStorage.getItem('access_token'))).not.toBeNull();
+    expect(await details.name()).toBe('Compressor station (spare)');
+    expect(await syncIndicator(tab.page).getAttribute('data-pending')).toBe('1');
+
+    // Asked again, the user may still go: then the change is gone with the session.
+    await shell.signOut();
+    await shell.signOutDialog().getByRole('button', { name: 'Sign out anyway' }).click();
+    await tab.waitForPath(/^\/user\/login/);
+    expect(await tab.page.evaluate(() => localStorage.getItem('user'))).toBeNull();
+  });
+
+  it('with nothing unsent, signs out at once', async () => {
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser);
+    await tab.signInAt(DEMO_USERS.tech);
+    await tab.goto('/app/devices/list');
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
+    const shell = new ShellPage(tab.page);
+    await shell.signOut();
+    await tab.waitForPath(/^\/user\/login/);
+    expect(await shell.signOutDialog().count()).toBe(0);
+  });
+
+  it('a session the server refuses: the stored user goes at once, the sign-in screen follows after 1 s', async () => {
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser);
+    await tab.signInAt(DEMO_USERS.admin);
+    await tab.goto('/app/devices/list');
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
+
+    // When the stored user goes and when the app is left, as the page sees it.
+    await tab.page.evaluate(() => {
+      const marks: { userGone?: number; leftApp?: number } = {};
+      (window as unknown as { marks: typeof marks }).marks = marks;
+      setInterval(() => {
+        const now = performance.now();
+        if (marks.userGone === undefined && localStorage.getItem('user') === null) {
+          marks.userGone = now;
+        }
+        if (marks.leftApp === undefined && !location.pathname.startsWith('/app/')) {
+          marks.leftApp = now;
+        }
+      }, 10);
+    });
+    // The token is revoked elsewhere (a sign-out on another device, an administrator): the
+    // broker's credentials are refused when the connection is made again.
+    const token = await tab.page.evaluate(() => localStorage.getItem('access_token'));
+    expect((await e2e.server.call('POST', apiPaths.logout(), { token: token ?? '' })).status).toBe(
+      200,
+    );
+    e2e.offline();
+    e2e.online();
+
+    await tab.waitForPath(/^\/user\/login/);
+    const readMarks = () =>
+      tab.page.evaluate(
+        () => (window as unknown as { marks: { userGone?: number; leftApp?: number } }).marks,
+      );
+    // The page's clock notes the change on its next tick (10 ms).
+    await expect.poll(async () => (await readMarks()).leftApp).toBeDefined();
+    const marks = await readMarks();
+    expect(marks.userGone).toBeDefined();
+    expect((marks.leftApp ?? 0) - (marks.userGone ?? 0)).toBeGreaterThanOrEqual(900);
+    expect(await tab.page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
+  });
+});
