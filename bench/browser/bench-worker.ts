@@ -219,16 +219,12 @@ const api: BenchWorker = {
       const page = snapshotAnswer.parse(json).data;
       zodMs += performance.now() - t;
       t = performance.now();
-      await replica.putModels(
-        page.models,
-        {
-          bootstrap: 'snapshot',
-          snapshot_cursor: page.next_cursor,
-          watermark_seq: page.watermark.seq,
-          watermark_ts: page.watermark.ts,
-        },
-        true,
-      );
+      await replica.putModels(page.models, {
+        bootstrap: 'snapshot',
+        snapshot_cursor: page.next_cursor,
+        watermark_seq: page.watermark.seq,
+        watermark_ts: page.watermark.ts,
+      });
       putMs += performance.now() - t;
       if (page.next_cursor === null) break;
       cursor = page.next_cursor;

@@ -241,7 +241,8 @@ describe('outbox limits and triggers', () => {
     }
     const big = await engine.create('asset', { name: 'Too big', documents });
     if (!('data' in big)) throw new Error(big.error.message);
-    await until('settled', () => engine.status.pendingWrites === 0, 20_000);
+    // The failed count shows when the refusal is stored; the event follows when its write ends.
+    await until('settled', () => engine.status.pendingWrites === 0 && rejected.length > 0, 20_000);
     expect(await serverNames('Sized')).toHaveLength(60);
     expect(rejected).toEqual(['The request body is too large.']);
     expect(engine.status.failedWrites).toBe(1);

@@ -7,6 +7,8 @@ import type { LocalWrite } from '../apply/writes';
 import { dexieDatabaseName, dexiePrefix, storeName } from './database-name';
 import { META_ID, type MetaDoc } from './docs';
 import { deleteDatabase, globalIndexedDb, listDatabases, type IndexedDbEnv } from './indexeddb';
+import { modelWriter, type ModelWriter } from './model-write';
+import { useRangeReads } from './range-reads';
 import { COLLECTION_NAMES, STORE_DEFINITION, STORE_VERSION, type StoreDefinition } from './schemas';
 import { createStoreTx, type StoreCollections, type StoreTx } from './store-tx';
 import { WriteQueue } from './write-queue';
@@ -50,6 +52,7 @@ export class LocalStore {
     readonly db: StoreDatabase,
     private readonly env: IndexedDbEnv,
     private readonly definition: StoreDefinition,
+    private readonly writer: ModelWriter | null,
   ) {}
 
   static async open(options: StoreOptions): Promise<LocalStore> {
@@ -78,7 +81,15 @@ export class LocalStore {
         outbox: { ...definition.outbox },
         meta: { ...definition.meta },
       });
-      const store = new LocalStore(name, options.accountId, db, env, definition);
+      await useRangeReads(db.models);
+      const store = new LocalStore(
+        name,
+        options.accountId,
+        db,
+        env,
+        definition,
+        modelWriter(db.models),
+      );
       await store.ensureMeta(options.userId);
       await store.recoverOverlays();
       await store.deleteStaleDatabases();
@@ -92,7 +103,7 @@ export class LocalStore {
   /** Runs `task` alone: no other store write starts before it ends. */
   write<T>(task: (tx: StoreTx) => Promise<T>): Promise<T> {
     if (this.closing !== undefined) return Promise.reject(new Error('The store is closed.'));
-    return this.queue.run(() => task(createStoreTx(this.db.collections)));
+    return this.queue.run(() => task(createStoreTx(this.db.collections, this.writer)));
   }
 
   /** Shorthand: commit writes (and a meta change) as one queued write. */
@@ -101,7 +112,7 @@ export class LocalStore {
   }
 
   async meta(): Promise<MetaDoc> {
-    return createStoreTx(this.db.collections).meta();
+    return createStoreTx(this.db.collections, this.writer).meta();
   }
 
   /** Closes after the queued writes; later writes are refused. */

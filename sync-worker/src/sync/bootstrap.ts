@@ -15,8 +15,9 @@ export type BootstrapOutcome =
 /**
  * Loads an account into an empty (or half-loaded) store (DESIGN.md invariant 5): snapshot pages
  * under the watermark taken before the first one, then the log replayed from the watermark.
- * Each page is committed with the next cursor, so a reload goes on where it stopped. Progress is
- * reported 0 to 100 (the snapshot's total; the replay is the last step).
+ * Each page is committed with the next cursor, so a reload goes on where it stopped; the next page
+ * is fetched while one is written. Progress is reported 0 to 100 (the snapshot's total; the
+ * replay is the last step).
  */
 export async function bootstrap(
   replica: Replica,
@@ -28,34 +29,40 @@ export async function bootstrap(
   let meta = await replica.meta();
   if (meta.bootstrap === 'done') return { ok: true };
   if (meta.bootstrap !== 'replay') {
-    let cursor = meta.bootstrap === 'snapshot' ? (meta.snapshot_cursor ?? undefined) : undefined;
-    let loaded = 0;
-    progress(0);
-    for (;;) {
-      const answer = await api.get(apiPaths.snapshot(cursor, pageSize), {
+    const fetchPage = (cursor: string | undefined) => {
+      const answer = api.get(apiPaths.snapshot(cursor, pageSize), {
         schema: pageAnswer,
         quiet: true,
         background: true,
       });
+      // Awaited later, or never when the bootstrap stops before it: not an unhandled rejection.
+      answer.catch(() => undefined);
+      return answer;
+    };
+    let next = fetchPage(
+      meta.bootstrap === 'snapshot' ? (meta.snapshot_cursor ?? undefined) : undefined,
+    );
+    let loaded = 0;
+    progress(0);
+    for (;;) {
+      const answer = await next;
       if (!answer.ok) return answer;
       const page = answer.data.data;
+      // The next page is on its way while this one is written: the network and the server's
+      // work overlap the store's.
+      if (page.next_cursor !== null) next = fetchPage(page.next_cursor);
       loaded += page.models.length;
-      await replica.putModels(
-        page.models,
-        {
-          bootstrap: 'snapshot',
-          snapshot_cursor: page.next_cursor,
-          watermark_seq: page.watermark.seq,
-          watermark_ts: page.watermark.ts,
-        },
-        true,
-      );
+      await replica.putModels(page.models, {
+        bootstrap: 'snapshot',
+        snapshot_cursor: page.next_cursor,
+        watermark_seq: page.watermark.seq,
+        watermark_ts: page.watermark.ts,
+      });
       progress(Math.min(95, Math.floor((loaded / Math.max(page.total, 1)) * 95)));
       if (page.next_cursor === null) {
         await replica.snapshotDone(page.watermark);
         break;
       }
-      cursor = page.next_cursor;
     }
     meta = await replica.meta();
   }

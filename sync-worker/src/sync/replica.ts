@@ -64,19 +64,25 @@ export class Replica {
       const meta = await tx.meta();
       const cursor = { lastSeq: meta.last_seq, lastTs: meta.last_ts };
       const keys = msgs.flatMap((m) => docKeyOf(m) ?? []);
-      const result = applyUpdates(
-        this.ctx,
-        cursor,
-        [...msgs].sort((a, b) => a.seq - b.seq),
-        await tx.models(keys),
-        await tx.mutationsFor(keys),
-      );
-      const moved = result.cursor.lastSeq !== cursor.lastSeq;
-      await tx.commit(
-        result.writes,
-        moved ? { last_seq: result.cursor.lastSeq, last_ts: result.cursor.lastTs } : undefined,
-      );
-      return { gap: result.gap, refresh: result.refresh, lastSeq: result.cursor.lastSeq };
+      const mutations = await tx.mutationsFor(keys);
+      // The docs are read, the updates applied and the docs written in one transaction.
+      return tx.updateModels(keys, (docs) => {
+        const result = applyUpdates(
+          this.ctx,
+          cursor,
+          [...msgs].sort((a, b) => a.seq - b.seq),
+          docs,
+          mutations,
+        );
+        const moved = result.cursor.lastSeq !== cursor.lastSeq;
+        return {
+          writes: result.writes,
+          meta: moved
+            ? { last_seq: result.cursor.lastSeq, last_ts: result.cursor.lastTs }
+            : undefined,
+          result: { gap: result.gap, refresh: result.refresh, lastSeq: result.cursor.lastSeq },
+        };
+      });
     });
   }
 
@@ -99,26 +105,19 @@ export class Replica {
 
   /**
    * Models from the snapshot or a graph read: each replaces its doc unless the doc is newer.
-   * `meta` rides along in the same queued write (the bootstrap's cursor).
-   *
-   * `snapshot`: a bootstrap page. Its docs are not read first (reading 2,000 docs a page was a
-   * third of a bootstrap): a doc the store already has is older than the snapshot or, if newer,
-   * brought up to date again by the log replay that follows (invariant 5). Docs with local writes
-   * are read, so that their writes stay on top.
+   * `meta` rides along in the same queued write (the bootstrap's cursor). The docs are read and
+   * written in one transaction; for a bootstrap page into an empty store the read finds nothing
+   * at the cost of one request (range reads, see store/range-reads.ts).
    */
-  putModels(
-    models: readonly SyncedModel[],
-    meta?: Partial<MetaDoc>,
-    snapshot = false,
-  ): Promise<void> {
+  putModels(models: readonly SyncedModel[], meta?: Partial<MetaDoc>): Promise<void> {
     return this.store.write(async (tx) => {
       const keys = models.map((m) => modelKey(m.type, m.id));
-      const outbox = snapshot ? await tx.outbox() : undefined;
-      const written = outbox === undefined ? keys : outbox.map((m) => m.key);
-      const mutations =
-        outbox?.length === 0 ? new Map<string, OutboxDoc[]>() : await tx.mutationsFor(keys);
-      const writes = applySnapshotPage(this.ctx, models, await tx.models(written), mutations);
-      await tx.commit(writes, meta);
+      const mutations = await tx.mutationsFor(keys);
+      await tx.updateModels(keys, (docs) => ({
+        writes: applySnapshotPage(this.ctx, models, docs, mutations),
+        meta,
+        result: undefined,
+      }));
     });
   }
 
