@@ -1,11 +1,34 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
-import { ACCOUNT_CHANGED_MESSAGE, ERROR_TEXTS } from '@plant/shared-schema';
+import { msg, plural } from '@lingui/core/macro';
+import {
+  ACCOUNT_CHANGED_MESSAGE,
+  ERROR_TEXTS,
+  FORGOT_ACCEPTED_MESSAGE,
+  GATEWAY_REF_MESSAGE,
+  LIMITS,
+  NEW_PASSWORD_LENGTH_MESSAGE,
+  RESET_SUCCESS_MESSAGE,
+  RESET_TOKEN_INVALID_MESSAGE,
+} from '@plant/shared-schema';
+import type { WorkerError } from '@plant/sync-worker/api';
+
+/** The user area's own check: the second password must repeat the first. */
+export const PASSWORDS_DIFFER_MESSAGE = 'The passwords do not match';
+export const REPEAT_MISSING_MESSAGE = 'Please repeat the new password';
+
+/** A call that got no answer at all (offline, server down). */
+export const NO_ANSWER_MESSAGE =
+  'The server cannot be reached. Check the connection and try again.';
+
+const { emailMin, emailMax, nameMin, nameMax, newPasswordMin, newPasswordMax } = LIMITS;
 
 /**
- * Texts the server and the worker send in English (spec 000 §8 and the shared schemas): listed
- * here so that lingui extracts them and the user reads them in the chosen language. A text not
- * listed is shown as it came.
+ * Every English text that reaches the screen as a string rather than as a message of ours: what
+ * the server and the worker answer (spec 000 §8), the shared schemas' field messages (the same
+ * words whether the client or the server found the problem) and the few texts the client's own
+ * checks use. One table, so that a toast, a form field and a dialog translate the same text the
+ * same way. Keys are built exactly as shared-schema builds them; a text not listed is shown as it
+ * came, with its translationParams put in place.
  */
 const KNOWN = new Map<string, MessageDescriptor>([
   [ERROR_TEXTS.unknown, msg`An unknown error occured.`],
@@ -17,20 +40,103 @@ const KNOWN = new Map<string, MessageDescriptor>([
     msg`The component already has a running request!`,
   ],
   ['Wrong credentials!', msg`Wrong credentials!`],
+  // Model fields (shared-schema api/fields.ts modelNameField).
+  ['Name is required', msg`Name is required`],
+  [
+    'The name may not be longer than 250 characters',
+    msg`The name may not be longer than 250 characters`,
+  ],
+  // The user area: sign-in, registration, password reset, /scan.
+  ['Please enter your email address', msg`Please enter your email address`],
+  ['Please enter a valid email address', msg`Please enter a valid email address`],
+  [
+    `The email address must be at least ${emailMin} characters`,
+    msg`The email address must be at least ${emailMin} characters`,
+  ],
+  [
+    `The email address may not be longer than ${emailMax} characters`,
+    msg`The email address may not be longer than ${emailMax} characters`,
+  ],
+  ['Please enter your password', msg`Please enter your password`],
+  [
+    NEW_PASSWORD_LENGTH_MESSAGE,
+    msg`The password must be between ${newPasswordMin} and ${newPasswordMax} characters`,
+  ],
+  [PASSWORDS_DIFFER_MESSAGE, msg`The passwords do not match`],
+  [REPEAT_MISSING_MESSAGE, msg`Please repeat the new password`],
+  [NO_ANSWER_MESSAGE, msg`The server cannot be reached. Check the connection and try again.`],
+  ['Please enter your firstname', msg`Please enter your firstname`],
+  ['Please enter your lastname', msg`Please enter your lastname`],
+  [
+    `The firstname must be at least ${nameMin} characters`,
+    msg`The firstname must be at least ${nameMin} characters`,
+  ],
+  [
+    `The lastname must be at least ${nameMin} characters`,
+    msg`The lastname must be at least ${nameMin} characters`,
+  ],
+  [
+    `The firstname may not be longer than ${nameMax} characters`,
+    msg`The firstname may not be longer than ${nameMax} characters`,
+  ],
+  [
+    `The lastname may not be longer than ${nameMax} characters`,
+    msg`The lastname may not be longer than ${nameMax} characters`,
+  ],
+  ['This email address is already registered.', msg`This email address is already registered.`],
+  [
+    'Too many registrations from this address. Please try again later.',
+    msg`Too many registrations from this address. Please try again later.`,
+  ],
+  ['Too many requests. Please try again later.', msg`Too many requests. Please try again later.`],
+  [
+    'The server is busy. Please try again in a moment.',
+    msg`The server is busy. Please try again in a moment.`,
+  ],
+  [
+    'This user has no role yet and cannot sign in. Please ask your administrator for access.',
+    msg`This user has no role yet and cannot sign in. Please ask your administrator for access.`,
+  ],
+  [RESET_TOKEN_INVALID_MESSAGE, msg`Reset-token invalid or expired.`],
+  [RESET_SUCCESS_MESSAGE, msg`Password-reset successful, log in with new credentials.`],
+  [
+    FORGOT_ACCEPTED_MESSAGE,
+    msg`If this address belongs to an account, a link to reset the password is on its way.`,
+  ],
+  [GATEWAY_REF_MESSAGE, msg`Please give the id or serial number of a gateway.`],
+  ['Gateway not found.', msg`Gateway not found.`],
 ]);
 
+/** The sign-in rate limit names its wait: 'Too many sign-in attempts. Please try again in N seconds.' */
+const SIGN_IN_LIMIT = /^Too many sign-in attempts\. Please try again in (\d+) seconds\.$/;
+
+/** The message of a failed call: the server's own, or that no answer came. */
+export function callErrorText(error: WorkerError): string {
+  return error.kind === 'network' ? NO_ANSWER_MESSAGE : error.message;
+}
+
+/** A text of the server, the worker or a shared schema, in the chosen language where known. */
 export function translateServerText(
   i18n: I18n,
   text: string,
   params?: Readonly<Record<string, string | number>>,
 ): string {
   const known = KNOWN.get(text);
-  // A text we do not know is shown as it came, with its translationParams put in place.
-  if (known === undefined) {
-    return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
-      params !== undefined && name in params ? String(params[name]) : whole,
+  if (known !== undefined) {
+    const descriptor: MessageDescriptor = { ...known, values: { ...known.values, ...params } };
+    return i18n._(descriptor);
+  }
+  const limit = SIGN_IN_LIMIT.exec(text);
+  if (limit !== null) {
+    const seconds = Number(limit[1]);
+    return i18n._(
+      msg`Too many sign-in attempts. Please try again in ${plural(seconds, {
+        one: '# second',
+        other: '# seconds',
+      })}.`,
     );
   }
-  const descriptor: MessageDescriptor = { ...known, values: { ...params } };
-  return i18n._(descriptor);
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    params !== undefined && name in params ? String(params[name]) : whole,
+  );
 }

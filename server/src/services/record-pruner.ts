@@ -1,7 +1,5 @@
-import type { Db } from '../db/database';
-import { isoAt, type Clock } from '../lib/clock';
-import { Periodic } from '../lib/periodic';
-import type { Logger } from '../logger';
+import { isoAt } from '../lib/clock';
+import { Pruner } from './pruner';
 import { BrowserCredentialRepository } from '../repositories/browser-credential.repository';
 import { MutationPruneRepository } from '../repositories/mutation-prune.repository';
 
@@ -9,32 +7,13 @@ import { MutationPruneRepository } from '../repositories/mutation-prune.reposito
 export const ENDED_CREDENTIALS_KEPT_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Deletes rows that only grow, once at start and then every hour: broker credentials revoked or
+ * Deletes rows that only grow, every hour (Pruner): broker credentials revoked or
  * expired more than a day ago, and applied mutation ids older than the log retention
  * (LOG_RETENTION_DAYS). A mutation id is repeated by a client that never got its answer; one
  * offline longer than the retention is told to resync by mqttlogs anyway. A repeat after that
  * would be applied again: the retention is the bound of the duplicate check.
  */
-export class RecordPruner {
-  private readonly loop: Periodic;
-
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    private readonly retentionMs: number,
-    private readonly log: Logger,
-    everyMs = 60 * 60 * 1000,
-  ) {
-    this.loop = new Periodic(
-      async () => {
-        await this.pruneNow();
-      },
-      everyMs,
-      (err) => this.log.error('pruning failed', { error: String(err) }),
-      true,
-    );
-  }
-
+export class RecordPruner extends Pruner {
   async pruneNow(): Promise<{ credentials: number; mutations: number }> {
     const now = this.clock.now();
     const credentials = await new BrowserCredentialRepository(this.db).pruneEnded(
@@ -46,13 +25,5 @@ export class RecordPruner {
     if (credentials > 0 || mutations > 0)
       this.log.info('records pruned', { credentials, mutations });
     return { credentials, mutations };
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
   }
 }

@@ -190,19 +190,24 @@ export class OutboxSender {
     return true;
   }
 
+  /** The batch goes again later, with the same mutation ids (backoff). */
+  private async sendLater(
+    batch: readonly OutboxDoc[],
+    attempts: number,
+    error: ApiError,
+  ): Promise<boolean> {
+    await this.replica.markOutbox(batch, { state: 'pending', attempts, last_error: error.message });
+    this.retryLater();
+    return false;
+  }
+
   private async failed(batch: readonly OutboxDoc[], error: ApiError): Promise<boolean> {
     const attempts = (batch[0]?.attempts ?? 0) + 1;
     // A gateway's 502/503/504 (nginx in front of a restarting server, the proxy of a plant
     // network) says as little as no answer at all: the server may or may not have the batch.
     if (error.kind === 'network' || GATEWAY_STATUSES.has(error.status)) {
       // No answer: the batch may or may not have been applied; the same ids go again.
-      await this.replica.markOutbox(batch, {
-        state: 'pending',
-        attempts,
-        last_error: error.message,
-      });
-      this.retryLater();
-      return false;
+      return this.sendLater(batch, attempts, error);
     }
     if (error.status === 409 && error.message === ACCOUNT_CHANGED_MESSAGE) {
       await this.replica.markOutbox(batch, { state: 'pending' });
@@ -218,13 +223,7 @@ export class OutboxSender {
     }
     const transient = error.status >= 500 || error.status === 429 || error.kind !== 'http';
     if (transient && attempts < this.timings.maxServerFailures) {
-      await this.replica.markOutbox(batch, {
-        state: 'pending',
-        attempts,
-        last_error: error.message,
-      });
-      this.retryLater();
-      return false;
+      return this.sendLater(batch, attempts, error);
     }
     // The batch failed as a whole: every item of it is rejected and shown (spec 000 §8).
     for (const entry of batch) {

@@ -102,6 +102,16 @@ export interface MetaDoc {
   snapshot_cursor: string | null;
 }
 
+/** Where a store stands before its first bootstrap, and again after a resync clears it. */
+export const UNSYNCED = {
+  last_seq: 0,
+  last_ts: 0,
+  bootstrap: 'none',
+  watermark_seq: 0,
+  watermark_ts: 0,
+  snapshot_cursor: null,
+} as const satisfies Partial<MetaDoc>;
+
 /** The store key of a model. Ids may contain ':' (read-model tags do): the type never does. */
 export function modelKey(type: string, id: string): string {
   return `${type}:${id}`;

@@ -5,7 +5,7 @@ import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { settle, serverStateOf } from '../apply/rebase';
 import type { LocalWrite } from '../apply/writes';
 import { dexieDatabaseName, dexiePrefix, storeName } from './database-name';
-import { META_ID, type MetaDoc } from './docs';
+import { META_ID, UNSYNCED, type MetaDoc } from './docs';
 import { deleteDatabase, globalIndexedDb, listDatabases, type IndexedDbEnv } from './indexeddb';
 import { modelWriter, type ModelWriter } from './model-write';
 import { useRangeReads } from './range-reads';
@@ -141,12 +141,7 @@ export class LocalStore {
         user_id: userId,
         account_id: this.accountId,
         store_version: STORE_VERSION,
-        last_seq: 0,
-        last_ts: 0,
-        bootstrap: 'none',
-        watermark_seq: 0,
-        watermark_ts: 0,
-        snapshot_cursor: null,
+        ...UNSYNCED,
       }),
     );
     if (meta.user_id !== userId || meta.account_id !== this.accountId)

@@ -17,7 +17,7 @@ import {
   type ApplyContext,
   type LocalWrite,
 } from '../apply';
-import { modelKey, type MetaDoc, type MutationKind, type OutboxDoc } from '../store/docs';
+import { modelKey, UNSYNCED, type MetaDoc, type MutationKind, type OutboxDoc } from '../store/docs';
 import type { LocalStore } from '../store/store';
 
 /** What applying a run of updates found. */
@@ -137,14 +137,7 @@ export class Replica {
         const state = { type: first.type, id: first.id, server: null, last_seq: 0 };
         writes.push(...settle(this.ctx, state, list, undefined));
       }
-      await tx.commit(writes, {
-        last_seq: 0,
-        last_ts: 0,
-        bootstrap: 'none',
-        watermark_seq: 0,
-        watermark_ts: 0,
-        snapshot_cursor: null,
-      });
+      await tx.commit(writes, UNSYNCED);
     });
   }
 

@@ -9,7 +9,7 @@ import { signOut, switchAccount } from '../../session/session';
 import { activeAccountIdAtom, sessionAtom } from '../../state/session';
 import { usePageTitle } from '../user/page-title';
 import { safeRedirect } from '../user/safe-redirect';
-import { callErrorText, translateUserText } from '../user/texts';
+import { callErrorText, translateServerText } from '../../i18n/server-texts';
 
 /** Where a scan stands; the failures each say what the user can do next. */
 type ScanState =
@@ -115,7 +115,7 @@ export function ScanPage() {
               account you are not a member of, or your role there may not show gateways.
             </Trans>
           ) : (
-            translateUserText(i18n, state.message)
+            translateServerText(i18n, state.message)
           )}
         </Alert>
         <Group>

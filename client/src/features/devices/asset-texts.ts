@@ -2,7 +2,6 @@ import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { MantineColor } from '@mantine/core';
 import { ASSET_STATUSES, DATASTREAM_TYPES } from '@plant/shared-schema';
-import { translateServerText } from '../../i18n/server-texts';
 
 export type AssetStatus = (typeof ASSET_STATUSES)[number];
 
@@ -53,23 +52,6 @@ export function streamTypeLabel(i18n: I18n, type: unknown): string {
     : typeof type === 'string'
       ? type
       : '';
-}
-
-/**
- * The asset schema's own messages (shared-schema api/fields.ts, models/asset.ts): the form shows
- * the same text the server would answer, in the user's language.
- */
-const FIELD_MESSAGES = new Map<string, MessageDescriptor>([
-  ['Name is required', msg`Name is required`],
-  [
-    'The name may not be longer than 250 characters',
-    msg`The name may not be longer than 250 characters`,
-  ],
-]);
-
-export function fieldMessage(i18n: I18n, text: string): string {
-  const known = FIELD_MESSAGES.get(text);
-  return known === undefined ? translateServerText(i18n, text) : i18n._(known);
 }
 
 /** A string attribute, or '' when it is missing or not a string. */

@@ -25,7 +25,8 @@ import { useCan } from '../../permissions/permissions';
 import { useLiveModel } from '../../sync/hooks';
 import { syncStatusAtom } from '../../sync/status';
 import { syncWorker } from '../../sync/worker';
-import { assetStatusOf, fieldMessage, statusColor, statusLabel, textOf } from './asset-texts';
+import { assetStatusOf, statusColor, statusLabel, textOf } from './asset-texts';
+import { translateServerText } from '../../i18n/server-texts';
 import { InlineEdit, ValueText, type Validation } from './inline-edit';
 import { devicePaths } from './paths';
 import { StreamGroups } from './stream-groups';
@@ -55,7 +56,7 @@ function validator(i18n: I18n, field: EditableField): (draft: string) => Validat
   return (draft) => {
     const parsed = schema.safeParse(draft);
     if (parsed.success) return { value: parsed.data };
-    return { error: fieldMessage(i18n, parsed.error.issues[0]?.message ?? '') };
+    return { error: translateServerText(i18n, parsed.error.issues[0]?.message ?? '') };
   };
 }
 
@@ -74,7 +75,7 @@ function AssetDetails({ model }: { readonly model: LocalModel }) {
     async (value: string): Promise<string | null> => {
       const result = await syncWorker().writes.update('asset', model.id, { [field]: value });
       if (!('error' in result)) return null;
-      return fieldMessage(i18n, result.error.fields?.[field]?.[0] ?? result.error.message);
+      return translateServerText(i18n, result.error.fields?.[field]?.[0] ?? result.error.message);
     };
 
   return (

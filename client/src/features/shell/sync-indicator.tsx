@@ -35,6 +35,9 @@ export function SyncIndicator() {
     >
       <Group
         gap={6}
+        wrap="nowrap"
+        // The state must stay readable on a phone: the account name beside it gives way instead.
+        style={{ flexShrink: 0 }}
         data-testid="sync-indicator"
         data-state={state}
         data-pending={pending}

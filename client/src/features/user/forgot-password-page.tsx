@@ -1,15 +1,15 @@
 import { useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { z } from 'zod';
-import { apiPaths, ERROR_TEXTS, passwordForgotRequestSchema, TIMINGS } from '@plant/shared-schema';
+import { apiPaths, passwordForgotRequestSchema, TIMINGS } from '@plant/shared-schema';
 import { callApi } from '../../session/api';
 import { serverFieldErrors } from './form-errors';
 import { usePageTitle } from './page-title';
-import { callErrorText, translateUserText } from './texts';
+import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { bySchema, useForm } from './use-form';
-import { useMounted } from './use-mounted';
+import { EmailInput, UserForm, useSubmit } from './user-form';
 
 const FIELDS = ['email'] as const;
 const validate = bySchema(passwordForgotRequestSchema, FIELDS);
@@ -23,43 +23,27 @@ const INITIAL = { email: '' };
 export function ForgotPasswordPage() {
   const { t, i18n } = useLingui();
   usePageTitle(t`Forgot password`);
-  const mounted = useMounted();
   const form = useForm({ fields: FIELDS, initial: INITIAL, validate });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const confirmation = useRef<HTMLHeadingElement>(null);
   const minutes = Math.round(TIMINGS.passwordResetTokenTtlMs / 60_000);
 
-  const submit = async () => {
-    if (busy) return;
-    const data = form.check();
-    if (data === null) return;
-    setBusy(true);
-    setError(null);
-    let failure: string | null = null;
-    let onFields = false;
-    try {
-      const answer = await callApi('POST', apiPaths.passwordForgot(), z.unknown(), {
-        body: data,
-        envelope: false,
-        quiet: true,
-      });
-      if ('error' in answer) {
-        onFields = form.showErrors(serverFieldErrors(answer.error.fields, FIELDS));
-        if (!onFields) failure = callErrorText(answer.error);
-      }
-    } catch {
-      failure = ERROR_TEXTS.unknown;
+  const send = async (data: { email: string }) => {
+    const answer = await callApi('POST', apiPaths.passwordForgot(), z.unknown(), {
+      body: data,
+      envelope: false,
+      quiet: true,
+    });
+    if ('error' in answer) {
+      const onFields = form.showErrors(serverFieldErrors(answer.error.fields, FIELDS));
+      return onFields ? null : callErrorText(answer.error);
     }
-    if (!mounted.current) return;
-    setBusy(false);
-    if (failure !== null) setError(failure);
-    if (failure !== null || onFields) return;
     setSentTo(data.email);
     // The form is replaced by the confirmation: the focus goes to its heading.
     requestAnimationFrame(() => confirmation.current?.focus());
+    return null;
   };
+  const { busy, error, submit } = useSubmit(form.check, send);
 
   if (sentTo !== null) {
     return (
@@ -97,46 +81,22 @@ export function ForgotPasswordPage() {
   }
 
   return (
-    <form
-      noValidate
-      aria-labelledby="forgot-title"
-      aria-busy={busy}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
-      <Stack gap="md">
-        <Title order={1} size="h2" id="forgot-title">
-          <Trans>Forgot your password?</Trans>
-        </Title>
-        <Text size="sm">
-          <Trans>
-            Enter the address you sign in with. We send a link to choose a new password.
-          </Trans>
-        </Text>
-        <TextInput
-          {...form.field('email')}
-          label={t`Email`}
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-        />
-        {error === null ? null : (
-          <Alert color="red" role="alert">
-            {translateUserText(i18n, error)}
-          </Alert>
-        )}
-        <Button type="submit" fullWidth loading={busy}>
-          <Trans>Send the link</Trans>
-        </Button>
-        <Anchor component={Link} to="/user/login" size="sm" ta="center">
-          <Trans>Back to sign-in</Trans>
-        </Anchor>
-      </Stack>
-    </form>
+    <UserForm title={<Trans>Forgot your password?</Trans>} busy={busy} onSubmit={submit}>
+      <Text size="sm">
+        <Trans>Enter the address you sign in with. We send a link to choose a new password.</Trans>
+      </Text>
+      <EmailInput {...form.field('email')} autoComplete="email" />
+      {error === null ? null : (
+        <Alert color="red" role="alert">
+          {translateServerText(i18n, error)}
+        </Alert>
+      )}
+      <Button type="submit" fullWidth loading={busy}>
+        <Trans>Send the link</Trans>
+      </Button>
+      <Anchor component={Link} to="/user/login" size="sm" ta="center">
+        <Trans>Back to sign-in</Trans>
+      </Anchor>
+    </UserForm>
   );
 }

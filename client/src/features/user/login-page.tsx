@@ -1,28 +1,17 @@
 import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Text, VisuallyHidden } from '@mantine/core';
 import { Link, useSearch } from '@tanstack/react-router';
 import { useAtom } from 'jotai';
 import { z } from 'zod';
-import { currentPasswordField, emailField, ERROR_TEXTS, TIMINGS } from '@plant/shared-schema';
+import { currentPasswordField, emailField, TIMINGS } from '@plant/shared-schema';
 import { signIn } from '../../session/session';
 import { signInNoticeAtom } from './notice';
 import { usePageTitle } from './page-title';
 import { processing, useAfterSignIn } from './sign-in-flow';
-import { translateUserText } from './texts';
+import { translateServerText } from '../../i18n/server-texts';
 import { bySchema, useForm } from './use-form';
-import { useMounted } from './use-mounted';
+import { EmailInput, UserForm, useSubmit } from './user-form';
 
 /** The password grant's fields, checked by the shared field schemas the server uses. */
 const signInSchema = z.object({ email: emailField, password: currentPasswordField });
@@ -41,11 +30,7 @@ export function LoginPage() {
   usePageTitle(t`Sign in`);
   const { redirect }: { redirect?: string } = useSearch({ strict: false });
   const afterSignIn = useAfterSignIn();
-  const mounted = useMounted();
   const form = useForm({ fields: FIELDS, initial: INITIAL, validate });
-  const [busy, setBusy] = useState(false);
-  /** A failed sign-in's message: shown until it clears itself (3 s) or the next attempt. */
-  const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useAtom(signInNoticeAtom);
   const [shownNotice] = useState(notice);
 
@@ -54,89 +39,59 @@ export function LoginPage() {
     if (notice !== null) setNotice(null);
   }, [notice, setNotice]);
 
+  const send = async (data: { email: string; password: string }) => {
+    const message = await afterSignIn(
+      await processing(signIn(data.email, data.password)),
+      redirect,
+    );
+    if (message !== null) form.focus('password');
+    return message;
+  };
+  const { busy, error, setError, submit } = useSubmit(form.check, send);
+
   useEffect(() => {
+    // A failed sign-in's message shows until it clears itself (3 s) or the next attempt.
     if (error === null) return;
     const timer = setTimeout(() => setError(null), TIMINGS.loginErrorClearMs);
     return () => clearTimeout(timer);
-  }, [error]);
-
-  const submit = async () => {
-    if (busy) return;
-    const data = form.check();
-    if (data === null) return;
-    setBusy(true);
-    setError(null);
-    let message: string | null;
-    try {
-      message = await afterSignIn(await processing(signIn(data.email, data.password)), redirect);
-    } catch {
-      message = ERROR_TEXTS.unknown;
-    }
-    if (!mounted.current) return;
-    setBusy(false);
-    if (message === null) return;
-    setError(message);
-    form.focus('password');
-  };
+  }, [error, setError]);
 
   return (
-    <form
-      noValidate
-      aria-labelledby="sign-in-title"
-      aria-busy={busy}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
-      <Stack gap="md">
-        <Title order={1} size="h2" id="sign-in-title">
-          <Trans>Sign in</Trans>
-        </Title>
-        {shownNotice === null ? null : (
-          <Alert color="green" role="status">
-            {i18n._(shownNotice)}
-          </Alert>
-        )}
-        <TextInput
-          {...form.field('email')}
-          label={t`Email`}
-          type="email"
-          inputMode="email"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-        />
-        <PasswordInput
-          {...form.field('password')}
-          label={t`Password`}
-          autoComplete="current-password"
-          required
-        />
-        {error === null ? null : (
-          <Alert color="red" role="alert" data-testid="sign-in-error">
-            {translateUserText(i18n, error)}
-          </Alert>
-        )}
-        <Button type="submit" fullWidth loading={busy}>
-          <Trans>Sign in</Trans>
-        </Button>
-        <VisuallyHidden role="status">{busy ? <Trans>Signing in...</Trans> : null}</VisuallyHidden>
-        <Group justify="space-between" gap="xs">
-          <Anchor component={Link} to="/user/forgot-password" size="sm">
-            <Trans>Forgot your password?</Trans>
-          </Anchor>
-          <Text size="sm">
-            <Trans>
-              No account yet?{' '}
-              <Anchor component={Link} to="/user/register" inherit>
-                Register
-              </Anchor>
-            </Trans>
-          </Text>
-        </Group>
-      </Stack>
-    </form>
+    <UserForm title={<Trans>Sign in</Trans>} busy={busy} onSubmit={submit}>
+      {shownNotice === null ? null : (
+        <Alert color="green" role="status">
+          {i18n._(shownNotice)}
+        </Alert>
+      )}
+      <EmailInput {...form.field('email')} autoComplete="username" />
+      <PasswordInput
+        {...form.field('password')}
+        label={t`Password`}
+        autoComplete="current-password"
+        required
+      />
+      {error === null ? null : (
+        <Alert color="red" role="alert" data-testid="sign-in-error">
+          {translateServerText(i18n, error)}
+        </Alert>
+      )}
+      <Button type="submit" fullWidth loading={busy}>
+        <Trans>Sign in</Trans>
+      </Button>
+      <VisuallyHidden role="status">{busy ? <Trans>Signing in...</Trans> : null}</VisuallyHidden>
+      <Group justify="space-between" gap="xs">
+        <Anchor component={Link} to="/user/forgot-password" size="sm">
+          <Trans>Forgot your password?</Trans>
+        </Anchor>
+        <Text size="sm">
+          <Trans>
+            No account yet?{' '}
+            <Anchor component={Link} to="/user/register" inherit>
+              Register
+            </Anchor>
+          </Trans>
+        </Text>
+      </Group>
+    </UserForm>
   );
 }

@@ -1,6 +1,6 @@
 import { newPasswordField } from '@plant/shared-schema';
 import type { FieldErrors } from './form-errors';
-import { PASSWORDS_DIFFER_MESSAGE, REPEAT_MISSING_MESSAGE } from './texts';
+import { PASSWORDS_DIFFER_MESSAGE, REPEAT_MISSING_MESSAGE } from '../../i18n/server-texts';
 import type { Validate } from './use-form';
 
 export type NewPasswordField = 'password' | 'repeat';

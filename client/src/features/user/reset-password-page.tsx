@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
@@ -15,13 +14,7 @@ import {
 import { Link, useLocation, useNavigate, useSearch } from '@tanstack/react-router';
 import { useSetAtom } from 'jotai';
 import { z } from 'zod';
-import {
-  apiPaths,
-  emailField,
-  ERROR_TEXTS,
-  LIMITS,
-  RESET_TOKEN_INVALID_MESSAGE,
-} from '@plant/shared-schema';
+import { apiPaths, emailField, LIMITS, RESET_TOKEN_INVALID_MESSAGE } from '@plant/shared-schema';
 import { callApi } from '../../session/api';
 import { signIn } from '../../session/session';
 import { serverFieldErrors } from './form-errors';
@@ -29,9 +22,9 @@ import { checkNewPassword, type NewPasswordField } from './new-password';
 import { signInNoticeAtom } from './notice';
 import { usePageTitle } from './page-title';
 import { processing, useAfterSignIn } from './sign-in-flow';
-import { callErrorText, translateUserText } from './texts';
+import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useForm } from './use-form';
-import { useMounted } from './use-mounted';
+import { UserForm, useSubmit } from './user-form';
 
 const FIELDS: readonly NewPasswordField[] = ['password', 'repeat'];
 const INITIAL = { password: '', repeat: '' };
@@ -56,15 +49,27 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const afterSignIn = useAfterSignIn();
   const setNotice = useSetAtom(signInNoticeAtom);
-  const mounted = useMounted();
   const form = useForm({
     fields: FIELDS,
     initial: INITIAL,
     validate: checkNewPassword,
     dependents: { password: ['repeat'] },
   });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const send = async (password: string) => {
+    const answer = await callApi('POST', apiPaths.passwordReset(), z.unknown(), {
+      body: { token, password },
+      envelope: false,
+      quiet: true,
+    });
+    if (!('error' in answer)) {
+      await signInWith(password);
+      return null;
+    }
+    const onFields = form.showErrors(serverFieldErrors(answer.error.fields, FIELDS));
+    if (answer.error.fields?.token !== undefined) return RESET_TOKEN_INVALID_MESSAGE;
+    return onFields ? null : callErrorText(answer.error);
+  };
+  const { busy, error, submit } = useSubmit(form.check, send);
   const address = emailField.safeParse(email ?? '');
   const { newPasswordMin: min, newPasswordMax: max } = LIMITS;
 
@@ -100,93 +105,52 @@ export function ResetPasswordPage() {
     if (failed !== null) await toSignIn();
   };
 
-  const submit = async () => {
-    if (busy) return;
-    const password = form.check();
-    if (password === null) return;
-    setBusy(true);
-    setError(null);
-    let failure: string | null = null;
-    try {
-      const answer = await callApi('POST', apiPaths.passwordReset(), z.unknown(), {
-        body: { token, password },
-        envelope: false,
-        quiet: true,
-      });
-      if ('error' in answer) {
-        const onFields = form.showErrors(serverFieldErrors(answer.error.fields, FIELDS));
-        if (answer.error.fields?.token !== undefined) failure = RESET_TOKEN_INVALID_MESSAGE;
-        else if (!onFields) failure = callErrorText(answer.error);
-      } else {
-        await signInWith(password);
-      }
-    } catch {
-      failure = ERROR_TEXTS.unknown;
-    }
-    if (!mounted.current) return;
-    setBusy(false);
-    setError(failure);
-  };
-
   return (
-    <form
-      noValidate
-      aria-labelledby="reset-title"
-      aria-busy={busy}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
-      <Stack gap="md">
-        <Title order={1} size="h2" id="reset-title">
-          {title}
-        </Title>
-        {address.success ? (
-          // For the browser's password manager (and the reader): whose password this is.
-          <TextInput
-            label={t`Email`}
-            value={address.data}
-            name="email"
-            autoComplete="username"
-            readOnly
-          />
-        ) : null}
-        <PasswordInput
-          {...form.field('password')}
-          label={t`New password`}
-          description={t`${min} to ${max} characters`}
-          autoComplete="new-password"
-          required
+    <UserForm title={title} busy={busy} onSubmit={submit}>
+      {address.success ? (
+        // For the browser's password manager (and the reader): whose password this is.
+        <TextInput
+          label={t`Email`}
+          value={address.data}
+          name="email"
+          autoComplete="username"
+          readOnly
         />
-        <PasswordInput
-          {...form.field('repeat')}
-          label={t`Repeat the new password`}
-          autoComplete="new-password"
-          required
-        />
-        {error === null ? null : (
-          <Alert color="red" role="alert">
-            <Stack gap="xs">
-              <Text inherit>{translateUserText(i18n, error)}</Text>
-              {error === RESET_TOKEN_INVALID_MESSAGE ? (
-                <Anchor component={Link} to="/user/forgot-password" inherit>
-                  <Trans>Ask for a new link</Trans>
-                </Anchor>
-              ) : null}
-            </Stack>
-          </Alert>
-        )}
-        <Button type="submit" fullWidth loading={busy}>
-          {setting ? <Trans>Set the password</Trans> : <Trans>Change the password</Trans>}
-        </Button>
-        <VisuallyHidden role="status">
-          {busy ? <Trans>Saving the new password...</Trans> : null}
-        </VisuallyHidden>
-        <Anchor component={Link} to="/user/login" size="sm" ta="center">
-          <Trans>Back to sign-in</Trans>
-        </Anchor>
-      </Stack>
-    </form>
+      ) : null}
+      <PasswordInput
+        {...form.field('password')}
+        label={t`New password`}
+        description={t`${min} to ${max} characters`}
+        autoComplete="new-password"
+        required
+      />
+      <PasswordInput
+        {...form.field('repeat')}
+        label={t`Repeat the new password`}
+        autoComplete="new-password"
+        required
+      />
+      {error === null ? null : (
+        <Alert color="red" role="alert">
+          <Stack gap="xs">
+            <Text inherit>{translateServerText(i18n, error)}</Text>
+            {error === RESET_TOKEN_INVALID_MESSAGE ? (
+              <Anchor component={Link} to="/user/forgot-password" inherit>
+                <Trans>Ask for a new link</Trans>
+              </Anchor>
+            ) : null}
+          </Stack>
+        </Alert>
+      )}
+      <Button type="submit" fullWidth loading={busy}>
+        {setting ? <Trans>Set the password</Trans> : <Trans>Change the password</Trans>}
+      </Button>
+      <VisuallyHidden role="status">
+        {busy ? <Trans>Saving the new password...</Trans> : null}
+      </VisuallyHidden>
+      <Anchor component={Link} to="/user/login" size="sm" ta="center">
+        <Trans>Back to sign-in</Trans>
+      </Anchor>
+    </UserForm>
   );
 }

@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { TIMINGS } from '@plant/shared-schema';
 import type { SignInOutcome } from '../../session/session';
 import { safeRedirect } from './safe-redirect';
-import { callErrorText } from './texts';
+import { callErrorText } from '../../i18n/server-texts';
 
 /** Spec 000 §8: the text of a refused password grant (translated where it is shown). */
 export const WRONG_CREDENTIALS_MESSAGE = 'Wrong credentials!';

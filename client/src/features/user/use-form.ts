@@ -2,7 +2,7 @@ import { useCallback, useRef, useState, type ChangeEvent } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import type { z } from 'zod';
 import { firstFieldWithError, firstIssuePerField, type FieldErrors } from './form-errors';
-import { translateUserText } from './texts';
+import { translateServerText } from '../../i18n/server-texts';
 
 /** A form's check: the parsed values to send, or a message per field. */
 export type Validate<K extends string, T> = (
@@ -104,7 +104,7 @@ export function useForm<K extends string, T>(options: FormOptions<K, T>) {
           return updated;
         });
       },
-      error: message === undefined ? undefined : translateUserText(i18n, message),
+      error: message === undefined ? undefined : translateServerText(i18n, message),
       'aria-invalid': message === undefined ? undefined : true,
       ref: (element) => {
         if (element === null) inputs.current.delete(name);
