@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiPaths } from '@plant/shared-schema';
 import { dataOf } from '../server/src/testing/harness';
 import { DEMO_USERS } from '../server/src/seed/demo';
+import { storeName } from '../sync-worker/src/store/database-name';
+import { storeWriteLockName } from '../sync-worker/src/store/write-queue';
 import { E2e } from './support/fixture';
 import type { SyncPage } from './support/sync-page';
 
@@ -98,5 +100,46 @@ describe('several tabs of one user and account', () => {
     for (const { id } of [fromFollower, fromNewLeader, orphan, unsent]) {
       expect(log.filter((m) => m.action === 'updated' && m.id === id)).toHaveLength(1);
     }
+  });
+
+  it("tabs' store writes take turns: a write waits while another tab holds the store", async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const browser = await e2e.browser();
+    const writer = await e2e.open(browser);
+    await writer.start(admin);
+    await writer.waitUntilBootstrapped();
+    await writer.waitForPendingWrites(0);
+    // Another tab of the origin takes the store's write lock, as its worker does for each write.
+    const holder = await e2e.open(browser);
+    const lock = storeWriteLockName(storeName(admin.userId, admin.accountId));
+    // Page code as a string: the test's transform would add helpers the page does not have.
+    await holder.page.evaluate(`new Promise((held) => {
+      navigator.locks.request(${JSON.stringify(lock)}, () => {
+        held();
+        return new Promise((release) => { window.releaseStore = release; });
+      });
+    })`);
+
+    let created = false;
+    const creating = writer.create('asset', { name: 'Written after the other tab' }).then((r) => {
+      created = true;
+      return r;
+    });
+    // The write is queued behind the other tab: nothing is in the outbox yet (the status counts
+    // it from a live query, which does not queue).
+    await expect
+      .poll(async () =>
+        (await writer.page.evaluate(() => navigator.locks.query())).pending?.map((l) => l.name),
+      )
+      .toContain(lock);
+    expect(created).toBe(false);
+    expect((await writer.status())?.pendingWrites).toBe(0);
+
+    await holder.page.evaluate('window.releaseStore()');
+    const { id } = await creating;
+    expect((await writer.get('asset', id))?.attributes).toMatchObject({
+      name: 'Written after the other tab',
+    });
+    await writer.waitForPendingWrites(0);
   });
 });

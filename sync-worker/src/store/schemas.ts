@@ -22,7 +22,7 @@ import {
  */
 
 /** Bumped with any collection's schema version; kept in meta. */
-export const STORE_VERSION = 0;
+export const STORE_VERSION = 1;
 
 const seqNumber = { type: 'integer', minimum: 0, maximum: 1e15, multipleOf: 1 } as const;
 const jsonObject = { type: 'object', additionalProperties: true } as const;
@@ -47,6 +47,12 @@ export const modelsSchemaV0: RxJsonSchema<ModelDoc> = {
   // Lists: a type sorted (`type` + `sort_key`), a parent's children sorted.
   indexes: [['type', 'sort_key'], ['parent_key', 'sort_key'], 'last_seq'],
 };
+
+/**
+ * Version 1: the same documents; its Dexie database has the lean layout (lean-models.ts: no
+ * `_meta.lwt` indexes). Version 0 documents are copied over as they are.
+ */
+export const modelsSchemaV1: RxJsonSchema<ModelDoc> = { ...modelsSchemaV0, version: 1 };
 
 export const outboxSchemaV0: RxJsonSchema<OutboxDoc> = {
   version: 0,
@@ -135,7 +141,7 @@ export interface StoreDefinition {
 }
 
 export const STORE_DEFINITION: StoreDefinition = {
-  models: { schema: modelsSchemaV0, migrationStrategies: {} },
+  models: { schema: modelsSchemaV1, migrationStrategies: { 1: (doc: ModelDoc) => doc } },
   outbox: { schema: outboxSchemaV0, migrationStrategies: {} },
   meta: { schema: metaSchemaV0, migrationStrategies: {} },
 };

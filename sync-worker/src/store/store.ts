@@ -1,17 +1,17 @@
 import { addRxPlugin, createRxDatabase, type RxDatabase, type RxStorage } from 'rxdb';
 import { RxDBCleanupPlugin } from 'rxdb/plugins/cleanup';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { settle, serverStateOf } from '../apply/rebase';
 import type { LocalWrite } from '../apply/writes';
 import { dexieDatabaseName, dexiePrefix, storeName } from './database-name';
 import { META_ID, UNSYNCED, type MetaDoc } from './docs';
 import { deleteDatabase, globalIndexedDb, listDatabases, type IndexedDbEnv } from './indexeddb';
+import { storeStorage } from './lean-models';
 import { modelWriter, type ModelWriter } from './model-write';
 import { useRangeReads } from './range-reads';
 import { COLLECTION_NAMES, STORE_DEFINITION, STORE_VERSION, type StoreDefinition } from './schemas';
 import { createStoreTx, type StoreCollections, type StoreTx } from './store-tx';
-import { WriteQueue } from './write-queue';
+import { crossTabExclusive, WriteQueue } from './write-queue';
 
 addRxPlugin(RxDBMigrationSchemaPlugin);
 addRxPlugin(RxDBCleanupPlugin);
@@ -42,7 +42,8 @@ export type StoreDatabase = RxDatabase<StoreCollections>;
  * Reads and live queries use `db`; every write goes through `write()`, one at a time.
  */
 export class LocalStore {
-  private readonly queue = new WriteQueue();
+  /** Every write of every tab to this store, one at a time (the Web Lock spans the tabs). */
+  private readonly queue: WriteQueue;
   private closing: Promise<void> | undefined;
 
   private constructor(
@@ -53,13 +54,15 @@ export class LocalStore {
     private readonly env: IndexedDbEnv,
     private readonly definition: StoreDefinition,
     private readonly writer: ModelWriter | null,
-  ) {}
+  ) {
+    this.queue = new WriteQueue(crossTabExclusive(name));
+  }
 
   static async open(options: StoreOptions): Promise<LocalStore> {
     const env = options.env ?? globalIndexedDb();
     const definition = options.definition ?? STORE_DEFINITION;
     const name = storeName(options.userId, options.accountId);
-    const dexie = getRxStorageDexie({ indexedDB: env.indexedDB, IDBKeyRange: env.IDBKeyRange });
+    const dexie = storeStorage(env);
     const storage = options.wrapStorage?.(dexie) ?? dexie;
     const db = await createRxDatabase<StoreCollections>({
       name,
@@ -100,7 +103,7 @@ export class LocalStore {
     }
   }
 
-  /** Runs `task` alone: no other store write starts before it ends. */
+  /** Runs `task` alone: no other store write, in this tab or another, starts before it ends. */
   write<T>(task: (tx: StoreTx) => Promise<T>): Promise<T> {
     if (this.closing !== undefined) return Promise.reject(new Error('The store is closed.'));
     return this.queue.run(() => task(createStoreTx(this.db.collections, this.writer)));
@@ -146,6 +149,10 @@ export class LocalStore {
     );
     if (meta.user_id !== userId || meta.account_id !== this.accountId)
       throw new Error(`Store ${this.name} belongs to another user or account.`);
+    // Opened by a newer build: its collections have been migrated by now (addCollections).
+    if (meta.store_version < STORE_VERSION) {
+      await this.queue.run(() => meta.incrementalPatch({ store_version: STORE_VERSION }));
+    }
   }
 
   /**

@@ -1,0 +1,151 @@
+import {
+  now,
+  type DexieSettings,
+  type DexieStorageInternals,
+  type RxDocumentData,
+  type RxStorage,
+  type RxStorageDefaultCheckpoint,
+  type RxStorageInstance,
+} from 'rxdb';
+import { fromDexieToStorage, getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import type { IndexedDbEnv } from './indexeddb';
+
+/*
+ * The `models` collection without RxDB's two write-time indexes (DESIGN.md §6: RxDB's own index
+ * entries are most of what its writes cost over a plain Dexie put).
+ *
+ * RxDB's Dexie storage gives every collection two indexes on `_meta.lwt` (the last write time),
+ * `[_meta.lwt+key]` and `_meta.lwt`, besides the schema's own. Per model that is two of six index
+ * entries written with every put. RxDB reads them in two places only:
+ * - `getChangedDocumentsSince`, for replication (we have none) and for a schema migration, which
+ *   reads the old version's documents through it once;
+ * - `cleanup`, which purges deleted documents, and reads every document older than the cleanup
+ *   age to find them (all 50,000 models of a large account, on every run).
+ * For `models` at schema version `LEAN_MODELS_FROM` and later, the Dexie database is declared
+ * without those two indexes (the `lwt` value is still stored: RxDB's document cache compares
+ * it), and the storage instance answers both methods without them, through indexes it has:
+ * - changes since a checkpoint: every document in key order after the checkpoint's key. That is
+ *   what a migration needs (it reads the old version once, while nothing writes it); it is not a
+ *   replication feed, and nothing here replicates;
+ * - cleanup: the deleted documents only, through `[_deleted+key]`.
+ * Measured (bench bootstrap): a bootstrap of 50,000 models in headless Chromium, see
+ * ARCHITECTURE.md.
+ *
+ * It works on RxDB 17.6's Dexie storage (`onCreate` is its documented setting; the index list
+ * and `internals` are its own): re-check with an RxDB upgrade (lean-models.test.ts).
+ */
+
+/** The `models` schema version from which its Dexie database has the lean layout. */
+export const LEAN_MODELS_FROM = 1;
+
+/** The Dexie storage of the local store, with the lean `models` layout. */
+export function storeStorage(env: IndexedDbEnv): RxStorage<DexieStorageInternals, DexieSettings> {
+  const dexie = getRxStorageDexie({
+    indexedDB: env.indexedDB,
+    IDBKeyRange: env.IDBKeyRange,
+    onCreate: leanLayout,
+  });
+  return {
+    name: dexie.name,
+    rxdbVersion: dexie.rxdbVersion,
+    async createStorageInstance(params) {
+      const instance = await dexie.createStorageInstance(params);
+      if (params.collectionName === 'models') {
+        answerWithoutLwt(
+          instance as unknown as RxStorageInstance<ModelsDoc, DexieStorageInternals, unknown>,
+        );
+      }
+      return instance;
+    },
+  };
+}
+
+/** What this module reads of a model document: its key. */
+interface ModelsDoc {
+  key: string;
+}
+
+/** `rxdb-dexie-<store>--<version>--models` at a lean version. */
+export function isLeanModelsDatabase(dexieName: string): boolean {
+  const match = /--(\d+)--models$/.exec(dexieName);
+  return match !== null && Number(match[1]) >= LEAN_MODELS_FROM;
+}
+
+/** The table RxDB's Dexie storage keeps documents in. */
+const DOCS_TABLE = 'docs';
+
+/** Whether one part of a Dexie store spec indexes `_meta.lwt` (alone or first). */
+function indexesLwt(part: string): boolean {
+  return part === '_meta.lwt' || part.startsWith('[_meta.lwt+');
+}
+
+/** The Dexie store spec of the docs table without the `_meta.lwt` indexes. */
+export function withoutLwtIndexes(spec: string): string {
+  return spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => !indexesLwt(p))
+    .join(', ');
+}
+
+/**
+ * Dexie's `onCreate`: runs before RxDB declares the database's tables. For a lean models
+ * database, the docs table is declared without the `_meta.lwt` indexes.
+ */
+const leanLayout: NonNullable<DexieSettings['onCreate']> = (db, dexieName) => {
+  if (!isLeanModelsDatabase(dexieName)) return;
+  const declare = db.version.bind(db);
+  db.version = (versionNumber: number) => {
+    const version = declare(versionNumber);
+    const stores = version.stores.bind(version);
+    version.stores = (schema) => {
+      const docs = schema[DOCS_TABLE];
+      return stores(
+        typeof docs === 'string' ? { ...schema, [DOCS_TABLE]: withoutLwtIndexes(docs) } : schema,
+      );
+    };
+    return version;
+  };
+};
+
+/**
+ * Gives a models storage instance `getChangedDocumentsSince` and `cleanup` that need no
+ * `_meta.lwt` index (for every version: the older, full layout is answered the same way, and its
+ * cleanup no longer reads every document).
+ */
+function answerWithoutLwt(
+  instance: RxStorageInstance<ModelsDoc, DexieStorageInternals, unknown>,
+): void {
+  const primaryPath = 'key';
+  instance.getChangedDocumentsSince = async (limit, checkpoint) => {
+    const state = await instance.internals;
+    const after = (checkpoint as RxStorageDefaultCheckpoint | undefined)?.id ?? '';
+    const stored = await state.dexieDb.transaction('r', state.dexieTable, () =>
+      state.dexieTable.where(':id').above(after).limit(limit).toArray(),
+    );
+    const documents = stored.map((d) =>
+      fromDexieToStorage<RxDocumentData<ModelsDoc>>(state.booleanIndexes, d),
+    );
+    const last = documents[documents.length - 1];
+    const next: unknown =
+      last === undefined
+        ? (checkpoint ?? { id: '', lwt: 0 })
+        : ({ id: last[primaryPath], lwt: last._meta.lwt } satisfies RxStorageDefaultCheckpoint);
+    return { documents, checkpoint: next };
+  };
+  instance.cleanup = async (minimumDeletedTime) => {
+    const state = await instance.internals;
+    const before = now() - minimumDeletedTime;
+    await state.dexieDb.transaction('rw', state.dexieTable, async () => {
+      // RxDB's Dexie storage stores `_deleted` as '1' / '0' (IndexedDB cannot index booleans).
+      const deleted = (await state.dexieTable
+        .where('[_deleted+key]')
+        // Arrays sort after every string: ['1', []] is above every ['1', key].
+        .between(['1', ''], ['1', []])
+        .toArray()) as { key: string; _meta: { lwt: number } }[];
+      const purge = deleted.filter((d) => d._meta.lwt < before).map((d) => d.key);
+      if (purge.length > 0) await state.dexieTable.bulkDelete(purge);
+    });
+    return true;
+  };
+}
