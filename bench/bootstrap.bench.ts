@@ -5,7 +5,7 @@ import type { TestServer } from '../server/src/testing/harness';
 import { median, startBrowserBench } from './browser-env';
 
 const MODELS = Number(process.env.BENCH_BOOTSTRAP_MODELS ?? 50_000);
-const ROUNDS = 3;
+const ROUNDS = 5;
 /** The worker's snapshot page (sync/bootstrap.ts SNAPSHOT_PAGE): the baseline asks the same. */
 const PAGE = 2000;
 
