@@ -25,14 +25,18 @@ import type { IndexedDbEnv } from './indexeddb';
  * without those two indexes (the `lwt` value is still stored: RxDB's document cache compares
  * it), and the storage instance answers both methods without them, through indexes it has:
  * - changes since a checkpoint: every document in key order after the checkpoint's key. That is
- *   what a migration needs (it reads the old version once, while nothing writes it); it is not a
- *   replication feed, and nothing here replicates;
- * - cleanup: the deleted documents only, through `[_deleted+key]`.
+ *   what a migration from a lean version needs, if nothing writes the old version meanwhile: a
+ *   write behind the read position would be missed. The store opens (and so migrates) under its
+ *   cross-tab write lock, which every lean build's writes take. It is not a replication feed,
+ *   and nothing here replicates. The full layout (version 0) keeps RxDB's own write-time order:
+ *   a tab still on a version-0 build takes no lock, and its writes during the migration to
+ *   version 1 are read again in that order;
+ * - cleanup: the deleted documents only, through `[_deleted+key]` (every version).
  * Measured (bench bootstrap): a bootstrap of 50,000 models in headless Chromium, see
  * ARCHITECTURE.md.
  *
  * It works on RxDB 17.6's Dexie storage (`onCreate` is its documented setting; the index list
- * and `internals` are its own): re-check with an RxDB upgrade (lean-models.test.ts).
+ * and `internals` are its own): re-check with an RxDB upgrade (migration.test.ts).
  */
 
 /** The `models` schema version from which its Dexie database has the lean layout. */
@@ -51,9 +55,9 @@ export function storeStorage(env: IndexedDbEnv): RxStorage<DexieStorageInternals
     async createStorageInstance(params) {
       const instance = await dexie.createStorageInstance(params);
       if (params.collectionName === 'models') {
-        answerWithoutLwt(
-          instance as unknown as RxStorageInstance<ModelsDoc, DexieStorageInternals, unknown>,
-        );
+        const models = instance as unknown as ModelsInstance;
+        cleanupDeleted(models);
+        if (params.schema.version >= LEAN_MODELS_FROM) changesInKeyOrder(models);
       }
       return instance;
     },
@@ -64,6 +68,8 @@ export function storeStorage(env: IndexedDbEnv): RxStorage<DexieStorageInternals
 interface ModelsDoc {
   key: string;
 }
+
+type ModelsInstance = RxStorageInstance<ModelsDoc, DexieStorageInternals, unknown>;
 
 /** `rxdb-dexie-<store>--<version>--models` at a lean version. */
 export function isLeanModelsDatabase(dexieName: string): boolean {
@@ -108,14 +114,8 @@ const leanLayout: NonNullable<DexieSettings['onCreate']> = (db, dexieName) => {
   };
 };
 
-/**
- * Gives a models storage instance `getChangedDocumentsSince` and `cleanup` that need no
- * `_meta.lwt` index (for every version: the older, full layout is answered the same way, and its
- * cleanup no longer reads every document).
- */
-function answerWithoutLwt(
-  instance: RxStorageInstance<ModelsDoc, DexieStorageInternals, unknown>,
-): void {
+/** `getChangedDocumentsSince` without the `[_meta.lwt+key]` index: key order (see above). */
+function changesInKeyOrder(instance: ModelsInstance): void {
   const primaryPath = 'key';
   instance.getChangedDocumentsSince = async (limit, checkpoint) => {
     const state = await instance.internals;
@@ -133,6 +133,10 @@ function answerWithoutLwt(
         : ({ id: last[primaryPath], lwt: last._meta.lwt } satisfies RxStorageDefaultCheckpoint);
     return { documents, checkpoint: next };
   };
+}
+
+/** `cleanup` without the `_meta.lwt` index, reading the deleted documents only. */
+function cleanupDeleted(instance: ModelsInstance): void {
   instance.cleanup = async (minimumDeletedTime) => {
     const state = await instance.internals;
     const before = now() - minimumDeletedTime;

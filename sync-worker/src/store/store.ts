@@ -79,11 +79,15 @@ export class LocalStore {
       },
     });
     try {
-      await db.addCollections({
-        models: { ...definition.models },
-        outbox: { ...definition.outbox },
-        meta: { ...definition.meta },
-      });
+      // Under the cross-tab write lock: a schema migration runs here, and no tab's write may
+      // land behind its read position (lean-models.ts).
+      await crossTabExclusive(name)(() =>
+        db.addCollections({
+          models: { ...definition.models },
+          outbox: { ...definition.outbox },
+          meta: { ...definition.meta },
+        }),
+      );
       await useRangeReads(db.models);
       const store = new LocalStore(
         name,
