@@ -145,7 +145,7 @@ describe('sign-in', () => {
     }
   });
 
-  it('a signed-in user who opens the user area lands in /app/devices', async () => {
+  it('a signed-in user who opens the user area lands in the app, where a login link leads', async () => {
     const browser = await e2e.browser();
     const tab = await e2e.openApp(browser, '/user/login');
     await tab.signIn(DEMO_USERS.tech);
@@ -153,5 +153,11 @@ describe('sign-in', () => {
       await tab.goto(path);
       await tab.waitForPath(/^\/app\/devices(\/list)?$/);
     }
+    // A login link's redirect is followed when already signed in, within the app only.
+    await tab.goto(`/user/login?redirect=${encodeURIComponent('/app/gateways/list')}`);
+    await tab.waitForPath(/^\/app\/gateways\/list$/);
+    await tab.goto(`/user/login?redirect=${encodeURIComponent('//evil.example/app')}`);
+    await tab.waitForPath(/^\/app\/devices\/list$/);
+    expect(new URL(tab.page.url()).origin).toBe(e2e.web.url);
   });
 });

@@ -1,5 +1,6 @@
 import { redirect } from '@tanstack/react-router';
 import { canEnterRoute, type RouteRequirement } from '@plant/shared-schema';
+import { safeRedirect } from '../features/user/safe-redirect';
 import { permissionsReady } from '../permissions/permissions';
 import { sessionAtom } from '../state/session';
 import type { AppStore } from '../state/store';
@@ -18,9 +19,14 @@ export function requireSession(store: AppStore, href: string): void {
   if (session.role === null) throw redirect({ to: '/user/norole' });
 }
 
-/** The user area: someone with a stored user and token goes to the app instead. */
-export function redirectSignedIn(store: AppStore): void {
-  if (store.get(sessionAtom) !== null) throw redirect({ to: '/app/devices' });
+/**
+ * The user area: someone with a stored user and token goes to the app instead; from a login link
+ * (/user/login?redirect=), to where the link leads, if that is a path of this app.
+ */
+export function redirectSignedIn(store: AppStore, next?: string): void {
+  if (store.get(sessionAtom) === null) return;
+  if (next === undefined) throw redirect({ to: '/app/devices' });
+  throw redirect({ href: safeRedirect(next, location.origin), replace: true });
 }
 
 /**

@@ -109,7 +109,7 @@ const userRoutes = [
     getParentRoute: () => userRoute,
     path: 'login',
     validateSearch: redirectSearch,
-    beforeLoad: signedOutOnly,
+    beforeLoad: ({ context, search }) => redirectSignedIn(context.store, search.redirect),
     component: LoginPage,
   }),
   createRoute({ getParentRoute: () => userRoute, path: 'norole', component: NorolePage }),
