@@ -40,7 +40,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // Written for the team (client_errors stacks), not referenced from the code; the server
+    // does not serve them (server/src/routes/origin.ts).
+    sourcemap: 'hidden',
     target: 'es2023',
     chunkSizeWarningLimit: 1024,
   },

@@ -20,6 +20,7 @@ beforeAll(async () => {
     '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>',
   );
   await fs.writeFile(path.join(clientDir, 'assets', 'index-abc123.js'), 'console.log(1);');
+  await fs.writeFile(path.join(clientDir, 'assets', 'index-abc123.js.map'), '{"version":3}');
   await fs.writeFile(path.join(clientDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
   s = await startTestServer({ env: { CLIENT_DIR: clientDir } });
 });
@@ -47,6 +48,14 @@ describe('the web client at the origin', () => {
     const sw = await s.call('GET', '/sw.js');
     expect(sw.status).toBe(200);
     expect(sw.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it("the build's source maps are not served", async () => {
+    for (const p of ['/assets/index-abc123.js.map', '/assets/INDEX-abc123.js.map']) {
+      const res = await s.call('GET', p);
+      expect(res.status, p).toBe(404);
+      expect(res.text, p).not.toContain('version');
+    }
   });
 
   it('a missing asset or API path is a 404, never the app', async () => {

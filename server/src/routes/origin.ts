@@ -53,6 +53,11 @@ export function originRoutes(services: Services, clientDir: string) {
   // Read once: a new build means a new start (npm start builds before it serves).
   const indexHtml = readFileSync(indexFile, 'utf8');
 
+  // The build's source maps stay on the server: they would hand out the whole source.
+  app.get('*', async (c, next) => {
+    if (c.req.path.endsWith('.map')) return c.json({ success: false, message: 'Not found.' }, 404);
+    await next();
+  });
   app.use(
     '*',
     serveStatic({
