@@ -57,6 +57,7 @@ export function originRoutes(services: Services, clientDir: string) {
   app.get('*', async (c, next) => {
     if (c.req.path.endsWith('.map')) return c.json({ success: false, message: 'Not found.' }, 404);
     await next();
+    return undefined;
   });
   app.use(
     '*',
