@@ -54,6 +54,43 @@ describe('the session in the page', () => {
     });
   });
 
+  it('a start while the server cannot be reached checks the account once it can', async () => {
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser, '/user/login');
+    await tab.signIn(DEMO_USERS.admin);
+    const root = await e2e.session(DEMO_USERS.admin);
+    const north = await accountIdByName('Customer North');
+    try {
+      expect(
+        (
+          await e2e.server.call('POST', apiPaths.setActiveAccount(root.userId, north), {
+            token: root.token,
+          })
+        ).status,
+      ).toBe(200);
+      // The app starts from what it has stored: the old account, its list on screen.
+      e2e.offline();
+      await tab.reload();
+      await tab.waitForPath(/^\/app\/devices\/list$/);
+      await expect
+        .poll(() => tab.page.getByTestId('sync-indicator').getAttribute('data-state'))
+        .not.toBe('online');
+      expect(await tab.page.evaluate(() => localStorage.getItem('account'))).toBe(root.accountId);
+
+      // The server comes back: the start-up check runs now and switches.
+      e2e.online();
+      await expect
+        .poll(() => tab.page.evaluate(() => localStorage.getItem('account')), { timeout: 30_000 })
+        .toBe(north);
+      await tab.waitForPath(/^\/app\/devices\/list$/);
+    } finally {
+      e2e.online();
+      await e2e.server.call('POST', apiPaths.setActiveAccount(root.userId, root.accountId), {
+        token: root.token,
+      });
+    }
+  });
+
   it('emptying the stored user in one tab reloads the other, which is then signed out', async () => {
     const browser = await e2e.browser();
     const first = await e2e.openApp(browser, '/user/login');

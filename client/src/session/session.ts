@@ -19,7 +19,7 @@ import {
 } from '../state/session';
 import { browserId, clearAll, clearSession, STORAGE_KEYS } from '../state/storage';
 import { appStore } from '../state/store';
-import { sessionEpochAtom } from '../sync/status';
+import { sessionEpochAtom, syncStatusAtom } from '../sync/status';
 import { syncWorker } from '../sync/worker';
 import { callApi } from './api';
 import { applyAccountStyle } from './style';
@@ -202,7 +202,8 @@ async function runSwitch(
 /**
  * At start (spec 000 §4): the stored session runs at once from the local store (offline first);
  * then the server is asked for the current account. None: storage is cleared and the page
- * reloads. Another one than stored: a switch. No answer (offline): carry on with what is stored.
+ * reloads. Another one than stored: a switch. No answer (offline): carry on with what is stored,
+ * and ask again once the server can be reached (`checkWhenReachable`).
  */
 export async function resumeSession(navigate: (to: string) => Promise<void>): Promise<void> {
   const session = loadSession();
@@ -219,27 +220,63 @@ export async function resumeSession(navigate: (to: string) => Promise<void>): Pr
     appStore.set(permissionsReadyAtom, true);
   }
   void applyAccountStyle(session);
+  if (!(await checkAccount(session, navigate))) checkWhenReachable(session, navigate);
+}
+
+/** The start-up account check; false when the server gave no usable answer. */
+async function checkAccount(
+  session: StoredSession,
+  navigate: (to: string) => Promise<void>,
+): Promise<boolean> {
   const account = await callApi('GET', apiPaths.userAccount(), accountViewSchema.nullable(), {
     quiet: true,
   });
+  // A switch or sign-out while it was asked: the answer is about a session that is gone.
+  if (appStore.get(sessionAtom)?.token !== session.token) return true;
   if ('error' in account) {
-    if (account.error.status === 401) {
-      await signOut();
-      await navigate('/user/login');
-    }
-    return;
+    if (account.error.status !== 401) return false;
+    await signOut();
+    await navigate('/user/login');
+    return true;
   }
   if (account.data === null) {
     await syncWorker().session.signOut();
     clearAll();
     location.reload();
-    return;
+    return true;
   }
   if (account.data.id !== accountIdOf(session.user)) {
     await switchAccount({ accountId: account.data.id, accountName: account.data.name }, navigate);
-    return;
+    return true;
   }
   await refreshUser(session);
+  return true;
+}
+
+/**
+ * The start-up check had no answer (offline, or the server failed): it runs again when this
+ * tab's sync connects to the broker (the server is reachable again) or the browser says it is
+ * online, until it is answered. A tab that follows another's sync gets only the latter.
+ */
+function checkWhenReachable(session: StoredSession, navigate: (to: string) => Promise<void>): void {
+  let connected = appStore.get(syncStatusAtom).connection.name === 'connected';
+  let done = false;
+  const again = () => {
+    if (done) return;
+    done = true;
+    unsubscribe();
+    window.removeEventListener('online', again);
+    if (appStore.get(sessionAtom)?.token !== session.token) return;
+    void checkAccount(session, navigate).then((answered) => {
+      if (!answered) checkWhenReachable(session, navigate);
+    });
+  };
+  const unsubscribe = appStore.sub(syncStatusAtom, () => {
+    const now = appStore.get(syncStatusAtom).connection.name === 'connected';
+    if (now && !connected) again();
+    connected = now;
+  });
+  window.addEventListener('online', again);
 }
 
 /** Reads the signed-in user again (roles, permissions, tags may have changed). */
