@@ -27,7 +27,7 @@ describe('loading a page chunk', () => {
     }
   });
 
-  it('a module that arrives in time is the answer; a browser’s failed import is a chunk error', async () => {
+  it('a module that arrives in time is the answer; a failed import or stylesheet is a chunk error', async () => {
     await expect(withTimeout(Promise.resolve({ Page: 1 }), 1_000)).resolves.toEqual({ Page: 1 });
     const failed = new TypeError(
       'Failed to fetch dynamically imported module: http://x/assets/a.js',
@@ -37,5 +37,8 @@ describe('loading a page chunk', () => {
     await expect(withTimeout(Promise.reject(other), 1_000)).rejects.toBe(other);
     expect(isChunkLoadError(new Error('Importing a module script failed.'))).toBe(true);
     expect(isChunkLoadError(other)).toBe(false);
+    // Vite's preload helper, when a page's stylesheet does not arrive.
+    const css = new Error('Unable to preload CSS for /assets/devices-list-a1b2c3.css');
+    await expect(withTimeout(Promise.reject(css), 1_000)).rejects.toBeInstanceOf(ChunkLoadError);
   });
 });

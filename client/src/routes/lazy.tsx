@@ -6,11 +6,14 @@ export class ChunkLoadError extends Error {
   override readonly name = 'ChunkLoadError';
 }
 
-/** Whether an error is a failed page load (ours, or the browser's for a missing module). */
+/**
+ * Whether an error is a failed page load: ours, the browser's for a missing module, or Vite's
+ * for a page's stylesheet that did not arrive ("Unable to preload CSS for /assets/x.css").
+ */
 export function isChunkLoadError(error: unknown): boolean {
   if (error instanceof ChunkLoadError) return true;
   const message = error instanceof Error ? error.message : String(error);
-  return /dynamically imported module|Importing a module script failed|error loading dynamically/i.test(
+  return /dynamically imported module|Importing a module script failed|error loading dynamically|Unable to preload CSS/i.test(
     message,
   );
 }
