@@ -21,12 +21,21 @@ async function plainMessages(): Promise<Messages> {
   return Object.fromEntries(Object.keys(messages).map((id) => [id, id]));
 }
 
-/** Loads and activates a language; the page's `lang` follows it. */
+/** Counts the requests: only the latest one activates its language. */
+let requests = 0;
+
+/**
+ * Loads and activates a language; the page's `lang` follows it. Chosen quickly one after another,
+ * the last choice wins, whichever catalogue arrives last.
+ */
 export async function activateLanguage(language: Language): Promise<void> {
+  const request = ++requests;
+  const messages =
+    language === 'plain' ? await plainMessages() : (await catalogues[language]()).messages;
+  if (request !== requests) return;
   if (language === 'plain') {
-    i18n.loadAndActivate({ locale: 'plain', locales: ['en'], messages: await plainMessages() });
+    i18n.loadAndActivate({ locale: 'plain', locales: ['en'], messages });
   } else {
-    const { messages } = await catalogues[language]();
     i18n.loadAndActivate({ locale: language, messages });
   }
   document.documentElement.lang = language === 'plain' ? 'en' : language;
