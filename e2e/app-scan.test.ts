@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiPaths, gatewayModel } from '@plant/shared-schema';
-import { DEMO_PASSWORD, DEMO_USERS } from '../server/src/seed/demo';
+import { DEMO_PASSWORD, DEMO_USERS, type DEMO_ACCOUNTS } from '../server/src/seed/demo';
 import { E2e } from './support/fixture';
 import { recordSwitchOverlay, ScanScreen, SignInScreen } from './support/pages/user-pages';
 
@@ -16,21 +16,14 @@ beforeAll(async () => {
 });
 afterAll(() => e2e.close());
 
-async function accountId(name: string): Promise<string> {
-  const row = await e2e.server.db
-    .selectFrom('accounts')
-    .select('id')
-    .where('name', '=', name)
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
 /** A gateway of the account, from the server's database: its id and serial. */
-async function gatewayOf(account: string): Promise<{ id: string; serial: string }> {
+async function gatewayOf(
+  account: keyof typeof DEMO_ACCOUNTS,
+): Promise<{ id: string; serial: string }> {
   const row = await e2e.server.db
     .selectFrom('models')
     .select(['id', 'attributes'])
-    .where('account_id', '=', await accountId(account))
+    .where('account_id', '=', (await e2e.server.demoAccountIds())[account])
     .where('type', '=', gatewayModel.type)
     .orderBy('id')
     .executeTakeFirstOrThrow();
@@ -42,7 +35,7 @@ const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('/scan', () => {
   it("without a token: sign-in, back to the scan, then the gateway's page", async () => {
-    const gateway = await gatewayOf('Demo Machine Builder');
+    const gateway = await gatewayOf('root');
     const browser = await e2e.browser();
     const tab = await e2e.openApp(browser, `/scan?id=${gateway.id}`);
     await tab.waitForPath(/^\/user\/login\?redirect=/);
@@ -54,8 +47,8 @@ describe('/scan', () => {
   });
 
   it("a gateway in another of the admin's accounts: the switch overlay, then its page there", async () => {
-    const north = await accountId('Customer North');
-    const gateway = await gatewayOf('Customer North');
+    const { north } = await e2e.server.demoAccountIds();
+    const gateway = await gatewayOf('north');
     const browser = await e2e.browser();
     const tab = await e2e.openApp(browser, '/user/login');
     await tab.signIn(DEMO_USERS.admin);
@@ -79,7 +72,7 @@ describe('/scan', () => {
   });
 
   it('a serial number of digits only links as written (not read as a number)', async () => {
-    const gateway = await gatewayOf('Demo Machine Builder');
+    const gateway = await gatewayOf('root');
     // Internal staff may edit gateways in the root account (the admin is active elsewhere now).
     const writer = await e2e.session(DEMO_USERS.internal);
     const serial = '12345678901234567890';

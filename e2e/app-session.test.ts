@@ -15,15 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => e2e.close());
 
-async function accountIdByName(name: string): Promise<string> {
-  const row = await e2e.server.db
-    .selectFrom('accounts')
-    .select('id')
-    .where('name', '=', name)
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
 describe('the session in the page', () => {
   it('at start, an active account changed elsewhere is switched to', async () => {
     const browser = await e2e.browser();
@@ -33,7 +24,7 @@ describe('the session in the page', () => {
     expect(await tab.page.evaluate(() => localStorage.getItem('account'))).toBe(root.accountId);
 
     // Another client (say the admin's phone) makes Customer North the active account.
-    const north = await accountIdByName('Customer North');
+    const { north } = await e2e.server.demoAccountIds();
     const answer = await e2e.server.call('POST', apiPaths.setActiveAccount(root.userId, north), {
       token: root.token,
     });
@@ -59,7 +50,7 @@ describe('the session in the page', () => {
     const tab = await e2e.openApp(browser, '/user/login');
     await tab.signIn(DEMO_USERS.admin);
     const root = await e2e.session(DEMO_USERS.admin);
-    const north = await accountIdByName('Customer North');
+    const { north } = await e2e.server.demoAccountIds();
     try {
       expect(
         (

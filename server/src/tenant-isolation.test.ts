@@ -15,11 +15,7 @@ const ids = { root: '', north: '', south: '', admin: '', tech: '', south_user: '
 
 beforeAll(async () => {
   s = await startTestServer();
-  const accounts = await s.db.selectFrom('accounts').select(['id', 'name']).execute();
-  const byName = (name: string) => accounts.find((a) => a.name === name)?.id ?? '';
-  ids.root = byName('Demo Machine Builder');
-  ids.north = byName('Customer North');
-  ids.south = byName('Customer South');
+  Object.assign(ids, await s.demoAccountIds());
   const users = await s.db.selectFrom('users').select(['id', 'email']).execute();
   const byEmail = (email: string) => users.find((u) => u.email === email)?.id ?? '';
   ids.admin = byEmail(DEMO_USERS.admin);

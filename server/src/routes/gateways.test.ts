@@ -24,11 +24,7 @@ const gateways: Record<keyof typeof ids, Map<string, string>> = {
 
 beforeAll(async () => {
   s = await startTestServer();
-  const accounts = await s.db.selectFrom('accounts').select(['id', 'name']).execute();
-  const byName = (name: string) => accounts.find((a) => a.name === name)?.id ?? '';
-  ids.root = byName('Demo Machine Builder');
-  ids.north = byName('Customer North');
-  ids.south = byName('Customer South');
+  Object.assign(ids, await s.demoAccountIds());
   for (const key of ['root', 'north', 'south'] as const) {
     const rows = await s.db
       .selectFrom('models')

@@ -45,12 +45,7 @@ beforeAll(async () => {
   admin = await s.signIn(DEMO_USERS.admin);
   const me = dataOf<{ account: string }>(await s.call('GET', apiPaths.user(), { token: admin }));
   rootAccount = me.account;
-  const north = await s.db
-    .selectFrom('accounts')
-    .select('id')
-    .where('name', '=', 'Customer North')
-    .executeTakeFirstOrThrow();
-  northAccount = north.id;
+  northAccount = (await s.demoAccountIds()).north;
 });
 afterAll(() => s.close());
 

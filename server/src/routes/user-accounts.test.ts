@@ -18,11 +18,7 @@ const ids = { root: '', north: '', south: '' };
 
 beforeAll(async () => {
   s = await startTestServer();
-  const accounts = await s.db.selectFrom('accounts').select(['id', 'name']).execute();
-  const byName = (name: string) => accounts.find((a) => a.name === name)?.id ?? '';
-  ids.root = byName('Demo Machine Builder');
-  ids.north = byName('Customer North');
-  ids.south = byName('Customer South');
+  Object.assign(ids, await s.demoAccountIds());
   for (const [name, id] of Object.entries(ids)) expect(id, name).toMatch(/^[0-9a-f-]{36}$/);
 });
 afterAll(() => s.close());

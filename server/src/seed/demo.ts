@@ -13,6 +13,13 @@ import { seedDemoModels } from './demo-models';
 /** The demo sign-ins, listed in README.md. Every one has this password. */
 export const DEMO_PASSWORD = 'demo-pass-1';
 
+/** The demo accounts by their names: the machine builder and its two customers (South inactive). */
+export const DEMO_ACCOUNTS = {
+  root: 'Demo Machine Builder',
+  north: 'Customer North',
+  south: 'Customer South',
+} as const;
+
 export const DEMO_USERS = {
   admin: 'admin@demo.local',
   tech: 'tech@demo.local',
@@ -53,23 +60,23 @@ export async function seedDemo(db: Db, clock: Clock, log: Logger): Promise<boole
     const root = await createAccount(
       trx,
       {
-        name: 'Demo Machine Builder',
-        design: { color1: '#0b5394', color2: '#f1c232', title: 'Demo Machine Builder' },
+        name: DEMO_ACCOUNTS.root,
+        design: { color1: '#0b5394', color2: '#f1c232', title: DEMO_ACCOUNTS.root },
       },
       at,
     );
     const north = await createAccount(
       trx,
       {
-        name: 'Customer North',
+        name: DEMO_ACCOUNTS.north,
         parentId: root.id,
-        design: { color1: '#38761d', color2: '#d9ead3', title: 'Customer North' },
+        design: { color1: '#38761d', color2: '#d9ead3', title: DEMO_ACCOUNTS.north },
       },
       at,
     );
     const south = await createAccount(
       trx,
-      { name: 'Customer South', parentId: root.id, active: false },
+      { name: DEMO_ACCOUNTS.south, parentId: root.id, active: false },
       at,
     );
 

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { API_BASE, apiPaths } from '@plant/shared-schema';
 import { loadConfig } from '../config';
 import type { Clock } from '../lib/clock';
-import { DEMO_PASSWORD } from '../seed/demo';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../seed/demo';
 import { startServer, type RunningServer } from '../server';
 import type { AuthLimits } from '../services/auth.service';
 
@@ -29,6 +29,8 @@ export interface TestServer extends RunningServer {
   call(method: string, path: string, options?: CallOptions): Promise<Answer>;
   /** Signs in with the password grant and answers the access token (fails the test if refused). */
   signIn(email: string, password?: string): Promise<string>;
+  /** The ids of the demo accounts (DEMO_ACCOUNTS), as seeded. */
+  demoAccountIds(): Promise<Record<keyof typeof DEMO_ACCOUNTS, string>>;
   /** Rows per table. */
   rowCounts(): Promise<Record<string, number>>;
   /** A hash of every table's whole content: to check that refused input changed nothing at all. */
@@ -147,6 +149,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return token;
   };
 
+  const demoAccountIds = async () => {
+    const rows = await server.db.selectFrom('accounts').select(['id', 'name']).execute();
+    const idOf = (name: string) => {
+      const row = rows.find((a) => a.name === name);
+      if (row === undefined) throw new Error(`no demo account named ${name}`);
+      return row.id;
+    };
+    return {
+      root: idOf(DEMO_ACCOUNTS.root),
+      north: idOf(DEMO_ACCOUNTS.north),
+      south: idOf(DEMO_ACCOUNTS.south),
+    };
+  };
+
   const rowCounts = async () => {
     const tables = await server.db.introspection.getTables();
     const counts: Record<string, number> = {};
@@ -181,6 +197,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clientId: conf.client_id,
     call,
     signIn,
+    demoAccountIds,
     rowCounts,
     close: async () => {
       await server.stop();

@@ -13,6 +13,7 @@ import {
   type StoreDefinition,
 } from './schemas';
 import { LocalStore } from './store';
+import { syncedDoc } from '../testing/model-docs';
 
 /*
  * The migration path, shown working on the real versions: a store written by a build with
@@ -40,18 +41,11 @@ const v2: StoreDefinition = {
   },
 };
 
-function doc(id: string, name: string): ModelDoc {
-  return {
-    key: modelKey('asset', id),
-    type: 'asset',
-    id,
-    parent_key: 'account:acct-1',
-    sort_key: 'old',
-    last_seq: 1,
-    server: { name },
-    attributes: { name },
-  };
-}
+/** A doc as an older build stored it: its sort key from an older rule. */
+const doc = (id: string, name: string): ModelDoc => ({
+  ...syncedDoc('asset', id, name, 1),
+  sort_key: 'old',
+});
 
 async function names(env: IndexedDbEnv) {
   return (await env.indexedDB.databases()).map((d) => d.name ?? '').sort();

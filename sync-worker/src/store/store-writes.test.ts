@@ -4,11 +4,12 @@ import { addRxPlugin } from 'rxdb';
 import { disableWarnings, RxDBDevModePlugin } from 'rxdb/plugins/dev-mode';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { afterEach, describe, expect, it } from 'vitest';
-import { modelKey, type ModelDoc } from './docs';
+import type { ModelDoc } from './docs';
 import { modelWriter } from './model-write';
 import { keyGroups } from './range-reads';
 import { LocalStore } from './store';
 import { createStoreTx } from './store-tx';
+import { syncedDoc } from '../testing/model-docs';
 
 disableWarnings();
 addRxPlugin(RxDBDevModePlugin);
@@ -27,18 +28,7 @@ async function openStore() {
   return store;
 }
 
-function doc(type: string, id: string, name: string, seq: number): ModelDoc {
-  return {
-    key: modelKey(type, id),
-    type,
-    id,
-    parent_key: 'account:acct-1',
-    sort_key: name.toLowerCase(),
-    last_seq: seq,
-    server: { name },
-    attributes: { name },
-  };
-}
+const doc = syncedDoc;
 
 interface TableForTest {
   bulkGet(keys: readonly string[]): Promise<unknown[]>;

@@ -6,9 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { applyUpdates, docKeyOf } from '../apply/apply-update';
 import type { LocalWrite } from '../apply/writes';
 import type { ModelUpdate } from '@plant/shared-schema';
-import { META_ID, modelKey, type ModelDoc, type OutboxDoc } from './docs';
+import { META_ID, type ModelDoc, type OutboxDoc } from './docs';
 import type { IndexedDbEnv } from './indexeddb';
 import { LocalStore, wipeStore } from './store';
+import { syncedDoc } from '../testing/model-docs';
 
 // Dev-mode checks schemas and names; the validator checks every document written.
 disableWarnings();
@@ -36,18 +37,8 @@ async function databaseNames(env: IndexedDbEnv): Promise<string[]> {
   return (await env.indexedDB.databases()).map((d) => d.name ?? '').sort();
 }
 
-function asset(id: string, name: string, seq: number): ModelDoc {
-  return {
-    key: modelKey('asset', id),
-    type: 'asset',
-    id,
-    parent_key: 'account:acct-1',
-    sort_key: name.toLowerCase(),
-    last_seq: seq,
-    server: { name },
-    attributes: { name },
-  };
-}
+const asset = (id: string, name: string, seq: number): ModelDoc =>
+  syncedDoc('asset', id, name, seq);
 
 function mutation(id: string, key: string, at: number): OutboxDoc {
   const [type = '', modelId = ''] = key.split(':');
