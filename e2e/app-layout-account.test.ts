@@ -13,10 +13,7 @@ beforeAll(async () => {
 afterAll(() => e2e.close());
 
 async function signedIn(email: string): Promise<{ tab: AppTab; shell: ShellPage }> {
-  const browser = await e2e.browser();
-  const tab = await e2e.openApp(browser, '/user/login');
-  await tab.signIn(email);
-  await tab.goto('/app/dashboards/list');
+  const tab = await e2e.signedInApp(email, '/app/dashboards/list');
   const shell = new ShellPage(tab.page);
   await shell.accountSwitcher().waitFor();
   return { tab, shell };

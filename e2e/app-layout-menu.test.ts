@@ -35,10 +35,7 @@ const ALL_ENTRIES = [
  * devices list, another part's work, which these tests do not depend on.
  */
 async function signedIn(email: string): Promise<{ tab: AppTab; shell: ShellPage }> {
-  const browser = await e2e.browser();
-  const tab = await e2e.openApp(browser, '/user/login');
-  await tab.signIn(email);
-  await tab.goto('/app/dashboards/list');
+  const tab = await e2e.signedInApp(email, '/app/dashboards/list');
   const shell = new ShellPage(tab.page);
   await shell.menu().waitFor();
   return { tab, shell };

@@ -66,6 +66,14 @@ export class E2e {
     return AppTab.open(profile.context, this.web.url, path);
   }
 
+  /** A new browser in which `email` has signed in through the screen, then gone to `path`. */
+  async signedInApp(email: string, path: string): Promise<AppTab> {
+    const tab = await this.openApp(await this.browser(), '/user/login');
+    await tab.signIn(email);
+    await tab.goto(path);
+    return tab;
+  }
+
   /**
    * The server becomes unreachable for the browser: new connections are reset at once and open
    * ones (keep-alive, the broker's WebSocket) are cut. The page itself stays served, as an app
