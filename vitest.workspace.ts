@@ -34,6 +34,16 @@ export default defineConfig({
       },
       {
         test: {
+          // The edge program against real protocol peers on loopback (and the real server).
+          name: 'gateway-agent',
+          include: ['gateway-agent/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           // The client's pure logic (state, helpers); its screens are tested in e2e/.
           name: 'client',
           include: ['client/src/**/*.test.ts'],

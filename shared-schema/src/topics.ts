@@ -1,5 +1,28 @@
-/** Broker topics (DESIGN.md §5). Build them here, never in place. */
+/** Broker topics (DESIGN.md §5, §8). Build them here, never in place. */
 export const topics = {
   modelUpdates: (accountId: string) => `account/${accountId}/_modelupdates`,
   uploadProgress: (accountId: string) => `account/${accountId}/_notify/upload`,
+  /** Live values of one asset's streams (DESIGN.md §8): at most one message a second. */
+  assetValues: (accountId: string, assetId: string) => `account/${accountId}/values/${assetId}`,
+} as const;
+
+/**
+ * A gateway agent's topics (DESIGN.md §8): it publishes only under `up/` and subscribes only
+ * to `down/`, both under its own id.
+ */
+export const gatewayTopics = {
+  upPrefix: (gatewayId: string) => `gateway/${gatewayId}/up/`,
+  downPrefix: (gatewayId: string) => `gateway/${gatewayId}/down/`,
+  /** Agent -> server: a batch of points out of the buffer. */
+  data: (gatewayId: string) => `gateway/${gatewayId}/up/data`,
+  /** Agent -> server: what it runs, connection states, heartbeats. */
+  status: (gatewayId: string) => `gateway/${gatewayId}/up/status`,
+  /** Agent -> server: answers to requests. */
+  response: (gatewayId: string) => `gateway/${gatewayId}/up/response`,
+  /** Server -> agent: the acknowledgement of a batch. */
+  ack: (gatewayId: string) => `gateway/${gatewayId}/down/ack`,
+  /** Server -> agent, retained: the whole configuration. */
+  config: (gatewayId: string) => `gateway/${gatewayId}/down/config`,
+  /** Server -> agent: requests (OPC UA browse and search). */
+  request: (gatewayId: string) => `gateway/${gatewayId}/down/request`,
 } as const;

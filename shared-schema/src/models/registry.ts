@@ -1,6 +1,7 @@
 import { assetModel } from './asset';
 import { datastreamGroupModel, datastreamModel } from './datastream';
 import { gatewayModel } from './gateway';
+import { connectionModel, datapointModel } from './connection';
 import { can, type PermissionContext } from '../permissions';
 import type { ModelDefinition } from './registry-types';
 
@@ -8,7 +9,14 @@ import type { ModelDefinition } from './registry-types';
  * Every synced model that clients write through the generic routes. Adding a model: one entry
  * here, its file in models/, and its screens.
  */
-export const MODELS = [assetModel, gatewayModel, datastreamGroupModel, datastreamModel] as const;
+export const MODELS = [
+  assetModel,
+  gatewayModel,
+  datastreamGroupModel,
+  datastreamModel,
+  connectionModel,
+  datapointModel,
+] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];
 

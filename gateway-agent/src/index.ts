@@ -1,0 +1,1 @@
+export { AGENT_VERSION } from './version';

@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { idField } from '../api/fields';
+import { PROTOCOLS } from '../models/connection';
+
+/**
+ * The messages between a gateway agent and the server's broker (DESIGN.md §8). The agent
+ * publishes only under `gateway/{id}/up/…` and subscribes only to `gateway/{id}/down/…`.
+ * Every message is JSON, parsed by these schemas on arrival.
+ */
+
+/** Limits of what one batch may carry; bigger batches are refused whole. */
+export const GATEWAY_LIMITS = {
+  pointsPerBatch: 5_000,
+  /** A point's time may lie at most this far ahead of the server's clock. */
+  futureMs: 5 * 60_000,
+  /** Nor further back than this (a week's buffer plus slack). */
+  pastMs: 400 * 86_400_000,
+  textValueChars: 1_000,
+} as const;
+
+export const pointValueSchema = z.union([
+  z.number(),
+  z.boolean(),
+  z.string().max(GATEWAY_LIMITS.textValueChars),
+]);
+export type PointValue = z.infer<typeof pointValueSchema>;
+
+/**
+ * One value of one stream. `value` is checked against the stream's type by the server (NaN and
+ * Infinity do not exist in JSON; a number where text is expected is refused per point).
+ */
+export const gatewayPointSchema = z.object({
+  stream: idField,
+  ts: z.number().int().min(0),
+  value: pointValueSchema,
+});
+export type GatewayPoint = z.infer<typeof gatewayPointSchema>;
+
+/** `gateway/{id}/up/data`: a batch out of the agent's buffer; seq is gapless per gateway. */
+export const gatewayBatchSchema = z.object({
+  gateway: idField,
+  seq: z.number().int().min(1),
+  points: z.array(gatewayPointSchema).min(1).max(GATEWAY_LIMITS.pointsPerBatch),
+});
+export type GatewayBatch = z.infer<typeof gatewayBatchSchema>;
+
+/**
+ * `gateway/{id}/down/ack`: the server's answer to a batch. `stored`: its points are stored (those
+ * refused are listed); `duplicate`: this seq was stored before; `refused`: the batch as a whole was
+ * not acceptable (not parseable, too big) and will never be: the agent drops it and says so.
+ */
+export const gatewayAckSchema = z.object({
+  seq: z.number().int().min(0),
+  status: z.enum(['stored', 'duplicate', 'refused']),
+  stored: z.number().int().min(0).default(0),
+  refused: z
+    .array(z.object({ index: z.number().int().min(0), reason: z.string().max(500) }))
+    .max(100)
+    .default([]),
+  message: z.string().max(500).optional(),
+});
+export type GatewayAck = z.infer<typeof gatewayAckSchema>;
+
+/** One datapoint as the agent runs it: the stream's type decides how values are coerced. */
+export const agentDatapointSchema = z.object({
+  id: idField,
+  datastream_id: idField,
+  stream_type: z.enum(['state', 'number', 'boolean', 'text']),
+  address: z.record(z.string(), z.unknown()),
+  deadband: z.number().min(0),
+  scale: z.number(),
+  offset: z.number(),
+});
+export type AgentDatapoint = z.infer<typeof agentDatapointSchema>;
+
+export const agentConnectionSchema = z.object({
+  id: idField,
+  name: z.string(),
+  protocol: z.enum(PROTOCOLS),
+  settings: z.record(z.string(), z.unknown()),
+  interval_ms: z.number().int().min(1),
+  enabled: z.boolean(),
+  datapoints: z.array(agentDatapointSchema),
+});
+export type AgentConnection = z.infer<typeof agentConnectionSchema>;
+
+export const gatewayNetworkSchema = z.object({
+  ip_assignment: z.enum(['static', 'dhcp']),
+  ip: z.string().nullable(),
+  subnet_mask: z.string().nullable(),
+  dns1: z.string().nullable(),
+  dns2: z.string().nullable(),
+});
+export type GatewayNetwork = z.infer<typeof gatewayNetworkSchema>;
+
+/**
+ * `gateway/{id}/down/config` (retained): the whole configuration, sent after every change. The
+ * version grows with every change; the agent applies a newer version without a restart.
+ */
+export const gatewayConfigSchema = z.object({
+  gateway: idField,
+  version: z.number().int().min(0),
+  network: gatewayNetworkSchema,
+  connections: z.array(agentConnectionSchema),
+});
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+
+export const CONNECTION_STATES = ['connecting', 'connected', 'failed', 'disabled'] as const;
+
+export const connectionStatusSchema = z.object({
+  id: idField,
+  state: z.enum(CONNECTION_STATES),
+  error: z.string().max(1000).nullable().default(null),
+  /** ms since epoch of the last successful read, null when none yet. */
+  last_read: z.number().int().nullable().default(null),
+});
+export type ConnectionStatus = z.infer<typeof connectionStatusSchema>;
+
+export const interfaceAddressSchema = z.object({
+  interface: z.string().max(100),
+  family: z.enum(['IPv4', 'IPv6']),
+  address: z.string().max(100),
+  netmask: z.string().max(100),
+});
+
+/**
+ * `gateway/{id}/up/status`: what the agent runs, sent at start, after each config applied, on a
+ * connection's change of state and every heartbeat (HEARTBEAT_MS).
+ */
+export const gatewayStatusSchema = z.object({
+  config_version: z.number().int().min(0).nullable(),
+  started_at: z.number().int(),
+  agent_version: z.string().max(50),
+  addresses: z.array(interfaceAddressSchema).max(64),
+  connections: z.array(connectionStatusSchema).max(1_000),
+  buffer: z.object({
+    pending: z.number().int().min(0),
+    dropped: z.number().int().min(0),
+  }),
+});
+export type GatewayStatus = z.infer<typeof gatewayStatusSchema>;
+
+/** The agent's heartbeat; a gateway unheard for 3 beats is offline. */
+export const GATEWAY_HEARTBEAT_MS = 30_000;
+
+/** OPC UA address-space requests through the agent (spec 001 §9: up to one minute). */
+export const GATEWAY_REQUEST_TIMEOUT_MS = 60_000;
+
+export const gatewayRequestSchema = z.discriminatedUnion('op', [
+  z.object({
+    id: z.string().min(1).max(64),
+    op: z.literal('opcua-browse'),
+    connection_id: idField,
+    /** The node whose children are listed; the Objects folder when absent. */
+    node_id: z.string().max(1000).optional(),
+  }),
+  z.object({
+    id: z.string().min(1).max(64),
+    op: z.literal('opcua-search'),
+    connection_id: idField,
+    /** Matched against display and browse names, case-insensitively. */
+    query: z.string().min(1).max(250),
+    max_results: z.number().int().min(1).max(1_000).default(200),
+  }),
+]);
+export type GatewayRequest = z.infer<typeof gatewayRequestSchema>;
+
+export const opcuaNodeSchema = z.object({
+  node_id: z.string(),
+  browse_name: z.string(),
+  display_name: z.string(),
+  node_class: z.string(),
+  /** For variables: the OPC UA data type's name. */
+  data_type: z.string().nullable(),
+  has_children: z.boolean(),
+});
+export type OpcuaNode = z.infer<typeof opcuaNodeSchema>;
+
+/** `gateway/{id}/up/response`: the answer to a request, by its id. */
+export const gatewayResponseSchema = z.union([
+  z.object({
+    id: z.string().min(1).max(64),
+    ok: z.literal(true),
+    nodes: z.array(opcuaNodeSchema).max(10_000),
+    /** Search only: the walk stopped at its time or size bound before the whole space was seen. */
+    truncated: z.boolean().default(false),
+  }),
+  z.object({ id: z.string().min(1).max(64), ok: z.literal(false), error: z.string().max(1000) }),
+]);
+export type GatewayResponse = z.infer<typeof gatewayResponseSchema>;
