@@ -204,6 +204,16 @@ describe('the worker API', () => {
     expect(anonymous).toMatchObject({ error: { status: 401 } });
   });
 
+  it("a call made while the session starts waits for it and carries the session's token", async () => {
+    const api = workerApi();
+    // The page renders the stored session at once and may call before the worker has opened it.
+    const started = api.session.start(options(admin));
+    const me = await api.http.call('GET', apiPaths.user());
+    expect(me).toMatchObject({ data: { data: { id: admin.userId } } });
+    await started;
+    await api.session.stop();
+  });
+
   it('session operations run one after another: two switches at once end in the last one', async () => {
     const api = workerApi();
     await api.session.start(options(admin));

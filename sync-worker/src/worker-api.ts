@@ -226,6 +226,14 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
       if (session !== undefined) session = { ...session, appUrl: next.appUrl };
     },
     async call(method, path, body, callOptions = {}) {
+      /*
+       * A call made while a session starts or switches (the page renders the stored session at
+       * once, before the worker has opened it) belongs to that session: it waits for the
+       * operation and goes out with its token. Made at once, it went out with no token and
+       * came back 401 (the account switcher opened right after a reload said the accounts
+       * could not be loaded; a scan link asked to sign in again).
+       */
+      if (callOptions.token === undefined) await sessionOps;
       const call = {
         ...(body === undefined ? {} : { body }),
         quiet: callOptions.quiet === true,
