@@ -5,6 +5,7 @@ import * as models from './20261122000200-models-and-change-log';
 import * as browserCredentials from './20261122000300-browser-credentials';
 import * as mutationOp from './20261122000400-mutation-op';
 import * as credentialIndexes from './20261122000500-browser-credential-indexes';
+import * as gatewayData from './20261124000000-gateway-data';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '20261122000300-browser-credentials': browserCredentials,
   '20261122000400-mutation-op': mutationOp,
   '20261122000500-browser-credential-indexes': credentialIndexes,
+  '20261124000000-gateway-data': gatewayData,
 };

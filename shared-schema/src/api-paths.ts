@@ -38,6 +38,22 @@ export const apiPaths = {
   graph: (type: string, id: string) => `graph/${seg(type)}/${seg(id)}`,
   /** A scanned gateway QR code: its id or serial (LinkGatewayResult). */
   linkGateway: (idOrSerial: string) => `linkGateway?id=${seg(idOrSerial)}`,
+  /** One stream's values over a range, downsampled to `points` (StreamValues). */
+  streamValues: (id: string, from: number, to: number, points?: number) =>
+    `datastreams/${seg(id)}/values?from=${from}&to=${to}${points === undefined ? '' : `&points=${points}`}`,
+  /** The raw points of a range as CSV. */
+  streamValuesCsv: (id: string, from: number, to: number) =>
+    `datastreams/${seg(id)}/values.csv?from=${from}&to=${to}`,
+  /** Several streams' values over one range (StreamValues[]). */
+  severalValues: (ids: readonly string[], from: number, to: number, points?: number) =>
+    `datastreams/values?streams=${ids.map(seg).join(',')}&from=${from}&to=${to}${points === undefined ? '' : `&points=${points}`}`,
+  /** The latest value of each of an asset's streams (LatestValues). */
+  latestValues: (assetId: string) => `assets/${seg(assetId)}/values/latest`,
+  /** A gateway's broker credentials: POST makes (rotates), GET lists, DELETE revokes. */
+  gatewayCredentials: (gatewayId: string) => `gateways/${seg(gatewayId)}/credentials`,
+  /** OPC UA address space through the gateway's agent (spec 001 §9: up to a minute). */
+  opcuaBrowse: (gatewayId: string) => `gateways/${seg(gatewayId)}/opcua/browse`,
+  opcuaSearch: (gatewayId: string) => `gateways/${seg(gatewayId)}/opcua/search`,
 } as const;
 
 /**

@@ -13,6 +13,8 @@ export interface AccountsTable {
   logo_desktop: string | null;
   logo_mobile: string | null;
   login_image: string | null;
+  /** Days values are kept (30, 90, 182 or 365). */
+  value_retention_days: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -187,7 +189,36 @@ export interface BrowserCredentialsTable {
   revoked_at: string | null;
 }
 
+export interface GatewayCredentialsTable {
+  id: string;
+  account_id: string;
+  gateway_id: string;
+  /** SHA-256 (hex) of the secret, which is shown once. */
+  secret_hash: string;
+  created_by: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface GatewayConfigsTable {
+  gateway_id: string;
+  account_id: string;
+  version: number;
+  hash: string;
+  updated_at: string;
+}
+
+export interface ConnectionSecretsTable {
+  connection_id: string;
+  account_id: string;
+  /** JSON object of the write-only settings fields. */
+  secrets: string;
+}
+
 export interface Database {
+  gateway_credentials: GatewayCredentialsTable;
+  gateway_configs: GatewayConfigsTable;
+  connection_secrets: ConnectionSecretsTable;
   browser_credentials: BrowserCredentialsTable;
   models: ModelsTable;
   account_clocks: AccountClocksTable;

@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { idField, modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 
+/** A connection's state as its agent reports it (the server writes it; see serverFields). */
+export const connectionStateSchema = z.object({
+  state: z.enum(['connecting', 'connected', 'failed', 'disabled']),
+  error: z.string().max(1000).nullable(),
+  last_read: z.number().int().nullable(),
+  at: z.number().int(),
+});
+export type ConnectionState = z.infer<typeof connectionStateSchema>;
+
 /**
  * A gateway's configuration (DESIGN.md §8): its connections to devices and, under each, the
  * datapoints that feed data streams. The names and fields are a contract: the agent, the wizard
@@ -79,6 +88,8 @@ export const connectionAttributesSchema = z.object({
     .max(INTERVAL_MS.max)
     .default(INTERVAL_MS.default),
   enabled: z.boolean().default(true),
+  /** Reported by the gateway; null until it has run this connection. */
+  status: connectionStateSchema.nullable().default(null),
 });
 export type ConnectionAttributes = z.infer<typeof connectionAttributesSchema>;
 
@@ -96,6 +107,7 @@ export const connectionModel = {
     delete: 'gateway::edit',
   },
   sortField: 'name',
+  serverFields: ['status'],
 } as const satisfies ModelDefinition<'connection', typeof connectionAttributesSchema>;
 
 // ---------------------------------------------------------------------------------------------
@@ -177,7 +189,8 @@ export const ADDRESS_BY_PROTOCOL = {
 
 export const datapointAttributesSchema = z.object({
   connection_id: idField,
-  datastream_id: idField,
+  /** Null once its stream is deleted: the datapoint then reads nothing until given another. */
+  datastream_id: idField.nullable(),
   /** The protocol's address; its shape is checked against the connection's protocol. */
   address: z.record(z.string().max(50), z.unknown()).default({}),
   /** Report by exception: a value is sent when it moved more than this since the last one sent. */

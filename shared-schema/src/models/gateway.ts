@@ -16,6 +16,26 @@ export const gatewayAttributesSchema = z.object({
   ip_assignment: z.enum(['static', 'dhcp']).default('dhcp'),
   connection: z.enum(['online', 'offline']).default('offline'),
   last_seen: z.iso.datetime().nullable().default(null),
+  /** What the agent reported last (the server writes it): version, configuration, addresses. */
+  agent: z
+    .object({
+      version: z.string().max(50),
+      config_version: z.number().int().nullable(),
+      started_at: z.number().int(),
+      addresses: z
+        .array(
+          z.object({
+            interface: z.string().max(100),
+            family: z.enum(['IPv4', 'IPv6']),
+            address: z.string().max(100),
+            netmask: z.string().max(100),
+          }),
+        )
+        .max(64),
+      problems: z.array(z.string().max(500)).max(20).default([]),
+    })
+    .nullable()
+    .default(null),
 });
 export type GatewayAttributes = z.infer<typeof gatewayAttributesSchema>;
 
@@ -43,4 +63,5 @@ export const gatewayModel = {
     delete: 'gateway::delete',
   },
   sortField: 'name',
+  serverFields: ['connection', 'last_seen', 'agent'],
 } as const satisfies ModelDefinition<'gateway', typeof gatewayAttributesSchema>;

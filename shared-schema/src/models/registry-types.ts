@@ -41,4 +41,9 @@ export interface ModelDefinition<T extends string = string, S extends z.ZodObjec
    * sends `updated_list` on the parent with the children's ids in order.
    */
   readonly ordered?: boolean;
+  /**
+   * Attributes only the server writes (a gateway's online state, a connection's status): a
+   * client's write of them is ignored, the server's own writes set them.
+   */
+  readonly serverFields?: readonly (keyof z.infer<S> & string)[];
 }

@@ -39,6 +39,11 @@ export type GatewayPoint = z.infer<typeof gatewayPointSchema>;
 /** `gateway/{id}/up/data`: a batch out of the agent's buffer; seq is gapless per gateway. */
 export const gatewayBatchSchema = z.object({
   gateway: idField,
+  /**
+   * The agent's buffer (a random id made with its buffer file): seq counts within it, so a
+   * reinstalled agent starting at seq 1 again is not taken for a repeat of the old one's batches.
+   */
+  buffer: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
   seq: z.number().int().min(1),
   points: z.array(gatewayPointSchema).min(1).max(GATEWAY_LIMITS.pointsPerBatch),
 });
@@ -137,6 +142,8 @@ export const gatewayStatusSchema = z.object({
     pending: z.number().int().min(0),
     dropped: z.number().int().min(0),
   }),
+  /** What the agent finds wrong with its setup (spec 001 §8: a static IP missing or wrong). */
+  problems: z.array(z.string().max(500)).max(20).default([]),
 });
 export type GatewayStatus = z.infer<typeof gatewayStatusSchema>;
 
