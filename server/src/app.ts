@@ -12,13 +12,20 @@ import { originRoutes } from './routes/origin';
 import { modelRoutes } from './routes/models';
 import { syncRoutes } from './routes/sync';
 import { userRoutes } from './routes/user';
+import { valueRoutes } from './routes/values';
 import type { Services } from './services';
+import type { ValuesService } from './gateways/values.service';
 
 /** Bodies past this are refused with 413 before they are read into memory. */
 export { MAX_BODY_BYTES };
 
 /** The whole HTTP application: one sub-app per area, mounted under /api/v1 or at the origin. */
-export function createApp(services: Services, log: Logger, clientDir: string): Hono<AppEnv> {
+export function createApp(
+  services: Services,
+  log: Logger,
+  clientDir: string,
+  values: ValuesService,
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // The full set of browser security headers is sent where HTML is served (origin routes); the
   // JSON API gets its two headers from the node listener (server.ts), where they cost nothing.
@@ -38,7 +45,8 @@ export function createApp(services: Services, log: Logger, clientDir: string): H
   api.route('/', clientReportRoutes(services));
   api.route('/', userRoutes(services));
   api.route('/', syncRoutes(services));
-  api.route('/', gatewayRoutes(services));
+  api.route('/', gatewayRoutes(services, values));
+  api.route('/', valueRoutes(services, values));
   // Last: its /:collection paths must not shadow the fixed paths above.
   api.route('/', modelRoutes(services, log));
   api.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));

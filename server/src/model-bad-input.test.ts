@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, uuidv7, type SyncedModel } from '@plant/shared-schema';
+import { apiPaths, modelByCollection, uuidv7, type SyncedModel } from '@plant/shared-schema';
 import { MAX_BODY_BYTES } from './app';
 import { DEMO_USERS } from './seed/demo';
 import { dataOf, startTestServer, type TestServer } from './testing/harness';
@@ -69,6 +69,9 @@ describe('model routes with junk', () => {
       const created = await s.call('POST', apiPaths.collection(collection), { token, json: valid });
       expect(created.status, collection).toBe(201);
       const id = (created.json as { data: SyncedModel }).data.id;
+      // Fields the server owns (a gateway's connection, …) ignore what a client sends.
+      const serverOwned = new Set<string>(modelByCollection(collection)?.serverFields ?? []);
+      const createdAttributes = (created.json as { data: SyncedModel }).data.attributes;
       for (const field of [...Object.keys(valid), 'id', 'mutation_id']) {
         for (const value of JUNK) {
           for (const [method, path] of [
@@ -81,6 +84,9 @@ describe('model routes with junk', () => {
             expect(res.status, label).toBeLessThan(500);
             if (res.status >= 400) {
               expect(await s.contentHashes(), label).toEqual(before);
+            } else if (serverOwned.has(field)) {
+              const saved = dataOf<SyncedModel>(res).attributes[field];
+              expect(saved, label).toEqual(createdAttributes[field]);
             } else if (typeof value === 'string' && field !== 'mutation_id') {
               expect(res.text, label).toContain(JSON.stringify(value).slice(1, -1));
             }

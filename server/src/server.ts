@@ -18,12 +18,19 @@ import { isoAt, systemClock, type Clock } from './lib/clock';
 import { createLogger, type Logger } from './logger';
 import { TokenRepository } from './repositories/token.repository';
 import { seedDemo } from './seed/demo';
+import { writeDemoAgentKeys } from './seed/demo-agents';
 import { createServices } from './services';
 import type { AuthLimits } from './services/auth.service';
 import { ChangeFeed } from './services/change-feed';
 import { LogPruner } from './services/log-pruner';
 import { Mailer } from './services/mail.service';
 import { RecordPruner } from './services/record-pruner';
+import { MachineData } from './gateways/machine-data';
+import { sandboxPreprocessor } from './gateways/sandbox-preprocessor';
+import { ValuesService } from './gateways/values.service';
+import { AccountRepository } from './repositories/account.repository';
+import { openTimeSeriesStore } from './timeseries/sqlite-time-series-store';
+import { ValuePruner } from './timeseries/value-pruner';
 
 export interface ServerOptions {
   readonly config: Config;
@@ -43,6 +50,8 @@ export interface RunningServer {
   readonly feed: ChangeFeed;
   /** The embedded MQTT broker at /mqtt. */
   readonly broker: EmbeddedBroker;
+  /** Gateways, ingest, values (DESIGN.md §8). */
+  readonly machineData: MachineData;
   /** Resolves when background work (mails) started so far is done. */
   idle(): Promise<void>;
   /** Stops accepting, lets open requests finish (at most 10 s), then closes the database. */
@@ -88,7 +97,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const db = openDatabase(config.dataDir);
   await migrateToLatest(db);
   const firstPartyClientId = await ensureFirstPartyClient(db, clock);
-  if (config.seed === 'demo') await seedDemo(db, clock, log);
+  const seeded = config.seed === 'demo' ? await seedDemo(db, clock, log) : undefined;
 
   const background = new BackgroundTasks(log);
   const feed = new ChangeFeed((err) => log.error('change listener failed', { error: String(err) }));
@@ -110,7 +119,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     firstPartyClientId,
     ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
   });
-  const app = createApp(services, log, config.clientDir);
+  if (seeded !== undefined)
+    await writeDemoAgentKeys(config.dataDir, seeded, services.gatewayCredentials);
+  const store = await openTimeSeriesStore(config.dataDir);
+  const machineData = new MachineData({
+    db,
+    feed,
+    clock,
+    log,
+    store,
+    preprocessor: await sandboxPreprocessor(log),
+    models: services.models,
+    credentials: services.gatewayCredentials,
+  });
+  const accounts = new AccountRepository(db);
+  const valuePruner = new ValuePruner(store, clock, log, () => accounts.valueRetention());
+  const app = createApp(services, log, config.clientDir, new ValuesService(db, machineData));
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve(
@@ -136,9 +160,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (session.activeAccount?.id !== who.accountId) return undefined;
       return new Set(viewableTypes(session.ctx));
     },
-    options.brokerRecheckMs === undefined ? {} : { recheckEveryMs: options.brokerRecheckMs },
+    {
+      gateways: machineData,
+      ...(options.brokerRecheckMs === undefined ? {} : { recheckEveryMs: options.brokerRecheckMs }),
+    },
   );
   await broker.start();
+  await machineData.start(broker);
+  valuePruner.start();
   pruner.start();
   recordPruner.start();
   const port = (server.address() as AddressInfo).port;
@@ -148,16 +177,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      await Promise.all([pruner.stop(), recordPruner.stop()]);
+      await Promise.all([pruner.stop(), recordPruner.stop(), valuePruner.stop()]);
       await broker.stop();
+      await machineData.stop();
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(force);
       await background.drain();
+      // Closed once no request can read values any more.
+      await store.close();
       mailer.close();
       await db.destroy();
       log.info('server stopped');
     })());
 
-  return { url, port, db, feed, broker, idle: () => background.drain(), stop };
+  return { url, port, db, feed, broker, machineData, idle: () => background.drain(), stop };
 }

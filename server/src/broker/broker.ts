@@ -17,6 +17,8 @@ import type {
   BrowserCredentialService,
 } from '../services/browser-credential.service';
 import type { ChangeFeed } from '../services/change-feed';
+import type { GatewayIdentity } from '../services/gateway-credential.service';
+import { mayGatewayPublish, mayGatewaySubscribe, type GatewayLink } from './gateway-acl';
 
 /** Path of MQTT over WebSocket on the HTTP port. */
 export const MQTT_PATH = '/mqtt';
@@ -52,7 +54,15 @@ interface ForwardInfo {
 export interface BrokerOptions {
   /** Interval of the re-check of open connections (tests shorten it). */
   readonly recheckEveryMs?: number;
+  /** Gateway agents: their sign-in and what they send (DESIGN.md §8). */
+  readonly gateways?: GatewayLink;
 }
+
+/**
+ * Largest MQTT message over the WebSocket. Browsers publish nothing; a gateway's batch of
+ * GATEWAY_LIMITS.pointsPerBatch points fits. Anything larger closes the connection.
+ */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
 
 /**
  * The model types the identity's user may view in the identity's account, read afresh; undefined
@@ -66,10 +76,19 @@ export type VisibleTypes = (identity: BrokerIdentity) => Promise<ReadonlySet<str
  */
 export function mayBrowserSubscribe(accountId: string, topic: string): boolean {
   if (topic === topics.modelUpdates(accountId)) return true;
+  if (isValuesTopic(accountId, topic)) return true;
   const notify = `account/${accountId}/_notify/`;
   if (!topic.startsWith(notify)) return false;
   const rest = topic.slice(notify.length);
   return rest === '+' || rest === '#' || /^[A-Za-z0-9_-]{1,64}$/.test(rest);
+}
+
+/** An asset's live values in the account (`+` for every asset the user may see). */
+function isValuesTopic(accountId: string, topic: string): boolean {
+  const prefix = topics.assetValues(accountId, '');
+  if (!topic.startsWith(prefix)) return false;
+  const rest = topic.slice(prefix.length);
+  return rest === '+' || /^[A-Za-z0-9_-]{1,64}$/.test(rest);
 }
 
 /**
@@ -82,7 +101,7 @@ export class EmbeddedBroker {
   private aedes: Aedes | undefined;
   private readonly wss = new WebSocketServer({
     noServer: true,
-    maxPayload: 64 * 1024,
+    maxPayload: MAX_MESSAGE_BYTES,
     handleProtocols: (protocols) => (protocols.has('mqtt') ? 'mqtt' : false),
   });
   /**
@@ -96,6 +115,9 @@ export class EmbeddedBroker {
   private readonly forwards = new WeakMap<object, ForwardInfo>();
   /** The keepalive each CONNECT asked for, seen in preConnect, judged in authenticate. */
   private readonly keepalives = new WeakMap<Client, number>();
+  /** Connected gateway agents, per client object like the browsers. */
+  private readonly gatewayClients = new Map<Client, GatewayIdentity>();
+  private readonly gateways: GatewayLink | undefined;
   private readonly recheckLoop: Periodic;
   private readonly cleanups: (() => void)[] = [];
 
@@ -107,6 +129,7 @@ export class EmbeddedBroker {
     private readonly visibleTypes: VisibleTypes,
     options: BrokerOptions = {},
   ) {
+    this.gateways = options.gateways;
     this.recheckLoop = new Periodic(
       () => this.recheck(),
       options.recheckEveryMs ?? RECHECK_EVERY_MS,
@@ -149,10 +172,20 @@ export class EmbeddedBroker {
         );
       },
       authorizeSubscribe: (client, subscription, done) => {
+        const gateway = this.gatewayClients.get(client);
+        if (gateway !== undefined) {
+          done(
+            null,
+            mayGatewaySubscribe(gateway.gatewayId, subscription.topic) ? subscription : null,
+          );
+          return;
+        }
         const identity = this.identities.get(client);
         if (
           identity === undefined ||
-          !mayBrowserSubscribe(identity.accountId, subscription.topic)
+          !mayBrowserSubscribe(identity.accountId, subscription.topic) ||
+          (isValuesTopic(identity.accountId, subscription.topic) &&
+            this.viewable.get(client)?.has('datastream') !== true)
         ) {
           // A null subscription is refused in the SUBACK (0x80); the connection stays up.
           done(null, null);
@@ -163,6 +196,16 @@ export class EmbeddedBroker {
       // Model updates reach a browser whole only for types its user may view; for the others it
       // gets the stand-in (same seq, ts, muid), so its seq has no gaps, as in mqttlogs.
       authorizeForward: (client, packet) => {
+        if (packet.topic.startsWith('gateway/')) {
+          // Only to the gateway the topic names (its subscription was checked; this is the
+          // second lock: a retained message never reaches anyone else).
+          const gateway = this.gatewayClients.get(client);
+          return gateway !== undefined &&
+            packet.topic.startsWith(`gateway/${gateway.gatewayId}/down/`)
+            ? packet
+            : null;
+        }
+        if (this.gatewayClients.has(client)) return null;
         if (!packet.topic.endsWith('/_modelupdates')) return packet;
         const types = this.viewable.get(client);
         if (types === undefined) return null;
@@ -176,11 +219,27 @@ export class EmbeddedBroker {
         return info.standIn;
       },
       // Browsers publish nothing yet; the server publishes through aedes.publish (client null).
-      authorizePublish: (client, _packet, done) => {
-        done(client === null ? null : new Error('Publishing is not allowed'));
+      // A gateway publishes on its own up/ topics only; what it sends goes to the machine-data
+      // services, which answer on its down/ topics.
+      authorizePublish: (client, packet, done) => {
+        if (client === null) {
+          done(null);
+          return;
+        }
+        const gateway = this.gatewayClients.get(client);
+        if (gateway === undefined || !mayGatewayPublish(gateway.gatewayId, packet.topic)) {
+          done(new Error('Publishing is not allowed'));
+          return;
+        }
+        this.gateways?.received(gateway, packet.topic, packet.payload as Buffer);
+        done(null);
       },
     });
     this.aedes = aedes;
+    aedes.on('client', (client: Client) => {
+      const gateway = this.gatewayClients.get(client);
+      if (gateway !== undefined) this.gateways?.connected(gateway);
+    });
     aedes.on('clientDisconnect', (client: Client) => this.forget(client));
     aedes.on('clientError', (client: Client, err: Error) =>
       this.log.debug('broker client error', { client: client.id, error: err.message }),
@@ -204,11 +263,19 @@ export class EmbeddedBroker {
       this.feed.subscribe((accountId, updates) => this.publishUpdates(accountId, updates)),
     );
     this.cleanups.push(this.credentials.onRevoked((ids) => this.disconnect(ids)));
+    if (this.gateways !== undefined) {
+      this.cleanups.push(this.gateways.onRevoked((ids) => this.disconnect(ids)));
+    }
     this.recheckLoop.start();
   }
 
   /** Checks a CONNECT's credentials and notes who the client is and what it may see. */
   private async admit(client: Client, username: string, password: Buffer): Promise<boolean> {
+    const gateway = await this.gateways?.verify(username, password, client.id);
+    if (gateway !== undefined) {
+      this.gatewayClients.set(client, gateway);
+      return true;
+    }
     const identity = await this.credentials.verify(username, password, client.id);
     if (identity === undefined) return false;
     const types = await this.visibleTypes(identity);
@@ -249,11 +316,33 @@ export class EmbeddedBroker {
       this.publish(topics.modelUpdates(accountId), JSON.stringify(update));
   }
 
-  private publish(topic: string, payload: string): void {
+  /**
+   * Publishes to one gateway agent (its down/ topics). `retain`: kept by the broker and given to
+   * the agent when it subscribes (the configuration).
+   */
+  publishToGateway(topic: string, payload: string, retain = false): void {
+    this.publish(topic, payload, { qos: 1, retain });
+  }
+
+  /** Publishes an asset's live values to the browsers of the account that subscribed to them. */
+  publishValues(topic: string, payload: string): void {
+    this.publish(topic, payload);
+  }
+
+  /** Gateways connected now, by gateway id (a test's and the presence tracker's view). */
+  connectedGateways(): Set<string> {
+    return new Set([...this.gatewayClients.values()].map((g) => g.gatewayId));
+  }
+
+  private publish(
+    topic: string,
+    payload: string,
+    options: { qos: 0 | 1; retain: boolean } = { qos: 0, retain: false },
+  ): void {
     const aedes = this.aedes;
     if (aedes === undefined || aedes.closed) return;
     aedes.publish(
-      { cmd: 'publish', topic, payload: Buffer.from(payload), qos: 0, retain: false, dup: false },
+      { cmd: 'publish', topic, payload: Buffer.from(payload), dup: false, ...options },
       (err) => {
         // The log is the truth: a lost publish is caught up by the clients' missed-update poll.
         if (err) this.log.warn('broker publish failed', { topic, error: err.message });
@@ -267,6 +356,9 @@ export class EmbeddedBroker {
     for (const [client, identity] of this.identities) {
       if (revoked.has(identity.credentialId)) this.close(client);
     }
+    for (const [client, identity] of this.gatewayClients) {
+      if (revoked.has(identity.credentialId)) this.close(client);
+    }
   }
 
   /**
@@ -278,6 +370,7 @@ export class EmbeddedBroker {
   private async recheck(): Promise<void> {
     // A client closed while it was being admitted never gets clientDisconnect: forget it here.
     for (const client of this.identities.keys()) if (client.closed) this.forget(client);
+    await this.recheckGateways();
     const open = [...this.identities];
     if (open.length === 0) return;
     const live = await this.credentials.liveAmong([
@@ -308,6 +401,15 @@ export class EmbeddedBroker {
     );
   }
 
+  /** Gateways whose credentials ended without a revocation being told (another process). */
+  private async recheckGateways(): Promise<void> {
+    for (const client of this.gatewayClients.keys()) if (client.closed) this.forget(client);
+    const open = [...this.gatewayClients];
+    if (open.length === 0 || this.gateways === undefined) return;
+    const live = await this.gateways.liveAmong(open.map(([, g]) => g.credentialId));
+    for (const [client, identity] of open) if (!live.has(identity.credentialId)) this.close(client);
+  }
+
   private close(client: Client): void {
     this.forget(client);
     client.close();
@@ -316,6 +418,11 @@ export class EmbeddedBroker {
   private forget(client: Client): void {
     this.identities.delete(client);
     this.viewable.delete(client);
+    const gateway = this.gatewayClients.get(client);
+    if (gateway !== undefined) {
+      this.gatewayClients.delete(client);
+      this.gateways?.disconnected(gateway);
+    }
   }
 
   async stop(): Promise<void> {

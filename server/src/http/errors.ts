@@ -27,6 +27,7 @@ const STATUS: Record<DomainErrorKind, ContentfulStatusCode> = {
   invalid: 422,
   rate_limited: 429,
   unavailable: 503,
+  timeout: 504,
 };
 
 /**

@@ -74,6 +74,28 @@ export class AccountRepository {
       .execute();
   }
 
+  /**
+   * Whether the account is active. For machine clients (gateway agents), whose verified
+   * credential already names the account: no user membership to check, only the state.
+   */
+  async isActive(accountId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('accounts')
+      .select('active')
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    return row?.active === 1;
+  }
+
+  /** How long each account keeps values, in days (the value pruner's hourly round). */
+  async valueRetention(): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select(['id', 'value_retention_days'])
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.value_retention_days]));
+  }
+
   /** Whether the database has any account at all (the first start has none). */
   async anyExists(): Promise<boolean> {
     const row = await this.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();

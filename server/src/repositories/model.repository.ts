@@ -97,6 +97,31 @@ export class ModelRepository {
       .execute();
   }
 
+  /** Every model of these types in the account (a gateway's configuration, the stream directory). */
+  allOfTypes(accountId: string, types: readonly string[]): Promise<ModelRow[]> {
+    if (types.length === 0) return Promise.resolve([]);
+    return scopeTo(this.db, accountId)
+      .selectFrom('models')
+      .selectAll()
+      .where('type', 'in', types)
+      .orderBy('id')
+      .execute();
+  }
+
+  /**
+   * The accounts that hold models of this type. Across accounts on purpose: at start, the
+   * machine-data services serve every account's gateways (each is then read in its own scope).
+   */
+  async accountsWithType(type: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('models')
+      .select('account_id')
+      .where('type', '=', type)
+      .distinct()
+      .execute();
+    return rows.map((r) => r.account_id);
+  }
+
   /** How many models of the given types the account has. */
   async count(accountId: string, types: readonly string[]): Promise<number> {
     if (types.length === 0) return 0;

@@ -1,12 +1,21 @@
 import { Hono } from 'hono';
-import { linkGatewayQuerySchema } from '@plant/shared-schema';
+import { z } from 'zod';
+import {
+  idField,
+  linkGatewayQuerySchema,
+  opcuaBrowseBodySchema,
+  opcuaSearchBodySchema,
+} from '@plant/shared-schema';
+import type { ValuesService } from '../gateways/values.service';
 import { requireAuth } from '../http/auth';
 import type { AppEnv } from '../http/context';
-import { validQuery } from '../http/validate';
+import { validBody, validParams, validQuery } from '../http/validate';
 import type { Services } from '../services';
 
+const gatewayParams = z.object({ id: idField });
+
 /** Gateway calls beyond the generic model routes. */
-export function gatewayRoutes(services: Services) {
+export function gatewayRoutes(services: Services, values: ValuesService) {
   const app = new Hono<AppEnv>();
   const auth = requireAuth(services);
 
@@ -15,6 +24,45 @@ export function gatewayRoutes(services: Services) {
   app.get('/linkGateway', auth, async (c) => {
     const { id } = validQuery(c, linkGatewayQuerySchema);
     return c.json({ data: await services.gateways.link(c.get('session'), id) });
+  });
+
+  // The agent's broker credentials (DESIGN.md §8): made (the old ones end), listed, revoked.
+  // gateway::edit and the active account are checked in the service.
+  app.post('/gateways/:id/credentials', auth, async (c) => {
+    const { id } = validParams(c, gatewayParams);
+    const made = await services.gatewayCredentials.make(c.get('session'), id);
+    return c.json({ data: made }, 201);
+  });
+
+  app.get('/gateways/:id/credentials', auth, async (c) => {
+    const { id } = validParams(c, gatewayParams);
+    return c.json({ data: await services.gatewayCredentials.list(c.get('session'), id) });
+  });
+
+  app.delete('/gateways/:id/credentials', auth, async (c) => {
+    const { id } = validParams(c, gatewayParams);
+    const revoked = await services.gatewayCredentials.revoke(c.get('session'), id);
+    return c.json({ data: { revoked } });
+  });
+
+  // The OPC UA address space of a connection, through the gateway's agent (up to a minute).
+  app.post('/gateways/:id/opcua/browse', auth, async (c) => {
+    const { id } = validParams(c, gatewayParams);
+    const body = await validBody(c, opcuaBrowseBodySchema);
+    const request = {
+      op: 'opcua-browse' as const,
+      connection_id: body.connection_id,
+      ...(body.node_id === undefined ? {} : { node_id: body.node_id }),
+    };
+    return c.json({ data: await values.opcua(c.get('session'), id, request) });
+  });
+
+  app.post('/gateways/:id/opcua/search', auth, async (c) => {
+    const { id } = validParams(c, gatewayParams);
+    const body = await validBody(c, opcuaSearchBodySchema);
+    return c.json({
+      data: await values.opcua(c.get('session'), id, { op: 'opcua-search', ...body }),
+    });
   });
 
   return app;

@@ -468,6 +468,9 @@ describe('reads: mqttlogs, snapshot, graph', () => {
         'tag',
         'asset',
         'gateway',
+        // A gateway's connections and datapoints are read with gateway::view.
+        'connection',
+        'datapoint',
         'datastreamgroup',
         'datastream',
       ]),

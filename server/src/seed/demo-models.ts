@@ -18,10 +18,18 @@ const MACHINES = [
   'Assembly cell A9',
 ];
 
+/** A seeded gateway: the demo agents of `npm start` run those of active accounts. */
+export interface DemoGateway {
+  readonly accountId: string;
+  readonly gatewayId: string;
+  readonly active: boolean;
+}
+
 interface Streams {
   readonly group: string;
   readonly open: boolean;
-  readonly streams: readonly Record<string, unknown>[];
+  /** Each stream with the simulated curve its demo datapoint reads (spec 001 §9). */
+  readonly streams: readonly (Record<string, unknown> & { simulate: Record<string, unknown> })[];
 }
 
 const GROUPS: readonly Streams[] = [
@@ -29,35 +37,60 @@ const GROUPS: readonly Streams[] = [
     group: 'Drive',
     open: true,
     streams: [
-      { name: 'Motor temperature', unit: '°C', type: 'number', vis_min: 0, vis_max: 120 },
-      { name: 'Spindle speed', unit: 'rpm', type: 'number', vis_min: 0, vis_max: 6000 },
-      { name: 'Running', unit: '', type: 'boolean' },
+      {
+        name: 'Motor temperature',
+        unit: '°C',
+        type: 'number',
+        vis_min: 0,
+        vis_max: 120,
+        simulate: { shape: 'sine', min: 45, max: 85, period_s: 1_800 },
+      },
+      {
+        name: 'Spindle speed',
+        unit: 'rpm',
+        type: 'number',
+        vis_min: 0,
+        vis_max: 6000,
+        simulate: { shape: 'random-walk', min: 800, max: 5_200 },
+      },
+      { name: 'Running', unit: '', type: 'boolean', simulate: { shape: 'boolean' } },
     ],
   },
   {
     group: 'Hydraulics',
     open: false,
     streams: [
-      { name: 'Oil pressure', unit: 'bar', type: 'number', vis_min: 0, vis_max: 250 },
+      {
+        name: 'Oil pressure',
+        unit: 'bar',
+        type: 'number',
+        vis_min: 0,
+        vis_max: 250,
+        simulate: { shape: 'sine', min: 120, max: 185, period_s: 600 },
+      },
       {
         name: 'Operating mode',
         unit: '',
         type: 'state',
         state_texts: { '0': 'Off', '1': 'Automatic', '2': 'Manual', '3': 'Fault' },
+        simulate: { shape: 'state', states: [1, 1, 2, 1, 0, 1, 3] },
       },
     ],
   },
 ];
 
 /**
- * The demo machines: gateways, assets, stream groups and streams, written through the same code
- * as every client write, so that the change log and every model's last_seq are as real ones.
+ * The demo machines: gateways, assets, stream groups and streams, and on each gateway a simulator
+ * connection with a datapoint for each of its machine's streams (the demo agents that `npm start`
+ * runs read them), written through the same code as every client write, so that the change log
+ * and every model's last_seq are as real ones.
  */
 export async function seedDemoModels(
   trx: Db,
   clock: Clock,
-  accounts: readonly { id: string; machines: number; prefix: string }[],
-): Promise<void> {
+  accounts: readonly { id: string; machines: number; prefix: string; active: boolean }[],
+): Promise<DemoGateway[]> {
+  const gateways: DemoGateway[] = [];
   const models = new ModelService(trx, clock, new ChangeFeed());
   const create = async (accountId: string, collection: string, body: Record<string, unknown>) => {
     const { answer } = await models.applyIn(trx, accountId, { kind: 'create', collection, body });
@@ -74,7 +107,14 @@ export async function seedDemoModels(
         ...(dhcp
           ? {}
           : { ip: `10.20.0.${10 + i}`, subnet_mask: '255.255.255.0', dns1: '10.20.0.1' }),
-        connection: i % 4 === 3 ? 'offline' : 'online',
+      });
+      gateways.push({ accountId: account.id, gatewayId, active: account.active });
+      const connectionId = await create(account.id, 'connections', {
+        gateway_id: gatewayId,
+        name: 'Simulator',
+        protocol: 'simulator',
+        settings: {},
+        interval_ms: 10_000,
       });
       const assetId = await create(account.id, 'assets', {
         name,
@@ -92,14 +132,20 @@ export async function seedDemoModels(
           open_by_default: group.open,
           order,
         });
-        for (const stream of group.streams) {
-          await create(account.id, 'datastreams', {
+        for (const { simulate, ...stream } of group.streams) {
+          const streamId = await create(account.id, 'datastreams', {
             asset_id: assetId,
             group_id: groupId,
             ...stream,
+          });
+          await create(account.id, 'datapoints', {
+            connection_id: connectionId,
+            datastream_id: streamId,
+            address: simulate,
           });
         }
       }
     }
   }
+  return gateways;
 }

@@ -8,7 +8,7 @@ import { AccountRepository } from '../repositories/account.repository';
 import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { createAccount } from '../services/account.service';
-import { seedDemoModels } from './demo-models';
+import { seedDemoModels, type DemoGateway } from './demo-models';
 
 /** The demo sign-ins, listed in README.md. Every one has this password. */
 export const DEMO_PASSWORD = 'demo-pass-1';
@@ -49,14 +49,18 @@ const SUPERVISOR_PERMISSIONS = [
  * Seeds the demo accounts, roles and users on a database without accounts (the first start).
  * One transaction: a start that fails half-way leaves no half-seeded database behind.
  */
-export async function seedDemo(db: Db, clock: Clock, log: Logger): Promise<boolean> {
-  if (await new AccountRepository(db).anyExists()) return false;
+export async function seedDemo(
+  db: Db,
+  clock: Clock,
+  log: Logger,
+): Promise<readonly DemoGateway[] | undefined> {
+  if (await new AccountRepository(db).anyExists()) return undefined;
   const hashes = await Promise.all(
     Object.values(DEMO_USERS).map(() => hashPassword(DEMO_PASSWORD)),
   );
   const at = isoAt(clock.now());
 
-  await db.transaction().execute(async (trx) => {
+  const gateways = await db.transaction().execute(async (trx) => {
     const root = await createAccount(
       trx,
       {
@@ -139,12 +143,12 @@ export async function seedDemo(db: Db, clock: Clock, log: Logger): Promise<boole
     await access.tagUser(ids.admin, insightsTag);
     await access.addFeatureFlag('security-insights::view', 'security-insights');
 
-    await seedDemoModels(trx, clock, [
-      { id: root.id, machines: 12, prefix: '' },
-      { id: north.id, machines: 3, prefix: 'North ' },
-      { id: south.id, machines: 2, prefix: 'South ' },
+    return seedDemoModels(trx, clock, [
+      { id: root.id, machines: 12, prefix: '', active: true },
+      { id: north.id, machines: 3, prefix: 'North ', active: true },
+      { id: south.id, machines: 2, prefix: 'South ', active: false },
     ]);
   });
   log.info('demo data seeded', { users: Object.values(DEMO_USERS) });
-  return true;
+  return gateways;
 }

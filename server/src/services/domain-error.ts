@@ -9,7 +9,9 @@ export type DomainErrorKind =
   | 'conflict'
   | 'invalid'
   | 'rate_limited'
-  | 'unavailable';
+  | 'unavailable'
+  /** Something outside the server (a gateway) did not answer in time. */
+  | 'timeout';
 
 export class DomainError extends Error {
   constructor(

@@ -9,6 +9,7 @@ import type { Mailer } from './mail.service';
 import { BrowserCredentialService } from './browser-credential.service';
 import type { ChangeFeed } from './change-feed';
 import { GatewayService } from './gateway.service';
+import { GatewayCredentialService } from './gateway-credential.service';
 import { ModelService } from './model.service';
 import { PasswordService } from './password.service';
 import { SyncService } from './sync.service';
@@ -24,6 +25,7 @@ export interface Services {
   readonly clientReports: ClientReportService;
   readonly models: ModelService;
   readonly gateways: GatewayService;
+  readonly gatewayCredentials: GatewayCredentialService;
   readonly browserCredentials: BrowserCredentialService;
   readonly sync: SyncService;
   /** The first-party OAuth client that the web app signs in with (served by /staticconf). */
@@ -56,6 +58,7 @@ export function createServices(deps: ServiceDeps): Services {
     clientReports: new ClientReportService(db, clock),
     models: new ModelService(db, clock, deps.feed),
     gateways: new GatewayService(db),
+    gatewayCredentials: new GatewayCredentialService(db, clock),
     browserCredentials: new BrowserCredentialService(db, clock),
     sync: new SyncService(db),
     firstPartyClientId: deps.firstPartyClientId,

@@ -1,6 +1,11 @@
 import {
+  addressProblems,
+  connectionModel,
   fieldErrorsOf,
   gatewayProblems,
+  PROTOCOLS,
+  settingsProblems,
+  type Protocol,
   MODELS,
   modelByType,
   parentIdOf,
@@ -14,6 +19,7 @@ import {
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
+import { ConnectionSecretRepository } from '../repositories/connection-secret.repository';
 import { ModelRepository, type ModelRow } from '../repositories/model.repository';
 import { DomainError, invalidInput, notFound } from './domain-error';
 
@@ -45,6 +51,7 @@ export function toSyncedModel(row: ModelRow): SyncedModel {
 export class ModelTransaction {
   private readonly models: ModelRepository;
   private readonly log: ChangeLogRepository;
+  private readonly secrets: ConnectionSecretRepository;
   private readonly now: number;
 
   constructor(
@@ -52,13 +59,24 @@ export class ModelTransaction {
     clock: Clock,
     private readonly accountId: string,
     private readonly def: ModelDefinition,
+    /** The server's own write (a gateway's presence): it may set the registry's serverFields. */
+    private readonly asServer = false,
   ) {
     this.models = new ModelRepository(trx);
     this.log = new ChangeLogRepository(trx);
+    this.secrets = new ConnectionSecretRepository(trx);
     this.now = clock.now();
   }
 
-  async create(id: string | undefined, body: Record<string, unknown>): Promise<WriteResult> {
+  /** A client's body without the fields only the server writes (they are ignored, not refused). */
+  private writable(body: Record<string, unknown>): Record<string, unknown> {
+    const serverFields = this.def.serverFields ?? [];
+    if (this.asServer || serverFields.length === 0) return body;
+    return Object.fromEntries(Object.entries(body).filter(([k]) => !serverFields.includes(k)));
+  }
+
+  async create(id: string | undefined, given: Record<string, unknown>): Promise<WriteResult> {
+    const body = await this.withoutSecrets(id, this.writable(given));
     const parsed = this.def.attributes.safeParse(body);
     if (!parsed.success) throw invalidInput(fieldErrorsOf(parsed.error));
     const attributes = parsed.data;
@@ -96,12 +114,14 @@ export class ModelTransaction {
       updated_at: at,
     };
     await this.models.insert(this.accountId, row);
+    await this.keepSecrets(modelId);
     return { model: toSyncedModel({ ...row, account_id: this.accountId }), updates };
   }
 
-  async update(id: string, body: Record<string, unknown>): Promise<WriteResult> {
+  async update(id: string, given: Record<string, unknown>): Promise<WriteResult> {
     const existing = await this.models.find(this.accountId, this.def.type, id);
     if (existing === undefined) throw notFound('Model');
+    const body = await this.withoutSecrets(id, this.writable(given));
     const before = JSON.parse(existing.attributes) as Record<string, unknown>;
     const known = Object.keys(this.def.attributes.shape).filter((k) => k in body);
     const parsed = this.def.attributes.safeParse({
@@ -115,6 +135,7 @@ export class ModelTransaction {
         .filter((k) => JSON.stringify(after[k]) !== JSON.stringify(before[k]))
         .map((k) => [k, after[k]]),
     );
+    await this.keepSecrets(id);
     if (Object.keys(changed).length === 0) return { model: toSyncedModel(existing), updates: [] };
     // Only what this write changes is checked: a reference that went stale under another
     // model's delete must not block edits of unrelated fields.
@@ -187,7 +208,10 @@ export class ModelTransaction {
       ...(await this.listChange(existing.parent_id, { id, sortKey: null })),
     ];
     updates.push(...(await this.stamp(drafts)));
-    for (const row of doomed) await this.models.remove(this.accountId, row.id);
+    for (const row of doomed) {
+      await this.models.remove(this.accountId, row.id);
+      if (row.type === connectionModel.type) await this.secrets.remove(this.accountId, row.id);
+    }
     return { model: null, updates };
   }
 
@@ -294,6 +318,13 @@ export class ModelTransaction {
     }
     if (this.def.type === 'gateway')
       Object.assign(problems, gatewayProblems(attributes as GatewayAttributes));
+    if (this.def.type === 'connection' && (touched.has('settings') || touched.has('protocol'))) {
+      const protocol = attributes.protocol as Protocol;
+      Object.assign(problems, settingsProblems(protocol, attributes.settings));
+    }
+    if (this.def.type === 'datapoint' && (touched.has('address') || touched.has('connection_id'))) {
+      Object.assign(problems, await this.datapointProblems(attributes));
+    }
     const streamPlacement = touched.has('group_id') || touched.has('asset_id');
     if (this.def.type === 'datastream' && streamPlacement && problems.group_id === undefined) {
       const group = await this.models.find(
@@ -310,6 +341,54 @@ export class ModelTransaction {
       }
     }
     if (Object.keys(problems).length > 0) throw invalidInput(problems);
+  }
+
+  /** A datapoint's address must fit its connection's protocol. */
+  private async datapointProblems(attributes: Record<string, unknown>) {
+    const connection = await this.models.find(
+      this.accountId,
+      connectionModel.type,
+      String(attributes.connection_id),
+    );
+    if (connection === undefined) return {};
+    const protocol = (JSON.parse(connection.attributes) as { protocol?: unknown }).protocol;
+    if (!PROTOCOLS.includes(protocol as Protocol)) return {};
+    return addressProblems(protocol as Protocol, attributes.address);
+  }
+
+  /**
+   * A connection's secret settings (an OPC UA password) are write-only (DESIGN.md §8): taken out
+   * of the attributes before they are stored or logged, kept in connection_secrets (same
+   * transaction), and marked `password_set`. A write without a password keeps the stored one
+   * while `password_set` stays true; `password_set: false` (or a protocol without it) drops it.
+   */
+  private pendingSecrets: { password?: string; keep: boolean } | undefined;
+
+  private async withoutSecrets(
+    id: string | undefined,
+    body: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    this.pendingSecrets = undefined;
+    if (this.def.type !== connectionModel.type || !('settings' in body)) return body;
+    const settings = body.settings;
+    if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return body;
+    const { password, password_set: passwordSet, ...rest } = settings as Record<string, unknown>;
+    if (typeof password === 'string' && password !== '') {
+      this.pendingSecrets = { password, keep: false };
+      return { ...body, settings: { ...rest, password_set: true } };
+    }
+    const stored = id === undefined ? undefined : await this.secrets.find(this.accountId, id);
+    const keep = passwordSet === true && stored?.password !== undefined;
+    this.pendingSecrets = { keep };
+    return { ...body, settings: keep ? { ...rest, password_set: true } : rest };
+  }
+
+  private async keepSecrets(id: string): Promise<void> {
+    const pending = this.pendingSecrets;
+    this.pendingSecrets = undefined;
+    if (pending === undefined || pending.keep) return;
+    if (pending.password === undefined) await this.secrets.remove(this.accountId, id);
+    else await this.secrets.put(this.accountId, id, { password: pending.password });
   }
 
   private parentOf(attributes: Record<string, unknown>): string {

@@ -77,7 +77,7 @@ export class ModelService {
    * The write itself, inside the caller's transaction, with no permission check: for `write`
    * above and for the demo seed. Answers the updates for the caller to publish after commit.
    */
-  async applyIn(trx: Db, accountId: string, op: WriteOp) {
+  async applyIn(trx: Db, accountId: string, op: WriteOp, asServer = false) {
     const def = modelByCollection(op.collection);
     if (def === undefined) throw notFound('Collection');
     const meta = writeMetaSchema.safeParse(op.body);
@@ -95,7 +95,7 @@ export class ModelService {
       if (seen !== undefined)
         return { answer: JSON.parse(seen.response) as WriteAnswer, updates: [] };
     }
-    const tx = new ModelTransaction(trx, this.clock, accountId, def);
+    const tx = new ModelTransaction(trx, this.clock, accountId, def, asServer);
     const result =
       op.kind === 'create'
         ? await tx.create(meta.data.id, op.body)
@@ -116,6 +116,24 @@ export class ModelService {
       });
     }
     return { answer, updates: result.updates };
+  }
+
+  /**
+   * The server's own change of a model (a gateway's presence, a connection's reported state):
+   * no session, may set serverFields, logged and published like any write.
+   */
+  async serverUpdate(
+    accountId: string,
+    collection: string,
+    id: string,
+    changes: Record<string, unknown>,
+  ): Promise<void> {
+    const { updates } = await this.db
+      .transaction()
+      .execute((trx) =>
+        this.applyIn(trx, accountId, { kind: 'update', collection, id, body: changes }, true),
+      );
+    this.feed.publish(accountId, updates);
   }
 
   private requireId(id: string | undefined): string {

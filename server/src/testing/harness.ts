@@ -63,6 +63,11 @@ export interface TestServerOptions {
   authLimits?: AuthLimits;
   /** Interval of the broker's re-check of open connections. */
   brokerRecheckMs?: number;
+  /**
+   * Start on this data folder (a server restart: `stop()` the first one, start again with its
+   * folder and `env: { PORT }`). The folder is then the caller's: `close()` leaves it.
+   */
+  dataDir?: string;
 }
 
 /** One HTTP request from a chosen local address (fetch cannot pick its source address). */
@@ -95,7 +100,7 @@ function requestFrom(
  * gives the test a small client for it.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-test-'));
+  const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'plant-test-')));
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',
@@ -177,6 +182,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 
   const contentHashes = async () => {
+    // The gateways' configurations follow committed changes a moment later: settled first.
+    await server.machineData.configs.flush();
     const tables = await server.db.introspection.getTables();
     const hashes: Record<string, string> = {};
     for (const t of tables) {
@@ -201,7 +208,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     rowCounts,
     close: async () => {
       await server.stop();
-      await fs.rm(dataDir, { recursive: true, force: true });
+      if (options.dataDir === undefined) await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
 }

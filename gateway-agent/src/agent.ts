@@ -1,0 +1,355 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  GATEWAY_HEARTBEAT_MS,
+  GATEWAY_REQUEST_TIMEOUT_MS,
+  gatewayConfigSchema,
+  gatewayRequestSchema,
+  type AgentConnection,
+  type ConnectionStatus,
+  type GatewayConfig,
+  type GatewayResponse,
+  type GatewayStatus,
+} from '@plant/shared-schema';
+import { PointBuffer } from './buffer/buffer';
+import type { AgentConfig } from './config';
+import type {
+  BrowsingConnector,
+  Connector,
+  ConnectorContext,
+  Reading,
+} from './connectors/connector';
+import type { Logger } from './logger';
+import { networkProblems, realAddresses } from './network';
+import { Uplink } from './uplink/uplink';
+import { AGENT_VERSION } from './version';
+
+/** Makes the connector of one connection (undefined: the protocol is not available here). */
+export type ConnectorMaker = (ctx: ConnectorContext, dataDir: string) => Connector | undefined;
+
+/** The buffer holds at least this many points, whatever the rate. */
+const MIN_BUFFER_POINTS = 100_000;
+const WEEK_S = 7 * 86_400;
+
+/** Points a week of the configuration's reads makes: the default bound of the buffer. */
+export function weekOfPoints(config: GatewayConfig | undefined): number {
+  let perSecond = 0;
+  for (const c of config?.connections ?? []) {
+    if (c.enabled) perSecond += (c.datapoints.length * 1_000) / c.interval_ms;
+  }
+  return Math.max(MIN_BUFFER_POINTS, Math.ceil(perSecond * WEEK_S));
+}
+
+interface Running {
+  readonly connection: AgentConnection;
+  readonly key: string;
+  readonly connector: Connector | undefined;
+}
+
+/**
+ * The gateway agent (DESIGN.md §8): runs the connections of its configuration, writes what they
+ * read into its buffer, and forwards the buffer to the server over its uplink. The configuration
+ * comes retained from the server and is kept in the data folder, so that after a restart without
+ * the server the agent reads its devices again at once. A new configuration is applied without a
+ * restart: connections that changed are restarted, the others keep running.
+ */
+export class Agent {
+  private readonly buffer: PointBuffer;
+  private readonly uplink: Uplink;
+  private readonly running = new Map<string, Running>();
+  private config: GatewayConfig | undefined;
+  private readonly startedAt: number;
+  private readonly heartbeat: NodeJS.Timeout;
+  private statusTimer: NodeJS.Timeout | undefined;
+  private readonly statuses = new Map<string, ConnectionStatus>();
+  private stopped = false;
+
+  constructor(
+    private readonly options: {
+      readonly config: AgentConfig;
+      readonly log: Logger;
+      readonly makeConnector: ConnectorMaker;
+      readonly now?: () => number;
+      readonly heartbeatMs?: number;
+      readonly reconnectMs?: number;
+    },
+  ) {
+    const { config, log } = options;
+    this.startedAt = this.now();
+    const saved = this.savedConfig();
+    this.buffer = PointBuffer.open(config.dataDir, config.gatewayId, {
+      maxPoints: config.bufferMaxPoints ?? weekOfPoints(saved),
+      batchPoints: config.batchPoints,
+    });
+    this.uplink = new Uplink({
+      brokerUrl: config.brokerUrl,
+      gatewayId: config.gatewayId,
+      key: config.key,
+      buffer: this.buffer,
+      log,
+      ...(options.reconnectMs === undefined ? {} : { reconnectMs: options.reconnectMs }),
+      events: {
+        config: (payload) => this.configReceived(payload),
+        request: (payload) => void this.request(payload),
+        connected: () => this.sendStatus(),
+      },
+    });
+    if (saved !== undefined) {
+      log.info('running the saved configuration until the server sends one', {
+        version: saved.version,
+      });
+      this.apply(saved);
+    }
+    this.heartbeat = setInterval(
+      () => this.sendStatus(),
+      options.heartbeatMs ?? GATEWAY_HEARTBEAT_MS,
+    );
+  }
+
+  start(): void {
+    this.options.log.info('gateway agent started', {
+      gateway: this.options.config.gatewayId,
+      server: this.options.config.brokerUrl,
+      version: AGENT_VERSION,
+      buffer: this.buffer.state(),
+    });
+    this.uplink.start();
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  private get configFile(): string {
+    return path.join(this.options.config.dataDir, `config-${this.options.config.gatewayId}.json`);
+  }
+
+  private savedConfig(): GatewayConfig | undefined {
+    try {
+      const parsed = gatewayConfigSchema.safeParse(
+        JSON.parse(fs.readFileSync(this.configFile, 'utf8')),
+      );
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private configReceived(payload: string): void {
+    const { log } = this.options;
+    if (payload === '') {
+      log.warn('the gateway was deleted on the server: every connection stops');
+      void this.stopConnections();
+      this.config = undefined;
+      fs.rmSync(this.configFile, { force: true });
+      this.sendStatus();
+      return;
+    }
+    let config: GatewayConfig;
+    try {
+      config = gatewayConfigSchema.parse(JSON.parse(payload));
+    } catch (err) {
+      log.error('the configuration could not be read', { error: String(err) });
+      return;
+    }
+    if (config.gateway !== this.options.config.gatewayId) {
+      log.error('the configuration is for another gateway', { gateway: config.gateway });
+      return;
+    }
+    if (this.config !== undefined && JSON.stringify(this.config) === JSON.stringify(config)) {
+      this.sendStatus();
+      return;
+    }
+    this.apply(config);
+    // Kept for a start without the server (written whole, then renamed: never half a file).
+    const tmp = `${this.configFile}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(config), { mode: 0o600 });
+    fs.renameSync(tmp, this.configFile);
+    log.info('configuration applied', {
+      version: config.version,
+      connections: config.connections.length,
+    });
+    this.sendStatus();
+  }
+
+  /** Runs the configuration: changed connections restart, the others keep running. */
+  private apply(config: GatewayConfig): void {
+    this.config = config;
+    if (this.options.config.bufferMaxPoints === undefined)
+      this.buffer.setMaxPoints(weekOfPoints(config));
+    const wanted = new Map(config.connections.map((c) => [c.id, c]));
+    for (const [id, run] of this.running) {
+      const next = wanted.get(id);
+      if (next === undefined || JSON.stringify(next) !== run.key) {
+        this.running.delete(id);
+        this.statuses.delete(id);
+        void run.connector?.stop();
+      }
+    }
+    for (const connection of config.connections) {
+      if (this.running.has(connection.id)) continue;
+      const connector = connection.enabled ? this.makeConnector(connection) : undefined;
+      this.running.set(connection.id, { connection, key: JSON.stringify(connection), connector });
+      // Started once it is known as running: its first values and status come synchronously.
+      connector?.start();
+      if (!connection.enabled) {
+        this.statuses.set(connection.id, {
+          id: connection.id,
+          state: 'disabled',
+          error: null,
+          last_read: null,
+        });
+      }
+    }
+  }
+
+  private makeConnector(connection: AgentConnection): Connector | undefined {
+    const { log } = this.options;
+    const ctx: ConnectorContext = {
+      connection,
+      log: childLog(log, { connection: connection.id, protocol: connection.protocol }),
+      now: () => this.now(),
+      events: {
+        values: (readings) => this.readings(connection.id, readings),
+        status: (status) => {
+          if (this.running.get(connection.id)?.connection !== connection) return;
+          const before = this.statuses.get(connection.id);
+          this.statuses.set(connection.id, status);
+          if (before?.state !== status.state || before.error !== status.error) this.statusSoon();
+        },
+      },
+    };
+    const connector = this.options.makeConnector(ctx, this.options.config.dataDir);
+    if (connector === undefined) {
+      this.statuses.set(connection.id, {
+        id: connection.id,
+        state: 'failed',
+        error: `The protocol ${connection.protocol} is not available in this agent.`,
+        last_read: null,
+      });
+      return undefined;
+    }
+    return connector;
+  }
+
+  private readings(connectionId: string, readings: readonly Reading[]): void {
+    if (this.stopped || !this.running.has(connectionId) || readings.length === 0) return;
+    const dropped = this.buffer.add(
+      readings.map((r) => ({ stream: r.datapoint.datastream_id, ts: r.ts, value: r.value })),
+    );
+    if (dropped > 0) {
+      this.options.log.warn('the buffer is full: the oldest points were dropped', {
+        dropped,
+        total_dropped: this.buffer.state().dropped,
+      });
+    }
+    this.uplink.pointsAdded();
+  }
+
+  /** Answers an OPC UA browse or search, within the spec's minute. */
+  private async request(payload: string): Promise<void> {
+    let id = '';
+    const answer = async (): Promise<GatewayResponse> => {
+      const parsed = gatewayRequestSchema.safeParse(JSON.parse(payload));
+      if (!parsed.success) return { id, ok: false, error: 'The request could not be read.' };
+      const request = parsed.data;
+      id = request.id;
+      const connector = this.running.get(request.connection_id)?.connector;
+      if (connector === undefined || !isBrowsing(connector)) {
+        return {
+          id,
+          ok: false,
+          error: 'This connection cannot be browsed (OPC UA only, enabled).',
+        };
+      }
+      const signal = AbortSignal.timeout(GATEWAY_REQUEST_TIMEOUT_MS - 5_000);
+      if (request.op === 'opcua-browse') {
+        const nodes = await connector.browse(request.node_id, signal);
+        return { id, ok: true, nodes, truncated: false };
+      }
+      const found = await connector.search(request.query, request.max_results, signal);
+      return { id, ok: true, nodes: found.nodes, truncated: found.truncated };
+    };
+    let response: GatewayResponse;
+    try {
+      response = await answer();
+    } catch (err) {
+      response = { id, ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+    if (id !== '') this.uplink.respond(JSON.stringify(response));
+  }
+
+  private statusSoon(): void {
+    if (this.statusTimer !== undefined) return;
+    this.statusTimer = setTimeout(() => {
+      this.statusTimer = undefined;
+      this.sendStatus();
+    }, 500);
+  }
+
+  status(): GatewayStatus {
+    const addresses = realAddresses();
+    const connections = [...this.running.keys()].map(
+      (id) =>
+        this.running.get(id)?.connector?.status() ??
+        this.statuses.get(id) ?? { id, state: 'connecting' as const, error: null, last_read: null },
+    );
+    return {
+      config_version: this.config?.version ?? null,
+      started_at: this.startedAt,
+      agent_version: AGENT_VERSION,
+      addresses,
+      connections,
+      buffer: this.buffer.state(),
+      problems: this.config === undefined ? [] : networkProblems(this.config.network, addresses),
+    };
+  }
+
+  private sendStatus(): void {
+    if (this.stopped) return;
+    this.uplink.status(this.status());
+  }
+
+  private stopConnections(): Promise<unknown> {
+    const stopping = [...this.running.values()].map(
+      (r) => r.connector?.stop() ?? Promise.resolve(),
+    );
+    this.running.clear();
+    this.statuses.clear();
+    return Promise.all(stopping);
+  }
+
+  /** Stops reading, closes the link, closes the buffer (what is in it is sent after a restart). */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.heartbeat);
+    clearTimeout(this.statusTimer);
+    await this.stopConnections();
+    await this.uplink.stop();
+    this.buffer.close();
+    this.options.log.info('gateway agent stopped');
+  }
+
+  /** The buffer's state (tests, status). */
+  bufferState() {
+    return this.buffer.state();
+  }
+
+  linkState() {
+    return this.uplink.linkState();
+  }
+}
+
+function isBrowsing(connector: Connector): connector is BrowsingConnector {
+  return 'browse' in connector && 'search' in connector;
+}
+
+function childLog(log: Logger, fields: Record<string, unknown>): Logger {
+  return {
+    debug: (msg, f) => log.debug(msg, { ...fields, ...f }),
+    info: (msg, f) => log.info(msg, { ...fields, ...f }),
+    warn: (msg, f) => log.warn(msg, { ...fields, ...f }),
+    error: (msg, f) => log.error(msg, { ...fields, ...f }),
+  };
+}

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import {
+  connectionModel,
+  datapointModel,
+  datastreamModel,
+  gatewayModel,
+  type AgentConnection,
+  type ConnectionAttributes,
+  type DatapointAttributes,
+  type DatastreamAttributes,
+  type GatewayAttributes,
+  type GatewayConfig,
+} from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import { ConnectionSecretRepository } from '../repositories/connection-secret.repository';
+import { ModelRepository, type ModelRow } from '../repositories/model.repository';
+
+/** An account's gateways' configurations without versions, by gateway id. */
+export type ConfigBody = Omit<GatewayConfig, 'version'>;
+
+/**
+ * Builds the configuration each gateway of an account runs (DESIGN.md §8): its network settings,
+ * its connections with their secrets (the gateway needs the OPC UA password; browsers never get
+ * it), and under each connection its datapoints with their stream's type. Datapoints without a
+ * stream (deleted) are left out.
+ */
+export async function configsOf(db: Db, accountId: string): Promise<Map<string, ConfigBody>> {
+  const models = new ModelRepository(db);
+  const rows = await models.allOfTypes(accountId, [
+    gatewayModel.type,
+    connectionModel.type,
+    datapointModel.type,
+    datastreamModel.type,
+  ]);
+  const secrets = await new ConnectionSecretRepository(db).allIn(accountId);
+  const of = <T>(type: string) =>
+    rows.filter((r) => r.type === type).map((r) => ({ row: r, a: JSON.parse(r.attributes) as T }));
+  const streamTypes = new Map(
+    of<DatastreamAttributes>(datastreamModel.type).map(({ row, a }) => [row.id, a.type]),
+  );
+  const pointsByConnection = new Map<string, AgentConnection['datapoints'][number][]>();
+  for (const { row, a } of of<DatapointAttributes>(datapointModel.type)) {
+    const streamType = a.datastream_id === null ? undefined : streamTypes.get(a.datastream_id);
+    if (a.datastream_id === null || streamType === undefined) continue;
+    const list = pointsByConnection.get(a.connection_id) ?? [];
+    list.push({
+      id: row.id,
+      datastream_id: a.datastream_id,
+      stream_type: streamType,
+      address: a.address,
+      deadband: a.deadband,
+      scale: a.scale,
+      offset: a.offset,
+    });
+    pointsByConnection.set(a.connection_id, list);
+  }
+  const connectionsByGateway = new Map<string, AgentConnection[]>();
+  for (const { row, a } of of<ConnectionAttributes>(connectionModel.type)) {
+    const settings = Object.fromEntries(
+      Object.entries(a.settings).filter(([k]) => k !== 'password_set'),
+    );
+    const secret = secrets.get(row.id);
+    const list = connectionsByGateway.get(a.gateway_id) ?? [];
+    list.push({
+      id: row.id,
+      name: a.name,
+      protocol: a.protocol,
+      settings:
+        secret?.password === undefined ? settings : { ...settings, password: secret.password },
+      interval_ms: a.interval_ms,
+      enabled: a.enabled,
+      datapoints: (pointsByConnection.get(row.id) ?? []).sort(byId),
+    });
+    connectionsByGateway.set(a.gateway_id, list);
+  }
+  const out = new Map<string, ConfigBody>();
+  for (const { row, a } of of<GatewayAttributes>(gatewayModel.type)) {
+    out.set(row.id, {
+      gateway: row.id,
+      network: {
+        ip_assignment: a.ip_assignment,
+        ip: a.ip,
+        subnet_mask: a.subnet_mask,
+        dns1: a.dns1,
+        dns2: a.dns2,
+      },
+      connections: (connectionsByGateway.get(row.id) ?? []).sort(byId),
+    });
+  }
+  return out;
+}
+
+function byId(a: { id: string }, b: { id: string }): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The content hash that decides whether a configuration changed. */
+export function configHash(body: ConfigBody): string {
+  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+}
+
+export type { ModelRow };

@@ -1,0 +1,161 @@
+import type { MqttClient } from 'mqtt';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiPaths,
+  gatewayConfigSchema,
+  gatewayTopics,
+  topics,
+  type GatewayCredentialList,
+} from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { connectGateway, demoGateway, makeGatewayCredentials } from '../testing/gateway-client';
+import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+import { brokerClients, closing, until } from '../testing/mqtt-client';
+
+/*
+ * A gateway agent's sign-in and what it may do on the broker (DESIGN.md §8): credentials made on
+ * the gateway (shown once, stored hashed, rotated, revoked), its own topics only, its
+ * configuration retained for it alone.
+ */
+let server: TestServer;
+let admin: string;
+let ids: Awaited<ReturnType<TestServer['demoAccountIds']>>;
+const open: MqttClient[] = [];
+const browsers = brokerClients(() => server);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await server.signIn(DEMO_USERS.admin);
+  ids = await server.demoAccountIds();
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.endAsync(true)));
+  await browsers.closeAll();
+});
+afterAll(() => server.close());
+
+async function gateway(id: string, secret: string, options = {}) {
+  const client = await connectGateway(server, id, secret, options);
+  open.push(client);
+  return client;
+}
+
+async function refused(id: string, secret: string, options = {}) {
+  const error = await connectGateway(server, id, secret, options).then(
+    (c) => {
+      open.push(c);
+      return undefined;
+    },
+    (err: unknown) => err as Error & { code?: number },
+  );
+  expect(error, 'the broker let the agent in').toBeDefined();
+  return error;
+}
+
+describe('gateway credentials', () => {
+  it('are shown once, kept hashed, listed without secret, for gateway::edit in the account only', async () => {
+    const { gatewayId } = await demoGateway(server, ids.root, 1);
+    const made = await makeGatewayCredentials(server, admin, gatewayId);
+    expect(made.secret.length).toBeGreaterThanOrEqual(40);
+    const listed = dataOf<GatewayCredentialList>(
+      await server.call('GET', apiPaths.gatewayCredentials(gatewayId), { token: admin }),
+    );
+    expect(listed.map((c) => c.id)).toEqual([made.id]);
+    expect(JSON.stringify(listed)).not.toContain(made.secret);
+    const rows = await server.db.selectFrom('gateway_credentials').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(made.secret);
+
+    // The technician views gateways but may not edit them.
+    const tech = await server.signIn(DEMO_USERS.tech);
+    const asTech = await server.call('POST', apiPaths.gatewayCredentials(gatewayId), {
+      token: tech,
+    });
+    expect(asTech.status).toBe(403);
+    // A gateway of another account (Customer North) is not found from the root account.
+    const north = await demoGateway(server, ids.north);
+    const other = await server.call('POST', apiPaths.gatewayCredentials(north.gatewayId), {
+      token: admin,
+    });
+    expect(other.status).toBe(404);
+  });
+
+  it('let the agent in with its own id only; rotating closes the old link, revoking the new', async () => {
+    const { gatewayId } = await demoGateway(server, ids.root, 2);
+    const first = await makeGatewayCredentials(server, admin, gatewayId);
+    const client = await gateway(gatewayId, first.secret);
+    await refused(gatewayId, 'x'.repeat(43));
+    // The secret of one gateway opens no other.
+    const { gatewayId: otherGateway } = await demoGateway(server, ids.root, 3);
+    await refused(otherGateway, first.secret);
+    // Right secret, but a client id or user name not of this gateway.
+    await refused(gatewayId, first.secret, { clientId: 'someone-else' });
+    await refused(gatewayId, first.secret, { username: `b-${gatewayId}` });
+
+    const closed = closing(client);
+    const second = await makeGatewayCredentials(server, admin, gatewayId);
+    await closed;
+    await refused(gatewayId, first.secret);
+    const again = await gateway(gatewayId, second.secret);
+    const closedAgain = closing(again);
+    const revoked = await server.call('DELETE', apiPaths.gatewayCredentials(gatewayId), {
+      token: admin,
+    });
+    expect(revoked.status).toBe(200);
+    await closedAgain;
+    await refused(gatewayId, second.secret);
+  });
+});
+
+describe('what a gateway may do on the broker', () => {
+  it('gets its configuration retained, and nothing of another gateway or account', async () => {
+    const mine = await demoGateway(server, ids.root, 4);
+    const theirs = await demoGateway(server, ids.north);
+    const made = await makeGatewayCredentials(server, admin, mine.gatewayId);
+    const client = await gateway(mine.gatewayId, made.secret);
+    const got: { topic: string; payload: string }[] = [];
+    client.on('message', (topic, payload) => got.push({ topic, payload: payload.toString() }));
+
+    await client.subscribeAsync(gatewayTopics.config(mine.gatewayId), { qos: 1 });
+    await until(() => got.length > 0, 10_000);
+    const config = gatewayConfigSchema.parse(JSON.parse(got[0]?.payload ?? ''));
+    expect(config.gateway).toBe(mine.gatewayId);
+    expect(config.connections[0]?.protocol).toBe('simulator');
+    expect(config.connections[0]?.datapoints.map((d) => d.datastream_id).sort()).toEqual(
+      Object.values(mine.streams).sort(),
+    );
+
+    // Wildcards and other gateways' or accounts' topics: refused in the SUBACK.
+    for (const topic of [
+      gatewayTopics.config(theirs.gatewayId),
+      'gateway/+/down/config',
+      'gateway/#',
+      '#',
+      topics.modelUpdates(ids.root),
+      topics.assetValues(ids.root, '+'),
+    ]) {
+      await expect(client.subscribeAsync(topic, { qos: 1 }), topic).rejects.toThrow();
+    }
+    // Publishing on another gateway's topic closes the link; nothing arrives there.
+    const closed = closing(client);
+    client.publish(
+      gatewayTopics.data(theirs.gatewayId),
+      JSON.stringify({ gateway: theirs.gatewayId, buffer: 'b', seq: 1, points: [] }),
+      { qos: 1 },
+    );
+    await closed;
+    const before = got.length;
+    expect(got.slice(before)).toEqual([]);
+  });
+
+  it("a browser cannot reach a gateway's topics", async () => {
+    const { creds } = await browsers.session(DEMO_USERS.admin);
+    const client = await browsers.connect(creds);
+    const { gatewayId } = await demoGateway(server, ids.root, 5);
+    for (const topic of [
+      gatewayTopics.config(gatewayId),
+      'gateway/#',
+      gatewayTopics.data(gatewayId),
+    ])
+      await expect(client.subscribeAsync(topic), topic).rejects.toThrow();
+  });
+});

@@ -1,0 +1,247 @@
+import type { MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiPaths,
+  datastreamModel,
+  gatewayAckSchema,
+  gatewayTopics,
+  liveValuesSchema,
+  topics,
+  type GatewayAck,
+  type LiveValues,
+  type StreamValues,
+} from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { connectGateway, demoGateway, makeGatewayCredentials } from '../testing/gateway-client';
+import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+import { brokerClients, closing, until } from '../testing/mqtt-client';
+import { POINT_REFUSALS } from './ingest';
+
+/*
+ * Ingest (DESIGN.md §8) as an agent sees it: a batch is acknowledged after it is stored, a
+ * repeated one is acknowledged as a duplicate and stores nothing, hostile values are refused
+ * point by point or batch by batch, and stored points reach the account's browsers as live values.
+ */
+let server: TestServer;
+let admin: string;
+let agent: MqttClient;
+let gw: Awaited<ReturnType<typeof demoGateway>>;
+const acks: GatewayAck[] = [];
+const browsers = brokerClients(() => server);
+let seq = 0;
+const BUFFER = 'test-buffer';
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await server.signIn(DEMO_USERS.admin);
+  const ids = await server.demoAccountIds();
+  gw = await demoGateway(server, ids.root);
+  const made = await makeGatewayCredentials(server, admin, gw.gatewayId);
+  agent = await connectGateway(server, gw.gatewayId, made.secret);
+  agent.on('message', (topic, payload) => {
+    if (topic === gatewayTopics.ack(gw.gatewayId))
+      acks.push(gatewayAckSchema.parse(JSON.parse(payload.toString())));
+  });
+  await agent.subscribeAsync(gatewayTopics.ack(gw.gatewayId), { qos: 1 });
+});
+afterAll(async () => {
+  await agent.endAsync(true);
+  await browsers.closeAll();
+  await server.close();
+});
+
+const stream = (name: string) => {
+  const id = gw.streams[name];
+  if (id === undefined) throw new Error(`no stream ${name}`);
+  return id;
+};
+
+/** Sends a batch as the agent would and waits for its ack. */
+async function send(points: unknown[], options: { seq?: number; raw?: string } = {}) {
+  const n = options.seq ?? (seq += 1);
+  const payload =
+    options.raw ?? JSON.stringify({ gateway: gw.gatewayId, buffer: BUFFER, seq: n, points });
+  const before = acks.length;
+  await agent.publishAsync(gatewayTopics.data(gw.gatewayId), payload, { qos: 1 });
+  await until(() => acks.length > before, 10_000);
+  return acks[acks.length - 1] as GatewayAck;
+}
+
+async function values(streamId: string, from = 0, to = Date.now() + 60_000) {
+  return dataOf<StreamValues>(
+    await server.call('GET', apiPaths.streamValues(streamId, from, to, 1000), { token: admin }),
+  ).points;
+}
+
+describe('ingest', () => {
+  it('stores a batch once, acks it, and a repeat is a duplicate', async () => {
+    const now = Date.now();
+    const temp = stream('Motor temperature');
+    const batch = [
+      { stream: temp, ts: now - 2_000, value: 61.5 },
+      { stream: temp, ts: now - 1_000, value: 62.25 },
+      { stream: stream('Running'), ts: now - 1_000, value: true },
+      { stream: stream('Operating mode'), ts: now - 1_000, value: 2 },
+    ];
+    const ack = await send(batch);
+    expect(ack).toMatchObject({ seq: seq, status: 'stored', stored: 4, refused: [] });
+    expect(await values(temp)).toEqual([
+      [now - 2_000, 61.5],
+      [now - 1_000, 62.25],
+    ]);
+    expect(await values(stream('Running'))).toEqual([[now - 1_000, 1]]);
+    // The same seq again (an ack lost in a cut): acknowledged, not stored twice.
+    const again = await send([{ stream: temp, ts: now, value: 99 }], { seq });
+    expect(again).toMatchObject({ seq, status: 'duplicate' });
+    expect(await values(temp)).toHaveLength(2);
+    const latest = dataOf<{ stream: string; value: number }[]>(
+      await server.call('GET', apiPaths.latestValues(gw.assetId), { token: admin }),
+    );
+    expect(latest.find((l) => l.stream === temp)?.value).toBe(62.25);
+  });
+
+  it('refuses hostile values point by point, and keeps the good ones', async () => {
+    const now = Date.now();
+    const temp = stream('Motor temperature');
+    const ids = await server.demoAccountIds();
+    const north = await demoGateway(server, ids.north);
+    const ack = await send([
+      { stream: temp, ts: now - 10, value: 'NaN' },
+      { stream: temp, ts: now - 9, value: '12' },
+      { stream: stream('Running'), ts: now - 8, value: 'yes' },
+      { stream: stream('Operating mode'), ts: now - 7, value: true },
+      { stream: 'no-such-stream', ts: now - 6, value: 1 },
+      { stream: Object.values(north.streams)[0], ts: now - 5, value: 1 },
+      { stream: temp, ts: now + 3_600_000, value: 1 },
+      { stream: temp, ts: 1_000, value: 1 },
+      { stream: temp, ts: now - 4, value: 1e308 },
+    ]);
+    expect(ack.status).toBe('stored');
+    expect(ack.stored).toBe(1);
+    expect(ack.refused.map((r) => r.reason)).toEqual([
+      POINT_REFUSALS.number,
+      POINT_REFUSALS.number,
+      POINT_REFUSALS.boolean,
+      POINT_REFUSALS.state,
+      POINT_REFUSALS.unknownStream,
+      POINT_REFUSALS.unknownStream,
+      POINT_REFUSALS.future,
+      POINT_REFUSALS.past,
+    ]);
+    expect((await values(temp, now - 100)).map((p) => p[1])).toEqual([1e308]);
+  });
+
+  it('refuses whole batches that are not JSON, not valid, too big or not its own', async () => {
+    const temp = stream('Motor temperature');
+    const before = await values(temp);
+    // NaN is not JSON; neither is half a message.
+    const nan = await send([], {
+      seq: 0,
+      raw: `{"gateway":"${gw.gatewayId}","buffer":"${BUFFER}","seq":900,"points":[{"stream":"${temp}","ts":1,"value":NaN}]}`,
+    });
+    expect(nan).toMatchObject({ status: 'refused', message: 'The batch is not valid JSON.' });
+    const tooMany = await send(
+      Array.from({ length: 5_001 }, (_, i) => ({ stream: temp, ts: Date.now() - i - 1, value: i })),
+    );
+    expect(tooMany.status).toBe('refused');
+    expect(tooMany.message).toContain('at most 5000 points');
+    const otherGateway = await send([], {
+      raw: JSON.stringify({
+        gateway: 'someone-else',
+        buffer: BUFFER,
+        seq: 901,
+        points: [{ stream: temp, ts: Date.now(), value: 1 }],
+      }),
+    });
+    expect(otherGateway).toMatchObject({
+      status: 'refused',
+      message: 'The batch names another gateway.',
+    });
+    expect(await values(temp)).toEqual(before);
+  });
+
+  it('closes a link that sends a message past the size limit (100,000 points), storing nothing', async () => {
+    const made = await makeGatewayCredentials(server, admin, gw.gatewayId);
+    // The rotation closed the old link: the rest of this file uses the new one.
+    await agent.endAsync(true);
+    agent = await connectGateway(server, gw.gatewayId, made.secret);
+    const temp = stream('Motor temperature');
+    const before = await values(temp);
+    const huge = JSON.stringify({
+      gateway: gw.gatewayId,
+      buffer: BUFFER,
+      seq: 1_000,
+      points: Array.from({ length: 100_000 }, (_, i) => ({
+        stream: temp,
+        ts: Date.now() - i,
+        value: i,
+      })),
+    });
+    const closed = closing(agent);
+    agent.publish(gatewayTopics.data(gw.gatewayId), huge, { qos: 1 });
+    await closed;
+    expect(await values(temp)).toEqual(before);
+  });
+
+  it('publishes stored points as live values to the browsers of the account, once a second at most', async () => {
+    const made = await makeGatewayCredentials(server, admin, gw.gatewayId);
+    agent = await connectGateway(server, gw.gatewayId, made.secret);
+    agent.on('message', (topic, payload) => {
+      if (topic === gatewayTopics.ack(gw.gatewayId))
+        acks.push(gatewayAckSchema.parse(JSON.parse(payload.toString())));
+    });
+    await agent.subscribeAsync(gatewayTopics.ack(gw.gatewayId), { qos: 1 });
+    const { creds } = await browsers.session(DEMO_USERS.admin);
+    const browser = await browsers.connect(creds);
+    const ids = await server.demoAccountIds();
+    const live: LiveValues[] = [];
+    browser.on('message', (_t, payload) =>
+      live.push(liveValuesSchema.parse(JSON.parse(payload.toString()))),
+    );
+    await browser.subscribeAsync(topics.assetValues(ids.root, gw.assetId));
+    // Another account's values topic is refused.
+    await expect(browser.subscribeAsync(topics.assetValues(ids.north, '+'))).rejects.toThrow();
+    const now = Date.now();
+    const temp = stream('Motor temperature');
+    for (let i = 0; i < 5; i++) await send([{ stream: temp, ts: now + i, value: 70 + i }]);
+    // Points of the earlier tests may still be on their way (a second's batching): only ours count.
+    const ours = () =>
+      live.flatMap((m) =>
+        m.values
+          .filter((v) => v.stream === temp)
+          .flatMap((v) => v.points.filter(([ts]) => ts >= now)),
+      );
+    await until(() => ours().length >= 5, 10_000);
+    const points = ours();
+    expect(points).toEqual([0, 1, 2, 3, 4].map((i) => [now + i, 70 + i]));
+    // Five batches within a second or two: fewer messages than batches.
+    expect(live.length).toBeLessThan(5);
+    expect(live.every((m) => m.asset === gw.assetId)).toBe(true);
+  });
+
+  it("runs the stream's pre-processing code; an endless loop is stopped and others are served", async () => {
+    const temp = stream('Motor temperature');
+    const speed = stream('Spindle speed');
+    for (const [id, code] of [
+      [temp, 'let $f = $value * 9 / 5 + 32;\nreturn $f;'],
+      [speed, 'while (true) {}\nreturn $value;'],
+    ] as const) {
+      const answer = await server.call('PUT', apiPaths.model(datastreamModel.collection, id), {
+        token: admin,
+        json: { preprocessing: code },
+      });
+      expect(answer.status).toBe(200);
+    }
+    const now = Date.now();
+    const ack = await send([
+      { stream: speed, ts: now + 100, value: 1200 },
+      { stream: temp, ts: now + 100, value: 100 },
+    ]);
+    expect(ack.stored).toBe(1);
+    expect(ack.refused).toHaveLength(1);
+    expect(ack.refused[0]?.index).toBe(0);
+    expect((await values(temp, now + 50)).map((p) => p[1])).toEqual([212]);
+    // The server still answers others.
+    expect((await server.call('GET', apiPaths.user(), { token: admin })).status).toBe(200);
+  });
+});

@@ -1,0 +1,280 @@
+import {
+  GATEWAY_LIMITS,
+  gatewayBatchSchema,
+  type GatewayAck,
+  type GatewayBatch,
+  type PointValue,
+} from '@plant/shared-schema';
+import type { Clock } from '../lib/clock';
+import type { Logger } from '../logger';
+import type { GatewayIdentity } from '../services/gateway-credential.service';
+import type { StoredPoint, TimeSeriesStore } from '../timeseries/time-series-store';
+import type { LivePublisher } from './live-values';
+import type { StreamDirectory, StreamInfo } from './stream-directory';
+
+/** What pre-processing made of one value (spec 001 §5). */
+export type PreprocessOutcome =
+  | { readonly kind: 'value'; readonly value: PointValue }
+  | { readonly kind: 'dropped' }
+  | { readonly kind: 'error'; readonly error: string };
+
+/** Runs a stream's pre-processing code over values (in a sandbox). */
+export interface Preprocessor {
+  run(
+    code: string,
+    inputs: readonly { value: PointValue; ts: number; previous: PointValue | null }[],
+  ): readonly PreprocessOutcome[];
+}
+
+/** Where acks go: the gateway's down/ack topic. */
+export type AckSink = (gatewayId: string, ack: GatewayAck) => void;
+
+/** Texts of per-point refusals (sent to the agent, which logs them). */
+export const POINT_REFUSALS = {
+  unknownStream: 'Unknown data stream.',
+  future: 'The time lies too far in the future.',
+  past: 'The time lies too far in the past.',
+  number: 'A number was expected.',
+  state: 'A state number was expected.',
+  boolean: 'True or false was expected.',
+  text: 'A text was expected.',
+} as const;
+
+interface Refusal {
+  readonly index: number;
+  readonly reason: string;
+}
+
+/**
+ * Ingest (DESIGN.md §8): a gateway's batch is checked point by point (the stream exists in the
+ * gateway's account, the time is plausible, the value fits the stream's type), pre-processed by
+ * the stream's code, stored once per (gateway buffer, seq) together with its points, acknowledged,
+ * and published as live values. Batches of one gateway are handled one after another, in the
+ * order they arrived; a repeated batch is acknowledged as a duplicate and stores nothing.
+ */
+export class Ingest {
+  private readonly queues = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly deps: {
+      readonly store: TimeSeriesStore;
+      readonly streams: StreamDirectory;
+      readonly preprocessor: Preprocessor;
+      readonly live: LivePublisher;
+      readonly ack: AckSink;
+      readonly clock: Clock;
+      readonly log: Logger;
+    },
+  ) {}
+
+  /** A batch as it arrived on `gateway/{id}/up/data`. */
+  received(identity: GatewayIdentity, payload: Buffer): Promise<void> {
+    const previous = this.queues.get(identity.gatewayId) ?? Promise.resolve();
+    const next = previous.then(() => this.handle(identity, payload));
+    const tail = next.catch((err: unknown) =>
+      this.deps.log.error('ingest failed', { gateway: identity.gatewayId, error: String(err) }),
+    );
+    this.queues.set(identity.gatewayId, tail);
+    void tail.then(() => {
+      if (this.queues.get(identity.gatewayId) === tail) this.queues.delete(identity.gatewayId);
+    });
+    return next;
+  }
+
+  /** Resolves when every batch received so far is handled (stop, tests). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.queues.values()]);
+  }
+
+  private async handle(identity: GatewayIdentity, payload: Buffer): Promise<void> {
+    const batch = this.parse(identity, payload);
+    if (batch === undefined) return;
+    const streams = await this.deps.streams.streamsOf(identity.accountId);
+    const refused: Refusal[] = [];
+    const accepted: { index: number; stream: StreamInfo; ts: number; value: PointValue }[] = [];
+    const now = this.deps.clock.now();
+    batch.points.forEach((point, index) => {
+      const stream = streams.get(point.stream);
+      const reason =
+        stream === undefined
+          ? POINT_REFUSALS.unknownStream
+          : point.ts > now + GATEWAY_LIMITS.futureMs
+            ? POINT_REFUSALS.future
+            : point.ts < now - GATEWAY_LIMITS.pastMs
+              ? POINT_REFUSALS.past
+              : typeProblem(stream, point.value);
+      if (reason !== undefined || stream === undefined) {
+        refused.push({ index, reason: reason ?? POINT_REFUSALS.unknownStream });
+        return;
+      }
+      accepted.push({ index, stream, ts: point.ts, value: point.value });
+    });
+    const points = await this.preprocess(accepted, refused);
+    const outcome = await this.deps.store.append({
+      source: `${batch.gateway}/${batch.buffer}`,
+      seq: batch.seq,
+      points: points.map((p) => ({
+        stream: p.stream.id,
+        account: identity.accountId,
+        ts: p.ts,
+        value: p.value,
+      })),
+    });
+    if (outcome === 'duplicate') {
+      this.deps.ack(identity.gatewayId, {
+        seq: batch.seq,
+        status: 'duplicate',
+        stored: 0,
+        refused: [],
+      });
+      return;
+    }
+    this.deps.ack(identity.gatewayId, {
+      seq: batch.seq,
+      status: 'stored',
+      stored: points.length,
+      refused: refused.sort((a, b) => a.index - b.index).slice(0, 100),
+    });
+    if (refused.length > 0) {
+      this.deps.log.warn('points refused', {
+        gateway: identity.gatewayId,
+        seq: batch.seq,
+        refused: refused.length,
+        first: refused[0]?.reason,
+      });
+    }
+    for (const p of points) {
+      this.deps.live.add(identity.accountId, p.stream.assetId, p.stream.id, [
+        p.ts,
+        liveValue(p.value),
+      ]);
+    }
+  }
+
+  /** The batch, or undefined after a refusal was acknowledged (it will never be acceptable). */
+  private parse(identity: GatewayIdentity, payload: Buffer): GatewayBatch | undefined {
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString('utf8'));
+    } catch {
+      this.refuse(identity, 0, 'The batch is not valid JSON.');
+      return undefined;
+    }
+    const parsed = gatewayBatchSchema.safeParse(json);
+    const seq = seqOf(json);
+    if (!parsed.success) {
+      const tooMany = parsed.error.issues.some(
+        (i) => i.path[0] === 'points' && i.code === 'too_big',
+      );
+      this.refuse(
+        identity,
+        seq,
+        tooMany
+          ? `A batch may carry at most ${GATEWAY_LIMITS.pointsPerBatch} points.`
+          : `The batch is not valid: ${parsed.error.issues
+              .slice(0, 3)
+              .map((i) => `${i.path.join('.')}: ${i.message}`)
+              .join('; ')}`,
+      );
+      return undefined;
+    }
+    if (parsed.data.gateway !== identity.gatewayId) {
+      this.refuse(identity, seq, 'The batch names another gateway.');
+      return undefined;
+    }
+    return parsed.data;
+  }
+
+  private refuse(identity: GatewayIdentity, seq: number, message: string): void {
+    this.deps.log.warn('batch refused', { gateway: identity.gatewayId, seq, message });
+    this.deps.ack(identity.gatewayId, { seq, status: 'refused', stored: 0, refused: [], message });
+  }
+
+  /** Each stream's code over its points, in time order, each seeing the one before. */
+  private async preprocess(
+    accepted: readonly { index: number; stream: StreamInfo; ts: number; value: PointValue }[],
+    refused: Refusal[],
+  ): Promise<{ stream: StreamInfo; ts: number; value: PointValue }[]> {
+    const byStream = new Map<string, typeof accepted>();
+    const out: { stream: StreamInfo; ts: number; value: PointValue }[] = [];
+    for (const p of accepted) {
+      if (p.stream.preprocessing.trim() === '') {
+        out.push({ stream: p.stream, ts: p.ts, value: stored(p.stream, p.value) });
+        continue;
+      }
+      const list = byStream.get(p.stream.id);
+      if (list === undefined) byStream.set(p.stream.id, [p]);
+      else (list as (typeof accepted)[number][]).push(p);
+    }
+    if (byStream.size === 0) return out;
+    const latest = await this.deps.store.latest([...byStream.keys()]);
+    for (const [streamId, list] of byStream) {
+      const ordered = [...list].sort((a, b) => a.ts - b.ts);
+      const stream = ordered[0]?.stream;
+      if (stream === undefined) continue;
+      let previous: PointValue | null = latest.get(streamId)?.value ?? null;
+      // One run per stream: $previous of each value is the one before it in this batch.
+      const inputs = ordered.map((p) => {
+        const input = { value: p.value, ts: p.ts, previous };
+        previous = p.value;
+        return input;
+      });
+      const outcomes = this.deps.preprocessor.run(stream.preprocessing, inputs);
+      ordered.forEach((p, i) => {
+        const outcome = outcomes[i];
+        if (outcome === undefined || outcome.kind === 'dropped') return;
+        if (outcome.kind === 'error') {
+          refused.push({ index: p.index, reason: outcome.error });
+          return;
+        }
+        const problem = typeProblem(stream, outcome.value);
+        if (problem !== undefined) refused.push({ index: p.index, reason: problem });
+        else out.push({ stream, ts: p.ts, value: stored(stream, outcome.value) });
+      });
+    }
+    return out;
+  }
+}
+
+function seqOf(json: unknown): number {
+  const seq = (json as { seq?: unknown } | null)?.seq;
+  return typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 ? seq : 0;
+}
+
+/** Why a value does not fit the stream's type, or undefined when it does. */
+export function typeProblem(
+  stream: Pick<StreamInfo, 'type'>,
+  value: PointValue,
+): string | undefined {
+  switch (stream.type) {
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value)
+        ? undefined
+        : POINT_REFUSALS.number;
+    case 'state':
+      return typeof value === 'number' && Number.isFinite(value) ? undefined : POINT_REFUSALS.state;
+    case 'boolean':
+      return typeof value === 'boolean' || value === 0 || value === 1
+        ? undefined
+        : POINT_REFUSALS.boolean;
+    case 'text':
+      return typeof value === 'string' ? undefined : POINT_REFUSALS.text;
+    default: {
+      const never: never = stream.type;
+      return String(never);
+    }
+  }
+}
+
+/** The value as stored: booleans as 0/1 numbers, states as whole numbers. */
+function stored(stream: Pick<StreamInfo, 'type'>, value: PointValue): PointValue {
+  if (stream.type === 'boolean') return value === true || value === 1 ? 1 : 0;
+  if (stream.type === 'state' && typeof value === 'number') return Math.round(value);
+  return value;
+}
+
+function liveValue(value: PointValue): number | string {
+  return typeof value === 'boolean' ? Number(value) : value;
+}
+
+export type { StoredPoint };

@@ -1,0 +1,141 @@
+import { gatewayTopics, type GatewayAck } from '@plant/shared-schema';
+import type { GatewayLink } from '../broker/gateway-acl';
+import type { Db } from '../db/database';
+import type { Clock } from '../lib/clock';
+import type { Logger } from '../logger';
+import type { ChangeFeed } from '../services/change-feed';
+import type {
+  GatewayCredentialService,
+  GatewayIdentity,
+} from '../services/gateway-credential.service';
+import type { ModelService } from '../services/model.service';
+import type { TimeSeriesStore } from '../timeseries/time-series-store';
+import { ConfigPublisher } from './config-publisher';
+import { GatewayRequests } from './gateway-requests';
+import { Ingest, type Preprocessor } from './ingest';
+import { LivePublisher } from './live-values';
+import { GatewayPresence } from './presence';
+import { StreamDirectory } from './stream-directory';
+
+/** What machine data sends out: the broker, once it runs. */
+export interface MachineDataBroker {
+  publishToGateway(topic: string, payload: string, retain?: boolean): void;
+  publishValues(topic: string, payload: string): void;
+}
+
+export interface MachineDataDeps {
+  readonly db: Db;
+  readonly feed: ChangeFeed;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly store: TimeSeriesStore;
+  readonly preprocessor: Preprocessor;
+  readonly models: ModelService;
+  readonly credentials: GatewayCredentialService;
+}
+
+/**
+ * Machine data on the server (DESIGN.md §8), one object with start()/stop(): the gateway half of
+ * the broker (`GatewayLink`: sign-in, what agents send, presence), ingest into the time-series
+ * store, live values, the gateways' configurations and requests to agents. The broker is attached
+ * once it runs (it needs the HTTP server, which needs the routes, which need this).
+ */
+export class MachineData implements GatewayLink {
+  readonly streams: StreamDirectory;
+  readonly live: LivePublisher;
+  readonly ingest: Ingest;
+  readonly configs: ConfigPublisher;
+  readonly presence: GatewayPresence;
+  readonly requests: GatewayRequests;
+  private broker: MachineDataBroker | undefined;
+
+  constructor(private readonly deps: MachineDataDeps) {
+    this.streams = new StreamDirectory(deps.db, deps.feed);
+    this.live = new LivePublisher((topic, payload) => this.broker?.publishValues(topic, payload));
+    this.ingest = new Ingest({
+      store: deps.store,
+      streams: this.streams,
+      preprocessor: deps.preprocessor,
+      live: this.live,
+      ack: (gatewayId, ack: GatewayAck) =>
+        this.broker?.publishToGateway(gatewayTopics.ack(gatewayId), JSON.stringify(ack)),
+      clock: deps.clock,
+      log: deps.log,
+    });
+    this.configs = new ConfigPublisher({
+      db: deps.db,
+      feed: deps.feed,
+      clock: deps.clock,
+      log: deps.log,
+      publish: (topic, payload) => this.broker?.publishToGateway(topic, payload, true),
+      gatewayDeleted: async (accountId, gatewayId) => {
+        await deps.credentials.revokeFor(accountId, gatewayId);
+      },
+    });
+    this.presence = new GatewayPresence(deps.db, deps.models, deps.clock, deps.log);
+    this.requests = new GatewayRequests(
+      (topic, payload) => this.broker?.publishToGateway(topic, payload),
+      (gatewayId) => this.presence.isOnline(gatewayId),
+      deps.log,
+    );
+  }
+
+  get store(): TimeSeriesStore {
+    return this.deps.store;
+  }
+
+  /** Starts once the broker runs: presence is reset, every gateway gets its configuration. */
+  async start(broker: MachineDataBroker): Promise<void> {
+    this.broker = broker;
+    await this.presence.start();
+    await this.configs.start();
+  }
+
+  // GatewayLink: the broker's gateway half.
+  verify(username: string, password: Buffer, clientId: string) {
+    return this.deps.credentials.verify(username, password, clientId);
+  }
+
+  liveAmong(ids: readonly string[]) {
+    return this.deps.credentials.liveAmong(ids);
+  }
+
+  onRevoked(listener: (ids: readonly string[]) => void) {
+    return this.deps.credentials.onRevoked(listener);
+  }
+
+  connected(identity: GatewayIdentity): void {
+    this.presence.connected(identity);
+  }
+
+  disconnected(identity: GatewayIdentity): void {
+    this.presence.disconnected(identity);
+  }
+
+  received(identity: GatewayIdentity, topic: string, payload: Buffer): void {
+    if (topic === gatewayTopics.data(identity.gatewayId)) {
+      void this.ingest.received(identity, payload);
+    } else if (topic === gatewayTopics.status(identity.gatewayId)) {
+      this.presence.status(identity, payload);
+    } else if (topic === gatewayTopics.response(identity.gatewayId)) {
+      this.requests.responded(identity, payload);
+    } else {
+      this.deps.log.debug('gateway message on an unknown topic', { topic });
+    }
+  }
+
+  /** Resolves when what arrived so far is stored and written (tests). */
+  async idle(): Promise<void> {
+    await this.ingest.idle();
+    await this.presence.idle();
+  }
+
+  async stop(): Promise<void> {
+    await this.configs.stop();
+    await this.ingest.idle();
+    await this.presence.idle();
+    this.requests.close();
+    this.live.close();
+    this.streams.close();
+  }
+}

@@ -1,0 +1,185 @@
+import {
+  connectionModel,
+  gatewayModel,
+  gatewayStatusSchema,
+  type ConnectionState,
+  type GatewayAttributes,
+} from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import { isoAt, type Clock } from '../lib/clock';
+import type { Logger } from '../logger';
+import { ModelRepository } from '../repositories/model.repository';
+import type { GatewayIdentity } from '../services/gateway-credential.service';
+import type { ModelService } from '../services/model.service';
+
+/** last_seen and last_read are written again at most this often while nothing else changes. */
+export const SEEN_EVERY_MS = 60_000;
+
+/**
+ * A gateway's presence and what its agent reports (DESIGN.md §8, spec 001 §4): online while its
+ * agent is connected to the broker, offline when it leaves (the broker's keepalive notices a
+ * dead link), `last_seen` from the connection and its heartbeats, the agent's version, running
+ * configuration and real addresses, and each connection's state. These are model changes like
+ * any other (logged, synced to browsers), written only when something changed, or at most once
+ * a minute for the times.
+ */
+export class GatewayPresence {
+  /** Open connections per gateway: a reconnect is admitted before the old link is dropped. */
+  private readonly links = new Map<string, number>();
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly seenAt = new Map<string, number>();
+  private readonly models: ModelRepository;
+
+  constructor(
+    db: Db,
+    private readonly modelService: ModelService,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {
+    this.models = new ModelRepository(db);
+  }
+
+  /** At start no agent is connected yet: gateways left online by a stopped server go offline. */
+  async start(): Promise<void> {
+    for (const accountId of await this.models.accountsWithType(gatewayModel.type)) {
+      for (const row of await this.models.allOfTypes(accountId, [gatewayModel.type])) {
+        const a = JSON.parse(row.attributes) as GatewayAttributes;
+        if (a.connection === 'online' && !this.links.has(row.id))
+          await this.write(accountId, gatewayModel.collection, row.id, { connection: 'offline' });
+      }
+    }
+  }
+
+  connected(identity: GatewayIdentity): void {
+    const n = (this.links.get(identity.gatewayId) ?? 0) + 1;
+    this.links.set(identity.gatewayId, n);
+    if (n !== 1) return;
+    this.serially(identity, () =>
+      this.write(identity.accountId, gatewayModel.collection, identity.gatewayId, {
+        connection: 'online',
+        last_seen: this.nowIso(),
+      }),
+    );
+    this.seenAt.set(identity.gatewayId, this.clock.now());
+  }
+
+  disconnected(identity: GatewayIdentity): void {
+    const n = (this.links.get(identity.gatewayId) ?? 1) - 1;
+    if (n > 0) {
+      this.links.set(identity.gatewayId, n);
+      return;
+    }
+    this.links.delete(identity.gatewayId);
+    this.serially(identity, () =>
+      this.write(identity.accountId, gatewayModel.collection, identity.gatewayId, {
+        connection: 'offline',
+        last_seen: this.nowIso(),
+      }),
+    );
+  }
+
+  isOnline(gatewayId: string): boolean {
+    return (this.links.get(gatewayId) ?? 0) > 0;
+  }
+
+  /** A status message (`up/status`): at start, after a configuration, on changes, heartbeats. */
+  status(identity: GatewayIdentity, payload: Buffer): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString('utf8'));
+    } catch {
+      this.log.warn('gateway status is not JSON', { gateway: identity.gatewayId });
+      return;
+    }
+    const parsed = gatewayStatusSchema.safeParse(json);
+    if (!parsed.success) {
+      this.log.warn('gateway status refused', { gateway: identity.gatewayId });
+      return;
+    }
+    const status = parsed.data;
+    this.serially(identity, async () => {
+      const gateway = await this.models.find(
+        identity.accountId,
+        gatewayModel.type,
+        identity.gatewayId,
+      );
+      if (gateway === undefined) return;
+      const before = JSON.parse(gateway.attributes) as GatewayAttributes;
+      const agent = {
+        version: status.agent_version,
+        config_version: status.config_version,
+        started_at: status.started_at,
+        addresses: status.addresses,
+        problems: status.problems,
+      };
+      const changes: Record<string, unknown> = {};
+      if (JSON.stringify(before.agent) !== JSON.stringify(agent)) changes.agent = agent;
+      const now = this.clock.now();
+      if (now - (this.seenAt.get(identity.gatewayId) ?? 0) >= SEEN_EVERY_MS) {
+        changes.last_seen = isoAt(now);
+        this.seenAt.set(identity.gatewayId, now);
+      }
+      if (Object.keys(changes).length > 0)
+        await this.write(identity.accountId, gatewayModel.collection, identity.gatewayId, changes);
+      for (const reported of status.connections) {
+        const row = await this.models.find(identity.accountId, connectionModel.type, reported.id);
+        if (row === undefined) continue;
+        const a = JSON.parse(row.attributes) as {
+          gateway_id: string;
+          status: ConnectionState | null;
+        };
+        // Only this gateway's own connections.
+        if (a.gateway_id !== identity.gatewayId) continue;
+        const next: ConnectionState = {
+          state: reported.state,
+          error: reported.error,
+          last_read: reported.last_read,
+          at: now,
+        };
+        const prev = a.status;
+        const same =
+          prev !== null &&
+          prev.state === next.state &&
+          prev.error === next.error &&
+          now - prev.at < SEEN_EVERY_MS;
+        if (!same)
+          await this.write(identity.accountId, connectionModel.collection, reported.id, {
+            status: next,
+          });
+      }
+    });
+  }
+
+  private nowIso(): string {
+    return isoAt(this.clock.now());
+  }
+
+  private async write(
+    accountId: string,
+    collection: string,
+    id: string,
+    changes: Record<string, unknown>,
+  ): Promise<void> {
+    try {
+      await this.modelService.serverUpdate(accountId, collection, id, changes);
+    } catch (err) {
+      // A gateway deleted meanwhile, say: its state has nowhere to go.
+      this.log.warn('gateway state not written', { id, error: String(err) });
+    }
+  }
+
+  private serially(identity: GatewayIdentity, op: () => Promise<void>): void {
+    const key = identity.gatewayId;
+    const next = (this.queues.get(key) ?? Promise.resolve()).then(op, op);
+    const tail = next.catch(() => undefined);
+    this.queues.set(key, tail);
+    void tail.then(() => {
+      if (this.queues.get(key) === tail) this.queues.delete(key);
+    });
+  }
+
+  /** Resolves when every state change so far is written (stop, tests). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.queues.values()]);
+  }
+}

@@ -1,0 +1,69 @@
+import { datastreamModel, type DatastreamAttributes } from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import { ModelRepository } from '../repositories/model.repository';
+import type { ChangeFeed } from '../services/change-feed';
+
+/** What ingest needs to know of a data stream. */
+export interface StreamInfo {
+  readonly id: string;
+  readonly accountId: string;
+  readonly assetId: string;
+  readonly type: DatastreamAttributes['type'];
+  readonly preprocessing: string;
+}
+
+/**
+ * The data streams of each account, read once and kept until a change of a stream in that
+ * account is committed (the change feed says so). Ingest asks for every point; reading the
+ * models table each time would cost more than storing the point.
+ */
+export class StreamDirectory {
+  private readonly byAccount = new Map<string, Promise<Map<string, StreamInfo>>>();
+  private readonly models: ModelRepository;
+  private readonly unsubscribe: () => void;
+
+  constructor(db: Db, feed: ChangeFeed) {
+    this.models = new ModelRepository(db);
+    this.unsubscribe = feed.subscribe((accountId, updates) => {
+      if (
+        updates.some(
+          (u) => u.type === datastreamModel.type || u.child_type === datastreamModel.type,
+        )
+      )
+        this.byAccount.delete(accountId);
+    });
+  }
+
+  /** The account's streams by id. */
+  streamsOf(accountId: string): Promise<Map<string, StreamInfo>> {
+    let streams = this.byAccount.get(accountId);
+    if (streams === undefined) {
+      streams = this.load(accountId);
+      this.byAccount.set(accountId, streams);
+      // A failed read is not kept: the next batch reads again.
+      streams.catch(() => this.byAccount.delete(accountId));
+    }
+    return streams;
+  }
+
+  private async load(accountId: string): Promise<Map<string, StreamInfo>> {
+    const rows = await this.models.allOfTypes(accountId, [datastreamModel.type]);
+    const out = new Map<string, StreamInfo>();
+    for (const row of rows) {
+      const a = JSON.parse(row.attributes) as DatastreamAttributes;
+      out.set(row.id, {
+        id: row.id,
+        accountId,
+        assetId: a.asset_id,
+        type: a.type,
+        preprocessing: a.preprocessing,
+      });
+    }
+    return out;
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.byAccount.clear();
+  }
+}

@@ -1,0 +1,124 @@
+import {
+  assetModel,
+  can,
+  connectionModel,
+  datastreamModel,
+  gatewayModel,
+  type ConnectionAttributes,
+  type LatestValues,
+  type OpcuaNodesAnswer,
+  type StreamValues,
+} from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import { ModelRepository } from '../repositories/model.repository';
+import { DomainError, forbidden, notFound } from '../services/domain-error';
+import type { Session } from '../services/user.service';
+import type { MachineData } from './machine-data';
+import type { StreamInfo } from './stream-directory';
+
+/**
+ * The reads of machine data (DESIGN.md §8) and the requests that go through a gateway's agent.
+ * Every read is of the active account, with the permission of what it reads: datastream::view
+ * for values, gateway::edit for the address space of a gateway's device.
+ */
+export class ValuesService {
+  private readonly models: ModelRepository;
+
+  constructor(
+    db: Db,
+    private readonly data: MachineData,
+  ) {
+    this.models = new ModelRepository(db);
+  }
+
+  /** The streams named, each in the active account, or 404 for the first that is not. */
+  private async streams(session: Session, ids: readonly string[]): Promise<StreamInfo[]> {
+    const accountId = session.activeAccount?.id;
+    if (accountId === undefined || !can(session.ctx, datastreamModel.permissions.view))
+      throw forbidden();
+    const known = await this.data.streams.streamsOf(accountId);
+    return ids.map((id) => {
+      const stream = known.get(id);
+      if (stream === undefined) throw notFound('Data stream');
+      return stream;
+    });
+  }
+
+  async range(
+    session: Session,
+    ids: readonly string[],
+    q: { from: number; to: number; points: number },
+  ): Promise<StreamValues[]> {
+    const streams = await this.streams(session, ids);
+    const ranges = await this.data.store.range(
+      streams.map((s) => s.id),
+      q.from,
+      q.to,
+      q.points,
+    );
+    return ranges.map((r) => ({
+      stream: r.stream,
+      from: r.from,
+      to: r.to,
+      downsampled: r.downsampled,
+      points: r.points,
+    }));
+  }
+
+  /** The raw points of one stream over a range, for the CSV download (read as they are sent). */
+  async scan(session: Session, id: string, q: { from: number; to: number }) {
+    const [stream] = await this.streams(session, [id]);
+    if (stream === undefined) throw notFound('Data stream');
+    return { stream, rows: this.data.store.scan(stream.id, q.from, q.to) };
+  }
+
+  async latest(session: Session, assetId: string): Promise<LatestValues> {
+    const accountId = session.activeAccount?.id;
+    if (accountId === undefined || !can(session.ctx, datastreamModel.permissions.view))
+      throw forbidden();
+    const asset = await this.models.find(accountId, assetModel.type, assetId);
+    if (asset === undefined) throw notFound('Asset');
+    const streams = [...(await this.data.streams.streamsOf(accountId)).values()]
+      .filter((s) => s.assetId === assetId)
+      .map((s) => s.id);
+    const latest = await this.data.store.latest(streams);
+    return streams.flatMap((stream) => {
+      const v = latest.get(stream);
+      return v === undefined ? [] : [{ stream, ts: v.ts, value: v.value }];
+    });
+  }
+
+  /** OPC UA browse or search on a connection of the gateway, through its agent. */
+  async opcua(
+    session: Session,
+    gatewayId: string,
+    request:
+      | { op: 'opcua-browse'; connection_id: string; node_id?: string }
+      | { op: 'opcua-search'; connection_id: string; query: string; max_results: number },
+  ): Promise<OpcuaNodesAnswer> {
+    const accountId = session.activeAccount?.id;
+    if (accountId === undefined || !can(session.ctx, gatewayModel.permissions.update))
+      throw forbidden();
+    const gateway = await this.models.find(accountId, gatewayModel.type, gatewayId);
+    if (gateway === undefined) throw notFound('Gateway');
+    const connection = await this.models.find(
+      accountId,
+      connectionModel.type,
+      request.connection_id,
+    );
+    const attributes =
+      connection === undefined
+        ? undefined
+        : (JSON.parse(connection.attributes) as ConnectionAttributes);
+    if (attributes === undefined || attributes.gateway_id !== gatewayId)
+      throw notFound('Connection');
+    if (attributes.protocol !== 'opcua') {
+      throw new DomainError('invalid', 'This connection is not an OPC UA connection.', {
+        fields: { connection_id: ['This connection is not an OPC UA connection.'] },
+      });
+    }
+    const answer = await this.data.requests.ask(gatewayId, request);
+    if (!answer.ok) throw new DomainError('unavailable', answer.error);
+    return { nodes: answer.nodes, truncated: answer.truncated };
+  }
+}

@@ -1,0 +1,73 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import {
+  apiPaths,
+  gatewayBrokerLogin,
+  gatewayModel,
+  type GatewayCredentialsMade,
+} from '@plant/shared-schema';
+import { dataOf, type TestServer } from './harness';
+
+/**
+ * A gateway agent played by hand in server tests: credentials made through the API as an admin
+ * would, and a raw mqtt.js client that sends what a test wants (hostile batches included).
+ */
+export async function makeGatewayCredentials(
+  server: TestServer,
+  token: string,
+  gatewayId: string,
+): Promise<GatewayCredentialsMade> {
+  const answer = await server.call('POST', apiPaths.gatewayCredentials(gatewayId), { token });
+  if (answer.status !== 201) throw new Error(`credentials: ${answer.status} ${answer.text}`);
+  return dataOf<GatewayCredentialsMade>(answer);
+}
+
+export function connectGateway(
+  server: TestServer,
+  gatewayId: string,
+  secret: string,
+  options: { clientId?: string; username?: string } = {},
+): Promise<MqttClient> {
+  const login = gatewayBrokerLogin(gatewayId);
+  return mqtt.connectAsync(`${server.url.replace('http', 'ws')}/mqtt`, {
+    protocolVersion: 4,
+    clientId: options.clientId ?? login.clientId,
+    username: options.username ?? login.username,
+    password: secret,
+    keepalive: 30,
+    reconnectPeriod: 0,
+    connectTimeout: 5_000,
+  });
+}
+
+/** The demo account's gateways with their machines' streams, from the server's database. */
+export async function demoGateway(server: TestServer, accountId: string, index = 0) {
+  const gateways = await server.db
+    .selectFrom('models')
+    .select(['id'])
+    .where('account_id', '=', accountId)
+    .where('type', '=', gatewayModel.type)
+    .orderBy('id')
+    .execute();
+  const gatewayId = gateways[index]?.id;
+  if (gatewayId === undefined) throw new Error('no such demo gateway');
+  const asset = await server.db
+    .selectFrom('models')
+    .select(['id'])
+    .where('account_id', '=', accountId)
+    .where('type', '=', 'asset')
+    .where((eb) =>
+      eb(eb.fn('json_extract', ['attributes', eb.val('$.gateway_id')]), '=', gatewayId),
+    )
+    .executeTakeFirstOrThrow();
+  const streams = await server.db
+    .selectFrom('models')
+    .select(['id', 'attributes'])
+    .where('account_id', '=', accountId)
+    .where('type', '=', 'datastream')
+    .where((eb) => eb(eb.fn('json_extract', ['attributes', eb.val('$.asset_id')]), '=', asset.id))
+    .execute();
+  const byName = Object.fromEntries(
+    streams.map((s) => [(JSON.parse(s.attributes) as { name: string }).name, s.id]),
+  );
+  return { gatewayId, assetId: asset.id, streams: byName };
+}
