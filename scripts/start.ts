@@ -1,7 +1,9 @@
 /**
  * `npm start`: builds the web client when it is missing or older than its sources (DESIGN.md §7),
- * then runs the server, which serves it at the origin.
+ * then runs the server, which serves it at the origin, and the demo gateways' agents (a child
+ * process, DEMO_AGENTS=off to leave them out) so that the demo machines' values flow.
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,4 +42,20 @@ if (process.env.CLIENT_DIR === undefined && !(await clientIsCurrent())) {
   process.stdout.write('Building the web client (vite build)...\n');
   await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
 }
-await import('../server/src/main');
+const { failedToStart, runServer } = await import('../server/src/run');
+let agents: ChildProcess | undefined;
+const server = await runServer(async () => {
+  // The agents first, so that the server sees them leave before it stops.
+  const child = agents;
+  if (child === undefined || child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}).catch(failedToStart);
+if (process.env.DEMO_AGENTS !== 'off') {
+  agents = fork(path.join(root, 'scripts', 'demo-agents.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, DEMO_AGENTS_PORT: String(server.port) },
+  });
+}
