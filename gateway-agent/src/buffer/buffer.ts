@@ -36,6 +36,8 @@ export class PointBuffer {
   private readonly db: Database.Database;
   readonly id: string;
   private readonly stmts;
+  /** Points held, counted once at open and then kept (count(*) reads the whole table). */
+  private held: number;
 
   private constructor(
     file: string,
@@ -92,6 +94,7 @@ export class PointBuffer {
       ),
       dropped: this.db.prepare("select value from meta where key = 'dropped'").pluck(),
     };
+    this.held = Number(this.stmts.count.get());
   }
 
   /** Opens (or creates) the buffer file of one gateway in the data folder. */
@@ -106,10 +109,11 @@ export class PointBuffer {
    */
   add(points: readonly { stream: string; ts: number; value: PointValue }[]): number {
     if (points.length === 0) return 0;
-    return this.db.transaction(() => {
+    return this.atomically(() => {
       for (const p of points) this.stmts.insert.run(p.stream, p.ts, JSON.stringify(p.value));
+      this.held += points.length;
       return this.enforceBound();
-    })();
+    });
   }
 
   /**
@@ -134,25 +138,26 @@ export class PointBuffer {
 
   /** The server has the batch (stored, or a duplicate of one stored): it leaves the buffer. */
   acknowledged(seq: number): boolean {
-    return this.db.transaction(() => {
+    return this.atomically(() => {
       const batch = this.stmts.batch.get(seq) as { first_id: number; last_id: number } | undefined;
       if (batch === undefined) return false;
-      this.stmts.removePoints.run(batch.first_id, batch.last_id);
+      this.held -= this.stmts.removePoints.run(batch.first_id, batch.last_id).changes;
       this.stmts.removeBatch.run(seq);
       return true;
-    })();
+    });
   }
 
   /** The server refused the batch for good: it leaves the buffer, counted as dropped. */
   refused(seq: number): number {
-    return this.db.transaction(() => {
+    return this.atomically(() => {
       const batch = this.stmts.batch.get(seq) as { first_id: number; last_id: number } | undefined;
       if (batch === undefined) return 0;
       const n = this.stmts.removePoints.run(batch.first_id, batch.last_id).changes;
+      this.held -= n;
       this.stmts.removeBatch.run(seq);
       this.addDropped(n);
       return n;
-    })();
+    });
   }
 
   /** A new bound (the configuration changed the agent's rate); applies from the next add. */
@@ -162,7 +167,7 @@ export class PointBuffer {
 
   state(): BufferState {
     return {
-      pending: Number(this.stmts.count.get()),
+      pending: this.held,
       dropped: Number(this.stmts.dropped.get() ?? 0),
     };
   }
@@ -172,7 +177,7 @@ export class PointBuffer {
   }
 
   private form(): BufferedBatch | undefined {
-    return this.db.transaction(() => {
+    return this.atomically(() => {
       const after = Number(this.stmts.lastBatched.get() ?? 0);
       const ids = this.stmts.unbatched.all(after, this.options.batchPoints) as number[];
       const first = ids[0];
@@ -182,7 +187,7 @@ export class PointBuffer {
       this.stmts.setMeta.run('last_seq', String(seq));
       this.stmts.addBatch.run(seq, first, last);
       return this.read(seq, first, last);
-    })();
+    });
   }
 
   private read(seq: number, firstId: number, lastId: number): BufferedBatch {
@@ -201,9 +206,19 @@ export class PointBuffer {
     };
   }
 
+  /** Runs `fn` in one transaction; a rolled-back one leaves the count as the file has it. */
+  private atomically<T>(fn: () => T): T {
+    try {
+      return this.db.transaction(fn)();
+    } catch (err) {
+      this.held = Number(this.stmts.count.get());
+      throw err;
+    }
+  }
+
   /** Drops the oldest points past the bound: whole batches first, then unbatched points. */
   private enforceBound(): number {
-    let excess = Number(this.stmts.count.get()) - this.options.maxPoints;
+    let excess = this.held - this.options.maxPoints;
     if (excess <= 0) return 0;
     let dropped = 0;
     while (excess > 0) {
@@ -212,12 +227,15 @@ export class PointBuffer {
       if (oldest === undefined) break;
       const n = this.stmts.removePoints.run(oldest.first_id, oldest.last_id).changes;
       this.stmts.removeBatch.run(oldest.seq);
+      this.held -= n;
       dropped += n;
       excess -= n;
     }
     if (excess > 0) {
       const after = Number(this.stmts.lastBatched.get() ?? 0);
-      dropped += this.stmts.removeOldest.run(after, excess).changes;
+      const n = this.stmts.removeOldest.run(after, excess).changes;
+      this.held -= n;
+      dropped += n;
     }
     this.addDropped(dropped);
     return dropped;

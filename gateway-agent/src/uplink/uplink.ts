@@ -10,7 +10,7 @@ import type { PointBuffer } from '../buffer/buffer';
 import type { Logger } from '../logger';
 
 /** Batches sent and not yet acknowledged, at most. */
-export const SEND_WINDOW = 8;
+export const SEND_WINDOW = 32;
 /** A batch unacknowledged this long is sent again (the server stores it once either way). */
 export const ACK_TIMEOUT_MS = 30_000;
 /** New points wait this long for others before they go, so that a read's values go together. */
