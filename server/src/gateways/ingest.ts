@@ -143,11 +143,16 @@ export class Ingest {
         first: refused[0]?.reason,
       });
     }
+    // Live values per stream: the points of a batch come grouped by stream, in one call each.
+    const live = new Map<string, { stream: StreamInfo; points: [number, number | string][] }>();
     for (const p of points) {
-      this.deps.live.add(identity.accountId, p.stream.assetId, p.stream.id, [
-        p.ts,
-        liveValue(p.value),
-      ]);
+      const entry = live.get(p.stream.id);
+      const point: [number, number | string] = [p.ts, liveValue(p.value)];
+      if (entry === undefined) live.set(p.stream.id, { stream: p.stream, points: [point] });
+      else entry.points.push(point);
+    }
+    for (const { stream, points: list } of live.values()) {
+      this.deps.live.add(identity.accountId, stream.assetId, stream.id, list);
     }
   }
 

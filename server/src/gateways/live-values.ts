@@ -10,6 +10,13 @@ export type ValuesSink = (topic: string, payload: string) => void;
 /** At most one message per asset in this time (DESIGN.md §8). */
 export const LIVE_INTERVAL_MS = 1_000;
 
+/**
+ * Most points of one stream in one message: the newest are kept. A device read ten times a second
+ * never comes near it; a gateway's backlog after an outage does, and browsers read that through
+ * the history API rather than in one live message of megabytes.
+ */
+export const LIVE_MAX_POINTS = 600;
+
 interface Pending {
   readonly accountId: string;
   readonly assetId: string;
@@ -33,16 +40,22 @@ export class LivePublisher {
     private readonly intervalMs = LIVE_INTERVAL_MS,
   ) {}
 
-  add(accountId: string, assetId: string, stream: string, point: ValuePoint): void {
+  /** Points of one stream of an asset, stored just now. */
+  add(accountId: string, assetId: string, stream: string, points: readonly ValuePoint[]): void {
+    if (points.length === 0) return;
     const key = `${accountId}/${assetId}`;
     let entry = this.pending.get(key);
     if (entry === undefined) {
       entry = { accountId, assetId, streams: new Map(), timer: undefined };
       this.pending.set(key, entry);
     }
-    const points = entry.streams.get(stream);
-    if (points === undefined) entry.streams.set(stream, [point]);
-    else points.push(point);
+    const list = entry.streams.get(stream);
+    if (list === undefined) entry.streams.set(stream, [...points]);
+    else {
+      for (const point of points) list.push(point);
+      // Trimmed now and then, not at every add: the newest LIVE_MAX_POINTS survive the flush.
+      if (list.length > 4 * LIVE_MAX_POINTS) keepNewest(list);
+    }
     if (entry.timer !== undefined) return;
     const wait = Math.max(0, (this.lastSent.get(key) ?? -Infinity) + this.intervalMs - this.now());
     const flushing = entry;
@@ -56,7 +69,7 @@ export class LivePublisher {
       asset: entry.assetId,
       values: [...entry.streams].map(([stream, points]) => ({
         stream,
-        points: points.sort((a, b) => a[0] - b[0]),
+        points: keepNewest(points),
       })),
     };
     this.sink(topics.assetValues(entry.accountId, entry.assetId), JSON.stringify(message));
@@ -74,4 +87,11 @@ export class LivePublisher {
       this.flush(key, entry);
     }
   }
+}
+
+/** Sorts by time and keeps the newest LIVE_MAX_POINTS, in place. */
+function keepNewest(points: ValuePoint[]): ValuePoint[] {
+  points.sort((a, b) => a[0] - b[0]);
+  if (points.length > LIVE_MAX_POINTS) points.splice(0, points.length - LIVE_MAX_POINTS);
+  return points;
 }
