@@ -15,7 +15,11 @@ export async function startChild(
   env: Record<string, string>,
   urlPattern: RegExp,
 ): Promise<Child> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // BENCH_PROF=<folder>: the child writes a CPU profile there (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`]
+    : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

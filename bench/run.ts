@@ -3,7 +3,10 @@ import { benchBundleSize } from './bundle-size.bench';
 import { benchChangeLog } from './change-log.bench';
 import { benchFanout } from './fanout.bench';
 import { benchGetUser } from './get-user.bench';
+import { benchHistory } from './history.bench';
+import { benchIngest } from './ingest.bench';
 import { benchListRows } from './list-rows.bench';
+import { benchLiveLatency } from './live-latency.bench';
 import { benchMqttlogs } from './mqttlogs.bench';
 import { benchStoreApply } from './store-apply.bench';
 import { benchUpdateLatency } from './update-latency.bench';
@@ -15,6 +18,10 @@ const benches: [string, () => Promise<string[]>][] = [
   ['change-log', benchChangeLog],
   ['mqttlogs', benchMqttlogs],
   ['fan-out', benchFanout],
+  // Machine data: the gateway's points through the whole path, and history reads.
+  ['ingest', benchIngest],
+  ['history', benchHistory],
+  ['live-latency', benchLiveLatency],
   // In headless Chromium (Debian's chromium), the real worker and its store:
   ['store-apply', benchStoreApply],
   ['bootstrap', benchBootstrap],

@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { ModbusTCPRequest, ModbusTCPServer, requests, type ModbusAbstractRequest } from 'jsmodbus';
+import jsmodbus, { type ModbusAbstractRequest } from 'jsmodbus';
 import type {
   AgentConnection,
   AgentDatapoint,
@@ -7,6 +7,10 @@ import type {
   ModbusTcpSettings,
 } from '@plant/shared-schema';
 import { encodeRegisters, type ModbusArea } from '../connectors/modbus-plan';
+
+// jsmodbus is CommonJS: Node's ESM loader finds only some of its named exports (not
+// ModbusTCPRequest), so they are taken from the default export, which has them all.
+const { ModbusTCPRequest, ModbusTCPServer, requests } = jsmodbus;
 
 /**
  * A real jsmodbus TCP server on a loopback port: the Modbus connector's test peer. Each area
