@@ -49,6 +49,8 @@ export const apiPaths = {
     `datastreams/values?streams=${ids.map(seg).join(',')}&from=${from}&to=${to}${points === undefined ? '' : `&points=${points}`}`,
   /** The latest value of each of an asset's streams (LatestValues). */
   latestValues: (assetId: string) => `assets/${seg(assetId)}/values/latest`,
+  /** How long the active account keeps machine values (ValueRetention). */
+  valueRetention: () => 'account/value-retention',
   /** A gateway's broker credentials: POST makes (rotates), GET lists, DELETE revokes. */
   gatewayCredentials: (gatewayId: string) => `gateways/${seg(gatewayId)}/credentials`,
   /** OPC UA address space through the gateway's agent (spec 001 §9: up to a minute). */

@@ -8,8 +8,11 @@ import {
   type LatestValues,
   type OpcuaNodesAnswer,
   type StreamValues,
+  type ValueRetention,
+  VALUE_RETENTION_PERMISSION,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
+import { AccountRepository } from '../repositories/account.repository';
 import { ModelRepository } from '../repositories/model.repository';
 import { DomainError, forbidden, notFound } from '../services/domain-error';
 import type { Session } from '../services/user.service';
@@ -23,12 +26,35 @@ import type { StreamInfo } from './stream-directory';
  */
 export class ValuesService {
   private readonly models: ModelRepository;
+  private readonly accounts: AccountRepository;
 
   constructor(
     db: Db,
     private readonly data: MachineData,
   ) {
     this.models = new ModelRepository(db);
+    this.accounts = new AccountRepository(db);
+  }
+
+  /** How long the active account keeps values (read with datastream::view). */
+  async retention(session: Session): Promise<ValueRetention> {
+    const accountId = session.activeAccount?.id;
+    if (accountId === undefined || !can(session.ctx, datastreamModel.permissions.view))
+      throw forbidden();
+    const days = await this.accounts.valueRetentionOf(accountId);
+    if (days === undefined) throw notFound('Account');
+    return { days: days as ValueRetention['days'] };
+  }
+
+  /**
+   * Changes it (account::edit). Values past a shorter retention go at the value pruner's next
+   * hourly round, not at once: a mistaken choice can still be taken back within the hour.
+   */
+  async setRetention(session: Session, retention: ValueRetention): Promise<ValueRetention> {
+    const accountId = session.activeAccount?.id;
+    if (accountId === undefined || !can(session.ctx, VALUE_RETENTION_PERMISSION)) throw forbidden();
+    await this.accounts.setValueRetention(accountId, retention.days);
+    return retention;
   }
 
   /** The streams named, each in the active account, or 404 for the first that is not. */

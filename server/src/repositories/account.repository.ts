@@ -96,6 +96,23 @@ export class AccountRepository {
     return new Map(rows.map((r) => [r.id, r.value_retention_days]));
   }
 
+  async valueRetentionOf(accountId: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('accounts')
+      .select('value_retention_days')
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    return row?.value_retention_days;
+  }
+
+  async setValueRetention(accountId: string, days: number): Promise<void> {
+    await this.db
+      .updateTable('accounts')
+      .set({ value_retention_days: days })
+      .where('id', '=', accountId)
+      .execute();
+  }
+
   /** Whether the database has any account at all (the first start has none). */
   async anyExists(): Promise<boolean> {
     const row = await this.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();

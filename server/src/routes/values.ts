@@ -5,12 +5,13 @@ import {
   idField,
   severalValuesQuerySchema,
   valuesCsvQuerySchema,
+  valueRetentionSchema,
   valuesQuerySchema,
 } from '@plant/shared-schema';
 import type { ValuesService } from '../gateways/values.service';
 import { requireAuth } from '../http/auth';
 import type { AppEnv } from '../http/context';
-import { validParams, validQuery } from '../http/validate';
+import { validBody, validParams, validQuery } from '../http/validate';
 import type { Services } from '../services';
 
 const idParams = z.object({ id: idField });
@@ -56,6 +57,15 @@ export function valueRoutes(services: Services, values: ValuesService) {
   app.get('/assets/:id/values/latest', auth, async (c) => {
     const { id } = validParams(c, idParams);
     return c.json({ data: await values.latest(c.get('session'), id) });
+  });
+
+  // How long the active account keeps values (spec 001 §9).
+  app.get('/account/value-retention', auth, async (c) =>
+    c.json({ data: await values.retention(c.get('session')) }),
+  );
+  app.put('/account/value-retention', auth, async (c) => {
+    const body = await validBody(c, valueRetentionSchema);
+    return c.json({ data: await values.setRetention(c.get('session'), body) });
   });
 
   return app;

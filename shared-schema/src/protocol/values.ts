@@ -78,3 +78,23 @@ export const latestValuesSchema = z.array(
   z.object({ stream: z.string(), ts: z.number(), value: z.union([z.number(), z.string()]) }),
 );
 export type LatestValues = z.infer<typeof latestValuesSchema>;
+
+/** How long an account keeps machine values, in days (spec 001 §9: 30 days, 90 days, 6 months, 1 year). */
+export const VALUE_RETENTION_DAYS = [30, 90, 182, 365] as const;
+export type ValueRetentionDays = (typeof VALUE_RETENTION_DAYS)[number];
+
+/** GET and PUT account/value-retention: the active account's retention. */
+export const valueRetentionSchema = z.object({
+  days: z
+    .number({ error: 'Please choose 30 days, 90 days, 6 months or 1 year' })
+    .refine(
+      (d): d is ValueRetentionDays => (VALUE_RETENTION_DAYS as readonly number[]).includes(d),
+      {
+        message: 'Please choose 30 days, 90 days, 6 months or 1 year',
+      },
+    ),
+});
+export type ValueRetention = z.infer<typeof valueRetentionSchema>;
+
+/** Who may change how long the account keeps values. */
+export const VALUE_RETENTION_PERMISSION = 'account::edit';

@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiPaths,
+  type LatestValues,
+  type StreamValues,
+  type ValueRetention,
+} from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { demoGateway } from '../testing/gateway-client';
+import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+
+/*
+ * The values reads of DESIGN.md §8 as a browser calls them: a range downsampled to the points
+ * asked (spikes kept), raw when it fits, several streams at once, the CSV twin, the latest value
+ * of each of an asset's streams, and the account's retention; each with its permission and
+ * account checked and its query validated.
+ */
+let s: TestServer;
+let admin: string;
+let gw: Awaited<ReturnType<typeof demoGateway>>;
+let northGw: Awaited<ReturnType<typeof demoGateway>>;
+const HOUR = 3_600_000;
+const T0 = Date.parse('2026-11-20T00:00:00Z');
+
+const stream = (name: string) => {
+  const id = gw.streams[name];
+  if (id === undefined) throw new Error(`no stream ${name}`);
+  return id;
+};
+
+beforeAll(async () => {
+  s = await startTestServer();
+  admin = await s.signIn(DEMO_USERS.admin);
+  const ids = await s.demoAccountIds();
+  gw = await demoGateway(s, ids.root, 4);
+  northGw = await demoGateway(s, ids.north, 0);
+  // A day of one point a minute (a sine), one spike, and a text stream.
+  const temp = stream('Motor temperature');
+  const points = Array.from({ length: 24 * 60 }, (_, i) => ({
+    stream: temp,
+    account: ids.root,
+    ts: T0 + i * 60_000,
+    value: i === 700 ? 999 : 50 + 10 * Math.sin(i / 60),
+  }));
+  await s.machineData.store.append({ source: 'test/a', seq: 1, points });
+  const text = Object.entries(gw.streams).find(([name]) => name !== 'Motor temperature');
+  if (text === undefined) throw new Error('one stream only');
+  await s.machineData.store.append({
+    source: 'test/a',
+    seq: 2,
+    points: [
+      { stream: text[1], account: ids.root, ts: T0, value: 'plain' },
+      { stream: text[1], account: ids.root, ts: T0 + 1, value: '=HYPERLINK("x")' },
+      { stream: text[1], account: ids.root, ts: T0 + 2, value: 'say "hi"' },
+    ],
+  });
+  const northStream = Object.values(northGw.streams)[0] ?? '';
+  await s.machineData.store.append({
+    source: 'test/b',
+    seq: 1,
+    points: [{ stream: northStream, account: ids.north, ts: T0, value: 1 }],
+  });
+});
+afterAll(() => s.close());
+
+describe('values of one stream', () => {
+  it('are downsampled to the points asked, keeping the spike; raw when they fit', async () => {
+    const temp = stream('Motor temperature');
+    const res = await s.call('GET', apiPaths.streamValues(temp, T0, T0 + 24 * HOUR, 100), {
+      token: admin,
+    });
+    expect(res.status).toBe(200);
+    const v = dataOf<StreamValues>(res);
+    expect(v).toMatchObject({ stream: temp, from: T0, to: T0 + 24 * HOUR, downsampled: true });
+    expect(v.points.length).toBeLessThanOrEqual(100);
+    expect(v.points.length).toBeGreaterThan(50);
+    expect(Math.max(...v.points.map((p) => Number(p[1])))).toBe(999);
+    expect(v.points.map((p) => p[0])).toEqual([...v.points.map((p) => p[0])].sort((a, b) => a - b));
+
+    const hour = dataOf<StreamValues>(
+      await s.call('GET', apiPaths.streamValues(temp, T0, T0 + HOUR - 1, 1000), { token: admin }),
+    );
+    expect(hour.downsampled).toBe(false);
+    expect(hour.points).toHaveLength(60);
+    expect(hour.points[1]).toEqual([T0 + 60_000, 50 + 10 * Math.sin(1 / 60)]);
+  });
+
+  it('of several streams come in the order asked', async () => {
+    const temp = stream('Motor temperature');
+    const others = Object.values(gw.streams).filter((id) => id !== temp);
+    const res = await s.call('GET', apiPaths.severalValues([...others, temp], T0, T0 + HOUR, 10), {
+      token: admin,
+    });
+    expect(res.status).toBe(200);
+    const list = dataOf<StreamValues[]>(res);
+    expect(list.map((v) => v.stream)).toEqual([...others, temp]);
+    expect(list.at(-1)?.downsampled).toBe(true);
+  });
+
+  it('come as CSV, raw, with texts quoted and formulas defused', async () => {
+    const text = Object.entries(gw.streams).find(([name]) => name !== 'Motor temperature')?.[1];
+    const res = await s.call('GET', apiPaths.streamValuesCsv(text ?? '', T0, T0 + 10), {
+      token: admin,
+    });
+    expect(res.status).toBe(200);
+    expect(res.text.split('\n')).toEqual([
+      'ts,time,value',
+      `${T0},2026-11-20T00:00:00.000Z,"plain"`,
+      `${T0 + 1},2026-11-20T00:00:00.001Z,"'=HYPERLINK(""x"")"`,
+      `${T0 + 2},2026-11-20T00:00:00.002Z,"say ""hi"""`,
+      '',
+    ]);
+    const temp = await s.call(
+      'GET',
+      apiPaths.streamValuesCsv(stream('Motor temperature'), T0, T0 + 24 * HOUR),
+      { token: admin },
+    );
+    // Every raw point of the day, not a downsampled set.
+    expect(temp.text.trim().split('\n')).toHaveLength(1 + 24 * 60);
+  });
+
+  it('answer 422 for a bad range, 404 for a stream of another account, 401 without a token', async () => {
+    const temp = stream('Motor temperature');
+    for (const q of [
+      `datastreams/${temp}/values?from=abc&to=1`,
+      `datastreams/${temp}/values?from=10&to=5`,
+      `datastreams/${temp}/values?from=0&to=5&points=1`,
+      `datastreams/${temp}/values?from=0&to=5&points=100000`,
+      `datastreams/values?streams=&from=0&to=5`,
+      `datastreams/values?streams=${Array.from({ length: 51 }, () => temp).join(',')}&from=0&to=5`,
+    ]) {
+      expect((await s.call('GET', q, { token: admin })).status, q).toBe(422);
+    }
+    const north = Object.values(northGw.streams)[0] ?? '';
+    for (const path of [
+      apiPaths.streamValues(north, 0, T0 + HOUR),
+      apiPaths.streamValuesCsv(north, 0, T0 + HOUR),
+      apiPaths.severalValues([temp, north], 0, T0 + HOUR),
+      apiPaths.latestValues(northGw.assetId),
+    ]) {
+      const res = await s.call('GET', path, { token: admin });
+      expect(res.status, path).toBe(404);
+      expect(res.text).not.toContain(north);
+    }
+    const anonymous = await s.call('GET', apiPaths.streamValues(temp, 0, 1), {});
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+describe('latest values', () => {
+  it("answer the last value of each of the asset's streams that has one", async () => {
+    const res = await s.call('GET', apiPaths.latestValues(gw.assetId), { token: admin });
+    expect(res.status).toBe(200);
+    const latest = dataOf<LatestValues>(res);
+    const temp = latest.find((l) => l.stream === stream('Motor temperature'));
+    expect(temp).toEqual({
+      stream: stream('Motor temperature'),
+      ts: T0 + (24 * 60 - 1) * 60_000,
+      value: 50 + 10 * Math.sin((24 * 60 - 1) / 60),
+    });
+  });
+});
+
+describe('retention', () => {
+  it('is 30 days at first; an admin picks one of the choices; others are refused', async () => {
+    const get = async (token: string) => s.call('GET', apiPaths.valueRetention(), { token });
+    expect(dataOf<ValueRetention>(await get(admin))).toEqual({ days: 30 });
+    const set = await s.call('PUT', apiPaths.valueRetention(), {
+      token: admin,
+      json: { days: 182 },
+    });
+    expect(set.status).toBe(200);
+    expect(dataOf<ValueRetention>(await get(admin))).toEqual({ days: 182 });
+    // The value pruner reads it.
+    const ids = await s.demoAccountIds();
+    const row = await s.db
+      .selectFrom('accounts')
+      .select('value_retention_days')
+      .where('id', '=', ids.root)
+      .executeTakeFirstOrThrow();
+    expect(row.value_retention_days).toBe(182);
+
+    for (const days of [45, '30', null, 0, 365.5]) {
+      const bad = await s.call('PUT', apiPaths.valueRetention(), { token: admin, json: { days } });
+      expect(bad.status, String(days)).toBe(422);
+      expect(bad.json).toMatchObject({
+        errors: { days: ['Please choose 30 days, 90 days, 6 months or 1 year'] },
+      });
+    }
+    // A technician reads it but may not change it.
+    const tech = await s.signIn(DEMO_USERS.tech);
+    expect(dataOf<ValueRetention>(await get(tech))).toEqual({ days: 182 });
+    const refused = await s.call('PUT', apiPaths.valueRetention(), {
+      token: tech,
+      json: { days: 30 },
+    });
+    expect(refused.status).toBe(403);
+    // Another account's admin changes only their own.
+    const south = await s.signIn(DEMO_USERS.south);
+    expect(dataOf<ValueRetention>(await get(south))).toEqual({ days: 30 });
+    expect(dataOf<ValueRetention>(await get(admin))).toEqual({ days: 182 });
+  });
+});
