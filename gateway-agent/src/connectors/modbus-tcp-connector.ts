@@ -17,6 +17,7 @@ import {
   describeConnectFailure,
   errorCode,
   everyInterval,
+  loopConnector,
   seconds,
   sleep,
   summarize,
@@ -59,8 +60,7 @@ export function createModbusTcpConnector(
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
   const status = createStatusKeeper(ctx, 'Modbus TCP');
   const stopping = new AbortController();
-  let stopped = false;
-  let loop: Promise<void> | undefined;
+  const stopped = () => stopping.signal.aborted;
 
   const plan = planModbusReads(connection.datapoints);
   const groups: ReadGroup[] = [...plan.groups];
@@ -73,7 +73,7 @@ export function createModbusTcpConnector(
     }
     const settings = parsed.data;
     status.announce();
-    for (let attempt = 0; !stopped; attempt++) {
+    for (let attempt = 0; !stopped(); attempt++) {
       let failure: string;
       try {
         const link = await openLink(settings, { timeoutMs, connectTimeoutMs }, stopping.signal);
@@ -83,7 +83,7 @@ export function createModbusTcpConnector(
       } catch (err) {
         failure = describeConnectError(err, settings);
       }
-      if (stopped) return;
+      if (stopped()) return;
       status.set('failed', failure);
       await sleep(backoffDelay(attempt), stopping.signal);
     }
@@ -162,26 +162,11 @@ export function createModbusTcpConnector(
         if (failure.kind === 'timeout' || failure.kind === 'offline') break;
       }
     }
-    if (readings.length > 0 && !stopped) ctx.events.values(readings);
+    if (readings.length > 0 && !stopped()) ctx.events.values(readings);
     return { problems, answered };
   };
 
-  return {
-    start() {
-      if (loop || stopped) return;
-      loop = run().catch((err: unknown) => {
-        // run() handles its failures; this is a bug, kept visible rather than unhandled.
-        log.error('Modbus TCP connector loop crashed', { error: String(err) });
-      });
-    },
-    async stop() {
-      stopped = true;
-      stopping.abort();
-      await loop;
-      status.close();
-    },
-    status: () => status.current(),
-  };
+  return loopConnector('Modbus TCP connector', log, status, stopping, run);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import type { ConnectionStatus } from '@plant/shared-schema';
-import type { ConnectorContext } from './connector';
+import type { Logger } from '../logger';
+import type { Connector, ConnectorContext } from './connector';
 
 /**
  * What the polling connectors (Modbus TCP, S7, the simulator) share: the reconnect backoff, an
@@ -145,4 +146,33 @@ export function describeConnectFailure(
 /** "3 s", "0.5 s". */
 export function seconds(ms: number): string {
   return ms % 1_000 === 0 ? `${ms / 1_000} s` : `${(ms / 1_000).toFixed(1)} s`;
+}
+
+/**
+ * The Connector around a polling connector's loop: `start()` runs `run` once, `stop()` aborts
+ * `stopping` (which the loop watches), waits for the loop and closes the status.
+ */
+export function loopConnector(
+  label: string,
+  log: Logger,
+  status: StatusKeeper,
+  stopping: AbortController,
+  run: () => Promise<void>,
+): Connector {
+  let loop: Promise<void> | undefined;
+  return {
+    start() {
+      if (loop || stopping.signal.aborted) return;
+      loop = run().catch((err: unknown) => {
+        // run() handles its failures; this is a bug, kept visible rather than unhandled.
+        log.error(`${label} loop crashed`, { error: String(err) });
+      });
+    },
+    async stop() {
+      stopping.abort();
+      await loop;
+      status.close();
+    },
+    status: () => status.current(),
+  };
 }

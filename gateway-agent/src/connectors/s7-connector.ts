@@ -12,6 +12,7 @@ import {
   describeConnectFailure,
   errorCode,
   everyInterval,
+  loopConnector,
   seconds,
   sleep,
   summarize,
@@ -56,8 +57,7 @@ export function createS7Connector(
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const status = createStatusKeeper(ctx, 'S7');
   const stopping = new AbortController();
-  let stopped = false;
-  let loop: Promise<void> | undefined;
+  const stopped = () => stopping.signal.aborted;
 
   const problems: string[] = [];
   const items = new Map<string, Item>();
@@ -84,7 +84,7 @@ export function createS7Connector(
       return status.set('failed', 'The connection settings are not valid for S7');
     const settings = parsed.data;
     status.announce();
-    for (let attempt = 0; !stopped; attempt++) {
+    for (let attempt = 0; !stopped(); attempt++) {
       let failure: string;
       try {
         const plc = await openPlc(settings, timeoutMs, stopping.signal);
@@ -94,7 +94,7 @@ export function createS7Connector(
       } catch (err) {
         failure = describeS7ConnectError(err, settings, timeoutMs);
       }
-      if (stopped) return;
+      if (stopped()) return;
       status.set('failed', failure);
       await sleep(backoffDelay(attempt), stopping.signal);
     }
@@ -153,26 +153,11 @@ export function createS7Connector(
       }
     }
     if (any) status.read(ts);
-    if (readings.length > 0 && !stopped) ctx.events.values(readings);
+    if (readings.length > 0 && !stopped()) ctx.events.values(readings);
     return bad;
   };
 
-  return {
-    start() {
-      if (loop || stopped) return;
-      loop = run().catch((err: unknown) => {
-        // run() handles its failures; this is a bug, kept visible rather than unhandled.
-        log.error('S7 connector loop crashed', { error: String(err) });
-      });
-    },
-    async stop() {
-      stopped = true;
-      stopping.abort();
-      await loop;
-      status.close();
-    },
-    status: () => status.current(),
-  };
+  return loopConnector('S7 connector', log, status, stopping, run);
 }
 
 class HandshakeTimeout extends Error {

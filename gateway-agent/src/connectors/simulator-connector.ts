@@ -4,7 +4,7 @@ import {
   type SimulatorAddress,
 } from '@plant/shared-schema';
 import type { Connector, ConnectorContext, Reading } from './connector';
-import { createStatusKeeper, everyInterval, summarize } from './polling';
+import { createStatusKeeper, everyInterval, loopConnector, summarize } from './polling';
 import { forStream, sampleAt, seedOf } from './simulator-curves';
 import { createValuePipeline, type PointValueFilter } from './values';
 
@@ -26,8 +26,7 @@ export function createSimulatorConnector(ctx: ConnectorContext): Connector {
   const { connection, log } = ctx;
   const status = createStatusKeeper(ctx, 'Simulator');
   const stopping = new AbortController();
-  let stopped = false;
-  let loop: Promise<void> | undefined;
+  const stopped = () => stopping.signal.aborted;
 
   const problems: string[] = [];
   const simulated: Simulated[] = [];
@@ -51,7 +50,7 @@ export function createSimulatorConnector(ctx: ConnectorContext): Connector {
   }
 
   const tick = () => {
-    if (stopped) return Promise.resolve();
+    if (stopped()) return Promise.resolve();
     const ts = ctx.now();
     const readings: Reading[] = [];
     for (const { datapoint, address, seed, filter } of simulated) {
@@ -69,19 +68,5 @@ export function createSimulatorConnector(ctx: ConnectorContext): Connector {
     await everyInterval(connection.interval_ms, stopping.signal, tick);
   };
 
-  return {
-    start() {
-      if (loop || stopped) return;
-      loop = run().catch((err: unknown) => {
-        log.error('Simulator loop crashed', { error: String(err) });
-      });
-    },
-    async stop() {
-      stopped = true;
-      stopping.abort();
-      await loop;
-      status.close();
-    },
-    status: () => status.current(),
-  };
+  return loopConnector('Simulator', log, status, stopping, run);
 }
