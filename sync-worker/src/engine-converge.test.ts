@@ -176,8 +176,10 @@ async function run(ops: readonly Op[]): Promise<void> {
   for (const id of localMade) {
     expect(server.has(`asset:${id}`)).toBe(!localDeleted.has(id));
   }
-  const names = [...server.values()]
-    .map((a) => (a as { name: string }).name)
+  // Assets only: the account holds models without a name too (data streams, connections).
+  const names = [...server.entries()]
+    .filter(([key]) => key.startsWith('asset:'))
+    .map(([, a]) => (a as { name: string }).name)
     .filter((n) => n.includes(` ${tag} `));
   expect(new Set(names).size).toBe(names.length);
   await f.stopEngine(engine);
