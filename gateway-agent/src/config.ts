@@ -4,20 +4,30 @@ import { z } from 'zod';
 import { idField } from '@plant/shared-schema';
 import { LOG_LEVELS, type LogLevel } from './logger';
 
-/** A bad command line or config file: every problem, one per line. */
+const USAGE =
+  'usage: npm run gateway -- --server <url> --gateway <id> --key <secret> [--data <dir>] [--log-level info] [--buffer-max-points N] [--batch-points N] | --config <file.json>';
+
+/**
+ * A bad command line or config file. Its message is one line naming every problem (and the usage
+ * when the command line is at fault): what the process prints before it exits with 1. It never
+ * holds the key or the config file's text.
+ */
 export class AgentConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    super(`The gateway agent cannot start:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  constructor(
+    readonly problems: readonly string[],
+    usage = true,
+  ) {
+    super(`The gateway agent cannot start: ${problems.join('; ')}${usage ? ` (${USAGE})` : ''}`);
     this.name = 'AgentConfigError';
   }
 }
 
 const schema = z.object({
   server: z
-    .url({ protocol: /^(https?|wss?)$/, error: 'server must be an http(s):// or ws(s):// URL' })
+    .url({ protocol: /^(https?|wss?)$/, error: 'must be an http(s):// or ws(s):// URL' })
     .transform((u) => u.replace(/\/+$/, '')),
   gateway: idField.describe('gateway'),
-  key: z.string().min(16, 'key must be the secret made on the gateway page'),
+  key: z.string().min(16, 'must be the key made on the gateway page (it is shown once there)'),
   data: z.string().min(1).default('./gateway-data'),
   log_level: z.enum(LOG_LEVELS).default('info'),
   /** Points kept while the server cannot be reached; default: a week at the agent's rate. */
@@ -38,14 +48,76 @@ export interface AgentConfig {
   readonly batchPoints: number;
 }
 
-const USAGE =
-  'usage: npm run gateway -- --server <url> --gateway <id> --key <secret> [--data <dir>] [--log-level info] [--buffer-max-points N] | --config <file.json>';
+/**
+ * The settings: each a key of the config file (snake_case), a flag, and maybe an environment
+ * variable; a flag wins over the file, the file over the environment.
+ */
+const FIELDS = {
+  server: { flag: 'server', env: 'GATEWAY_SERVER', required: true },
+  gateway: { flag: 'gateway', env: 'GATEWAY_ID', required: true },
+  key: { flag: 'key', env: 'GATEWAY_KEY', required: true },
+  data: { flag: 'data', env: 'GATEWAY_DATA', required: false },
+  log_level: { flag: 'log-level', env: 'LOG_LEVEL', required: false },
+  buffer_max_points: { flag: 'buffer-max-points', env: undefined, required: false },
+  batch_points: { flag: 'batch-points', env: undefined, required: false },
+} as const;
+type Field = keyof typeof FIELDS;
+const FIELD_NAMES = Object.keys(FIELDS) as Field[];
+
+/**
+ * A config file: a JSON object with the keys of FIELDS, nothing else. Its text never goes into
+ * a message (it holds the key): a JSON error says where, not what.
+ */
+function readConfigFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'not allowed to read it'
+          : code === 'EISDIR'
+            ? 'a folder, not a file'
+            : String(code ?? err);
+    throw new AgentConfigError([`config file ${file} cannot be read (${why})`], false);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    const at = /at position (\d+)/.exec(err instanceof Error ? err.message : '')?.[1];
+    throw new AgentConfigError(
+      [`config file ${file} is not valid JSON${at === undefined ? '' : ` (at character ${at})`}`],
+      false,
+    );
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new AgentConfigError(
+      [`config file ${file} must hold a JSON object ({"server": …, "gateway": …, "key": …})`],
+      false,
+    );
+  }
+  const unknown = Object.keys(parsed).filter((k) => !Object.hasOwn(FIELDS, k));
+  if (unknown.length > 0) {
+    throw new AgentConfigError(
+      [
+        `config file ${file}: unknown ${unknown.length === 1 ? 'key' : 'keys'} ${unknown.map((k) => JSON.stringify(k)).join(', ')} (known: ${FIELD_NAMES.join(', ')})`,
+      ],
+      false,
+    );
+  }
+  return parsed as Record<string, unknown>;
+}
 
 /**
  * From the command line (`--server --gateway --key`, or `--config file.json` with the same keys,
  * snake_case), with GATEWAY_* environment variables as fallbacks (GATEWAY_SERVER, GATEWAY_ID,
  * GATEWAY_KEY, GATEWAY_DATA, LOG_LEVEL): a key on the command line shows in the process list, the
- * environment or a file of mode 600 does not.
+ * environment or a file of mode 600 does not. A flag wins over the file, the file over the
+ * environment. Throws AgentConfigError (one line, every problem) for anything wrong.
  */
 export function parseAgentConfig(
   argv: readonly string[],
@@ -68,32 +140,39 @@ export function parseAgentConfig(
       strict: true,
     }).values;
   } catch (err) {
-    throw new AgentConfigError([err instanceof Error ? err.message : String(err), USAGE]);
+    throw new AgentConfigError([err instanceof Error ? err.message : String(err)]);
   }
-  let file: Record<string, unknown> = {};
-  if (args.config !== undefined) {
-    try {
-      file = JSON.parse(fs.readFileSync(args.config, 'utf8')) as Record<string, unknown>;
-    } catch (err) {
-      throw new AgentConfigError([`config file ${args.config}: ${String(err)}`]);
+  const file = args.config === undefined ? {} : readConfigFile(args.config);
+  const raw: Partial<Record<Field, unknown>> = {};
+  /** Where each value came from, for messages. */
+  const from: Partial<Record<Field, string>> = {};
+  const problems: string[] = [];
+  for (const name of FIELD_NAMES) {
+    const { flag, env: envName, required } = FIELDS[name];
+    if (args[flag] !== undefined) {
+      raw[name] = args[flag];
+      from[name] = `--${flag}`;
+    } else if (file[name] !== undefined) {
+      raw[name] = file[name];
+      from[name] = `"${name}" in ${args.config ?? 'the config file'}`;
+    } else if (envName !== undefined && env[envName] !== undefined) {
+      raw[name] = env[envName];
+      from[name] = envName;
+    } else if (required) {
+      problems.push(
+        `--${flag} is missing (give --${flag}, "${name}" in a config file, or ${envName})`,
+      );
     }
   }
-  const raw = {
-    server: args.server ?? file.server ?? env.GATEWAY_SERVER,
-    gateway: args.gateway ?? file.gateway ?? env.GATEWAY_ID,
-    key: args.key ?? file.key ?? env.GATEWAY_KEY,
-    data: args.data ?? file.data ?? env.GATEWAY_DATA,
-    log_level: args['log-level'] ?? file.log_level ?? env.LOG_LEVEL,
-    buffer_max_points: args['buffer-max-points'] ?? file.buffer_max_points,
-    batch_points: args['batch-points'] ?? file.batch_points,
-  };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    throw new AgentConfigError([
-      ...parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`),
-      USAGE,
-    ]);
+    for (const issue of parsed.error.issues) {
+      const name = issue.path[0] as Field;
+      if (raw[name] === undefined && FIELDS[name]?.required) continue; // said above
+      problems.push(`${from[name] ?? name}: ${issue.message}`);
+    }
   }
+  if (problems.length > 0 || !parsed.success) throw new AgentConfigError(problems);
   const c = parsed.data;
   return Object.freeze({
     brokerUrl: brokerUrlOf(c.server),
