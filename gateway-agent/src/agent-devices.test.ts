@@ -1,21 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiPaths,
-  connectionModel,
-  datapointModel,
-  type LatestValues,
-  type SyncedModel,
-} from '@plant/shared-schema';
+import { apiPaths, type LatestValues } from '@plant/shared-schema';
 import { DEMO_USERS } from '../../server/src/seed/demo';
-import { demoGateway, makeGatewayCredentials } from '../../server/src/testing/gateway-client';
 import { dataOf, startTestServer, type TestServer } from '../../server/src/testing/harness';
-import { Agent } from './agent';
-import { brokerUrlOf } from './config';
-import { makeConnector } from './connectors';
-import { silentLogger } from './logger';
+import { deviceGateway as startDeviceGateway } from './testing/device-gateway';
 import { startModbusTestServer } from './testing/modbus-server';
 import { startS7TestServer } from './testing/s7-server';
 
@@ -41,75 +28,22 @@ afterEach(async () => {
 });
 afterAll(() => server.close());
 
-async function create(collection: string, json: unknown): Promise<SyncedModel> {
-  const res = await server.call('POST', apiPaths.collection(collection), { token: admin, json });
-  expect(res.status, res.text).toBe(201);
-  return dataOf<SyncedModel>(res);
-}
-
-/**
- * A demo gateway with its simulator switched off and one device connection feeding its
- * machine's first number stream; its agent running. Answers the stream and the machine.
- */
+/** A demo gateway with one device connection feeding its machine's first number stream. */
 async function deviceGateway(
   index: number,
   connection: { protocol: string; settings: Record<string, unknown> },
   address: Record<string, unknown>,
 ) {
-  const gw = await demoGateway(server, ids.root, index);
-  const simulators = await server.db
-    .selectFrom('models')
-    .select('id')
-    .where('type', '=', connectionModel.type)
-    .where((eb) =>
-      eb(eb.fn('json_extract', ['attributes', eb.val('$.gateway_id')]), '=', gw.gatewayId),
-    )
-    .execute();
-  for (const { id } of simulators) {
-    const off = await server.call('PUT', apiPaths.model(connectionModel.collection, id), {
-      token: admin,
-      json: { enabled: false },
-    });
-    expect(off.status).toBe(200);
-  }
-  const stream = gw.streams['Motor temperature'];
-  if (stream === undefined) throw new Error('no number stream');
-  const made = await create(connectionModel.collection, {
-    gateway_id: gw.gatewayId,
-    name: `Test ${connection.protocol}`,
-    interval_ms: 100,
-    enabled: true,
-    ...connection,
-  });
-  await create(datapointModel.collection, {
-    connection_id: made.id,
-    datastream_id: stream,
+  const device = await startDeviceGateway({
+    server,
+    token: admin,
+    accountId: ids.root,
+    index,
+    connection,
     address,
-    deadband: 0,
   });
-  const key = (await makeGatewayCredentials(server, admin, gw.gatewayId)).secret;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plant-agent-dev-'));
-  const agent = new Agent({
-    config: {
-      brokerUrl: brokerUrlOf(server.url),
-      gatewayId: gw.gatewayId,
-      key,
-      dataDir,
-      logLevel: 'silent',
-      bufferMaxPoints: undefined,
-      batchPoints: 100,
-    },
-    log: silentLogger,
-    makeConnector,
-    heartbeatMs: 500,
-    reconnectMs: 200,
-  });
-  agent.start();
-  cleanups.push(async () => {
-    await agent.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-  return { stream, assetId: gw.assetId };
+  cleanups.push(device.stop);
+  return device;
 }
 
 /** The latest stored value of the stream, through the API a browser uses. */

@@ -22,6 +22,7 @@ export * from './protocol/sync-reads';
 export * from './protocol/upload-progress';
 export * from './protocol/gateway';
 export * from './protocol/values';
+export * from './protocol/m4';
 export * from './models/registry-types';
 export * from './models/registry';
 export * from './models/asset';

@@ -237,12 +237,71 @@ export interface HttpArea {
   ): Promise<Result<unknown>>;
 }
 
+/** A point of a stream: `[ts (ms), value]` (booleans as 0/1, texts as strings). */
+export type Point = readonly [number, number | string];
+
+/** The latest values of one asset's streams, live. */
+export interface AssetValues {
+  readonly asset: string;
+  /** Per stream id, its newest point known here (cache, server, live). */
+  readonly latest: Readonly<Record<string, Point>>;
+  /** The server could not be reached for the newest values: what shows may be old. */
+  readonly offline: boolean;
+}
+
+/** A history read: some streams over a range, each brought to about `points` points. */
+export interface HistoryQuery {
+  readonly streams: readonly string[];
+  /** A fixed range, or the last `last` ms up to now (moving with time). */
+  readonly range: { readonly from: number; readonly to: number } | { readonly last: number };
+  /** About how many points per stream (M4: each bucket's first, min, max and last). */
+  readonly points: number;
+}
+
+export interface HistorySeries {
+  readonly stream: string;
+  readonly ts: readonly number[];
+  readonly values: readonly (number | string)[];
+  /** Fewer points than the cache holds for the range (M4). */
+  readonly downsampled: boolean;
+}
+
+export interface HistoryResult {
+  readonly from: number;
+  readonly to: number;
+  readonly series: readonly HistorySeries[];
+  /** Parts of the range are being read from the server. */
+  readonly loading: boolean;
+  /** Parts of the range could not be read from the server: what shows is what is cached. */
+  readonly offline: boolean;
+}
+
+export interface ValuesArea {
+  /**
+   * The latest values of an asset's streams: from the cache at once, then the server's, then
+   * every live value (at most once per animation frame). Opening an asset also caches the last
+   * 24 h of its streams, for offline use.
+   */
+  watchAsset(assetId: string, callback: (values: AssetValues) => void): Promise<Unsubscribe>;
+  /**
+   * Streams' history: the cache first, then the gaps read from the server when it can be
+   * reached (again after an offline period, without a reload), then live values as they come.
+   */
+  watchHistory(
+    query: HistoryQuery,
+    callback: (result: HistoryResult) => void,
+  ): Promise<Unsubscribe>;
+  /** How much the values cache holds (bytes as counted for its bound). */
+  cacheSize(): Promise<{ bytes: number; chunks: number; maxBytes: number }>;
+}
+
 export interface SyncWorkerApi {
   readonly session: SessionArea;
   readonly data: DataArea;
   readonly writes: WritesArea;
   readonly status: StatusArea;
   readonly http: HttpArea;
+  readonly values: ValuesArea;
 }
 
 /**

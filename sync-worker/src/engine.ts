@@ -15,13 +15,16 @@ import type { Logger } from './log';
 import { OutboxSender, type SenderTimings } from './outbox/sender';
 import { MissedUpdatePoller, type MissedUpdateTimings } from './poller/missed-updates';
 import { toLocalModel } from './queries';
+import { valuesDatabaseName } from './store/database-name';
 import { META_ID, modelKey } from './store/docs';
-import type { IndexedDbEnv } from './store/indexeddb';
+import { globalIndexedDb, type IndexedDbEnv } from './store/indexeddb';
 import { LocalStore } from './store/store';
 import { bootstrap, SNAPSHOT_PAGE } from './sync/bootstrap';
 import { Replica } from './sync/replica';
 import { BrokerConnection, type BrokerTimings } from './transport/broker';
 import { ApiClient } from './transport/http';
+import { ValuesCache } from './values/cache';
+import { ValuesHub } from './values/values-hub';
 
 export interface EngineOptions extends SessionOptions {
   readonly log: Logger;
@@ -33,6 +36,8 @@ export interface EngineOptions extends SessionOptions {
   readonly leader?: LeaderLock;
   readonly fetch?: typeof fetch;
   readonly snapshotPage?: number;
+  /** The values cache's bound in bytes (default DEFAULT_CACHE_BYTES). */
+  readonly valuesCacheBytes?: number;
   readonly timings?: {
     readonly broker?: Partial<BrokerTimings>;
     readonly poller?: Partial<MissedUpdateTimings>;
@@ -63,6 +68,8 @@ const READ_GUARD_MS = TIMINGS.identicalRequestGuardMs;
  */
 export class SyncEngine {
   readonly api: ApiClient;
+  /** Machine values: live subscriptions, the values cache and the page's watches. */
+  readonly values: ValuesHub;
   private broker: BrokerConnection | undefined;
   private poller: MissedUpdatePoller | undefined;
   private sender: OutboxSender | undefined;
@@ -85,6 +92,7 @@ export class SyncEngine {
   private constructor(
     private readonly options: EngineOptions,
     readonly replica: Replica,
+    valuesCache: ValuesCache,
   ) {
     this.token = options.token;
     this.appUrl = options.appUrl;
@@ -96,6 +104,28 @@ export class SyncEngine {
       log: options.log,
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
+    this.values = new ValuesHub({
+      api: this.api,
+      log: options.log,
+      cache: valuesCache,
+      channel: `plant-values-${replica.store.name}`,
+      assetStreams: (asset) => this.assetStreams(asset),
+      streamAsset: async (stream) => {
+        const doc = await this.get('datastream', stream);
+        const asset = doc?.attributes.asset_id;
+        return typeof asset === 'string' ? asset : undefined;
+      },
+    });
+  }
+
+  /** The ids of an asset's data streams in the local store (through its groups). */
+  private async assetStreams(asset: string): Promise<string[]> {
+    const { models } = this.replica.store.db;
+    const groups = await models.find({ selector: { parent_key: modelKey('asset', asset) } }).exec();
+    const keys = groups.filter((g) => g.type === 'datastreamgroup').map((g) => g.key);
+    if (keys.length === 0) return [];
+    const streams = await models.find({ selector: { parent_key: { $in: keys } } }).exec();
+    return streams.filter((d) => d.type === 'datastream' && d.attributes !== null).map((d) => d.id);
   }
 
   static async start(options: EngineOptions): Promise<SyncEngine> {
@@ -105,7 +135,19 @@ export class SyncEngine {
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.multiInstance === undefined ? {} : { multiInstance: options.multiInstance }),
     });
-    const engine = new SyncEngine(options, new Replica(store));
+    const env = options.env ?? globalIndexedDb();
+    let cache: ValuesCache;
+    try {
+      cache = await ValuesCache.open(
+        valuesDatabaseName(options.userId, options.accountId),
+        env,
+        options.valuesCacheBytes,
+      );
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    const engine = new SyncEngine(options, new Replica(store), cache);
     engine.wire();
     return engine;
   }
@@ -210,12 +252,17 @@ export class SyncEngine {
         state: (connection) => this.setStatus({ connection }),
         update: (message) => this.receive([message]),
         upload: (progress) => this.emit({ name: 'upload-progress', ...progress }),
+        values: (message) => this.values.received(message),
         connected: () => this.sender?.nudge(),
-        subscribed: () => this.poller?.trigger('broker subscribed'),
+        subscribed: () => {
+          this.poller?.trigger('broker subscribed');
+          this.values.connected();
+        },
         refused: (error) => this.emit({ name: 'signed-out', reason: error.message }),
       },
       ...(timings.broker === undefined ? {} : { timings: timings.broker }),
     });
+    this.values.lead(this.broker);
     this.broker.start();
     void this.runBootstrap();
   }
@@ -434,6 +481,7 @@ export class SyncEngine {
     this.stopped = true;
     clearTimeout(this.bootstrapTimer);
     for (const cleanup of this.cleanups.splice(0)) cleanup();
+    this.values.stop();
     await this.broker?.stop();
     await this.poller?.stop();
     await this.sender?.stop();

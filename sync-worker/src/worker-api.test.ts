@@ -3,6 +3,7 @@ import { apiPaths, uuidv7 } from '@plant/shared-schema';
 import { DEMO_USERS } from '../../server/src/seed/demo';
 import type { QueryResult, SyncStatus, SyncWorkerApi } from './api';
 import { MemoryLogger } from './log';
+import { valuesDatabaseName } from './store/database-name';
 import { listDatabases } from './store/indexeddb';
 import { FAST, SyncFixture, until, type Session } from './testing/sync-fixture';
 import { createWorkerApi } from './worker-api';
@@ -145,9 +146,13 @@ describe('the worker API', () => {
       { token: admin.token },
     );
     expect(switched.status).toBe(200);
+    const valuesDb = valuesDatabaseName(admin.userId, admin.accountId);
+    expect(await listDatabases(f.env.indexedDB, () => [])).toContain(valuesDb);
     const result = await api.session.switchAccount(north.id, admin.token);
     expect('data' in result).toBe(true);
     await loaded(api);
+    // The old account's cached machine values go with its models.
+    expect(await listDatabases(f.env.indexedDB, () => [])).not.toContain(valuesDb);
     const names = await assetNames(api);
     expect(names).not.toContain('Press line 1');
     expect(names.length).toBeGreaterThan(0);
@@ -165,15 +170,13 @@ describe('the worker API', () => {
     const api = workerApi();
     await api.session.start(options(admin));
     await loaded(api);
-    const prefix = 'rxdb-dexie-plant-';
-    const before = (await listDatabases(f.env.indexedDB, () => [])).filter((n) =>
-      n.startsWith(prefix),
-    );
-    expect(before.length).toBeGreaterThan(0);
+    // The models' databases and the machine values' cache.
+    const mine = (n: string) => n.startsWith('rxdb-dexie-plant-') || n.startsWith('plant-values-');
+    const before = (await listDatabases(f.env.indexedDB, () => [])).filter(mine);
+    expect(before).toContain(valuesDatabaseName(admin.userId, admin.accountId));
+    expect(before.length).toBeGreaterThan(1);
     await api.session.signOut();
-    const after = (await listDatabases(f.env.indexedDB, () => [])).filter((n) =>
-      n.startsWith(prefix),
-    );
+    const after = (await listDatabases(f.env.indexedDB, () => [])).filter(mine);
     expect(after).toEqual([]);
   });
 

@@ -9,13 +9,14 @@ import type {
   SyncStatus,
   SyncWorkerApi,
   Unsubscribe,
+  ValuesArea,
   WritesArea,
 } from './api';
 import { STOPPED_STATUS, SyncEngine, type EngineOptions } from './engine';
 import { alwaysLeader, webLocksLeader, type LeaderLock } from './leader';
 import type { Logger } from './log';
 import { watchModel, watchQuery } from './queries';
-import { userDexiePrefix } from './store/database-name';
+import { userDexiePrefix, userValuesPrefix, valuesDatabaseName } from './store/database-name';
 import {
   deleteDatabase,
   globalIndexedDb,
@@ -134,6 +135,7 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     });
     await new Replica(old).clearModels();
     await old.close();
+    await deleteDatabase(env.indexedDB, valuesDatabaseName(previous.userId, previous.accountId));
     return start({ ...previous, accountId, token });
   }
 
@@ -143,9 +145,9 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     await stop();
     session = undefined;
     if (whose === undefined) return;
-    const prefix = userDexiePrefix(whose);
+    const prefixes = [userDexiePrefix(whose), userValuesPrefix(whose)];
     const names = await listDatabases(env.indexedDB, () => []);
-    for (const name of names.filter((n) => n.startsWith(prefix))) {
+    for (const name of names.filter((n) => prefixes.some((p) => n.startsWith(p)))) {
       await deleteDatabase(env.indexedDB, name);
     }
   }
@@ -218,6 +220,25 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     },
   };
 
+  /*
+   * Value watches belong to the engine they were made on: an account switch or sign-out ends
+   * them, and the page watches again (its hooks re-subscribe when the session changes).
+   */
+  const valuesArea: ValuesArea = {
+    watchAsset(assetId, callback) {
+      if (engine === undefined) return Promise.resolve(remote(() => undefined));
+      return Promise.resolve(remote(engine.values.watchAsset(assetId, callback)));
+    },
+    watchHistory(query, callback) {
+      if (engine === undefined) return Promise.resolve(remote(() => undefined));
+      return Promise.resolve(remote(engine.values.watchHistory(query, callback)));
+    },
+    async cacheSize() {
+      if (engine === undefined) return { bytes: 0, chunks: 0, maxBytes: 0 };
+      return engine.values.cache.size();
+    },
+  };
+
   let origin: { origin: string; appUrl: string } | undefined;
   const httpArea: HttpArea = {
     configure(next) {
@@ -264,5 +285,6 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     writes: writesArea,
     status: statusArea,
     http: httpArea,
+    values: valuesArea,
   };
 }

@@ -44,6 +44,7 @@ const DeviceDetailsPage = lazyPage(
   () => import('../features/devices/device-details-page'),
   'DeviceDetailsPage',
 );
+const StreamPage = lazyPage(() => import('../features/devices/stream-page'), 'StreamPage');
 const ScanPage = lazyPage(() => import('../features/areas/scan-page'), 'ScanPage');
 
 export const rootRoute = createRootRouteWithContext<RouterContext>()({
@@ -365,7 +366,7 @@ const areas = [
           },
         }),
         area(d, 'details', msg`Details`, { component: () => <DeviceDetailsPage /> }),
-        area(d, 'input/$inputid', msg`Input`),
+        area(d, 'input/$inputid', msg`Input`, { component: () => <StreamPage /> }),
         area(d, 'uml/$diagramid', msg`UML diagram`),
         area(d, 'dashboard/$dashboardid', msg`Dashboard`),
         area(d, 'report/$reportid', msg`Report`),

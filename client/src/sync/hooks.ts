@@ -14,7 +14,7 @@ import { proxy, syncWorker } from './worker';
  * Runs a worker subscription for as long as the component is mounted (and the session lasts):
  * the callback proxy and the worker's unsubscribe are both released on unmount.
  */
-function useWorkerSubscription<T>(
+export function useWorkerSubscription<T>(
   key: string,
   open: (callback: (value: T) => void) => Promise<RemoteUnsubscribe>,
   onValue: (value: T) => void,
@@ -76,7 +76,8 @@ export function useLiveModel(type: string, id: string): ModelState {
   return state?.key === key ? state.state : { name: 'loading' };
 }
 
-function noSubscription(): RemoteUnsubscribe {
+/** Stands for a subscription when there is nothing to watch. */
+export function noSubscription(): RemoteUnsubscribe {
   const off = (() => Promise.resolve()) as unknown as RemoteUnsubscribe;
   Object.defineProperty(off, releaseProxy, { value: () => undefined });
   return off;

@@ -146,13 +146,13 @@ export class DeviceDetailsPage {
     return this.group(name).getByRole('button');
   }
 
-  /** The stream rows of a group: [name, unit, type] each, as shown. */
+  /** The stream rows of a group: [name, unit, type] each, as shown (values left out). */
   streams(groupName: string): Promise<string[][]> {
     return this.group(groupName)
       .getByTestId('stream-row')
       .evaluateAll((rows) =>
         rows.map((r) =>
-          Array.from(r.querySelectorAll('td'), (td) => (td.textContent ?? '').trim()),
+          Array.from(r.querySelectorAll('td'), (td) => (td.textContent ?? '').trim()).slice(0, 3),
         ),
       );
   }

@@ -3,8 +3,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { timeSeriesMigrations } from '../../../migrations/src/timeseries';
+import { M4, m4Width, type M4Point as Point } from '@plant/shared-schema';
 import { systemClock, type Clock } from '../lib/clock';
-import { M4, type Point } from './m4';
 import {
   addPoint,
   bucketOf,
@@ -318,7 +318,7 @@ class SqliteTimeSeriesStore implements TimeSeriesStore {
     if (this.s.nthPoint.get(series.id, from, to, points) === undefined) {
       return answer(false, this.s.points.all(series.id, from, to) as Point[]);
     }
-    const width = Math.ceil((to - from + 1) / Math.max(1, Math.floor(points / 4)));
+    const width = m4Width(from, to, points);
     const m4 = new M4(from, width, Math.min(4, points));
     // Text points are not rolled up: a stream that has any is read from its raw points.
     const level = series.hasText || width < MINUTE_MS ? 0 : width < HOUR_MS ? 1 : 2;

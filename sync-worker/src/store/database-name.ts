@@ -47,3 +47,14 @@ export function dexiePrefix(name: string): string {
 export function dexieDatabaseName(name: string, version: number, collection: string): string {
   return `${dexiePrefix(name)}${version}--${collection}`;
 }
+
+/** Every values cache database of one user starts with this (sign-out deletes them). */
+export function userValuesPrefix(userId: string): string {
+  return `plant-values-${encodeNamePart(userId)}-`;
+}
+
+/** The values cache (Dexie, DESIGN.md §8) of one user for one account. */
+export function valuesDatabaseName(userId: string, accountId: string): string {
+  if (userId === '' || accountId === '') throw new Error('A cache needs a user and an account.');
+  return `${userValuesPrefix(userId)}${encodeNamePart(accountId)}`;
+}

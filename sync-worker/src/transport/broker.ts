@@ -3,10 +3,12 @@ import {
   apiPaths,
   brokerCredentialsSchema,
   envelopeSchema,
+  liveValuesSchema,
   TIMINGS,
   topics,
   updateMessageSchema,
   uploadProgressSchema,
+  type LiveValues,
   type UpdateMessage,
   type UploadProgress,
 } from '@plant/shared-schema';
@@ -46,6 +48,8 @@ export interface BrokerEvents {
   /** A model update (or its stand-in) from `_modelupdates`, parsed. */
   update?(message: UpdateMessage): void;
   upload?(progress: UploadProgress): void;
+  /** Live values of an asset (`account/{id}/values/{asset}`), parsed. */
+  values?(message: LiveValues): void;
   /** The connection is up (CONNACK): the server is reachable again. */
   connected?(): void;
   /**
@@ -108,6 +112,9 @@ export class BrokerConnection {
   private checkTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setInterval> | undefined;
   private readonly unsent: { topic: string; payload: string }[] = [];
+  /** The assets whose live values are wanted, and those subscribed on this connection. */
+  private valueAssets: ReadonlySet<string> = new Set();
+  private readonly valueTopics = new Set<string>();
 
   constructor(private readonly options: BrokerOptions) {
     this.timings = { ...DEFAULT_TIMINGS, ...options.timings };
@@ -197,6 +204,7 @@ export class BrokerConnection {
     });
     this.client = client;
     this.subscribed = false;
+    this.valueTopics.clear();
     client.on('connect', () => {
       if (this.client !== client) return;
       this.attempt = 0;
@@ -211,6 +219,7 @@ export class BrokerConnection {
       if (this.client !== client) return;
       this.client = undefined;
       this.subscribed = false;
+      this.valueTopics.clear();
       client.removeAllListeners();
       client.end(true);
       this.waitAndRetry('connection closed');
@@ -246,7 +255,40 @@ export class BrokerConnection {
       this.subscribed = true;
       this.setState({ name: 'connected', since: Date.now(), subscribed: true });
       this.options.events.subscribed?.();
+      this.syncValueTopics();
     });
+  }
+
+  /**
+   * The assets whose live values this connection should carry (DESIGN.md §8: only those on
+   * screen, in any tab). Subscribed once the model updates are; a reconnect subscribes again.
+   */
+  setValueAssets(assets: ReadonlySet<string>): void {
+    this.valueAssets = new Set(assets);
+    this.syncValueTopics();
+  }
+
+  private syncValueTopics(): void {
+    const client = this.client;
+    if (client?.connected !== true || !this.subscribed) return;
+    const wanted = new Set(
+      [...this.valueAssets].map((a) => topics.assetValues(this.options.accountId, a)),
+    );
+    const added = [...wanted].filter((t) => !this.valueTopics.has(t));
+    const removed = [...this.valueTopics].filter((t) => !wanted.has(t));
+    for (const t of added) this.valueTopics.add(t);
+    for (const t of removed) this.valueTopics.delete(t);
+    if (added.length > 0) {
+      client.subscribe(added, { qos: 0 }, (err, granted) => {
+        const refused = (granted ?? []).filter((g) => g.qos === 128).map((g) => g.topic);
+        if ((err !== null && err !== undefined) || refused.length > 0) {
+          this.options.log.warn('live values subscription refused', { refused });
+          // Not kept as subscribed: the next change or reconnect tries again.
+          for (const t of refused) this.valueTopics.delete(t);
+        }
+      });
+    }
+    if (removed.length > 0) client.unsubscribe(removed);
   }
 
   private receive(topic: string, payload: Uint8Array): void {
@@ -265,6 +307,10 @@ export class BrokerConnection {
     } else if (topic === topics.uploadProgress(this.options.accountId)) {
       const parsed = uploadProgressSchema.safeParse(json);
       if (parsed.success) this.options.events.upload?.(parsed.data);
+    } else if (this.valueTopics.has(topic)) {
+      const parsed = liveValuesSchema.safeParse(json);
+      if (parsed.success) this.options.events.values?.(parsed.data);
+      else this.options.log.warn('live values do not match their schema', { topic });
     }
   }
 

@@ -141,7 +141,10 @@ function AssetDetails({ model }: { readonly model: LocalModel }) {
         <Title order={2} size="h3">
           <Trans>Data streams</Trans>
         </Title>
-        <StreamGroups assetId={model.id} />
+        <StreamGroups
+          assetId={model.id}
+          gatewayId={typeof gatewayId === 'string' ? gatewayId : null}
+        />
       </Stack>
     </Stack>
   );

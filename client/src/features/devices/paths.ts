@@ -6,5 +6,7 @@ const seg = (value: string) => encodeURIComponent(value);
 export const devicePaths = {
   list: () => '/app/devices/list',
   details: (id: string) => `/app/devices/${seg(id)}/details`,
+  /** A data stream of the asset: its diagram (spec 000 §2). */
+  stream: (id: string, streamId: string) => `/app/devices/${seg(id)}/input/${seg(streamId)}`,
   gatewayDetails: (id: string) => appPaths.gatewayDetails(id),
 } as const;

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
+  Anchor,
   Badge,
   Collapse,
   Group,
@@ -13,17 +14,56 @@ import {
   UnstyledButton,
   useDirection,
 } from '@mantine/core';
-import type { LocalModel } from '@plant/sync-worker/api';
+import { Link } from '@tanstack/react-router';
+import type { AssetValues, HistoryResult, LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
-import { useLiveQuery } from '../../sync/hooks';
+import { useLiveModel, useLiveQuery } from '../../sync/hooks';
+import { useAssetValues, useHistory } from '../../sync/values';
 import { streamTypeLabel, textOf } from './asset-texts';
+import { devicePaths } from './paths';
+import { LatestValue, Sparkline, streamShapeOf } from './stream-values';
+
+/** The sparklines show this much history, in about this many points. */
+const SPARK_MS = 2 * 3_600_000;
+const SPARK_POINTS = 60;
+
+/** Now, again every `everyMs`: what "stale" is measured against. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+/** What the rows show of the asset's values: latest, the gateway's state, the time now. */
+interface LiveContext {
+  readonly values: AssetValues | undefined;
+  readonly gatewayOffline: boolean;
+  readonly now: number;
+}
 
 /**
  * An asset's data streams in their folders (spec 001 §2, §3): groups in their order, each with
  * its streams. A collapsible group opens and closes (open at first when its open_by_default says
  * so, after that as the user leaves it); a group that is not collapsible is always open.
  */
-export function StreamGroups({ assetId }: { readonly assetId: string }) {
+export function StreamGroups({
+  assetId,
+  gatewayId,
+}: {
+  readonly assetId: string;
+  readonly gatewayId: string | null;
+}) {
+  const values = useAssetValues(assetId);
+  const gateway = useLiveModel('gateway', gatewayId ?? '');
+  const gatewayOffline =
+    gatewayId !== null &&
+    gateway.name === 'found' &&
+    gateway.model.attributes.connection !== 'online';
+  const now = useNow(30_000);
+  const live = useMemo(() => ({ values, gatewayOffline, now }), [values, gatewayOffline, now]);
   const groups = useLiveQuery({
     type: 'datastreamgroup',
     parent: { type: 'asset', id: assetId },
@@ -62,6 +102,7 @@ export function StreamGroups({ assetId }: { readonly assetId: string }) {
             collapsible={collapsible}
             open={open}
             onToggle={() => setToggled((m) => new Map(m).set(group.id, !open))}
+            live={live}
           />
         );
       })}
@@ -74,17 +115,25 @@ function GroupSection({
   collapsible,
   open,
   onToggle,
+  live,
 }: {
   readonly group: LocalModel;
   readonly collapsible: boolean;
   readonly open: boolean;
   readonly onToggle: () => void;
+  readonly live: LiveContext;
 }) {
   const streams = useLiveQuery({
     type: 'datastream',
     parent: { type: 'datastreamgroup', id: group.id },
     limit: 1000,
   });
+  const ids = streams?.items.map((s) => s.id) ?? [];
+  const history = useHistory(
+    open && ids.length > 0
+      ? { streams: ids, range: { last: SPARK_MS }, points: SPARK_POINTS }
+      : null,
+  );
   const name = textOf(group.attributes, 'name');
   const panelId = `stream-group-${group.id}`;
   const count =
@@ -129,14 +178,22 @@ function GroupSection({
       </Title>
       <Collapse expanded={open} id={panelId} keepMountedMode="display-none">
         <div style={{ padding: '0 var(--mantine-spacing-sm) var(--mantine-spacing-sm)' }}>
-          <Streams streams={streams?.items} />
+          <Streams streams={streams?.items} live={live} history={history} />
         </div>
       </Collapse>
     </Paper>
   );
 }
 
-function Streams({ streams }: { readonly streams: readonly LocalModel[] | undefined }) {
+function Streams({
+  streams,
+  live,
+  history,
+}: {
+  readonly streams: readonly LocalModel[] | undefined;
+  readonly live: LiveContext;
+  readonly history: HistoryResult | undefined;
+}) {
   const { t, i18n } = useLingui();
   if (streams === undefined) return <Skeleton height={32} />;
   if (streams.length === 0) {
@@ -159,14 +216,28 @@ function Streams({ streams }: { readonly streams: readonly LocalModel[] | undefi
           <Table.Th scope="col">
             <Trans>Type</Trans>
           </Table.Th>
+          <Table.Th scope="col">
+            <Trans>Value</Trans>
+          </Table.Th>
+          <Table.Th scope="col">
+            <Trans>Last 2 hours</Trans>
+          </Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
         {streams.map((stream) => {
           const unit = textOf(stream.attributes, 'unit');
+          const name = textOf(stream.attributes, 'name');
           return (
-            <Table.Tr key={stream.id} data-testid="stream-row">
-              <Table.Td>{textOf(stream.attributes, 'name')}</Table.Td>
+            <Table.Tr key={stream.id} data-testid="stream-row" data-id={stream.id}>
+              <Table.Td>
+                <Anchor
+                  component={Link}
+                  to={devicePaths.stream(textOf(stream.attributes, 'asset_id'), stream.id)}
+                >
+                  {name}
+                </Anchor>
+              </Table.Td>
               <Table.Td>
                 {unit === '' ? (
                   <Text span c="dimmed" size="sm">
@@ -177,6 +248,22 @@ function Streams({ streams }: { readonly streams: readonly LocalModel[] | undefi
                 )}
               </Table.Td>
               <Table.Td>{streamTypeLabel(i18n, stream.attributes.type)}</Table.Td>
+              <Table.Td>
+                <LatestValue
+                  shape={streamShapeOf(stream.attributes)}
+                  point={live.values?.latest[stream.id]}
+                  now={live.now}
+                  gatewayOffline={live.gatewayOffline}
+                />
+              </Table.Td>
+              <Table.Td>
+                <Sparkline
+                  series={history?.series.find((x) => x.stream === stream.id)}
+                  from={history?.from ?? live.now - SPARK_MS}
+                  to={history?.to ?? live.now}
+                  label={t`${name}: the last 2 hours`}
+                />
+              </Table.Td>
             </Table.Tr>
           );
         })}

@@ -1,6 +1,17 @@
-import type { Rollup } from './rollup';
+/** A point in time order: `[ts, value]`. */
+export type M4Point = [number, number | string];
 
-export type Point = [number, number | string];
+/** What a rollup row (a minute, an hour) tells of its points: the server's rollups have it. */
+export interface M4Unit {
+  readonly min: number;
+  readonly minTs: number;
+  readonly max: number;
+  readonly maxTs: number;
+  readonly first: number;
+  readonly firstTs: number;
+  readonly last: number;
+  readonly lastTs: number;
+}
 
 /**
  * M4 downsampling: the range [from, from + buckets·width) is cut into buckets of equal width,
@@ -13,7 +24,7 @@ export type Point = [number, number | string];
  * one unit (less than a bucket) off. Text points have no min or max: they give first and last.
  */
 export class M4 {
-  private readonly out: Point[] = [];
+  private readonly out: M4Point[] = [];
   private bucket = -1;
   private firstTs = 0;
   private first: number | string = 0;
@@ -39,14 +50,14 @@ export class M4 {
   }
 
   /** A rollup row (numeric points only) starting at `start`. */
-  unit(start: number, r: Rollup): void {
+  unit(start: number, r: M4Unit): void {
     this.enter(start, r.firstTs, r.first);
     this.lastTs = r.lastTs;
     this.last = r.last;
     this.numeric(r.minTs, r.min, r.maxTs, r.max);
   }
 
-  finish(): Point[] {
+  finish(): M4Point[] {
     this.flush();
     return this.out;
   }
@@ -77,7 +88,7 @@ export class M4 {
   private flush(): void {
     if (this.bucket < 0) return;
     // By priority (what survives when fewer than 4 are kept): the extremes, then the ends.
-    const candidates: Point[] = Number.isNaN(this.minTs)
+    const candidates: M4Point[] = Number.isNaN(this.minTs)
       ? [
           [this.firstTs, this.first],
           [this.lastTs, this.last],
@@ -88,7 +99,7 @@ export class M4 {
           [this.firstTs, this.first],
           [this.lastTs, this.last],
         ];
-    const kept: Point[] = [];
+    const kept: M4Point[] = [];
     for (const c of candidates) {
       // Two candidates at the same time are the same point: a stream has one value per ts.
       if (kept.length < this.keep && !kept.some((k) => k[0] === c[0])) kept.push(c);
@@ -97,4 +108,34 @@ export class M4 {
     this.out.push(...kept);
     this.bucket = -1;
   }
+}
+
+/** The bucket width for about `points` points over [from, to]: a bucket gives up to 4. */
+export function m4Width(from: number, to: number, points: number): number {
+  return Math.ceil((to - from + 1) / Math.max(1, Math.floor(points / 4)));
+}
+
+/**
+ * Columns of points in time order, those inside [from, to] brought to at most `points`: as they
+ * are when they fit, else through M4 (what the server's reads answer, so both look alike).
+ */
+export function downsampleM4(
+  ts: ArrayLike<number>,
+  values: ArrayLike<number | string>,
+  from: number,
+  to: number,
+  points: number,
+): { downsampled: boolean; points: M4Point[] } {
+  let start = 0;
+  while (start < ts.length && (ts[start] as number) < from) start++;
+  let end = start;
+  while (end < ts.length && (ts[end] as number) <= to) end++;
+  if (end - start <= points) {
+    const raw: M4Point[] = [];
+    for (let i = start; i < end; i++) raw.push([ts[i] as number, values[i] as number | string]);
+    return { downsampled: false, points: raw };
+  }
+  const m4 = new M4(from, m4Width(from, to, points), Math.min(4, points));
+  for (let i = start; i < end; i++) m4.point(ts[i] as number, values[i] as number | string);
+  return { downsampled: true, points: m4.finish() };
 }

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { PointValue } from '@plant/shared-schema';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { demoGateway } from '../server/src/testing/gateway-client';
+import { E2e } from './support/fixture';
+
+/*
+ * A data stream's diagram (issue 12): the range's history from the server, kept in the worker's
+ * values cache; a reload with the server out of reach still shows the cached hours and says it
+ * is offline; back online, the values stored meanwhile appear without a reload.
+ */
+let e2e: E2e;
+let seq = 0;
+
+beforeAll(async () => {
+  e2e = await E2e.start(inject('clientDist'));
+});
+afterAll(() => e2e.close());
+
+/** Values straight into the server's time-series store (as ingest would have stored them). */
+async function stored(
+  account: string,
+  points: { stream: string; ts: number; value: PointValue }[],
+) {
+  seq += 1;
+  await e2e.server.machineData.store.append({
+    source: 'e2e-history',
+    seq,
+    points: points.map((p) => ({ ...p, account })),
+  });
+}
+
+describe('the data stream diagram', () => {
+  it('shows the history; offline after a reload it shows the cached hours and says so; back online the gap fills', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const gw = await demoGateway(e2e.server, admin.accountId, 1);
+    const stream = gw.streams['Spindle speed'] ?? '';
+    const now = Date.now();
+    // One value a minute over the last two hours (the last one a minute ago).
+    await stored(
+      admin.accountId,
+      Array.from({ length: 115 }, (_, i) => ({
+        stream,
+        ts: now - (115 - i) * 60_000,
+        value: 1000 + i,
+      })),
+    );
+
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser);
+    await tab.signInAt(DEMO_USERS.admin);
+    await tab.goto(`/app/devices/${gw.assetId}/input/${stream}`);
+    const page = tab.page;
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toBe('Spindle speed');
+    await page.getByTestId('date-range').getByText('2 h', { exact: true }).click();
+    const chart = page.getByTestId('stream-chart');
+    await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBe(115);
+    // The range's metrics, from the values shown.
+    const metric = (key: string) => page.locator(`[data-metric="${key}"] dd`).textContent();
+    await expect.poll(() => metric('min')).toBe('1,000 rpm');
+    expect(await metric('max')).toBe('1,114 rpm');
+    expect(await metric('last')).toBe('1,114 rpm');
+    expect(await page.getByTestId('stream-offline').count()).toBe(0);
+
+    // The server out of reach, and a reload: the cached hours show, and the page says why
+    // nothing newer does.
+    e2e.offline();
+    await tab.reload();
+    await expect.poll(() => page.getByTestId('stream-offline').count()).toBe(1);
+    await expect
+      .poll(async () => Number(await chart.getAttribute('data-points')))
+      .toBeGreaterThanOrEqual(114);
+    const shownOffline = Number(await chart.getAttribute('data-points'));
+
+    // Values stored while this tablet was offline.
+    const later = Date.now();
+    await stored(admin.accountId, [
+      { stream, ts: later - 3_000, value: 5000 },
+      { stream, ts: later - 2_000, value: 5001 },
+    ]);
+    e2e.online();
+    await expect
+      .poll(() => page.getByTestId('stream-offline').count(), { timeout: 60_000 })
+      .toBe(0);
+    await expect.poll(() => metric('last'), { timeout: 60_000 }).toBe('5,001 rpm');
+    expect(await metric('max')).toBe('5,001 rpm');
+    expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThan(shownOffline);
+  });
+});

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { deviceGateway } from '../gateway-agent/src/testing/device-gateway';
+import {
+  startModbusTestServer,
+  type ModbusTestServer,
+} from '../gateway-agent/src/testing/modbus-server';
+import { E2e } from './support/fixture';
+import { DeviceDetailsPage } from './support/pages/devices';
+
+/*
+ * Live values on the asset page (issue 12): a Modbus TCP device on loopback, read by a real
+ * gateway agent, through ingest and the broker to the tab's worker and on screen. A value
+ * changed on the device shows without a reload; the sparkline draws the stream's recent values;
+ * when the gateway goes offline the values say so.
+ */
+let e2e: E2e;
+let device: ModbusTestServer;
+let stopAgent: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  e2e = await E2e.start(inject('clientDist'));
+  device = await startModbusTestServer();
+});
+afterAll(async () => {
+  await stopAgent?.();
+  await device.close();
+  await e2e.close();
+});
+
+describe('live values on the asset page', () => {
+  it('a value changed on the device shows without a reload; an offline gateway is marked', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    device.setRegisters('holding', 4, 21.5, { datatype: 'float32' });
+    const gateway = await deviceGateway({
+      server: e2e.server,
+      token: admin.token,
+      accountId: admin.accountId,
+      index: 0,
+      connection: {
+        protocol: 'modbus-tcp',
+        settings: { host: device.host, port: device.port, unit_id: 1 },
+      },
+      address: { area: 'holding', index: 4, datatype: 'float32' },
+    });
+    stopAgent = gateway.stop;
+
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser);
+    await tab.signInAt(DEMO_USERS.admin);
+    await tab.goto(`/app/devices/${gateway.assetId}/details`);
+    const details = new DeviceDetailsPage(tab.page);
+    await expect.poll(() => details.name()).not.toBe('');
+    const row = tab.page.locator(`[data-testid="stream-row"][data-id="${gateway.stream}"]`);
+    const value = row.getByTestId('stream-value');
+    await expect.poll(() => value.textContent()).toBe('21.5 °C');
+    // Marks this document: a reload would lose it.
+    await tab.page.evaluate('window.__notReloaded = true');
+    // A first change shows once the tab's live subscription is in place (the worker subscribes
+    // 2 s after connecting, spec 000 §9; until then the values are the server's latest).
+    device.setRegisters('holding', 4, 30.75, { datatype: 'float32' });
+    await expect.poll(() => value.textContent()).toBe('30.75 °C');
+
+    // When the new value shows (checked every frame in the page), against when it was read.
+    const shown = tab.page.evaluate<[number, number]>(`new Promise((resolve) => {
+      const check = () => {
+        const el = document.querySelector('[data-id="${gateway.stream}"] [data-testid="stream-value"]');
+        if (el !== null && el.textContent === '68.25 °C') resolve([Date.now(), Number(el.getAttribute('data-ts'))]);
+        else requestAnimationFrame(check);
+      };
+      check();
+    })`);
+    const changedAt = Date.now();
+    device.setRegisters('holding', 4, 68.25, { datatype: 'float32' });
+    await expect.poll(() => value.textContent()).toBe('68.25 °C');
+    const [shownAt, readAt] = await shown;
+    // eslint-disable-next-line no-console -- the figure for the issue's note (benches measure it)
+    console.log(
+      `device change to screen: ${shownAt - changedAt} ms (read to screen ${shownAt - readAt} ms)`,
+    );
+    expect(await tab.page.evaluate('window.__notReloaded')).toBe(true);
+    expect(await value.getAttribute('data-stale')).toBe('false');
+    // The sparkline draws the values of the last hours (here: the few seconds since the start).
+    await expect
+      .poll(async () => Number(await row.getByTestId('sparkline').getAttribute('data-points')))
+      .toBeGreaterThanOrEqual(2);
+    expect(
+      await row.getByRole('img', { name: 'Motor temperature: the last 2 hours' }).count(),
+    ).toBe(1);
+
+    // The agent stops: its gateway goes offline, and the values shown say so.
+    await gateway.stop();
+    stopAgent = undefined;
+    await expect.poll(() => row.getByTestId('stream-value-offline').count()).toBe(1);
+    expect(await value.textContent()).toBe('68.25 °C');
+  });
+});

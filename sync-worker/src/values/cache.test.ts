@@ -1,0 +1,94 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ValuePoint } from '@plant/shared-schema';
+import { HOUR_MS, ValuesCache } from './cache';
+
+/*
+ * The values cache on IndexedDB (fake-indexeddb here, Chromium in the browser tests): points
+ * kept per stream and hour, merged by time, spans of what was read from the server, and the
+ * size bound that drops the oldest hours first.
+ */
+const caches: ValuesCache[] = [];
+afterEach(() => {
+  for (const c of caches.splice(0)) c.close();
+});
+
+async function open(maxBytes?: number) {
+  const cache = await ValuesCache.open(
+    'plant-values-test',
+    { indexedDB: new IDBFactory(), IDBKeyRange },
+    maxBytes,
+  );
+  caches.push(cache);
+  return cache;
+}
+
+const T0 = Date.UTC(2026, 10, 24, 8, 0, 0);
+
+describe('values cache', () => {
+  it('keeps points across hours in time order; a point at a known time replaces it', async () => {
+    const cache = await open();
+    const points: ValuePoint[] = [];
+    for (let i = 0; i < 720; i++) points.push([T0 + i * 10_000, i]);
+    await cache.put('s1', points.slice(360));
+    await cache.put('s1', points.slice(0, 360));
+    await cache.put('s1', [[T0 + 10_000, 99]]);
+    const all = await cache.read('s1', T0, T0 + 2 * HOUR_MS);
+    expect(all.ts).toHaveLength(720);
+    expect(all.ts).toEqual([...all.ts].sort((a, b) => a - b));
+    expect(all.values[1]).toBe(99);
+    const part = await cache.read('s1', T0 + 3_600_000 - 10_000, T0 + 3_600_000 + 10_000);
+    expect(part.ts).toEqual([T0 + 3_590_000, T0 + 3_600_000, T0 + 3_610_000]);
+    // Another stream is apart; texts keep their type.
+    await cache.put('s2', [
+      [T0, 'Running'],
+      [T0 + 1_000, 2],
+    ]);
+    expect(await cache.read('s2', T0, T0 + 1_000)).toEqual({
+      ts: [T0, T0 + 1_000],
+      values: ['Running', 2],
+    });
+    expect(await cache.last('s1')).toEqual([T0 + 719 * 10_000, 719]);
+    expect(await cache.last('s1', T0 + 15_000)).toEqual([T0 + 10_000, 99]);
+    expect(await cache.last('nothing')).toBeUndefined();
+  });
+
+  it('knows which parts were read from the server, at which resolution', async () => {
+    const cache = await open();
+    await cache.put('s1', [[T0 + 5_000, 1]], { from: T0, to: T0 + 60_000, step: 1_000 });
+    expect(await cache.gaps('s1', T0, T0 + 60_000, 1_000)).toEqual([]);
+    expect(await cache.gaps('s1', T0 - 10_000, T0 + 60_000, 5_000)).toEqual([
+      { from: T0 - 10_000, to: T0 },
+    ]);
+    // Finer than what was read: the whole range again.
+    expect(await cache.gaps('s1', T0, T0 + 60_000, 10)).toEqual([{ from: T0, to: T0 + 60_000 }]);
+    // Live points alone mark nothing as read.
+    await cache.put('s1', [[T0 + 70_000, 2]]);
+    expect(await cache.gaps('s1', T0 + 60_000, T0 + 80_000, 1_000)).toEqual([
+      { from: T0 + 60_000, to: T0 + 80_000 },
+    ]);
+  });
+
+  it('past its bound drops the oldest hours first, and forgets that they were read', async () => {
+    // About 8 hours of one point every 10 s fit (16 bytes a point).
+    const cache = await open(8 * 360 * 16 + 8 * 64);
+    for (let h = 0; h < 12; h++) {
+      const points: ValuePoint[] = [];
+      for (let i = 0; i < 360; i++) points.push([T0 + h * HOUR_MS + i * 10_000, h]);
+      await cache.put('s1', points, {
+        from: T0 + h * HOUR_MS,
+        to: T0 + (h + 1) * HOUR_MS,
+        step: 0,
+      });
+    }
+    const size = await cache.size();
+    expect(size.bytes).toBeLessThanOrEqual(size.maxBytes);
+    expect(size.chunks).toBeLessThan(12);
+    const kept = await cache.read('s1', T0, T0 + 12 * HOUR_MS);
+    // The newest hour is there, the oldest is not.
+    expect(kept.values.at(-1)).toBe(11);
+    expect(kept.values[0]).toBeGreaterThan(0);
+    const firstKept = kept.ts[0] ?? 0;
+    expect(await cache.gaps('s1', T0, T0 + 12 * HOUR_MS, 0)).toEqual([{ from: T0, to: firstKept }]);
+  });
+});

@@ -1,0 +1,255 @@
+import { Dexie, type Table } from 'dexie';
+import type { ValuePoint } from '@plant/shared-schema';
+import type { IndexedDbEnv } from '../store/indexeddb';
+import { addSpan, cutSpans, gapsOf, type Span } from './spans';
+
+/**
+ * The values cache (DESIGN.md §8): machine values in their own lean IndexedDB database (Dexie,
+ * not RxDB: values arrive fast and are never synced back). One record per stream and hour holds
+ * that hour's points as columns (a typed array of times, numbers as a typed array too), so a
+ * day of 24 streams is a few hundred records, not a million. Spans say which parts of which
+ * stream were read from the server, at what resolution. Bounded in size: past the bound the
+ * oldest hours go first.
+ */
+export const HOUR_MS = 3_600_000;
+/** Default bound of the cache: about 3.5 million points. */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+interface ChunkRow {
+  readonly stream: string;
+  /** Start of the hour (ms). */
+  readonly hour: number;
+  /** Times in order. */
+  readonly ts: Float64Array;
+  /** The values when all are numbers. */
+  readonly num: Float64Array | null;
+  /** The values when some are texts. */
+  readonly mixed: (number | string)[] | null;
+  readonly bytes: number;
+}
+
+interface SpansRow {
+  readonly stream: string;
+  readonly spans: Span[];
+}
+
+interface SizeRow {
+  readonly id: 'size';
+  readonly bytes: number;
+}
+
+/** Points of one stream as columns, in time order. */
+export interface PointColumns {
+  readonly ts: number[];
+  readonly values: (number | string)[];
+}
+
+class ValuesDatabase extends Dexie {
+  chunks!: Table<ChunkRow, [string, number]>;
+  spans!: Table<SpansRow, string>;
+  meta!: Table<SizeRow, string>;
+
+  constructor(name: string, env: IndexedDbEnv) {
+    super(name, { indexedDB: env.indexedDB, IDBKeyRange: env.IDBKeyRange });
+    this.version(1).stores({ chunks: '[stream+hour], hour', spans: 'stream', meta: 'id' });
+  }
+}
+
+export function hourOf(ts: number): number {
+  return Math.floor(ts / HOUR_MS) * HOUR_MS;
+}
+
+function bytesOf(ts: Float64Array, mixed: readonly (number | string)[] | null): number {
+  let bytes = ts.length * 16 + 64;
+  if (mixed !== null) for (const v of mixed) if (typeof v === 'string') bytes += v.length * 2;
+  return bytes;
+}
+
+/** Merges points (sorted by time) into a chunk's columns; a new point replaces one at its time. */
+function mergeInto(chunk: ChunkRow | undefined, points: readonly ValuePoint[]): PointColumns {
+  const oldTs = chunk?.ts ?? new Float64Array(0);
+  const oldValues: ArrayLike<number | string> = chunk?.num ?? chunk?.mixed ?? [];
+  const ts: number[] = [];
+  const values: (number | string)[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < oldTs.length || j < points.length) {
+    const a = i < oldTs.length ? (oldTs[i] as number) : Number.POSITIVE_INFINITY;
+    const p = points[j];
+    const b = p === undefined ? Number.POSITIVE_INFINITY : p[0];
+    if (a < b) {
+      ts.push(a);
+      values.push(oldValues[i] as number | string);
+      i++;
+    } else {
+      if (a === b) i++;
+      ts.push(b);
+      values.push((p as ValuePoint)[1]);
+      j++;
+      // Repeated times within the new points: the last one wins.
+      while (j < points.length && (points[j] as ValuePoint)[0] === b) {
+        values[values.length - 1] = (points[j] as ValuePoint)[1];
+        j++;
+      }
+    }
+  }
+  return { ts, values };
+}
+
+function rowOf(stream: string, hour: number, columns: PointColumns): ChunkRow {
+  const ts = Float64Array.from(columns.ts);
+  const numeric = columns.values.every((v) => typeof v === 'number');
+  const mixed = numeric ? null : columns.values;
+  return {
+    stream,
+    hour,
+    ts,
+    num: numeric ? Float64Array.from(columns.values) : null,
+    mixed,
+    bytes: bytesOf(ts, mixed),
+  };
+}
+
+export class ValuesCache {
+  private readonly db: ValuesDatabase;
+
+  private constructor(
+    db: ValuesDatabase,
+    private readonly maxBytes: number,
+  ) {
+    this.db = db;
+  }
+
+  static async open(
+    name: string,
+    env: IndexedDbEnv,
+    maxBytes = DEFAULT_CACHE_BYTES,
+  ): Promise<ValuesCache> {
+    const db = new ValuesDatabase(name, env);
+    await db.open();
+    return new ValuesCache(db, maxBytes);
+  }
+
+  get name(): string {
+    return this.db.name;
+  }
+
+  /**
+   * Stores one stream's points; `span` (with its resolution) marks the range they answer as
+   * read from the server. Evicts the oldest hours when the cache grows past its bound.
+   */
+  async put(stream: string, points: readonly ValuePoint[], span?: Span): Promise<void> {
+    const sorted = [...points].sort((a, b) => a[0] - b[0]);
+    const byHour = new Map<number, ValuePoint[]>();
+    for (const p of sorted) {
+      const hour = hourOf(p[0]);
+      let list = byHour.get(hour);
+      if (list === undefined) byHour.set(hour, (list = []));
+      list.push(p);
+    }
+    let size = 0;
+    await this.db.transaction('rw', this.db.chunks, this.db.spans, this.db.meta, async () => {
+      const hours = [...byHour.keys()];
+      const existing = await this.db.chunks.bulkGet(hours.map((h) => [stream, h]));
+      const rows = hours.map((hour, k) =>
+        rowOf(stream, hour, mergeInto(existing[k], byHour.get(hour) ?? [])),
+      );
+      const grown = rows.reduce((sum, r, k) => sum + r.bytes - (existing[k]?.bytes ?? 0), 0);
+      await this.db.chunks.bulkPut(rows);
+      if (span !== undefined) {
+        const spans = (await this.db.spans.get(stream))?.spans ?? [];
+        await this.db.spans.put({ stream, spans: addSpan(spans, span) });
+      }
+      size = ((await this.db.meta.get('size'))?.bytes ?? 0) + grown;
+      await this.db.meta.put({ id: 'size', bytes: size });
+    });
+    if (size > this.maxBytes) await this.evict(Math.floor(this.maxBytes * 0.9));
+  }
+
+  /** One stream's cached points within [from, to], in time order. */
+  async read(stream: string, from: number, to: number): Promise<PointColumns> {
+    const chunks = await this.db.chunks
+      .where('[stream+hour]')
+      .between([stream, hourOf(from)], [stream, hourOf(to)], true, true)
+      .toArray();
+    const ts: number[] = [];
+    const values: (number | string)[] = [];
+    for (const c of chunks) {
+      const vs: ArrayLike<number | string> = c.num ?? c.mixed ?? [];
+      for (let i = 0; i < c.ts.length; i++) {
+        const t = c.ts[i] as number;
+        if (t < from || t > to) continue;
+        ts.push(t);
+        values.push(vs[i] as number | string);
+      }
+    }
+    return { ts, values };
+  }
+
+  /** The last cached point of a stream at or before `before`, if any. */
+  async last(stream: string, before = Number.MAX_SAFE_INTEGER): Promise<ValuePoint | undefined> {
+    const chunks = await this.db.chunks
+      .where('[stream+hour]')
+      .between([stream, Dexie.minKey], [stream, hourOf(before)], true, true)
+      .reverse()
+      .limit(2)
+      .toArray();
+    for (const c of chunks) {
+      const vs: ArrayLike<number | string> = c.num ?? c.mixed ?? [];
+      for (let i = c.ts.length - 1; i >= 0; i--) {
+        if ((c.ts[i] as number) <= before) return [c.ts[i] as number, vs[i] as number | string];
+      }
+    }
+    return undefined;
+  }
+
+  /** The parts of [from, to] of a stream not read from the server at `step` or finer. */
+  async gaps(
+    stream: string,
+    from: number,
+    to: number,
+    step: number,
+  ): Promise<{ from: number; to: number }[]> {
+    const spans = (await this.db.spans.get(stream))?.spans ?? [];
+    return gapsOf(spans, from, to, step);
+  }
+
+  /** How big the cache is (bytes as counted for the bound) and how many chunks it holds. */
+  async size(): Promise<{ bytes: number; chunks: number; maxBytes: number }> {
+    const [meta, chunks] = await Promise.all([this.db.meta.get('size'), this.db.chunks.count()]);
+    return { bytes: meta?.bytes ?? 0, chunks, maxBytes: this.maxBytes };
+  }
+
+  /** Drops the oldest hours (of any stream) until the cache is at most `target` bytes. */
+  private async evict(target: number): Promise<void> {
+    await this.db.transaction('rw', this.db.chunks, this.db.spans, this.db.meta, async () => {
+      let size = (await this.db.meta.get('size'))?.bytes ?? 0;
+      const gone: ChunkRow[] = [];
+      await this.db.chunks
+        .orderBy('hour')
+        .until(() => size <= target)
+        .each((c: ChunkRow) => {
+          gone.push(c);
+          size -= c.bytes;
+        });
+      await this.db.chunks.bulkDelete(gone.map((c) => [c.stream, c.hour] as [string, number]));
+      const streams = [...new Set(gone.map((c) => c.stream))];
+      const rows = await this.db.spans.bulkGet(streams);
+      await this.db.spans.bulkPut(
+        rows
+          .filter((r): r is SpansRow => r !== undefined)
+          .map((r) => ({
+            stream: r.stream,
+            spans: gone
+              .filter((c) => c.stream === r.stream)
+              .reduce((spans, c) => cutSpans(spans, c.hour, c.hour + HOUR_MS), r.spans),
+          })),
+      );
+      await this.db.meta.put({ id: 'size', bytes: Math.max(0, size) });
+    });
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
