@@ -10,6 +10,7 @@ import { benchLiveLatency } from './live-latency.bench';
 import { benchMqttlogs } from './mqttlogs.bench';
 import { benchStoreApply } from './store-apply.bench';
 import { benchUpdateLatency } from './update-latency.bench';
+import { benchValuesScreen } from './values-screen.bench';
 
 /** `npm run bench`: every benchmark, each printing `name: ratio (ours/baseline) …` lines. */
 const only = process.argv[2];
@@ -26,6 +27,8 @@ const benches: [string, () => Promise<string[]>][] = [
   ['store-apply', benchStoreApply],
   ['bootstrap', benchBootstrap],
   ['update-latency', benchUpdateLatency],
+  // Machine values on screen: live to the page, a 100,000-point diagram, 24 h of 20 streams.
+  ['values-screen', benchValuesScreen],
   // The client's first visit: initial JavaScript against the issue's budget.
   ['bundle', benchBundleSize],
   ['list-rows', benchListRows],

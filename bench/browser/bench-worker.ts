@@ -15,6 +15,8 @@ import {
 import type { ModelDoc } from '../../sync-worker/src/store/docs';
 import { LocalStore } from '../../sync-worker/src/store/store';
 import { Replica } from '../../sync-worker/src/sync/replica';
+import { globalIndexedDb } from '../../sync-worker/src/store/indexeddb';
+import { ValuesCache } from '../../sync-worker/src/values/cache';
 
 export interface ApplyRun {
   /** Milliseconds to apply `count` updates that create models, in runs of `batch`. */
@@ -39,6 +41,32 @@ export interface BenchWorker {
    * parse of the envelope, and Replica.putModels (apply layer + RxDB) into an empty store.
    */
   bootstrapParts(origin: string, token: string, pageSize: number): Promise<BootstrapParts>;
+  /**
+   * Writes `count` points per stream, one every `stepMs` from `from`, into the values cache
+   * `dbName` (the real worker's, by name) as read from the server: its reads need no network.
+   */
+  fillValuesCache(
+    dbName: string,
+    streams: readonly string[],
+    from: number,
+    count: number,
+    stepMs: number,
+  ): Promise<number>;
+  /** The same points as one IndexedDB record each, in a plain Dexie table keyed [stream+ts]. */
+  fillRawPoints(
+    streams: readonly string[],
+    from: number,
+    count: number,
+    stepMs: number,
+  ): Promise<number>;
+  /** Reads [from, to] of every stream back from that table: ms and points. */
+  readRawPoints(
+    streams: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<{ ms: number; points: number }>;
+  /** Deletes that table's database. */
+  dropRawPoints(): Promise<void>;
 }
 
 export interface BootstrapParts {
@@ -124,7 +152,78 @@ async function fetchPage(origin: string, token: string, pageSize: number, cursor
   return (await res.json()) as { data: { models: SyncedModel[]; next_cursor: string | null } };
 }
 
+function valueOf(stream: number, i: number): number {
+  return 50 + 20 * Math.sin(i / (300 + stream)) + ((i * 7919) % 97) / 10;
+}
+
+interface RawPoint {
+  readonly stream: string;
+  readonly ts: number;
+  readonly value: number;
+}
+let rawPoints: { db: Dexie; table: Table<RawPoint, [string, number]> } | undefined;
+
 const api: BenchWorker = {
+  async fillValuesCache(dbName, streams, from, count, stepMs) {
+    const cache = await ValuesCache.open(dbName, globalIndexedDb(), 512 * 1024 * 1024);
+    let written = 0;
+    for (const [k, stream] of streams.entries()) {
+      // A day at a time, as the worker's reads would bring them.
+      const perPut = 8_640;
+      for (let start = 0; start < count; start += perPut) {
+        const n = Math.min(perPut, count - start);
+        const points: [number, number][] = [];
+        for (let i = start; i < start + n; i++) points.push([from + i * stepMs, valueOf(k, i)]);
+        await cache.put(stream, points, {
+          from: from + start * stepMs,
+          to: from + (start + n) * stepMs,
+          step: 0,
+        });
+        written += n;
+      }
+    }
+    cache.close();
+    return written;
+  },
+
+  async fillRawPoints(streams, from, count, stepMs) {
+    databases += 1;
+    const db = new Dexie(`bench-raw-points-${Date.now()}-${databases}`);
+    db.version(1).stores({ points: '[stream+ts]' });
+    await db.open();
+    const table = db.table<RawPoint, [string, number]>('points');
+    rawPoints = { db, table };
+    for (const [k, stream] of streams.entries()) {
+      const rows: RawPoint[] = [];
+      for (let i = 0; i < count; i++)
+        rows.push({ stream, ts: from + i * stepMs, value: valueOf(k, i) });
+      for (const run of chunks(rows, 10_000)) await table.bulkPut(run);
+    }
+    return streams.length * count;
+  },
+
+  async readRawPoints(streams, from, to) {
+    if (rawPoints === undefined) throw new Error('fillRawPoints first');
+    const { table } = rawPoints;
+    const t = performance.now();
+    let points = 0;
+    for (const stream of streams) {
+      const rows = await table
+        .where('[stream+ts]')
+        .between([stream, from], [stream, to], true, true)
+        .toArray();
+      points += rows.length;
+    }
+    return { ms: performance.now() - t, points };
+  },
+
+  async dropRawPoints() {
+    if (rawPoints === undefined) return;
+    rawPoints.db.close();
+    await Dexie.delete(rawPoints.db.name);
+    rawPoints = undefined;
+  },
+
   async applyOurs(count, batch) {
     databases += 1;
     const store = await LocalStore.open({
