@@ -47,6 +47,8 @@ export const apiPaths = {
   /** Several streams' values over one range (StreamValues[]). */
   severalValues: (ids: readonly string[], from: number, to: number, points?: number) =>
     `datastreams/values?streams=${ids.map(seg).join(',')}&from=${from}&to=${to}${points === undefined ? '' : `&points=${points}`}`,
+  /** Tries pre-processing code on one value of the stream (PreprocessingTry). */
+  preprocessingTry: (id: string) => `datastreams/${seg(id)}/preprocessing/try`,
   /** The latest value of each of an asset's streams (LatestValues). */
   latestValues: (assetId: string) => `assets/${seg(assetId)}/values/latest`,
   /** How long the active account keeps machine values (ValueRetention). */

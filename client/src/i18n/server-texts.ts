@@ -2,6 +2,11 @@ import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';
 import {
   ACCOUNT_CHANGED_MESSAGE,
+  CODE_NOT_VALID,
+  CODE_REASONS,
+  CODE_RUN_TEXTS,
+  NO_VALUE_TO_TRY,
+  VALUE_TYPE_TEXTS,
   ERROR_TEXTS,
   FORGOT_ACCEPTED_MESSAGE,
   GATEWAY_REF_MESSAGE,
@@ -105,6 +110,31 @@ const KNOWN = new Map<string, MessageDescriptor>([
   ],
   [GATEWAY_REF_MESSAGE, msg`Please give the id or serial number of a gateway.`],
   ['Gateway not found.', msg`Gateway not found.`],
+  // Data streams: their form, and pre-processing code (spec 001 §5) as the server judged it.
+  ['Must be a number', msg`Must be a number`],
+  ['Must be a numerical value or empty', msg`Must be a numerical value or empty`],
+  ['The minimum must be below the maximum', msg`The minimum must be below the maximum`],
+  ['Data stream not found.', msg`Data stream not found.`],
+  [CODE_NOT_VALID, msg`This code is not valid`],
+  [CODE_REASONS.tooLong, msg`The code is longer than 10,000 characters.`],
+  [
+    CODE_REASONS.unreadable,
+    msg`A string, comment or bracket is not closed, or the brackets are nested too deeply.`,
+  ],
+  [CODE_REASONS.noReturn, msg`The code must end by returning a value.`],
+  [CODE_REASONS.names, msg`Variables must start with $.`],
+  [CODE_REASONS.semicolons, msg`Every statement must end with a semicolon.`],
+  [CODE_RUN_TEXTS.tooSlow, msg`The code took too long.`],
+  [CODE_RUN_TEXTS.tooMuchMemory, msg`The code used too much memory.`],
+  [CODE_RUN_TEXTS.tooDeep, msg`The code nested its calls too deeply.`],
+  [CODE_RUN_TEXTS.noValidValue, msg`The code returned no valid value.`],
+  [CODE_RUN_TEXTS.textTooLong, msg`The code returned a text that is too long.`],
+  [CODE_RUN_TEXTS.notRun, msg`The code could not be run.`],
+  [VALUE_TYPE_TEXTS.number, msg`A number was expected.`],
+  [VALUE_TYPE_TEXTS.state, msg`A state number was expected.`],
+  [VALUE_TYPE_TEXTS.boolean, msg`True or false was expected.`],
+  [VALUE_TYPE_TEXTS.text, msg`A text was expected.`],
+  [NO_VALUE_TO_TRY, msg`This data stream has no value yet: enter one to try the code.`],
 ]);
 
 /** The sign-in rate limit names its wait: 'Too many sign-in attempts. Please try again in N seconds.' */
@@ -125,6 +155,11 @@ export function translateServerText(
   if (known !== undefined) {
     const descriptor: MessageDescriptor = { ...known, values: { ...known.values, ...params } };
     return i18n._(descriptor);
+  }
+  // The sandbox names the error the code threw after this: the error itself stays as it is.
+  if (text.startsWith(CODE_RUN_TEXTS.failed)) {
+    const error = text.slice(CODE_RUN_TEXTS.failed.length);
+    return i18n._(msg`The code failed: ${error}`);
   }
   const limit = SIGN_IN_LIMIT.exec(text);
   if (limit !== null) {

@@ -4,6 +4,7 @@ import {
   type GatewayAck,
   type GatewayBatch,
   type PointValue,
+  VALUE_TYPE_TEXTS,
 } from '@plant/shared-schema';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../logger';
@@ -34,10 +35,7 @@ export const POINT_REFUSALS = {
   unknownStream: 'Unknown data stream.',
   future: 'The time lies too far in the future.',
   past: 'The time lies too far in the past.',
-  number: 'A number was expected.',
-  state: 'A state number was expected.',
-  boolean: 'True or false was expected.',
-  text: 'A text was expected.',
+  ...VALUE_TYPE_TEXTS,
 } as const;
 
 interface Refusal {

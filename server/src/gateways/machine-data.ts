@@ -84,6 +84,15 @@ export class MachineData implements GatewayLink {
     return this.deps.store;
   }
 
+  get clock(): Clock {
+    return this.deps.clock;
+  }
+
+  /** The streams' pre-processing (the sandbox): ingest's, and the form's "try the code". */
+  get preprocessor(): Preprocessor {
+    return this.deps.preprocessor;
+  }
+
   /** Starts once the broker runs: presence is reset, every gateway gets its configuration. */
   async start(broker: MachineDataBroker): Promise<void> {
     this.broker = broker;

@@ -1,6 +1,10 @@
 import {
   assetModel,
   can,
+  CODE_NOT_VALID,
+  NO_VALUE_TO_TRY,
+  type PreprocessingTry,
+  type PreprocessingTryAnswer,
   connectionModel,
   datastreamModel,
   gatewayModel,
@@ -14,7 +18,9 @@ import {
 import type { Db } from '../db/database';
 import { AccountRepository } from '../repositories/account.repository';
 import { ModelRepository } from '../repositories/model.repository';
-import { DomainError, forbidden, notFound } from '../services/domain-error';
+import { codeReason } from '../sandbox/rules';
+import { DomainError, forbidden, invalidInput, notFound } from '../services/domain-error';
+import { typeProblem } from './ingest';
 import type { Session } from '../services/user.service';
 import type { MachineData } from './machine-data';
 import type { StreamInfo } from './stream-directory';
@@ -89,6 +95,42 @@ export class ValuesService {
       downsampled: r.downsampled,
       points: r.points,
     }));
+  }
+
+  /**
+   * Runs pre-processing code (not yet saved) on one value of the stream, the latest stored one
+   * unless a value is given, in the same sandbox as ingest (datastream::edit). Code that breaks
+   * the rules, fails, or makes a value the stream's type refuses answers 422 'This code is not
+   * valid' with the reason on the `code` field.
+   */
+  async tryPreprocessing(
+    session: Session,
+    id: string,
+    body: PreprocessingTry,
+  ): Promise<PreprocessingTryAnswer> {
+    if (!can(session.ctx, datastreamModel.permissions.update)) throw forbidden();
+    const [stream] = await this.streams(session, [id]);
+    if (stream === undefined) throw notFound('Data stream');
+    const notValid = (reason: string) =>
+      new DomainError('invalid', CODE_NOT_VALID, { fields: { code: [reason] } });
+    const reason = codeReason(body.code);
+    if (reason !== undefined) throw notValid(reason);
+    let input: [number, number | string | boolean];
+    if (body.value !== undefined) {
+      input = [this.data.clock.now(), body.value];
+    } else {
+      const latest = (await this.data.store.latest([stream.id])).get(stream.id);
+      if (latest === undefined) throw invalidInput({ value: [NO_VALUE_TO_TRY] });
+      input = [latest.ts, latest.value];
+    }
+    const [outcome] = this.data.preprocessor.run(body.code, [
+      { value: input[1], ts: input[0], previous: null },
+    ]);
+    if (outcome === undefined || outcome.kind === 'dropped') return { input, output: null };
+    if (outcome.kind === 'error') throw notValid(outcome.error);
+    const wrong = typeProblem(stream, outcome.value);
+    if (wrong !== undefined) throw notValid(wrong);
+    return { input, output: outcome.value };
   }
 
   /** The raw points of one stream over a range, for the CSV download (read as they are sent). */

@@ -161,6 +161,71 @@ describe('latest values', () => {
   });
 });
 
+describe('trying pre-processing code', () => {
+  const tryCode = (id: string, json: unknown, token = admin) =>
+    s.call('POST', apiPaths.preprocessingTry(id), { token, json });
+
+  it("runs on the stream's latest value, or on one given; a dropped value answers null", async () => {
+    const temp = stream('Motor temperature');
+    const latest = await tryCode(temp, { code: 'let $c = $value * 2;\nreturn $c;' });
+    expect(latest.status, latest.text).toBe(200);
+    const last = 50 + 10 * Math.sin((24 * 60 - 1) / 60);
+    expect(dataOf(latest)).toEqual({
+      input: [T0 + (24 * 60 - 1) * 60_000, last],
+      output: last * 2,
+    });
+    const given = await tryCode(temp, { code: 'return $value + 1;', value: 41 });
+    expect(dataOf<{ output: number }>(given).output).toBe(42);
+    const dropped = await tryCode(temp, {
+      code: 'if ($value > 0) { return; }\nreturn $value;',
+      value: 5,
+    });
+    expect(dataOf<{ output: unknown }>(dropped).output).toBeNull();
+  });
+
+  it("says why code is not valid: a broken rule, a failure, a value the stream's type refuses", async () => {
+    const temp = stream('Motor temperature');
+    const cases: [string, string][] = [
+      ['x = 1;\nreturn x;', 'Variables must start with $.'],
+      ['let $x = 1\nreturn $x;', 'Every statement must end with a semicolon.'],
+      ['let $x = 1;', 'The code must end by returning a value.'],
+      [
+        'return ($value;',
+        'A string, comment or bracket is not closed, or the brackets are nested too deeply.',
+      ],
+      ['while (true) {}\nreturn 1;', 'The code took too long.'],
+      ['return "text";', 'A number was expected.'],
+    ];
+    for (const [code, reason] of cases) {
+      const res = await tryCode(temp, { code, value: 1 });
+      expect(res.status, code).toBe(422);
+      expect(res.json, code).toMatchObject({ message: 'This code is not valid' });
+      const fields = (res.json as { errors: { code: string[] } }).errors.code;
+      expect(fields[0], code).toContain(reason);
+    }
+    const thrown = await tryCode(temp, { code: 'return $nothing.x;', value: 1 });
+    expect((thrown.json as { errors: { code: string[] } }).errors.code[0]).toMatch(
+      /^The code failed: /,
+    );
+  });
+
+  it('needs a value when the stream has none, datastream::edit, and a stream of the account', async () => {
+    const empty = stream('Oil pressure');
+    const none = await tryCode(empty, { code: 'return $value;' });
+    expect(none.status).toBe(422);
+    expect(none.json).toMatchObject({
+      errors: { value: ['This data stream has no value yet: enter one to try the code.'] },
+    });
+    const tech = await s.signIn(DEMO_USERS.tech);
+    expect(
+      (await tryCode(stream('Motor temperature'), { code: 'return $value;' }, tech)).status,
+    ).toBe(403);
+    const other = Object.values(northGw.streams)[0] ?? '';
+    expect((await tryCode(other, { code: 'return $value;', value: 1 })).status).toBe(404);
+    expect((await tryCode(stream('Motor temperature'), { code: 42 })).status).toBe(422);
+  });
+});
+
 describe('retention', () => {
   it('is 30 days at first; an admin picks one of the choices; others are refused', async () => {
     const get = async (token: string) => s.call('GET', apiPaths.valueRetention(), { token });

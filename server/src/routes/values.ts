@@ -3,6 +3,7 @@ import { stream } from 'hono/streaming';
 import { z } from 'zod';
 import {
   idField,
+  preprocessingTrySchema,
   severalValuesQuerySchema,
   valuesCsvQuerySchema,
   valueRetentionSchema,
@@ -52,6 +53,13 @@ export function valueRoutes(services: Services, values: ValuesService) {
       }
       await out.write(chunk);
     });
+  });
+
+  // The stream form's "try the code" on its latest value (or one given).
+  app.post('/datastreams/:id/preprocessing/try', auth, async (c) => {
+    const { id } = validParams(c, idParams);
+    const body = await validBody(c, preprocessingTrySchema);
+    return c.json({ data: await values.tryPreprocessing(c.get('session'), id, body) });
   });
 
   app.get('/assets/:id/values/latest', auth, async (c) => {

@@ -4,19 +4,19 @@ import {
   Worker,
   type MessagePort,
 } from 'node:worker_threads';
-import { GATEWAY_LIMITS, type PointValue } from '@plant/shared-schema';
+import { CODE_RUN_TEXTS, GATEWAY_LIMITS, type PointValue } from '@plant/shared-schema';
 import { CODE_NOT_VALID } from './rules';
 
 /** Texts of a value's refusal (shown to users; spec 001 §5 gives the first). */
 export { CODE_NOT_VALID };
-export const CODE_TOO_SLOW = 'The code took too long.';
-export const CODE_TOO_MUCH_MEMORY = 'The code used too much memory.';
-export const CODE_TOO_DEEP = 'The code nested its calls too deeply.';
-export const CODE_NO_VALID_VALUE = 'The code returned no valid value.';
-export const CODE_TEXT_TOO_LONG = 'The code returned a text that is too long.';
+export const CODE_TOO_SLOW = CODE_RUN_TEXTS.tooSlow;
+export const CODE_TOO_MUCH_MEMORY = CODE_RUN_TEXTS.tooMuchMemory;
+export const CODE_TOO_DEEP = CODE_RUN_TEXTS.tooDeep;
+export const CODE_NO_VALID_VALUE = CODE_RUN_TEXTS.noValidValue;
+export const CODE_TEXT_TOO_LONG = CODE_RUN_TEXTS.textTooLong;
 /** Followed by the error the code threw, e.g. "ReferenceError: x is not defined". */
-export const CODE_FAILED = 'The code failed: ';
-export const CODE_NOT_RUN = 'The code could not be run.';
+export const CODE_FAILED = CODE_RUN_TEXTS.failed;
+export const CODE_NOT_RUN = CODE_RUN_TEXTS.notRun;
 
 export interface SandboxInput {
   readonly value: PointValue;

@@ -1,4 +1,4 @@
-import { CODE_NOT_VALID } from '@plant/shared-schema';
+import { CODE_NOT_VALID, CODE_REASONS } from '@plant/shared-schema';
 
 /**
  * The static check of spec 001 §5's rules for pre-processing code: "statements end with a
@@ -37,15 +37,20 @@ export const MAX_NESTING = 32;
 
 /** Why the code breaks the rules (always {@link CODE_NOT_VALID}), or undefined when it does not. */
 export function codeProblem(code: string): string | undefined {
+  return codeReason(code) === undefined ? undefined : CODE_NOT_VALID;
+}
+
+/** Which rule the code breaks (one of CODE_REASONS), or undefined when it keeps them all. */
+export function codeReason(code: string): string | undefined {
   if (code.trim() === '') return undefined;
-  if (code.length > MAX_CODE_CHARS) return CODE_NOT_VALID;
+  if (code.length > MAX_CODE_CHARS) return CODE_REASONS.tooLong;
   const tokens = tokenize(code);
-  if (tokens === undefined) return CODE_NOT_VALID;
+  if (tokens === undefined) return CODE_REASONS.unreadable;
   const tree = structure(tokens);
-  if (tree === undefined) return CODE_NOT_VALID;
-  if (!hasReturn(tokens, tree)) return CODE_NOT_VALID;
-  if (!namesAreValid(tokens, tree)) return CODE_NOT_VALID;
-  if (!semicolonsAreValid(tokens, tree)) return CODE_NOT_VALID;
+  if (tree === undefined) return CODE_REASONS.unreadable;
+  if (!hasReturn(tokens, tree)) return CODE_REASONS.noReturn;
+  if (!namesAreValid(tokens, tree)) return CODE_REASONS.names;
+  if (!semicolonsAreValid(tokens, tree)) return CODE_REASONS.semicolons;
   return undefined;
 }
 

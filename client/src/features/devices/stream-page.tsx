@@ -23,12 +23,14 @@ import { DateRangeControl } from '../../components/date-range-control';
 import { EmptyState } from '../../components/empty-state';
 import { translateServerText } from '../../i18n/server-texts';
 import { dateRangeAtom, historicRange } from '../../state/date-range';
+import { useCan } from '../../permissions/permissions';
 import { useLiveModel } from '../../sync/hooks';
 import { useHistory } from '../../sync/values';
 import { syncWorker } from '../../sync/worker';
 import { streamTypeLabel, textOf } from './asset-texts';
 import { devicePaths } from './paths';
 import { StreamChart } from './stream-chart';
+import { StreamForm } from './stream-form';
 import { streamShapeOf, valueText, type StreamShape } from './stream-values';
 
 /**
@@ -70,6 +72,8 @@ function StreamView({
   const range = useAtomValue(dateRangeAtom);
   const setRange = useSetAtom(dateRangeAtom);
   const [width, setWidth] = useState(800);
+  const [editing, setEditing] = useState(false);
+  const can = useCan();
   const name = textOf(stream.attributes, 'name');
   const shape = streamShapeOf(stream.attributes);
   // About twice the chart's pixel width in points: more is not seen, only paid for.
@@ -92,7 +96,14 @@ function StreamView({
     <Stack gap="md" data-testid="stream-page" data-id={stream.id}>
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
-          <Title order={1}>{name}</Title>
+          <Group gap="xs">
+            <Title order={1}>{name}</Title>
+            {stream.pending ? (
+              <Badge color="orange" variant="light" data-testid="stream-pending">
+                <Trans>Not synced yet</Trans>
+              </Badge>
+            ) : null}
+          </Group>
           <Group gap="xs">
             <Badge variant="light" color="gray">
               {streamTypeLabel(i18n, shape.type)}
@@ -101,10 +112,17 @@ function StreamView({
             <Anchor component={Link} to={devicePaths.details(assetId)} size="sm">
               <Trans>Back to the asset</Trans>
             </Anchor>
+            {can('datastream::edit') && !editing ? (
+              <Button size="xs" variant="light" onClick={() => setEditing(true)}>
+                <Trans>Edit definition</Trans>
+              </Button>
+            ) : null}
           </Group>
         </Stack>
         <DateRangeControl />
       </Group>
+
+      {editing ? <StreamForm stream={stream} onDone={() => setEditing(false)} /> : null}
 
       {history?.offline === true ? (
         <Alert color="yellow" data-testid="stream-offline" title={t`No connection to the server`}>
