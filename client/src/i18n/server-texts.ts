@@ -6,6 +6,7 @@ import {
   CODE_REASONS,
   CODE_RUN_TEXTS,
   NO_VALUE_TO_TRY,
+  TAGNAME_USED,
   VALUE_TYPE_TEXTS,
   ERROR_TEXTS,
   FORGOT_ACCEPTED_MESSAGE,
@@ -135,6 +136,22 @@ const KNOWN = new Map<string, MessageDescriptor>([
   [VALUE_TYPE_TEXTS.boolean, msg`True or false was expected.`],
   [VALUE_TYPE_TEXTS.text, msg`A text was expected.`],
   [NO_VALUE_TO_TRY, msg`This data stream has no value yet: enter one to try the code.`],
+  // The collect-data wizard (spec 001 §5) and the connection and datapoint schemas.
+  [TAGNAME_USED, msg`Tagname already used`],
+  ['Please fill out all parameters', msg`Please fill out all parameters`],
+  ['Please select a stream', msg`Please select a stream`],
+  ['The input type must match the selected type', msg`The input type must match the selected type`],
+  ['Between 0.1 seconds and one day', msg`Between 0.1 seconds and one day`],
+  ['Please provide an address', msg`Please provide an address`],
+  ['Please provide a valid link', msg`Please provide a valid link`],
+  ['Please provide a valid node id', msg`Please provide a valid node id`],
+  [
+    'Please provide a valid S7 address, for example DB1.DBD4',
+    msg`Please provide a valid S7 address, for example DB1.DBD4`,
+  ],
+  ['Field is required', msg`Field is required`],
+  ['Must be at least 1', msg`Must be at least 1`],
+  ['Search needs at least 3 characters', msg`Search needs at least 3 characters`],
 ]);
 
 /** The sign-in rate limit names its wait: 'Too many sign-in attempts. Please try again in N seconds.' */

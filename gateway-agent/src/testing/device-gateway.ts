@@ -63,12 +63,26 @@ export async function deviceGateway(options: {
     address: options.address,
     deadband: 0,
   });
-  const key = (await makeGatewayCredentials(server, token, gw.gatewayId)).secret;
+  const agent = await startAgent(server, token, gw.gatewayId);
+  return { stream, assetId: gw.assetId, gatewayId: gw.gatewayId, stop: agent.stop };
+}
+
+/**
+ * The agent of one gateway, running in this process against `server` with credentials made
+ * through the API; it runs whatever configuration the server sends. `stop` ends it and removes
+ * its data folder.
+ */
+export async function startAgent(
+  server: TestServer,
+  token: string,
+  gatewayId: string,
+): Promise<{ stop: () => Promise<void> }> {
+  const key = (await makeGatewayCredentials(server, token, gatewayId)).secret;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plant-agent-dev-'));
   const agent = new Agent({
     config: {
       brokerUrl: brokerUrlOf(server.url),
-      gatewayId: gw.gatewayId,
+      gatewayId,
       key,
       dataDir,
       logLevel: 'silent',
@@ -82,9 +96,6 @@ export async function deviceGateway(options: {
   });
   agent.start();
   return {
-    stream,
-    assetId: gw.assetId,
-    gatewayId: gw.gatewayId,
     stop: async () => {
       await agent.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,9 @@
 import {
   addressProblems,
   connectionModel,
+  datapointModel,
+  gatewayModel,
+  TAGNAME_USED,
   fieldErrorsOf,
   gatewayProblems,
   PROTOCOLS,
@@ -80,8 +83,8 @@ export class ModelTransaction {
     const parsed = this.def.attributes.safeParse(body);
     if (!parsed.success) throw invalidInput(fieldErrorsOf(parsed.error));
     const attributes = parsed.data;
-    await this.check(attributes, Object.keys(attributes));
     const modelId = id ?? uuidv7(this.now);
+    await this.check(attributes, Object.keys(attributes), modelId);
     if (await this.models.idTaken(modelId)) {
       throw new DomainError('conflict', 'This id is already taken.', {
         fields: { id: ['This id is already taken.'] },
@@ -139,7 +142,7 @@ export class ModelTransaction {
     if (Object.keys(changed).length === 0) return { model: toSyncedModel(existing), updates: [] };
     // Only what this write changes is checked: a reference that went stale under another
     // model's delete must not block edits of unrelated fields.
-    await this.check(after, Object.keys(changed));
+    await this.check(after, Object.keys(changed), id);
     const parentId = this.parentOf(after);
     const sortKey = sortKeyOf(this.def, after);
     const moved = parentId !== existing.parent_id;
@@ -307,7 +310,11 @@ export class ModelTransaction {
    * Model rules beyond the schema, for the fields this write sets: references into the same
    * account, and per-type checks.
    */
-  private async check(attributes: Record<string, unknown>, fields: readonly string[]) {
+  private async check(
+    attributes: Record<string, unknown>,
+    fields: readonly string[],
+    selfId: string,
+  ) {
     const problems: Record<string, string[]> = {};
     const touched = new Set(fields);
     for (const [field, type] of Object.entries(this.def.refs ?? {})) {
@@ -325,6 +332,9 @@ export class ModelTransaction {
     if (this.def.type === 'datapoint' && (touched.has('address') || touched.has('connection_id'))) {
       Object.assign(problems, await this.datapointProblems(attributes));
     }
+    if (this.def.type === 'datapoint' && (touched.has('tag') || touched.has('connection_id'))) {
+      Object.assign(problems, await this.tagProblems(attributes, selfId));
+    }
     const streamPlacement = touched.has('group_id') || touched.has('asset_id');
     if (this.def.type === 'datastream' && streamPlacement && problems.group_id === undefined) {
       const group = await this.models.find(
@@ -341,6 +351,37 @@ export class ModelTransaction {
       }
     }
     if (Object.keys(problems).length > 0) throw invalidInput(problems);
+  }
+
+  /**
+   * A tag's name is unique, ignoring case, among the tags of its gateway (spec 001 §5: 'Tagname
+   * already used'). Reads the gateway's connections and their datapoints: a gateway has tens of
+   * tags, not thousands.
+   */
+  private async tagProblems(attributes: Record<string, unknown>, selfId: string) {
+    const tag = typeof attributes.tag === 'string' ? attributes.tag.trim().toLowerCase() : '';
+    if (tag === '') return {};
+    const connection = await this.models.find(
+      this.accountId,
+      connectionModel.type,
+      String(attributes.connection_id),
+    );
+    if (connection === undefined || connection.parent_id === null) return {};
+    const siblings = await this.models.children(
+      this.accountId,
+      gatewayModel.type,
+      connection.parent_id,
+    );
+    for (const c of siblings.filter((row) => row.type === connectionModel.type)) {
+      for (const d of await this.models.children(this.accountId, connectionModel.type, c.id)) {
+        if (d.id === selfId || d.type !== datapointModel.type) continue;
+        const other = (JSON.parse(d.attributes) as { tag?: unknown }).tag;
+        if (typeof other === 'string' && other.trim().toLowerCase() === tag) {
+          return { tag: [TAGNAME_USED] };
+        }
+      }
+    }
+    return {};
   }
 
   /** A datapoint's address must fit its connection's protocol. */

@@ -187,8 +187,13 @@ export const ADDRESS_BY_PROTOCOL = {
   simulator: simulatorAddressSchema,
 } as const satisfies Record<Protocol, z.ZodObject>;
 
+/** Spec 001 §5: a tag's name is unique among the tags of its gateway. */
+export const TAGNAME_USED = 'Tagname already used';
+
 export const datapointAttributesSchema = z.object({
   connection_id: idField,
+  /** The tag's name, unique (ignoring case) among the gateway's tags; '' for an unnamed one. */
+  tag: z.string().trim().max(100, 'The name may not be longer than 100 characters').default(''),
   /** Null once its stream is deleted: the datapoint then reads nothing until given another. */
   datastream_id: idField.nullable(),
   /** The protocol's address; its shape is checked against the connection's protocol. */

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { I18n } from '@lingui/core';
 import {
@@ -29,6 +29,7 @@ import { assetStatusOf, statusColor, statusLabel, textOf } from './asset-texts';
 import { translateServerText } from '../../i18n/server-texts';
 import { InlineEdit, ValueText, type Validation } from './inline-edit';
 import { devicePaths } from './paths';
+import { CollectDataWizard } from './collect-data-wizard';
 import { StreamGroups } from './stream-groups';
 
 /**
@@ -69,6 +70,8 @@ function AssetDetails({ model }: { readonly model: LocalModel }) {
   const mac = textOf(model.attributes, 'mac');
   const status = assetStatusOf(model.attributes);
   const gatewayId = model.attributes.gateway_id;
+  const [collecting, setCollecting] = useState(false);
+  const canCollect = can('gateway::edit') && can('datastream::create');
 
   const save =
     (field: EditableField) =>
@@ -138,9 +141,19 @@ function AssetDetails({ model }: { readonly model: LocalModel }) {
       </Paper>
 
       <Stack gap="sm">
-        <Title order={2} size="h3">
-          <Trans>Data streams</Trans>
-        </Title>
+        <Group justify="space-between">
+          <Title order={2} size="h3">
+            <Trans>Data streams</Trans>
+          </Title>
+          {canCollect ? (
+            <Button variant="light" onClick={() => setCollecting(true)} data-testid="collect-data">
+              <Trans>Collect data</Trans>
+            </Button>
+          ) : null}
+        </Group>
+        {collecting ? (
+          <CollectDataWizard asset={model} onClose={() => setCollecting(false)} />
+        ) : null}
         <StreamGroups
           assetId={model.id}
           gatewayId={typeof gatewayId === 'string' ? gatewayId : null}
