@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import {
   GATEWAY_HEARTBEAT_MS,
@@ -10,6 +11,7 @@ import {
   type GatewayConfig,
   type GatewayResponse,
   type GatewayStatus,
+  type TerminalCommand,
 } from '@plant/shared-schema';
 import { PointBuffer } from './buffer/buffer';
 import type { AgentConfig } from './config';
@@ -62,6 +64,8 @@ export class Agent {
   private readonly heartbeat: NodeJS.Timeout;
   private statusTimer: NodeJS.Timeout | undefined;
   private readonly statuses = new Map<string, ConnectionStatus>();
+  /** Each datapoint's last value read (the terminal's `read <tag>`). */
+  private readonly lastRead = new Map<string, { ts: number; value: unknown }>();
   private stopped = false;
 
   constructor(
@@ -234,6 +238,7 @@ export class Agent {
 
   private readings(connectionId: string, readings: readonly Reading[]): void {
     if (this.stopped || !this.running.has(connectionId) || readings.length === 0) return;
+    for (const r of readings) this.lastRead.set(r.datapoint.id, { ts: r.ts, value: r.value });
     const dropped = this.buffer.add(
       readings.map((r) => ({ stream: r.datapoint.datastream_id, ts: r.ts, value: r.value })),
     );
@@ -254,6 +259,9 @@ export class Agent {
       if (!parsed.success) return { id, ok: false, error: 'The request could not be read.' };
       const request = parsed.data;
       id = request.id;
+      if (request.op === 'terminal') {
+        return { id, ok: true, output: await this.terminal(request.command) };
+      }
       const connector = this.running.get(request.connection_id)?.connector;
       if (connector === undefined || !isBrowsing(connector)) {
         return {
@@ -277,6 +285,64 @@ export class Agent {
       response = { id, ok: false, error: err instanceof Error ? err.message : String(err) };
     }
     if (id !== '') this.uplink.respond(JSON.stringify(response));
+  }
+
+  /** A terminal command (spec 000 §2): diagnostics only, never a shell. */
+  private async terminal(command: TerminalCommand): Promise<string> {
+    switch (command.op) {
+      case 'status': {
+        const s = this.status();
+        const lines = [
+          `agent ${s.agent_version}, running since ${new Date(s.started_at).toISOString()}`,
+          `configuration version ${s.config_version ?? 'none'}`,
+          `buffer: ${s.buffer.pending} points waiting, ${s.buffer.dropped} dropped`,
+          ...s.connections.map((c) => {
+            const name = this.running.get(c.id)?.connection.name ?? c.id;
+            const read =
+              c.last_read === null
+                ? 'never read'
+                : `last read ${new Date(c.last_read).toISOString()}`;
+            return `connection ${name}: ${c.state}${c.error === null ? '' : ` (${c.error})`}, ${read}`;
+          }),
+          ...s.problems.map((p) => `problem: ${p}`),
+        ];
+        return lines.join('\n');
+      }
+      case 'ping': {
+        const times: string[] = [];
+        for (let i = 0; i < 3; i++) times.push(await tcpConnectTime(command.host, command.port));
+        return `${command.host}:${command.port}: ${times.join(', ')}`;
+      }
+      case 'read': {
+        const wanted = command.tag.toLowerCase();
+        for (const run of this.running.values()) {
+          const point = run.connection.datapoints.find(
+            (d) => (d.tag ?? '').toLowerCase() === wanted,
+          );
+          if (point === undefined) continue;
+          const last = this.lastRead.get(point.id);
+          return last === undefined
+            ? `${command.tag}: not read yet (connection ${run.connection.name})`
+            : `${command.tag}: ${JSON.stringify(last.value)} at ${new Date(last.ts).toISOString()} (connection ${run.connection.name})`;
+        }
+        return `${command.tag}: no such tag on this gateway`;
+      }
+      case 'restart': {
+        const wanted = command.connection.toLowerCase();
+        const run = [...this.running.values()].find(
+          (r) =>
+            r.connection.id === command.connection || r.connection.name.toLowerCase() === wanted,
+        );
+        if (run === undefined) return `${command.connection}: no such connection on this gateway`;
+        this.running.delete(run.connection.id);
+        this.statuses.delete(run.connection.id);
+        await run.connector?.stop();
+        if (this.stopped || this.config === undefined) return 'the agent is stopping';
+        this.apply(this.config);
+        this.statusSoon();
+        return `connection ${run.connection.name} restarted`;
+      }
+    }
   }
 
   private statusSoon(): void {
@@ -352,4 +418,19 @@ function childLog(log: Logger, fields: Record<string, unknown>): Logger {
     warn: (msg, f) => log.warn(msg, { ...fields, ...f }),
     error: (msg, f) => log.error(msg, { ...fields, ...f }),
   };
+}
+
+/** How long a TCP connection to host:port takes to open (the terminal's ping), or why it failed. */
+function tcpConnectTime(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const socket = net.connect({ host: host.replace(/^\[|\]$/g, ''), port, timeout: 3_000 });
+    const done = (text: string) => {
+      socket.destroy();
+      resolve(text);
+    };
+    socket.once('connect', () => done(`${(performance.now() - started).toFixed(1)} ms`));
+    socket.once('timeout', () => done('no answer within 3 s'));
+    socket.once('error', (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
+  });
 }

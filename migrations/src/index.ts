@@ -6,6 +6,7 @@ import * as browserCredentials from './20261122000300-browser-credentials';
 import * as mutationOp from './20261122000400-mutation-op';
 import * as credentialIndexes from './20261122000500-browser-credential-indexes';
 import * as gatewayData from './20261124000000-gateway-data';
+import * as terminalCommands from './20261124000100-terminal-commands';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '20261122000400-mutation-op': mutationOp,
   '20261122000500-browser-credential-indexes': credentialIndexes,
   '20261124000000-gateway-data': gatewayData,
+  '20261124000100-terminal-commands': terminalCommands,
 };

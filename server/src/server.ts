@@ -31,6 +31,7 @@ import { ValuesService } from './gateways/values.service';
 import { AccountRepository } from './repositories/account.repository';
 import { openTimeSeriesStore } from './timeseries/sqlite-time-series-store';
 import { ValuePruner } from './timeseries/value-pruner';
+import { mayUseTerminal, TERMINAL_GRANT } from './gateways/terminal';
 
 export interface ServerOptions {
   readonly config: Config;
@@ -158,7 +159,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // Credentials name their account: a user since switched elsewhere, or no longer a member,
       // is refused (or closed).
       if (session.activeAccount?.id !== who.accountId) return undefined;
-      return new Set(viewableTypes(session.ctx));
+      const viewable = new Set(viewableTypes(session.ctx));
+      if (mayUseTerminal(session.ctx)) viewable.add(TERMINAL_GRANT);
+      return viewable;
     },
     {
       gateways: machineData,

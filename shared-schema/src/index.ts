@@ -23,6 +23,7 @@ export * from './protocol/upload-progress';
 export * from './protocol/gateway';
 export * from './protocol/values';
 export * from './protocol/m4';
+export * from './protocol/terminal';
 export * from './models/registry-types';
 export * from './models/registry';
 export * from './models/asset';

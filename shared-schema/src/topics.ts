@@ -4,6 +4,12 @@ export const topics = {
   uploadProgress: (accountId: string) => `account/${accountId}/_notify/upload`,
   /** Live values of one asset's streams (DESIGN.md §8): at most one message a second. */
   assetValues: (accountId: string, assetId: string) => `account/${accountId}/values/${assetId}`,
+  /** A browser's terminal commands to a gateway (the one topic a browser may publish on). */
+  terminalIn: (accountId: string, gatewayId: string) =>
+    `account/${accountId}/terminal/${gatewayId}/in`,
+  /** The answers, to the account's browsers with the internal tag. */
+  terminalOut: (accountId: string, gatewayId: string) =>
+    `account/${accountId}/terminal/${gatewayId}/out`,
 } as const;
 
 /**

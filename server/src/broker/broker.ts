@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { TERMINAL_GRANT } from '../gateways/terminal';
 import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import {
@@ -81,6 +82,18 @@ export function mayBrowserSubscribe(accountId: string, topic: string): boolean {
   if (!topic.startsWith(notify)) return false;
   const rest = topic.slice(notify.length);
   return rest === '+' || rest === '#' || /^[A-Za-z0-9_-]{1,64}$/.test(rest);
+}
+
+/** The gateway id of a terminal topic of the account (`in` or `out`), or undefined. */
+export function terminalGatewayOf(
+  accountId: string,
+  topic: string,
+  end: 'in' | 'out',
+): string | undefined {
+  const prefix = `account/${accountId}/terminal/`;
+  if (!topic.startsWith(prefix) || !topic.endsWith(`/${end}`)) return undefined;
+  const gateway = topic.slice(prefix.length, -(end.length + 1));
+  return gateway === '+' || /^[A-Za-z0-9_-]{1,64}$/.test(gateway) ? gateway : undefined;
 }
 
 /** An asset's live values in the account (`+` for every asset the user may see). */
@@ -181,6 +194,14 @@ export class EmbeddedBroker {
           return;
         }
         const identity = this.identities.get(client);
+        // Terminal answers: only for users with the grant (internal tag, gateway::view).
+        if (
+          identity !== undefined &&
+          terminalGatewayOf(identity.accountId, subscription.topic, 'out') !== undefined
+        ) {
+          done(null, this.viewable.get(client)?.has(TERMINAL_GRANT) === true ? subscription : null);
+          return;
+        }
         if (
           identity === undefined ||
           !mayBrowserSubscribe(identity.accountId, subscription.topic) ||
@@ -206,6 +227,10 @@ export class EmbeddedBroker {
             : null;
         }
         if (this.gatewayClients.has(client)) return null;
+        if (packet.topic.includes('/terminal/')) {
+          // Second lock: terminal answers only to browsers that hold the grant now.
+          return this.viewable.get(client)?.has(TERMINAL_GRANT) === true ? packet : null;
+        }
         if (!packet.topic.endsWith('/_modelupdates')) return packet;
         const types = this.viewable.get(client);
         if (types === undefined) return null;
@@ -218,11 +243,29 @@ export class EmbeddedBroker {
         };
         return info.standIn;
       },
-      // Browsers publish nothing yet; the server publishes through aedes.publish (client null).
+      // Browsers publish only terminal commands (with the grant); the server publishes through
+      // aedes.publish (client null).
       // A gateway publishes on its own up/ topics only; what it sends goes to the machine-data
       // services, which answer on its down/ topics.
       authorizePublish: (client, packet, done) => {
         if (client === null) {
+          done(null);
+          return;
+        }
+        const identity = this.identities.get(client);
+        if (identity !== undefined) {
+          // A browser publishes on its account's terminal topic only, with the grant.
+          const gatewayId = terminalGatewayOf(identity.accountId, packet.topic, 'in');
+          if (
+            gatewayId === undefined ||
+            gatewayId === '+' ||
+            this.viewable.get(client)?.has(TERMINAL_GRANT) !== true ||
+            this.gateways === undefined
+          ) {
+            done(new Error('Publishing is not allowed'));
+            return;
+          }
+          this.gateways.terminalCommand(identity, gatewayId, packet.payload as Buffer);
           done(null);
           return;
         }

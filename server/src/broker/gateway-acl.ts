@@ -1,3 +1,4 @@
+import type { BrokerIdentity } from '../services/browser-credential.service';
 import { gatewayTopics } from '@plant/shared-schema';
 import type { GatewayIdentity } from '../services/gateway-credential.service';
 
@@ -37,4 +38,6 @@ export interface GatewayLink {
   disconnected(identity: GatewayIdentity): void;
   /** A message the agent published on one of its `up/` topics (already allowed). */
   received(identity: GatewayIdentity, topic: string, payload: Buffer): void;
+  /** A browser's terminal command (the broker checked its grant and topic). */
+  terminalCommand(identity: BrokerIdentity, gatewayId: string, payload: Buffer): void;
 }

@@ -215,7 +215,21 @@ export interface ConnectionSecretsTable {
   secrets: string;
 }
 
+/** The gateway terminal's audit list: every command sent, by whom, and what came back. */
+export interface TerminalCommandsTable {
+  id: string;
+  account_id: string;
+  gateway_id: string;
+  user_id: string;
+  line: string;
+  /** 1 answered, 0 refused or failed, null while waiting for the agent. */
+  ok: number | null;
+  output: string | null;
+  created_at: number;
+}
+
 export interface Database {
+  terminal_commands: TerminalCommandsTable;
   gateway_credentials: GatewayCredentialsTable;
   gateway_configs: GatewayConfigsTable;
   connection_secrets: ConnectionSecretsTable;

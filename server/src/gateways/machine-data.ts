@@ -16,6 +16,8 @@ import { Ingest, type Preprocessor } from './ingest';
 import { LivePublisher } from './live-values';
 import { GatewayPresence } from './presence';
 import { StreamDirectory } from './stream-directory';
+import { GatewayTerminal } from './terminal';
+import type { BrokerIdentity } from '../services/browser-credential.service';
 
 /** What machine data sends out: the broker, once it runs. */
 export interface MachineDataBroker {
@@ -47,6 +49,7 @@ export class MachineData implements GatewayLink {
   readonly configs: ConfigPublisher;
   readonly presence: GatewayPresence;
   readonly requests: GatewayRequests;
+  readonly terminal: GatewayTerminal;
   private broker: MachineDataBroker | undefined;
 
   constructor(private readonly deps: MachineDataDeps) {
@@ -78,6 +81,13 @@ export class MachineData implements GatewayLink {
       (gatewayId) => this.presence.isOnline(gatewayId),
       deps.log,
     );
+    this.terminal = new GatewayTerminal(
+      deps.db,
+      this.requests,
+      (topic, payload) => this.broker?.publishValues(topic, payload),
+      deps.clock,
+      deps.log,
+    );
   }
 
   get store(): TimeSeriesStore {
@@ -103,6 +113,11 @@ export class MachineData implements GatewayLink {
   // GatewayLink: the broker's gateway half.
   verify(username: string, password: Buffer, clientId: string) {
     return this.deps.credentials.verify(username, password, clientId);
+  }
+
+  /** A terminal command a browser with the grant published (the broker checked it). */
+  terminalCommand(identity: BrokerIdentity, gatewayId: string, payload: Buffer): void {
+    this.terminal.received(identity, gatewayId, payload);
   }
 
   liveAmong(ids: readonly string[]) {

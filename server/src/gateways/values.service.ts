@@ -12,6 +12,7 @@ import {
   type LatestValues,
   type OpcuaNodesAnswer,
   type StreamValues,
+  type TerminalAudit,
   type ValueRetention,
   VALUE_RETENTION_PERMISSION,
 } from '@plant/shared-schema';
@@ -156,6 +157,11 @@ export class ValuesService {
     });
   }
 
+  /** The gateway terminal's audit list (internal tag and gateway::view). */
+  terminalAudit(session: Session, gatewayId: string): Promise<TerminalAudit> {
+    return this.data.terminal.list(session, gatewayId);
+  }
+
   /** OPC UA browse or search on a connection of the gateway, through its agent. */
   async opcua(
     session: Session,
@@ -187,6 +193,7 @@ export class ValuesService {
     }
     const answer = await this.data.requests.ask(gatewayId, request);
     if (!answer.ok) throw new DomainError('unavailable', answer.error);
+    if (!('nodes' in answer)) throw new DomainError('unavailable', 'The gateway answered wrongly.');
     return { nodes: answer.nodes, truncated: answer.truncated };
   }
 }

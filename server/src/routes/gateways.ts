@@ -45,6 +45,12 @@ export function gatewayRoutes(services: Services, values: ValuesService) {
     return c.json({ data: { revoked } });
   });
 
+  // The terminal's audit list: every command sent to the gateway, by whom, and its answer.
+  app.get('/gateways/:id/terminal', auth, async (c) => {
+    const { id } = validParams(c, gatewayParams);
+    return c.json({ data: await values.terminalAudit(c.get('session'), id) });
+  });
+
   // The OPC UA address space of a connection, through the gateway's agent (up to a minute).
   app.post('/gateways/:id/opcua/browse', auth, async (c) => {
     const { id } = validParams(c, gatewayParams);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idField } from '../api/fields';
 import { PROTOCOLS } from '../models/connection';
+import { terminalCommandSchema } from './terminal';
 
 /**
  * The messages between a gateway agent and the server's broker (DESIGN.md §8). The agent
@@ -71,6 +72,8 @@ export const agentDatapointSchema = z.object({
   id: idField,
   datastream_id: idField,
   stream_type: z.enum(['state', 'number', 'boolean', 'text']),
+  /** The tag's name (the terminal's `read <tag>`). */
+  tag: z.string().optional(),
   address: z.record(z.string(), z.unknown()),
   deadband: z.number().min(0),
   scale: z.number(),
@@ -169,6 +172,11 @@ export const gatewayRequestSchema = z.discriminatedUnion('op', [
     query: z.string().min(1).max(250),
     max_results: z.number().int().min(1).max(1_000).default(200),
   }),
+  z.object({
+    id: z.string().min(1).max(64),
+    op: z.literal('terminal'),
+    command: terminalCommandSchema,
+  }),
 ]);
 export type GatewayRequest = z.infer<typeof gatewayRequestSchema>;
 
@@ -193,5 +201,7 @@ export const gatewayResponseSchema = z.union([
     truncated: z.boolean().default(false),
   }),
   z.object({ id: z.string().min(1).max(64), ok: z.literal(false), error: z.string().max(1000) }),
+  /** A terminal command's output. */
+  z.object({ id: z.string().min(1).max(64), ok: z.literal(true), output: z.string().max(20_000) }),
 ]);
 export type GatewayResponse = z.infer<typeof gatewayResponseSchema>;
