@@ -295,6 +295,27 @@ export interface ValuesArea {
   cacheSize(): Promise<{ bytes: number; chunks: number; maxBytes: number }>;
 }
 
+/** A gateway terminal's answer (spec 000 §2): who ran what, and what came back. */
+export interface TerminalMessage {
+  readonly id: string;
+  readonly gateway: string;
+  readonly line: string;
+  readonly user: string;
+  readonly at: number;
+  readonly ok: boolean;
+  readonly output: string;
+}
+
+export interface TerminalArea {
+  /** Every answer of the gateway's terminal from now on (any user's, with the internal tag). */
+  watch(gatewayId: string, callback: (message: TerminalMessage) => void): Promise<Unsubscribe>;
+  /**
+   * Sends a command line to the gateway's agent over the broker (kept and sent once the
+   * connection is back); its answer comes to the watchers with the id answered here.
+   */
+  send(gatewayId: string, line: string): Promise<Result<{ id: string }>>;
+}
+
 export interface SyncWorkerApi {
   readonly session: SessionArea;
   readonly data: DataArea;
@@ -302,6 +323,7 @@ export interface SyncWorkerApi {
   readonly status: StatusArea;
   readonly http: HttpArea;
   readonly values: ValuesArea;
+  readonly terminal: TerminalArea;
 }
 
 /**

@@ -23,6 +23,7 @@ import { bootstrap, SNAPSHOT_PAGE } from './sync/bootstrap';
 import { Replica } from './sync/replica';
 import { BrokerConnection, type BrokerTimings } from './transport/broker';
 import { ApiClient } from './transport/http';
+import { TerminalHub } from './terminal/terminal-hub';
 import { ValuesCache } from './values/cache';
 import { ValuesHub } from './values/values-hub';
 
@@ -70,6 +71,8 @@ export class SyncEngine {
   readonly api: ApiClient;
   /** Machine values: live subscriptions, the values cache and the page's watches. */
   readonly values: ValuesHub;
+  /** The gateway terminal's commands and answers (spec 000 §2). */
+  readonly terminal: TerminalHub;
   private broker: BrokerConnection | undefined;
   private poller: MissedUpdatePoller | undefined;
   private sender: OutboxSender | undefined;
@@ -116,6 +119,11 @@ export class SyncEngine {
         return typeof asset === 'string' ? asset : undefined;
       },
     });
+    this.terminal = new TerminalHub(
+      options.accountId,
+      `plant-terminal-${replica.store.name}`,
+      options.log,
+    );
   }
 
   /** The ids of an asset's data streams in the local store (through its groups). */
@@ -253,6 +261,7 @@ export class SyncEngine {
         update: (message) => this.receive([message]),
         upload: (progress) => this.emit({ name: 'upload-progress', ...progress }),
         values: (message) => this.values.received(message),
+        terminal: (message) => this.terminal.received(message),
         connected: () => this.sender?.nudge(),
         subscribed: () => {
           this.poller?.trigger('broker subscribed');
@@ -263,6 +272,7 @@ export class SyncEngine {
       ...(timings.broker === undefined ? {} : { timings: timings.broker }),
     });
     this.values.lead(this.broker);
+    this.terminal.lead(this.broker);
     this.broker.start();
     void this.runBootstrap();
   }
@@ -482,6 +492,7 @@ export class SyncEngine {
     clearTimeout(this.bootstrapTimer);
     for (const cleanup of this.cleanups.splice(0)) cleanup();
     this.values.stop();
+    this.terminal.stop();
     await this.broker?.stop();
     await this.poller?.stop();
     await this.sender?.stop();

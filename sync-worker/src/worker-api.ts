@@ -7,6 +7,7 @@ import type {
   SessionOptions,
   StatusArea,
   SyncStatus,
+  TerminalArea,
   SyncWorkerApi,
   Unsubscribe,
   ValuesArea,
@@ -239,6 +240,18 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     },
   };
 
+  const terminalArea: TerminalArea = {
+    watch(gatewayId, callback) {
+      if (engine === undefined) return Promise.resolve(remote(() => undefined));
+      return Promise.resolve(remote(engine.terminal.watch(gatewayId, callback)));
+    },
+    send(gatewayId, line) {
+      return Promise.resolve(
+        engine === undefined ? NOT_STARTED : engine.terminal.send(gatewayId, line),
+      );
+    },
+  };
+
   let origin: { origin: string; appUrl: string } | undefined;
   const httpArea: HttpArea = {
     configure(next) {
@@ -286,5 +299,6 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     status: statusArea,
     http: httpArea,
     values: valuesArea,
+    terminal: terminalArea,
   };
 }

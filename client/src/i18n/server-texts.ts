@@ -7,6 +7,9 @@ import {
   CODE_RUN_TEXTS,
   NO_VALUE_TO_TRY,
   TAGNAME_USED,
+  TERMINAL_NOT_ALLOWED,
+  TERMINAL_UNKNOWN,
+  TERMINAL_USAGE,
   VALUE_TYPE_TEXTS,
   ERROR_TEXTS,
   FORGOT_ACCEPTED_MESSAGE,
@@ -152,6 +155,18 @@ const KNOWN = new Map<string, MessageDescriptor>([
   ['Field is required', msg`Field is required`],
   ['Must be at least 1', msg`Must be at least 1`],
   ['Search needs at least 3 characters', msg`Search needs at least 3 characters`],
+  // The gateway terminal and requests to a gateway's agent.
+  [TERMINAL_UNKNOWN, msg`Unknown command. Type help for the commands.`],
+  [TERMINAL_USAGE, msg`Wrong arguments. Type help for the commands.`],
+  [TERMINAL_NOT_ALLOWED, msg`The terminal needs the internal tag and gateway::view.`],
+  [
+    'The gateway is offline. Interactions are limited until it is back.',
+    msg`The gateway is offline. Interactions are limited until it is back.`,
+  ],
+  [
+    'The gateway did not answer in time. Try again later.',
+    msg`The gateway did not answer in time. Try again later.`,
+  ],
 ]);
 
 /** The sign-in rate limit names its wait: 'Too many sign-in attempts. Please try again in N seconds.' */

@@ -44,6 +44,7 @@ const DeviceDetailsPage = lazyPage(
   () => import('../features/devices/device-details-page'),
   'DeviceDetailsPage',
 );
+const TerminalPage = lazyPage(() => import('../features/terminal/terminal-page'), 'TerminalPage');
 const StreamPage = lazyPage(() => import('../features/devices/stream-page'), 'StreamPage');
 const ScanPage = lazyPage(() => import('../features/areas/scan-page'), 'ScanPage');
 
@@ -421,7 +422,10 @@ const areas = [
       forward(p, '/', '/app/gateways/list'),
       area(p, 'list', msg`Gateways`),
       area(p, '$id/details', msg`Gateway`),
-      area(p, '$id/terminal', msg`Terminal`, { requirement: ROUTE_REQUIREMENTS.gatewayTerminal }),
+      area(p, '$id/terminal', msg`Terminal`, {
+        requirement: ROUTE_REQUIREMENTS.gatewayTerminal,
+        component: () => <TerminalPage />,
+      }),
       area(p, '$id/logs', msg`Gateway logs`),
     ],
   }),

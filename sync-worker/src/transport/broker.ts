@@ -4,11 +4,13 @@ import {
   brokerCredentialsSchema,
   envelopeSchema,
   liveValuesSchema,
+  terminalOutSchema,
   TIMINGS,
   topics,
   updateMessageSchema,
   uploadProgressSchema,
   type LiveValues,
+  type TerminalOut,
   type UpdateMessage,
   type UploadProgress,
 } from '@plant/shared-schema';
@@ -50,6 +52,8 @@ export interface BrokerEvents {
   upload?(progress: UploadProgress): void;
   /** Live values of an asset (`account/{id}/values/{asset}`), parsed. */
   values?(message: LiveValues): void;
+  /** A gateway terminal's answer (`account/{id}/terminal/{gateway}/out`), parsed. */
+  terminal?(message: TerminalOut): void;
   /** The connection is up (CONNACK): the server is reachable again. */
   connected?(): void;
   /**
@@ -112,9 +116,14 @@ export class BrokerConnection {
   private checkTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setInterval> | undefined;
   private readonly unsent: { topic: string; payload: string }[] = [];
-  /** The assets whose live values are wanted, and those subscribed on this connection. */
+  /** The assets whose live values are wanted, the gateways whose terminal answers are. */
   private valueAssets: ReadonlySet<string> = new Set();
-  private readonly valueTopics = new Set<string>();
+  private terminalGateways: ReadonlySet<string> = new Set();
+  /** The topics of those subscribed on this connection (asked), and those granted (SUBACK). */
+  private readonly extraTopics = new Set<string>();
+  private readonly grantedTopics = new Set<string>();
+  /** Publishes that wait for a subscription (a terminal command waits for its answers' topic). */
+  private readonly afterGrant: { needs: string; topic: string; payload: string }[] = [];
 
   constructor(private readonly options: BrokerOptions) {
     this.timings = { ...DEFAULT_TIMINGS, ...options.timings };
@@ -204,7 +213,8 @@ export class BrokerConnection {
     });
     this.client = client;
     this.subscribed = false;
-    this.valueTopics.clear();
+    this.extraTopics.clear();
+    this.grantedTopics.clear();
     client.on('connect', () => {
       if (this.client !== client) return;
       this.attempt = 0;
@@ -219,7 +229,8 @@ export class BrokerConnection {
       if (this.client !== client) return;
       this.client = undefined;
       this.subscribed = false;
-      this.valueTopics.clear();
+      this.extraTopics.clear();
+      this.grantedTopics.clear();
       client.removeAllListeners();
       client.end(true);
       this.waitAndRetry('connection closed');
@@ -255,7 +266,7 @@ export class BrokerConnection {
       this.subscribed = true;
       this.setState({ name: 'connected', since: Date.now(), subscribed: true });
       this.options.events.subscribed?.();
-      this.syncValueTopics();
+      this.syncExtraTopics();
     });
   }
 
@@ -265,30 +276,71 @@ export class BrokerConnection {
    */
   setValueAssets(assets: ReadonlySet<string>): void {
     this.valueAssets = new Set(assets);
-    this.syncValueTopics();
+    this.syncExtraTopics();
   }
 
-  private syncValueTopics(): void {
+  /** The gateways whose terminal answers this connection should carry (internal tag only). */
+  setTerminalGateways(gateways: ReadonlySet<string>): void {
+    this.terminalGateways = new Set(gateways);
+    this.syncExtraTopics();
+  }
+
+  /** The topics wanted beyond the model updates: live values and terminal answers. */
+  private wantedExtraTopics(): Set<string> {
+    const { accountId } = this.options;
+    return new Set([
+      ...[...this.valueAssets].map((a) => topics.assetValues(accountId, a)),
+      ...[...this.terminalGateways].map((g) => topics.terminalOut(accountId, g)),
+    ]);
+  }
+
+  private syncExtraTopics(): void {
     const client = this.client;
     if (client?.connected !== true || !this.subscribed) return;
-    const wanted = new Set(
-      [...this.valueAssets].map((a) => topics.assetValues(this.options.accountId, a)),
-    );
-    const added = [...wanted].filter((t) => !this.valueTopics.has(t));
-    const removed = [...this.valueTopics].filter((t) => !wanted.has(t));
-    for (const t of added) this.valueTopics.add(t);
-    for (const t of removed) this.valueTopics.delete(t);
+    const wanted = this.wantedExtraTopics();
+    const added = [...wanted].filter((t) => !this.extraTopics.has(t));
+    const removed = [...this.extraTopics].filter((t) => !wanted.has(t));
+    for (const t of added) this.extraTopics.add(t);
+    for (const t of removed) this.extraTopics.delete(t);
     if (added.length > 0) {
       client.subscribe(added, { qos: 0 }, (err, granted) => {
         const refused = (granted ?? []).filter((g) => g.qos === 128).map((g) => g.topic);
         if ((err !== null && err !== undefined) || refused.length > 0) {
-          this.options.log.warn('live values subscription refused', { refused });
+          this.options.log.warn('subscription refused', { refused });
           // Not kept as subscribed: the next change or reconnect tries again.
-          for (const t of refused) this.valueTopics.delete(t);
+          for (const t of refused) this.extraTopics.delete(t);
         }
+        if (this.client !== client) return;
+        for (const g of granted ?? []) if (g.qos !== 128) this.grantedTopics.add(g.topic);
+        this.flushAfterGrant();
       });
     }
-    if (removed.length > 0) client.unsubscribe(removed);
+    if (removed.length > 0) {
+      for (const t of removed) this.grantedTopics.delete(t);
+      client.unsubscribe(removed);
+    }
+  }
+
+  /**
+   * Publishes once the subscription to `needs` is granted on this connection: a terminal
+   * command sent before its answers' topic is subscribed would be answered to no one.
+   */
+  publishAfter(needs: string, topic: string, payload: string): void {
+    if (this.afterGrant.length >= 50) this.afterGrant.shift();
+    this.afterGrant.push({ needs, topic, payload });
+    this.flushAfterGrant();
+  }
+
+  private flushAfterGrant(): void {
+    if (this.client?.connected !== true) return;
+    const ready = this.afterGrant.filter((m) => this.grantedTopics.has(m.needs));
+    if (ready.length === 0) return;
+    this.afterGrant.splice(
+      0,
+      this.afterGrant.length,
+      ...this.afterGrant.filter((m) => !ready.includes(m)),
+    );
+    for (const m of ready) this.publish(m.topic, m.payload);
   }
 
   private receive(topic: string, payload: Uint8Array): void {
@@ -307,7 +359,11 @@ export class BrokerConnection {
     } else if (topic === topics.uploadProgress(this.options.accountId)) {
       const parsed = uploadProgressSchema.safeParse(json);
       if (parsed.success) this.options.events.upload?.(parsed.data);
-    } else if (this.valueTopics.has(topic)) {
+    } else if (this.extraTopics.has(topic) && topic.endsWith('/out')) {
+      const parsed = terminalOutSchema.safeParse(json);
+      if (parsed.success) this.options.events.terminal?.(parsed.data);
+      else this.options.log.warn('terminal answer does not match its schema', { topic });
+    } else if (this.extraTopics.has(topic)) {
       const parsed = liveValuesSchema.safeParse(json);
       if (parsed.success) this.options.events.values?.(parsed.data);
       else this.options.log.warn('live values do not match their schema', { topic });

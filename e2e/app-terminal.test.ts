@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiPaths, type TerminalAudit } from '@plant/shared-schema';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { demoGateway } from '../server/src/testing/gateway-client';
+import { dataOf } from '../server/src/testing/harness';
+import { startAgent } from '../gateway-agent/src/testing/device-gateway';
+import { E2e } from './support/fixture';
+
+/*
+ * The gateway terminal (issue 12, item 6): a user with the internal tag runs a command on the
+ * gateway's real agent over the broker and sees its answer; a command outside the allowlist is
+ * refused; both are in the audit list with who ran them. A user without the tag cannot open it
+ * (the broker's refusal of a publish is tested in server/src/gateways/terminal.test.ts).
+ */
+let e2e: E2e;
+const stops: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  e2e = await E2e.start(inject('clientDist'));
+});
+afterAll(async () => {
+  for (const stop of stops) await stop();
+  await e2e.close();
+});
+
+describe('the gateway terminal', () => {
+  it('runs an allowed command on the agent and refuses others; the audit list names who', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const gw = await demoGateway(e2e.server, admin.accountId, 4);
+    stops.push((await startAgent(e2e.server, admin.token, gw.gatewayId)).stop);
+
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser);
+    await tab.signInAt(DEMO_USERS.internal);
+    await tab.goto(`/app/gateways/${gw.gatewayId}/terminal`);
+    const page = tab.page;
+    const input = page.getByRole('textbox', { name: 'Command' });
+    const answers = page.getByTestId('terminal-answer');
+    await expect.poll(() => input.count()).toBe(1);
+
+    await input.fill('status');
+    await input.press('Enter');
+    await expect.poll(() => answers.count(), { timeout: 60_000 }).toBe(1);
+    const first = answers.first();
+    expect(await first.getAttribute('data-ok')).toBe('true');
+    const output = await first.getByTestId('terminal-answer-output').textContent();
+    expect(output).toMatch(/^agent \S+, running since /);
+    expect(output).toContain('connection Simulator: connected');
+
+    await input.fill('rm -rf /');
+    await input.press('Enter');
+    await expect.poll(() => answers.count()).toBe(2);
+    expect(await answers.nth(1).getAttribute('data-ok')).toBe('false');
+    expect(await answers.nth(1).getByTestId('terminal-answer-output').textContent()).toBe(
+      'Unknown command. Type help for the commands.',
+    );
+    // Arrow up brings the last command back.
+    await input.press('ArrowUp');
+    expect(await input.inputValue()).toBe('rm -rf /');
+
+    const rows = page.getByTestId('terminal-audit-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.first().textContent()).toContain(DEMO_USERS.internal);
+    const internal = await e2e.server.signIn(DEMO_USERS.internal);
+    const audit = dataOf<TerminalAudit>(
+      await e2e.server.call('GET', apiPaths.terminalAudit(gw.gatewayId), { token: internal }),
+    );
+    expect(audit.map((a) => [a.line, a.ok])).toEqual([
+      ['rm -rf /', false],
+      ['status', true],
+    ]);
+
+    // Without the internal tag the terminal does not open: the app sends the user home.
+    const other = await e2e.browser();
+    const adminTab = await e2e.openApp(other);
+    await adminTab.signInAt(DEMO_USERS.admin);
+    await adminTab.goto(`/app/gateways/${gw.gatewayId}/terminal`);
+    await expect.poll(() => adminTab.path()).toBe('/app/devices/list');
+    expect(await adminTab.page.getByTestId('terminal-page').count()).toBe(0);
+  });
+});

@@ -1,0 +1,148 @@
+import { terminalOutSchema, topics, uuidv7, type TerminalOut } from '@plant/shared-schema';
+import type { Result } from '../api';
+import type { Logger } from '../log';
+
+/** A follower says which gateways' terminals it shows this often; the leader forgets after 3. */
+const WANT_EVERY_MS = 10_000;
+
+type ChannelMessage =
+  | { readonly t: 'want'; readonly tab: string; readonly gateways: readonly string[] }
+  | { readonly t: 'send'; readonly gateway: string; readonly id: string; readonly line: string }
+  | { readonly t: 'out'; readonly message: TerminalOut }
+  | { readonly t: 'leader' };
+
+/** The leader's broker, as far as the terminal goes. */
+export interface TerminalBroker {
+  setTerminalGateways(gateways: ReadonlySet<string>): void;
+  /** Publishes once the subscription to `needs` is in place (the answers' topic). */
+  publishAfter(needs: string, topic: string, payload: string): void;
+}
+
+/**
+ * The gateway terminal in the worker (spec 000 §2): commands go out on the account's terminal
+ * topic, answers come back on its `out` topic for every watching page. Only the leader tab holds
+ * the broker; followers send and watch through it over a BroadcastChannel, like live values.
+ */
+export class TerminalHub {
+  private readonly watchers = new Map<string, Set<(message: TerminalOut) => void>>();
+  private readonly remote = new Map<string, { gateways: readonly string[]; at: number }>();
+  private readonly tab = Math.random().toString(36).slice(2);
+  private readonly channel: BroadcastChannel | undefined;
+  private readonly timer: ReturnType<typeof setInterval>;
+  private broker: TerminalBroker | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly accountId: string,
+    channelName: string,
+    private readonly log: Logger,
+  ) {
+    this.channel =
+      typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(channelName);
+    this.channel?.addEventListener('message', (e: MessageEvent<ChannelMessage>) =>
+      this.heard(e.data),
+    );
+    this.timer = setInterval(() => this.changed(), WANT_EVERY_MS);
+  }
+
+  lead(broker: TerminalBroker): void {
+    this.broker = broker;
+    this.post({ t: 'leader' });
+    this.changed();
+  }
+
+  /** An answer from the leader's broker. */
+  received(message: TerminalOut): void {
+    this.post({ t: 'out', message });
+    this.deliver(message);
+  }
+
+  watch(gatewayId: string, callback: (message: TerminalOut) => void): () => void {
+    let set = this.watchers.get(gatewayId);
+    if (set === undefined) this.watchers.set(gatewayId, (set = new Set()));
+    set.add(callback);
+    this.changed();
+    return () => {
+      set.delete(callback);
+      if (set.size === 0) this.watchers.delete(gatewayId);
+      this.changed();
+    };
+  }
+
+  /** Sends a command line; its answer comes to the watchers with the id answered here. */
+  send(gatewayId: string, line: string): Result<{ id: string }> {
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(gatewayId) || line.length > 500) {
+      return { error: { kind: 'invalid', message: 'The given data was invalid.' } };
+    }
+    const id = uuidv7();
+    if (this.broker !== undefined) this.publish(gatewayId, id, line);
+    else this.post({ t: 'send', gateway: gatewayId, id, line });
+    return { data: { id } };
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.watchers.clear();
+    this.channel?.close();
+  }
+
+  private publish(gatewayId: string, id: string, line: string): void {
+    this.broker?.publishAfter(
+      topics.terminalOut(this.accountId, gatewayId),
+      topics.terminalIn(this.accountId, gatewayId),
+      JSON.stringify({ id, line }),
+    );
+  }
+
+  private deliver(message: TerminalOut): void {
+    for (const cb of this.watchers.get(message.gateway) ?? []) cb(message);
+  }
+
+  /** The watched gateways changed (or the time came to say them again). */
+  private changed(): void {
+    if (this.stopped) return;
+    if (this.broker === undefined) {
+      this.post({ t: 'want', tab: this.tab, gateways: [...this.watchers.keys()] });
+      return;
+    }
+    const all = new Set(this.watchers.keys());
+    const expired = Date.now() - 3 * WANT_EVERY_MS;
+    for (const [tab, want] of this.remote) {
+      if (want.at < expired) this.remote.delete(tab);
+      else for (const g of want.gateways) all.add(g);
+    }
+    this.broker.setTerminalGateways(all);
+  }
+
+  private heard(message: ChannelMessage): void {
+    if (this.stopped) return;
+    switch (message.t) {
+      case 'want':
+        if (this.broker === undefined) return;
+        this.remote.set(message.tab, { gateways: message.gateways, at: Date.now() });
+        this.changed();
+        return;
+      case 'send':
+        if (this.broker !== undefined) this.publish(message.gateway, message.id, message.line);
+        return;
+      case 'out': {
+        const parsed = terminalOutSchema.safeParse(message.message);
+        if (parsed.success && this.broker === undefined) this.deliver(parsed.data);
+        return;
+      }
+      case 'leader':
+        this.changed();
+        return;
+    }
+  }
+
+  private post(message: ChannelMessage): void {
+    if (this.stopped) return;
+    try {
+      this.channel?.postMessage(message);
+    } catch (err) {
+      this.log.warn('terminal channel post failed', { error: String(err) });
+    }
+  }
+}
