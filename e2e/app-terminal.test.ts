@@ -23,6 +23,38 @@ afterAll(async () => {
   await e2e.close();
 });
 
+describe("the gateway's logs", () => {
+  it("show the agent's recent lines, newest first, and what it logs later", async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const gw = await demoGateway(e2e.server, admin.accountId, 5);
+    stops.push((await startAgent(e2e.server, admin.token, gw.gatewayId)).stop);
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser);
+    await tab.signInAt(DEMO_USERS.admin);
+    await tab.goto(`/app/gateways/${gw.gatewayId}/logs`);
+    const messages = () =>
+      tab.page
+        .getByTestId('gateway-log-line')
+        .evaluateAll((rows) => rows.map((r) => r.querySelector('td:nth-child(3) p')?.textContent));
+    // From its start, sent once it was connected.
+    await expect.poll(messages).toContain('gateway agent started');
+    await expect.poll(messages).toContain('configuration applied');
+    // A later line arrives without a reload: a change of its configuration.
+    const simulator = (await e2e.serverModels(admin.accountId, 'connection')).find(
+      (c) => c.attributes.gateway_id === gw.gatewayId,
+    );
+    const off = await e2e.server.call('PUT', apiPaths.model('connections', simulator?.id ?? ''), {
+      token: admin.token,
+      json: { interval_ms: 5_000 },
+    });
+    expect(off.status).toBe(200);
+    await expect
+      .poll(async () => (await messages()).filter((m) => m === 'configuration applied').length)
+      .toBe(2);
+    expect((await messages())[0]).toBe('configuration applied');
+  });
+});
+
 describe('the gateway terminal', () => {
   it('runs an allowed command on the agent and refuses others; the audit list names who', async () => {
     const admin = await e2e.session(DEMO_USERS.admin);

@@ -10,6 +10,7 @@ import {
   type ConnectionStatus,
   type GatewayConfig,
   type GatewayResponse,
+  type GatewayLogLine,
   type GatewayStatus,
   type TerminalCommand,
 } from '@plant/shared-schema';
@@ -68,6 +69,11 @@ export class Agent {
   private readonly lastRead = new Map<string, { ts: number; value: unknown }>();
   private stopped = false;
 
+  /** The agent's log: its lines (info and above) also go to the server, once a second. */
+  private readonly log: Logger;
+  private logLines: GatewayLogLine[] = [];
+  private readonly logFlush: NodeJS.Timeout;
+
   constructor(
     private readonly options: {
       readonly config: AgentConfig;
@@ -78,7 +84,13 @@ export class Agent {
       readonly reconnectMs?: number;
     },
   ) {
-    const { config, log } = options;
+    const { config } = options;
+    const log = forwarding(options.log, (line) => {
+      this.logLines.push(line);
+      if (this.logLines.length > 200) this.logLines.splice(0, this.logLines.length - 200);
+    });
+    this.log = log;
+    this.logFlush = setInterval(() => this.flushLogs(), 1_000);
     this.startedAt = this.now();
     const saved = this.savedConfig();
     this.buffer = PointBuffer.open(config.dataDir, config.gatewayId, {
@@ -111,7 +123,7 @@ export class Agent {
   }
 
   start(): void {
-    this.options.log.info('gateway agent started', {
+    this.log.info('gateway agent started', {
       gateway: this.options.config.gatewayId,
       server: this.options.config.brokerUrl,
       version: AGENT_VERSION,
@@ -140,7 +152,7 @@ export class Agent {
   }
 
   private configReceived(payload: string): void {
-    const { log } = this.options;
+    const { log } = this;
     if (payload === '') {
       log.warn('the gateway was deleted on the server: every connection stops');
       void this.stopConnections();
@@ -208,7 +220,7 @@ export class Agent {
   }
 
   private makeConnector(connection: AgentConnection): Connector | undefined {
-    const { log } = this.options;
+    const { log } = this;
     const ctx: ConnectorContext = {
       connection,
       log: childLog(log, { connection: connection.id, protocol: connection.protocol }),
@@ -243,7 +255,7 @@ export class Agent {
       readings.map((r) => ({ stream: r.datapoint.datastream_id, ts: r.ts, value: r.value })),
     );
     if (dropped > 0) {
-      this.options.log.warn('the buffer is full: the oldest points were dropped', {
+      this.log.warn('the buffer is full: the oldest points were dropped', {
         dropped,
         total_dropped: this.buffer.state().dropped,
       });
@@ -345,6 +357,12 @@ export class Agent {
     }
   }
 
+  private flushLogs(): void {
+    // Kept (the newest 200) while the link is down: the server sees how the agent came up.
+    if (this.logLines.length === 0) return;
+    if (this.uplink.logs(JSON.stringify(this.logLines))) this.logLines = [];
+  }
+
   private statusSoon(): void {
     if (this.statusTimer !== undefined) return;
     this.statusTimer = setTimeout(() => {
@@ -390,11 +408,12 @@ export class Agent {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.heartbeat);
+    clearInterval(this.logFlush);
     clearTimeout(this.statusTimer);
     await this.stopConnections();
     await this.uplink.stop();
     this.buffer.close();
-    this.options.log.info('gateway agent stopped');
+    this.log.info('gateway agent stopped');
   }
 
   /** The buffer's state (tests, status). */
@@ -433,4 +452,24 @@ function tcpConnectTime(host: string, port: number): Promise<string> {
     socket.once('timeout', () => done('no answer within 3 s'));
     socket.once('error', (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
   });
+}
+
+/** A logger that also hands its info, warn and error lines to `sink` (for the server). */
+function forwarding(log: Logger, sink: (line: GatewayLogLine) => void): Logger {
+  const tee =
+    (level: GatewayLogLine['level']) => (msg: string, fields?: Record<string, unknown>) => {
+      log[level](msg, fields);
+      sink({
+        time: Date.now(),
+        level,
+        msg: msg.slice(0, 2_000),
+        ...(fields === undefined ? {} : { fields }),
+      });
+    };
+  return {
+    debug: (msg, fields) => log.debug(msg, fields),
+    info: tee('info'),
+    warn: tee('warn'),
+    error: tee('error'),
+  };
 }

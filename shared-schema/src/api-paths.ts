@@ -56,6 +56,8 @@ export const apiPaths = {
   /** A gateway's broker credentials: POST makes (rotates), GET lists, DELETE revokes. */
   gatewayCredentials: (gatewayId: string) => `gateways/${seg(gatewayId)}/credentials`,
   /** OPC UA address space through the gateway's agent (spec 001 §9: up to a minute). */
+  /** A gateway agent's recent log lines, oldest first (GatewayLogLine[]). */
+  gatewayLogs: (gatewayId: string) => `gateways/${seg(gatewayId)}/logs`,
   /** The gateway terminal's audit list (TerminalAudit). */
   terminalAudit: (gatewayId: string) => `gateways/${seg(gatewayId)}/terminal`,
   opcuaBrowse: (gatewayId: string) => `gateways/${seg(gatewayId)}/opcua/browse`,

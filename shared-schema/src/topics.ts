@@ -23,6 +23,8 @@ export const gatewayTopics = {
   data: (gatewayId: string) => `gateway/${gatewayId}/up/data`,
   /** Agent -> server: what it runs, connection states, heartbeats. */
   status: (gatewayId: string) => `gateway/${gatewayId}/up/status`,
+  /** Agent -> server: its recent log lines. */
+  logs: (gatewayId: string) => `gateway/${gatewayId}/up/logs`,
   /** Agent -> server: answers to requests. */
   response: (gatewayId: string) => `gateway/${gatewayId}/up/response`,
   /** Server -> agent: the acknowledgement of a batch. */

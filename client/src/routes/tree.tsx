@@ -45,6 +45,7 @@ const DeviceDetailsPage = lazyPage(
   'DeviceDetailsPage',
 );
 const TerminalPage = lazyPage(() => import('../features/terminal/terminal-page'), 'TerminalPage');
+const LogsPage = lazyPage(() => import('../features/gateway-logs/logs-page'), 'LogsPage');
 const StreamPage = lazyPage(() => import('../features/devices/stream-page'), 'StreamPage');
 const ScanPage = lazyPage(() => import('../features/areas/scan-page'), 'ScanPage');
 
@@ -426,7 +427,7 @@ const areas = [
         requirement: ROUTE_REQUIREMENTS.gatewayTerminal,
         component: () => <TerminalPage />,
       }),
-      area(p, '$id/logs', msg`Gateway logs`),
+      area(p, '$id/logs', msg`Gateway logs`, { component: () => <LogsPage /> }),
     ],
   }),
   listArea('dashboards', msg`Dashboards`, {

@@ -227,6 +227,14 @@ export class Uplink {
     });
   }
 
+  /** The agent's recent log lines; false when not connected (the caller keeps them). */
+  logs(payload: string): boolean {
+    const client = this.client;
+    if (client === undefined || !client.connected) return false;
+    client.publish(gatewayTopics.logs(this.options.gatewayId), payload, { qos: 0 });
+    return true;
+  }
+
   /** Answers a request. */
   respond(payload: string): void {
     const client = this.client;

@@ -16,6 +16,7 @@ import { Ingest, type Preprocessor } from './ingest';
 import { LivePublisher } from './live-values';
 import { GatewayPresence } from './presence';
 import { StreamDirectory } from './stream-directory';
+import { GatewayLogs } from './gateway-logs';
 import { GatewayTerminal } from './terminal';
 import type { BrokerIdentity } from '../services/browser-credential.service';
 
@@ -50,6 +51,7 @@ export class MachineData implements GatewayLink {
   readonly presence: GatewayPresence;
   readonly requests: GatewayRequests;
   readonly terminal: GatewayTerminal;
+  readonly logs: GatewayLogs;
   private broker: MachineDataBroker | undefined;
 
   constructor(private readonly deps: MachineDataDeps) {
@@ -72,6 +74,7 @@ export class MachineData implements GatewayLink {
       log: deps.log,
       publish: (topic, payload) => this.broker?.publishToGateway(topic, payload, true),
       gatewayDeleted: async (accountId, gatewayId) => {
+        this.logs.forget(gatewayId);
         await deps.credentials.revokeFor(accountId, gatewayId);
       },
     });
@@ -81,6 +84,7 @@ export class MachineData implements GatewayLink {
       (gatewayId) => this.presence.isOnline(gatewayId),
       deps.log,
     );
+    this.logs = new GatewayLogs(deps.log);
     this.terminal = new GatewayTerminal(
       deps.db,
       this.requests,
@@ -143,6 +147,8 @@ export class MachineData implements GatewayLink {
       this.presence.status(identity, payload);
     } else if (topic === gatewayTopics.response(identity.gatewayId)) {
       this.requests.responded(identity, payload);
+    } else if (topic === gatewayTopics.logs(identity.gatewayId)) {
+      this.logs.received(identity, payload);
     } else {
       this.deps.log.debug('gateway message on an unknown topic', { topic });
     }

@@ -9,6 +9,7 @@ import {
   datastreamModel,
   gatewayModel,
   type ConnectionAttributes,
+  type GatewayLogLine,
   type LatestValues,
   type OpcuaNodesAnswer,
   type StreamValues,
@@ -155,6 +156,16 @@ export class ValuesService {
       const v = latest.get(stream);
       return v === undefined ? [] : [{ stream, ts: v.ts, value: v.value }];
     });
+  }
+
+  /** A gateway agent's recent log lines (gateway::view), oldest first. */
+  async gatewayLogs(session: Session, gatewayId: string): Promise<readonly GatewayLogLine[]> {
+    const accountId = session.activeAccount?.id;
+    if (accountId === undefined || !can(session.ctx, gatewayModel.permissions.view))
+      throw forbidden();
+    const gateway = await this.models.find(accountId, gatewayModel.type, gatewayId);
+    if (gateway === undefined) throw notFound('Gateway');
+    return this.data.logs.of(gatewayId);
   }
 
   /** The gateway terminal's audit list (internal tag and gateway::view). */

@@ -45,6 +45,12 @@ export function gatewayRoutes(services: Services, values: ValuesService) {
     return c.json({ data: { revoked } });
   });
 
+  // The agent's recent log lines (the gateway's logs page).
+  app.get('/gateways/:id/logs', auth, async (c) => {
+    const { id } = validParams(c, gatewayParams);
+    return c.json({ data: await values.gatewayLogs(c.get('session'), id) });
+  });
+
   // The terminal's audit list: every command sent to the gateway, by whom, and its answer.
   app.get('/gateways/:id/terminal', auth, async (c) => {
     const { id } = validParams(c, gatewayParams);

@@ -150,6 +150,18 @@ export const gatewayStatusSchema = z.object({
 });
 export type GatewayStatus = z.infer<typeof gatewayStatusSchema>;
 
+/** `gateway/{id}/up/logs`: the agent's recent log lines (info and above), a second's worth. */
+export const gatewayLogLineSchema = z.object({
+  time: z.number(),
+  level: z.enum(['info', 'warn', 'error']),
+  msg: z.string().max(2_000),
+  fields: z.record(z.string(), z.unknown()).optional(),
+});
+export type GatewayLogLine = z.infer<typeof gatewayLogLineSchema>;
+export const gatewayLogLinesSchema = z.array(gatewayLogLineSchema).max(200);
+/** Log lines the server keeps per gateway (in memory: the agent's own log is the record). */
+export const GATEWAY_LOG_LINES_KEPT = 500;
+
 /** The agent's heartbeat; a gateway unheard for 3 beats is offline. */
 export const GATEWAY_HEARTBEAT_MS = 30_000;
 
