@@ -144,14 +144,7 @@ const bench: BenchPage = {
     };
   },
   async rawSubscribe(token, accountId) {
-    const res = await fetch(`${API_BASE}/${apiPaths.browserMqtt('bench-raw-subscriber')}`, {
-      headers: { Authorization: `Bearer ${token}`, 'X-Requested-With': 'XMLHttpRequest' },
-    });
-    const creds = (
-      (await res.json()) as {
-        data: { username: string; clientid: string; password: string };
-      }
-    ).data;
+    const creds = await brokerLogin(token, 'bench-raw-subscriber');
     const client = await mqtt.connectAsync(`ws://${location.host}/mqtt`, {
       protocolVersion: 4,
       clientId: creds.clientid,

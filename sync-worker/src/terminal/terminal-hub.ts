@@ -1,6 +1,7 @@
 import { terminalOutSchema, topics, uuidv7, type TerminalOut } from '@plant/shared-schema';
 import type { Result } from '../api';
 import type { Logger } from '../log';
+import { TabChannel, TabWants } from '../tab-relay';
 
 /** A follower says which gateways' terminals it shows this often; the leader forgets after 3. */
 const WANT_EVERY_MS = 10_000;
@@ -25,9 +26,9 @@ export interface TerminalBroker {
  */
 export class TerminalHub {
   private readonly watchers = new Map<string, Set<(message: TerminalOut) => void>>();
-  private readonly remote = new Map<string, { gateways: readonly string[]; at: number }>();
+  private readonly remote = new TabWants(3 * WANT_EVERY_MS);
   private readonly tab = Math.random().toString(36).slice(2);
-  private readonly channel: BroadcastChannel | undefined;
+  private readonly channel: TabChannel<ChannelMessage>;
   private readonly timer: ReturnType<typeof setInterval>;
   private broker: TerminalBroker | undefined;
   private stopped = false;
@@ -35,13 +36,9 @@ export class TerminalHub {
   constructor(
     private readonly accountId: string,
     channelName: string,
-    private readonly log: Logger,
+    log: Logger,
   ) {
-    this.channel =
-      typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(channelName);
-    this.channel?.addEventListener('message', (e: MessageEvent<ChannelMessage>) =>
-      this.heard(e.data),
-    );
+    this.channel = new TabChannel(channelName, (m) => this.heard(m), log);
     this.timer = setInterval(() => this.changed(), WANT_EVERY_MS);
   }
 
@@ -84,7 +81,7 @@ export class TerminalHub {
     this.stopped = true;
     clearInterval(this.timer);
     this.watchers.clear();
-    this.channel?.close();
+    this.channel.close();
   }
 
   private publish(gatewayId: string, id: string, line: string): void {
@@ -106,13 +103,7 @@ export class TerminalHub {
       this.post({ t: 'want', tab: this.tab, gateways: [...this.watchers.keys()] });
       return;
     }
-    const all = new Set(this.watchers.keys());
-    const expired = Date.now() - 3 * WANT_EVERY_MS;
-    for (const [tab, want] of this.remote) {
-      if (want.at < expired) this.remote.delete(tab);
-      else for (const g of want.gateways) all.add(g);
-    }
-    this.broker.setTerminalGateways(all);
+    this.broker.setTerminalGateways(this.remote.union(this.watchers.keys()));
   }
 
   private heard(message: ChannelMessage): void {
@@ -120,7 +111,7 @@ export class TerminalHub {
     switch (message.t) {
       case 'want':
         if (this.broker === undefined) return;
-        this.remote.set(message.tab, { gateways: message.gateways, at: Date.now() });
+        this.remote.note(message.tab, message.gateways);
         this.changed();
         return;
       case 'send':
@@ -138,11 +129,6 @@ export class TerminalHub {
   }
 
   private post(message: ChannelMessage): void {
-    if (this.stopped) return;
-    try {
-      this.channel?.postMessage(message);
-    } catch (err) {
-      this.log.warn('terminal channel post failed', { error: String(err) });
-    }
+    if (!this.stopped) this.channel.post(message);
   }
 }

@@ -15,6 +15,7 @@ import type { AssetValues, HistoryQuery, HistoryResult, HistorySeries, Point } f
 import type { Logger } from '../log';
 import type { ApiClient, ApiResult } from '../transport/http';
 import type { ValuesCache } from './cache';
+import { TabChannel, TabWants } from '../tab-relay';
 import { frameThrottle } from './frame';
 
 /** What an asset opened caches for offline use: its streams' last day. */
@@ -87,9 +88,9 @@ function isNetworkFailure(answer: ApiResult<unknown>): boolean {
 export class ValuesHub {
   private readonly watches = new Set<Watch>();
   private readonly tab = Math.random().toString(36).slice(2);
-  private readonly channel: BroadcastChannel | undefined;
-  /** Other tabs' assets (leader only), with when they last said so. */
-  private readonly remote = new Map<string, { assets: readonly string[]; at: number }>();
+  private readonly channel: TabChannel<ChannelMessage>;
+  /** Other tabs' assets (leader only). */
+  private readonly remote: TabWants;
   private broker: ValueTopics | undefined;
   private wantTimer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
@@ -97,11 +98,8 @@ export class ValuesHub {
 
   constructor(private readonly options: ValuesHubOptions) {
     this.now = options.now ?? Date.now;
-    this.channel =
-      typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(options.channel);
-    this.channel?.addEventListener('message', (e: MessageEvent<ChannelMessage>) =>
-      this.heard(e.data),
-    );
+    this.remote = new TabWants(3 * WANT_EVERY_MS, this.now);
+    this.channel = new TabChannel(options.channel, (m) => this.heard(m), options.log);
     this.wantTimer = setInterval(() => {
       if (this.broker === undefined) this.sayWant();
       else this.updateTopics();
@@ -144,7 +142,7 @@ export class ValuesHub {
     clearInterval(this.wantTimer);
     for (const w of [...this.watches]) w.stop();
     this.watches.clear();
-    this.channel?.close();
+    this.channel.close();
     this.options.cache.close();
   }
 
@@ -283,13 +281,7 @@ export class ValuesHub {
 
   private updateTopics(): void {
     if (this.broker === undefined || this.stopped) return;
-    const all = this.localAssets();
-    const expired = this.now() - 3 * WANT_EVERY_MS;
-    for (const [tab, want] of this.remote) {
-      if (want.at < expired) this.remote.delete(tab);
-      else for (const a of want.assets) all.add(a);
-    }
-    this.broker.setValueAssets(all);
+    this.broker.setValueAssets(this.remote.union(this.localAssets()));
   }
 
   private heard(message: ChannelMessage): void {
@@ -297,7 +289,7 @@ export class ValuesHub {
     switch (message.t) {
       case 'want':
         if (this.broker === undefined) return;
-        this.remote.set(message.tab, { assets: message.assets, at: this.now() });
+        this.remote.note(message.tab, message.assets);
         this.updateTopics();
         return;
       case 'values': {
@@ -317,12 +309,7 @@ export class ValuesHub {
   }
 
   private post(message: ChannelMessage): void {
-    if (this.stopped) return;
-    try {
-      this.channel?.postMessage(message);
-    } catch (err) {
-      this.log.warn('values channel post failed', { error: String(err) });
-    }
+    if (!this.stopped) this.channel.post(message);
   }
 
   /** A live message for an asset this tab shows: into the cache, then to its watches. */
