@@ -70,4 +70,5 @@ export const apiPaths = {
  */
 export const appPaths = {
   gatewayDetails: (id: string) => `/app/gateways/${seg(id)}/details`,
+  gatewayList: () => '/app/gateways/list',
 } as const;

@@ -6,6 +6,7 @@ import {
   CODE_REASONS,
   CODE_RUN_TEXTS,
   NO_VALUE_TO_TRY,
+  STATIC_IP_MISSING,
   TAGNAME_USED,
   TERMINAL_NOT_ALLOWED,
   TERMINAL_UNKNOWN,
@@ -155,6 +156,13 @@ const KNOWN = new Map<string, MessageDescriptor>([
   ['Field is required', msg`Field is required`],
   ['Must be at least 1', msg`Must be at least 1`],
   ['Search needs at least 3 characters', msg`Search needs at least 3 characters`],
+  // A gateway's network settings (spec 001 §3, §8).
+  [
+    STATIC_IP_MISSING,
+    msg`Static IP configuration missing or wrong: please set the IP address and subnet mask of the gateway.`,
+  ],
+  ['Please enter a valid IPv4 address', msg`Please enter a valid IPv4 address`],
+  ['Please enter a valid subnet mask', msg`Please enter a valid subnet mask`],
   // The gateway terminal and requests to a gateway's agent.
   [TERMINAL_UNKNOWN, msg`Unknown command. Type help for the commands.`],
   [TERMINAL_USAGE, msg`Wrong arguments. Type help for the commands.`],

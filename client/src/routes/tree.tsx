@@ -45,6 +45,14 @@ const DeviceDetailsPage = lazyPage(
   'DeviceDetailsPage',
 );
 const TerminalPage = lazyPage(() => import('../features/terminal/terminal-page'), 'TerminalPage');
+const GatewaysListPage = lazyPage(
+  () => import('../features/gateway-pages/gateways-list-page'),
+  'GatewaysListPage',
+);
+const GatewayDetailsPage = lazyPage(
+  () => import('../features/gateway-pages/gateway-details-page'),
+  'GatewayDetailsPage',
+);
 const LogsPage = lazyPage(() => import('../features/gateway-logs/logs-page'), 'LogsPage');
 const StreamPage = lazyPage(() => import('../features/devices/stream-page'), 'StreamPage');
 const ScanPage = lazyPage(() => import('../features/areas/scan-page'), 'ScanPage');
@@ -421,8 +429,8 @@ const areas = [
     requirement: ROUTE_REQUIREMENTS.gateways,
     children: (p) => [
       forward(p, '/', '/app/gateways/list'),
-      area(p, 'list', msg`Gateways`),
-      area(p, '$id/details', msg`Gateway`),
+      area(p, 'list', msg`Gateways`, { component: () => <GatewaysListPage /> }),
+      area(p, '$id/details', msg`Gateway`, { component: () => <GatewayDetailsPage /> }),
       area(p, '$id/terminal', msg`Terminal`, {
         requirement: ROUTE_REQUIREMENTS.gatewayTerminal,
         component: () => <TerminalPage />,

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { STATIC_IP_MISSING } from '@plant/shared-schema';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { demoGateway } from '../server/src/testing/gateway-client';
+import { startAgent } from '../gateway-agent/src/testing/device-gateway';
+import { E2e } from './support/fixture';
+
+/*
+ * The gateway pages (issue 12, item 6): the list with online or offline, live as an agent comes
+ * and goes; the details with the network settings checked on their fields and saved to the
+ * server; the agent's key made (shown once), listed and revoked; no edit controls without
+ * gateway::edit.
+ */
+let e2e: E2e;
+
+beforeAll(async () => {
+  e2e = await E2e.start(inject('clientDist'));
+});
+afterAll(() => e2e.close());
+
+describe('the gateway pages', () => {
+  it('list the gateways with their state, live as an agent connects and stops', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const gw = await demoGateway(e2e.server, admin.accountId, 6);
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser);
+    await tab.signInAt(DEMO_USERS.admin);
+    await tab.goto('/app/gateways/list');
+    const rows = tab.page.getByTestId('gateway-row');
+    await expect.poll(() => rows.count()).toBe(12);
+    const row = tab.page.locator(`[data-testid="gateway-row"][data-id="${gw.gatewayId}"]`);
+    const online = row.getByTestId('gateway-online');
+    expect(await online.getAttribute('data-online')).toBe('false');
+
+    const agent = await startAgent(e2e.server, admin.token, gw.gatewayId);
+    await expect.poll(() => online.getAttribute('data-online')).toBe('true');
+    // Its simulator connection reports its state.
+    await expect
+      .poll(() => row.getByTestId('connection-state').first().getAttribute('data-state'))
+      .toBe('connected');
+    await agent.stop();
+    await expect.poll(() => online.getAttribute('data-online')).toBe('false');
+  });
+
+  it('details: network settings checked and saved; the key shown once, listed, revoked', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const gw = await demoGateway(e2e.server, admin.accountId, 7);
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser);
+    const page = tab.page;
+    page.on('dialog', (d) => void d.accept());
+    await tab.signInAt(DEMO_USERS.admin);
+    await tab.goto(`/app/gateways/${gw.gatewayId}/details`);
+    const network = page.getByTestId('gateway-network');
+    await expect.poll(() => network.count()).toBe(1);
+
+    // Static without an address: the spec's message on the field, and the focus there.
+    await network.getByText('Static', { exact: true }).click();
+    await network.getByRole('textbox', { name: 'IP address' }).fill('');
+    await network.getByRole('button', { name: 'Save network settings' }).click();
+    await expect.poll(() => network.getByText(STATIC_IP_MISSING).count()).toBeGreaterThan(0);
+    expect(
+      await network
+        .getByRole('textbox', { name: 'IP address' })
+        .evaluate((el) => el === document.activeElement),
+    ).toBe(true);
+    await network.getByRole('textbox', { name: 'IP address' }).fill('10.0.0.300');
+    await network.getByRole('button', { name: 'Save network settings' }).click();
+    await expect
+      .poll(() => network.getByText('Please enter a valid IPv4 address').count())
+      .toBeGreaterThan(0);
+    await network.getByRole('textbox', { name: 'IP address' }).fill('10.0.0.5');
+    await network.getByRole('textbox', { name: 'Subnet mask' }).fill('255.255.255.0');
+    await network.getByRole('button', { name: 'Save network settings' }).click();
+    await expect
+      .poll(async () => {
+        const saved = (await e2e.serverModels(admin.accountId, 'gateway')).find(
+          (g) => g.id === gw.gatewayId,
+        );
+        return [
+          saved?.attributes.ip_assignment,
+          saved?.attributes.ip,
+          saved?.attributes.subnet_mask,
+        ];
+      })
+      .toEqual(['static', '10.0.0.5', '255.255.255.0']);
+
+    // The key: shown once, listed after a reload without its secret, then revoked.
+    const credentials = page.getByTestId('gateway-credentials');
+    await credentials.getByTestId('gateway-key-make').click();
+    const key = credentials.getByTestId('gateway-key-value');
+    await expect
+      .poll(async () => ((await key.count()) === 1 ? (await key.textContent())?.length : 0))
+      .toBeGreaterThan(15);
+    await tab.reload();
+    await expect.poll(() => credentials.getByTestId('gateway-key-made').count()).toBe(1);
+    expect(await credentials.getByTestId('gateway-key-value').count()).toBe(0);
+    await credentials.getByTestId('gateway-key-revoke').click();
+    await expect.poll(() => credentials.getByTestId('gateway-key-none').count()).toBe(1);
+  });
+
+  it('offer no edit controls without gateway::edit', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const gw = await demoGateway(e2e.server, admin.accountId, 8);
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser);
+    await tab.signInAt(DEMO_USERS.tech);
+    await tab.goto(`/app/gateways/${gw.gatewayId}/details`);
+    await expect.poll(() => tab.page.getByTestId('gateway-network').count()).toBe(1);
+    expect(await tab.page.getByTestId('gateway-credentials').count()).toBe(0);
+    expect(await tab.page.getByRole('button', { name: 'Save network settings' }).count()).toBe(0);
+  });
+});
