@@ -48,6 +48,8 @@ describe('the data stream diagram', () => {
 
     const browser = await e2e.browser();
     const tab = await e2e.openApp(browser);
+    // A 1024x768 tablet: the diagram fits the screen without scrolling sideways.
+    await tab.page.setViewportSize({ width: 1024, height: 768 });
     await tab.signInAt(DEMO_USERS.admin);
     await tab.goto(`/app/devices/${gw.assetId}/input/${stream}`);
     const page = tab.page;
@@ -63,6 +65,15 @@ describe('the data stream diagram', () => {
     expect(await metric('max')).toBe('1,114 rpm');
     expect(await metric('last')).toBe('1,114 rpm');
     expect(await page.getByTestId('stream-offline').count()).toBe(0);
+    const fits = await page.evaluate(() => {
+      const chart = document.querySelector('[data-testid="stream-chart"] canvas');
+      const box = chart?.getBoundingClientRect();
+      return {
+        page: document.documentElement.scrollWidth <= window.innerWidth,
+        chart: box !== undefined && box.width > 300 && box.right <= window.innerWidth,
+      };
+    });
+    expect(fits).toEqual({ page: true, chart: true });
 
     // The server out of reach, and a reload: the cached hours show, and the page says why
     // nothing newer does.
