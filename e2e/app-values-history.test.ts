@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { PointValue } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
@@ -74,6 +75,16 @@ describe('the data stream diagram', () => {
       };
     });
     expect(fits).toEqual({ page: true, chart: true });
+    // The range's raw values as CSV.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('stream-csv').click(),
+    ]);
+    const csv = await fs.readFile(await download.path(), 'utf8');
+    const csvLines = csv.trim().split('\n');
+    expect(csvLines[0]).toBe('ts,time,value');
+    expect(csvLines).toHaveLength(116);
+    expect(csvLines[1]).toMatch(/^\d+,\d{4}-\d\d-\d\dT[\d:.]+Z,1000$/);
 
     // The server out of reach, and a reload: the cached hours show, and the page says why
     // nothing newer does.
