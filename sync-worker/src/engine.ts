@@ -15,10 +15,11 @@ import type { Logger } from './log';
 import { OutboxSender, type SenderTimings } from './outbox/sender';
 import { MissedUpdatePoller, type MissedUpdateTimings } from './poller/missed-updates';
 import { toLocalModel } from './queries';
+import { QueryHub, rxdbChanges } from './query/query-hub';
 import { valuesDatabaseName } from './store/database-name';
 import { META_ID, modelKey } from './store/docs';
 import { globalIndexedDb, type IndexedDbEnv } from './store/indexeddb';
-import { LocalStore } from './store/store';
+import { LocalStore, modelsDatabaseName } from './store/store';
 import { bootstrap, SNAPSHOT_PAGE } from './sync/bootstrap';
 import { Replica } from './sync/replica';
 import { BrokerConnection, type BrokerTimings } from './transport/broker';
@@ -37,6 +38,11 @@ export interface EngineOptions extends SessionOptions {
   readonly leader?: LeaderLock;
   readonly fetch?: typeof fetch;
   readonly snapshotPage?: number;
+  /**
+   * The live queries of this session, made before the store opens so that a list's first rows
+   * come from disk at once (worker-api.ts). Default: the engine makes its own.
+   */
+  readonly queries?: QueryHub;
   /** The values cache's bound in bytes (default DEFAULT_CACHE_BYTES). */
   readonly valuesCacheBytes?: number;
   readonly timings?: {
@@ -73,6 +79,8 @@ export class SyncEngine {
   readonly values: ValuesHub;
   /** The gateway terminal's commands and answers (spec 000 §2). */
   readonly terminal: TerminalHub;
+  /** Live queries and one-model watches over the local store. */
+  readonly queries: QueryHub;
   private broker: BrokerConnection | undefined;
   private poller: MissedUpdatePoller | undefined;
   private sender: OutboxSender | undefined;
@@ -96,7 +104,9 @@ export class SyncEngine {
     private readonly options: EngineOptions,
     readonly replica: Replica,
     valuesCache: ValuesCache,
+    queries: QueryHub,
   ) {
+    this.queries = queries;
     this.token = options.token;
     this.appUrl = options.appUrl;
     this.current = { ...STOPPED_STATUS, started: true, accountId: options.accountId };
@@ -137,13 +147,27 @@ export class SyncEngine {
   }
 
   static async start(options: EngineOptions): Promise<SyncEngine> {
-    const store = await LocalStore.open({
-      userId: options.userId,
-      accountId: options.accountId,
-      ...(options.env === undefined ? {} : { env: options.env }),
-      ...(options.multiInstance === undefined ? {} : { multiInstance: options.multiInstance }),
-    });
     const env = options.env ?? globalIndexedDb();
+    const queries =
+      options.queries ??
+      new QueryHub({
+        env,
+        databaseName: modelsDatabaseName(options.userId, options.accountId),
+        log: options.log,
+      });
+    let store: LocalStore;
+    try {
+      store = await LocalStore.open({
+        userId: options.userId,
+        accountId: options.accountId,
+        env,
+        ...(options.multiInstance === undefined ? {} : { multiInstance: options.multiInstance }),
+        onCollections: (db) => void queries.attach(rxdbChanges(db.models)),
+      });
+    } catch (err) {
+      queries.close();
+      throw err;
+    }
     let cache: ValuesCache;
     try {
       cache = await ValuesCache.open(
@@ -152,10 +176,11 @@ export class SyncEngine {
         options.valuesCacheBytes,
       );
     } catch (err) {
+      queries.close();
       await store.close();
       throw err;
     }
-    const engine = new SyncEngine(options, new Replica(store), cache);
+    const engine = new SyncEngine(options, new Replica(store), cache, queries);
     engine.wire();
     return engine;
   }
@@ -499,11 +524,13 @@ export class SyncEngine {
     await this.flushing;
     this.releaseLeader();
     this.setStatus({ started: false, leader: false, connection: { name: 'stopped' } });
+    this.queries.close();
     await this.replica.store.close();
   }
 
   private setStatus(patch: Partial<SyncStatus>): void {
     this.current = { ...this.current, ...patch };
+    if (patch.bootstrap !== undefined) this.queries.setLoading(patch.bootstrap.name !== 'done');
     for (const listener of this.statusListeners) listener(this.current);
   }
 

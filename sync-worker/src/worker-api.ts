@@ -16,7 +16,7 @@ import type {
 import { STOPPED_STATUS, SyncEngine, type EngineOptions } from './engine';
 import { alwaysLeader, webLocksLeader, type LeaderLock } from './leader';
 import type { Logger } from './log';
-import { watchModel, watchQuery } from './queries';
+import { QueryHub } from './query/query-hub';
 import { userDexiePrefix, userValuesPrefix, valuesDatabaseName } from './store/database-name';
 import {
   deleteDatabase,
@@ -24,7 +24,7 @@ import {
   listDatabases,
   type IndexedDbEnv,
 } from './store/indexeddb';
-import { LocalStore } from './store/store';
+import { LocalStore, modelsDatabaseName } from './store/store';
 import { Replica } from './sync/replica';
 import { ApiClient } from './transport/http';
 
@@ -61,6 +61,21 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
   const leader = options.leader ?? defaultLeader();
   let engine: SyncEngine | undefined;
   let session: SessionOptions | undefined;
+  /**
+   * The live queries of the session starting or running: made when a start is asked for, before
+   * the store opens, so that a list's first rows come straight from disk (the page subscribes
+   * while the session starts). The engine takes it over.
+   */
+  let queries: QueryHub | undefined;
+  const openQueries = (userId: string, accountId: string): QueryHub => {
+    queries?.close();
+    queries = new QueryHub({
+      env,
+      databaseName: modelsDatabaseName(userId, accountId),
+      log: options.log,
+    });
+    return queries;
+  };
   const statusListeners = new Set<(status: SyncStatus) => void>();
   const detach: (() => void)[] = [];
   const stopped = STOPPED_STATUS;
@@ -77,7 +92,7 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     return next;
   };
 
-  const start = async (next: SessionOptions): Promise<Result<SyncStatus>> => {
+  const start = async (next: SessionOptions, hub: QueryHub): Promise<Result<SyncStatus>> => {
     await stop();
     try {
       engine = await SyncEngine.start({
@@ -86,8 +101,10 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
         log: options.log,
         env,
         leader,
+        queries: hub,
       });
     } catch (err) {
+      if (queries === hub) queries = undefined;
       options.log.error('sync could not start', { error: String(err) });
       return { error: { kind: 'not-started', message: String(err) } };
     }
@@ -109,8 +126,16 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
   const eventListeners = new Set<Parameters<StatusArea['events']>[0]>();
 
   const sessionArea: SessionArea = {
-    start: (next) => serially(() => start(next)),
-    stop: () => serially(stop),
+    start: (next) => {
+      const hub = openQueries(next.userId, next.accountId);
+      return serially(() => start(next, hub));
+    },
+    stop: () =>
+      serially(async () => {
+        await stop();
+        queries?.close();
+        queries = undefined;
+      }),
     switchAccount: (accountId, token) => serially(() => switchAccount(accountId, token)),
     signOut: (userId) => serially(() => signOut(userId)),
     setToken(token) {
@@ -137,13 +162,15 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     await new Replica(old).clearModels();
     await old.close();
     await deleteDatabase(env.indexedDB, valuesDatabaseName(previous.userId, previous.accountId));
-    return start({ ...previous, accountId, token });
+    return start({ ...previous, accountId, token }, openQueries(previous.userId, accountId));
   }
 
   /** Stops, then deletes every database of the session's user (or of `userId` without one). */
   async function signOut(userId?: string): Promise<void> {
     const whose = session?.userId ?? userId;
     await stop();
+    queries?.close();
+    queries = undefined;
     session = undefined;
     if (whose === undefined) return;
     const prefixes = [userDexiePrefix(whose), userValuesPrefix(whose)];
@@ -155,15 +182,15 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
 
   const dataArea: DataArea = {
     subscribe(query, callback) {
-      if (engine === undefined) return Promise.resolve(remote(() => undefined));
-      return Promise.resolve(remote(watchQuery(engine.replica.store, query, callback)));
+      if (queries === undefined) return Promise.resolve(remote(() => undefined));
+      return Promise.resolve(remote(queries.subscribe(query, callback)));
     },
     async get(type, id) {
       return (await engine?.get(type, id)) ?? null;
     },
     watch(type, id, callback) {
-      if (engine === undefined) return Promise.resolve(remote(() => undefined));
-      return Promise.resolve(remote(watchModel(engine.replica.store, type, id, callback)));
+      if (queries === undefined) return Promise.resolve(remote(() => undefined));
+      return Promise.resolve(remote(queries.watch(type, id, callback)));
     },
     async read(type, id) {
       return engine === undefined ? NOT_STARTED : engine.read(type, id);

@@ -33,6 +33,11 @@ export interface StoreOptions {
   readonly wrapStorage?: (storage: RxStorage<unknown, unknown>) => RxStorage<unknown, unknown>;
   /** Tests only: another set of schemas (a newer version, to run a migration). */
   readonly definition?: StoreDefinition;
+  /**
+   * Runs as soon as the collections exist, before the store's own first writes (the live
+   * queries subscribe to the models' changes here, so that they miss none).
+   */
+  readonly onCollections?: (db: StoreDatabase) => void;
 }
 
 export type StoreDatabase = RxDatabase<StoreCollections>;
@@ -88,6 +93,7 @@ export class LocalStore {
           meta: { ...definition.meta },
         }),
       );
+      options.onCollections?.(db);
       await useRangeReads(db.models);
       const store = new LocalStore(
         name,
@@ -228,6 +234,15 @@ export async function deleteStoreDatabases(
   );
   for (const n of names) await deleteDatabase(env.indexedDB, n);
   return names;
+}
+
+/** The IndexedDB database of one user's models for one account (the live queries read it). */
+export function modelsDatabaseName(userId: string, accountId: string): string {
+  return dexieDatabaseName(
+    storeName(userId, accountId),
+    STORE_DEFINITION.models.schema.version,
+    'models',
+  );
 }
 
 /** Deletes one user's store for one account without opening it (an account switch). */

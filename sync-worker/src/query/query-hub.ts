@@ -1,0 +1,516 @@
+import type { LocalModel, ModelQuery, QueryResult } from '../api';
+import type { Logger } from '../log';
+import { toLocalModel } from '../queries';
+import { modelKey, type ModelDoc } from '../store/docs';
+import type { IndexedDbEnv } from '../store/indexeddb';
+import { ModelReader, type ListRange, type StoredDoc } from './model-reader';
+import { SortedKeys } from './sorted-keys';
+
+/*
+ * Live queries without rescans (DESIGN.md §6). A list's query is a window (offset, limit) over a
+ * view: the keys of the models it matches, in list order, held in memory and kept by the store's
+ * change events (RxDB's, which every tab's writes raise): a change costs a binary search per
+ * model it touches, and a window compares only its own rows. A view is read once, in the
+ * background, through the list index; until then a window comes straight from that index
+ * (`ModelReader`), so the first rows of a list do not wait for the view, for RxDB or for the
+ * rest of the store to open.
+ */
+
+export const QUERY_DEFAULT_LIMIT = 100;
+export const QUERY_MAX_LIMIT = 1000;
+
+/** Docs per read while a view is built (bounded memory, few requests). */
+const BUILD_CHUNK = 2000;
+/** A view nobody watches is kept this long (a list's window moves: unsubscribe, subscribe). */
+const IDLE_VIEW_MS = 30_000;
+
+/** One change of a doc as the store's events tell it: its new state, null when it was removed. */
+export interface DocChange {
+  readonly key: string;
+  readonly doc: ModelDoc | null;
+}
+
+/** Where the hub hears of changes: RxDB's event bulks of the models collection. */
+export interface ChangeSource {
+  subscribe(listener: (changes: readonly DocChange[]) => void): () => void;
+}
+
+export interface QueryHubOptions {
+  readonly env: IndexedDbEnv;
+  /** The models database's IndexedDB name (RxDB's Dexie storage). */
+  readonly databaseName: string;
+  readonly log: Logger;
+}
+
+type Matcher = (doc: ModelDoc) => boolean;
+
+interface LiveQuery {
+  readonly offset: number;
+  readonly limit: number;
+  readonly callback: (result: QueryResult) => void;
+  keys: readonly string[];
+  items: readonly LocalModel[];
+  total: number;
+  complete: boolean;
+  emitted: boolean;
+  /** Bumped with every refresh: an answer of an older one is dropped. */
+  version: number;
+  closed: boolean;
+}
+
+class View {
+  readonly keys = new SortedKeys();
+  readonly queries = new Set<LiveQuery>();
+  /** The models of the rows some window shows, by key. */
+  readonly models = new Map<string, LocalModel>();
+  state: 'waiting' | 'building' | 'ready' = 'waiting';
+  /** Changes heard while building, applied after the read (in order, the newest wins). */
+  pending: DocChange[] = [];
+  idleSince = 0;
+
+  constructor(
+    readonly id: string,
+    readonly range: ListRange,
+    readonly matches: Matcher,
+    /** The view only narrows its range by visibility: a count of the range is close. */
+    readonly plain: boolean,
+  ) {}
+}
+
+function matcherOf(query: ModelQuery): { matches: Matcher; plain: boolean } {
+  const parentKey =
+    query.parent === undefined ? undefined : modelKey(query.parent.type, query.parent.id);
+  const inRange: Matcher = (doc) =>
+    doc.type === query.type &&
+    doc.attributes !== null &&
+    (parentKey === undefined || doc.parent_key === parentKey);
+  const text = query.search?.text.trim().toLowerCase() ?? '';
+  const fields = query.search?.fields ?? [];
+  if (text === '' || fields.length === 0) return { matches: inRange, plain: true };
+  return {
+    plain: false,
+    matches: (doc) =>
+      inRange(doc) &&
+      fields.some((f) => {
+        const value = doc.attributes?.[f];
+        return typeof value === 'string' && value.toLowerCase().includes(text);
+      }),
+  };
+}
+
+function rangeOf(query: ModelQuery): ListRange {
+  return query.parent === undefined
+    ? { index: 'type', prefix: query.type }
+    : { index: 'parent', prefix: modelKey(query.parent.type, query.parent.id) };
+}
+
+function viewId(query: ModelQuery): string {
+  const text = query.search?.text.trim().toLowerCase() ?? '';
+  const fields = text === '' ? [] : (query.search?.fields ?? []);
+  return JSON.stringify([
+    query.type,
+    query.parent?.type ?? null,
+    query.parent?.id ?? null,
+    fields.length === 0 ? '' : text,
+    fields,
+  ]);
+}
+
+function isReady(view: View): boolean {
+  return view.state === 'ready';
+}
+
+function sameItems(a: readonly LocalModel[], b: readonly LocalModel[]): boolean {
+  return a.length === b.length && a.every((m, i) => m === b[i]);
+}
+
+export class QueryHub {
+  private readonly views = new Map<string, View>();
+  private readonly watchers = new Map<
+    string,
+    Set<{ callback: (model: LocalModel | null) => void; last: LocalModel | null | undefined }>
+  >();
+  private reader: ModelReader | null = null;
+  private opening: Promise<ModelReader | null> | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private attached = false;
+  private closed = false;
+  private loading = true;
+  private readonly sweeper: ReturnType<typeof setInterval>;
+  /** Per watched key, how many changes were heard: a read started before one is stale. */
+  private readonly heard = new Map<string, number>();
+
+  constructor(private readonly options: QueryHubOptions) {
+    // The store may exist from an earlier visit: its lists can be read before RxDB opens it.
+    void this.openReader();
+    this.sweeper = setInterval(() => this.dropIdleViews(), IDLE_VIEW_MS / 3);
+  }
+
+  private openReader(): Promise<ModelReader | null> {
+    if (this.reader?.isOpen === true) return Promise.resolve(this.reader);
+    this.opening ??= ModelReader.open(this.options.env, this.options.databaseName)
+      .then((reader) => {
+        this.opening = undefined;
+        if (this.closed) reader?.close();
+        else this.reader = reader;
+        return this.closed ? null : reader;
+      })
+      .catch((err: unknown) => {
+        this.opening = undefined;
+        this.options.log.warn('the list reader could not open the store', { error: String(err) });
+        return null;
+      });
+    return this.opening;
+  }
+
+  /**
+   * The store is open and its changes flow: every view is read now (not before, so that no
+   * change between the read and the subscription can be missed) and kept from here on.
+   */
+  async attach(source: ChangeSource): Promise<void> {
+    if (this.closed || this.attached) return;
+    this.attached = true;
+    this.unsubscribe = source.subscribe((changes) => this.changed(changes));
+    await this.openReader();
+    for (const view of this.views.values()) void this.build(view);
+    for (const key of this.watchers.keys()) void this.readWatched(key);
+  }
+
+  /** The account's first load runs (totals are not final) or has ended. */
+  setLoading(loading: boolean): void {
+    if (this.loading === loading) return;
+    this.loading = loading;
+    for (const view of this.views.values()) this.refreshAll(view);
+  }
+
+  /** The plain lists being watched (type, parent): what a bootstrap loads first. */
+  wanted(): { type: string; parent?: { type: string; id: string } }[] {
+    const out: { type: string; parent?: { type: string; id: string } }[] = [];
+    for (const view of this.views.values()) {
+      if (!view.plain || view.queries.size === 0) continue;
+      const [type, parentType, parentId] = JSON.parse(view.id) as [string, string | null, string];
+      out.push(
+        parentType === null ? { type } : { type, parent: { type: parentType, id: parentId } },
+      );
+    }
+    return out;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.sweeper);
+    this.unsubscribe?.();
+    this.reader?.close();
+    for (const view of this.views.values()) for (const q of view.queries) q.closed = true;
+    this.views.clear();
+    this.watchers.clear();
+  }
+
+  // ---- queries ---------------------------------------------------------------------------------
+
+  /** A live query: the first result as soon as it can be read, then each changed one. */
+  subscribe(query: ModelQuery, callback: (result: QueryResult) => void): () => void {
+    if (this.closed) return () => undefined;
+    const id = viewId(query);
+    let view = this.views.get(id);
+    if (view === undefined) {
+      const { matches, plain } = matcherOf(query);
+      view = new View(id, rangeOf(query), matches, plain);
+      this.views.set(id, view);
+      if (this.attached) void this.build(view);
+    }
+    const live: LiveQuery = {
+      offset: Math.max(0, Math.floor(query.offset ?? 0)),
+      limit: Math.min(QUERY_MAX_LIMIT, Math.max(1, Math.floor(query.limit ?? QUERY_DEFAULT_LIMIT))),
+      callback,
+      keys: [],
+      items: [],
+      total: 0,
+      complete: false,
+      emitted: false,
+      version: 0,
+      closed: false,
+    };
+    view.queries.add(live);
+    if (view.state === 'ready') void this.refresh(view, live);
+    else void this.readAhead(view, live);
+    const target = view;
+    return () => {
+      live.closed = true;
+      target.queries.delete(live);
+      if (target.queries.size === 0) target.idleSince = Date.now();
+    };
+  }
+
+  /**
+   * A window before its view is read: straight from the list index (the hidden docs of the range
+   * are skipped; the total is the range's count, marked not complete).
+   */
+  private async readAhead(view: View, live: LiveQuery): Promise<void> {
+    if (!view.plain || live.offset + live.limit > BUILD_CHUNK) return;
+    const reader = await this.openReader();
+    if (reader === null || live.closed || view.state === 'ready' || live.emitted) return;
+    try {
+      const version = ++live.version;
+      const [docs, count] = await Promise.all([
+        reader.range(view.range, live.offset + live.limit + 64),
+        reader.count(view.range),
+      ]);
+      // The view may have been read meanwhile (its answer is exact): this one is then late.
+      if (live.closed || live.version !== version || isReady(view) || live.emitted) return;
+      const shown = docs.filter(view.matches).slice(live.offset, live.offset + live.limit);
+      const items = shown.flatMap((d) => toLocalModel(d) ?? []);
+      this.emit(
+        live,
+        shown.map((d) => d.key),
+        items,
+        Math.max(count, items.length),
+        false,
+      );
+    } catch (err) {
+      this.options.log.warn('a list could not be read ahead', { error: String(err) });
+    }
+  }
+
+  /** Reads a view whole through its index, then applies what changed meanwhile. */
+  private async build(view: View): Promise<void> {
+    if (view.state !== 'waiting') return;
+    view.state = 'building';
+    view.pending = [];
+    try {
+      const reader = await this.openReader();
+      if (reader === null) throw new Error('the models database is not there');
+      const entries: [string, string][] = [];
+      let after: [string, string] | undefined;
+      for (;;) {
+        const docs = await reader.range(view.range, BUILD_CHUNK, after);
+        if (this.closed) return;
+        for (const doc of docs) if (view.matches(doc)) entries.push([doc.key, doc.sort_key]);
+        const last = docs[docs.length - 1];
+        if (last === undefined || docs.length < BUILD_CHUNK) break;
+        after = [last.sort_key, last.key];
+      }
+      view.keys.reset(entries);
+      view.models.clear();
+      const pending = view.pending;
+      view.pending = [];
+      view.state = 'ready';
+      this.applyTo(view, pending);
+      this.refreshAll(view);
+    } catch (err) {
+      if (this.closed) return;
+      this.options.log.warn('a list view could not be read', { error: String(err) });
+      view.state = 'waiting';
+    }
+  }
+
+  /** A bulk of store changes: each view and watch takes what concerns it. */
+  private changed(changes: readonly DocChange[]): void {
+    if (this.closed || changes.length === 0) return;
+    for (const view of this.views.values()) {
+      if (view.state === 'waiting') continue;
+      if (view.state === 'building') {
+        view.pending.push(...changes);
+        continue;
+      }
+      if (this.applyTo(view, changes)) this.refreshAll(view, changes);
+    }
+    for (const change of changes) {
+      const watching = this.watchers.get(change.key);
+      if (watching === undefined) continue;
+      this.heard.set(change.key, (this.heard.get(change.key) ?? 0) + 1);
+      const model = change.doc === null ? null : toLocalModel(change.doc);
+      for (const w of watching) this.tell(w, model);
+    }
+  }
+
+  /** Applies changes to a view's keys and its rows' models; answers whether anything changed. */
+  private applyTo(view: View, changes: readonly DocChange[]): boolean {
+    const moves = new Map<string, string | null>();
+    let touched = false;
+    for (const { key, doc } of changes) {
+      const matches = doc !== null && view.matches(doc);
+      if (!matches && !view.keys.has(key) && !moves.has(key)) continue;
+      moves.set(key, matches ? doc.sort_key : null);
+      if (matches) {
+        if (view.models.has(key)) view.models.set(key, toLocalModel(doc) as LocalModel);
+      } else {
+        view.models.delete(key);
+      }
+      touched = true;
+    }
+    if (!touched) return false;
+    view.keys.apply(moves);
+    return true;
+  }
+
+  private refreshAll(view: View, changes?: readonly DocChange[]): void {
+    const fresh = new Map<string, ModelDoc>();
+    for (const c of changes ?? []) if (c.doc !== null) fresh.set(c.key, c.doc);
+    for (const live of view.queries) void this.refresh(view, live, fresh);
+    // Only the rows some window shows keep their models.
+    if (view.models.size > 2 * QUERY_MAX_LIMIT) {
+      const shown = new Set<string>();
+      for (const live of view.queries) for (const k of live.keys) shown.add(k);
+      for (const k of view.models.keys()) if (!shown.has(k)) view.models.delete(k);
+    }
+  }
+
+  /** Emits a query's window if it changed: its rows' models from memory, the rest read. */
+  private async refresh(
+    view: View,
+    live: LiveQuery,
+    fresh: ReadonlyMap<string, ModelDoc> = new Map(),
+  ): Promise<void> {
+    if (view.state !== 'ready' || live.closed) return;
+    const version = ++live.version;
+    const keys = view.keys.slice(live.offset, live.limit);
+    const missing: string[] = [];
+    for (const key of keys) {
+      if (view.models.has(key)) continue;
+      const doc = fresh.get(key);
+      const model = doc === undefined ? null : toLocalModel(doc);
+      if (model !== null) view.models.set(key, model);
+      else missing.push(key);
+    }
+    if (missing.length > 0) {
+      const reader = await this.openReader();
+      if (reader === null) return;
+      try {
+        const docs = await reader.get(missing);
+        if (live.closed || live.version !== version) return;
+        for (const [key, doc] of docs) {
+          // A change heard while reading is newer than what was read.
+          if (view.models.has(key)) continue;
+          const model = toLocalModel(doc);
+          if (model !== null) view.models.set(key, model);
+        }
+      } catch (err) {
+        this.options.log.warn('list rows could not be read', { error: String(err) });
+        return;
+      }
+      if (live.closed || live.version !== version) return;
+    }
+    // A key whose doc went while it was read has left the view by now (a newer refresh runs).
+    const items = keys.flatMap((k) => view.models.get(k) ?? []);
+    this.emit(live, keys, items, view.keys.size, !this.loading);
+  }
+
+  private emit(
+    live: LiveQuery,
+    keys: readonly string[],
+    items: readonly LocalModel[],
+    total: number,
+    complete: boolean,
+  ): void {
+    if (
+      live.emitted &&
+      live.total === total &&
+      live.complete === complete &&
+      sameItems(live.items, items)
+    ) {
+      return;
+    }
+    live.keys = keys;
+    live.items = items;
+    live.total = total;
+    live.complete = complete;
+    live.emitted = true;
+    live.callback({ total, offset: live.offset, items, complete });
+  }
+
+  private dropIdleViews(): void {
+    const now = Date.now();
+    for (const [id, view] of this.views) {
+      if (view.queries.size === 0 && now - view.idleSince > IDLE_VIEW_MS) this.views.delete(id);
+    }
+  }
+
+  // ---- one model ---------------------------------------------------------------------------------
+
+  /** One model, live: null while it does not exist or is hidden. */
+  watch(type: string, id: string, callback: (model: LocalModel | null) => void): () => void {
+    if (this.closed) return () => undefined;
+    const key = modelKey(type, id);
+    const watcher = { callback, last: undefined as LocalModel | null | undefined };
+    let set = this.watchers.get(key);
+    if (set === undefined) {
+      set = new Set();
+      this.watchers.set(key, set);
+    }
+    set.add(watcher);
+    void this.readWatched(key, watcher);
+    return () => {
+      const current = this.watchers.get(key);
+      current?.delete(watcher);
+      if (current?.size === 0) {
+        this.watchers.delete(key);
+        this.heard.delete(key);
+      }
+    };
+  }
+
+  private async readWatched(
+    key: string,
+    only?: { callback: (model: LocalModel | null) => void; last: LocalModel | null | undefined },
+  ): Promise<void> {
+    const heard = this.heard.get(key) ?? 0;
+    const reader = await this.openReader();
+    if (reader === null) return;
+    try {
+      const doc = (await reader.get([key])).get(key);
+      // A change heard meanwhile is newer than this read.
+      if ((this.heard.get(key) ?? 0) !== heard) return;
+      const model = doc === undefined ? null : toLocalModel(doc);
+      const set = this.watchers.get(key);
+      if (set === undefined) return;
+      for (const w of only === undefined ? set : [only]) this.tell(w, model);
+    } catch (err) {
+      this.options.log.warn('a model could not be read', { key, error: String(err) });
+    }
+  }
+
+  private tell(
+    w: { callback: (model: LocalModel | null) => void; last: LocalModel | null | undefined },
+    model: LocalModel | null,
+  ): void {
+    if (w.last !== undefined && JSON.stringify(w.last) === JSON.stringify(model)) return;
+    w.last = model;
+    w.callback(model);
+  }
+}
+
+/** RxDB's event bulks of the models collection as changes (other tabs' writes included). */
+export function rxdbChanges(collection: {
+  readonly eventBulks$: {
+    subscribe(next: (bulk: RxBulkLike) => void): { unsubscribe(): void };
+  };
+}): ChangeSource {
+  return {
+    subscribe(listener) {
+      const subscription = collection.eventBulks$.subscribe((bulk) => {
+        if (bulk.isLocal) return;
+        listener(
+          bulk.events.map((e) => ({
+            key: e.documentId,
+            doc:
+              e.operation === 'DELETE' || e.documentData._deleted === true
+                ? null
+                : (e.documentData as StoredDoc),
+          })),
+        );
+      });
+      return () => subscription.unsubscribe();
+    },
+  };
+}
+
+interface RxBulkLike {
+  readonly isLocal: boolean;
+  readonly events: readonly {
+    readonly documentId: string;
+    readonly operation: 'INSERT' | 'UPDATE' | 'DELETE';
+    readonly documentData: ModelDoc & { readonly _deleted?: boolean };
+  }[];
+}
