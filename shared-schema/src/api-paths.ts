@@ -6,6 +6,12 @@ const seg = (value: string) => encodeURIComponent(value);
 
 export const API_BASE = '/api/v1';
 
+/** A list by type, optionally under one parent: what a bootstrap loads first. */
+export interface SnapshotFirst {
+  readonly type: string;
+  readonly parent?: { readonly type: string; readonly id: string };
+}
+
 export const apiPaths = {
   staticconf: () => '/staticconf',
   token: () => 'oauth/token',
@@ -28,10 +34,20 @@ export const apiPaths = {
   collection: (collection: string) => seg(collection),
   model: (collection: string, id: string) => `${seg(collection)}/${seg(id)}`,
   mqttlogs: (fromTs: number) => `account/mqttlogs?from=${fromTs}`,
-  snapshot: (cursor?: string, limit?: number) => {
+  /**
+   * A snapshot page. `first` (first page only): the list the user looks at, whose first rows in
+   * list order come with the page (`SnapshotPage.first`).
+   */
+  snapshot: (cursor?: string, limit?: number, first?: SnapshotFirst) => {
     const q = new URLSearchParams();
     if (cursor !== undefined) q.set('cursor', cursor);
     if (limit !== undefined) q.set('limit', String(limit));
+    if (first !== undefined) {
+      q.set('first_type', first.type);
+      if (first.parent !== undefined) {
+        q.set('first_parent', `${first.parent.type}:${first.parent.id}`);
+      }
+    }
     const s = q.toString();
     return s === '' ? 'sync/snapshot' : `sync/snapshot?${s}`;
   },

@@ -145,4 +145,24 @@ export class ModelRepository {
       .limit(limit)
       .execute();
   }
+
+  /**
+   * The first models of a list in list order (sort key, then id): of a type, or of a type under
+   * one parent. Reads the list-order indexes.
+   */
+  firstInOrder(
+    accountId: string,
+    type: string,
+    parent: { readonly type: string; readonly id: string } | undefined,
+    limit: number,
+  ) {
+    let query = scopeTo(this.db, accountId)
+      .selectFrom('models')
+      .selectAll()
+      .where('type', '=', type);
+    if (parent !== undefined) {
+      query = query.where('parent_type', '=', parent.type).where('parent_id', '=', parent.id);
+    }
+    return query.orderBy('sort_key').orderBy('id').limit(limit).execute();
+  }
 }

@@ -435,6 +435,54 @@ describe('reads: mqttlogs, snapshot, graph', () => {
     );
   });
 
+  it('the first page brings the first rows of the list asked for, in list order', async () => {
+    await newAsset('aaa First in order');
+    await newAsset('AAA first in order');
+    const res = await s.call(
+      'GET',
+      apiPaths.snapshot(undefined, 5, {
+        type: 'asset',
+        parent: { type: 'account', id: rootAccount },
+      }),
+      { token: admin },
+    );
+    expect(res.status).toBe(200);
+    const page = snapshotPageSchema.parse(dataOf(res));
+    const truth = await s.db
+      .selectFrom('models')
+      .select(['id', 'sort_key'])
+      .where('account_id', '=', rootAccount)
+      .where('type', '=', 'asset')
+      .orderBy('sort_key')
+      .orderBy('id')
+      .limit(200)
+      .execute();
+    expect(page.first?.map((m) => m.id)).toEqual(truth.map((r) => r.id));
+    expect(page.first?.every((m) => m.type === 'asset')).toBe(true);
+    expect(page.first?.slice(0, 2).map((m) => (m.attributes.name as string).toLowerCase())).toEqual(
+      ['aaa first in order', 'aaa first in order'],
+    );
+    // Only with the first page; a later page, or a type the user may not view, brings none.
+    const later = snapshotPageSchema.parse(
+      dataOf(
+        await s.call('GET', apiPaths.snapshot(page.next_cursor ?? '', 5, { type: 'asset' }), {
+          token: admin,
+        }),
+      ),
+    );
+    expect(later.first).toBeUndefined();
+    const unknown = snapshotPageSchema.parse(
+      dataOf(
+        await s.call('GET', apiPaths.snapshot(undefined, 5, { type: 'secret' }), { token: admin }),
+      ),
+    );
+    expect(unknown.first).toBeUndefined();
+    const bad = await s.call('GET', 'sync/snapshot?first_type=asset&first_parent=nocolon', {
+      token: admin,
+    });
+    expect(bad.status).toBe(422);
+  });
+
   it('a snapshot cursor pages only the account it was made in', async () => {
     const first = dataOf<{ next_cursor: string | null }>(
       await s.call('GET', apiPaths.snapshot(undefined, 5), { token: admin }),

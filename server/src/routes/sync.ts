@@ -22,6 +22,12 @@ const snapshotQuery = z.object({
       z.number().min(1).max(SNAPSHOT_MAX_LIMIT, `The limit may be at most ${SNAPSHOT_MAX_LIMIT}.`),
     )
     .optional(),
+  first_type: z.string().min(1).max(64).optional(),
+  first_parent: z
+    .string()
+    .max(300)
+    .regex(/^[a-z_]{1,64}:.{1,235}$/, 'The first parent must be "<type>:<id>".')
+    .optional(),
 });
 const graphParams = z.object({ type: z.string().max(64), id: z.string().max(64) });
 
@@ -36,11 +42,20 @@ export function syncRoutes(services: Services) {
   });
 
   app.get('/sync/snapshot', auth, async (c) => {
-    const { cursor, limit } = validQuery(c, snapshotQuery);
+    const query = validQuery(c, snapshotQuery);
+    const parent = query.first_parent?.split(/:(.*)/s);
     const data = await services.sync.snapshot(
       c.get('session'),
-      cursor,
-      limit ?? SNAPSHOT_DEFAULT_LIMIT,
+      query.cursor,
+      query.limit ?? SNAPSHOT_DEFAULT_LIMIT,
+      query.first_type === undefined
+        ? undefined
+        : {
+            type: query.first_type,
+            ...(parent === undefined
+              ? {}
+              : { parent: { type: parent[0] ?? '', id: parent[1] ?? '' } }),
+          },
     );
     return c.json({ data });
   });

@@ -7,6 +7,7 @@ import {
   viewableTypes,
   type ModelUpdate,
   type SyncedModel,
+  type SnapshotFirst,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { AccessRepository } from '../repositories/access.repository';
@@ -21,6 +22,8 @@ import type { Session } from './user.service';
 export const MQTTLOGS_PAGE = 1000;
 export const SNAPSHOT_DEFAULT_LIMIT = 500;
 export const SNAPSHOT_MAX_LIMIT = 2000;
+/** The first rows of the list the user looks at, with a bootstrap's first page. */
+export const SNAPSHOT_FIRST_ROWS = 200;
 
 /**
  * A snapshot cursor names the account it pages through: after an account switch, a cursor of the
@@ -95,7 +98,12 @@ export class SyncService {
    * account's clock before any model is read; every later page carries it in its cursor. Replaying
    * the log from the watermark over the pages gives the current state (models carry last_seq).
    */
-  async snapshot(session: Session, cursor: string | undefined, limit: number) {
+  async snapshot(
+    session: Session,
+    cursor: string | undefined,
+    limit: number,
+    first?: SnapshotFirst,
+  ) {
     const accountId = this.account(session);
     const start = cursor === undefined ? undefined : decodeCursor(cursor, accountId);
     const watermark = start?.w ?? (await new ChangeLogRepository(this.db).clock(accountId));
@@ -105,7 +113,13 @@ export class SyncService {
     const last = rows.at(-1);
     const readModels = start === undefined ? await this.readModels(session, accountId) : [];
     const total = start?.t ?? readModels.length + (await repo.count(accountId, types));
+    // The list the user looks at, first (issue 13): only on the first page, of a viewable type.
+    const firstRows =
+      start === undefined && first !== undefined && types.includes(first.type)
+        ? await repo.firstInOrder(accountId, first.type, first.parent, SNAPSHOT_FIRST_ROWS)
+        : undefined;
     return {
+      ...(firstRows === undefined ? {} : { first: firstRows.map(toSyncedModel) }),
       models: [...readModels, ...rows.map(toSyncedModel)],
       total,
       next_cursor:

@@ -24,6 +24,11 @@ export const snapshotPageSchema = z.object({
   total: z.number().int().min(0),
   next_cursor: z.string().nullable(),
   watermark: watermarkSchema,
+  /**
+   * First page only, when asked for: the first rows of the list the user looks at, in list order
+   * (sort key, then id), read under the same watermark. They come again in their own page.
+   */
+  first: z.array(syncedModelSchema).optional(),
 });
 export type SnapshotPage = z.infer<typeof snapshotPageSchema>;
 

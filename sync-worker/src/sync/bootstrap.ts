@@ -1,4 +1,9 @@
-import { apiPaths, envelopeSchema, snapshotPageSchema } from '@plant/shared-schema';
+import {
+  apiPaths,
+  envelopeSchema,
+  snapshotPageSchema,
+  type SnapshotFirst,
+} from '@plant/shared-schema';
 import type { Logger } from '../log';
 import type { ApiClient, ApiError } from '../transport/http';
 import { readLog } from './log-reader';
@@ -6,6 +11,8 @@ import type { Replica } from './replica';
 
 /** Models per snapshot page: large pages, few round trips, bounded memory. */
 export const SNAPSHOT_PAGE = 2000;
+/** The first page is small: it comes back, and is written, before the user waits long. */
+export const FIRST_SNAPSHOT_PAGE = 250;
 
 const pageAnswer = envelopeSchema(snapshotPageSchema);
 
@@ -16,7 +23,8 @@ export type BootstrapOutcome =
  * Loads an account into an empty (or half-loaded) store (DESIGN.md invariant 5): snapshot pages
  * under the watermark taken before the first one, then the log replayed from the watermark.
  * Each page is committed with the next cursor, so a reload goes on where it stopped; the next page
- * is fetched while one is written. Progress is reported 0 to 100 (the snapshot's total; the
+ * is fetched while one is written. The first page is small and brings the first rows of the list
+ * the user looks at (`wanted`), so that the screen fills while the rest streams in behind. Progress is reported 0 to 100 (the snapshot's total; the
  * replay is the last step).
  */
 export async function bootstrap(
@@ -25,12 +33,23 @@ export async function bootstrap(
   log: Logger,
   progress: (percent: number) => void,
   pageSize = SNAPSHOT_PAGE,
+  wanted: () => SnapshotFirst | undefined = () => undefined,
 ): Promise<BootstrapOutcome> {
   let meta = await replica.meta();
   if (meta.bootstrap === 'done') return { ok: true };
+  if (meta.bootstrap === 'none') {
+    // A load that starts over must not keep rows of one that stopped before its first page was
+    // committed (`first` rows are written ahead of it): they were read under another watermark,
+    // so neither the pages nor the replay would remove one deleted since.
+    await replica.clearModels();
+  }
   if (meta.bootstrap !== 'replay') {
     const fetchPage = (cursor: string | undefined) => {
-      const answer = api.get(apiPaths.snapshot(cursor, pageSize), {
+      const path =
+        cursor === undefined
+          ? apiPaths.snapshot(undefined, Math.min(pageSize, FIRST_SNAPSHOT_PAGE), wanted())
+          : apiPaths.snapshot(cursor, pageSize);
+      const answer = api.get(path, {
         schema: pageAnswer,
         quiet: true,
         background: true,
@@ -51,6 +70,8 @@ export async function bootstrap(
       // The next page is on its way while this one is written: the network and the server's
       // work overlap the store's.
       if (page.next_cursor !== null) next = fetchPage(page.next_cursor);
+      // The first rows of the list on screen, in its order, before the page (issue 13).
+      if (page.first !== undefined && page.first.length > 0) await replica.putModels(page.first);
       loaded += page.models.length;
       await replica.putModels(page.models, {
         bootstrap: 'snapshot',
