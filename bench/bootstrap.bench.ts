@@ -1,7 +1,4 @@
-import { systemClock } from '../server/src/lib/clock';
-import { ChangeFeed } from '../server/src/services/change-feed';
-import { ModelService } from '../server/src/services/model.service';
-import type { TestServer } from '../server/src/testing/harness';
+import { seedAssets } from '../server/src/testing/seed-assets';
 import { median, startBrowserBench } from './browser-env';
 
 const MODELS = Number(process.env.BENCH_BOOTSTRAP_MODELS ?? 50_000);
@@ -10,29 +7,6 @@ const ROUNDS = 5;
 const PAGE = 2000;
 
 const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
-/**
- * Seeds assets through the service layer (validation, sort key, change log), 1000 a transaction,
- * on a feed nobody listens to: the broker does not fan the seeding out to anyone.
- */
-async function seedAssets(server: TestServer, accountId: string, count: number): Promise<void> {
-  const models = new ModelService(server.db, systemClock, new ChangeFeed());
-  for (let from = 0; from < count; from += 1000) {
-    await server.db.transaction().execute(async (trx) => {
-      for (let i = from; i < Math.min(count, from + 1000); i++) {
-        await models.applyIn(trx, accountId, {
-          kind: 'create',
-          collection: 'assets',
-          body: {
-            name: `Bench asset ${String(i).padStart(6, '0')}`,
-            description: `Seeded for the bootstrap benchmark, number ${i}.`,
-            tags: ['bench'],
-          },
-        });
-      }
-    });
-  }
-}
 
 /**
  * The first load of an account with 50,000 models in headless Chromium: the real worker's

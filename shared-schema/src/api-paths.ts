@@ -35,8 +35,8 @@ export const apiPaths = {
   model: (collection: string, id: string) => `${seg(collection)}/${seg(id)}`,
   mqttlogs: (fromTs: number) => `account/mqttlogs?from=${fromTs}`,
   /**
-   * A snapshot page. `first` (first page only): the list the user looks at, whose first rows in
-   * list order come with the page (`SnapshotPage.first`).
+   * A snapshot page. `first`: the list the user looks at, whose first rows in list order come
+   * with the page (`SnapshotPage.first`).
    */
   snapshot: (cursor?: string, limit?: number, first?: SnapshotFirst) => {
     const q = new URLSearchParams();

@@ -312,7 +312,7 @@ export class SyncEngine {
       this.options.log,
       (progress) => this.setStatus({ bootstrap: { name: 'loading', progress } }),
       this.options.snapshotPage ?? SNAPSHOT_PAGE,
-      () => this.queries.wanted()[0],
+      () => this.queries.wanted(),
     ).catch((err: unknown) => ({
       ok: false as const,
       error: { kind: 'network' as const, status: 0, message: String(err) },

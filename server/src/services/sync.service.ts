@@ -113,9 +113,10 @@ export class SyncService {
     const last = rows.at(-1);
     const readModels = start === undefined ? await this.readModels(session, accountId) : [];
     const total = start?.t ?? readModels.length + (await repo.count(accountId, types));
-    // The list the user looks at, first (issue 13): only on the first page, of a viewable type.
+    // The list the user looks at, first (issue 13), of a viewable type. Read after the
+    // watermark like the page, so the replay from it covers these rows too.
     const firstRows =
-      start === undefined && first !== undefined && types.includes(first.type)
+      first !== undefined && types.includes(first.type)
         ? await repo.firstInOrder(accountId, first.type, first.parent, SNAPSHOT_FIRST_ROWS)
         : undefined;
     return {

@@ -25,8 +25,8 @@ export const snapshotPageSchema = z.object({
   next_cursor: z.string().nullable(),
   watermark: watermarkSchema,
   /**
-   * First page only, when asked for: the first rows of the list the user looks at, in list order
-   * (sort key, then id), read under the same watermark. They come again in their own page.
+   * When asked for: the first rows of the list the user looks at, in list order (sort key, then
+   * id), read after the watermark like the page. They come again in their own page.
    */
   first: z.array(syncedModelSchema).optional(),
 });

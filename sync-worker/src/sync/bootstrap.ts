@@ -23,8 +23,9 @@ export type BootstrapOutcome =
  * Loads an account into an empty (or half-loaded) store (DESIGN.md invariant 5): snapshot pages
  * under the watermark taken before the first one, then the log replayed from the watermark.
  * Each page is committed with the next cursor, so a reload goes on where it stopped; the next page
- * is fetched while one is written. The first page is small and brings the first rows of the list
- * the user looks at (`wanted`), so that the screen fills while the rest streams in behind. Progress is reported 0 to 100 (the snapshot's total; the
+ * is fetched while one is written. The first page is small, and a page brings the first rows of
+ * each list the user looks at (`wanted`) once, so that the screen fills while the rest streams in
+ * behind. Those rows are read after the watermark, like every page: the replay covers them. Progress is reported 0 to 100 (the snapshot's total; the
  * replay is the last step).
  */
 export async function bootstrap(
@@ -33,7 +34,7 @@ export async function bootstrap(
   log: Logger,
   progress: (percent: number) => void,
   pageSize = SNAPSHOT_PAGE,
-  wanted: () => SnapshotFirst | undefined = () => undefined,
+  wanted: () => readonly SnapshotFirst[] = () => [],
 ): Promise<BootstrapOutcome> {
   let meta = await replica.meta();
   if (meta.bootstrap === 'done') return { ok: true };
@@ -44,11 +45,16 @@ export async function bootstrap(
     await replica.clearModels();
   }
   if (meta.bootstrap !== 'replay') {
+    // Each list the user opens while the load runs is asked for once, with the next page.
+    const asked = new Set<string>();
     const fetchPage = (cursor: string | undefined) => {
-      const path =
-        cursor === undefined
-          ? apiPaths.snapshot(undefined, Math.min(pageSize, FIRST_SNAPSHOT_PAGE), wanted())
-          : apiPaths.snapshot(cursor, pageSize);
+      const first = wanted().find((w) => !asked.has(JSON.stringify(w)));
+      if (first !== undefined) asked.add(JSON.stringify(first));
+      const path = apiPaths.snapshot(
+        cursor,
+        cursor === undefined ? Math.min(pageSize, FIRST_SNAPSHOT_PAGE) : pageSize,
+        first,
+      );
       const answer = api.get(path, {
         schema: pageAnswer,
         quiet: true,
