@@ -73,6 +73,11 @@ export interface QueryResult {
   readonly total: number;
   readonly offset: number;
   readonly items: readonly LocalModel[];
+  /**
+   * The total is final: the account's first load has ended and the query has counted every
+   * model. False while models still stream in (the UI says "loading" instead of a count).
+   */
+  readonly complete: boolean;
 }
 
 /** Progress of the first load of an account (the UI's progress bar). */

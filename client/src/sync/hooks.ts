@@ -102,6 +102,8 @@ export interface LiveWindow {
   readonly at: (index: number) => LocalModel | undefined;
   /** The answer is for this query (false right after a change, while the old rows still show). */
   readonly current: boolean;
+  /** The total is final (false while the account's models still stream in). */
+  readonly complete: boolean;
 }
 
 interface ListWindow {
@@ -177,7 +179,8 @@ export function useLiveWindow(query: ListQuery | null, range: ListRange): LiveWi
     return (index: number) => result.items[index - result.offset];
   }, [answer]);
   if (query === null || answer === undefined) {
-    return { total: undefined, at, current: false };
+    return { total: undefined, at, current: false, complete: false };
   }
-  return { total: answer.result.total, at, current: answer.base === base };
+  const current = answer.base === base;
+  return { total: answer.result.total, at, current, complete: current && answer.result.complete };
 }

@@ -165,7 +165,11 @@ export function DevicesListPage() {
         <Title order={1}>
           <Trans>Assets</Trans>
         </Title>
-        <CountLine total={total} all={term === '' ? total : all?.total} searching={term !== ''} />
+        <CountLine
+          total={list.complete ? total : undefined}
+          all={term === '' ? total : all?.complete === true ? all.total : undefined}
+          searching={term !== ''}
+        />
       </Group>
       <TextInput
         type="search"
@@ -199,7 +203,10 @@ export function DevicesListPage() {
   );
 }
 
-/** "12 assets", or "3 of 12 assets" while searching; announced politely as it changes. */
+/**
+ * "12 assets", or "3 of 12 assets" while searching; announced politely as it changes. Until the
+ * total is final (the account's first load streams in) it says so instead of a count.
+ */
 function CountLine({
   total,
   all,
@@ -211,14 +218,7 @@ function CountLine({
 }) {
   let text: ReactNode;
   if (total === undefined || all === undefined) {
-    text = (
-      <>
-        <Skeleton height={14} width={96} aria-hidden />
-        <VisuallyHidden>
-          <Trans>Loading assets…</Trans>
-        </VisuallyHidden>
-      </>
-    );
+    text = <Trans>Loading assets…</Trans>;
   } else if (searching) {
     text = (
       <Trans>
