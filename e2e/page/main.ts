@@ -3,7 +3,13 @@
  * puts a Comlink-wrapped `SyncWorkerApi` on `window.plant` for Playwright to drive.
  */
 import * as Comlink from 'comlink';
-import type { QueryResult, SyncEvent, SyncStatus, SyncWorkerApi } from '../../sync-worker/src/api';
+import type {
+  ModelQuery,
+  QueryResult,
+  SyncEvent,
+  SyncStatus,
+  SyncWorkerApi,
+} from '../../sync-worker/src/api';
 import {
   seenKey,
   type RemoteSyncWorker,
@@ -65,10 +71,18 @@ const page: TestPage = {
       const before = watched[name];
       if (before === undefined) return;
       const firstSeen = { ...before.firstSeen };
-      for (const item of result.items) firstSeen[seenKey(item.id, item.attributes.name)] ??= at;
+      for (const item of result.items) {
+        const name = 'name' in item.attributes ? item.attributes.name : undefined;
+        firstSeen[seenKey(item.id, name)] ??= at;
+      }
       watched[name] = { calls: before.calls + 1, latest: result, firstSeen };
     });
-    const unsubscribe = (await api.data.subscribe(query, callback)) as unknown as RemoteUnsubscribe;
+    // Any type's query (the test names it): Comlink's Remote keeps no type parameter anyway.
+    const subscribe = api.data.subscribe as unknown as (
+      query: ModelQuery,
+      callback: (result: QueryResult) => void,
+    ) => Promise<unknown>;
+    const unsubscribe = (await subscribe(query, callback)) as RemoteUnsubscribe;
     unsubscribers.set(name, async () => {
       await unsubscribe();
       unsubscribe[Comlink.releaseProxy]();

@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import type { ModelInput, ModelType } from '@plant/shared-schema';
 import type {
   LocalModel,
   ModelQuery,
@@ -123,9 +124,9 @@ export class SyncPage {
     return (await at.jsonValue()) ?? 0;
   }
 
-  async create(
-    type: string,
-    attributes: Record<string, unknown>,
+  async create<T extends ModelType>(
+    type: T,
+    attributes: ModelInput<T>,
   ): Promise<{ id: string; mutationId: string }> {
     return dataOrThrow(
       await this.page.evaluate(
@@ -136,11 +137,16 @@ export class SyncPage {
     );
   }
 
-  async update(type: string, id: string, attributes: Record<string, unknown>): Promise<void> {
+  async update<T extends ModelType>(
+    type: T,
+    id: string,
+    attributes: Partial<ModelInput<T>>,
+  ): Promise<void> {
     dataOrThrow(
       await this.page.evaluate(
+        // Playwright's serialisation loses the generic: the caller's type checked `attributes`.
         ([t, i, a]): Promise<Result<{ mutationId: string }>> =>
-          window.plant.api.writes.update(t, i, a),
+          window.plant.api.writes.update(t, i, a as Partial<ModelInput<typeof t>>),
         [type, id, attributes] as const,
       ),
     );
@@ -150,8 +156,11 @@ export class SyncPage {
     return this.page.evaluate(() => window.plant.api.writes.list());
   }
 
-  get(type: string, id: string): Promise<LocalModel | null> {
-    return this.page.evaluate(([t, i]) => window.plant.api.data.get(t, i), [type, id] as const);
+  get<T extends ModelType>(type: T, id: string): Promise<LocalModel<T> | null> {
+    return this.page.evaluate(
+      ([t, i]) => window.plant.api.data.get(t, i) as Promise<LocalModel<T> | null>,
+      [type, id] as const,
+    );
   }
 
   signOut(): Promise<void> {

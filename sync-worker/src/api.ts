@@ -10,6 +10,7 @@
  * - everything that crosses is plain JSON-like data (query results are small: lists are paged).
  */
 import type { Remote } from 'comlink';
+import type { AttributeName, ModelAttributes, ModelInput, ModelType } from '@plant/shared-schema';
 import type { BrokerState } from './transport/broker';
 import type { Feedback } from './transport/http';
 
@@ -45,34 +46,47 @@ export interface SessionOptions {
   readonly appUrl: string;
 }
 
-/** A model as the UI reads it: the server's state with the pending local changes on top. */
-export interface LocalModel {
-  readonly type: string;
-  readonly id: string;
-  readonly parentType: string;
-  readonly parentId: string;
-  readonly attributes: Readonly<Record<string, unknown>>;
-  /** Local changes of this model not yet confirmed by the server. */
-  readonly pending: boolean;
-}
+/**
+ * A model as the UI reads it: the server's state with the pending local changes on top, its
+ * attributes typed by the registry (`LocalModel<'asset'>` has `AssetAttributes`). Without an
+ * argument: any registry type, told apart by `type`.
+ */
+export type LocalModel<T extends ModelType = ModelType> = T extends ModelType
+  ? {
+      readonly type: T;
+      readonly id: string;
+      readonly parentType: string;
+      readonly parentId: string;
+      readonly attributes: Readonly<ModelAttributes<T>>;
+      /** Local changes of this model not yet confirmed by the server. */
+      readonly pending: boolean;
+    }
+  : never;
 
-/** A live query: one type, optionally under one parent, searched, sorted and paged. */
-export interface ModelQuery {
-  readonly type: string;
+/**
+ * A live query: one type, optionally under one parent, searched, sorted and paged. Search fields
+ * are the type's attribute names. Without an argument: a query of any registry type.
+ */
+export type ModelQuery<T extends ModelType = ModelType> = T extends ModelType
+  ? ModelQueryOf<T>
+  : never;
+
+export interface ModelQueryOf<T extends ModelType> {
+  readonly type: T;
   readonly parent?: { readonly type: string; readonly id: string };
   /** Case-insensitive substring over the given attributes (spec: search from 3 characters). */
-  readonly search?: { readonly text: string; readonly fields: readonly string[] };
+  readonly search?: { readonly text: string; readonly fields: readonly AttributeName<T>[] };
   /** Default: the registry's sort order. */
   readonly offset?: number;
   /** Default 100, at most 1000: windows of a long list are asked for as the user scrolls. */
   readonly limit?: number;
 }
 
-export interface QueryResult {
+export interface QueryResult<T extends ModelType = ModelType> {
   /** How many models match (for "12 assets" and the virtual list's height). */
   readonly total: number;
   readonly offset: number;
-  readonly items: readonly LocalModel[];
+  readonly items: readonly LocalModel<T>[];
   /**
    * The total is final: the account's first load has ended and the query has counted every
    * model. False while models still stream in (the UI says "loading" instead of a count).
@@ -162,14 +176,17 @@ export interface SessionArea {
 
 export interface DataArea {
   /** A live query: `callback` gets the first result and then every changed one. */
-  subscribe(query: ModelQuery, callback: (result: QueryResult) => void): Promise<Unsubscribe>;
+  subscribe<T extends ModelType>(
+    query: ModelQueryOf<T>,
+    callback: (result: QueryResult<T>) => void,
+  ): Promise<Unsubscribe>;
   /** One model from the local store, or null. */
-  get(type: string, id: string): Promise<LocalModel | null>;
+  get<T extends ModelType>(type: T, id: string): Promise<LocalModel<T> | null>;
   /** Watches one model: null while it does not exist (or was deleted). */
-  watch(
-    type: string,
+  watch<T extends ModelType>(
+    type: T,
     id: string,
-    callback: (model: LocalModel | null) => void,
+    callback: (model: LocalModel<T> | null) => void,
   ): Promise<Unsubscribe>;
   /**
    * Refreshes one model and its children from the server (graph/{type}/{id}) into the store.
@@ -180,19 +197,22 @@ export interface DataArea {
 }
 
 export interface WritesArea {
-  /** Creates a model locally at once and queues it; the id is made here (UUIDv7) if not given. */
-  create(
-    type: string,
-    attributes: Record<string, unknown>,
+  /**
+   * Creates a model locally at once and queues it; the id is made here (UUIDv7) if not given.
+   * The attributes are the type's (checked by its schema here and on the server).
+   */
+  create<T extends ModelType>(
+    type: T,
+    attributes: ModelInput<T>,
     id?: string,
   ): Promise<Result<{ id: string; mutationId: string }>>;
   /** Changes some attributes locally at once and queues the change. */
-  update(
-    type: string,
+  update<T extends ModelType>(
+    type: T,
     id: string,
-    attributes: Record<string, unknown>,
+    attributes: Partial<ModelInput<T>>,
   ): Promise<Result<{ mutationId: string }>>;
-  remove(type: string, id: string): Promise<Result<{ mutationId: string }>>;
+  remove(type: ModelType, id: string): Promise<Result<{ mutationId: string }>>;
   /** Every local write not yet confirmed, oldest first. */
   list(): Promise<readonly PendingWrite[]>;
   /** Sends a failed write again. */

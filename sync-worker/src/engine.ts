@@ -6,6 +6,9 @@ import {
   modelByType,
   TIMINGS,
   uuidv7,
+  isModelType,
+  type ModelInput,
+  type ModelType,
   type ModelUpdate,
   type UpdateMessage,
 } from '@plant/shared-schema';
@@ -123,11 +126,7 @@ export class SyncEngine {
       cache: valuesCache,
       channel: `plant-values-${replica.store.name}`,
       assetStreams: (asset) => this.assetStreams(asset),
-      streamAsset: async (stream) => {
-        const doc = await this.get('datastream', stream);
-        const asset = doc?.attributes.asset_id;
-        return typeof asset === 'string' ? asset : undefined;
-      },
+      streamAsset: async (stream) => (await this.get('datastream', stream))?.attributes.asset_id,
     });
     this.terminal = new TerminalHub(
       options.accountId,
@@ -415,14 +414,15 @@ export class SyncEngine {
     if (becameVisible) this.poller?.trigger('visible again');
   }
 
-  async get(type: string, id: string): Promise<LocalModel | null> {
+  async get<T extends ModelType>(type: T, id: string): Promise<LocalModel<T> | null> {
     const doc = await this.replica.store.db.models.findOne(modelKey(type, id)).exec();
-    return doc === null ? null : toLocalModel(doc.toJSON());
+    // The doc at `<type>:<id>` is of that type (see toLocalModel).
+    return doc === null ? null : (toLocalModel(doc.toJSON()) as LocalModel<T> | null);
   }
 
   /** graph/{type}/{id} into the store (spec 000 §5's guards). */
   async read(type: string, id: string): Promise<Result<LocalModel>> {
-    if (modelByType(type) === undefined || id.trim() === '') {
+    if (!isModelType(type) || id.trim() === '') {
       return { error: { kind: 'unknown-type', message: 'Invalid id or type given.' } };
     }
     const key = modelKey(type, id);
@@ -455,9 +455,9 @@ export class SyncEngine {
     }
   }
 
-  create(
-    type: string,
-    attributes: Record<string, unknown>,
+  create<T extends ModelType>(
+    type: T,
+    attributes: ModelInput<T>,
     id: string = uuidv7(),
   ): Promise<Result<{ id: string; mutationId: string }>> {
     return this.mutate('create', type, id, attributes).then((r) =>
@@ -465,11 +465,11 @@ export class SyncEngine {
     );
   }
 
-  update(type: string, id: string, attributes: Record<string, unknown>) {
+  update<T extends ModelType>(type: T, id: string, attributes: Partial<ModelInput<T>>) {
     return this.mutate('update', type, id, attributes);
   }
 
-  remove(type: string, id: string) {
+  remove(type: ModelType, id: string) {
     return this.mutate('delete', type, id, {});
   }
 
@@ -477,7 +477,7 @@ export class SyncEngine {
     kind: 'create' | 'update' | 'delete',
     type: string,
     id: string,
-    attributes: Record<string, unknown>,
+    attributes: object,
   ): Promise<Result<{ mutationId: string }>> {
     const def = modelByType(type);
     if (def === undefined) {

@@ -54,11 +54,11 @@ async function loaded(api: SyncWorkerApi): Promise<SyncStatus> {
 }
 
 async function assetNames(api: SyncWorkerApi): Promise<string[]> {
-  let result: QueryResult | undefined;
+  let result: QueryResult<'asset'> | undefined;
   const off = await api.data.subscribe({ type: 'asset', limit: 1000 }, (r) => (result = r));
   await until('a result', () => result !== undefined);
   off();
-  return (result?.items ?? []).map((m) => String(m.attributes.name));
+  return (result?.items ?? []).map((m) => m.attributes.name);
 }
 
 const northName = 'Customer North';
@@ -68,7 +68,7 @@ describe('the worker API', () => {
     const api = workerApi();
     await api.session.start(options(admin));
     await loaded(api);
-    const results: QueryResult[] = [];
+    const results: QueryResult<'asset'>[] = [];
     const off = await api.data.subscribe(
       { type: 'asset', search: { text: 'press', fields: ['name'] }, limit: 2 },
       (r) => results.push(r),
@@ -77,9 +77,7 @@ describe('the worker API', () => {
     const first = results[0];
     expect(first?.items).toHaveLength(2);
     expect(first?.total).toBeGreaterThan(2);
-    expect(
-      first?.items.every((m) => String(m.attributes.name).toLowerCase().includes('press')),
-    ).toBe(true);
+    expect(first?.items.every((m) => m.attributes.name.toLowerCase().includes('press'))).toBe(true);
     const made = await api.writes.create('asset', { name: 'Another press' });
     expect('data' in made).toBe(true);
     await until('a changed result', () => results.length === 2);

@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
+import type { ModelType } from '@plant/shared-schema';
 import type {
   LocalModel,
-  ModelQuery,
+  ModelQueryOf,
   QueryResult,
   RemoteUnsubscribe,
 } from '@plant/sync-worker/api';
@@ -38,38 +39,64 @@ export function useWorkerSubscription<T>(
   }, [key, epoch]);
 }
 
+/*
+ * Comlink's `Remote` keeps a method's parameters but not its type parameters: the worker's
+ * generic `subscribe<T>` and `watch<T>` arrive as their `ModelType` forms. These two restore the
+ * link between the query's type and its results (the worker answers each query with models of
+ * its type: sync-worker/src/queries.ts).
+ */
+function subscribeQuery<T extends ModelType>(
+  query: ModelQueryOf<T>,
+  callback: (result: QueryResult<T>) => void,
+): Promise<RemoteUnsubscribe> {
+  const subscribe = syncWorker().data.subscribe as unknown as (
+    query: ModelQueryOf<T>,
+    callback: (result: QueryResult<T>) => void,
+  ) => Promise<unknown>;
+  return subscribe(query, callback) as Promise<RemoteUnsubscribe>;
+}
+
+function watchModel<T extends ModelType>(
+  type: T,
+  id: string,
+  callback: (model: LocalModel<T> | null) => void,
+): Promise<RemoteUnsubscribe> {
+  const watch = syncWorker().data.watch as unknown as (
+    type: T,
+    id: string,
+    callback: (model: LocalModel<T> | null) => void,
+  ) => Promise<unknown>;
+  return watch(type, id, callback) as Promise<RemoteUnsubscribe>;
+}
+
 /** A live query on the local store: undefined until the first result, then every change. */
-export function useLiveQuery(query: ModelQuery | null): QueryResult | undefined {
-  const [result, setResult] = useState<QueryResult>();
+export function useLiveQuery<T extends ModelType>(
+  query: ModelQueryOf<T> | null,
+): QueryResult<T> | undefined {
+  const [result, setResult] = useState<QueryResult<T>>();
   const key = query === null ? '' : JSON.stringify(query);
-  useWorkerSubscription<QueryResult>(
+  useWorkerSubscription<QueryResult<T>>(
     key,
     (callback) =>
-      query === null
-        ? Promise.resolve(noSubscription())
-        : (syncWorker().data.subscribe(
-            query,
-            callback,
-          ) as Promise<unknown> as Promise<RemoteUnsubscribe>),
+      query === null ? Promise.resolve(noSubscription()) : subscribeQuery(query, callback),
     setResult,
   );
   return query === null ? undefined : result;
 }
 
-export type ModelState =
+export type ModelState<T extends ModelType = ModelType> =
   | { readonly name: 'loading' }
   | { readonly name: 'missing' }
-  | { readonly name: 'found'; readonly model: LocalModel };
+  | { readonly name: 'found'; readonly model: LocalModel<T> };
 
 /** One model from the local store, live: 'missing' when it does not exist or was deleted. */
-export function useLiveModel(type: string, id: string): ModelState {
+export function useLiveModel<T extends ModelType>(type: T, id: string): ModelState<T> {
   const key = `${type}:${id}`;
   // The state names its model: after a change of id, the last model's state is not shown.
-  const [state, setState] = useState<{ readonly key: string; readonly state: ModelState }>();
-  useWorkerSubscription<LocalModel | null>(
+  const [state, setState] = useState<{ readonly key: string; readonly state: ModelState<T> }>();
+  useWorkerSubscription<LocalModel<T> | null>(
     key,
-    (callback) =>
-      syncWorker().data.watch(type, id, callback) as Promise<unknown> as Promise<RemoteUnsubscribe>,
+    (callback) => watchModel(type, id, callback),
     (model) =>
       setState({ key, state: model === null ? { name: 'missing' } : { name: 'found', model } }),
   );
@@ -93,13 +120,13 @@ export interface ListRange {
 }
 
 /** The query of a windowed list: everything but the window, which the hook chooses. */
-export type ListQuery = Omit<ModelQuery, 'offset' | 'limit'>;
+export type ListQuery<T extends ModelType> = Omit<ModelQueryOf<T>, 'offset' | 'limit'>;
 
-export interface LiveWindow {
+export interface LiveWindow<T extends ModelType> {
   /** How many models match; undefined until the first answer. */
   readonly total: number | undefined;
   /** The model at an index of the whole list, once its window has been answered. */
-  readonly at: (index: number) => LocalModel | undefined;
+  readonly at: (index: number) => LocalModel<T> | undefined;
   /** The answer is for this query (false right after a change, while the old rows still show). */
   readonly current: boolean;
   /** The total is final (false while the account's models still stream in). */
@@ -131,7 +158,10 @@ const WINDOW_SETTLE_MS = 60;
  * leaves them. The total (for the scroll height and the count) comes with every answer. While a
  * new window or a new query is on its way, the last answer keeps showing.
  */
-export function useLiveWindow(query: ListQuery | null, range: ListRange): LiveWindow {
+export function useLiveWindow<T extends ModelType>(
+  query: ListQuery<T> | null,
+  range: ListRange,
+): LiveWindow<T> {
   const base = query === null ? '' : JSON.stringify(query);
   const [win, setWin] = useState<ListWindow & { readonly base: string }>(() => ({
     base,
@@ -158,17 +188,16 @@ export function useLiveWindow(query: ListQuery | null, range: ListRange): LiveWi
     return () => clearTimeout(timer);
   }, [stale, base, win]);
 
-  const [answer, setAnswer] = useState<{ readonly base: string; readonly result: QueryResult }>();
-  const windowed = query === null ? null : { ...query, offset: win.offset, limit: win.limit };
-  useWorkerSubscription<QueryResult>(
+  const [answer, setAnswer] = useState<{
+    readonly base: string;
+    readonly result: QueryResult<T>;
+  }>();
+  const windowed: ModelQueryOf<T> | null =
+    query === null ? null : { ...query, offset: win.offset, limit: win.limit };
+  useWorkerSubscription<QueryResult<T>>(
     windowed === null ? '' : `${win.base}|${win.offset}|${win.limit}`,
     (callback) =>
-      windowed === null
-        ? Promise.resolve(noSubscription())
-        : (syncWorker().data.subscribe(
-            windowed,
-            callback,
-          ) as Promise<unknown> as Promise<RemoteUnsubscribe>),
+      windowed === null ? Promise.resolve(noSubscription()) : subscribeQuery(windowed, callback),
     (result) => setAnswer({ base: win.base, result }),
   );
 

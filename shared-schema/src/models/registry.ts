@@ -3,6 +3,7 @@ import { datastreamGroupModel, datastreamModel } from './datastream';
 import { gatewayModel } from './gateway';
 import { connectionModel, datapointModel } from './connection';
 import { can, type PermissionContext } from '../permissions';
+import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
 
 /**
@@ -20,11 +21,31 @@ export const MODELS = [
 
 export type ModelType = (typeof MODELS)[number]['type'];
 
+/** The registry entry of one type. */
+export type ModelOf<T extends ModelType> = Extract<(typeof MODELS)[number], { readonly type: T }>;
+
+/**
+ * A model's attributes as stored and synced (the zod schema's output, defaults filled in): what a
+ * screen reads. Each type added to MODELS gets its own, with no further edit.
+ */
+export type ModelAttributes<T extends ModelType> = z.output<ModelOf<T>['attributes']>;
+
+/** What a create of the type takes (the schema's input: defaulted fields may be left out). */
+export type ModelInput<T extends ModelType> = z.input<ModelOf<T>['attributes']>;
+
+/** The attribute names of a type (search fields, sort fields). */
+export type AttributeName<T extends ModelType> = keyof ModelAttributes<T> & string;
+
 const byType = new Map<string, ModelDefinition>(MODELS.map((m) => [m.type, m]));
 const byCollection = new Map<string, ModelDefinition>(MODELS.map((m) => [m.collection, m]));
 
 export function modelByType(type: string): ModelDefinition | undefined {
   return byType.get(type);
+}
+
+/** Whether a type named in a request or a message is one of the registry's. */
+export function isModelType(type: string): type is ModelType {
+  return byType.has(type);
 }
 
 export function modelByCollection(collection: string): ModelDefinition | undefined {

@@ -264,7 +264,7 @@ describe('live queries (QueryHub)', () => {
       log: new MemoryLogger(),
     });
     open.push(hub);
-    const results: QueryResult[] = [];
+    const results: QueryResult<'asset'>[] = [];
     hub.subscribe({ type: 'asset', limit: 3 }, (r) => results.push(r));
     await until('the first window', () => results.length > 0);
     const ahead = results[0];

@@ -1,4 +1,5 @@
-import type { LocalModel, ModelQuery, QueryResult } from '../api';
+import type { ModelType } from '@plant/shared-schema';
+import type { LocalModel, ModelQuery, ModelQueryOf, QueryResult } from '../api';
 import type { Logger } from '../log';
 import { toLocalModel } from '../queries';
 import { modelKey, type ModelDoc } from '../store/docs';
@@ -210,7 +211,13 @@ export class QueryHub {
   // ---- queries ---------------------------------------------------------------------------------
 
   /** A live query: the first result as soon as it can be read, then each changed one. */
-  subscribe(query: ModelQuery, callback: (result: QueryResult) => void): () => void {
+  subscribe<T extends ModelType>(
+    typed: ModelQueryOf<T> | ModelQuery<T>,
+    typedCallback: (result: QueryResult<T>) => void,
+  ): () => void {
+    // Views hold any type's models; `toLocalModel` typed each by its own `type`.
+    const query = typed as ModelQuery;
+    const callback = typedCallback as (result: QueryResult) => void;
     if (this.closed) return () => undefined;
     const id = viewId(query);
     let view = this.views.get(id);
@@ -430,7 +437,12 @@ export class QueryHub {
   // ---- one model ---------------------------------------------------------------------------------
 
   /** One model, live: null while it does not exist or is hidden. */
-  watch(type: string, id: string, callback: (model: LocalModel | null) => void): () => void {
+  watch<T extends ModelType>(
+    type: T,
+    id: string,
+    typedCallback: (model: LocalModel<T> | null) => void,
+  ): () => void {
+    const callback = typedCallback as (model: LocalModel | null) => void;
     if (this.closed) return () => undefined;
     const key = modelKey(type, id);
     const watcher = { callback, last: undefined as LocalModel | null | undefined };

@@ -1,7 +1,8 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { MantineColor } from '@mantine/core';
-import { ASSET_STATUSES, DATASTREAM_TYPES } from '@plant/shared-schema';
+import type { ASSET_STATUSES } from '@plant/shared-schema';
+import { DATASTREAM_TYPES } from '@plant/shared-schema';
 
 export type AssetStatus = (typeof ASSET_STATUSES)[number];
 
@@ -21,12 +22,9 @@ const STATUS_COLORS: Record<AssetStatus, MantineColor> = {
   offline: 'gray',
 };
 
-/** An asset's status as stored; anything the schema does not know counts as unknown. */
-export function assetStatusOf(attributes: Readonly<Record<string, unknown>>): AssetStatus {
-  const value = attributes.status;
-  return (ASSET_STATUSES as readonly unknown[]).includes(value)
-    ? (value as AssetStatus)
-    : 'unknown';
+/** An asset's status as stored. */
+export function assetStatusOf(attributes: { readonly status: AssetStatus }): AssetStatus {
+  return attributes.status;
 }
 
 export function statusLabel(i18n: I18n, status: AssetStatus): string {
@@ -54,8 +52,8 @@ export function streamTypeLabel(i18n: I18n, type: unknown): string {
       : '';
 }
 
-/** A string attribute, or '' when it is missing or not a string. */
-export function textOf(attributes: Readonly<Record<string, unknown>>, field: string): string {
-  const value = attributes[field];
+/** A text attribute, or '' when it is null (a field name the type lacks does not compile). */
+export function textOf<A extends object>(attributes: A, field: keyof A & string): string {
+  const value: unknown = attributes[field];
   return typeof value === 'string' ? value : '';
 }

@@ -33,8 +33,20 @@ import {
   SETTINGS_BY_PROTOCOL,
   SIMULATOR_SHAPES,
   TAGNAME_USED,
+  DATASTREAM_TYPES,
+  type DatastreamAttributes,
   type Protocol,
 } from '@plant/shared-schema';
+
+type DatastreamType = DatastreamAttributes['type'];
+
+/** The stream types in the order the wizard offers them (the usual one first). */
+const STREAM_TYPE_CHOICES = [
+  'number',
+  'state',
+  'boolean',
+  'text',
+] as const satisfies readonly DatastreamType[];
 import type { LocalModel } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useLiveQuery } from '../../sync/hooks';
@@ -74,7 +86,14 @@ interface TagDraft {
   /** The address's fields as typed (numbers parsed when checked). */
   address: Record<string, string>;
   stream:
-    | { mode: 'new'; group: string; newGroup: string; name: string; unit: string; type: string }
+    | {
+        mode: 'new';
+        group: string;
+        newGroup: string;
+        name: string;
+        unit: string;
+        type: DatastreamType;
+      }
     | { mode: 'existing'; id: string };
 }
 
@@ -140,7 +159,7 @@ export function CollectDataWizard({
   asset,
   onClose,
 }: {
-  readonly asset: LocalModel;
+  readonly asset: LocalModel<'asset'>;
   readonly onClose: () => void;
 }) {
   const { t, i18n } = useLingui();
@@ -494,7 +513,7 @@ function ConnectionStep({
 }: {
   readonly protocol: Protocol;
   readonly draft: ConnectionDraft;
-  readonly existing: readonly LocalModel[];
+  readonly existing: readonly LocalModel<'connection'>[];
   readonly errors: Errors;
   readonly onChange: (patch: Partial<ConnectionDraft>) => void;
 }) {
@@ -611,7 +630,7 @@ function TagsStep({
   readonly errors: Errors;
   readonly gatewayId: string;
   readonly connection: ConnectionDraft;
-  readonly connections: readonly LocalModel[];
+  readonly connections: readonly LocalModel<'connection'>[];
   readonly onChange: (tags: TagDraft[]) => void;
   readonly onAdd: () => void;
 }) {
@@ -821,8 +840,8 @@ function StreamsStep({
   readonly protocol: Protocol;
   readonly tags: readonly TagDraft[];
   readonly errors: Errors;
-  readonly groups: readonly LocalModel[];
-  readonly streams: readonly LocalModel[];
+  readonly groups: readonly LocalModel<'datastreamgroup'>[];
+  readonly streams: readonly LocalModel<'datastream'>[];
   readonly onChange: (tags: TagDraft[]) => void;
 }) {
   const { t, i18n } = useLingui();
@@ -891,8 +910,13 @@ function StreamsStep({
                   label={t`Type`}
                   value={s.type}
                   allowDeselect={false}
-                  onChange={(v) => set(tag.key, { ...s, type: v ?? 'number' })}
-                  data={['number', 'state', 'boolean', 'text'].map((x) => ({
+                  onChange={(v) =>
+                    set(tag.key, {
+                      ...s,
+                      type: DATASTREAM_TYPES.find((x) => x === v) ?? 'number',
+                    })
+                  }
+                  data={STREAM_TYPE_CHOICES.map((x) => ({
                     value: x,
                     label: streamTypeLabel(i18n, x),
                   }))}

@@ -61,7 +61,7 @@ function validator(i18n: I18n, field: EditableField): (draft: string) => Validat
   };
 }
 
-function AssetDetails({ model }: { readonly model: LocalModel }) {
+function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
   const { t, i18n } = useLingui();
   const can = useCan();
   const canEdit = can('asset::edit');

@@ -84,7 +84,7 @@ export function DevicesListPage() {
   const { search, scroll, setSearch, setScroll } = useListState();
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const term = debounced.length >= LIMITS.searchMin ? debounced : '';
-  const query = useMemo<ListQuery>(
+  const query = useMemo<ListQuery<'asset'>>(
     () => ({
       type: 'asset',
       ...(term === '' ? {} : { search: { text: term, fields: SEARCH_FIELDS } }),

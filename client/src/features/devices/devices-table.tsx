@@ -46,7 +46,7 @@ const WIDE_ONLY: ReadonlySet<ColumnId> = new Set(['gateway', 'description']);
 
 interface TableRow {
   readonly index: number;
-  readonly model: LocalModel;
+  readonly model: LocalModel<'asset'>;
 }
 
 /**
@@ -63,7 +63,7 @@ export function useCellTabIndex(): 0 | -1 {
 
 export interface DevicesTableProps {
   readonly total: number;
-  readonly at: (index: number) => LocalModel | undefined;
+  readonly at: (index: number) => LocalModel<'asset'> | undefined;
   /** Told which rows are rendered (visible plus overscan), to ask the worker for just those. */
   readonly onRangeChange: (range: ListRange) => void;
   /** When it changes (a new search), the list starts at the top again. */

@@ -20,11 +20,12 @@ import {
   datastreamAttributesSchema,
   fieldErrorsOf,
   preprocessingTryAnswerSchema,
+  type ModelInput,
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { syncWorker } from '../../sync/worker';
-import { streamTypeLabel, textOf } from './asset-texts';
+import { streamTypeLabel } from './asset-texts';
 
 /**
  * A data stream's definition (spec 001 §3, §5): name, unit, type, visualisation minimum and
@@ -46,28 +47,26 @@ interface Draft {
   code: string;
 }
 
-function draftOf(stream: LocalModel): Draft {
+function draftOf(stream: LocalModel<'datastream'>): Draft {
   const a = stream.attributes;
-  const num = (v: unknown) => (typeof v === 'number' ? String(v) : '');
-  const texts = a.state_texts !== null && typeof a.state_texts === 'object' ? a.state_texts : {};
+  const num = (v: number | null) => (v === null ? '' : String(v));
   return {
-    name: textOf(a, 'name'),
-    unit: textOf(a, 'unit'),
-    type: typeof a.type === 'string' ? a.type : 'number',
+    name: a.name,
+    unit: a.unit,
+    type: a.type,
     visMin: num(a.vis_min),
     visMax: num(a.vis_max),
-    states: Object.entries(texts as Record<string, unknown>).map(([value, text]) => ({
-      value,
-      text: String(text),
-    })),
-    code: textOf(a, 'preprocessing'),
+    states: Object.entries(a.state_texts).map(([value, text]) => ({ value, text })),
+    code: a.preprocessing,
   };
 }
 
 type Errors = Partial<Record<string, string>>;
 
 /** The draft as attributes, or the message per field (shared schema plus the form's own). */
-function check(draft: Draft): { attributes: Record<string, unknown> } | { errors: Errors } {
+function check(
+  draft: Draft,
+): { attributes: Partial<ModelInput<'datastream'>> } | { errors: Errors } {
   const errors: Errors = {};
   const number = (text: string, field: string): number | null => {
     if (text.trim() === '') return null;
@@ -114,8 +113,9 @@ function check(draft: Draft): { attributes: Record<string, unknown> } | { errors
     for (const [field, messages] of Object.entries(fieldErrorsOf(parsed.error))) {
       errors[field] ??= messages[0];
     }
+    return { errors };
   }
-  return Object.keys(errors).length > 0 ? { errors } : { attributes };
+  return Object.keys(errors).length > 0 ? { errors } : { attributes: parsed.data };
 }
 
 const FIELD_ORDER = ['name', 'unit', 'type', 'vis_min', 'vis_max', 'state_texts', 'preprocessing'];
@@ -124,7 +124,7 @@ export function StreamForm({
   stream,
   onDone,
 }: {
-  readonly stream: LocalModel;
+  readonly stream: LocalModel<'datastream'>;
   readonly onDone: () => void;
 }) {
   const { t, i18n } = useLingui();

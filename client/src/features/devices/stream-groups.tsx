@@ -117,7 +117,7 @@ function GroupSection({
   onToggle,
   live,
 }: {
-  readonly group: LocalModel;
+  readonly group: LocalModel<'datastreamgroup'>;
   readonly collapsible: boolean;
   readonly open: boolean;
   readonly onToggle: () => void;
@@ -190,7 +190,7 @@ function Streams({
   live,
   history,
 }: {
-  readonly streams: readonly LocalModel[] | undefined;
+  readonly streams: readonly LocalModel<'datastream'>[] | undefined;
   readonly live: LiveContext;
   readonly history: HistoryResult | undefined;
 }) {

@@ -65,7 +65,7 @@ function StreamView({
   stream,
   assetId,
 }: {
-  readonly stream: LocalModel;
+  readonly stream: LocalModel<'datastream'>;
   readonly assetId: string;
 }) {
   const { t, i18n } = useLingui();

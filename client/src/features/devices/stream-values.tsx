@@ -3,6 +3,7 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Group, Text, Tooltip } from '@mantine/core';
 import type { HistorySeries, Point } from '@plant/sync-worker/api';
+import type { DatastreamAttributes } from '@plant/shared-schema';
 
 /**
  * How a stream's values read on screen (spec 001 §3, §4): numbers with their unit, state
@@ -17,19 +18,15 @@ const ON = msg`On`;
 const OFF = msg`Off`;
 
 export interface StreamShape {
-  readonly type: unknown;
+  readonly type: DatastreamAttributes['type'];
   readonly unit: string;
-  readonly stateTexts: Readonly<Record<string, unknown>>;
+  readonly stateTexts: Readonly<Record<string, string>>;
 }
 
-export function streamShapeOf(attributes: Readonly<Record<string, unknown>>): StreamShape {
-  const texts = attributes.state_texts;
-  return {
-    type: attributes.type,
-    unit: typeof attributes.unit === 'string' ? attributes.unit : '',
-    stateTexts:
-      texts !== null && typeof texts === 'object' ? (texts as Record<string, unknown>) : {},
-  };
+export function streamShapeOf(
+  attributes: Pick<DatastreamAttributes, 'type' | 'unit' | 'state_texts'>,
+): StreamShape {
+  return { type: attributes.type, unit: attributes.unit, stateTexts: attributes.state_texts };
 }
 
 /** One value as text, without its unit. */

@@ -26,7 +26,6 @@ import {
   gatewayCredentialsMadeSchema,
   gatewayProblems,
   STATIC_IP_MISSING,
-  type GatewayAttributes,
   type GatewayCredentialList,
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
@@ -60,12 +59,12 @@ export function GatewayDetailsPage() {
   return <GatewayDetails gateway={state.model} />;
 }
 
-function GatewayDetails({ gateway }: { readonly gateway: LocalModel }) {
+function GatewayDetails({ gateway }: { readonly gateway: LocalModel<'gateway'> }) {
   const { t, i18n } = useLingui();
   const can = useCan();
   const canEdit = can('gateway::edit');
   const name = textOf(gateway.attributes, 'name');
-  const agent = gateway.attributes.agent as GatewayAttributes['agent'] | undefined;
+  const agent = gateway.attributes.agent;
   const connections = useLiveQuery({
     type: 'connection',
     parent: { type: 'gateway', id: gateway.id },
@@ -222,7 +221,7 @@ function NetworkSettings({
   gateway,
   canEdit,
 }: {
-  readonly gateway: LocalModel;
+  readonly gateway: LocalModel<'gateway'>;
   readonly canEdit: boolean;
 }) {
   const { t, i18n } = useLingui();
@@ -263,10 +262,7 @@ function NetworkSettings({
     if (!parsed.success) {
       for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
     } else {
-      const problems = gatewayProblems({
-        ...(gateway.attributes as GatewayAttributes),
-        ...parsed.data,
-      });
+      const problems = gatewayProblems({ ...gateway.attributes, ...parsed.data });
       for (const [field, messages] of Object.entries(problems))
         found[field] ??= messages[0] ?? STATIC_IP_MISSING;
     }
@@ -276,7 +272,8 @@ function NetworkSettings({
       form.current?.querySelector<HTMLInputElement>(`[data-field="${first}"]`)?.focus();
       return;
     }
-    const result = await syncWorker().writes.update('gateway', gateway.id, attributes);
+    if (!parsed.success) return;
+    const result = await syncWorker().writes.update('gateway', gateway.id, parsed.data);
     if ('error' in result) {
       const fields = result.error.fields ?? {};
       setErrors(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v[0] ?? ''])));

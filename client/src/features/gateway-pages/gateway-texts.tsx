@@ -4,7 +4,7 @@ import type { LocalModel } from '@plant/sync-worker/api';
 import { textOf } from '../devices/asset-texts';
 
 /** Online or offline, as the server's presence says (spec 001 §4). */
-export function OnlineBadge({ gateway }: { readonly gateway: LocalModel }) {
+export function OnlineBadge({ gateway }: { readonly gateway: LocalModel<'gateway'> }) {
   const online = gateway.attributes.connection === 'online';
   return (
     <Badge
@@ -19,7 +19,7 @@ export function OnlineBadge({ gateway }: { readonly gateway: LocalModel }) {
 }
 
 /** When the gateway was last heard from. */
-export function LastSeen({ gateway }: { readonly gateway: LocalModel }) {
+export function LastSeen({ gateway }: { readonly gateway: LocalModel<'gateway'> }) {
   const { i18n } = useLingui();
   const seen = textOf(gateway.attributes, 'last_seen');
   if (seen === '') {
@@ -44,7 +44,7 @@ const STATE_COLORS = {
 } as const;
 
 /** A connection's state as its agent reported it, the error in a tooltip. */
-export function ConnectionState({ connection }: { readonly connection: LocalModel }) {
+export function ConnectionState({ connection }: { readonly connection: LocalModel<'connection'> }) {
   const { t } = useLingui();
   const status = connection.attributes.status as
     { state: keyof typeof STATE_COLORS; error: string | null } | null | undefined;

@@ -74,8 +74,8 @@ function GatewayRow({
   gateway,
   connections,
 }: {
-  readonly gateway: LocalModel;
-  readonly connections: readonly LocalModel[];
+  readonly gateway: LocalModel<'gateway'>;
+  readonly connections: readonly LocalModel<'connection'>[];
 }) {
   const name = textOf(gateway.attributes, 'name');
   return (

@@ -69,7 +69,7 @@ export const SEGMENT_LABELS: Readonly<Record<string, MessageDescriptor>> = {
 };
 
 /** Synced model types whose ids appear right after a segment (their names are cheap: local). */
-export const ID_TYPES: Readonly<Record<string, string>> = {
+export const ID_TYPES: Readonly<Record<string, 'asset' | 'gateway'>> = {
   devices: 'asset',
   '3dmodel': 'asset',
   gateways: 'gateway',

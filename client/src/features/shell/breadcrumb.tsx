@@ -146,9 +146,9 @@ function CrumbLabel({ crumb }: { readonly crumb: Crumb }) {
   return <span title={id}>{shortId(id)}</span>;
 }
 
-function ModelName({ type, id }: { readonly type: string; readonly id: string }) {
+function ModelName({ type, id }: { readonly type: 'asset' | 'gateway'; readonly id: string }) {
   const state = useLiveModel(type, id);
-  const name = state.name === 'found' ? state.model.attributes['name'] : undefined;
-  if (typeof name === 'string' && name !== '') return <>{name}</>;
+  const name = state.name === 'found' ? state.model.attributes.name : undefined;
+  if (name !== undefined && name !== '') return <>{name}</>;
   return <span title={id}>{shortId(id)}</span>;
 }
