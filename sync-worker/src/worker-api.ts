@@ -56,6 +56,9 @@ function remote(unsubscribe: () => void): Unsubscribe {
  * The worker's side of `SyncWorkerApi`: one engine at a time (one user, one account), replaced
  * on an account switch. Subscriptions outlive an engine: they are re-attached to the next one.
  */
+/** At most this long a start waits for the lists' first rows read from disk. */
+const READ_AHEAD_WAIT_MS = 250;
+
 export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
   const env = options.env ?? globalIndexedDb();
   const leader = options.leader ?? defaultLeader();
@@ -94,6 +97,8 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
 
   const start = async (next: SessionOptions, hub: QueryHub): Promise<Result<SyncStatus>> => {
     await stop();
+    // A list's first rows from disk before the store opens (its work shares this thread).
+    await hub.readsAhead(READ_AHEAD_WAIT_MS);
     try {
       engine = await SyncEngine.start({
         ...options.engine,

@@ -212,12 +212,15 @@ export async function resumeSession(navigate: (to: string) => Promise<void>): Pr
     return;
   }
   appStore.set(sessionAtom, session);
+  const started = startSync(session);
+  // The screens need not wait for the store to open: the worker answers a list's first rows
+  // from disk as soon as the start is asked for (issue 13), and subscriptions made meanwhile
+  // are made again when the start ends (the session epoch).
+  appStore.set(permissionsReadyAtom, true);
   try {
-    await startSync(session);
+    await started;
   } catch {
-    // The local store could not open: the screens say what they can; guards must not wait.
-  } finally {
-    appStore.set(permissionsReadyAtom, true);
+    // The local store could not open: the screens say what they can.
   }
   void applyAccountStyle(session);
   if (!(await checkAccount(session, navigate))) checkWhenReachable(session, navigate);

@@ -138,6 +138,8 @@ export class QueryHub {
   private closed = false;
   private loading = true;
   private readonly sweeper: ReturnType<typeof setInterval>;
+  /** The reads ahead under way (a start lets them answer before the store opens). */
+  private readonly readingAhead = new Set<Promise<void>>();
   /** Per watched key, how many changes were heard: a read started before one is stale. */
   private readonly heard = new Map<string, number>();
 
@@ -175,6 +177,22 @@ export class QueryHub {
     await this.openReader();
     for (const view of this.views.values()) void this.build(view);
     for (const key of this.watchers.keys()) void this.readWatched(key);
+  }
+
+  /**
+   * Resolves when the lists' reads ahead asked for so far have answered (at most `ms`): the
+   * store's opening (RxDB's work on this same thread) then does not hold up the first rows.
+   */
+  async readsAhead(ms: number): Promise<void> {
+    // Subscriptions posted right after the start are taken first.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (this.readingAhead.size === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.readingAhead]),
+      new Promise((resolve) => (timer = setTimeout(resolve, ms))),
+    ]);
+    clearTimeout(timer);
   }
 
   /** The account's first load runs (totals are not final) or has ended. */
@@ -241,7 +259,7 @@ export class QueryHub {
     };
     view.queries.add(live);
     if (view.state === 'ready') void this.refresh(view, live);
-    else void this.readAhead(view, live);
+    else this.readAhead(view, live);
     const target = view;
     return () => {
       live.closed = true;
@@ -254,30 +272,35 @@ export class QueryHub {
    * A window before its view is read: straight from the list index (the hidden docs of the range
    * are skipped; the total is the range's count, marked not complete).
    */
-  private async readAhead(view: View, live: LiveQuery): Promise<void> {
+  private readAhead(view: View, live: LiveQuery): void {
     if (!view.plain || live.offset + live.limit > BUILD_CHUNK) return;
-    const reader = await this.openReader();
-    if (reader === null || live.closed || view.state === 'ready' || live.emitted) return;
-    try {
-      const version = ++live.version;
-      const [docs, count] = await Promise.all([
-        reader.range(view.range, live.offset + live.limit + 64),
-        reader.count(view.range),
-      ]);
-      // The view may have been read meanwhile (its answer is exact): this one is then late.
-      if (live.closed || live.version !== version || isReady(view) || live.emitted) return;
+    const version = ++live.version;
+    // The view may have been read meanwhile (its answer is exact): a read ahead is then late.
+    const late = () => live.closed || live.version !== version || isReady(view);
+    const reading = (async () => {
+      const reader = await this.openReader();
+      if (reader === null || late()) return;
+      // The rows first, the count after: Chromium walks the whole range to count it (about
+      // 240 ms at 50,000), and a read issued behind it waits for it.
+      const docs = await reader.range(view.range, live.offset + live.limit + 64);
+      if (late()) return;
       const shown = docs.filter(view.matches).slice(live.offset, live.offset + live.limit);
+      const keys = shown.map((d) => d.key);
       const items = shown.flatMap((d) => toLocalModel(d) ?? []);
-      this.emit(
-        live,
-        shown.map((d) => d.key),
-        items,
-        Math.max(count, items.length),
-        false,
-      );
-    } catch (err) {
+      this.emit(live, keys, items, live.offset + items.length, false);
+      // Not waited for by a start (`readsAhead`): the rows are out.
+      void reader
+        .count(view.range)
+        .then((count) => {
+          if (!late())
+            this.emit(live, keys, items, Math.max(count, keys.length + live.offset), false);
+        })
+        .catch(() => undefined);
+    })().catch((err: unknown) => {
       this.options.log.warn('a list could not be read ahead', { error: String(err) });
-    }
+    });
+    this.readingAhead.add(reading);
+    void reading.finally(() => this.readingAhead.delete(reading));
   }
 
   /** Reads a view whole through its index, then applies what changed meanwhile. */
