@@ -1,5 +1,5 @@
 import type { ModelDoc } from '../store/docs';
-import { listDatabases, type IndexedDbEnv } from '../store/indexeddb';
+import type { IndexedDbEnv } from '../store/indexeddb';
 
 /*
  * Plain IndexedDB reads of the store's models database, beside RxDB (DESIGN.md §6: the first
@@ -49,15 +49,15 @@ export class ModelReader {
 
   /**
    * Opens the models database if it exists (a store opened before). Never creates it: that is
-   * RxDB's, with its tables and indexes. Null when there is none yet.
+   * RxDB's, with its tables and indexes. Null when there is none yet. (No `databases()` list
+   * first: that costs a round trip; an open of a missing name asks for an upgrade instead, and
+   * aborting that upgrade leaves no database behind.)
    */
   static async open(env: IndexedDbEnv, name: string): Promise<ModelReader | null> {
-    const names = await listDatabases(env.indexedDB, () => []);
-    if (!names.includes(name)) return null;
     const opening = env.indexedDB.open(name);
     let created = false;
     opening.onupgradeneeded = () => {
-      // Deleted between the list and the open: this would make an empty database. Abort it.
+      // There is none: opening would make an empty database. Abort, and it is not made.
       created = true;
       opening.transaction?.abort();
     };

@@ -10,6 +10,7 @@ import type { IndexedDbEnv } from '../store/indexeddb';
 import { LocalStore, modelsDatabaseName } from '../store/store';
 import { Replica } from '../sync/replica';
 import { until } from '../testing/sync-fixture';
+import { ModelReader } from './model-reader';
 import { QueryHub, rxdbChanges } from './query-hub';
 
 /*
@@ -287,5 +288,27 @@ describe('live queries (QueryHub)', () => {
     await until('the exact answer', () => results[results.length - 1]?.complete === true);
     expect(results[results.length - 1]?.total).toBe(299);
     expect(results[results.length - 1]?.items).toEqual(ahead?.items);
+  });
+
+  it('never makes the models database: a reader of a missing one is null and leaves nothing', async () => {
+    const env = freshEnv();
+    const name = modelsDatabaseName(USER, ACCOUNT);
+    expect(await ModelReader.open(env, name)).toBeNull();
+    expect((await env.indexedDB.databases()).map((d) => d.name)).not.toContain(name);
+    // RxDB then makes it whole, and the hub made before reads it.
+    const { store, hub } = await openWithHub(env);
+    await new Replica(store).putModels([
+      {
+        type: 'asset',
+        id: 'z1',
+        parent_type: 'account',
+        parent_id: ACCOUNT,
+        attributes: { name: 'Z' },
+        last_seq: 1,
+      },
+    ]);
+    const results: QueryResult<'asset'>[] = [];
+    hub.subscribe({ type: 'asset' }, (r) => results.push(r));
+    await until('the asset', () => results.at(-1)?.items.length === 1);
   });
 });
