@@ -65,6 +65,8 @@ export async function demoGateway(server: TestServer, accountId: string, index =
     .where('account_id', '=', accountId)
     .where('type', '=', 'datastream')
     .where((eb) => eb(eb.fn('json_extract', ['attributes', eb.val('$.asset_id')]), '=', asset.id))
+    // In the order they were made (ids are UUIDv7): tests take "the first other stream".
+    .orderBy('id')
     .execute();
   const byName = Object.fromEntries(
     streams.map((s) => [(JSON.parse(s.attributes) as { name: string }).name, s.id]),
