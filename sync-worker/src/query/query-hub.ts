@@ -282,9 +282,20 @@ export class QueryHub {
       if (reader === null || late()) return;
       // The rows first, the count after: Chromium walks the whole range to count it (about
       // 240 ms at 50,000), and a read issued behind it waits for it.
-      const docs = await reader.range(view.range, live.offset + live.limit + 64);
-      if (late()) return;
-      const shown = docs.filter(view.matches).slice(live.offset, live.offset + live.limit);
+      // Hidden docs (a pending delete) are few: read a little more, and on if they were many.
+      const wanted = live.offset + live.limit;
+      const visible: StoredDoc[] = [];
+      let after: [string, string] | undefined;
+      for (;;) {
+        const ask = wanted - visible.length + 8;
+        const docs = await reader.range(view.range, ask, after);
+        if (late()) return;
+        visible.push(...docs.filter(view.matches));
+        const last = docs[docs.length - 1];
+        if (visible.length >= wanted || last === undefined || docs.length < ask) break;
+        after = [last.sort_key, last.key];
+      }
+      const shown = visible.slice(live.offset, wanted);
       const keys = shown.map((d) => d.key);
       const items = shown.flatMap((d) => toLocalModel(d) ?? []);
       this.emit(live, keys, items, live.offset + items.length, false);
