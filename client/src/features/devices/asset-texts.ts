@@ -1,8 +1,7 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { MantineColor } from '@mantine/core';
-import type { ASSET_STATUSES } from '@plant/shared-schema';
-import { DATASTREAM_TYPES } from '@plant/shared-schema';
+import type { ASSET_STATUSES, DATASTREAM_TYPES } from '@plant/shared-schema';
 
 export type AssetStatus = (typeof ASSET_STATUSES)[number];
 
@@ -44,16 +43,24 @@ const STREAM_TYPE_LABELS: Record<StreamType, MessageDescriptor> = {
   text: msg`Text`,
 };
 
-export function streamTypeLabel(i18n: I18n, type: unknown): string {
-  return (DATASTREAM_TYPES as readonly unknown[]).includes(type)
-    ? i18n._(STREAM_TYPE_LABELS[type as StreamType])
-    : typeof type === 'string'
-      ? type
-      : '';
+export function streamTypeLabel(i18n: I18n, type: StreamType): string {
+  // A type this build does not know (a newer server's: the worker keeps the server's attributes
+  // as sent) shows as it is stored.
+  const label: MessageDescriptor | undefined = STREAM_TYPE_LABELS[type];
+  return label === undefined ? type : i18n._(label);
 }
 
-/** A text attribute, or '' when it is null (a field name the type lacks does not compile). */
-export function textOf<A extends object>(attributes: A, field: keyof A & string): string {
-  const value: unknown = attributes[field];
+/** The names of a type's text attributes (those that hold a string, or null when not set). */
+export type TextField<A> = {
+  [K in keyof A]-?: A[K] extends string | null | undefined ? K : never;
+}[keyof A] &
+  string;
+
+/**
+ * A text attribute, or '' when it is null. A field name the type lacks, or one that holds no
+ * text (a number, a list), does not compile.
+ */
+export function textOf<A extends object>(attributes: A, field: TextField<A>): string {
+  const value = attributes[field];
   return typeof value === 'string' ? value : '';
 }

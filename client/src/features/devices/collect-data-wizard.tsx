@@ -37,6 +37,11 @@ import {
   type DatastreamAttributes,
   type Protocol,
 } from '@plant/shared-schema';
+import type { LocalModel } from '@plant/sync-worker/api';
+import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import { useLiveQuery } from '../../sync/hooks';
+import { syncWorker } from '../../sync/worker';
+import { streamTypeLabel, textOf } from './asset-texts';
 
 type DatastreamType = DatastreamAttributes['type'];
 
@@ -47,11 +52,6 @@ const STREAM_TYPE_CHOICES = [
   'boolean',
   'text',
 ] as const satisfies readonly DatastreamType[];
-import type { LocalModel } from '@plant/sync-worker/api';
-import { callErrorText, translateServerText } from '../../i18n/server-texts';
-import { useLiveQuery } from '../../sync/hooks';
-import { syncWorker } from '../../sync/worker';
-import { streamTypeLabel, textOf } from './asset-texts';
 
 /**
  * The collect-data wizard (spec 001 §2): gateway, protocol, connection, tags, the data streams
@@ -147,7 +147,7 @@ function kindOf(protocol: Protocol, address: Record<string, string>): Kind {
   }
 }
 
-function fits(kind: Kind, streamType: unknown): boolean {
+function fits(kind: Kind, streamType: DatastreamType): boolean {
   if (kind === 'any') return true;
   if (kind === 'number') return streamType === 'number' || streamType === 'state';
   return streamType === kind;
@@ -164,10 +164,7 @@ export function CollectDataWizard({
 }) {
   const { t, i18n } = useLingui();
   const [step, setStep] = useState(0);
-  const [gatewayId, setGatewayId] = useState<string | null>(() => {
-    const id = asset.attributes.gateway_id;
-    return typeof id === 'string' ? id : null;
-  });
+  const [gatewayId, setGatewayId] = useState<string | null>(asset.attributes.gateway_id);
   const [protocol, setProtocol] = useState<Protocol | null>(null);
   const [connection, setConnection] = useState<ConnectionDraft>({
     mode: 'new',
@@ -208,7 +205,7 @@ export function CollectDataWizard({
     const mine = new Set((connections?.items ?? []).map((c) => c.id));
     return new Set(
       (datapoints?.items ?? [])
-        .filter((d) => mine.has(String(d.attributes.connection_id)))
+        .filter((d) => mine.has(d.attributes.connection_id))
         .map((d) => textOf(d.attributes, 'tag').trim().toLowerCase())
         .filter((x) => x !== ''),
     );
@@ -286,7 +283,8 @@ export function CollectDataWizard({
       for (const tag of tags) {
         const kind = kindOf(protocol, tag.address);
         if (tag.stream.mode === 'existing') {
-          const chosen = assetStreams.find((s) => s.id === (tag.stream as { id: string }).id);
+          const chosenId = tag.stream.id;
+          const chosen = assetStreams.find((s) => s.id === chosenId);
           if (chosen === undefined) e[`stream.${tag.key}`] = SELECT_STREAM;
           else if (!fits(kind, chosen.attributes.type)) e[`stream.${tag.key}`] = TYPE_MISMATCH;
         } else {

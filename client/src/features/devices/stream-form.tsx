@@ -20,6 +20,7 @@ import {
   datastreamAttributesSchema,
   fieldErrorsOf,
   preprocessingTryAnswerSchema,
+  type DatastreamAttributes,
   type ModelInput,
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
@@ -40,7 +41,7 @@ export const MIN_NOT_BELOW_MAX = 'The minimum must be below the maximum';
 interface Draft {
   name: string;
   unit: string;
-  type: string;
+  type: DatastreamAttributes['type'];
   visMin: string;
   visMax: string;
   states: { value: string; text: string }[];
@@ -195,7 +196,10 @@ export function StreamForm({
               label={t`Type`}
               value={draft.type}
               allowDeselect={false}
-              onChange={(v) => v !== null && set({ type: v })}
+              onChange={(v) => {
+                const type = DATASTREAM_TYPES.find((x) => x === v);
+                if (type !== undefined) set({ type });
+              }}
               data={DATASTREAM_TYPES.map((type) => ({
                 value: type,
                 label: streamTypeLabel(i18n, type),

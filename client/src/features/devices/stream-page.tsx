@@ -57,8 +57,8 @@ export function StreamPage() {
   return <StreamView stream={state.model} assetId={id} />;
 }
 
-function numberOrNull(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+function numberOrNull(value: number | null): number | null {
+  return value !== null && Number.isFinite(value) ? value : null;
 }
 
 function StreamView({

@@ -46,8 +46,7 @@ const STATE_COLORS = {
 /** A connection's state as its agent reported it, the error in a tooltip. */
 export function ConnectionState({ connection }: { readonly connection: LocalModel<'connection'> }) {
   const { t } = useLingui();
-  const status = connection.attributes.status as
-    { state: keyof typeof STATE_COLORS; error: string | null } | null | undefined;
+  const status = connection.attributes.status;
   const name = textOf(connection.attributes, 'name');
   const state = status?.state;
   const label =
