@@ -25,6 +25,19 @@ export default defineConfig({
       },
       {
         test: {
+          // The same server suite on Postgres (issue 14): one throwaway server for the run, a new
+          // database per test server (server/src/testing/test-database.ts).
+          name: 'server-postgres',
+          include: ['server/src/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['server/src/testing/postgres-global-setup.ts'],
+          env: { PLANT_TEST_DATABASE: 'postgres' },
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
           name: 'sync-worker',
           include: ['sync-worker/src/**/*.test.ts'],
           environment: 'node',

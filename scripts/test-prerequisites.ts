@@ -1,13 +1,14 @@
 /**
- * The first step of `npm test`: what the browser tests need and a fresh machine lacks. Debian's
- * chromium (DESIGN.md §7: never a downloaded browser) is installed with apt-get when the test
- * runs as root; otherwise the run stops at once with one line naming the command to run.
+ * The first step of `npm test`: what the tests need from Debian and a fresh machine lacks.
+ * Debian's chromium for the browser tests (DESIGN.md §7: never a downloaded browser); Debian's
+ * postgresql for the server suite on Postgres (DESIGN.md §11). They are installed with apt-get
+ * when the test runs as root; otherwise the run stops at once with one line naming the command.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { postgresBin } from '../server/src/testing/local-postgres';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const INSTALL = 'apt-get update && apt-get install -y chromium';
 
 function say(line: string): void {
   process.stderr.write(`${line}\n`);
@@ -18,20 +19,36 @@ function runs(file: string): boolean {
   return spawnSync(file, ['--version'], { stdio: 'ignore', timeout: 60_000 }).status === 0;
 }
 
-if (!runs(chromium)) {
+/** Debian package, what it is for, whether it is here. */
+const needs: { pkg: string; why: string; present: () => boolean }[] = [
+  { pkg: 'chromium', why: 'the browser tests', present: () => runs(chromium) },
+  {
+    pkg: 'postgresql',
+    why: 'the server tests on Postgres',
+    present: () => {
+      const bin = postgresBin();
+      return bin !== undefined && runs(`${bin}/postgres`);
+    },
+  },
+];
+
+const missing = needs.filter((n) => !n.present());
+if (missing.length > 0) {
+  const install = `apt-get update && apt-get install -y ${missing.map((m) => m.pkg).join(' ')}`;
+  const what = missing.map((m) => `${m.pkg} (${m.why})`).join(', ');
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
-  if (process.env.CHROMIUM_PATH !== undefined || !isRoot || !hasApt) {
-    say(
-      `The browser tests need Debian's chromium at ${chromium}: run \`${INSTALL}\` as root first.`,
-    );
+  const chromiumElsewhere = process.env.CHROMIUM_PATH !== undefined && !runs(chromium);
+  if (chromiumElsewhere || !isRoot || !hasApt) {
+    say(`The tests need Debian's ${what}: run \`${install}\` as root first.`);
     process.exit(1);
   }
-  say(`Installing Debian's chromium for the browser tests (${INSTALL})…`);
+  say(`Installing Debian's ${what} (${install})…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = spawnSync('sh', ['-c', `(${INSTALL}) >/dev/null`], { stdio: 'inherit', env });
-  if (install.status !== 0 || !runs(chromium)) {
-    say(`Installing chromium failed: run \`${INSTALL}\` as root, then \`npm test\` again.`);
+  const done = spawnSync('sh', ['-c', `(${install}) >/dev/null`], { stdio: 'inherit', env });
+  const still = missing.filter((m) => !m.present());
+  if (done.status !== 0 || still.length > 0) {
+    say(`Installing ${what} failed: run \`${install}\` as root, then \`npm test\` again.`);
     process.exit(1);
   }
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './dialect';
 
 /**
  * The application shell: users, accounts (a tree), roles per account, memberships, permission
@@ -6,9 +7,12 @@ import { sql, type Kysely } from 'kysely';
  * and push subscriptions. Timestamps are ISO-8601 UTC text, which sorts like the time it names.
  */
 const HEX = '[0-9a-fA-F]';
-// A literal, not a parameter: SQLite refuses parameters in CHECK constraints.
-const hexColor = (column: string) =>
-  sql`${sql.ref(column)} is null or ${sql.ref(column)} glob ${sql.lit(`#${HEX.repeat(6)}`)}`;
+// A literal, not a parameter: SQLite refuses parameters in CHECK constraints. Postgres has no
+// glob: the same pattern as a regular expression.
+const hexColor = (db: Kysely<unknown>, column: string) =>
+  isPostgres(db)
+    ? sql`${sql.ref(column)} is null or ${sql.ref(column)} ~ ${sql.lit(`^#${HEX}{6}$`)}`
+    : sql`${sql.ref(column)} is null or ${sql.ref(column)} glob ${sql.lit(`#${HEX.repeat(6)}`)}`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -18,8 +22,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
     // Only #rrggbb: the colours are written into the account's stylesheet.
-    .addColumn('color1', 'text', (c) => c.check(hexColor('color1')))
-    .addColumn('color2', 'text', (c) => c.check(hexColor('color2')))
+    .addColumn('color1', 'text', (c) => c.check(hexColor(db, 'color1')))
+    .addColumn('color2', 'text', (c) => c.check(hexColor(db, 'color2')))
     .addColumn('title', 'text')
     .addColumn('logo_desktop', 'text')
     .addColumn('logo_mobile', 'text')

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './dialect';
 
 /**
  * One counter that every change to who-may-do-what bumps, by trigger: users, accounts, roles,
@@ -32,15 +33,30 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('access_version')
     .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
-    .addColumn('v', 'integer', (c) => c.notNull())
+    .addColumn('v', 'bigint', (c) => c.notNull())
     .execute();
   await sql`insert into access_version (id, v) values (1, 0)`.execute(db);
+  // Postgres: one trigger function, run once per statement (a statement that changes many rows
+  // bumps once, enough to drop every cached session); it runs in the writer's transaction, so
+  // the bump commits or rolls back with the change, for every process reading the counter.
+  if (isPostgres(db)) {
+    await sql`
+      create function bump_access_version() returns trigger language plpgsql as $$
+      begin
+        update access_version set v = v + 1 where id = 1;
+        return null;
+      end $$`.execute(db);
+  }
   for (const table of ACCESS_TABLES) {
     for (const event of events(table)) {
+      const name = `${table}_${event}_access_version`;
       await sql
         .raw(
-          `create trigger ${table}_${event}_access_version after ${event} on ${table} ` +
-            `begin update access_version set v = v + 1 where id = 1; end`,
+          isPostgres(db)
+            ? `create trigger ${name} after ${event} on ${table} ` +
+                `for each statement execute function bump_access_version()`
+            : `create trigger ${name} after ${event} on ${table} ` +
+                `begin update access_version set v = v + 1 where id = 1; end`,
         )
         .execute(db);
     }
@@ -50,8 +66,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ACCESS_TABLES) {
     for (const event of events(table)) {
-      await sql.raw(`drop trigger ${table}_${event}_access_version`).execute(db);
+      const name = `${table}_${event}_access_version`;
+      await sql
+        .raw(isPostgres(db) ? `drop trigger ${name} on ${table}` : `drop trigger ${name}`)
+        .execute(db);
     }
   }
+  if (isPostgres(db)) await sql`drop function bump_access_version()`.execute(db);
   await db.schema.dropTable('access_version').execute();
 }

@@ -21,7 +21,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('parent_id', 'text', (c) => c.notNull())
     .addColumn('sort_key', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('attributes', 'text', (c) => c.notNull())
-    .addColumn('last_seq', 'integer', (c) => c.notNull())
+    .addColumn('last_seq', 'bigint', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
@@ -41,8 +41,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('account_id', 'text', (c) =>
       c.primaryKey().references('accounts.id').onDelete('cascade'),
     )
-    .addColumn('seq', 'integer', (c) => c.notNull())
-    .addColumn('ts', 'integer', (c) => c.notNull())
+    .addColumn('seq', 'bigint', (c) => c.notNull())
+    .addColumn('ts', 'bigint', (c) => c.notNull())
     .execute();
 
   await db.schema
@@ -50,8 +50,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('account_id', 'text', (c) =>
       c.notNull().references('accounts.id').onDelete('cascade'),
     )
-    .addColumn('seq', 'integer', (c) => c.notNull())
-    .addColumn('ts', 'integer', (c) => c.notNull())
+    .addColumn('seq', 'bigint', (c) => c.notNull())
+    .addColumn('ts', 'bigint', (c) => c.notNull())
     .addColumn('muid', 'text', (c) => c.notNull().unique())
     .addColumn('msg', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('model_updates_pk', ['account_id', 'seq'])

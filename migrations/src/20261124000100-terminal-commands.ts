@@ -16,7 +16,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('line', 'text', (c) => c.notNull())
     .addColumn('ok', 'integer')
     .addColumn('output', 'text')
-    .addColumn('created_at', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('terminal_commands_gateway')

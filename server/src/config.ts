@@ -38,6 +38,12 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Machine Platform <no-reply@localhost>'),
   APP_URL: z.url({ protocol: /^https?$/, error: 'APP_URL must be an http(s) URL' }).optional(),
   CLIENT_DIR: z.string().min(1, 'CLIENT_DIR must not be empty').optional(),
+  DATABASE_URL: z
+    .url({
+      protocol: /^postgres(ql)?$/,
+      error: 'DATABASE_URL must be a postgres:// or postgresql:// URL',
+    })
+    .optional(),
 });
 
 /** The built web client (`vite build` writes it; `npm start` builds it when it is missing). */
@@ -58,6 +64,8 @@ export interface Config {
   readonly appUrl: string;
   /** The built web client served at the origin (index.html for every app path). */
   readonly clientDir: string;
+  /** Postgres instead of the SQLite file in dataDir (DESIGN.md §11); undefined: SQLite. */
+  readonly databaseUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -102,5 +110,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     appUrl: (e.APP_URL ?? `http://${urlHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, ''),
     clientDir: path.resolve(e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR),
+    databaseUrl: e.DATABASE_URL,
   });
 }

@@ -13,7 +13,12 @@ import { createApp } from './app';
 import { EmbeddedBroker } from './broker/broker';
 import { BackgroundTasks } from './lib/background';
 import type { Config } from './config';
-import { migrateToLatest, openDatabase, type Db } from './db/database';
+import {
+  checkPostgresCollation,
+  migrateToLatest,
+  openConfiguredDatabase,
+  type Db,
+} from './db/database';
 import { isoAt, systemClock, type Clock } from './lib/clock';
 import { createLogger, type Logger } from './logger';
 import { TokenRepository } from './repositories/token.repository';
@@ -95,7 +100,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
-  const db = openDatabase(config.dataDir);
+  const db = openConfiguredDatabase(config);
+  await checkPostgresCollation(db);
   await migrateToLatest(db);
   const firstPartyClientId = await ensureFirstPartyClient(db, clock);
   const seeded = config.seed === 'demo' ? await seedDemo(db, clock, log) : undefined;

@@ -1,13 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import {
   Kysely,
   Migrator,
+  PostgresAdapter,
+  PostgresDialect,
   SqliteDialect,
   type MigrationResultSet,
   type SqliteDatabase,
+  type RawBuilder,
   type SqliteStatement,
+  sql,
 } from 'kysely';
 import { migrations } from '@plant/migrations';
 import type { Database } from './types';
@@ -63,6 +68,113 @@ export function accessVersionNow(db: Db): number | undefined {
   handle.version ??= handle.sqlite.prepare('select v from access_version where id = 1').pluck();
   const v: unknown = handle.version.get();
   return typeof v === 'number' ? v : undefined;
+}
+
+/** Which engine a Kysely instance talks to (DESIGN.md §11: one code path, two dialects). */
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export function databaseKind<DB>(db: Kysely<DB>): DatabaseKind {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * A model attribute as text, for comparisons in SQL: SQLite's json_extract, Postgres's ->> on
+ * the attributes (stored as JSON text in both). The field name goes as a parameter.
+ */
+export function attributeText(db: Db, field: string): RawBuilder<string> {
+  return databaseKind(db) === 'postgres'
+    ? sql<string>`(attributes::jsonb ->> ${field})`
+    : sql<string>`json_extract(attributes, ${`$.${field}`})`;
+}
+
+/**
+ * Makes the rest of the caller's transaction wait for any other transaction holding `key`, in
+ * this process or another: for read-then-write steps that must not interleave (revoke-then-issue
+ * of a browser's credentials). Postgres: a transaction-scoped advisory lock. SQLite needs none:
+ * one connection runs one transaction at a time, and its single writer orders processes.
+ */
+export async function lockInTransaction(trx: Db, key: string): Promise<void> {
+  if (databaseKind(trx) !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+}
+
+/**
+ * Whether an error is the database refusing a duplicate in `table.column` (a unique index):
+ * SQLite says so in its message, Postgres by SQLSTATE 23505 with the table and the key.
+ */
+export function isUniqueViolation(error: unknown, table: string, column: string): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.message.includes('UNIQUE constraint failed')) {
+    return error.message.includes(`${table}.${column}`);
+  }
+  const pgError = error as { code?: unknown; table?: unknown; detail?: unknown };
+  return (
+    pgError.code === '23505' &&
+    pgError.table === table &&
+    typeof pgError.detail === 'string' &&
+    pgError.detail.startsWith(`Key (${column})=`)
+  );
+}
+
+/** Connections per process to Postgres: requests wait for one rather than crowd the server. */
+const POSTGRES_POOL_SIZE = 20;
+
+/**
+ * int8 (bigint: counts, seq, epoch-ms columns) arrives as a JS number, as SQLite hands it: the
+ * values fit (epoch ms and per-account seq stay far below 2^53), and every caller expects a
+ * number. Per pool, not pg's global parser table.
+ */
+const INT8_OID = 20;
+const postgresTypes: pg.CustomTypesConfig = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
+    oid === INT8_OID
+      ? Number
+      : (pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown),
+};
+
+/** Opens a pool on the Postgres database at `url` (DATABASE_URL). Nothing connects until used. */
+export function openPostgres(url: string): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POSTGRES_POOL_SIZE,
+    types: postgresTypes,
+  });
+  // An idle connection the server drops (restart, failover) must not crash the process: the
+  // pool discards it and the next query opens another.
+  pool.on('error', () => undefined);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * The platform database the configuration names: Postgres when DATABASE_URL is set, otherwise
+ * the SQLite file in DATA_DIR (the zero-config default).
+ */
+export function openConfiguredDatabase(config: {
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+}): Db {
+  return config.databaseUrl === undefined
+    ? openDatabase(config.dataDir)
+    : openPostgres(config.databaseUrl);
+}
+
+/**
+ * Postgres must order text byte by byte, as SQLite and the browser's IndexedDB do: list order
+ * (sort keys, ids) is computed on both sides and must agree. A database made with another
+ * collation is refused at start with what to do.
+ */
+export async function checkPostgresCollation(db: Db): Promise<void> {
+  if (databaseKind(db) !== 'postgres') return;
+  const { rows } = await sql<{
+    collate: string;
+  }>`select datcollate as collate from pg_database where datname = current_database()`.execute(db);
+  const collate = rows[0]?.collate ?? '';
+  if (collate !== 'C' && collate !== 'POSIX') {
+    throw new Error(
+      `The database's collation is ${collate}; the platform needs C (byte order). Create it ` +
+        `with: createdb --template=template0 --locale=C <name>`,
+    );
+  }
 }
 
 export function openDatabase(dataDir: string): Db {

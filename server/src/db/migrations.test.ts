@@ -1,16 +1,32 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrateDown, migrateToLatest, openDatabase, type Db } from './database';
+import { databaseKind, migrateDown, migrateToLatest, type Db } from './database';
 import { sql } from 'kysely';
 import { migrations } from '@plant/migrations';
 import { ACCESS_TABLES } from '../../../migrations/src/20261122000100-access-version';
+import { testDatabase, testsOnPostgres, type TestDatabase } from '../testing/test-database';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+const made: TestDatabase[] = [];
+afterEach(async () => {
+  for (const database of made.splice(0)) await database.remove();
 });
+
+/** A fresh database of the engine this project runs on (SQLite file or Postgres database). */
+async function fresh(): Promise<Db> {
+  const database = await testDatabase();
+  made.push(database);
+  return database.open();
+}
+
+/** The access-version triggers in place (one row per trigger). */
+async function triggerNames(db: Db): Promise<string[]> {
+  const { rows } =
+    databaseKind(db) === 'postgres'
+      ? await sql<{ name: string }>`select tgname as name from pg_trigger
+          where not tgisinternal`.execute(db)
+      : await sql<{ name: string }>`select name from sqlite_master
+          where type = 'trigger'`.execute(db);
+  return rows.map((r) => r.name);
+}
 
 async function userTables(db: Db): Promise<string[]> {
   const tables = await db.introspection.getTables();
@@ -18,10 +34,8 @@ async function userTables(db: Db): Promise<string[]> {
 }
 
 describe('migrations', () => {
-  it('run every up, then every down, on a fresh SQLite file, and up again', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plant-migrations-'));
-    dirs.push(dir);
-    const db = openDatabase(dir);
+  it('run every up, then every down, on a fresh database, and up again', async () => {
+    const db = await fresh();
     try {
       await migrateToLatest(db);
       const afterUp = await userTables(db);
@@ -51,24 +65,22 @@ describe('migrations', () => {
       await migrateToLatest(db);
       expect(await userTables(db)).toEqual(afterUp);
       // The session cache is only safe with every access-version trigger in place.
-      const triggers = await sql<{
-        name: string;
-      }>`select name from sqlite_master where type = 'trigger'`.execute(db);
-      expect(triggers.rows.map((r) => r.name)).toHaveLength(ACCESS_TABLES.length * 3 - 1);
-      expect(triggers.rows.map((r) => r.name)).toContain('permissions_update_access_version');
+      const triggers = await triggerNames(db);
+      expect(triggers).toHaveLength(ACCESS_TABLES.length * 3 - 1);
+      expect(triggers).toContain('permissions_update_access_version');
     } finally {
       await db.destroy();
     }
   });
 
-  it('opens the database in WAL mode with foreign keys on', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plant-migrations-'));
-    dirs.push(dir);
-    const db = openDatabase(dir);
+  it('opens the database with foreign keys enforced (SQLite: in WAL mode)', async () => {
+    const db = await fresh();
     try {
       await migrateToLatest(db);
-      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db);
-      expect(mode.rows[0]?.journal_mode).toBe('wal');
+      if (!testsOnPostgres()) {
+        const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db);
+        expect(mode.rows[0]?.journal_mode).toBe('wal');
+      }
       // A membership in a role of another account violates the composite foreign key.
       const at = new Date().toISOString();
       await db
@@ -100,7 +112,7 @@ describe('migrations', () => {
           .insertInto('memberships')
           .values({ user_id: 'u1', account_id: 'a2', role_id: 'r1', created_at: at })
           .execute(),
-      ).rejects.toThrow(/FOREIGN KEY/);
+      ).rejects.toThrow(/foreign key/i);
     } finally {
       await db.destroy();
     }

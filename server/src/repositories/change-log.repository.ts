@@ -1,10 +1,13 @@
-import type { Db } from '../db/database';
+import { sql } from 'kysely';
+import { databaseKind, type Db } from '../db/database';
 import { scopeTo } from './account-scope';
 
 /**
  * The per-account clock and the model-update log. `take` must run inside the transaction that
- * makes the change: SQLite's single writer keeps concurrent writers of one account in line, so
- * seq stays gapless and unique, and a rolled-back change gives its numbers back.
+ * makes the change. It moves the clock in one upsert, which locks the account's clock row until
+ * that transaction ends: concurrent writers of one account, in this process or another (SQLite's
+ * single writer, Postgres's row lock), wait in line, so seq stays gapless and unique, and a
+ * rolled-back change gives its numbers back.
  */
 export class ChangeLogRepository {
   constructor(private readonly db: Db) {}
@@ -18,20 +21,43 @@ export class ChangeLogRepository {
     return row ?? { seq: 0, ts: 0 };
   }
 
-  /** Hands out `count` numbers: seq gapless from the last one, ts strictly increasing (ms). */
-  async take(accountId: string, count: number, nowMs: number) {
-    const last = await this.clock(accountId);
-    const stamps = Array.from({ length: count }, (_, i) => ({
-      seq: last.seq + i + 1,
-      ts: Math.max(nowMs, last.ts + 1) + i,
-    }));
-    const end = stamps.at(-1) ?? last;
+  /**
+   * Locks the account's clock row until the caller's transaction ends, before it reads what it
+   * will change: writers of one account then go one at a time from their first read, in every
+   * process, so no write reads a model another is changing, and a reused mutation id is seen by
+   * the second writer. Postgres only: SQLite's one connection runs one transaction at a time.
+   */
+  async lock(accountId: string): Promise<void> {
+    if (databaseKind(this.db) !== 'postgres') return;
     await this.db
       .insertInto('account_clocks')
-      .values({ account_id: accountId, seq: end.seq, ts: end.ts })
-      .onConflict((oc) => oc.column('account_id').doUpdateSet({ seq: end.seq, ts: end.ts }))
+      .values({ account_id: accountId, seq: 0, ts: 0 })
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet({ seq: sql<number>`account_clocks.seq` }),
+      )
       .execute();
-    return stamps;
+  }
+
+  /** Hands out `count` numbers: seq gapless from the last one, ts strictly increasing (ms). */
+  async take(accountId: string, count: number, nowMs: number) {
+    // The last ts handed out becomes max(now, last + 1) + count - 1, written without max() (its
+    // name differs between the two engines).
+    const end = await this.db
+      .insertInto('account_clocks')
+      .values({ account_id: accountId, seq: count, ts: nowMs + count - 1 })
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet({
+          seq: sql<number>`account_clocks.seq + ${count}`,
+          ts: sql<number>`case when account_clocks.ts + 1 > ${nowMs}
+            then account_clocks.ts + ${count} else ${nowMs + count - 1} end`,
+        }),
+      )
+      .returning(['seq', 'ts'])
+      .executeTakeFirstOrThrow();
+    return Array.from({ length: count }, (_, i) => ({
+      seq: end.seq - count + 1 + i,
+      ts: end.ts - count + 1 + i,
+    }));
   }
 
   async append(

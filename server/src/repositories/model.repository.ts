@@ -1,5 +1,5 @@
 import { sql, type Selectable } from 'kysely';
-import type { Db } from '../db/database';
+import { attributeText, type Db } from '../db/database';
 import type { ModelsTable } from '../db/types';
 import { scopeTo } from './account-scope';
 
@@ -32,12 +32,7 @@ export class ModelRepository {
       .selectFrom('models')
       .selectAll()
       .where('type', '=', type)
-      .where((eb) =>
-        eb.or([
-          eb('id', '=', ref),
-          eb(sql<string>`json_extract(attributes, ${`$.${field}`})`, '=', ref),
-        ]),
-      )
+      .where((eb) => eb.or([eb('id', '=', ref), eb(attributeText(this.db, field), '=', ref)]))
       .orderBy(sql`id = ${ref}`, 'desc')
       .orderBy('id')
       .limit(1)
@@ -92,7 +87,7 @@ export class ModelRepository {
       .selectFrom('models')
       .selectAll()
       .where('type', '=', type)
-      .where(sql<string>`json_extract(attributes, ${`$.${field}`})`, '=', id)
+      .where(attributeText(this.db, field), '=', id)
       .orderBy('id')
       .execute();
   }

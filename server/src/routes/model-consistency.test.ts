@@ -11,6 +11,7 @@ import {
 } from '@plant/shared-schema';
 import { DEMO_USERS } from '../seed/demo';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+import { testsOnPostgres } from '../testing/test-database';
 
 /**
  * Writes that touch more than their own model (references, copied attributes), writes made in
@@ -71,9 +72,14 @@ describe('references and copied attributes', () => {
   it('an edit checks only the references it changes', async () => {
     const asset = await create('assets', { name: 'Stale reference' });
     // A reference left stale by data from before references were cleared on delete.
+    const gone = uuidv7();
     await s.db
       .updateTable('models')
-      .set({ attributes: sql`json_set(attributes, '$.gateway_id', ${uuidv7()})` })
+      .set({
+        attributes: testsOnPostgres()
+          ? sql`jsonb_set(attributes::jsonb, '{gateway_id}', to_jsonb(${gone}::text))::text`
+          : sql`json_set(attributes, '$.gateway_id', ${gone})`,
+      })
       .where('id', '=', asset.id)
       .execute();
     const edit = await write('PUT', apiPaths.model('assets', asset.id), { description: 'fine' });
@@ -174,10 +180,18 @@ describe('mutation ids', () => {
 
 describe('batch items that fail unexpectedly', () => {
   it('carry an error of their own; the items around them still apply', async () => {
-    // A real failure inside SQLite for one name: the write throws something no rule expected.
-    await sql`create trigger boom before insert on models
-      when json_extract(new.attributes, '$.name') = 'Boom'
-      begin select raise(abort, 'boom'); end`.execute(s.db);
+    // A real failure inside the database for one name: the write throws something no rule
+    // expected.
+    if (testsOnPostgres()) {
+      await sql`create function boom() returns trigger language plpgsql as $$
+        begin raise exception 'boom'; end $$`.execute(s.db);
+      await sql`create trigger boom before insert on models for each row
+        when (new.attributes::jsonb ->> 'name' = 'Boom') execute function boom()`.execute(s.db);
+    } else {
+      await sql`create trigger boom before insert on models
+        when json_extract(new.attributes, '$.name') = 'Boom'
+        begin select raise(abort, 'boom'); end`.execute(s.db);
+    }
     try {
       const res = await write('POST', apiPaths.collection('assets'), [
         { batch_id: 'a', data: { name: 'Before boom' } },
@@ -200,7 +214,12 @@ describe('batch items that fail unexpectedly', () => {
         .execute();
       expect(names).toHaveLength(2);
     } finally {
-      await sql`drop trigger boom`.execute(s.db);
+      if (testsOnPostgres()) {
+        await sql`drop trigger boom on models`.execute(s.db);
+        await sql`drop function boom()`.execute(s.db);
+      } else {
+        await sql`drop trigger boom`.execute(s.db);
+      }
     }
   });
 });

@@ -6,7 +6,7 @@ import {
   type TokenRequest,
   type TokenResponse,
 } from '@plant/shared-schema';
-import type { Db } from '../db/database';
+import { isUniqueViolation, type Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { RateLimiter, takeAll, type RateLimit } from '../lib/rate-limiter';
 import { hashPassword, newToken, sha256, verifyDecoy, verifyPassword } from '../lib/secrets';
@@ -173,8 +173,7 @@ export class AuthService {
       });
     } catch (err) {
       // Two registrations of one address at once: the unique index decides, the loser is told.
-      if (err instanceof Error && /UNIQUE constraint failed: users\.email/.test(err.message))
-        throw taken();
+      if (isUniqueViolation(err, 'users', 'email')) throw taken();
       throw err;
     }
     return { userId, token: await this.issueToken(userId, clientId, undefined) };

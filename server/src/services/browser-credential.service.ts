@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { uuidv7 } from '@plant/shared-schema';
-import type { Db } from '../db/database';
+import { lockInTransaction, type Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { newToken, sha256 } from '../lib/secrets';
 import { BrowserCredentialRepository } from '../repositories/browser-credential.repository';
@@ -44,9 +44,10 @@ export class BrowserCredentialService {
     const password = newToken();
     const username = `b-${uuidv7(now)}`;
     const clientid = `c-${uuidv7(now)}`;
-    // One transaction: two requests for the same browser at once would otherwise both revoke
-    // before either inserts, and leave the browser with two live credentials.
+    // One transaction, one at a time per browser: two requests for the same browser at once
+    // would otherwise both revoke before either inserts, and leave it two live credentials.
     const revoked = await this.db.transaction().execute(async (trx) => {
+      await lockInTransaction(trx, `browser-credentials:${session.user.id}:${browserId}`);
       const repo = new BrowserCredentialRepository(trx);
       const ids = await repo.revoke({ userId: session.user.id, browserId }, isoAt(now));
       await repo.insert({

@@ -8,7 +8,7 @@ import {
   type GatewayCredentialList,
   type GatewayCredentialsMade,
 } from '@plant/shared-schema';
-import type { Db } from '../db/database';
+import { lockInTransaction, type Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { newToken, sha256 } from '../lib/secrets';
 import { AccountRepository } from '../repositories/account.repository';
@@ -69,6 +69,8 @@ export class GatewayCredentialService {
     const secret = newToken();
     const id = uuidv7(now);
     const revoked = await this.db.transaction().execute(async (trx) => {
+      // One at a time per gateway (another process too): revoke-then-insert must not interleave.
+      await lockInTransaction(trx, `gateway-credentials:${gatewayId}`);
       const repo = new GatewayCredentialRepository(trx);
       const ids = await repo.revokeAll(accountId, gatewayId, isoAt(now));
       await repo.insert(accountId, {

@@ -11,6 +11,7 @@ import {
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { MutationRepository } from '../repositories/mutation.repository';
+import { ChangeLogRepository } from '../repositories/change-log.repository';
 import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import { ModelTransaction } from './model-transaction';
@@ -82,6 +83,7 @@ export class ModelService {
     if (def === undefined) throw notFound('Collection');
     const meta = writeMetaSchema.safeParse(op.body);
     if (!meta.success) throw invalidInput(fieldErrorsOf(meta.error));
+    await new ChangeLogRepository(trx).lock(accountId);
     const mutationId = meta.data.mutation_id;
     const mutations = new MutationRepository(trx);
     const fingerprint = [op.kind, def.collection, op.id ?? meta.data.id ?? ''].join(' ');

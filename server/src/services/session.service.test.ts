@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, uuidv7, type CurrentUser } from '@plant/shared-schema';
-import { openDatabase } from '../db/database';
 import { DEMO_USERS } from '../seed/demo';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
 
@@ -27,8 +26,8 @@ describe('the session cache', () => {
     expect(first?.permissions.map((p) => p.name)).not.toContain('dashboard::edit');
     await user(token); // served from the cache now
 
-    // Another connection to the same SQLite file: as a second server process would write.
-    const other = openDatabase(s.dataDir);
+    // Another connection to the same database: as a second server process would write.
+    const other = s.openDatabase();
     try {
       await other
         .insertInto('permissions')

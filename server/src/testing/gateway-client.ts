@@ -6,6 +6,7 @@ import {
   type GatewayCredentialsMade,
 } from '@plant/shared-schema';
 import { dataOf, type TestServer } from './harness';
+import { attributeText } from '../db/database';
 
 /**
  * A gateway agent played by hand in server tests: credentials made through the API as an admin
@@ -55,16 +56,14 @@ export async function demoGateway(server: TestServer, accountId: string, index =
     .select(['id'])
     .where('account_id', '=', accountId)
     .where('type', '=', 'asset')
-    .where((eb) =>
-      eb(eb.fn('json_extract', ['attributes', eb.val('$.gateway_id')]), '=', gatewayId),
-    )
+    .where(attributeText(server.db, 'gateway_id'), '=', gatewayId)
     .executeTakeFirstOrThrow();
   const streams = await server.db
     .selectFrom('models')
     .select(['id', 'attributes'])
     .where('account_id', '=', accountId)
     .where('type', '=', 'datastream')
-    .where((eb) => eb(eb.fn('json_extract', ['attributes', eb.val('$.asset_id')]), '=', asset.id))
+    .where(attributeText(server.db, 'asset_id'), '=', asset.id)
     // In the order they were made (ids are UUIDv7): tests take "the first other stream".
     .orderBy('id')
     .execute();

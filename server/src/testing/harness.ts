@@ -1,7 +1,5 @@
-import fs from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { API_BASE, apiPaths } from '@plant/shared-schema';
@@ -9,6 +7,8 @@ import { loadConfig } from '../config';
 import type { Clock } from '../lib/clock';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../seed/demo';
 import { startServer, type RunningServer } from '../server';
+import type { Db } from '../db/database';
+import { testDatabase } from './test-database';
 import type { AuthLimits } from '../services/auth.service';
 
 /** A clock the test moves by hand (token and reset-link expiry without waiting). */
@@ -24,6 +24,10 @@ export class ManualClock implements Clock {
 
 export interface TestServer extends RunningServer {
   readonly dataDir: string;
+  /** The Postgres database it runs on (the `server-postgres` project), else undefined: SQLite. */
+  readonly databaseUrl: string | undefined;
+  /** Another connection to its database, as a second server process would have. */
+  openDatabase(): Db;
   readonly clientId: string;
   /** Calls the real server over HTTP, with a bearer token when given. */
   call(method: string, path: string, options?: CallOptions): Promise<Answer>;
@@ -100,9 +104,11 @@ function requestFrom(
  * gives the test a small client for it.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'plant-test-')));
+  const database = await testDatabase(options.dataDir);
+  const { dataDir, databaseUrl } = database;
   const config = loadConfig({
     DATA_DIR: dataDir,
+    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
@@ -187,11 +193,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const tables = await server.db.introspection.getTables();
     const hashes: Record<string, string> = {};
     for (const t of tables) {
-      const rows = await server.db
-        .selectFrom(t.name as 'users')
-        .selectAll()
-        .orderBy(sql`rowid`)
-        .execute();
+      // In the order of every column: the same order on both engines (neither rowid nor ctid).
+      let query = server.db.selectFrom(t.name as 'users').selectAll();
+      for (const column of t.columns) query = query.orderBy(sql.ref(column.name));
+      const rows = await query.execute();
       hashes[t.name] = createHash('sha256').update(JSON.stringify(rows)).digest('hex');
     }
     return hashes;
@@ -200,6 +205,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     ...server,
     dataDir,
+    databaseUrl,
+    openDatabase: () => database.open(),
     contentHashes,
     clientId: conf.client_id,
     call,
@@ -208,7 +215,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     rowCounts,
     close: async () => {
       await server.stop();
-      if (options.dataDir === undefined) await fs.rm(dataDir, { recursive: true, force: true });
+      if (options.dataDir === undefined) await database.remove();
     },
   };
 }
