@@ -18,6 +18,8 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['server/src/**/*.test.ts'],
+          // Several processes on Postgres and Redis: in server-postgres only.
+          exclude: ['server/src/cluster/**'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -26,7 +28,8 @@ export default defineConfig({
       {
         test: {
           // The same server suite on Postgres (issue 14): one throwaway server for the run, a new
-          // database per test server (server/src/testing/test-database.ts).
+          // database per test server (server/src/testing/test-database.ts); and the cluster
+          // tests (server/src/cluster/), several processes on Postgres and a throwaway Redis.
           name: 'server-postgres',
           include: ['server/src/**/*.test.ts'],
           environment: 'node',

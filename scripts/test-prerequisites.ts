@@ -1,7 +1,8 @@
 /**
  * The first step of `npm test`: what the tests need from Debian and a fresh machine lacks.
  * Debian's chromium for the browser tests (DESIGN.md §7: never a downloaded browser); Debian's
- * postgresql for the server suite on Postgres (DESIGN.md §11). They are installed with apt-get
+ * postgresql for the server suite on Postgres, redis-server and nginx for the cluster tests
+ * (DESIGN.md §11). They are installed with apt-get
  * when the test runs as root; otherwise the run stops at once with one line naming the command.
  */
 import { spawnSync } from 'node:child_process';
@@ -29,6 +30,16 @@ const needs: { pkg: string; why: string; present: () => boolean }[] = [
       const bin = postgresBin();
       return bin !== undefined && runs(`${bin}/postgres`);
     },
+  },
+  {
+    pkg: 'redis-server',
+    why: 'the cluster tests',
+    present: () => runs('/usr/bin/redis-server'),
+  },
+  {
+    pkg: 'nginx',
+    why: "the README's load-balancer example",
+    present: () => spawnSync('/usr/sbin/nginx', ['-v'], { stdio: 'ignore' }).status === 0,
   },
 ];
 

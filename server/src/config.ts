@@ -44,6 +44,9 @@ const envSchema = z.object({
       error: 'DATABASE_URL must be a postgres:// or postgresql:// URL',
     })
     .optional(),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'REDIS_URL must be a redis:// or rediss:// URL' })
+    .optional(),
 });
 
 /** The built web client (`vite build` writes it; `npm start` builds it when it is missing). */
@@ -66,6 +69,8 @@ export interface Config {
   readonly clientDir: string;
   /** Postgres instead of the SQLite file in dataDir (DESIGN.md §11); undefined: SQLite. */
   readonly databaseUrl: string | undefined;
+  /** Links this process with the others on the same Redis (DESIGN.md §11); undefined: alone. */
+  readonly redisUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -111,5 +116,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: (e.APP_URL ?? `http://${urlHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, ''),
     clientDir: path.resolve(e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR),
     databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
   });
 }

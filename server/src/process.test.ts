@@ -1,38 +1,17 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from './db/database';
+import { startServerProcess } from './testing/server-process';
 
-/** The real entry point as `npm start` runs it, in a child process. */
-const MAIN = path.resolve(import.meta.dirname, 'main.ts');
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const listening = async (): Promise<string> => {
-    for (let i = 0; i < 300; i++) {
-      const m = /"msg":"server listening","url":"([^"]+)"/.exec(out);
-      if (m?.[1]) return m[1];
-      if (child.exitCode !== null) throw new Error(`server exited: ${err}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`server did not start: ${out}${err}`);
-  };
-  return { child, exited, listening, output: () => out, errors: () => err };
-}
+/** The real entry point as `npm start` runs it, in a child process. */
+const start = startServerProcess;
 
 describe('the server process', () => {
   it('fails fast on a bad value, saying which, before touching DATA_DIR', async () => {

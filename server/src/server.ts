@@ -15,6 +15,7 @@ import { BackgroundTasks } from './lib/background';
 import type { Config } from './config';
 import {
   checkPostgresCollation,
+  exclusively,
   migrateToLatest,
   openConfiguredDatabase,
   type Db,
@@ -37,6 +38,8 @@ import { AccountRepository } from './repositories/account.repository';
 import { openTimeSeriesStore } from './timeseries/sqlite-time-series-store';
 import { ValuePruner } from './timeseries/value-pruner';
 import { mayUseTerminal, TERMINAL_GRANT } from './gateways/terminal';
+import { joinCluster, type Cluster } from './cluster/cluster';
+import { ClusterLeader } from './cluster/leader';
 
 export interface ServerOptions {
   readonly config: Config;
@@ -45,6 +48,35 @@ export interface ServerOptions {
   readonly authLimits?: AuthLimits;
   /** Interval of the broker's re-check of open connections (default 30 s; tests shorten it). */
   readonly brokerRecheckMs?: number;
+}
+
+/**
+ * What the processes of a cluster tell each other (DESIGN.md §11): revoked credentials (whoever
+ * holds the connection closes it) and the model types a committed write changed (caches drop
+ * them). Alone, nothing is sent.
+ */
+function linkProcesses(
+  cluster: Cluster,
+  feed: ChangeFeed,
+  broker: EmbeddedBroker,
+  services: ReturnType<typeof createServices>,
+): void {
+  if (!cluster.shared) return;
+  const tell = (ids: readonly string[]) => {
+    if (ids.length > 0) cluster.broadcast('revoked', { ids });
+  };
+  services.browserCredentials.onRevoked(tell);
+  services.gatewayCredentials.onRevoked(tell);
+  cluster.on('revoked', ({ ids }) => broker.disconnect(ids));
+  feed.subscribe((accountId, updates) => {
+    const types = new Set<string>();
+    for (const u of updates) {
+      types.add(u.type);
+      if (u.child_type !== undefined) types.add(u.child_type);
+    }
+    cluster.broadcast('changed', { accountId, types: [...types] });
+  });
+  cluster.on('changed', ({ accountId, types }) => feed.publishElsewhere(accountId, new Set(types)));
 }
 
 export interface RunningServer {
@@ -102,10 +134,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const log = options.log ?? createLogger(config.logLevel);
   const db = openConfiguredDatabase(config);
   await checkPostgresCollation(db);
-  await migrateToLatest(db);
-  const firstPartyClientId = await ensureFirstPartyClient(db, clock);
-  const seeded = config.seed === 'demo' ? await seedDemo(db, clock, log) : undefined;
+  // Processes of a cluster starting at once take these steps one after another.
+  const { firstPartyClientId, seeded } = await exclusively(db, 'plant:startup', async () => {
+    await migrateToLatest(db);
+    return {
+      firstPartyClientId: await ensureFirstPartyClient(db, clock),
+      seeded: config.seed === 'demo' ? await seedDemo(db, clock, log) : undefined,
+    };
+  });
 
+  const cluster = await joinCluster(config.redisUrl, log);
   const background = new BackgroundTasks(log);
   const feed = new ChangeFeed((err) => log.error('change listener failed', { error: String(err) }));
   const pruner = new LogPruner(db, clock, config.logRetentionMs, log);
@@ -171,14 +209,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
     {
       gateways: machineData,
+      shared: cluster.brokerOptions(),
       ...(options.brokerRecheckMs === undefined ? {} : { recheckEveryMs: options.brokerRecheckMs }),
     },
   );
   await broker.start();
-  await machineData.start(broker);
-  valuePruner.start();
-  pruner.start();
-  recordPruner.start();
+  linkProcesses(cluster, feed, broker, services);
+  // Alone, no gateway can be connected before the broker starts: every "online" is stale. In a
+  // cluster, gateways connected to the other processes are online.
+  await machineData.start(broker, { resetPresence: !cluster.shared });
+  const leader = new ClusterLeader([valuePruner, pruner, recordPruner], config.databaseUrl, log);
+  leader.start();
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   log.info('server listening', { url, dataDir: config.dataDir });
@@ -186,8 +227,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      await Promise.all([pruner.stop(), recordPruner.stop(), valuePruner.stop()]);
+      await leader.stop();
       await broker.stop();
+      await cluster.close();
       await machineData.stop();
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,7 +1,13 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { TERMINAL_GRANT } from '../gateways/terminal';
-import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from 'aedes';
+import {
+  Aedes,
+  type AedesOptions,
+  type AedesPublishPacket,
+  type AuthenticateError,
+  type Client,
+} from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import {
   hiddenUpdateOf,
@@ -57,6 +63,8 @@ export interface BrokerOptions {
   readonly recheckEveryMs?: number;
   /** Gateway agents: their sign-in and what they send (DESIGN.md §8). */
   readonly gateways?: GatewayLink;
+  /** Shared message bus and persistence of a cluster of processes (DESIGN.md §11). */
+  readonly shared?: Partial<Pick<AedesOptions, 'mq' | 'persistence'>>;
 }
 
 /**
@@ -131,6 +139,7 @@ export class EmbeddedBroker {
   /** Connected gateway agents, per client object like the browsers. */
   private readonly gatewayClients = new Map<Client, GatewayIdentity>();
   private readonly gateways: GatewayLink | undefined;
+  private readonly shared: Partial<Pick<AedesOptions, 'mq' | 'persistence'>>;
   private readonly recheckLoop: Periodic;
   private readonly cleanups: (() => void)[] = [];
 
@@ -143,6 +152,7 @@ export class EmbeddedBroker {
     options: BrokerOptions = {},
   ) {
     this.gateways = options.gateways;
+    this.shared = options.shared ?? {};
     this.recheckLoop = new Periodic(
       () => this.recheck(),
       options.recheckEveryMs ?? RECHECK_EVERY_MS,
@@ -152,6 +162,7 @@ export class EmbeddedBroker {
 
   async start(): Promise<void> {
     const aedes = await Aedes.createBroker({
+      ...this.shared,
       // authenticate() is not given the CONNECT packet, and a refusal here would close the socket
       // without a CONNACK (a client would take it for a network error and retry at once); so the
       // keepalive is noted here and refused in authenticate(), with a CONNACK.
@@ -393,8 +404,8 @@ export class EmbeddedBroker {
     );
   }
 
-  /** Closes the connections that used revoked credentials. */
-  private disconnect(credentialIds: readonly string[]): void {
+  /** Closes the connections that used revoked credentials (here, or told by another process). */
+  disconnect(credentialIds: readonly string[]): void {
     const revoked = new Set(credentialIds);
     for (const [client, identity] of this.identities) {
       if (revoked.has(identity.credentialId)) this.close(client);

@@ -99,6 +99,24 @@ export async function lockInTransaction(trx: Db, key: string): Promise<void> {
 }
 
 /**
+ * Runs `work` while holding a database-wide lock named `key`: on Postgres a session advisory
+ * lock on one connection of the pool (the work itself may use others), so that processes
+ * starting at once migrate, make the first-party client and seed one after another. SQLite: the
+ * work runs as it is (a second process on one file waits on its write lock).
+ */
+export async function exclusively<T>(db: Db, key: string, work: () => Promise<T>): Promise<T> {
+  if (databaseKind(db) !== 'postgres') return work();
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(hashtextextended(${key}, 0))`.execute(conn);
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
+    }
+  });
+}
+
+/**
  * Whether an error is the database refusing a duplicate in `table.column` (a unique index):
  * SQLite says so in its message, Postgres by SQLSTATE 23505 with the table and the key.
  */

@@ -107,10 +107,13 @@ export class MachineData implements GatewayLink {
     return this.deps.preprocessor;
   }
 
-  /** Starts once the broker runs: presence is reset, every gateway gets its configuration. */
-  async start(broker: MachineDataBroker): Promise<void> {
+  /**
+   * Starts once the broker runs: presence is reset (when `resetPresence`: this process is the
+   * only one gateways connect to), every gateway gets its configuration.
+   */
+  async start(broker: MachineDataBroker, options: { resetPresence: boolean }): Promise<void> {
     this.broker = broker;
-    await this.presence.start();
+    if (options.resetPresence) await this.presence.start();
     await this.configs.start();
   }
 

@@ -24,7 +24,7 @@ export class StreamDirectory {
 
   constructor(db: Db, feed: ChangeFeed) {
     this.models = new ModelRepository(db);
-    this.unsubscribe = feed.subscribe((accountId, updates) => {
+    const here = feed.subscribe((accountId, updates) => {
       if (
         updates.some(
           (u) => u.type === datastreamModel.type || u.child_type === datastreamModel.type,
@@ -32,6 +32,14 @@ export class StreamDirectory {
       )
         this.byAccount.delete(accountId);
     });
+    // Another process's change of a stream (child_type counted in types there too).
+    const elsewhere = feed.subscribeElsewhere((accountId, types) => {
+      if (types.has(datastreamModel.type)) this.byAccount.delete(accountId);
+    });
+    this.unsubscribe = () => {
+      here();
+      elsewhere();
+    };
   }
 
   /** The account's streams by id. */

@@ -100,32 +100,16 @@ function requestFrom(
 }
 
 /**
- * Starts the real server (real SQLite file in a temp dir, real HTTP on a free loopback port) and
- * gives the test a small client for it.
+ * A small client of a running server's HTTP API (this process's or a child process's): calls with
+ * an optional bearer token, and the password sign-in of the first-party client.
  */
-export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await testDatabase(options.dataDir);
-  const { dataDir, databaseUrl } = database;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    SEED: options.seed ?? 'demo',
-    // No built client unless a test gives one: answers at / do not depend on a local build.
-    CLIENT_DIR: path.join(dataDir, 'no-client'),
-    ...options.env,
-  });
-  const server = await startServer({
-    config,
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
-    ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
-    ...(options.brokerRecheckMs === undefined ? {} : { brokerRecheckMs: options.brokerRecheckMs }),
-  });
-
+export async function apiClient(baseUrl: string): Promise<{
+  call: (method: string, path: string, options?: CallOptions) => Promise<Answer>;
+  signIn: (email: string, password?: string) => Promise<string>;
+  clientId: string;
+}> {
   const call = async (method: string, p: string, o: CallOptions = {}): Promise<Answer> => {
-    const url = p.startsWith('/') ? `${server.url}${p}` : `${server.url}${API_BASE}/${p}`;
+    const url = p.startsWith('/') ? `${baseUrl}${p}` : `${baseUrl}${API_BASE}/${p}`;
     const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest', ...o.headers };
     if (o.token !== undefined) headers.Authorization = `Bearer ${o.token}`;
     let body: string | undefined = o.body;
@@ -159,6 +143,35 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     }
     return token;
   };
+  return { call, signIn, clientId: conf.client_id };
+}
+
+/**
+ * Starts the real server (real SQLite file in a temp dir, real HTTP on a free loopback port) and
+ * gives the test a small client for it.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const database = await testDatabase(options.dataDir);
+  const { dataDir, databaseUrl } = database;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    SEED: options.seed ?? 'demo',
+    // No built client unless a test gives one: answers at / do not depend on a local build.
+    CLIENT_DIR: path.join(dataDir, 'no-client'),
+    ...options.env,
+  });
+  const server = await startServer({
+    config,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
+    ...(options.brokerRecheckMs === undefined ? {} : { brokerRecheckMs: options.brokerRecheckMs }),
+  });
+
+  const { call, signIn, clientId } = await apiClient(server.url);
 
   const demoAccountIds = async () => {
     const rows = await server.db.selectFrom('accounts').select(['id', 'name']).execute();
@@ -208,7 +221,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     databaseUrl,
     openDatabase: () => database.open(),
     contentHashes,
-    clientId: conf.client_id,
+    clientId,
     call,
     signIn,
     demoAccountIds,

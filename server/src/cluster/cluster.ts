@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import MQEmitterRedis from 'mqemitter-redis';
+import type { AedesOptions } from 'aedes';
+import type { Logger } from '../logger';
+import { RedisBrokerPersistence } from './broker-persistence';
+
+/** What one process tells the others (DESIGN.md §11). */
+export interface ClusterMessages {
+  /** Credentials revoked here: a process with a connection that used one closes it. */
+  revoked: { readonly ids: readonly string[] };
+  /**
+   * Model types changed by writes committed here: caches kept from models elsewhere (the stream
+   * directory) drop what they hold of them. Types, not the updates: a batch can be 50,000.
+   */
+  changed: { readonly accountId: string; readonly types: readonly string[] };
+}
+
+export type ClusterChannel = keyof ClusterMessages;
+
+/**
+ * The link between server processes. Alone (no REDIS_URL) it is a no-op: this process's own
+ * listeners already hear everything. With Redis: what a process broadcasts reaches every other
+ * process's handlers (never its own), and the embedded brokers share their messages and retained
+ * messages through Redis (mqemitter-redis, aedes' own cluster path), so a browser connected to
+ * one process gets what another publishes.
+ */
+export interface Cluster {
+  /** Whether other processes may share the work (REDIS_URL is set). */
+  readonly shared: boolean;
+  broadcast<C extends ClusterChannel>(channel: C, message: ClusterMessages[C]): void;
+  /** What other processes broadcast on `channel`. */
+  on<C extends ClusterChannel>(
+    channel: C,
+    handler: (message: ClusterMessages[C]) => void,
+  ): () => void;
+  /** What aedes needs to be one broker across the processes ({} alone). */
+  brokerOptions(): Partial<Pick<AedesOptions, 'mq' | 'persistence'>>;
+  close(): Promise<void>;
+}
+
+/** A process on its own. */
+export class SingleProcess implements Cluster {
+  readonly shared = false;
+  broadcast(): void {
+    // Nobody else to tell.
+  }
+  on(): () => void {
+    return () => undefined;
+  }
+  brokerOptions(): Partial<Pick<AedesOptions, 'mq' | 'persistence'>> {
+    return {};
+  }
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const PREFIX = 'plant:';
+
+interface Envelope {
+  readonly from: string;
+  readonly body: unknown;
+}
+
+/** Processes linked through one Redis. */
+export class RedisCluster implements Cluster {
+  readonly shared = true;
+  /** This process, so that it skips its own broadcasts. */
+  private readonly id = randomUUID();
+  private readonly pub: Redis;
+  private readonly sub: Redis;
+  private readonly handlers = new Map<string, Set<(message: never) => void>>();
+  private readonly closers: (() => Promise<void>)[] = [];
+
+  private constructor(
+    private readonly url: string,
+    private readonly log: Logger,
+  ) {
+    // A lost link is retried by ioredis; commands wait for it meanwhile (offline queue).
+    this.pub = new Redis(url, { lazyConnect: true });
+    this.sub = new Redis(url, { lazyConnect: true });
+    for (const conn of [this.pub, this.sub]) {
+      conn.on('error', (err: Error) => this.log.warn('redis link failed', { error: err.message }));
+    }
+    this.sub.on('messageBuffer', (channel: Buffer, payload: Buffer) =>
+      this.deliver(channel.toString(), payload),
+    );
+  }
+
+  /** Connects and subscribes; fails when Redis does not answer. */
+  static async connect(url: string, log: Logger): Promise<RedisCluster> {
+    const cluster = new RedisCluster(url, log);
+    await Promise.all([cluster.pub.connect(), cluster.sub.connect()]);
+    const channels: ClusterChannel[] = ['revoked', 'changed'];
+    await cluster.sub.subscribe(...channels.map((c) => PREFIX + c));
+    return cluster;
+  }
+
+  broadcast<C extends ClusterChannel>(channel: C, message: ClusterMessages[C]): void {
+    const envelope: Envelope = { from: this.id, body: message };
+    this.pub.publish(PREFIX + channel, JSON.stringify(envelope)).catch((err: unknown) => {
+      // Others catch up without it: the broker's re-check closes revoked connections, caches
+      // expire; so a lost broadcast costs time, not correctness.
+      this.log.warn('cluster broadcast failed', { channel, error: String(err) });
+    });
+  }
+
+  on<C extends ClusterChannel>(
+    channel: C,
+    handler: (message: ClusterMessages[C]) => void,
+  ): () => void {
+    let set = this.handlers.get(channel);
+    if (set === undefined) {
+      set = new Set();
+      this.handlers.set(channel, set);
+    }
+    const added = handler as (message: never) => void;
+    set.add(added);
+    return () => set.delete(added);
+  }
+
+  brokerOptions(): Partial<Pick<AedesOptions, 'mq' | 'persistence'>> {
+    const mq = MQEmitterRedis({ connectionString: this.url });
+    const persistence = new RedisBrokerPersistence(this.url);
+    this.closers.push(
+      () => new Promise<void>((resolve) => mq.close(() => resolve())),
+      () => persistence.close(),
+    );
+    return { mq, persistence: persistence.forAedes() };
+  }
+
+  private deliver(channel: string, payload: Buffer): void {
+    if (!channel.startsWith(PREFIX)) return;
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(payload.toString()) as Envelope;
+    } catch {
+      return;
+    }
+    if (envelope.from === this.id) return;
+    for (const handler of this.handlers.get(channel.slice(PREFIX.length)) ?? []) {
+      try {
+        handler(envelope.body as never);
+      } catch (err) {
+        this.log.error('cluster handler failed', { channel, error: String(err) });
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const close of this.closers.splice(0)) await close().catch(() => undefined);
+    await Promise.all([this.pub.quit(), this.sub.quit()]).catch(() => undefined);
+  }
+}
+
+/** The cluster the configuration names: Redis when REDIS_URL is set, else this process alone. */
+export async function joinCluster(redisUrl: string | undefined, log: Logger): Promise<Cluster> {
+  return redisUrl === undefined ? new SingleProcess() : RedisCluster.connect(redisUrl, log);
+}

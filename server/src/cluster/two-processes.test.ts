@@ -1,0 +1,151 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, topics, type ModelUpdate, type SyncedModel } from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { dataOf } from '../testing/harness';
+import { nextMessage, signedIn, TestCluster, until, type ClusterProcess } from '../testing/cluster';
+import { LEADER_APPLICATION } from './leader';
+
+/**
+ * Two server processes on one Postgres database and one Redis (DESIGN.md §11, issue 14), each
+ * the real entry point in a child process on its own port: what one process does, the other's
+ * clients see. Runs in the `server-postgres` project (its globalSetup starts both services).
+ */
+let cluster: TestCluster;
+let a: ClusterProcess;
+let b: ClusterProcess;
+
+/** Which server process holds the leader lock now (its pid), from Postgres's own view. */
+async function leaderPid(): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString: cluster.databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      `select a.application_name as name from pg_locks l
+         join pg_stat_activity a on a.pid = l.pid
+        where l.locktype = 'advisory' and l.granted and a.application_name like $1`,
+      [`${LEADER_APPLICATION}-%`],
+    );
+    if (rows.length > 1) throw new Error(`${rows.length} processes hold the leader lock`);
+    const name = rows[0]?.name;
+    return name === undefined ? undefined : Number(name.slice(LEADER_APPLICATION.length + 1));
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  cluster = await TestCluster.create();
+  // Both at once: the start-up steps (migrations, first-party client, demo seed) take turns.
+  [a, b] = await Promise.all([cluster.start(), cluster.start()]);
+}, 120_000);
+
+afterAll(() => cluster.close(), 60_000);
+
+describe('two server processes on Postgres and Redis', () => {
+  it('started at once, they seeded the demo once and share one first-party client', () => {
+    expect(a.api.clientId).toBe(b.api.clientId);
+    const seeded = cluster.processes.filter((r) => r.process.output().includes('demo data seeded'));
+    expect(seeded).toHaveLength(1);
+  });
+
+  it('a rename made through one reaches a browser connected to the other within 2 s', async () => {
+    const onA = await signedIn(a.api, DEMO_USERS.admin);
+    const onB = await signedIn(b.api, DEMO_USERS.admin);
+    const browser = await cluster.browser(a.url, onA.token);
+    await browser.subscribeAsync(topics.modelUpdates(onA.user.account));
+    const created = await b.api.call('POST', apiPaths.collection('assets'), {
+      token: onB.token,
+      json: { name: 'Press 7' },
+    });
+    expect(created.status).toBe(201);
+    const id = dataOf<SyncedModel>(created).id;
+    const arrived = nextMessage(
+      browser,
+      (_topic, payload) => {
+        const update = JSON.parse(payload.toString()) as ModelUpdate;
+        return update.id === id && update.attributes?.name === 'Press 7 renamed'
+          ? update
+          : undefined;
+      },
+      2_000,
+    );
+    const renamed = await b.api.call('PUT', apiPaths.model('assets', id), {
+      token: onB.token,
+      json: { name: 'Press 7 renamed' },
+    });
+    expect(renamed.status).toBe(200);
+    const update = await arrived;
+    expect(update.type).toBe('asset');
+  });
+
+  it('a logout on one closes that token’s broker connection on the other', async () => {
+    const onA = await signedIn(a.api, DEMO_USERS.tech);
+    const browser = await cluster.browser(b.url, onA.token);
+    // Told through Redis, not found by the other's re-check of open connections (every 30 s).
+    const closed = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('still open after 5 s')), 5_000);
+      browser.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    expect((await a.api.call('POST', apiPaths.logout(), { token: onA.token })).status).toBe(200);
+    await closed;
+    expect(browser.connected).toBe(false);
+  });
+
+  it('20 writers at once, spread over both, leave seq gapless and unique in the account', async () => {
+    const onA = await signedIn(a.api, DEMO_USERS.admin);
+    const onB = await signedIn(b.api, DEMO_USERS.admin);
+    const before = dataOf<{ seq: number }[]>(
+      await a.api.call('GET', apiPaths.mqttlogs(0), { token: onA.token }),
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? a : b).api.call('POST', apiPaths.collection('assets'), {
+          token: i % 2 === 0 ? onA.token : onB.token,
+          json: { name: `Writer ${i}` },
+        }),
+      ),
+    );
+    expect(answers.map((x) => x.status)).toEqual(Array.from({ length: 20 }, () => 201));
+    const client = new pg.Client({ connectionString: cluster.databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ seq: number }>(
+        'select seq::int as seq from model_updates where account_id = $1 order by seq',
+        [onA.user.account],
+      );
+      const seqs = rows.map((r) => r.seq);
+      expect(new Set(seqs).size).toBe(seqs.length);
+      const first = seqs[0] ?? 0;
+      expect(seqs).toEqual(seqs.map((_, i) => first + i));
+      expect(seqs.length).toBeGreaterThanOrEqual(before.length + 20);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('one process leads the periodic work; when it dies the other takes it', async () => {
+    const pid = await until('a leader', leaderPid);
+    const pids = cluster.processes.map((r) => r.process.child.pid);
+    expect(pids).toContain(pid);
+    const leader = cluster.processes.find((r) => r.process.child.pid === pid);
+    const other = cluster.processes.find((r) => r.process.child.pid !== pid);
+    if (leader === undefined || other === undefined) throw new Error('no leader among them');
+    // Only the leader ran the pruners (each logs its start of work).
+    expect(leader.process.output()).toContain('leading the cluster');
+    expect(other.process.output()).not.toContain('leading the cluster');
+    leader.process.child.kill('SIGKILL');
+    await leader.process.exited;
+    const next = await until('another leader', async () => {
+      const now = await leaderPid();
+      return now !== undefined && now !== pid ? now : undefined;
+    });
+    expect(next).toBe(other.process.child.pid);
+    await until('the log line', () =>
+      Promise.resolve(other.process.output().includes('leading the cluster') ? true : undefined),
+    );
+  }, 60_000);
+});

@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import mqtt, { type MqttClient } from 'mqtt';
+import { apiPaths, TIMINGS, uuidv7 } from '@plant/shared-schema';
+import { apiClient, dataOf } from './harness';
+import { createTestDatabase } from './local-postgres';
+import type { Creds } from './mqtt-client';
+import { startServerProcess, type ServerProcess } from './server-process';
+
+/** One server process of a test cluster, with a client of its API. */
+export interface ClusterProcess {
+  readonly process: ServerProcess;
+  readonly url: string;
+  readonly api: Awaited<ReturnType<typeof apiClient>>;
+}
+
+/**
+ * Server processes on one Postgres database and one Redis (issue 14), each the real entry point
+ * in a child process on its own port, for the cluster tests (the `server-postgres` project's
+ * globalSetup starts both services). `close()` stops the processes, ends the MQTT clients and
+ * drops the database.
+ */
+export class TestCluster {
+  readonly processes: ClusterProcess[] = [];
+  private readonly clients: MqttClient[] = [];
+  private readonly dirs: string[] = [];
+
+  private constructor(
+    readonly databaseUrl: string,
+    private readonly dropDatabase: () => Promise<void>,
+  ) {}
+
+  static async create(): Promise<TestCluster> {
+    const admin = process.env.PLANT_TEST_POSTGRES_URL;
+    if (admin === undefined) throw new Error('PLANT_TEST_POSTGRES_URL is not set');
+    const made = await createTestDatabase(admin);
+    return new TestCluster(made.url, () => made.drop());
+  }
+
+  /** Starts one more process; `port` fixes its port (a load balancer's upstream). */
+  async start(port = 0): Promise<ClusterProcess> {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plant-cluster-'));
+    this.dirs.push(dataDir);
+    const redis = process.env.PLANT_TEST_REDIS_URL;
+    if (redis === undefined) throw new Error('PLANT_TEST_REDIS_URL is not set');
+    const p = startServerProcess({
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: this.databaseUrl,
+      REDIS_URL: redis,
+      CLIENT_DIR: path.join(dataDir, 'no-client'),
+    });
+    const url = await p.listening();
+    const started = { process: p, url, api: await apiClient(url) };
+    this.processes.push(started);
+    return started;
+  }
+
+  /** A MQTT client signed in like a browser, at `baseUrl`'s /mqtt (a process or a balancer). */
+  async browser(baseUrl: string, token: string, reconnect = false): Promise<MqttClient> {
+    const api = await apiClient(baseUrl);
+    const creds = dataOf<Creds>(
+      await api.call('GET', apiPaths.browserMqtt(`browser-${uuidv7()}`), { token }),
+    );
+    const client = await mqtt.connectAsync(`${baseUrl.replace('http', 'ws')}/mqtt`, {
+      protocolVersion: 4,
+      clientId: creds.clientid,
+      username: creds.username,
+      password: creds.password,
+      keepalive: TIMINGS.brokerKeepaliveS,
+      reconnectPeriod: reconnect ? 200 : 0,
+      connectTimeout: 10_000,
+    });
+    this.clients.push(client);
+    return client;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.clients.splice(0).map((c) => c.endAsync(true)));
+    for (const r of this.processes) {
+      if (r.process.child.exitCode === null) r.process.child.kill('SIGTERM');
+      await r.process.exited;
+    }
+    await this.dropDatabase();
+    for (const dir of this.dirs) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Signs in at a process (or a balancer) and answers the token and the user. */
+export async function signedIn(api: ClusterProcess['api'], email: string) {
+  const token = await api.signIn(email);
+  const user = dataOf<{ id: string; account: string }>(
+    await api.call('GET', apiPaths.user(), { token }),
+  );
+  return { token, user };
+}
+
+/** Resolves with the first message `accept` takes, or fails after `ms`. */
+export function nextMessage<T>(
+  client: MqttClient,
+  accept: (topic: string, payload: Buffer) => T | undefined,
+  ms: number,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      client.off('message', onMessage);
+      reject(new Error(`no matching message within ${ms} ms`));
+    }, ms);
+    const onMessage = (topic: string, payload: Buffer) => {
+      const value = accept(topic, payload);
+      if (value === undefined) return;
+      clearTimeout(timer);
+      client.off('message', onMessage);
+      resolve(value);
+    };
+    client.on('message', onMessage);
+  });
+}
+
+/** Polls `check` until it answers something (or fails after `ms`). */
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  ms = 30_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
