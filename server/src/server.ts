@@ -162,6 +162,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     appUrl: config.appUrl,
     tokenTtlMs: config.tokenTtlMs,
     firstPartyClientId,
+    rateCounters: cluster.rateCounters(() => clock.now()),
     ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
   });
   if (seeded !== undefined)

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import MQEmitterRedis from 'mqemitter-redis';
 import type { AedesOptions } from 'aedes';
+import { MemoryRateCounters, RedisRateCounters, type RateCounters } from '../lib/rate-limiter';
 import type { Logger } from '../logger';
 import { RedisBrokerPersistence } from './broker-persistence';
 
@@ -34,6 +35,8 @@ export interface Cluster {
     channel: C,
     handler: (message: ClusterMessages[C]) => void,
   ): () => void;
+  /** Where rate limits count: Redis for the cluster, this process's memory (by `now`) alone. */
+  rateCounters(now: () => number): RateCounters;
   /** What aedes needs to be one broker across the processes ({} alone). */
   brokerOptions(): Partial<Pick<AedesOptions, 'mq' | 'persistence'>>;
   close(): Promise<void>;
@@ -47,6 +50,9 @@ export class SingleProcess implements Cluster {
   }
   on(): () => void {
     return () => undefined;
+  }
+  rateCounters(now: () => number): RateCounters {
+    return new MemoryRateCounters(now);
   }
   brokerOptions(): Partial<Pick<AedesOptions, 'mq' | 'persistence'>> {
     return {};
@@ -118,6 +124,11 @@ export class RedisCluster implements Cluster {
     const added = handler as (message: never) => void;
     set.add(added);
     return () => set.delete(added);
+  }
+
+  rateCounters(): RateCounters {
+    // Windows end by Redis's clock: the same for every process.
+    return new RedisRateCounters(this.pub);
   }
 
   brokerOptions(): Partial<Pick<AedesOptions, 'mq' | 'persistence'>> {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, topics, type ModelUpdate, type SyncedModel } from '@plant/shared-schema';
+import { apiPaths, topics, uuidv7, type ModelUpdate, type SyncedModel } from '@plant/shared-schema';
+import { DEFAULT_AUTH_LIMITS } from '../services/auth.service';
 import { DEMO_USERS } from '../seed/demo';
 import { dataOf } from '../testing/harness';
 import { nextMessage, signedIn, TestCluster, until, type ClusterProcess } from '../testing/cluster';
@@ -127,6 +128,26 @@ describe('two server processes on Postgres and Redis', () => {
     }
   });
 
+  it('sign-in failures counted on one process hold on the other', async () => {
+    const { limit } = DEFAULT_AUTH_LIMITS.perEmailAndAddress;
+    const email = `guess-${uuidv7()}@demo.local`;
+    const attempt = (at: ClusterProcess) =>
+      at.api.call('POST', apiPaths.token(), {
+        json: {
+          grant_type: 'password',
+          client_id: at.api.clientId,
+          username: email,
+          password: 'wrong-password-1',
+        },
+      });
+    // Half on each: neither process alone saw the limit.
+    for (let i = 0; i < limit; i++) expect((await attempt(i % 2 === 0 ? a : b)).status).toBe(401);
+    const [onA, onB] = [await attempt(a), await attempt(b)];
+    expect([onA.status, onB.status]).toEqual([429, 429]);
+    expect(Number(onB.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  // Last: it kills a process.
   it('one process leads the periodic work; when it dies the other takes it', async () => {
     const pid = await until('a leader', leaderPid);
     const pids = cluster.processes.map((r) => r.process.child.pid);

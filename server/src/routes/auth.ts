@@ -48,7 +48,10 @@ export function authRoutes(services: Services) {
 
   app.post('/password/forgot', async (c) => {
     const req = await validBody(c, passwordForgotRequestSchema);
-    return c.json({ success: true, message: services.passwords.forgot(req, clientAddress(c)) });
+    return c.json({
+      success: true,
+      message: await services.passwords.forgot(req, clientAddress(c)),
+    });
   });
 
   app.post('/password/reset', async (c) => {

@@ -8,7 +8,14 @@ import {
 } from '@plant/shared-schema';
 import { isUniqueViolation, type Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
-import { RateLimiter, takeAll, type RateLimit } from '../lib/rate-limiter';
+import {
+  MemoryRateCounters,
+  RateLimiter,
+  refundAll,
+  takeAll,
+  type RateCounters,
+  type RateLimit,
+} from '../lib/rate-limiter';
 import { hashPassword, newToken, sha256, verifyDecoy, verifyPassword } from '../lib/secrets';
 import { RoleRepository } from '../repositories/role.repository';
 import { TokenRepository } from '../repositories/token.repository';
@@ -76,12 +83,12 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly tokenTtlMs: number,
     limits: AuthLimits = DEFAULT_AUTH_LIMITS,
+    counters: RateCounters = new MemoryRateCounters(() => clock.now()),
   ) {
-    const now = () => clock.now();
-    this.perEmailAndAddress = new RateLimiter(limits.perEmailAndAddress, now);
-    this.perEmail = new RateLimiter(limits.perEmail, now);
-    this.perAddress = new RateLimiter(limits.perAddress, now);
-    this.registrations = new RateLimiter(limits.registerPerAddress, now);
+    this.perEmailAndAddress = new RateLimiter('signin', limits.perEmailAndAddress, counters);
+    this.perEmail = new RateLimiter('signin-email', limits.perEmail, counters);
+    this.perAddress = new RateLimiter('signin-address', limits.perAddress, counters);
+    this.registrations = new RateLimiter('register', limits.registerPerAddress, counters);
     this.tokens = new TokenRepository(db);
     this.users = new UserRepository(db);
   }
@@ -109,7 +116,7 @@ export class AuthService {
       [this.perEmail, req.username],
       [this.perAddress, address],
     ] as const;
-    const decision = takeAll(counters);
+    const decision = await takeAll(counters);
     if (!decision.allowed) {
       throw new OAuthError(
         429,
@@ -124,7 +131,7 @@ export class AuthService {
         ? await verifyDecoy(req.password)
         : await verifyPassword(req.password, user.password_hash);
     if (user === undefined || !valid) throw new OAuthError(401, 'invalid_grant', WRONG_CREDENTIALS);
-    for (const [limiter, key] of counters) limiter.refund(key);
+    await refundAll(counters);
     const roles = await this.users.allRoles(user.id);
     if (!mayUseApp(roles.map((r) => r.slug)))
       throw new OAuthError(403, 'access_denied', NOROLE_REFUSED);
@@ -134,7 +141,7 @@ export class AuthService {
 
   /** POST /api/v1/register: a new user with an account of its own, which it administers. */
   async register(req: RegisterRequest, address: string, clientId: string) {
-    const decision = this.registrations.take(address);
+    const decision = await this.registrations.take(address);
     if (!decision.allowed) {
       throw new DomainError(
         'rate_limited',

@@ -6,7 +6,7 @@ import {
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
-import { RateLimiter } from '../lib/rate-limiter';
+import { MemoryRateCounters, RateLimiter, type RateCounters } from '../lib/rate-limiter';
 import { ClientReportRepository } from '../repositories/client-report.repository';
 import { DomainError } from './domain-error';
 
@@ -18,9 +18,14 @@ export class ClientReportService {
   constructor(
     db: Db,
     private readonly clock: Clock,
+    counters: RateCounters = new MemoryRateCounters(() => clock.now()),
   ) {
     this.reports = new ClientReportRepository(db);
-    this.failuresPerSender = new RateLimiter({ limit: 30, windowMs: 60_000 }, () => clock.now());
+    this.failuresPerSender = new RateLimiter(
+      'client-failures',
+      { limit: 30, windowMs: 60_000 },
+      counters,
+    );
   }
 
   /**
@@ -28,7 +33,9 @@ export class ClientReportService {
    * minute per sender (user, or address when signed out) reports are refused with 429.
    */
   async requestFailed(report: RequestFailed, sender: { userId: string | null; address: string }) {
-    const decision = this.failuresPerSender.take(sender.userId ?? `address:${sender.address}`);
+    const decision = await this.failuresPerSender.take(
+      sender.userId ?? `address:${sender.address}`,
+    );
     if (!decision.allowed) {
       throw new DomainError('rate_limited', 'Too many reports. Please try again later.', {
         retryAfterS: decision.retryAfterS,

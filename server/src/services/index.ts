@@ -1,3 +1,4 @@
+import { MemoryRateCounters, type RateCounters } from '../lib/rate-limiter';
 import type { Db } from '../db/database';
 import type { BackgroundTasks } from '../lib/background';
 import type { Clock } from '../lib/clock';
@@ -42,20 +43,23 @@ export interface ServiceDeps {
   readonly tokenTtlMs: number;
   readonly firstPartyClientId: string;
   readonly authLimits?: AuthLimits;
+  /** Where rate limits count: shared by the cluster's processes (Redis), or this one's memory. */
+  readonly rateCounters?: RateCounters;
   readonly feed: ChangeFeed;
 }
 
 export function createServices(deps: ServiceDeps): Services {
   const { db, clock } = deps;
-  const auth = new AuthService(db, clock, deps.tokenTtlMs, deps.authLimits);
+  const counters = deps.rateCounters ?? new MemoryRateCounters(() => clock.now());
+  const auth = new AuthService(db, clock, deps.tokenTtlMs, deps.authLimits, counters);
   const users = new UserService(db, clock);
   return {
     auth,
     sessions: new SessionService(db, clock, auth, users),
     users,
     accounts: new AccountService(db),
-    passwords: new PasswordService(db, clock, deps.mailer, deps.appUrl, deps.background),
-    clientReports: new ClientReportService(db, clock),
+    passwords: new PasswordService(db, clock, deps.mailer, deps.appUrl, deps.background, counters),
+    clientReports: new ClientReportService(db, clock, counters),
     models: new ModelService(db, clock, deps.feed),
     gateways: new GatewayService(db),
     gatewayCredentials: new GatewayCredentialService(db, clock),

@@ -10,7 +10,7 @@ import {
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import type { BackgroundTasks } from '../lib/background';
-import { RateLimiter } from '../lib/rate-limiter';
+import { MemoryRateCounters, RateLimiter, type RateCounters } from '../lib/rate-limiter';
 import { hashPassword, newToken, sha256 } from '../lib/secrets';
 import { PasswordResetRepository } from '../repositories/password-reset.repository';
 import { TokenRepository } from '../repositories/token.repository';
@@ -33,10 +33,18 @@ export class PasswordService {
     private readonly mailer: Mailer,
     private readonly appUrl: string,
     private readonly background: BackgroundTasks,
+    counters: RateCounters = new MemoryRateCounters(() => clock.now()),
   ) {
-    const now = () => clock.now();
-    this.mailsPerEmail = new RateLimiter({ limit: 3, windowMs: 15 * 60_000 }, now);
-    this.requestsPerAddress = new RateLimiter({ limit: 20, windowMs: 15 * 60_000 }, now);
+    this.mailsPerEmail = new RateLimiter(
+      'reset-mail',
+      { limit: 3, windowMs: 15 * 60_000 },
+      counters,
+    );
+    this.requestsPerAddress = new RateLimiter(
+      'reset-address',
+      { limit: 20, windowMs: 15 * 60_000 },
+      counters,
+    );
   }
 
   /**
@@ -44,8 +52,8 @@ export class PasswordService {
    * the answer nor its timing (a database write and an SMTP round trip happen only for real users)
    * tells who has an account.
    */
-  forgot(req: PasswordForgotRequest, address: string): string {
-    const decision = this.requestsPerAddress.take(address);
+  async forgot(req: PasswordForgotRequest, address: string): Promise<string> {
+    const decision = await this.requestsPerAddress.take(address);
     if (!decision.allowed) {
       throw new DomainError('rate_limited', 'Too many requests. Please try again later.', {
         retryAfterS: decision.retryAfterS,
@@ -57,7 +65,7 @@ export class PasswordService {
 
   private async mailResetLink(email: string): Promise<void> {
     const user = await new UserRepository(this.db).findByEmail(email);
-    if (user === undefined || !this.mailsPerEmail.take(email).allowed) return;
+    if (user === undefined || !(await this.mailsPerEmail.take(email)).allowed) return;
     const token = newToken();
     const now = this.clock.now();
     await new PasswordResetRepository(this.db).insert({
@@ -88,7 +96,7 @@ export class PasswordService {
    * user's other reset links and revoking every session happen in one transaction.
    */
   async reset(req: PasswordResetRequest, address: string): Promise<string> {
-    const decision = this.requestsPerAddress.take(address);
+    const decision = await this.requestsPerAddress.take(address);
     if (!decision.allowed) {
       throw new DomainError('rate_limited', 'Too many requests. Please try again later.', {
         retryAfterS: decision.retryAfterS,
