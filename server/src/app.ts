@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { API_BASE, MAX_BODY_BYTES } from '@plant/shared-schema';
-import type { AppEnv } from './http/context';
+import { addressKey, type AppEnv } from './http/context';
 import { errorResponse } from './http/errors';
 import type { Logger } from './logger';
 import { authRoutes } from './routes/auth';
@@ -25,8 +25,14 @@ export function createApp(
   log: Logger,
   clientDir: string,
   values: ValuesService,
+  trustedProxies: readonly string[] = [],
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const proxies: ReadonlySet<string> = new Set(trustedProxies.map(addressKey));
+  app.use(async (c, next) => {
+    c.set('trustedProxies', proxies);
+    await next();
+  });
   // The full set of browser security headers is sent where HTML is served (origin routes); the
   // JSON API gets its two headers from the node listener (server.ts), where they cost nothing.
   // Only on methods that carry a body: reading the limit on a GET would make the node adapter build

@@ -44,6 +44,13 @@ const envSchema = z.object({
       error: 'DATABASE_URL must be a postgres:// or postgresql:// URL',
     })
     .optional(),
+  TRUSTED_PROXIES: z
+    .string()
+    .regex(
+      /^[0-9A-Fa-f:.]+(,[0-9A-Fa-f:.]+)*$/,
+      'TRUSTED_PROXIES must be IP addresses separated by commas',
+    )
+    .optional(),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'REDIS_URL must be a redis:// or rediss:// URL' })
     .optional(),
@@ -69,6 +76,8 @@ export interface Config {
   readonly clientDir: string;
   /** Postgres instead of the SQLite file in dataDir (DESIGN.md §11); undefined: SQLite. */
   readonly databaseUrl: string | undefined;
+  /** Load balancers whose X-Forwarded-For names the client (rate limits per address). */
+  readonly trustedProxies: readonly string[];
   /** Links this process with the others on the same Redis (DESIGN.md §11); undefined: alone. */
   readonly redisUrl: string | undefined;
 }
@@ -117,5 +126,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: path.resolve(e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    trustedProxies: (e.TRUSTED_PROXIES ?? '').split(',').filter((x) => x !== ''),
   });
 }

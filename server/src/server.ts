@@ -180,7 +180,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const accounts = new AccountRepository(db);
   const valuePruner = new ValuePruner(store, clock, log, () => accounts.valueRetention());
-  const app = createApp(services, log, config.clientDir, new ValuesService(db, machineData));
+  const app = createApp(
+    services,
+    log,
+    config.clientDir,
+    new ValuesService(db, machineData),
+    config.trustedProxies,
+  );
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve(

@@ -9,6 +9,8 @@ export interface AppVariables {
   auth: Authenticated;
   /** Set by requireAuth: the user's session in its active account (roles, rights). */
   session: Session;
+  /** Set for every request: the proxies whose X-Forwarded-For is believed (TRUSTED_PROXIES). */
+  trustedProxies: ReadonlySet<string>;
 }
 
 export interface AppEnv {
@@ -31,16 +33,30 @@ export function requestHeader(c: Context<AppEnv>, name: string): string | undefi
 /**
  * The peer of the request, as rate limits and reports key it. An IPv6 peer is cut to its /64:
  * one machine commonly holds a whole /64, and counting each address apart would give it endless
- * fresh limits. Proxies are not trusted yet (no X-Forwarded-For).
+ * fresh limits. Behind a load balancer named in TRUSTED_PROXIES, the peer is the balancer: then
+ * the client is the right-most address of X-Forwarded-For that is not itself a trusted proxy
+ * (what a client writes there itself sits further left and is never believed).
  */
-export function clientAddress(c: Context): string {
+export function clientAddress(c: Context<AppEnv>): string {
   let address: string | undefined;
   try {
     address = getConnInfo(c).remote.address;
   } catch {
     address = undefined;
   }
-  return address === undefined ? 'unknown' : addressKey(address);
+  if (address === undefined) return 'unknown';
+  const trusted = c.get('trustedProxies') as ReadonlySet<string> | undefined;
+  if (trusted !== undefined && trusted.has(addressKey(address))) {
+    const forwarded = (requestHeader(c, 'x-forwarded-for') ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+    for (let i = forwarded.length - 1; i >= 0; i--) {
+      const hop = forwarded[i] ?? '';
+      if (!trusted.has(addressKey(hop))) return addressKey(hop);
+    }
+  }
+  return addressKey(address);
 }
 
 export function addressKey(address: string): string {
