@@ -73,7 +73,11 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['e2e/support/global-setup.ts'],
+          // Postgres and Redis too: e2e/cluster.test.ts runs two server processes on them.
+          globalSetup: [
+            'e2e/support/global-setup.ts',
+            'server/src/testing/postgres-global-setup.ts',
+          ],
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 60_000,

@@ -11,7 +11,7 @@ const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 200);
 const MESSAGES = 300;
 const EVERY_MS = Number(process.env.BENCH_EVERY_MS ?? 10);
 
-interface Result {
+export interface Result {
   readonly perSecond: number;
   readonly p50: number;
   readonly p95: number;
@@ -51,7 +51,7 @@ function percentile(sorted: readonly number[], p: number): number {
  * per second counts every copy from the first send to the last arrival; latency is arrival minus
  * the message's ts, on this machine's one clock.
  */
-async function measure(
+export async function measure(
   subscribers: readonly MqttClient[],
   send: (n: number) => Promise<void>,
 ): Promise<Result> {
@@ -85,9 +85,14 @@ async function measure(
   };
 }
 
-async function connectAll(url: string, options: (i: number) => mqtt.IClientOptions, topic: string) {
+export async function connectAll(
+  url: string,
+  options: (i: number) => mqtt.IClientOptions,
+  topic: string,
+  count = SUBSCRIBERS,
+) {
   const clients: MqttClient[] = [];
-  for (let i = 0; i < SUBSCRIBERS; i++) {
+  for (let i = 0; i < count; i++) {
     const c = await mqtt.connectAsync(url, {
       protocolVersion: 4,
       reconnectPeriod: 0,

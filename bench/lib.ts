@@ -53,8 +53,16 @@ export async function load(
   url: string,
   headers: Record<string, string>,
   seconds: number,
+  options: { connections?: number; method?: 'GET' | 'POST'; body?: string } = {},
 ): Promise<Load> {
-  const result = await autocannon({ url, headers, connections: 16, duration: seconds });
+  const result = await autocannon({
+    url,
+    headers,
+    connections: options.connections ?? 16,
+    duration: seconds,
+    ...(options.method === undefined ? {} : { method: options.method }),
+    ...(options.body === undefined ? {} : { body: options.body }),
+  });
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,

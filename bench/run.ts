@@ -7,6 +7,7 @@ import { benchHistory } from './history.bench';
 import { benchIngest } from './ingest.bench';
 import { benchLargeList } from './large-list.bench';
 import { benchListRows } from './list-rows.bench';
+import { benchScaleOut } from './scale-out.bench';
 import { benchLiveLatency } from './live-latency.bench';
 import { benchMqttlogs } from './mqttlogs.bench';
 import { benchStoreApply } from './store-apply.bench';
@@ -36,6 +37,8 @@ const benches: [string, () => Promise<string[]>][] = [
   // Issue 13: the devices list of a 50,000-model account: first rows while it loads, the
   // bootstrap with and without it, cold open vs a raw index read, a change on screen.
   ['large-list', benchLargeList],
+  // Issue 14: Postgres vs SQLite, two processes vs one, writes with 1/2/4 processes, fan-out.
+  ['scale-out', benchScaleOut],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {
