@@ -1,29 +1,22 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, type Logger } from '../logger';
-import { openTimeSeriesStore } from './sqlite-time-series-store';
-import type { TimeSeriesStore } from './time-series-store';
+import { eachStore, type StoreKind, type StorePlace } from './testing-stores';
 import { ValuePruner } from './value-pruner';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.UTC(2026, 5, 1);
 
-const dirs: string[] = [];
-const stores: TimeSeriesStore[] = [];
+const places: StorePlace[] = [];
 afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  for (const place of places.splice(0)) await place.remove();
 });
 
 /** A store whose batch records are stamped by a clock the test moves. */
-async function setup() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plant-ts-pruner-'));
-  dirs.push(dir);
+async function setup(kind: StoreKind) {
+  const place = await kind.place();
+  places.push(place);
   const clock = { at: NOW, now: () => clock.at };
-  const store = await openTimeSeriesStore(dir, { clock });
-  stores.push(store);
+  const store = await place.open(clock);
   let seq = 0;
   /** One batch of points of `stream` at NOW minus each of `daysAgo`, recorded at the clock. */
   const put = (stream: string, account: string, daysAgo: readonly number[]) =>
@@ -37,9 +30,9 @@ async function setup() {
   return { store, clock, put, kept };
 }
 
-describe('ValuePruner', () => {
+describe.each(eachStore())('ValuePruner on %s', (_name, kind) => {
   it("prunes each account's values past its retention, and old batch records", async () => {
-    const { store, clock, put, kept } = await setup();
+    const { store, clock, put, kept } = await setup(kind);
     clock.at = NOW - 40 * DAY;
     await put('old-batch', 'c', [40]); // recorded 40 days ago: past the 30 days of batch records
     clock.at = NOW - 20 * DAY;
@@ -67,7 +60,7 @@ describe('ValuePruner', () => {
   });
 
   it('runs a round at start; stop waits for it; a failed round is logged, not thrown', async () => {
-    const { store, clock, put, kept } = await setup();
+    const { store, clock, put, kept } = await setup(kind);
     await put('a1', 'a', [10, 1]);
     const pruner = new ValuePruner(store, clock, createLogger('silent'), () =>
       Promise.resolve(new Map([['a', 5]])),

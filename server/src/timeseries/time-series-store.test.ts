@@ -1,13 +1,17 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import fc from 'fast-check';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { timeSeriesMigrations } from '../../../migrations/src/timeseries';
-import { openTimeSeriesStore, TIME_SERIES_FILE } from './sqlite-time-series-store';
+import {
+  expectRollupsMatchPoints,
+  eachStore,
+  type StoreKind,
+  type StorePlace,
+} from './testing-stores';
 import type { StoredPoint, TimeSeriesStore } from './time-series-store';
+
+/**
+ * The time-series store's contract (time-series-store.ts), one suite for every store: SQLite in
+ * the `server` project, Postgres in `server-postgres` (testing-stores.ts).
+ */
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -17,23 +21,23 @@ const T0 = Date.UTC(2026, 0, 1);
 type Value = number | string;
 type Pt = [number, Value];
 
-const dirs: string[] = [];
-const open: TimeSeriesStore[] = [];
+const places: StorePlace[] = [];
 afterEach(async () => {
-  for (const store of open.splice(0)) await store.close();
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  for (const place of places.splice(0)) await place.remove();
 });
 
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plant-ts-'));
-  dirs.push(dir);
-  return dir;
+async function placeOf(kind: StoreKind): Promise<StorePlace> {
+  const place = await kind.place();
+  places.push(place);
+  return place;
 }
 
-async function storeIn(dir: string, now = () => Date.now()): Promise<TimeSeriesStore> {
-  const store = await openTimeSeriesStore(dir, { clock: { now } });
-  open.push(store);
-  return store;
+async function storeOf(
+  kind: StoreKind,
+  now?: () => number,
+): Promise<{ place: StorePlace; store: TimeSeriesStore }> {
+  const place = await placeOf(kind);
+  return { place, store: await place.open(now === undefined ? undefined : { now }) };
 }
 
 let seq = 0;
@@ -54,62 +58,6 @@ async function put(
 
 const series = (n: number, every: number, f: (i: number) => Value, start = T0): Pt[] =>
   Array.from({ length: n }, (_, i) => [start + i * every, f(i)]);
-
-/**
- * Every rollup row in the file equals the fold of the numeric points of its span, and every span
- * with numeric points has its row (read apart from the store, through a second connection).
- */
-function expectRollupsMatchPoints(dir: string): void {
-  const db = new SQLite(path.join(dir, TIME_SERIES_FILE), { readonly: true });
-  try {
-    const points = db
-      .prepare("select series, ts, value from ts_points where typeof(value) != 'text'")
-      .raw()
-      .all() as [number, number, number][];
-    for (const [table, width] of [
-      ['ts_minute', MINUTE],
-      ['ts_hour', HOUR],
-    ] as const) {
-      const want = new Map<string, Record<string, number>>();
-      for (const [s, ts, v] of points) {
-        const key = `${s}:${Math.floor(ts / width) * width}`;
-        const r = want.get(key);
-        if (r === undefined) {
-          want.set(key, {
-            min: v,
-            min_ts: ts,
-            max: v,
-            max_ts: ts,
-            sum: v,
-            count: 1,
-            first: v,
-            first_ts: ts,
-            last: v,
-            last_ts: ts,
-          });
-          continue;
-        }
-        if (v < r.min! || (v === r.min && ts < r.min_ts!)) Object.assign(r, { min: v, min_ts: ts });
-        if (v > r.max! || (v === r.max && ts < r.max_ts!)) Object.assign(r, { max: v, max_ts: ts });
-        r.sum! += v;
-        r.count! += 1;
-        if (ts < r.first_ts!) Object.assign(r, { first: v, first_ts: ts });
-        if (ts > r.last_ts!) Object.assign(r, { last: v, last_ts: ts });
-      }
-      const rows = db.prepare(`select * from ${table}`).all() as Record<string, number>[];
-      const got = new Map(rows.map(({ series: s, bucket, ...r }) => [`${s}:${bucket}`, r]));
-      expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
-      for (const [key, r] of want) {
-        const { sum, ...exact } = r;
-        const { sum: gotSum, ...gotExact } = got.get(key) ?? {};
-        expect(gotExact, `${table} ${key}`).toEqual(exact);
-        expect(gotSum).toBeCloseTo(sum ?? 0, 6);
-      }
-    }
-  } finally {
-    db.close();
-  }
-}
 
 /** The answer's shape a chart relies on: at most `points`, inside [from, to], strictly in order. */
 function expectWellFormed(list: readonly Pt[], from: number, to: number, points: number): void {
@@ -164,42 +112,37 @@ function reference(all: ReadonlyMap<number, number>, from: number, to: number, p
   return { downsampled: true, points: out };
 }
 
-describe('time-series migrations', () => {
-  it('run up, then down, then up again on a fresh file', async () => {
-    const dir = tempDir();
-    const db = new Kysely<unknown>({
-      dialect: new SqliteDialect({ database: new SQLite(path.join(dir, 'm.sqlite')) }),
-    });
-    const migrator = new Migrator({
-      db,
-      provider: { getMigrations: () => Promise.resolve(timeSeriesMigrations) },
-    });
-    const tables = async () =>
-      (await db.introspection.getTables()).map((t) => t.name).filter((n) => n.startsWith('ts_'));
+describe.each(eachStore())('%s time-series migrations', (_name, kind) => {
+  it('run up, then down, then up again on a fresh database, recorded in their own table', async () => {
+    const { migrator, migrationTable, tables, destroy } = await kind.migrator();
+    const storeTables = async () =>
+      (await tables()).filter((n) => n.startsWith('ts_') && !n.startsWith('ts_migration')).sort();
     try {
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
-      expect((await tables()).sort()).toEqual([
+      expect(await storeTables()).toEqual([
         'ts_batches',
         'ts_hour',
         'ts_minute',
         'ts_points',
         'ts_series',
       ]);
-      for (let i = 0; i < Object.keys(timeSeriesMigrations).length; i++) {
+      expect(await tables()).toContain(migrationTable);
+      const applied = (await migrator.getMigrations()).filter((m) => m.executedAt !== undefined);
+      for (let i = 0; i < applied.length; i++) {
         expect((await migrator.migrateDown()).error).toBeUndefined();
       }
-      expect(await tables()).toEqual([]);
+      expect(await storeTables()).toEqual([]);
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
-      expect(await tables()).toHaveLength(5);
+      expect(await storeTables()).toHaveLength(5);
     } finally {
-      await db.destroy();
+      await destroy();
     }
   });
 });
 
-describe('SQLite time-series store: append', () => {
+describe.each(eachStore())('%s time-series store: append', (_name, kind) => {
   it('stores a (source, seq) once: a repeat is a duplicate and stores nothing', async () => {
-    const store = await storeIn(tempDir());
+    const store = (await storeOf(kind)).store;
     const batch = (value: number, source = 'gw-1/buf') => ({
       source,
       seq: 7,
@@ -214,8 +157,7 @@ describe('SQLite time-series store: append', () => {
   });
 
   it('stores nothing of a batch that fails, and takes the same batch again', async () => {
-    const dir = tempDir();
-    const store = await storeIn(dir);
+    const { place, store } = await storeOf(kind);
     const good = { stream: 'new-stream', account: 'a', ts: T0, value: 5 };
     // A time that is not an integer is refused by the table: the whole batch rolls back.
     await expect(
@@ -226,12 +168,11 @@ describe('SQLite time-series store: append', () => {
     expect(await store.latest(['new-stream'])).toEqual(
       new Map([['new-stream', { ts: T0, value: 5 }]]),
     );
-    expectRollupsMatchPoints(dir);
+    await expectRollupsMatchPoints(place);
   });
 
   it('replaces a point at the same time without counting it twice in the rollups', async () => {
-    const dir = tempDir();
-    const store = await storeIn(dir);
+    const { place, store } = await storeOf(kind);
     await put(
       store,
       's',
@@ -244,7 +185,7 @@ describe('SQLite time-series store: append', () => {
       [T0 + 300 * 10_000, 7],
       [T0 + 300 * 10_000, 8],
     ]);
-    expectRollupsMatchPoints(dir);
+    await expectRollupsMatchPoints(place);
     // Read from the minute rollups (a 2-hour range in 20 points): the spike shows, the old value not.
     const [answer] = await store.range(['s'], T0, T0 + 2 * HOUR - 1, 20);
     expect(answer?.downsampled).toBe(true);
@@ -257,8 +198,7 @@ describe('SQLite time-series store: append', () => {
   });
 
   it('stores booleans as 1/0 and keeps text points out of the rollups', async () => {
-    const dir = tempDir();
-    const store = await storeIn(dir);
+    const { place, store } = await storeOf(kind);
     await store.append({
       source: 'g',
       seq: 1,
@@ -283,13 +223,13 @@ describe('SQLite time-series store: append', () => {
       [T0, 'ok'],
       [T0 + 1, 'fault'],
     ]);
-    expectRollupsMatchPoints(dir);
+    await expectRollupsMatchPoints(place);
   });
 });
 
-describe('SQLite time-series store: range', () => {
+describe.each(eachStore())('%s time-series store: range', (_name, kind) => {
   it('answers raw points when they fit, in the order of the streams asked', async () => {
-    const store = await storeIn(tempDir());
+    const store = (await storeOf(kind)).store;
     const points = series(360, 10_000, (i) => Math.round(Math.sin(i / 20) * 100) / 10);
     await put(store, 'a', points);
     await put(store, 'b', [[T0, 'x']]);
@@ -307,7 +247,7 @@ describe('SQLite time-series store: range', () => {
   });
 
   it('downsamples a long range to at most the points asked, keeping spikes, inside the range', async () => {
-    const store = await storeIn(tempDir());
+    const store = (await storeOf(kind)).store;
     // Two days at one point per 10 s, a smooth curve with one spike up and one down.
     const points = series(17_280, 10_000, (i) =>
       i === 5_000 ? 500 : i === 12_345 ? -500 : Math.round(Math.sin(i / 300) * 50),
@@ -336,7 +276,7 @@ describe('SQLite time-series store: range', () => {
   });
 
   it('answers from the rollups what a naive reading of the raw points gives (property)', async () => {
-    const store = await storeIn(tempDir());
+    const store = (await storeOf(kind)).store;
     let n = 0;
     const scales = [10 * MINUTE, 6 * HOUR, 3 * DAY, 60 * DAY];
     const FRACTION = 1_000_000;
@@ -379,7 +319,7 @@ describe('SQLite time-series store: range', () => {
   });
 
   it('downsamples a text stream to the first and last state of each bucket', async () => {
-    const store = await storeIn(tempDir());
+    const store = (await storeOf(kind)).store;
     const states = ['run', 'stop', 'fault'];
     const points = series(3_000, MINUTE, (i) => states[Math.floor(i / 7) % 3]!);
     await put(store, 'state', points);
@@ -396,9 +336,9 @@ describe('SQLite time-series store: range', () => {
   });
 });
 
-describe('SQLite time-series store: latest and scan', () => {
+describe.each(eachStore())('%s time-series store: latest and scan', (_name, kind) => {
   it('answers the latest point of each stream that has one', async () => {
-    const store = await storeIn(tempDir());
+    const store = (await storeOf(kind)).store;
     await put(store, 'a', [
       [T0, 1],
       [T0 + 2_000, 2],
@@ -414,7 +354,7 @@ describe('SQLite time-series store: latest and scan', () => {
   });
 
   it('scans every raw point across chunk boundaries, and appends may run meanwhile', async () => {
-    const store = await storeIn(tempDir());
+    const store = (await storeOf(kind)).store;
     const points = series(12_345, 1_000, (i) => i);
     await put(store, 's', points);
     const from = points[3]![0];
@@ -432,10 +372,9 @@ describe('SQLite time-series store: latest and scan', () => {
   });
 });
 
-describe('SQLite time-series store: prune, batches, reopen', () => {
+describe.each(eachStore())('%s time-series store: prune, batches, reopen', (_name, kind) => {
   it("prunes one account's points and rollups before a time, and leaves the rest", async () => {
-    const dir = tempDir();
-    const store = await storeIn(dir);
+    const { place, store } = await storeOf(kind);
     const points = series(6 * 360, 10_000, (i) => (i === 10 ? 999 : i % 13));
     await put(store, 'a1', points, 'acc-a');
     await put(store, 'b1', points, 'acc-b');
@@ -444,7 +383,7 @@ describe('SQLite time-series store: prune, batches, reopen', () => {
     const gone = points.filter(([ts]) => ts < before).length;
     expect(await store.prune('acc-a', before)).toBe(gone);
     expect(await store.prune('acc-unknown', before)).toBe(0);
-    expectRollupsMatchPoints(dir);
+    await expectRollupsMatchPoints(place);
     const [a] = await store.range(['a1'], T0, T0 + 6 * HOUR, 8);
     expect(a?.downsampled).toBe(true);
     expect(a?.points.every(([ts]) => ts >= before)).toBe(true);
@@ -456,8 +395,7 @@ describe('SQLite time-series store: prune, batches, reopen', () => {
   });
 
   it('prunes more than one chunk of points', async () => {
-    const dir = tempDir();
-    const store = await storeIn(dir);
+    const { place, store } = await storeOf(kind);
     await put(
       store,
       'big',
@@ -465,12 +403,12 @@ describe('SQLite time-series store: prune, batches, reopen', () => {
     );
     expect(await store.prune('acc-a', T0 + 110_000 * 1_000)).toBe(110_000);
     expect((await store.range(['big'], T0, T0 + 2 * DAY, 100_000))[0]?.points).toHaveLength(10_000);
-    expectRollupsMatchPoints(dir);
+    await expectRollupsMatchPoints(place);
   });
 
   it('forgets batch records stored before a time: such a batch is stored again', async () => {
     let now = T0;
-    const store = await storeIn(tempDir(), () => now);
+    const store = (await storeOf(kind, () => now)).store;
     const batch = (s: number) => ({
       source: 'g/b',
       seq: s,
@@ -484,18 +422,18 @@ describe('SQLite time-series store: prune, batches, reopen', () => {
     expect(await store.append(batch(2))).toBe('duplicate');
   });
 
-  it('keeps everything across a reopen of the file', async () => {
-    const dir = tempDir();
-    const first = await storeIn(dir);
+  it('keeps everything across a reopen', async () => {
+    const place = await placeOf(kind);
+    const first = await place.open();
     const points = series(1_000, 10_000, (i) => i * 2);
     await put(first, 's', points);
     await first.append({ source: 'g', seq: 1, points: [] });
     await first.close();
-    const again = await storeIn(dir);
+    const again = await place.open();
     expect((await again.range(['s'], T0, T0 + DAY, 10_000))[0]?.points).toEqual(points);
     expect(await again.append({ source: 'g', seq: 1, points: [] })).toBe('duplicate');
     await put(again, 's', [[T0 + 1, 5]]);
     expect((await again.latest(['s'])).get('s')).toEqual({ ts: points[999]![0], value: 1_998 });
-    expectRollupsMatchPoints(dir);
+    await expectRollupsMatchPoints(place);
   });
 });
