@@ -36,6 +36,7 @@ import { sandboxPreprocessor } from './gateways/sandbox-preprocessor';
 import { ValuesService } from './gateways/values.service';
 import { AccountRepository } from './repositories/account.repository';
 import { openTimeSeriesStore } from './timeseries/sqlite-time-series-store';
+import { openPostgresTimeSeriesStore } from './timeseries/postgres-time-series-store';
 import { ValuePruner } from './timeseries/value-pruner';
 import { mayUseTerminal, TERMINAL_GRANT } from './gateways/terminal';
 import { joinCluster, type Cluster } from './cluster/cluster';
@@ -52,16 +53,23 @@ export interface ServerOptions {
 
 /**
  * What the processes of a cluster tell each other (DESIGN.md §11): revoked credentials (whoever
- * holds the connection closes it) and the model types a committed write changed (caches drop
- * them). Alone, nothing is sent.
+ * holds the connection closes it), the model types a committed write changed (caches drop
+ * them), and gateways' answers to requests another process asked (an agent is linked to one
+ * process, the request may come from any). Alone, nothing is sent.
  */
 function linkProcesses(
   cluster: Cluster,
   feed: ChangeFeed,
   broker: EmbeddedBroker,
   services: ReturnType<typeof createServices>,
+  machineData: MachineData,
 ): void {
   if (!cluster.shared) return;
+  const { requests, presence } = machineData;
+  requests.onlineElsewhere = (gatewayId) => presence.storedOnline(gatewayId);
+  requests.unclaimed = (gatewayId, answer) =>
+    cluster.broadcast('gateway-answer', { gatewayId, answer });
+  cluster.on('gateway-answer', ({ gatewayId, answer }) => requests.claim(gatewayId, answer));
   const tell = (ids: readonly string[]) => {
     if (ids.length > 0) cluster.broadcast('revoked', { ids });
   };
@@ -167,7 +175,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   if (seeded !== undefined)
     await writeDemoAgentKeys(config.dataDir, seeded, services.gatewayCredentials);
-  const store = await openTimeSeriesStore(config.dataDir);
+  // Machine values beside the platform's tables on Postgres (shared by every process), else in
+  // their own SQLite file.
+  const store =
+    config.databaseUrl === undefined
+      ? await openTimeSeriesStore(config.dataDir)
+      : await openPostgresTimeSeriesStore(config.databaseUrl);
   const machineData = new MachineData({
     db,
     feed,
@@ -221,7 +234,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   );
   await broker.start();
-  linkProcesses(cluster, feed, broker, services);
+  linkProcesses(cluster, feed, broker, services, machineData);
   // Alone, no gateway can be connected before the broker starts: every "online" is stale. In a
   // cluster, gateways connected to the other processes are online.
   await machineData.start(broker, { resetPresence: !cluster.shared });
