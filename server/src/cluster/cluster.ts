@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import MQEmitterRedis from 'mqemitter-redis';
 import type { AedesOptions } from 'aedes';
+import type { GatewayResponse } from '@plant/shared-schema';
 import { MemoryRateCounters, RedisRateCounters, type RateCounters } from '../lib/rate-limiter';
 import type { Logger } from '../logger';
 import { RedisBrokerPersistence } from './broker-persistence';
@@ -15,6 +16,11 @@ export interface ClusterMessages {
    * directory) drop what they hold of them. Types, not the updates: a batch can be 50,000.
    */
   changed: { readonly accountId: string; readonly types: readonly string[] };
+  /**
+   * A gateway's answer received here that no request of this process waits for: the process
+   * that asked resolves it (the agent may be linked to any process).
+   */
+  'gateway-answer': { readonly gatewayId: string; readonly answer: GatewayResponse };
 }
 
 export type ClusterChannel = keyof ClusterMessages;
@@ -98,7 +104,7 @@ export class RedisCluster implements Cluster {
   static async connect(url: string, log: Logger): Promise<RedisCluster> {
     const cluster = new RedisCluster(url, log);
     await Promise.all([cluster.pub.connect(), cluster.sub.connect()]);
-    const channels: ClusterChannel[] = ['revoked', 'changed'];
+    const channels: ClusterChannel[] = ['revoked', 'changed', 'gateway-answer'];
     await cluster.sub.subscribe(...channels.map((c) => PREFIX + c));
     return cluster;
   }

@@ -1,6 +1,18 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, topics, uuidv7, type ModelUpdate, type SyncedModel } from '@plant/shared-schema';
+import mqtt from 'mqtt';
+import {
+  apiPaths,
+  gatewayBrokerLogin,
+  gatewayRequestSchema,
+  gatewayTopics,
+  topics,
+  uuidv7,
+  type GatewayCredentialsMade,
+  type ModelUpdate,
+  type SyncedModel,
+  type TerminalOut,
+} from '@plant/shared-schema';
 import { DEFAULT_AUTH_LIMITS } from '../services/auth.service';
 import { DEMO_USERS } from '../seed/demo';
 import { dataOf } from '../testing/harness';
@@ -145,6 +157,73 @@ describe('two server processes on Postgres and Redis', () => {
     const [onA, onB] = [await attempt(a), await attempt(b)];
     expect([onA.status, onB.status]).toEqual([429, 429]);
     expect(Number(onB.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('a terminal command from a browser on one reaches a gateway linked to the other, and back', async () => {
+    const admin = await signedIn(a.api, DEMO_USERS.admin);
+    const internal = await signedIn(a.api, DEMO_USERS.internal);
+    const db = new pg.Client({ connectionString: cluster.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ id: string }>(
+        `select id from models where type = 'gateway' and account_id = $1 order by id limit 1`,
+        [internal.user.account],
+      );
+      const gatewayId = rows[0]?.id;
+      if (gatewayId === undefined) throw new Error('no demo gateway');
+      const made = await a.api.call('POST', apiPaths.gatewayCredentials(gatewayId), {
+        token: admin.token,
+      });
+      expect(made.status).toBe(201);
+      // The agent, played by hand, linked to B; it answers every terminal request.
+      const login = gatewayBrokerLogin(gatewayId);
+      const agent = await mqtt.connectAsync(`${b.url.replace('http', 'ws')}/mqtt`, {
+        protocolVersion: 4,
+        clientId: login.clientId,
+        username: login.username,
+        password: dataOf<GatewayCredentialsMade>(made).secret,
+        keepalive: 30,
+        reconnectPeriod: 0,
+      });
+      try {
+        agent.on('message', (_topic, payload: Buffer) => {
+          const request = gatewayRequestSchema.parse(JSON.parse(payload.toString()));
+          if (request.op !== 'terminal') return;
+          agent.publish(
+            gatewayTopics.response(gatewayId),
+            JSON.stringify({ id: request.id, ok: true, output: 'ran on the agent' }),
+          );
+        });
+        await agent.subscribeAsync(gatewayTopics.request(gatewayId), { qos: 1 });
+        await until('the gateway online', async () => {
+          const r = await db.query<{ c: string }>(
+            `select attributes::jsonb ->> 'connection' as c from models where id = $1`,
+            [gatewayId],
+          );
+          return r.rows[0]?.c === 'online' ? true : undefined;
+        });
+        const browser = await cluster.browser(a.url, internal.token);
+        await browser.subscribeAsync(topics.terminalOut(internal.user.account, gatewayId));
+        const answered = nextMessage(
+          browser,
+          (_topic, payload) => {
+            const out = JSON.parse(payload.toString()) as TerminalOut;
+            return out.id === 'c1' ? out : undefined;
+          },
+          10_000,
+        );
+        await browser.publishAsync(
+          topics.terminalIn(internal.user.account, gatewayId),
+          JSON.stringify({ id: 'c1', line: 'status' }),
+        );
+        expect(await answered).toMatchObject({ id: 'c1', gateway: gatewayId });
+        expect(JSON.stringify(await answered)).toContain('ran on the agent');
+      } finally {
+        await agent.endAsync(true);
+      }
+    } finally {
+      await db.end();
+    }
   });
 
   // Last: it kills a process.

@@ -26,12 +26,19 @@ export const GATEWAY_OFFLINE = 'The gateway is offline. Interactions are limited
 export const GATEWAY_NO_ANSWER = 'The gateway did not answer in time. Try again later.';
 
 /**
- * Requests to a gateway's agent (OPC UA browse and search, spec 001 §9): published on its
- * `down/request` topic, answered on its `up/response` topic by id, within a minute. Only the
- * gateway asked can answer: an answer with the id from another gateway is ignored.
+ * Requests to a gateway's agent (OPC UA browse and search, spec 001 §9; terminal commands):
+ * published on its `down/request` topic, answered on its `up/response` topic by id, within a
+ * minute. Only the gateway asked can answer: an answer with the id from another gateway is
+ * ignored. In a cluster (DESIGN.md §11) the agent may be linked to another process than the one
+ * that asks: the request reaches it through the shared broker, and its answer, received there,
+ * comes back through `unclaimed` (that process's) and `claim` (this one's).
  */
 export class GatewayRequests {
   private readonly waiting = new Map<string, Waiting>();
+  /** Set in a cluster: whether a gateway is linked to another process. */
+  onlineElsewhere: ((gatewayId: string) => Promise<boolean>) | undefined;
+  /** Set in a cluster: an answer no request of this process waits for, for the others. */
+  unclaimed: ((gatewayId: string, answer: GatewayResponse) => void) | undefined;
 
   constructor(
     private readonly publish: (topic: string, payload: string) => void,
@@ -40,9 +47,9 @@ export class GatewayRequests {
     private readonly timeoutMs = GATEWAY_REQUEST_TIMEOUT_MS,
   ) {}
 
-  ask(gatewayId: string, body: RequestBody): Promise<GatewayResponse> {
-    if (!this.isOnline(gatewayId))
-      return Promise.reject(new DomainError('conflict', GATEWAY_OFFLINE));
+  async ask(gatewayId: string, body: RequestBody): Promise<GatewayResponse> {
+    const online = this.isOnline(gatewayId) || (await this.onlineElsewhere?.(gatewayId)) === true;
+    if (!online) throw new DomainError('conflict', GATEWAY_OFFLINE);
     const id = uuidv7();
     return new Promise<GatewayResponse>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -68,11 +75,18 @@ export class GatewayRequests {
       this.log.warn('gateway answer refused', { gateway: identity.gatewayId });
       return;
     }
-    const waiting = this.waiting.get(parsed.data.id);
-    if (waiting === undefined || waiting.gatewayId !== identity.gatewayId) return;
-    this.waiting.delete(parsed.data.id);
+    if (!this.claim(identity.gatewayId, parsed.data))
+      this.unclaimed?.(identity.gatewayId, parsed.data);
+  }
+
+  /** Resolves the request this answer is for, if this process waits for it (by id and gateway). */
+  claim(gatewayId: string, answer: GatewayResponse): boolean {
+    const waiting = this.waiting.get(answer.id);
+    if (waiting === undefined || waiting.gatewayId !== gatewayId) return false;
+    this.waiting.delete(answer.id);
     clearTimeout(waiting.timer);
-    waiting.resolve(parsed.data);
+    waiting.resolve(answer);
+    return true;
   }
 
   close(): void {

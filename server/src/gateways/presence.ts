@@ -82,6 +82,16 @@ export class GatewayPresence {
     return (this.links.get(gatewayId) ?? 0) > 0;
   }
 
+  /**
+   * Whether the gateway's stored presence says online: in a cluster, a link to another process
+   * (that process wrote it). Read from the database, the one place every process shares.
+   */
+  async storedOnline(gatewayId: string): Promise<boolean> {
+    const row = await this.models.findAnyById(gatewayModel.type, gatewayId);
+    if (row === undefined) return false;
+    return (JSON.parse(row.attributes) as GatewayAttributes).connection === 'online';
+  }
+
   /** A status message (`up/status`): at start, after a configuration, on changes, heartbeats. */
   status(identity: GatewayIdentity, payload: Buffer): void {
     let json: unknown;

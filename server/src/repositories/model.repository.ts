@@ -39,6 +39,19 @@ export class ModelRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * A model of `type` by its id in whichever account (ids are global): for the server's own
+   * lookups that start from a verified id (a gateway's stored presence), never for a client's.
+   */
+  findAnyById(type: string, id: string): Promise<ModelRow | undefined> {
+    return this.db
+      .selectFrom('models')
+      .selectAll()
+      .where('id', '=', id)
+      .where('type', '=', type)
+      .executeTakeFirst();
+  }
+
   /** Whether the id is taken by any model of any account (ids are global). */
   async idTaken(id: string): Promise<boolean> {
     const row = await this.db
