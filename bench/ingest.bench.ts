@@ -59,16 +59,18 @@ function until(check: () => boolean, timeoutMs: number): Promise<void> {
 }
 
 /**
- * Points per second through the whole path: the agent's buffer (SQLite) -> its uplink (MQTT over
+ * Points per second through the whole path for a server started with `env` added (SQLite by
+ * default; DATABASE_URL for Postgres): the agent's buffer (SQLite) -> its uplink (MQTT over
  * WebSocket) -> the server's broker -> ingest (checks, store in one transaction per batch with its
- * (gateway, seq), ack) -> live values; against plain batched better-sqlite3 inserts of the same
- * points into a WITHOUT ROWID (stream, ts) table, in the same run.
+ * (gateway, seq), ack) -> live values. Answers the rate and the points it sent.
  */
-export async function benchIngest(): Promise<string[]> {
+export async function wholePathIngest(
+  env: Record<string, string> = {},
+): Promise<{ perSecond: number; points: { stream: string; ts: number; value: PointValue }[] }> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-bench-ingest-'));
   const server = await startChild(
     path.join(ROOT, 'server/src/main.ts'),
-    { PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', SEED: 'demo' },
+    { PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', SEED: 'demo', ...env },
     /"msg":"server listening","url":"([^"]+)"/,
   );
   const agentDir = path.join(dataDir, 'agent');
@@ -110,8 +112,21 @@ export async function benchIngest(): Promise<string[]> {
     const oursMs = performance.now() - started;
     await uplink.stop();
     buffer.close();
+    return { perSecond: (POINTS / oursMs) * 1_000, points };
+  } finally {
+    await server.stop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
 
-    // Baseline: the same points, inserted in batches of 1,000 in one transaction each.
+/**
+ * The whole path (wholePathIngest, SQLite) against plain batched better-sqlite3 inserts of the
+ * same points into a WITHOUT ROWID (stream, ts) table, in the same run.
+ */
+export async function benchIngest(): Promise<string[]> {
+  const { perSecond: ours, points } = await wholePathIngest();
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-bench-ingest-plain-'));
+  try {
     const plain = new Database(path.join(dataDir, 'plain.sqlite'));
     plain.pragma('journal_mode = WAL');
     plain.pragma('synchronous = NORMAL');
@@ -128,7 +143,6 @@ export async function benchIngest(): Promise<string[]> {
     const plainMs = performance.now() - plainStarted;
     plain.close();
 
-    const ours = (POINTS / oursMs) * 1_000;
     const base = (POINTS / plainMs) * 1_000;
     return [
       `ingest: ${(ours / base).toFixed(2)} (whole path / plain inserts, target >= 0.3) ` +
@@ -137,7 +151,6 @@ export async function benchIngest(): Promise<string[]> {
       `  plain better-sqlite3 inserts, WITHOUT ROWID (stream, ts):     ${base.toFixed(0)} points/s`,
     ];
   } finally {
-    await server.stop();
     await fs.rm(dataDir, { recursive: true, force: true });
   }
 }

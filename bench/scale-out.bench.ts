@@ -10,6 +10,7 @@ import {
 } from '../server/src/testing/local-postgres';
 import { redisInstalled, startLocalRedis } from '../server/src/testing/local-redis';
 import { connectAll, measure, type Result } from './fanout.bench';
+import { wholePathIngest } from './ingest.bench';
 import { load, median, signInDemoAdmin, startChild, type Child, type Load } from './lib';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -94,7 +95,9 @@ const urlOf = (child: Child, p: string) => `${child.url}${p}`;
  *    (Postgres and Redis both);
  * 2. change-log writes (POST assets) per second with 1, 2 and 4 processes on Postgres, seq
  *    checked gapless after;
- * 3. fan-out of model updates to 200 subscribers spread over two processes vs all on one.
+ * 3. fan-out of model updates to 200 subscribers spread over two processes vs all on one;
+ * 4. ingest through the whole path (agent buffer, MQTT, checks, store, ack) on Postgres vs
+ *    SQLite, alternating.
  */
 export async function benchScaleOut(): Promise<string[]> {
   if (postgresBin() === undefined || !redisInstalled()) {
@@ -280,6 +283,35 @@ export async function benchScaleOut(): Promise<string[]> {
         await cluster.stop();
         await db.drop();
       }
+    }
+    // 4. Ingest, whole path: Postgres vs SQLite, alternating which goes first.
+    {
+      const rates: { pg: number[]; lite: number[] } = { pg: [], lite: [] };
+      const onPg = async () => {
+        const db = await createTestDatabase(postgres.url);
+        try {
+          rates.pg.push((await wholePathIngest({ DATABASE_URL: db.url })).perSecond);
+        } finally {
+          await db.drop();
+        }
+      };
+      const onLite = async () => {
+        rates.lite.push((await wholePathIngest()).perSecond);
+      };
+      for (let round = 0; round < 2; round++) {
+        if (round % 2 === 0) {
+          await onPg();
+          await onLite();
+        } else {
+          await onLite();
+          await onPg();
+        }
+      }
+      const [p, l] = [median(rates.pg), median(rates.lite)];
+      out.push(
+        `scale-out ingest postgres: ${(p / l).toFixed(2)} (Postgres/SQLite, whole path) ` +
+          `${p.toFixed(0)} vs ${l.toFixed(0)} points/s (medians of 2, alternating)`,
+      );
     }
     return out;
   } finally {
