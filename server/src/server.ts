@@ -12,6 +12,7 @@ import { API_BASE, uuidv7, viewableTypes } from '@plant/shared-schema';
 import { createApp } from './app';
 import { EmbeddedBroker } from './broker/broker';
 import { BackgroundTasks } from './lib/background';
+import { Periodic } from './lib/periodic';
 import type { Config } from './config';
 import {
   checkPostgresCollation,
@@ -85,6 +86,17 @@ function linkProcesses(
     cluster.broadcast('changed', { accountId, types: [...types] });
   });
   cluster.on('changed', ({ accountId, types }) => feed.publishElsewhere(accountId, new Set(types)));
+}
+
+/** How often the leader looks for gateways left online by a process that died. */
+const PRESENCE_SWEEP_MS = 10_000;
+
+function presenceSweep(machineData: MachineData, log: Logger): Periodic {
+  return new Periodic(
+    () => machineData.presence.sweep(),
+    PRESENCE_SWEEP_MS,
+    (err) => log.error('presence sweep failed', { error: String(err) }),
+  );
 }
 
 export interface RunningServer {
@@ -191,6 +203,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     models: services.models,
     credentials: services.gatewayCredentials,
   });
+  // In a cluster, presence counts an agent's links over every process.
+  machineData.presence.cluster = cluster.gatewayLinks();
   const accounts = new AccountRepository(db);
   const valuePruner = new ValuePruner(store, clock, log, () => accounts.valueRetention());
   const app = createApp(
@@ -238,7 +252,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Alone, no gateway can be connected before the broker starts: every "online" is stale. In a
   // cluster, gateways connected to the other processes are online.
   await machineData.start(broker, { resetPresence: !cluster.shared });
-  const leader = new ClusterLeader([valuePruner, pruner, recordPruner], config.databaseUrl, log);
+  const leader = new ClusterLeader(
+    [
+      valuePruner,
+      pruner,
+      recordPruner,
+      // Gateways left online by a process that died: offline once no live process links them.
+      ...(cluster.shared ? [presenceSweep(machineData, log)] : []),
+    ],
+    config.databaseUrl,
+    log,
+  );
   leader.start();
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;

@@ -5,6 +5,7 @@ import type { AedesOptions } from 'aedes';
 import type { GatewayResponse } from '@plant/shared-schema';
 import { MemoryRateCounters, RedisRateCounters, type RateCounters } from '../lib/rate-limiter';
 import type { Logger } from '../logger';
+import type { GatewayLinkCounts } from '../gateways/presence';
 import { RedisBrokerPersistence } from './broker-persistence';
 
 /** What one process tells the others (DESIGN.md §11). */
@@ -45,6 +46,8 @@ export interface Cluster {
   rateCounters(now: () => number): RateCounters;
   /** What aedes needs to be one broker across the processes ({} alone). */
   brokerOptions(): Partial<Pick<AedesOptions, 'mq' | 'persistence'>>;
+  /** Gateway links counted over the processes (undefined alone: presence counts them itself). */
+  gatewayLinks(): GatewayLinkCounts | undefined;
   close(): Promise<void>;
 }
 
@@ -63,12 +66,20 @@ export class SingleProcess implements Cluster {
   brokerOptions(): Partial<Pick<AedesOptions, 'mq' | 'persistence'>> {
     return {};
   }
+  gatewayLinks(): GatewayLinkCounts | undefined {
+    return undefined;
+  }
   close(): Promise<void> {
     return Promise.resolve();
   }
 }
 
 const PREFIX = 'plant:';
+/** A process counts as alive while its key lives; it renews the key every ALIVE_EVERY_MS. */
+const ALIVE_TTL_MS = 15_000;
+const ALIVE_EVERY_MS = 5_000;
+const aliveKey = (process: string) => `${PREFIX}alive:${process}`;
+const linksKey = (gatewayId: string) => `${PREFIX}links:${gatewayId}`;
 
 interface Envelope {
   readonly from: string;
@@ -84,6 +95,7 @@ export class RedisCluster implements Cluster {
   private readonly sub: Redis;
   private readonly handlers = new Map<string, Set<(message: never) => void>>();
   private readonly closers: (() => Promise<void>)[] = [];
+  private alive: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly url: string,
@@ -106,7 +118,34 @@ export class RedisCluster implements Cluster {
     await Promise.all([cluster.pub.connect(), cluster.sub.connect()]);
     const channels: ClusterChannel[] = ['revoked', 'changed', 'gateway-answer'];
     await cluster.sub.subscribe(...channels.map((c) => PREFIX + c));
+    await cluster.renewAlive();
+    cluster.alive = setInterval(() => void cluster.renewAlive(), ALIVE_EVERY_MS);
+    cluster.alive.unref();
     return cluster;
+  }
+
+  private async renewAlive(): Promise<void> {
+    await this.pub
+      .set(aliveKey(this.id), '1', 'PX', ALIVE_TTL_MS)
+      .catch((err: unknown) => this.log.warn('cluster heartbeat failed', { error: String(err) }));
+  }
+
+  gatewayLinks(): GatewayLinkCounts {
+    return {
+      set: async (gatewayId, links) => {
+        if (links > 0) await this.pub.hset(linksKey(gatewayId), this.id, String(links));
+        else await this.pub.hdel(linksKey(gatewayId), this.id);
+      },
+      linkedElsewhere: async (gatewayId) => {
+        const counts = await this.pub.hgetall(linksKey(gatewayId));
+        for (const [process, links] of Object.entries(counts)) {
+          if (process === this.id || Number(links) <= 0) continue;
+          // A process that died without telling keeps its field until its key expires.
+          if ((await this.pub.exists(aliveKey(process))) === 1) return true;
+        }
+        return false;
+      },
+    };
   }
 
   broadcast<C extends ClusterChannel>(channel: C, message: ClusterMessages[C]): void {
@@ -166,6 +205,8 @@ export class RedisCluster implements Cluster {
   }
 
   async close(): Promise<void> {
+    if (this.alive !== undefined) clearInterval(this.alive);
+    await this.pub.del(aliveKey(this.id)).catch(() => undefined);
     for (const close of this.closers.splice(0)) await close().catch(() => undefined);
     await Promise.all([this.pub.quit(), this.sub.quit()]).catch(() => undefined);
   }

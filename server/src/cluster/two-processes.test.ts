@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
 import mqtt from 'mqtt';
 import {
   apiPaths,
@@ -226,13 +227,91 @@ describe('two server processes on Postgres and Redis', () => {
     }
   });
 
+  it('an agent that moves to the other process stays online; one whose process dies goes offline', async () => {
+    const admin = await signedIn(a.api, DEMO_USERS.admin);
+    const db = new pg.Client({ connectionString: cluster.databaseUrl });
+    await db.connect();
+    const redis = new Redis(process.env.PLANT_TEST_REDIS_URL ?? '');
+    const agents: mqtt.MqttClient[] = [];
+    try {
+      const { rows } = await db.query<{ id: string }>(
+        `select id from models where type = 'gateway' and account_id = $1 order by id desc limit 1`,
+        [admin.user.account],
+      );
+      const gatewayId = rows[0]?.id;
+      if (gatewayId === undefined) throw new Error('no demo gateway');
+      const made = await a.api.call('POST', apiPaths.gatewayCredentials(gatewayId), {
+        token: admin.token,
+      });
+      const secret = dataOf<GatewayCredentialsMade>(made).secret;
+      const login = gatewayBrokerLogin(gatewayId);
+      const link = async (at: ClusterProcess) => {
+        const agent = await mqtt.connectAsync(`${at.url.replace('http', 'ws')}/mqtt`, {
+          protocolVersion: 4,
+          clientId: login.clientId,
+          username: login.username,
+          password: secret,
+          keepalive: 30,
+          reconnectPeriod: 0,
+        });
+        agents.push(agent);
+        return agent;
+      };
+      const stored = async () =>
+        (
+          await db.query<{ c: string }>(
+            `select attributes::jsonb ->> 'connection' as c from models where id = $1`,
+            [gatewayId],
+          )
+        ).rows[0]?.c;
+      const storedIs = (want: string) =>
+        until(`the gateway ${want}`, async () => ((await stored()) === want ? true : undefined));
+
+      // Linked to A, then to B; A hears of its link's end only after B wrote "online".
+      const onA = await link(a);
+      await storedIs('online');
+      await link(b);
+      // Both processes count a link (B's counted before it writes "online").
+      await until('both links counted', async () =>
+        (await redis.hlen(`plant:links:${gatewayId}`)) === 2 ? true : undefined,
+      );
+      await onA.endAsync(true);
+      await until('A to hand the link over', () =>
+        Promise.resolve(
+          a.process.output().includes('gateway link moved to another process') ? true : undefined,
+        ),
+      );
+      expect(await stored()).toBe('online');
+
+      // A third process holds the link and dies without a word: the leader's sweep notices.
+      const c = await cluster.start();
+      await link(c);
+      for (const agent of agents.slice(0, 2)) await agent.endAsync(true);
+      c.process.child.kill('SIGKILL');
+      await c.process.exited;
+      // Its heartbeat key expires (15 s), then the next sweep (every 10 s) finds no live link.
+      await until(
+        'the gateway offline',
+        async () => ((await stored()) === 'offline' ? true : undefined),
+        60_000,
+      );
+    } finally {
+      for (const agent of agents) await agent.endAsync(true).catch(() => undefined);
+      await db.end();
+      redis.disconnect();
+    }
+  }, 90_000);
+
   // Last: it kills a process.
   it('one process leads the periodic work; when it dies the other takes it', async () => {
     const pid = await until('a leader', leaderPid);
-    const pids = cluster.processes.map((r) => r.process.child.pid);
+    const live = cluster.processes.filter(
+      (r) => r.process.child.exitCode === null && r.process.child.signalCode === null,
+    );
+    const pids = live.map((r) => r.process.child.pid);
     expect(pids).toContain(pid);
-    const leader = cluster.processes.find((r) => r.process.child.pid === pid);
-    const other = cluster.processes.find((r) => r.process.child.pid !== pid);
+    const leader = live.find((r) => r.process.child.pid === pid);
+    const other = live.find((r) => r.process.child.pid !== pid);
     if (leader === undefined || other === undefined) throw new Error('no leader among them');
     // Only the leader ran the pruners (each logs its start of work).
     expect(leader.process.output()).toContain('leading the cluster');

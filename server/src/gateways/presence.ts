@@ -23,6 +23,14 @@ export const SEEN_EVERY_MS = 60_000;
  * any other (logged, synced to browsers), written only when something changed, or at most once
  * a minute for the times.
  */
+/** Gateway links over the processes of a cluster (cluster.ts keeps them in Redis). */
+export interface GatewayLinkCounts {
+  /** This process's links to the gateway now (0: none). */
+  set(gatewayId: string, links: number): Promise<void>;
+  /** Whether another live process holds a link to it. */
+  linkedElsewhere(gatewayId: string): Promise<boolean>;
+}
+
 export class GatewayPresence {
   /** Open connections per gateway: a reconnect is admitted before the old link is dropped. */
   private readonly links = new Map<string, number>();
@@ -50,16 +58,26 @@ export class GatewayPresence {
     }
   }
 
+  /**
+   * Set in a cluster (DESIGN.md §11): this process's link count of a gateway, told to the others,
+   * and whether another live process holds a link. An agent moves between processes (a restart,
+   * a takeover of its client id) and the old process may notice its link ended after the new one
+   * wrote "online": it must not write "offline" over it.
+   */
+  cluster: GatewayLinkCounts | undefined;
+
   connected(identity: GatewayIdentity): void {
     const n = (this.links.get(identity.gatewayId) ?? 0) + 1;
     this.links.set(identity.gatewayId, n);
     if (n !== 1) return;
-    this.serially(identity, () =>
-      this.write(identity.accountId, gatewayModel.collection, identity.gatewayId, {
+    this.serially(identity, async () => {
+      // Counted for the others before "online" is written (see disconnected).
+      await this.cluster?.set(identity.gatewayId, 1);
+      await this.write(identity.accountId, gatewayModel.collection, identity.gatewayId, {
         connection: 'online',
         last_seen: this.nowIso(),
-      }),
-    );
+      });
+    });
     this.seenAt.set(identity.gatewayId, this.clock.now());
   }
 
@@ -70,12 +88,43 @@ export class GatewayPresence {
       return;
     }
     this.links.delete(identity.gatewayId);
-    this.serially(identity, () =>
-      this.write(identity.accountId, gatewayModel.collection, identity.gatewayId, {
+    this.serially(identity, async () => {
+      const cluster = this.cluster;
+      await cluster?.set(identity.gatewayId, 0);
+      if (cluster !== undefined && (await cluster.linkedElsewhere(identity.gatewayId))) {
+        this.log.info('gateway link moved to another process', { gateway: identity.gatewayId });
+        return;
+      }
+      await this.write(identity.accountId, gatewayModel.collection, identity.gatewayId, {
         connection: 'offline',
         last_seen: this.nowIso(),
-      }),
-    );
+      });
+      // A link made elsewhere between the look above and this write wrote "online" first or
+      // after: if it is there now, "online" again (whichever order, the last word is online).
+      if (cluster !== undefined && (await cluster.linkedElsewhere(identity.gatewayId))) {
+        await this.write(identity.accountId, gatewayModel.collection, identity.gatewayId, {
+          connection: 'online',
+        });
+      }
+    });
+  }
+
+  /**
+   * The cluster's sweep (run by the leader): gateways stored online that no live process holds
+   * a link to (their process died) go offline. Alone, `start` does this once.
+   */
+  async sweep(): Promise<void> {
+    const cluster = this.cluster;
+    if (cluster === undefined) return;
+    for (const accountId of await this.models.accountsWithType(gatewayModel.type)) {
+      for (const row of await this.models.allOfTypes(accountId, [gatewayModel.type])) {
+        const a = JSON.parse(row.attributes) as GatewayAttributes;
+        if (a.connection !== 'online' || this.links.has(row.id)) continue;
+        if (await cluster.linkedElsewhere(row.id)) continue;
+        await this.write(accountId, gatewayModel.collection, row.id, { connection: 'offline' });
+        this.log.info('gateway left online by a stopped process is offline', { gateway: row.id });
+      }
+    }
   }
 
   isOnline(gatewayId: string): boolean {
