@@ -119,6 +119,8 @@ export class RedisCluster implements Cluster {
     const channels: ClusterChannel[] = ['revoked', 'changed', 'gateway-answer'];
     await cluster.sub.subscribe(...channels.map((c) => PREFIX + c));
     await cluster.renewAlive();
+    // The id names this process in Redis (its gateway links, its heartbeat).
+    log.info('joined the cluster', { process: cluster.id });
     cluster.alive = setInterval(() => void cluster.renewAlive(), ALIVE_EVERY_MS);
     cluster.alive.unref();
     return cluster;

@@ -1,10 +1,12 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { apiPaths, TIMINGS, uuidv7 } from '@plant/shared-schema';
 import { apiClient, dataOf } from './harness';
-import { createTestDatabase } from './local-postgres';
+import { createTestDatabase, freePort } from './local-postgres';
 import type { Creds } from './mqtt-client';
 import { startServerProcess, type ServerProcess } from './server-process';
 
@@ -131,4 +133,74 @@ export async function until<T>(
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** The documented load-balancer configuration (README "Running at scale"). */
+export const NGINX_CONF = path.resolve(import.meta.dirname, '../../../deploy/nginx-plant.conf');
+
+/** Resolves once something accepts TCP connections on the port. */
+function accepting(port: number): Promise<void> {
+  return until(
+    'a listener',
+    () =>
+      new Promise<true | undefined>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1');
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(undefined));
+      }),
+  ).then(() => undefined);
+}
+
+/**
+ * Debian's nginx in front of two processes, with deploy/nginx-plant.conf as documented (only its
+ * ports changed) and the rest of a main configuration in a temp folder.
+ */
+export async function startNginx(
+  upstreams: readonly [number, number],
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const front = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plant-nginx-'));
+  const documented = fs.readFileSync(NGINX_CONF, 'utf8');
+  const site = documented
+    .replace('127.0.0.1:3001', `127.0.0.1:${upstreams[0]}`)
+    .replace('127.0.0.1:3002', `127.0.0.1:${upstreams[1]}`)
+    .replace('listen 8080;', `listen 127.0.0.1:${front};`);
+  if (site === documented) throw new Error('the documented configuration changed its ports');
+  fs.writeFileSync(path.join(dir, 'plant.conf'), site);
+  const temp = (name: string) => `${name}_temp_path ${path.join(dir, name)};`;
+  fs.writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    [
+      ...(process.getuid?.() === 0 ? ['user root;'] : []),
+      'worker_processes 1;',
+      `pid ${path.join(dir, 'nginx.pid')};`,
+      `error_log ${path.join(dir, 'error.log')};`,
+      'events { worker_connections 512; }',
+      'http {',
+      '  access_log off;',
+      `  ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}`,
+      `  include ${path.join(dir, 'plant.conf')};`,
+      '}',
+    ].join('\n'),
+  );
+  const nginx = spawn(
+    '/usr/sbin/nginx',
+    ['-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const exited = new Promise((resolve) => nginx.once('exit', resolve));
+  await accepting(front);
+  return {
+    url: `http://127.0.0.1:${front}`,
+    stop: async () => {
+      if (nginx.exitCode === null) nginx.kill('SIGTERM');
+      await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
