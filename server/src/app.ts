@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { API_BASE, MAX_BODY_BYTES } from '@plant/shared-schema';
-import { addressKey, type AppEnv } from './http/context';
+import { exactAddress, type AppEnv } from './http/context';
 import { errorResponse } from './http/errors';
 import type { Logger } from './logger';
 import { authRoutes } from './routes/auth';
@@ -28,7 +28,7 @@ export function createApp(
   trustedProxies: readonly string[] = [],
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const proxies: ReadonlySet<string> = new Set(trustedProxies.map(addressKey));
+  const proxies: ReadonlySet<string> = new Set(trustedProxies.map(exactAddress));
   app.use(async (c, next) => {
     c.set('trustedProxies', proxies);
     await next();

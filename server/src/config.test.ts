@@ -72,4 +72,20 @@ describe('configuration from the environment', () => {
   it('names every problem at once', () => {
     expect(() => loadConfig({ PORT: 'x', SEED: 'maybe' })).toThrow(/PORT[\s\S]*SEED/);
   });
+
+  it('scale-out: Postgres and Redis URLs are checked, and Redis needs Postgres', () => {
+    const both = loadConfig({
+      DATABASE_URL: 'postgres://plant@127.0.0.1/plant',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+    });
+    expect(both.databaseUrl).toBe('postgres://plant@127.0.0.1/plant');
+    expect(both.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(both.trustedProxies).toEqual(['127.0.0.1', '::1']);
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(
+      /REDIS_URL needs DATABASE_URL/,
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x/y' })).toThrow(/postgres:\/\//);
+    expect(() => loadConfig({ TRUSTED_PROXIES: 'proxy.local' })).toThrow(/IP addresses/);
+  });
 });

@@ -112,6 +112,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const e = parsed.data;
+  if (e.REDIS_URL !== undefined && e.DATABASE_URL === undefined) {
+    // Processes linked by Redis must share one database: SQLite files are each process's own.
+    throw new ConfigError(['REDIS_URL: REDIS_URL needs DATABASE_URL (processes share Postgres)']);
+  }
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,

@@ -273,12 +273,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     (stopping ??= (async () => {
       await leader.stop();
       await broker.stop();
-      await cluster.close();
       await machineData.stop();
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(force);
       await background.drain();
+      // Last of what requests and presence use: their rate limits, revocations and links.
+      await cluster.close();
       // Closed once no request can read values any more.
       await store.close();
       mailer.close();

@@ -21,8 +21,10 @@ export class RedisBrokerPersistence {
   private readonly instance: RedisPersistence;
   private closed = false;
 
-  constructor(url: string) {
-    this.instance = makePersistence({ conn: new Redis(url) });
+  constructor(url: string, onError: (err: Error) => void) {
+    const conn = new Redis(url);
+    conn.on('error', onError);
+    this.instance = makePersistence({ conn });
   }
 
   /** The object aedes takes as `persistence`. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import MQEmitterRedis from 'mqemitter-redis';
 import type { AedesOptions } from 'aedes';
@@ -142,8 +143,10 @@ export class RedisCluster implements Cluster {
         const counts = await this.pub.hgetall(linksKey(gatewayId));
         for (const [process, links] of Object.entries(counts)) {
           if (process === this.id || Number(links) <= 0) continue;
-          // A process that died without telling keeps its field until its key expires.
+          // A process that died without telling keeps its field until its key expires; then
+          // the field goes.
           if ((await this.pub.exists(aliveKey(process))) === 1) return true;
+          await this.pub.hdel(linksKey(gatewayId), process);
         }
         return false;
       },
@@ -180,7 +183,14 @@ export class RedisCluster implements Cluster {
 
   brokerOptions(): Partial<Pick<AedesOptions, 'mq' | 'persistence'>> {
     const mq = MQEmitterRedis({ connectionString: this.url });
-    const persistence = new RedisBrokerPersistence(this.url);
+    // mqemitter-redis reports its links' errors (a Redis restart) on `state`: unheard, they
+    // would be thrown and end the process. ioredis reconnects meanwhile.
+    (mq as unknown as { state: EventEmitter }).state.on('error', (err: Error) =>
+      this.log.warn('redis broker link failed', { error: err.message }),
+    );
+    const persistence = new RedisBrokerPersistence(this.url, (err) =>
+      this.log.warn('redis broker persistence failed', { error: err.message }),
+    );
     this.closers.push(
       () => new Promise<void>((resolve) => mq.close(() => resolve())),
       () => persistence.close(),

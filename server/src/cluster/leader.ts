@@ -56,6 +56,10 @@ export class ClusterLeader {
     const client = new pg.Client({
       connectionString: url,
       application_name: `${LEADER_APPLICATION}-${process.pid}`,
+      // A lock connection dropped silently (a NAT, a balancer) must be noticed, and a start
+      // against a host that drops packets must not hang a stop.
+      keepAlive: true,
+      connectionTimeoutMillis: 10_000,
     });
     client.on('error', (err) => this.lost(client, err));
     try {
@@ -93,6 +97,8 @@ export class ClusterLeader {
   private lost(client: pg.Client, err: Error | undefined): void {
     if (this.client !== client) return;
     this.client = undefined;
+    // Ends the session if it still stands, so that its lock does not outlive our leading.
+    void client.end().catch(() => undefined);
     if (this.stopped) return;
     this.log.warn('cluster leadership lost', { error: String(err ?? 'connection ended') });
     this.leading = false;

@@ -160,6 +160,9 @@ export function openPostgres(url: string): Db {
   // An idle connection the server drops (restart, failover) must not crash the process: the
   // pool discards it and the next query opens another.
   pool.on('error', () => undefined);
+  // A connection that breaks while checked out (a query or transaction running) reports on the
+  // client too: the query itself fails and says so; unheard, the report would end the process.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

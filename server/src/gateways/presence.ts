@@ -72,7 +72,7 @@ export class GatewayPresence {
     if (n !== 1) return;
     this.serially(identity, async () => {
       // Counted for the others before "online" is written (see disconnected).
-      await this.cluster?.set(identity.gatewayId, 1);
+      await this.tellCluster(identity.gatewayId, 1);
       await this.write(identity.accountId, gatewayModel.collection, identity.gatewayId, {
         connection: 'online',
         last_seen: this.nowIso(),
@@ -89,9 +89,8 @@ export class GatewayPresence {
     }
     this.links.delete(identity.gatewayId);
     this.serially(identity, async () => {
-      const cluster = this.cluster;
-      await cluster?.set(identity.gatewayId, 0);
-      if (cluster !== undefined && (await cluster.linkedElsewhere(identity.gatewayId))) {
+      await this.tellCluster(identity.gatewayId, 0);
+      if (await this.linkedElsewhere(identity.gatewayId)) {
         this.log.info('gateway link moved to another process', { gateway: identity.gatewayId });
         return;
       }
@@ -99,14 +98,34 @@ export class GatewayPresence {
         connection: 'offline',
         last_seen: this.nowIso(),
       });
+      this.log.info('gateway link ended', { gateway: identity.gatewayId });
       // A link made elsewhere between the look above and this write wrote "online" first or
       // after: if it is there now, "online" again (whichever order, the last word is online).
-      if (cluster !== undefined && (await cluster.linkedElsewhere(identity.gatewayId))) {
+      if (await this.linkedElsewhere(identity.gatewayId)) {
         await this.write(identity.accountId, gatewayModel.collection, identity.gatewayId, {
           connection: 'online',
         });
       }
     });
+  }
+
+  /** Tells the cluster this process's links; Redis failing must not stop the database write. */
+  private async tellCluster(gatewayId: string, links: number): Promise<void> {
+    try {
+      await this.cluster?.set(gatewayId, links);
+    } catch (err) {
+      this.log.warn('gateway links not told to the cluster', { error: String(err) });
+    }
+  }
+
+  /** Whether another process links the gateway; unknown (Redis failing) counts as no. */
+  private async linkedElsewhere(gatewayId: string): Promise<boolean> {
+    try {
+      return (await this.cluster?.linkedElsewhere(gatewayId)) === true;
+    } catch (err) {
+      this.log.warn('gateway links unknown', { error: String(err) });
+      return false;
+    }
   }
 
   /**
@@ -122,6 +141,11 @@ export class GatewayPresence {
         if (a.connection !== 'online' || this.links.has(row.id)) continue;
         if (await cluster.linkedElsewhere(row.id)) continue;
         await this.write(accountId, gatewayModel.collection, row.id, { connection: 'offline' });
+        // A link made meanwhile wrote "online" before this or will after: online either way.
+        if (await cluster.linkedElsewhere(row.id)) {
+          await this.write(accountId, gatewayModel.collection, row.id, { connection: 'online' });
+          continue;
+        }
         this.log.info('gateway left online by a stopped process is offline', { gateway: row.id });
       }
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressKey } from './context';
+import { addressKey, exactAddress } from './context';
 
 describe('addressKey: how rate limits and reports key a peer', () => {
   it.each([
@@ -17,5 +17,16 @@ describe('addressKey: how rate limits and reports key a peer', () => {
   it('two addresses of one /64 share a key; neighbouring /64s do not', () => {
     expect(addressKey('2001:db8:1:2::1')).toBe(addressKey('2001:db8:1:2::ffff'));
     expect(addressKey('2001:db8:1:2::1')).not.toBe(addressKey('2001:db8:1:3::1'));
+  });
+});
+
+describe('exactAddress: how a trusted proxy is recognised', () => {
+  it('compares whole addresses: a neighbour in the proxy’s /64 is not the proxy', () => {
+    const trusted = new Set(['2001:db8::10', '10.0.0.5'].map(exactAddress));
+    expect(trusted.has(exactAddress('2001:DB8::10'))).toBe(true);
+    expect(trusted.has(exactAddress('::ffff:10.0.0.5'))).toBe(true);
+    expect(trusted.has(exactAddress('2001:db8::11'))).toBe(false);
+    // The rate limits still count both by their /64.
+    expect(addressKey('2001:db8::11')).toBe(addressKey('2001:db8::10'));
   });
 });

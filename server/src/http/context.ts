@@ -46,17 +46,25 @@ export function clientAddress(c: Context<AppEnv>): string {
   }
   if (address === undefined) return 'unknown';
   const trusted = c.get('trustedProxies') as ReadonlySet<string> | undefined;
-  if (trusted !== undefined && trusted.has(addressKey(address))) {
+  // Trust compares whole addresses (never the /64 the limits count by: a neighbour in the
+  // proxy's /64 is not the proxy).
+  if (trusted !== undefined && trusted.has(exactAddress(address))) {
     const forwarded = (requestHeader(c, 'x-forwarded-for') ?? '')
       .split(',')
       .map((part) => part.trim())
       .filter((part) => part !== '');
     for (let i = forwarded.length - 1; i >= 0; i--) {
       const hop = forwarded[i] ?? '';
-      if (!trusted.has(addressKey(hop))) return addressKey(hop);
+      if (!trusted.has(exactAddress(hop))) return addressKey(hop);
     }
   }
   return addressKey(address);
+}
+
+/** An address as trust compares it: IPv4-mapped IPv6 as IPv4, hex digits in lower case. */
+export function exactAddress(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return mapped?.[1] ?? address.toLowerCase();
 }
 
 export function addressKey(address: string): string {

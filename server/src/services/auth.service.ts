@@ -131,7 +131,8 @@ export class AuthService {
         ? await verifyDecoy(req.password)
         : await verifyPassword(req.password, user.password_hash);
     if (user === undefined || !valid) throw new OAuthError(401, 'invalid_grant', WRONG_CREDENTIALS);
-    await refundAll(counters);
+    // Best effort: a sign-in that succeeded stays one if the counters cannot be reached.
+    await refundAll(counters).catch(() => undefined);
     const roles = await this.users.allRoles(user.id);
     if (!mayUseApp(roles.map((r) => r.slug)))
       throw new OAuthError(403, 'access_denied', NOROLE_REFUSED);

@@ -71,12 +71,18 @@ export async function openPostgresTimeSeriesStore(
   // An idle connection the server drops (restart, failover) must not crash the process: the
   // pool discards it and the next query opens another.
   pool.on('error', () => undefined);
+  // A connection that breaks while checked out (a query or transaction running) reports on the
+  // client too: the query itself fails and says so; unheard, the report would end the process.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new PostgresTimeSeriesStore(pool, options.clock ?? systemClock);
 }
 
 async function migrate(url: string): Promise<void> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   pool.on('error', () => undefined);
+  // A connection that breaks while checked out (a query or transaction running) reports on the
+  // client too: the query itself fails and says so; unheard, the report would end the process.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   try {
     const result = await new Migrator({
