@@ -36,9 +36,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('v', 'bigint', (c) => c.notNull())
     .execute();
   await sql`insert into access_version (id, v) values (1, 0)`.execute(db);
-  // Postgres: one trigger function, run once per statement (a statement that changes many rows
-  // bumps once, enough to drop every cached session); it runs in the writer's transaction, so
-  // the bump commits or rolls back with the change, for every process reading the counter.
+  // Postgres: one trigger function, run for each row changed, as SQLite's triggers run (a
+  // statement that changes no row bumps nothing: a revoke of nothing keeps every cached
+  // session); it runs in the writer's transaction, so the bump commits or rolls back with the
+  // change, for every process reading the counter.
   if (isPostgres(db)) {
     await sql`
       create function bump_access_version() returns trigger language plpgsql as $$
@@ -54,7 +55,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         .raw(
           isPostgres(db)
             ? `create trigger ${name} after ${event} on ${table} ` +
-                `for each statement execute function bump_access_version()`
+                `for each row execute function bump_access_version()`
             : `create trigger ${name} after ${event} on ${table} ` +
                 `begin update access_version set v = v + 1 where id = 1; end`,
         )

@@ -126,6 +126,19 @@ describe('the session cache', () => {
     expect(await version()).toBeGreaterThan(before);
   });
 
+  it('a statement that changes no row leaves the access version (and every cached session) alone', async () => {
+    const version = async () =>
+      (await s.db.selectFrom('access_version').select('v').executeTakeFirstOrThrow()).v;
+    const before = await version();
+    await s.db
+      .updateTable('access_tokens')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('id', '=', 'no-such-token')
+      .execute();
+    await s.db.deleteFrom('user_tags').where('user_id', '=', 'no-such-user').execute();
+    expect(await version()).toBe(before);
+  });
+
   it('an account renamed shows at once', async () => {
     const token = await s.signIn(DEMO_USERS.south);
     const before = (await user(token)).user;
