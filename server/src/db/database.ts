@@ -150,19 +150,24 @@ const postgresTypes: pg.CustomTypesConfig = {
       : (pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown),
 };
 
-/** Opens a pool on the Postgres database at `url` (DATABASE_URL). Nothing connects until used. */
-export function openPostgres(url: string): Db {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: POSTGRES_POOL_SIZE,
-    types: postgresTypes,
-  });
+/**
+ * A pool on the Postgres database at `url`, int8 as numbers, broken links heard (the platform's
+ * and the time-series store's pools alike). Nothing connects until used.
+ */
+export function postgresPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, types: postgresTypes });
   // An idle connection the server drops (restart, failover) must not crash the process: the
   // pool discards it and the next query opens another.
   pool.on('error', () => undefined);
   // A connection that breaks while checked out (a query or transaction running) reports on the
   // client too: the query itself fails and says so; unheard, the report would end the process.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
+/** Opens the platform's pool on the Postgres database at `url` (DATABASE_URL). */
+export function openPostgres(url: string): Db {
+  const pool = postgresPool(url, POSTGRES_POOL_SIZE);
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { postgresPool } from '../db/database';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import { postgresTimeSeriesMigrations } from '../../../migrations/src/timeseries-postgres';
 import { M4, m4Width, type M4Point as Point } from '@plant/shared-schema';
@@ -35,18 +36,6 @@ const PRUNE_CHUNK = 50_000;
 const POOL_SIZE = 10;
 
 /**
- * int8 (times, counts) arrives as a JS number, as SQLite hands it: epoch ms stay far below
- * 2^53. Per pool, not pg's global parser table (the platform's pool has its own).
- */
-const INT8_OID = 20;
-const types: pg.CustomTypesConfig = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
-    oid === INT8_OID
-      ? Number
-      : (pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown),
-};
-
-/**
  * Where the store's migrations are recorded: not kysely's default `kysely_migration`, which the
  * platform's own migrations use in the same database.
  */
@@ -67,22 +56,12 @@ export async function openPostgresTimeSeriesStore(
   options: { readonly clock?: Clock } = {},
 ): Promise<TimeSeriesStore> {
   await migrate(url);
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types });
-  // An idle connection the server drops (restart, failover) must not crash the process: the
-  // pool discards it and the next query opens another.
-  pool.on('error', () => undefined);
-  // A connection that breaks while checked out (a query or transaction running) reports on the
-  // client too: the query itself fails and says so; unheard, the report would end the process.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  const pool = postgresPool(url, POOL_SIZE);
   return new PostgresTimeSeriesStore(pool, options.clock ?? systemClock);
 }
 
 async function migrate(url: string): Promise<void> {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  pool.on('error', () => undefined);
-  // A connection that breaks while checked out (a query or transaction running) reports on the
-  // client too: the query itself fails and says so; unheard, the report would end the process.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  const pool = postgresPool(url, 1);
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   try {
     const result = await new Migrator({
