@@ -9,6 +9,7 @@ const WANT_EVERY_MS = 10_000;
 type ChannelMessage =
   | { readonly t: 'want'; readonly tab: string; readonly gateways: readonly string[] }
   | { readonly t: 'send'; readonly gateway: string; readonly id: string; readonly line: string }
+  | { readonly t: 'taken'; readonly id: string }
   | { readonly t: 'out'; readonly message: TerminalOut }
   | { readonly t: 'leader' };
 
@@ -30,6 +31,14 @@ export class TerminalHub {
   private readonly tab = Math.random().toString(36).slice(2);
   private readonly channel: TabChannel<ChannelMessage>;
   private readonly timer: ReturnType<typeof setInterval>;
+  /**
+   * Lines typed here that no leader has taken yet: a tab reloaded while the old page still
+   * holds the lock has no leader for a moment, and a line typed then must not be lost. They go
+   * out when this tab leads, or again to each leader that announces itself.
+   */
+  private readonly unsent = new Map<string, { readonly gateway: string; readonly line: string }>();
+  /** Ids the leader published lately: a line offered twice (again to a new leader) goes once. */
+  private readonly published = new Set<string>();
   private broker: TerminalBroker | undefined;
   private stopped = false;
 
@@ -46,6 +55,7 @@ export class TerminalHub {
     this.broker = broker;
     this.post({ t: 'leader' });
     this.changed();
+    for (const [id, { gateway, line }] of [...this.unsent]) this.publish(gateway, id, line);
   }
 
   /** An answer from the leader's broker. */
@@ -73,7 +83,10 @@ export class TerminalHub {
     }
     const id = uuidv7();
     if (this.broker !== undefined) this.publish(gatewayId, id, line);
-    else this.post({ t: 'send', gateway: gatewayId, id, line });
+    else {
+      this.unsent.set(id, { gateway: gatewayId, line });
+      this.post({ t: 'send', gateway: gatewayId, id, line });
+    }
     return { data: { id } };
   }
 
@@ -85,7 +98,14 @@ export class TerminalHub {
   }
 
   private publish(gatewayId: string, id: string, line: string): void {
-    this.broker?.publishAfter(
+    this.unsent.delete(id);
+    if (this.broker === undefined || this.published.has(id)) return;
+    this.published.add(id);
+    if (this.published.size > 200) {
+      const oldest = this.published.values().next();
+      if (oldest.done !== true) this.published.delete(oldest.value);
+    }
+    this.broker.publishAfter(
       topics.terminalOut(this.accountId, gatewayId),
       topics.terminalIn(this.accountId, gatewayId),
       JSON.stringify({ id, line }),
@@ -115,7 +135,12 @@ export class TerminalHub {
         this.changed();
         return;
       case 'send':
-        if (this.broker !== undefined) this.publish(message.gateway, message.id, message.line);
+        if (this.broker === undefined) return;
+        this.publish(message.gateway, message.id, message.line);
+        this.post({ t: 'taken', id: message.id });
+        return;
+      case 'taken':
+        this.unsent.delete(message.id);
         return;
       case 'out': {
         const parsed = terminalOutSchema.safeParse(message.message);
@@ -124,6 +149,9 @@ export class TerminalHub {
       }
       case 'leader':
         this.changed();
+        for (const [id, { gateway, line }] of this.unsent) {
+          this.post({ t: 'send', gateway, id, line });
+        }
         return;
     }
   }
