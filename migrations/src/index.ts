@@ -8,6 +8,7 @@ import * as credentialIndexes from './20261122000500-browser-credential-indexes'
 import * as gatewayData from './20261124000000-gateway-data';
 import * as terminalCommands from './20261124000100-terminal-commands';
 import * as modelListOrder from './20261124000200-model-list-order';
+import * as assetAccess from './20261126000000-asset-access';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '20261124000000-gateway-data': gatewayData,
   '20261124000100-terminal-commands': terminalCommands,
   '20261124000200-model-list-order': modelListOrder,
+  '20261126000000-asset-access': assetAccess,
 };

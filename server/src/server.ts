@@ -8,7 +8,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { serve } from '@hono/node-server';
-import { API_BASE, uuidv7, viewableTypes } from '@plant/shared-schema';
+import { API_BASE, uuidv7 } from '@plant/shared-schema';
 import { createApp } from './app';
 import { EmbeddedBroker } from './broker/broker';
 import { BackgroundTasks } from './lib/background';
@@ -39,7 +39,7 @@ import { AccountRepository } from './repositories/account.repository';
 import { openTimeSeriesStore } from './timeseries/sqlite-time-series-store';
 import { openPostgresTimeSeriesStore } from './timeseries/postgres-time-series-store';
 import { ValuePruner } from './timeseries/value-pruner';
-import { mayUseTerminal, TERMINAL_GRANT } from './gateways/terminal';
+import { mayUseTerminal } from './gateways/terminal';
 import { joinCluster, type Cluster } from './cluster/cluster';
 import { ClusterLeader } from './cluster/leader';
 
@@ -237,9 +237,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // Credentials name their account: a user since switched elsewhere, or no longer a member,
       // is refused (or closed).
       if (session.activeAccount?.id !== who.accountId) return undefined;
-      const viewable = new Set(viewableTypes(session.ctx));
-      if (mayUseTerminal(session.ctx)) viewable.add(TERMINAL_GRANT);
-      return viewable;
+      return { access: session.access, terminal: mayUseTerminal(session.ctx) };
     },
     {
       gateways: machineData,

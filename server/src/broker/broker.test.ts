@@ -14,6 +14,7 @@ import { BrowserCredentialService } from '../services/browser-credential.service
 import { UserService } from '../services/user.service';
 import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
 import { testsOnPostgres } from '../testing/test-database';
+import { openEveryAsset } from '../testing/access';
 import {
   asOptions,
   brokerClients,
@@ -122,6 +123,8 @@ describe('the embedded broker at /mqtt', () => {
       .where('name', '=', 'gateway::view')
       .where('account_id', '=', techUser.user.account)
       .execute();
+    // Type permissions alone decide here: the technician's role opened to every asset.
+    await openEveryAsset(s.db, techUser.user.account, 'technician');
     const tech = await session(DEMO_USERS.tech);
     // The one who may not see comes first: its stand-in must not become what the next one gets.
     const techClient = await connect(tech.creds);

@@ -1,6 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { TERMINAL_GRANT } from '../gateways/terminal';
 import {
   Aedes,
   type AedesOptions,
@@ -23,6 +22,7 @@ import type {
   BrokerIdentity,
   BrowserCredentialService,
 } from '../services/browser-credential.service';
+import type { AccessDecision } from '../services/access-decision';
 import type { ChangeFeed } from '../services/change-feed';
 import type { GatewayIdentity } from '../services/gateway-credential.service';
 import { mayGatewayPublish, mayGatewaySubscribe, type GatewayLink } from './gateway-acl';
@@ -56,6 +56,8 @@ interface ForwardInfo {
   readonly update: ModelUpdate | undefined;
   /** The hidden stand-in packet, made for the first subscriber that may not see the update. */
   standIn?: AedesPublishPacket;
+  /** The update without hidden attributes, per set of fields shown (AccessDecision.fieldsKey). */
+  projected?: Map<string, AedesPublishPacket>;
 }
 
 export interface BrokerOptions {
@@ -74,10 +76,19 @@ export interface BrokerOptions {
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
 
 /**
- * The model types the identity's user may view in the identity's account, read afresh; undefined
- * when the user may no longer use that account (switched away, removed): it is refused or closed.
+ * What a browser's user may see through the broker: the access decision of its session (types,
+ * assets, fields: DESIGN.md §10) and whether it may use the gateway terminal.
  */
-export type VisibleTypes = (identity: BrokerIdentity) => Promise<ReadonlySet<string> | undefined>;
+export interface BrowserSight {
+  readonly access: AccessDecision;
+  readonly terminal: boolean;
+}
+
+/**
+ * What the identity's user may see in the identity's account, read afresh; undefined when the
+ * user may no longer use that account (switched away, removed): it is refused or closed.
+ */
+export type VisibleTypes = (identity: BrokerIdentity) => Promise<BrowserSight | undefined>;
 
 /**
  * A browser may subscribe to its own account's model updates and notify topics, nothing wider:
@@ -130,8 +141,8 @@ export class EmbeddedBroker {
    * aedes drops its old connection, and that old connection's disconnect must not forget the new.
    */
   private readonly identities = new Map<Client, BrokerIdentity>();
-  /** Per connected client: the model types its user may view, refreshed by the re-check. */
-  private readonly viewable = new Map<Client, ReadonlySet<string>>();
+  /** Per connected client: what its user may see, refreshed by the re-check. */
+  private readonly viewable = new Map<Client, BrowserSight>();
   /** Per published update (by payload), parsed once for all subscribers. */
   private readonly forwards = new WeakMap<object, ForwardInfo>();
   /** The keepalive each CONNECT asked for, seen in preConnect, judged in authenticate. */
@@ -210,14 +221,14 @@ export class EmbeddedBroker {
           identity !== undefined &&
           terminalGatewayOf(identity.accountId, subscription.topic, 'out') !== undefined
         ) {
-          done(null, this.viewable.get(client)?.has(TERMINAL_GRANT) === true ? subscription : null);
+          done(null, this.viewable.get(client)?.terminal === true ? subscription : null);
           return;
         }
         if (
           identity === undefined ||
           !mayBrowserSubscribe(identity.accountId, subscription.topic) ||
           (isValuesTopic(identity.accountId, subscription.topic) &&
-            this.viewable.get(client)?.has('datastream') !== true)
+            !this.maySeeValues(client, identity.accountId, subscription.topic))
         ) {
           // A null subscription is refused in the SUBACK (0x80); the connection stays up.
           done(null, null);
@@ -240,19 +251,38 @@ export class EmbeddedBroker {
         if (this.gatewayClients.has(client)) return null;
         if (packet.topic.includes('/terminal/')) {
           // Second lock: terminal answers only to browsers that hold the grant now.
-          return this.viewable.get(client)?.has(TERMINAL_GRANT) === true ? packet : null;
+          return this.viewable.get(client)?.terminal === true ? packet : null;
+        }
+        const identity = this.identities.get(client);
+        if (identity !== undefined && isValuesTopic(identity.accountId, packet.topic)) {
+          // A `+` subscription matches every asset's values: only those of assets it sees.
+          return this.maySeeValues(client, identity.accountId, packet.topic) ? packet : null;
         }
         if (!packet.topic.endsWith('/_modelupdates')) return packet;
-        const types = this.viewable.get(client);
-        if (types === undefined) return null;
+        const access = this.viewable.get(client)?.access;
+        if (access === undefined) return null;
         const info = this.forwardInfo(packet);
-        if (info.update === undefined) return null;
-        if (types.has(info.subject)) return packet;
-        info.standIn ??= {
-          ...packet,
-          payload: Buffer.from(JSON.stringify(hiddenUpdateOf(info.update))),
-        };
-        return info.standIn;
+        const update = info.update;
+        if (update === undefined) return null;
+        if (access.seesUpdate(update) && access.shownFields(update.type) === undefined) {
+          return packet;
+        }
+        if (!access.seesUpdate(update)) {
+          info.standIn ??= {
+            ...packet,
+            payload: Buffer.from(JSON.stringify(hiddenUpdateOf(update))),
+          };
+          return info.standIn;
+        }
+        // Fields hidden from the user's roles: one projection (or stand-in) per set shown.
+        info.projected ??= new Map();
+        const key = access.fieldsKey;
+        let projected = info.projected.get(key);
+        if (projected === undefined) {
+          projected = { ...packet, payload: Buffer.from(JSON.stringify(access.asSeen(update))) };
+          info.projected.set(key, projected);
+        }
+        return projected;
       },
       // Browsers publish only terminal commands (with the grant); the server publishes through
       // aedes.publish (client null).
@@ -270,7 +300,7 @@ export class EmbeddedBroker {
           if (
             gatewayId === undefined ||
             gatewayId === '+' ||
-            this.viewable.get(client)?.has(TERMINAL_GRANT) !== true ||
+            this.viewable.get(client)?.terminal !== true ||
             this.gateways === undefined
           ) {
             done(new Error('Publishing is not allowed'));
@@ -332,11 +362,22 @@ export class EmbeddedBroker {
     }
     const identity = await this.credentials.verify(username, password, client.id);
     if (identity === undefined) return false;
-    const types = await this.visibleTypes(identity);
-    if (types === undefined) return false;
+    const sight = await this.visibleTypes(identity);
+    if (sight === undefined) return false;
     this.identities.set(client, identity);
-    this.viewable.set(client, types);
+    this.viewable.set(client, sight);
     return true;
+  }
+
+  /**
+   * Live values of an asset (or `+`, every asset): for users who may view data streams, of an
+   * asset they see (DESIGN.md §10).
+   */
+  private maySeeValues(client: Client, accountId: string, topic: string): boolean {
+    const access = this.viewable.get(client)?.access;
+    if (access?.types.has('datastream') !== true) return false;
+    const assetId = topic.slice(topics.assetValues(accountId, '').length);
+    return assetId === '+' || access.seesAsset(assetId);
   }
 
   private forwardInfo(packet: AedesPublishPacket): ForwardInfo {
@@ -432,7 +473,7 @@ export class EmbeddedBroker {
     ]);
     // Once per user and account, however many browsers it has open. A failed read keeps what
     // the connections had: it is no reason to close them, nor to widen what they see.
-    const types = new Map<string, Promise<ReadonlySet<string> | undefined | 'keep'>>();
+    const types = new Map<string, Promise<BrowserSight | undefined | 'keep'>>();
     const typesOf = (identity: BrokerIdentity) => {
       const key = `${identity.userId} ${identity.accountId}`;
       let answer = types.get(key);

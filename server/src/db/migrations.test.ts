@@ -66,7 +66,9 @@ describe('migrations', () => {
       expect(await userTables(db)).toEqual(afterUp);
       // The session cache is only safe with every access-version trigger in place.
       const triggers = await triggerNames(db);
-      expect(triggers).toHaveLength(ACCESS_TABLES.length * 3 - 1);
+      // Besides: role_assets and role_fields (migration 20261126000000), 3 each.
+      expect(triggers).toHaveLength(ACCESS_TABLES.length * 3 - 1 + 6);
+      expect(triggers).toContain('role_assets_insert_access_version');
       expect(triggers).toContain('permissions_update_access_version');
     } finally {
       await db.destroy();

@@ -36,6 +36,24 @@ export interface RolesTable {
   account_id: string;
   slug: string;
   name: string;
+  /** 1: the role sees every asset of the account; 0: only those in role_assets. */
+  all_assets: Generated<number>;
+}
+
+/** An asset a role sees (DESIGN.md §10); edit 1: the role may change it too. */
+export interface RoleAssetsTable {
+  role_id: string;
+  account_id: string;
+  asset_id: string;
+  edit: Generated<number>;
+}
+
+/** The attributes of a model type a role sees: a JSON array of names. No row: all of them. */
+export interface RoleFieldsTable {
+  role_id: string;
+  account_id: string;
+  type: string;
+  fields: string;
 }
 
 export interface MembershipsTable {
@@ -149,6 +167,8 @@ export interface ModelsTable {
   last_seq: number;
   created_at: string;
   updated_at: string;
+  /** The asset the model belongs to (registry `asset`); null outside any asset. */
+  asset_id: string | null;
 }
 
 export interface AccountClocksTable {
@@ -242,6 +262,8 @@ export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
   roles: RolesTable;
+  role_assets: RoleAssetsTable;
+  role_fields: RoleFieldsTable;
   memberships: MembershipsTable;
   permissions: PermissionsTable;
   tags: TagsTable;

@@ -21,13 +21,6 @@ import { DomainError, forbidden, notFound } from '../services/domain-error';
 import type { Session } from '../services/user.service';
 import type { GatewayRequests } from './gateway-requests';
 
-/**
- * What the broker's re-check adds to a browser's viewable set when its user may use the
- * terminal (internal tag and gateway::view): the broker lets such a browser publish on its
- * account's terminal topics and subscribe to their answers, and no other.
- */
-export const TERMINAL_GRANT = '#terminal';
-
 /** Whether a session may use the gateway terminal (spec 000 §2: tag internal, gateway::view). */
 export function mayUseTerminal(ctx: Session['ctx']): boolean {
   return hasTag(ctx, 'internal') && can(ctx, gatewayModel.permissions.view);

@@ -73,7 +73,10 @@ export class ValuesService {
     const known = await this.data.streams.streamsOf(accountId);
     return ids.map((id) => {
       const stream = known.get(id);
-      if (stream === undefined) throw notFound('Data stream');
+      // A stream of an asset the user does not see is as unknown as one that does not exist.
+      if (stream === undefined || !session.access.seesAsset(stream.assetId)) {
+        throw notFound('Data stream');
+      }
       return stream;
     });
   }
@@ -113,6 +116,7 @@ export class ValuesService {
     if (!can(session.ctx, datastreamModel.permissions.update)) throw forbidden();
     const [stream] = await this.streams(session, [id]);
     if (stream === undefined) throw notFound('Data stream');
+    if (!session.access.editsAsset(stream.assetId)) throw forbidden();
     const notValid = (reason: string) =>
       new DomainError('invalid', CODE_NOT_VALID, { fields: { code: [reason] } });
     const reason = codeReason(body.code);
@@ -147,7 +151,7 @@ export class ValuesService {
     if (accountId === undefined || !can(session.ctx, datastreamModel.permissions.view))
       throw forbidden();
     const asset = await this.models.find(accountId, assetModel.type, assetId);
-    if (asset === undefined) throw notFound('Asset');
+    if (asset === undefined || !session.access.seesAsset(assetId)) throw notFound('Asset');
     const streams = [...(await this.data.streams.streamsOf(accountId)).values()]
       .filter((s) => s.assetId === assetId)
       .map((s) => s.id);

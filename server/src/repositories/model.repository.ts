@@ -1,9 +1,35 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { MODELS, type ModelDefinition } from '@plant/shared-schema';
 import { attributeText, type Db } from '../db/database';
-import type { ModelsTable } from '../db/types';
+import type { Database, ModelsTable } from '../db/types';
 import { scopeTo } from './account-scope';
 
 export type ModelRow = Selectable<ModelsTable>;
+
+/**
+ * Access per asset in a read (DESIGN.md §10): undefined reads every model of the types asked;
+ * `roleIds` reads, of the types that belong to an asset, only those of the assets these roles
+ * were given (role_assets). The decision which one applies is the AccessDecision's.
+ */
+export type AssetFilter = { readonly roleIds: readonly string[] } | undefined;
+
+const UNSCOPED_TYPES = (MODELS as readonly ModelDefinition[])
+  .filter((m) => m.asset === undefined)
+  .map((m) => m.type);
+
+function assetsOfRoles(accountId: string, filter: { readonly roleIds: readonly string[] }) {
+  return (eb: ExpressionBuilder<Database, 'models'>) => {
+    const given = eb
+      .selectFrom('role_assets')
+      .select('role_assets.asset_id')
+      .where('role_assets.account_id', '=', accountId)
+      .where('role_assets.role_id', 'in', filter.roleIds.length === 0 ? [''] : filter.roleIds);
+    return eb.or([
+      eb('models.type', 'in', UNSCOPED_TYPES.length === 0 ? [''] : UNSCOPED_TYPES),
+      eb('models.asset_id', 'in', given),
+    ]);
+  };
+}
 
 /** Synced models, always within one account. */
 export class ModelRepository {
@@ -69,7 +95,10 @@ export class ModelRepository {
   async update(
     accountId: string,
     id: string,
-    changes: Pick<ModelRow, 'attributes' | 'last_seq' | 'updated_at' | 'sort_key' | 'parent_id'>,
+    changes: Pick<
+      ModelRow,
+      'attributes' | 'last_seq' | 'updated_at' | 'sort_key' | 'parent_id' | 'asset_id'
+    >,
   ): Promise<void> {
     await scopeTo(this.db, accountId)
       .updateTable('models')
@@ -131,27 +160,33 @@ export class ModelRepository {
   }
 
   /** How many models of the given types the account has. */
-  async count(accountId: string, types: readonly string[]): Promise<number> {
+  async count(accountId: string, types: readonly string[], assets?: AssetFilter): Promise<number> {
     if (types.length === 0) return 0;
-    const row = await scopeTo(this.db, accountId)
+    let query = scopeTo(this.db, accountId)
       .selectFrom('models')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('type', 'in', types)
-      .executeTakeFirst();
+      .where('type', 'in', types);
+    if (assets !== undefined) query = query.where(assetsOfRoles(accountId, assets));
+    const row = await query.executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
   /** One page of the account's models of the given types, in id order, after `afterId`. */
-  page(accountId: string, types: readonly string[], afterId: string, limit: number) {
+  page(
+    accountId: string,
+    types: readonly string[],
+    afterId: string,
+    limit: number,
+    assets?: AssetFilter,
+  ) {
     if (types.length === 0) return Promise.resolve([]);
-    return scopeTo(this.db, accountId)
+    let query = scopeTo(this.db, accountId)
       .selectFrom('models')
       .selectAll()
       .where('type', 'in', types)
-      .where('id', '>', afterId)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
+      .where('id', '>', afterId);
+    if (assets !== undefined) query = query.where(assetsOfRoles(accountId, assets));
+    return query.orderBy('id').limit(limit).execute();
   }
 
   /**
@@ -163,11 +198,13 @@ export class ModelRepository {
     type: string,
     parent: { readonly type: string; readonly id: string } | undefined,
     limit: number,
+    assets?: AssetFilter,
   ) {
     let query = scopeTo(this.db, accountId)
       .selectFrom('models')
       .selectAll()
       .where('type', '=', type);
+    if (assets !== undefined) query = query.where(assetsOfRoles(accountId, assets));
     if (parent !== undefined) {
       query = query.where('parent_type', '=', parent.type).where('parent_id', '=', parent.id);
     }

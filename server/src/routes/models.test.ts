@@ -12,6 +12,8 @@ import {
 import { DEMO_USERS } from '../seed/demo';
 import { createLogger } from '../logger';
 import { LogPruner } from '../services/log-pruner';
+import { AssetAccessRepository } from '../repositories/asset-access.repository';
+import { openEveryAsset, roleId } from '../testing/access';
 import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
 
 let s: TestServer;
@@ -264,6 +266,18 @@ describe('generic writes and the change log', () => {
   it('permissions and accounts: tech may edit but not create or delete; other accounts are 404', async () => {
     expect((await post('assets', { name: 'No' }, tech)).status).toBe(403);
     const asset = await newAsset('Tech edits');
+    // Access per asset (DESIGN.md §10): unknown to the technician until given to its role,
+    // refused while given without edit rights, then editable.
+    expect((await put('assets', asset.id, { name: 'Tech edited' }, tech)).status).toBe(404);
+    const technician = await roleId(s.db, rootAccount, 'technician');
+    const grants = new AssetAccessRepository(s.db);
+    await grants.grant(rootAccount, technician, asset.id, false);
+    const refused = await put('assets', asset.id, { name: 'Tech edited' }, tech);
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({
+      message: 'Please ask your administrator for the necessary permissions',
+    });
+    await grants.grant(rootAccount, technician, asset.id, true);
     expect((await put('assets', asset.id, { name: 'Tech edited' }, tech)).status).toBe(200);
     expect((await del('assets', asset.id, {}, tech)).status).toBe(403);
     const south = await s.signIn(DEMO_USERS.south);
@@ -637,6 +651,8 @@ describe('updates a user may not see', () => {
         .where('name', '=', 'gateway::view')
         .where('account_id', '=', account)
         .execute();
+      // Type permissions alone decide here: the technician's role opened to every asset.
+      await openEveryAsset(r.db, account, 'technician');
       const techToken = await r.signIn(DEMO_USERS.tech);
       const before = (await r.call('GET', apiPaths.mqttlogs(0), { token: techToken })).json as {
         through: Watermark;

@@ -23,6 +23,8 @@ export interface DemoGateway {
   readonly accountId: string;
   readonly gatewayId: string;
   readonly active: boolean;
+  /** The machine (asset) the gateway collects for, one per gateway. */
+  readonly assetId: string;
 }
 
 interface Streams {
@@ -108,7 +110,6 @@ export async function seedDemoModels(
           ? {}
           : { ip: `10.20.0.${10 + i}`, subnet_mask: '255.255.255.0', dns1: '10.20.0.1' }),
       });
-      gateways.push({ accountId: account.id, gatewayId, active: account.active });
       const connectionId = await create(account.id, 'connections', {
         gateway_id: gatewayId,
         name: 'Simulator',
@@ -124,6 +125,7 @@ export async function seedDemoModels(
         status: i % 5 === 4 ? 'warning' : 'ok',
         tags: i % 2 === 0 ? ['production'] : ['production', 'hall-2'],
       });
+      gateways.push({ accountId: account.id, gatewayId, active: account.active, assetId });
       for (const [order, group] of GROUPS.entries()) {
         const groupId = await create(account.id, 'datastreamgroups', {
           asset_id: assetId,

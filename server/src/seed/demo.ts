@@ -1,10 +1,11 @@
-import { uuidv7 } from '@plant/shared-schema';
+import { assetModel, uuidv7 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { hashPassword } from '../lib/secrets';
 import type { Logger } from '../logger';
 import { AccessRepository } from '../repositories/access.repository';
 import { AccountRepository } from '../repositories/account.repository';
+import { AssetAccessRepository } from '../repositories/asset-access.repository';
 import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { createAccount } from '../services/account.service';
@@ -35,6 +36,10 @@ const TECHNICIAN_PERMISSIONS = [
   'datastream::view',
   'helpcenter::view',
 ];
+/** How many of the root account's machines the technician sees (the first of them it edits). */
+export const TECHNICIAN_MACHINES = 4;
+/** The asset fields hidden from the technician. */
+export const TECHNICIAN_HIDDEN: readonly string[] = ['description'];
 const SUPERVISOR_PERMISSIONS = [
   'account::view',
   'user::view',
@@ -143,11 +148,27 @@ export async function seedDemo(
     await access.tagUser(ids.admin, insightsTag);
     await access.addFeatureFlag('security-insights::view', 'security-insights');
 
-    return seedDemoModels(trx, clock, [
+    const machines = await seedDemoModels(trx, clock, [
       { id: root.id, machines: 12, prefix: '', active: true },
       { id: north.id, machines: 3, prefix: 'North ', active: true },
       { id: south.id, machines: 2, prefix: 'South ', active: false },
     ]);
+
+    // Access per asset and field (DESIGN.md §10): the technician sees the first four of the
+    // root account's twelve machines, edits the first, and never sees a machine's description.
+    const grants = new AssetAccessRepository(trx);
+    await grants.setAllAssets(root.id, technicianRoleId, false);
+    const rootMachines = machines.filter((m) => m.accountId === root.id).map((m) => m.assetId);
+    for (const [i, assetId] of rootMachines.slice(0, TECHNICIAN_MACHINES).entries()) {
+      await grants.grant(root.id, technicianRoleId, assetId, i === 0);
+    }
+    await grants.setFields(
+      root.id,
+      technicianRoleId,
+      assetModel.type,
+      Object.keys(assetModel.attributes.shape).filter((f) => !TECHNICIAN_HIDDEN.includes(f)),
+    );
+    return machines;
   });
   log.info('demo data seeded', { users: Object.values(DEMO_USERS) });
   return gateways;

@@ -10,6 +10,7 @@ import {
   settingsProblems,
   type Protocol,
   MODELS,
+  assetIdOf,
   modelByType,
   parentIdOf,
   sortKeyOf,
@@ -24,7 +25,9 @@ import { isoAt, type Clock } from '../lib/clock';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { ConnectionSecretRepository } from '../repositories/connection-secret.repository';
 import { ModelRepository, type ModelRow } from '../repositories/model.repository';
-import { DomainError, invalidInput, notFound } from './domain-error';
+import { AssetAccessRepository } from '../repositories/asset-access.repository';
+import type { AccessDecision } from './access-decision';
+import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 
 type Draft = Omit<ModelUpdate, 'muid' | 'ts' | 'seq'>;
 
@@ -52,6 +55,7 @@ export function toSyncedModel(row: ModelRow): SyncedModel {
  * rolls back all of it at once (DESIGN.md invariant 2).
  */
 export class ModelTransaction {
+  private readonly trx: Db;
   private readonly models: ModelRepository;
   private readonly log: ChangeLogRepository;
   private readonly secrets: ConnectionSecretRepository;
@@ -64,7 +68,13 @@ export class ModelTransaction {
     private readonly def: ModelDefinition,
     /** The server's own write (a gateway's presence): it may set the registry's serverFields. */
     private readonly asServer = false,
+    /**
+     * The writer's access (DESIGN.md §10): the assets it may change and the fields it may not
+     * see (nor write). Undefined for the server's own writes and the seed.
+     */
+    private readonly access?: AccessDecision,
   ) {
+    this.trx = trx;
     this.models = new ModelRepository(trx);
     this.log = new ChangeLogRepository(trx);
     this.secrets = new ConnectionSecretRepository(trx);
@@ -78,7 +88,25 @@ export class ModelTransaction {
     return Object.fromEntries(Object.entries(body).filter(([k]) => !serverFields.includes(k)));
   }
 
+  /** A write that names a field hidden from the writer is refused: it could not see it. */
+  private refuseHidden(given: Record<string, unknown>): void {
+    if (this.access === undefined) return;
+    if (this.access.hiddenAmong(this.def.type, Object.keys(given)).length > 0) throw forbidden();
+  }
+
+  /**
+   * The writer may change what belongs to this asset: an asset it does not see is unknown to it
+   * (404, as for another account's), one it sees without edit rights is refused (403).
+   */
+  private mayChange(assetId: string | null): void {
+    const access = this.access;
+    if (access === undefined || this.def.asset === undefined) return;
+    if (assetId === null || !access.seesAsset(assetId)) throw notFound('Model');
+    if (!access.editsAsset(assetId)) throw forbidden();
+  }
+
   async create(id: string | undefined, given: Record<string, unknown>): Promise<WriteResult> {
+    this.refuseHidden(given);
     const body = await this.withoutSecrets(id, this.writable(given));
     const parsed = this.def.attributes.safeParse(body);
     if (!parsed.success) throw invalidInput(fieldErrorsOf(parsed.error));
@@ -92,6 +120,10 @@ export class ModelTransaction {
     }
     const parentId = this.parentOf(attributes);
     const sortKey = sortKeyOf(this.def, attributes);
+    const assetId = assetIdOf(this.def, modelId, attributes);
+    this.assets.set(modelId, assetId);
+    if (this.def.asset === 'self') await this.giveNewAsset(modelId);
+    else this.mayChange(assetId);
     const drafts: Draft[] = [
       { action: 'updated', type: this.def.type, id: modelId, attributes },
       {
@@ -115,6 +147,7 @@ export class ModelTransaction {
       last_seq: updates[0]?.seq ?? 0,
       created_at: at,
       updated_at: at,
+      asset_id: assetId,
     };
     await this.models.insert(this.accountId, row);
     await this.keepSecrets(modelId);
@@ -124,6 +157,8 @@ export class ModelTransaction {
   async update(id: string, given: Record<string, unknown>): Promise<WriteResult> {
     const existing = await this.models.find(this.accountId, this.def.type, id);
     if (existing === undefined) throw notFound('Model');
+    this.mayChange(existing.asset_id);
+    this.refuseHidden(given);
     const body = await this.withoutSecrets(id, this.writable(given));
     const before = JSON.parse(existing.attributes) as Record<string, unknown>;
     const known = Object.keys(this.def.attributes.shape).filter((k) => k in body);
@@ -146,6 +181,10 @@ export class ModelTransaction {
     const parentId = this.parentOf(after);
     const sortKey = sortKeyOf(this.def, after);
     const moved = parentId !== existing.parent_id;
+    const assetId = assetIdOf(this.def, id, after);
+    // Moved to another asset: the writer must be allowed to change that one too.
+    if (assetId !== existing.asset_id) this.mayChange(assetId);
+    this.assets.set(id, assetId);
     const drafts: Draft[] = [
       { action: 'attributes_updated', type: this.def.type, id, attributes: changed },
     ];
@@ -178,6 +217,7 @@ export class ModelTransaction {
       updated_at: isoAt(this.now),
       sort_key: sortKey,
       parent_id: parentId,
+      asset_id: assetId,
     };
     await this.models.update(this.accountId, id, changes);
     updates.push(...(await this.passDown(existing, changed)));
@@ -187,6 +227,7 @@ export class ModelTransaction {
   async remove(id: string): Promise<WriteResult> {
     const existing = await this.models.find(this.accountId, this.def.type, id);
     if (existing === undefined) throw notFound('Model');
+    this.mayChange(existing.asset_id);
     // Children go with their parent (an asset's groups and streams), deepest first.
     const doomed: ModelRow[] = [];
     const visit = async (row: ModelRow) => {
@@ -195,6 +236,7 @@ export class ModelTransaction {
       doomed.push(row);
     };
     await visit(existing);
+    for (const row of doomed) this.assets.set(row.id, row.asset_id);
     const doomedIds = new Set(doomed.map((row) => row.id));
     // References to what goes are cleared first, so that no model ever names a deleted one.
     const updates: ModelUpdate[] = [];
@@ -213,9 +255,23 @@ export class ModelTransaction {
     updates.push(...(await this.stamp(drafts)));
     for (const row of doomed) {
       await this.models.remove(this.accountId, row.id);
+      if (row.type === 'asset') {
+        await new AssetAccessRepository(this.trx).forgetAsset(this.accountId, row.id);
+      }
       if (row.type === connectionModel.type) await this.secrets.remove(this.accountId, row.id);
     }
     return { model: null, updates };
+  }
+
+  /**
+   * A new asset made by a writer whose roles see only the assets given to them: given to those
+   * roles, with edit rights, in the same transaction, so the writer sees what it made.
+   */
+  private async giveNewAsset(assetId: string): Promise<void> {
+    if (this.access === undefined || this.access.allAssets) return;
+    const grants = new AssetAccessRepository(this.trx);
+    // Not every asset: then none of the writer's active roles opens every asset.
+    for (const role of this.access.roleIds) await grants.grant(this.accountId, role, assetId, true);
   }
 
   /** Children that copy attributes of their parent (registry `fromParent`) follow its change. */
@@ -266,6 +322,8 @@ export class ModelTransaction {
   private async patch(row: ModelRow, patch: Record<string, unknown>): Promise<ModelUpdate[]> {
     const def = modelByType(row.type);
     const attributes = { ...(JSON.parse(row.attributes) as Record<string, unknown>), ...patch };
+    const assetId = def === undefined ? row.asset_id : assetIdOf(def, row.id, attributes);
+    this.assets.set(row.id, assetId);
     const updates = await this.stamp([
       { action: 'attributes_updated', type: row.type, id: row.id, attributes: patch },
     ]);
@@ -275,6 +333,7 @@ export class ModelTransaction {
       updated_at: isoAt(this.now),
       sort_key: def === undefined ? row.sort_key : sortKeyOf(def, attributes),
       parent_id: row.parent_id,
+      asset_id: assetId,
     });
     return updates;
   }
@@ -436,12 +495,52 @@ export class ModelTransaction {
     return parentIdOf(this.def, attributes, this.accountId);
   }
 
+  /**
+   * The asset each model of this write belongs to, as the write leaves it (a model moved to
+   * another asset: the new one). Read from the store for the others (an ordered list's parent).
+   */
+  private readonly assets = new Map<string, string | null>();
+
+  private async assetOfModel(type: string, id: string): Promise<string | null> {
+    const known = this.assets.get(id);
+    if (known !== undefined) return known;
+    const def = modelByType(type);
+    if (def?.asset === undefined) return null;
+    if (def.asset === 'self') return id;
+    const row = await this.models.find(this.accountId, type, id);
+    const assetId = row?.asset_id ?? null;
+    this.assets.set(id, assetId);
+    return assetId;
+  }
+
+  /**
+   * The asset of an update's subject (the child's for child_* and updated_list), which decides
+   * who receives it (DESIGN.md §10). updated_list names no child: its children share the asset
+   * of the parent it is sent on.
+   */
+  private async subjectAsset(d: Draft): Promise<string | null> {
+    const subjectType = d.child_type ?? d.type;
+    if (modelByType(subjectType)?.asset === undefined) return null;
+    if (d.child_type !== undefined && d.child_id === undefined) {
+      return this.assetOfModel(d.type, d.id);
+    }
+    return this.assetOfModel(subjectType, d.child_id ?? d.id);
+  }
+
   /** Gives each draft the account's next seq and ts, and writes them to the log. */
   private async stamp(drafts: readonly Draft[]): Promise<ModelUpdate[]> {
     const stamps = await this.log.take(this.accountId, drafts.length, this.now);
+    const assets = await Promise.all(drafts.map((d) => this.subjectAsset(d)));
     const updates = drafts.map((d, i): ModelUpdate => {
       const s = stamps[i] ?? { seq: 0, ts: 0 };
-      return { ...d, muid: uuidv7(s.ts), ts: s.ts, seq: s.seq };
+      const asset = assets[i];
+      return {
+        ...d,
+        ...(asset === null || asset === undefined ? {} : { asset }),
+        muid: uuidv7(s.ts),
+        ts: s.ts,
+        seq: s.seq,
+      };
     });
     await this.log.append(
       this.accountId,

@@ -12,6 +12,7 @@ import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { MutationRepository } from '../repositories/mutation.repository';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
+import type { AccessDecision } from './access-decision';
 import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import { ModelTransaction } from './model-transaction';
@@ -61,9 +62,33 @@ export class ModelService {
     if (!can(session.ctx, def.permissions[op.kind])) throw forbidden();
     const { answer, updates } = await this.db
       .transaction()
-      .execute((trx) => this.applyIn(trx, accountId, op));
+      .execute((trx) => this.applyIn(trx, accountId, op, false, session.access));
     this.feed.publish(accountId, updates);
-    return answer;
+    return this.asSeenBy(session.access, answer);
+  }
+
+  /**
+   * The answer as the writer may see it (DESIGN.md §10): its model and events without the
+   * attributes hidden from its roles, and none of the events about assets it does not see (a
+   * gateway's delete clears references on every asset): the gap they leave makes the client
+   * read the log, where they are stand-ins.
+   */
+  private asSeenBy(access: AccessDecision, answer: WriteAnswer): WriteAnswer {
+    if (!access.restricted) return answer;
+    const { data, _events: events } = answer.body;
+    return {
+      status: answer.status,
+      body: {
+        success: true,
+        data:
+          data === null
+            ? null
+            : { ...data, attributes: access.project(data.type, data.attributes) },
+        _events: events
+          .map((e) => access.asSeen(e))
+          .filter((e): e is ModelUpdate => e.action !== 'hidden'),
+      },
+    };
   }
 
   /** The active account, if the write was made in it (or names none). */
@@ -78,7 +103,13 @@ export class ModelService {
    * The write itself, inside the caller's transaction, with no permission check: for `write`
    * above and for the demo seed. Answers the updates for the caller to publish after commit.
    */
-  async applyIn(trx: Db, accountId: string, op: WriteOp, asServer = false) {
+  async applyIn(
+    trx: Db,
+    accountId: string,
+    op: WriteOp,
+    asServer = false,
+    access?: AccessDecision,
+  ) {
     const def = modelByCollection(op.collection);
     if (def === undefined) throw notFound('Collection');
     const meta = writeMetaSchema.safeParse(op.body);
@@ -97,7 +128,7 @@ export class ModelService {
       if (seen !== undefined)
         return { answer: JSON.parse(seen.response) as WriteAnswer, updates: [] };
     }
-    const tx = new ModelTransaction(trx, this.clock, accountId, def, asServer);
+    const tx = new ModelTransaction(trx, this.clock, accountId, def, asServer, access);
     const result =
       op.kind === 'create'
         ? await tx.create(meta.data.id, op.body)

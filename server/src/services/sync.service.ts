@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import {
   can,
-  hiddenUpdateOf,
   modelByType,
-  updateSubjectType,
-  viewableTypes,
   type ModelUpdate,
   type SyncedModel,
   type SnapshotFirst,
@@ -18,6 +15,7 @@ import { ModelRepository, type ModelRow } from '../repositories/model.repository
 import { DomainError, forbidden, notFound } from './domain-error';
 import { toSyncedModel } from './model-transaction';
 import type { Session } from './user.service';
+import type { AccessDecision } from './access-decision';
 
 export const MQTTLOGS_PAGE = 1000;
 export const SNAPSHOT_DEFAULT_LIMIT = 500;
@@ -79,13 +77,14 @@ export class SyncService {
     const pruned = oldest === undefined ? clock.seq > 0 : oldest.seq > 1;
     const horizon = oldest === undefined ? clock.ts : oldest.ts - 1;
     const resync = pruned && fromTs < horizon;
-    const types = new Set(viewableTypes(session.ctx));
+    const { access } = session;
     const page = rows.slice(0, MQTTLOGS_PAGE);
     // The log holds only messages this server wrote (ModelService); no need to validate again.
-    // An update about a type the user may not view becomes its stand-in, so seq stays gapless.
+    // An update the user may not see (its type, or its asset: DESIGN.md §10) becomes its
+    // stand-in, so seq stays gapless; one it sees loses the attributes hidden from it.
     const data = page.map((r) => {
       const msg = JSON.parse(r.msg) as ModelUpdate;
-      return { ts: r.ts, msg: types.has(updateSubjectType(msg)) ? msg : hiddenUpdateOf(msg) };
+      return { ts: r.ts, msg: access.asSeen(msg) };
     });
     // Where this page of the log ends: the next call asks from `through.ts`.
     const end = page.at(-1);
@@ -108,20 +107,23 @@ export class SyncService {
     const start = cursor === undefined ? undefined : decodeCursor(cursor, accountId);
     const watermark = start?.w ?? (await new ChangeLogRepository(this.db).clock(accountId));
     const repo = new ModelRepository(this.db);
-    const types = viewableTypes(session.ctx);
-    const rows = await repo.page(accountId, types, start?.after ?? '', limit);
+    const { access } = session;
+    const types = [...access.types];
+    const assets = access.assetFilter;
+    const rows = await repo.page(accountId, types, start?.after ?? '', limit, assets);
     const last = rows.at(-1);
     const readModels = start === undefined ? await this.readModels(session, accountId) : [];
-    const total = start?.t ?? readModels.length + (await repo.count(accountId, types));
+    const total = start?.t ?? readModels.length + (await repo.count(accountId, types, assets));
     // The list the user looks at, first (issue 13), of a viewable type. Read after the
     // watermark like the page, so the replay from it covers these rows too.
     const firstRows =
-      first !== undefined && types.includes(first.type)
-        ? await repo.firstInOrder(accountId, first.type, first.parent, SNAPSHOT_FIRST_ROWS)
+      first !== undefined && access.types.has(first.type)
+        ? await repo.firstInOrder(accountId, first.type, first.parent, SNAPSHOT_FIRST_ROWS, assets)
         : undefined;
+    const shown = (row: ModelRow) => this.shown(access, row);
     return {
-      ...(firstRows === undefined ? {} : { first: firstRows.map(toSyncedModel) }),
-      models: [...readModels, ...rows.map(toSyncedModel)],
+      ...(firstRows === undefined ? {} : { first: firstRows.map(shown) }),
+      models: [...readModels, ...rows.map(shown)],
       total,
       next_cursor:
         rows.length === limit && last !== undefined
@@ -180,22 +182,31 @@ export class SyncService {
   /** A model and everything under it (an asset's groups and streams), as far as the user may see. */
   async graph(session: Session, type: string, id: string) {
     const accountId = this.account(session);
+    const { access } = session;
     const def = modelByType(type);
     if (def === undefined || !can(session.ctx, def.permissions.view)) throw notFound('Model');
     const models = new ModelRepository(this.db);
     const root = await models.find(accountId, type, id);
-    if (root === undefined) throw notFound('Model');
-    const types = new Set(viewableTypes(session.ctx));
+    // A model of an asset the user may not see is as unknown as one that does not exist.
+    if (root === undefined || !access.seesModel(root.type, root.asset_id)) {
+      throw notFound('Model');
+    }
     const children: SyncedModel[] = [];
     const visit = async (row: ModelRow, depth: number) => {
       if (depth > 4) return;
       for (const child of await models.children(accountId, row.type, row.id)) {
-        if (!types.has(child.type)) continue;
-        children.push(toSyncedModel(child));
+        if (!access.seesModel(child.type, child.asset_id)) continue;
+        children.push(this.shown(access, child));
         await visit(child, depth + 1);
       }
     };
     await visit(root, 0);
-    return { model: toSyncedModel(root), children };
+    return { model: this.shown(access, root), children };
+  }
+
+  /** A stored model as this user may see it: without the attributes hidden from its roles. */
+  private shown(access: AccessDecision, row: ModelRow): SyncedModel {
+    const model = toSyncedModel(row);
+    return { ...model, attributes: access.project(row.type, model.attributes) };
   }
 }

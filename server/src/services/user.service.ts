@@ -13,6 +13,8 @@ import { isoAt } from '../lib/clock';
 import { AccessRepository } from '../repositories/access.repository';
 import { AccountRepository, type AccountRow } from '../repositories/account.repository';
 import { UserRepository, type RoleRow, type UserRecord } from '../repositories/user.repository';
+import { AssetAccessRepository } from '../repositories/asset-access.repository';
+import { AccessDecision } from './access-decision';
 import { toAccountView } from './account.service';
 import { DomainError, forbidden, notFound } from './domain-error';
 
@@ -28,6 +30,8 @@ export interface Session {
   /** GET user's whole answer, serialised once per session load (sessions are cached). */
   readonly viewJson: string;
   readonly ctx: PermissionContext;
+  /** What the user sees and edits in the active account (DESIGN.md §10). */
+  readonly access: AccessDecision;
 }
 
 const asLanguage = (value: string): Language =>
@@ -37,6 +41,7 @@ export class UserService {
   private readonly users: UserRepository;
   private readonly accounts: AccountRepository;
   private readonly access: AccessRepository;
+  private readonly grants: AssetAccessRepository;
 
   constructor(
     db: Db,
@@ -45,6 +50,7 @@ export class UserService {
     this.users = new UserRepository(db);
     this.accounts = new AccountRepository(db);
     this.access = new AccessRepository(db);
+    this.grants = new AssetAccessRepository(db);
   }
 
   async session(userId: string, internalFeaturesDisabled: boolean): Promise<Session> {
@@ -92,7 +98,25 @@ export class UserService {
       internalFeaturesDisabled,
     };
     const viewJson = JSON.stringify({ data: view });
-    return { user, activeAccount: inAccount, roles, activeRoles, memberOf, view, viewJson, ctx };
+    const grants =
+      inAccount === null
+        ? { allAssets: [], assets: [], fields: [] }
+        : await this.grants.grantsOf(
+            inAccount.id,
+            activeRoles.map((r) => r.id),
+          );
+    const access = AccessDecision.of(ctx, grants);
+    return {
+      user,
+      activeAccount: inAccount,
+      roles,
+      activeRoles,
+      memberOf,
+      view,
+      viewJson,
+      ctx,
+      access,
+    };
   }
 
   /** A user as the caller may see it: itself, or a member of its active account with user::view. */

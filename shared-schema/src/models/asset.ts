@@ -49,4 +49,5 @@ export const assetModel = {
     delete: 'asset::delete',
   },
   sortField: 'name',
+  asset: 'self',
 } as const satisfies ModelDefinition<'asset', typeof assetAttributesSchema>;

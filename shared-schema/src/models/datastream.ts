@@ -29,6 +29,7 @@ export const datastreamGroupModel = {
   permissions: streamPermissions,
   sortField: 'order',
   ordered: true,
+  asset: 'asset_id',
 } as const satisfies ModelDefinition<'datastreamgroup', typeof datastreamGroupAttributesSchema>;
 
 export const DATASTREAM_TYPES = ['state', 'number', 'boolean', 'text'] as const;
@@ -122,4 +123,5 @@ export const datastreamModel = {
   fromParent: ['asset_id'],
   permissions: streamPermissions,
   sortField: 'name',
+  asset: 'asset_id',
 } as const satisfies ModelDefinition<'datastream', typeof datastreamAttributesSchema>;

@@ -46,4 +46,11 @@ export interface ModelDefinition<T extends string = string, S extends z.ZodObjec
    * client's write of them is ignored, the server's own writes set them.
    */
   readonly serverFields?: readonly (keyof z.infer<S> & string)[];
+  /**
+   * Access per asset (DESIGN.md §10): the asset this model belongs to, whose access decides who
+   * sees and edits it. 'self' for an asset; an attribute naming the asset for what lives under
+   * one (a stream group's and a stream's `asset_id`); absent for models outside any asset
+   * (gateways, connections), which the type's permissions alone decide.
+   */
+  readonly asset?: 'self' | (keyof z.infer<S> & string);
 }

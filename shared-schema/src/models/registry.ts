@@ -68,6 +68,32 @@ export function sortKeyOf(def: Pick<ModelDefinition, 'sortField'>, attributes: o
   return typeof value === 'string' ? value.toLowerCase() : '';
 }
 
+/**
+ * The asset a model belongs to, for access per asset (DESIGN.md §10): the asset's own id, its
+ * asset attribute, or null for a type outside any asset (or a value that names none).
+ */
+export function assetIdOf(
+  def: Pick<ModelDefinition, 'asset'>,
+  id: string,
+  attributes: object,
+): string | null {
+  if (def.asset === undefined) return null;
+  if (def.asset === 'self') return id;
+  const value = (attributes as Record<string, unknown>)[def.asset];
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/**
+ * The attributes a role's field list can never hide (DESIGN.md §10): those that place the model
+ * (its parent and its asset), without which a client could not put it anywhere.
+ */
+export function structuralFields(def: Pick<ModelDefinition, 'asset' | 'parentField'>): string[] {
+  return [
+    ...(def.parentField === undefined ? [] : [def.parentField]),
+    ...(def.asset === undefined || def.asset === 'self' ? [] : [def.asset]),
+  ];
+}
+
 /** The id of a model's parent: its parentField's value, or the account when it has none. */
 export function parentIdOf(
   def: Pick<ModelDefinition, 'parentField'>,

@@ -25,6 +25,12 @@ export const modelUpdateSchema = z.object({
   child_type: z.string().optional(),
   child_id: z.string().optional(),
   attributes: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * The asset the update's subject belongs to (the child's for child_* and updated_list), for
+   * access per asset (DESIGN.md §10): who may not see that asset gets the stand-in. Absent for
+   * subjects outside any asset.
+   */
+  asset: z.string().optional(),
 });
 export type ModelUpdate = z.infer<typeof modelUpdateSchema>;
 

@@ -1,0 +1,155 @@
+import {
+  isInternal,
+  MODELS,
+  modelByType,
+  ROLE_SLUGS,
+  structuralFields,
+  updateSubjectType,
+  viewableTypes,
+  type ModelDefinition,
+  hiddenUpdateOf,
+  type ModelUpdate,
+  type UpdateMessage,
+  type PermissionContext,
+} from '@plant/shared-schema';
+import type { StoredGrants } from '../repositories/asset-access.repository';
+import type { AssetFilter } from '../repositories/model.repository';
+
+/**
+ * Which assets a user sees and edits: every one (an admin, an internal user, a role with the key
+ * button on), or those its roles were given, each with or without edit rights.
+ */
+type AssetGrant =
+  | { readonly all: true }
+  | { readonly all: false; readonly view: ReadonlySet<string>; readonly edit: ReadonlySet<string> };
+
+/**
+ * The one server-side decision of what a user sees and edits in its active account (DESIGN.md
+ * §10): the model types its permissions let it view, the assets its roles open, and the
+ * attributes of each type its roles show. Snapshot, mqttlogs, graph, the live topics, machine
+ * values and writes all ask this object, made once per session load (sessions are cached until
+ * access_version moves, which any change to roles, their assets or their fields does).
+ */
+export class AccessDecision {
+  private constructor(
+    readonly types: ReadonlySet<string>,
+    private readonly assets: AssetGrant,
+    /** Per type, the attributes shown; a type absent here shows every attribute. */
+    private readonly fields: ReadonlyMap<string, ReadonlySet<string>>,
+    /** The active roles' ids (the snapshot's SQL filter reads their assets). */
+    readonly roleIds: readonly string[],
+  ) {}
+
+  static of(ctx: PermissionContext, grants: StoredGrants): AccessDecision {
+    const types = new Set(viewableTypes(ctx));
+    const roleIds = ctx.activeRoles.map((r) => r.id);
+    const everything = isInternal(ctx) || ctx.activeRoles.some((r) => r.slug === ROLE_SLUGS.admin);
+    if (everything) return new AccessDecision(types, { all: true }, new Map(), roleIds);
+    const assets: AssetGrant =
+      grants.allAssets.length > 0
+        ? { all: true }
+        : {
+            all: false,
+            view: new Set(grants.assets.map((a) => a.asset_id)),
+            edit: new Set(grants.assets.filter((a) => a.edit).map((a) => a.asset_id)),
+          };
+    // A field is shown when any role shows it; a role without a list for the type shows all.
+    const fields = new Map<string, ReadonlySet<string>>();
+    for (const def of MODELS as readonly ModelDefinition[]) {
+      const lists = roleIds.map(
+        (role) => grants.fields.find((f) => f.role_id === role && f.type === def.type)?.fields,
+      );
+      if (lists.length === 0 || lists.some((l) => l === undefined)) continue;
+      fields.set(def.type, new Set([...lists.flatMap((l) => l ?? []), ...structuralFields(def)]));
+    }
+    return new AccessDecision(types, assets, fields, roleIds);
+  }
+
+  /** Whether the user sees every asset (no per-asset filter needed). */
+  get allAssets(): boolean {
+    return this.assets.all;
+  }
+
+  /** Whether anything is narrower than the type permissions: assets or fields. */
+  get restricted(): boolean {
+    return !this.assets.all || this.fields.size > 0;
+  }
+
+  /** The snapshot's SQL form of the same decision: undefined when every asset is seen. */
+  get assetFilter(): AssetFilter {
+    return this.assets.all ? undefined : { roleIds: this.roleIds };
+  }
+
+  seesAsset(assetId: string): boolean {
+    return this.assets.all || this.assets.view.has(assetId);
+  }
+
+  /** Edit rights on the asset (the type's permission is checked besides, by the caller). */
+  editsAsset(assetId: string): boolean {
+    return this.assets.all || this.assets.edit.has(assetId);
+  }
+
+  /** A model of `type` that belongs to `assetId` (null: to no asset). */
+  seesModel(type: string, assetId: string | null): boolean {
+    if (!this.types.has(type)) return false;
+    if (modelByType(type)?.asset === undefined) return true;
+    return assetId !== null && this.seesAsset(assetId);
+  }
+
+  /** An update as this user may receive it: whole, with fewer attributes, or not at all. */
+  seesUpdate(update: ModelUpdate): boolean {
+    return this.seesModel(updateSubjectType(update), update.asset ?? null);
+  }
+
+  /** The attributes shown of `type`; undefined: all of them. */
+  shownFields(type: string): ReadonlySet<string> | undefined {
+    return this.fields.get(type);
+  }
+
+  /** The attributes the user may not see of `type`, among those given. */
+  hiddenAmong(type: string, names: readonly string[]): string[] {
+    const shown = this.fields.get(type);
+    return shown === undefined ? [] : names.filter((n) => !shown.has(n));
+  }
+
+  /** The attributes without those hidden from the user (the same object when nothing is). */
+  project<A extends Record<string, unknown>>(type: string, attributes: A): Partial<A> {
+    const shown = this.fields.get(type);
+    if (shown === undefined) return attributes;
+    return Object.fromEntries(
+      Object.entries(attributes).filter(([k]) => shown.has(k)),
+    ) as Partial<A>;
+  }
+
+  /** An update without the attributes hidden from the user (the same object when nothing is). */
+  projectUpdate(update: ModelUpdate): ModelUpdate {
+    if (update.attributes === undefined || !this.fields.has(update.type)) return update;
+    return { ...update, attributes: this.project(update.type, update.attributes) };
+  }
+
+  /**
+   * The update as this user receives it: whole, without hidden attributes, or as its stand-in
+   * (an update it may not see, or a change of hidden attributes only, which would tell it that
+   * something it cannot see changed).
+   */
+  asSeen(update: ModelUpdate): UpdateMessage {
+    if (!this.seesUpdate(update)) return hiddenUpdateOf(update);
+    const projected = this.projectUpdate(update);
+    if (
+      projected !== update &&
+      update.action === 'attributes_updated' &&
+      Object.keys(projected.attributes ?? {}).length === 0
+    ) {
+      return hiddenUpdateOf(update);
+    }
+    return projected;
+  }
+
+  /** Equal for users who receive the same projection of every update (the broker's cache key). */
+  get fieldsKey(): string {
+    return [...this.fields]
+      .map(([type, names]) => `${type}:${[...names].sort().join(',')}`)
+      .sort()
+      .join(';');
+  }
+}
