@@ -36,9 +36,7 @@ async function snapshotOf(token: string): Promise<SyncedModel[]> {
   const models: SyncedModel[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = dataOf<Snapshot>(
-      await s.call('GET', apiPaths.snapshot(cursor, 2000), { token }),
-    );
+    const page = dataOf<Snapshot>(await s.call('GET', apiPaths.snapshot(cursor, 2000), { token }));
     models.push(...page.models);
     if (page.next_cursor === null) return models;
     cursor = page.next_cursor;
