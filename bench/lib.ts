@@ -80,7 +80,12 @@ export function median(values: readonly number[]): number {
 }
 
 /** Signs in as the demo admin; answers the headers for API calls and the active account id. */
-export async function signInDemoAdmin(origin: string) {
+export function signInDemoAdmin(origin: string) {
+  return signInDemo(origin, 'admin@demo.local');
+}
+
+/** Signs a demo user in (password grant): its API headers and its active account. */
+export async function signInDemo(origin: string, email: string) {
   const conf = (await (await fetch(`${origin}/staticconf`)).json()) as { client_id: string };
   const tokenRes = await fetch(`${origin}/api/v1/oauth/token`, {
     method: 'POST',
@@ -88,7 +93,7 @@ export async function signInDemoAdmin(origin: string) {
     body: JSON.stringify({
       grant_type: 'password',
       client_id: conf.client_id,
-      username: 'admin@demo.local',
+      username: email,
       password: 'demo-pass-1',
     }),
   });

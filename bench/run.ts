@@ -1,3 +1,4 @@
+import { benchAccess } from './access.bench';
 import { benchBootstrap } from './bootstrap.bench';
 import { benchBundleSize } from './bundle-size.bench';
 import { benchChangeLog } from './change-log.bench';
@@ -39,6 +40,8 @@ const benches: [string, () => Promise<string[]>][] = [
   ['large-list', benchLargeList],
   // Issue 14: Postgres vs SQLite, two processes vs one, writes with 1/2/4 processes, fan-out.
   ['scale-out', benchScaleOut],
+  // Issue 15: a snapshot for a role that sees 10% vs the admin's; fan-out filtered per asset.
+  ['access', benchAccess],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {

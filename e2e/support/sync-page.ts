@@ -174,6 +174,44 @@ export class SyncPage {
     );
   }
 
+  /**
+   * Every live model doc as IndexedDB holds it, read straight from the models databases of the
+   * user's stores (RxDB's Dexie storage: `rxdb-dexie-<store>--<version>--models`, table `docs`),
+   * not through the worker: what is written to disk, whatever the worker shows.
+   */
+  storedModels(userPart: string): Promise<{ type: string; id: string; server: unknown }[]> {
+    return this.page.evaluate(async (user) => {
+      const names = (await indexedDB.databases()).flatMap((d) =>
+        d.name !== undefined && d.name.includes(`-plant-${user}-`) && d.name.endsWith('--models')
+          ? [d.name]
+          : [],
+      );
+      const docs: { type: string; id: string; server: unknown }[] = [];
+      for (const name of names) {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const open = indexedDB.open(name);
+          open.onsuccess = () => resolve(open.result);
+          open.onerror = () => reject(open.error ?? new Error(`cannot open ${name}`));
+        });
+        try {
+          const all = await new Promise<unknown[]>((resolve, reject) => {
+            const req = db.transaction('docs', 'readonly').objectStore('docs').getAll();
+            req.onsuccess = () => resolve(req.result as unknown[]);
+            req.onerror = () => reject(req.error ?? new Error('cannot read docs'));
+          });
+          for (const raw of all) {
+            const doc = raw as { type: string; id: string; server: unknown; _deleted?: unknown };
+            if (doc._deleted === '1' || doc._deleted === true) continue;
+            docs.push({ type: doc.type, id: doc.id, server: doc.server });
+          }
+        } finally {
+          db.close();
+        }
+      }
+      return docs;
+    }, userPart);
+  }
+
   toString(): string {
     return `SyncPage(${this.url})`;
   }

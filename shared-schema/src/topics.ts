@@ -2,6 +2,11 @@
 export const topics = {
   modelUpdates: (accountId: string) => `account/${accountId}/_modelupdates`,
   uploadProgress: (accountId: string) => `account/${accountId}/_notify/upload`,
+  /**
+   * To a user's browsers only: what the user may see changed (a role's assets or fields, its
+   * roles, its permissions). The worker loads the account again (DESIGN.md §10).
+   */
+  accessChanged: (accountId: string) => `account/${accountId}/_notify/access`,
   /** Live values of one asset's streams (DESIGN.md §8): at most one message a second. */
   assetValues: (accountId: string, assetId: string) => `account/${accountId}/values/${assetId}`,
   /** A browser's terminal commands to a gateway (the one topic a browser may publish on). */

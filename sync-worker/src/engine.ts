@@ -292,6 +292,7 @@ export class SyncEngine {
           this.values.connected();
         },
         refused: (error) => this.emit({ name: 'signed-out', reason: error.message }),
+        accessChanged: () => void this.accessChanged(),
       },
       ...(timings.broker === undefined ? {} : { timings: timings.broker }),
     });
@@ -331,6 +332,27 @@ export class SyncEngine {
     this.poller?.start();
     this.sender?.start();
     this.poller?.trigger('bootstrapped');
+  }
+
+  /**
+   * What the user may see changed (a role's assets or fields, DESIGN.md §10): the account is
+   * loaded again, so what is no longer visible leaves the store and what became visible comes;
+   * cached values of streams no longer in the store go too. Unsent writes stay in the outbox.
+   */
+  private accessing: Promise<void> = Promise.resolve();
+
+  private accessChanged(): Promise<void> {
+    const next = this.accessing.then(async () => {
+      if (this.stopped) return;
+      await this.resync('access changed');
+      if (this.stopped) return;
+      const streams = await this.replica.idsOfType('datastream');
+      await this.values.cache.keepOnly(new Set(streams));
+    });
+    this.accessing = next.catch((err: unknown) =>
+      this.options.log.warn('access change not applied', { error: String(err) }),
+    );
+    return this.accessing;
   }
 
   /** Too many missed (or the log no longer reaches back): load the account again. */

@@ -49,6 +49,9 @@ function authError(message: string, returnCode = BAD_USERNAME_OR_PASSWORD): Auth
   return Object.assign(new Error(message), { returnCode });
 }
 
+/** What a browser receives on `_notify/access`. */
+const ACCESS_CHANGED_PAYLOAD = Buffer.from(JSON.stringify({ reason: 'access' }));
+
 /** What the broker needs of each published model update, worked out once for all subscribers. */
 interface ForwardInfo {
   /** The model type the update is about ('' when the payload is not an update). */
@@ -143,6 +146,8 @@ export class EmbeddedBroker {
   private readonly identities = new Map<Client, BrokerIdentity>();
   /** Per connected client: what its user may see, refreshed by the re-check. */
   private readonly viewable = new Map<Client, BrowserSight>();
+  /** Per published access-changed message (by payload): the users it is for. */
+  private readonly accessNotices = new WeakMap<object, ReadonlySet<string>>();
   /** Per published update (by payload), parsed once for all subscribers. */
   private readonly forwards = new WeakMap<object, ForwardInfo>();
   /** The keepalive each CONNECT asked for, seen in preConnect, judged in authenticate. */
@@ -165,7 +170,7 @@ export class EmbeddedBroker {
     this.gateways = options.gateways;
     this.shared = options.shared ?? {};
     this.recheckLoop = new Periodic(
-      () => this.recheck(),
+      () => this.refreshAccess(),
       options.recheckEveryMs ?? RECHECK_EVERY_MS,
       (err) => this.log.error('broker re-check failed', { error: String(err) }),
     );
@@ -257,6 +262,11 @@ export class EmbeddedBroker {
         if (identity !== undefined && isValuesTopic(identity.accountId, packet.topic)) {
           // A `+` subscription matches every asset's values: only those of assets it sees.
           return this.maySeeValues(client, identity.accountId, packet.topic) ? packet : null;
+        }
+        if (identity !== undefined && packet.topic === topics.accessChanged(identity.accountId)) {
+          // Only to the browsers of the users it names, and without the names.
+          const users = this.accessChangedUsers(packet);
+          return users.has(identity.userId) ? { ...packet, payload: ACCESS_CHANGED_PAYLOAD } : null;
         }
         if (!packet.topic.endsWith('/_modelupdates')) return packet;
         const access = this.viewable.get(client)?.access;
@@ -380,6 +390,26 @@ export class EmbeddedBroker {
     return assetId === '+' || access.seesAsset(assetId);
   }
 
+  /** The users an access-changed message names (parsed once per publish, like updates). */
+  private accessChangedUsers(packet: AedesPublishPacket): ReadonlySet<string> {
+    const key = packet.payload as object;
+    let users = this.accessNotices.get(key);
+    if (users === undefined) {
+      try {
+        const parsed = JSON.parse(packet.payload.toString()) as { users?: unknown };
+        users = new Set(
+          Array.isArray(parsed.users)
+            ? parsed.users.filter((u): u is string => typeof u === 'string')
+            : [],
+        );
+      } catch {
+        users = new Set();
+      }
+      this.accessNotices.set(key, users);
+    }
+    return users;
+  }
+
   private forwardInfo(packet: AedesPublishPacket): ForwardInfo {
     // By payload: aedes hands every subscriber the same packet and payload of one publish.
     const key = packet.payload as object;
@@ -486,15 +516,44 @@ export class EmbeddedBroker {
       }
       return answer;
     };
+    const changed = new Map<string, Set<string>>();
     await Promise.all(
       open.map(async ([client, identity]) => {
         const viewable = live.has(identity.credentialId) ? await typesOf(identity) : undefined;
         if (viewable === 'keep' || this.identities.get(client) !== identity) return;
-        if (viewable === undefined) this.close(client);
-        else this.viewable.set(client, viewable);
+        if (viewable === undefined) {
+          this.close(client);
+          return;
+        }
+        const before = this.viewable.get(client);
+        this.viewable.set(client, viewable);
+        if (before !== undefined && before.access.fingerprint !== viewable.access.fingerprint) {
+          let users = changed.get(identity.accountId);
+          if (users === undefined) changed.set(identity.accountId, (users = new Set()));
+          users.add(identity.userId);
+        }
       }),
     );
+    // Their workers load the account again: what they may no longer see goes, what became
+    // visible comes (DESIGN.md §10). Through the broker, so other processes' browsers of the
+    // same users hear it too.
+    for (const [accountId, users] of changed) {
+      this.publish(topics.accessChanged(accountId), JSON.stringify({ users: [...users] }));
+    }
   }
+
+  /**
+   * Re-checks every open connection now, instead of at the next interval: after a change of
+   * roles, their assets or fields, so that browsers follow it at once.
+   */
+  refreshAccess(): Promise<void> {
+    // One at a time: two overlapping re-checks would both tell the same change.
+    const next = this.rechecking.then(() => this.recheck());
+    this.rechecking = next.catch(() => undefined);
+    return next;
+  }
+
+  private rechecking: Promise<void> = Promise.resolve();
 
   /** Gateways whose credentials ended without a revocation being told (another process). */
   private async recheckGateways(): Promise<void> {

@@ -145,6 +145,15 @@ export class AccessDecision {
     return projected;
   }
 
+  /** Equal for two decisions that let the user see and edit the same (the broker's re-check). */
+  get fingerprint(): string {
+    const sorted = (set: ReadonlySet<string>) => [...set].sort().join(',');
+    const assets = this.assets.all
+      ? 'all'
+      : `${sorted(this.assets.view)}|${sorted(this.assets.edit)}`;
+    return `${sorted(this.types)}#${assets}#${this.fieldsKey}`;
+  }
+
   /** Equal for users who receive the same projection of every update (the broker's cache key). */
   get fieldsKey(): string {
     return [...this.fields]

@@ -121,6 +121,12 @@ export class Replica {
     });
   }
 
+  /** The ids of the stored models of a type (the streams whose cached values may stay). */
+  async idsOfType(type: string): Promise<string[]> {
+    const docs = await this.store.db.models.find({ selector: { type } }).exec();
+    return docs.map((d) => d.id);
+  }
+
   /**
    * Forgets every model the server sent (a resync: spec 000 §9 deletes the local data and loads
    * it again). The outbox stays: nothing typed is lost; docs of pending writes are recomputed.

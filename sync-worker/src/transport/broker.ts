@@ -64,6 +64,8 @@ export interface BrokerEvents {
   subscribed?(): void;
   /** The credentials call was refused: spec 000 §8 signs the user out. */
   refused?(error: ApiError): void;
+  /** What the user may see changed (`_notify/access`, DESIGN.md §10). */
+  accessChanged?(): void;
 }
 
 export interface BrokerTimings {
@@ -254,6 +256,7 @@ export class BrokerConnection {
     const wanted = [
       topics.modelUpdates(this.options.accountId),
       topics.uploadProgress(this.options.accountId),
+      topics.accessChanged(this.options.accountId),
     ];
     client.subscribe(wanted, { qos: 0 }, (err, granted) => {
       this.subscribing = false;
@@ -359,6 +362,8 @@ export class BrokerConnection {
     } else if (topic === topics.uploadProgress(this.options.accountId)) {
       const parsed = uploadProgressSchema.safeParse(json);
       if (parsed.success) this.options.events.upload?.(parsed.data);
+    } else if (topic === topics.accessChanged(this.options.accountId)) {
+      this.options.events.accessChanged?.();
     } else if (this.extraTopics.has(topic) && topic.endsWith('/out')) {
       const parsed = terminalOutSchema.safeParse(json);
       if (parsed.success) this.options.events.terminal?.(parsed.data);

@@ -53,6 +53,29 @@ describe('values cache', () => {
     expect(await cache.last('nothing')).toBeUndefined();
   });
 
+  it('keeps only the streams still visible: the others go with their spans and their size', async () => {
+    const cache = await open();
+    const hours = (stream: string, n: number) =>
+      cache.put(
+        stream,
+        Array.from({ length: n }, (_, i): ValuePoint => [T0 + i * HOUR_MS, i]),
+        { from: T0, to: T0 + n * HOUR_MS, step: 0 },
+      );
+    await hours('kept', 3);
+    await hours('gone', 5);
+    const before = await cache.size();
+    expect(before.chunks).toBe(8);
+    await cache.keepOnly(new Set(['kept']));
+    const after = await cache.size();
+    expect(after.chunks).toBe(3);
+    expect(after.bytes).toBeLessThan(before.bytes);
+    expect(after.bytes).toBeGreaterThan(0);
+    expect((await cache.read('gone', T0, T0 + 5 * HOUR_MS)).ts).toEqual([]);
+    expect(await cache.gaps('gone', T0, T0 + HOUR_MS, 0)).toEqual([{ from: T0, to: T0 + HOUR_MS }]);
+    expect((await cache.read('kept', T0, T0 + 3 * HOUR_MS)).ts).toHaveLength(3);
+    expect(await cache.gaps('kept', T0, T0 + 3 * HOUR_MS, 0)).toEqual([]);
+  });
+
   it('knows which parts were read from the server, at which resolution', async () => {
     const cache = await open();
     await cache.put('s1', [[T0 + 5_000, 1]], { from: T0, to: T0 + 60_000, step: 1_000 });

@@ -220,6 +220,25 @@ export class ValuesCache {
     return { bytes: meta?.bytes ?? 0, chunks, maxBytes: this.maxBytes };
   }
 
+  /**
+   * Drops every cached hour of the streams not in `streams` (those the user may no longer see,
+   * DESIGN.md §10).
+   */
+  async keepOnly(streams: ReadonlySet<string>): Promise<void> {
+    await this.db.transaction('rw', this.db.chunks, this.db.spans, this.db.meta, async () => {
+      const gone: ChunkRow[] = [];
+      await this.db.chunks.each((c: ChunkRow) => {
+        if (!streams.has(c.stream)) gone.push(c);
+      });
+      await this.db.chunks.bulkDelete(gone.map((c) => [c.stream, c.hour] as [string, number]));
+      const spanRows = (await this.db.spans.toArray()).filter((r) => !streams.has(r.stream));
+      await this.db.spans.bulkDelete(spanRows.map((r) => r.stream));
+      const size = (await this.db.meta.get('size'))?.bytes ?? 0;
+      const freed = gone.reduce((sum, c) => sum + c.bytes, 0);
+      await this.db.meta.put({ id: 'size', bytes: Math.max(0, size - freed) });
+    });
+  }
+
   /** Drops the oldest hours (of any stream) until the cache is at most `target` bytes. */
   private async evict(target: number): Promise<void> {
     await this.db.transaction('rw', this.db.chunks, this.db.spans, this.db.meta, async () => {
