@@ -86,6 +86,8 @@ function linkProcesses(
     cluster.broadcast('changed', { accountId, types: [...types] });
   });
   cluster.on('changed', ({ accountId, types }) => feed.publishElsewhere(accountId, new Set(types)));
+  feed.subscribeAccess((accountId) => cluster.broadcast('access', { accountId }));
+  cluster.on('access', () => void broker.refreshAccess());
 }
 
 /** How often the leader looks for gateways left online by a process that died. */

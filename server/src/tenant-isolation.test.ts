@@ -11,6 +11,8 @@ import { startTestServer, type TestServer } from './testing/harness';
 let s: TestServer;
 /** One demo asset (and a stream of it) per account name. */
 const assets: Record<string, { asset: string; stream: string; gateway: string }> = {};
+/** Every role id per account name (the roles routes, issue 15). */
+const roleIds: Record<string, string[]> = {};
 const ids = { root: '', north: '', south: '', admin: '', tech: '', south_user: '', internal: '' };
 
 beforeAll(async () => {
@@ -34,6 +36,9 @@ beforeAll(async () => {
         .where('account_id', '=', id)
         .where('type', '=', type)
         .executeTakeFirstOrThrow();
+    roleIds[name] = (
+      await s.db.selectFrom('roles').select('id').where('account_id', '=', id).execute()
+    ).map((r) => r.id);
     assets[name] = {
       asset: (await of('asset')).id,
       stream: (await of('datastream')).id,
@@ -47,6 +52,21 @@ afterAll(() => s.close());
 
 type Case = [method: string, path: (self: string) => string];
 
+/** Roles, their permissions and their access, as stored. */
+async function accessRows() {
+  return Promise.all([
+    s.db.selectFrom('roles').selectAll().orderBy('id').execute(),
+    s.db
+      .selectFrom('permissions')
+      .select(['name', 'role_id'])
+      .orderBy('role_id')
+      .orderBy('name')
+      .execute(),
+    s.db.selectFrom('role_assets').selectAll().orderBy('role_id').orderBy('asset_id').execute(),
+    s.db.selectFrom('role_fields').selectAll().orderBy('role_id').orderBy('type').execute(),
+  ]);
+}
+
 interface Intruder {
   email: string;
   self: () => string;
@@ -57,6 +77,8 @@ interface Intruder {
   foreignModels: () => { asset: string; stream: string; gateway: string }[];
   /** Names that must never show up in any answer it gets. */
   foreignNames: string[];
+  /** Roles of accounts it is not in. */
+  foreignRoles: () => string[];
 }
 
 const intruders: Intruder[] = [
@@ -67,6 +89,7 @@ const intruders: Intruder[] = [
     foreignUsers: () => [ids.admin, ids.tech, ids.internal],
     foreignModels: () => [assets.root, assets.north].flatMap((a) => (a === undefined ? [] : [a])),
     foreignNames: ['Demo Machine Builder', 'Customer North', DEMO_USERS.admin, DEMO_USERS.tech],
+    foreignRoles: () => [...(roleIds.root ?? []), ...(roleIds.north ?? [])],
   },
   {
     // A supervisor (user::view) of the root account is still a stranger to Customer South.
@@ -76,6 +99,7 @@ const intruders: Intruder[] = [
     foreignUsers: () => [ids.south_user],
     foreignModels: () => [assets.south, assets.north].flatMap((a) => (a === undefined ? [] : [a])),
     foreignNames: ['Customer South', DEMO_USERS.south],
+    foreignRoles: () => [...(roleIds.south ?? []), ...(roleIds.north ?? [])],
   },
   {
     // Admin of root and North, never of South.
@@ -85,6 +109,7 @@ const intruders: Intruder[] = [
     foreignUsers: () => [ids.south_user],
     foreignModels: () => [assets.south].flatMap((a) => (a === undefined ? [] : [a])),
     foreignNames: ['Customer South', DEMO_USERS.south],
+    foreignRoles: () => roleIds.south ?? [],
   },
 ];
 
@@ -108,6 +133,16 @@ describe.each(intruders)('$email against other accounts', (who) => {
       // A scanned QR code of another account's gateway.
       ['GET', () => apiPaths.linkGateway(m.gateway)],
     ]),
+    // Another account's roles, through every roles route.
+    ...who.foreignRoles().flatMap((r): Case[] => [
+      ['PUT', () => apiPaths.role(r)],
+      ['DELETE', () => apiPaths.role(r)],
+      ['PUT', () => apiPaths.rolePermissions(r)],
+      ['PUT', () => apiPaths.roleAccess(r)],
+      ['PUT', () => apiPaths.roleAsset(r, who.foreignModels()[0]?.asset ?? 'x')],
+      ['DELETE', () => apiPaths.roleAsset(r, who.foreignModels()[0]?.asset ?? 'x')],
+      ['PUT', () => apiPaths.roleFields(r, 'asset')],
+    ]),
   ];
 
   it('every route with another account’s ids answers 403 or 404 and leaks nothing', async () => {
@@ -115,6 +150,7 @@ describe.each(intruders)('$email against other accounts', (who) => {
     const before = await s.db.selectFrom('users').select(['id', 'active_account_id']).execute();
     const list = cases();
     expect(list.length).toBeGreaterThan(3);
+    const accessBefore = await accessRows();
     const modelsBefore = await s.db
       .selectFrom('models')
       .select(['id', 'attributes'])
@@ -123,7 +159,17 @@ describe.each(intruders)('$email against other accounts', (who) => {
     for (const [method, path] of list) {
       const res = await s.call(method, path(who.self()), {
         token,
-        ...(method === 'PUT' ? { json: { name: 'Taken over' } } : {}),
+        ...(method === 'PUT'
+          ? {
+              json: {
+                name: 'Taken over',
+                permissions: ['asset::view'],
+                all_assets: true,
+                edit: true,
+                fields: ['name'],
+              },
+            }
+          : {}),
       });
       expect([403, 404], `${method} ${path(who.self())}`).toContain(res.status);
       for (const secret of [...who.foreignNames, ...who.foreignAccounts(), ...who.foreignUsers()]) {
@@ -133,6 +179,8 @@ describe.each(intruders)('$email against other accounts', (who) => {
     expect(
       await s.db.selectFrom('models').select(['id', 'attributes']).orderBy('id').execute(),
     ).toEqual(modelsBefore);
+    // No role, permission or access of another account changed.
+    expect(await accessRows()).toEqual(accessBefore);
     // Nobody's active account moved.
     expect(await s.db.selectFrom('users').select(['id', 'active_account_id']).execute()).toEqual(
       before,

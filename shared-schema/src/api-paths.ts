@@ -34,6 +34,16 @@ export const apiPaths = {
   collection: (collection: string) => seg(collection),
   model: (collection: string, id: string) => `${seg(collection)}/${seg(id)}`,
   mqttlogs: (fromTs: number) => `account/mqttlogs?from=${fromTs}`,
+  /** The active account's roles (RoleAdmin[]); POST makes one. */
+  roles: () => 'account/roles',
+  /** One role: PUT renames, DELETE deletes. */
+  role: (id: string) => `account/roles/${seg(id)}`,
+  rolePermissions: (id: string) => `account/roles/${seg(id)}/permissions`,
+  /** The key button: every asset or only those given. */
+  roleAccess: (id: string) => `account/roles/${seg(id)}/access`,
+  /** An asset given to the role: PUT gives (with edit or not), DELETE takes away. */
+  roleAsset: (id: string, assetId: string) => `account/roles/${seg(id)}/assets/${seg(assetId)}`,
+  roleFields: (id: string, type: string) => `account/roles/${seg(id)}/fields/${seg(type)}`,
   /**
    * A snapshot page. `first`: the list the user looks at, whose first rows in list order come
    * with the page (`SnapshotPage.first`).

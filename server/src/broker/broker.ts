@@ -356,6 +356,13 @@ export class EmbeddedBroker {
     this.cleanups.push(
       this.feed.subscribe((accountId, updates) => this.publishUpdates(accountId, updates)),
     );
+    this.cleanups.push(
+      this.feed.subscribeAccess(() => {
+        this.refreshAccess().catch((err: unknown) =>
+          this.log.error('broker re-check after an access change failed', { error: String(err) }),
+        );
+      }),
+    );
     this.cleanups.push(this.credentials.onRevoked((ids) => this.disconnect(ids)));
     if (this.gateways !== undefined) {
       this.cleanups.push(this.gateways.onRevoked((ids) => this.disconnect(ids)));

@@ -23,6 +23,8 @@ export interface ClusterMessages {
    * that asked resolves it (the agent may be linked to any process).
    */
   'gateway-answer': { readonly gatewayId: string; readonly answer: GatewayResponse };
+  /** Access in the account changed here (a role's assets, fields, permissions): re-check now. */
+  access: { readonly accountId: string };
 }
 
 export type ClusterChannel = keyof ClusterMessages;

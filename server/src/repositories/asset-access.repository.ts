@@ -112,4 +112,29 @@ export class AssetAccessRepository {
       .onConflict((oc) => oc.columns(['role_id', 'type']).doUpdateSet({ fields: json }))
       .execute();
   }
+
+  /** Every role's assets and fields in the account (the roles screen). */
+  async allOf(accountId: string) {
+    const scope = scopeTo(this.db, accountId);
+    const [assets, fields] = await Promise.all([
+      scope
+        .selectFrom('role_assets')
+        .select(['role_id', 'asset_id', 'edit'])
+        .orderBy('asset_id')
+        .execute(),
+      scope
+        .selectFrom('role_fields')
+        .select(['role_id', 'type', 'fields'])
+        .orderBy('type')
+        .execute(),
+    ]);
+    return {
+      assets: assets.map((a) => ({ role_id: a.role_id, asset_id: a.asset_id, edit: a.edit === 1 })),
+      fields: fields.map((f) => ({
+        role_id: f.role_id,
+        type: f.type,
+        fields: parseFields(f.fields),
+      })),
+    };
+  }
 }

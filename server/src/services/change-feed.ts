@@ -12,6 +12,7 @@ export type ElsewhereListener = (accountId: string, types: ReadonlySet<string>) 
 export class ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
   private readonly elsewhere = new Set<ElsewhereListener>();
+  private readonly access = new Set<(accountId: string) => void>();
 
   constructor(private readonly onListenerError: (err: unknown) => void = () => undefined) {}
 
@@ -33,6 +34,25 @@ export class ChangeFeed {
     for (const listener of this.elsewhere) {
       try {
         listener(accountId, types);
+      } catch (err) {
+        this.onListenerError(err);
+      }
+    }
+  }
+
+  /**
+   * Who may see what in the account changed (roles, their permissions, assets or fields;
+   * committed): the broker re-checks its browsers now and tells those whose access moved.
+   */
+  subscribeAccess(listener: (accountId: string) => void): () => void {
+    this.access.add(listener);
+    return () => this.access.delete(listener);
+  }
+
+  accessChanged(accountId: string): void {
+    for (const listener of this.access) {
+      try {
+        listener(accountId);
       } catch (err) {
         this.onListenerError(err);
       }

@@ -1,5 +1,6 @@
 import { MemoryRateCounters, type RateCounters } from '../lib/rate-limiter';
 import type { Db } from '../db/database';
+import { RoleService } from './role.service';
 import type { BackgroundTasks } from '../lib/background';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../logger';
@@ -29,6 +30,7 @@ export interface Services {
   readonly gatewayCredentials: GatewayCredentialService;
   readonly browserCredentials: BrowserCredentialService;
   readonly sync: SyncService;
+  readonly roles: RoleService;
   /** The first-party OAuth client that the web app signs in with (served by /staticconf). */
   readonly firstPartyClientId: string;
 }
@@ -65,6 +67,7 @@ export function createServices(deps: ServiceDeps): Services {
     gatewayCredentials: new GatewayCredentialService(db, clock),
     browserCredentials: new BrowserCredentialService(db, clock),
     sync: new SyncService(db),
+    roles: new RoleService(db, deps.feed),
     firstPartyClientId: deps.firstPartyClientId,
   };
 }

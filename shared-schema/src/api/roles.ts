@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { MODELS } from '../models/registry';
+import { structuralFields } from '../models/registry';
+import type { ModelDefinition } from '../models/registry-types';
+import { idField, modelNameField } from './fields';
+
+/** Managing an account's roles (spec 001 §6): create, rename, delete, permissions, access. */
+export const ROLE_EDIT_PERMISSION = 'role::edit';
+
+/**
+ * Every permission name the product uses, grouped by area, for the role's permission matrix.
+ * The model types' four come from the registry; the others are those the screens and routes
+ * check. A name not listed here cannot be given to a role.
+ */
+export const PERMISSION_AREAS: readonly { readonly area: string; readonly names: string[] }[] = [
+  ...(MODELS as readonly ModelDefinition[])
+    .filter((m) => m.type !== 'datastreamgroup')
+    .map((m) => ({
+      area: m.collection,
+      names: [m.permissions.view, m.permissions.create, m.permissions.update, m.permissions.delete],
+    })),
+  { area: 'accounts', names: ['account::view', 'account::edit'] },
+  { area: 'users', names: ['user::view', 'user::edit'] },
+  { area: 'roles', names: [ROLE_EDIT_PERMISSION] },
+  { area: 'dashboards', names: ['dashboard::view'] },
+  { area: 'helpcenter', names: ['helpcenter::view'] },
+  { area: 'security', names: ['security-insights::view'] },
+];
+
+export const KNOWN_PERMISSIONS: ReadonlySet<string> = new Set(
+  PERMISSION_AREAS.flatMap((a) => a.names),
+);
+
+/** The model types whose fields a role may narrow (spec 001 §6: fields dragged into the role). */
+export const FIELD_TYPES = ['asset', 'datastream'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** The fields of a type a role can show or hide: every attribute but those that place it. */
+export function choosableFields(def: ModelDefinition): string[] {
+  const fixed = new Set(structuralFields(def));
+  return Object.keys(def.attributes.shape).filter((f) => !fixed.has(f));
+}
+
+export const ROLE_IS_FIXED = 'The roles admin and norole cannot be changed or deleted.';
+export const ROLE_HAS_MEMBERS = 'Remove the role from its users first.';
+export const ROLE_NAME_TAKEN = 'A role with this name exists already.';
+export const UNKNOWN_PERMISSION = 'Unknown permission.';
+
+export const roleNameSchema = z.object({ name: modelNameField });
+export type RoleName = z.infer<typeof roleNameSchema>;
+
+export const rolePermissionsSchema = z.object({
+  permissions: z
+    .array(z.string().max(100))
+    .max(200)
+    .refine((names) => names.every((n) => KNOWN_PERMISSIONS.has(n)), UNKNOWN_PERMISSION),
+});
+
+/** The key button: every asset of the account (true), or only those given (false). */
+export const roleAllAssetsSchema = z.object({ all_assets: z.boolean() });
+
+/** An asset given to the role; `edit` the pencil. */
+export const roleAssetSchema = z.object({ edit: z.boolean() });
+
+/** The fields of a type the role shows; null: all of them. */
+export const roleFieldsSchema = z.object({
+  fields: z.array(z.string().min(1).max(100)).max(200).nullable(),
+});
+
+export const roleParamsSchema = z.object({ id: idField });
+export const roleAssetParamsSchema = z.object({ id: idField, assetId: idField });
+export const roleFieldParamsSchema = z.object({ id: idField, type: z.enum(FIELD_TYPES) });
+
+/** A role as the roles screen shows it. */
+export const roleAdminSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  /** admin and norole: not to be renamed, deleted or changed. */
+  fixed: z.boolean(),
+  members: z.number().int(),
+  permissions: z.array(z.string()),
+  all_assets: z.boolean(),
+  assets: z.array(z.object({ asset_id: z.string(), edit: z.boolean() })),
+  fields: z.array(z.object({ type: z.string(), fields: z.array(z.string()) })),
+});
+export type RoleAdmin = z.infer<typeof roleAdminSchema>;
