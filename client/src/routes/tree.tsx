@@ -36,6 +36,7 @@ const ResetPasswordPage = lazyPage(
   'ResetPasswordPage',
 );
 const AppLayout = lazyPage(() => import('../features/shell/app-layout'), 'AppLayout');
+const RolesPage = lazyPage(() => import('../features/roles/roles-page'), 'RolesPage');
 const DevicesListPage = lazyPage(
   () => import('../features/devices/devices-list-page'),
   'DevicesListPage',
@@ -205,8 +206,15 @@ function forward(parent: AnyRoute, path: string, to: string) {
 }
 
 /** A screen whose last segment may be left out (`{selected?}` of spec 000 §2): both paths. */
-function optional(parent: AnyRoute, path: string, param: string, title: MessageDescriptor) {
-  return [area(parent, path, title), area(parent, `${path}/${param}`, title)];
+function optional(
+  parent: AnyRoute,
+  path: string,
+  param: string,
+  title: MessageDescriptor,
+  component?: () => ReactNode,
+) {
+  const options = component === undefined ? {} : { component };
+  return [area(parent, path, title, options), area(parent, `${path}/${param}`, title, options)];
 }
 
 interface ListAreaOptions {
@@ -270,7 +278,7 @@ const accounts = area(appRoute, 'accounts', msg`Accounts`, {
     area(p, '$accountid', msg`Account`, {
       children: (a) => [
         ...optional(a, 'details', '$selected', msg`Details`),
-        ...optional(a, 'roles', '$selected', msg`Roles`),
+        ...optional(a, 'roles', '$selected', msg`Roles`, () => <RolesPage />),
         dropV2(a, 'roles/v2'),
         dropV2(a, 'roles/$selected/v2'),
         ...optional(a, 'design', '$selected', msg`Design`),

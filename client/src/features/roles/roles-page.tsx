@@ -1,0 +1,518 @@
+import { useCallback, useEffect, useState, type DragEvent, type ReactNode } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  NavLink,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { z } from 'zod';
+import {
+  apiPaths,
+  choosableFields,
+  FIELD_TYPES,
+  modelByType,
+  PERMISSION_AREAS,
+  ROLE_EDIT_PERMISSION,
+  roleAdminSchema,
+  type FieldType,
+  type RoleAdmin,
+} from '@plant/shared-schema';
+import { EmptyState } from '../../components/empty-state';
+import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import { useCan } from '../../permissions/permissions';
+import { callApi } from '../../session/api';
+import { useLiveQuery } from '../../sync/hooks';
+import { textOf } from '../devices/asset-texts';
+
+const rolesSchema = z.array(roleAdminSchema);
+
+/** The item being dragged between the lists (an asset's or a field's name). */
+const DRAG_TYPE = 'text/plain';
+
+interface Item {
+  readonly id: string;
+  readonly label: string;
+}
+
+/**
+ * Two lists (spec 001 §6): what the role does not have, and what it has. An item goes into the
+ * role by drag and drop onto the role's list, or by its Add button (keyboard users); it leaves by
+ * its Remove button. `extra` puts more controls on an item of the role (the pencil of edit rights).
+ */
+function DragLists(props: {
+  readonly testId: string;
+  readonly outsideTitle: ReactNode;
+  readonly insideTitle: ReactNode;
+  readonly outside: readonly Item[];
+  readonly inside: readonly Item[];
+  readonly disabled: boolean;
+  readonly addLabel: (item: Item) => string;
+  readonly removeLabel: (item: Item) => string;
+  readonly onAdd: (id: string) => void;
+  readonly onRemove: (id: string) => void;
+  readonly extra?: (item: Item) => ReactNode;
+  readonly outsideTop?: ReactNode;
+  readonly empty: ReactNode;
+}) {
+  const [over, setOver] = useState(false);
+  const drop = (e: DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    const id = e.dataTransfer.getData(DRAG_TYPE);
+    if (id !== '' && props.outside.some((i) => i.id === id)) props.onAdd(id);
+  };
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid={props.testId}>
+      <Paper withBorder p="sm">
+        <Text fw={600} mb="xs">
+          {props.outsideTitle}
+        </Text>
+        {props.outsideTop}
+        <Stack gap={4} role="list">
+          {props.outside.map((item) => (
+            <Group
+              key={item.id}
+              role="listitem"
+              justify="space-between"
+              wrap="nowrap"
+              draggable={!props.disabled}
+              onDragStart={(e) => e.dataTransfer.setData(DRAG_TYPE, item.id)}
+              data-testid={`${props.testId}-outside`}
+              data-id={item.id}
+              style={{ cursor: props.disabled ? 'default' : 'grab' }}
+            >
+              <Text size="sm">{item.label}</Text>
+              <Button
+                size="compact-xs"
+                variant="light"
+                disabled={props.disabled}
+                aria-label={props.addLabel(item)}
+                onClick={() => props.onAdd(item.id)}
+              >
+                <Trans>Add</Trans>
+              </Button>
+            </Group>
+          ))}
+        </Stack>
+      </Paper>
+      <Paper
+        withBorder
+        p="sm"
+        onDragOver={(e) => {
+          if (props.disabled) return;
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={drop}
+        data-testid={`${props.testId}-dropzone`}
+        data-over={over}
+        {...(over ? { bg: 'blue.0' } : {})}
+      >
+        <Text fw={600} mb="xs">
+          {props.insideTitle}
+        </Text>
+        {props.inside.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {props.empty}
+          </Text>
+        ) : null}
+        <Stack gap={4} role="list">
+          {props.inside.map((item) => (
+            <Group
+              key={item.id}
+              role="listitem"
+              justify="space-between"
+              wrap="nowrap"
+              data-testid={`${props.testId}-inside`}
+              data-id={item.id}
+            >
+              <Text size="sm">{item.label}</Text>
+              <Group gap={4} wrap="nowrap">
+                {props.extra?.(item)}
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  disabled={props.disabled}
+                  aria-label={props.removeLabel(item)}
+                  onClick={() => props.onRemove(item.id)}
+                >
+                  ✕
+                </ActionIcon>
+              </Group>
+            </Group>
+          ))}
+        </Stack>
+      </Paper>
+    </SimpleGrid>
+  );
+}
+
+/** The roles of the active account (spec 000 §2 roles/{selected?}, spec 001 §6). */
+export function RolesPage() {
+  const { t, i18n } = useLingui();
+  const can = useCan();
+  const mayEdit = can(ROLE_EDIT_PERMISSION);
+  const params: { accountid?: string; selected?: string } = useParams({ strict: false });
+  const navigate = useNavigate();
+  const [roles, setRoles] = useState<readonly RoleAdmin[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [newName, setNewName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    const answer = await callApi('GET', apiPaths.roles(), rolesSchema);
+    if ('error' in answer) setError(callErrorText(answer.error));
+    else {
+      setError(null);
+      setRoles(answer.data);
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const selected = roles?.find((r) => r.id === params.selected) ?? null;
+  const base = `/app/accounts/${params.accountid ?? ''}/roles`;
+
+  /** A change of one role: its answer replaces the role in the list. */
+  const change = async (method: string, path: string, body?: unknown) => {
+    const answer = await callApi(method, path, roleAdminSchema, {
+      ...(body === undefined ? {} : { body }),
+    });
+    if ('error' in answer) {
+      setError(translateServerText(i18n, callErrorText(answer.error)));
+      return undefined;
+    }
+    setError(null);
+    setRoles((list) => list?.map((r) => (r.id === answer.data.id ? answer.data : r)) ?? null);
+    return answer.data;
+  };
+
+  const create = async () => {
+    const answer = await callApi('POST', apiPaths.roles(), roleAdminSchema, {
+      body: { name: newName },
+    });
+    if ('error' in answer) {
+      const field = answer.error.fields?.name?.[0];
+      setNameError(translateServerText(i18n, field ?? callErrorText(answer.error)));
+      return;
+    }
+    setNameError(null);
+    setNewName('');
+    setRoles((list) => [...(list ?? []), answer.data]);
+    await navigate({ to: `${base}/${answer.data.id}` });
+  };
+
+  if (roles === null) {
+    return error === null ? (
+      <Text c="dimmed">
+        <Trans>Loading roles…</Trans>
+      </Text>
+    ) : (
+      <Alert color="red">{error}</Alert>
+    );
+  }
+
+  return (
+    <Stack gap="md" data-testid="roles-page">
+      <Title order={1}>
+        <Trans>Roles</Trans>
+      </Title>
+      {error === null ? null : (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      {mayEdit ? null : (
+        <Alert color="yellow">
+          <Trans>Please ask your administrator for the necessary permissions</Trans>
+        </Alert>
+      )}
+      <Group align="flex-start" wrap="nowrap" gap="lg">
+        <Stack gap="xs" w={260} data-testid="roles-list">
+          {roles.map((r) => (
+            <NavLink
+              key={r.id}
+              component={Link}
+              to={`${base}/${r.id}`}
+              label={r.name}
+              description={r.fixed ? t`Fixed` : undefined}
+              active={r.id === selected?.id}
+            />
+          ))}
+          {mayEdit ? (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                void create();
+              }}
+            >
+              <Stack gap={4}>
+                <TextInput
+                  label={t`New role`}
+                  value={newName}
+                  onChange={(e) => setNewName(e.currentTarget.value)}
+                  error={nameError}
+                />
+                <Button type="submit">
+                  <Trans>Create role</Trans>
+                </Button>
+              </Stack>
+            </form>
+          ) : null}
+        </Stack>
+        <div style={{ flex: 1 }}>
+          {selected === null ? (
+            <EmptyState title={t`Choose a role to see what it may do.`} />
+          ) : (
+            <RoleDetails
+              key={selected.id}
+              role={selected}
+              mayEdit={mayEdit && !selected.fixed}
+              change={change}
+              onDeleted={async () => {
+                setRoles((list) => list?.filter((r) => r.id !== selected.id) ?? null);
+                await navigate({ to: base });
+              }}
+              setError={setError}
+            />
+          )}
+        </div>
+      </Group>
+    </Stack>
+  );
+}
+
+function RoleDetails(props: {
+  readonly role: RoleAdmin;
+  readonly mayEdit: boolean;
+  readonly change: (method: string, path: string, body?: unknown) => Promise<RoleAdmin | undefined>;
+  readonly onDeleted: () => Promise<void>;
+  readonly setError: (error: string | null) => void;
+}) {
+  const { t, i18n } = useLingui();
+  const { role, mayEdit, change } = props;
+  const [name, setName] = useState(role.name);
+  const [search, setSearch] = useState('');
+  const assets = useLiveQuery({
+    type: 'asset',
+    limit: 1000,
+    ...(search.trim().length >= 3 ? { search: { text: search.trim(), fields: ['name'] } } : {}),
+  });
+  const names = new Map((assets?.items ?? []).map((a) => [a.id, textOf(a.attributes, 'name')]));
+  const given = new Map(role.assets.map((a) => [a.asset_id, a.edit]));
+  const permissions = new Set(role.permissions);
+
+  const togglePermission = (permission: string, on: boolean) => {
+    const next = on
+      ? [...permissions, permission]
+      : [...permissions].filter((p) => p !== permission);
+    void change('PUT', apiPaths.rolePermissions(role.id), { permissions: next });
+  };
+
+  const remove = async () => {
+    const answer = await callApi('DELETE', apiPaths.role(role.id), z.unknown(), {
+      envelope: false,
+    });
+    if ('error' in answer) {
+      props.setError(translateServerText(i18n, callErrorText(answer.error)));
+      return;
+    }
+    await props.onDeleted();
+  };
+
+  return (
+    <Stack gap="lg" data-testid="role-details">
+      <Group align="flex-end">
+        <TextInput
+          label={t`Name`}
+          value={name}
+          disabled={!mayEdit}
+          onChange={(e) => setName(e.currentTarget.value)}
+        />
+        <Button
+          variant="light"
+          disabled={!mayEdit || name.trim() === role.name}
+          onClick={() => void change('PUT', apiPaths.role(role.id), { name })}
+        >
+          <Trans>Rename</Trans>
+        </Button>
+        <Button color="red" variant="outline" disabled={!mayEdit} onClick={() => void remove()}>
+          <Trans>Delete role</Trans>
+        </Button>
+        <Badge variant="light">
+          <Trans>{role.members} users</Trans>
+        </Badge>
+      </Group>
+      {role.fixed ? (
+        <Text c="dimmed">
+          <Trans>The roles admin and norole cannot be changed or deleted.</Trans>
+        </Text>
+      ) : null}
+
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          <Trans>Permissions</Trans>
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 3 }} data-testid="permission-matrix">
+          {PERMISSION_AREAS.map((area) => (
+            <Checkbox.Group key={area.area} label={area.area} value={[...permissions]}>
+              <Stack gap={4} mt={4}>
+                {area.names.map((permission) => (
+                  <Checkbox
+                    key={permission}
+                    value={permission}
+                    label={permission}
+                    disabled={!mayEdit}
+                    checked={permissions.has(permission)}
+                    onChange={(e) => togglePermission(permission, e.currentTarget.checked)}
+                  />
+                ))}
+              </Stack>
+            </Checkbox.Group>
+          ))}
+        </SimpleGrid>
+      </Stack>
+
+      <Stack gap="xs">
+        <Group justify="space-between">
+          <Title order={2} size="h4">
+            <Trans>Assets</Trans>
+          </Title>
+          <Switch
+            label={t`Access to every asset`}
+            aria-label={t`Open access to every asset`}
+            data-testid="role-all-assets"
+            checked={role.all_assets}
+            disabled={!mayEdit}
+            onChange={(e) =>
+              void change('PUT', apiPaths.roleAccess(role.id), {
+                all_assets: e.currentTarget.checked,
+              })
+            }
+            thumbIcon={<span aria-hidden>🔑</span>}
+          />
+        </Group>
+        {role.all_assets ? (
+          <Text c="dimmed">
+            <Trans>This role sees every asset of the account.</Trans>
+          </Text>
+        ) : (
+          <DragLists
+            testId="role-assets"
+            outsideTitle={<Trans>Assets of the account</Trans>}
+            insideTitle={<Trans>Assets of this role</Trans>}
+            outsideTop={
+              <TextInput
+                mb="xs"
+                aria-label={t`Search assets`}
+                placeholder={t`Search (at least 3 characters)`}
+                value={search}
+                onChange={(e) => setSearch(e.currentTarget.value)}
+              />
+            }
+            outside={(assets?.items ?? [])
+              .filter((a) => !given.has(a.id))
+              .map((a) => ({ id: a.id, label: textOf(a.attributes, 'name') }))}
+            inside={role.assets.map((a) => ({
+              id: a.asset_id,
+              label: names.get(a.asset_id) ?? a.asset_id,
+            }))}
+            disabled={!mayEdit}
+            addLabel={(item) => t`Give access to ${item.label}`}
+            removeLabel={(item) => t`Take access to ${item.label} away`}
+            onAdd={(id) => void change('PUT', apiPaths.roleAsset(role.id, id), { edit: false })}
+            onRemove={(id) => void change('DELETE', apiPaths.roleAsset(role.id, id))}
+            empty={<Trans>Drag an asset here to give this role access to it.</Trans>}
+            extra={(item) => {
+              const edit = given.get(item.id) === true;
+              return (
+                <ActionIcon
+                  variant={edit ? 'filled' : 'subtle'}
+                  aria-pressed={edit}
+                  aria-label={t`Edit rights on ${item.label}`}
+                  disabled={!mayEdit}
+                  data-testid="role-asset-edit"
+                  onClick={() =>
+                    void change('PUT', apiPaths.roleAsset(role.id, item.id), { edit: !edit })
+                  }
+                >
+                  ✎
+                </ActionIcon>
+              );
+            }}
+          />
+        )}
+      </Stack>
+
+      {FIELD_TYPES.map((type) => (
+        <RoleFields key={type} role={role} type={type} mayEdit={mayEdit} change={change} />
+      ))}
+    </Stack>
+  );
+}
+
+/** The fields of one type the role sees (spec 001 §6: dragged into the role). */
+function RoleFields(props: {
+  readonly role: RoleAdmin;
+  readonly type: FieldType;
+  readonly mayEdit: boolean;
+  readonly change: (method: string, path: string, body?: unknown) => Promise<RoleAdmin | undefined>;
+}) {
+  const { t } = useLingui();
+  const { role, type, mayEdit, change } = props;
+  const def = modelByType(type);
+  if (def === undefined) return null;
+  const all = choosableFields(def);
+  const listed = role.fields.find((f) => f.type === type)?.fields;
+  const shown = listed === undefined ? all : all.filter((f) => listed.includes(f));
+  const set = (fields: readonly string[] | null) =>
+    void change('PUT', apiPaths.roleFields(role.id, type), { fields });
+  return (
+    <Stack gap="xs" data-testid={`role-fields-${type}`}>
+      <Group justify="space-between">
+        <Title order={2} size="h4">
+          {type === 'asset' ? <Trans>Asset fields</Trans> : <Trans>Data stream fields</Trans>}
+        </Title>
+        <Switch
+          label={t`Every field`}
+          checked={listed === undefined}
+          disabled={!mayEdit}
+          onChange={(e) => set(e.currentTarget.checked ? null : all)}
+        />
+      </Group>
+      {listed === undefined ? (
+        <Text c="dimmed">
+          <Trans>This role sees every field.</Trans>
+        </Text>
+      ) : (
+        <DragLists
+          testId={`role-fields-${type}-lists`}
+          outsideTitle={<Trans>Hidden fields</Trans>}
+          insideTitle={<Trans>Fields this role sees</Trans>}
+          outside={all.filter((f) => !shown.includes(f)).map((f) => ({ id: f, label: f }))}
+          inside={shown.map((f) => ({ id: f, label: f }))}
+          disabled={!mayEdit}
+          addLabel={(item) => t`Show ${item.label}`}
+          removeLabel={(item) => t`Hide ${item.label}`}
+          onAdd={(id) => set([...shown, id])}
+          onRemove={(id) => set(shown.filter((f) => f !== id))}
+          empty={<Trans>Drag a field here to show it to this role.</Trans>}
+        />
+      )}
+    </Stack>
+  );
+}
