@@ -6,6 +6,11 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Two files at a time (vitest's default is one on a 2-core machine): most of a test's time
+    // is waiting (servers, browsers, brokers, timers), so two halve the run without starving
+    // either. Every test waits for what it checks, never for a fixed time, so a busy neighbour
+    // only makes it slower.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -69,7 +74,8 @@ export default defineConfig({
       {
         test: {
           // Browser tests: headless Chromium (Debian's) drives the real worker against the real
-          // server. One file at a time: each starts a server and browsers, and 2 cores are all.
+          // server. Each file starts its own server and browsers on free ports, so two files run
+          // side by side like the other projects' (maxWorkers above).
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
@@ -78,7 +84,7 @@ export default defineConfig({
             'e2e/support/global-setup.ts',
             'server/src/testing/postgres-global-setup.ts',
           ],
-          fileParallelism: false,
+          fileParallelism: true,
           testTimeout: 120_000,
           hookTimeout: 60_000,
           expect: { poll: { timeout: 60_000, interval: 50 } },

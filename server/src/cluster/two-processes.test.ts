@@ -29,7 +29,10 @@ let cluster: TestCluster;
 let a: ClusterProcess;
 let b: ClusterProcess;
 
-/** Which server process holds the leader lock now (its pid), from Postgres's own view. */
+/**
+ * Which server process holds the leader lock now (its pid), from Postgres's own view: in this
+ * test's database only (other cluster tests may run at the same time, each in its own).
+ */
 async function leaderPid(): Promise<number | undefined> {
   const client = new pg.Client({ connectionString: cluster.databaseUrl });
   await client.connect();
@@ -37,7 +40,8 @@ async function leaderPid(): Promise<number | undefined> {
     const { rows } = await client.query<{ name: string }>(
       `select a.application_name as name from pg_locks l
          join pg_stat_activity a on a.pid = l.pid
-        where l.locktype = 'advisory' and l.granted and a.application_name like $1`,
+        where l.locktype = 'advisory' and l.granted and a.application_name like $1
+          and l.database = (select oid from pg_database where datname = current_database())`,
       [`${LEADER_APPLICATION}-%`],
     );
     if (rows.length > 1) throw new Error(`${rows.length} processes hold the leader lock`);
