@@ -19,6 +19,10 @@ import {
   NEW_PASSWORD_LENGTH_MESSAGE,
   RESET_SUCCESS_MESSAGE,
   RESET_TOKEN_INVALID_MESSAGE,
+  ROLE_HAS_MEMBERS,
+  ROLE_IS_FIXED,
+  ROLE_NAME_TAKEN,
+  UNKNOWN_PERMISSION,
 } from '@plant/shared-schema';
 import type { WorkerError } from '@plant/sync-worker/api';
 
@@ -50,6 +54,15 @@ const KNOWN = new Map<string, MessageDescriptor>([
     msg`The component already has a running request!`,
   ],
   ['Wrong credentials!', msg`Wrong credentials!`],
+  // The roles screen (shared-schema api/roles.ts).
+  [ROLE_IS_FIXED, msg`The roles admin and norole cannot be changed or deleted.`],
+  [ROLE_HAS_MEMBERS, msg`Remove the role from its users first.`],
+  [ROLE_NAME_TAKEN, msg`A role with this name exists already.`],
+  [UNKNOWN_PERMISSION, msg`Unknown permission.`],
+  [
+    'Please ask your administrator for the necessary permissions',
+    msg`Please ask your administrator for the necessary permissions`,
+  ],
   // Model fields (shared-schema api/fields.ts modelNameField).
   ['Name is required', msg`Name is required`],
   [
