@@ -9,6 +9,7 @@ import * as gatewayData from './20261124000000-gateway-data';
 import * as terminalCommands from './20261124000100-terminal-commands';
 import * as modelListOrder from './20261124000200-model-list-order';
 import * as assetAccess from './20261126000000-asset-access';
+import * as invitations from './20261126000100-invitations';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '20261124000100-terminal-commands': terminalCommands,
   '20261124000200-model-list-order': modelListOrder,
   '20261126000000-asset-access': assetAccess,
+  '20261126000100-invitations': invitations,
 };

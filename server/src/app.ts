@@ -9,6 +9,7 @@ import { authRoutes } from './routes/auth';
 import { clientReportRoutes } from './routes/client-reports';
 import { gatewayRoutes } from './routes/gateways';
 import { originRoutes } from './routes/origin';
+import { invitationRoutes } from './routes/invitations';
 import { roleRoutes } from './routes/roles';
 import { modelRoutes } from './routes/models';
 import { syncRoutes } from './routes/sync';
@@ -53,6 +54,7 @@ export function createApp(
   api.route('/', userRoutes(services));
   api.route('/', syncRoutes(services));
   api.route('/', roleRoutes(services));
+  api.route('/', invitationRoutes(services));
   api.route('/', gatewayRoutes(services, values));
   api.route('/', valueRoutes(services, values));
   // Last: its /:collection paths must not shadow the fixed paths above.

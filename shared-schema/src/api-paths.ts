@@ -34,6 +34,12 @@ export const apiPaths = {
   collection: (collection: string) => seg(collection),
   model: (collection: string, id: string) => `${seg(collection)}/${seg(id)}`,
   mqttlogs: (fromTs: number) => `account/mqttlogs?from=${fromTs}`,
+  /** POST invites a person into the active account by e-mail (InvitationSent). */
+  invitations: () => 'account/invitations',
+  /** What an invitation link is for (InvitationInfo), the token in the body. */
+  invitationInfo: () => 'invitations/info',
+  /** Answers an invitation: joins (new person) or accepts (existing user); signs in. */
+  invitationAccept: () => 'invitations/accept',
   /** The active account's roles (RoleAdmin[]); POST makes one. */
   roles: () => 'account/roles',
   /** One role: PUT renames, DELETE deletes. */

@@ -16,6 +16,7 @@ export * from './api/link-gateway';
 export * from './api/gateway-credentials';
 export * from './api/opcua';
 export * from './api/roles';
+export * from './api/invitations';
 export * from './topics';
 export * from './protocol/model-update';
 export * from './protocol/write';

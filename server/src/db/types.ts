@@ -248,7 +248,21 @@ export interface TerminalCommandsTable {
   created_at: number;
 }
 
+/** An invitation into an account (spec 001 §6); the token only as its SHA-256. */
+export interface InvitationsTable {
+  id: string;
+  account_id: string;
+  role_id: string;
+  email: string;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+}
+
 export interface Database {
+  invitations: InvitationsTable;
   terminal_commands: TerminalCommandsTable;
   gateway_credentials: GatewayCredentialsTable;
   gateway_configs: GatewayConfigsTable;

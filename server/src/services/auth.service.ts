@@ -187,6 +187,11 @@ export class AuthService {
     return { userId, token: await this.issueToken(userId, clientId, undefined) };
   }
 
+  /** A token for a user who just proved who it is another way (an accepted invitation). */
+  tokenFor(userId: string, clientId: string): Promise<TokenResponse> {
+    return this.issueToken(userId, clientId, undefined);
+  }
+
   /** The user and token behind a bearer token, if it is live (not revoked, not expired). */
   async authenticate(bearer: string): Promise<Authenticated | undefined> {
     const row = await this.tokens.findLive(sha256(bearer), isoAt(this.clock.now()));

@@ -1,5 +1,6 @@
 import { MemoryRateCounters, type RateCounters } from '../lib/rate-limiter';
 import type { Db } from '../db/database';
+import { InvitationService } from './invitation.service';
 import { RoleService } from './role.service';
 import type { BackgroundTasks } from '../lib/background';
 import type { Clock } from '../lib/clock';
@@ -31,6 +32,7 @@ export interface Services {
   readonly browserCredentials: BrowserCredentialService;
   readonly sync: SyncService;
   readonly roles: RoleService;
+  readonly invitations: InvitationService;
   /** The first-party OAuth client that the web app signs in with (served by /staticconf). */
   readonly firstPartyClientId: string;
 }
@@ -68,6 +70,7 @@ export function createServices(deps: ServiceDeps): Services {
     browserCredentials: new BrowserCredentialService(db, clock),
     sync: new SyncService(db),
     roles: new RoleService(db, deps.feed),
+    invitations: new InvitationService(db, clock, deps.mailer, deps.appUrl, deps.background, auth),
     firstPartyClientId: deps.firstPartyClientId,
   };
 }

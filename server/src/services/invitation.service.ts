@@ -1,0 +1,190 @@
+import {
+  ALREADY_MEMBER,
+  can,
+  fieldErrorsOf,
+  INVITATION_INVALID,
+  INVITATION_TTL_MS,
+  invitationAcceptSchema,
+  invitationJoinSchema,
+  ROLE_SLUGS,
+  USER_EDIT_PERMISSION,
+  uuidv7,
+  type InvitationInfo,
+  type InvitationRequest,
+  type InvitationSent,
+} from '@plant/shared-schema';
+import { isUniqueViolation, type Db } from '../db/database';
+import type { BackgroundTasks } from '../lib/background';
+import { isoAt, type Clock } from '../lib/clock';
+import { hashPassword, newToken, sha256, verifyPassword } from '../lib/secrets';
+import { InvitationRepository } from '../repositories/invitation.repository';
+import { RoleRepository } from '../repositories/role.repository';
+import { UserRepository } from '../repositories/user.repository';
+import type { AuthService } from './auth.service';
+import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
+import type { Mailer } from './mail.service';
+import type { Session } from './user.service';
+
+const invalid = () =>
+  new DomainError('invalid', INVITATION_INVALID, { fields: { token: [INVITATION_INVALID] } });
+
+/**
+ * Invitations into an account (spec 001 §6). An admin (user::edit) invites a full e-mail address
+ * with a role; the mail carries a link to /user/set-password that works once and for a week. A
+ * new person sets its names and a password and is signed in, a member with that role; an
+ * existing user accepts with its password. Only the token's SHA-256 is stored.
+ */
+export class InvitationService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly mailer: Mailer,
+    private readonly appUrl: string,
+    private readonly background: BackgroundTasks,
+    private readonly auth: AuthService,
+  ) {}
+
+  async invite(session: Session, req: InvitationRequest): Promise<InvitationSent> {
+    const account = session.activeAccount;
+    if (account === null || !can(session.ctx, USER_EDIT_PERMISSION)) throw forbidden();
+    const role = await new RoleRepository(this.db).find(account.id, req.role_id);
+    if (role === undefined) throw notFound('Role');
+    if (role.slug === ROLE_SLUGS.norole) {
+      throw invalidInput({ role_id: ['Choose a role that may use the product.'] });
+    }
+    const users = new UserRepository(this.db);
+    const existing = await users.findByEmail(req.email);
+    if (existing !== undefined && (await users.rolesIn(account.id, existing.id)).length > 0) {
+      throw new DomainError('conflict', ALREADY_MEMBER, { fields: { email: [ALREADY_MEMBER] } });
+    }
+    const token = newToken();
+    const now = this.clock.now();
+    const sent: InvitationSent = {
+      id: uuidv7(now),
+      email: req.email,
+      expires_at: isoAt(now + INVITATION_TTL_MS),
+    };
+    await new InvitationRepository(this.db).insert(account.id, {
+      id: sent.id,
+      role_id: role.id,
+      email: req.email,
+      token_hash: sha256(token),
+      invited_by: session.user.id,
+      created_at: isoAt(now),
+      expires_at: sent.expires_at,
+    });
+    const link =
+      `${this.appUrl}/user/set-password?invitation=${encodeURIComponent(token)}` +
+      `&email=${encodeURIComponent(req.email)}`;
+    const inviter = `${session.user.firstname} ${session.user.lastname}`;
+    this.background.run('invitation mail', () =>
+      this.mailer.send({
+        to: req.email,
+        subject: `Invitation to ${account.name}`,
+        text: [
+          'Hello,',
+          '',
+          `${inviter} invites you to the account ${account.name} as ${role.name}. To join, open:`,
+          link,
+          '',
+          'The link works once and for 7 days. If you did not expect this, ignore this mail.',
+        ].join('\n'),
+      }),
+    );
+    return sent;
+  }
+
+  /** What a link is for, before the person answers it. */
+  async info(token: string): Promise<InvitationInfo> {
+    const found = await new InvitationRepository(this.db).usable(
+      sha256(token),
+      isoAt(this.clock.now()),
+    );
+    if (found === undefined) throw invalid();
+    const existing = await new UserRepository(this.db).findByEmail(found.email);
+    return {
+      email: found.email,
+      account: found.account,
+      role: found.role,
+      existing: existing !== undefined,
+    };
+  }
+
+  /**
+   * Answers a link: a new person joins (names, new password), an existing user accepts (its
+   * password). Either way the invitation is used up, the user is a member with the role, the
+   * account is its active one, and it is signed in.
+   */
+  async accept(body: unknown, clientId: string) {
+    const token = (body as { token?: unknown } | null)?.token;
+    const found =
+      typeof token === 'string'
+        ? await new InvitationRepository(this.db).usable(sha256(token), isoAt(this.clock.now()))
+        : undefined;
+    if (found === undefined) throw invalid();
+    const users = new UserRepository(this.db);
+    const existing = await users.findByEmail(found.email);
+    let userId: string;
+    let passwordHash: string | undefined;
+    if (existing === undefined) {
+      const join = invitationJoinSchema.safeParse(body);
+      if (!join.success) throw invalidInput(fieldErrorsOf(join.error));
+      passwordHash = await hashPassword(join.data.password);
+      userId = uuidv7();
+      const at = isoAt(this.clock.now());
+      await this.join(found, userId, at, async (trx) => {
+        await new UserRepository(trx).insert({
+          id: userId,
+          firstname: join.data.firstname,
+          lastname: join.data.lastname,
+          email: found.email,
+          password_hash: passwordHash ?? '',
+          active_account_id: found.account_id,
+          created_at: at,
+          updated_at: at,
+        });
+      });
+    } else {
+      const accept = invitationAcceptSchema.safeParse(body);
+      if (!accept.success) throw invalidInput(fieldErrorsOf(accept.error));
+      if (!(await verifyPassword(accept.data.password, existing.password_hash))) {
+        throw new DomainError('unauthenticated', 'Wrong credentials!', {
+          fields: { password: ['Wrong credentials!'] },
+        });
+      }
+      userId = existing.id;
+      const at = isoAt(this.clock.now());
+      await this.join(found, userId, at, async (trx) => {
+        await new UserRepository(trx).setActiveAccount(userId, found.account_id, at);
+      });
+    }
+    return { userId, token: await this.auth.tokenFor(userId, clientId) };
+  }
+
+  /** Uses the invitation up, runs `work`, and adds the membership: all or nothing. */
+  private async join(
+    found: { id: string; account_id: string; role_id: string },
+    userId: string,
+    at: string,
+    work: (trx: Db) => Promise<void>,
+  ): Promise<void> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        if (!(await new InvitationRepository(trx).consume(found.id, at))) throw invalid();
+        await work(trx);
+        const held = await new UserRepository(trx).rolesIn(found.account_id, userId);
+        if (!held.some((r) => r.id === found.role_id)) {
+          await new RoleRepository(trx).addMemberships(
+            found.account_id,
+            [{ userId, roleId: found.role_id }],
+            at,
+          );
+        }
+      });
+    } catch (err) {
+      // The same address joined through another link at the same moment: one of them wins.
+      if (isUniqueViolation(err, 'users', 'email')) throw invalid();
+      throw err;
+    }
+  }
+}
