@@ -10,6 +10,7 @@ import { clientReportRoutes } from './routes/client-reports';
 import { gatewayRoutes } from './routes/gateways';
 import { originRoutes } from './routes/origin';
 import { invitationRoutes } from './routes/invitations';
+import { memberRoutes } from './routes/members';
 import { roleRoutes } from './routes/roles';
 import { modelRoutes } from './routes/models';
 import { syncRoutes } from './routes/sync';
@@ -55,6 +56,7 @@ export function createApp(
   api.route('/', syncRoutes(services));
   api.route('/', roleRoutes(services));
   api.route('/', invitationRoutes(services));
+  api.route('/', memberRoutes(services));
   api.route('/', gatewayRoutes(services, values));
   api.route('/', valueRoutes(services, values));
   // Last: its /:collection paths must not shadow the fixed paths above.

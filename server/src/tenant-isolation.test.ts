@@ -57,6 +57,12 @@ async function accessRows() {
   return Promise.all([
     s.db.selectFrom('roles').selectAll().orderBy('id').execute(),
     s.db
+      .selectFrom('memberships')
+      .select(['user_id', 'account_id', 'role_id'])
+      .orderBy('user_id')
+      .orderBy('role_id')
+      .execute(),
+    s.db
       .selectFrom('permissions')
       .select(['name', 'role_id'])
       .orderBy('role_id')
@@ -133,6 +139,13 @@ describe.each(intruders)('$email against other accounts', (who) => {
       // A scanned QR code of another account's gateway.
       ['GET', () => apiPaths.linkGateway(m.gateway)],
     ]),
+    // Members of another account, through every members route.
+    ...who.foreignUsers().flatMap((u): Case[] => [
+      ['DELETE', () => apiPaths.member(u)],
+      ['PUT', () => apiPaths.memberRole(u, who.foreignRoles()[0] ?? 'x')],
+      ['DELETE', () => apiPaths.memberRole(u, who.foreignRoles()[0] ?? 'x')],
+      ['POST', () => apiPaths.memberPasswordReset(u)],
+    ]),
     // Another account's roles, through every roles route.
     ...who.foreignRoles().flatMap((r): Case[] => [
       ['PUT', () => apiPaths.role(r)],
@@ -179,7 +192,7 @@ describe.each(intruders)('$email against other accounts', (who) => {
     expect(
       await s.db.selectFrom('models').select(['id', 'attributes']).orderBy('id').execute(),
     ).toEqual(modelsBefore);
-    // No role, permission or access of another account changed.
+    // No role, membership, permission or access of another account changed.
     expect(await accessRows()).toEqual(accessBefore);
     // Nobody's active account moved.
     expect(await s.db.selectFrom('users').select(['id', 'active_account_id']).execute()).toEqual(

@@ -34,6 +34,14 @@ export const apiPaths = {
   collection: (collection: string) => seg(collection),
   model: (collection: string, id: string) => `${seg(collection)}/${seg(id)}`,
   mqttlogs: (fromTs: number) => `account/mqttlogs?from=${fromTs}`,
+  /** The active account's members with their roles (Member[]). */
+  members: () => 'account/users',
+  /** DELETE removes the user from the active account. */
+  member: (id: string) => `account/users/${seg(id)}`,
+  /** PUT gives the member the role, DELETE takes it. */
+  memberRole: (id: string, roleId: string) => `account/users/${seg(id)}/roles/${seg(roleId)}`,
+  /** POST mails the member a link to set a new password (spec 001 §6). */
+  memberPasswordReset: (id: string) => `account/users/${seg(id)}/password-reset`,
   /** POST invites a person into the active account by e-mail (InvitationSent). */
   invitations: () => 'account/invitations',
   /** What an invitation link is for (InvitationInfo), the token in the body. */

@@ -17,6 +17,7 @@ export * from './api/gateway-credentials';
 export * from './api/opcua';
 export * from './api/roles';
 export * from './api/invitations';
+export * from './api/members';
 export * from './topics';
 export * from './protocol/model-update';
 export * from './protocol/write';

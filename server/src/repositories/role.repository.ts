@@ -114,4 +114,20 @@ export class RoleRepository {
       records.map((r) => ({ ...r, roleId })),
     );
   }
+
+  async removeMembership(accountId: string, userId: string, roleId: string): Promise<void> {
+    await scopeTo(this.db, accountId)
+      .deleteFrom('memberships')
+      .where('user_id', '=', userId)
+      .where('role_id', '=', roleId)
+      .execute();
+  }
+
+  /** Removes the user from the account: every role it holds there. */
+  async removeMember(accountId: string, userId: string): Promise<void> {
+    await scopeTo(this.db, accountId)
+      .deleteFrom('memberships')
+      .where('user_id', '=', userId)
+      .execute();
+  }
 }

@@ -1,6 +1,7 @@
 import { MemoryRateCounters, type RateCounters } from '../lib/rate-limiter';
 import type { Db } from '../db/database';
 import { InvitationService } from './invitation.service';
+import { MemberService } from './member.service';
 import { RoleService } from './role.service';
 import type { BackgroundTasks } from '../lib/background';
 import type { Clock } from '../lib/clock';
@@ -33,6 +34,7 @@ export interface Services {
   readonly sync: SyncService;
   readonly roles: RoleService;
   readonly invitations: InvitationService;
+  readonly members: MemberService;
   /** The first-party OAuth client that the web app signs in with (served by /staticconf). */
   readonly firstPartyClientId: string;
 }
@@ -57,12 +59,20 @@ export function createServices(deps: ServiceDeps): Services {
   const counters = deps.rateCounters ?? new MemoryRateCounters(() => clock.now());
   const auth = new AuthService(db, clock, deps.tokenTtlMs, deps.authLimits, counters);
   const users = new UserService(db, clock);
+  const passwords = new PasswordService(
+    db,
+    clock,
+    deps.mailer,
+    deps.appUrl,
+    deps.background,
+    counters,
+  );
   return {
     auth,
     sessions: new SessionService(db, clock, auth, users),
     users,
     accounts: new AccountService(db),
-    passwords: new PasswordService(db, clock, deps.mailer, deps.appUrl, deps.background, counters),
+    passwords,
     clientReports: new ClientReportService(db, clock, counters),
     models: new ModelService(db, clock, deps.feed),
     gateways: new GatewayService(db),
@@ -71,6 +81,7 @@ export function createServices(deps: ServiceDeps): Services {
     sync: new SyncService(db),
     roles: new RoleService(db, deps.feed),
     invitations: new InvitationService(db, clock, deps.mailer, deps.appUrl, deps.background, auth),
+    members: new MemberService(db, clock, deps.feed, passwords),
     firstPartyClientId: deps.firstPartyClientId,
   };
 }

@@ -63,6 +63,14 @@ export class PasswordService {
     return FORGOT_ACCEPTED_MESSAGE;
   }
 
+  /**
+   * An admin sends a member the reset link (spec 001 §6): the same mail and link as forgot, in
+   * the background, counted against the same per-address limit.
+   */
+  sendResetLink(email: string): void {
+    this.background.run('password reset mail', () => this.mailResetLink(email));
+  }
+
   private async mailResetLink(email: string): Promise<void> {
     const user = await new UserRepository(this.db).findByEmail(email);
     if (user === undefined || !(await this.mailsPerEmail.take(email)).allowed) return;

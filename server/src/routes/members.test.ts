@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiPaths,
+  LAST_ROLE,
+  NOT_YOURSELF,
+  RESET_LINK_SENT,
+  type Member,
+  type RoleAdmin,
+} from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+import { decoded, startSmtp } from '../testing/smtp';
+
+/*
+ * The members of an account (spec 000 §2 /app/users, spec 001 §6): listed with their roles,
+ * roles given and taken (never the last one), removed from the account (never oneself), and a
+ * password-reset link mailed by an admin.
+ */
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let s: TestServer;
+let admin = '';
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  s = await startTestServer({ env: { SMTP_URL: smtp.url, APP_URL: 'https://plant.example' } });
+  admin = await s.signIn(DEMO_USERS.admin);
+});
+afterAll(async () => {
+  await s.close();
+  await smtp.close();
+});
+
+const members = async (token = admin) =>
+  dataOf<Member[]>(await s.call('GET', apiPaths.members(), { token }));
+const member = async (email: string) => {
+  const found = (await members()).find((m) => m.email === email);
+  if (found === undefined) throw new Error(`no member ${email}`);
+  return found;
+};
+const roleId = async (slug: string) => {
+  const roles = dataOf<RoleAdmin[]>(await s.call('GET', apiPaths.roles(), { token: admin }));
+  return roles.find((r) => r.slug === slug)?.id ?? '';
+};
+
+describe('members', () => {
+  it('lists the members with their roles; only with user::view', async () => {
+    const list = await members();
+    expect(list.map((m) => m.email).sort()).toEqual(
+      [DEMO_USERS.admin, DEMO_USERS.tech, DEMO_USERS.norole, DEMO_USERS.internal].sort(),
+    );
+    expect((await member(DEMO_USERS.tech)).roles.map((r) => r.slug)).toEqual(['technician']);
+    const tech = await s.signIn(DEMO_USERS.tech);
+    expect((await s.call('GET', apiPaths.members(), { token: tech })).status).toBe(403);
+  });
+
+  it('gives and takes roles, never the last one', async () => {
+    const tech = await member(DEMO_USERS.tech);
+    const supervisor = await roleId('supervisor');
+    const given = await s.call('PUT', apiPaths.memberRole(tech.id, supervisor), { token: admin });
+    expect(
+      dataOf<Member>(given)
+        .roles.map((r) => r.slug)
+        .sort(),
+    ).toEqual(['supervisor', 'technician']);
+    // The member's own session follows at once: it may now list users (supervisor's user::view).
+    const techToken = await s.signIn(DEMO_USERS.tech);
+    expect((await s.call('GET', apiPaths.members(), { token: techToken })).status).toBe(200);
+    const taken = await s.call('DELETE', apiPaths.memberRole(tech.id, supervisor), {
+      token: admin,
+    });
+    expect(dataOf<Member>(taken).roles.map((r) => r.slug)).toEqual(['technician']);
+    expect((await s.call('GET', apiPaths.members(), { token: techToken })).status).toBe(403);
+    const last = await s.call('DELETE', apiPaths.memberRole(tech.id, await roleId('technician')), {
+      token: admin,
+    });
+    expect(last.status).toBe(409);
+    expect(last.json).toMatchObject({ message: LAST_ROLE });
+    expect(
+      (await s.call('PUT', apiPaths.memberRole(tech.id, 'no-such-role'), { token: admin })).status,
+    ).toBe(404);
+  });
+
+  it('removes a member from the account, never oneself; strangers are not found', async () => {
+    const norole = await member(DEMO_USERS.norole);
+    expect((await s.call('DELETE', apiPaths.member(norole.id), { token: admin })).status).toBe(204);
+    expect((await members()).map((m) => m.email)).not.toContain(DEMO_USERS.norole);
+    expect((await s.call('DELETE', apiPaths.member(norole.id), { token: admin })).status).toBe(404);
+    const self = await member(DEMO_USERS.admin);
+    const own = await s.call('DELETE', apiPaths.member(self.id), { token: admin });
+    expect(own.status).toBe(409);
+    expect(own.json).toMatchObject({ message: NOT_YOURSELF });
+    const south = await s.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', DEMO_USERS.south)
+      .executeTakeFirstOrThrow();
+    expect(
+      (
+        await s.call('PUT', apiPaths.memberRole(south.id, await roleId('technician')), {
+          token: admin,
+        })
+      ).status,
+    ).toBe(404);
+    expect((await s.call('DELETE', apiPaths.member(south.id), { token: admin })).status).toBe(404);
+  });
+
+  it('mails a member a link to set a new password', async () => {
+    const tech = await member(DEMO_USERS.tech);
+    const before = smtp.inbox.length;
+    const res = await s.call('POST', apiPaths.memberPasswordReset(tech.id), { token: admin });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ message: RESET_LINK_SENT });
+    await s.idle();
+    expect(smtp.inbox.length).toBe(before + 1);
+    expect(smtp.inbox.at(-1)?.to).toEqual([DEMO_USERS.tech]);
+    expect(decoded(smtp.inbox.at(-1)?.raw ?? '')).toContain(
+      'https://plant.example/user/reset-password?token=',
+    );
+  });
+});

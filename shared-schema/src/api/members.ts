@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { idField } from './fields';
+
+/** A member of the active account as the users list shows it (spec 000 §2 /app/users/list). */
+export const memberSchema = z.object({
+  id: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  roles: z.array(z.object({ id: z.string(), slug: z.string(), name: z.string() })),
+});
+export type Member = z.infer<typeof memberSchema>;
+
+export const memberParamsSchema = z.object({ id: idField });
+export const memberRoleParamsSchema = z.object({ id: idField, roleId: idField });
+
+export const LAST_ROLE = 'A member keeps at least one role: remove it from the account instead.';
+export const NOT_YOURSELF = 'You cannot remove yourself from the account.';
+export const RESET_LINK_SENT = 'A link to set a new password is on its way.';
