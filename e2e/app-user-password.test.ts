@@ -1,8 +1,7 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_USERS } from '../server/src/seed/demo';
 import { E2e } from './support/fixture';
+import { mailsTo as mailsIn } from './support/mails';
 import {
   ForgotPasswordScreen,
   ResetPasswordScreen,
@@ -20,22 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => e2e.close());
 
-/** The mails written so far to `to`, decoded (quoted-printable soft breaks and escapes). */
-async function mailsTo(to: string): Promise<string[]> {
-  const dir = path.join(e2e.server.dataDir, 'mail');
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
-  const mails = await Promise.all(
-    names
-      .filter((n) => n.endsWith(`-${to}.eml`))
-      .sort()
-      .map((n) => fs.readFile(path.join(dir, n), 'utf8')),
-  );
-  return mails.map((raw) =>
-    raw
-      .replace(/=\r?\n/g, '')
-      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-  );
-}
+/** The mails written so far to `to`. */
+const mailsTo = (to: string) => mailsIn(e2e.server.dataDir, to);
 
 /** The reset link of the newest mail to `to`, as a path of the app (the mail names APP_URL). */
 async function resetLinkFor(to: string): Promise<string> {

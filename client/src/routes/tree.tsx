@@ -37,6 +37,7 @@ const ResetPasswordPage = lazyPage(
 );
 const AppLayout = lazyPage(() => import('../features/shell/app-layout'), 'AppLayout');
 const RolesPage = lazyPage(() => import('../features/roles/roles-page'), 'RolesPage');
+const UsersPage = lazyPage(() => import('../features/users/users-page'), 'UsersPage');
 const DevicesListPage = lazyPage(
   () => import('../features/devices/devices-list-page'),
   'DevicesListPage',
@@ -144,8 +145,11 @@ const userRoutes = [
       validateSearch: z.object({
         token: z.string().max(200).optional().catch(undefined),
         email: z.string().max(250).optional().catch(undefined),
+        // An invitation's link (spec 001 §6): answered signed in or not.
+        invitation: z.string().max(200).optional().catch(undefined),
       }),
-      beforeLoad: signedOutOnly,
+      beforeLoad: ({ context, search }) =>
+        search.invitation === undefined ? signedOutOnly({ context }) : undefined,
       component: ResetPasswordPage,
     }),
   ),
@@ -341,6 +345,7 @@ const areas = [
     },
   }),
   listArea('users', msg`Users`, {
+    list: () => <UsersPage />,
     item: {
       param: '$userid',
       title: msg`User`,

@@ -23,6 +23,7 @@ import { signInNoticeAtom } from './notice';
 import { usePageTitle } from './page-title';
 import { processing, useAfterSignIn } from './sign-in-flow';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import { InvitationPage } from './invitation-page';
 import { useForm } from './use-form';
 import { UserForm, useSubmit } from './user-form';
 
@@ -33,6 +34,8 @@ const INITIAL = { password: '', repeat: '' };
 interface ResetSearch {
   readonly token?: string;
   readonly email?: string;
+  /** An invitation's link instead (invitation.service.ts): the invitation page answers it. */
+  readonly invitation?: string;
 }
 
 /**
@@ -42,6 +45,15 @@ interface ResetSearch {
  * sign-in that follows it. A link that is used, expired or cut short says so and offers a new one.
  */
 export function ResetPasswordPage() {
+  const { invitation }: ResetSearch = useSearch({ strict: false });
+  return invitation === undefined || invitation === '' ? (
+    <ResetPassword />
+  ) : (
+    <InvitationPage token={invitation} />
+  );
+}
+
+function ResetPassword() {
   const { t, i18n } = useLingui();
   const { token, email }: ResetSearch = useSearch({ strict: false });
   const setting = useLocation({ select: (l) => l.pathname.startsWith('/user/set-password') });

@@ -1,0 +1,201 @@
+import { useEffect, useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Anchor,
+  Button,
+  PasswordInput,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import { z } from 'zod';
+import {
+  apiPaths,
+  invitationInfoSchema,
+  invitationJoinSchema,
+  LIMITS,
+  type InvitationInfo,
+} from '@plant/shared-schema';
+import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import { callApi } from '../../session/api';
+import { signInWithToken } from '../../session/session';
+import { serverFieldErrors, type FieldErrors } from './form-errors';
+import { usePageTitle } from './page-title';
+import { useAfterSignIn } from './sign-in-flow';
+import { bySchema, useForm } from './use-form';
+import { UserForm, useSubmit } from './user-form';
+
+const JOIN_FIELDS = ['firstname', 'lastname', 'password'] as const;
+const ACCEPT_FIELDS = ['password'] as const;
+const joinForm = bySchema(invitationJoinSchema.omit({ token: true }), JOIN_FIELDS);
+const acceptForm = bySchema(
+  z.object({ password: z.string().min(1, 'Please enter your password') }),
+  ACCEPT_FIELDS,
+);
+const acceptedSchema = z.object({ access_token: z.string() });
+
+/**
+ * The link of an invitation mail (spec 001 §6): /user/set-password?invitation=…&email=…. It
+ * says which account and role it is for; a new person sets names and a password, an existing
+ * user accepts with its own password; then it is signed in, in that account. A used or expired
+ * link says so.
+ */
+export function InvitationPage({ token }: { readonly token: string }) {
+  const { t, i18n } = useLingui();
+  usePageTitle(t`Invitation`);
+  const [info, setInfo] = useState<InvitationInfo | { readonly error: string } | null>(null);
+  useEffect(() => {
+    void callApi('POST', apiPaths.invitationInfo(), invitationInfoSchema, {
+      body: { token },
+      quiet: true,
+    }).then((answer) =>
+      setInfo('error' in answer ? { error: callErrorText(answer.error) } : answer.data),
+    );
+  }, [token]);
+
+  if (info === null) {
+    return (
+      <Text c="dimmed">
+        <Trans>Reading the invitation…</Trans>
+      </Text>
+    );
+  }
+  if ('error' in info) {
+    return (
+      <UserForm title={<Trans>Invitation</Trans>} busy={false} onSubmit={() => Promise.resolve()}>
+        <Alert color="red" role="alert">
+          {translateServerText(i18n, info.error)}
+        </Alert>
+        <Anchor component={Link} to="/user/login" size="sm" ta="center">
+          <Trans>Back to sign-in</Trans>
+        </Anchor>
+      </UserForm>
+    );
+  }
+  return info.existing ? (
+    <AcceptForm token={token} info={info} />
+  ) : (
+    <JoinForm token={token} info={info} />
+  );
+}
+
+function useAccept(token: string) {
+  const afterSignIn = useAfterSignIn();
+  return async <K extends string>(
+    body: Record<string, string>,
+    fields: readonly K[],
+    show: (e: FieldErrors<K>) => boolean,
+  ) => {
+    const answer = await callApi('POST', apiPaths.invitationAccept(), acceptedSchema, {
+      body: { ...body, token },
+      quiet: true,
+    });
+    if ('error' in answer) {
+      const onFields = serverFieldErrors(answer.error.fields, fields);
+      return show(onFields) ? null : callErrorText(answer.error);
+    }
+    return afterSignIn(await signInWithToken(answer.data.access_token));
+  };
+}
+
+function Heading({ info }: { readonly info: InvitationInfo }) {
+  return (
+    <Text size="sm">
+      <Trans>
+        You are invited to {info.account} as {info.role}.
+      </Trans>
+    </Text>
+  );
+}
+
+function JoinForm({ token, info }: { readonly token: string; readonly info: InvitationInfo }) {
+  const { t, i18n } = useLingui();
+  const form = useForm({
+    fields: JOIN_FIELDS,
+    initial: { firstname: '', lastname: '', password: '' },
+    validate: joinForm,
+  });
+  const accept = useAccept(token);
+  const { busy, error, submit } = useSubmit(form.check, (data) =>
+    accept(data, JOIN_FIELDS, (e) => form.showErrors(e)),
+  );
+  const { newPasswordMin: min, newPasswordMax: max } = LIMITS;
+  return (
+    <UserForm title={<Trans>Join the account</Trans>} busy={busy} onSubmit={submit}>
+      <Heading info={info} />
+      <TextInput
+        label={t`Email`}
+        value={info.email}
+        name="email"
+        autoComplete="username"
+        readOnly
+      />
+      <TextInput
+        {...form.field('firstname')}
+        label={t`First name`}
+        autoComplete="given-name"
+        required
+      />
+      <TextInput
+        {...form.field('lastname')}
+        label={t`Last name`}
+        autoComplete="family-name"
+        required
+      />
+      <PasswordInput
+        {...form.field('password')}
+        label={t`Password`}
+        description={t`${min} to ${max} characters`}
+        autoComplete="new-password"
+        required
+      />
+      {error === null ? null : (
+        <Alert color="red" role="alert">
+          {translateServerText(i18n, error)}
+        </Alert>
+      )}
+      <Button type="submit" fullWidth loading={busy}>
+        <Trans>Join</Trans>
+      </Button>
+      <VisuallyHidden role="status">{busy ? <Trans>Joining…</Trans> : null}</VisuallyHidden>
+    </UserForm>
+  );
+}
+
+function AcceptForm({ token, info }: { readonly token: string; readonly info: InvitationInfo }) {
+  const { t, i18n } = useLingui();
+  const form = useForm({ fields: ACCEPT_FIELDS, initial: { password: '' }, validate: acceptForm });
+  const accept = useAccept(token);
+  const { busy, error, submit } = useSubmit(form.check, (data) =>
+    accept(data, ACCEPT_FIELDS, (e) => form.showErrors(e)),
+  );
+  return (
+    <UserForm title={<Trans>Accept the invitation</Trans>} busy={busy} onSubmit={submit}>
+      <Heading info={info} />
+      <TextInput
+        label={t`Email`}
+        value={info.email}
+        name="email"
+        autoComplete="username"
+        readOnly
+      />
+      <PasswordInput
+        {...form.field('password')}
+        label={t`Your password`}
+        autoComplete="current-password"
+        required
+      />
+      {error === null ? null : (
+        <Alert color="red" role="alert">
+          {translateServerText(i18n, error)}
+        </Alert>
+      )}
+      <Button type="submit" fullWidth loading={busy}>
+        <Trans>Accept</Trans>
+      </Button>
+      <VisuallyHidden role="status">{busy ? <Trans>Accepting…</Trans> : null}</VisuallyHidden>
+    </UserForm>
+  );
+}

@@ -1,0 +1,318 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  NativeSelect,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { z } from 'zod';
+import {
+  apiPaths,
+  invitationSentSchema,
+  memberSchema,
+  roleAdminSchema,
+  ROLE_SLUGS,
+  USER_EDIT_PERMISSION,
+  type Member,
+  type RoleAdmin,
+} from '@plant/shared-schema';
+import { EmptyState } from '../../components/empty-state';
+import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import { useCan } from '../../permissions/permissions';
+import type { WorkerError } from '@plant/sync-worker/api';
+import { callApi } from '../../session/api';
+
+const membersSchema = z.array(memberSchema);
+const rolesSchema = z.array(roleAdminSchema);
+
+/** Search starts at 3 characters (spec 001 §5). */
+const SEARCH_MIN = 3;
+
+/**
+ * The account's members (spec 000 §2 /app/users/list, spec 001 §6): search from 3 characters,
+ * their roles (given and taken with user::edit), removal from the account, a password-reset
+ * link, and invitations by full e-mail address with a role. Invitations need the network, and
+ * say so when it is not there.
+ */
+export function UsersPage() {
+  const { t, i18n } = useLingui();
+  const can = useCan();
+  const mayEdit = can(USER_EDIT_PERMISSION);
+  const [members, setMembers] = useState<readonly Member[] | null>(null);
+  const [roles, setRoles] = useState<readonly RoleAdmin[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+
+  const load = useCallback(async () => {
+    const [answer, roleAnswer] = await Promise.all([
+      callApi('GET', apiPaths.members(), membersSchema),
+      callApi('GET', apiPaths.roles(), rolesSchema, { quiet: true }),
+    ]);
+    if ('error' in answer) setError(callErrorText(answer.error));
+    else setMembers(answer.data);
+    if (!('error' in roleAnswer)) setRoles(roleAnswer.data);
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const replace = (next: Member) =>
+    setMembers((list) => list?.map((m) => (m.id === next.id ? next : m)) ?? null);
+  const fail = (e: WorkerError) => setError(translateServerText(i18n, callErrorText(e)));
+
+  const giveRole = async (member: Member, roleId: string) => {
+    const answer = await callApi('PUT', apiPaths.memberRole(member.id, roleId), memberSchema);
+    if ('error' in answer) fail(answer.error);
+    else replace(answer.data);
+  };
+  const takeRole = async (member: Member, roleId: string) => {
+    const answer = await callApi('DELETE', apiPaths.memberRole(member.id, roleId), memberSchema);
+    if ('error' in answer) fail(answer.error);
+    else replace(answer.data);
+  };
+  const remove = async (member: Member) => {
+    const answer = await callApi('DELETE', apiPaths.member(member.id), z.unknown(), {
+      envelope: false,
+    });
+    if ('error' in answer) fail(answer.error);
+    else setMembers((list) => list?.filter((m) => m.id !== member.id) ?? null);
+  };
+  const resetLink = async (member: Member) => {
+    const answer = await callApi('POST', apiPaths.memberPasswordReset(member.id), z.unknown(), {
+      envelope: false,
+    });
+    if ('error' in answer) fail(answer.error);
+    else setNotice(t`A link to set a new password is on its way to ${member.email}.`);
+  };
+
+  const text = search.trim().toLowerCase();
+  const shown =
+    members === null
+      ? []
+      : text.length < SEARCH_MIN
+        ? members
+        : members.filter((m) =>
+            `${m.firstname} ${m.lastname} ${m.email}`.toLowerCase().includes(text),
+          );
+  const assignable = roles.filter((r) => r.slug !== ROLE_SLUGS.norole);
+
+  return (
+    <Stack gap="md" data-testid="users-page">
+      <Title order={1}>
+        <Trans>Users</Trans>
+      </Title>
+      {error === null ? null : (
+        <Alert color="red" role="alert" withCloseButton onClose={() => setError(null)}>
+          {error}
+        </Alert>
+      )}
+      {notice === null ? null : (
+        <Alert color="green" role="status" withCloseButton onClose={() => setNotice(null)}>
+          {notice}
+        </Alert>
+      )}
+      {mayEdit ? (
+        <InviteForm
+          roles={assignable}
+          onSent={(email) => setNotice(t`Invitation sent to ${email}.`)}
+        />
+      ) : null}
+      <TextInput
+        label={t`Search`}
+        description={t`From ${SEARCH_MIN} characters: name or e-mail address`}
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+        maw={360}
+      />
+      {members === null ? (
+        <Text c="dimmed">
+          <Trans>Loading users…</Trans>
+        </Text>
+      ) : shown.length === 0 ? (
+        <EmptyState title={t`No user matches the search.`} />
+      ) : (
+        <Table striped data-testid="users-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>
+                <Trans>Name</Trans>
+              </Table.Th>
+              <Table.Th>
+                <Trans>E-mail</Trans>
+              </Table.Th>
+              <Table.Th>
+                <Trans>Roles</Trans>
+              </Table.Th>
+              {mayEdit ? (
+                <Table.Th>
+                  <Trans>Actions</Trans>
+                </Table.Th>
+              ) : null}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {shown.map((m) => {
+              const name = `${m.firstname} ${m.lastname}`;
+              const missing = assignable.filter((r) => !m.roles.some((h) => h.id === r.id));
+              return (
+                <Table.Tr key={m.id} data-testid="user-row" data-email={m.email}>
+                  <Table.Td>{name}</Table.Td>
+                  <Table.Td>{m.email}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4}>
+                      {m.roles.map((r) => (
+                        <Badge
+                          key={r.id}
+                          variant="light"
+                          rightSection={
+                            mayEdit && m.roles.length > 1 ? (
+                              <ActionIcon
+                                size="xs"
+                                variant="transparent"
+                                aria-label={t`Take the role ${r.name} from ${name}`}
+                                onClick={() => void takeRole(m, r.id)}
+                              >
+                                ✕
+                              </ActionIcon>
+                            ) : undefined
+                          }
+                        >
+                          {r.name}
+                        </Badge>
+                      ))}
+                      {mayEdit && missing.length > 0 ? (
+                        <NativeSelect
+                          size="xs"
+                          aria-label={t`Give ${name} a role`}
+                          value=""
+                          data={[
+                            { value: '', label: t`Add a role…` },
+                            ...missing.map((r) => ({ value: r.id, label: r.name })),
+                          ]}
+                          onChange={(e) => {
+                            if (e.currentTarget.value !== '')
+                              void giveRole(m, e.currentTarget.value);
+                          }}
+                        />
+                      ) : null}
+                    </Group>
+                  </Table.Td>
+                  {mayEdit ? (
+                    <Table.Td>
+                      <Group gap={4}>
+                        <Button size="compact-xs" variant="light" onClick={() => void resetLink(m)}>
+                          <Trans>Send password link</Trans>
+                        </Button>
+                        <Button
+                          size="compact-xs"
+                          variant="outline"
+                          color="red"
+                          aria-label={t`Remove ${name} from the account`}
+                          onClick={() => void remove(m)}
+                        >
+                          <Trans>Remove</Trans>
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  ) : null}
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
+
+function InviteForm(props: {
+  readonly roles: readonly RoleAdmin[];
+  readonly onSent: (email: string) => void;
+}) {
+  const { t, i18n } = useLingui();
+  const [email, setEmail] = useState('');
+  const [roleId, setRoleId] = useState('');
+  const [errors, setErrors] = useState<{ email?: string; role?: string; other?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const role = roleId === '' ? (props.roles[0]?.id ?? '') : roleId;
+  const send = async () => {
+    setBusy(true);
+    const answer = await callApi('POST', apiPaths.invitations(), invitationSentSchema, {
+      body: { email: email.trim(), role_id: role },
+    });
+    setBusy(false);
+    if ('error' in answer) {
+      const fields = answer.error.fields;
+      const first = (key: string) => {
+        const message = fields?.[key]?.[0];
+        return message === undefined ? undefined : translateServerText(i18n, message);
+      };
+      const onEmail = first('email');
+      const onRole = first('role_id');
+      setErrors({
+        ...(onEmail === undefined ? {} : { email: onEmail }),
+        ...(onRole === undefined ? {} : { role: onRole }),
+        ...(onEmail === undefined && onRole === undefined
+          ? {
+              other:
+                answer.error.kind === 'network'
+                  ? t`Invitations need the network: try again once you are online.`
+                  : translateServerText(i18n, callErrorText(answer.error)),
+            }
+          : {}),
+      });
+      return;
+    }
+    setErrors({});
+    setEmail('');
+    props.onSent(answer.data.email);
+  };
+  return (
+    <Paper withBorder p="sm" maw={720}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+        data-testid="invite-form"
+      >
+        <Group align="flex-start">
+          <TextInput
+            label={t`Invite by e-mail`}
+            type="email"
+            autoComplete="off"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={errors.email}
+            required
+          />
+          <NativeSelect
+            label={t`Role`}
+            value={role}
+            data={props.roles.map((r) => ({ value: r.id, label: r.name }))}
+            onChange={(e) => setRoleId(e.currentTarget.value)}
+            error={errors.role}
+          />
+          <Button type="submit" mt={25} loading={busy}>
+            <Trans>Invite</Trans>
+          </Button>
+        </Group>
+        {errors.other === undefined ? null : (
+          <Text c="red" size="sm" role="alert" mt="xs">
+            {errors.other}
+          </Text>
+        )}
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { INVITATION_INVALID } from '@plant/shared-schema';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { E2e } from './support/fixture';
+import { mailsTo } from './support/mails';
+
+/*
+ * The users list and invitations in the browser (spec 001 §6, issue 15): an admin invites a new
+ * person by e-mail with a role; the mail's link opens the set-password screen, where the person
+ * sets names and a password and lands in the app, in the account, with the role; the link a
+ * second time says it is used.
+ */
+let e2e: E2e;
+
+beforeAll(async () => {
+  e2e = await E2e.start(inject('clientDist'));
+});
+afterAll(() => e2e.close());
+
+/** The invitation link of the newest mail to `to`, as a path of the app. */
+async function invitationLinkFor(to: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(async () => {
+      const newest = (await mailsTo(e2e.server.dataDir, to)).at(-1) ?? '';
+      link = /https?:\/\/\S+\/user\/set-password\?invitation=\S+/.exec(newest)?.[0];
+      return link;
+    })
+    .toBeDefined();
+  const url = new URL(link ?? '');
+  return url.pathname + url.search;
+}
+
+describe('users and invitations', () => {
+  it('lists the members with search; an invitation mail lets a new person join with the role; the link works once', async () => {
+    const tab = await e2e.openApp(await e2e.browser());
+    await tab.signInAt(DEMO_USERS.admin);
+    await tab.goto('/app/users/list');
+    const page = tab.page;
+    const rows = page.getByTestId('user-row');
+    await expect.poll(() => rows.count()).toBe(4);
+    // Search from 3 characters: two are not enough to filter.
+    const search = page.getByRole('textbox', { name: 'Search' });
+    await search.fill('te');
+    expect(await rows.count()).toBe(4);
+    await search.fill('tech');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().getAttribute('data-email')).toBe(DEMO_USERS.tech);
+    await search.fill('');
+
+    const invite = page.getByTestId('invite-form');
+    await invite.getByRole('textbox', { name: 'Invite by e-mail' }).fill('nina.new@example.com');
+    await invite.getByRole('combobox', { name: 'Role' }).selectOption({ label: 'Technician' });
+    await invite.getByRole('button', { name: 'Invite' }).click();
+    await expect
+      .poll(() => page.getByText('Invitation sent to nina.new@example.com.').count())
+      .toBe(1);
+
+    const link = await invitationLinkFor('nina.new@example.com');
+    const guest = await e2e.openApp(await e2e.browser(), link);
+    await expect
+      .poll(() =>
+        guest.page.getByText('You are invited to Demo Machine Builder as Technician.').count(),
+      )
+      .toBe(1);
+    await guest.page.getByRole('textbox', { name: 'First name' }).fill('Nina');
+    await guest.page.getByRole('textbox', { name: 'Last name' }).fill('Newcomer');
+    await guest.page.getByLabel(/^Password( \*)?$/).fill('nina-pass-1');
+    await guest.page.getByRole('button', { name: 'Join' }).click();
+    await guest.waitForPath(/^\/app\/devices\/list$/);
+
+    // The admin's list shows the new member with the role.
+    await tab.goto('/app/users/list');
+    await expect.poll(() => rows.filter({ hasText: 'nina.new@example.com' }).count()).toBe(1);
+    expect(await rows.filter({ hasText: 'nina.new@example.com' }).textContent()).toContain(
+      'Technician',
+    );
+
+    // The link a second time.
+    const again = await e2e.openApp(await e2e.browser(), link);
+    await expect.poll(() => again.page.getByText(INVITATION_INVALID).count()).toBe(1);
+  });
+});
