@@ -10,6 +10,7 @@ import * as terminalCommands from './20261124000100-terminal-commands';
 import * as modelListOrder from './20261124000200-model-list-order';
 import * as assetAccess from './20261126000000-asset-access';
 import * as invitations from './20261126000100-invitations';
+import * as userProfile from './20261126000200-user-profile';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '20261124000200-model-list-order': modelListOrder,
   '20261126000000-asset-access': assetAccess,
   '20261126000100-invitations': invitations,
+  '20261126000200-user-profile': userProfile,
 };

@@ -145,6 +145,8 @@ describe.each(intruders)('$email against other accounts', (who) => {
       ['PUT', () => apiPaths.memberRole(u, who.foreignRoles()[0] ?? 'x')],
       ['DELETE', () => apiPaths.memberRole(u, who.foreignRoles()[0] ?? 'x')],
       ['POST', () => apiPaths.memberPasswordReset(u)],
+      ['GET', () => apiPaths.userProfile(u)],
+      ['GET', () => apiPaths.userNotifications(u)],
     ]),
     // Another account's roles, through every roles route.
     ...who.foreignRoles().flatMap((r): Case[] => [

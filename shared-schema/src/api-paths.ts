@@ -34,6 +34,10 @@ export const apiPaths = {
   collection: (collection: string) => seg(collection),
   model: (collection: string, id: string) => `${seg(collection)}/${seg(id)}`,
   mqttlogs: (fromTs: number) => `account/mqttlogs?from=${fromTs}`,
+  /** A user's details (UserProfile): GET, PUT. */
+  userProfile: (id: string) => `users/${seg(id)}/profile`,
+  /** A user's notification channels and window (NotificationSettings): GET, PUT. */
+  userNotifications: (id: string) => `users/${seg(id)}/notifications`,
   /** The active account's members with their roles (Member[]). */
   members: () => 'account/users',
   /** DELETE removes the user from the active account. */

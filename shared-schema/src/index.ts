@@ -18,6 +18,7 @@ export * from './api/opcua';
 export * from './api/roles';
 export * from './api/invitations';
 export * from './api/members';
+export * from './api/profile';
 export * from './topics';
 export * from './protocol/model-update';
 export * from './protocol/write';

@@ -29,6 +29,9 @@ export interface UsersTable {
   active_account_id: string | null;
   created_at: string;
   updated_at: string;
+  phone: Generated<string>;
+  /** NotificationSettings as JSON. */
+  notifications: Generated<string>;
 }
 
 export interface RolesTable {

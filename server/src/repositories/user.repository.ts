@@ -5,7 +5,7 @@ import { ownMemberships, scopeTo } from './account-scope';
 
 export type UserRow = Selectable<UsersTable>;
 /** A user without its password hash: what everything but the password check gets. */
-export type UserRecord = Omit<UserRow, 'password_hash'>;
+export type UserRecord = Omit<UserRow, 'password_hash' | 'phone' | 'notifications'>;
 
 const RECORD_COLUMNS = [
   'id',

@@ -4,7 +4,10 @@ import {
   LAST_ROLE,
   NOT_YOURSELF,
   RESET_LINK_SENT,
+  CONTACT_NOT_VALID,
   type Member,
+  type NotificationSettings,
+  type UserProfile,
   type RoleAdmin,
 } from '@plant/shared-schema';
 import { DEMO_USERS } from '../seed/demo';
@@ -116,5 +119,83 @@ describe('members', () => {
     expect(decoded(smtp.inbox.at(-1)?.raw ?? '')).toContain(
       'https://plant.example/user/reset-password?token=',
     );
+  });
+
+  it('a user edits its own details; an admin edits a member’s; the rules of spec 001 §5 hold', async () => {
+    const tech = await member(DEMO_USERS.tech);
+    const techToken = await s.signIn(DEMO_USERS.tech);
+    const mine = dataOf<UserProfile>(
+      await s.call('GET', apiPaths.userProfile(tech.id), { token: techToken }),
+    );
+    expect(mine).toMatchObject({ email: DEMO_USERS.tech, phone: '', language: 'en' });
+    const changed = await s.call('PUT', apiPaths.userProfile(tech.id), {
+      token: techToken,
+      json: { ...mine, phone: '+49 170 1234567', language: 'de' },
+    });
+    expect(dataOf<UserProfile>(changed)).toMatchObject({
+      phone: '+49 170 1234567',
+      language: 'de',
+    });
+    const badPhone = await s.call('PUT', apiPaths.userProfile(tech.id), {
+      token: techToken,
+      json: { ...mine, phone: 'call me' },
+    });
+    expect(badPhone.status).toBe(422);
+    expect(badPhone.json).toMatchObject({ errors: { phone: [CONTACT_NOT_VALID] } });
+    const taken = await s.call('PUT', apiPaths.userProfile(tech.id), {
+      token: techToken,
+      json: { ...mine, email: DEMO_USERS.admin },
+    });
+    expect(taken.status).toBe(422);
+    expect(taken.json).toMatchObject({
+      errors: { email: ['This email address is already registered.'] },
+    });
+    // An admin of the account may; the technician may not edit the admin's.
+    const byAdmin = await s.call('PUT', apiPaths.userProfile(tech.id), {
+      token: admin,
+      json: { ...mine, firstname: 'Tomasz' },
+    });
+    expect(dataOf<UserProfile>(byAdmin).firstname).toBe('Tomasz');
+    const self = await member(DEMO_USERS.admin);
+    expect(
+      (
+        await s.call('PUT', apiPaths.userProfile(self.id), {
+          token: techToken,
+          json: { ...mine, email: 'taken-over@example.com' },
+        })
+      ).status,
+    ).toBe(403);
+    // Another account's admin does not reach the root account's members.
+    const south = await s.signIn(DEMO_USERS.south);
+    expect((await s.call('GET', apiPaths.userProfile(tech.id), { token: south })).status).toBe(404);
+  });
+
+  it('keeps notification channels and a window of times', async () => {
+    const tech = await member(DEMO_USERS.tech);
+    const techToken = await s.signIn(DEMO_USERS.tech);
+    expect(
+      dataOf<NotificationSettings>(
+        await s.call('GET', apiPaths.userNotifications(tech.id), { token: techToken }),
+      ),
+    ).toEqual({ channels: ['mail'], window: null });
+    const settings: NotificationSettings = {
+      channels: ['sms', 'push'],
+      window: { days: [1, 2, 3, 4, 5], from: '07:00', to: '18:00', timezone: 'Europe/Berlin' },
+    };
+    const saved = await s.call('PUT', apiPaths.userNotifications(tech.id), {
+      token: techToken,
+      json: settings,
+    });
+    expect(dataOf<NotificationSettings>(saved)).toEqual(settings);
+    const bad = await s.call('PUT', apiPaths.userNotifications(tech.id), {
+      token: techToken,
+      json: { ...settings, window: { ...settings.window, to: '24:30' } },
+    });
+    expect(bad.status).toBe(422);
+    expect(
+      dataOf<NotificationSettings>(
+        await s.call('GET', apiPaths.userNotifications(tech.id), { token: admin }),
+      ),
+    ).toEqual(settings);
   });
 });

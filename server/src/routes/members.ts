@@ -1,8 +1,13 @@
 import { Hono } from 'hono';
-import { memberParamsSchema, memberRoleParamsSchema } from '@plant/shared-schema';
+import {
+  memberParamsSchema,
+  memberRoleParamsSchema,
+  notificationSettingsSchema,
+  userProfileSchema,
+} from '@plant/shared-schema';
 import { requireAuth } from '../http/auth';
 import type { AppEnv } from '../http/context';
-import { validParams } from '../http/validate';
+import { validBody, validParams } from '../http/validate';
 import type { Services } from '../services';
 
 /** The active account's members (spec 000 §2 /app/users, spec 001 §6). */
@@ -34,6 +39,29 @@ export function memberRoutes(services: Services) {
   app.post('/account/users/:id/password-reset', auth, async (c) => {
     const { id } = validParams(c, memberParamsSchema);
     return c.json({ success: true, message: await members.sendResetLink(c.get('session'), id) });
+  });
+
+  // A user's details and notification settings: oneself, or a member with user::view / edit.
+  app.get('/users/:id/profile', auth, async (c) => {
+    const { id } = validParams(c, memberParamsSchema);
+    return c.json({ data: await services.profiles.profile(c.get('session'), id) });
+  });
+
+  app.put('/users/:id/profile', auth, async (c) => {
+    const { id } = validParams(c, memberParamsSchema);
+    const body = await validBody(c, userProfileSchema);
+    return c.json({ data: await services.profiles.setProfile(c.get('session'), id, body) });
+  });
+
+  app.get('/users/:id/notifications', auth, async (c) => {
+    const { id } = validParams(c, memberParamsSchema);
+    return c.json({ data: await services.profiles.notifications(c.get('session'), id) });
+  });
+
+  app.put('/users/:id/notifications', auth, async (c) => {
+    const { id } = validParams(c, memberParamsSchema);
+    const body = await validBody(c, notificationSettingsSchema);
+    return c.json({ data: await services.profiles.setNotifications(c.get('session'), id, body) });
   });
 
   return app;

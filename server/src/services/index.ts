@@ -2,6 +2,7 @@ import { MemoryRateCounters, type RateCounters } from '../lib/rate-limiter';
 import type { Db } from '../db/database';
 import { InvitationService } from './invitation.service';
 import { MemberService } from './member.service';
+import { ProfileService } from './profile.service';
 import { RoleService } from './role.service';
 import type { BackgroundTasks } from '../lib/background';
 import type { Clock } from '../lib/clock';
@@ -35,6 +36,7 @@ export interface Services {
   readonly roles: RoleService;
   readonly invitations: InvitationService;
   readonly members: MemberService;
+  readonly profiles: ProfileService;
   /** The first-party OAuth client that the web app signs in with (served by /staticconf). */
   readonly firstPartyClientId: string;
 }
@@ -82,6 +84,7 @@ export function createServices(deps: ServiceDeps): Services {
     roles: new RoleService(db, deps.feed),
     invitations: new InvitationService(db, clock, deps.mailer, deps.appUrl, deps.background, auth),
     members: new MemberService(db, clock, deps.feed, passwords),
+    profiles: new ProfileService(db, clock),
     firstPartyClientId: deps.firstPartyClientId,
   };
 }

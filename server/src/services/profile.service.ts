@@ -1,0 +1,105 @@
+import {
+  can,
+  DEFAULT_NOTIFICATIONS,
+  LANGUAGES,
+  notificationSettingsSchema,
+  USER_EDIT_PERMISSION,
+  type NotificationSettings,
+  type UserProfile,
+} from '@plant/shared-schema';
+import { isUniqueViolation, type Db } from '../db/database';
+import { isoAt, type Clock } from '../lib/clock';
+import { UserRepository } from '../repositories/user.repository';
+import { DomainError, forbidden, notFound } from './domain-error';
+import type { Session } from './user.service';
+
+const EMAIL_TAKEN = 'This email address is already registered.';
+
+/**
+ * A user's details and notification settings (spec 001 §3): the user itself, or a member of the
+ * caller's active account with user::view to read and user::edit to change.
+ */
+export class ProfileService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  private async reach(session: Session, userId: string, permission: string): Promise<void> {
+    if (userId === session.user.id) return;
+    const accountId = session.activeAccount?.id;
+    if (accountId === undefined || !can(session.ctx, permission)) throw forbidden();
+    const held = await new UserRepository(this.db).rolesIn(accountId, userId);
+    if (held.length === 0) throw notFound('User');
+  }
+
+  private async row(userId: string) {
+    const row = await this.db
+      .selectFrom('users')
+      .select(['firstname', 'lastname', 'email', 'phone', 'language', 'notifications'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (row === undefined) throw notFound('User');
+    return row;
+  }
+
+  async profile(session: Session, userId: string): Promise<UserProfile> {
+    await this.reach(session, userId, 'user::view');
+    const row = await this.row(userId);
+    const language = (LANGUAGES as readonly string[]).includes(row.language)
+      ? (row.language as UserProfile['language'])
+      : 'en';
+    return {
+      firstname: row.firstname,
+      lastname: row.lastname,
+      email: row.email,
+      phone: row.phone,
+      language,
+    };
+  }
+
+  async setProfile(session: Session, userId: string, next: UserProfile): Promise<UserProfile> {
+    await this.reach(session, userId, USER_EDIT_PERMISSION);
+    try {
+      await this.db
+        .updateTable('users')
+        .set({ ...next, updated_at: isoAt(this.clock.now()) })
+        .where('id', '=', userId)
+        .execute();
+    } catch (err) {
+      if (isUniqueViolation(err, 'users', 'email')) {
+        throw new DomainError('invalid', EMAIL_TAKEN, { fields: { email: [EMAIL_TAKEN] } });
+      }
+      throw err;
+    }
+    return this.profile(session, userId);
+  }
+
+  async notifications(session: Session, userId: string): Promise<NotificationSettings> {
+    await this.reach(session, userId, 'user::view');
+    const row = await this.row(userId);
+    try {
+      const parsed = notificationSettingsSchema.safeParse(JSON.parse(row.notifications));
+      return parsed.success ? parsed.data : DEFAULT_NOTIFICATIONS;
+    } catch {
+      return DEFAULT_NOTIFICATIONS;
+    }
+  }
+
+  async setNotifications(
+    session: Session,
+    userId: string,
+    next: NotificationSettings,
+  ): Promise<NotificationSettings> {
+    await this.reach(session, userId, USER_EDIT_PERMISSION);
+    await this.db
+      .updateTable('users')
+      .set({
+        notifications: JSON.stringify({ ...next, channels: [...new Set(next.channels)] }),
+        updated_at: isoAt(this.clock.now()),
+      })
+      .where('id', '=', userId)
+      .execute();
+    return this.notifications(session, userId);
+  }
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { LANGUAGES } from '../constants';
+import { emailField, firstnameField, lastnameField } from './fields';
+
+/** Spec 001 §5's text for a contact that is none of the three. */
+export const CONTACT_NOT_VALID = 'Must be a valid email address, phone number or telegram number';
+/** Spec 001 §5. */
+export const TIME_NOT_VALID = 'The time needs to be valid';
+
+/** A phone number as people write it: +, digits, spaces, brackets, dashes; 5 to 20 digits. */
+export const phoneField = z
+  .string()
+  .trim()
+  .max(30, CONTACT_NOT_VALID)
+  .refine((v) => v === '' || /^\+?[0-9 ()/-]+$/.test(v), CONTACT_NOT_VALID)
+  .refine((v) => {
+    if (v === '') return true;
+    const digits = v.replace(/\D/g, '').length;
+    return digits >= 5 && digits <= 20;
+  }, CONTACT_NOT_VALID);
+
+/** A user's details (spec 001 §3 User): the user itself, or an admin with user::edit. */
+export const userProfileSchema = z.object({
+  firstname: firstnameField,
+  lastname: lastnameField,
+  email: emailField,
+  phone: phoneField,
+  language: z.enum(LANGUAGES),
+});
+export type UserProfile = z.infer<typeof userProfileSchema>;
+
+export const NOTIFICATION_CHANNELS = ['mail', 'sms', 'push'] as const;
+export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+
+const timeOfDay = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, TIME_NOT_VALID);
+
+/**
+ * How and when a user is told of alarms (spec 001 §3, §9): its channels, and a window of times
+ * (days of the week, 0 = Sunday, and from/to in its time zone; `to` before `from` runs past
+ * midnight). Outside the window, delivery waits for the next slot. No window: any time.
+ */
+export const notificationSettingsSchema = z.object({
+  channels: z.array(z.enum(NOTIFICATION_CHANNELS)).max(3),
+  window: z
+    .object({
+      days: z.array(z.number().int().min(0).max(6)).min(1, TIME_NOT_VALID).max(7),
+      from: timeOfDay,
+      to: timeOfDay,
+      timezone: z
+        .string()
+        .max(64)
+        .refine((tz) => {
+          try {
+            new Intl.DateTimeFormat('en-US', { timeZone: tz });
+            return true;
+          } catch {
+            return false;
+          }
+        }, TIME_NOT_VALID),
+    })
+    .refine((w) => w.from !== w.to, { message: TIME_NOT_VALID, path: ['to'] })
+    .nullable(),
+});
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
+
+export const DEFAULT_NOTIFICATIONS: NotificationSettings = { channels: ['mail'], window: null };
+
+type Window = NonNullable<NotificationSettings['window']>;
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** The weekday and minute of the day at `ms` in `timezone`. */
+function localTime(ms: number, format: Intl.DateTimeFormat): { day: number; minute: number } {
+  const parts = format.formatToParts(new Date(ms));
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  const hour = Number(get('hour')) % 24;
+  return { day: WEEKDAYS.indexOf(get('weekday')), minute: hour * 60 + Number(get('minute')) };
+}
+
+const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** Whether the local day and minute lie inside the window (an overnight one belongs to its start day). */
+function inside(w: Window, day: number, minute: number): boolean {
+  const from = minutes(w.from);
+  const to = minutes(w.to);
+  if (from < to) return w.days.includes(day) && minute >= from && minute < to;
+  // Past midnight: the evening part on a chosen day, the morning part on the day after one.
+  if (minute >= from) return w.days.includes(day);
+  return minute < to && w.days.includes((day + 6) % 7);
+}
+
+/**
+ * When a message raised at `at` (epoch ms) may be delivered: at once inside the window (or
+ * without one), else the first minute the window opens again (spec 001 §9: "outside it, delivery
+ * goes to the next slot"). Walks minute by minute in the user's time zone, so summer time and
+ * its hours that do not exist are handled by the platform's own calendar.
+ */
+export function nextDeliverySlot(settings: NotificationSettings, at: number): number {
+  const w = settings.window;
+  if (w === null) return at;
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone: w.timezone,
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  const first = localTime(at, format);
+  if (inside(w, first.day, first.minute)) return at;
+  const start = Math.floor(at / 60_000) * 60_000 + 60_000;
+  for (let t = start; t <= at + 8 * 24 * 3_600_000; t += 60_000) {
+    const local = localTime(t, format);
+    if (inside(w, local.day, local.minute)) return t;
+  }
+  return at;
+}
