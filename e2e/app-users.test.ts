@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { INVITATION_INVALID } from '@plant/shared-schema';
+import {
+  apiPaths,
+  INVITATION_INVALID,
+  type NotificationSettings,
+  type UserProfile,
+} from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
+import { dataOf } from '../server/src/testing/harness';
 import { E2e } from './support/fixture';
 import { mailsTo } from './support/mails';
 
@@ -79,5 +85,41 @@ describe('users and invitations', () => {
     // The link a second time.
     const again = await e2e.openApp(await e2e.browser(), link);
     await expect.poll(() => again.page.getByText(INVITATION_INVALID).count()).toBe(1);
+  });
+
+  it('a user edits its details (the phone rule shown on its field) and its notification window', async () => {
+    const tech = await e2e.session(DEMO_USERS.tech);
+    const tab = await e2e.openApp(await e2e.browser());
+    await tab.signInAt(DEMO_USERS.tech);
+    await tab.goto(`/app/users/${tech.userId}/details`);
+    const page = tab.page;
+    const phone = page.getByRole('textbox', { name: 'Phone' });
+    await expect.poll(() => phone.count()).toBe(1);
+    await phone.fill('call me');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() =>
+        page.getByText('Must be a valid email address, phone number or telegram number').count(),
+      )
+      .toBe(1);
+    await phone.fill('+49 170 1234567');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);
+    const profile = dataOf<UserProfile>(
+      await e2e.server.call('GET', apiPaths.userProfile(tech.userId), { token: tech.token }),
+    );
+    expect(profile.phone).toBe('+49 170 1234567');
+
+    await tab.goto(`/app/users/${tech.userId}/notifications`);
+    await expect.poll(() => page.getByRole('checkbox', { name: 'SMS' }).count()).toBe(1);
+    await page.getByRole('checkbox', { name: 'SMS' }).check();
+    await page.getByRole('switch', { name: 'Only at certain times' }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);
+    const settings = dataOf<NotificationSettings>(
+      await e2e.server.call('GET', apiPaths.userNotifications(tech.userId), { token: tech.token }),
+    );
+    expect(settings.channels).toEqual(['mail', 'sms']);
+    expect(settings.window).toMatchObject({ days: [1, 2, 3, 4, 5], from: '07:00', to: '18:00' });
   });
 });

@@ -38,6 +38,11 @@ const ResetPasswordPage = lazyPage(
 const AppLayout = lazyPage(() => import('../features/shell/app-layout'), 'AppLayout');
 const RolesPage = lazyPage(() => import('../features/roles/roles-page'), 'RolesPage');
 const UsersPage = lazyPage(() => import('../features/users/users-page'), 'UsersPage');
+const UserDetailsPage = lazyPage(() => import('../features/users/user-pages'), 'UserDetailsPage');
+const UserNotificationsPage = lazyPage(
+  () => import('../features/users/user-pages'),
+  'UserNotificationsPage',
+);
 const DevicesListPage = lazyPage(
   () => import('../features/devices/devices-list-page'),
   'DevicesListPage',
@@ -350,10 +355,12 @@ const areas = [
       param: '$userid',
       title: msg`User`,
       children: (u) => [
-        area(u, 'details', msg`Details`),
+        area(u, 'details', msg`Details`, { component: () => <UserDetailsPage /> }),
         area(u, 'actions', msg`Actions`),
         area(u, 'accesstokens', msg`Access tokens`),
-        area(u, 'notifications', msg`Notifications`),
+        area(u, 'notifications', msg`Notifications`, {
+          component: () => <UserNotificationsPage />,
+        }),
       ],
     },
   }),

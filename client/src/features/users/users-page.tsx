@@ -3,6 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import {
   ActionIcon,
   Alert,
+  Anchor,
   Badge,
   Button,
   Group,
@@ -14,6 +15,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
 import { z } from 'zod';
 import {
   apiPaths,
@@ -166,7 +168,11 @@ export function UsersPage() {
               const missing = assignable.filter((r) => !m.roles.some((h) => h.id === r.id));
               return (
                 <Table.Tr key={m.id} data-testid="user-row" data-email={m.email}>
-                  <Table.Td>{name}</Table.Td>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/app/users/${m.id}/details`}>
+                      {name}
+                    </Anchor>
+                  </Table.Td>
                   <Table.Td>{m.email}</Table.Td>
                   <Table.Td>
                     <Group gap={4}>

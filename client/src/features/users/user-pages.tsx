@@ -1,0 +1,341 @@
+import { useEffect, useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Chip,
+  Group,
+  NativeSelect,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useParams } from '@tanstack/react-router';
+import {
+  apiPaths,
+  LANGUAGES,
+  NOTIFICATION_CHANNELS,
+  notificationSettingsSchema,
+  userProfileSchema,
+  type NotificationSettings,
+  type UserProfile,
+} from '@plant/shared-schema';
+import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import { callApi } from '../../session/api';
+
+type Errors = Partial<Record<string, string>>;
+
+/** The first message per field of a shared schema's refusal, translated. */
+function firstPerField(
+  issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[],
+  translate: (text: string) => string,
+): Errors {
+  const errors: Errors = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join('.');
+    errors[key] ??= translate(issue.message);
+  }
+  return errors;
+}
+
+function useUserId(): string {
+  const { userid = '' }: { userid?: string } = useParams({ strict: false });
+  return userid;
+}
+
+/** /app/users/{userid}/details (spec 001 §3 User): names, e-mail, phone, language. */
+export function UserDetailsPage() {
+  const { t, i18n } = useLingui();
+  const userId = useUserId();
+  const [profile, setProfile] = useState<UserProfile | null>(null);
+  const [errors, setErrors] = useState<Errors>({});
+  const [status, setStatus] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const translate = (text: string) => translateServerText(i18n, text);
+
+  useEffect(() => {
+    void callApi('GET', apiPaths.userProfile(userId), userProfileSchema).then((answer) => {
+      if ('error' in answer) setErrors({ form: translate(callErrorText(answer.error)) });
+      else setProfile(answer.data);
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [userId]);
+
+  if (profile === null) {
+    return errors.form === undefined ? (
+      <Text c="dimmed">
+        <Trans>Loading…</Trans>
+      </Text>
+    ) : (
+      <Alert color="red">{errors.form}</Alert>
+    );
+  }
+
+  const set = (field: keyof UserProfile) => (value: string) =>
+    setProfile({ ...profile, [field]: value });
+
+  const save = async () => {
+    setStatus(null);
+    const checked = userProfileSchema.safeParse(profile);
+    if (!checked.success) {
+      setErrors(firstPerField(checked.error.issues, translate));
+      return;
+    }
+    setBusy(true);
+    const answer = await callApi('PUT', apiPaths.userProfile(userId), userProfileSchema, {
+      body: checked.data,
+    });
+    setBusy(false);
+    if ('error' in answer) {
+      const fields = answer.error.fields ?? {};
+      const onFields = Object.fromEntries(
+        Object.entries(fields).map(([k, v]) => [k, translate(v[0] ?? '')]),
+      );
+      setErrors(
+        Object.keys(onFields).length > 0
+          ? onFields
+          : { form: translate(callErrorText(answer.error)) },
+      );
+      return;
+    }
+    setErrors({});
+    setProfile(answer.data);
+    setStatus(t`Saved.`);
+  };
+
+  return (
+    <Stack gap="md" maw={520} data-testid="user-details">
+      <Title order={1}>
+        <Trans>User details</Trans>
+      </Title>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+        noValidate
+      >
+        <Stack gap="sm">
+          <TextInput
+            label={t`First name`}
+            value={profile.firstname}
+            onChange={(e) => set('firstname')(e.currentTarget.value)}
+            error={errors.firstname}
+            required
+          />
+          <TextInput
+            label={t`Last name`}
+            value={profile.lastname}
+            onChange={(e) => set('lastname')(e.currentTarget.value)}
+            error={errors.lastname}
+            required
+          />
+          <TextInput
+            label={t`Email`}
+            type="email"
+            value={profile.email}
+            onChange={(e) => set('email')(e.currentTarget.value)}
+            error={errors.email}
+            required
+          />
+          <TextInput
+            label={t`Phone`}
+            type="tel"
+            value={profile.phone}
+            onChange={(e) => set('phone')(e.currentTarget.value)}
+            error={errors.phone}
+          />
+          <NativeSelect
+            label={t`Language`}
+            value={profile.language}
+            data={LANGUAGES.map((l) => ({ value: l, label: l }))}
+            onChange={(e) => set('language')(e.currentTarget.value)}
+          />
+          {errors.form === undefined ? null : (
+            <Alert color="red" role="alert">
+              {errors.form}
+            </Alert>
+          )}
+          <Group>
+            <Button type="submit" loading={busy}>
+              <Trans>Save</Trans>
+            </Button>
+            <Text role="status" size="sm" c="green">
+              {status}
+            </Text>
+          </Group>
+        </Stack>
+      </form>
+    </Stack>
+  );
+}
+
+const DAYS = [1, 2, 3, 4, 5, 6, 0] as const;
+
+/**
+ * /app/users/{userid}/notifications (spec 001 §3, §9): the channels alarms reach the user on,
+ * and a window of times; outside it, delivery waits for the next slot.
+ */
+export function UserNotificationsPage() {
+  const { t, i18n } = useLingui();
+  const userId = useUserId();
+  const [settings, setSettings] = useState<NotificationSettings | null>(null);
+  const [errors, setErrors] = useState<Errors>({});
+  const [status, setStatus] = useState<string | null>(null);
+  const translate = (text: string) => translateServerText(i18n, text);
+  const dayNames = [t`Sun`, t`Mon`, t`Tue`, t`Wed`, t`Thu`, t`Fri`, t`Sat`];
+
+  useEffect(() => {
+    void callApi('GET', apiPaths.userNotifications(userId), notificationSettingsSchema).then(
+      (answer) => {
+        if ('error' in answer) setErrors({ form: translate(callErrorText(answer.error)) });
+        else setSettings(answer.data);
+      },
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [userId]);
+
+  if (settings === null) {
+    return errors.form === undefined ? (
+      <Text c="dimmed">
+        <Trans>Loading…</Trans>
+      </Text>
+    ) : (
+      <Alert color="red">{errors.form}</Alert>
+    );
+  }
+  const window = settings.window;
+
+  const save = async () => {
+    setStatus(null);
+    const checked = notificationSettingsSchema.safeParse(settings);
+    if (!checked.success) {
+      setErrors(firstPerField(checked.error.issues, translate));
+      return;
+    }
+    const answer = await callApi(
+      'PUT',
+      apiPaths.userNotifications(userId),
+      notificationSettingsSchema,
+      { body: checked.data },
+    );
+    if ('error' in answer) {
+      setErrors({ form: translate(callErrorText(answer.error)) });
+      return;
+    }
+    setErrors({});
+    setSettings(answer.data);
+    setStatus(t`Saved.`);
+  };
+
+  return (
+    <Stack gap="md" maw={560} data-testid="user-notifications">
+      <Title order={1}>
+        <Trans>Notifications</Trans>
+      </Title>
+      <Checkbox.Group
+        label={t`Channels`}
+        value={[...settings.channels]}
+        onChange={(value) =>
+          setSettings({
+            ...settings,
+            channels: NOTIFICATION_CHANNELS.filter((c) => value.includes(c)),
+          })
+        }
+      >
+        <Group mt="xs">
+          <Checkbox value="mail" label={t`E-mail`} />
+          <Checkbox value="sms" label={t`SMS`} />
+          <Checkbox value="push" label={t`Push`} />
+        </Group>
+      </Checkbox.Group>
+      <Switch
+        label={t`Only at certain times`}
+        checked={window !== null}
+        onChange={(e) =>
+          setSettings({
+            ...settings,
+            window: e.currentTarget.checked
+              ? {
+                  days: [1, 2, 3, 4, 5],
+                  from: '07:00',
+                  to: '18:00',
+                  timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+                }
+              : null,
+          })
+        }
+      />
+      {window === null ? (
+        <Text size="sm" c="dimmed">
+          <Trans>Alarms reach you at any time.</Trans>
+        </Text>
+      ) : (
+        <Stack gap="xs">
+          <Chip.Group
+            multiple
+            value={window.days.map(String)}
+            onChange={(value) =>
+              setSettings({ ...settings, window: { ...window, days: value.map(Number) } })
+            }
+          >
+            <Group gap={4} role="group" aria-label={t`Days`}>
+              {DAYS.map((d) => (
+                <Chip key={d} value={String(d)} size="xs">
+                  {dayNames[d]}
+                </Chip>
+              ))}
+            </Group>
+          </Chip.Group>
+          {errors['window.days'] === undefined ? null : (
+            <Text c="red" size="sm">
+              {errors['window.days']}
+            </Text>
+          )}
+          <Group>
+            <TextInput
+              label={t`From`}
+              type="time"
+              value={window.from}
+              onChange={(e) =>
+                setSettings({ ...settings, window: { ...window, from: e.currentTarget.value } })
+              }
+              error={errors['window.from']}
+            />
+            <TextInput
+              label={t`To`}
+              type="time"
+              value={window.to}
+              onChange={(e) =>
+                setSettings({ ...settings, window: { ...window, to: e.currentTarget.value } })
+              }
+              error={errors['window.to']}
+            />
+          </Group>
+          <Text size="sm" c="dimmed">
+            <Trans>
+              Times in {window.timezone}. Outside them, alarms wait for the next time they may reach
+              you.
+            </Trans>
+          </Text>
+        </Stack>
+      )}
+      {errors.form === undefined ? null : (
+        <Alert color="red" role="alert">
+          {errors.form}
+        </Alert>
+      )}
+      <Group>
+        <Button onClick={() => void save()}>
+          <Trans>Save</Trans>
+        </Button>
+        <Text role="status" size="sm" c="green">
+          {status}
+        </Text>
+      </Group>
+    </Stack>
+  );
+}
