@@ -9,6 +9,7 @@ import { authRoutes } from './routes/auth';
 import { clientReportRoutes } from './routes/client-reports';
 import { gatewayRoutes } from './routes/gateways';
 import { originRoutes } from './routes/origin';
+import { accountAdminRoutes } from './routes/account-admin';
 import { invitationRoutes } from './routes/invitations';
 import { memberRoutes } from './routes/members';
 import { roleRoutes } from './routes/roles';
@@ -57,6 +58,7 @@ export function createApp(
   api.route('/', roleRoutes(services));
   api.route('/', invitationRoutes(services));
   api.route('/', memberRoutes(services));
+  api.route('/', accountAdminRoutes(services));
   api.route('/', gatewayRoutes(services, values));
   api.route('/', valueRoutes(services, values));
   // Last: its /:collection paths must not shadow the fixed paths above.

@@ -55,6 +55,7 @@ type Case = [method: string, path: (self: string) => string];
 /** Roles, their permissions and their access, as stored. */
 async function accessRows() {
   return Promise.all([
+    s.db.selectFrom('accounts').selectAll().orderBy('id').execute(),
     s.db.selectFrom('roles').selectAll().orderBy('id').execute(),
     s.db
       .selectFrom('memberships')
@@ -85,6 +86,8 @@ interface Intruder {
   foreignNames: string[];
   /** Roles of accounts it is not in. */
   foreignRoles: () => string[];
+  /** Accounts neither its own nor below its own. */
+  outsideSubtree: () => string[];
 }
 
 const intruders: Intruder[] = [
@@ -96,6 +99,7 @@ const intruders: Intruder[] = [
     foreignModels: () => [assets.root, assets.north].flatMap((a) => (a === undefined ? [] : [a])),
     foreignNames: ['Demo Machine Builder', 'Customer North', DEMO_USERS.admin, DEMO_USERS.tech],
     foreignRoles: () => [...(roleIds.root ?? []), ...(roleIds.north ?? [])],
+    outsideSubtree: () => [ids.root, ids.north],
   },
   {
     // A supervisor (user::view) of the root account is still a stranger to Customer South.
@@ -106,6 +110,7 @@ const intruders: Intruder[] = [
     foreignModels: () => [assets.south, assets.north].flatMap((a) => (a === undefined ? [] : [a])),
     foreignNames: ['Customer South', DEMO_USERS.south],
     foreignRoles: () => [...(roleIds.south ?? []), ...(roleIds.north ?? [])],
+    outsideSubtree: () => [],
   },
   {
     // Admin of root and North, never of South.
@@ -116,6 +121,7 @@ const intruders: Intruder[] = [
     foreignModels: () => [assets.south].flatMap((a) => (a === undefined ? [] : [a])),
     foreignNames: ['Customer South', DEMO_USERS.south],
     foreignRoles: () => roleIds.south ?? [],
+    outsideSubtree: () => [],
   },
 ];
 
@@ -126,6 +132,12 @@ describe.each(intruders)('$email against other accounts', (who) => {
       .foreignAccounts()
       .map((a): Case => ['POST', (self) => apiPaths.setActiveAccount(self, a)]),
     ...who.foreignAccounts().map((a): Case => ['GET', () => apiPaths.style(a)]),
+    // Another account through the account administration routes. Accounts below one's own are
+    // in reach of its admins by design (a machine builder manages its customers' accounts).
+    ...who.outsideSubtree().flatMap((a): Case[] => [
+      ['GET', () => apiPaths.accountById(a)],
+      ['PUT', () => apiPaths.accountById(a)],
+    ]),
     // Acting as another user, even into one's own account.
     ...who.foreignUsers().map((u): Case => ['POST', () => apiPaths.setActiveAccount(u, ids.root)]),
     // Another account's models, through every model route.
@@ -194,7 +206,7 @@ describe.each(intruders)('$email against other accounts', (who) => {
     expect(
       await s.db.selectFrom('models').select(['id', 'attributes']).orderBy('id').execute(),
     ).toEqual(modelsBefore);
-    // No role, membership, permission or access of another account changed.
+    // No account, role, membership, permission or access of another account changed.
     expect(await accessRows()).toEqual(accessBefore);
     // Nobody's active account moved.
     expect(await s.db.selectFrom('users').select(['id', 'active_account_id']).execute()).toEqual(

@@ -34,6 +34,12 @@ export const apiPaths = {
   collection: (collection: string) => seg(collection),
   model: (collection: string, id: string) => `${seg(collection)}/${seg(id)}`,
   mqttlogs: (fromTs: number) => `account/mqttlogs?from=${fromTs}`,
+  /** POST makes a subaccount (AccountView). */
+  subaccounts: () => 'account/subaccounts',
+  /** One account in reach (AccountView): GET, PUT (name, active, parent). */
+  accountById: (id: string) => `accounts/${seg(id)}`,
+  /** An account's design (AccountDesign): PUT. */
+  accountDesign: (id: string) => `accounts/${seg(id)}/design`,
   /** A user's details (UserProfile): GET, PUT. */
   userProfile: (id: string) => `users/${seg(id)}/profile`,
   /** A user's notification channels and window (NotificationSettings): GET, PUT. */

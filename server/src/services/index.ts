@@ -1,6 +1,7 @@
 import { MemoryRateCounters, type RateCounters } from '../lib/rate-limiter';
 import type { Db } from '../db/database';
 import { InvitationService } from './invitation.service';
+import { AccountAdminService } from './account-admin.service';
 import { MemberService } from './member.service';
 import { ProfileService } from './profile.service';
 import { RoleService } from './role.service';
@@ -37,6 +38,7 @@ export interface Services {
   readonly invitations: InvitationService;
   readonly members: MemberService;
   readonly profiles: ProfileService;
+  readonly accountAdmin: AccountAdminService;
   /** The first-party OAuth client that the web app signs in with (served by /staticconf). */
   readonly firstPartyClientId: string;
 }
@@ -85,6 +87,7 @@ export function createServices(deps: ServiceDeps): Services {
     invitations: new InvitationService(db, clock, deps.mailer, deps.appUrl, deps.background, auth),
     members: new MemberService(db, clock, deps.feed, passwords),
     profiles: new ProfileService(db, clock),
+    accountAdmin: new AccountAdminService(db, clock),
     firstPartyClientId: deps.firstPartyClientId,
   };
 }

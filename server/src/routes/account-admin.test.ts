@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ACCOUNT_MOVE_CYCLE,
+  apiPaths,
+  type AccountTreeNode,
+  type AccountView,
+} from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+
+/*
+ * Accounts an admin manages (spec 000 §3, issue 15 item 2): subaccounts made, renamed, moved
+ * (never under themselves), deactivated ('Deactivated' in the tree), and their design, which the
+ * account's style serves; only within the admin's subtree, only with account::edit.
+ */
+let s: TestServer;
+let admin = '';
+let ids: Awaited<ReturnType<TestServer['demoAccountIds']>>;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  admin = await s.signIn(DEMO_USERS.admin);
+  ids = await s.demoAccountIds();
+});
+afterAll(() => s.close());
+
+const tree = async () =>
+  dataOf<AccountTreeNode[]>(await s.call('GET', apiPaths.userAccounts(), { token: admin }));
+const change = (id: string, json: object, token = admin) =>
+  s.call('PUT', apiPaths.accountById(id), { token, json });
+
+describe('account administration', () => {
+  it('makes a subaccount, renames, deactivates and moves it, never under itself', async () => {
+    const made = await s.call('POST', apiPaths.subaccounts(), {
+      token: admin,
+      json: { name: 'Customer West' },
+    });
+    expect(made.status).toBe(201);
+    const west = dataOf<AccountView>(made);
+    expect(west).toMatchObject({ name: 'Customer West', parent_id: ids.root, active: true });
+    // The maker is its admin: it may switch to it.
+    const node = (await tree()).find((n) => n.id === west.id);
+    expect(node).toMatchObject({ text: 'Customer West', switchable: true });
+
+    expect(dataOf<AccountView>(await change(west.id, { name: 'Customer West GmbH' })).name).toBe(
+      'Customer West GmbH',
+    );
+    expect(dataOf<AccountView>(await change(west.id, { active: false })).active).toBe(false);
+    expect((await tree()).find((n) => n.id === west.id)?.value.active).toBe(false);
+
+    const moved = dataOf<AccountView>(await change(west.id, { parent_id: ids.north }));
+    expect(moved.parent_id).toBe(ids.north);
+    const cycle = await change(ids.north, { parent_id: west.id });
+    expect(cycle.status).toBe(422);
+    expect(cycle.json).toMatchObject({ message: ACCOUNT_MOVE_CYCLE });
+    expect((await change(ids.north, { parent_id: ids.north })).status).toBe(422);
+    // The active account itself stays where it is.
+    expect((await change(ids.root, { parent_id: ids.north })).status).toBe(403);
+    expect((await change(west.id, {})).status).toBe(422);
+  });
+
+  it("sets the design, which the account's style serves; colours must be hex codes", async () => {
+    const design = {
+      color1: '#112233',
+      color2: '#abcdef',
+      title: 'North Plant',
+      logoDesktop: null,
+      logoMobile: null,
+      loginImage: null,
+    };
+    const bad = await s.call('PUT', apiPaths.accountDesign(ids.north), {
+      token: admin,
+      json: { ...design, color1: 'red' },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.json).toMatchObject({ errors: { color1: ['Valid hex code for colours'] } });
+    const saved = await s.call('PUT', apiPaths.accountDesign(ids.north), {
+      token: admin,
+      json: design,
+    });
+    expect(dataOf<AccountView>(saved).theme).toMatchObject({
+      color1: '#112233',
+      title: 'North Plant',
+    });
+    const style = await s.call('GET', apiPaths.style(ids.north), { token: admin });
+    expect(style.text).toContain('#112233');
+  });
+
+  it('only with account::edit, only within the subtree', async () => {
+    const tech = await s.signIn(DEMO_USERS.tech);
+    expect(
+      (await s.call('POST', apiPaths.subaccounts(), { token: tech, json: { name: 'Mine' } }))
+        .status,
+    ).toBe(403);
+    expect((await change(ids.north, { name: 'Taken' }, tech)).status).toBe(403);
+    const south = await s.signIn(DEMO_USERS.south);
+    expect((await change(ids.root, { name: 'Taken' }, south)).status).toBe(404);
+    expect((await s.call('GET', apiPaths.accountById(ids.root), { token: south })).status).toBe(
+      404,
+    );
+    expect(
+      (
+        await s.call('POST', apiPaths.subaccounts(), {
+          token: south,
+          json: { name: 'Under root', parent_id: ids.root },
+        })
+      ).status,
+    ).toBe(404);
+  });
+});

@@ -1,0 +1,42 @@
+import { Hono } from 'hono';
+import {
+  accountChangeSchema,
+  accountDesignSchema,
+  accountParamsSchema,
+  subaccountRequestSchema,
+} from '@plant/shared-schema';
+import { requireAuth } from '../http/auth';
+import type { AppEnv } from '../http/context';
+import { validBody, validParams } from '../http/validate';
+import type { Services } from '../services';
+
+/** Accounts the admin manages (spec 000 §3): subaccounts, details, moves, design. */
+export function accountAdminRoutes(services: Services) {
+  const app = new Hono<AppEnv>();
+  const auth = requireAuth(services);
+  const accounts = services.accountAdmin;
+
+  app.post('/account/subaccounts', auth, async (c) => {
+    const req = await validBody(c, subaccountRequestSchema);
+    return c.json({ data: await accounts.create(c.get('session'), req) }, 201);
+  });
+
+  app.get('/accounts/:id', auth, async (c) => {
+    const { id } = validParams(c, accountParamsSchema);
+    return c.json({ data: await accounts.get(c.get('session'), id) });
+  });
+
+  app.put('/accounts/:id', auth, async (c) => {
+    const { id } = validParams(c, accountParamsSchema);
+    const change = await validBody(c, accountChangeSchema);
+    return c.json({ data: await accounts.change(c.get('session'), id, change) });
+  });
+
+  app.put('/accounts/:id/design', auth, async (c) => {
+    const { id } = validParams(c, accountParamsSchema);
+    const design = await validBody(c, accountDesignSchema);
+    return c.json({ data: await accounts.setDesign(c.get('session'), id, design) });
+  });
+
+  return app;
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { idField, modelNameField } from './fields';
+
+/** Changing accounts (spec 000 §3, spec 001 §6): subaccounts, names, moves, (de)activation. */
+export const ACCOUNT_EDIT_PERMISSION = 'account::edit';
+
+export const ACCOUNT_MOVE_CYCLE = 'An account cannot move under itself or one of its subaccounts.';
+export const ACCOUNT_OUT_OF_REACH = 'This account is outside the accounts you manage.';
+
+/** POST account/subaccounts: a new account under the given one (default: the active one). */
+export const subaccountRequestSchema = z.object({
+  name: modelNameField,
+  parent_id: idField.optional(),
+});
+export type SubaccountRequest = z.infer<typeof subaccountRequestSchema>;
+
+/** PUT accounts/{id}: any of name, active, parent (a move). */
+export const accountChangeSchema = z
+  .object({
+    name: modelNameField.optional(),
+    active: z.boolean().optional(),
+    parent_id: idField.optional(),
+  })
+  .refine((c) => Object.keys(c).length > 0, 'The given data was invalid.');
+export type AccountChange = z.infer<typeof accountChangeSchema>;
+
+export const accountParamsSchema = z.object({ id: idField });
