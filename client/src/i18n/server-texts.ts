@@ -19,6 +19,7 @@ import {
   NEW_PASSWORD_LENGTH_MESSAGE,
   RESET_SUCCESS_MESSAGE,
   RESET_TOKEN_INVALID_MESSAGE,
+  ACCOUNT_MOVE_CYCLE,
   ALREADY_MEMBER,
   CONTACT_NOT_VALID,
   INVITATION_INVALID,
@@ -70,6 +71,8 @@ const KNOWN = new Map<string, MessageDescriptor>([
   [CONTACT_NOT_VALID, msg`Must be a valid email address, phone number or telegram number`],
   [TIME_NOT_VALID, msg`The time needs to be valid`],
   ['Choose a role that may use the product.', msg`Choose a role that may use the product.`],
+  ['Valid hex code for colours', msg`Valid hex code for colours`],
+  [ACCOUNT_MOVE_CYCLE, msg`An account cannot move under itself or one of its subaccounts.`],
   // The roles screen (shared-schema api/roles.ts).
   [ROLE_IS_FIXED, msg`The roles admin and norole cannot be changed or deleted.`],
   [ROLE_HAS_MEMBERS, msg`Remove the role from its users first.`],

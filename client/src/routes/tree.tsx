@@ -38,6 +38,18 @@ const ResetPasswordPage = lazyPage(
 const AppLayout = lazyPage(() => import('../features/shell/app-layout'), 'AppLayout');
 const RolesPage = lazyPage(() => import('../features/roles/roles-page'), 'RolesPage');
 const UsersPage = lazyPage(() => import('../features/users/users-page'), 'UsersPage');
+const AccountsListPage = lazyPage(
+  () => import('../features/accounts/accounts-pages'),
+  'AccountsListPage',
+);
+const AccountDetailsPage = lazyPage(
+  () => import('../features/accounts/accounts-pages'),
+  'AccountDetailsPage',
+);
+const AccountDesignPage = lazyPage(
+  () => import('../features/accounts/accounts-pages'),
+  'AccountDesignPage',
+);
 const UserDetailsPage = lazyPage(() => import('../features/users/user-pages'), 'UserDetailsPage');
 const UserNotificationsPage = lazyPage(
   () => import('../features/users/user-pages'),
@@ -283,14 +295,14 @@ const accounts = area(appRoute, 'accounts', msg`Accounts`, {
         throw redirect({ to: `/app/accounts/${id}/details/${id}` });
       },
     }),
-    area(p, 'list', msg`Account list`),
+    area(p, 'list', msg`Account list`, { component: () => <AccountsListPage /> }),
     area(p, '$accountid', msg`Account`, {
       children: (a) => [
-        ...optional(a, 'details', '$selected', msg`Details`),
+        ...optional(a, 'details', '$selected', msg`Details`, () => <AccountDetailsPage />),
         ...optional(a, 'roles', '$selected', msg`Roles`, () => <RolesPage />),
         dropV2(a, 'roles/v2'),
         dropV2(a, 'roles/$selected/v2'),
-        ...optional(a, 'design', '$selected', msg`Design`),
+        ...optional(a, 'design', '$selected', msg`Design`, () => <AccountDesignPage />),
         ...optional(a, 'integrations', '$selected', msg`Integrations`),
         ...optional(a, 'services', '$selected', msg`Services`),
         ...optional(a, 'errorcodelists', '$selected', msg`Error code lists`),

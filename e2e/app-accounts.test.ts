@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiPaths, type AccountTreeNode, type AccountView } from '@plant/shared-schema';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { dataOf } from '../server/src/testing/harness';
+import { E2e } from './support/fixture';
+
+/*
+ * Accounts in the browser (spec 000 §3, issue 15 item 2): an admin makes a subaccount from the
+ * account list, deactivates it ('Deactivated' shows), and sets an account's design, where a
+ * colour that is no hex code is refused with the spec's message.
+ */
+let e2e: E2e;
+
+beforeAll(async () => {
+  e2e = await E2e.start(inject('clientDist'));
+});
+afterAll(() => e2e.close());
+
+describe('accounts', () => {
+  it('makes a subaccount, deactivates it, and sets a design', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const tab = await e2e.openApp(await e2e.browser());
+    await tab.signInAt(DEMO_USERS.admin);
+    await tab.goto('/app/accounts/list');
+    const page = tab.page;
+    const rows = page.getByTestId('account-row');
+    await expect.poll(() => rows.count()).toBe(3);
+
+    await page.getByRole('textbox', { name: 'New subaccount' }).fill('Customer East');
+    await page.getByRole('button', { name: 'Create subaccount' }).click();
+    // By name: every row's move menu lists the other names too.
+    const east = page.locator('[data-testid="account-row"][data-name="Customer East"]');
+    await expect.poll(() => east.count()).toBe(1);
+    const tree = dataOf<AccountTreeNode[]>(
+      await e2e.server.call('GET', apiPaths.userAccounts(), { token: admin.token }),
+    );
+    const made = tree.find((n) => n.text === 'Customer East');
+    expect(made?.parent_id).toBe(admin.accountId);
+
+    await page.getByRole('switch', { name: 'Customer East is active' }).click();
+    await expect.poll(() => east.getByText('Deactivated').count()).toBe(1);
+    const view = dataOf<AccountView>(
+      await e2e.server.call('GET', apiPaths.accountById(made?.id ?? ''), { token: admin.token }),
+    );
+    expect(view.active).toBe(false);
+
+    await tab.goto(`/app/accounts/${made?.id ?? ''}/design`);
+    const color1 = page.getByRole('textbox', { name: 'Color1' });
+    await expect.poll(() => color1.count()).toBe(1);
+    await color1.fill('blue-ish');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByText('Valid hex code for colours').count()).toBe(1);
+    await color1.fill('#336699');
+    await page.getByRole('textbox', { name: 'Title' }).fill('East Works');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);
+    const designed = dataOf<AccountView>(
+      await e2e.server.call('GET', apiPaths.accountById(made?.id ?? ''), { token: admin.token }),
+    );
+    expect(designed.theme).toMatchObject({ color1: '#336699', title: 'East Works' });
+  });
+});
