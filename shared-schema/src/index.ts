@@ -34,4 +34,5 @@ export * from './models/registry';
 export * from './models/asset';
 export * from './models/gateway';
 export * from './models/datastream';
+export * from './models/account-lists';
 export * from './models/connection';

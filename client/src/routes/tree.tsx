@@ -38,6 +38,15 @@ const ResetPasswordPage = lazyPage(
 const AppLayout = lazyPage(() => import('../features/shell/app-layout'), 'AppLayout');
 const RolesPage = lazyPage(() => import('../features/roles/roles-page'), 'RolesPage');
 const UsersPage = lazyPage(() => import('../features/users/users-page'), 'UsersPage');
+const IntegrationsPage = lazyPage(
+  () => import('../features/accounts/account-lists'),
+  'IntegrationsPage',
+);
+const ServicesPage = lazyPage(() => import('../features/accounts/account-lists'), 'ServicesPage');
+const ErrorCodeListsPage = lazyPage(
+  () => import('../features/accounts/account-lists'),
+  'ErrorCodeListsPage',
+);
 const AccountsListPage = lazyPage(
   () => import('../features/accounts/accounts-pages'),
   'AccountsListPage',
@@ -303,9 +312,11 @@ const accounts = area(appRoute, 'accounts', msg`Accounts`, {
         dropV2(a, 'roles/v2'),
         dropV2(a, 'roles/$selected/v2'),
         ...optional(a, 'design', '$selected', msg`Design`, () => <AccountDesignPage />),
-        ...optional(a, 'integrations', '$selected', msg`Integrations`),
-        ...optional(a, 'services', '$selected', msg`Services`),
-        ...optional(a, 'errorcodelists', '$selected', msg`Error code lists`),
+        ...optional(a, 'integrations', '$selected', msg`Integrations`, () => <IntegrationsPage />),
+        ...optional(a, 'services', '$selected', msg`Services`, () => <ServicesPage />),
+        ...optional(a, 'errorcodelists', '$selected', msg`Error code lists`, () => (
+          <ErrorCodeListsPage />
+        )),
       ],
     }),
   ],

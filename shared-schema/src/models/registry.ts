@@ -2,6 +2,7 @@ import { assetModel } from './asset';
 import { datastreamGroupModel, datastreamModel } from './datastream';
 import { gatewayModel } from './gateway';
 import { connectionModel, datapointModel } from './connection';
+import { errorCodeListModel, integrationModel, serviceModel } from './account-lists';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -17,6 +18,9 @@ export const MODELS = [
   datastreamModel,
   connectionModel,
   datapointModel,
+  integrationModel,
+  serviceModel,
+  errorCodeListModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];
