@@ -21,6 +21,7 @@ import {
   RESET_TOKEN_INVALID_MESSAGE,
   ACCOUNT_MOVE_CYCLE,
   ALREADY_MEMBER,
+  EMAIL_CHANGE_OWN,
   CONTACT_NOT_VALID,
   INVITATION_INVALID,
   LAST_ROLE,
@@ -33,6 +34,10 @@ import {
   UNKNOWN_PERMISSION,
 } from '@plant/shared-schema';
 import type { WorkerError } from '@plant/sync-worker/api';
+
+/** Texts of the server's administration rules (server/src/services/account-access.ts). */
+const LAST_ADMIN_TEXT = 'The account keeps at least one admin.';
+const NOT_YOURS_TEXT = 'You can only give rights you have yourself.';
 
 /** The user area's own check: the second password must repeat the first. */
 export const PASSWORDS_DIFFER_MESSAGE = 'The passwords do not match';
@@ -70,6 +75,9 @@ const KNOWN = new Map<string, MessageDescriptor>([
   [RESET_LINK_SENT, msg`A link to set a new password is on its way.`],
   [CONTACT_NOT_VALID, msg`Must be a valid email address, phone number or telegram number`],
   [TIME_NOT_VALID, msg`The time needs to be valid`],
+  [EMAIL_CHANGE_OWN, msg`Only the user can change its own e-mail address.`],
+  [LAST_ADMIN_TEXT, msg`The account keeps at least one admin.`],
+  [NOT_YOURS_TEXT, msg`You can only give rights you have yourself.`],
   ['Choose a role that may use the product.', msg`Choose a role that may use the product.`],
   ['Valid hex code for colours', msg`Valid hex code for colours`],
   [ACCOUNT_MOVE_CYCLE, msg`An account cannot move under itself or one of its subaccounts.`],

@@ -26,30 +26,34 @@ export class InvitationRepository {
 
   /** A usable invitation by its token: not accepted, not expired. */
   usable(tokenHash: string, nowIso: string) {
-    return this.db
-      .selectFrom('invitations')
-      .innerJoin('accounts', 'accounts.id', 'invitations.account_id')
-      .innerJoin('roles', 'roles.id', 'invitations.role_id')
-      .select([
-        'invitations.id',
-        'invitations.account_id',
-        'invitations.role_id',
-        'invitations.email',
-        'accounts.name as account',
-        'roles.name as role',
-      ])
-      .where('invitations.token_hash', '=', tokenHash)
-      .where('invitations.accepted_at', 'is', null)
-      .where('invitations.expires_at', '>', nowIso)
-      .executeTakeFirst();
+    return (
+      this.db
+        .selectFrom('invitations')
+        .innerJoin('accounts', 'accounts.id', 'invitations.account_id')
+        .innerJoin('roles', 'roles.id', 'invitations.role_id')
+        .select([
+          'invitations.id',
+          'invitations.account_id',
+          'invitations.role_id',
+          'invitations.email',
+          'accounts.name as account',
+          'roles.name as role',
+        ])
+        .where('invitations.token_hash', '=', tokenHash)
+        // A deactivated account takes no one new.
+        .where('accounts.active', '=', 1)
+        .where('invitations.accepted_at', 'is', null)
+        .where('invitations.expires_at', '>', nowIso)
+        .executeTakeFirst()
+    );
   }
 
   /**
    * Marks a usable invitation accepted; answers whether this call did it. One UPDATE with the
    * conditions in its WHERE: the same link answered twice at once joins once.
    */
-  async consume(id: string, nowIso: string): Promise<boolean> {
-    const row = await this.db
+  async consume(accountId: string, id: string, nowIso: string): Promise<boolean> {
+    const row = await scopeTo(this.db, accountId)
       .updateTable('invitations')
       .set({ accepted_at: nowIso })
       .where('id', '=', id)

@@ -241,4 +241,59 @@ describe('access per asset and field', () => {
     expect(assets(await snapshotOf(tech)).map((m) => m.id)).toContain(id);
     expect((await put('assets', id, { name: 'Made and renamed' }, tech)).status).toBe(200);
   });
+
+  it('a role that grants no view of assets widens nothing, even with every asset open', async () => {
+    const dashboards = `role-dashboards-${Date.now()}`;
+    await s.db
+      .insertInto('roles')
+      .values({
+        id: dashboards,
+        account_id: account,
+        slug: dashboards,
+        name: 'Dashboards',
+        all_assets: 1,
+      })
+      .execute();
+    await s.db
+      .insertInto('permissions')
+      .values({
+        id: `${dashboards}-p`,
+        name: 'dashboard::view',
+        role_id: dashboards,
+        user_id: null,
+        guard_name: 'api',
+        account_id: account,
+      })
+      .execute();
+    const techId = (
+      await s.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', DEMO_USERS.tech)
+        .executeTakeFirstOrThrow()
+    ).id;
+    await s.db
+      .insertInto('memberships')
+      .values({
+        user_id: techId,
+        account_id: account,
+        role_id: dashboards,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    const seen = assets(await snapshotOf(tech));
+    expect(seen.length).toBeLessThan(12);
+    for (const m of seen) expect(m.attributes).not.toHaveProperty('description');
+  });
+
+  it('a field-restricted user writes from the app: the write meta is no hidden field', async () => {
+    const edited = await byName('Press line 1');
+    const answer = await put(
+      'assets',
+      edited.id,
+      { name: 'Press line 1', mutation_id: `m-${Date.now()}`, id: edited.id },
+      tech,
+    );
+    expect(answer.status).toBe(200);
+  });
 });

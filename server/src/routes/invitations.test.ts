@@ -131,8 +131,10 @@ describe('invitations', () => {
   it('an existing user accepts with its own password; the account becomes its active one', async () => {
     const token = await invite(DEMO_USERS.south, 'supervisor');
     expect(dataOf<InvitationInfo>(await info(token)).existing).toBe(true);
+    // 422, not 401: a signed-in user answering a link must not be signed out by a typo.
     const wrong = await accept({ token, password: 'not-the-password' });
-    expect(wrong.status).toBe(401);
+    expect(wrong.status).toBe(422);
+    expect(wrong.json).toMatchObject({ errors: { password: ['Wrong credentials!'] } });
     const ok = await accept({ token, password: DEMO_PASSWORD });
     expect(ok.status).toBe(200);
     const user = dataOf<{ user: CurrentUser }>(ok).user;

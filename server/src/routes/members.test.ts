@@ -5,12 +5,14 @@ import {
   NOT_YOURSELF,
   RESET_LINK_SENT,
   CONTACT_NOT_VALID,
+  EMAIL_CHANGE_OWN,
   type Member,
   type NotificationSettings,
   type UserProfile,
   type RoleAdmin,
 } from '@plant/shared-schema';
-import { DEMO_USERS } from '../seed/demo';
+import { DEMO_PASSWORD, DEMO_USERS } from '../seed/demo';
+import { LAST_ADMIN, NOT_YOURS_TO_GIVE } from '../services/account-access';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
 import { decoded, startSmtp } from '../testing/smtp';
 
@@ -144,7 +146,7 @@ describe('members', () => {
     expect(badPhone.json).toMatchObject({ errors: { phone: [CONTACT_NOT_VALID] } });
     const taken = await s.call('PUT', apiPaths.userProfile(tech.id), {
       token: techToken,
-      json: { ...mine, email: DEMO_USERS.admin },
+      json: { ...mine, email: DEMO_USERS.admin, password: DEMO_PASSWORD },
     });
     expect(taken.status).toBe(422);
     expect(taken.json).toMatchObject({
@@ -197,5 +199,73 @@ describe('members', () => {
         await s.call('GET', apiPaths.userNotifications(tech.id), { token: admin }),
       ),
     ).toEqual(settings);
+  });
+
+  it('nobody below admin hands out admin or rights it lacks; the account keeps an admin', async () => {
+    // A helpdesk role may edit users, nothing more.
+    const helpdesk = dataOf<RoleAdmin>(
+      await s.call('POST', apiPaths.roles(), { token: admin, json: { name: 'Helpdesk' } }),
+    );
+    await s.call('PUT', apiPaths.rolePermissions(helpdesk.id), {
+      token: admin,
+      json: { permissions: ['user::view', 'user::edit'] },
+    });
+    const tech = await member(DEMO_USERS.tech);
+    await s.call('PUT', apiPaths.memberRole(tech.id, helpdesk.id), { token: admin });
+    const techToken = await s.signIn(DEMO_USERS.tech);
+    for (const slug of ['admin', 'supervisor']) {
+      const raised = await s.call('PUT', apiPaths.memberRole(tech.id, await roleId(slug)), {
+        token: techToken,
+      });
+      expect(raised.status).toBe(403);
+      expect(raised.json).toMatchObject({ message: NOT_YOURS_TO_GIVE });
+    }
+    const invited = await s.call('POST', apiPaths.invitations(), {
+      token: techToken,
+      json: { email: 'my.second.address@example.com', role_id: await roleId('admin') },
+    });
+    expect(invited.status).toBe(403);
+    expect((await member(DEMO_USERS.tech)).roles.map((r) => r.slug).sort()).toEqual([
+      'helpdesk',
+      'technician',
+    ]);
+
+    // The only admin keeps its role, and stays a member.
+    const self = await member(DEMO_USERS.admin);
+    await s.call('PUT', apiPaths.memberRole(self.id, await roleId('supervisor')), { token: admin });
+    const last = await s.call('DELETE', apiPaths.memberRole(self.id, await roleId('admin')), {
+      token: admin,
+    });
+    expect(last.status).toBe(409);
+    expect(last.json).toMatchObject({ message: LAST_ADMIN });
+  });
+
+  it('only the user changes its own e-mail address, with its password', async () => {
+    const tech = await member(DEMO_USERS.tech);
+    const profile = dataOf<UserProfile>(
+      await s.call('GET', apiPaths.userProfile(tech.id), { token: admin }),
+    );
+    const byAdmin = await s.call('PUT', apiPaths.userProfile(tech.id), {
+      token: admin,
+      json: { ...profile, email: 'elsewhere@example.com' },
+    });
+    expect(byAdmin.status).toBe(403);
+    expect(byAdmin.json).toMatchObject({ message: EMAIL_CHANGE_OWN });
+    const techToken = await s.signIn(DEMO_USERS.tech);
+    const noPassword = await s.call('PUT', apiPaths.userProfile(tech.id), {
+      token: techToken,
+      json: { ...profile, email: 'tomas@example.com' },
+    });
+    expect(noPassword.status).toBe(422);
+    const wrong = await s.call('PUT', apiPaths.userProfile(tech.id), {
+      token: techToken,
+      json: { ...profile, email: 'tomas@example.com', password: 'nope' },
+    });
+    expect(wrong.status).toBe(422);
+    const moved = await s.call('PUT', apiPaths.userProfile(tech.id), {
+      token: techToken,
+      json: { ...profile, email: 'tomas@example.com', password: DEMO_PASSWORD },
+    });
+    expect(dataOf<UserProfile>(moved).email).toBe('tomas@example.com');
   });
 });

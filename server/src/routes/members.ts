@@ -3,7 +3,7 @@ import {
   memberParamsSchema,
   memberRoleParamsSchema,
   notificationSettingsSchema,
-  userProfileSchema,
+  userProfileChangeSchema,
 } from '@plant/shared-schema';
 import { requireAuth } from '../http/auth';
 import type { AppEnv } from '../http/context';
@@ -49,7 +49,7 @@ export function memberRoutes(services: Services) {
 
   app.put('/users/:id/profile', auth, async (c) => {
     const { id } = validParams(c, memberParamsSchema);
-    const body = await validBody(c, userProfileSchema);
+    const body = await validBody(c, userProfileChangeSchema);
     return c.json({ data: await services.profiles.setProfile(c.get('session'), id, body) });
   });
 

@@ -68,7 +68,8 @@ describe('roles', () => {
     expect(made.status).toBe(201);
     const role = dataOf<RoleAdmin>(made);
     expect(role).toMatchObject({ slug: 'service-partner', name: 'Service partner', fixed: false });
-    expect(role.all_assets).toBe(true);
+    // A new role sees no asset until given some.
+    expect(role.all_assets).toBe(false);
     const again = await call('POST', apiPaths.roles(), { name: 'service PARTNER' });
     expect(again.status).toBe(409);
     expect(again.json).toMatchObject({ message: ROLE_NAME_TAKEN });

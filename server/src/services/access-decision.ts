@@ -36,33 +36,64 @@ export class AccessDecision {
     private readonly assets: AssetGrant,
     /** Per type, the attributes shown; a type absent here shows every attribute. */
     private readonly fields: ReadonlyMap<string, ReadonlySet<string>>,
-    /** The active roles' ids (the snapshot's SQL filter reads their assets). */
+    /** The active roles that count for asset access (the snapshot's SQL filter reads theirs). */
     readonly roleIds: readonly string[],
   ) {}
 
   static of(ctx: PermissionContext, grants: StoredGrants): AccessDecision {
     const types = new Set(viewableTypes(ctx));
-    const roleIds = ctx.activeRoles.map((r) => r.id);
     const everything = isInternal(ctx) || ctx.activeRoles.some((r) => r.slug === ROLE_SLUGS.admin);
-    if (everything) return new AccessDecision(types, { all: true }, new Map(), roleIds);
-    const assets: AssetGrant =
-      grants.allAssets.length > 0
-        ? { all: true }
-        : {
-            all: false,
-            view: new Set(grants.assets.map((a) => a.asset_id)),
-            edit: new Set(grants.assets.filter((a) => a.edit).map((a) => a.asset_id)),
-          };
-    // A field is shown when any role shows it; a role without a list for the type shows all.
+    if (everything) {
+      return new AccessDecision(
+        types,
+        { all: true },
+        new Map(),
+        ctx.activeRoles.map((r) => r.id),
+      );
+    }
+    // A role counts for what it lets one view: its asset access only if it grants the view of
+    // a type that lives under assets, its field list for a type only if it grants that type's
+    // view. A role for dashboards alone widens nothing; norole never counts.
+    const grantsView = (roleId: string, def: ModelDefinition) =>
+      ctx.permissions.some((p) => p.role_id === roleId && p.name === def.permissions.view);
+    const roles = ctx.activeRoles.filter((r) => r.slug !== ROLE_SLUGS.norole).map((r) => r.id);
+    const scoped = (MODELS as readonly ModelDefinition[]).filter((m) => m.asset !== undefined);
+    const assetRoles = roles.filter((role) => scoped.some((def) => grantsView(role, def)));
+    const given = grants.assets.filter((a) => assetRoles.includes(a.role_id));
+    const assets: AssetGrant = grants.allAssets.some((role) => assetRoles.includes(role))
+      ? { all: true }
+      : {
+          all: false,
+          view: new Set(given.map((a) => a.asset_id)),
+          edit: new Set(given.filter((a) => a.edit).map((a) => a.asset_id)),
+        };
+    // A field is shown when any role that views the type shows it; one without a list shows all.
     const fields = new Map<string, ReadonlySet<string>>();
     for (const def of MODELS as readonly ModelDefinition[]) {
-      const lists = roleIds.map(
-        (role) => grants.fields.find((f) => f.role_id === role && f.type === def.type)?.fields,
-      );
+      const lists = roles
+        .filter((role) => grantsView(role, def))
+        .map(
+          (role) => grants.fields.find((f) => f.role_id === role && f.type === def.type)?.fields,
+        );
       if (lists.length === 0 || lists.some((l) => l === undefined)) continue;
       fields.set(def.type, new Set([...lists.flatMap((l) => l ?? []), ...structuralFields(def)]));
     }
-    return new AccessDecision(types, assets, fields, roleIds);
+    return new AccessDecision(types, assets, fields, assetRoles);
+  }
+
+  /** The same decision, seeing and editing one more asset (one the user just made). */
+  withAsset(assetId: string): AccessDecision {
+    if (this.assets.all) return this;
+    return new AccessDecision(
+      this.types,
+      {
+        all: false,
+        view: new Set([...this.assets.view, assetId]),
+        edit: new Set([...this.assets.edit, assetId]),
+      },
+      this.fields,
+      this.roleIds,
+    );
   }
 
   /** Whether the user sees every asset (no per-asset filter needed). */
@@ -89,10 +120,13 @@ export class AccessDecision {
     return this.assets.all || this.assets.edit.has(assetId);
   }
 
-  /** A model of `type` that belongs to `assetId` (null: to no asset). */
+  /**
+   * A model of `type` that belongs to `assetId` (null: to no asset, or not known: an update
+   * logged before updates named their asset, which only a user who sees every asset receives).
+   */
   seesModel(type: string, assetId: string | null): boolean {
     if (!this.types.has(type)) return false;
-    if (modelByType(type)?.asset === undefined) return true;
+    if (modelByType(type)?.asset === undefined || this.assets.all) return true;
     return assetId !== null && this.seesAsset(assetId);
   }
 

@@ -1,4 +1,4 @@
-import { mayUseApp, type PermissionContext } from '@plant/shared-schema';
+import { isInternal, mayUseApp, ROLE_SLUGS, type PermissionContext } from '@plant/shared-schema';
 import { AccessRepository } from '../repositories/access.repository';
 import type { Db } from '../db/database';
 import type { Session } from './user.service';
@@ -55,3 +55,16 @@ export async function permissionContextIn(
     internalFeaturesDisabled: session.ctx.internalFeaturesDisabled,
   };
 }
+
+/**
+ * Whether the session's user administers its active account (an admin role there, or the
+ * global internal tag): only such a user hands out the admin role, or rights it lacks itself.
+ */
+export function administers(session: Session): boolean {
+  return isInternal(session.ctx) || session.activeRoles.some((r) => r.slug === ROLE_SLUGS.admin);
+}
+
+/** The account keeps someone who can administer it. */
+export const LAST_ADMIN = 'The account keeps at least one admin.';
+/** What a non-admin may not hand out: a right it does not hold itself. */
+export const NOT_YOURS_TO_GIVE = 'You can only give rights you have yourself.';

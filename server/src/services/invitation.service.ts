@@ -21,6 +21,7 @@ import { InvitationRepository } from '../repositories/invitation.repository';
 import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
 import type { AuthService } from './auth.service';
+import { mayHandOut } from './member.service';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import type { Mailer } from './mail.service';
 import type { Session } from './user.service';
@@ -52,6 +53,7 @@ export class InvitationService {
     if (role.slug === ROLE_SLUGS.norole) {
       throw invalidInput({ role_id: ['Choose a role that may use the product.'] });
     }
+    await mayHandOut(this.db, session, account.id, role);
     const users = new UserRepository(this.db);
     const existing = await users.findByEmail(req.email);
     if (existing !== undefined && (await users.rolesIn(account.id, existing.id)).length > 0) {
@@ -148,7 +150,7 @@ export class InvitationService {
       const accept = invitationAcceptSchema.safeParse(body);
       if (!accept.success) throw invalidInput(fieldErrorsOf(accept.error));
       if (!(await verifyPassword(accept.data.password, existing.password_hash))) {
-        throw new DomainError('unauthenticated', 'Wrong credentials!', {
+        throw new DomainError('invalid', 'Wrong credentials!', {
           fields: { password: ['Wrong credentials!'] },
         });
       }
@@ -170,7 +172,8 @@ export class InvitationService {
   ): Promise<void> {
     try {
       await this.db.transaction().execute(async (trx) => {
-        if (!(await new InvitationRepository(trx).consume(found.id, at))) throw invalid();
+        if (!(await new InvitationRepository(trx).consume(found.account_id, found.id, at)))
+          throw invalid();
         await work(trx);
         const held = await new UserRepository(trx).rolesIn(found.account_id, userId);
         if (!held.some((r) => r.id === found.role_id)) {

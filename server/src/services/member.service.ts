@@ -3,6 +3,7 @@ import {
   LAST_ROLE,
   NOT_YOURSELF,
   RESET_LINK_SENT,
+  ROLE_SLUGS,
   USER_EDIT_PERMISSION,
   type Member,
 } from '@plant/shared-schema';
@@ -10,6 +11,7 @@ import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
+import { administers, LAST_ADMIN, NOT_YOURS_TO_GIVE } from './account-access';
 import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, notFound } from './domain-error';
 import type { PasswordService } from './password.service';
@@ -59,9 +61,9 @@ export class MemberService {
     await this.db.transaction().execute(async (trx) => {
       const held = await this.heldIn(trx, accountId, userId);
       if (held.some((r) => r.id === roleId)) return;
-      if ((await new RoleRepository(trx).find(accountId, roleId)) === undefined) {
-        throw notFound('Role');
-      }
+      const role = await new RoleRepository(trx).find(accountId, roleId);
+      if (role === undefined) throw notFound('Role');
+      await mayHandOut(trx, session, accountId, role);
       await new RoleRepository(trx).addMemberships(
         accountId,
         [{ userId, roleId }],
@@ -76,8 +78,10 @@ export class MemberService {
     const accountId = this.account(session, USER_EDIT_PERMISSION);
     await this.db.transaction().execute(async (trx) => {
       const held = await this.heldIn(trx, accountId, userId);
-      if (!held.some((r) => r.id === roleId)) throw notFound('Role');
+      const role = held.find((r) => r.id === roleId);
+      if (role === undefined) throw notFound('Role');
       if (held.length === 1) throw new DomainError('conflict', LAST_ROLE);
+      if (role.slug === ROLE_SLUGS.admin) await keepAnAdmin(trx, accountId, userId);
       await new RoleRepository(trx).removeMembership(accountId, userId, roleId);
     });
     this.feed.accessChanged(accountId);
@@ -88,7 +92,8 @@ export class MemberService {
     const accountId = this.account(session, USER_EDIT_PERMISSION);
     if (userId === session.user.id) throw new DomainError('conflict', NOT_YOURSELF);
     await this.db.transaction().execute(async (trx) => {
-      await this.heldIn(trx, accountId, userId);
+      const held = await this.heldIn(trx, accountId, userId);
+      if (held.some((r) => r.slug === ROLE_SLUGS.admin)) await keepAnAdmin(trx, accountId, userId);
       await new RoleRepository(trx).removeMember(accountId, userId);
     });
     this.feed.accessChanged(accountId);
@@ -114,5 +119,31 @@ export class MemberService {
     const found = (await this.list(session)).find((m) => m.id === userId);
     if (found === undefined) throw notFound('User');
     return found;
+  }
+}
+
+/**
+ * A role may be handed out by an admin of the account; by others only when it is not admin and
+ * grants no permission they lack themselves (no one raises itself or a friend above its own rights).
+ */
+export async function mayHandOut(
+  db: Db,
+  session: Session,
+  accountId: string,
+  role: { readonly id: string; readonly slug: string },
+): Promise<void> {
+  if (administers(session)) return;
+  if (role.slug === ROLE_SLUGS.admin) throw forbidden(NOT_YOURS_TO_GIVE);
+  const names = (await new RoleRepository(db).permissionsByRole(accountId)).get(role.id) ?? [];
+  if (names.some((name) => !can(session.ctx, name))) throw forbidden(NOT_YOURS_TO_GIVE);
+}
+
+/** Refuses a change that leaves the account without any admin but `userId`. */
+async function keepAnAdmin(db: Db, accountId: string, userId: string): Promise<void> {
+  const others = (await new UserRepository(db).membersOf(accountId)).filter((m) => m.id !== userId);
+  const roles = await new UserRepository(db).rolesOf(accountId);
+  const adminRole = roles.find((r) => r.slug === ROLE_SLUGS.admin)?.id;
+  if (!others.some((m) => adminRole !== undefined && m.role_ids.includes(adminRole))) {
+    throw new DomainError('conflict', LAST_ADMIN);
   }
 }

@@ -91,7 +91,9 @@ export class ModelTransaction {
   /** A write that names a field hidden from the writer is refused: it could not see it. */
   private refuseHidden(given: Record<string, unknown>): void {
     if (this.access === undefined) return;
-    if (this.access.hiddenAmong(this.def.type, Object.keys(given)).length > 0) throw forbidden();
+    // Attributes only: a body also carries the write's meta (id, mutation_id).
+    const named = Object.keys(given).filter((k) => k in this.def.attributes.shape);
+    if (this.access.hiddenAmong(this.def.type, named).length > 0) throw forbidden();
   }
 
   /**
@@ -112,6 +114,9 @@ export class ModelTransaction {
     if (!parsed.success) throw invalidInput(fieldErrorsOf(parsed.error));
     const attributes = parsed.data;
     const modelId = id ?? uuidv7(this.now);
+    // Access first: what the checks below answer must not tell whether a hidden asset exists.
+    const assetId = assetIdOf(this.def, modelId, attributes);
+    if (this.def.asset !== 'self') this.mayChange(assetId);
     await this.check(attributes, Object.keys(attributes), modelId);
     if (await this.models.idTaken(modelId)) {
       throw new DomainError('conflict', 'This id is already taken.', {
@@ -120,10 +125,8 @@ export class ModelTransaction {
     }
     const parentId = this.parentOf(attributes);
     const sortKey = sortKeyOf(this.def, attributes);
-    const assetId = assetIdOf(this.def, modelId, attributes);
     this.assets.set(modelId, assetId);
     if (this.def.asset === 'self') await this.giveNewAsset(modelId);
-    else this.mayChange(assetId);
     const drafts: Draft[] = [
       { action: 'updated', type: this.def.type, id: modelId, attributes },
       {
@@ -263,12 +266,16 @@ export class ModelTransaction {
     return { model: null, updates };
   }
 
+  /** The asset this write gave the writer's roles (a restricted writer's new asset), if any. */
+  givenAsset: string | undefined;
+
   /**
    * A new asset made by a writer whose roles see only the assets given to them: given to those
    * roles, with edit rights, in the same transaction, so the writer sees what it made.
    */
   private async giveNewAsset(assetId: string): Promise<void> {
     if (this.access === undefined || this.access.allAssets) return;
+    this.givenAsset = assetId;
     const grants = new AssetAccessRepository(this.trx);
     // Not every asset: then none of the writer's active roles opens every asset.
     for (const role of this.access.roleIds) await grants.grant(this.accountId, role, assetId, true);
@@ -390,6 +397,22 @@ export class ModelTransaction {
     }
     if (this.def.type === 'datapoint' && (touched.has('address') || touched.has('connection_id'))) {
       Object.assign(problems, await this.datapointProblems(attributes));
+    }
+    if (
+      this.def.type === 'datapoint' &&
+      touched.has('datastream_id') &&
+      this.access !== undefined
+    ) {
+      // A datapoint feeds a stream: only one of an asset the writer may change.
+      const streamId = attributes.datastream_id;
+      if (typeof streamId === 'string') {
+        const stream = await this.models.find(this.accountId, 'datastream', streamId);
+        if (stream !== undefined) {
+          const assetId = stream.asset_id;
+          if (assetId === null || !this.access.seesAsset(assetId)) throw notFound('Model');
+          if (!this.access.editsAsset(assetId)) throw forbidden();
+        }
+      }
     }
     if (this.def.type === 'datapoint' && (touched.has('tag') || touched.has('connection_id'))) {
       Object.assign(problems, await this.tagProblems(attributes, selfId));

@@ -60,11 +60,15 @@ export class ModelService {
     if (def === undefined) throw notFound('Collection');
     const accountId = this.checkAccount(session, op.accountId);
     if (!can(session.ctx, def.permissions[op.kind])) throw forbidden();
-    const { answer, updates } = await this.db
+    const { answer, updates, givenAsset } = await this.db
       .transaction()
       .execute((trx) => this.applyIn(trx, accountId, op, false, session.access));
     this.feed.publish(accountId, updates);
-    return this.asSeenBy(session.access, answer);
+    if (givenAsset === undefined) return this.asSeenBy(session.access, answer);
+    // A restricted writer's new asset went to its roles: their browsers re-check now, and the
+    // writer's answer already shows it.
+    this.feed.accessChanged(accountId);
+    return this.asSeenBy(session.access.withAsset(givenAsset), answer);
   }
 
   /**
@@ -125,8 +129,13 @@ export class ModelService {
           fields: { mutation_id: ['This mutation id was already used for another change.'] },
         });
       }
-      if (seen !== undefined)
-        return { answer: JSON.parse(seen.response) as WriteAnswer, updates: [] };
+      if (seen !== undefined) {
+        return {
+          answer: JSON.parse(seen.response) as WriteAnswer,
+          updates: [],
+          givenAsset: undefined,
+        };
+      }
     }
     const tx = new ModelTransaction(trx, this.clock, accountId, def, asServer, access);
     const result =
@@ -148,7 +157,7 @@ export class ModelService {
         created_at: isoAt(this.clock.now()),
       });
     }
-    return { answer, updates: result.updates };
+    return { answer, updates: result.updates, givenAsset: tx.givenAsset };
   }
 
   /**

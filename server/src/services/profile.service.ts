@@ -5,12 +5,15 @@ import {
   notificationSettingsSchema,
   USER_EDIT_PERMISSION,
   type NotificationSettings,
+  EMAIL_CHANGE_OWN,
   type UserProfile,
+  type UserProfileChange,
 } from '@plant/shared-schema';
 import { isUniqueViolation, type Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { UserRepository } from '../repositories/user.repository';
-import { DomainError, forbidden, notFound } from './domain-error';
+import { verifyPassword } from '../lib/secrets';
+import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import type { Session } from './user.service';
 
 const EMAIL_TAKEN = 'This email address is already registered.';
@@ -58,8 +61,28 @@ export class ProfileService {
     };
   }
 
-  async setProfile(session: Session, userId: string, next: UserProfile): Promise<UserProfile> {
+  async setProfile(
+    session: Session,
+    userId: string,
+    change: UserProfileChange,
+  ): Promise<UserProfile> {
     await this.reach(session, userId, USER_EDIT_PERMISSION);
+    const { password, ...next } = change;
+    const current = await new UserRepository(this.db).findById(userId);
+    if (current === undefined) throw notFound('User');
+    if (next.email !== current.email) {
+      // The sign-in moves only by its owner, who proves it with its password.
+      if (userId !== session.user.id) throw forbidden(EMAIL_CHANGE_OWN);
+      const withHash = await new UserRepository(this.db).findByEmail(current.email);
+      if (password === undefined || password === '') {
+        throw invalidInput({ password: ['Please enter your password'] });
+      }
+      if (withHash === undefined || !(await verifyPassword(password, withHash.password_hash))) {
+        throw new DomainError('invalid', 'Wrong credentials!', {
+          fields: { password: ['Wrong credentials!'] },
+        });
+      }
+    }
     try {
       await this.db
         .updateTable('users')

@@ -15,6 +15,7 @@ import type { Db } from '../db/database';
 import { AssetAccessRepository } from '../repositories/asset-access.repository';
 import { ModelRepository } from '../repositories/model.repository';
 import { RoleRepository } from '../repositories/role.repository';
+import { administers, NOT_YOURS_TO_GIVE } from './account-access';
 import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import type { Session } from './user.service';
@@ -88,6 +89,8 @@ export class RoleService {
       this.refuseTakenName(existing, name);
       const slug = slugOf(name, new Set(existing.map((r) => r.slug)));
       await roles.addRoles(accountId, [{ id, slug, name }]);
+      // A new role sees no asset until given some (or the key button): nothing by default.
+      await new AssetAccessRepository(trx).setAllAssets(accountId, id, false);
     });
     this.feed.accessChanged(accountId);
     return this.one(session, id);
@@ -119,6 +122,10 @@ export class RoleService {
     roleId: string,
     names: readonly string[],
   ): Promise<RoleAdmin> {
+    // Below admin, no one gives a role a right it lacks itself.
+    if (!administers(session) && names.some((name) => !can(session.ctx, name))) {
+      throw forbidden(NOT_YOURS_TO_GIVE);
+    }
     await this.change(session, roleId, (trx, accountId) =>
       new RoleRepository(trx).setPermissions(
         accountId,
@@ -130,6 +137,7 @@ export class RoleService {
   }
 
   async setAllAssets(session: Session, roleId: string, all: boolean): Promise<RoleAdmin> {
+    if (all && !session.access.allAssets) throw forbidden(NOT_YOURS_TO_GIVE);
     await this.change(session, roleId, (trx, accountId) =>
       new AssetAccessRepository(trx).setAllAssets(accountId, roleId, all),
     );
@@ -144,7 +152,8 @@ export class RoleService {
   ): Promise<RoleAdmin> {
     await this.change(session, roleId, async (trx, accountId) => {
       const asset = await new ModelRepository(trx).find(accountId, 'asset', assetId);
-      if (asset === undefined) throw notFound('Asset');
+      if (asset === undefined || !session.access.seesAsset(assetId)) throw notFound('Asset');
+      if (edit && !session.access.editsAsset(assetId)) throw forbidden(NOT_YOURS_TO_GIVE);
       await new AssetAccessRepository(trx).grant(accountId, roleId, assetId, edit);
     });
     return this.one(session, roleId);
@@ -196,6 +205,9 @@ export class RoleService {
       const role = await new RoleRepository(trx).find(accountId, roleId);
       if (role === undefined) throw notFound('Role');
       if (FIXED.includes(role.slug)) throw forbidden(ROLE_IS_FIXED);
+      if (!administers(session) && session.activeRoles.some((r) => r.id === roleId)) {
+        throw forbidden(NOT_YOURS_TO_GIVE);
+      }
       await work(trx, accountId);
     });
     this.feed.accessChanged(accountId);

@@ -27,6 +27,17 @@ export const userProfileSchema = z.object({
   phone: phoneField,
   language: z.enum(LANGUAGES),
 });
+
+/**
+ * A change of them. A new e-mail address (the sign-in, and where reset links go) is made only by
+ * the user itself, with its password: nobody else can move another user's sign-in elsewhere.
+ */
+export const userProfileChangeSchema = userProfileSchema.extend({
+  password: z.string().max(200).optional(),
+});
+export type UserProfileChange = z.infer<typeof userProfileChangeSchema>;
+
+export const EMAIL_CHANGE_OWN = 'Only the user can change its own e-mail address.';
 export type UserProfile = z.infer<typeof userProfileSchema>;
 
 export const NOTIFICATION_CHANNELS = ['mail', 'sms', 'push'] as const;

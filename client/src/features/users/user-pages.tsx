@@ -7,6 +7,7 @@ import {
   Chip,
   Group,
   NativeSelect,
+  PasswordInput,
   Stack,
   Switch,
   Text,
@@ -14,6 +15,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useParams } from '@tanstack/react-router';
+import { useAtomValue } from 'jotai';
 import {
   apiPaths,
   LANGUAGES,
@@ -25,6 +27,7 @@ import {
 } from '@plant/shared-schema';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { callApi } from '../../session/api';
+import { sessionAtom } from '../../state/session';
 
 type Errors = Partial<Record<string, string>>;
 
@@ -51,6 +54,9 @@ export function UserDetailsPage() {
   const { t, i18n } = useLingui();
   const userId = useUserId();
   const [profile, setProfile] = useState<UserProfile | null>(null);
+  const [loadedEmail, setLoadedEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const self = useAtomValue(sessionAtom)?.user.id === userId;
   const [errors, setErrors] = useState<Errors>({});
   const [status, setStatus] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -59,7 +65,10 @@ export function UserDetailsPage() {
   useEffect(() => {
     void callApi('GET', apiPaths.userProfile(userId), userProfileSchema).then((answer) => {
       if ('error' in answer) setErrors({ form: translate(callErrorText(answer.error)) });
-      else setProfile(answer.data);
+      else {
+        setProfile(answer.data);
+        setLoadedEmail(answer.data.email);
+      }
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [userId]);
@@ -85,8 +94,9 @@ export function UserDetailsPage() {
       return;
     }
     setBusy(true);
+    const emailMoves = checked.data.email !== loadedEmail;
     const answer = await callApi('PUT', apiPaths.userProfile(userId), userProfileSchema, {
-      body: checked.data,
+      body: emailMoves ? { ...checked.data, password } : checked.data,
     });
     setBusy(false);
     if ('error' in answer) {
@@ -103,6 +113,8 @@ export function UserDetailsPage() {
     }
     setErrors({});
     setProfile(answer.data);
+    setLoadedEmail(answer.data.email);
+    setPassword('');
     setStatus(t`Saved.`);
   };
 
@@ -139,8 +151,21 @@ export function UserDetailsPage() {
             value={profile.email}
             onChange={(e) => set('email')(e.currentTarget.value)}
             error={errors.email}
+            readOnly={!self}
+            description={self ? undefined : t`Only the user can change its own e-mail address.`}
             required
           />
+          {self && profile.email !== loadedEmail ? (
+            <PasswordInput
+              label={t`Your password`}
+              description={t`A new e-mail address needs your password.`}
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              error={errors.password}
+              autoComplete="current-password"
+              required
+            />
+          ) : null}
           <TextInput
             label={t`Phone`}
             type="tel"
