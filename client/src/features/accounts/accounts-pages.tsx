@@ -105,7 +105,7 @@ export function AccountsListPage() {
   return (
     <Stack gap="md" data-testid="accounts-page">
       <Title order={1}>
-        <Trans>Accounts</Trans>
+        <Trans>Account list</Trans>
       </Title>
       {error === null ? null : (
         <Alert color="red" role="alert" withCloseButton onClose={() => setError(null)}>
