@@ -77,22 +77,17 @@ export class AccountAdminService {
     if (change.parent_id !== undefined) {
       if (id === session.activeAccount?.id) throw forbidden();
       if (!reach.has(change.parent_id)) throw notFound('Account');
-      // Not under itself nor under one of its own subaccounts.
-      const below = await new AccountRepository(this.db).descendantsForMember(session.user.id, [
-        session.activeAccount?.id ?? '',
-      ]);
-      const subtree = new Set([id]);
-      let grew = true;
-      while (grew) {
-        grew = false;
-        for (const a of below) {
-          if (a.parent_id !== null && subtree.has(a.parent_id) && !subtree.has(a.id)) {
-            subtree.add(a.id);
-            grew = true;
-          }
+      // Not under itself nor under one of its own subaccounts: walking up from the new parent
+      // through the accounts in reach must not pass the account moved.
+      const passes = (from: string): boolean => {
+        let at: string | null = from;
+        for (let steps = 0; at !== null && steps <= reach.size; steps++) {
+          if (at === id) return true;
+          at = reach.get(at)?.parent_id ?? null;
         }
-      }
-      if (subtree.has(change.parent_id)) {
+        return false;
+      };
+      if (passes(change.parent_id)) {
         throw new DomainError('invalid', ACCOUNT_MOVE_CYCLE, {
           fields: { parent_id: [ACCOUNT_MOVE_CYCLE] },
         });

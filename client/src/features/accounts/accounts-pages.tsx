@@ -32,6 +32,7 @@ import type { WorkerError } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
 import { callApi } from '../../session/api';
+import { firstIssuePerField, translatedErrors } from '../user/form-errors';
 
 const treeSchema = z.array(accountTreeNodeSchema);
 
@@ -329,11 +330,12 @@ export function AccountDesignPage() {
     setStatus(null);
     const checked = accountDesignSchema.safeParse(value);
     if (!checked.success) {
-      const next: Partial<Record<string, string>> = {};
-      for (const issue of checked.error.issues) {
-        next[String(issue.path[0])] ??= translateServerText(i18n, issue.message);
-      }
-      setErrors(next);
+      const fields = Object.keys(accountDesignSchema.shape) as (keyof AccountDesign)[];
+      setErrors(
+        translatedErrors(firstIssuePerField(checked.error.issues, fields), (text) =>
+          translateServerText(i18n, text),
+        ),
+      );
       return;
     }
     const answer = await callApi('PUT', apiPaths.accountDesign(account.id), accountViewSchema, {

@@ -13,10 +13,24 @@ export function firstIssuePerField<K extends string>(
 ): FieldErrors<K> {
   const errors: FieldErrors<K> = {};
   for (const issue of issues) {
-    const field = fields.find((f) => f === issue.path[0]);
+    // A nested field by its dotted path (`window.from`); a flat form's fields are its first part.
+    const path = issue.path.map(String).join('.');
+    const field = fields.find((f) => f === path || f === issue.path[0]);
     if (field !== undefined && errors[field] === undefined) errors[field] = issue.message;
   }
   return errors;
+}
+
+/** Each field's message in the chosen language (server and schema texts, server-texts.ts). */
+export function translatedErrors<K extends string>(
+  errors: FieldErrors<K>,
+  translate: (text: string) => string,
+): FieldErrors<K> {
+  const out: FieldErrors<K> = {};
+  for (const [field, message] of Object.entries(errors) as [K, string | undefined][]) {
+    if (message !== undefined) out[field] = translate(message);
+  }
+  return out;
 }
 
 /**

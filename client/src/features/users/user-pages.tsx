@@ -27,22 +27,19 @@ import {
 } from '@plant/shared-schema';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { callApi } from '../../session/api';
+import { firstIssuePerField, serverFieldErrors, translatedErrors } from '../user/form-errors';
 import { sessionAtom } from '../../state/session';
 
 type Errors = Partial<Record<string, string>>;
 
-/** The first message per field of a shared schema's refusal, translated. */
-function firstPerField(
-  issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[],
-  translate: (text: string) => string,
-): Errors {
-  const errors: Errors = {};
-  for (const issue of issues) {
-    const key = issue.path.map(String).join('.');
-    errors[key] ??= translate(issue.message);
-  }
-  return errors;
-}
+const PROFILE_FIELDS = ['firstname', 'lastname', 'email', 'phone', 'language', 'password'] as const;
+const NOTIFICATION_FIELDS = [
+  'channels',
+  'window.days',
+  'window.from',
+  'window.to',
+  'window.timezone',
+] as const;
 
 function useUserId(): string {
   const { userid = '' }: { userid?: string } = useParams({ strict: false });
@@ -90,7 +87,9 @@ export function UserDetailsPage() {
     setStatus(null);
     const checked = userProfileSchema.safeParse(profile);
     if (!checked.success) {
-      setErrors(firstPerField(checked.error.issues, translate));
+      setErrors(
+        translatedErrors(firstIssuePerField(checked.error.issues, PROFILE_FIELDS), translate),
+      );
       return;
     }
     setBusy(true);
@@ -100,9 +99,9 @@ export function UserDetailsPage() {
     });
     setBusy(false);
     if ('error' in answer) {
-      const fields = answer.error.fields ?? {};
-      const onFields = Object.fromEntries(
-        Object.entries(fields).map(([k, v]) => [k, translate(v[0] ?? '')]),
+      const onFields = translatedErrors(
+        serverFieldErrors(answer.error.fields, PROFILE_FIELDS),
+        translate,
       );
       setErrors(
         Object.keys(onFields).length > 0
@@ -238,7 +237,9 @@ export function UserNotificationsPage() {
     setStatus(null);
     const checked = notificationSettingsSchema.safeParse(settings);
     if (!checked.success) {
-      setErrors(firstPerField(checked.error.issues, translate));
+      setErrors(
+        translatedErrors(firstIssuePerField(checked.error.issues, NOTIFICATION_FIELDS), translate),
+      );
       return;
     }
     const answer = await callApi(
