@@ -65,11 +65,14 @@ describe('roles', () => {
     await expect
       .poll(async () => (await technician()).assets.find((a) => a.asset_id === typed.id)?.edit)
       .toBe(true);
-    expect(
-      await page
-        .getByRole('button', { name: `Edit rights on ${nameOf(typed)}` })
-        .getAttribute('aria-pressed'),
-    ).toBe('true');
+    // The page shows it once the server's answer is back (after the server holds it).
+    await expect
+      .poll(() =>
+        page
+          .getByRole('button', { name: `Edit rights on ${nameOf(typed)}` })
+          .getAttribute('aria-pressed'),
+      )
+      .toBe('true');
     await page.getByRole('button', { name: `Take access to ${nameOf(dragged)} away` }).click();
     await expect
       .poll(async () => (await technician()).assets.some((a) => a.asset_id === dragged.id))
