@@ -36,3 +36,4 @@ export * from './models/gateway';
 export * from './models/datastream';
 export * from './models/account-lists';
 export * from './models/connection';
+export * from './models/managed';

@@ -27,6 +27,50 @@ export class AccountRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * The account and every account above it, nearest first: where a change of the account is
+   * logged (DESIGN.md §5; each of those accounts' admins may see it in their tree). The caller
+   * already decided the account may be changed; nothing here answers a request directly.
+   */
+  async chainUp(accountId: string): Promise<AccountRow[]> {
+    const chain: AccountRow[] = [];
+    const seen = new Set<string>();
+    for (let at: string | null = accountId; at !== null && !seen.has(at);) {
+      seen.add(at);
+      const row: AccountRow | undefined = await this.db
+        .selectFrom('accounts')
+        .selectAll('accounts')
+        .where('accounts.id', '=', at)
+        .executeTakeFirst();
+      if (row === undefined) break;
+      chain.push(row);
+      at = row.parent_id;
+    }
+    return chain;
+  }
+
+  /** Every account below this one (its subtree, without it): for logging a move. */
+  below(accountId: string): Promise<AccountRow[]> {
+    return this.db
+      .withRecursive('below(id)', (qb) =>
+        qb
+          .selectFrom('accounts')
+          .select('accounts.id')
+          .where('accounts.parent_id', '=', accountId)
+          .union((eb) =>
+            eb
+              .selectFrom('accounts')
+              .innerJoin('below', 'below.id', 'accounts.parent_id')
+              .select('accounts.id'),
+          ),
+      )
+      .selectFrom('accounts')
+      .selectAll('accounts')
+      .where('accounts.id', 'in', (eb) => eb.selectFrom('below').select('below.id'))
+      .orderBy('accounts.id')
+      .execute();
+  }
+
   /** Every account the user is a member of (through any role, norole too), by name. */
   allForMember(userId: string): Promise<AccountRow[]> {
     return this.db

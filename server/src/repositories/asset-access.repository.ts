@@ -82,6 +82,16 @@ export class AssetAccessRepository {
       .execute();
   }
 
+  /** The roles the asset was given to. */
+  async rolesGiven(accountId: string, assetId: string): Promise<string[]> {
+    const rows = await scopeTo(this.db, accountId)
+      .selectFrom('role_assets')
+      .select('role_id')
+      .where('asset_id', '=', assetId)
+      .execute();
+    return rows.map((r) => r.role_id);
+  }
+
   /** An asset that is deleted leaves every role's list (same transaction as the delete). */
   async forgetAsset(accountId: string, assetId: string): Promise<void> {
     await scopeTo(this.db, accountId)

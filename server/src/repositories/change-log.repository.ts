@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { uuidv7, type ModelUpdate } from '@plant/shared-schema';
 import { databaseKind, type Db } from '../db/database';
 import { scopeTo } from './account-scope';
 
@@ -58,6 +59,28 @@ export class ChangeLogRepository {
       seq: end.seq - count + 1 + i,
       ts: end.ts - count + 1 + i,
     }));
+  }
+
+  /**
+   * Stamps the drafts with the account's next seq and ts numbers (in order) and appends them to
+   * its log, inside the caller's transaction: the updates as clients will receive them.
+   */
+  async record(
+    accountId: string,
+    drafts: readonly Omit<ModelUpdate, 'seq' | 'ts' | 'muid'>[],
+    nowMs: number,
+  ): Promise<ModelUpdate[]> {
+    if (drafts.length === 0) return [];
+    const stamps = await this.take(accountId, drafts.length, nowMs);
+    const updates = drafts.map((d, i): ModelUpdate => {
+      const s = stamps[i] ?? { seq: 0, ts: 0 };
+      return { ...d, muid: uuidv7(s.ts), ts: s.ts, seq: s.seq };
+    });
+    await this.append(
+      accountId,
+      updates.map((u) => ({ seq: u.seq, ts: u.ts, muid: u.muid, msg: JSON.stringify(u) })),
+    );
+    return updates;
   }
 
   async append(

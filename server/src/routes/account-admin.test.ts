@@ -4,6 +4,7 @@ import {
   apiPaths,
   type AccountTreeNode,
   type AccountView,
+  type SyncedModel,
 } from '@plant/shared-schema';
 import { DEMO_USERS } from '../seed/demo';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
@@ -42,21 +43,28 @@ describe('account administration', () => {
     const node = (await tree()).find((n) => n.id === west.id);
     expect(node).toMatchObject({ text: 'Customer West', switchable: true });
 
-    expect(dataOf<AccountView>(await change(west.id, { name: 'Customer West GmbH' })).name).toBe(
+    // Renames, moves and (de)activation are writes of the synced `account` model.
+    const attrs = async (res: ReturnType<typeof change>) =>
+      dataOf<SyncedModel>(await res).attributes;
+    expect((await attrs(change(west.id, { name: 'Customer West GmbH' }))).name).toBe(
       'Customer West GmbH',
     );
-    expect(dataOf<AccountView>(await change(west.id, { active: false })).active).toBe(false);
+    expect((await attrs(change(west.id, { active: false }))).active).toBe(false);
     expect((await tree()).find((n) => n.id === west.id)?.value.active).toBe(false);
 
-    const moved = dataOf<AccountView>(await change(west.id, { parent_id: ids.north }));
-    expect(moved.parent_id).toBe(ids.north);
+    expect((await attrs(change(west.id, { parent_id: ids.north }))).parent_id).toBe(ids.north);
+    const moved = dataOf<AccountView>(
+      await s.call('GET', apiPaths.accountById(west.id), { token: admin }),
+    );
+    expect(moved).toMatchObject({ parent_id: ids.north, name: 'Customer West GmbH' });
     const cycle = await change(ids.north, { parent_id: west.id });
     expect(cycle.status).toBe(422);
     expect(cycle.json).toMatchObject({ message: ACCOUNT_MOVE_CYCLE });
     expect((await change(ids.north, { parent_id: ids.north })).status).toBe(422);
     // The active account itself stays where it is.
     expect((await change(ids.root, { parent_id: ids.north })).status).toBe(403);
-    expect((await change(west.id, {})).status).toBe(422);
+    expect((await change(west.id, { name: '' })).status).toBe(422);
+    expect((await change(west.id, { parent_id: null })).status).toBe(422);
   });
 
   it("sets the design, which the account's style serves; colours must be hex codes", async () => {

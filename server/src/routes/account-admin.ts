@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import {
-  accountChangeSchema,
   accountDesignSchema,
   accountParamsSchema,
   subaccountRequestSchema,
@@ -10,7 +9,10 @@ import type { AppEnv } from '../http/context';
 import { validBody, validParams } from '../http/validate';
 import type { Services } from '../services';
 
-/** Accounts the admin manages (spec 000 §3): subaccounts, details, moves, design. */
+/**
+ * Accounts the admin manages (spec 000 §3): subaccounts, details, design. Renames, moves and
+ * (de)activation are writes of the synced `account` model: PUT accounts/{id} is the generic route.
+ */
 export function accountAdminRoutes(services: Services) {
   const app = new Hono<AppEnv>();
   const auth = requireAuth(services);
@@ -24,12 +26,6 @@ export function accountAdminRoutes(services: Services) {
   app.get('/accounts/:id', auth, async (c) => {
     const { id } = validParams(c, accountParamsSchema);
     return c.json({ data: await accounts.get(c.get('session'), id) });
-  });
-
-  app.put('/accounts/:id', auth, async (c) => {
-    const { id } = validParams(c, accountParamsSchema);
-    const change = await validBody(c, accountChangeSchema);
-    return c.json({ data: await accounts.change(c.get('session'), id, change) });
   });
 
   app.put('/accounts/:id/design', auth, async (c) => {

@@ -1,5 +1,9 @@
 import {
+  accountModel,
+  can,
   isInternal,
+  memberModel,
+  roleModel,
   MODELS,
   modelByType,
   ROLE_SLUGS,
@@ -14,6 +18,12 @@ import {
 } from '@plant/shared-schema';
 import type { StoredGrants } from '../repositories/asset-access.repository';
 import type { AssetFilter } from '../repositories/model.repository';
+
+/** Whose decision it is: the user and its active account (each always sees itself). */
+export interface DecisionOwner {
+  readonly userId: string;
+  readonly accountId: string | null;
+}
 
 /**
  * Which assets a user sees and edits: every one (an admin, an internal user, a role with the key
@@ -38,10 +48,13 @@ export class AccessDecision {
     private readonly fields: ReadonlyMap<string, ReadonlySet<string>>,
     /** The active roles that count for asset access (the snapshot's SQL filter reads theirs). */
     readonly roleIds: readonly string[],
+    private readonly owner: DecisionOwner | undefined,
   ) {}
 
-  static of(ctx: PermissionContext, grants: StoredGrants): AccessDecision {
+  static of(ctx: PermissionContext, grants: StoredGrants, owner?: DecisionOwner): AccessDecision {
     const types = new Set(viewableTypes(ctx));
+    // The users screen gives roles: who views members views the roles they hold.
+    if (can(ctx, 'user::view')) types.add(roleModel.type);
     const everything = isInternal(ctx) || ctx.activeRoles.some((r) => r.slug === ROLE_SLUGS.admin);
     if (everything) {
       return new AccessDecision(
@@ -49,6 +62,7 @@ export class AccessDecision {
         { all: true },
         new Map(),
         ctx.activeRoles.map((r) => r.id),
+        owner,
       );
     }
     // A role counts for what it lets one view: its asset access only if it grants the view of
@@ -78,7 +92,7 @@ export class AccessDecision {
       if (lists.length === 0 || lists.some((l) => l === undefined)) continue;
       fields.set(def.type, new Set([...lists.flatMap((l) => l ?? []), ...structuralFields(def)]));
     }
-    return new AccessDecision(types, assets, fields, assetRoles);
+    return new AccessDecision(types, assets, fields, assetRoles, owner);
   }
 
   /** The same decision, seeing and editing one more asset (one the user just made). */
@@ -93,6 +107,7 @@ export class AccessDecision {
       },
       this.fields,
       this.roleIds,
+      this.owner,
     );
   }
 
@@ -130,9 +145,22 @@ export class AccessDecision {
     return assetId !== null && this.seesAsset(assetId);
   }
 
+  /**
+   * Whether the user sees the managed model (models/managed.ts) of this id without its type's
+   * permission: its own member model, and its active account.
+   */
+  seesItself(type: string, id: string): boolean {
+    if (this.owner === undefined) return false;
+    if (type === memberModel.type) return id === this.owner.userId;
+    if (type === accountModel.type) return id === this.owner.accountId;
+    return false;
+  }
+
   /** An update as this user may receive it: whole, with fewer attributes, or not at all. */
   seesUpdate(update: ModelUpdate): boolean {
-    return this.seesModel(updateSubjectType(update), update.asset ?? null);
+    const type = updateSubjectType(update);
+    if (this.seesItself(type, update.child_id ?? update.id)) return true;
+    return this.seesModel(type, update.asset ?? null);
   }
 
   /** The attributes shown of `type`; undefined: all of them. */

@@ -2,6 +2,7 @@ import {
   ACCOUNT_EDIT_PERMISSION,
   ACCOUNT_MOVE_CYCLE,
   can,
+  uuidv7,
   type AccountChange,
   type AccountDesign,
   type AccountView,
@@ -9,73 +10,126 @@ import {
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
+import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { AccountRepository } from '../repositories/account.repository';
 import { RoleRepository } from '../repositories/role.repository';
 import { createAccount, toAccountView } from './account.service';
+import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, notFound } from './domain-error';
+import { ManagedLog } from './managed-log';
 import type { Session } from './user.service';
 
 /**
  * The accounts an admin manages (spec 000 §3, spec 001 §6): its active account and every account
  * below it, with account::view to read and account::edit to change there. Subaccounts are made
  * under any of them (the maker becomes their admin), renamed, moved within the subtree (never
- * under themselves), activated and deactivated, and their design set.
+ * under themselves), activated and deactivated, and their design set. Every change is logged as
+ * the synced `account` model (in its own log and its ancestors'); the generic `accounts` writes
+ * come through `AccountOps` like these routes.
  */
 export class AccountAdminService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly feed: ChangeFeed,
   ) {}
 
+  async get(session: Session, id: string): Promise<AccountView> {
+    const ops = new AccountOps(this.db, this.clock, session);
+    const { reach, account } = await ops.inReach(id, 'account::view');
+    return ops.view(account, reach);
+  }
+
+  async create(session: Session, req: SubaccountRequest): Promise<AccountView> {
+    const id = await this.run(session, (ops) => ops.create(uuidv7(), req.name, req.parent_id));
+    return this.get(session, id);
+  }
+
+  async change(session: Session, id: string, change: AccountChange): Promise<AccountView> {
+    await this.run(session, (ops) => ops.change(id, change));
+    return this.get(session, id);
+  }
+
+  async setDesign(session: Session, id: string, design: AccountDesign): Promise<AccountView> {
+    await this.run(session, (ops) => ops.change(id, { theme: design }));
+    return this.get(session, id);
+  }
+
+  private async run(session: Session, work: (ops: AccountOps) => Promise<string>) {
+    const active = session.activeAccount?.id;
+    if (active === undefined) throw forbidden();
+    const { id, updates } = await this.db.transaction().execute(async (trx) => {
+      await new ChangeLogRepository(trx).lock(active);
+      const ops = new AccountOps(trx, this.clock, session);
+      const changed = await work(ops);
+      return { id: changed, updates: await ops.log.commit(this.clock.now()) };
+    });
+    for (const [account, list] of updates) this.feed.publish(account, list);
+    return id;
+  }
+}
+
+/** A change of an account: name, active, a move (parent_id) and the design (theme). */
+export interface AccountEdit extends Partial<AccountChange> {
+  readonly theme?: AccountDesign | undefined;
+}
+
+/** The account changes inside the caller's transaction, gathered in `log` for it to commit. */
+export class AccountOps {
+  readonly log: ManagedLog;
+
+  constructor(
+    private readonly trx: Db,
+    private readonly clock: Clock,
+    private readonly session: Session,
+  ) {
+    this.log = new ManagedLog(trx);
+  }
+
   /** The accounts in reach: the active account and its subtree (ids), with that permission. */
-  private async reach(session: Session, permission: string): Promise<Map<string, AccountViewRow>> {
-    const active = session.activeAccount;
-    if (active === null || !can(session.ctx, permission)) throw forbidden();
-    const below = await new AccountRepository(this.db).descendantsForMember(session.user.id, [
+  async reach(permission: string): Promise<Map<string, AccountViewRow>> {
+    const active = this.session.activeAccount;
+    if (active === null || !can(this.session.ctx, permission)) throw forbidden();
+    const below = await new AccountRepository(this.trx).descendantsForMember(this.session.user.id, [
       active.id,
     ]);
     return new Map([active, ...below].map((a) => [a.id, a]));
   }
 
-  private async inReach(session: Session, id: string, permission: string) {
-    const reach = await this.reach(session, permission);
+  async inReach(id: string, permission: string) {
+    const reach = await this.reach(permission);
     const account = reach.get(id);
     if (account === undefined) throw notFound('Account');
     return { reach, account };
   }
 
-  private view(session: Session, row: AccountViewRow, reach: ReadonlyMap<string, unknown>) {
+  view(row: AccountViewRow, reach: ReadonlyMap<string, unknown>): AccountView {
     // The parent is named when it is in reach or one of the user's own accounts.
-    const known = new Set([...reach.keys(), ...session.memberOf]);
+    const known = new Set([...reach.keys(), ...this.session.memberOf]);
     return toAccountView(row, known);
   }
 
-  async get(session: Session, id: string): Promise<AccountView> {
-    const { reach, account } = await this.inReach(session, id, 'account::view');
-    return this.view(session, account, reach);
-  }
-
-  async create(session: Session, req: SubaccountRequest): Promise<AccountView> {
-    const reach = await this.reach(session, ACCOUNT_EDIT_PERMISSION);
-    const parentId = req.parent_id ?? session.activeAccount?.id ?? '';
-    if (!reach.has(parentId)) throw notFound('Account');
+  /** A subaccount under `parentId` (default: the active account); its maker is its admin. */
+  async create(id: string, name: string, parentId: string | null | undefined): Promise<string> {
+    const reach = await this.reach(ACCOUNT_EDIT_PERMISSION);
+    const parent = parentId ?? this.session.activeAccount?.id ?? '';
+    if (!reach.has(parent)) throw notFound('Account');
     const at = isoAt(this.clock.now());
-    const made = await this.db.transaction().execute(async (trx) => {
-      const account = await createAccount(trx, { name: req.name, parentId }, at);
-      await new RoleRepository(trx).addMemberships(
-        account.id,
-        [{ userId: session.user.id, roleId: account.adminRoleId }],
-        at,
-      );
-      return account;
-    });
-    return this.get(session, made.id);
+    const account = await createAccount(this.trx, { id, name, parentId: parent }, at);
+    await new RoleRepository(this.trx).addMemberships(
+      account.id,
+      [{ userId: this.session.user.id, roleId: account.adminRoleId }],
+      at,
+    );
+    await this.log.account(account.id);
+    return account.id;
   }
 
-  async change(session: Session, id: string, change: AccountChange): Promise<AccountView> {
-    const { reach } = await this.inReach(session, id, ACCOUNT_EDIT_PERMISSION);
-    if (change.parent_id !== undefined) {
-      if (id === session.activeAccount?.id) throw forbidden();
+  async change(id: string, change: AccountEdit): Promise<string> {
+    const { reach, account } = await this.inReach(id, ACCOUNT_EDIT_PERMISSION);
+    const moves = change.parent_id !== undefined && change.parent_id !== account.parent_id;
+    if (change.parent_id !== undefined && moves) {
+      if (id === this.session.activeAccount?.id) throw forbidden();
       if (!reach.has(change.parent_id)) throw notFound('Account');
       // Not under itself nor under one of its own subaccounts: walking up from the new parent
       // through the accounts in reach must not pass the account moved.
@@ -93,35 +147,32 @@ export class AccountAdminService {
         });
       }
     }
-    await this.db
+    const before = moves
+      ? (await new AccountRepository(this.trx).chainUp(id)).slice(1).map((a) => a.id)
+      : [];
+    const design = change.theme;
+    await this.trx
       .updateTable('accounts')
       .set({
         ...(change.name === undefined ? {} : { name: change.name }),
         ...(change.active === undefined ? {} : { active: change.active ? 1 : 0 }),
         ...(change.parent_id === undefined ? {} : { parent_id: change.parent_id }),
+        ...(design === undefined
+          ? {}
+          : {
+              color1: design.color1,
+              color2: design.color2,
+              title: design.title,
+              logo_desktop: design.logoDesktop,
+              logo_mobile: design.logoMobile,
+              login_image: design.loginImage,
+            }),
         updated_at: isoAt(this.clock.now()),
       })
       .where('id', '=', id)
       .execute();
-    return this.get(session, id);
-  }
-
-  async setDesign(session: Session, id: string, design: AccountDesign): Promise<AccountView> {
-    await this.inReach(session, id, ACCOUNT_EDIT_PERMISSION);
-    await this.db
-      .updateTable('accounts')
-      .set({
-        color1: design.color1,
-        color2: design.color2,
-        title: design.title,
-        logo_desktop: design.logoDesktop,
-        logo_mobile: design.logoMobile,
-        login_image: design.loginImage,
-        updated_at: isoAt(this.clock.now()),
-      })
-      .where('id', '=', id)
-      .execute();
-    return this.get(session, id);
+    await this.log.account(id, before);
+    return id;
   }
 }
 

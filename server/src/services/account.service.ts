@@ -38,6 +38,8 @@ export function toAccountView(row: AccountRow, memberOf: ReadonlySet<string>): A
 }
 
 export interface NewAccount {
+  /** The id a client chose (an account made offline); a new one when absent. */
+  readonly id?: string;
   readonly name: string;
   readonly parentId?: string | null;
   readonly active?: boolean;
@@ -60,7 +62,7 @@ export async function createAccount(
   input: NewAccount,
   at: string,
 ): Promise<{ id: string; adminRoleId: string; noroleRoleId: string }> {
-  const id = uuidv7();
+  const id = input.id ?? uuidv7();
   await new AccountRepository(trx).insert({
     id,
     parent_id: input.parentId ?? null,

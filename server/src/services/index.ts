@@ -83,11 +83,19 @@ export function createServices(deps: ServiceDeps): Services {
     gatewayCredentials: new GatewayCredentialService(db, clock),
     browserCredentials: new BrowserCredentialService(db, clock),
     sync: new SyncService(db),
-    roles: new RoleService(db, deps.feed),
-    invitations: new InvitationService(db, clock, deps.mailer, deps.appUrl, deps.background, auth),
+    roles: new RoleService(db, clock, deps.feed),
+    invitations: new InvitationService(
+      db,
+      clock,
+      deps.mailer,
+      deps.appUrl,
+      deps.background,
+      auth,
+      deps.feed,
+    ),
     members: new MemberService(db, clock, deps.feed, passwords),
-    profiles: new ProfileService(db, clock),
-    accountAdmin: new AccountAdminService(db, clock),
+    profiles: new ProfileService(db, clock, deps.feed),
+    accountAdmin: new AccountAdminService(db, clock, deps.feed),
     firstPartyClientId: deps.firstPartyClientId,
   };
 }

@@ -20,7 +20,10 @@ import { hashPassword, newToken, sha256, verifyPassword } from '../lib/secrets';
 import { InvitationRepository } from '../repositories/invitation.repository';
 import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
+import { ChangeLogRepository } from '../repositories/change-log.repository';
 import type { AuthService } from './auth.service';
+import type { ChangeFeed } from './change-feed';
+import { ManagedLog } from './managed-log';
 import { mayHandOut } from './member.service';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import type { Mailer } from './mail.service';
@@ -43,6 +46,7 @@ export class InvitationService {
     private readonly appUrl: string,
     private readonly background: BackgroundTasks,
     private readonly auth: AuthService,
+    private readonly feed: ChangeFeed,
   ) {}
 
   async invite(session: Session, req: InvitationRequest): Promise<InvitationSent> {
@@ -171,7 +175,8 @@ export class InvitationService {
     work: (trx: Db) => Promise<void>,
   ): Promise<void> {
     try {
-      await this.db.transaction().execute(async (trx) => {
+      const updates = await this.db.transaction().execute(async (trx) => {
+        await new ChangeLogRepository(trx).lock(found.account_id);
         if (!(await new InvitationRepository(trx).consume(found.account_id, found.id, at)))
           throw invalid();
         await work(trx);
@@ -183,7 +188,14 @@ export class InvitationService {
             at,
           );
         }
+        // The other admins' screens show the new member (and its role's count) at once.
+        const log = new ManagedLog(trx);
+        await log.members(found.account_id, [userId]);
+        await log.roles(found.account_id, [found.role_id]);
+        return log.commit(this.clock.now());
       });
+      for (const [account, list] of updates) this.feed.publish(account, list);
+      this.feed.accessChanged(found.account_id);
     } catch (err) {
       // The same address joined through another link at the same moment: one of them wins.
       if (isUniqueViolation(err, 'users', 'email')) throw invalid();

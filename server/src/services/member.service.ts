@@ -11,7 +11,9 @@ import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
+import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { administers, LAST_ADMIN, NOT_YOURS_TO_GIVE } from './account-access';
+import { ManagedLog } from './managed-log';
 import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, notFound } from './domain-error';
 import type { PasswordService } from './password.service';
@@ -57,45 +59,35 @@ export class MemberService {
   }
 
   async giveRole(session: Session, userId: string, roleId: string): Promise<Member> {
-    const accountId = this.account(session, USER_EDIT_PERMISSION);
-    await this.db.transaction().execute(async (trx) => {
-      const held = await this.heldIn(trx, accountId, userId);
-      if (held.some((r) => r.id === roleId)) return;
-      const role = await new RoleRepository(trx).find(accountId, roleId);
-      if (role === undefined) throw notFound('Role');
-      await mayHandOut(trx, session, accountId, role);
-      await new RoleRepository(trx).addMemberships(
-        accountId,
-        [{ userId, roleId }],
-        isoAt(this.clock.now()),
-      );
-    });
-    this.feed.accessChanged(accountId);
+    await this.change(session, userId, (ops) => ops.giveRole(userId, roleId));
     return this.one(session, userId);
   }
 
   async takeRole(session: Session, userId: string, roleId: string): Promise<Member> {
-    const accountId = this.account(session, USER_EDIT_PERMISSION);
-    await this.db.transaction().execute(async (trx) => {
-      const held = await this.heldIn(trx, accountId, userId);
-      const role = held.find((r) => r.id === roleId);
-      if (role === undefined) throw notFound('Role');
-      if (held.length === 1) throw new DomainError('conflict', LAST_ROLE);
-      if (role.slug === ROLE_SLUGS.admin) await keepAnAdmin(trx, accountId, userId);
-      await new RoleRepository(trx).removeMembership(accountId, userId, roleId);
-    });
-    this.feed.accessChanged(accountId);
+    await this.change(session, userId, (ops) => ops.takeRole(userId, roleId));
     return this.one(session, userId);
   }
 
   async remove(session: Session, userId: string): Promise<void> {
+    await this.change(session, userId, (ops) => ops.remove(userId));
+  }
+
+  /** One change of one member, logged (the member and the roles it touched) in its transaction. */
+  private async change(
+    session: Session,
+    userId: string,
+    work: (ops: MemberOps) => Promise<readonly string[]>,
+  ): Promise<void> {
     const accountId = this.account(session, USER_EDIT_PERMISSION);
-    if (userId === session.user.id) throw new DomainError('conflict', NOT_YOURSELF);
-    await this.db.transaction().execute(async (trx) => {
-      const held = await this.heldIn(trx, accountId, userId);
-      if (held.some((r) => r.slug === ROLE_SLUGS.admin)) await keepAnAdmin(trx, accountId, userId);
-      await new RoleRepository(trx).removeMember(accountId, userId);
+    const updates = await this.db.transaction().execute(async (trx) => {
+      await new ChangeLogRepository(trx).lock(accountId);
+      const roles = await work(new MemberOps(trx, this.clock, session, accountId));
+      const log = new ManagedLog(trx);
+      await log.members(accountId, [userId]);
+      await log.roles(accountId, roles);
+      return log.commit(this.clock.now());
     });
+    for (const [account, list] of updates) this.feed.publish(account, list);
     this.feed.accessChanged(accountId);
   }
 
@@ -119,6 +111,76 @@ export class MemberService {
     const found = (await this.list(session)).find((m) => m.id === userId);
     if (found === undefined) throw notFound('User');
     return found;
+  }
+}
+
+/**
+ * The changes of an account's members, inside the caller's transaction: roles given (only what
+ * the giver may hand out) and taken (a member keeps one; the account keeps an admin), members
+ * removed (never oneself). The members routes and the synced `user` model's writes come here.
+ * Each answers the roles it touched (their member counts moved).
+ */
+export class MemberOps {
+  constructor(
+    private readonly trx: Db,
+    private readonly clock: Clock,
+    private readonly session: Session,
+    private readonly accountId: string,
+  ) {}
+
+  private async heldIn(userId: string) {
+    const held = await new UserRepository(this.trx).rolesIn(this.accountId, userId);
+    if (held.length === 0) throw notFound('User');
+    return held;
+  }
+
+  async giveRole(userId: string, roleId: string): Promise<string[]> {
+    const held = await this.heldIn(userId);
+    if (held.some((r) => r.id === roleId)) return [];
+    const roles = new RoleRepository(this.trx);
+    const role = await roles.find(this.accountId, roleId);
+    if (role === undefined) throw notFound('Role');
+    await mayHandOut(this.trx, this.session, this.accountId, role);
+    await roles.addMemberships(this.accountId, [{ userId, roleId }], isoAt(this.clock.now()));
+    return [roleId];
+  }
+
+  async takeRole(userId: string, roleId: string): Promise<string[]> {
+    const held = await this.heldIn(userId);
+    const role = held.find((r) => r.id === roleId);
+    if (role === undefined) throw notFound('Role');
+    if (held.length === 1) throw new DomainError('conflict', LAST_ROLE);
+    if (role.slug === ROLE_SLUGS.admin) await keepAnAdmin(this.trx, this.accountId, userId);
+    await new RoleRepository(this.trx).removeMembership(this.accountId, userId, roleId);
+    return [roleId];
+  }
+
+  async remove(userId: string): Promise<string[]> {
+    if (userId === this.session.user.id) throw new DomainError('conflict', NOT_YOURSELF);
+    const held = await this.heldIn(userId);
+    if (held.some((r) => r.slug === ROLE_SLUGS.admin)) {
+      await keepAnAdmin(this.trx, this.accountId, userId);
+    }
+    await new RoleRepository(this.trx).removeMember(this.accountId, userId);
+    return held.map((r) => r.id);
+  }
+
+  /**
+   * The member's roles become these (the synced model's whole list): given, then taken. Absent:
+   * nothing changes (its other attributes are its own, not the admin's).
+   */
+  async setRolesIfGiven(userId: string, roleIds: readonly string[] | undefined): Promise<string[]> {
+    const held = await this.heldIn(userId);
+    if (roleIds === undefined) return [];
+    if (roleIds.length === 0) throw new DomainError('conflict', LAST_ROLE);
+    const touched: string[] = [];
+    for (const id of roleIds.filter((r) => !held.some((h) => h.id === r))) {
+      touched.push(...(await this.giveRole(userId, id)));
+    }
+    for (const role of held.filter((h) => !roleIds.includes(h.id))) {
+      touched.push(...(await this.takeRole(userId, role.id)));
+    }
+    return touched;
   }
 }
 

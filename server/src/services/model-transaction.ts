@@ -24,6 +24,7 @@ import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { ConnectionSecretRepository } from '../repositories/connection-secret.repository';
+import { ManagedLog } from './managed-log';
 import { ModelRepository, type ModelRow } from '../repositories/model.repository';
 import { AssetAccessRepository } from '../repositories/asset-access.repository';
 import type { AccessDecision } from './access-decision';
@@ -139,6 +140,9 @@ export class ModelTransaction {
       ...(await this.listChange(parentId, { id: modelId, sortKey })),
     ];
     const updates = await this.stamp(drafts);
+    if (this.givenAsset !== undefined && this.access !== undefined) {
+      updates.push(...(await this.logRoles(this.access.roleIds)));
+    }
     const at = isoAt(this.now);
     const row: Omit<ModelRow, 'account_id'> = {
       id: modelId,
@@ -256,14 +260,28 @@ export class ModelTransaction {
       ...(await this.listChange(existing.parent_id, { id, sortKey: null })),
     ];
     updates.push(...(await this.stamp(drafts)));
+    const rolesLosing = new Set<string>();
     for (const row of doomed) {
       await this.models.remove(this.accountId, row.id);
       if (row.type === 'asset') {
-        await new AssetAccessRepository(this.trx).forgetAsset(this.accountId, row.id);
+        const grants = new AssetAccessRepository(this.trx);
+        for (const role of await grants.rolesGiven(this.accountId, row.id)) rolesLosing.add(role);
+        await grants.forgetAsset(this.accountId, row.id);
       }
       if (row.type === connectionModel.type) await this.secrets.remove(this.accountId, row.id);
     }
+    // The roles that had the asset changed too: their synced models follow.
+    updates.push(...(await this.logRoles(rolesLosing)));
     return { model: null, updates };
+  }
+
+  /** The roles' synced models (models/managed.ts) as they are now, logged after this change. */
+  private async logRoles(roleIds: Iterable<string>): Promise<ModelUpdate[]> {
+    const ids = [...roleIds];
+    if (ids.length === 0) return [];
+    const log = new ManagedLog(this.trx);
+    await log.roles(this.accountId, ids);
+    return (await log.commit(this.now)).get(this.accountId) ?? [];
   }
 
   /** The asset this write gave the writer's roles (a restricted writer's new asset), if any. */
@@ -552,23 +570,14 @@ export class ModelTransaction {
 
   /** Gives each draft the account's next seq and ts, and writes them to the log. */
   private async stamp(drafts: readonly Draft[]): Promise<ModelUpdate[]> {
-    const stamps = await this.log.take(this.accountId, drafts.length, this.now);
     const assets = await Promise.all(drafts.map((d) => this.subjectAsset(d)));
-    const updates = drafts.map((d, i): ModelUpdate => {
-      const s = stamps[i] ?? { seq: 0, ts: 0 };
-      const asset = assets[i];
-      return {
-        ...d,
-        ...(asset === null || asset === undefined ? {} : { asset }),
-        muid: uuidv7(s.ts),
-        ts: s.ts,
-        seq: s.seq,
-      };
-    });
-    await this.log.append(
+    return this.log.record(
       this.accountId,
-      updates.map((u) => ({ seq: u.seq, ts: u.ts, muid: u.muid, msg: JSON.stringify(u) })),
+      drafts.map((d, i) => {
+        const asset = assets[i];
+        return asset === null || asset === undefined ? d : { ...d, asset };
+      }),
+      this.now,
     );
-    return updates;
   }
 }

@@ -4,6 +4,7 @@ import {
   clientIdField,
   fieldErrorsOf,
   modelByCollection,
+  uuidv7,
   writeMetaSchema,
   type ModelUpdate,
   type SyncedModel,
@@ -15,6 +16,7 @@ import { ChangeLogRepository } from '../repositories/change-log.repository';
 import type { AccessDecision } from './access-decision';
 import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
+import { writeManaged } from './managed-writes';
 import { ModelTransaction } from './model-transaction';
 import type { Session } from './user.service';
 
@@ -60,10 +62,12 @@ export class ModelService {
     if (def === undefined) throw notFound('Collection');
     const accountId = this.checkAccount(session, op.accountId);
     if (!can(session.ctx, def.permissions[op.kind])) throw forbidden();
-    const { answer, updates, givenAsset } = await this.db
+    const { answer, updates, givenAsset, others, accessMoved } = await this.db
       .transaction()
-      .execute((trx) => this.applyIn(trx, accountId, op, false, session.access));
+      .execute((trx) => this.applyIn(trx, accountId, op, false, session.access, session));
     this.feed.publish(accountId, updates);
+    for (const [account, list] of others) this.feed.publish(account, list);
+    if (accessMoved) this.feed.accessChanged(accountId);
     if (givenAsset === undefined) return this.asSeenBy(session.access, answer);
     // A restricted writer's new asset went to its roles: their browsers re-check now, and the
     // writer's answer already shows it.
@@ -113,6 +117,8 @@ export class ModelService {
     op: WriteOp,
     asServer = false,
     access?: AccessDecision,
+    /** The writer: needed for the managed models (their rules ask who writes). */
+    session?: Session,
   ) {
     const def = modelByCollection(op.collection);
     if (def === undefined) throw notFound('Collection');
@@ -134,16 +140,41 @@ export class ModelService {
           answer: JSON.parse(seen.response) as WriteAnswer,
           updates: [],
           givenAsset: undefined,
+          others: new Map<string, ModelUpdate[]>(),
+          accessMoved: false,
         };
       }
     }
-    const tx = new ModelTransaction(trx, this.clock, accountId, def, asServer, access);
-    const result =
-      op.kind === 'create'
-        ? await tx.create(meta.data.id, op.body)
-        : op.kind === 'update'
-          ? await tx.update(this.requireId(op.id), op.body)
-          : await tx.remove(this.requireId(op.id));
+    let result: { model: SyncedModel | null; updates: ModelUpdate[] };
+    let others: ReadonlyMap<string, ModelUpdate[]> = new Map();
+    let accessMoved = false;
+    let givenAsset: string | undefined;
+    if (def.managed === true) {
+      if (session === undefined) throw forbidden();
+      const id = op.kind === 'create' ? (meta.data.id ?? uuidv7()) : this.requireId(op.id);
+      const managed = await writeManaged(
+        trx,
+        this.clock,
+        session,
+        accountId,
+        def,
+        op.kind,
+        id,
+        op.body,
+      );
+      result = managed;
+      others = managed.others;
+      accessMoved = managed.accessMoved;
+    } else {
+      const tx = new ModelTransaction(trx, this.clock, accountId, def, asServer, access);
+      result =
+        op.kind === 'create'
+          ? await tx.create(meta.data.id, op.body)
+          : op.kind === 'update'
+            ? await tx.update(this.requireId(op.id), op.body)
+            : await tx.remove(this.requireId(op.id));
+      givenAsset = tx.givenAsset;
+    }
     const answer: WriteAnswer = {
       status: op.kind === 'create' ? 201 : 200,
       body: { success: true, data: result.model, _events: result.updates },
@@ -157,7 +188,7 @@ export class ModelService {
         created_at: isoAt(this.clock.now()),
       });
     }
-    return { answer, updates: result.updates, givenAsset: tx.givenAsset };
+    return { answer, updates: result.updates, givenAsset, others, accessMoved };
   }
 
   /**

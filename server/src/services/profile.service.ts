@@ -13,7 +13,9 @@ import { isUniqueViolation, type Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { UserRepository } from '../repositories/user.repository';
 import { verifyPassword } from '../lib/secrets';
+import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
+import { ManagedLog } from './managed-log';
 import type { Session } from './user.service';
 
 const EMAIL_TAKEN = 'This email address is already registered.';
@@ -26,6 +28,7 @@ export class ProfileService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly feed: ChangeFeed,
   ) {}
 
   private async reach(session: Session, userId: string, permission: string): Promise<void> {
@@ -84,11 +87,18 @@ export class ProfileService {
       }
     }
     try {
-      await this.db
-        .updateTable('users')
-        .set({ ...next, updated_at: isoAt(this.clock.now()) })
-        .where('id', '=', userId)
-        .execute();
+      const updates = await this.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('users')
+          .set({ ...next, updated_at: isoAt(this.clock.now()) })
+          .where('id', '=', userId)
+          .execute();
+        // Its member model moves in every account it belongs to.
+        const log = new ManagedLog(trx);
+        await log.memberEverywhere(userId);
+        return log.commit(this.clock.now());
+      });
+      for (const [account, list] of updates) this.feed.publish(account, list);
     } catch (err) {
       if (isUniqueViolation(err, 'users', 'email')) {
         throw new DomainError('invalid', EMAIL_TAKEN, { fields: { email: [EMAIL_TAKEN] } });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
+  accountModel,
   can,
+  roleModel,
   modelByType,
   type ModelUpdate,
   type SyncedModel,
@@ -9,8 +11,8 @@ import {
 import type { Db } from '../db/database';
 import { AccessRepository } from '../repositories/access.repository';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
-import { UserRepository } from '../repositories/user.repository';
-import { toAccountView } from './account.service';
+import { AccountRepository } from '../repositories/account.repository';
+import { accountModelOf, memberModels, roleModels } from './managed-log';
 import { ModelRepository, type ModelRow } from '../repositories/model.repository';
 import { DomainError, forbidden, notFound } from './domain-error';
 import { toSyncedModel } from './model-transaction';
@@ -134,48 +136,36 @@ export class SyncService {
   }
 
   /**
-   * The account, its members, roles and tags, as read models on the first snapshot page. Members
-   * are everyone with user::view, else only oneself. Their changes do not go through the change
-   * log yet (last_seq 0): a client refreshes them with a new snapshot.
+   * The managed models (models/managed.ts) and the tags, on the first snapshot page: the active
+   * account and, with account::view, the accounts below it; the members (user::view, else only
+   * oneself); the roles (account::view or user::view); the tags. Their changes are logged as
+   * whole states, so replaying the log from the watermark over these ends where the server is.
    */
   private async readModels(session: Session, accountId: string): Promise<SyncedModel[]> {
     const account = session.activeAccount;
     if (account === null) return [];
-    const users = new UserRepository(this.db);
-    const view = toAccountView(account, session.memberOf);
-    const model = (
-      type: string,
-      id: string,
-      parentType: string,
-      parentId: string,
-      attributes: object,
-    ): SyncedModel => ({
-      type,
-      id,
-      parent_type: parentType,
-      parent_id: parentId,
-      attributes: attributes as Record<string, unknown>,
-      last_seq: 0,
-    });
-    const members = (await users.membersOf(accountId)).filter(
-      (m) => m.id === session.user.id || can(session.ctx, 'user::view'),
+    const { access } = session;
+    const accounts = access.types.has(accountModel.type)
+      ? await new AccountRepository(this.db).descendantsForMember(session.user.id, [accountId])
+      : [];
+    const members = (await memberModels(this.db, accountId)).filter(
+      (m) => access.types.has(m.type) || access.seesItself(m.type, m.id),
     );
+    const roles = access.types.has(roleModel.type) ? await roleModels(this.db, accountId) : [];
     const tags = await new AccessRepository(this.db).tagsOf(accountId, session.user.id);
     return [
-      model('account', view.id, 'account', view.parent_id ?? '', {
-        name: view.name,
-        active: view.active,
-        theme: view.theme,
-      }),
-      ...members.map(({ id, ...attributes }) =>
-        model('user', id, 'account', accountId, attributes),
-      ),
-      ...(await users.rolesOf(accountId)).map((r) =>
-        model('role', r.id, 'account', accountId, { slug: r.slug, name: r.name }),
-      ),
-      ...tags.map((t) =>
-        model('tag', `${t.account_id ?? 'global'}:${t.slug}`, 'account', accountId, t),
-      ),
+      accountModelOf(account, accountId),
+      ...accounts.map((a) => accountModelOf(a, accountId)),
+      ...members,
+      ...roles,
+      ...tags.map((t): SyncedModel => ({
+        type: 'tag',
+        id: `${t.account_id ?? 'global'}:${t.slug}`,
+        parent_type: 'account',
+        parent_id: accountId,
+        attributes: t,
+        last_seq: 0,
+      })),
     ];
   }
 

@@ -105,7 +105,10 @@ export class UserService {
             inAccount.id,
             activeRoles.map((r) => r.id),
           );
-    const access = AccessDecision.of(ctx, grants);
+    const access = AccessDecision.of(ctx, grants, {
+      userId: user.id,
+      accountId: inAccount?.id ?? null,
+    });
     return {
       user,
       activeAccount: inAccount,

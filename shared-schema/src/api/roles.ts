@@ -3,6 +3,7 @@ import { MODELS } from '../models/registry';
 import { structuralFields } from '../models/registry';
 import type { ModelDefinition } from '../models/registry-types';
 import { idField, modelNameField } from './fields';
+import { FIELD_TYPES } from '../models/managed';
 
 /** Managing an account's roles (spec 001 §6): create, rename, delete, permissions, access. */
 export const ROLE_EDIT_PERMISSION = 'role::edit';
@@ -14,7 +15,7 @@ export const ROLE_EDIT_PERMISSION = 'role::edit';
  */
 export const PERMISSION_AREAS: readonly { readonly area: string; readonly names: string[] }[] = [
   ...(MODELS as readonly ModelDefinition[])
-    .filter((m) => m.type !== 'datastreamgroup')
+    .filter((m) => m.type !== 'datastreamgroup' && m.managed !== true)
     .map((m) => ({
       area: m.collection,
       names: [m.permissions.view, m.permissions.create, m.permissions.update, m.permissions.delete],
@@ -31,9 +32,7 @@ export const KNOWN_PERMISSIONS: ReadonlySet<string> = new Set(
   PERMISSION_AREAS.flatMap((a) => a.names),
 );
 
-/** The model types whose fields a role may narrow (spec 001 §6: fields dragged into the role). */
-export const FIELD_TYPES = ['asset', 'datastream'] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+export { FIELD_TYPES, type FieldType } from '../models/managed';
 
 /** The fields of a type a role can show or hide: every attribute but those that place it. */
 export function choosableFields(def: ModelDefinition): string[] {

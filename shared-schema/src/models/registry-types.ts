@@ -53,4 +53,10 @@ export interface ModelDefinition<T extends string = string, S extends z.ZodObjec
    * (gateways, connections), which the type's permissions alone decide.
    */
   readonly asset?: 'self' | (keyof z.infer<S> & string);
+  /**
+   * Kept by the server in its own tables (roles, memberships, accounts: models/managed.ts), not
+   * in `models`: written through the same routes and logged like the others, each change as the
+   * model's whole state.
+   */
+  readonly managed?: true;
 }

@@ -3,6 +3,7 @@ import { datastreamGroupModel, datastreamModel } from './datastream';
 import { gatewayModel } from './gateway';
 import { connectionModel, datapointModel } from './connection';
 import { errorCodeListModel, integrationModel, serviceModel } from './account-lists';
+import { accountModel, memberModel, roleModel } from './managed';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -21,6 +22,9 @@ export const MODELS = [
   integrationModel,
   serviceModel,
   errorCodeListModel,
+  roleModel,
+  memberModel,
+  accountModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];
@@ -45,6 +49,11 @@ const byCollection = new Map<string, ModelDefinition>(MODELS.map((m) => [m.colle
 
 export function modelByType(type: string): ModelDefinition | undefined {
   return byType.get(type);
+}
+
+/** Whether the server keeps the type in its own tables (models/managed.ts), not in `models`. */
+export function isManaged(def: Pick<ModelDefinition, 'managed'>): boolean {
+  return def.managed === true;
 }
 
 /** Whether a type named in a request or a message is one of the registry's. */

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type DragEvent, type ReactNode } from 'react';
+import { useState, type DragEvent, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   ActionIcon,
@@ -17,26 +17,25 @@ import {
   Title,
 } from '@mantine/core';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
-import { z } from 'zod';
 import {
-  apiPaths,
   choosableFields,
   FIELD_TYPES,
   modelByType,
   PERMISSION_AREAS,
   ROLE_EDIT_PERMISSION,
-  roleAdminSchema,
+  ROLE_HAS_MEMBERS,
+  ROLE_NAME_TAKEN,
   type FieldType,
-  type RoleAdmin,
+  type ModelAttributes,
+  type ModelInput,
 } from '@plant/shared-schema';
 import { EmptyState } from '../../components/empty-state';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
-import { callApi } from '../../session/api';
 import { useLiveQuery } from '../../sync/hooks';
+import { syncWorker } from '../../sync/worker';
+import type { WorkerError } from '@plant/sync-worker/api';
 import { textOf } from '../devices/asset-texts';
-
-const rolesSchema = z.array(roleAdminSchema);
 
 /** The item being dragged between the lists (an asset's or a field's name). */
 const DRAG_TYPE = 'text/plain';
@@ -160,69 +159,69 @@ function DragLists(props: {
   );
 }
 
-/** The roles of the active account (spec 000 §2 roles/{selected?}, spec 001 §6). */
+/** A role as the screen shows it: the synced `role` model (models/managed.ts). */
+type Role = { readonly id: string } & ModelAttributes<'role'>;
+
+/** A change of one role, queued in the worker's outbox (offline too). */
+type RoleChange = (changes: Partial<ModelInput<'role'>>) => void;
+
+/**
+ * The roles of the active account (spec 000 §2 roles/{selected?}, spec 001 §6), from the local
+ * store: every change is a write of the synced `role` model, shown at once, queued while offline,
+ * and followed live when another admin changes a role. What the server refuses comes back as a
+ * notice (the sync feedback) and the role returns to the server's state.
+ */
 export function RolesPage() {
   const { t, i18n } = useLingui();
   const can = useCan();
   const mayEdit = can(ROLE_EDIT_PERMISSION);
   const params: { accountid?: string; selected?: string } = useParams({ strict: false });
   const navigate = useNavigate();
-  const [roles, setRoles] = useState<readonly RoleAdmin[] | null>(null);
+  const result = useLiveQuery({ type: 'role', limit: 1000 });
+  const roles: readonly Role[] | undefined = result?.items.map((m) => ({
+    id: m.id,
+    ...m.attributes,
+  }));
   const [error, setError] = useState<string | null>(null);
   const [newName, setNewName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    const answer = await callApi('GET', apiPaths.roles(), rolesSchema);
-    if ('error' in answer) setError(callErrorText(answer.error));
-    else {
-      setError(null);
-      setRoles(answer.data);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   const selected = roles?.find((r) => r.id === params.selected) ?? null;
   const base = `/app/accounts/${params.accountid ?? ''}/roles`;
 
-  /** A change of one role: its answer replaces the role in the list. */
-  const change = async (method: string, path: string, body?: unknown) => {
-    const answer = await callApi(method, path, roleAdminSchema, {
-      ...(body === undefined ? {} : { body }),
-    });
-    if ('error' in answer) {
-      setError(translateServerText(i18n, callErrorText(answer.error)));
-      return undefined;
-    }
-    setError(null);
-    setRoles((list) => list?.map((r) => (r.id === answer.data.id ? answer.data : r)) ?? null);
-    return answer.data;
+  const fail = (answer: { readonly error: WorkerError }) =>
+    translateServerText(
+      i18n,
+      Object.values(answer.error.fields ?? {})[0]?.[0] ?? callErrorText(answer.error),
+    );
+
+  const change = (roleId: string) => (changes: Partial<ModelInput<'role'>>) => {
+    void syncWorker()
+      .writes.update('role', roleId, changes)
+      .then((answer) => setError('error' in answer ? fail(answer) : null));
   };
 
   const create = async () => {
-    const answer = await callApi('POST', apiPaths.roles(), roleAdminSchema, {
-      body: { name: newName },
-    });
+    const name = newName.trim();
+    if (roles?.some((r) => r.name.trim().toLowerCase() === name.toLowerCase()) === true) {
+      setNameError(translateServerText(i18n, ROLE_NAME_TAKEN));
+      return;
+    }
+    const answer = await syncWorker().writes.create('role', { name });
     if ('error' in answer) {
-      const field = answer.error.fields?.name?.[0];
-      setNameError(translateServerText(i18n, field ?? callErrorText(answer.error)));
+      setNameError(fail(answer));
       return;
     }
     setNameError(null);
     setNewName('');
-    setRoles((list) => [...(list ?? []), answer.data]);
     await navigate({ to: `${base}/${answer.data.id}` });
   };
 
-  if (roles === null) {
-    return error === null ? (
+  if (roles === undefined) {
+    return (
       <Text c="dimmed">
         <Trans>Loading roles…</Trans>
       </Text>
-    ) : (
-      <Alert color="red">{error}</Alert>
     );
   }
 
@@ -282,12 +281,20 @@ export function RolesPage() {
               key={selected.id}
               role={selected}
               mayEdit={mayEdit && !selected.fixed}
-              change={change}
-              onDeleted={async () => {
-                setRoles((list) => list?.filter((r) => r.id !== selected.id) ?? null);
+              change={change(selected.id)}
+              onDelete={async () => {
+                if (selected.members > 0) {
+                  setError(translateServerText(i18n, ROLE_HAS_MEMBERS));
+                  return;
+                }
+                const answer = await syncWorker().writes.remove('role', selected.id);
+                if ('error' in answer) {
+                  setError(fail(answer));
+                  return;
+                }
+                setError(null);
                 await navigate({ to: base });
               }}
-              setError={setError}
             />
           )}
         </div>
@@ -297,13 +304,12 @@ export function RolesPage() {
 }
 
 function RoleDetails(props: {
-  readonly role: RoleAdmin;
+  readonly role: Role;
   readonly mayEdit: boolean;
-  readonly change: (method: string, path: string, body?: unknown) => Promise<RoleAdmin | undefined>;
-  readonly onDeleted: () => Promise<void>;
-  readonly setError: (error: string | null) => void;
+  readonly change: RoleChange;
+  readonly onDelete: () => Promise<void>;
 }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const { role, mayEdit, change } = props;
   const [name, setName] = useState(role.name);
   const [search, setSearch] = useState('');
@@ -320,19 +326,10 @@ function RoleDetails(props: {
     const next = on
       ? [...permissions, permission]
       : [...permissions].filter((p) => p !== permission);
-    void change('PUT', apiPaths.rolePermissions(role.id), { permissions: next });
+    change({ permissions: next });
   };
-
-  const remove = async () => {
-    const answer = await callApi('DELETE', apiPaths.role(role.id), z.unknown(), {
-      envelope: false,
-    });
-    if ('error' in answer) {
-      props.setError(translateServerText(i18n, callErrorText(answer.error)));
-      return;
-    }
-    await props.onDeleted();
-  };
+  const setAssets = (next: readonly { asset_id: string; edit: boolean }[]) =>
+    change({ assets: [...next] });
 
   return (
     <Stack gap="lg" data-testid="role-details">
@@ -346,11 +343,16 @@ function RoleDetails(props: {
         <Button
           variant="light"
           disabled={!mayEdit || name.trim() === role.name}
-          onClick={() => void change('PUT', apiPaths.role(role.id), { name })}
+          onClick={() => change({ name })}
         >
           <Trans>Rename</Trans>
         </Button>
-        <Button color="red" variant="outline" disabled={!mayEdit} onClick={() => void remove()}>
+        <Button
+          color="red"
+          variant="outline"
+          disabled={!mayEdit}
+          onClick={() => void props.onDelete()}
+        >
           <Trans>Delete role</Trans>
         </Button>
         <Badge variant="light">
@@ -398,11 +400,7 @@ function RoleDetails(props: {
             data-testid="role-all-assets"
             checked={role.all_assets}
             disabled={!mayEdit}
-            onChange={(e) =>
-              void change('PUT', apiPaths.roleAccess(role.id), {
-                all_assets: e.currentTarget.checked,
-              })
-            }
+            onChange={(e) => change({ all_assets: e.currentTarget.checked })}
             thumbIcon={<span aria-hidden>🔑</span>}
           />
         </Group>
@@ -434,8 +432,8 @@ function RoleDetails(props: {
             disabled={!mayEdit}
             addLabel={(item) => t`Give access to ${item.label}`}
             removeLabel={(item) => t`Take access to ${item.label} away`}
-            onAdd={(id) => void change('PUT', apiPaths.roleAsset(role.id, id), { edit: false })}
-            onRemove={(id) => void change('DELETE', apiPaths.roleAsset(role.id, id))}
+            onAdd={(id) => setAssets([...role.assets, { asset_id: id, edit: false }])}
+            onRemove={(id) => setAssets(role.assets.filter((a) => a.asset_id !== id))}
             empty={<Trans>Drag an asset here to give this role access to it.</Trans>}
             extra={(item) => {
               const edit = given.get(item.id) === true;
@@ -447,7 +445,9 @@ function RoleDetails(props: {
                   disabled={!mayEdit}
                   data-testid="role-asset-edit"
                   onClick={() =>
-                    void change('PUT', apiPaths.roleAsset(role.id, item.id), { edit: !edit })
+                    setAssets(
+                      role.assets.map((a) => (a.asset_id === item.id ? { ...a, edit: !edit } : a)),
+                    )
                   }
                 >
                   ✎
@@ -467,10 +467,10 @@ function RoleDetails(props: {
 
 /** The fields of one type the role sees (spec 001 §6: dragged into the role). */
 function RoleFields(props: {
-  readonly role: RoleAdmin;
+  readonly role: Role;
   readonly type: FieldType;
   readonly mayEdit: boolean;
-  readonly change: (method: string, path: string, body?: unknown) => Promise<RoleAdmin | undefined>;
+  readonly change: RoleChange;
 }) {
   const { t } = useLingui();
   const { role, type, mayEdit, change } = props;
@@ -480,7 +480,12 @@ function RoleFields(props: {
   const listed = role.fields.find((f) => f.type === type)?.fields;
   const shown = listed === undefined ? all : all.filter((f) => listed.includes(f));
   const set = (fields: readonly string[] | null) =>
-    void change('PUT', apiPaths.roleFields(role.id, type), { fields });
+    change({
+      fields: [
+        ...role.fields.filter((f) => f.type !== type),
+        ...(fields === null ? [] : [{ type, fields: [...fields] }]),
+      ],
+    });
   return (
     <Stack gap="xs" data-testid={`role-fields-${type}`}>
       <Group justify="space-between">

@@ -1,0 +1,134 @@
+import type { z } from 'zod';
+import {
+  ACCOUNT_OUT_OF_REACH,
+  accountAttributesSchema,
+  accountModel,
+  fieldErrorsOf,
+  memberAttributesSchema,
+  memberModel,
+  roleAttributesSchema,
+  roleModel,
+  type ModelDefinition,
+  type ModelUpdate,
+  type SyncedModel,
+} from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import type { Clock } from '../lib/clock';
+import { AccountRepository } from '../repositories/account.repository';
+import { AccountOps } from './account-admin.service';
+import { DomainError, invalidInput, notFound } from './domain-error';
+import { accountModelOf, ManagedLog, memberModels, roleModels } from './managed-log';
+import { MemberOps } from './member.service';
+import type { WriteKind } from './model.service';
+import { roleChangeSchema, RoleOps } from './role-ops';
+import type { Session } from './user.service';
+
+export const MEMBERS_JOIN_BY_INVITATION =
+  'People join an account through an invitation, which needs the network.';
+export const ACCOUNTS_ARE_NOT_DELETED = 'An account is deactivated, not deleted.';
+
+export interface ManagedResult {
+  readonly model: SyncedModel | null;
+  /** The updates logged in the active account. */
+  readonly updates: ModelUpdate[];
+  /** Those logged in other accounts (an account's ancestors). */
+  readonly others: ReadonlyMap<string, ModelUpdate[]>;
+  /** Whether what users may see moved (roles, memberships): the broker re-checks. */
+  readonly accessMoved: boolean;
+}
+
+/**
+ * The body through the schema, keeping only the attributes the body names: a partial zod object
+ * still fills in its fields' defaults, which would overwrite what the write did not mention.
+ */
+function parsed<S extends z.ZodType>(
+  schema: S,
+  body: Record<string, unknown>,
+): Partial<z.output<S>> {
+  const result = schema.safeParse(body);
+  if (!result.success) throw invalidInput(fieldErrorsOf(result.error));
+  return Object.fromEntries(
+    Object.entries(result.data as object).filter(([k]) => k in body),
+  ) as Partial<z.output<S>>;
+}
+
+const memberChange = memberAttributesSchema.pick({ role_ids: true }).partial();
+const accountCreate = accountAttributesSchema.pick({ name: true, parent_id: true });
+const accountChange = accountAttributesSchema
+  .pick({ name: true, parent_id: true, active: true, theme: true })
+  .partial();
+
+/**
+ * A write of a managed model (models/managed.ts) through the generic routes, inside the caller's
+ * transaction: the same rules as the administration routes (RoleOps, MemberOps, AccountOps), then
+ * the model's whole state logged. The caller checked the type's permission and the account.
+ */
+export async function writeManaged(
+  trx: Db,
+  clock: Clock,
+  session: Session,
+  accountId: string,
+  def: ModelDefinition,
+  kind: WriteKind,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<ManagedResult> {
+  let log = new ManagedLog(trx);
+  let accessMoved = true;
+  let find: () => Promise<SyncedModel | undefined>;
+  if (def.type === roleModel.type) {
+    const ops = new RoleOps(trx, session, accountId);
+    if (kind === 'create') {
+      const { name } = roleAttributesSchema.pick({ name: true }).parse(body);
+      await ops.create(id, name);
+      await ops.apply(id, parsed(roleChangeSchema, body));
+    } else if (kind === 'update') {
+      await ops.apply(id, parsed(roleChangeSchema, body));
+    } else {
+      await ops.remove(id);
+    }
+    await log.roles(accountId, [id]);
+    find = async () => (await roleModels(trx, accountId)).find((m) => m.id === id);
+  } else if (def.type === memberModel.type) {
+    if (kind === 'create') throw new DomainError('invalid', MEMBERS_JOIN_BY_INVITATION);
+    const ops = new MemberOps(trx, clock, session, accountId);
+    const touched =
+      kind === 'delete'
+        ? await ops.remove(id)
+        : await ops.setRolesIfGiven(id, parsed(memberChange, body).role_ids);
+    await log.members(accountId, [id]);
+    await log.roles(accountId, touched);
+    find = async () => (await memberModels(trx, accountId)).find((m) => m.id === id);
+  } else if (def.type === accountModel.type) {
+    if (kind === 'delete') throw new DomainError('invalid', ACCOUNTS_ARE_NOT_DELETED);
+    const ops = new AccountOps(trx, clock, session);
+    log = ops.log;
+    accessMoved = false;
+    if (kind === 'create') {
+      const req = parsed(accountCreate, body);
+      if (req.name === undefined) throw invalidInput({ name: ['Field is required'] });
+      await ops.create(id, req.name, req.parent_id);
+    } else {
+      const { parent_id: parent, ...change } = parsed(accountChange, body);
+      if (parent === null) throw invalidInput({ parent_id: [ACCOUNT_OUT_OF_REACH] });
+      await ops.change(id, { ...change, ...(parent === undefined ? {} : { parent_id: parent }) });
+    }
+    find = async () => {
+      const row = (await new AccountRepository(trx).chainUp(id))[0];
+      return row === undefined ? undefined : accountModelOf(row, accountId);
+    };
+  } else {
+    throw notFound('Collection');
+  }
+  const model = kind === 'delete' ? undefined : await find();
+  const all = await log.commit(clock.now());
+  const updates = all.get(accountId) ?? [];
+  const others = new Map([...all].filter(([account]) => account !== accountId));
+  const own = updates.filter((u) => u.type === def.type && u.id === id).at(-1);
+  return {
+    model: model === undefined ? null : { ...model, last_seq: own?.seq ?? 0 },
+    updates,
+    others,
+    accessMoved,
+  };
+}

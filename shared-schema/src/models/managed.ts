@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { modelNameField } from '../api/fields';
+import { hexColorField } from '../api/user';
+import type { ModelDefinition } from './registry-types';
+
+/**
+ * The models the server keeps in their own tables (roles, memberships, accounts), which the
+ * session and the access decision read. They sync like every other model: the generic write
+ * routes take their changes (so the worker's outbox queues them offline), and each change is
+ * logged as the model's whole state (`updated`, or `item_deleted`), so every open screen follows.
+ */
+
+/** The model types whose fields a role may narrow (spec 001 §6: fields dragged into the role). */
+export const FIELD_TYPES = ['asset', 'datastream'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+const idRef = z.string().trim().min(1).max(64);
+
+/** A role of the account: its permissions, its assets (the pencil: edit) and its field lists. */
+export const roleAttributesSchema = z.object({
+  name: modelNameField,
+  /** Server-kept: made from the name when the role is made. */
+  slug: z.string().max(100).default(''),
+  /** admin and norole: not to be renamed, deleted or changed. Server-kept. */
+  fixed: z.boolean().default(false),
+  /** How many members hold the role. Server-kept. */
+  members: z.number().int().min(0).default(0),
+  permissions: z.array(z.string().min(1).max(100)).max(200).default([]),
+  /** The key button: every asset of the account. */
+  all_assets: z.boolean().default(false),
+  assets: z
+    .array(z.object({ asset_id: idRef, edit: z.boolean() }))
+    .max(20_000)
+    .default([]),
+  /** The fields shown per type; a type not listed shows every field. */
+  fields: z
+    .array(
+      z.object({ type: z.enum(FIELD_TYPES), fields: z.array(z.string().min(1).max(100)).max(200) }),
+    )
+    .max(FIELD_TYPES.length)
+    .default([]),
+});
+export type RoleAttributes = z.infer<typeof roleAttributesSchema>;
+
+export const roleModel = {
+  type: 'role',
+  collection: 'roles',
+  parentType: 'account',
+  attributes: roleAttributesSchema,
+  permissions: {
+    view: 'account::view',
+    create: 'role::edit',
+    update: 'role::edit',
+    delete: 'role::edit',
+  },
+  sortField: 'name',
+  serverFields: ['slug', 'fixed', 'members'],
+  managed: true,
+} as const satisfies ModelDefinition<'role', typeof roleAttributesSchema>;
+
+/** A member of the account: who it is (its own profile) and the roles it holds here. */
+export const memberAttributesSchema = z.object({
+  firstname: z.string().max(100).default(''),
+  lastname: z.string().max(100).default(''),
+  email: z.string().max(255).default(''),
+  language: z.string().max(10).default(''),
+  role_ids: z.array(idRef).max(100).default([]),
+});
+export type MemberAttributes = z.infer<typeof memberAttributesSchema>;
+
+export const memberModel = {
+  type: 'user',
+  collection: 'members',
+  parentType: 'account',
+  attributes: memberAttributesSchema,
+  permissions: {
+    view: 'user::view',
+    create: 'user::edit',
+    update: 'user::edit',
+    delete: 'user::edit',
+  },
+  sortField: 'lastname',
+  // A member's name and address are its own (its profile); an admin changes its roles.
+  serverFields: ['firstname', 'lastname', 'email', 'language'],
+  managed: true,
+} as const satisfies ModelDefinition<'user', typeof memberAttributesSchema>;
+
+/** The design of an account (spec 001 §3): colours, images and the title. */
+export const accountThemeSchema = z.object({
+  color1: hexColorField.nullable().default(null),
+  color2: hexColorField.nullable().default(null),
+  title: z.string().max(250).nullable().default(null),
+  logoDesktop: z.string().max(2000).nullable().default(null),
+  logoMobile: z.string().max(2000).nullable().default(null),
+  loginImage: z.string().max(2000).nullable().default(null),
+});
+
+/** The active account and, for account::view, the accounts below it (spec 000 §3). */
+export const accountAttributesSchema = z.object({
+  name: modelNameField,
+  /** The account above, when the reader may know it; null at the top of what it sees. */
+  parent_id: idRef.nullable().default(null),
+  active: z.boolean().default(true),
+  theme: accountThemeSchema.default({
+    color1: null,
+    color2: null,
+    title: null,
+    logoDesktop: null,
+    logoMobile: null,
+    loginImage: null,
+  }),
+});
+export type AccountAttributes = z.infer<typeof accountAttributesSchema>;
+
+export const accountModel = {
+  type: 'account',
+  collection: 'accounts',
+  parentType: 'account',
+  parentField: 'parent_id',
+  attributes: accountAttributesSchema,
+  permissions: {
+    view: 'account::view',
+    create: 'account::edit',
+    update: 'account::edit',
+    delete: 'account::edit',
+  },
+  sortField: 'name',
+  managed: true,
+} as const satisfies ModelDefinition<'account', typeof accountAttributesSchema>;
