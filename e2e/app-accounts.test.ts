@@ -26,23 +26,38 @@ describe('accounts', () => {
     const rows = page.getByTestId('account-row');
     await expect.poll(() => rows.count()).toBe(3);
 
+    // Another admin's open list follows live (the accounts are synced models).
+    const other = await e2e.openApp(await e2e.browser());
+    await other.signInAt(DEMO_USERS.internal);
+    await other.goto('/app/accounts/list');
+    const otherEast = other.page.locator('[data-testid="account-row"][data-name="Customer East"]');
+    await expect.poll(() => other.page.getByTestId('account-row').count()).toBe(3);
+
     await page.getByRole('textbox', { name: 'New subaccount' }).fill('Customer East');
     await page.getByRole('button', { name: 'Create subaccount' }).click();
     // By name: every row's move menu lists the other names too.
     const east = page.locator('[data-testid="account-row"][data-name="Customer East"]');
     await expect.poll(() => east.count()).toBe(1);
-    const tree = dataOf<AccountTreeNode[]>(
-      await e2e.server.call('GET', apiPaths.userAccounts(), { token: admin.token }),
-    );
-    const made = tree.find((n) => n.text === 'Customer East');
-    expect(made?.parent_id).toBe(admin.accountId);
+    // The page shows the local store at once; the worker's outbox brings it to the server.
+    let made: AccountTreeNode | undefined;
+    await expect
+      .poll(async () => {
+        const tree = dataOf<AccountTreeNode[]>(
+          await e2e.server.call('GET', apiPaths.userAccounts(), { token: admin.token }),
+        );
+        made = tree.find((n) => n.text === 'Customer East');
+        return made?.parent_id;
+      })
+      .toBe(admin.accountId);
+    const server = async () =>
+      dataOf<AccountView>(
+        await e2e.server.call('GET', apiPaths.accountById(made?.id ?? ''), { token: admin.token }),
+      );
 
     await page.getByRole('switch', { name: 'Customer East is active' }).click();
     await expect.poll(() => east.getByText('Deactivated').count()).toBe(1);
-    const view = dataOf<AccountView>(
-      await e2e.server.call('GET', apiPaths.accountById(made?.id ?? ''), { token: admin.token }),
-    );
-    expect(view.active).toBe(false);
+    await expect.poll(async () => (await server()).active).toBe(false);
+    await expect.poll(() => otherEast.getByText('Deactivated').count()).toBe(1);
 
     await tab.goto(`/app/accounts/${made?.id ?? ''}/design`);
     const color1 = page.getByRole('textbox', { name: 'Color1' });
@@ -54,9 +69,8 @@ describe('accounts', () => {
     await page.getByRole('textbox', { name: 'Title' }).fill('East Works');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);
-    const designed = dataOf<AccountView>(
-      await e2e.server.call('GET', apiPaths.accountById(made?.id ?? ''), { token: admin.token }),
-    );
-    expect(designed.theme).toMatchObject({ color1: '#336699', title: 'East Works' });
+    await expect
+      .poll(async () => (await server()).theme)
+      .toMatchObject({ color1: '#336699', title: 'East Works' });
   });
 });

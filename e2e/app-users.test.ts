@@ -75,12 +75,29 @@ describe('users and invitations', () => {
     await guest.page.getByRole('button', { name: 'Join' }).click();
     await guest.waitForPath(/^\/app\/devices\/list$/);
 
-    // The admin's list shows the new member with the role.
-    await tab.goto('/app/users/list');
+    // The admin's open list shows the new member with the role, without a reload: the join is
+    // logged as the member's synced model and arrives live.
     await expect.poll(() => rows.filter({ hasText: 'nina.new@example.com' }).count()).toBe(1);
     expect(await rows.filter({ hasText: 'nina.new@example.com' }).textContent()).toContain(
       'Technician',
     );
+
+    // Its roles change from the list, as writes of the synced member model.
+    const nina = rows.filter({ hasText: 'nina.new@example.com' });
+    await nina.getByRole('combobox', { name: 'Give Nina Newcomer a role' }).selectOption({
+      label: 'Supervisor',
+    });
+    await expect.poll(() => nina.getByText('Supervisor').count()).toBe(1);
+    await nina.getByRole('button', { name: 'Take the role Technician from Nina Newcomer' }).click();
+    const admin = await e2e.session(DEMO_USERS.admin);
+    await expect
+      .poll(async () => {
+        const members = dataOf<{ email: string; roles: { slug: string }[] }[]>(
+          await e2e.server.call('GET', apiPaths.members(), { token: admin.token }),
+        );
+        return members.find((m) => m.email === 'nina.new@example.com')?.roles.map((r) => r.slug);
+      })
+      .toEqual(['supervisor']);
 
     // The link a second time.
     const again = await e2e.openApp(await e2e.browser(), link);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -22,86 +22,121 @@ import {
   ACCOUNT_EDIT_PERMISSION,
   accountDesignSchema,
   accountTreeNodeSchema,
-  accountViewSchema,
   apiPaths,
   type AccountDesign,
   type AccountTreeNode,
-  type AccountView,
+  type ModelAttributes,
+  type ModelInput,
 } from '@plant/shared-schema';
-import type { WorkerError } from '@plant/sync-worker/api';
+import type { Result } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
 import { callApi } from '../../session/api';
+import { useLiveModel, useLiveQuery, type ModelState } from '../../sync/hooks';
+import { syncWorker } from '../../sync/worker';
 import { firstIssuePerField, translatedErrors } from '../user/form-errors';
 
 const treeSchema = z.array(accountTreeNodeSchema);
 
-/** Depth of each node in the flat tree (its parents are before it). */
-function depths(nodes: readonly AccountTreeNode[]): Map<string, number> {
-  const depth = new Map<string, number>();
-  for (const n of nodes) {
-    depth.set(n.id, n.parent_id === null ? 0 : (depth.get(n.parent_id) ?? 0) + 1);
+/** An account as the screens show it: the synced `account` model. */
+type Account = { readonly id: string } & ModelAttributes<'account'>;
+
+/** A row of the tree: the account, its depth, and its counts when the server told them. */
+interface Row {
+  readonly account: Account;
+  readonly depth: number;
+  readonly counts: AccountTreeNode['value'] | undefined;
+}
+
+/** The accounts in tree order: depth first, each parent before its children, siblings by name. */
+function treeRows(
+  accounts: readonly Account[],
+  counts: ReadonlyMap<string, AccountTreeNode['value']>,
+): Row[] {
+  const ids = new Set(accounts.map((a) => a.id));
+  const children = new Map<string | null, Account[]>();
+  for (const a of accounts) {
+    const parent = a.parent_id !== null && ids.has(a.parent_id) ? a.parent_id : null;
+    children.set(parent, [...(children.get(parent) ?? []), a]);
   }
-  return depth;
+  const rows: Row[] = [];
+  const visit = (parent: string | null, depth: number) => {
+    for (const a of children.get(parent) ?? []) {
+      rows.push({ account: a, depth, counts: counts.get(a.id) });
+      if (depth < 50) visit(a.id, depth + 1);
+    }
+  };
+  visit(null, 0);
+  return rows;
+}
+
+/** The write's outcome as a text to show: null when it was taken (queued or sent). */
+function useWriteError(): [string | null, (answer: Result<unknown>) => boolean, () => void] {
+  const { i18n } = useLingui();
+  const [error, setError] = useState<string | null>(null);
+  const took = (answer: Result<unknown>) => {
+    if ('error' in answer) {
+      const field = Object.values(answer.error.fields ?? {})[0]?.[0];
+      setError(translateServerText(i18n, field ?? callErrorText(answer.error)));
+      return false;
+    }
+    setError(null);
+    return true;
+  };
+  return [error, took, () => setError(null)];
 }
 
 /**
- * /app/accounts/list (spec 000 §3): the account tree with its subaccounts; with account::edit a
- * subaccount is made under any of them, and each is renamed, moved or (de)activated in place.
- * Deactivated accounts say 'Deactivated'.
+ * /app/accounts/list (spec 000 §3): the account tree with its subaccounts, from the local store
+ * (the synced `account` models: the active account and those below it), so it opens offline and
+ * follows other admins' changes live. With account::edit a subaccount is made under any of them,
+ * and each is renamed, moved or (de)activated in place, as writes the worker queues offline.
+ * Deactivated accounts say 'Deactivated'. The users and assets counts come from the server when
+ * it is reachable.
  */
 export function AccountsListPage() {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const can = useCan();
   const mayEdit = can(ACCOUNT_EDIT_PERMISSION);
-  const [nodes, setNodes] = useState<readonly AccountTreeNode[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const result = useLiveQuery({ type: 'account', limit: 1000 });
+  const [counts, setCounts] = useState<ReadonlyMap<string, AccountTreeNode['value']>>(new Map());
+  const [error, took, clearError] = useWriteError();
   const [name, setName] = useState('');
   const [parent, setParent] = useState('');
-  const fail = (e: WorkerError) => setError(translateServerText(i18n, callErrorText(e)));
-
-  const load = useCallback(async () => {
-    const answer = await callApi('GET', apiPaths.userAccounts(), treeSchema);
-    if ('error' in answer) setError(callErrorText(answer.error));
-    else setNodes(answer.data);
-  }, []);
+  const accounts: readonly Account[] | undefined = result?.items.map((m) => ({
+    id: m.id,
+    ...m.attributes,
+  }));
+  // The counts again whenever the tree changes (a quiet call: offline, the tree shows without).
+  const shape = JSON.stringify(accounts?.map((a) => [a.id, a.parent_id]) ?? []);
   useEffect(() => {
-    void load();
-  }, [load]);
+    void callApi('GET', apiPaths.userAccounts(), treeSchema, { quiet: true }).then((answer) => {
+      if (!('error' in answer)) setCounts(new Map(answer.data.map((n) => [n.id, n.value])));
+    });
+  }, [shape]);
 
-  const change = async (id: string, body: object) => {
-    const answer = await callApi('PUT', apiPaths.accountById(id), accountViewSchema, { body });
-    if ('error' in answer) fail(answer.error);
-    else {
-      setError(null);
-      await load();
-    }
-  };
+  const change = async (id: string, changes: Partial<ModelInput<'account'>>) =>
+    took(await syncWorker().writes.update('account', id, changes));
 
   const create = async () => {
-    const answer = await callApi('POST', apiPaths.subaccounts(), accountViewSchema, {
-      body: { name, ...(parent === '' ? {} : { parent_id: parent }) },
+    const root = accounts?.find((a) => a.parent_id === null);
+    const under = parent === '' ? root?.id : parent;
+    const answer = await syncWorker().writes.create('account', {
+      name,
+      ...(under === undefined ? {} : { parent_id: under }),
     });
-    if ('error' in answer) {
-      fail(answer.error);
-      return;
-    }
-    setError(null);
-    setName('');
-    await load();
+    if (took(answer)) setName('');
   };
 
-  if (nodes === null) {
-    return error === null ? (
+  if (accounts === undefined) {
+    return (
       <Text c="dimmed">
         <Trans>Loading accounts…</Trans>
       </Text>
-    ) : (
-      <Alert color="red">{error}</Alert>
     );
   }
-  const depth = depths(nodes);
-  const current = nodes.find((n) => n.current);
+  const rows = treeRows(accounts, counts);
+  const current = rows[0]?.account;
 
   return (
     <Stack gap="md" data-testid="accounts-page">
@@ -109,7 +144,7 @@ export function AccountsListPage() {
         <Trans>Account list</Trans>
       </Title>
       {error === null ? null : (
-        <Alert color="red" role="alert" withCloseButton onClose={() => setError(null)}>
+        <Alert color="red" role="alert" withCloseButton onClose={clearError}>
           {error}
         </Alert>
       )}
@@ -131,7 +166,7 @@ export function AccountsListPage() {
               <NativeSelect
                 label={t`Under`}
                 value={parent === '' ? (current?.id ?? '') : parent}
-                data={nodes.map((n) => ({ value: n.id, label: n.text }))}
+                data={rows.map((r) => ({ value: r.account.id, label: r.account.name }))}
                 onChange={(e) => setParent(e.currentTarget.value)}
               />
               <Button type="submit">
@@ -166,47 +201,47 @@ export function AccountsListPage() {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {nodes.map((n) => (
-            <Table.Tr key={n.id} data-testid="account-row" data-name={n.text}>
-              <Table.Td style={{ paddingInlineStart: 12 + (depth.get(n.id) ?? 0) * 20 }}>
+          {rows.map(({ account: a, depth, counts: n }) => (
+            <Table.Tr key={a.id} data-testid="account-row" data-name={a.name}>
+              <Table.Td style={{ paddingInlineStart: 12 + depth * 20 }}>
                 <Group gap="xs">
-                  <Anchor component={Link} to={`/app/accounts/${n.id}/details/${n.id}`}>
-                    {n.text}
+                  <Anchor component={Link} to={`/app/accounts/${a.id}/details/${a.id}`}>
+                    {a.name}
                   </Anchor>
-                  {n.value.active ? null : (
+                  {a.active ? null : (
                     <Badge color="gray" variant="light">
                       <Trans>Deactivated</Trans>
                     </Badge>
                   )}
                 </Group>
               </Table.Td>
-              <Table.Td>{n.value.userCount}</Table.Td>
-              <Table.Td>{n.value.assetCount}</Table.Td>
+              <Table.Td>{n?.userCount ?? '–'}</Table.Td>
+              <Table.Td>{n?.assetCount ?? '–'}</Table.Td>
               {mayEdit ? (
                 <Table.Td>
                   <Switch
-                    aria-label={t`${n.text} is active`}
-                    checked={n.value.active}
-                    onChange={(e) => void change(n.id, { active: e.currentTarget.checked })}
+                    aria-label={t`${a.name} is active`}
+                    checked={a.active}
+                    onChange={(e) => void change(a.id, { active: e.currentTarget.checked })}
                   />
                 </Table.Td>
               ) : null}
               {mayEdit ? (
                 <Table.Td>
-                  {n.current ? null : (
+                  {a.id === current?.id ? null : (
                     <NativeSelect
                       size="xs"
-                      aria-label={t`Move ${n.text} under`}
+                      aria-label={t`Move ${a.name} under`}
                       value=""
                       data={[
                         { value: '', label: t`Choose…` },
-                        ...nodes
-                          .filter((o) => o.id !== n.id)
-                          .map((o) => ({ value: o.id, label: o.text })),
+                        ...rows
+                          .filter((o) => o.account.id !== a.id)
+                          .map((o) => ({ value: o.account.id, label: o.account.name })),
                       ]}
                       onChange={(e) => {
                         if (e.currentTarget.value !== '') {
-                          void change(n.id, { parent_id: e.currentTarget.value });
+                          void change(a.id, { parent_id: e.currentTarget.value });
                         }
                       }}
                     />
@@ -221,49 +256,41 @@ export function AccountsListPage() {
   );
 }
 
-function useAccount(): [AccountView | null, (next: AccountView) => void, string | null] {
+/** The account of the route, live from the local store. */
+function useAccount(): ModelState<'account'> {
   const { accountid = '' }: { accountid?: string } = useParams({ strict: false });
-  const [account, setAccount] = useState<AccountView | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    void callApi('GET', apiPaths.accountById(accountid), accountViewSchema).then((answer) => {
-      if ('error' in answer) setError(callErrorText(answer.error));
-      else setAccount(answer.data);
-    });
-  }, [accountid]);
-  return [account, setAccount, error];
+  return useLiveModel('account', accountid);
+}
+
+function AccountState(props: { readonly state: ModelState<'account'> }) {
+  return props.state.name === 'loading' ? (
+    <Text c="dimmed">
+      <Trans>Loading…</Trans>
+    </Text>
+  ) : (
+    <Alert color="red">
+      <Trans>Account not found.</Trans>
+    </Alert>
+  );
 }
 
 /** /app/accounts/{accountid}/details: the account's name and whether it is active. */
 export function AccountDetailsPage() {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const can = useCan();
   const mayEdit = can(ACCOUNT_EDIT_PERMISSION);
-  const [account, setAccount, loadError] = useAccount();
+  const state = useAccount();
   const [name, setName] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  if (account === null) {
-    return loadError === null ? (
-      <Text c="dimmed">
-        <Trans>Loading…</Trans>
-      </Text>
-    ) : (
-      <Alert color="red">{loadError}</Alert>
-    );
-  }
-  const save = async (body: object) => {
+  const [error, took] = useWriteError();
+  if (state.name !== 'found') return <AccountState state={state} />;
+  const account: Account = { id: state.model.id, ...state.model.attributes };
+  const save = async (changes: Partial<ModelInput<'account'>>) => {
     setStatus(null);
-    const answer = await callApi('PUT', apiPaths.accountById(account.id), accountViewSchema, {
-      body,
-    });
-    if ('error' in answer) {
-      setError(translateServerText(i18n, callErrorText(answer.error)));
-      return;
+    if (took(await syncWorker().writes.update('account', account.id, changes))) {
+      setName(null);
+      setStatus(t`Saved.`);
     }
-    setError(null);
-    setAccount(answer.data);
-    setStatus(t`Saved.`);
   };
   return (
     <Stack gap="md" maw={520} data-testid="account-details">
@@ -310,20 +337,13 @@ export function AccountDesignPage() {
   const { t, i18n } = useLingui();
   const can = useCan();
   const mayEdit = can(ACCOUNT_EDIT_PERMISSION);
-  const [account, setAccount, loadError] = useAccount();
+  const state = useAccount();
   const [design, setDesign] = useState<AccountDesign | null>(null);
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [status, setStatus] = useState<string | null>(null);
-  if (account === null) {
-    return loadError === null ? (
-      <Text c="dimmed">
-        <Trans>Loading…</Trans>
-      </Text>
-    ) : (
-      <Alert color="red">{loadError}</Alert>
-    );
-  }
-  const value = design ?? account.theme;
+  if (state.name !== 'found') return <AccountState state={state} />;
+  const account = state.model;
+  const value = design ?? account.attributes.theme;
   const set = (field: keyof AccountDesign, text: string) =>
     setDesign({ ...value, [field]: text === '' ? null : text });
   const save = async () => {
@@ -338,15 +358,13 @@ export function AccountDesignPage() {
       );
       return;
     }
-    const answer = await callApi('PUT', apiPaths.accountDesign(account.id), accountViewSchema, {
-      body: checked.data,
-    });
+    // A write of the synced account model: shown at once, queued while offline.
+    const answer = await syncWorker().writes.update('account', account.id, { theme: checked.data });
     if ('error' in answer) {
       setErrors({ form: translateServerText(i18n, callErrorText(answer.error)) });
       return;
     }
     setErrors({});
-    setAccount(answer.data);
     setDesign(null);
     setStatus(t`Saved.`);
   };

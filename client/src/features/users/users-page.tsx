@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   ActionIcon,
@@ -20,92 +20,111 @@ import { z } from 'zod';
 import {
   apiPaths,
   invitationSentSchema,
-  memberSchema,
-  roleAdminSchema,
   ROLE_SLUGS,
   USER_EDIT_PERMISSION,
-  type Member,
-  type RoleAdmin,
 } from '@plant/shared-schema';
 import { EmptyState } from '../../components/empty-state';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
 import type { WorkerError } from '@plant/sync-worker/api';
 import { callApi } from '../../session/api';
-
-const membersSchema = z.array(memberSchema);
-const rolesSchema = z.array(roleAdminSchema);
+import { useLiveQuery } from '../../sync/hooks';
+import { syncWorker } from '../../sync/worker';
 
 /** Search starts at 3 characters (spec 001 §5). */
 const SEARCH_MIN = 3;
 
+/** A member as the list shows it: the synced `user` model with its roles' names. */
+interface Member {
+  readonly id: string;
+  readonly firstname: string;
+  readonly lastname: string;
+  readonly email: string;
+  readonly roles: readonly { readonly id: string; readonly name: string }[];
+  readonly role_ids: readonly string[];
+}
+
+/** A role one may give: the synced `role` model. */
+interface Role {
+  readonly id: string;
+  readonly slug: string;
+  readonly name: string;
+}
+
 /**
- * The account's members (spec 000 §2 /app/users/list, spec 001 §6): search from 3 characters,
- * their roles (given and taken with user::edit), removal from the account, a password-reset
- * link, and invitations by full e-mail address with a role. Invitations need the network, and
- * say so when it is not there.
+ * The account's members (spec 000 §2 /app/users/list, spec 001 §6), from the local store: search
+ * from 3 characters, their roles (given and taken with user::edit, as writes of the synced
+ * `user` model: at once, offline too, and followed live on other admins' screens), removal from
+ * the account, a password-reset link, and invitations by full e-mail address with a role.
+ * Invitations and reset links need the network, and say so when it is not there.
  */
 export function UsersPage() {
   const { t, i18n } = useLingui();
   const can = useCan();
   const mayEdit = can(USER_EDIT_PERMISSION);
-  const [members, setMembers] = useState<readonly Member[] | null>(null);
-  const [roles, setRoles] = useState<readonly RoleAdmin[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [search, setSearch] = useState('');
+  const text = search.trim();
+  const memberResult = useLiveQuery({
+    type: 'user',
+    limit: 1000,
+    ...(text.length >= SEARCH_MIN
+      ? { search: { text, fields: ['firstname', 'lastname', 'email'] } }
+      : {}),
+  });
+  const roleResult = useLiveQuery({ type: 'role', limit: 1000 });
+  const roles: readonly Role[] = (roleResult?.items ?? []).map((r) => ({
+    id: r.id,
+    slug: r.attributes.slug,
+    name: r.attributes.name,
+  }));
+  const roleNames = new Map(roles.map((r) => [r.id, r.name]));
+  const shown: readonly Member[] | null =
+    memberResult === undefined
+      ? null
+      : memberResult.items.map((m) => ({
+          id: m.id,
+          firstname: m.attributes.firstname,
+          lastname: m.attributes.lastname,
+          email: m.attributes.email,
+          role_ids: m.attributes.role_ids,
+          roles: m.attributes.role_ids.map((id) => ({ id, name: roleNames.get(id) ?? '…' })),
+        }));
 
-  const load = useCallback(async () => {
-    const [answer, roleAnswer] = await Promise.all([
-      callApi('GET', apiPaths.members(), membersSchema),
-      callApi('GET', apiPaths.roles(), rolesSchema, { quiet: true }),
-    ]);
-    if ('error' in answer) setError(callErrorText(answer.error));
-    else setMembers(answer.data);
-    if (!('error' in roleAnswer)) setRoles(roleAnswer.data);
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const replace = (next: Member) =>
-    setMembers((list) => list?.map((m) => (m.id === next.id ? next : m)) ?? null);
   const fail = (e: WorkerError) => setError(translateServerText(i18n, callErrorText(e)));
+  const done = (answer: { readonly error: WorkerError } | { readonly data: unknown }) => {
+    if ('error' in answer) fail(answer.error);
+    else setError(null);
+  };
 
-  const giveRole = async (member: Member, roleId: string) => {
-    const answer = await callApi('PUT', apiPaths.memberRole(member.id, roleId), memberSchema);
-    if ('error' in answer) fail(answer.error);
-    else replace(answer.data);
-  };
-  const takeRole = async (member: Member, roleId: string) => {
-    const answer = await callApi('DELETE', apiPaths.memberRole(member.id, roleId), memberSchema);
-    if ('error' in answer) fail(answer.error);
-    else replace(answer.data);
-  };
-  const remove = async (member: Member) => {
-    const answer = await callApi('DELETE', apiPaths.member(member.id), z.unknown(), {
-      envelope: false,
-    });
-    if ('error' in answer) fail(answer.error);
-    else setMembers((list) => list?.filter((m) => m.id !== member.id) ?? null);
-  };
+  const giveRole = async (member: Member, roleId: string) =>
+    done(
+      await syncWorker().writes.update('user', member.id, {
+        role_ids: [...member.role_ids, roleId],
+      }),
+    );
+  const takeRole = async (member: Member, roleId: string) =>
+    done(
+      await syncWorker().writes.update('user', member.id, {
+        role_ids: member.role_ids.filter((id) => id !== roleId),
+      }),
+    );
+  const remove = async (member: Member) =>
+    done(await syncWorker().writes.remove('user', member.id));
   const resetLink = async (member: Member) => {
     const answer = await callApi('POST', apiPaths.memberPasswordReset(member.id), z.unknown(), {
       envelope: false,
     });
-    if ('error' in answer) fail(answer.error);
-    else setNotice(t`A link to set a new password is on its way to ${member.email}.`);
+    if ('error' in answer) {
+      setError(
+        answer.error.kind === 'network'
+          ? t`Password links need the network: try again once you are online.`
+          : translateServerText(i18n, callErrorText(answer.error)),
+      );
+    } else setNotice(t`A link to set a new password is on its way to ${member.email}.`);
   };
 
-  const text = search.trim().toLowerCase();
-  const shown =
-    members === null
-      ? []
-      : text.length < SEARCH_MIN
-        ? members
-        : members.filter((m) =>
-            `${m.firstname} ${m.lastname} ${m.email}`.toLowerCase().includes(text),
-          );
   const assignable = roles.filter((r) => r.slug !== ROLE_SLUGS.norole);
 
   return (
@@ -136,7 +155,7 @@ export function UsersPage() {
         onChange={(e) => setSearch(e.currentTarget.value)}
         maw={360}
       />
-      {members === null ? (
+      {shown === null ? (
         <Text c="dimmed">
           <Trans>Loading users…</Trans>
         </Text>
@@ -242,7 +261,7 @@ export function UsersPage() {
 }
 
 function InviteForm(props: {
-  readonly roles: readonly RoleAdmin[];
+  readonly roles: readonly Role[];
   readonly onSent: (email: string) => void;
 }) {
   const { t, i18n } = useLingui();
