@@ -139,4 +139,45 @@ describe('users and invitations', () => {
     expect(settings.channels).toEqual(['mail', 'sms']);
     expect(settings.window).toMatchObject({ days: [1, 2, 3, 4, 5], from: '07:00', to: '18:00' });
   });
+
+  it("an internal user makes a tag and gives it to the technician; an admin's open list follows", async () => {
+    const adminTab = await e2e.openApp(await e2e.browser());
+    await adminTab.signInAt(DEMO_USERS.admin);
+    await adminTab.goto('/app/users/list');
+    const adminRows = adminTab.page.getByTestId('user-row');
+    await expect.poll(() => adminRows.count()).toBeGreaterThan(3);
+    // The admin sees tags but may not hand them out.
+    expect(await adminTab.page.getByTestId('new-tag-form').count()).toBe(0);
+
+    const tab = await e2e.openApp(await e2e.browser());
+    await tab.signInAt(DEMO_USERS.internal);
+    await tab.goto('/app/users/list');
+    const form = tab.page.getByTestId('new-tag-form');
+    await form.getByRole('textbox', { name: 'New tag' }).fill('Beta Program');
+    await form.getByRole('button', { name: 'Create tag' }).click();
+    await expect
+      .poll(() => form.getByText('Lower-case letters, digits and dashes only.').count())
+      .toBe(1);
+    await form.getByRole('textbox', { name: 'New tag' }).fill('beta-program');
+    await form.getByRole('button', { name: 'Create tag' }).click();
+    const techRow = tab.page.locator(`[data-testid="user-row"][data-email="${DEMO_USERS.tech}"]`);
+    const give = techRow.getByRole('combobox', { name: 'Give Tomas Technician a tag' });
+    await expect.poll(() => give.count()).toBe(1);
+    await give.selectOption({ label: 'beta-program' });
+
+    // The admin's open list shows the technician's new tag, live.
+    const adminTech = adminTab.page.locator(
+      `[data-testid="user-row"][data-email="${DEMO_USERS.tech}"]`,
+    );
+    await expect.poll(() => adminTech.getByText('beta-program').count()).toBe(1);
+    // And the technician holds it on the server.
+    const tech = await e2e.session(DEMO_USERS.tech);
+    await expect
+      .poll(async () =>
+        dataOf<{ tags: { slug: string }[] }>(
+          await e2e.server.call('GET', apiPaths.user(), { token: tech.token }),
+        ).tags.map((t) => t.slug),
+      )
+      .toContain('beta-program');
+  });
 });

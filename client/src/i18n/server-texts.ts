@@ -32,6 +32,12 @@ import {
   ROLE_IS_FIXED,
   ROLE_NAME_TAKEN,
   UNKNOWN_PERMISSION,
+  ACCOUNTS_ARE_NOT_DELETED,
+  MEMBERS_JOIN_BY_INVITATION,
+  TAG_HOLDER_NOT_MEMBER,
+  TAG_SLUG_MESSAGE,
+  TAG_TAKEN,
+  TAGS_ARE_INTERNAL,
 } from '@plant/shared-schema';
 import type { WorkerError } from '@plant/sync-worker/api';
 
@@ -86,6 +92,16 @@ const KNOWN = new Map<string, MessageDescriptor>([
   [ROLE_HAS_MEMBERS, msg`Remove the role from its users first.`],
   [ROLE_NAME_TAKEN, msg`A role with this name exists already.`],
   [UNKNOWN_PERMISSION, msg`Unknown permission.`],
+  // The synced account models (shared-schema models/managed.ts).
+  [
+    MEMBERS_JOIN_BY_INVITATION,
+    msg`People join an account through an invitation, which needs the network.`,
+  ],
+  [ACCOUNTS_ARE_NOT_DELETED, msg`An account is deactivated, not deleted.`],
+  [TAG_SLUG_MESSAGE, msg`Lower-case letters, digits and dashes only.`],
+  [TAGS_ARE_INTERNAL, msg`Tags are given by the machine builder's staff.`],
+  [TAG_TAKEN, msg`A tag with this name exists already.`],
+  [TAG_HOLDER_NOT_MEMBER, msg`Only members of the account can hold its tags.`],
   [
     'Please ask your administrator for the necessary permissions',
     msg`Please ask your administrator for the necessary permissions`,

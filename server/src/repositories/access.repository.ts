@@ -32,6 +32,79 @@ export class AccessRepository {
     }));
   }
 
+  /** The account's own tags (not the global ones) with the members who hold each. */
+  async accountTags(accountId: string) {
+    const tags = await scopeTo(this.db, accountId)
+      .selectTags()
+      .where('tags.account_id', '=', accountId)
+      .select(['tags.id', 'tags.slug', 'tags.parents'])
+      .orderBy('tags.slug')
+      .execute();
+    if (tags.length === 0) return [];
+    // Holders who are members of the account: a tag never names a stranger.
+    const holders = await this.db
+      .selectFrom('user_tags')
+      .select(['user_tags.tag_id', 'user_tags.user_id'])
+      .where(
+        'user_tags.tag_id',
+        'in',
+        tags.map((t) => t.id),
+      )
+      .where('user_tags.user_id', 'in', (eb) =>
+        eb
+          .selectFrom('memberships')
+          .select('memberships.user_id')
+          .where('memberships.account_id', '=', accountId),
+      )
+      .orderBy('user_tags.user_id')
+      .execute();
+    return tags.map((t) => ({
+      id: t.id,
+      slug: t.slug,
+      parents: parseSlugs(t.parents),
+      user_ids: holders.filter((h) => h.tag_id === t.id).map((h) => h.user_id),
+    }));
+  }
+
+  /** Makes or changes one of the account's tags (its slug, parents and holders). */
+  async saveAccountTag(
+    accountId: string,
+    tag: { id: string; slug: string; parents: readonly string[]; user_ids: readonly string[] },
+    exists: boolean,
+  ): Promise<void> {
+    const parents = JSON.stringify([...new Set(tag.parents)]);
+    if (exists) {
+      await this.db
+        .updateTable('tags')
+        .set({ slug: tag.slug, parents })
+        .where('id', '=', tag.id)
+        .where('account_id', '=', accountId)
+        .execute();
+      await this.db.deleteFrom('user_tags').where('tag_id', '=', tag.id).execute();
+    } else {
+      await this.db
+        .insertInto('tags')
+        .values({ id: tag.id, slug: tag.slug, account_id: accountId, parents })
+        .execute();
+    }
+    const users = [...new Set(tag.user_ids)];
+    if (users.length > 0) {
+      await this.db
+        .insertInto('user_tags')
+        .values(users.map((user_id) => ({ user_id, tag_id: tag.id })))
+        .execute();
+    }
+  }
+
+  async removeAccountTag(accountId: string, tagId: string): Promise<void> {
+    await this.db.deleteFrom('user_tags').where('tag_id', '=', tagId).execute();
+    await this.db
+      .deleteFrom('tags')
+      .where('id', '=', tagId)
+      .where('account_id', '=', accountId)
+      .execute();
+  }
+
   /** A tag, global (accountId null) or of one account; answers its id. */
   async addTag(slug: string, accountId: string | null, parents: readonly string[] = []) {
     const id = uuidv7();

@@ -3,6 +3,10 @@ import {
   apiPaths,
   mqttlogsAnswerSchema,
   ROLE_IS_FIXED,
+  ACCOUNTS_ARE_NOT_DELETED,
+  MEMBERS_JOIN_BY_INVITATION,
+  TAG_TAKEN,
+  TAGS_ARE_INTERNAL,
   topics,
   uuidv7,
   type ModelUpdate,
@@ -12,7 +16,6 @@ import {
 import { DEMO_USERS } from '../seed/demo';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
 import { brokerClients, collect, until } from '../testing/mqtt-client';
-import { ACCOUNTS_ARE_NOT_DELETED, MEMBERS_JOIN_BY_INVITATION } from '../services/managed-writes';
 
 /*
  * Roles, members and accounts as synced models (models/managed.ts): written through the generic
@@ -206,5 +209,58 @@ describe('members and accounts as synced models', () => {
     // A user of the technician's kind (no account::view) gets a stand-in for it.
     expect(updatesOf(await logs(from, tech), 'account', ids.north)).toHaveLength(0);
     await call('PUT', apiPaths.model('accounts', ids.north), { name: 'Customer North' });
+  });
+});
+
+describe('tags as synced models', () => {
+  it("internal users hand out the account's tags; holders get them at once, admins see them", async () => {
+    const from = await clockOf();
+    const techUser = dataOf<{ id: string }>(await call('GET', apiPaths.user(), undefined, tech));
+    const id = uuidv7();
+    const body = { id, slug: 'early-access', user_ids: [techUser.id] };
+    // Even an account's admin may not: a tag opens features the machine builder sells.
+    const byAdmin = await call('POST', apiPaths.collection('tags'), body);
+    expect(byAdmin.status).toBe(403);
+    expect(byAdmin.json).toMatchObject({ message: TAGS_ARE_INTERNAL });
+    const made = await call('POST', apiPaths.collection('tags'), body, internal);
+    expect(made.status).toBe(201);
+    expect(dataOf<SyncedModel>(made).attributes).toMatchObject({
+      slug: 'early-access',
+      user_ids: [techUser.id],
+    });
+    // The holder's session has it now.
+    const tags = dataOf<{ tags: { slug: string }[] }>(
+      await call('GET', apiPaths.user(), undefined, tech),
+    ).tags.map((t) => t.slug);
+    expect(tags).toContain('early-access');
+    // The admin (user::view) sees it in its snapshot and its log.
+    expect((await snapshot()).some((m) => m.type === 'tag' && m.id === id)).toBe(true);
+    expect(updatesOf(await logs(from), 'tag', id)).toHaveLength(1);
+
+    const taken = await call(
+      'POST',
+      apiPaths.collection('tags'),
+      { id: uuidv7(), slug: 'early-access' },
+      internal,
+    );
+    expect(taken.status).toBe(409);
+    expect(taken.json).toMatchObject({ message: TAG_TAKEN });
+    const stranger = await call(
+      'PUT',
+      apiPaths.model('tags', id),
+      { user_ids: [uuidv7()] },
+      internal,
+    );
+    expect(stranger.status).toBe(422);
+    expect(
+      (await call('PUT', apiPaths.model('tags', id), { slug: 'Bad Slug' }, internal)).status,
+    ).toBe(422);
+
+    expect((await call('DELETE', apiPaths.model('tags', id), {}, internal)).status).toBe(200);
+    expect(updatesOf(await logs(from), 'tag', id).at(-1)?.action).toBe('item_deleted');
+    const after = dataOf<{ tags: { slug: string }[] }>(
+      await call('GET', apiPaths.user(), undefined, tech),
+    ).tags.map((t) => t.slug);
+    expect(after).not.toContain('early-access');
   });
 });

@@ -3,11 +3,13 @@ import {
   memberModel,
   roleModel,
   ROLE_SLUGS,
+  tagModel,
   type ModelUpdate,
   type SyncedModel,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { AccountRepository, type AccountRow } from '../repositories/account.repository';
+import { AccessRepository } from '../repositories/access.repository';
 import { AssetAccessRepository } from '../repositories/asset-access.repository';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { RoleRepository } from '../repositories/role.repository';
@@ -59,6 +61,13 @@ export async function roleModels(db: Db, accountId: string): Promise<SyncedModel
 export async function memberModels(db: Db, accountId: string): Promise<SyncedModel[]> {
   return (await new UserRepository(db).membersOf(accountId)).map(({ id, ...attributes }) =>
     synced(memberModel.type, id, accountId, attributes),
+  );
+}
+
+/** The account's own tags as the synced `tag` model, with their holders among its members. */
+export async function tagModels(db: Db, accountId: string): Promise<SyncedModel[]> {
+  return (await new AccessRepository(db).accountTags(accountId)).map(({ id, ...attributes }) =>
+    synced(tagModel.type, id, accountId, attributes),
   );
 }
 
@@ -120,6 +129,19 @@ export class ManagedLog {
       this.state(
         accountId,
         memberModel.type,
+        id,
+        all.find((m) => m.id === id),
+      );
+    }
+  }
+
+  /** Tags as they are now (gone: deleted). */
+  async tags(accountId: string, tagIds: Iterable<string>): Promise<void> {
+    const all = await tagModels(this.db, accountId);
+    for (const id of new Set(tagIds)) {
+      this.state(
+        accountId,
+        tagModel.type,
         id,
         all.find((m) => m.id === id),
       );

@@ -4,28 +4,33 @@ import {
   accountAttributesSchema,
   accountModel,
   fieldErrorsOf,
+  isInternal,
   memberAttributesSchema,
   memberModel,
   roleAttributesSchema,
   roleModel,
+  tagAttributesSchema,
+  tagModel,
+  TAGS_ARE_INTERNAL,
+  MEMBERS_JOIN_BY_INVITATION,
+  ACCOUNTS_ARE_NOT_DELETED,
+  TAG_TAKEN,
+  TAG_HOLDER_NOT_MEMBER,
   type ModelDefinition,
   type ModelUpdate,
   type SyncedModel,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
+import { AccessRepository } from '../repositories/access.repository';
 import { AccountRepository } from '../repositories/account.repository';
 import { AccountOps } from './account-admin.service';
-import { DomainError, invalidInput, notFound } from './domain-error';
-import { accountModelOf, ManagedLog, memberModels, roleModels } from './managed-log';
+import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
+import { accountModelOf, ManagedLog, memberModels, roleModels, tagModels } from './managed-log';
 import { MemberOps } from './member.service';
 import type { WriteKind } from './model.service';
 import { roleChangeSchema, RoleOps } from './role-ops';
 import type { Session } from './user.service';
-
-export const MEMBERS_JOIN_BY_INVITATION =
-  'People join an account through an invitation, which needs the network.';
-export const ACCOUNTS_ARE_NOT_DELETED = 'An account is deactivated, not deleted.';
 
 export interface ManagedResult {
   readonly model: SyncedModel | null;
@@ -98,6 +103,12 @@ export async function writeManaged(
         : await ops.setRolesIfGiven(id, parsed(memberChange, body).role_ids);
     await log.members(accountId, [id]);
     await log.roles(accountId, touched);
+    // A member who leaves no longer holds the account's tags.
+    if (kind === 'delete')
+      await log.tags(
+        accountId,
+        (await tagModels(trx, accountId)).map((t) => t.id),
+      );
     find = async () => (await memberModels(trx, accountId)).find((m) => m.id === id);
   } else if (def.type === accountModel.type) {
     if (kind === 'delete') throw new DomainError('invalid', ACCOUNTS_ARE_NOT_DELETED);
@@ -117,6 +128,12 @@ export async function writeManaged(
       const row = (await new AccountRepository(trx).chainUp(id))[0];
       return row === undefined ? undefined : accountModelOf(row, accountId);
     };
+  } else if (def.type === tagModel.type) {
+    // A tag opens features (feature flags): only the machine builder's staff hand them out.
+    if (!isInternal(session.ctx)) throw forbidden(TAGS_ARE_INTERNAL);
+    await writeTag(trx, accountId, kind, id, body);
+    await log.tags(accountId, [id]);
+    find = async () => (await tagModels(trx, accountId)).find((m) => m.id === id);
   } else {
     throw notFound('Collection');
   }
@@ -131,4 +148,44 @@ export async function writeManaged(
     others,
     accessMoved,
   };
+}
+
+/** Makes, changes or deletes one of the account's tags, checked against its other tags. */
+async function writeTag(
+  trx: Db,
+  accountId: string,
+  kind: WriteKind,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<void> {
+  const repo = new AccessRepository(trx);
+  const tags = await tagModels(trx, accountId);
+  const current = tags.find((t) => t.id === id);
+  if (kind === 'delete') {
+    if (current === undefined) throw notFound('Tag');
+    await repo.removeAccountTag(accountId, id);
+    return;
+  }
+  if (kind === 'update' && current === undefined) throw notFound('Tag');
+  if (kind === 'create' && current !== undefined) {
+    throw new DomainError('conflict', 'This id is taken.', {
+      fields: { id: ['This id is taken.'] },
+    });
+  }
+  const given = parsed(tagAttributesSchema.partial(), body);
+  if (kind === 'create') parsed(tagAttributesSchema, body);
+  const before = tagAttributesSchema.parse(current?.attributes ?? { slug: 'new' });
+  const next = {
+    slug: given.slug ?? before.slug,
+    parents: given.parents ?? before.parents,
+    user_ids: given.user_ids ?? before.user_ids,
+  };
+  if (tags.some((t) => t.id !== id && t.attributes.slug === next.slug)) {
+    throw new DomainError('conflict', TAG_TAKEN, { fields: { slug: [TAG_TAKEN] } });
+  }
+  const members = new Set((await memberModels(trx, accountId)).map((m) => m.id));
+  if (next.user_ids.some((u) => !members.has(u))) {
+    throw invalidInput({ user_ids: [TAG_HOLDER_NOT_MEMBER] });
+  }
+  await repo.saveAccountTag(accountId, { id, ...next }, current !== undefined);
 }

@@ -13,7 +13,7 @@ import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { administers, LAST_ADMIN, NOT_YOURS_TO_GIVE } from './account-access';
-import { ManagedLog } from './managed-log';
+import { ManagedLog, tagModels } from './managed-log';
 import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, notFound } from './domain-error';
 import type { PasswordService } from './password.service';
@@ -69,7 +69,7 @@ export class MemberService {
   }
 
   async remove(session: Session, userId: string): Promise<void> {
-    await this.change(session, userId, (ops) => ops.remove(userId));
+    await this.change(session, userId, (ops) => ops.remove(userId), true);
   }
 
   /** One change of one member, logged (the member and the roles it touched) in its transaction. */
@@ -77,6 +77,7 @@ export class MemberService {
     session: Session,
     userId: string,
     work: (ops: MemberOps) => Promise<readonly string[]>,
+    leaves = false,
   ): Promise<void> {
     const accountId = this.account(session, USER_EDIT_PERMISSION);
     const updates = await this.db.transaction().execute(async (trx) => {
@@ -85,6 +86,12 @@ export class MemberService {
       const log = new ManagedLog(trx);
       await log.members(accountId, [userId]);
       await log.roles(accountId, roles);
+      // A member who leaves no longer holds the account's tags.
+      if (leaves)
+        await log.tags(
+          accountId,
+          (await tagModels(trx, accountId)).map((t) => t.id),
+        );
       return log.commit(this.clock.now());
     });
     for (const [account, list] of updates) this.feed.publish(account, list);

@@ -3,16 +3,16 @@ import {
   accountModel,
   can,
   roleModel,
+  tagModel,
   modelByType,
   type ModelUpdate,
   type SyncedModel,
   type SnapshotFirst,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
-import { AccessRepository } from '../repositories/access.repository';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { AccountRepository } from '../repositories/account.repository';
-import { accountModelOf, memberModels, roleModels } from './managed-log';
+import { accountModelOf, memberModels, roleModels, tagModels } from './managed-log';
 import { ModelRepository, type ModelRow } from '../repositories/model.repository';
 import { DomainError, forbidden, notFound } from './domain-error';
 import { toSyncedModel } from './model-transaction';
@@ -152,20 +152,13 @@ export class SyncService {
       (m) => access.types.has(m.type) || access.seesItself(m.type, m.id),
     );
     const roles = access.types.has(roleModel.type) ? await roleModels(this.db, accountId) : [];
-    const tags = await new AccessRepository(this.db).tagsOf(accountId, session.user.id);
+    const tags = access.types.has(tagModel.type) ? await tagModels(this.db, accountId) : [];
     return [
       accountModelOf(account, accountId),
       ...accounts.map((a) => accountModelOf(a, accountId)),
       ...members,
       ...roles,
-      ...tags.map((t): SyncedModel => ({
-        type: 'tag',
-        id: `${t.account_id ?? 'global'}:${t.slug}`,
-        parent_type: 'account',
-        parent_id: accountId,
-        attributes: t,
-        last_seq: 0,
-      })),
+      ...tags,
     ];
   }
 

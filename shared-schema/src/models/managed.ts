@@ -127,3 +127,45 @@ export const accountModel = {
   sortField: 'name',
   managed: true,
 } as const satisfies ModelDefinition<'account', typeof accountAttributesSchema>;
+
+export const TAG_SLUG_MESSAGE = 'Lower-case letters, digits and dashes only.';
+export const TAGS_ARE_INTERNAL = "Tags are given by the machine builder's staff.";
+
+const tagSlug = z
+  .string()
+  .trim()
+  .min(1, 'Field is required')
+  .max(60)
+  .regex(/^[a-z0-9][a-z0-9-]*$/, TAG_SLUG_MESSAGE);
+
+/**
+ * A tag of the account (spec 000 §6 hasTag): the features behind it (feature flags) open for the
+ * users who hold it. Its parents are the tags it implies. Given and taken by internal users only.
+ */
+export const tagAttributesSchema = z.object({
+  slug: tagSlug,
+  parents: z.array(tagSlug).max(20).default([]),
+  user_ids: z.array(idRef).max(10_000).default([]),
+});
+export type TagAttributes = z.infer<typeof tagAttributesSchema>;
+
+export const tagModel = {
+  type: 'tag',
+  collection: 'tags',
+  parentType: 'account',
+  attributes: tagAttributesSchema,
+  permissions: {
+    view: 'user::view',
+    create: 'tag::edit',
+    update: 'tag::edit',
+    delete: 'tag::edit',
+  },
+  sortField: 'slug',
+  managed: true,
+} as const satisfies ModelDefinition<'tag', typeof tagAttributesSchema>;
+
+export const MEMBERS_JOIN_BY_INVITATION =
+  'People join an account through an invitation, which needs the network.';
+export const ACCOUNTS_ARE_NOT_DELETED = 'An account is deactivated, not deleted.';
+export const TAG_TAKEN = 'A tag with this name exists already.';
+export const TAG_HOLDER_NOT_MEMBER = 'Only members of the account can hold its tags.';

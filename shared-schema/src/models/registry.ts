@@ -3,7 +3,7 @@ import { datastreamGroupModel, datastreamModel } from './datastream';
 import { gatewayModel } from './gateway';
 import { connectionModel, datapointModel } from './connection';
 import { errorCodeListModel, integrationModel, serviceModel } from './account-lists';
-import { accountModel, memberModel, roleModel } from './managed';
+import { accountModel, memberModel, roleModel, tagModel } from './managed';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -25,6 +25,7 @@ export const MODELS = [
   roleModel,
   memberModel,
   accountModel,
+  tagModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];

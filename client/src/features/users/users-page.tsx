@@ -25,7 +25,7 @@ import {
 } from '@plant/shared-schema';
 import { EmptyState } from '../../components/empty-state';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
-import { useCan } from '../../permissions/permissions';
+import { useCan, useHasTag } from '../../permissions/permissions';
 import type { WorkerError } from '@plant/sync-worker/api';
 import { callApi } from '../../session/api';
 import { useLiveQuery } from '../../sync/hooks';
@@ -61,6 +61,7 @@ interface Role {
 export function UsersPage() {
   const { t, i18n } = useLingui();
   const can = useCan();
+  const hasTag = useHasTag();
   const mayEdit = can(USER_EDIT_PERMISSION);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -74,6 +75,10 @@ export function UsersPage() {
       : {}),
   });
   const roleResult = useLiveQuery({ type: 'role', limit: 1000 });
+  // The account's tags (features behind feature flags): internal users hand them out.
+  const tagResult = useLiveQuery({ type: 'tag', limit: 1000 });
+  const tags = tagResult?.items ?? [];
+  const mayTag = hasTag('internal');
   const roles: readonly Role[] = (roleResult?.items ?? []).map((r) => ({
     id: r.id,
     slug: r.attributes.slug,
@@ -110,6 +115,8 @@ export function UsersPage() {
         role_ids: member.role_ids.filter((id) => id !== roleId),
       }),
     );
+  const setHolders = async (tagId: string, userIds: readonly string[]) =>
+    done(await syncWorker().writes.update('tag', tagId, { user_ids: [...userIds] }));
   const remove = async (member: Member) =>
     done(await syncWorker().writes.remove('user', member.id));
   const resetLink = async (member: Member) => {
@@ -148,6 +155,7 @@ export function UsersPage() {
           onSent={(email) => setNotice(t`Invitation sent to ${email}.`)}
         />
       ) : null}
+      {mayTag ? <NewTagForm onError={setError} /> : null}
       <TextInput
         label={t`Search`}
         description={t`From ${SEARCH_MIN} characters: name or e-mail address`}
@@ -174,6 +182,11 @@ export function UsersPage() {
               <Table.Th>
                 <Trans>Roles</Trans>
               </Table.Th>
+              {tags.length > 0 || mayTag ? (
+                <Table.Th>
+                  <Trans>Tags</Trans>
+                </Table.Th>
+              ) : null}
               {mayEdit ? (
                 <Table.Th>
                   <Trans>Actions</Trans>
@@ -232,6 +245,58 @@ export function UsersPage() {
                       ) : null}
                     </Group>
                   </Table.Td>
+                  {tags.length > 0 || mayTag ? (
+                    <Table.Td>
+                      <Group gap={4}>
+                        {tags
+                          .filter((tag) => tag.attributes.user_ids.includes(m.id))
+                          .map((tag) => (
+                            <Badge
+                              key={tag.id}
+                              variant="outline"
+                              rightSection={
+                                mayTag ? (
+                                  <ActionIcon
+                                    size="xs"
+                                    variant="transparent"
+                                    aria-label={t`Take the tag ${tag.attributes.slug} from ${m.firstname} ${m.lastname}`}
+                                    onClick={() =>
+                                      void setHolders(
+                                        tag.id,
+                                        tag.attributes.user_ids.filter((u) => u !== m.id),
+                                      )
+                                    }
+                                  >
+                                    ✕
+                                  </ActionIcon>
+                                ) : undefined
+                              }
+                            >
+                              {tag.attributes.slug}
+                            </Badge>
+                          ))}
+                        {mayTag && tags.some((tag) => !tag.attributes.user_ids.includes(m.id)) ? (
+                          <NativeSelect
+                            size="xs"
+                            aria-label={t`Give ${m.firstname} ${m.lastname} a tag`}
+                            value=""
+                            data={[
+                              { value: '', label: t`Add a tag…` },
+                              ...tags
+                                .filter((tag) => !tag.attributes.user_ids.includes(m.id))
+                                .map((tag) => ({ value: tag.id, label: tag.attributes.slug })),
+                            ]}
+                            onChange={(e) => {
+                              const tag = tags.find((x) => x.id === e.currentTarget.value);
+                              if (tag !== undefined) {
+                                void setHolders(tag.id, [...tag.attributes.user_ids, m.id]);
+                              }
+                            }}
+                          />
+                        ) : null}
+                      </Group>
+                    </Table.Td>
+                  ) : null}
                   {mayEdit ? (
                     <Table.Td>
                       <Group gap={4}>
@@ -257,6 +322,46 @@ export function UsersPage() {
         </Table>
       )}
     </Stack>
+  );
+}
+
+/** A new tag of the account (internal users): a slug, given to members from the list. */
+function NewTagForm(props: { readonly onError: (error: string | null) => void }) {
+  const { t, i18n } = useLingui();
+  const [slug, setSlug] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const create = async () => {
+    const answer = await syncWorker().writes.create('tag', { slug: slug.trim() });
+    if ('error' in answer) {
+      const field = answer.error.fields?.slug?.[0];
+      setError(translateServerText(i18n, field ?? callErrorText(answer.error)));
+      return;
+    }
+    setError(null);
+    props.onError(null);
+    setSlug('');
+  };
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void create();
+      }}
+      data-testid="new-tag-form"
+    >
+      <Group align="flex-start">
+        <TextInput
+          label={t`New tag`}
+          description={t`Lower-case letters, digits and dashes; it opens the features behind it.`}
+          value={slug}
+          onChange={(e) => setSlug(e.currentTarget.value)}
+          error={error}
+        />
+        <Button type="submit" mt={45} variant="light">
+          <Trans>Create tag</Trans>
+        </Button>
+      </Group>
+    </form>
   );
 }
 
