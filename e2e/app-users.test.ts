@@ -9,6 +9,7 @@ import { DEMO_USERS } from '../server/src/seed/demo';
 import { dataOf } from '../server/src/testing/harness';
 import { E2e } from './support/fixture';
 import { mailsTo } from './support/mails';
+import { syncIndicator } from './support/pages/devices';
 
 /*
  * The users list and invitations in the browser (spec 001 §6, issue 15): an admin invites a new
@@ -179,5 +180,49 @@ describe('users and invitations', () => {
         ).tags.map((t) => t.slug),
       )
       .toContain('beta-program');
+  });
+
+  it("a member's actions page gives a role offline; the change waits and reaches the server once back", async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const tech = await e2e.session(DEMO_USERS.tech);
+    const slugs = async () => {
+      const members = dataOf<{ id: string; roles: { slug: string }[] }[]>(
+        await e2e.server.call('GET', apiPaths.members(), { token: admin.token }),
+      );
+      return (members.find((m) => m.id === tech.userId)?.roles.map((r) => r.slug) ?? []).sort();
+    };
+    expect(await slugs()).toEqual(['technician']);
+    const tab = await e2e.openApp(await e2e.browser());
+    await tab.signInAt(DEMO_USERS.admin);
+    await tab.goto(`/app/users/${tech.userId}/actions`);
+    const page = tab.page.getByTestId('user-actions');
+    await expect.poll(() => page.getByText('Technician', { exact: true }).count()).toBe(1);
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
+
+    e2e.offline();
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('offline');
+    await page.getByRole('combobox', { name: 'Give Tomas Technician a role' }).selectOption({
+      label: 'Supervisor',
+    });
+    await expect.poll(() => page.getByText('Supervisor', { exact: true }).count()).toBe(1);
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-pending')).toBe('1');
+    // A password link needs the network, and says so.
+    await page.getByRole('button', { name: 'Send password link' }).click();
+    await expect
+      .poll(() =>
+        tab.page
+          .getByText('Password links need the network: try again once you are online.')
+          .count(),
+      )
+      .toBe(1);
+    expect(await slugs()).toEqual(['technician']);
+
+    e2e.online();
+    await expect.poll(slugs).toEqual(['supervisor', 'technician']);
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-pending')).toBe('0');
+    await page
+      .getByRole('button', { name: 'Take the role Supervisor from Tomas Technician' })
+      .click();
+    await expect.poll(slugs).toEqual(['technician']);
   });
 });

@@ -60,6 +60,7 @@ const AccountDesignPage = lazyPage(
   'AccountDesignPage',
 );
 const UserDetailsPage = lazyPage(() => import('../features/users/user-pages'), 'UserDetailsPage');
+const UserActionsPage = lazyPage(() => import('../features/users/user-pages'), 'UserActionsPage');
 const UserNotificationsPage = lazyPage(
   () => import('../features/users/user-pages'),
   'UserNotificationsPage',
@@ -379,7 +380,7 @@ const areas = [
       title: msg`User`,
       children: (u) => [
         area(u, 'details', msg`Details`, { component: () => <UserDetailsPage /> }),
-        area(u, 'actions', msg`Actions`),
+        area(u, 'actions', msg`Actions`, { component: () => <UserActionsPage /> }),
         area(u, 'accesstokens', msg`Access tokens`),
         area(u, 'notifications', msg`Notifications`, {
           component: () => <UserNotificationsPage />,

@@ -21,12 +21,12 @@ function synced(
 }
 
 describe('applySnapshotPage', () => {
-  it('fills an empty store; managed models place themselves, read models keep the snapshot parent', () => {
+  it('fills an empty store; managed models place themselves from their attributes, as on the server', () => {
     const page = [
       synced('account', 'acct-1', { name: 'Root', parent_id: null }, 0, ['account', '']),
       synced('account', 'acct-2', { name: 'Below', parent_id: 'acct-1' }, 0, ['account', 'x']),
       synced('user', 'u1', { firstname: 'Ann', lastname: 'Zeta' }, 0),
-      synced('tag', 't1', { name: 'Beta' }, 0, ['account', 'acct-9']),
+      synced('tag', 't1', { slug: 'beta' }, 0, ['account', 'acct-9']),
       synced('asset', 'a1', { name: 'Press' }, 4),
     ];
     const s = after(applySnapshotPage(ctx, page, new Map(), new Map()));
@@ -38,7 +38,7 @@ describe('applySnapshotPage', () => {
     // A managed model's place follows from its attributes, as on the server.
     expect(s.docs.get('account:acct-2')).toMatchObject({ parent_key: 'account:acct-1' });
     expect(s.docs.get('user:u1')).toMatchObject({ parent_key: 'account:acct-1', sort_key: 'zeta' });
-    expect(s.docs.get('tag:t1')).toMatchObject({ parent_key: 'account:acct-9', sort_key: 'beta' });
+    expect(s.docs.get('tag:t1')).toMatchObject({ parent_key: 'account:acct-1', sort_key: 'beta' });
     expect(s.docs.get('asset:a1')).toEqual(assetDoc('a1', { name: 'Press' }, 4));
   });
 

@@ -19,6 +19,7 @@ import { useAtomValue } from 'jotai';
 import {
   apiPaths,
   LANGUAGES,
+  USER_EDIT_PERMISSION,
   NOTIFICATION_CHANNELS,
   notificationSettingsSchema,
   userProfileSchema,
@@ -29,6 +30,17 @@ import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { callApi } from '../../session/api';
 import { firstIssuePerField, serverFieldErrors, translatedErrors } from '../user/form-errors';
 import { sessionAtom } from '../../state/session';
+import { EmptyState } from '../../components/empty-state';
+import { useCan, useHasTag } from '../../permissions/permissions';
+import { useLiveModel } from '../../sync/hooks';
+import {
+  ActionNotices,
+  MemberButtons,
+  MemberRoles,
+  MemberTags,
+  useMemberActions,
+  useMemberDirectory,
+} from './member-actions';
 
 type Errors = Partial<Record<string, string>>;
 
@@ -362,6 +374,61 @@ export function UserNotificationsPage() {
           {status}
         </Text>
       </Group>
+    </Stack>
+  );
+}
+
+/**
+ * /app/users/{userid}/actions: what can be done to the member in this account, from the local
+ * store: its roles (given and taken with user::edit), its tags (internal users), a password
+ * link, and removal from the account. Without user::edit the roles and tags are shown only.
+ */
+export function UserActionsPage() {
+  const { t } = useLingui();
+  const userId = useUserId();
+  const can = useCan();
+  const hasTag = useHasTag();
+  const mayEdit = can(USER_EDIT_PERMISSION);
+  const mayTag = hasTag('internal');
+  const actions = useMemberActions();
+  const { assignable, tags, toMember } = useMemberDirectory();
+  const state = useLiveModel('user', userId);
+  if (state.name === 'loading') {
+    return (
+      <Text c="dimmed">
+        <Trans>Loading…</Trans>
+      </Text>
+    );
+  }
+  if (state.name === 'missing') {
+    return <EmptyState title={t`This user is not a member of the account.`} />;
+  }
+  const member = toMember(state.model);
+  return (
+    <Stack gap="md" maw={720} data-testid="user-actions">
+      <Title order={1}>{`${member.firstname} ${member.lastname}`}</Title>
+      <ActionNotices actions={actions} />
+      <Stack gap={4}>
+        <Text fw={600}>
+          <Trans>Roles</Trans>
+        </Text>
+        <MemberRoles member={member} assignable={assignable} mayEdit={mayEdit} actions={actions} />
+      </Stack>
+      {tags.length > 0 || mayTag ? (
+        <Stack gap={4}>
+          <Text fw={600}>
+            <Trans>Tags</Trans>
+          </Text>
+          <MemberTags member={member} tags={tags} mayTag={mayTag} actions={actions} />
+        </Stack>
+      ) : null}
+      {mayEdit ? (
+        <MemberButtons member={member} actions={actions} size="sm" />
+      ) : (
+        <Text c="dimmed">
+          <Trans>Please ask your administrator for the necessary permissions</Trans>
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -1,10 +1,7 @@
 import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
-  ActionIcon,
-  Alert,
   Anchor,
-  Badge,
   Button,
   Group,
   NativeSelect,
@@ -16,55 +13,41 @@ import {
   Title,
 } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
-import { z } from 'zod';
-import {
-  apiPaths,
-  invitationSentSchema,
-  ROLE_SLUGS,
-  USER_EDIT_PERMISSION,
-} from '@plant/shared-schema';
+import { apiPaths, invitationSentSchema, USER_EDIT_PERMISSION } from '@plant/shared-schema';
 import { EmptyState } from '../../components/empty-state';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan, useHasTag } from '../../permissions/permissions';
-import type { WorkerError } from '@plant/sync-worker/api';
 import { callApi } from '../../session/api';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
+import {
+  ActionNotices,
+  MemberButtons,
+  MemberRoles,
+  MemberTags,
+  useMemberActions,
+  useMemberDirectory,
+  type Role,
+} from './member-actions';
 
 /** Search starts at 3 characters (spec 001 §5). */
 const SEARCH_MIN = 3;
 
-/** A member as the list shows it: the synced `user` model with its roles' names. */
-interface Member {
-  readonly id: string;
-  readonly firstname: string;
-  readonly lastname: string;
-  readonly email: string;
-  readonly roles: readonly { readonly id: string; readonly name: string }[];
-  readonly role_ids: readonly string[];
-}
-
-/** A role one may give: the synced `role` model. */
-interface Role {
-  readonly id: string;
-  readonly slug: string;
-  readonly name: string;
-}
-
 /**
  * The account's members (spec 000 §2 /app/users/list, spec 001 §6), from the local store: search
  * from 3 characters, their roles (given and taken with user::edit, as writes of the synced
- * `user` model: at once, offline too, and followed live on other admins' screens), removal from
- * the account, a password-reset link, and invitations by full e-mail address with a role.
- * Invitations and reset links need the network, and say so when it is not there.
+ * `user` model: at once, offline too, and followed live on other admins' screens), their tags
+ * (internal users), removal from the account, a password-reset link, and invitations by full
+ * e-mail address with a role. Invitations and reset links need the network, and say so.
  */
 export function UsersPage() {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const can = useCan();
   const hasTag = useHasTag();
   const mayEdit = can(USER_EDIT_PERMISSION);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const mayTag = hasTag('internal');
+  const actions = useMemberActions();
+  const { assignable, tags, toMember } = useMemberDirectory();
   const [search, setSearch] = useState('');
   const text = search.trim();
   const memberResult = useLiveQuery({
@@ -74,88 +57,22 @@ export function UsersPage() {
       ? { search: { text, fields: ['firstname', 'lastname', 'email'] } }
       : {}),
   });
-  const roleResult = useLiveQuery({ type: 'role', limit: 1000 });
-  // The account's tags (features behind feature flags): internal users hand them out.
-  const tagResult = useLiveQuery({ type: 'tag', limit: 1000 });
-  const tags = tagResult?.items ?? [];
-  const mayTag = hasTag('internal');
-  const roles: readonly Role[] = (roleResult?.items ?? []).map((r) => ({
-    id: r.id,
-    slug: r.attributes.slug,
-    name: r.attributes.name,
-  }));
-  const roleNames = new Map(roles.map((r) => [r.id, r.name]));
-  const shown: readonly Member[] | null =
-    memberResult === undefined
-      ? null
-      : memberResult.items.map((m) => ({
-          id: m.id,
-          firstname: m.attributes.firstname,
-          lastname: m.attributes.lastname,
-          email: m.attributes.email,
-          role_ids: m.attributes.role_ids,
-          roles: m.attributes.role_ids.map((id) => ({ id, name: roleNames.get(id) ?? '…' })),
-        }));
-
-  const fail = (e: WorkerError) => setError(translateServerText(i18n, callErrorText(e)));
-  const done = (answer: { readonly error: WorkerError } | { readonly data: unknown }) => {
-    if ('error' in answer) fail(answer.error);
-    else setError(null);
-  };
-
-  const giveRole = async (member: Member, roleId: string) =>
-    done(
-      await syncWorker().writes.update('user', member.id, {
-        role_ids: [...member.role_ids, roleId],
-      }),
-    );
-  const takeRole = async (member: Member, roleId: string) =>
-    done(
-      await syncWorker().writes.update('user', member.id, {
-        role_ids: member.role_ids.filter((id) => id !== roleId),
-      }),
-    );
-  const setHolders = async (tagId: string, userIds: readonly string[]) =>
-    done(await syncWorker().writes.update('tag', tagId, { user_ids: [...userIds] }));
-  const remove = async (member: Member) =>
-    done(await syncWorker().writes.remove('user', member.id));
-  const resetLink = async (member: Member) => {
-    const answer = await callApi('POST', apiPaths.memberPasswordReset(member.id), z.unknown(), {
-      envelope: false,
-    });
-    if ('error' in answer) {
-      setError(
-        answer.error.kind === 'network'
-          ? t`Password links need the network: try again once you are online.`
-          : translateServerText(i18n, callErrorText(answer.error)),
-      );
-    } else setNotice(t`A link to set a new password is on its way to ${member.email}.`);
-  };
-
-  const assignable = roles.filter((r) => r.slug !== ROLE_SLUGS.norole);
+  const shown = memberResult?.items.map(toMember) ?? null;
+  const withTags = tags.length > 0 || mayTag;
 
   return (
     <Stack gap="md" data-testid="users-page">
       <Title order={1}>
         <Trans>Users</Trans>
       </Title>
-      {error === null ? null : (
-        <Alert color="red" role="alert" withCloseButton onClose={() => setError(null)}>
-          {error}
-        </Alert>
-      )}
-      {notice === null ? null : (
-        <Alert color="green" role="status" withCloseButton onClose={() => setNotice(null)}>
-          {notice}
-        </Alert>
-      )}
+      <ActionNotices actions={actions} />
       {mayEdit ? (
         <InviteForm
           roles={assignable}
-          onSent={(email) => setNotice(t`Invitation sent to ${email}.`)}
+          onSent={(email) => actions.setNotice(t`Invitation sent to ${email}.`)}
         />
       ) : null}
-      {mayTag ? <NewTagForm onError={setError} /> : null}
+      {mayTag ? <NewTagForm onError={actions.setError} /> : null}
       <TextInput
         label={t`Search`}
         description={t`From ${SEARCH_MIN} characters: name or e-mail address`}
@@ -182,7 +99,7 @@ export function UsersPage() {
               <Table.Th>
                 <Trans>Roles</Trans>
               </Table.Th>
-              {tags.length > 0 || mayTag ? (
+              {withTags ? (
                 <Table.Th>
                   <Trans>Tags</Trans>
                 </Table.Th>
@@ -195,129 +112,34 @@ export function UsersPage() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {shown.map((m) => {
-              const name = `${m.firstname} ${m.lastname}`;
-              const missing = assignable.filter((r) => !m.roles.some((h) => h.id === r.id));
-              return (
-                <Table.Tr key={m.id} data-testid="user-row" data-email={m.email}>
+            {shown.map((m) => (
+              <Table.Tr key={m.id} data-testid="user-row" data-email={m.email}>
+                <Table.Td>
+                  <Anchor component={Link} to={`/app/users/${m.id}/details`}>
+                    {`${m.firstname} ${m.lastname}`}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>{m.email}</Table.Td>
+                <Table.Td>
+                  <MemberRoles
+                    member={m}
+                    assignable={assignable}
+                    mayEdit={mayEdit}
+                    actions={actions}
+                  />
+                </Table.Td>
+                {withTags ? (
                   <Table.Td>
-                    <Anchor component={Link} to={`/app/users/${m.id}/details`}>
-                      {name}
-                    </Anchor>
+                    <MemberTags member={m} tags={tags} mayTag={mayTag} actions={actions} />
                   </Table.Td>
-                  <Table.Td>{m.email}</Table.Td>
+                ) : null}
+                {mayEdit ? (
                   <Table.Td>
-                    <Group gap={4}>
-                      {m.roles.map((r) => (
-                        <Badge
-                          key={r.id}
-                          variant="light"
-                          rightSection={
-                            mayEdit && m.roles.length > 1 ? (
-                              <ActionIcon
-                                size="xs"
-                                variant="transparent"
-                                aria-label={t`Take the role ${r.name} from ${name}`}
-                                onClick={() => void takeRole(m, r.id)}
-                              >
-                                ✕
-                              </ActionIcon>
-                            ) : undefined
-                          }
-                        >
-                          {r.name}
-                        </Badge>
-                      ))}
-                      {mayEdit && missing.length > 0 ? (
-                        <NativeSelect
-                          size="xs"
-                          aria-label={t`Give ${name} a role`}
-                          value=""
-                          data={[
-                            { value: '', label: t`Add a role…` },
-                            ...missing.map((r) => ({ value: r.id, label: r.name })),
-                          ]}
-                          onChange={(e) => {
-                            if (e.currentTarget.value !== '')
-                              void giveRole(m, e.currentTarget.value);
-                          }}
-                        />
-                      ) : null}
-                    </Group>
+                    <MemberButtons member={m} actions={actions} />
                   </Table.Td>
-                  {tags.length > 0 || mayTag ? (
-                    <Table.Td>
-                      <Group gap={4}>
-                        {tags
-                          .filter((tag) => tag.attributes.user_ids.includes(m.id))
-                          .map((tag) => (
-                            <Badge
-                              key={tag.id}
-                              variant="outline"
-                              rightSection={
-                                mayTag ? (
-                                  <ActionIcon
-                                    size="xs"
-                                    variant="transparent"
-                                    aria-label={t`Take the tag ${tag.attributes.slug} from ${m.firstname} ${m.lastname}`}
-                                    onClick={() =>
-                                      void setHolders(
-                                        tag.id,
-                                        tag.attributes.user_ids.filter((u) => u !== m.id),
-                                      )
-                                    }
-                                  >
-                                    ✕
-                                  </ActionIcon>
-                                ) : undefined
-                              }
-                            >
-                              {tag.attributes.slug}
-                            </Badge>
-                          ))}
-                        {mayTag && tags.some((tag) => !tag.attributes.user_ids.includes(m.id)) ? (
-                          <NativeSelect
-                            size="xs"
-                            aria-label={t`Give ${m.firstname} ${m.lastname} a tag`}
-                            value=""
-                            data={[
-                              { value: '', label: t`Add a tag…` },
-                              ...tags
-                                .filter((tag) => !tag.attributes.user_ids.includes(m.id))
-                                .map((tag) => ({ value: tag.id, label: tag.attributes.slug })),
-                            ]}
-                            onChange={(e) => {
-                              const tag = tags.find((x) => x.id === e.currentTarget.value);
-                              if (tag !== undefined) {
-                                void setHolders(tag.id, [...tag.attributes.user_ids, m.id]);
-                              }
-                            }}
-                          />
-                        ) : null}
-                      </Group>
-                    </Table.Td>
-                  ) : null}
-                  {mayEdit ? (
-                    <Table.Td>
-                      <Group gap={4}>
-                        <Button size="compact-xs" variant="light" onClick={() => void resetLink(m)}>
-                          <Trans>Send password link</Trans>
-                        </Button>
-                        <Button
-                          size="compact-xs"
-                          variant="outline"
-                          color="red"
-                          aria-label={t`Remove ${name} from the account`}
-                          onClick={() => void remove(m)}
-                        >
-                          <Trans>Remove</Trans>
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  ) : null}
-                </Table.Tr>
-              );
-            })}
+                ) : null}
+              </Table.Tr>
+            ))}
           </Table.Tbody>
         </Table>
       )}
