@@ -274,6 +274,10 @@ export class EmbeddedBroker {
         const info = this.forwardInfo(packet);
         const update = info.update;
         if (update === undefined) return null;
+        if (update.asset_was !== undefined) {
+          // A move between assets: per receiver (rare), never with the old asset's id.
+          return { ...packet, payload: Buffer.from(JSON.stringify(access.asSeen(update))) };
+        }
         if (access.seesUpdate(update) && access.shownFields(update.type) === undefined) {
           return packet;
         }

@@ -187,6 +187,52 @@ describe('access per asset and field', () => {
     }
   });
 
+  it('a group moved from a given machine to one not given leaves the technician as item_deleted, live and in mqttlogs', async () => {
+    const from = await byName('Press line 2');
+    const to = await byName('CNC mill M12');
+    const all = await snapshotOf(admin);
+    const group = all.find(
+      (m) => m.type === 'datastreamgroup' && m.attributes.asset_id === from.id,
+    );
+    if (group === undefined) throw new Error('no group');
+    const streams = all.filter(
+      (m) => m.type === 'datastream' && m.attributes.group_id === group.id,
+    );
+    expect(streams.length).toBeGreaterThan(0);
+    const techSession = await session(DEMO_USERS.tech);
+    const client = await connect(techSession.creds);
+    const got = collect(client);
+    await client.subscribeAsync(topics.modelUpdates(account));
+    const before = (await s.call('GET', apiPaths.mqttlogs(0), { token: tech })).json as {
+      through: Watermark;
+    };
+
+    const moved = await put('datastreamgroups', group.id, { asset_id: to.id }, admin);
+    expect(moved.status).toBe(200);
+    const events = (moved.json as { _events: ModelUpdate[] })._events;
+    // The old asset's id is the server's to know: no answer carries it.
+    expect(JSON.stringify(events)).not.toContain('asset_was');
+    await until(() => got.length === events.length, 10_000);
+    await settle();
+    const live = got.map((g) => g.payload as UpdateMessage);
+    const logs = mqttlogsAnswerSchema.parse(
+      (await s.call('GET', apiPaths.mqttlogs(before.through.ts), { token: tech })).json,
+    );
+    expect(logs.data.map((d) => d.msg)).toEqual(live);
+    // The group and each of its streams go from the technician's store; nothing names the
+    // asset it went to.
+    const gone = live.filter((m) => m.action === 'item_deleted').map((m) => (m as ModelUpdate).id);
+    expect(gone.sort()).toEqual([group.id, ...streams.map((x) => x.id)].sort());
+    expect(JSON.stringify(live)).not.toContain(to.id);
+    expect(JSON.stringify(live)).not.toContain('asset_was');
+    // The technician's graph of the old machine no longer has them.
+    const graph = dataOf<{ children: SyncedModel[] }>(
+      await s.call('GET', apiPaths.graph('asset', from.id), { token: tech }),
+    );
+    expect(graph.children.some((c) => c.id === group.id)).toBe(false);
+    await put('datastreamgroups', group.id, { asset_id: from.id }, admin);
+  });
+
   it("live values: a machine not given refuses its topic, and `+` carries only the given machines' values", async () => {
     const viewed = await byName('Press line 2');
     const hidden = await byName('Welding robot W7');

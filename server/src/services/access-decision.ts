@@ -14,6 +14,7 @@ import {
   hiddenUpdateOf,
   type ModelUpdate,
   type UpdateMessage,
+  withoutAssetWas,
   type PermissionContext,
 } from '@plant/shared-schema';
 import type { StoredGrants } from '../repositories/asset-access.repository';
@@ -163,6 +164,15 @@ export class AccessDecision {
     return this.seesModel(type, update.asset ?? null);
   }
 
+  /** Whether the update moved a model out of an asset the user sees (DESIGN.md §10). */
+  sawBefore(update: ModelUpdate): boolean {
+    return (
+      update.asset_was !== undefined &&
+      update.action === 'attributes_updated' &&
+      this.seesModel(update.type, update.asset_was)
+    );
+  }
+
   /** The attributes shown of `type`; undefined: all of them. */
   shownFields(type: string): ReadonlySet<string> | undefined {
     return this.fields.get(type);
@@ -195,7 +205,15 @@ export class AccessDecision {
    * something it cannot see changed).
    */
   asSeen(update: ModelUpdate): UpdateMessage {
-    if (!this.seesUpdate(update)) return hiddenUpdateOf(update);
+    if (!this.seesUpdate(update)) {
+      // Moved out of what the user sees: its copy must go, the rest stays unsaid.
+      if (this.sawBefore(update)) {
+        const { muid, ts, seq, type, id } = update;
+        return { action: 'item_deleted', type, id, muid, ts, seq };
+      }
+      return hiddenUpdateOf(update);
+    }
+    if (update.asset_was !== undefined) return this.asSeen(withoutAssetWas(update));
     const projected = this.projectUpdate(update);
     if (
       projected !== update &&

@@ -32,6 +32,11 @@ import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 
 type Draft = Omit<ModelUpdate, 'muid' | 'ts' | 'seq'>;
 
+/** `asset_was` for an update that moves its subject from one asset to another. */
+function movedFrom(before: string | null, after: string | null): { asset_was?: string } {
+  return before !== null && before !== after ? { asset_was: before } : {};
+}
+
 /** What one write did: the model as it is now (null when deleted) and every update it logged. */
 export interface WriteResult {
   readonly model: SyncedModel | null;
@@ -193,7 +198,13 @@ export class ModelTransaction {
     if (assetId !== existing.asset_id) this.mayChange(assetId);
     this.assets.set(id, assetId);
     const drafts: Draft[] = [
-      { action: 'attributes_updated', type: this.def.type, id, attributes: changed },
+      {
+        action: 'attributes_updated',
+        type: this.def.type,
+        id,
+        attributes: changed,
+        ...movedFrom(existing.asset_id, assetId),
+      },
     ];
     if (moved) {
       drafts.push(
@@ -350,7 +361,13 @@ export class ModelTransaction {
     const assetId = def === undefined ? row.asset_id : assetIdOf(def, row.id, attributes);
     this.assets.set(row.id, assetId);
     const updates = await this.stamp([
-      { action: 'attributes_updated', type: row.type, id: row.id, attributes: patch },
+      {
+        action: 'attributes_updated',
+        type: row.type,
+        id: row.id,
+        attributes: patch,
+        ...movedFrom(row.asset_id, assetId),
+      },
     ]);
     await this.models.update(this.accountId, row.id, {
       attributes: JSON.stringify(attributes),

@@ -5,6 +5,7 @@ import {
   fieldErrorsOf,
   modelByCollection,
   uuidv7,
+  withoutAssetWas,
   writeMetaSchema,
   type ModelUpdate,
   type SyncedModel,
@@ -82,7 +83,17 @@ export class ModelService {
    * read the log, where they are stand-ins.
    */
   private asSeenBy(access: AccessDecision, answer: WriteAnswer): WriteAnswer {
-    if (!access.restricted) return answer;
+    if (!access.restricted) {
+      // Whole, but without the server's own note of where a moved model was.
+      if (!answer.body._events.some((e) => e.asset_was !== undefined)) return answer;
+      return {
+        status: answer.status,
+        body: {
+          ...answer.body,
+          _events: answer.body._events.map(withoutAssetWas),
+        },
+      };
+    }
     const { data, _events: events } = answer.body;
     return {
       status: answer.status,

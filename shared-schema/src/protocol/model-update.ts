@@ -31,8 +31,22 @@ export const modelUpdateSchema = z.object({
    * subjects outside any asset.
    */
   asset: z.string().optional(),
+  /**
+   * The asset the subject belonged to before this update, when the update moved it to another
+   * (a stream moved to another asset's group): who saw the old asset but not the new one gets
+   * `item_deleted` instead of a stand-in, so its copy goes. Server-side only: never sent on.
+   */
+  asset_was: z.string().optional(),
 });
 export type ModelUpdate = z.infer<typeof modelUpdateSchema>;
+
+/** The update as clients receive it: without the server's own `asset_was`. */
+export function withoutAssetWas(update: ModelUpdate): ModelUpdate {
+  if (update.asset_was === undefined) return update;
+  const sent = { ...update };
+  delete sent.asset_was;
+  return sent;
+}
 
 /**
  * Stands in for an update the receiver may not see (a type its user may not view), on the topic
