@@ -241,6 +241,7 @@ export class SyncEngine {
         const result = await this.replica.receive(messages);
         await this.replica.settleConfirmed();
         this.synced(result.refresh);
+        await this.forgetValuesOfGoneStreams(messages);
       },
       resync: (reason) => this.resync(reason),
       visible: () => this.visible,
@@ -388,12 +389,24 @@ export class SyncEngine {
         });
         if (result.gap !== undefined) this.poller?.trigger(`gap before ${result.gap.seq}`);
         else this.synced(result.refresh);
+        await this.forgetValuesOfGoneStreams(batch);
       }
     } catch (err) {
       this.options.log.error('applying updates failed', { error: String(err) });
     } finally {
       this.flushing = undefined;
     }
+  }
+
+  /**
+   * A stream that left the store (deleted, or moved to an asset the user does not see) takes its
+   * cached values with it.
+   */
+  private async forgetValuesOfGoneStreams(messages: readonly UpdateMessage[]): Promise<void> {
+    const gone = messages.some((m) => m.action === 'item_deleted' && m.type === 'datastream');
+    if (!gone) return;
+    const streams = await this.replica.idsOfType('datastream');
+    await this.values.cache.keepOnly(new Set(streams));
   }
 
   private synced(refresh: readonly string[]): void {

@@ -1,6 +1,7 @@
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayTopics, type PointValue } from '@plant/shared-schema';
+import { apiPaths, gatewayTopics, type PointValue, type SyncedModel } from '@plant/shared-schema';
+import { dataOf } from '../../../server/src/testing/harness';
 import { DEMO_USERS } from '../../../server/src/seed/demo';
 import {
   connectGateway,
@@ -178,5 +179,47 @@ describe('values in the worker', () => {
     stop();
     await f.stopEngine(follower);
     await f.stopEngine(leader);
+  });
+
+  it('a stream that leaves the store takes its cached values with it', async () => {
+    const models = dataOf<{ models: SyncedModel[] }>(
+      await f.server.call('GET', apiPaths.snapshot(undefined, 2000), { token: admin.token }),
+    ).models;
+    const group = models.find(
+      (m) => m.type === 'datastreamgroup' && m.attributes.asset_id === gw.assetId,
+    );
+    if (group === undefined) throw new Error('no group');
+    const made = dataOf<SyncedModel>(
+      await f.server.call('POST', apiPaths.collection('datastreams'), {
+        token: admin.token,
+        json: { asset_id: gw.assetId, group_id: group.id, name: 'Short-lived' },
+      }),
+    );
+    const kept = stream('Motor temperature');
+    const engine = await f.engine(admin);
+    await until('loaded', () => engine.status.bootstrap.name === 'done');
+    await until('live', () => {
+      const c = engine.status.connection;
+      return c.name === 'connected' && c.subscribed;
+    });
+    const now = Date.now();
+    await engine.values.cache.put(made.id, [[now - 1000, 1]]);
+    await engine.values.cache.put(kept, [[now - 1000, 2]]);
+    expect((await engine.values.cache.read(made.id, now - 5000, now)).ts).toHaveLength(1);
+    const keptBefore = (await engine.values.cache.read(kept, now - 5000, now)).ts.length;
+    expect(keptBefore).toBeGreaterThan(0);
+
+    // Deleted elsewhere: the live item_deleted removes the doc and its cached hours.
+    await f.server.call('DELETE', apiPaths.model('datastreams', made.id), {
+      token: admin.token,
+      json: {},
+    });
+    await until(
+      'values gone',
+      async () => (await engine.values.cache.read(made.id, now - 5000, now)).ts.length === 0,
+    );
+    // The other streams keep theirs.
+    expect((await engine.values.cache.read(kept, now - 5000, now)).ts).toHaveLength(keptBefore);
+    await f.stopEngine(engine);
   });
 });
