@@ -274,8 +274,9 @@ export class EmbeddedBroker {
         const info = this.forwardInfo(packet);
         const update = info.update;
         if (update === undefined) return null;
-        if (update.asset_was !== undefined) {
-          // A move between assets: per receiver (rare), never with the old asset's id.
+        if (update.asset_was !== undefined || (update.type === 'role' && !access.allAssets)) {
+          // A move between assets, or a role's asset list for who sees only some assets: per
+          // receiver (rare), never with the old asset's id nor an asset it does not see.
           return { ...packet, payload: Buffer.from(JSON.stringify(access.asSeen(update))) };
         }
         if (access.seesUpdate(update) && access.shownFields(update.type) === undefined) {

@@ -96,6 +96,17 @@ export class AccessRepository {
     }
   }
 
+  /** A member who leaves the account holds none of its tags any more. */
+  async untagMember(accountId: string, userId: string): Promise<void> {
+    await this.db
+      .deleteFrom('user_tags')
+      .where('user_id', '=', userId)
+      .where('tag_id', 'in', (eb) =>
+        eb.selectFrom('tags').select('tags.id').where('tags.account_id', '=', accountId),
+      )
+      .execute();
+  }
+
   async removeAccountTag(accountId: string, tagId: string): Promise<void> {
     await this.db.deleteFrom('user_tags').where('tag_id', '=', tagId).execute();
     await this.db

@@ -1,6 +1,6 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable, OperandValueExpressionOrList, Selectable } from 'kysely';
 import type { Db } from '../db/database';
-import type { AccountsTable } from '../db/types';
+import type { AccountsTable, Database } from '../db/types';
 import { ownMemberships } from './account-scope';
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -51,12 +51,20 @@ export class AccountRepository {
 
   /** Every account below this one (its subtree, without it): for logging a move. */
   below(accountId: string): Promise<AccountRow[]> {
+    return this.subtreeUnder([accountId]).orderBy('accounts.id').execute();
+  }
+
+  /** The accounts whose parent is one of `parents`, their children, and so on. */
+  private subtreeUnder(
+    parents: OperandValueExpressionOrList<Database, 'accounts', 'accounts.parent_id'>,
+  ) {
     return this.db
       .withRecursive('below(id)', (qb) =>
         qb
           .selectFrom('accounts')
           .select('accounts.id')
-          .where('accounts.parent_id', '=', accountId)
+          .where('accounts.parent_id', 'in', parents)
+          // union, not union all: a cycle in parent_id (never written, but never trusted) ends.
           .union((eb) =>
             eb
               .selectFrom('accounts')
@@ -66,9 +74,7 @@ export class AccountRepository {
       )
       .selectFrom('accounts')
       .selectAll('accounts')
-      .where('accounts.id', 'in', (eb) => eb.selectFrom('below').select('below.id'))
-      .orderBy('accounts.id')
-      .execute();
+      .where('accounts.id', 'in', (eb) => eb.selectFrom('below').select('below.id'));
   }
 
   /** Every account the user is a member of (through any role, norole too), by name. */
@@ -90,29 +96,11 @@ export class AccountRepository {
    */
   descendantsForMember(userId: string, accountIds: readonly string[]): Promise<AccountRow[]> {
     if (accountIds.length === 0) return Promise.resolve([]);
-    return this.db
-      .withRecursive('below(id)', (qb) =>
-        qb
-          .selectFrom('accounts')
-          .select('accounts.id')
-          .where(
-            'accounts.parent_id',
-            'in',
-            ownMemberships(this.db, userId)
-              .where('memberships.account_id', 'in', accountIds)
-              .select('memberships.account_id'),
-          )
-          // union, not union all: a cycle in parent_id (never written, but never trusted) ends.
-          .union((eb) =>
-            eb
-              .selectFrom('accounts')
-              .innerJoin('below', 'below.id', 'accounts.parent_id')
-              .select('accounts.id'),
-          ),
-      )
-      .selectFrom('accounts')
-      .selectAll('accounts')
-      .where('accounts.id', 'in', (eb) => eb.selectFrom('below').select('below.id'))
+    return this.subtreeUnder(
+      ownMemberships(this.db, userId)
+        .where('memberships.account_id', 'in', accountIds)
+        .select('memberships.account_id'),
+    )
       .orderBy('accounts.name')
       .orderBy('accounts.id')
       .execute();

@@ -39,6 +39,14 @@ export class ChangeLogRepository {
       .execute();
   }
 
+  /**
+   * Locks several accounts' clocks (a change logged in each of them), always in id order: two
+   * writers that need overlapping sets then wait in line instead of deadlocking.
+   */
+  async lockAll(accountIds: Iterable<string>): Promise<void> {
+    for (const id of [...new Set(accountIds)].sort()) await this.lock(id);
+  }
+
   /** Hands out `count` numbers: seq gapless from the last one, ts strictly increasing (ms). */
   async take(accountId: string, count: number, nowMs: number) {
     // The last ts handed out becomes max(now, last + 1) + count - 1, written without max() (its

@@ -264,3 +264,108 @@ describe('tags as synced models', () => {
     expect(after).not.toContain('early-access');
   });
 });
+
+describe('review: concurrent admins, restricted readers, partial writes', () => {
+  const roleOf = async (id: string) =>
+    (await snapshot()).find((m) => m.type === 'role' && m.id === id)?.attributes;
+
+  it('a list write made against an older list applies only its own change', async () => {
+    const assets = (await snapshot()).filter((m) => m.type === 'asset');
+    const [a0, a1] = assets;
+    if (a0 === undefined || a1 === undefined) throw new Error('assets');
+    const id = uuidv7();
+    await call('POST', apiPaths.collection('roles'), {
+      id,
+      name: 'Merge check',
+      permissions: ['asset::view'],
+      assets: [{ asset_id: a0.id, edit: false }],
+    });
+    // Another admin takes a0 away and the permission.
+    await call('PUT', apiPaths.model('roles', id), { assets: [], permissions: [] }, internal);
+    // A write queued earlier, against the old lists, adds a1 and dashboard::view.
+    const late = await call('PUT', apiPaths.model('roles', id), {
+      assets: [
+        { asset_id: a0.id, edit: false },
+        { asset_id: a1.id, edit: false },
+      ],
+      permissions: ['asset::view', 'dashboard::view'],
+      base: { assets: [{ asset_id: a0.id, edit: false }], permissions: ['asset::view'] },
+    });
+    expect(late.status).toBe(200);
+    const now = await roleOf(id);
+    // What the other admin took away stays away.
+    expect(now?.assets).toEqual([{ asset_id: a1.id, edit: false }]);
+    expect(now?.permissions).toEqual(['dashboard::view']);
+    expect(now).not.toHaveProperty('base');
+    await call('PUT', apiPaths.model('roles', id), { assets: [] });
+    await call('DELETE', apiPaths.model('roles', id), {});
+  });
+
+  it("a reader who sees only some assets gets roles' lists without the others", async () => {
+    const models = await snapshot();
+    const techRole = models.find((m) => m.type === 'role' && m.attributes.slug === 'technician');
+    if (techRole === undefined) throw new Error('technician');
+    const given = new Set(
+      (techRole.attributes.assets as { asset_id: string }[]).map((a) => a.asset_id),
+    );
+    const unseen = models.find((m) => m.type === 'asset' && !given.has(m.id));
+    if (unseen === undefined) throw new Error('every asset given');
+    const id = uuidv7();
+    await call('POST', apiPaths.collection('roles'), {
+      id,
+      name: 'Sees the unseen',
+      assets: [{ asset_id: unseen.id, edit: false }],
+    });
+    // The technician's role may now view users (and so roles), not more assets.
+    const perms = techRole.attributes.permissions as string[];
+    await call('PUT', apiPaths.model('roles', techRole.id), {
+      permissions: [...perms, 'user::view'],
+    });
+    const from = await clockOf();
+    await call('PUT', apiPaths.model('roles', id), { name: 'Sees the unseen (2)' });
+    const techModels = await snapshot(tech);
+    const seenRole = techModels.find((m) => m.type === 'role' && m.id === id);
+    expect(seenRole?.attributes.assets).toEqual([]);
+    expect(JSON.stringify(techModels)).not.toContain(unseen.id);
+    expect(JSON.stringify(await logs(from, tech))).not.toContain(unseen.id);
+    await call('PUT', apiPaths.model('roles', techRole.id), { permissions: perms });
+    await call('PUT', apiPaths.model('roles', id), { assets: [] });
+    await call('DELETE', apiPaths.model('roles', id), {});
+  });
+
+  it("a design write that names one field keeps the others; another account's id answers 409", async () => {
+    await call('PUT', apiPaths.model('accounts', ids.north), { theme: { title: 'North only' } });
+    const north = (await snapshot()).find((m) => m.type === 'account' && m.id === ids.north);
+    expect(north?.attributes.theme).toMatchObject({ title: 'North only', color1: '#38761d' });
+
+    const south = await s.signIn(DEMO_USERS.south);
+    const southRole = (await snapshot(south)).find((m) => m.type === 'role');
+    if (southRole === undefined) throw new Error('south role');
+    const clash = await call('POST', apiPaths.collection('roles'), {
+      id: southRole.id,
+      name: 'Clash',
+    });
+    expect(clash.status).toBe(409);
+  });
+
+  it('a member who leaves holds none of the account’s tags any more', async () => {
+    const techUser = dataOf<{ id: string }>(await call('GET', apiPaths.user(), undefined, tech));
+    const tag = uuidv7();
+    await call(
+      'POST',
+      apiPaths.collection('tags'),
+      { id: tag, slug: 'leavers-check', user_ids: [techUser.id] },
+      internal,
+    );
+    // Removed from the account (the last test here: the others need the technician).
+    const removed = await call('DELETE', apiPaths.model('members', techUser.id), {});
+    expect(removed.status).toBe(200);
+    const rows = await s.db
+      .selectFrom('user_tags')
+      .select('tag_id')
+      .where('user_id', '=', techUser.id)
+      .where('tag_id', '=', tag)
+      .execute();
+    expect(rows).toHaveLength(0);
+  });
+});

@@ -184,18 +184,31 @@ export class AccessDecision {
     return shown === undefined ? [] : names.filter((n) => !shown.has(n));
   }
 
+  /**
+   * Whether the user gets models of `type` narrowed: fields hidden from its roles, or a role's
+   * asset list, which names only the assets the user sees.
+   */
+  narrows(type: string): boolean {
+    return this.fields.has(type) || (type === roleModel.type && !this.assets.all);
+  }
+
   /** The attributes without those hidden from the user (the same object when nothing is). */
   project<A extends Record<string, unknown>>(type: string, attributes: A): Partial<A> {
+    let seen: A = attributes;
+    if (type === roleModel.type && !this.assets.all && Array.isArray(attributes.assets)) {
+      const assets = (attributes.assets as { asset_id?: unknown }[]).filter(
+        (a) => typeof a.asset_id === 'string' && this.seesAsset(a.asset_id),
+      );
+      seen = { ...attributes, assets };
+    }
     const shown = this.fields.get(type);
-    if (shown === undefined) return attributes;
-    return Object.fromEntries(
-      Object.entries(attributes).filter(([k]) => shown.has(k)),
-    ) as Partial<A>;
+    if (shown === undefined) return seen;
+    return Object.fromEntries(Object.entries(seen).filter(([k]) => shown.has(k))) as Partial<A>;
   }
 
   /** An update without the attributes hidden from the user (the same object when nothing is). */
   projectUpdate(update: ModelUpdate): ModelUpdate {
-    if (update.attributes === undefined || !this.fields.has(update.type)) return update;
+    if (update.attributes === undefined || !this.narrows(update.type)) return update;
     return { ...update, attributes: this.project(update.type, update.attributes) };
   }
 

@@ -41,25 +41,37 @@ export class AccountAdminService {
   }
 
   async create(session: Session, req: SubaccountRequest): Promise<AccountView> {
-    const id = await this.run(session, (ops) => ops.create(uuidv7(), req.name, req.parent_id));
+    const parent = req.parent_id ?? session.activeAccount?.id;
+    const id = await this.run(session, [parent], (ops) =>
+      ops.create(uuidv7(), req.name, req.parent_id),
+    );
     return this.get(session, id);
   }
 
   async change(session: Session, id: string, change: AccountChange): Promise<AccountView> {
-    await this.run(session, (ops) => ops.change(id, change));
+    await this.run(session, [id, change.parent_id], (ops) => ops.change(id, change));
     return this.get(session, id);
   }
 
   async setDesign(session: Session, id: string, design: AccountDesign): Promise<AccountView> {
-    await this.run(session, (ops) => ops.change(id, { theme: design }));
+    await this.run(session, [id], (ops) => ops.change(id, { theme: design }));
     return this.get(session, id);
   }
 
-  private async run(session: Session, work: (ops: AccountOps) => Promise<string>) {
+  /** One change, its logs' clocks locked first (the accounts named and those above them). */
+  private async run(
+    session: Session,
+    named: readonly (string | undefined)[],
+    work: (ops: AccountOps) => Promise<string>,
+  ) {
     const active = session.activeAccount?.id;
     if (active === undefined) throw forbidden();
     const { id, updates } = await this.db.transaction().execute(async (trx) => {
-      await new ChangeLogRepository(trx).lock(active);
+      const accounts = new AccountRepository(trx);
+      const chains = await Promise.all(
+        named.flatMap((a) => (a === undefined ? [] : [accounts.chainUp(a)])),
+      );
+      await new ChangeLogRepository(trx).lockAll([active, ...chains.flat().map((a) => a.id)]);
       const ops = new AccountOps(trx, this.clock, session);
       const changed = await work(ops);
       return { id: changed, updates: await ops.log.commit(this.clock.now()) };
@@ -71,7 +83,8 @@ export class AccountAdminService {
 
 /** A change of an account: name, active, a move (parent_id) and the design (theme). */
 export interface AccountEdit extends Partial<AccountChange> {
-  readonly theme?: AccountDesign | undefined;
+  /** The design's fields to change; those not named stay. */
+  readonly theme?: Partial<AccountDesign> | undefined;
 }
 
 /** The account changes inside the caller's transaction, gathered in `log` for it to commit. */
@@ -150,7 +163,10 @@ export class AccountOps {
     const before = moves
       ? (await new AccountRepository(this.trx).chainUp(id)).slice(1).map((a) => a.id)
       : [];
-    const design = change.theme;
+    const design =
+      change.theme === undefined
+        ? undefined
+        : { ...toAccountView(account, new Set()).theme, ...change.theme };
     await this.trx
       .updateTable('accounts')
       .set({

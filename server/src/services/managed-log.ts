@@ -100,52 +100,37 @@ export class ManagedLog {
     this.drafts.set(accountId, [...(this.drafts.get(accountId) ?? []), draft]);
   }
 
-  private state(accountId: string, type: string, id: string, model: SyncedModel | undefined) {
-    this.add(
-      accountId,
-      model === undefined
-        ? { action: 'item_deleted', type, id }
-        : { action: 'updated', type, id, attributes: model.attributes },
-    );
+  /** The models of `type` with these ids as they are now in `current` (absent: deleted). */
+  private states(
+    accountId: string,
+    type: string,
+    ids: Iterable<string>,
+    current: readonly SyncedModel[],
+  ): void {
+    for (const id of new Set(ids)) {
+      const model = current.find((m) => m.id === id);
+      this.add(
+        accountId,
+        model === undefined
+          ? { action: 'item_deleted', type, id }
+          : { action: 'updated', type, id, attributes: model.attributes },
+      );
+    }
   }
 
   /** Roles as they are now (gone: deleted). */
   async roles(accountId: string, roleIds: Iterable<string>): Promise<void> {
-    const all = await roleModels(this.db, accountId);
-    for (const id of new Set(roleIds)) {
-      this.state(
-        accountId,
-        roleModel.type,
-        id,
-        all.find((m) => m.id === id),
-      );
-    }
+    this.states(accountId, roleModel.type, roleIds, await roleModels(this.db, accountId));
   }
 
   /** Members as they are now (no longer a member: deleted). */
   async members(accountId: string, userIds: Iterable<string>): Promise<void> {
-    const all = await memberModels(this.db, accountId);
-    for (const id of new Set(userIds)) {
-      this.state(
-        accountId,
-        memberModel.type,
-        id,
-        all.find((m) => m.id === id),
-      );
-    }
+    this.states(accountId, memberModel.type, userIds, await memberModels(this.db, accountId));
   }
 
   /** Tags as they are now (gone: deleted). */
   async tags(accountId: string, tagIds: Iterable<string>): Promise<void> {
-    const all = await tagModels(this.db, accountId);
-    for (const id of new Set(tagIds)) {
-      this.state(
-        accountId,
-        tagModel.type,
-        id,
-        all.find((m) => m.id === id),
-      );
-    }
+    this.states(accountId, tagModel.type, tagIds, await tagModels(this.db, accountId));
   }
 
   /** A user's profile moved: its member model in every account it belongs to. */
@@ -170,14 +155,18 @@ export class ManagedLog {
         this.add(old, { action: 'item_deleted', type: 'account', id: gone.id });
     }
     for (const viewer of chain) {
-      this.state(viewer.id, accountModel.type, row.id, accountModelOf(row, viewer.id));
+      this.states(viewer.id, accountModel.type, [row.id], [accountModelOf(row, viewer.id)]);
     }
     if (leftFrom.length === 0) return;
     // What moved with it appears in the trees of its new ancestors.
     for (const viewer of chain.slice(1).filter((a) => !leftFrom.includes(a.id))) {
-      for (const child of under.slice(1)) {
-        this.state(viewer.id, accountModel.type, child.id, accountModelOf(child, viewer.id));
-      }
+      const children = under.slice(1);
+      this.states(
+        viewer.id,
+        accountModel.type,
+        children.map((c) => c.id),
+        children.map((c) => accountModelOf(c, viewer.id)),
+      );
     }
   }
 

@@ -20,7 +20,7 @@ import {
   type ModelUpdate,
   type SyncedModel,
 } from '@plant/shared-schema';
-import type { Db } from '../db/database';
+import { isUniqueViolation, type Db } from '../db/database';
 import type { Clock } from '../lib/clock';
 import { AccessRepository } from '../repositories/access.repository';
 import { AccountRepository } from '../repositories/account.repository';
@@ -29,7 +29,7 @@ import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import { accountModelOf, ManagedLog, memberModels, roleModels, tagModels } from './managed-log';
 import { MemberOps } from './member.service';
 import type { WriteKind } from './model.service';
-import { roleChangeSchema, RoleOps } from './role-ops';
+import { idTaken, mergeList, roleChangeSchema, RoleOps } from './role-ops';
 import type { Session } from './user.service';
 
 export interface ManagedResult {
@@ -40,6 +40,24 @@ export interface ManagedResult {
   readonly others: ReadonlyMap<string, ModelUpdate[]>;
   /** Whether what users may see moved (roles, memberships): the broker re-checks. */
   readonly accessMoved: boolean;
+}
+
+/**
+ * The accounts besides the active one whose logs a managed write may append to (an account's
+ * change goes to its ancestors' logs: before and after a move), for locking their clocks first.
+ */
+export async function logsTouchedBy(
+  db: Db,
+  def: Pick<ModelDefinition, 'type'>,
+  op: { readonly id?: string; readonly body: Record<string, unknown> },
+): Promise<string[]> {
+  if (def.type !== accountModel.type) return [];
+  const accounts = new AccountRepository(db);
+  const parent = typeof op.body.parent_id === 'string' ? op.body.parent_id : undefined;
+  const chains = await Promise.all(
+    [op.id, parent].flatMap((id) => (id === undefined ? [] : [accounts.chainUp(id)])),
+  );
+  return chains.flat().map((a) => a.id);
 }
 
 /**
@@ -57,7 +75,7 @@ function parsed<S extends z.ZodType>(
   ) as Partial<z.output<S>>;
 }
 
-const memberChange = memberAttributesSchema.pick({ role_ids: true }).partial();
+const memberChange = memberAttributesSchema.pick({ role_ids: true, base: true }).partial();
 const accountCreate = accountAttributesSchema.pick({ name: true, parent_id: true });
 const accountChange = accountAttributesSchema
   .pick({ name: true, parent_id: true, active: true, theme: true })
@@ -100,7 +118,10 @@ export async function writeManaged(
     const touched =
       kind === 'delete'
         ? await ops.remove(id)
-        : await ops.setRolesIfGiven(id, parsed(memberChange, body).role_ids);
+        : await (async () => {
+            const change = parsed(memberChange, body);
+            return ops.setRolesIfGiven(id, change.role_ids, change.base?.role_ids);
+          })();
     await log.members(accountId, [id]);
     await log.roles(accountId, touched);
     // A member who leaves no longer holds the account's tags.
@@ -118,11 +139,24 @@ export async function writeManaged(
     if (kind === 'create') {
       const req = parsed(accountCreate, body);
       if (req.name === undefined) throw invalidInput({ name: ['Field is required'] });
-      await ops.create(id, req.name, req.parent_id);
+      try {
+        await ops.create(id, req.name, req.parent_id);
+      } catch (err) {
+        if (isUniqueViolation(err, 'accounts', 'id')) throw idTaken();
+        throw err;
+      }
     } else {
-      const { parent_id: parent, ...change } = parsed(accountChange, body);
+      const { parent_id: parent, theme, ...change } = parsed(accountChange, body);
       if (parent === null) throw invalidInput({ parent_id: [ACCOUNT_OUT_OF_REACH] });
-      await ops.change(id, { ...change, ...(parent === undefined ? {} : { parent_id: parent }) });
+      // The design's fields the body names (the schema would fill the others with null).
+      const named = body.theme as Record<string, unknown> | undefined;
+      await ops.change(id, {
+        ...change,
+        ...(parent === undefined ? {} : { parent_id: parent }),
+        ...(theme === undefined || named === undefined
+          ? {}
+          : { theme: Object.fromEntries(Object.entries(theme).filter(([k]) => k in named)) }),
+      });
     }
     find = async () => {
       const row = (await new AccountRepository(trx).chainUp(id))[0];
@@ -167,18 +201,17 @@ async function writeTag(
     return;
   }
   if (kind === 'update' && current === undefined) throw notFound('Tag');
-  if (kind === 'create' && current !== undefined) {
-    throw new DomainError('conflict', 'This id is taken.', {
-      fields: { id: ['This id is taken.'] },
-    });
-  }
+  if (kind === 'create' && current !== undefined) throw idTaken();
   const given = parsed(tagAttributesSchema.partial(), body);
   if (kind === 'create') parsed(tagAttributesSchema, body);
   const before = tagAttributesSchema.parse(current?.attributes ?? { slug: 'new' });
   const next = {
     slug: given.slug ?? before.slug,
     parents: given.parents ?? before.parents,
-    user_ids: given.user_ids ?? before.user_ids,
+    user_ids:
+      given.user_ids === undefined
+        ? before.user_ids
+        : mergeList(before.user_ids, given.user_ids, given.base?.user_ids, (u) => u),
   };
   if (tags.some((t) => t.id !== id && t.attributes.slug === next.slug)) {
     throw new DomainError('conflict', TAG_TAKEN, { fields: { slug: [TAG_TAKEN] } });
@@ -187,5 +220,10 @@ async function writeTag(
   if (next.user_ids.some((u) => !members.has(u))) {
     throw invalidInput({ user_ids: [TAG_HOLDER_NOT_MEMBER] });
   }
-  await repo.saveAccountTag(accountId, { id, ...next }, current !== undefined);
+  try {
+    await repo.saveAccountTag(accountId, { id, ...next }, current !== undefined);
+  } catch (err) {
+    if (isUniqueViolation(err, 'tags', 'id')) throw idTaken();
+    throw err;
+  }
 }

@@ -11,9 +11,11 @@ import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
+import { AccessRepository } from '../repositories/access.repository';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { administers, LAST_ADMIN, NOT_YOURS_TO_GIVE } from './account-access';
 import { ManagedLog, tagModels } from './managed-log';
+import { mergeList } from './role-ops';
 import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, notFound } from './domain-error';
 import type { PasswordService } from './password.service';
@@ -169,6 +171,8 @@ export class MemberOps {
       await keepAnAdmin(this.trx, this.accountId, userId);
     }
     await new RoleRepository(this.trx).removeMember(this.accountId, userId);
+    // Invited back later, it must not find the account's features open again.
+    await new AccessRepository(this.trx).untagMember(this.accountId, userId);
     return held.map((r) => r.id);
   }
 
@@ -176,15 +180,25 @@ export class MemberOps {
    * The member's roles become these (the synced model's whole list): given, then taken. Absent:
    * nothing changes (its other attributes are its own, not the admin's).
    */
-  async setRolesIfGiven(userId: string, roleIds: readonly string[] | undefined): Promise<string[]> {
+  async setRolesIfGiven(
+    userId: string,
+    roleIds: readonly string[] | undefined,
+    base?: readonly string[],
+  ): Promise<string[]> {
     const held = await this.heldIn(userId);
     if (roleIds === undefined) return [];
-    if (roleIds.length === 0) throw new DomainError('conflict', LAST_ROLE);
+    const wanted = mergeList(
+      held.map((h) => h.id),
+      roleIds,
+      base,
+      (id) => id,
+    );
+    if (wanted.length === 0) throw new DomainError('conflict', LAST_ROLE);
     const touched: string[] = [];
-    for (const id of roleIds.filter((r) => !held.some((h) => h.id === r))) {
+    for (const id of wanted.filter((r) => !held.some((h) => h.id === r))) {
       touched.push(...(await this.giveRole(userId, id)));
     }
-    for (const role of held.filter((h) => !roleIds.includes(h.id))) {
+    for (const role of held.filter((h) => !wanted.includes(h.id))) {
       touched.push(...(await this.takeRole(userId, role.id)));
     }
     return touched;

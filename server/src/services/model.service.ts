@@ -17,7 +17,7 @@ import { ChangeLogRepository } from '../repositories/change-log.repository';
 import type { AccessDecision } from './access-decision';
 import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
-import { writeManaged } from './managed-writes';
+import { logsTouchedBy, writeManaged } from './managed-writes';
 import { ModelTransaction } from './model-transaction';
 import type { Session } from './user.service';
 
@@ -135,7 +135,11 @@ export class ModelService {
     if (def === undefined) throw notFound('Collection');
     const meta = writeMetaSchema.safeParse(op.body);
     if (!meta.success) throw invalidInput(fieldErrorsOf(meta.error));
-    await new ChangeLogRepository(trx).lock(accountId);
+    // The clocks of every account the write logs in, in id order, before anything is read.
+    await new ChangeLogRepository(trx).lockAll([
+      accountId,
+      ...(def.managed === true ? await logsTouchedBy(trx, def, op) : []),
+    ]);
     const mutationId = meta.data.mutation_id;
     const mutations = new MutationRepository(trx);
     const fingerprint = [op.kind, def.collection, op.id ?? meta.data.id ?? ''].join(' ');

@@ -11,6 +11,8 @@ import {
 } from '@plant/shared-schema';
 import { isUniqueViolation, type Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
+import { AccountRepository } from '../repositories/account.repository';
+import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { verifyPassword } from '../lib/secrets';
 import type { ChangeFeed } from './change-feed';
@@ -88,6 +90,9 @@ export class ProfileService {
     }
     try {
       const updates = await this.db.transaction().execute(async (trx) => {
+        // Every account whose log gets the member's new state, locked before it is read.
+        const accounts = await new AccountRepository(trx).allForMember(userId);
+        await new ChangeLogRepository(trx).lockAll(accounts.map((a) => a.id));
         await trx
           .updateTable('users')
           .set({ ...next, updated_at: isoAt(this.clock.now()) })

@@ -14,7 +14,7 @@ import {
   uuidv7,
   type FieldType,
 } from '@plant/shared-schema';
-import type { Db } from '../db/database';
+import { isUniqueViolation, type Db } from '../db/database';
 import { AssetAccessRepository } from '../repositories/asset-access.repository';
 import { ModelRepository } from '../repositories/model.repository';
 import { RoleRepository } from '../repositories/role.repository';
@@ -22,6 +22,10 @@ import { administers, NOT_YOURS_TO_GIVE } from './account-access';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import { roleModels } from './managed-log';
 import type { Session } from './user.service';
+
+/** A client-chosen id that is in use (in any account: which one is not told). */
+export const idTaken = () =>
+  new DomainError('conflict', 'This id is taken.', { fields: { id: ['This id is taken.'] } });
 
 const FIXED: readonly string[] = [ROLE_SLUGS.admin, ROLE_SLUGS.norole];
 
@@ -42,9 +46,40 @@ function slugOf(name: string, taken: ReadonlySet<string>): string {
 
 /** What a write of the synced `role` model may change (the others are the server's). */
 export const roleChangeSchema = roleAttributesSchema
-  .pick({ name: true, permissions: true, all_assets: true, assets: true, fields: true })
+  .pick({
+    name: true,
+    permissions: true,
+    all_assets: true,
+    assets: true,
+    fields: true,
+    base: true,
+  })
   .partial();
 export type RoleChange = Partial<z.output<typeof roleChangeSchema>>;
+
+/**
+ * The list a write wants, given what its writer saw (`base`): what it added and took away (and
+ * changed, by `same`) applied to the stored list, so a write queued offline keeps another admin's
+ * changes made meanwhile. Without a base the written list is the answer.
+ */
+export function mergeList<T>(
+  stored: readonly T[],
+  written: readonly T[],
+  base: readonly T[] | undefined,
+  key: (item: T) => string,
+  same: (a: T, b: T) => boolean = () => true,
+): T[] {
+  if (base === undefined) return [...written];
+  const before = new Map(base.map((b) => [key(b), b]));
+  const after = new Map(written.map((w) => [key(w), w]));
+  const result = new Map(stored.map((s) => [key(s), s]));
+  for (const k of before.keys()) if (!after.has(k)) result.delete(k);
+  for (const [k, w] of after) {
+    const was = before.get(k);
+    if (was === undefined || !same(was, w)) result.set(k, w);
+  }
+  return [...result.values()];
+}
 
 /**
  * The changes of an account's roles (spec 001 §6), inside the caller's transaction, each with
@@ -67,14 +102,16 @@ export class RoleOps {
 
   async create(id: string, name: string): Promise<void> {
     const existing = await this.roles.listWithMembers(this.accountId);
-    if (existing.some((r) => r.id === id)) {
-      throw new DomainError('conflict', 'This id is taken.', {
-        fields: { id: ['This id is taken.'] },
-      });
-    }
+    if (existing.some((r) => r.id === id)) throw idTaken();
     this.refuseTakenName(existing, name);
     const slug = slugOf(name, new Set(existing.map((r) => r.slug)));
-    await this.roles.addRoles(this.accountId, [{ id, slug, name }]);
+    try {
+      await this.roles.addRoles(this.accountId, [{ id, slug, name }]);
+    } catch (err) {
+      // Another account's role has it: the same answer as for one of this account's.
+      if (isUniqueViolation(err, 'roles', 'id')) throw idTaken();
+      throw err;
+    }
     // A new role sees no asset until given some (or the key button): nothing by default.
     await this.access.setAllAssets(this.accountId, id, false);
   }
@@ -171,16 +208,35 @@ export class RoleOps {
     if (change.name !== undefined && change.name !== now.name)
       await this.rename(roleId, change.name);
     if (change.permissions !== undefined) {
+      const wanted = mergeList(
+        now.permissions,
+        change.permissions,
+        change.base?.permissions,
+        (p) => p,
+      );
       const same =
-        change.permissions.length === now.permissions.length &&
-        change.permissions.every((p) => now.permissions.includes(p));
-      if (!same) await this.setPermissions(roleId, change.permissions);
+        wanted.length === now.permissions.length &&
+        wanted.every((p) => now.permissions.includes(p));
+      if (!same) await this.setPermissions(roleId, wanted);
     }
     if (change.all_assets !== undefined && change.all_assets !== now.all_assets) {
       await this.setAllAssets(roleId, change.all_assets);
     }
     if (change.assets !== undefined) {
-      const wanted = new Map(change.assets.map((a) => [a.asset_id, a.edit]));
+      const { access } = this.session;
+      // A writer that does not see every asset was shown only those it sees: the others stay.
+      const unseen = now.assets.filter((a) => !access.seesAsset(a.asset_id));
+      const written = [...change.assets, ...unseen];
+      const base = change.base?.assets;
+      const wanted = new Map(
+        mergeList(
+          now.assets,
+          written,
+          base === undefined ? undefined : [...base, ...unseen],
+          (a) => a.asset_id,
+          (a, b) => a.edit === b.edit,
+        ).map((a) => [a.asset_id, a.edit]),
+      );
       for (const had of now.assets) {
         if (!wanted.has(had.asset_id)) await this.takeAsset(roleId, had.asset_id);
       }

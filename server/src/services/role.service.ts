@@ -36,9 +36,10 @@ export class RoleService {
 
   async list(session: Session): Promise<RoleAdmin[]> {
     const accountId = this.account(session, 'account::view');
+    // Who sees only some assets sees only those in a role's list.
     return (await roleModels(this.db, accountId)).map((m) => ({
       id: m.id,
-      ...(m.attributes as Omit<RoleAdmin, 'id'>),
+      ...(session.access.project(m.type, m.attributes) as Omit<RoleAdmin, 'id'>),
     }));
   }
 

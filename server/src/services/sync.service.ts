@@ -151,7 +151,12 @@ export class SyncService {
     const members = (await memberModels(this.db, accountId)).filter(
       (m) => access.types.has(m.type) || access.seesItself(m.type, m.id),
     );
-    const roles = access.types.has(roleModel.type) ? await roleModels(this.db, accountId) : [];
+    const roles = access.types.has(roleModel.type)
+      ? (await roleModels(this.db, accountId)).map((r) => ({
+          ...r,
+          attributes: access.project(r.type, r.attributes),
+        }))
+      : [];
     const tags = access.types.has(tagModel.type) ? await tagModels(this.db, accountId) : [];
     return [
       accountModelOf(account, accountId),

@@ -16,6 +16,18 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 
 const idRef = z.string().trim().min(1).max(64);
 
+/**
+ * The lists a write was made against (what its writer saw), written, never stored: with it the
+ * server applies only what the writer added and took away to the stored list, so a write queued
+ * offline never undoes what another admin changed meanwhile. Without it the list is replaced.
+ */
+function baseOf<S extends z.ZodRawShape>(shape: S) {
+  return z.object(shape).partial().optional();
+}
+
+const roleAssetsField = z.array(z.object({ asset_id: idRef, edit: z.boolean() })).max(20_000);
+const permissionsField = z.array(z.string().min(1).max(100)).max(200);
+
 /** A role of the account: its permissions, its assets (the pencil: edit) and its field lists. */
 export const roleAttributesSchema = z.object({
   name: modelNameField,
@@ -25,13 +37,10 @@ export const roleAttributesSchema = z.object({
   fixed: z.boolean().default(false),
   /** How many members hold the role. Server-kept. */
   members: z.number().int().min(0).default(0),
-  permissions: z.array(z.string().min(1).max(100)).max(200).default([]),
+  permissions: permissionsField.default([]),
   /** The key button: every asset of the account. */
   all_assets: z.boolean().default(false),
-  assets: z
-    .array(z.object({ asset_id: idRef, edit: z.boolean() }))
-    .max(20_000)
-    .default([]),
+  assets: roleAssetsField.default([]),
   /** The fields shown per type; a type not listed shows every field. */
   fields: z
     .array(
@@ -39,6 +48,7 @@ export const roleAttributesSchema = z.object({
     )
     .max(FIELD_TYPES.length)
     .default([]),
+  base: baseOf({ permissions: permissionsField, assets: roleAssetsField }),
 });
 export type RoleAttributes = z.infer<typeof roleAttributesSchema>;
 
@@ -65,6 +75,7 @@ export const memberAttributesSchema = z.object({
   email: z.string().max(255).default(''),
   language: z.string().max(10).default(''),
   role_ids: z.array(idRef).max(100).default([]),
+  base: baseOf({ role_ids: z.array(idRef).max(100) }),
 });
 export type MemberAttributes = z.infer<typeof memberAttributesSchema>;
 
@@ -146,6 +157,7 @@ export const tagAttributesSchema = z.object({
   slug: tagSlug,
   parents: z.array(tagSlug).max(20).default([]),
   user_ids: z.array(idRef).max(10_000).default([]),
+  base: baseOf({ user_ids: z.array(idRef).max(10_000) }),
 });
 export type TagAttributes = z.infer<typeof tagAttributesSchema>;
 

@@ -17,6 +17,7 @@ import {
   Title,
 } from '@mantine/core';
 import { Link, useParams } from '@tanstack/react-router';
+import { useAtomValue } from 'jotai';
 import { z } from 'zod';
 import {
   ACCOUNT_EDIT_PERMISSION,
@@ -34,6 +35,7 @@ import { useCan } from '../../permissions/permissions';
 import { callApi } from '../../session/api';
 import { useLiveModel, useLiveQuery, type ModelState } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
+import { syncStatusAtom } from '../../sync/status';
 import { firstIssuePerField, translatedErrors } from '../user/form-errors';
 
 const treeSchema = z.array(accountTreeNodeSchema);
@@ -256,6 +258,16 @@ export function AccountsListPage() {
   );
 }
 
+/**
+ * What a saved change says: "Saved." when the worker is connected, else that it is kept here and
+ * goes to the server once online (the write waits in the outbox).
+ */
+function useSavedText(): () => string {
+  const { t } = useLingui();
+  const online = useAtomValue(syncStatusAtom).connection.name === 'connected';
+  return () => (online ? t`Saved.` : t`Saved on this device: it goes to the server once online.`);
+}
+
 /** The account of the route, live from the local store. */
 function useAccount(): ModelState<'account'> {
   const { accountid = '' }: { accountid?: string } = useParams({ strict: false });
@@ -280,6 +292,7 @@ export function AccountDetailsPage() {
   const can = useCan();
   const mayEdit = can(ACCOUNT_EDIT_PERMISSION);
   const state = useAccount();
+  const saved = useSavedText();
   const [name, setName] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [error, took] = useWriteError();
@@ -289,7 +302,7 @@ export function AccountDetailsPage() {
     setStatus(null);
     if (took(await syncWorker().writes.update('account', account.id, changes))) {
       setName(null);
-      setStatus(t`Saved.`);
+      setStatus(saved());
     }
   };
   return (
@@ -338,6 +351,7 @@ export function AccountDesignPage() {
   const can = useCan();
   const mayEdit = can(ACCOUNT_EDIT_PERMISSION);
   const state = useAccount();
+  const saved = useSavedText();
   const [design, setDesign] = useState<AccountDesign | null>(null);
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [status, setStatus] = useState<string | null>(null);
@@ -366,7 +380,7 @@ export function AccountDesignPage() {
     }
     setErrors({});
     setDesign(null);
-    setStatus(t`Saved.`);
+    setStatus(saved());
   };
   const text = (field: keyof AccountDesign, label: string) => (
     <TextInput

@@ -326,10 +326,11 @@ function RoleDetails(props: {
     const next = on
       ? [...permissions, permission]
       : [...permissions].filter((p) => p !== permission);
-    change({ permissions: next });
+    // With what this screen showed: the server applies only this toggle to the stored list.
+    change({ permissions: next, base: { permissions: role.permissions } });
   };
   const setAssets = (next: readonly { asset_id: string; edit: boolean }[]) =>
-    change({ assets: [...next] });
+    change({ assets: [...next], base: { assets: role.assets } });
 
   return (
     <Stack gap="lg" data-testid="role-details">

@@ -68,20 +68,29 @@ export function useMemberActions() {
     notice,
     setError,
     setNotice,
+    // Each list write names what it was made against (`base`): the server applies only this
+    // change, so a write queued offline keeps what another admin changed meanwhile.
     giveRole: async (member: Member, roleId: string) =>
       done(
         await syncWorker().writes.update('user', member.id, {
           role_ids: [...member.role_ids, roleId],
+          base: { role_ids: member.role_ids },
         }),
       ),
     takeRole: async (member: Member, roleId: string) =>
       done(
         await syncWorker().writes.update('user', member.id, {
           role_ids: member.role_ids.filter((id) => id !== roleId),
+          base: { role_ids: member.role_ids },
         }),
       ),
-    setHolders: async (tagId: string, userIds: readonly string[]) =>
-      done(await syncWorker().writes.update('tag', tagId, { user_ids: [...userIds] })),
+    setHolders: async (tag: Tag, userIds: readonly string[]) =>
+      done(
+        await syncWorker().writes.update('tag', tag.id, {
+          user_ids: [...userIds],
+          base: { user_ids: tag.attributes.user_ids },
+        }),
+      ),
     remove: async (member: Member) => done(await syncWorker().writes.remove('user', member.id)),
     resetLink: async (member: Member) => {
       const answer = await callApi('POST', apiPaths.memberPasswordReset(member.id), z.unknown(), {
@@ -196,7 +205,7 @@ export function MemberTags(props: {
                 aria-label={t`Take the tag ${tag.attributes.slug} from ${name}`}
                 onClick={() =>
                   void actions.setHolders(
-                    tag.id,
+                    tag,
                     tag.attributes.user_ids.filter((u) => u !== m.id),
                   )
                 }
@@ -220,8 +229,7 @@ export function MemberTags(props: {
           ]}
           onChange={(e) => {
             const tag = others.find((x) => x.id === e.currentTarget.value);
-            if (tag !== undefined)
-              void actions.setHolders(tag.id, [...tag.attributes.user_ids, m.id]);
+            if (tag !== undefined) void actions.setHolders(tag, [...tag.attributes.user_ids, m.id]);
           }}
         />
       ) : null}
