@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@plant/shared-schema';
+import { AccessRepository } from './repositories/access.repository';
 import { DEMO_USERS } from './seed/demo';
 import { startTestServer, type TestServer } from './testing/harness';
 
@@ -13,6 +14,8 @@ let s: TestServer;
 const assets: Record<string, { asset: string; stream: string; gateway: string }> = {};
 /** Every role id per account name (the roles routes, issue 15). */
 const roleIds: Record<string, string[]> = {};
+/** One tag of each account (the synced tag model's writes). */
+const tagIds: Record<string, string> = {};
 const ids = { root: '', north: '', south: '', admin: '', tech: '', south_user: '', internal: '' };
 
 beforeAll(async () => {
@@ -39,6 +42,7 @@ beforeAll(async () => {
     roleIds[name] = (
       await s.db.selectFrom('roles').select('id').where('account_id', '=', id).execute()
     ).map((r) => r.id);
+    tagIds[name] = await new AccessRepository(s.db).addTag(`matrix-${name}`, id);
     assets[name] = {
       asset: (await of('asset')).id,
       stream: (await of('datastream')).id,
@@ -57,6 +61,8 @@ async function accessRows() {
   return Promise.all([
     s.db.selectFrom('accounts').selectAll().orderBy('id').execute(),
     s.db.selectFrom('roles').selectAll().orderBy('id').execute(),
+    s.db.selectFrom('tags').selectAll().orderBy('id').execute(),
+    s.db.selectFrom('user_tags').selectAll().orderBy('tag_id').orderBy('user_id').execute(),
     s.db
       .selectFrom('memberships')
       .select(['user_id', 'account_id', 'role_id'])
@@ -86,6 +92,8 @@ interface Intruder {
   foreignNames: string[];
   /** Roles of accounts it is not in. */
   foreignRoles: () => string[];
+  /** Tags of accounts it is not in. */
+  foreignTags: () => string[];
   /** Accounts neither its own nor below its own. */
   outsideSubtree: () => string[];
   /**
@@ -104,6 +112,7 @@ const intruders: Intruder[] = [
     foreignModels: () => [assets.root, assets.north].flatMap((a) => (a === undefined ? [] : [a])),
     foreignNames: ['Demo Machine Builder', 'Customer North', DEMO_USERS.admin, DEMO_USERS.tech],
     foreignRoles: () => [...(roleIds.root ?? []), ...(roleIds.north ?? [])],
+    foreignTags: () => [tagIds.root ?? '', tagIds.north ?? ''],
     outsideSubtree: () => [ids.root, ids.north],
     tree: () => [],
   },
@@ -116,6 +125,7 @@ const intruders: Intruder[] = [
     foreignModels: () => [assets.south, assets.north].flatMap((a) => (a === undefined ? [] : [a])),
     foreignNames: ['Customer South', DEMO_USERS.south],
     foreignRoles: () => [...(roleIds.south ?? []), ...(roleIds.north ?? [])],
+    foreignTags: () => [tagIds.south ?? '', tagIds.north ?? ''],
     outsideSubtree: () => [],
     tree: () => [ids.south, 'Customer South', ids.north, 'Customer North'],
   },
@@ -128,6 +138,7 @@ const intruders: Intruder[] = [
     foreignModels: () => [assets.south].flatMap((a) => (a === undefined ? [] : [a])),
     foreignNames: ['Customer South', DEMO_USERS.south],
     foreignRoles: () => roleIds.south ?? [],
+    foreignTags: () => [tagIds.south ?? ''],
     outsideSubtree: () => [],
     tree: () => [ids.south, 'Customer South'],
   },
@@ -144,7 +155,14 @@ describe.each(intruders)('$email against other accounts', (who) => {
     // in reach of its admins by design (a machine builder manages its customers' accounts).
     ...who.outsideSubtree().flatMap((a): Case[] => [
       ['GET', () => apiPaths.accountById(a)],
-      ['PUT', () => apiPaths.accountById(a)],
+      // PUT accounts/{id} is the synced account model's generic write.
+      ['PUT', () => apiPaths.model('accounts', a)],
+      ['DELETE', () => apiPaths.model('accounts', a)],
+    ]),
+    // Another account's tags, through the synced tag model's writes.
+    ...who.foreignTags().flatMap((t): Case[] => [
+      ['PUT', () => apiPaths.model('tags', t)],
+      ['DELETE', () => apiPaths.model('tags', t)],
     ]),
     // Acting as another user, even into one's own account.
     ...who.foreignUsers().map((u): Case => ['POST', () => apiPaths.setActiveAccount(u, ids.root)]),
@@ -167,6 +185,8 @@ describe.each(intruders)('$email against other accounts', (who) => {
       ['POST', () => apiPaths.memberPasswordReset(u)],
       ['GET', () => apiPaths.userProfile(u)],
       ['GET', () => apiPaths.userNotifications(u)],
+      ['PUT', () => apiPaths.model('members', u)],
+      ['DELETE', () => apiPaths.model('members', u)],
     ]),
     // Another account's roles, through every roles route.
     ...who.foreignRoles().flatMap((r): Case[] => [
@@ -177,6 +197,8 @@ describe.each(intruders)('$email against other accounts', (who) => {
       ['PUT', () => apiPaths.roleAsset(r, who.foreignModels()[0]?.asset ?? 'x')],
       ['DELETE', () => apiPaths.roleAsset(r, who.foreignModels()[0]?.asset ?? 'x')],
       ['PUT', () => apiPaths.roleFields(r, 'asset')],
+      ['PUT', () => apiPaths.model('roles', r)],
+      ['DELETE', () => apiPaths.model('roles', r)],
     ]),
   ];
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  ACCOUNT_EDIT_PERMISSION,
   ACCOUNT_OUT_OF_REACH,
   accountAttributesSchema,
   accountModel,
@@ -106,6 +107,8 @@ export async function writeManaged(
       await ops.create(id, name);
       await ops.apply(id, parsed(roleChangeSchema, body));
     } else if (kind === 'update') {
+      // Another account's role is unknown whatever the body says: looked up before it is read.
+      await ops.changeable(id);
       await ops.apply(id, parsed(roleChangeSchema, body));
     } else {
       await ops.remove(id);
@@ -119,6 +122,7 @@ export async function writeManaged(
       kind === 'delete'
         ? await ops.remove(id)
         : await (async () => {
+            await ops.heldIn(id);
             const change = parsed(memberChange, body);
             return ops.setRolesIfGiven(id, change.role_ids, change.base?.role_ids);
           })();
@@ -132,8 +136,12 @@ export async function writeManaged(
       );
     find = async () => (await memberModels(trx, accountId)).find((m) => m.id === id);
   } else if (def.type === accountModel.type) {
-    if (kind === 'delete') throw new DomainError('invalid', ACCOUNTS_ARE_NOT_DELETED);
     const ops = new AccountOps(trx, clock, session);
+    if (kind === 'delete') {
+      // An account out of reach is unknown; one in reach is deactivated, never deleted.
+      await ops.inReach(id, ACCOUNT_EDIT_PERMISSION);
+      throw new DomainError('invalid', ACCOUNTS_ARE_NOT_DELETED);
+    }
     log = ops.log;
     accessMoved = false;
     if (kind === 'create') {
@@ -146,6 +154,7 @@ export async function writeManaged(
         throw err;
       }
     } else {
+      await ops.inReach(id, ACCOUNT_EDIT_PERMISSION);
       const { parent_id: parent, theme, ...change } = parsed(accountChange, body);
       if (parent === null) throw invalidInput({ parent_id: [ACCOUNT_OUT_OF_REACH] });
       // The design's fields the body names (the schema would fill the others with null).

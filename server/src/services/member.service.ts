@@ -137,7 +137,8 @@ export class MemberOps {
     private readonly accountId: string,
   ) {}
 
-  private async heldIn(userId: string) {
+  /** The member's roles here; 404 for someone who is not a member. */
+  async heldIn(userId: string) {
     const held = await new UserRepository(this.trx).rolesIn(this.accountId, userId);
     if (held.length === 0) throw notFound('User');
     return held;
