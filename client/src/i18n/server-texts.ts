@@ -109,6 +109,10 @@ const KNOWN = new Map<string, MessageDescriptor>([
   // Model fields (shared-schema api/fields.ts modelNameField).
   ['Name is required', msg`Name is required`],
   [
+    'Please enter a valid MAC address (six pairs of hex digits)',
+    msg`Please enter a valid MAC address (six pairs of hex digits)`,
+  ],
+  [
     'The name may not be longer than 250 characters',
     msg`The name may not be longer than 250 characters`,
   ],

@@ -30,6 +30,7 @@ import { translateServerText } from '../../i18n/server-texts';
 import { InlineEdit, ValueText, type Validation } from './inline-edit';
 import { devicePaths } from './paths';
 import { CollectDataWizard } from './collect-data-wizard';
+import { EditAssetButton } from './asset-form';
 import { StreamGroups } from './stream-groups';
 
 /**
@@ -113,6 +114,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
           <Badge color={statusColor(status)} variant="light">
             {statusLabel(i18n, status)}
           </Badge>
+          <EditAssetButton model={model} />
         </Group>
       </Group>
 

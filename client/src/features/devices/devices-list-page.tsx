@@ -17,6 +17,7 @@ import { Link } from '@tanstack/react-router';
 import { atom, useAtom, useAtomValue } from 'jotai';
 import { LIMITS } from '@plant/shared-schema';
 import { EmptyState } from '../../components/empty-state';
+import { NewAssetButton } from './asset-form';
 import { useCan } from '../../permissions/permissions';
 import {
   useLiveModel,
@@ -165,6 +166,7 @@ export function DevicesListPage() {
         <Title order={1}>
           <Trans>Assets</Trans>
         </Title>
+        <NewAssetButton />
         <CountLine
           total={list.complete ? total : undefined}
           all={term === '' ? total : all?.complete === true ? all.total : undefined}

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { E2e } from './support/fixture';
+import { DeviceDetailsPage, syncIndicator } from './support/pages/devices';
+
+/*
+ * Assets made, edited and deleted in the browser (issue 16 item 2, spec 001 §5): a name is
+ * required and a MAC address checked; an asset made offline shows at once, survives a reload and
+ * reaches the server once; Edit Asset changes its fields; the delete first says what goes with it.
+ */
+let e2e: E2e;
+
+beforeAll(async () => {
+  e2e = await E2e.start(inject('clientDist'));
+});
+afterAll(() => e2e.close());
+
+describe('assets: create, edit, delete', () => {
+  it('makes an asset with the form, checked field by field, and edits it with Edit Asset', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const tab = await e2e.openApp(await e2e.browser());
+    await tab.signInAt(DEMO_USERS.admin);
+    await tab.goto('/app/devices/list');
+    const page = tab.page;
+    await page.getByTestId('new-asset').click();
+    const form = page.getByTestId('asset-form');
+    await form.getByRole('button', { name: 'Create asset' }).click();
+    await expect.poll(() => form.getByText('Name is required').count()).toBe(1);
+    await form.getByRole('textbox', { name: /^Name/ }).fill('Mixer M1');
+    await form.getByRole('textbox', { name: 'MAC address' }).fill('00:1b:44');
+    await form.getByRole('button', { name: 'Create asset' }).click();
+    await expect
+      .poll(() =>
+        form.getByText('Please enter a valid MAC address (six pairs of hex digits)').count(),
+      )
+      .toBe(1);
+    // The field with the problem has the focus.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('id') ?? '')).toBe(
+      'asset-form-mac',
+    );
+    await form.getByRole('textbox', { name: 'MAC address' }).fill('00:1b:44:11:3a:99');
+    await form.getByRole('button', { name: 'Create asset' }).click();
+    await tab.waitForPath(/^\/app\/devices\/[^/]+\/details$/);
+    const details = new DeviceDetailsPage(page);
+    await expect.poll(() => details.name()).toBe('Mixer M1');
+    const id = tab.path().split('/')[3] ?? '';
+    const server = async () =>
+      (await e2e.serverModels(admin.accountId, 'asset')).find((a) => a.id === id)?.attributes;
+    await expect.poll(async () => (await server())?.mac).toBe('00:1b:44:11:3a:99');
+
+    await page.getByTestId('edit-asset').click();
+    const edit = page.getByTestId('asset-form');
+    await edit.getByRole('textbox', { name: 'Description' }).fill('Mixes the batter.');
+    const tags = edit.getByLabel('Tags');
+    await tags.fill('hall-3');
+    await tags.press('Enter');
+    await edit.getByRole('combobox', { name: 'Gateway' }).selectOption({ label: 'Gateway 01' });
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await server())?.description).toBe('Mixes the batter.');
+    const saved = await server();
+    expect(saved?.tags).toEqual(['hall-3']);
+    expect(typeof saved?.gateway_id).toBe('string');
+  });
+
+  it('an asset made offline shows at once, survives a reload, and reaches the server once', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const tab = await e2e.openApp(await e2e.browser());
+    await tab.signInAt(DEMO_USERS.admin);
+    await tab.goto('/app/devices/list');
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
+    e2e.offline();
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('offline');
+    await tab.page.getByTestId('new-asset').click();
+    const form = tab.page.getByTestId('asset-form');
+    await form.getByRole('textbox', { name: /^Name/ }).fill('Offline pump');
+    await form.getByRole('button', { name: 'Create asset' }).click();
+    await tab.waitForPath(/^\/app\/devices\/[^/]+\/details$/);
+    const details = new DeviceDetailsPage(tab.page);
+    await expect.poll(() => details.name()).toBe('Offline pump');
+    await expect.poll(() => details.pendingMark.count()).toBe(1);
+
+    await tab.reload();
+    await expect.poll(() => details.name()).toBe('Offline pump');
+    const named = async () =>
+      (await e2e.serverModels(admin.accountId, 'asset')).filter(
+        (a) => a.attributes.name === 'Offline pump',
+      ).length;
+    expect(await named()).toBe(0);
+
+    e2e.online();
+    await expect.poll(named).toBe(1);
+    await expect.poll(() => details.pendingMark.count()).toBe(0);
+    expect(await named()).toBe(1);
+  });
+
+  it('the delete says what goes with the asset, and then it goes', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const asset = (await e2e.serverModels(admin.accountId, 'asset')).find(
+      (a) => a.attributes.name === 'Assembly cell A9',
+    );
+    if (asset === undefined) throw new Error('no Assembly cell A9');
+    const streams = (await e2e.serverModels(admin.accountId, 'datastream')).filter(
+      (m) => m.attributes.asset_id === asset.id,
+    );
+    const groups = (await e2e.serverModels(admin.accountId, 'datastreamgroup')).filter(
+      (m) => m.attributes.asset_id === asset.id,
+    );
+    const tab = await e2e.openApp(await e2e.browser());
+    await tab.signInAt(DEMO_USERS.admin);
+    await tab.goto(`/app/devices/${asset.id}/details`);
+    await tab.page.getByTestId('edit-asset').click();
+    await tab.page.getByRole('button', { name: 'Delete asset' }).click();
+    const consequences = tab.page.getByTestId('delete-asset-consequences');
+    await expect
+      .poll(() => consequences.textContent())
+      .toContain(`Its ${groups.length} stream groups and ${streams.length} data streams`);
+    await tab.page.getByRole('button', { name: 'Delete Assembly cell A9' }).click();
+    await tab.waitForPath(/^\/app\/devices\/list$/);
+    await expect
+      .poll(async () =>
+        (await e2e.serverModels(admin.accountId, 'asset')).some((a) => a.id === asset.id),
+      )
+      .toBe(false);
+    expect(
+      (await e2e.serverModels(admin.accountId, 'datastream')).some(
+        (m) => m.attributes.asset_id === asset.id,
+      ),
+    ).toBe(false);
+  });
+
+  it("a technician's Edit Asset leaves out the field hidden from its role, and saves only what changed", async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const asset = (await e2e.serverModels(admin.accountId, 'asset')).find(
+      (a) => a.attributes.name === 'Press line 1',
+    );
+    if (asset === undefined) throw new Error('no Press line 1');
+    const tab = await e2e.openApp(await e2e.browser());
+    await tab.signInAt(DEMO_USERS.tech);
+    await tab.goto(`/app/devices/${asset.id}/details`);
+    await tab.page.getByTestId('edit-asset').click();
+    const form = tab.page.getByTestId('asset-form');
+    await expect.poll(() => form.getByRole('textbox', { name: /^Name/ }).count()).toBe(1);
+    expect(await form.getByRole('textbox', { name: 'Description' }).count()).toBe(0);
+    // No delete without asset::delete.
+    expect(await tab.page.getByRole('button', { name: 'Delete asset' }).count()).toBe(0);
+    const tags = form.getByLabel('Tags');
+    await tags.fill('checked-by-tech');
+    await tags.press('Enter');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(
+        async () =>
+          (await e2e.serverModels(admin.accountId, 'asset')).find((a) => a.id === asset.id)
+            ?.attributes.tags,
+      )
+      .toContain('checked-by-tech');
+    // The description the technician never saw is as it was.
+    const after = (await e2e.serverModels(admin.accountId, 'asset')).find((a) => a.id === asset.id);
+    expect(after?.attributes.description).toBe(asset.attributes.description);
+  });
+});
