@@ -55,10 +55,19 @@ describe('assets: create, edit, delete', () => {
     await tags.fill('hall-3');
     await tags.press('Enter');
     await edit.getByRole('combobox', { name: 'Gateway' }).selectOption({ label: 'Gateway 01' });
+    // A position for the map: checked like every field.
+    await edit.getByRole('textbox', { name: 'Latitude' }).fill('123');
+    await edit.getByRole('textbox', { name: 'Longitude' }).fill('11,575');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => edit.getByText('The latitude lies between -90 and 90.').count())
+      .toBe(1);
+    await edit.getByRole('textbox', { name: 'Latitude' }).fill('48.137');
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => (await server())?.description).toBe('Mixes the batter.');
     const saved = await server();
     expect(saved?.tags).toEqual(['hall-3']);
+    expect(saved?.position).toEqual({ lat: 48.137, lng: 11.575 });
     expect(typeof saved?.gateway_id).toBe('string');
   });
 

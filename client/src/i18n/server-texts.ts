@@ -38,6 +38,8 @@ import {
   TAG_SLUG_MESSAGE,
   TAG_TAKEN,
   TAGS_ARE_INTERNAL,
+  LATITUDE_MESSAGE,
+  LONGITUDE_MESSAGE,
 } from '@plant/shared-schema';
 import type { WorkerError } from '@plant/sync-worker/api';
 
@@ -108,6 +110,8 @@ const KNOWN = new Map<string, MessageDescriptor>([
   ],
   // Model fields (shared-schema api/fields.ts modelNameField).
   ['Name is required', msg`Name is required`],
+  [LATITUDE_MESSAGE, msg`The latitude lies between -90 and 90.`],
+  [LONGITUDE_MESSAGE, msg`The longitude lies between -180 and 180.`],
   [
     'Please enter a valid MAC address (six pairs of hex digits)',
     msg`Please enter a valid MAC address (six pairs of hex digits)`,

@@ -4,6 +4,9 @@ import type { ModelDefinition } from './registry-types';
 
 export const MAC_PATTERN = /^([0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}$/;
 
+export const LATITUDE_MESSAGE = 'The latitude lies between -90 and 90.';
+export const LONGITUDE_MESSAGE = 'The longitude lies between -180 and 180.';
+
 export const ASSET_STATUSES = ['unknown', 'ok', 'warning', 'alarm', 'offline'] as const;
 
 /** An asset: a machine or plant (spec 001 §3). */
@@ -33,6 +36,20 @@ export const assetAttributesSchema = z.object({
     .max(200)
     .default([]),
   status: z.enum(ASSET_STATUSES).default('unknown'),
+  /** Where the asset stands (the map view), in degrees; null: not placed. */
+  position: z
+    .object({
+      lat: z
+        .number({ error: LATITUDE_MESSAGE })
+        .min(-90, LATITUDE_MESSAGE)
+        .max(90, LATITUDE_MESSAGE),
+      lng: z
+        .number({ error: LONGITUDE_MESSAGE })
+        .min(-180, LONGITUDE_MESSAGE)
+        .max(180, LONGITUDE_MESSAGE),
+    })
+    .nullable()
+    .default(null),
 });
 export type AssetAttributes = z.infer<typeof assetAttributesSchema>;
 

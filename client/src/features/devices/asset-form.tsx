@@ -28,7 +28,15 @@ import {
 import { textOf } from './asset-texts';
 import { devicePaths } from './paths';
 
-const FIELDS = ['name', 'mac', 'description', 'gateway_id', 'tags'] as const;
+const FIELDS = [
+  'name',
+  'mac',
+  'description',
+  'gateway_id',
+  'tags',
+  'position.lat',
+  'position.lng',
+] as const;
 type Field = (typeof FIELDS)[number];
 
 /** What the form edits of an asset (photo, documents and contacts come with the files). */
@@ -38,9 +46,26 @@ interface Draft {
   readonly description: string;
   readonly gateway_id: string;
   readonly tags: readonly string[];
+  /** Degrees as typed; both empty: not placed. */
+  readonly lat: string;
+  readonly lng: string;
 }
 
-const EMPTY: Draft = { name: '', mac: '', description: '', gateway_id: '', tags: [] };
+const EMPTY: Draft = {
+  name: '',
+  mac: '',
+  description: '',
+  gateway_id: '',
+  tags: [],
+  lat: '',
+  lng: '',
+};
+
+/** A typed coordinate: a number (a comma is a decimal point too), or NaN for anything else. */
+function degrees(text: string): number {
+  const t = text.trim().replace(',', '.');
+  return t === '' || !/^[-+]?\d+(\.\d+)?$/.test(t) ? Number.NaN : Number(t);
+}
 
 function draftOf(model: LocalModel<'asset'>): Draft {
   const a = model.attributes;
@@ -50,6 +75,8 @@ function draftOf(model: LocalModel<'asset'>): Draft {
     description: textOf(a, 'description'),
     gateway_id: typeof a.gateway_id === 'string' ? a.gateway_id : '',
     tags: a.tags,
+    lat: a.position === null || a.position === undefined ? '' : String(a.position.lat),
+    lng: a.position === null || a.position === undefined ? '' : String(a.position.lng),
   };
 }
 
@@ -61,6 +88,10 @@ function attributesOf(draft: Draft): Partial<ModelInput<'asset'>> {
     description: draft.description,
     gateway_id: draft.gateway_id === '' ? null : draft.gateway_id,
     tags: [...draft.tags],
+    position:
+      draft.lat.trim() === '' && draft.lng.trim() === ''
+        ? null
+        : { lat: degrees(draft.lat), lng: degrees(draft.lng) },
   };
 }
 
@@ -158,6 +189,26 @@ function AssetFields(props: {
           onChange={(e) => set('gateway_id', e.currentTarget.value)}
           error={errors.gateway_id}
         />
+        <Group grow align="flex-start">
+          <TextInput
+            id="asset-form-position.lat"
+            label={t`Latitude`}
+            description={t`Degrees, for example 48.137`}
+            inputMode="decimal"
+            value={draft.lat}
+            onChange={(e) => set('lat', e.currentTarget.value)}
+            error={errors['position.lat']}
+          />
+          <TextInput
+            id="asset-form-position.lng"
+            label={t`Longitude`}
+            description={t`Degrees, for example 11.575`}
+            inputMode="decimal"
+            value={draft.lng}
+            onChange={(e) => set('lng', e.currentTarget.value)}
+            error={errors['position.lng']}
+          />
+        </Group>
         <TagsInput
           id="asset-form-tags"
           label={t`Tags`}
