@@ -143,7 +143,7 @@ export class DeviceDetailsPage {
 
   /** A collapsible group's open/close button (none for a group that is always open). */
   groupToggle(name: string): Locator {
-    return this.group(name).getByRole('button');
+    return this.group(name).getByTestId('stream-group-toggle');
   }
 
   /** The stream rows of a group: [name, unit, type] each, as shown (values left out). */

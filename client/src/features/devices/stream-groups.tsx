@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type DragEvent } from 'react';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Anchor,
@@ -17,6 +17,15 @@ import {
 import { Link } from '@tanstack/react-router';
 import type { AssetValues, HistoryResult, LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
+import { useCan } from '../../permissions/permissions';
+import {
+  GROUP_DRAG_TYPE,
+  GroupSettings,
+  GroupTools,
+  MoveStreamSelect,
+  moveGroup,
+  NewGroupForm,
+} from './group-tools';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { useAssetValues, useHistory } from '../../sync/values';
 import { streamTypeLabel, textOf } from './asset-texts';
@@ -82,16 +91,25 @@ export function StreamGroups({
   }
   if (groups.items.length === 0) {
     return (
-      <EmptyState title={<Trans>No data streams yet</Trans>}>
-        <Text c="dimmed" ta="center">
-          <Trans>This asset has no data stream groups.</Trans>
-        </Text>
-      </EmptyState>
+      <Stack gap="sm">
+        <EmptyState title={<Trans>No data streams yet</Trans>}>
+          <Text c="dimmed" ta="center">
+            <Trans>This asset has no data stream groups.</Trans>
+          </Text>
+        </EmptyState>
+        <NewGroupForm assetId={assetId} count={0} />
+      </Stack>
     );
   }
+  const dropOn = (targetIndex: number) => (e: DragEvent) => {
+    const id = e.dataTransfer.getData(GROUP_DRAG_TYPE);
+    if (id === '') return;
+    e.preventDefault();
+    void moveGroup(groups.items, id, targetIndex);
+  };
   return (
     <Stack gap="sm" data-testid="stream-groups">
-      {groups.items.map((group) => {
+      {groups.items.map((group, index) => {
         const collapsible = group.attributes.collapsible !== false;
         const open =
           !collapsible || (toggled.get(group.id) ?? group.attributes.open_by_default !== false);
@@ -99,6 +117,9 @@ export function StreamGroups({
           <GroupSection
             key={group.id}
             group={group}
+            groups={groups.items}
+            index={index}
+            onDrop={dropOn(index)}
             collapsible={collapsible}
             open={open}
             onToggle={() => setToggled((m) => new Map(m).set(group.id, !open))}
@@ -106,18 +127,25 @@ export function StreamGroups({
           />
         );
       })}
+      <NewGroupForm assetId={assetId} count={groups.items.length} />
     </Stack>
   );
 }
 
 function GroupSection({
   group,
+  groups,
+  index,
+  onDrop,
   collapsible,
   open,
   onToggle,
   live,
 }: {
   readonly group: LocalModel<'datastreamgroup'>;
+  readonly groups: readonly LocalModel<'datastreamgroup'>[];
+  readonly index: number;
+  readonly onDrop: (e: DragEvent) => void;
   readonly collapsible: boolean;
   readonly open: boolean;
   readonly onToggle: () => void;
@@ -136,6 +164,8 @@ function GroupSection({
   );
   const name = textOf(group.attributes, 'name');
   const panelId = `stream-group-${group.id}`;
+  const [settings, setSettings] = useState(false);
+  const mayEdit = useCan()('datastream::edit');
   const count =
     streams === undefined ? null : (
       <Badge variant="light" color="gray" size="sm">
@@ -150,35 +180,56 @@ function GroupSection({
       data-name={name}
       data-open={open}
       data-collapsible={collapsible}
+      // Drop a group's header onto another group to put it there (the arrows do the same).
+      onDragOver={(e) => {
+        if (mayEdit) e.preventDefault();
+      }}
+      onDrop={onDrop}
     >
-      <Title order={3} size="h5" m={0}>
-        {collapsible ? (
-          <UnstyledButton
-            onClick={onToggle}
-            aria-expanded={open}
-            aria-controls={panelId}
-            w="100%"
-            p="sm"
-            data-testid="stream-group-toggle"
-          >
-            <Group justify="space-between" wrap="nowrap">
-              <Group gap="xs">
-                <Chevron open={open} />
-                <span>{name}</span>
+      <Group
+        wrap="nowrap"
+        gap={0}
+        draggable={mayEdit}
+        onDragStart={(e) => e.dataTransfer.setData(GROUP_DRAG_TYPE, group.id)}
+        data-testid="stream-group-header"
+      >
+        <Title order={3} size="h5" m={0} style={{ flex: 1 }}>
+          {collapsible ? (
+            <UnstyledButton
+              onClick={onToggle}
+              aria-expanded={open}
+              aria-controls={panelId}
+              w="100%"
+              p="sm"
+              data-testid="stream-group-toggle"
+            >
+              <Group justify="space-between" wrap="nowrap">
+                <Group gap="xs">
+                  <Chevron open={open} />
+                  <span>{name}</span>
+                </Group>
+                {count}
               </Group>
+            </UnstyledButton>
+          ) : (
+            <Group justify="space-between" wrap="nowrap" p="sm">
+              <span>{name}</span>
               {count}
             </Group>
-          </UnstyledButton>
-        ) : (
-          <Group justify="space-between" wrap="nowrap" p="sm">
-            <span>{name}</span>
-            {count}
-          </Group>
-        )}
-      </Title>
+          )}
+        </Title>
+        <GroupTools
+          group={group}
+          groups={groups}
+          index={index}
+          settingsOpen={settings}
+          onSettings={() => setSettings((o) => !o)}
+        />
+      </Group>
+      {settings ? <GroupSettings group={group} onClose={() => setSettings(false)} /> : null}
       <Collapse expanded={open} id={panelId} keepMountedMode="display-none">
         <div style={{ padding: '0 var(--mantine-spacing-sm) var(--mantine-spacing-sm)' }}>
-          <Streams streams={streams?.items} live={live} history={history} />
+          <Streams streams={streams?.items} live={live} history={history} groups={groups} />
         </div>
       </Collapse>
     </Paper>
@@ -189,12 +240,15 @@ function Streams({
   streams,
   live,
   history,
+  groups,
 }: {
+  readonly groups: readonly LocalModel<'datastreamgroup'>[];
   readonly streams: readonly LocalModel<'datastream'>[] | undefined;
   readonly live: LiveContext;
   readonly history: HistoryResult | undefined;
 }) {
   const { t, i18n } = useLingui();
+  const movable = useCan()('datastream::edit') && groups.length > 1;
   if (streams === undefined) return <Skeleton height={32} />;
   if (streams.length === 0) {
     return (
@@ -222,6 +276,11 @@ function Streams({
           <Table.Th scope="col">
             <Trans>Last 2 hours</Trans>
           </Table.Th>
+          {movable ? (
+            <Table.Th scope="col">
+              <Trans>Group</Trans>
+            </Table.Th>
+          ) : null}
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
@@ -264,6 +323,11 @@ function Streams({
                   label={t`${name}: the last 2 hours`}
                 />
               </Table.Td>
+              {movable ? (
+                <Table.Td>
+                  <MoveStreamSelect stream={stream} groups={groups} />
+                </Table.Td>
+              ) : null}
             </Table.Tr>
           );
         })}

@@ -1,0 +1,272 @@
+import { useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Group,
+  NativeSelect,
+  Stack,
+  Switch,
+  TextInput,
+} from '@mantine/core';
+import { datastreamGroupAttributesSchema, type ModelInput } from '@plant/shared-schema';
+import type { LocalModel, Result } from '@plant/sync-worker/api';
+import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import { useCan } from '../../permissions/permissions';
+import { syncWorker } from '../../sync/worker';
+import { textOf } from './asset-texts';
+
+type StreamGroup = LocalModel<'datastreamgroup'>;
+
+/** The drag data of a group being moved (its id). */
+export const GROUP_DRAG_TYPE = 'application/x-plant-stream-group';
+
+/** A write's refusal as a text to show, or null when it was taken (at once, offline too). */
+function useOutcome(): [string | null, (answer: Result<unknown>) => boolean] {
+  const { i18n } = useLingui();
+  const [error, setError] = useState<string | null>(null);
+  return [
+    error,
+    (answer) => {
+      if ('error' in answer) {
+        const field = Object.values(answer.error.fields ?? {})[0]?.[0];
+        setError(translateServerText(i18n, field ?? callErrorText(answer.error)));
+        return false;
+      }
+      setError(null);
+      return true;
+    },
+  ];
+}
+
+/**
+ * Puts the group at `to` among the asset's groups (spec 001 §3: folders in the user's order):
+ * every group whose place changes gets its new `order`, the others are not written.
+ */
+export async function moveGroup(groups: readonly StreamGroup[], id: string, to: number) {
+  const from = groups.findIndex((g) => g.id === id);
+  if (from < 0 || to < 0 || to >= groups.length || from === to) return;
+  const next = [...groups];
+  const [moved] = next.splice(from, 1);
+  if (moved === undefined) return;
+  next.splice(to, 0, moved);
+  for (const [index, group] of next.entries()) {
+    if (group.attributes.order !== index) {
+      await syncWorker().writes.update('datastreamgroup', group.id, { order: index });
+    }
+  }
+}
+
+/** A new folder of streams on the asset, placed last (datastream::create). */
+export function NewGroupForm(props: { readonly assetId: string; readonly count: number }) {
+  const { t, i18n } = useLingui();
+  const can = useCan();
+  const [name, setName] = useState('');
+  const [error, took] = useOutcome();
+  const [problem, setProblem] = useState<string | null>(null);
+  if (!can('datastream::create')) return null;
+  const create = async () => {
+    const checked = datastreamGroupAttributesSchema.shape.name.safeParse(name);
+    if (!checked.success) {
+      setProblem(translateServerText(i18n, checked.error.issues[0]?.message ?? ''));
+      return;
+    }
+    setProblem(null);
+    const answer = await syncWorker().writes.create('datastreamgroup', {
+      asset_id: props.assetId,
+      name: checked.data,
+      order: props.count,
+    });
+    if (took(answer)) setName('');
+  };
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void create();
+      }}
+      data-testid="new-stream-group"
+    >
+      <Group align="flex-start">
+        <TextInput
+          label={t`New stream group`}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={problem ?? error}
+        />
+        <Button type="submit" variant="light" mt={25}>
+          <Trans>Add group</Trans>
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
+/**
+ * A group's own controls (datastream::edit): move up and down (the keyboard's way of the drag
+ * and drop), and its settings: name, collapsible, open by default, and (datastream::delete) the
+ * delete, which says its streams go with it.
+ */
+export function GroupTools(props: {
+  readonly group: StreamGroup;
+  readonly groups: readonly StreamGroup[];
+  readonly index: number;
+  readonly settingsOpen: boolean;
+  readonly onSettings: () => void;
+}) {
+  const { t } = useLingui();
+  const can = useCan();
+  const open = props.settingsOpen;
+  if (!can('datastream::edit')) return null;
+  const { group, groups, index } = props;
+  const name = textOf(group.attributes, 'name');
+  return (
+    <Group gap={4} wrap="nowrap" pr="sm">
+      <ActionIcon
+        variant="subtle"
+        aria-label={t`Move ${name} up`}
+        disabled={index === 0}
+        onClick={() => void moveGroup(groups, group.id, index - 1)}
+      >
+        ↑
+      </ActionIcon>
+      <ActionIcon
+        variant="subtle"
+        aria-label={t`Move ${name} down`}
+        disabled={index === groups.length - 1}
+        onClick={() => void moveGroup(groups, group.id, index + 1)}
+      >
+        ↓
+      </ActionIcon>
+      <ActionIcon
+        variant={open ? 'filled' : 'subtle'}
+        aria-label={t`Settings of ${name}`}
+        aria-expanded={open}
+        onClick={props.onSettings}
+        data-testid="stream-group-settings"
+      >
+        ⚙
+      </ActionIcon>
+    </Group>
+  );
+}
+
+/** A group's settings, below its header while open. */
+export function GroupSettings(props: {
+  readonly group: StreamGroup;
+  readonly onClose: () => void;
+}) {
+  const { t, i18n } = useLingui();
+  const can = useCan();
+  const { group } = props;
+  const current = textOf(group.attributes, 'name');
+  const [name, setName] = useState(current);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [error, took] = useOutcome();
+  const [asking, setAsking] = useState(false);
+  const update = async (changes: Partial<ModelInput<'datastreamgroup'>>) =>
+    took(await syncWorker().writes.update('datastreamgroup', group.id, changes));
+  const rename = async () => {
+    const checked = datastreamGroupAttributesSchema.shape.name.safeParse(name);
+    if (!checked.success) {
+      setProblem(translateServerText(i18n, checked.error.issues[0]?.message ?? ''));
+      return;
+    }
+    setProblem(null);
+    await update({ name: checked.data });
+  };
+  return (
+    <Stack gap="xs" p="sm" data-testid="stream-group-settings-panel" maw={520}>
+      <Group align="flex-end" wrap="nowrap">
+        <TextInput
+          label={t`Group name`}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={problem}
+        />
+        <Button variant="light" disabled={name.trim() === current} onClick={() => void rename()}>
+          <Trans>Rename</Trans>
+        </Button>
+      </Group>
+      <Switch
+        label={t`Collapsible`}
+        checked={group.attributes.collapsible}
+        onChange={(e) => void update({ collapsible: e.currentTarget.checked })}
+      />
+      <Switch
+        label={t`Open by default`}
+        checked={group.attributes.open_by_default}
+        onChange={(e) => void update({ open_by_default: e.currentTarget.checked })}
+      />
+      {error === null ? null : (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      {can('datastream::delete') ? (
+        asking ? (
+          <Alert color="red" role="alertdialog" title={t`Delete ${current}?`}>
+            <Stack gap="xs">
+              <Trans>Its data streams are deleted with it. This cannot be undone.</Trans>
+              <Group>
+                <Button variant="default" onClick={() => setAsking(false)}>
+                  <Trans>Keep it</Trans>
+                </Button>
+                <Button
+                  color="red"
+                  onClick={() =>
+                    void syncWorker()
+                      .writes.remove('datastreamgroup', group.id)
+                      .then((answer) => {
+                        if (took(answer)) props.onClose();
+                      })
+                  }
+                >
+                  <Trans>Delete {current}</Trans>
+                </Button>
+              </Group>
+            </Stack>
+          </Alert>
+        ) : (
+          <Button color="red" variant="outline" onClick={() => setAsking(true)}>
+            <Trans>Delete group</Trans>
+          </Button>
+        )
+      ) : null}
+      <Button variant="default" onClick={props.onClose}>
+        <Trans>Close</Trans>
+      </Button>
+    </Stack>
+  );
+}
+
+/** Moves a stream to another group of its asset (datastream::edit). */
+export function MoveStreamSelect(props: {
+  readonly stream: LocalModel<'datastream'>;
+  readonly groups: readonly StreamGroup[];
+}) {
+  const { t } = useLingui();
+  const can = useCan();
+  if (!can('datastream::edit') || props.groups.length < 2) return null;
+  const name = textOf(props.stream.attributes, 'name');
+  return (
+    <NativeSelect
+      size="xs"
+      aria-label={t`Move ${name} to another group`}
+      value=""
+      data={[
+        { value: '', label: t`Move to…` },
+        ...props.groups
+          .filter((g) => g.id !== props.stream.attributes.group_id)
+          .map((g) => ({ value: g.id, label: textOf(g.attributes, 'name') })),
+      ]}
+      onChange={(e) => {
+        const to = e.currentTarget.value;
+        if (to !== '') {
+          void syncWorker().writes.update('datastream', props.stream.id, { group_id: to });
+        }
+      }}
+    />
+  );
+}
