@@ -29,12 +29,12 @@ import {
   type ModelAttributes,
   type ModelInput,
 } from '@plant/shared-schema';
-import type { Result } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
 import { callApi } from '../../session/api';
 import { useLiveModel, useLiveQuery, type ModelState } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
+import { useWriteOutcome } from '../../sync/write-outcome';
 import { syncStatusAtom } from '../../sync/status';
 import { firstIssuePerField, translatedErrors } from '../user/form-errors';
 
@@ -72,22 +72,6 @@ function treeRows(
   return rows;
 }
 
-/** The write's outcome as a text to show: null when it was taken (queued or sent). */
-function useWriteError(): [string | null, (answer: Result<unknown>) => boolean, () => void] {
-  const { i18n } = useLingui();
-  const [error, setError] = useState<string | null>(null);
-  const took = (answer: Result<unknown>) => {
-    if ('error' in answer) {
-      const field = Object.values(answer.error.fields ?? {})[0]?.[0];
-      setError(translateServerText(i18n, field ?? callErrorText(answer.error)));
-      return false;
-    }
-    setError(null);
-    return true;
-  };
-  return [error, took, () => setError(null)];
-}
-
 /**
  * /app/accounts/list (spec 000 §3): the account tree with its subaccounts, from the local store
  * (the synced `account` models: the active account and those below it), so it opens offline and
@@ -102,7 +86,7 @@ export function AccountsListPage() {
   const mayEdit = can(ACCOUNT_EDIT_PERMISSION);
   const result = useLiveQuery({ type: 'account', limit: 1000 });
   const [counts, setCounts] = useState<ReadonlyMap<string, AccountTreeNode['value']>>(new Map());
-  const [error, took, clearError] = useWriteError();
+  const [error, took, clearError] = useWriteOutcome();
   const [name, setName] = useState('');
   const [parent, setParent] = useState('');
   const accounts: readonly Account[] | undefined = result?.items.map((m) => ({
@@ -295,7 +279,7 @@ export function AccountDetailsPage() {
   const saved = useSavedText();
   const [name, setName] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const [error, took] = useWriteError();
+  const [error, took] = useWriteOutcome();
   if (state.name !== 'found') return <AccountState state={state} />;
   const account: Account = { id: state.model.id, ...state.model.attributes };
   const save = async (changes: Partial<ModelInput<'account'>>) => {

@@ -11,34 +11,17 @@ import {
   TextInput,
 } from '@mantine/core';
 import { datastreamGroupAttributesSchema, type ModelInput } from '@plant/shared-schema';
-import type { LocalModel, Result } from '@plant/sync-worker/api';
-import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import type { LocalModel } from '@plant/sync-worker/api';
+import { translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
 import { syncWorker } from '../../sync/worker';
+import { useWriteOutcome } from '../../sync/write-outcome';
 import { textOf } from './asset-texts';
 
 type StreamGroup = LocalModel<'datastreamgroup'>;
 
 /** The drag data of a group being moved (its id). */
 export const GROUP_DRAG_TYPE = 'application/x-plant-stream-group';
-
-/** A write's refusal as a text to show, or null when it was taken (at once, offline too). */
-function useOutcome(): [string | null, (answer: Result<unknown>) => boolean] {
-  const { i18n } = useLingui();
-  const [error, setError] = useState<string | null>(null);
-  return [
-    error,
-    (answer) => {
-      if ('error' in answer) {
-        const field = Object.values(answer.error.fields ?? {})[0]?.[0];
-        setError(translateServerText(i18n, field ?? callErrorText(answer.error)));
-        return false;
-      }
-      setError(null);
-      return true;
-    },
-  ];
-}
 
 /**
  * Puts the group at `to` among the asset's groups (spec 001 §3: folders in the user's order):
@@ -63,7 +46,7 @@ export function NewGroupForm(props: { readonly assetId: string; readonly count: 
   const { t, i18n } = useLingui();
   const can = useCan();
   const [name, setName] = useState('');
-  const [error, took] = useOutcome();
+  const [error, took] = useWriteOutcome();
   const [problem, setProblem] = useState<string | null>(null);
   if (!can('datastream::create')) return null;
   const create = async () => {
@@ -163,7 +146,7 @@ export function GroupSettings(props: {
   const current = textOf(group.attributes, 'name');
   const [name, setName] = useState(current);
   const [problem, setProblem] = useState<string | null>(null);
-  const [error, took] = useOutcome();
+  const [error, took] = useWriteOutcome();
   const [asking, setAsking] = useState(false);
   const update = async (changes: Partial<ModelInput<'datastreamgroup'>>) =>
     took(await syncWorker().writes.update('datastreamgroup', group.id, changes));
