@@ -9,7 +9,6 @@ import {
 } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import {
-  hiddenUpdateOf,
   topics,
   updateSubjectType,
   uploadProgressSchema,
@@ -57,9 +56,7 @@ interface ForwardInfo {
   /** The model type the update is about ('' when the payload is not an update). */
   readonly subject: string;
   readonly update: ModelUpdate | undefined;
-  /** The hidden stand-in packet, made for the first subscriber that may not see the update. */
-  standIn?: AedesPublishPacket;
-  /** The update without hidden attributes, per set of fields shown (AccessDecision.fieldsKey). */
+  /** The copies of the update other than the whole one, by AccessDecision.copyKey. */
   projected?: Map<string, AedesPublishPacket>;
 }
 
@@ -274,24 +271,10 @@ export class EmbeddedBroker {
         const info = this.forwardInfo(packet);
         const update = info.update;
         if (update === undefined) return null;
-        if (update.asset_was !== undefined || (update.type === 'role' && !access.allAssets)) {
-          // A move between assets, or a role's asset list for who sees only some assets: per
-          // receiver (rare), never with the old asset's id nor an asset it does not see.
-          return { ...packet, payload: Buffer.from(JSON.stringify(access.asSeen(update))) };
-        }
-        if (access.seesUpdate(update) && access.shownFields(update.type) === undefined) {
-          return packet;
-        }
-        if (!access.seesUpdate(update)) {
-          info.standIn ??= {
-            ...packet,
-            payload: Buffer.from(JSON.stringify(hiddenUpdateOf(update))),
-          };
-          return info.standIn;
-        }
-        // Fields hidden from the user's roles: one projection (or stand-in) per set shown.
+        // One copy per kind of receiver (whole, stand-in, fewer fields, fewer assets), built once.
+        const key = access.copyKey(update);
+        if (key === undefined) return packet;
         info.projected ??= new Map();
-        const key = access.fieldsKey;
         let projected = info.projected.get(key);
         if (projected === undefined) {
           projected = { ...packet, payload: Buffer.from(JSON.stringify(access.asSeen(update))) };

@@ -173,9 +173,18 @@ export class AccessDecision {
     );
   }
 
-  /** The attributes shown of `type`; undefined: all of them. */
-  shownFields(type: string): ReadonlySet<string> | undefined {
-    return this.fields.get(type);
+  /**
+   * How this user's copy of `update` differs from the update as logged: undefined when it gets
+   * the update whole; otherwise a key shared by every user who gets the same copy (the broker
+   * builds each copy once per key). A move between assets and a role's asset list depend on the
+   * assets seen; hidden fields on the fields shown.
+   */
+  copyKey(update: ModelUpdate): string | undefined {
+    if (update.asset_was !== undefined || (update.type === roleModel.type && !this.assets.all)) {
+      return `assets:${this.fingerprint}`;
+    }
+    if (!this.seesUpdate(update)) return 'hidden';
+    return this.fields.has(update.type) ? `fields:${this.fieldsKey}` : undefined;
   }
 
   /** The attributes the user may not see of `type`, among those given. */
