@@ -76,7 +76,15 @@ export interface ModelQueryOf<T extends ModelType> {
   readonly parent?: { readonly type: string; readonly id: string };
   /** Case-insensitive substring over the given attributes (spec: search from 3 characters). */
   readonly search?: { readonly text: string; readonly fields: readonly AttributeName<T>[] };
-  /** Default: the registry's sort order. */
+  /** Only the models whose list attribute `field` holds `value` (an asset's tags, issue 16). */
+  readonly contains?: { readonly field: AttributeName<T>; readonly value: string };
+  /**
+   * Default: the registry's sort order. Else by one attribute's value (text case-insensitive),
+   * equal values in the registry's order.
+   */
+  readonly sort?: { readonly field: AttributeName<T>; readonly direction: 'asc' | 'desc' };
+  /** Also answer the values this attribute takes over the matching models (`facet`). */
+  readonly facet?: AttributeName<T>;
   readonly offset?: number;
   /** Default 100, at most 1000: windows of a long list are asked for as the user scrolls. */
   readonly limit?: number;
@@ -92,6 +100,14 @@ export interface QueryResult<T extends ModelType = ModelType> {
    * model. False while models still stream in (the UI says "loading" instead of a count).
    */
   readonly complete: boolean;
+  /** With a query's `facet`: each value the attribute takes, with how many models hold it. */
+  readonly facet?: readonly FacetCount[];
+}
+
+/** One value of a facet and the number of models that hold it. */
+export interface FacetCount {
+  readonly value: string;
+  readonly count: number;
 }
 
 /** Progress of the first load of an account (the UI's progress bar). */

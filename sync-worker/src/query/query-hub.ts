@@ -1,9 +1,10 @@
 import type { ModelType } from '@plant/shared-schema';
-import type { LocalModel, ModelQuery, ModelQueryOf, QueryResult } from '../api';
+import type { FacetCount, LocalModel, ModelQuery, ModelQueryOf, QueryResult } from '../api';
 import type { Logger } from '../log';
 import { toLocalModel } from '../queries';
 import { modelKey, type ModelDoc } from '../store/docs';
 import type { IndexedDbEnv } from '../store/indexeddb';
+import { containsOf, FacetCounts, indexOrder, orderOf, type Order } from './list-options';
 import { ModelReader, type ListRange, type StoredDoc } from './model-reader';
 import { SortedKeys } from './sorted-keys';
 
@@ -54,6 +55,8 @@ interface LiveQuery {
   total: number;
   complete: boolean;
   emitted: boolean;
+  /** The facet's version last sent (-1: none sent). */
+  facetVersion: number;
   /** Bumped with every refresh: an answer of an older one is dropped. */
   version: number;
   closed: boolean;
@@ -73,8 +76,15 @@ class View {
     readonly id: string,
     readonly range: ListRange,
     readonly matches: Matcher,
-    /** The view only narrows its range by visibility: a count of the range is close. */
+    /**
+     * The view only narrows its range by visibility and keeps the index's order: a count of the
+     * range is close, and a window can be read from the index.
+     */
     readonly plain: boolean,
+    /** What the keys are sorted by: the index's sort key, or a query's own order. */
+    readonly order: Order = indexOrder,
+    /** The values of the query's facet attribute over the view's models. */
+    readonly facet?: FacetCounts,
   ) {}
 }
 
@@ -85,13 +95,17 @@ function matcherOf(query: ModelQuery): { matches: Matcher; plain: boolean } {
     doc.type === query.type &&
     doc.attributes !== null &&
     (parentKey === undefined || doc.parent_key === parentKey);
+  const holds = query.contains === undefined ? undefined : containsOf(query.contains);
+  const narrowed: Matcher = holds === undefined ? inRange : (doc) => inRange(doc) && holds(doc);
   const text = query.search?.text.trim().toLowerCase() ?? '';
   const fields = query.search?.fields ?? [];
-  if (text === '' || fields.length === 0) return { matches: inRange, plain: true };
+  if (text === '' || fields.length === 0) {
+    return { matches: narrowed, plain: holds === undefined };
+  }
   return {
     plain: false,
     matches: (doc) =>
-      inRange(doc) &&
+      narrowed(doc) &&
       fields.some((f) => {
         const value = doc.attributes?.[f];
         return typeof value === 'string' && value.toLowerCase().includes(text);
@@ -114,6 +128,9 @@ function viewId(query: ModelQuery): string {
     query.parent?.id ?? null,
     fields.length === 0 ? '' : text,
     fields,
+    query.contains === undefined ? null : [query.contains.field, query.contains.value],
+    query.sort === undefined ? null : [query.sort.field, query.sort.direction],
+    query.facet ?? null,
   ]);
 }
 
@@ -241,7 +258,14 @@ export class QueryHub {
     let view = this.views.get(id);
     if (view === undefined) {
       const { matches, plain } = matcherOf(query);
-      view = new View(id, rangeOf(query), matches, plain);
+      view = new View(
+        id,
+        rangeOf(query),
+        matches,
+        plain && query.sort === undefined && query.facet === undefined,
+        orderOf(query.sort),
+        query.facet === undefined ? undefined : new FacetCounts(query.facet),
+      );
       this.views.set(id, view);
       if (this.attached) void this.build(view);
     }
@@ -254,6 +278,7 @@ export class QueryHub {
       total: 0,
       complete: false,
       emitted: false,
+      facetVersion: -1,
       version: 0,
       closed: false,
     };
@@ -323,14 +348,25 @@ export class QueryHub {
       const reader = await this.openReader();
       if (reader === null) throw new Error('the models database is not there');
       const entries: [string, string][] = [];
+      view.facet?.clear();
       let after: [string, string] | undefined;
       for (;;) {
         const docs = await reader.range(view.range, BUILD_CHUNK, after);
         if (this.closed) return;
-        for (const doc of docs) if (view.matches(doc)) entries.push([doc.key, doc.sort_key]);
+        for (const doc of docs) {
+          if (!view.matches(doc)) continue;
+          entries.push([doc.key, view.order(doc)]);
+          view.facet?.set(doc.key, doc);
+        }
         const last = docs[docs.length - 1];
         if (last === undefined || docs.length < BUILD_CHUNK) break;
         after = [last.sort_key, last.key];
+      }
+      // The index gives its own order; another one is sorted here (sort text, then key).
+      if (view.order !== indexOrder) {
+        entries.sort(([ka, sa], [kb, sb]) =>
+          sa < sb ? -1 : sa > sb ? 1 : ka < kb ? -1 : ka > kb ? 1 : 0,
+        );
       }
       view.keys.reset(entries);
       view.models.clear();
@@ -373,11 +409,13 @@ export class QueryHub {
     for (const { key, doc } of changes) {
       const matches = doc !== null && view.matches(doc);
       if (!matches && !view.keys.has(key) && !moves.has(key)) continue;
-      moves.set(key, matches ? doc.sort_key : null);
+      moves.set(key, matches ? view.order(doc) : null);
       if (matches) {
         if (view.models.has(key)) view.models.set(key, toLocalModel(doc) as LocalModel);
+        view.facet?.set(key, doc);
       } else {
         view.models.delete(key);
+        view.facet?.delete(key);
       }
       touched = true;
     }
@@ -435,7 +473,7 @@ export class QueryHub {
     }
     // A key whose doc went while it was read has left the view by now (a newer refresh runs).
     const items = keys.flatMap((k) => view.models.get(k) ?? []);
-    this.emit(live, keys, items, view.keys.size, !this.loading);
+    this.emit(live, keys, items, view.keys.size, !this.loading, view.facet);
   }
 
   private emit(
@@ -444,11 +482,14 @@ export class QueryHub {
     items: readonly LocalModel[],
     total: number,
     complete: boolean,
+    facet?: FacetCounts,
   ): void {
+    const facetVersion = facet?.version ?? -1;
     if (
       live.emitted &&
       live.total === total &&
       live.complete === complete &&
+      live.facetVersion === facetVersion &&
       sameItems(live.items, items)
     ) {
       return;
@@ -457,8 +498,16 @@ export class QueryHub {
     live.items = items;
     live.total = total;
     live.complete = complete;
+    live.facetVersion = facetVersion;
     live.emitted = true;
-    live.callback({ total, offset: live.offset, items, complete });
+    const values: readonly FacetCount[] | undefined = facet?.values();
+    live.callback({
+      total,
+      offset: live.offset,
+      items,
+      complete,
+      ...(values === undefined ? {} : { facet: values }),
+    });
   }
 
   private dropIdleViews(): void {
