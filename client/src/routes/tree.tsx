@@ -85,6 +85,9 @@ const GatewayDetailsPage = lazyPage(
 const LogsPage = lazyPage(() => import('../features/gateway-logs/logs-page'), 'LogsPage');
 const StreamPage = lazyPage(() => import('../features/devices/stream-page'), 'StreamPage');
 const ScanPage = lazyPage(() => import('../features/areas/scan-page'), 'ScanPage');
+const QrPage = lazyPage(() => import('../features/qr/qr-page'), 'QrPage');
+const QrScanPage = lazyPage(() => import('../features/qr/qr-scan-page'), 'QrScanPage');
+const QrLabelsPage = lazyPage(() => import('../features/qr/qr-labels-page'), 'QrLabelsPage');
 
 export const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,
@@ -496,7 +499,11 @@ const areas = [
   area(appRoute, 'single', msg`Single view`),
   area(appRoute, 'api', msg`API`, { children: (p) => [area(p, 'map', msg`Map`)] }),
   area(appRoute, 'qr', msg`QR codes`, {
-    children: (p) => [area(p, 'scan', msg`Scan`), area(p, 'details', msg`QR code`)],
+    component: () => <QrPage />,
+    children: (p) => [
+      area(p, 'scan', msg`Scan`, { component: () => <QrScanPage /> }),
+      area(p, 'details', msg`QR code labels`, { component: () => <QrLabelsPage /> }),
+    ],
   }),
 ];
 

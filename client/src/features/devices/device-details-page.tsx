@@ -32,6 +32,7 @@ import { devicePaths } from './paths';
 import { CollectDataWizard } from './collect-data-wizard';
 import { EditAssetButton } from './asset-form';
 import { StreamGroups } from './stream-groups';
+import { QrCodeButton } from '../qr/qr-code-button';
 
 /**
  * /app/devices/{id}/details: one asset from the local store, live. Name and description are
@@ -114,6 +115,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
           <Badge color={statusColor(status)} variant="light">
             {statusLabel(i18n, status)}
           </Badge>
+          <QrCodeButton item={{ kind: 'asset', id: model.id }} name={name} />
           <EditAssetButton model={model} />
         </Group>
       </Group>

@@ -37,6 +37,7 @@ import { syncWorker } from '../../sync/worker';
 import { textOf } from '../devices/asset-texts';
 import { InlineEdit, ValueText } from '../devices/inline-edit';
 import { ConnectionState, LastSeen, OnlineBadge } from './gateway-texts';
+import { QrCodeButton } from '../qr/qr-code-button';
 
 /**
  * /app/gateways/{id}/details (gateway::view): the gateway from the local store, live; its agent's
@@ -93,6 +94,7 @@ function GatewayDetails({ gateway }: { readonly gateway: LocalModel<'gateway'> }
         </InlineEdit>
         <Group gap="xs">
           <OnlineBadge gateway={gateway} />
+          <QrCodeButton item={{ kind: 'gateway', id: gateway.id }} name={name} />
           <Anchor component={Link} to={appPaths.gatewayList()} size="sm">
             <Trans>All gateways</Trans>
           </Anchor>
