@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
-import { API_BASE, MAX_BODY_BYTES } from '@plant/shared-schema';
+import { API_BASE, MAX_BODY_BYTES, UPLOAD_CHUNK_MAX_BYTES } from '@plant/shared-schema';
 import { exactAddress, type AppEnv } from './http/context';
 import { errorResponse } from './http/errors';
 import type { Logger } from './logger';
@@ -19,6 +19,8 @@ import { userRoutes } from './routes/user';
 import { valueRoutes } from './routes/values';
 import type { Services } from './services';
 import type { ValuesService } from './gateways/values.service';
+import type { FileService } from './files/file.service';
+import { fileRoutes } from './routes/files';
 
 /** Bodies past this are refused with 413 before they are read into memory. */
 export { MAX_BODY_BYTES };
@@ -29,6 +31,7 @@ export function createApp(
   log: Logger,
   clientDir: string,
   values: ValuesService,
+  files: FileService,
   trustedProxies: readonly string[] = [],
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -41,13 +44,20 @@ export function createApp(
   // JSON API gets its two headers from the node listener (server.ts), where they cost nothing.
   // Only on methods that carry a body: reading the limit on a GET would make the node adapter build
   // a full Request object for nothing, which costs more than the rest of a cached GET.
-  app.on(
-    ['POST', 'PUT', 'PATCH', 'DELETE'],
-    `${API_BASE}/*`,
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json({ success: false, message: 'The request body is too large.' }, 413),
-    }),
+  const tooLarge = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => c.json({ success: false, message: 'The request body is too large.' }, 413),
+  });
+  // A file's chunks are larger, and streamed to disk as they come (never held in memory whole).
+  const chunkTooLarge = bodyLimit({
+    maxSize: UPLOAD_CHUNK_MAX_BYTES,
+    onError: (c) => c.json({ success: false, message: 'The chunk is too large.' }, 413),
+  });
+  const uploadPath = new RegExp(`^${API_BASE}/files/[^/]+/upload$`);
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], `${API_BASE}/*`, (c, next) =>
+    c.req.method === 'PUT' && uploadPath.test(c.req.path)
+      ? chunkTooLarge(c, next)
+      : tooLarge(c, next),
   );
 
   const api = new Hono<AppEnv>();
@@ -61,6 +71,7 @@ export function createApp(
   api.route('/', accountAdminRoutes(services));
   api.route('/', gatewayRoutes(services, values));
   api.route('/', valueRoutes(services, values));
+  api.route('/', fileRoutes(services, files));
   // Last: its /:collection paths must not shadow the fixed paths above.
   api.route('/', modelRoutes(services, log));
   api.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));

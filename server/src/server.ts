@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import {
   createServer,
@@ -35,6 +36,8 @@ import { RecordPruner } from './services/record-pruner';
 import { MachineData } from './gateways/machine-data';
 import { sandboxPreprocessor } from './gateways/sandbox-preprocessor';
 import { ValuesService } from './gateways/values.service';
+import { FileService } from './files/file.service';
+import { DiskBlobStore } from './files/blob-store';
 import { AccountRepository } from './repositories/account.repository';
 import { openTimeSeriesStore } from './timeseries/sqlite-time-series-store';
 import { openPostgresTimeSeriesStore } from './timeseries/postgres-time-series-store';
@@ -209,11 +212,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   machineData.presence.cluster = cluster.gatewayLinks();
   const accounts = new AccountRepository(db);
   const valuePruner = new ValuePruner(store, clock, log, () => accounts.valueRetention());
+  const files = new FileService(
+    db,
+    new DiskBlobStore(path.join(config.dataDir, 'files')),
+    services.models,
+    log,
+  );
   const app = createApp(
     services,
     log,
     config.clientDir,
     new ValuesService(db, machineData),
+    files,
     config.trustedProxies,
   );
 
@@ -248,6 +258,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   );
   await broker.start();
+  files.progress = (accountId, progress) => broker.publishUploadProgress(accountId, progress);
   linkProcesses(cluster, feed, broker, services, machineData);
   // Alone, no gateway can be connected before the broker starts: every "online" is stale. In a
   // cluster, gateways connected to the other processes are online.

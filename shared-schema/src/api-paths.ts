@@ -33,6 +33,13 @@ export const apiPaths = {
   passwordReset: () => 'password/reset',
   collection: (collection: string) => seg(collection),
   model: (collection: string, id: string) => `${seg(collection)}/${seg(id)}`,
+  /** A file's bytes (GET), served with the reader's access checked. */
+  fileContent: (id: string) => `files/${seg(id)}/content`,
+  /** A small WebP of an image file (GET). */
+  fileThumbnail: (id: string) => `files/${seg(id)}/thumbnail`,
+  /** Where a file's upload stands (GET), and its next chunk (PUT ?offset=). */
+  fileUpload: (id: string, offset?: number) =>
+    offset === undefined ? `files/${seg(id)}/upload` : `files/${seg(id)}/upload?offset=${offset}`,
   mqttlogs: (fromTs: number) => `account/mqttlogs?from=${fromTs}`,
   /** POST makes a subaccount (AccountView). */
   subaccounts: () => 'account/subaccounts',

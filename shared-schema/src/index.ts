@@ -32,6 +32,7 @@ export * from './protocol/terminal';
 export * from './models/registry-types';
 export * from './models/registry';
 export * from './models/asset';
+export * from './models/file';
 export * from './models/gateway';
 export * from './models/datastream';
 export * from './models/account-lists';

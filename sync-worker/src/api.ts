@@ -7,10 +7,18 @@
  *   name, message and stack of those);
  * - callbacks are passed as `Comlink.proxy(cb)`; each subscription answers an unsubscribe
  *   function (itself a proxy): call it, then release the proxy, on unmount;
- * - everything that crosses is plain JSON-like data (query results are small: lists are paged).
+ * - everything that crosses is plain JSON-like data (query results are small: lists are paged),
+ *   and a file's bytes as a Blob (structured clone).
  */
 import type { Remote } from 'comlink';
-import type { AttributeName, ModelAttributes, ModelInput, ModelType } from '@plant/shared-schema';
+import type {
+  AttributeName,
+  FileKind,
+  ModelAttributes,
+  ModelInput,
+  ModelType,
+} from '@plant/shared-schema';
+import type { FilesUsage, UploadView } from './files/files-hub';
 import type { BrokerState } from './transport/broker';
 import type { Feedback } from './transport/http';
 
@@ -357,6 +365,35 @@ export interface TerminalArea {
   send(gatewayId: string, line: string): Promise<Result<{ id: string }>>;
 }
 
+export type { FilesUsage, UploadView };
+
+/** Files of assets (DESIGN.md §9): added offline too, uploaded in chunks, kept for offline use. */
+export interface FilesArea {
+  /**
+   * Adds a photo or document to an asset: checked against the kind's limits (the answer's error
+   * names the field), shown at once, uploaded in chunks when the network allows, resumed after
+   * a cut or a reload. Answers the new file's id.
+   */
+  add(
+    assetId: string,
+    kind: FileKind,
+    file: Blob,
+    name: string,
+  ): Promise<Result<{ id: string; mutationId: string }>>;
+  /** A file's bytes (or its thumbnail): kept here, waiting to upload, or read from the server. */
+  read(id: string, variant: 'content' | 'thumbnail'): Promise<Result<Blob>>;
+  /** Keeps every file of an opened asset for offline use. */
+  keep(assetId: string): Promise<Result<{ files: number; bytes: number }>>;
+  /** How much is kept for offline use. */
+  usage(): Promise<FilesUsage>;
+  /** Frees what is kept (of one asset, or all); uploads still waiting stay. */
+  free(assetId?: string): Promise<void>;
+  /** Every upload known here, now and on every change (progress, waiting, failed). */
+  watchUploads(
+    callback: (uploads: Readonly<Record<string, UploadView>>) => void,
+  ): Promise<Unsubscribe>;
+}
+
 export interface SyncWorkerApi {
   readonly session: SessionArea;
   readonly data: DataArea;
@@ -365,6 +402,7 @@ export interface SyncWorkerApi {
   readonly http: HttpArea;
   readonly values: ValuesArea;
   readonly terminal: TerminalArea;
+  readonly files: FilesArea;
 }
 
 /**

@@ -228,10 +228,9 @@ describe('outbox limits and triggers', () => {
     engine.onEvent((e) => {
       if (e.name === 'write-rejected') rejected.push(e.message);
     });
-    const documents = Array.from({ length: 40 }, (_, i) => ({
-      name: `Manual ${i}`,
-      url: `https://docs.example.com/${'p'.repeat(1900)}/${i}`,
-    }));
+    const settings = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`setting ${i}`, 'p'.repeat(1900)]),
+    );
     // 60 writes of about 2 KB each: more than one body's worth, all fine.
     for (let i = 0; i < 60; i++) {
       await engine.create('asset', {
@@ -239,7 +238,7 @@ describe('outbox limits and triggers', () => {
         description: 'd'.repeat(2000),
       });
     }
-    const big = await engine.create('asset', { name: 'Too big', documents });
+    const big = await engine.create('integration', { name: 'Too big', settings });
     if (!('data' in big)) throw new Error(big.error.message);
     // The failed count shows when the refusal is stored; the event follows when its write ends.
     await until('settled', () => engine.status.pendingWrites === 0 && rejected.length > 0, 20_000);

@@ -30,6 +30,8 @@ import { ApiClient } from './transport/http';
 import { TerminalHub } from './terminal/terminal-hub';
 import { ValuesCache } from './values/cache';
 import { ValuesHub } from './values/values-hub';
+import { FilesDatabase, filesDatabaseName } from './files/file-db';
+import { FilesHub, type FilesTimings } from './files/files-hub';
 
 export interface EngineOptions extends SessionOptions {
   readonly log: Logger;
@@ -52,6 +54,7 @@ export interface EngineOptions extends SessionOptions {
     readonly broker?: Partial<BrokerTimings>;
     readonly poller?: Partial<MissedUpdateTimings>;
     readonly sender?: Partial<SenderTimings>;
+    readonly files?: Partial<FilesTimings>;
     /** Wait before trying a failed bootstrap again. */
     readonly bootstrapRetryMs?: number;
   };
@@ -82,6 +85,8 @@ export class SyncEngine {
   readonly values: ValuesHub;
   /** The gateway terminal's commands and answers (spec 000 §2). */
   readonly terminal: TerminalHub;
+  /** Files of assets: uploads in chunks, bytes kept for offline use (DESIGN.md §9). */
+  readonly files: FilesHub;
   /** Live queries and one-model watches over the local store. */
   readonly queries: QueryHub;
   private broker: BrokerConnection | undefined;
@@ -108,6 +113,7 @@ export class SyncEngine {
     readonly replica: Replica,
     valuesCache: ValuesCache,
     queries: QueryHub,
+    private readonly filesDb: FilesDatabase,
   ) {
     this.queries = queries;
     this.token = options.token;
@@ -133,6 +139,31 @@ export class SyncEngine {
       `plant-terminal-${replica.store.name}`,
       options.log,
     );
+    this.files = new FilesHub({
+      api: this.api,
+      log: options.log,
+      db: filesDb,
+      create: (attributes, id) => this.create('file', attributes, id),
+      model: (id) => this.get('file', id),
+      filesOf: (asset) => this.assetFiles(asset),
+      createWrite: async (id) =>
+        (await this.replica.outbox()).find(
+          (m) => m.type === 'file' && m.id === id && m.kind === 'create',
+        ),
+      channel: `plant-files-${replica.store.name}`,
+      ...(options.timings?.files === undefined ? {} : { timings: options.timings.files }),
+    });
+  }
+
+  /** The files of an asset in the local store. */
+  private async assetFiles(asset: string): Promise<LocalModel<'file'>[]> {
+    const docs = await this.replica.store.db.models
+      .find({ selector: { parent_key: modelKey('asset', asset) } })
+      .exec();
+    return docs
+      .filter((d) => d.type === 'file')
+      .map((d) => toLocalModel(d.toJSON()))
+      .filter((m): m is LocalModel<'file'> => m !== null && m.type === 'file');
   }
 
   /** The ids of an asset's data streams in the local store (through its groups). */
@@ -179,7 +210,8 @@ export class SyncEngine {
       await store.close();
       throw err;
     }
-    const engine = new SyncEngine(options, new Replica(store), cache, queries);
+    const filesDb = new FilesDatabase(filesDatabaseName(options.userId, options.accountId), env);
+    const engine = new SyncEngine(options, new Replica(store), cache, queries, filesDb);
     engine.wire();
     return engine;
   }
@@ -252,7 +284,10 @@ export class SyncEngine {
       this.api,
       options.log,
       {
-        applied: (events) => this.receiveNow(events),
+        applied: async (events) => {
+          await this.receiveNow(events);
+          this.files.nudge();
+        },
         rejected: (entry, message, fields) =>
           this.emit({
             name: 'write-rejected',
@@ -284,10 +319,16 @@ export class SyncEngine {
       events: {
         state: (connection) => this.setStatus({ connection }),
         update: (message) => this.receive([message]),
-        upload: (progress) => this.emit({ name: 'upload-progress', ...progress }),
+        upload: (progress) => {
+          this.files.received(progress);
+          this.emit({ name: 'upload-progress', ...progress });
+        },
         values: (message) => this.values.received(message),
         terminal: (message) => this.terminal.received(message),
-        connected: () => this.sender?.nudge(),
+        connected: () => {
+          this.sender?.nudge();
+          this.files.nudge();
+        },
         subscribed: () => {
           this.poller?.trigger('broker subscribed');
           this.values.connected();
@@ -299,6 +340,7 @@ export class SyncEngine {
     });
     this.values.lead(this.broker);
     this.terminal.lead(this.broker);
+    this.files.lead();
     this.broker.start();
     void this.runBootstrap();
   }
@@ -546,6 +588,7 @@ export class SyncEngine {
     await this.flushing;
     await this.poller?.settled();
     await this.sender?.settled();
+    await this.files.settled();
   }
 
   async stop(): Promise<void> {
@@ -554,6 +597,8 @@ export class SyncEngine {
     for (const cleanup of this.cleanups.splice(0)) cleanup();
     this.values.stop();
     this.terminal.stop();
+    this.files.stop();
+    await this.files.settled();
     await this.broker?.stop();
     await this.poller?.stop();
     await this.sender?.stop();
@@ -562,6 +607,7 @@ export class SyncEngine {
     this.setStatus({ started: false, leader: false, connection: { name: 'stopped' } });
     this.queries.close();
     await this.replica.store.close();
+    this.filesDb.close();
   }
 
   private setStatus(patch: Partial<SyncStatus>): void {

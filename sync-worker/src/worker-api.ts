@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import type {
   DataArea,
+  FilesArea,
   HttpArea,
   Result,
   SessionArea,
@@ -25,6 +26,7 @@ import {
   type IndexedDbEnv,
 } from './store/indexeddb';
 import { LocalStore, modelsDatabaseName } from './store/store';
+import { FilesDatabase, filesDatabaseName, userFilesPrefix } from './files/file-db';
 import { Replica } from './sync/replica';
 import { ApiClient } from './transport/http';
 
@@ -167,6 +169,10 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     await new Replica(old).clearModels();
     await old.close();
     await deleteDatabase(env.indexedDB, valuesDatabaseName(previous.userId, previous.accountId));
+    // Its kept files go too; its uploads still waiting stay, like its unsent writes.
+    const files = new FilesDatabase(filesDatabaseName(previous.userId, previous.accountId), env);
+    await files.kept.clear();
+    files.close();
     return start({ ...previous, accountId, token }, openQueries(previous.userId, accountId));
   }
 
@@ -178,7 +184,7 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     queries = undefined;
     session = undefined;
     if (whose === undefined) return;
-    const prefixes = [userDexiePrefix(whose), userValuesPrefix(whose)];
+    const prefixes = [userDexiePrefix(whose), userValuesPrefix(whose), userFilesPrefix(whose)];
     const names = await listDatabases(env.indexedDB, () => []);
     for (const name of names.filter((n) => prefixes.some((p) => n.startsWith(p)))) {
       await deleteDatabase(env.indexedDB, name);
@@ -284,6 +290,29 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     },
   };
 
+  const filesArea: FilesArea = {
+    async add(assetId, kind, file, name) {
+      return engine === undefined ? NOT_STARTED : engine.files.add(assetId, kind, file, name);
+    },
+    async read(id, variant) {
+      return engine === undefined ? NOT_STARTED : engine.files.read(id, variant);
+    },
+    async keep(assetId) {
+      return engine === undefined ? NOT_STARTED : engine.files.keep(assetId);
+    },
+    async usage() {
+      if (engine === undefined) return { bytes: 0, files: 0, byAsset: {}, waitingBytes: 0 };
+      return engine.files.usage();
+    },
+    async free(assetId) {
+      await engine?.files.free(assetId);
+    },
+    watchUploads(callback) {
+      if (engine === undefined) return Promise.resolve(remote(() => undefined));
+      return Promise.resolve(remote(engine.files.watch(callback)));
+    },
+  };
+
   let origin: { origin: string; appUrl: string } | undefined;
   const httpArea: HttpArea = {
     configure(next) {
@@ -332,5 +361,6 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     http: httpArea,
     values: valuesArea,
     terminal: terminalArea,
+    files: filesArea,
   };
 }

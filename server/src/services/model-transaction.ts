@@ -19,6 +19,11 @@ import {
   type ModelDefinition,
   type ModelUpdate,
   type SyncedModel,
+  FILE_FIXED,
+  PHOTO_NOT_OF_ASSET,
+  fileModel,
+  fileProblems,
+  type FileAttributes,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
@@ -185,6 +190,9 @@ export class ModelTransaction {
         .filter((k) => JSON.stringify(after[k]) !== JSON.stringify(before[k]))
         .map((k) => [k, after[k]]),
     );
+    const fixed = (this.def.fixed ?? []).filter((k) => k in changed);
+    if (fixed.length > 0)
+      throw invalidInput(Object.fromEntries(fixed.map((k) => [k, [FILE_FIXED]])));
     await this.keepSecrets(id);
     if (Object.keys(changed).length === 0) return { model: toSyncedModel(existing), updates: [] };
     // Only what this write changes is checked: a reference that went stale under another
@@ -426,6 +434,17 @@ export class ModelTransaction {
     }
     if (this.def.type === 'gateway')
       Object.assign(problems, gatewayProblems(attributes as GatewayAttributes));
+    if (this.def.type === 'file') {
+      for (const [field, text] of Object.entries(fileProblems(attributes as FileAttributes)))
+        problems[field] = [text];
+    }
+    if (this.def.type === 'asset' && touched.has('photo') && typeof attributes.photo === 'string') {
+      const photo = await this.models.find(this.accountId, fileModel.type, attributes.photo);
+      const file =
+        photo === undefined ? undefined : (JSON.parse(photo.attributes) as FileAttributes);
+      if (file !== undefined && (file.asset_id !== selfId || file.kind !== 'photo'))
+        problems.photo = [PHOTO_NOT_OF_ASSET];
+    }
     if (this.def.type === 'connection' && (touched.has('settings') || touched.has('protocol'))) {
       const protocol = attributes.protocol as Protocol;
       Object.assign(problems, settingsProblems(protocol, attributes.settings));

@@ -19,7 +19,8 @@ export const assetAttributesSchema = z.object({
     .default(null),
   description: z.string().max(5000).default(''),
   gateway_id: idField.nullable().default(null),
-  photo: z.string().max(2000).nullable().default(null),
+  /** The asset's photo: a `file` of this asset of kind 'photo'. */
+  photo: idField.nullable().default(null),
   tags: z.array(z.string().min(1).max(100)).max(100).default([]),
   contacts: z
     .array(
@@ -30,10 +31,6 @@ export const assetAttributesSchema = z.object({
       }),
     )
     .max(50)
-    .default([]),
-  documents: z
-    .array(z.object({ name: z.string().min(1).max(250), url: z.string().min(1).max(2000) }))
-    .max(200)
     .default([]),
   status: z.enum(ASSET_STATUSES).default('unknown'),
   /** Where the asset stands (the map view), in degrees; null: not placed. */
@@ -58,7 +55,7 @@ export const assetModel = {
   collection: 'assets',
   parentType: 'account',
   attributes: assetAttributesSchema,
-  refs: { gateway_id: 'gateway' },
+  refs: { gateway_id: 'gateway', photo: 'file' },
   permissions: {
     view: 'asset::view',
     create: 'asset::create',

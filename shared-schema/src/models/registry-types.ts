@@ -47,6 +47,11 @@ export interface ModelDefinition<T extends string = string, S extends z.ZodObjec
    */
   readonly serverFields?: readonly (keyof z.infer<S> & string)[];
   /**
+   * Attributes set when the model is made and never changed after (a file's size and checksum):
+   * an update that changes one is refused.
+   */
+  readonly fixed?: readonly (keyof z.infer<S> & string)[];
+  /**
    * Access per asset (DESIGN.md §10): the asset this model belongs to, whose access decides who
    * sees and edits it. 'self' for an asset; an attribute naming the asset for what lives under
    * one (a stream group's and a stream's `asset_id`); absent for models outside any asset

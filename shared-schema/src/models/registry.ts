@@ -1,6 +1,7 @@
 import { assetModel } from './asset';
 import { datastreamGroupModel, datastreamModel } from './datastream';
 import { gatewayModel } from './gateway';
+import { fileModel } from './file';
 import { connectionModel, datapointModel } from './connection';
 import { errorCodeListModel, integrationModel, serviceModel } from './account-lists';
 import { accountModel, memberModel, roleModel, tagModel } from './managed';
@@ -19,6 +20,7 @@ export const MODELS = [
   datastreamModel,
   connectionModel,
   datapointModel,
+  fileModel,
   integrationModel,
   serviceModel,
   errorCodeListModel,

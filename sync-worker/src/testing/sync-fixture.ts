@@ -18,6 +18,7 @@ export const FAST: NonNullable<EngineOptions['timings']> = {
   poller: { pollMs: 60_000, debounceMs: 30 },
   sender: { batchWaitMs: 30, minBackoffMs: 100, maxBackoffMs: 400 },
   bootstrapRetryMs: 150,
+  files: { retryMs: 100, maxRetryMs: 400 },
 };
 
 export interface Session {

@@ -58,6 +58,10 @@ export interface CallOptions<T> {
   readonly signal?: AbortSignal;
   /** The answer is text (a stylesheet), answered as a string without the envelope. */
   readonly text?: boolean;
+  /** Bytes to send as they are (a file's chunk), instead of a JSON body. */
+  readonly bytes?: Blob;
+  /** The answer is bytes (a file), answered as a Blob without the envelope. */
+  readonly binary?: boolean;
 }
 
 export interface ApiClientOptions {
@@ -114,7 +118,10 @@ export class ApiClient {
     const token = this.options.token();
     if (token !== null) headers.Authorization = `Bearer ${token}`;
     const init: RequestInit = { method, headers };
-    if (options.body !== undefined) {
+    if (options.bytes !== undefined) {
+      headers['Content-Type'] = 'application/octet-stream';
+      init.body = options.bytes;
+    } else if (options.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(options.body);
     }
@@ -124,6 +131,11 @@ export class ApiClient {
     let text: string;
     try {
       response = await this.fetchImpl(url, init);
+      if (options.binary === true && response.ok) {
+        const blob = await response.blob();
+        if (options.background !== true) this.tell((l) => l.answered?.(true));
+        return { ok: true, status: response.status, data: blob as T };
+      }
       text = await response.text();
     } catch (err) {
       // No answer: offline, refused, reset. Nothing to report to a server we cannot reach.

@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable, Transform } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+
+/** A chunk's bytes ran past what the caller allowed: the chunk is not kept. */
+export class ChunkTooLarge extends Error {
+  constructor() {
+    super('The chunk is larger than allowed.');
+    this.name = 'ChunkTooLarge';
+  }
+}
+
+/**
+ * THE file store (DESIGN.md §9): an account's blobs by their SHA-256, and the parts of uploads
+ * under way by file id. Ids and checksums reach it checked by the shared schemas (ids of
+ * [A-Za-z0-9_-], checksums of 64 hex digits), so they are safe as path segments. An S3-compatible
+ * store for scale would implement the same interface.
+ */
+export interface BlobStore {
+  /** How many bytes of an upload are stored so far (0 when none). */
+  partSize(accountId: string, fileId: string): Promise<number>;
+  /**
+   * Appends a chunk to an upload at its current end; stops and keeps nothing of it past
+   * `maxBytes` (ChunkTooLarge). Answers the part's new size.
+   */
+  append(
+    accountId: string,
+    fileId: string,
+    chunk: ReadableStream<Uint8Array>,
+    maxBytes: number,
+  ): Promise<number>;
+  /**
+   * The upload is whole: kept as the blob of `sha256` if its bytes hash to it (true), thrown
+   * away otherwise (false). Either way the part is gone after.
+   */
+  complete(accountId: string, fileId: string, sha256: string): Promise<boolean>;
+  /** Throws an upload's part away. */
+  discard(accountId: string, fileId: string): Promise<void>;
+  /** The blob's size, or undefined when the account has no blob of that checksum. */
+  size(accountId: string, sha256: string): Promise<number | undefined>;
+  open(accountId: string, sha256: string): ReadStream;
+  /** The blob's file on disk (to make a thumbnail from). */
+  path(accountId: string, sha256: string): string;
+  writeThumbnail(accountId: string, sha256: string, bytes: Uint8Array): Promise<void>;
+  thumbnailSize(accountId: string, sha256: string): Promise<number | undefined>;
+  openThumbnail(accountId: string, sha256: string): ReadStream;
+}
+
+/** The blobs in a folder (DATA_DIR/files): blobs/<account>/<ab>/<sha256>, parts/<account>/<id>. */
+export class DiskBlobStore implements BlobStore {
+  constructor(private readonly dir: string) {}
+
+  private partPath(accountId: string, fileId: string): string {
+    return join(this.dir, 'parts', accountId, fileId);
+  }
+
+  path(accountId: string, sha256: string): string {
+    return join(this.dir, 'blobs', accountId, sha256.slice(0, 2), sha256);
+  }
+
+  private thumbnailPath(accountId: string, sha256: string): string {
+    return join(this.dir, 'thumbnails', accountId, sha256.slice(0, 2), `${sha256}.webp`);
+  }
+
+  async partSize(accountId: string, fileId: string): Promise<number> {
+    return (await sizeOf(this.partPath(accountId, fileId))) ?? 0;
+  }
+
+  async append(
+    accountId: string,
+    fileId: string,
+    chunk: ReadableStream<Uint8Array>,
+    maxBytes: number,
+  ): Promise<number> {
+    const path = this.partPath(accountId, fileId);
+    await mkdir(dirname(path), { recursive: true });
+    const before = (await sizeOf(path)) ?? 0;
+    let seen = 0;
+    const bounded = new Transform({
+      transform(data: Buffer, _encoding, done) {
+        seen += data.length;
+        done(seen > maxBytes ? new ChunkTooLarge() : null, data);
+      },
+    });
+    try {
+      await pipeline(
+        // Node's web stream type; the sync worker's tests compile this file with the DOM's.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+        Readable.fromWeb(chunk as NodeReadableStream<Uint8Array>),
+        bounded,
+        createWriteStream(path, { flags: 'a' }),
+      );
+    } catch (err) {
+      // Nothing of a broken chunk stays: the next try starts at the part's old end.
+      await truncateTo(path, before);
+      throw err;
+    }
+    return before + seen;
+  }
+
+  async complete(accountId: string, fileId: string, sha256: string): Promise<boolean> {
+    const part = this.partPath(accountId, fileId);
+    const hash = createHash('sha256');
+    await pipeline(createReadStream(part), hash);
+    if (hash.digest('hex') !== sha256) {
+      await rm(part, { force: true });
+      return false;
+    }
+    const blob = this.path(accountId, sha256);
+    await mkdir(dirname(blob), { recursive: true });
+    await rename(part, blob);
+    return true;
+  }
+
+  async discard(accountId: string, fileId: string): Promise<void> {
+    await rm(this.partPath(accountId, fileId), { force: true });
+  }
+
+  size(accountId: string, sha256: string): Promise<number | undefined> {
+    return sizeOf(this.path(accountId, sha256));
+  }
+
+  open(accountId: string, sha256: string): ReadStream {
+    return createReadStream(this.path(accountId, sha256));
+  }
+
+  async writeThumbnail(accountId: string, sha256: string, bytes: Uint8Array): Promise<void> {
+    const path = this.thumbnailPath(accountId, sha256);
+    await mkdir(dirname(path), { recursive: true });
+    // Written beside and renamed: a reader never sees half a thumbnail.
+    await writeFile(`${path}.tmp`, bytes);
+    await rename(`${path}.tmp`, path);
+  }
+
+  thumbnailSize(accountId: string, sha256: string): Promise<number | undefined> {
+    return sizeOf(this.thumbnailPath(accountId, sha256));
+  }
+
+  openThumbnail(accountId: string, sha256: string): ReadStream {
+    return createReadStream(this.thumbnailPath(accountId, sha256));
+  }
+}
+
+async function sizeOf(path: string): Promise<number | undefined> {
+  try {
+    return (await stat(path)).size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+async function truncateTo(path: string, size: number): Promise<void> {
+  try {
+    await truncate(path, size);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}

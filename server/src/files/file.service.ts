@@ -1,0 +1,223 @@
+import type { ReadStream } from 'node:fs';
+import sharp from 'sharp';
+import {
+  can,
+  FILE_CHECKSUM_MISMATCH,
+  FILE_NOT_UPLOADED,
+  fileAttributesSchema,
+  fileModel,
+  UPLOAD_CHUNK_MAX_BYTES,
+  type FileAttributes,
+  type UploadProgress,
+  type UploadState,
+} from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import type { Logger } from '../logger';
+import { ModelRepository } from '../repositories/model.repository';
+import { DomainError, forbidden, invalidInput, notFound } from '../services/domain-error';
+import type { ModelService } from '../services/model.service';
+import type { Session } from '../services/user.service';
+import { ChunkTooLarge, type BlobStore } from './blob-store';
+
+/** The longest side of a thumbnail, in pixels. */
+export const THUMBNAIL_PX = 320;
+
+/** What a download answers: the bytes and how to label them. */
+export interface FileDownload {
+  readonly body: ReadStream;
+  readonly size: number;
+  readonly type: string;
+  readonly name: string;
+  readonly sha256: string;
+}
+
+interface FoundFile {
+  readonly accountId: string;
+  readonly id: string;
+  readonly attributes: FileAttributes;
+}
+
+/** Where progress goes: the broker's `account/{id}/_notify/upload` (set once it runs). */
+export type ProgressSink = (accountId: string, progress: UploadProgress) => void;
+
+/**
+ * Uploads in chunks that resume after a cut, and downloads, of the files of the active account
+ * (DESIGN.md §9). Every call finds the file in the caller's active account and checks the
+ * caller's access to its asset, as the model routes do: a file of an asset the caller does not
+ * see, or of another account, is not found; reading needs asset::view, uploading asset::edit and
+ * edit rights on the asset.
+ */
+export class FileService {
+  /** One chunk at a time per file: a second tab's chunk waits for the first. */
+  private readonly busy = new Map<string, Promise<unknown>>();
+  progress: ProgressSink = () => undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly blobs: BlobStore,
+    private readonly models: ModelService,
+    private readonly log: Logger,
+  ) {}
+
+  private async find(session: Session, id: string, write: boolean): Promise<FoundFile> {
+    const accountId = session.activeAccount?.id;
+    if (accountId === undefined) throw forbidden();
+    const permission = write ? fileModel.permissions.update : fileModel.permissions.view;
+    const row = await new ModelRepository(this.db).find(accountId, fileModel.type, id);
+    // Unknown, and so is one whose asset the caller does not see.
+    if (row === undefined || !session.access.seesModel(fileModel.type, row.asset_id)) {
+      throw notFound('File');
+    }
+    if (!can(session.ctx, permission)) throw forbidden();
+    if (write && (row.asset_id === null || !session.access.editsAsset(row.asset_id))) {
+      throw forbidden();
+    }
+    const attributes = fileAttributesSchema.parse(JSON.parse(row.attributes));
+    return { accountId, id, attributes };
+  }
+
+  /** How far the upload is. A file whose bytes the account already has is ready at once. */
+  async uploadState(session: Session, id: string): Promise<UploadState> {
+    await this.find(session, id, false);
+    return this.once(id, async () => {
+      const file = await this.find(session, id, false);
+      if (file.attributes.state === 'uploading' && (await this.stored(file))) {
+        return this.finish(file);
+      }
+      return this.stateOf(file);
+    });
+  }
+
+  /**
+   * One chunk at `offset`, which must be where the stored part ends (409 otherwise: the caller
+   * asks where it stands and goes on from there). The last chunk checks the whole against its
+   * SHA-256: a mismatch throws the part away (422) so that the upload starts again.
+   */
+  async putChunk(
+    session: Session,
+    id: string,
+    offset: number,
+    chunk: ReadableStream<Uint8Array>,
+  ): Promise<UploadState> {
+    await this.find(session, id, true);
+    return this.once(id, async () => {
+      const file = await this.find(session, id, true);
+      const { attributes } = file;
+      if (attributes.state === 'ready') return this.stateOf(file);
+      if (await this.stored(file)) return this.finish(file);
+      const received = await this.blobs.partSize(file.accountId, id);
+      if (offset !== received) {
+        throw new DomainError('conflict', `The upload stands at ${received} bytes.`);
+      }
+      const room = Math.min(UPLOAD_CHUNK_MAX_BYTES, attributes.size - received);
+      let now: number;
+      try {
+        now = await this.blobs.append(file.accountId, id, chunk, room);
+      } catch (err) {
+        if (err instanceof ChunkTooLarge) {
+          throw invalidInput({ offset: ['The chunk runs past the end of the file.'] });
+        }
+        throw err;
+      }
+      if (now < attributes.size) {
+        this.progress(file.accountId, {
+          id,
+          message: 'uploading',
+          progress: now / attributes.size,
+        });
+        return { received: now, size: attributes.size, state: 'uploading' };
+      }
+      if (!(await this.blobs.complete(file.accountId, id, attributes.sha256))) {
+        this.progress(file.accountId, { id, message: 'restart', progress: 0 });
+        throw invalidInput({ sha256: [FILE_CHECKSUM_MISMATCH] });
+      }
+      return this.finish(file);
+    });
+  }
+
+  async content(session: Session, id: string): Promise<FileDownload> {
+    const file = await this.find(session, id, false);
+    const size = await this.blobs.size(file.accountId, file.attributes.sha256);
+    if (file.attributes.state !== 'ready' || size === undefined) {
+      throw new DomainError('conflict', FILE_NOT_UPLOADED);
+    }
+    return {
+      body: this.blobs.open(file.accountId, file.attributes.sha256),
+      size,
+      type: file.attributes.type,
+      name: file.attributes.name,
+      sha256: file.attributes.sha256,
+    };
+  }
+
+  async thumbnail(session: Session, id: string): Promise<FileDownload> {
+    const file = await this.find(session, id, false);
+    const { sha256 } = file.attributes;
+    const size = file.attributes.thumbnail
+      ? await this.blobs.thumbnailSize(file.accountId, sha256)
+      : undefined;
+    if (size === undefined) throw notFound('Thumbnail');
+    return {
+      body: this.blobs.openThumbnail(file.accountId, sha256),
+      size,
+      type: 'image/webp',
+      name: `${file.attributes.name}.webp`,
+      sha256,
+    };
+  }
+
+  private stateOf(file: FoundFile): Promise<UploadState> {
+    const { size, state } = file.attributes;
+    if (state === 'ready') return Promise.resolve({ received: size, size, state });
+    return this.blobs
+      .partSize(file.accountId, file.id)
+      .then((received) => ({ received, size, state }));
+  }
+
+  /** Whether the account already holds these bytes (the same file uploaded before). */
+  private async stored(file: FoundFile): Promise<boolean> {
+    return (await this.blobs.size(file.accountId, file.attributes.sha256)) === file.attributes.size;
+  }
+
+  /** The bytes are stored: a thumbnail for images, then the model says 'ready' (logged, synced). */
+  private async finish(file: FoundFile): Promise<UploadState> {
+    const { accountId, id, attributes } = file;
+    await this.blobs.discard(accountId, id);
+    const thumbnail =
+      attributes.type.startsWith('image/') && (await this.makeThumbnail(accountId, attributes));
+    await this.models.serverUpdate(accountId, fileModel.collection, id, {
+      state: 'ready',
+      thumbnail,
+    });
+    this.progress(accountId, { id, message: 'ready', progress: 1 });
+    return { received: attributes.size, size: attributes.size, state: 'ready' };
+  }
+
+  private async makeThumbnail(accountId: string, file: FileAttributes): Promise<boolean> {
+    if ((await this.blobs.thumbnailSize(accountId, file.sha256)) !== undefined) return true;
+    try {
+      const bytes = await sharp(this.blobs.path(accountId, file.sha256))
+        .rotate()
+        .resize(THUMBNAIL_PX, THUMBNAIL_PX, { fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 80 })
+        .toBuffer();
+      await this.blobs.writeThumbnail(accountId, file.sha256, bytes);
+      return true;
+    } catch (err) {
+      // An image sharp cannot read is kept and served; it only has no thumbnail.
+      this.log.warn('no thumbnail for an image', { sha256: file.sha256, error: String(err) });
+      return false;
+    }
+  }
+
+  private once<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const before = this.busy.get(id) ?? Promise.resolve();
+    const run = before.catch(() => undefined).then(work);
+    const tail = run.catch(() => undefined);
+    this.busy.set(id, tail);
+    void tail.then(() => {
+      if (this.busy.get(id) === tail) this.busy.delete(id);
+    });
+    return run;
+  }
+}

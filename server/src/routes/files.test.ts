@@ -1,0 +1,329 @@
+import { createHash, randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  API_BASE,
+  apiPaths,
+  FILE_CHECKSUM_MISMATCH,
+  FILE_FIXED,
+  FILE_NOT_UPLOADED,
+  FILE_REQUIRED,
+  FILE_TOO_LARGE,
+  FILE_WRONG_TYPE,
+  PHOTO_NOT_OF_ASSET,
+  topics,
+  UPLOAD_CHUNK_BYTES,
+  UPLOAD_CHUNK_MAX_BYTES,
+  uuidv7,
+  type SyncedModel,
+  type UploadState,
+} from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+import { brokerClients, collect, until } from '../testing/mqtt-client';
+
+/*
+ * The file store (DESIGN.md §9): a file is a synced model whose bytes come in chunks that resume
+ * where the stored part ends, are checked against the model's SHA-256, get a thumbnail when they
+ * are an image, report progress on the upload topic, and are served only to who sees the asset.
+ */
+let s: TestServer;
+let admin = '';
+let tech = '';
+let south = '';
+const { session, connect, closeAll } = brokerClients(() => s);
+
+const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+async function snapshotOf(token: string): Promise<SyncedModel[]> {
+  const models: SyncedModel[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = dataOf<{ models: SyncedModel[]; next_cursor: string | null }>(
+      await s.call('GET', apiPaths.snapshot(cursor, 2000), { token }),
+    );
+    models.push(...page.models);
+    if (page.next_cursor === null) return models;
+    cursor = page.next_cursor;
+  }
+}
+
+async function assetNamed(name: string, token = admin): Promise<string> {
+  const found = (await snapshotOf(token)).find(
+    (m) => m.type === 'asset' && m.attributes.name === name,
+  );
+  if (found === undefined) throw new Error(`no asset ${name}`);
+  return found.id;
+}
+
+async function fileModel(id: string, token = admin): Promise<SyncedModel | undefined> {
+  return (await snapshotOf(token)).find((m) => m.type === 'file' && m.id === id);
+}
+
+/** A file model for these bytes. */
+async function makeFile(
+  assetId: string,
+  bytes: Uint8Array,
+  extra: Record<string, unknown> = {},
+  token = admin,
+) {
+  const id = uuidv7();
+  const answer = await s.call('POST', apiPaths.collection('files'), {
+    token,
+    json: {
+      id,
+      asset_id: assetId,
+      kind: 'document',
+      name: 'manual.pdf',
+      type: 'application/pdf',
+      size: bytes.length,
+      sha256: sha(bytes),
+      ...extra,
+    },
+  });
+  return { id, answer };
+}
+
+/** A raw chunk PUT (the test client's `call` sends text). */
+async function putChunk(id: string, offset: number, bytes: Uint8Array, token = admin) {
+  const res = await fetch(`${s.url}${API_BASE}/${apiPaths.fileUpload(id, offset)}`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
+    body: bytes,
+  });
+  const text = await res.text();
+  return { status: res.status, json: JSON.parse(text) as { data?: UploadState; message?: string } };
+}
+
+async function download(path: string, token = admin) {
+  const res = await fetch(`${s.url}${API_BASE}/${path}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  return {
+    status: res.status,
+    headers: res.headers,
+    bytes: new Uint8Array(await res.arrayBuffer()),
+  };
+}
+
+const stateOf = async (id: string, token = admin) =>
+  s.call('GET', apiPaths.fileUpload(id), { token });
+
+beforeAll(async () => {
+  s = await startTestServer();
+  admin = await s.signIn(DEMO_USERS.admin);
+  tech = await s.signIn(DEMO_USERS.tech);
+  south = await s.signIn(DEMO_USERS.south);
+});
+afterEach(() => closeAll());
+afterAll(() => s.close());
+
+describe('uploads in chunks', () => {
+  it('stores a file chunk by chunk, resumes where the part ends, reports progress and serves the same bytes', async () => {
+    const press = await assetNamed('Press line 1');
+    const bytes = randomBytes(UPLOAD_CHUNK_BYTES * 2 + 12_345);
+    const { id, answer } = await makeFile(press, bytes);
+    expect(answer.status).toBe(201);
+    expect(dataOf<SyncedModel>(answer).attributes).toMatchObject({ state: 'uploading' });
+
+    const watcher = session(DEMO_USERS.admin).then(async (w) => {
+      const client = await connect(w.creds);
+      await client.subscribeAsync(topics.uploadProgress(w.user.account));
+      return collect(client);
+    });
+    const progress = await watcher;
+
+    expect(dataOf<UploadState>(await stateOf(id))).toEqual({
+      received: 0,
+      size: bytes.length,
+      state: 'uploading',
+    });
+    const first = await putChunk(id, 0, bytes.subarray(0, UPLOAD_CHUNK_BYTES));
+    expect(first.status).toBe(200);
+    expect(first.json.data?.received).toBe(UPLOAD_CHUNK_BYTES);
+    // A chunk sent again (its answer was lost) or out of place: 409, and the state says where.
+    expect((await putChunk(id, 0, bytes.subarray(0, UPLOAD_CHUNK_BYTES))).status).toBe(409);
+    expect(dataOf<UploadState>(await stateOf(id)).received).toBe(UPLOAD_CHUNK_BYTES);
+    // Nothing is readable before the last byte.
+    const early = await download(apiPaths.fileContent(id));
+    expect(early.status).toBe(409);
+    expect(new TextDecoder().decode(early.bytes)).toContain(FILE_NOT_UPLOADED);
+
+    let offset = UPLOAD_CHUNK_BYTES;
+    while (offset < bytes.length) {
+      const end = Math.min(offset + UPLOAD_CHUNK_BYTES, bytes.length);
+      const put = await putChunk(id, offset, bytes.subarray(offset, end));
+      expect(put.status).toBe(200);
+      offset = end;
+    }
+    expect(dataOf<UploadState>(await stateOf(id))).toEqual({
+      received: bytes.length,
+      size: bytes.length,
+      state: 'ready',
+    });
+    expect((await fileModel(id))?.attributes).toMatchObject({ state: 'ready', thumbnail: false });
+
+    const got = await download(apiPaths.fileContent(id));
+    expect(got.status).toBe(200);
+    expect(sha(got.bytes)).toBe(sha(bytes));
+    expect(got.headers.get('content-type')).toBe('application/pdf');
+    expect(got.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''manual.pdf");
+    expect(got.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(got.headers.get('content-security-policy')).toContain('sandbox');
+
+    await until(() => progress.some((p) => (p.payload as { progress: number }).progress === 1));
+    const seen = progress
+      .filter((p) => (p.payload as { id: string }).id === id)
+      .map((p) => (p.payload as { progress: number }).progress);
+    expect(seen[0]).toBeCloseTo(UPLOAD_CHUNK_BYTES / bytes.length);
+    expect(seen.at(-1)).toBe(1);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+  });
+
+  it('throws away bytes that do not match the checksum, so the upload starts again', async () => {
+    const press = await assetNamed('Press line 1');
+    const bytes = randomBytes(1000);
+    const { id } = await makeFile(press, bytes);
+    const wrong = Uint8Array.from(bytes);
+    wrong[500] = (wrong[500] ?? 0) ^ 0xff;
+    const put = await putChunk(id, 0, wrong);
+    expect(put.status).toBe(422);
+    expect(put.json.message).toBe(FILE_CHECKSUM_MISMATCH);
+    expect(dataOf<UploadState>(await stateOf(id)).received).toBe(0);
+    expect((await putChunk(id, 0, bytes)).json.data?.state).toBe('ready');
+  });
+
+  it('refuses a chunk past the end of the file and one larger than the chunk limit', async () => {
+    const press = await assetNamed('Press line 1');
+    const bytes = randomBytes(100);
+    const { id } = await makeFile(press, bytes);
+    const past = await putChunk(id, 0, randomBytes(101));
+    expect(past.status).toBe(422);
+    expect(dataOf<UploadState>(await stateOf(id)).received).toBe(0);
+    const huge = await makeFile(press, randomBytes(UPLOAD_CHUNK_MAX_BYTES + 10));
+    expect((await putChunk(huge.id, 0, randomBytes(UPLOAD_CHUNK_MAX_BYTES + 10))).status).toBe(413);
+  });
+
+  it('makes a WebP thumbnail of a photo and shows it as the asset photo', async () => {
+    const press = await assetNamed('Press line 2');
+    const png = await sharp({
+      create: { width: 1200, height: 800, channels: 3, background: { r: 200, g: 30, b: 30 } },
+    })
+      .png()
+      .toBuffer();
+    const { id } = await makeFile(press, png, {
+      kind: 'photo',
+      name: 'front.png',
+      type: 'image/png',
+    });
+    expect((await putChunk(id, 0, png)).json.data?.state).toBe('ready');
+    expect((await fileModel(id))?.attributes).toMatchObject({ thumbnail: true });
+    const thumb = await download(apiPaths.fileThumbnail(id));
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get('content-type')).toBe('image/webp');
+    const meta = await sharp(thumb.bytes).metadata();
+    expect(meta.format).toBe('webp');
+    expect(Math.max(meta.width, meta.height)).toBe(320);
+    const full = await download(apiPaths.fileContent(id));
+    expect(full.headers.get('content-disposition')).toBe("inline; filename*=UTF-8''front.png");
+
+    const set = await s.call('PUT', apiPaths.model('assets', press), {
+      token: admin,
+      json: { photo: id },
+    });
+    expect(set.status).toBe(200);
+    // Deleting the photo clears the asset's reference to it.
+    expect((await s.call('DELETE', apiPaths.model('files', id), { token: admin })).status).toBe(
+      200,
+    );
+    const asset = (await snapshotOf(admin)).find((m) => m.id === press);
+    expect(asset?.attributes.photo).toBeNull();
+  });
+
+  it('a file whose bytes the account already holds is ready without an upload', async () => {
+    const press = await assetNamed('Press line 1');
+    const bytes = randomBytes(2048);
+    const first = await makeFile(press, bytes);
+    await putChunk(first.id, 0, bytes);
+    const again = await makeFile(press, bytes, { name: 'copy.pdf' });
+    expect(dataOf<UploadState>(await stateOf(again.id)).state).toBe('ready');
+    expect(sha((await download(apiPaths.fileContent(again.id))).bytes)).toBe(sha(bytes));
+  });
+});
+
+describe('file rules', () => {
+  it('checks kind, type, size and keeps a file as it was uploaded', async () => {
+    const press = await assetNamed('Press line 1');
+    const pdfAsPhoto = await makeFile(press, randomBytes(10), { kind: 'photo' });
+    expect(pdfAsPhoto.answer.status).toBe(422);
+    expect(pdfAsPhoto.answer.json).toMatchObject({ errors: { type: [FILE_WRONG_TYPE.photo] } });
+    const script = await makeFile(press, randomBytes(10), { type: 'text/html' });
+    expect(script.answer.json).toMatchObject({ errors: { type: [FILE_WRONG_TYPE.document] } });
+    const bigPhoto = await makeFile(press, randomBytes(10), {
+      kind: 'photo',
+      type: 'image/jpeg',
+      size: 21 * 1024 * 1024,
+    });
+    expect(bigPhoto.answer.json).toMatchObject({ errors: { size: [FILE_TOO_LARGE.photo] } });
+    const empty = await makeFile(press, randomBytes(10), { size: 0 });
+    expect(empty.answer.json).toMatchObject({ errors: { size: [FILE_REQUIRED] } });
+
+    const bytes = randomBytes(10);
+    const { id } = await makeFile(press, bytes);
+    const renamed = await s.call('PUT', apiPaths.model('files', id), {
+      token: admin,
+      json: { name: 'Wiring diagram.pdf' },
+    });
+    expect(renamed.status).toBe(200);
+    const changed = await s.call('PUT', apiPaths.model('files', id), {
+      token: admin,
+      json: { sha256: sha(randomBytes(10)) },
+    });
+    expect(changed.status).toBe(422);
+    expect(changed.json).toMatchObject({ errors: { sha256: [FILE_FIXED] } });
+    // A client cannot say it is uploaded.
+    await s.call('PUT', apiPaths.model('files', id), { token: admin, json: { state: 'ready' } });
+    expect((await fileModel(id))?.attributes.state).toBe('uploading');
+    // A document is not a photo.
+    const asPhoto = await s.call('PUT', apiPaths.model('assets', press), {
+      token: admin,
+      json: { photo: id },
+    });
+    expect(asPhoto.json).toMatchObject({ errors: { photo: [PHOTO_NOT_OF_ASSET] } });
+  });
+});
+
+describe('access to files', () => {
+  it('who does not see the asset, or is in another account, finds no file on any route', async () => {
+    // The technician sees four machines and edits the first; "Robot cell R1" is not among them.
+    const hidden = await assetNamed('CNC mill M12');
+    const bytes = randomBytes(64);
+    const { id } = await makeFile(hidden, bytes);
+    await putChunk(id, 0, bytes);
+    for (const token of [tech, south]) {
+      expect((await stateOf(id, token)).status).toBe(404);
+      expect((await putChunk(id, 0, bytes, token)).status).toBe(404);
+      expect((await download(apiPaths.fileContent(id), token)).status).toBe(404);
+      expect((await download(apiPaths.fileThumbnail(id), token)).status).toBe(404);
+      expect((await s.call('DELETE', apiPaths.model('files', id), { token })).status).toBe(404);
+    }
+    expect((await download(apiPaths.fileContent(id), '')).status).toBe(401);
+    expect(sha((await download(apiPaths.fileContent(id))).bytes)).toBe(sha(bytes));
+  });
+
+  it('who sees an asset without editing it reads its files but cannot upload or add any', async () => {
+    // The technician edits "Press line 1" and only sees "Press line 2".
+    const seenOnly = await assetNamed('Press line 2', tech);
+    const edited = await assetNamed('Press line 1', tech);
+    const bytes = randomBytes(64);
+    const { id } = await makeFile(seenOnly, bytes);
+    expect((await putChunk(id, 0, bytes, tech)).status).toBe(403);
+    await putChunk(id, 0, bytes);
+    expect(sha((await download(apiPaths.fileContent(id), tech)).bytes)).toBe(sha(bytes));
+    expect((await makeFile(seenOnly, bytes, {}, tech)).answer.status).toBe(403);
+
+    const own = await makeFile(edited, bytes, {}, tech);
+    expect(own.answer.status).toBe(201);
+    expect(dataOf<UploadState>(await stateOf(own.id, tech)).state).toBe('ready');
+  });
+});

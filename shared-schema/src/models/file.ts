@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { idField } from '../api/fields';
+import type { ModelDefinition } from './registry-types';
+
+/**
+ * Files of an asset (DESIGN.md §9, spec 001 §3: an asset's photo and documents). The model is the
+ * file's metadata; its bytes are uploaded in chunks to the server's file store, content-addressed
+ * by `sha256`, and served with the reader's access checked.
+ */
+export const FILE_KINDS = ['photo', 'document'] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
+
+export const FILE_STATES = ['uploading', 'ready'] as const;
+
+const MB = 1024 * 1024;
+
+/** What each kind of file may be: its largest size and its media types. */
+export const FILE_LIMITS: Record<
+  FileKind,
+  { readonly maxBytes: number; readonly types: readonly string[] }
+> = {
+  photo: {
+    maxBytes: 20 * MB,
+    types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'],
+  },
+  document: {
+    maxBytes: 100 * MB,
+    types: [
+      'application/pdf',
+      'text/plain',
+      'text/csv',
+      'image/jpeg',
+      'image/png',
+      'image/webp',
+      'image/gif',
+      'application/zip',
+      'application/msword',
+      'application/vnd.ms-excel',
+      'application/vnd.ms-powerpoint',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+      'application/vnd.oasis.opendocument.text',
+      'application/vnd.oasis.opendocument.spreadsheet',
+      'model/step',
+      'model/gltf-binary',
+      'model/gltf+json',
+    ],
+  },
+};
+
+/** The largest file of any kind. */
+export const FILE_MAX_BYTES = Math.max(...Object.values(FILE_LIMITS).map((l) => l.maxBytes));
+
+/** Spec 001 §5's text for a form without its file, and for an empty file. */
+export const FILE_REQUIRED = 'Please upload a file';
+export const FILE_TOO_LARGE = {
+  photo: 'The photo is too large: photos may have up to 20 MB.',
+  document: 'The document is too large: documents may have up to 100 MB.',
+} as const satisfies Record<FileKind, string>;
+export const FILE_WRONG_TYPE = {
+  photo: 'A photo must be a JPEG, PNG, WebP or GIF image.',
+  document:
+    'This type of document cannot be uploaded: PDF, text, CSV, images, ZIP, office and 3D model files can.',
+} as const satisfies Record<FileKind, string>;
+export const FILE_FIXED = 'A file cannot be changed: upload a new one.';
+export const FILE_CHECKSUM_MISMATCH =
+  'The uploaded bytes do not match the file: the upload starts again.';
+export const FILE_NOT_UPLOADED = 'The file has not been uploaded yet.';
+export const PHOTO_NOT_OF_ASSET = 'The photo must be a photo of this asset.';
+
+/** The chunk sizes an upload may use: a chunk is one request (the last one may be shorter). */
+export const UPLOAD_CHUNK_BYTES = 4 * MB;
+export const UPLOAD_CHUNK_MAX_BYTES = 8 * MB;
+
+const mediaType = z
+  .string()
+  .max(150)
+  .regex(/^[a-z0-9][\w.+-]*\/[\w.+-]+$/i, 'The media type is not valid.')
+  .transform((t) => t.toLowerCase());
+
+export const fileAttributesSchema = z.object({
+  asset_id: idField,
+  kind: z.enum(FILE_KINDS).default('document'),
+  name: z
+    .string({ error: FILE_REQUIRED })
+    .trim()
+    .min(1, FILE_REQUIRED)
+    .max(250, 'The file name may not be longer than 250 characters'),
+  type: mediaType,
+  size: z
+    .number({ error: FILE_REQUIRED })
+    .int()
+    .min(1, FILE_REQUIRED)
+    .max(FILE_MAX_BYTES, FILE_TOO_LARGE.document),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'The checksum is not a SHA-256 in hex.'),
+  /** 'ready' once every byte is stored and checked against `sha256` (the server sets it). */
+  state: z.enum(FILE_STATES).default('uploading'),
+  /** Whether the server made a small image of it (photos, images among the documents). */
+  thumbnail: z.boolean().default(false),
+});
+export type FileAttributes = z.infer<typeof fileAttributesSchema>;
+
+/** What is wrong with a file of this kind, by field: its type and its size against the limits. */
+export function fileProblems(file: {
+  readonly kind: FileKind;
+  readonly type: string;
+  readonly size: number;
+}): Partial<Record<'type' | 'size', string>> {
+  const limits = FILE_LIMITS[file.kind];
+  const problems: Partial<Record<'type' | 'size', string>> = {};
+  if (!limits.types.includes(file.type.toLowerCase())) problems.type = FILE_WRONG_TYPE[file.kind];
+  if (file.size < 1) problems.size = FILE_REQUIRED;
+  else if (file.size > limits.maxBytes) problems.size = FILE_TOO_LARGE[file.kind];
+  return problems;
+}
+
+export const fileModel = {
+  type: 'file',
+  collection: 'files',
+  parentType: 'asset',
+  parentField: 'asset_id',
+  attributes: fileAttributesSchema,
+  refs: { asset_id: 'asset' },
+  // Files are part of what an asset is: who edits the asset adds and removes them.
+  permissions: {
+    view: 'asset::view',
+    create: 'asset::edit',
+    update: 'asset::edit',
+    delete: 'asset::edit',
+  },
+  sortField: 'name',
+  serverFields: ['state', 'thumbnail'],
+  fixed: ['asset_id', 'kind', 'type', 'size', 'sha256'],
+  asset: 'asset_id',
+} as const satisfies ModelDefinition<'file', typeof fileAttributesSchema>;
+
+/** Where an upload stands (GET and PUT files/{id}/upload). */
+export const uploadStateSchema = z.object({
+  received: z.number().int().min(0),
+  size: z.number().int().min(1),
+  state: z.enum(FILE_STATES),
+});
+export type UploadState = z.infer<typeof uploadStateSchema>;
+
+/** A chunk's place in the file (PUT files/{id}/upload?offset=). */
+export const uploadChunkQuerySchema = z.object({
+  offset: z.coerce.number().int().min(0).max(FILE_MAX_BYTES),
+});
+
+/** Media types of file name endings a browser may not know (it then gives none). */
+const BY_ENDING: Readonly<Record<string, string>> = {
+  step: 'model/step',
+  stp: 'model/step',
+  glb: 'model/gltf-binary',
+  gltf: 'model/gltf+json',
+  csv: 'text/csv',
+  txt: 'text/plain',
+  pdf: 'application/pdf',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  zip: 'application/zip',
+};
+
+/** A file's media type: the one the browser gave, else by its name's ending, else none known. */
+export function mediaTypeOf(name: string, given: string): string {
+  if (given !== '') return given.toLowerCase();
+  const ending = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
+  return BY_ENDING[ending] ?? 'application/octet-stream';
+}
