@@ -32,13 +32,17 @@ export interface BrowserProfile {
  * page opened in it is a tab of the same browser.
  */
 export async function launchProfile(
-  options: { readonly serviceWorkers?: 'allow' | 'block' } = {},
+  options: {
+    readonly serviceWorkers?: 'allow' | 'block';
+    /** More Chromium flags (a fake camera: `--use-file-for-fake-video-capture=…`). */
+    readonly args?: readonly string[];
+  } = {},
 ): Promise<BrowserProfile> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-chromium-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
     serviceWorkers: options.serviceWorkers ?? 'allow',
   });
   context.setDefaultTimeout(60_000);
