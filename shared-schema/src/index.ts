@@ -20,6 +20,7 @@ export * from './api/invitations';
 export * from './api/members';
 export * from './api/profile';
 export * from './api/account-admin';
+export * from './api/static-conf';
 export * from './topics';
 export * from './protocol/model-update';
 export * from './protocol/write';

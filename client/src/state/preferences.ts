@@ -5,7 +5,7 @@ import {
   LANGUAGES,
   type Language,
 } from '@plant/shared-schema';
-import { readString, STORAGE_KEYS, writeString } from './storage';
+import { readJson, readString, STORAGE_KEYS, writeJson, writeString } from './storage';
 
 export type Direction = 'ltr' | 'rtl';
 
@@ -88,5 +88,48 @@ export const transitionAtom = atom(
   (_get, set, next: Transition) => {
     writeString(STORAGE_KEYS.transition, next);
     set(transitionValue, next);
+  },
+);
+
+/** The asset overview's views (issue 16): cards, the table, the map. */
+export const DEVICE_VIEWS = ['panel', 'table', 'map'] as const;
+export type DeviceView = (typeof DEVICE_VIEWS)[number];
+
+function storedDeviceView(): DeviceView {
+  const raw = readString(STORAGE_KEYS.devicesView);
+  return (DEVICE_VIEWS as readonly string[]).includes(raw ?? '') ? (raw as DeviceView) : 'table';
+}
+
+const deviceViewValue = atom<DeviceView>(storedDeviceView());
+
+/** The view the asset overview shows (stored as devicesView; default the table). */
+export const deviceViewAtom = atom(
+  (get) => get(deviceViewValue),
+  (_get, set, next: DeviceView) => {
+    writeString(STORAGE_KEYS.devicesView, next);
+    set(deviceViewValue, next);
+  },
+);
+
+/** The asset table's optional columns (the name is always shown), in their order. */
+export const DEVICE_COLUMNS = ['status', 'gateway', 'mac', 'tags', 'description'] as const;
+export type DeviceColumn = (typeof DEVICE_COLUMNS)[number];
+const DEFAULT_DEVICE_COLUMNS: readonly DeviceColumn[] = ['status', 'gateway', 'description'];
+
+function storedDeviceColumns(): readonly DeviceColumn[] {
+  const raw = readJson(STORAGE_KEYS.devicesColumns);
+  if (!Array.isArray(raw)) return DEFAULT_DEVICE_COLUMNS;
+  return DEVICE_COLUMNS.filter((c) => raw.includes(c));
+}
+
+const deviceColumnsValue = atom<readonly DeviceColumn[]>(storedDeviceColumns());
+
+/** The optional columns the user chose (stored as devicesColumns; default today's three). */
+export const deviceColumnsAtom = atom(
+  (get) => get(deviceColumnsValue),
+  (_get, set, next: readonly DeviceColumn[]) => {
+    const ordered = DEVICE_COLUMNS.filter((c) => next.includes(c));
+    writeJson(STORAGE_KEYS.devicesColumns, ordered);
+    set(deviceColumnsValue, ordered);
   },
 );

@@ -23,6 +23,10 @@ export const STORAGE_KEYS = {
   menuState: 'menuState',
   /** Ours: the page transition (fade or slide). */
   transition: 'transition',
+  /** Ours: the asset overview's view (panel, table or map). */
+  devicesView: 'devicesView',
+  /** Ours: the asset table's optional columns shown (a JSON list of column ids). */
+  devicesColumns: 'devicesColumns',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -78,6 +78,99 @@ export class DevicesListPage {
       return el?.tagName === 'TR' && index !== null && index !== undefined ? Number(index) : null;
     });
   }
+
+  // ---- the views (issue 16): panel, table, map ------------------------------------------------
+
+  /** The view switch's choice: 'Panel', 'Table' or 'Map'. */
+  view(name: 'Panel' | 'Table' | 'Map'): Locator {
+    return this.page.getByRole('radiogroup', { name: 'View' }).getByRole('radio', { name });
+  }
+
+  /** Chooses a view by its label (the radio itself is visually hidden behind it). */
+  async chooseView(name: 'Panel' | 'Table' | 'Map'): Promise<void> {
+    await this.page.getByTestId('devices-view').getByText(name, { exact: true }).click();
+  }
+
+  /** The panel's rendered cards (placeholders not included). */
+  get cards(): Locator {
+    return this.page.getByTestId('device-card');
+  }
+
+  /** The names on the rendered cards, in list order. */
+  cardNames(): Promise<string[]> {
+    return this.cards.evaluateAll((els) =>
+      els
+        .map((el) => ({
+          index: Number(el.getAttribute('data-index')),
+          name: el.querySelector('a')?.textContent ?? '',
+        }))
+        .sort((a, b) => a.index - b.index)
+        .map((c) => c.name),
+    );
+  }
+
+  /** Scrolls the panel's scroll area to its end. */
+  async scrollPanelToEnd(): Promise<void> {
+    await this.page
+      .getByTestId('devices-panel-scroller')
+      .evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  }
+
+  /** Narrows every view to a tag through the tag filter (its option reads "tag (count)"). */
+  async chooseTag(option: string): Promise<void> {
+    await this.page.getByRole('combobox', { name: 'Tag' }).click();
+    await this.page.getByRole('option', { name: option }).click();
+  }
+
+  /** The table's column headers, left to right. */
+  headers(): Promise<string[]> {
+    return this.table
+      .getByRole('columnheader')
+      .evaluateAll((els) => els.map((el) => (el.textContent ?? '').trim()));
+  }
+
+  /** A column header's sort button. */
+  sortButton(column: string): Locator {
+    return this.table.getByRole('columnheader').getByRole('button', { name: column });
+  }
+
+  /** Shows or hides an optional column through the Columns choice. */
+  async toggleColumn(label: string): Promise<void> {
+    await this.page.getByRole('button', { name: 'Columns' }).click();
+    await this.page.getByRole('checkbox', { name: label }).click();
+    await this.page.keyboard.press('Escape');
+  }
+
+  /** The map's container (data-ready once drawn, data-zoom the zoom, data-markers their number). */
+  get map(): Locator {
+    return this.page.getByTestId('devices-map');
+  }
+
+  /** The map's line that says how many assets are on it and how many have no position. */
+  async mapSummary(): Promise<string> {
+    return ((await this.page.getByTestId('devices-map-summary').textContent()) ?? '').trim();
+  }
+
+  /** An asset's marker on the map, by its name. */
+  mapAsset(name: string): Locator {
+    return this.map.getByRole('link', { name, exact: true });
+  }
+
+  /** The cluster markers on the map (each says how many assets it holds in data-count). */
+  get mapClusters(): Locator {
+    return this.map.getByTestId('map-cluster');
+  }
+
+  /** The assets the map's markers stand for: the clusters' counts plus the single assets. */
+  async mapAssetsShown(): Promise<number> {
+    return this.map.evaluate((el) => {
+      let n = 0;
+      for (const m of el.querySelectorAll('[data-testid="map-cluster"]')) {
+        n += Number(m.getAttribute('data-count'));
+      }
+      return n + el.querySelectorAll('[data-testid="map-asset"]').length;
+    });
+  }
 }
 
 /** The page model of /app/devices/{id}/details. */

@@ -1,10 +1,14 @@
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Anchor,
   Button,
+  Checkbox,
   CloseButton,
   Group,
+  Popover,
+  SegmentedControl,
+  Select,
   Skeleton,
   Stack,
   Text,
@@ -26,71 +30,124 @@ import {
   type ListQuery,
   type ListRange,
 } from '../../sync/hooks';
+import {
+  DEVICE_COLUMNS,
+  deviceColumnsAtom,
+  deviceViewAtom,
+  type DeviceColumn,
+  type DeviceView,
+} from '../../state/preferences';
 import { activeAccountIdAtom } from '../../state/session';
 import { syncStatusAtom } from '../../sync/status';
 import { textOf } from './asset-texts';
-import { DevicesTable, ROW_HEIGHT, useCellTabIndex } from './devices-table';
+import { DevicesPanel } from './devices-panel';
+import {
+  DEFAULT_SORT,
+  DevicesTable,
+  ROW_HEIGHT,
+  useCellTabIndex,
+  type DeviceSort,
+  type SortableColumn,
+} from './devices-table';
 import classes from './devices.module.css';
 import { devicePaths } from './paths';
+
+/** The map and MapLibre load only when the map is chosen: a chunk of their own. */
+const DevicesMap = lazy(() => import('./devices-map'));
 
 /** What the search looks at (spec 001 §3: an asset's name, description and MAC address). */
 const SEARCH_FIELDS = ['name', 'description', 'mac'] as const;
 const SEARCH_DEBOUNCE_MS = 250;
 
-/**
- * The search and the scroll position stay while the user looks at an asset and comes back; they
- * belong to the account they were made in (another account's list starts afresh).
- */
-const listStateAtom = atom<{
+interface ListState {
   readonly account: string | null;
   readonly search: string;
-  readonly scroll: number;
-}>({
-  account: null,
+  /** The tag the views are narrowed to (null: every asset). */
+  readonly tag: string | null;
+  readonly sort: DeviceSort;
+  /** Scroll positions of the table and of the panel. */
+  readonly scroll: { readonly table: number; readonly panel: number };
+}
+
+const FRESH: Omit<ListState, 'account'> = {
   search: '',
-  scroll: 0,
-});
+  tag: null,
+  sort: DEFAULT_SORT,
+  scroll: { table: 0, panel: 0 },
+};
+
+/**
+ * The search, the tag, the order and the scroll positions stay while the user looks at an asset
+ * and comes back; they belong to the account they were made in (another account's list starts
+ * afresh). The view and the table's columns are the user's preferences: they stay for good
+ * (state/preferences.ts).
+ */
+const listStateAtom = atom<ListState>({ account: null, ...FRESH });
 
 function useListState() {
   const account = useAtomValue(activeAccountIdAtom);
   const [stored, setStored] = useAtom(listStateAtom);
-  const mine = stored.account === account;
-  // Both setters keep their identity (the table saves its scroll position when it unmounts).
+  const mine = stored.account === account ? stored : { account, ...FRESH };
+  // The setters keep their identity (the table saves its scroll position when it unmounts).
+  const update = useCallback(
+    (change: (s: ListState) => Partial<ListState>) =>
+      setStored((s) => {
+        const current = s.account === account ? s : { account, ...FRESH };
+        return { ...current, ...change(current) };
+      }),
+    [setStored, account],
+  );
+  // A new search, tag or order starts at the top.
   const setSearch = useCallback(
-    (search: string) => setStored({ account, search, scroll: 0 }),
-    [setStored, account],
+    (search: string) => update(() => ({ search, scroll: FRESH.scroll })),
+    [update],
   );
-  const setScroll = useCallback(
-    (scroll: number) =>
-      setStored((s) =>
-        s.account === account ? { ...s, scroll } : { account, search: '', scroll },
-      ),
-    [setStored, account],
+  const setTag = useCallback(
+    (tag: string | null) => update(() => ({ tag, scroll: FRESH.scroll })),
+    [update],
   );
-  return {
-    search: mine ? stored.search : '',
-    scroll: mine ? stored.scroll : 0,
-    setSearch,
-    setScroll,
-  };
+  const setSort = useCallback(
+    (sort: DeviceSort) => update(() => ({ sort, scroll: FRESH.scroll })),
+    [update],
+  );
+  const setTableScroll = useCallback(
+    (table: number) => update((s) => ({ scroll: { ...s.scroll, table } })),
+    [update],
+  );
+  const setPanelScroll = useCallback(
+    (panel: number) => update((s) => ({ scroll: { ...s.scroll, panel } })),
+    [update],
+  );
+  return { ...mine, setSearch, setTag, setSort, setTableScroll, setPanelScroll };
 }
 
 /**
  * /app/devices/list: every asset of the account, from the local store only (DESIGN.md invariant
- * 1), live, searchable from 3 characters, in a virtualised table that asks the worker for the
- * rows on screen only.
+ * 1), live, searchable from 3 characters and narrowed by a tag, in the view the user chose
+ * (issue 16): cards (panel), the table (columns chosen and sorted) or the map. Panel and table are
+ * virtualised and ask the worker for the rows on screen only.
  */
 export function DevicesListPage() {
   const { t } = useLingui();
-  const { search, scroll, setSearch, setScroll } = useListState();
+  const state = useListState();
+  const { search, tag, sort, setSearch, setTag, setSort } = state;
+  const [view, setView] = useAtom(deviceViewAtom);
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const term = debounced.length >= LIMITS.searchMin ? debounced : '';
-  const query = useMemo<ListQuery<'asset'>>(
+  // What every view shows: the search and the tag. The table adds its order.
+  const filter = useMemo<ListQuery<'asset'>>(
     () => ({
       type: 'asset',
       ...(term === '' ? {} : { search: { text: term, fields: SEARCH_FIELDS } }),
+      ...(tag === null ? {} : { contains: { field: 'tags', value: tag } }),
     }),
-    [term],
+    [term, tag],
+  );
+  const sorted = view === 'table' && (sort.column !== 'name' || sort.direction !== 'asc');
+  const query = useMemo<ListQuery<'asset'>>(
+    () =>
+      sorted ? { ...filter, sort: { field: sort.column, direction: sort.direction } } : filter,
+    [filter, sorted, sort],
   );
   const [range, setRange] = useState<ListRange>({ start: 0, end: 30 });
   const onRangeChange = useCallback(
@@ -98,30 +155,37 @@ export function DevicesListPage() {
     [],
   );
   const list = useLiveWindow(query, range);
-  // While searching, the count line also says of how many: one more count-only query.
-  const all = useLiveQuery(term === '' ? null : { type: 'asset', limit: 1 });
+  const narrowed = term !== '' || tag !== null;
+  // While narrowed, the count line also says of how many; the tags to choose come with it.
+  const all = useLiveQuery({ type: 'asset', limit: 1, facet: 'tags' });
   const { bootstrap } = useAtomValue(syncStatusAtom);
   const loaded = bootstrap.name === 'done';
   const can = useCan();
   const gatewayCell = useGatewayCell(can('gateway::view'));
+  const [columns, setColumns] = useAtom(deviceColumnsAtom);
+  const onSort = useCallback(
+    (column: SortableColumn) =>
+      setSort({
+        column,
+        direction: sort.column === column && sort.direction === 'asc' ? 'desc' : 'asc',
+      }),
+    [setSort, sort],
+  );
+  const resetKey = JSON.stringify([term, tag, sorted ? sort : null]);
 
   const short = search.trim().length > 0 && search.trim().length < LIMITS.searchMin;
   const total = list.total;
   let content: ReactNode;
   if (total === undefined || (total === 0 && !loaded && bootstrap.name !== 'error')) {
     content = <ListSkeleton />;
-  } else if (total === 0 && term !== '') {
+  } else if (total === 0 && narrowed) {
     content = (
-      <EmptyState title={<Trans>No assets match “{term}”</Trans>}>
-        <Text c="dimmed" ta="center">
-          <Trans>
-            Check the spelling, or search for a part of a name, description or MAC address.
-          </Trans>
-        </Text>
-        <Button variant="light" onClick={() => setSearch('')}>
-          <Trans>Clear search</Trans>
-        </Button>
-      </EmptyState>
+      <NoMatch
+        term={term}
+        tag={tag}
+        onClearSearch={() => setSearch('')}
+        onClearTag={() => setTag(null)}
+      />
     );
   } else if (total === 0 && !loaded) {
     content = (
@@ -145,16 +209,37 @@ export function DevicesListPage() {
         </Text>
       </EmptyState>
     );
+  } else if (view === 'panel') {
+    content = (
+      <DevicesPanel
+        total={total}
+        at={list.at}
+        onRangeChange={onRangeChange}
+        resetKey={resetKey}
+        highlight={term}
+        initialOffset={state.scroll.panel}
+        onLeave={state.setPanelScroll}
+      />
+    );
+  } else if (view === 'map') {
+    content = (
+      <Suspense fallback={<MapLoading />}>
+        <DevicesMap query={filter} onShowTable={() => setView('table')} />
+      </Suspense>
+    );
   } else {
     content = (
       <DevicesTable
         total={total}
         at={list.at}
         onRangeChange={onRangeChange}
-        resetKey={term}
+        resetKey={resetKey}
         highlight={term}
-        initialOffset={scroll}
-        onLeave={setScroll}
+        initialOffset={state.scroll.table}
+        onLeave={state.setTableScroll}
+        columns={columns}
+        sort={sorted ? sort : DEFAULT_SORT}
+        onSort={onSort}
         {...(gatewayCell === undefined ? {} : { gatewayCell })}
       />
     );
@@ -169,9 +254,20 @@ export function DevicesListPage() {
         <NewAssetButton />
         <CountLine
           total={list.complete ? total : undefined}
-          all={term === '' ? total : all?.complete === true ? all.total : undefined}
-          searching={term !== ''}
+          all={narrowed ? (all?.complete === true ? all.total : undefined) : total}
+          narrowed={narrowed}
         />
+      </Group>
+      <Group align="flex-end" wrap="wrap" gap="md">
+        <ViewSwitch view={view} onChange={setView} />
+        <TagFilter tag={tag} tags={all?.facet} onChange={setTag} />
+        {view === 'table' ? (
+          <ColumnChoice
+            columns={columns}
+            withGateway={gatewayCell !== undefined}
+            onChange={setColumns}
+          />
+        ) : null}
       </Group>
       <TextInput
         type="search"
@@ -205,23 +301,191 @@ export function DevicesListPage() {
   );
 }
 
+/** Panel, table or map: a labelled radio group (arrow keys move the choice). */
+function ViewSwitch({
+  view,
+  onChange,
+}: {
+  readonly view: DeviceView;
+  readonly onChange: (view: DeviceView) => void;
+}) {
+  const { t } = useLingui();
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500} id="devices-view-label">
+        <Trans>View</Trans>
+      </Text>
+      <SegmentedControl
+        aria-labelledby="devices-view-label"
+        value={view}
+        onChange={(value) => onChange(value)}
+        data={[
+          { value: 'panel', label: t`Panel` },
+          { value: 'table', label: t`Table` },
+          { value: 'map', label: t`Map` },
+        ]}
+        data-testid="devices-view"
+      />
+    </Stack>
+  );
+}
+
+/** The tag filter's first option: no tag, every asset (Mantine's clear button is mouse-only). */
+const ALL_TAGS = '\u0000all';
+
+/** The tags the account's assets carry, each with how many do; none chosen: every asset. */
+function TagFilter({
+  tag,
+  tags,
+  onChange,
+}: {
+  readonly tag: string | null;
+  readonly tags: readonly { readonly value: string; readonly count: number }[] | undefined;
+  readonly onChange: (tag: string | null) => void;
+}) {
+  const { t, i18n } = useLingui();
+  const data = (tags ?? []).map(({ value, count }) => ({
+    value,
+    label: `${value} (${i18n.number(count)})`,
+  }));
+  // A chosen tag that no asset carries any more stays shown (and can be left).
+  if (tag !== null && !data.some((d) => d.value === tag)) data.push({ value: tag, label: tag });
+  const none = tags !== undefined && data.length === 0;
+  return (
+    <Select
+      label={t`Tag`}
+      placeholder={none ? t`No tags yet` : t`All tags`}
+      data={tag === null ? data : [{ value: ALL_TAGS, label: t`All tags` }, ...data]}
+      value={tag}
+      onChange={(value) => onChange(value === ALL_TAGS ? null : value)}
+      searchable
+      clearable
+      nothingFoundMessage={t`No such tag`}
+      disabled={none}
+      w={220}
+      data-testid="devices-tag"
+    />
+  );
+}
+
+/** Which optional columns the table shows: a checkbox each, the choice kept for good. */
+function ColumnChoice({
+  columns,
+  withGateway,
+  onChange,
+}: {
+  readonly columns: readonly DeviceColumn[];
+  readonly withGateway: boolean;
+  readonly onChange: (columns: readonly DeviceColumn[]) => void;
+}) {
+  const { t } = useLingui();
+  const labels: Record<DeviceColumn, string> = {
+    status: t`Status`,
+    gateway: t`Gateway`,
+    mac: t`MAC address`,
+    tags: t`Tags`,
+    description: t`Description`,
+  };
+  const offered = DEVICE_COLUMNS.filter((c) => withGateway || c !== 'gateway');
+  return (
+    <Popover position="bottom-start" shadow="md" trapFocus>
+      <Popover.Target>
+        <Button variant="default" data-testid="devices-columns">
+          <Trans>Columns</Trans>
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Checkbox.Group
+          label={t`Columns shown`}
+          description={t`The name is always shown.`}
+          value={[...columns]}
+          onChange={(value) => onChange(value)}
+        >
+          <Stack gap="xs" mt="xs">
+            {offered.map((c) => (
+              <Checkbox key={c} value={c} label={labels[c]} />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+/** Nothing matches the search or the tag: it says which, and offers to show more. */
+function NoMatch({
+  term,
+  tag,
+  onClearSearch,
+  onClearTag,
+}: {
+  readonly term: string;
+  readonly tag: string | null;
+  readonly onClearSearch: () => void;
+  readonly onClearTag: () => void;
+}) {
+  const title =
+    term !== '' ? (
+      <Trans>No assets match “{term}”</Trans>
+    ) : (
+      <Trans>No assets carry the tag “{tag}”</Trans>
+    );
+  return (
+    <EmptyState title={title}>
+      {term !== '' ? (
+        <Text c="dimmed" ta="center">
+          <Trans>
+            Check the spelling, or search for a part of a name, description or MAC address.
+          </Trans>
+        </Text>
+      ) : null}
+      {term !== '' && tag !== null ? (
+        <Text c="dimmed" ta="center">
+          <Trans>Only assets with the tag “{tag}” are searched.</Trans>
+        </Text>
+      ) : null}
+      <Group justify="center">
+        {term !== '' ? (
+          <Button variant="light" onClick={onClearSearch}>
+            <Trans>Clear search</Trans>
+          </Button>
+        ) : null}
+        {tag !== null ? (
+          <Button variant="light" onClick={onClearTag}>
+            <Trans>Show all tags</Trans>
+          </Button>
+        ) : null}
+      </Group>
+    </EmptyState>
+  );
+}
+
+function MapLoading() {
+  return (
+    <div className={classes.mapLoading} role="status" aria-busy data-testid="devices-map-loading">
+      <Trans>Loading the map…</Trans>
+    </div>
+  );
+}
+
 /**
- * "12 assets", or "3 of 12 assets" while searching; announced politely as it changes. Until the
- * total is final (the account's first load streams in) it says so instead of a count.
+ * "12 assets", or "3 of 12 assets" while searching or narrowed to a tag; announced politely as it
+ * changes. Until the total is final (the account's first load streams in) it says so instead of
+ * a count.
  */
 function CountLine({
   total,
   all,
-  searching,
+  narrowed,
 }: {
   readonly total: number | undefined;
   readonly all: number | undefined;
-  readonly searching: boolean;
+  readonly narrowed: boolean;
 }) {
   let text: ReactNode;
   if (total === undefined || all === undefined) {
     text = <Trans>Loading assets…</Trans>;
-  } else if (searching) {
+  } else if (narrowed) {
     text = (
       <Trans>
         {total} of <Plural value={all} one="# asset" other="# assets" />

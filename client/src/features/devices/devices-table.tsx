@@ -13,7 +13,7 @@ import {
   type RefObject,
 } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { Badge, Highlight, Skeleton, Text } from '@mantine/core';
+import { Badge, Group, Highlight, Skeleton, Text, UnstyledButton } from '@mantine/core';
 import { Link, useNavigate } from '@tanstack/react-router';
 import {
   flexRender,
@@ -25,6 +25,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { LocalModel } from '@plant/sync-worker/api';
 import type { ListRange } from '../../sync/hooks';
+import type { DeviceColumn } from '../../state/preferences';
 import { assetStatusOf, statusColor, statusLabel, textOf } from './asset-texts';
 import classes from './devices.module.css';
 import { devicePaths } from './paths';
@@ -33,16 +34,33 @@ import { devicePaths } from './paths';
 export const ROW_HEIGHT = 44;
 const OVERSCAN = 10;
 
-type ColumnId = 'name' | 'status' | 'gateway' | 'description';
+type ColumnId = 'name' | DeviceColumn;
 
 /** Grid tracks per column; the narrow layout shows name and status only. */
 const TRACKS: Record<ColumnId, string> = {
   name: 'minmax(12rem, 2fr)',
   status: '8rem',
   gateway: 'minmax(8rem, 1.2fr)',
+  mac: '10rem',
+  tags: 'minmax(8rem, 1.5fr)',
   description: 'minmax(10rem, 3fr)',
 };
-const WIDE_ONLY: ReadonlySet<ColumnId> = new Set(['gateway', 'description']);
+const WIDE_ONLY: ReadonlySet<ColumnId> = new Set(['gateway', 'mac', 'tags', 'description']);
+
+/** The columns the worker's query can order by (an attribute each; the gateway is an id). */
+export const SORTABLE_COLUMNS = ['name', 'status', 'mac', 'description'] as const;
+export type SortableColumn = (typeof SORTABLE_COLUMNS)[number];
+
+/** The table's order: a column and a direction (by name, A to Z, unless the user chose). */
+export interface DeviceSort {
+  readonly column: SortableColumn;
+  readonly direction: 'asc' | 'desc';
+}
+export const DEFAULT_SORT: DeviceSort = { column: 'name', direction: 'asc' };
+
+function isSortable(id: string): id is SortableColumn {
+  return (SORTABLE_COLUMNS as readonly string[]).includes(id);
+}
 
 interface TableRow {
   readonly index: number;
@@ -75,6 +93,11 @@ export interface DevicesTableProps {
   /** Where the list was scrolled to when the user left it, and how to keep that. */
   readonly initialOffset: number;
   readonly onLeave: (offset: number) => void;
+  /** The optional columns shown, besides the name (the gateway also needs `gatewayCell`). */
+  readonly columns: readonly DeviceColumn[];
+  /** The order of the rows, and what a column header's button asks for. */
+  readonly sort: DeviceSort;
+  readonly onSort: (column: SortableColumn) => void;
 }
 
 /**
@@ -82,9 +105,12 @@ export interface DevicesTableProps {
  * table says how many there are with aria-rowcount, each row its place with aria-rowindex). One
  * row at a time is in the tab order, and so are that row's links (the gateway); arrow keys, Page
  * Up/Down, Home and End move between rows (scrolling as needed), Enter on a row opens the asset.
+ * The column headers that sort are buttons, reached with the arrow keys too (Up from the first
+ * row, Left and Right between them, Down back to the rows), so the table stays one Tab stop.
  */
 export function DevicesTable(props: DevicesTableProps) {
-  const { total, at, onRangeChange, resetKey, highlight, gatewayCell } = props;
+  const { total, at, onRangeChange, resetKey, highlight, gatewayCell, sort, onSort } = props;
+  const shown = new Set<ColumnId>(['name', ...props.columns]);
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -161,6 +187,20 @@ export function DevicesTable(props: DevicesTableProps) {
             },
           ]),
       {
+        id: 'mac',
+        header: t`MAC address`,
+        cell: ({ row }) => (
+          <Text span inherit ff="monospace">
+            {row.original.model.attributes.mac ?? ''}
+          </Text>
+        ),
+      },
+      {
+        id: 'tags',
+        header: t`Tags`,
+        cell: ({ row }) => <TagList tags={row.original.model.attributes.tags} />,
+      },
+      {
         id: 'description',
         header: t`Description`,
         cell: ({ row }) => (
@@ -172,8 +212,14 @@ export function DevicesTable(props: DevicesTableProps) {
     ];
     return all;
   }, [t, i18n, highlight, gatewayCell]);
+  const visibleColumns = useMemo(
+    () => columns.filter((c) => shown.has(c.id as ColumnId)),
+    // `shown` is made from `props.columns` on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [columns, props.columns],
+  );
 
-  const ids = columns.map((c) => c.id as ColumnId);
+  const ids = visibleColumns.map((c) => c.id as ColumnId);
   const gridStyle = {
     '--device-columns': ids.map((id) => TRACKS[id]).join(' '),
     '--device-columns-narrow': ids
@@ -194,7 +240,7 @@ export function DevicesTable(props: DevicesTableProps) {
   );
   const table = useReactTable({
     data,
-    columns,
+    columns: visibleColumns,
     getCoreRowModel: getCoreRowModel(),
     getRowId: (row) => row.model.id,
     // No paging, sorting or expanding in the table model: the worker's query does the list.
@@ -240,12 +286,43 @@ export function DevicesTable(props: DevicesTableProps) {
       End: () => moveTo(total - 1),
       Enter: () => open(activeIndex),
     };
+    // Up from the first row: to the column headers' sort buttons.
+    if (
+      event.key === 'ArrowUp' &&
+      activeIndex === 0 &&
+      (event.target as HTMLElement).tagName === 'TR'
+    ) {
+      const button = headerButtons()[0];
+      if (button !== undefined) {
+        event.preventDefault();
+        button.focus();
+        return;
+      }
+    }
     const action = keys[event.key];
     if (action === undefined || event.altKey || event.metaKey) return;
     // Enter on a link in a row (the gateway) follows that link.
     if (event.key === 'Enter' && (event.target as HTMLElement).tagName !== 'TR') return;
     event.preventDefault();
     action();
+  };
+  const headerButtons = () =>
+    Array.from(scrollRef.current?.querySelectorAll<HTMLElement>('thead [data-sort-column]') ?? []);
+  const onHeaderKeyDown = (event: KeyboardEvent<HTMLTableSectionElement>) => {
+    const buttons = headerButtons();
+    const at = buttons.indexOf(event.target as HTMLElement);
+    if (at < 0) return;
+    const step: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1 };
+    // In a right-to-left page the first column is on the right.
+    const rtl = getComputedStyle(event.currentTarget).direction === 'rtl';
+    if (event.key in step) {
+      event.preventDefault();
+      const next = at + (step[event.key] ?? 0) * (rtl ? -1 : 1);
+      buttons[Math.max(0, Math.min(buttons.length - 1, next))]?.focus();
+    } else if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      moveTo(activeIndex);
+    }
   };
   const onClick = (event: MouseEvent<HTMLTableRowElement>, index: number) => {
     setActive(index);
@@ -270,19 +347,41 @@ export function DevicesTable(props: DevicesTableProps) {
         aria-rowcount={total + 1}
         data-testid="devices-table"
       >
-        <thead className={classes.head} role="rowgroup">
+        <thead className={classes.head} role="rowgroup" onKeyDown={onHeaderKeyDown}>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id} className={classes.row} role="row" aria-rowindex={1}>
-              {group.headers.map((header) => (
-                <th
-                  key={header.id}
-                  role="columnheader"
-                  scope="col"
-                  className={cellClass(header.column.id, classes.headCell)}
-                >
-                  {flexRender(header.column.columnDef.header, header.getContext())}
-                </th>
-              ))}
+              {group.headers.map((header) => {
+                const id = header.column.id;
+                const label = flexRender(header.column.columnDef.header, header.getContext());
+                const sorted = sort.column === id ? sort.direction : undefined;
+                return (
+                  <th
+                    key={header.id}
+                    role="columnheader"
+                    scope="col"
+                    className={cellClass(id, classes.headCell)}
+                    {...(sorted === undefined
+                      ? {}
+                      : { 'aria-sort': sorted === 'asc' ? 'ascending' : 'descending' })}
+                  >
+                    {isSortable(id) ? (
+                      <UnstyledButton
+                        className={classes.sortButton}
+                        tabIndex={-1}
+                        data-sort-column={id}
+                        onClick={() => onSort(id)}
+                      >
+                        <Group gap={4} wrap="nowrap" component="span">
+                          {label}
+                          <SortMark direction={sorted} />
+                        </Group>
+                      </UnstyledButton>
+                    ) : (
+                      label
+                    )}
+                  </th>
+                );
+              })}
             </tr>
           ))}
         </thead>
@@ -342,12 +441,47 @@ export function DevicesTable(props: DevicesTableProps) {
   );
 }
 
+/** A column's order as an arrow (up: A to Z), a faint double arrow where it does not sort. */
+function SortMark({ direction }: { readonly direction: 'asc' | 'desc' | undefined }) {
+  const path =
+    direction === undefined
+      ? 'M4 6l4-4 4 4M4 10l4 4 4-4'
+      : direction === 'asc'
+        ? 'M4 10l4-4 4 4'
+        : 'M4 6l4 4 4-4';
+  return (
+    <svg
+      width="12"
+      height="12"
+      viewBox="0 0 16 16"
+      aria-hidden
+      className={direction === undefined ? classes.sortIdle : undefined}
+    >
+      <path d={path} fill="none" stroke="currentColor" strokeWidth="2" />
+    </svg>
+  );
+}
+
+/** An asset's tags as small badges (none: nothing). */
+export function TagList({ tags }: { readonly tags: readonly string[] }) {
+  if (tags.length === 0) return null;
+  return (
+    <Group gap={4} wrap="nowrap" component="span" className={classes.tags}>
+      {tags.map((tag) => (
+        <Badge key={tag} size="xs" variant="outline" color="gray" tt="none">
+          {tag}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
 function cellClass(id: string, base: string | undefined): string {
   return WIDE_ONLY.has(id as ColumnId) ? `${base ?? ''} ${classes.wide ?? ''}` : (base ?? '');
 }
 
 /** The list fills the window below its top edge (at least 320 px), following resizes. */
-function useFillHeight(ref: RefObject<HTMLElement | null>): number {
+export function useFillHeight(ref: RefObject<HTMLElement | null>): number {
   const [height, setHeight] = useState(480);
   useLayoutEffect(() => {
     const measure = () => {

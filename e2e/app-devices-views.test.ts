@@ -1,0 +1,307 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ACCOUNT_HEADER, apiPaths } from '@plant/shared-schema';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { systemClock } from '../server/src/lib/clock';
+import { ChangeFeed } from '../server/src/services/change-feed';
+import { ModelService } from '../server/src/services/model.service';
+import type { AppTab } from './support/app-tab';
+import { E2e } from './support/fixture';
+import { DevicesListPage } from './support/pages/devices';
+
+/*
+ * Issue 16 item 1 and the tag filter of item 7: the asset overview as cards (panel), the table
+ * (sortable, columns chosen) and a map (clustered, over the base layer that ships with the
+ * product); the choices stay; a tag narrows every view. The demo account's 12 machines (two of
+ * them placed here) for the views, the demo's other account with 10,000 placed assets for the
+ * scale: a virtualised panel and a map that clusters them and stays responsive.
+ */
+let e2e: E2e;
+
+/** Munich and Lisbon: far apart, so the map shows each as itself, not as a cluster. */
+const PLACES = {
+  'Press line 1': { lat: 48.137, lng: 11.575 },
+  'Press line 2': { lat: 38.722, lng: -9.139 },
+} as const;
+const LARGE = 10_000;
+const largeName = (i: number) => `Placed asset ${String(i).padStart(5, '0')}`;
+
+/** 10,000 assets spread over central Europe, through the service layer, 1000 a transaction. */
+async function seedPlaced(accountId: string): Promise<void> {
+  const models = new ModelService(e2e.server.db, systemClock, new ChangeFeed());
+  for (let from = 0; from < LARGE; from += 1000) {
+    await e2e.server.db.transaction().execute(async (trx) => {
+      for (let i = from; i < from + 1000; i++) {
+        await models.applyIn(trx, accountId, {
+          kind: 'create',
+          collection: 'assets',
+          body: {
+            name: largeName(i),
+            tags: [i % 10 === 0 ? 'hall-a' : 'hall-b'],
+            position: { lat: 44 + ((i * 7919) % 1000) / 100, lng: 2 + ((i * 104729) % 1800) / 100 },
+          },
+        });
+      }
+    });
+  }
+}
+
+beforeAll(async () => {
+  e2e = await E2e.start(inject('clientDist'));
+  const admin = await e2e.session(DEMO_USERS.admin);
+  for (const asset of await e2e.serverModels(admin.accountId, 'asset')) {
+    const position = PLACES[asset.attributes.name as keyof typeof PLACES] as
+      (typeof PLACES)[keyof typeof PLACES] | undefined;
+    if (position === undefined) continue;
+    const answer = await e2e.server.call('PUT', apiPaths.model('assets', asset.id), {
+      token: admin.token,
+      headers: { [ACCOUNT_HEADER]: admin.accountId },
+      json: { position },
+    });
+    expect(answer.status).toBe(200);
+  }
+  const south = await e2e.session(DEMO_USERS.south);
+  await seedPlaced(south.accountId);
+}, 180_000);
+afterAll(() => e2e.close());
+
+async function openList(user: string = DEMO_USERS.admin): Promise<{
+  tab: AppTab;
+  list: DevicesListPage;
+}> {
+  const tab = await e2e.openApp(await e2e.browser());
+  await tab.signInAt(user);
+  await tab.goto('/app/devices/list');
+  return { tab, list: new DevicesListPage(tab.page) };
+}
+
+describe('the asset overview in three views', () => {
+  it('switches between panel, table and map, and the choice survives a reload', async () => {
+    const { tab, list } = await openList();
+    await expect.poll(() => list.count()).toBe('12 assets');
+    // The table until the user chooses: a labelled radio group says which view shows.
+    expect(await list.view('Table').isChecked()).toBe(true);
+    await expect.poll(() => list.rows.count()).toBe(12);
+
+    await list.chooseView('Panel');
+    await expect.poll(() => list.cards.count()).toBe(12);
+    expect(await list.table.count()).toBe(0);
+    expect(await list.view('Panel').isChecked()).toBe(true);
+    await tab.reload();
+    await expect.poll(() => list.cards.count()).toBe(12);
+    expect(await list.view('Panel').isChecked()).toBe(true);
+
+    await list.chooseView('Map');
+    await expect.poll(() => list.map.getAttribute('data-ready')).toBe('true');
+    expect(await list.cards.count()).toBe(0);
+    await tab.reload();
+    await expect.poll(() => list.map.getAttribute('data-ready')).toBe('true');
+    expect(await list.view('Map').isChecked()).toBe(true);
+
+    // The radio group is used with the keyboard: arrows move the choice.
+    await list.view('Map').focus();
+    await tab.page.keyboard.press('ArrowLeft');
+    await expect.poll(() => list.view('Table').isChecked()).toBe(true);
+    await expect.poll(() => list.rows.count()).toBe(12);
+  });
+
+  it('panel cards show photo, name and state, open their asset, and move with the arrow keys', async () => {
+    const { tab, list } = await openList();
+    await list.chooseView('Panel');
+    await expect.poll(() => list.cardNames()).toContain('Press line 1');
+    const card = list.cards.filter({ hasText: 'Press line 1' });
+    expect(await card.getByTestId('device-card-status').textContent()).toBe('OK');
+    // No photo yet: the name's first letter stands in.
+    expect(await card.getByTestId('device-card-photo').textContent()).toBe('P');
+    // A card watches its first streams' values once it has stayed on screen.
+    await expect.poll(() => card.getByTestId('device-card-values').locator('dt').count()).toBe(3);
+
+    // One Tab stop: the first card, then the arrows; Enter opens.
+    const names = await list.cardNames();
+    await list.search.focus();
+    await tab.page.keyboard.press('Tab');
+    const focusedCard = () =>
+      tab.page.evaluate(() => document.activeElement?.getAttribute('data-index') ?? null);
+    expect(await focusedCard()).toBe('0');
+    await tab.page.keyboard.press('ArrowRight');
+    expect(await focusedCard()).toBe('1');
+    await tab.page.keyboard.press('Enter');
+    await tab.waitForPath(/^\/app\/devices\/[^/]+\/details$/);
+    await expect
+      .poll(() => tab.page.getByRole('heading', { level: 1 }).textContent())
+      .toBe(names[1]);
+  });
+
+  it('sorts the table by a column either way and keeps the chosen columns', async () => {
+    const { tab, list } = await openList();
+    await expect.poll(() => list.count()).toBe('12 assets');
+    expect(await list.headers()).toEqual(['Name', 'Status', 'Gateway', 'Description']);
+    const byName = await list.names();
+
+    // Status, A to Z ("OK" before "Warning"), then Z to A; equal states stay in name order.
+    await list.sortButton('Status').click();
+    await expect
+      .poll(() =>
+        list.table.getByRole('columnheader', { name: 'Status' }).getAttribute('aria-sort'),
+      )
+      .toBe('ascending');
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const assets = await e2e.serverModels(admin.accountId, 'asset');
+    const named = (status: string) =>
+      byName.filter((n) =>
+        assets.some((a) => a.attributes.name === n && a.attributes.status === status),
+      );
+    await expect.poll(() => list.names()).toEqual([...named('ok'), ...named('warning')]);
+    expect(named('warning').length).toBe(2);
+    await list.sortButton('Status').click();
+    await expect
+      .poll(() =>
+        list.table.getByRole('columnheader', { name: 'Status' }).getAttribute('aria-sort'),
+      )
+      .toBe('descending');
+    await expect.poll(() => list.names()).toEqual([...named('warning'), ...named('ok')]);
+    // Name, Z to A: the name order reversed.
+    await list.sortButton('Name').click();
+    await list.sortButton('Name').click();
+    await expect.poll(() => list.names()).toEqual([...byName].reverse());
+
+    // Up from the first row reaches the headers' buttons: the table stays one Tab stop.
+    await list.search.focus();
+    await tab.page.keyboard.press('Tab');
+    expect(await list.focusedRowIndex()).toBe(0);
+    await tab.page.keyboard.press('ArrowUp');
+    expect(await tab.page.evaluate(() => document.activeElement?.textContent)).toBe('Name');
+    await tab.page.keyboard.press('ArrowRight');
+    await tab.page.keyboard.press('Enter');
+    await expect
+      .poll(() =>
+        list.table.getByRole('columnheader', { name: 'Status' }).getAttribute('aria-sort'),
+      )
+      .toBe('ascending');
+
+    // Columns: the MAC address and the tags in, the description out; kept after a reload.
+    await list.toggleColumn('MAC address');
+    await list.toggleColumn('Tags');
+    await list.toggleColumn('Description');
+    const chosen = ['Name', 'Status', 'Gateway', 'MAC address', 'Tags'];
+    await expect.poll(() => list.headers()).toEqual(chosen);
+    await expect
+      .poll(() => list.row('Press line 2').locator('td').nth(4).textContent())
+      .toBe('productionhall-2');
+    await tab.reload();
+    await expect.poll(() => list.headers()).toEqual(chosen);
+  });
+
+  it('the map shows the placed assets, says how many are not placed, and opens an asset', async () => {
+    const { tab, list } = await openList();
+    await list.chooseView('Map');
+    await expect.poll(() => list.map.getAttribute('data-ready')).toBe('true');
+    await expect
+      .poll(() => list.mapSummary())
+      .toBe('2 assets are on the map. 10 assets have no position and are not shown.');
+    await expect.poll(() => list.mapAsset('Press line 1').count()).toBe(1);
+    expect(await list.mapAsset('Press line 2').count()).toBe(1);
+    // The alternative to the map: the table, one button away.
+    expect(await tab.page.getByRole('button', { name: 'Show the assets as a table' }).count()).toBe(
+      1,
+    );
+
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const id = (await e2e.serverModels(admin.accountId, 'asset')).find(
+      (a) => a.attributes.name === 'Press line 1',
+    )?.id;
+    await list.mapAsset('Press line 1').click();
+    await tab.waitForPath(new RegExp(`^/app/devices/${id ?? 'none'}/details$`));
+  });
+
+  it('a tag narrows the table, the panel and the map', async () => {
+    const { list } = await openList();
+    await expect.poll(() => list.count()).toBe('12 assets');
+    // The tags the assets carry, with how many do: "hall-2" is on every second machine.
+    await list.chooseTag('hall-2 (6)');
+    await expect.poll(() => list.count()).toBe('6 of 12 assets');
+    await expect.poll(() => list.rows.count()).toBe(6);
+    expect(await list.names()).toContain('Press line 2');
+    expect(await list.names()).not.toContain('Press line 1');
+
+    await list.chooseView('Panel');
+    await expect.poll(() => list.cards.count()).toBe(6);
+    expect(await list.cardNames()).not.toContain('Press line 1');
+
+    await list.chooseView('Map');
+    await expect
+      .poll(() => list.mapSummary())
+      .toBe('1 asset is on the map. 5 assets have no position and are not shown.');
+    await expect.poll(() => list.mapAsset('Press line 2').count()).toBe(1);
+    expect(await list.mapAsset('Press line 1').count()).toBe(0);
+
+    // Back to every asset.
+    await list.chooseTag('All tags');
+    await expect.poll(() => list.count()).toBe('12 assets');
+    await expect.poll(() => list.mapAsset('Press line 1').count()).toBe(1);
+  });
+});
+
+describe('10,000 assets', () => {
+  it('the panel is virtualised: a few cards in the DOM, the last one after scrolling', async () => {
+    const { list } = await openList(DEMO_USERS.south);
+    await expect.poll(() => list.count(), { timeout: 120_000 }).toBe('10,002 assets');
+    await list.chooseView('Panel');
+    await expect.poll(() => list.cards.count()).toBeGreaterThan(0);
+    expect(await list.page.locator('[role="listitem"]').count()).toBeLessThan(200);
+    await list.scrollPanelToEnd();
+    await expect.poll(() => list.cardNames()).toContain(largeName(LARGE - 1));
+    expect(await list.page.locator('[role="listitem"]').count()).toBeLessThan(200);
+    const last = list.cards.filter({ hasText: largeName(LARGE - 1) });
+    expect(await last.getAttribute('aria-setsize')).toBe('10002');
+  }, 240_000);
+
+  it('the map clusters them, stays responsive through a zoom in and out, and a tag narrows it', async () => {
+    const { tab, list } = await openList(DEMO_USERS.south);
+    await expect.poll(() => list.count(), { timeout: 120_000 }).toBe('10,002 assets');
+    await list.chooseView('Map');
+    await expect
+      .poll(() => list.mapSummary(), { timeout: 60_000 })
+      .toBe('10,000 assets are on the map. 2 assets have no position and are not shown.');
+    // Every placed asset is in a cluster or shown by itself, with far fewer markers than assets.
+    await expect.poll(() => list.mapAssetsShown(), { timeout: 60_000 }).toBe(LARGE);
+    const markers = Number(await list.map.getAttribute('data-markers'));
+    expect(markers).toBeGreaterThan(0);
+    expect(markers).toBeLessThan(500);
+
+    // The page answers while the map shows 10,000 assets: a frame within half a second.
+    for (let i = 0; i < 5; i++) {
+      const frame = await tab.page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const t0 = performance.now();
+            requestAnimationFrame(() => resolve(performance.now() - t0));
+          }),
+      );
+      expect(frame).toBeLessThan(500);
+    }
+
+    // A cluster zooms in; the map's own button zooms back out: the round trip completes.
+    const zoom = async () => Number(await list.map.getAttribute('data-zoom'));
+    const start = await zoom();
+    await list.mapClusters.first().click();
+    await expect.poll(zoom, { timeout: 30_000 }).toBeGreaterThan(start);
+    await expect.poll(() => list.map.getAttribute('data-state')).toBe('idle');
+    const zoomedIn = await zoom();
+    const zoomOut = tab.page.getByRole('button', { name: 'Zoom out' });
+    while ((await zoom()) > start + 0.01) {
+      const before = await zoom();
+      await zoomOut.click();
+      await expect.poll(zoom).toBeLessThan(before - 0.99);
+      await expect.poll(() => list.map.getAttribute('data-state')).toBe('idle');
+    }
+    expect(await zoom()).toBeLessThan(zoomedIn);
+    await expect.poll(() => list.mapAssetsShown(), { timeout: 60_000 }).toBe(LARGE);
+
+    // The tag narrows the map too: every tenth asset carries "hall-a".
+    await list.chooseTag('hall-a (1,000)');
+    await expect
+      .poll(() => list.mapSummary(), { timeout: 60_000 })
+      .toBe('1,000 assets are on the map.');
+    await expect.poll(() => list.mapAssetsShown(), { timeout: 60_000 }).toBe(LARGE / 10);
+  }, 240_000);
+});

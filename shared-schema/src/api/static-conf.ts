@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/**
+ * `GET /staticconf` (spec 000 §7, at the origin, no token): what a client needs before anyone
+ * signs in, and the map's optional detail source.
+ */
+export const staticConfSchema = z.object({
+  theme: z.object({ name: z.string() }),
+  /** The first-party OAuth client the sign-in screen uses. */
+  client_id: z.string(),
+  languages: z.array(z.string()),
+  defaultLanguage: z.string(),
+  direction: z.enum(['ltr', 'rtl']),
+  /**
+   * An XYZ raster tile address (`https://…/{z}/{x}/{y}.png`, the server's MAP_TILES_URL) drawn
+   * over the map's shipped base layer for detail; absent: the base layer alone.
+   */
+  map_tiles_url: z.string().optional(),
+});
+export type StaticConf = z.infer<typeof staticConfSchema>;
