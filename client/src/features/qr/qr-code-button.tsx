@@ -29,7 +29,7 @@ export function QrCodeButton({ item, name }: { readonly item: QrItem; readonly n
           <QrCode text={text} label={t`QR code of ${name}`} className={classes.singleCode} />
           <Text size="sm" c="dimmed">
             {item.kind === 'asset' ? (
-              <Trans>Scanning this code opens the asset&apos;s page.</Trans>
+              <Trans>Scanning this code opens the asset's page.</Trans>
             ) : (
               <Trans>Scanning this code links the gateway and opens its page.</Trans>
             )}

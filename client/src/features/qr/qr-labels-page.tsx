@@ -82,7 +82,7 @@ export function QrLabelsPage() {
         <Text c="dimmed">
           <Trans>
             Choose the assets and gateways to label, then print the sheet. Each label carries the
-            item&apos;s QR code and its name; scanning it opens the asset or links the gateway.
+            item's QR code and its name; scanning it opens the asset or links the gateway.
           </Trans>
         </Text>
         <TextInput
@@ -137,9 +137,16 @@ export function QrLabelsPage() {
         <div className={classes.noPrint}>
           <EmptyState title={<Trans>No labels yet</Trans>}>
             <Text c="dimmed" ta="center">
-              <Trans>
-                Choose assets or gateways above: their labels show here, ready to print.
-              </Trans>
+              {can('asset::view') || can('gateway::view') ? (
+                <Trans>
+                  Choose assets or gateways above: their labels show here, ready to print.
+                </Trans>
+              ) : (
+                <Trans>
+                  Your role shows neither assets nor gateways in this account, so there is nothing
+                  to label.
+                </Trans>
+              )}
             </Text>
           </EmptyState>
         </div>

@@ -20,7 +20,7 @@ export function QrPage() {
             </Title>
             <Text c="dimmed">
               <Trans>
-                Use this device&apos;s camera to open an asset from its label, or to link a gateway.
+                Use this device's camera to open an asset from its label, or to link a gateway.
               </Trans>
             </Text>
             <Button component={Link} to="/app/qr/scan" data-testid="qr-go-scan">

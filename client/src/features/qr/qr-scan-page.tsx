@@ -58,8 +58,8 @@ export function QrScanPage() {
       </Title>
       <Text c="dimmed">
         <Trans>
-          Hold the QR code of an asset or a gateway in front of the camera. An asset&apos;s code
-          opens its page; a gateway&apos;s code links the gateway.
+          Hold the QR code of an asset or a gateway in front of the camera. An asset's code opens
+          its page; a gateway's code links the gateway.
         </Trans>
       </Text>
 
@@ -145,8 +145,8 @@ function CameraStatus({
     case 'denied':
       message = (
         <Trans>
-          The camera may not be used. Allow the camera for this site in the browser&apos;s settings
-          and try again, or type the code below.
+          The camera may not be used. Allow the camera for this site in the browser's settings and
+          try again, or type the code below.
         </Trans>
       );
       break;
