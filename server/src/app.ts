@@ -33,6 +33,7 @@ export function createApp(
   values: ValuesService,
   files: FileService,
   trustedProxies: readonly string[] = [],
+  mapTilesUrl?: string,
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const proxies: ReadonlySet<string> = new Set(trustedProxies.map(exactAddress));
@@ -78,7 +79,7 @@ export function createApp(
   app.route(API_BASE, api);
   const origin = new Hono<AppEnv>();
   origin.use(secureHeaders());
-  origin.route('/', originRoutes(services, clientDir));
+  origin.route('/', originRoutes(services, clientDir, mapTilesUrl));
   app.route('/', origin);
 
   app.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));

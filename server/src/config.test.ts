@@ -88,4 +88,16 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x/y' })).toThrow(/postgres:\/\//);
     expect(() => loadConfig({ TRUSTED_PROXIES: 'proxy.local' })).toThrow(/IP addresses/);
   });
+
+  it("the map's detail tiles: optional, an http(s) address that names {z}, {x} and {y}", () => {
+    expect(loadConfig({}).mapTilesUrl).toBeUndefined();
+    const url = 'https://tiles.plant.example/{z}/{x}/{y}.png';
+    expect(loadConfig({ MAP_TILES_URL: url }).mapTilesUrl).toBe(url);
+    expect(() => loadConfig({ MAP_TILES_URL: 'ftp://tiles/{z}/{x}/{y}.png' })).toThrow(
+      /MAP_TILES_URL must be an http\(s\) URL/,
+    );
+    expect(() =>
+      loadConfig({ MAP_TILES_URL: 'https://tiles.plant.example/world.pmtiles' }),
+    ).toThrow(/MAP_TILES_URL must name the tile with \{z\}, \{x\} and \{y\}/);
+  });
 });

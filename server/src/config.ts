@@ -54,6 +54,13 @@ const envSchema = z.object({
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'REDIS_URL must be a redis:// or rediss:// URL' })
     .optional(),
+  MAP_TILES_URL: z
+    .url({ protocol: /^https?$/, error: 'MAP_TILES_URL must be an http(s) URL' })
+    .refine(
+      (url) => ['{z}', '{x}', '{y}'].every((part) => url.includes(part)),
+      'MAP_TILES_URL must name the tile with {z}, {x} and {y}',
+    )
+    .optional(),
 });
 
 /** The built web client (`vite build` writes it; `npm start` builds it when it is missing). */
@@ -80,6 +87,11 @@ export interface Config {
   readonly trustedProxies: readonly string[];
   /** Links this process with the others on the same Redis (DESIGN.md §11); undefined: alone. */
   readonly redisUrl: string | undefined;
+  /**
+   * Raster tiles (`https://…/{z}/{x}/{y}.png`) the asset map draws over its shipped base layer
+   * for detail (/staticconf tells the client); undefined: the base layer alone.
+   */
+  readonly mapTilesUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -130,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: path.resolve(e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    mapTilesUrl: e.MAP_TILES_URL,
     trustedProxies: (e.TRUSTED_PROXIES ?? '').split(',').filter((x) => x !== ''),
   });
 }

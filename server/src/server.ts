@@ -225,6 +225,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     new ValuesService(db, machineData),
     files,
     config.trustedProxies,
+    config.mapTilesUrl,
   );
 
   const server = await new Promise<Server>((resolve, reject) => {

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths } from '@plant/shared-schema';
+import { apiPaths, staticConfSchema } from '@plant/shared-schema';
 import { startTestServer, type TestServer } from '../testing/harness';
 
 /*
@@ -98,5 +98,25 @@ describe('the web client at the origin', () => {
     const res = await s.call('POST', '/app/devices/list', { json: {} });
     expect(res.status).toBe(404);
     expect(res.text).not.toContain('<div id="root">');
+  });
+});
+
+describe('/staticconf and the map', () => {
+  it('names the detail tiles of MAP_TILES_URL, and nothing about them when it is not set', async () => {
+    const tiles = 'https://tiles.plant.example/{z}/{x}/{y}.png';
+    const configured = await startTestServer({
+      env: { CLIENT_DIR: clientDir, MAP_TILES_URL: tiles },
+    });
+    try {
+      const conf = staticConfSchema.parse(
+        (await configured.call('GET', apiPaths.staticconf())).json,
+      );
+      expect(conf.map_tiles_url).toBe(tiles);
+    } finally {
+      await configured.close();
+    }
+    const plain = staticConfSchema.parse((await s.call('GET', apiPaths.staticconf())).json);
+    expect(plain).not.toHaveProperty('map_tiles_url');
+    expect(plain.client_id).toBe(s.clientId);
   });
 });

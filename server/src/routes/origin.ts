@@ -2,7 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
-import { DEFAULT_DIRECTION, DEFAULT_LANGUAGE, LANGUAGES } from '@plant/shared-schema';
+import {
+  DEFAULT_DIRECTION,
+  DEFAULT_LANGUAGE,
+  LANGUAGES,
+  type StaticConf,
+} from '@plant/shared-schema';
 import type { AppEnv } from '../http/context';
 import type { Services } from '../services';
 
@@ -32,17 +37,19 @@ export function answersTheApp(pathname: string): boolean {
  * client (spec 000 §2: every app path answers the app, which routes in the browser). Without a
  * built client, / says how to build it.
  */
-export function originRoutes(services: Services, clientDir: string) {
+export function originRoutes(services: Services, clientDir: string, mapTilesUrl?: string) {
   const app = new Hono<AppEnv>();
 
   app.get('/staticconf', (c) =>
     c.json({
       theme: { name: 'default' },
       client_id: services.firstPartyClientId,
-      languages: LANGUAGES,
+      languages: [...LANGUAGES],
       defaultLanguage: DEFAULT_LANGUAGE,
       direction: DEFAULT_DIRECTION,
-    }),
+      // The map's detail tiles only when configured: the shipped base layer needs none.
+      ...(mapTilesUrl === undefined ? {} : { map_tiles_url: mapTilesUrl }),
+    } satisfies StaticConf),
   );
 
   const indexFile = path.join(clientDir, 'index.html');
