@@ -63,11 +63,23 @@ describe('assets: create, edit, delete', () => {
       .poll(() => edit.getByText('The latitude lies between -90 and 90.').count())
       .toBe(1);
     await edit.getByRole('textbox', { name: 'Latitude' }).fill('48.137');
+    // A contact: an e-mail address, phone number or Telegram name (spec 001 §5).
+    await edit.getByTestId('add-contact').click();
+    await edit.getByRole('textbox', { name: 'Contact name' }).fill('Ana');
+    await edit.getByRole('textbox', { name: 'E-mail, phone or Telegram' }).fill('call Ana');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() =>
+        edit.getByText('Must be a valid email address, phone number or telegram number').count(),
+      )
+      .toBe(1);
+    await edit.getByRole('textbox', { name: 'E-mail, phone or Telegram' }).fill('@ana_service');
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => (await server())?.description).toBe('Mixes the batter.');
     const saved = await server();
     expect(saved?.tags).toEqual(['hall-3']);
     expect(saved?.position).toEqual({ lat: 48.137, lng: 11.575 });
+    expect(saved?.contacts).toEqual([{ name: 'Ana', value: '@ana_service' }]);
     expect(typeof saved?.gateway_id).toBe('string');
   });
 
@@ -122,7 +134,7 @@ describe('assets: create, edit, delete', () => {
     const consequences = tab.page.getByTestId('delete-asset-consequences');
     await expect
       .poll(() => consequences.textContent())
-      .toContain(`Its ${groups.length} stream groups and ${streams.length} data streams`);
+      .toContain(`Its ${groups.length} stream groups, ${streams.length} data streams and 0 files`);
     await tab.page.getByRole('button', { name: 'Delete Assembly cell A9' }).click();
     await tab.waitForPath(/^\/app\/devices\/list$/);
     await expect

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  contactField,
   nextDeliverySlot,
   notificationSettingsSchema,
   userProfileSchema,
@@ -26,6 +27,20 @@ const workdays = (timezone = 'Europe/Berlin'): NotificationSettings => ({
   window: { days: [1, 2, 3, 4, 5], from: '07:00', to: '18:00', timezone },
 });
 const at = (iso: string) => Date.parse(iso);
+
+describe('asset contacts', () => {
+  it('take an e-mail address, a phone number or a Telegram name, and nothing else', () => {
+    for (const ok of ['ana@example.com', '+49 170 1234567', '@plant_service', ' @ana_k '])
+      expect(contactField.safeParse(ok).success).toBe(true);
+    for (const bad of ['', 'call Ana', '@ana', 'ana@', '12', '@name with space']) {
+      const parsed = contactField.safeParse(bad);
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toBe(
+        'Must be a valid email address, phone number or telegram number',
+      );
+    }
+  });
+});
 
 describe('user details', () => {
   it('takes phone numbers as people write them, and refuses what is none', () => {

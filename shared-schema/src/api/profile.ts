@@ -19,6 +19,23 @@ export const phoneField = z
     return digits >= 5 && digits <= 20;
   }, CONTACT_NOT_VALID);
 
+/** A Telegram user name: @ and 5 to 32 letters, digits or underscores. */
+const TELEGRAM = /^@[A-Za-z0-9_]{5,32}$/;
+
+/**
+ * A way to reach someone (an asset's contact, spec 001 §5): an e-mail address, a phone number or
+ * a Telegram name, else 'Must be a valid email address, phone number or telegram number'.
+ */
+export const contactField = z
+  .string({ error: CONTACT_NOT_VALID })
+  .trim()
+  .min(1, CONTACT_NOT_VALID)
+  .max(250, CONTACT_NOT_VALID)
+  .refine(
+    (v) => z.email().safeParse(v).success || TELEGRAM.test(v) || phoneField.safeParse(v).success,
+    CONTACT_NOT_VALID,
+  );
+
 /** A user's details (spec 001 §3 User): the user itself, or an admin with user::edit. */
 export const userProfileSchema = z.object({
   firstname: firstnameField,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idField, modelNameField } from '../api/fields';
+import { contactField } from '../api/profile';
 import type { ModelDefinition } from './registry-types';
 
 export const MAC_PATTERN = /^([0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}$/;
@@ -22,12 +23,16 @@ export const assetAttributesSchema = z.object({
   /** The asset's photo: a `file` of this asset of kind 'photo'. */
   photo: idField.nullable().default(null),
   tags: z.array(z.string().min(1).max(100)).max(100).default([]),
+  /** Who to call about the asset: a name and an e-mail address, phone number or Telegram name. */
   contacts: z
     .array(
       z.object({
-        name: z.string().min(1).max(250),
-        email: z.email('Must be a valid email address').max(250).optional(),
-        phone: z.string().max(50).optional(),
+        name: z
+          .string()
+          .trim()
+          .max(250, 'The name may not be longer than 250 characters')
+          .default(''),
+        value: contactField,
       }),
     )
     .max(50)

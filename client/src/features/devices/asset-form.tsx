@@ -1,9 +1,13 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
   Button,
+  CloseButton,
+  FileButton,
+  Fieldset,
   Group,
+  Image,
   Modal,
   NativeSelect,
   Stack,
@@ -26,6 +30,7 @@ import {
   translatedErrors,
 } from '../user/form-errors';
 import { textOf } from './asset-texts';
+import { acceptOf, FileImage, pickedFileProblem } from './asset-files';
 import { devicePaths } from './paths';
 
 const FIELDS = [
@@ -33,13 +38,27 @@ const FIELDS = [
   'mac',
   'description',
   'gateway_id',
+  'photo',
   'tags',
   'position.lat',
   'position.lng',
 ] as const;
-type Field = (typeof FIELDS)[number];
 
-/** What the form edits of an asset (photo, documents and contacts come with the files). */
+/** The form's fields in order, its contacts' included (`contacts.0.value`). */
+function fieldsOf(draft: Draft): string[] {
+  return [
+    ...FIELDS,
+    ...draft.contacts.flatMap((_, i) => [`contacts.${i}.name`, `contacts.${i}.value`]),
+  ];
+}
+
+/** The photo as the form holds it: as it is, a new file picked, or taken away. */
+type PhotoChoice =
+  | { readonly kind: 'keep' }
+  | { readonly kind: 'new'; readonly file: File }
+  | { readonly kind: 'none' };
+
+/** What the form edits of an asset (its documents are added on the asset's page). */
 interface Draft {
   readonly name: string;
   readonly mac: string;
@@ -49,6 +68,8 @@ interface Draft {
   /** Degrees as typed; both empty: not placed. */
   readonly lat: string;
   readonly lng: string;
+  readonly contacts: readonly { readonly name: string; readonly value: string }[];
+  readonly photo: PhotoChoice;
 }
 
 const EMPTY: Draft = {
@@ -59,6 +80,8 @@ const EMPTY: Draft = {
   tags: [],
   lat: '',
   lng: '',
+  contacts: [],
+  photo: { kind: 'keep' },
 };
 
 /** A typed coordinate: a number (a comma is a decimal point too), or NaN for anything else. */
@@ -77,6 +100,8 @@ function draftOf(model: LocalModel<'asset'>): Draft {
     tags: a.tags,
     lat: a.position === null || a.position === undefined ? '' : String(a.position.lat),
     lng: a.position === null || a.position === undefined ? '' : String(a.position.lng),
+    contacts: (a.contacts ?? []).map((c) => ({ name: c.name, value: c.value })),
+    photo: { kind: 'keep' },
   };
 }
 
@@ -92,7 +117,31 @@ function attributesOf(draft: Draft): Partial<ModelInput<'asset'>> {
       draft.lat.trim() === '' && draft.lng.trim() === ''
         ? null
         : { lat: degrees(draft.lat), lng: degrees(draft.lng) },
+    contacts: draft.contacts.map((c) => ({ name: c.name, value: c.value })),
   };
+}
+
+/**
+ * A new photo for the asset: kept and uploaded by the worker (offline too), then named as the
+ * asset's photo; the old photo file goes. Taken away: the photo file goes, the asset has none.
+ */
+async function savePhoto(
+  assetId: string,
+  photo: PhotoChoice,
+  before: string | null,
+): Promise<WorkerError | null> {
+  if (photo.kind === 'keep') return null;
+  const worker = syncWorker();
+  let next: string | null = null;
+  if (photo.kind === 'new') {
+    const added = await worker.files.add(assetId, 'photo', photo.file, photo.file.name);
+    if ('error' in added) return added.error;
+    next = added.data.id;
+  }
+  const set = await worker.writes.update('asset', assetId, { photo: next });
+  if ('error' in set) return set.error;
+  if (before !== null) await worker.writes.remove('file', before);
+  return null;
 }
 
 /**
@@ -105,33 +154,50 @@ function AssetFields(props: {
   /** Fields hidden from the user's roles (absent from the model it got): not shown. */
   readonly hidden?: ReadonlySet<string>;
   readonly submitLabel: string;
-  readonly onSubmit: (attributes: Partial<ModelInput<'asset'>>) => Promise<WorkerError | null>;
+  /** The asset's photo now (a file id), shown until another is picked. */
+  readonly photo?: string | null;
+  readonly onSubmit: (
+    attributes: Partial<ModelInput<'asset'>>,
+    photo: PhotoChoice,
+  ) => Promise<WorkerError | null>;
   readonly onCancel: () => void;
 }) {
   const { t, i18n } = useLingui();
   const [draft, setDraft] = useState<Draft>(props.initial);
-  const [errors, setErrors] = useState<Partial<Record<Field | 'form', string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [busy, setBusy] = useState(false);
   const gateways = useLiveQuery({ type: 'gateway', limit: 1000 });
   const translate = (text: string) => translateServerText(i18n, text);
   const set = <K extends keyof Draft>(field: K, value: Draft[K]) =>
     setDraft((d) => ({ ...d, [field]: value }));
 
+  const setContact = (i: number, part: 'name' | 'value', value: string) =>
+    setDraft((d) => ({
+      ...d,
+      contacts: d.contacts.map((c, j) => (j === i ? { ...c, [part]: value } : c)),
+    }));
+
   const submit = async () => {
     const attributes = attributesOf(draft);
+    const fields = fieldsOf(draft);
     const checked = assetAttributesSchema.partial().safeParse(attributes);
-    if (!checked.success) {
-      const found = translatedErrors(firstIssuePerField(checked.error.issues, FIELDS), translate);
-      setErrors(found);
-      const first = firstFieldWithError(found, FIELDS);
+    const photoProblem =
+      draft.photo.kind === 'new' ? pickedFileProblem(i18n, 'photo', draft.photo.file) : undefined;
+    if (!checked.success || photoProblem !== undefined) {
+      const found = checked.success
+        ? {}
+        : translatedErrors(firstIssuePerField(checked.error.issues, fields), translate);
+      const all: Record<string, string | undefined> = { ...found, photo: photoProblem };
+      setErrors(all);
+      const first = firstFieldWithError(all, fields);
       if (first !== undefined) document.getElementById(`asset-form-${first}`)?.focus();
       return;
     }
     setBusy(true);
-    const error = await props.onSubmit(attributes);
+    const error = await props.onSubmit(attributes, draft.photo);
     setBusy(false);
     if (error === null) return;
-    const onFields = translatedErrors(serverFieldErrors(error.fields, FIELDS), translate);
+    const onFields = translatedErrors(serverFieldErrors(error.fields, fields), translate);
     setErrors(
       Object.keys(onFields).length > 0 ? onFields : { form: translate(callErrorText(error)) },
     );
@@ -209,6 +275,13 @@ function AssetFields(props: {
             error={errors['position.lng']}
           />
         </Group>
+        <PhotoField
+          current={props.photo ?? null}
+          choice={draft.photo}
+          name={draft.name}
+          error={errors.photo}
+          onChange={(photo) => set('photo', photo)}
+        />
         <TagsInput
           id="asset-form-tags"
           label={t`Tags`}
@@ -217,6 +290,54 @@ function AssetFields(props: {
           onChange={(tags) => set('tags', tags)}
           error={errors.tags}
         />
+        <Fieldset legend={t`Contacts`} data-testid="asset-contacts">
+          <Stack gap="xs">
+            {draft.contacts.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                <Trans>No contacts yet.</Trans>
+              </Text>
+            ) : null}
+            {draft.contacts.map((contact, i) => (
+              <Group key={i} align="flex-start" wrap="nowrap" gap="xs">
+                <TextInput
+                  id={`asset-form-contacts.${i}.name`}
+                  label={t`Contact name`}
+                  value={contact.name}
+                  onChange={(e) => setContact(i, 'name', e.currentTarget.value)}
+                  error={errors[`contacts.${i}.name`]}
+                  style={{ flex: 1 }}
+                />
+                <TextInput
+                  id={`asset-form-contacts.${i}.value`}
+                  label={t`E-mail, phone or Telegram`}
+                  value={contact.value}
+                  onChange={(e) => setContact(i, 'value', e.currentTarget.value)}
+                  error={errors[`contacts.${i}.value`]}
+                  style={{ flex: 1 }}
+                />
+                <CloseButton
+                  mt={28}
+                  aria-label={t`Remove contact ${i + 1}`}
+                  onClick={() =>
+                    setDraft((d) => ({ ...d, contacts: d.contacts.filter((_, j) => j !== i) }))
+                  }
+                />
+              </Group>
+            ))}
+            <Group>
+              <Button
+                variant="subtle"
+                size="compact-sm"
+                onClick={() =>
+                  setDraft((d) => ({ ...d, contacts: [...d.contacts, { name: '', value: '' }] }))
+                }
+                data-testid="add-contact"
+              >
+                <Trans>Add contact</Trans>
+              </Button>
+            </Group>
+          </Stack>
+        </Fieldset>
         {errors.form === undefined ? null : (
           <Alert color="red" role="alert">
             {errors.form}
@@ -232,6 +353,83 @@ function AssetFields(props: {
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** The photo: the current one or the one picked, a picker, and a way to take it away. */
+function PhotoField(props: {
+  readonly current: string | null;
+  readonly choice: PhotoChoice;
+  readonly name: string;
+  readonly error: string | undefined;
+  readonly onChange: (photo: PhotoChoice) => void;
+}) {
+  const { t } = useLingui();
+  const { choice } = props;
+  const [preview, setPreview] = useState<{ file: File; url: string } | null>(null);
+  const picked = choice.kind === 'new' ? choice.file : null;
+  useEffect(() => {
+    if (picked === null) return;
+    const url = URL.createObjectURL(picked);
+    setPreview({ file: picked, url });
+    return () => URL.revokeObjectURL(url);
+  }, [picked]);
+  const shown = choice.kind === 'new' ? (preview?.file === choice.file ? preview.url : null) : null;
+  const hasPhoto = choice.kind === 'new' || (choice.kind === 'keep' && props.current !== null);
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500} component="label" htmlFor="asset-form-photo">
+        <Trans>Photo</Trans>
+      </Text>
+      <Group gap="sm" align="center">
+        {shown !== null ? (
+          <Image src={shown} alt={t`The new photo`} w={72} h={72} fit="cover" radius="sm" />
+        ) : choice.kind === 'keep' && props.current !== null ? (
+          <FileImage id={props.current} alt={props.name} size={72} fallback={null} />
+        ) : null}
+        <FileButton
+          onChange={(file) => {
+            if (file !== null) props.onChange({ kind: 'new', file });
+          }}
+          accept={acceptOf('photo')}
+        >
+          {(button) => (
+            <Button
+              {...button}
+              id="asset-form-photo"
+              variant="default"
+              size="compact-sm"
+              aria-describedby={props.error === undefined ? undefined : 'asset-form-photo-error'}
+              data-testid="asset-photo-pick"
+            >
+              {hasPhoto ? <Trans>Choose another photo</Trans> : <Trans>Choose a photo</Trans>}
+            </Button>
+          )}
+        </FileButton>
+        {hasPhoto ? (
+          <Button
+            variant="subtle"
+            color="red"
+            size="compact-sm"
+            onClick={() =>
+              props.onChange(props.current === null ? { kind: 'keep' } : { kind: 'none' })
+            }
+          >
+            <Trans>Remove photo</Trans>
+          </Button>
+        ) : null}
+      </Group>
+      {choice.kind === 'new' ? (
+        <Text size="xs" c="dimmed">
+          {choice.file.name}
+        </Text>
+      ) : null}
+      {props.error === undefined ? null : (
+        <Text size="xs" c="red" id="asset-form-photo-error" role="alert">
+          {props.error}
+        </Text>
+      )}
+    </Stack>
   );
 }
 
@@ -255,12 +453,14 @@ export function NewAssetButton() {
           initial={EMPTY}
           submitLabel={t`Create asset`}
           onCancel={() => setOpen(false)}
-          onSubmit={async (attributes) => {
+          onSubmit={async (attributes, photo) => {
             const answer = await syncWorker().writes.create('asset', {
               ...attributes,
               name: attributes.name ?? '',
             });
             if ('error' in answer) return answer.error;
+            const photoError = await savePhoto(answer.data.id, photo, null);
+            if (photoError !== null) return photoError;
             setOpen(false);
             await navigate({ to: devicePaths.details(answer.data.id) });
             return null;
@@ -290,14 +490,24 @@ export function EditAssetButton(props: { readonly model: LocalModel<'asset'> }) 
           <AssetFields
             initial={draftOf(props.model)}
             hidden={new Set(FIELDS.filter((f) => !(f in props.model.attributes)))}
+            photo={
+              typeof props.model.attributes.photo === 'string' ? props.model.attributes.photo : null
+            }
             submitLabel={t`Save`}
             onCancel={() => setOpen(false)}
-            onSubmit={async (attributes) => {
+            onSubmit={async (attributes, photo) => {
+              const before = props.model.attributes.photo;
+              const photoError = await savePhoto(
+                props.model.id,
+                photo,
+                typeof before === 'string' ? before : null,
+              );
+              if (photoError !== null) return photoError;
               // Only what changed: a field hidden from the user's roles is never written.
-              const before = attributesOf(draftOf(props.model)) as Record<string, unknown>;
+              const was = attributesOf(draftOf(props.model)) as Record<string, unknown>;
               const changed = Object.fromEntries(
                 Object.entries(attributes).filter(
-                  ([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k]),
+                  ([k, v]) => JSON.stringify(v) !== JSON.stringify(was[k]),
                 ),
               ) as Partial<ModelInput<'asset'>>;
               if (Object.keys(changed).length === 0) {
@@ -334,6 +544,7 @@ function DeleteAsset(props: { readonly model: LocalModel<'asset'> }) {
         }
       : null,
   );
+  const files = useLiveQuery(asking ? { type: 'file', parent, limit: 1 } : null);
   const name = textOf(props.model.attributes, 'name');
   const remove = async () => {
     const answer = await syncWorker().writes.remove('asset', props.model.id);
@@ -354,13 +565,14 @@ function DeleteAsset(props: { readonly model: LocalModel<'asset'> }) {
   }
   const groupCount = groups?.total ?? 0;
   const streamCount = streams?.total ?? 0;
+  const fileCount = files?.total ?? 0;
   return (
     <Alert color="red" mt="lg" role="alertdialog" title={t`Delete ${name}?`}>
       <Stack gap="sm">
         <Text size="sm" data-testid="delete-asset-consequences">
           <Trans>
-            Its {groupCount} stream groups and {streamCount} data streams are deleted with it, and
-            its files with them. This cannot be undone.
+            Its {groupCount} stream groups, {streamCount} data streams and {fileCount} files (photo
+            and documents) are deleted with it. This cannot be undone.
           </Trans>
         </Text>
         {error === null ? null : (

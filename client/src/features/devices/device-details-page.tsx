@@ -33,6 +33,7 @@ import { CollectDataWizard } from './collect-data-wizard';
 import { EditAssetButton } from './asset-form';
 import { StreamGroups } from './stream-groups';
 import { QrCodeButton } from '../qr/qr-code-button';
+import { AssetDocuments, AssetPhoto } from './asset-files';
 
 /**
  * /app/devices/{id}/details: one asset from the local store, live. Name and description are
@@ -86,6 +87,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
   return (
     <Stack gap="lg" data-testid="asset-details" data-id={model.id}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
+        <AssetPhoto asset={model} size={96} />
         <Box miw={0} style={{ flex: 1 }}>
           <InlineEdit
             label={t`Name`}
@@ -141,8 +143,13 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
           <Field label={<Trans>MAC address</Trans>}>
             <ValueText value={mac} empty={<Trans>No MAC address</Trans>} />
           </Field>
+          <Field label={<Trans>Contacts</Trans>} wide>
+            <Contacts contacts={model.attributes.contacts ?? []} />
+          </Field>
         </SimpleGrid>
       </Paper>
+
+      <AssetDocuments assetId={model.id} canEdit={canEdit} />
 
       <Stack gap="sm">
         <Group justify="space-between">
@@ -163,6 +170,33 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
           gatewayId={typeof gatewayId === 'string' ? gatewayId : null}
         />
       </Stack>
+    </Stack>
+  );
+}
+
+/** Who to call about the asset: e-mail addresses and phone numbers as links. */
+function Contacts(props: {
+  readonly contacts: readonly { readonly name: string; readonly value: string }[];
+}) {
+  if (props.contacts.length === 0) {
+    return <ValueText value="" empty={<Trans>No contacts</Trans>} />;
+  }
+  return (
+    <Stack gap={4} data-testid="asset-contact-list">
+      {props.contacts.map((c, i) => {
+        const href =
+          c.value.includes('@') && !c.value.startsWith('@')
+            ? `mailto:${c.value}`
+            : c.value.startsWith('@')
+              ? `https://t.me/${c.value.slice(1)}`
+              : `tel:${c.value.replace(/[^+\d]/g, '')}`;
+        return (
+          <Text key={i} size="sm">
+            {c.name === '' ? null : <>{c.name}: </>}
+            <Anchor href={href}>{c.value}</Anchor>
+          </Text>
+        );
+      })}
     </Stack>
   );
 }
