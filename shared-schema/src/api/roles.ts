@@ -14,12 +14,7 @@ export const ROLE_EDIT_PERMISSION = 'role::edit';
  * check. A name not listed here cannot be given to a role.
  */
 export const PERMISSION_AREAS: readonly { readonly area: string; readonly names: string[] }[] = [
-  ...(MODELS as readonly ModelDefinition[])
-    .filter((m) => m.type !== 'datastreamgroup' && m.managed !== true)
-    .map((m) => ({
-      area: m.collection,
-      names: [m.permissions.view, m.permissions.create, m.permissions.update, m.permissions.delete],
-    })),
+  ...modelAreas(),
   { area: 'accounts', names: ['account::view', 'account::edit'] },
   { area: 'users', names: ['user::view', 'user::edit'] },
   { area: 'roles', names: [ROLE_EDIT_PERMISSION] },
@@ -27,6 +22,25 @@ export const PERMISSION_AREAS: readonly { readonly area: string; readonly names:
   { area: 'helpcenter', names: ['helpcenter::view'] },
   { area: 'security', names: ['security-insights::view'] },
 ];
+
+/**
+ * One area per model type with permissions of its own: a type that borrows another's (stream
+ * groups use the streams', files the assets') adds none, and managed types have their own areas.
+ */
+function modelAreas(): { area: string; names: string[] }[] {
+  const seen = new Set<string>();
+  const areas: { area: string; names: string[] }[] = [];
+  for (const m of MODELS as readonly ModelDefinition[]) {
+    // Groups are named by the streams' area, which comes after them.
+    if (m.managed === true || m.type === 'datastreamgroup') continue;
+    const { view, create, update } = m.permissions;
+    const names = [view, create, update, m.permissions.delete];
+    if (names.every((n) => seen.has(n))) continue;
+    names.forEach((n) => seen.add(n));
+    areas.push({ area: m.collection, names });
+  }
+  return areas;
+}
 
 export const KNOWN_PERMISSIONS: ReadonlySet<string> = new Set(
   PERMISSION_AREAS.flatMap((a) => a.names),
