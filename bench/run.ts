@@ -2,6 +2,7 @@ import { benchAccess } from './access.bench';
 import { benchBootstrap } from './bootstrap.bench';
 import { benchBundleSize } from './bundle-size.bench';
 import { benchChangeLog } from './change-log.bench';
+import { benchDevicesViews } from './devices-views.bench';
 import { benchFanout } from './fanout.bench';
 import { benchGetUser } from './get-user.bench';
 import { benchHistory } from './history.bench';
@@ -13,6 +14,7 @@ import { benchLiveLatency } from './live-latency.bench';
 import { benchMqttlogs } from './mqttlogs.bench';
 import { benchStoreApply } from './store-apply.bench';
 import { benchUpdateLatency } from './update-latency.bench';
+import { benchUpload } from './upload.bench';
 import { benchValuesScreen } from './values-screen.bench';
 
 /** `npm run bench`: every benchmark, each printing `name: ratio (ours/baseline) …` lines. */
@@ -42,6 +44,10 @@ const benches: [string, () => Promise<string[]>][] = [
   ['scale-out', benchScaleOut],
   // Issue 15: a snapshot for a role that sees 10% vs the admin's; fan-out filtered per asset.
   ['access', benchAccess],
+  // Issue 16: the asset overview's panel at 10,000 assets vs 100 and vs the table; its JS.
+  ['devices-views', benchDevicesViews],
+  // Issue 16: a 50 MB file through the chunked, resumable upload vs one plain PUT.
+  ['upload', benchUpload],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -50,8 +50,18 @@ export interface BlobStore {
   openThumbnail(accountId: string, sha256: string): ReadStream;
 }
 
+/** At most this many uploads' running hashes are held; past it the oldest is read again. */
+const RUNNING_HASHES = 1000;
+
 /** The blobs in a folder (DATA_DIR/files): blobs/<account>/<ab>/<sha256>, parts/<account>/<id>. */
 export class DiskBlobStore implements BlobStore {
+  /**
+   * The SHA-256 of each part so far, fed as its chunks are appended here in order, so the last
+   * chunk does not read the whole file again. A part whose hash is not here (this process
+   * started after its first chunk, or a chunk broke) is hashed from disk when it completes.
+   */
+  private readonly running = new Map<string, { size: number; hash: Hash }>();
+
   constructor(private readonly dir: string) {}
 
   private partPath(accountId: string, fileId: string): string {
@@ -79,11 +89,21 @@ export class DiskBlobStore implements BlobStore {
     const path = this.partPath(accountId, fileId);
     await mkdir(dirname(path), { recursive: true });
     const before = (await sizeOf(path)) ?? 0;
+    const key = `${accountId}/${fileId}`;
+    const known = this.running.get(key);
+    this.running.delete(key);
+    const hash =
+      before === 0 ? createHash('sha256') : known?.size === before ? known.hash : undefined;
     let seen = 0;
     const bounded = new Transform({
       transform(data: Buffer, _encoding, done) {
         seen += data.length;
-        done(seen > maxBytes ? new ChunkTooLarge() : null, data);
+        if (seen > maxBytes) {
+          done(new ChunkTooLarge());
+          return;
+        }
+        hash?.update(data);
+        done(null, data);
       },
     });
     try {
@@ -99,14 +119,30 @@ export class DiskBlobStore implements BlobStore {
       await truncateTo(path, before);
       throw err;
     }
+    if (hash !== undefined) {
+      this.running.set(key, { size: before + seen, hash });
+      if (this.running.size > RUNNING_HASHES) {
+        const oldest = this.running.keys().next().value;
+        if (oldest !== undefined) this.running.delete(oldest);
+      }
+    }
     return before + seen;
   }
 
   async complete(accountId: string, fileId: string, sha256: string): Promise<boolean> {
     const part = this.partPath(accountId, fileId);
-    const hash = createHash('sha256');
-    await pipeline(createReadStream(part), hash);
-    if (hash.digest('hex') !== sha256) {
+    const key = `${accountId}/${fileId}`;
+    const known = this.running.get(key);
+    this.running.delete(key);
+    let digest: string;
+    if (known !== undefined && known.size === (await sizeOf(part))) {
+      digest = known.hash.digest('hex');
+    } else {
+      const hash = createHash('sha256');
+      await pipeline(createReadStream(part), hash);
+      digest = hash.digest('hex');
+    }
+    if (digest !== sha256) {
       await rm(part, { force: true });
       return false;
     }
@@ -117,6 +153,7 @@ export class DiskBlobStore implements BlobStore {
   }
 
   async discard(accountId: string, fileId: string): Promise<void> {
+    this.running.delete(`${accountId}/${fileId}`);
     await rm(this.partPath(accountId, fileId), { force: true });
   }
 
