@@ -38,6 +38,7 @@ import { sandboxPreprocessor } from './gateways/sandbox-preprocessor';
 import { ValuesService } from './gateways/values.service';
 import { FileService } from './files/file.service';
 import { DiskBlobStore } from './files/blob-store';
+import { FilePruner } from './files/file-pruner';
 import { AccountRepository } from './repositories/account.repository';
 import { openTimeSeriesStore } from './timeseries/sqlite-time-series-store';
 import { openPostgresTimeSeriesStore } from './timeseries/postgres-time-series-store';
@@ -212,12 +213,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   machineData.presence.cluster = cluster.gatewayLinks();
   const accounts = new AccountRepository(db);
   const valuePruner = new ValuePruner(store, clock, log, () => accounts.valueRetention());
-  const files = new FileService(
-    db,
-    new DiskBlobStore(path.join(config.dataDir, 'files')),
-    services.models,
-    log,
-  );
+  const blobs = new DiskBlobStore(path.join(config.dataDir, 'files'));
+  const files = new FileService(db, blobs, services.models, log);
   const app = createApp(
     services,
     log,
@@ -269,6 +266,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       valuePruner,
       pruner,
       recordPruner,
+      new FilePruner(db, clock, log, blobs),
       // Gateways left online by a process that died: offline once no live process links them.
       ...(cluster.shared ? [presenceSweep(machineData, log)] : []),
     ],

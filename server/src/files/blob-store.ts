@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
@@ -48,6 +48,24 @@ export interface BlobStore {
   writeThumbnail(accountId: string, sha256: string, bytes: Uint8Array): Promise<void>;
   thumbnailSize(accountId: string, sha256: string): Promise<number | undefined>;
   openThumbnail(accountId: string, sha256: string): ReadStream;
+  /** The accounts that hold blobs or parts (for the pruner). */
+  accounts(): Promise<string[]>;
+  /** An account's blobs, and when each was stored (ms). */
+  blobs(accountId: string): Promise<{ sha256: string; storedAt: number }[]>;
+  /** An account's parts of uploads, and when each last grew (ms). */
+  parts(accountId: string): Promise<{ fileId: string; changedAt: number }[]>;
+  /** Deletes a blob and its thumbnail. */
+  remove(accountId: string, sha256: string): Promise<void>;
+}
+
+/** A folder's entries, none when it does not exist. */
+async function entries(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
 }
 
 /** At most this many uploads' running hashes are held; past it the oldest is read again. */
@@ -179,6 +197,41 @@ export class DiskBlobStore implements BlobStore {
 
   openThumbnail(accountId: string, sha256: string): ReadStream {
     return createReadStream(this.thumbnailPath(accountId, sha256));
+  }
+
+  async accounts(): Promise<string[]> {
+    const all = new Set([
+      ...(await entries(join(this.dir, 'blobs'))),
+      ...(await entries(join(this.dir, 'parts'))),
+    ]);
+    return [...all].sort();
+  }
+
+  async blobs(accountId: string): Promise<{ sha256: string; storedAt: number }[]> {
+    const found: { sha256: string; storedAt: number }[] = [];
+    const root = join(this.dir, 'blobs', accountId);
+    for (const prefix of await entries(root)) {
+      for (const sha256 of await entries(join(root, prefix))) {
+        const info = await stat(join(root, prefix, sha256)).catch(() => undefined);
+        if (info !== undefined) found.push({ sha256, storedAt: info.mtimeMs });
+      }
+    }
+    return found;
+  }
+
+  async parts(accountId: string): Promise<{ fileId: string; changedAt: number }[]> {
+    const root = join(this.dir, 'parts', accountId);
+    const found: { fileId: string; changedAt: number }[] = [];
+    for (const fileId of await entries(root)) {
+      const info = await stat(join(root, fileId)).catch(() => undefined);
+      if (info !== undefined) found.push({ fileId, changedAt: info.mtimeMs });
+    }
+    return found;
+  }
+
+  async remove(accountId: string, sha256: string): Promise<void> {
+    await rm(this.path(accountId, sha256), { force: true });
+    await rm(this.thumbnailPath(accountId, sha256), { force: true });
   }
 }
 

@@ -18,8 +18,12 @@ import {
   type SyncedModel,
   type UploadState,
 } from '@plant/shared-schema';
+import path from 'node:path';
+import { DiskBlobStore } from '../files/blob-store';
+import { FilePruner, UNUSED_FILE_GRACE_MS } from '../files/file-pruner';
+import { createLogger } from '../logger';
 import { DEMO_USERS } from '../seed/demo';
-import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
 import { brokerClients, collect, until } from '../testing/mqtt-client';
 
 /*
@@ -325,5 +329,38 @@ describe('access to files', () => {
     const own = await makeFile(edited, bytes, {}, tech);
     expect(own.answer.status).toBe(201);
     expect(dataOf<UploadState>(await stateOf(own.id, tech)).state).toBe('ready');
+  });
+});
+
+describe('freeing the file store', () => {
+  it('deletes the bytes of deleted files and parts of abandoned uploads, after a grace period', async () => {
+    const press = await assetNamed('Press line 1');
+    const kept = randomBytes(300);
+    const gone = randomBytes(400);
+    const keptFile = await makeFile(press, kept);
+    await putChunk(keptFile.id, 0, kept);
+    const goneFile = await makeFile(press, gone);
+    await putChunk(goneFile.id, 0, gone);
+    const abandoned = await makeFile(press, randomBytes(500));
+    await putChunk(abandoned.id, 0, randomBytes(100));
+    for (const id of [goneFile.id, abandoned.id]) {
+      expect((await s.call('DELETE', apiPaths.model('files', id), { token: admin })).status).toBe(
+        200,
+      );
+    }
+    const store = new DiskBlobStore(path.join(s.dataDir, 'files'));
+    const account = (await s.demoAccountIds()).root;
+    const clock = new ManualClock(Date.now());
+    const pruner = new FilePruner(s.db, clock, createLogger('error'), store);
+    // Within the grace period nothing goes.
+    expect(await pruner.pruneNow()).toEqual({ blobs: 0, parts: 0 });
+    expect(await store.size(account, sha(gone))).toBe(gone.length);
+    clock.advance(UNUSED_FILE_GRACE_MS + 1000);
+    const pruned = await pruner.pruneNow();
+    expect(pruned.blobs).toBeGreaterThanOrEqual(1);
+    expect(pruned.parts).toBe(1);
+    expect(await store.size(account, sha(gone))).toBeUndefined();
+    expect(await store.partSize(account, abandoned.id)).toBe(0);
+    expect(sha((await download(apiPaths.fileContent(keptFile.id))).bytes)).toBe(sha(kept));
   });
 });
