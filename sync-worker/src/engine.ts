@@ -273,7 +273,7 @@ export class SyncEngine {
         const result = await this.replica.receive(messages);
         await this.replica.settleConfirmed();
         this.synced(result.refresh);
-        await this.forgetValuesOfGoneStreams(messages);
+        await this.forgetWhatLeftTheStore(messages);
       },
       resync: (reason) => this.resync(reason),
       visible: () => this.visible,
@@ -391,6 +391,7 @@ export class SyncEngine {
       if (this.stopped) return;
       const streams = await this.replica.idsOfType('datastream');
       await this.values.cache.keepOnly(new Set(streams));
+      await this.files.keepOnly(new Set(await this.replica.idsOfType('file')));
     });
     this.accessing = next.catch((err: unknown) =>
       this.options.log.warn('access change not applied', { error: String(err) }),
@@ -431,7 +432,7 @@ export class SyncEngine {
         });
         if (result.gap !== undefined) this.poller?.trigger(`gap before ${result.gap.seq}`);
         else this.synced(result.refresh);
-        await this.forgetValuesOfGoneStreams(batch);
+        await this.forgetWhatLeftTheStore(batch);
       }
     } catch (err) {
       this.options.log.error('applying updates failed', { error: String(err) });
@@ -442,13 +443,20 @@ export class SyncEngine {
 
   /**
    * A stream that left the store (deleted, or moved to an asset the user does not see) takes its
-   * cached values with it.
+   * cached values with it, a file its kept bytes.
    */
-  private async forgetValuesOfGoneStreams(messages: readonly UpdateMessage[]): Promise<void> {
-    const gone = messages.some((m) => m.action === 'item_deleted' && m.type === 'datastream');
-    if (!gone) return;
-    const streams = await this.replica.idsOfType('datastream');
-    await this.values.cache.keepOnly(new Set(streams));
+  private async forgetWhatLeftTheStore(messages: readonly UpdateMessage[]): Promise<void> {
+    const deleted = messages.filter(
+      (m): m is ModelUpdate & { action: 'item_deleted' } => m.action === 'item_deleted',
+    );
+    if (deleted.some((m) => m.type === 'datastream')) {
+      const streams = await this.replica.idsOfType('datastream');
+      await this.values.cache.keepOnly(new Set(streams));
+    }
+    // A file that left the store (deleted, or its asset no longer seen) takes its kept bytes.
+    if (deleted.some((m) => m.type === 'file')) {
+      await this.files.keepOnly(new Set(await this.replica.idsOfType('file')));
+    }
   }
 
   private synced(refresh: readonly string[]): void {

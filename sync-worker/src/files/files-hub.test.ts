@@ -175,7 +175,7 @@ describe('uploads', () => {
       'notaphoto.pdf',
     );
     expect('error' in added && added.error.fields).toEqual({ type: [FILE_WRONG_TYPE.photo] });
-    expect(await engine.replica.outbox()).toHaveLength(0);
+    expect((await engine.replica.outbox()).filter((m) => m.type === 'file')).toHaveLength(0);
     expect((await engine.files.usage()).waitingBytes).toBe(0);
     await f.stopEngine(engine);
   });
@@ -213,5 +213,35 @@ describe('kept for offline use', () => {
     await reader.files.free(asset);
     expect((await reader.files.usage()).bytes).toBe(0);
     await f.stopEngine(reader);
+  });
+});
+
+describe('what leaves the store', () => {
+  it('a deleted file takes its kept bytes with it', async () => {
+    const engine = await throughProxy();
+    await ready(engine);
+    const asset = await newAsset(engine, 'Files deleted');
+    const bytes = randomBytes(2000);
+    const added = await engine.files.add(
+      asset,
+      'document',
+      new Blob([bytes], { type: 'text/plain' }),
+      'old.txt',
+    );
+    if ('error' in added) throw new Error(added.error.message);
+    await until('uploaded', async () => (await serverFile(added.data.id))?.state === 'ready');
+    await until('kept', async () => (await engine.files.usage()).byAsset[asset] === bytes.length);
+    // Deleted elsewhere: the update reaches this engine, and the kept bytes go.
+    const deleted = await f.server.call('DELETE', apiPaths.model('files', added.data.id), {
+      token: admin.token,
+    });
+    expect(deleted.status).toBe(200);
+    await until(
+      'the kept bytes go',
+      async () => (await engine.files.usage()).byAsset[asset] === undefined,
+    );
+    const read = await engine.files.read(added.data.id, 'content');
+    expect('error' in read).toBe(true);
+    await f.stopEngine(engine);
   });
 });

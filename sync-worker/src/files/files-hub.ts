@@ -273,6 +273,16 @@ export class FilesHub {
     return { bytes, files: files.size, byAsset, waitingBytes };
   }
 
+  /**
+   * Keeps only the bytes of these files (those in the store): a file deleted, or of an asset the
+   * user no longer sees, takes its kept bytes with it (DESIGN.md §10).
+   */
+  async keepOnly(fileIds: ReadonlySet<string>): Promise<void> {
+    const { kept } = this.options.db;
+    const gone = (await kept.toArray()).filter((k) => !fileIds.has(k.file_id)).map((k) => k.key);
+    if (gone.length > 0) await kept.bulkDelete(gone);
+  }
+
   /** Frees what is kept for offline use (of one asset, or all); waiting uploads stay. */
   async free(assetId?: string): Promise<void> {
     const { kept } = this.options.db;
