@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ACCOUNT_HEADER, apiPaths } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
@@ -238,6 +240,64 @@ describe('the asset overview in three views', () => {
     await list.chooseTag('All tags');
     await expect.poll(() => list.count()).toBe('12 assets');
     await expect.poll(() => list.mapAsset('Press line 1').count()).toBe(1);
+  });
+});
+
+describe('the map offline, and with detail tiles', () => {
+  it('works with the server unreachable: the shipped base layer, the placed assets, nothing fetched elsewhere', async () => {
+    const { tab, list } = await openList();
+    const foreign: string[] = [];
+    tab.page.on('request', (r) => {
+      const url = r.url();
+      if (!url.startsWith(e2e.web.url) && !/^(data|blob):/.test(url)) foreign.push(url);
+    });
+    await list.chooseView('Map');
+    await expect.poll(() => list.mapAsset('Press line 1').count()).toBe(1);
+    e2e.offline();
+    try {
+      await tab.reload();
+      await expect.poll(() => list.map.getAttribute('data-ready')).toBe('true');
+      await expect.poll(() => list.mapAsset('Press line 2').count()).toBe(1);
+      expect(await list.mapSummary()).toBe(
+        '2 assets are on the map. 10 assets have no position and are not shown.',
+      );
+    } finally {
+      e2e.online();
+    }
+    expect(foreign).toEqual([]);
+  });
+
+  it('draws the tiles of MAP_TILES_URL over the base layer when the server names them', async () => {
+    // A tile server on loopback that counts what it is asked for (a 1x1 PNG for every tile).
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const asked: string[] = [];
+    const tiles: Server = createServer((req, res) => {
+      asked.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'image/png', 'access-control-allow-origin': '*' });
+      res.end(png);
+    });
+    await new Promise<void>((resolve) => tiles.listen(0, '127.0.0.1', resolve));
+    const port = (tiles.address() as AddressInfo).port;
+    const detailed = await E2e.start(inject('clientDist'), {
+      env: { MAP_TILES_URL: `http://127.0.0.1:${port}/{z}/{x}/{y}.png` },
+    });
+    try {
+      const tab = await detailed.openApp(await detailed.browser());
+      await tab.signInAt(DEMO_USERS.admin);
+      await tab.goto('/app/devices/list');
+      const list = new DevicesListPage(tab.page);
+      await list.chooseView('Map');
+      await expect.poll(() => list.map.getAttribute('data-ready')).toBe('true');
+      await expect
+        .poll(() => asked.filter((u) => /^\/\d+\/\d+\/\d+\.png$/.test(u)).length)
+        .toBeGreaterThan(0);
+    } finally {
+      await detailed.close();
+      await new Promise((resolve) => tiles.close(resolve));
+    }
   });
 });
 

@@ -21,7 +21,7 @@ import { statusColor, type AssetStatus } from './asset-texts';
 import { useFillHeight } from './devices-table';
 import classes from './devices.module.css';
 import { devicePaths } from './paths';
-import { baseStyle } from './world-base-layer';
+import { addDetailTiles, baseStyle } from './world-base-layer';
 
 /*
  * The asset overview's map (issue 16): the assets that have a position, clustered by MapLibre's
@@ -100,10 +100,8 @@ export default function DevicesMap({ query, onShowTable }: DevicesMapProps) {
           <Trans>Show the assets as a table</Trans>
         </Button>
       </Group>
-      {webgl && tilesUrl !== undefined ? (
+      {webgl ? (
         <MapCanvas data={placed} tilesUrl={tilesUrl} onOpen={open} />
-      ) : webgl ? (
-        <div className={classes.mapLoading} />
       ) : (
         <div className={classes.mapLoading} data-testid="devices-map-unavailable">
           <Text c="dimmed" ta="center" maw={420}>
@@ -127,7 +125,7 @@ function MapCanvas({
   onOpen,
 }: {
   readonly data: FeatureCollection<Point, AssetFeature['properties']>;
-  readonly tilesUrl: string | null;
+  readonly tilesUrl: string | null | undefined;
   readonly onOpen: (id: string) => void;
 }) {
   const { t } = useLingui();
@@ -154,7 +152,7 @@ function MapCanvas({
     try {
       map = new MapLibreMap({
         container: el,
-        style: baseStyle(tilesUrl),
+        style: baseStyle(),
         center: START.center,
         zoom: START.zoom,
         maxZoom: MAX_ZOOM,
@@ -288,7 +286,14 @@ function MapCanvas({
     };
     // The map is made once; the texts it was given are read again through `labels`.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [tilesUrl]);
+  }, []);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (ready && map !== null && typeof tilesUrl === 'string') {
+      addDetailTiles(map, tilesUrl, 'assets-anchor');
+    }
+  }, [ready, tilesUrl]);
 
   useEffect(() => {
     if (!ready) return;

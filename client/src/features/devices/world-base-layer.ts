@@ -1,5 +1,5 @@
 import type { FeatureCollection } from 'geojson';
-import type { StyleSpecification } from 'maplibre-gl';
+import type { Map as MapLibreMap, StyleSpecification } from 'maplibre-gl';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import countries from 'world-atlas/countries-110m.json';
@@ -34,17 +34,11 @@ export function isTileTemplate(url: string): boolean {
   );
 }
 
-/** The map's style: the shipped countries, and the configured detail tiles over them if any. */
-export function baseStyle(tilesUrl: string | null): StyleSpecification {
-  const detail = tilesUrl !== null && isTileTemplate(tilesUrl);
+/** The map's style: the shipped countries, nothing fetched. */
+export function baseStyle(): StyleSpecification {
   return {
     version: 8,
-    sources: {
-      countries: { type: 'geojson', data: worldCountries() },
-      ...(detail
-        ? { detail: { type: 'raster' as const, tiles: [tilesUrl], tileSize: 256, maxzoom: 19 } }
-        : {}),
-    },
+    sources: { countries: { type: 'geojson', data: worldCountries() } },
     layers: [
       { id: 'sea', type: 'background', paint: { 'background-color': SEA } },
       { id: 'land', type: 'fill', source: 'countries', paint: { 'fill-color': LAND } },
@@ -54,7 +48,17 @@ export function baseStyle(tilesUrl: string | null): StyleSpecification {
         source: 'countries',
         paint: { 'line-color': BORDER, 'line-width': 0.7 },
       },
-      ...(detail ? [{ id: 'detail', type: 'raster' as const, source: 'detail' }] : []),
     ],
   };
+}
+
+/**
+ * Adds the configured detail tiles over the countries (below `before`). Added once the map is
+ * drawn, whenever /staticconf answers: the shipped layer never waits for the network, and tiles
+ * that cannot be fetched (offline) leave it showing.
+ */
+export function addDetailTiles(map: MapLibreMap, url: string, before?: string): void {
+  if (!isTileTemplate(url) || map.getSource('detail') !== undefined) return;
+  map.addSource('detail', { type: 'raster', tiles: [url], tileSize: 256, maxzoom: 19 });
+  map.addLayer({ id: 'detail', type: 'raster', source: 'detail' }, before);
 }
