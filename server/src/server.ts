@@ -256,7 +256,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   );
   await broker.start();
-  files.progress = (accountId, progress) => broker.publishUploadProgress(accountId, progress);
+  files.progress = (accountId, assetId, progress) =>
+    broker.publishUploadProgress(accountId, assetId, progress);
   linkProcesses(cluster, feed, broker, services, machineData);
   // Alone, no gateway can be connected before the broker starts: every "online" is stale. In a
   // cluster, gateways connected to the other processes are online.

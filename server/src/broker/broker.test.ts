@@ -348,12 +348,24 @@ describe('the embedded broker at /mqtt', () => {
     if (!testsOnPostgres()) expect(accepted).toEqual([issued.length - 1]);
   });
 
+  /** A demo machine's id by name. */
+  const machine = async (name: string) => {
+    const rows = await s.db
+      .selectFrom('models')
+      .select(['id', 'attributes'])
+      .where('type', '=', 'asset')
+      .execute();
+    const found = rows.find((r) => (JSON.parse(r.attributes) as { name: string }).name === name);
+    if (found === undefined) throw new Error(`no ${name}`);
+    return found.id;
+  };
+
   it('upload progress goes to the account’s notify topic', async () => {
     const admin = await session(DEMO_USERS.admin);
     const client = await connect(admin.creds);
     const got = collect(client);
     await client.subscribeAsync(topics.uploadProgress(admin.user.account));
-    s.broker.publishUploadProgress(admin.user.account, {
+    s.broker.publishUploadProgress(admin.user.account, await machine('Press line 1'), {
       id: 'up-1',
       message: 'Converting model',
       progress: 0.4,
@@ -370,10 +382,11 @@ describe('the embedded broker at /mqtt', () => {
     const client = await connect(admin.creds);
     const got = collect(client);
     await client.subscribeAsync(topics.uploadProgress(admin.user.account));
+    const press = await machine('Press line 1');
     for (const progress of [-0.1, 1.01, Number.NaN]) {
       expect(
         () =>
-          s.broker.publishUploadProgress(admin.user.account, {
+          s.broker.publishUploadProgress(admin.user.account, press, {
             id: 'up-2',
             message: 'Converting model',
             progress,
@@ -381,7 +394,7 @@ describe('the embedded broker at /mqtt', () => {
         String(progress),
       ).toThrow();
     }
-    s.broker.publishUploadProgress(admin.user.account, {
+    s.broker.publishUploadProgress(admin.user.account, press, {
       id: 'up-2',
       message: 'Done',
       progress: 1,

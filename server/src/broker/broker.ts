@@ -12,6 +12,7 @@ import {
   topics,
   updateSubjectType,
   uploadProgressSchema,
+  fileModel,
   type ModelUpdate,
   type UploadProgress,
 } from '@plant/shared-schema';
@@ -145,6 +146,11 @@ export class EmbeddedBroker {
   private readonly viewable = new Map<Client, BrowserSight>();
   /** Per published access-changed message (by payload): the users it is for. */
   private readonly accessNotices = new WeakMap<object, ReadonlySet<string>>();
+  /** Per published upload progress (by payload), parsed once for all subscribers. */
+  private readonly uploadNotices = new WeakMap<
+    object,
+    { assetId: string; payload: Buffer } | undefined
+  >();
   /** Per published update (by payload), parsed once for all subscribers. */
   private readonly forwards = new WeakMap<object, ForwardInfo>();
   /** The keepalive each CONNECT asked for, seen in preConnect, judged in authenticate. */
@@ -264,6 +270,14 @@ export class EmbeddedBroker {
           // Only to the browsers of the users it names, and without the names.
           const users = this.accessChangedUsers(packet);
           return users.has(identity.userId) ? { ...packet, payload: ACCESS_CHANGED_PAYLOAD } : null;
+        }
+        if (identity !== undefined && packet.topic === topics.uploadProgress(identity.accountId)) {
+          // Only to who sees the file's asset, and without naming the asset.
+          const notice = this.uploadNotice(packet);
+          const access = this.viewable.get(client)?.access;
+          if (notice === undefined || access === undefined) return null;
+          if (!access.seesModel(fileModel.type, notice.assetId)) return null;
+          return { ...packet, payload: notice.payload };
         }
         if (!packet.topic.endsWith('/_modelupdates')) return packet;
         const access = this.viewable.get(client)?.access;
@@ -386,6 +400,28 @@ export class EmbeddedBroker {
   }
 
   /** The users an access-changed message names (parsed once per publish, like updates). */
+  /** An upload progress as published (with its asset) and as forwarded (without). */
+  private uploadNotice(
+    packet: AedesPublishPacket,
+  ): { assetId: string; payload: Buffer } | undefined {
+    const key = packet.payload as object;
+    if (this.uploadNotices.has(key)) return this.uploadNotices.get(key);
+    let notice: { assetId: string; payload: Buffer } | undefined;
+    try {
+      const { asset_id: assetId, ...progress } = JSON.parse(packet.payload.toString()) as {
+        asset_id?: unknown;
+      };
+      const valid = uploadProgressSchema.safeParse(progress);
+      if (typeof assetId === 'string' && valid.success) {
+        notice = { assetId, payload: Buffer.from(JSON.stringify(valid.data)) };
+      }
+    } catch {
+      notice = undefined;
+    }
+    this.uploadNotices.set(key, notice);
+    return notice;
+  }
+
   private accessChangedUsers(packet: AedesPublishPacket): ReadonlySet<string> {
     const key = packet.payload as object;
     let users = this.accessNotices.get(key);
@@ -426,9 +462,13 @@ export class EmbeddedBroker {
    * Publishes one upload's progress on the account's notify topic. Throws on a malformed one
    * (progress outside 0..1, …): that is a bug of the caller, not something to send browsers.
    */
-  publishUploadProgress(accountId: string, progress: UploadProgress): void {
+  /**
+   * Upload progress of a file of `assetId`: published with the asset, which the forward check
+   * reads to reach only who sees it, and strips (spec 000 §7's message: id, message, progress).
+   */
+  publishUploadProgress(accountId: string, assetId: string, progress: UploadProgress): void {
     const valid = uploadProgressSchema.parse(progress);
-    this.publish(topics.uploadProgress(accountId), JSON.stringify(valid));
+    this.publish(topics.uploadProgress(accountId), JSON.stringify({ ...valid, asset_id: assetId }));
   }
 
   private publishUpdates(accountId: string, updates: readonly ModelUpdate[]): void {

@@ -37,8 +37,11 @@ interface FoundFile {
   readonly attributes: FileAttributes;
 }
 
-/** Where progress goes: the broker's `account/{id}/_notify/upload` (set once it runs). */
-export type ProgressSink = (accountId: string, progress: UploadProgress) => void;
+/**
+ * Where progress goes: the broker's `account/{id}/_notify/upload` (set once it runs), to who
+ * sees the file's asset.
+ */
+export type ProgressSink = (accountId: string, assetId: string, progress: UploadProgress) => void;
 
 /**
  * Uploads in chunks that resume after a cut, and downloads, of the files of the active account
@@ -120,7 +123,7 @@ export class FileService {
         throw err;
       }
       if (now < attributes.size) {
-        this.progress(file.accountId, {
+        this.progress(file.accountId, attributes.asset_id, {
           id,
           message: 'uploading',
           progress: now / attributes.size,
@@ -128,7 +131,7 @@ export class FileService {
         return { received: now, size: attributes.size, state: 'uploading' };
       }
       if (!(await this.blobs.complete(file.accountId, id, attributes.sha256))) {
-        this.progress(file.accountId, { id, message: 'restart', progress: 0 });
+        this.progress(file.accountId, attributes.asset_id, { id, message: 'restart', progress: 0 });
         throw invalidInput({ sha256: [FILE_CHECKSUM_MISMATCH] });
       }
       return this.finish(file);
@@ -189,7 +192,7 @@ export class FileService {
       state: 'ready',
       thumbnail,
     });
-    this.progress(accountId, { id, message: 'ready', progress: 1 });
+    this.progress(accountId, attributes.asset_id, { id, message: 'ready', progress: 1 });
     return { received: attributes.size, size: attributes.size, state: 'ready' };
   }
 

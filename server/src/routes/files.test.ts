@@ -315,6 +315,26 @@ describe('access to files', () => {
     expect(sha((await download(apiPaths.fileContent(id))).bytes)).toBe(sha(bytes));
   });
 
+  it('upload progress reaches only who sees the file’s asset', async () => {
+    const watcher = await session(DEMO_USERS.tech);
+    const client = await connect(watcher.creds);
+    const got = collect(client);
+    await client.subscribeAsync(topics.uploadProgress(watcher.user.account));
+    const hidden = await makeFile(await assetNamed('CNC mill M12'), randomBytes(100));
+    const seen = await makeFile(await assetNamed('Press line 1'), randomBytes(100));
+    // Half of each: published while the technician's connection reads its access, so again
+    // until the one it sees arrives.
+    for (let i = 0; i < 50 && got.length === 0; i++) {
+      await putChunk(hidden.id, i * 2, randomBytes(2));
+      await putChunk(seen.id, i * 2, randomBytes(2));
+      await until(() => got.length > 0, 100).catch(() => undefined);
+    }
+    expect(got.length).toBeGreaterThan(0);
+    const ids = got.map((g) => (g.payload as { id: string }).id);
+    expect(ids.every((id) => id === seen.id)).toBe(true);
+    expect(Object.keys(got[0]?.payload as object).sort()).toEqual(['id', 'message', 'progress']);
+  });
+
   it('who sees an asset without editing it reads its files but cannot upload or add any', async () => {
     // The technician edits "Press line 1" and only sees "Press line 2".
     const seenOnly = await assetNamed('Press line 2', tech);
