@@ -38,4 +38,5 @@ export * from './models/gateway';
 export * from './models/datastream';
 export * from './models/account-lists';
 export * from './models/connection';
+export * from './models/template';
 export * from './models/managed';

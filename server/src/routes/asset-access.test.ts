@@ -64,7 +64,8 @@ afterAll(() => s.close());
 describe('access per asset and field', () => {
   it('the snapshot holds the machines given to the role, their groups and streams, and no description', async () => {
     const everything = await snapshotOf(admin);
-    expect(assets(everything)).toHaveLength(12);
+    // The twelve demo machines and the demo smartphone.
+    expect(assets(everything)).toHaveLength(13);
     expect(assets(everything).every((a) => typeof a.attributes.description === 'string')).toBe(
       true,
     );

@@ -541,6 +541,8 @@ describe('reads: mqttlogs, snapshot, graph', () => {
         'datapoint',
         'datastreamgroup',
         'datastream',
+        // The supervisor holds template::view (the demo template).
+        'template',
       ]),
     );
     // With user::view (supervisor), every member of the account is a read model.

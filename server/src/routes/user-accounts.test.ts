@@ -79,8 +79,8 @@ describe('GET user/accounts', () => {
       id: ids.root,
       text: 'Demo Machine Builder',
       parent_id: null,
-      // admin, tech, norole and internal are members; twelve demo machines.
-      value: { root: true, active: true, userCount: 4, assetCount: 12, hasChildren: true },
+      // admin, tech, norole and internal are members; twelve demo machines and the demo smartphone.
+      value: { root: true, active: true, userCount: 4, assetCount: 13, hasChildren: true },
       current: true,
       switchable: true,
     });
@@ -126,7 +126,7 @@ describe('GET user/accounts', () => {
         id: ids.root,
         text: 'Demo Machine Builder',
         parent_id: null,
-        value: { root: true, active: true, userCount: 4, assetCount: 12, hasChildren: false },
+        value: { root: true, active: true, userCount: 4, assetCount: 13, hasChildren: false },
         current: true,
         switchable: true,
       },

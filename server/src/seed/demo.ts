@@ -10,6 +10,7 @@ import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { createAccount } from '../services/account.service';
 import { seedDemoModels, type DemoGateway } from './demo-models';
+import { seedDemoSmartphone } from './demo-smartphone';
 
 /** The demo sign-ins, listed in README.md. Every one has this password. */
 export const DEMO_PASSWORD = 'demo-pass-1';
@@ -48,6 +49,7 @@ const SUPERVISOR_PERMISSIONS = [
   'datastream::view',
   'helpcenter::view',
   'dashboard::view',
+  'template::view',
 ];
 
 /**
@@ -168,7 +170,8 @@ export async function seedDemo(
       assetModel.type,
       Object.keys(assetModel.attributes.shape).filter((f) => !TECHNICIAN_HIDDEN.includes(f)),
     );
-    return machines;
+    // The smartphone demo (template and asset) in the machine builder's account.
+    return [...machines, await seedDemoSmartphone(trx, clock, root.id)];
   });
   log.info('demo data seeded', { users: Object.values(DEMO_USERS) });
   return gateways;

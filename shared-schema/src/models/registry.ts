@@ -5,6 +5,7 @@ import { fileModel } from './file';
 import { connectionModel, datapointModel } from './connection';
 import { errorCodeListModel, integrationModel, serviceModel } from './account-lists';
 import { accountModel, memberModel, roleModel, tagModel } from './managed';
+import { templateModel } from './template';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -24,6 +25,7 @@ export const MODELS = [
   integrationModel,
   serviceModel,
   errorCodeListModel,
+  templateModel,
   roleModel,
   memberModel,
   accountModel,
