@@ -181,13 +181,18 @@ function MapCanvas({
         const props = f.properties as Record<string, unknown>;
         const geometry = f.geometry as Point;
         const clustered = props.cluster === true;
-        const key = clustered ? `c${String(props.cluster_id)}` : `a${String(props.id)}`;
+        // Everything a marker shows is in its key: after new data a cluster id may stand for
+        // another cluster, and an asset may have moved or changed its name or state.
+        const [lng, lat] = geometry.coordinates;
+        const key = clustered
+          ? `c${String(props.cluster_id)}|${String(props.point_count)}|${lng},${lat}`
+          : `a${String(props.id)}|${String(props.name)}|${String(props.status)}|${lng},${lat}`;
         if (seen.has(key)) continue;
         seen.add(key);
         let marker = markers.get(key);
         if (marker === undefined) {
           const element = clustered
-            ? clusterElement(Number(props.point_count), Number(props.cluster_id))
+            ? clusterElement(Number(props.point_count), Number(props.cluster_id), key)
             : assetElement(String(props.id), String(props.name), props.status as AssetStatus);
           marker = new Marker({ element }).setLngLat(geometry.coordinates as [number, number]);
           markers.set(key, marker);
@@ -206,7 +211,7 @@ function MapCanvas({
       frame ||= requestAnimationFrame(update);
     };
 
-    const clusterElement = (count: number, clusterId: number) => {
+    const clusterElement = (count: number, clusterId: number, key: string) => {
       const button = document.createElement('button');
       button.type = 'button';
       button.className = classes.cluster ?? '';
@@ -224,7 +229,7 @@ function MapCanvas({
           ?.getClusterExpansionZoom(clusterId)
           .then((zoom) => {
             map.easeTo({
-              center: (markers.get(`c${clusterId}`)?.getLngLat() ?? map.getCenter()).toArray(),
+              center: (markers.get(key)?.getLngLat() ?? map.getCenter()).toArray(),
               zoom: Math.min(zoom, MAX_ZOOM),
             });
           })
@@ -404,7 +409,10 @@ function useTilesUrl(): string | null | undefined {
 
 function hasWebGl2(): boolean {
   try {
-    return document.createElement('canvas').getContext('webgl2') !== null;
+    const gl = document.createElement('canvas').getContext('webgl2');
+    // Given back at once: a page may hold only a few WebGL contexts.
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    return gl !== null;
   } catch {
     return false;
   }
