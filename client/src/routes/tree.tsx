@@ -88,6 +88,19 @@ const ScanPage = lazyPage(() => import('../features/areas/scan-page'), 'ScanPage
 const QrPage = lazyPage(() => import('../features/qr/qr-page'), 'QrPage');
 const QrScanPage = lazyPage(() => import('../features/qr/qr-scan-page'), 'QrScanPage');
 const QrLabelsPage = lazyPage(() => import('../features/qr/qr-labels-page'), 'QrLabelsPage');
+const TemplatesListPage = lazyPage(
+  () => import('../features/templates/templates-list-page'),
+  'TemplatesListPage',
+);
+const TemplateDetailsPage = lazyPage(
+  () => import('../features/templates/template-details-page'),
+  'TemplateDetailsPage',
+);
+const DemoTemplatePage = lazyPage(
+  () => import('../features/templates/demo-pages'),
+  'DemoTemplatePage',
+);
+const DemoDevicePage = lazyPage(() => import('../features/templates/demo-pages'), 'DemoDevicePage');
 
 export const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,
@@ -392,14 +405,22 @@ const areas = [
     },
   }),
   listArea('templates', msg`Templates`, {
-    more: (p) => [area(p, 'demo/smartphone', msg`Demo`)],
+    list: () => <TemplatesListPage />,
+    more: (p) => [area(p, 'demo/smartphone', msg`Demo`, { component: () => <DemoTemplatePage /> })],
     item: {
       param: '$id',
       title: msg`Template`,
       children: (t) => [
+        createRoute({
+          getParentRoute: () => t,
+          path: '/',
+          beforeLoad: ({ params }) => {
+            throw redirect({ to: `/app/templates/${(params as { id: string }).id}/details` });
+          },
+        }),
         area(t, 'input/$inputid', msg`Input`),
         area(t, 'dashboard/$dashboardid', msg`Dashboard`),
-        area(t, 'details', msg`Details`),
+        area(t, 'details', msg`Details`, { component: () => <TemplateDetailsPage /> }),
         area(t, 'scene/$sceneid', msg`Scene`),
         area(t, '3d/$threedmodelid', msg`3D model`),
       ],
@@ -409,7 +430,7 @@ const areas = [
     list: () => <DevicesListPage />,
     more: (p) => [
       area(p, '3dmodel/$deviceid/$modelid', msg`3D model`),
-      area(p, 'demo/smartphone', msg`Demo`),
+      area(p, 'demo/smartphone', msg`Demo`, { component: () => <DemoDevicePage /> }),
     ],
     item: {
       param: '$id',

@@ -34,6 +34,7 @@ import { EditAssetButton } from './asset-form';
 import { StreamGroups } from './stream-groups';
 import { QrCodeButton } from '../qr/qr-code-button';
 import { AssetDocuments, AssetPhoto } from './asset-files';
+import { SaveAsLayoutButton } from '../templates/save-as-layout';
 
 /**
  * /app/devices/{id}/details: one asset from the local store, live. Name and description are
@@ -118,6 +119,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
             {statusLabel(i18n, status)}
           </Badge>
           <QrCodeButton item={{ kind: 'asset', id: model.id }} name={name} />
+          <SaveAsLayoutButton asset={model} />
           <EditAssetButton model={model} />
         </Group>
       </Group>

@@ -1,0 +1,167 @@
+import { useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useNavigate } from '@tanstack/react-router';
+import { assetAttributesSchema, uuidv7, type TemplateGroup } from '@plant/shared-schema';
+import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
+import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import { useCan } from '../../permissions/permissions';
+import { syncWorker } from '../../sync/worker';
+import { devicePaths } from '../devices/paths';
+import { streamCount } from './layout';
+
+/**
+ * A new asset from a layout: the asset, then its groups in the layout's order, then each group's
+ * streams with their settings. The ids are made here, so each write names its parent before the
+ * parent has reached the server; every write lands in the local store at once and is queued, so
+ * this works offline and the outbox sends them in this order when the connection is back.
+ */
+export async function createAssetFromLayout(
+  name: string,
+  groups: readonly TemplateGroup[],
+): Promise<{ readonly id: string } | { readonly error: WorkerError }> {
+  const writes = syncWorker().writes;
+  const assetId = uuidv7();
+  const asset = await writes.create('asset', { name }, assetId);
+  if ('error' in asset) return asset;
+  for (const [order, group] of groups.entries()) {
+    const groupId = uuidv7();
+    const made = await writes.create(
+      'datastreamgroup',
+      {
+        asset_id: assetId,
+        name: group.name,
+        collapsible: group.collapsible,
+        open_by_default: group.open_by_default,
+        order,
+      },
+      groupId,
+    );
+    if ('error' in made) return made;
+    for (const stream of group.streams) {
+      const written = await writes.create(
+        'datastream',
+        { ...stream, asset_id: assetId, group_id: groupId },
+        uuidv7(),
+      );
+      if ('error' in written) return written;
+    }
+  }
+  return { id: assetId };
+}
+
+/** Whether the user may make assets with streams (what a template gives them). */
+export function useMayCreateFromTemplate(): boolean {
+  const can = useCan();
+  return can('asset::create') && can('datastream::create');
+}
+
+/**
+ * "Create asset" of a template (asset::create and datastream::create): the new asset's name in a
+ * dialog (required, checked as the New asset form checks it), then its page opens.
+ */
+export function CreateFromTemplateButton(props: {
+  readonly template: LocalModel<'template'>;
+  readonly variant?: 'filled' | 'light' | 'subtle';
+}) {
+  const { t } = useLingui();
+  const may = useMayCreateFromTemplate();
+  const [open, setOpen] = useState(false);
+  if (!may) return null;
+  const templateName = props.template.attributes.name;
+  return (
+    <>
+      <Button
+        variant={props.variant ?? 'filled'}
+        onClick={() => setOpen(true)}
+        data-testid="create-from-template"
+        aria-label={t`Create asset from ${templateName}`}
+      >
+        <Trans>Create asset</Trans>
+      </Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title={t`New asset from ${templateName}`}>
+        {open ? (
+          <CreateFromTemplateForm template={props.template} onCancel={() => setOpen(false)} />
+        ) : null}
+      </Modal>
+    </>
+  );
+}
+
+function CreateFromTemplateForm(props: {
+  readonly template: LocalModel<'template'>;
+  readonly onCancel: () => void;
+}) {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<{ field?: string; form?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const groups = props.template.attributes.groups;
+  const groupTotal = groups.length;
+  const streamTotal = streamCount(groups);
+
+  const submit = async () => {
+    const checked = assetAttributesSchema.shape.name.safeParse(name);
+    if (!checked.success) {
+      setError({ field: translateServerText(i18n, checked.error.issues[0]?.message ?? '') });
+      document.getElementById('template-asset-name')?.focus();
+      return;
+    }
+    setBusy(true);
+    const made = await createAssetFromLayout(checked.data, groups);
+    setBusy(false);
+    if ('error' in made) {
+      const field = made.error.fields?.name?.[0];
+      setError(
+        field === undefined
+          ? { form: translateServerText(i18n, callErrorText(made.error)) }
+          : { field: translateServerText(i18n, field) },
+      );
+      return;
+    }
+    await navigate({ to: devicePaths.details(made.id) });
+  };
+
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+      data-testid="create-from-template-form"
+    >
+      <Stack gap="sm">
+        <Text size="sm" c="dimmed">
+          <Trans>
+            The new asset gets the template's {groupTotal} stream groups and {streamTotal} data
+            streams with their settings. It starts without values.
+          </Trans>
+        </Text>
+        <TextInput
+          id="template-asset-name"
+          label={t`Name of the new asset`}
+          required
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={error.field}
+          data-autofocus
+        />
+        {error.form === undefined ? null : (
+          <Alert color="red" role="alert">
+            {error.form}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onCancel}>
+            <Trans>Cancel</Trans>
+          </Button>
+          <Button type="submit" loading={busy}>
+            <Trans>Create asset</Trans>
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,190 @@
+import { useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Modal,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import {
+  TEMPLATE_MAX_GROUPS_BYTES,
+  templateAttributesSchema,
+  templateGroupsBytes,
+} from '@plant/shared-schema';
+import type { LocalModel } from '@plant/sync-worker/api';
+import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import { useCan } from '../../permissions/permissions';
+import { useLiveQuery } from '../../sync/hooks';
+import { syncWorker } from '../../sync/worker';
+import { layoutOf, streamCount } from './layout';
+import { templatePaths } from './template-paths';
+
+/**
+ * "Save as layout" on an asset's page (spec 001 §1, template::create): the asset's stream groups
+ * and streams with their settings, not their values, kept as a template under a name (the
+ * asset's by default). Read from the local store and written through the worker: offline too.
+ */
+export function SaveAsLayoutButton({ asset }: { readonly asset: LocalModel<'asset'> }) {
+  const { t } = useLingui();
+  const can = useCan();
+  const [open, setOpen] = useState(false);
+  if (!can('template::create')) return null;
+  return (
+    <>
+      <Button variant="light" onClick={() => setOpen(true)} data-testid="save-as-layout">
+        <Trans>Save as layout</Trans>
+      </Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title={t`Save as layout`}>
+        {open ? <SaveLayoutForm asset={asset} onClose={() => setOpen(false)} /> : null}
+      </Modal>
+    </>
+  );
+}
+
+function SaveLayoutForm(props: {
+  readonly asset: LocalModel<'asset'>;
+  readonly onClose: () => void;
+}) {
+  const { t, i18n } = useLingui();
+  const { asset } = props;
+  const [name, setName] = useState(asset.attributes.name);
+  const [description, setDescription] = useState('');
+  const [errors, setErrors] = useState<{ name?: string; form?: string }>({});
+  const [saved, setSaved] = useState<{ id: string; name: string } | null>(null);
+  const groups = useLiveQuery({
+    type: 'datastreamgroup',
+    parent: { type: 'asset', id: asset.id },
+    limit: 1000,
+  });
+  const streams = useLiveQuery({
+    type: 'datastream',
+    search: { text: asset.id, fields: ['asset_id'] },
+    limit: 1000,
+  });
+  const loaded = groups !== undefined && streams !== undefined;
+  const layout = loaded
+    ? layoutOf(
+        groups.items,
+        streams.items.filter((s) => s.attributes.asset_id === asset.id),
+      )
+    : [];
+  const groupTotal = layout.length;
+  const streamTotal = streamCount(layout);
+
+  if (saved !== null) {
+    return (
+      <Stack gap="sm" role="status" data-testid="layout-saved">
+        <Text>
+          <Trans>The layout {saved.name} is saved. New assets can be made from it.</Trans>
+        </Text>
+        <Group justify="flex-end">
+          <Anchor component={Link} to={templatePaths.details(saved.id)}>
+            <Trans>Open the template</Trans>
+          </Anchor>
+          <Button onClick={props.onClose} data-autofocus>
+            <Trans>Close</Trans>
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+
+  // More streams than one read answers (1,000) would never fit a layout's bytes anyway.
+  const tooLarge = () =>
+    (streams !== undefined && streams.total > streams.items.length) ||
+    templateGroupsBytes(layout) > TEMPLATE_MAX_GROUPS_BYTES;
+  const tooLargeOr = (message: string) =>
+    tooLarge()
+      ? t`This asset's groups and streams are too large for one layout: pre-processing code takes the most room.`
+      : translateServerText(i18n, message);
+
+  const submit = async () => {
+    if (!loaded) return;
+    if (tooLarge()) {
+      setErrors({ form: tooLargeOr('') });
+      return;
+    }
+    const attributes = { name, description, source_asset_id: asset.id, groups: layout };
+    const checked = templateAttributesSchema.safeParse(attributes);
+    if (!checked.success) {
+      const nameIssue = checked.error.issues.find((i) => i.path[0] === 'name');
+      setErrors(
+        nameIssue === undefined
+          ? { form: tooLargeOr(checked.error.issues[0]?.message ?? '') }
+          : { name: translateServerText(i18n, nameIssue.message) },
+      );
+      if (nameIssue !== undefined) document.getElementById('layout-name')?.focus();
+      return;
+    }
+    const answer = await syncWorker().writes.create('template', checked.data);
+    if ('error' in answer) {
+      const field = answer.error.fields?.name?.[0];
+      setErrors(
+        field === undefined
+          ? { form: translateServerText(i18n, callErrorText(answer.error)) }
+          : { name: translateServerText(i18n, field) },
+      );
+      return;
+    }
+    setSaved({ id: answer.data.id, name: checked.data.name });
+  };
+
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+      data-testid="save-layout-form"
+    >
+      <Stack gap="sm">
+        <Text size="sm" c="dimmed" data-testid="layout-summary">
+          {loaded ? (
+            <Trans>
+              The layout keeps this asset's {groupTotal} stream groups and {streamTotal} data
+              streams with their settings, not their values.
+            </Trans>
+          ) : (
+            <Trans>Reading the asset's streams…</Trans>
+          )}
+        </Text>
+        <TextInput
+          id="layout-name"
+          label={t`Name of the layout`}
+          required
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={errors.name}
+          data-autofocus
+        />
+        <Textarea
+          label={t`Description`}
+          autosize
+          minRows={2}
+          value={description}
+          onChange={(e) => setDescription(e.currentTarget.value)}
+        />
+        {errors.form === undefined ? null : (
+          <Alert color="red" role="alert">
+            {errors.form}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onClose}>
+            <Trans>Cancel</Trans>
+          </Button>
+          <Button type="submit" disabled={!loaded}>
+            <Trans>Save layout</Trans>
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
