@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API_BASE, apiPaths } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { E2e } from './support/fixture';
-import { DeviceDetailsPage, syncIndicator } from './support/pages/devices';
+import { DeviceDetailsPage, DevicesListPage, syncIndicator } from './support/pages/devices';
 
 /*
  * Photos and documents of assets in the browser (issue 16 item 4, DESIGN.md §9): a photo given to
@@ -118,6 +118,17 @@ describe('photos and documents', () => {
     expect(
       await theirPhoto.evaluate((el) => (el as HTMLImageElement).naturalWidth),
     ).toBeLessThanOrEqual(320);
+
+    // The asset overview's panel shows the photo on the asset's card.
+    await other.goto('/app/devices/list');
+    const list = new DevicesListPage(other.page);
+    await list.chooseView('Panel');
+    await list.searchFor('Camera pump');
+    const card = list.cards.filter({ hasText: 'Camera pump' });
+    await expect.poll(() => card.count()).toBe(1);
+    const cardPhoto = card.getByTestId('asset-photo');
+    await expect.poll(() => cardPhoto.count()).toBe(1);
+    await expect.poll(() => loaded(cardPhoto)).toBe(true);
   });
 
   it('a document upload cut in the middle resumes with the same bytes, its percent moving; it stays readable offline until freed', async () => {

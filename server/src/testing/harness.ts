@@ -117,10 +117,17 @@ export async function apiClient(baseUrl: string): Promise<{
       body = JSON.stringify(o.json);
       headers['Content-Type'] ??= 'application/json';
     }
-    const res =
+    const send = () =>
       o.from === undefined
-        ? await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) })
-        : await requestFrom(o.from, url, method, headers, body);
+        ? fetch(url, { method, headers, ...(body === undefined ? {} : { body }) })
+        : requestFrom(o.from, url, method, headers, body);
+    // A pooled connection the server closed as idle just as it was reused (Node's fetch keeps
+    // them 4 s, the server 5 s): the request never reached the server, so it is sent again.
+    const res = await send().catch((err: unknown) => {
+      const code = (err as { cause?: { code?: unknown } }).cause?.code;
+      if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return send();
+      throw err;
+    });
     const text = await res.text();
     let json: unknown;
     try {

@@ -17,6 +17,7 @@ import { useAssetValues } from '../../sync/values';
 import { assetStatusOf, statusColor, statusLabel, textOf } from './asset-texts';
 import { useFillHeight } from './devices-table';
 import classes from './devices.module.css';
+import { FileImage } from './asset-files';
 import { devicePaths } from './paths';
 import { streamShapeOf, valueText } from './stream-values';
 
@@ -253,14 +254,21 @@ function AssetCard({
 }
 
 /**
- * The asset's picture on its card. Until photos are files (issue 16's file store), a placeholder
- * with the name's first letter stands for every asset.
+ * The asset's picture on its card: its photo's thumbnail (from the worker: kept, waiting to
+ * upload, or read from the server), or the name's first letter when it has none.
  */
-export function AssetCardPhoto({ name }: { readonly name: string; readonly photo: string | null }) {
+export function AssetCardPhoto({
+  name,
+  photo,
+}: {
+  readonly name: string;
+  readonly photo: string | null;
+}) {
   const initial = Array.from(name.trim())[0]?.toLocaleUpperCase() ?? '?';
+  // Decorative: the card names the asset beside it.
   return (
     <div className={classes.cardPhoto} aria-hidden data-testid="device-card-photo">
-      {initial}
+      {photo === null ? initial : <FileImage id={photo} alt="" size={96} fallback={initial} />}
     </div>
   );
 }
