@@ -29,12 +29,12 @@ async function openList(): Promise<{ tab: AppTab; list: DevicesListPage }> {
 }
 
 describe('the asset list', () => {
-  it('shows the 12 demo assets of the account, searches from 3 characters and the count follows', async () => {
+  it('shows the 13 demo assets of the account (12 machines, the demo smartphone), searches from 3 characters and the count follows', async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const { list } = await openList();
-    await expect.poll(() => list.count()).toBe('12 assets');
+    await expect.poll(() => list.count()).toBe('13 assets');
     await expect.poll(() => list.names()).toEqual(await serverNames(admin.accountId));
-    expect(await list.table.getAttribute('aria-rowcount')).toBe('13');
+    expect(await list.table.getAttribute('aria-rowcount')).toBe('14');
 
     // Under 3 characters nothing is filtered, and the box says why.
     await list.searchFor('Pr');
@@ -42,22 +42,22 @@ describe('the asset list', () => {
       .poll(() => list.page.getByText('Type at least 3 characters to search.').count())
       .toBe(1);
     await list.page.waitForTimeout(400);
-    expect(await list.count()).toBe('12 assets');
+    expect(await list.count()).toBe('13 assets');
 
     // From 3: name, description and MAC address ("Compressor" has "pre" too).
     await list.searchFor('Pre');
-    await expect.poll(() => list.count()).toBe('3 of 12 assets');
+    await expect.poll(() => list.count()).toBe('3 of 13 assets');
     expect(await list.names()).toEqual(['Compressor station', 'Press line 1', 'Press line 2']);
     await list.searchFor('3a:b4');
     await expect.poll(() => list.names()).toEqual(['Paint shop conveyor']);
-    expect(await list.count()).toBe('1 of 12 assets');
+    expect(await list.count()).toBe('1 of 13 assets');
 
     // No match is not "no assets": it says what was searched and offers to clear it.
     await list.searchFor('no such machine');
-    await expect.poll(() => list.count()).toBe('0 of 12 assets');
+    await expect.poll(() => list.count()).toBe('0 of 13 assets');
     expect(await list.emptyState().textContent()).toContain('No assets match “no such machine”');
     await list.page.getByRole('button', { name: 'Clear search' }).first().click();
-    await expect.poll(() => list.count()).toBe('12 assets');
+    await expect.poll(() => list.count()).toBe('13 assets');
     expect(await list.search.inputValue()).toBe('');
   });
 
@@ -65,7 +65,7 @@ describe('the asset list', () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const names = await serverNames(admin.accountId);
     const { tab, list } = await openList();
-    await expect.poll(() => list.count()).toBe('12 assets');
+    await expect.poll(() => list.count()).toBe('13 assets');
 
     await list.search.focus();
     await tab.page.keyboard.press('Tab');
@@ -80,7 +80,7 @@ describe('the asset list', () => {
     });
     expect(outline).toBe('solid');
     await tab.page.keyboard.press('End');
-    expect(await list.focusedRowIndex()).toBe(11);
+    expect(await list.focusedRowIndex()).toBe(12);
     await tab.page.keyboard.press('Home');
     await tab.page.keyboard.press('ArrowDown');
 
@@ -100,7 +100,7 @@ describe('the asset list', () => {
     const gatewayId = String(second?.attributes.gateway_id);
     const gatewayName = String(gateways.find((g) => g.id === gatewayId)?.attributes.name);
     const { tab, list } = await openList();
-    await expect.poll(() => list.count()).toBe('12 assets');
+    await expect.poll(() => list.count()).toBe('13 assets');
     await expect
       .poll(() =>
         list
@@ -141,19 +141,19 @@ describe('the asset list', () => {
   it('keeps the search when the user opens an asset and comes back', async () => {
     const { tab, list } = await openList();
     await list.searchFor('line');
-    await expect.poll(() => list.count()).toBe('3 of 12 assets');
+    await expect.poll(() => list.count()).toBe('3 of 13 assets');
     await list.open('Press line 1');
     await tab.waitForPath(/^\/app\/devices\/[^/]+\/details$/);
     await tab.page.goBack();
     await tab.waitForPath(/^\/app\/devices\/list$/);
-    await expect.poll(() => list.count()).toBe('3 of 12 assets');
+    await expect.poll(() => list.count()).toBe('3 of 13 assets');
     expect(await list.search.inputValue()).toBe('line');
   });
 
   it("shows another client's rename within 2 s, without a reload", async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const { tab, list } = await openList();
-    await expect.poll(() => list.count()).toBe('12 assets');
+    await expect.poll(() => list.count()).toBe('13 assets');
     // Live: subscribed to the account's updates (the fast path that the 2 s are about).
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-subscribed')).toBe('true');
 
@@ -174,6 +174,6 @@ describe('the asset list', () => {
       .poll(() => list.names(), { timeout: 2_000 })
       .toContain('Welding robot W7 (line 2)');
     expect(await list.names()).not.toContain('Welding robot W7');
-    expect(await list.count()).toBe('12 assets');
+    expect(await list.count()).toBe('13 assets');
   });
 });

@@ -18,7 +18,7 @@ describe('assets offline', () => {
     await tab.signInAt(DEMO_USERS.admin);
     await tab.goto('/app/devices/list');
     const list = new DevicesListPage(tab.page);
-    await expect.poll(() => list.count()).toBe('12 assets');
+    await expect.poll(() => list.count()).toBe('13 assets');
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
 
     // From the list to the asset, as a user would.

@@ -27,7 +27,8 @@ describe('the gateway pages', () => {
     await tab.signInAt(DEMO_USERS.admin);
     await tab.goto('/app/gateways/list');
     const rows = tab.page.getByTestId('gateway-row');
-    await expect.poll(() => rows.count()).toBe(12);
+    // The twelve machines' gateways and the demo smartphone's.
+    await expect.poll(() => rows.count()).toBe(13);
     const row = tab.page.locator(`[data-testid="gateway-row"][data-id="${gw.gatewayId}"]`);
     const online = row.getByTestId('gateway-online');
     expect(await online.getAttribute('data-online')).toBe('false');

@@ -27,7 +27,7 @@ describe('the account switcher', () => {
     await expect
       .poll(async () => (await options.allTextContents()).map((s) => s.replace(/\s+/g, ' ')))
       .toEqual([
-        'Demo Machine Builder4 users · 12 assets',
+        'Demo Machine Builder4 users · 13 assets',
         'Customer North1 user · 3 assets',
         'Customer South1 user · 2 assetsDeactivatedno role here',
       ]);

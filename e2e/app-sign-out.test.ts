@@ -24,7 +24,7 @@ describe('signing out', () => {
     await tab.signInAt(DEMO_USERS.admin);
     await tab.goto('/app/devices/list');
     const list = new DevicesListPage(tab.page);
-    await expect.poll(() => list.count()).toBe('12 assets');
+    await expect.poll(() => list.count()).toBe('13 assets');
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
     await list.open('Compressor station');
     await tab.waitForPath(/^\/app\/devices\/[^/]+\/details$/);
