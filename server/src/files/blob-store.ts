@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, rename, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
@@ -56,6 +57,10 @@ export interface BlobStore {
   parts(accountId: string): Promise<{ fileId: string; changedAt: number }[]>;
   /** Deletes a blob and its thumbnail. */
   remove(accountId: string, sha256: string): Promise<void>;
+  /** When a blob was stored or last taken again (ms), or undefined when there is none. */
+  storedAt(accountId: string, sha256: string): Promise<number | undefined>;
+  /** Marks a blob as just used (the pruner's grace counts from then). */
+  touch(accountId: string, sha256: string): Promise<void>;
 }
 
 /** A folder's entries, none when it does not exist. */
@@ -186,9 +191,11 @@ export class DiskBlobStore implements BlobStore {
   async writeThumbnail(accountId: string, sha256: string, bytes: Uint8Array): Promise<void> {
     const path = this.thumbnailPath(accountId, sha256);
     await mkdir(dirname(path), { recursive: true });
-    // Written beside and renamed: a reader never sees half a thumbnail.
-    await writeFile(`${path}.tmp`, bytes);
-    await rename(`${path}.tmp`, path);
+    // Written beside and renamed: a reader never sees half a thumbnail (and two writers of the
+    // same image never share the file being written).
+    const temporary = `${path}.${randomUUID()}.tmp`;
+    await writeFile(temporary, bytes);
+    await rename(temporary, path);
   }
 
   thumbnailSize(accountId: string, sha256: string): Promise<number | undefined> {
@@ -227,6 +234,16 @@ export class DiskBlobStore implements BlobStore {
       if (info !== undefined) found.push({ fileId, changedAt: info.mtimeMs });
     }
     return found;
+  }
+
+  async storedAt(accountId: string, sha256: string): Promise<number | undefined> {
+    const info = await stat(this.path(accountId, sha256)).catch(() => undefined);
+    return info?.mtimeMs;
+  }
+
+  async touch(accountId: string, sha256: string): Promise<void> {
+    const now = new Date();
+    await utimes(this.path(accountId, sha256), now, now);
   }
 
   async remove(accountId: string, sha256: string): Promise<void> {

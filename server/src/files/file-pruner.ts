@@ -43,6 +43,12 @@ export class FilePruner extends Pruner {
       const uploading = new Set(files.filter((f) => f.state !== 'ready').map((f) => f.id));
       for (const blob of await this.store.blobs(accountId)) {
         if (named.has(blob.sha256) || blob.storedAt > before) continue;
+        // Asked again just before: a file of the same bytes may have been made since the list
+        // above was read (it touches the blob when it takes it).
+        const storedAt = await this.store.storedAt(accountId, blob.sha256);
+        if (storedAt === undefined || storedAt > before) continue;
+        if ((await models.referencing(accountId, fileModel.type, 'sha256', blob.sha256)).length > 0)
+          continue;
         await this.store.remove(accountId, blob.sha256);
         blobs += 1;
       }

@@ -22,6 +22,9 @@ import { ChunkTooLarge, type BlobStore } from './blob-store';
 /** The longest side of a thumbnail, in pixels. */
 export const THUMBNAIL_PX = 320;
 
+/** What a thumbnail is made of: the image formats a photo may be. */
+const THUMBNAIL_FORMATS: ReadonlySet<string> = new Set(['jpeg', 'png', 'webp', 'gif']);
+
 /** What a download answers: the bytes and how to label them. */
 export interface FileDownload {
   readonly body: ReadStream;
@@ -84,7 +87,7 @@ export class FileService {
     await this.find(session, id, false);
     return this.once(id, async () => {
       const file = await this.find(session, id, false);
-      if (file.attributes.state === 'uploading' && (await this.stored(file))) {
+      if (file.attributes.state === 'uploading' && (await this.stored(session, file))) {
         return this.finish(file);
       }
       return this.stateOf(file);
@@ -107,7 +110,7 @@ export class FileService {
       const file = await this.find(session, id, true);
       const { attributes } = file;
       if (attributes.state === 'ready') return this.stateOf(file);
-      if (await this.stored(file)) return this.finish(file);
+      if (await this.stored(session, file)) return this.finish(file);
       const received = await this.blobs.partSize(file.accountId, id);
       if (offset !== received) {
         throw new DomainError('conflict', `The upload stands at ${received} bytes.`);
@@ -177,9 +180,30 @@ export class FileService {
       .then((received) => ({ received, size, state }));
   }
 
-  /** Whether the account already holds these bytes (the same file uploaded before). */
-  private async stored(file: FoundFile): Promise<boolean> {
-    return (await this.blobs.size(file.accountId, file.attributes.sha256)) === file.attributes.size;
+  /**
+   * Whether the caller may have these bytes without sending them: the account holds them, as a
+   * ready file of an asset the caller sees. Only then: a checksum alone (one learnt before an
+   * access change, say) must never open a hidden file's bytes, nor tell that they exist.
+   */
+  private async stored(session: Session, file: FoundFile): Promise<boolean> {
+    const { sha256, size } = file.attributes;
+    const same = await new ModelRepository(this.db).referencing(
+      file.accountId,
+      fileModel.type,
+      'sha256',
+      sha256,
+    );
+    const seen = same.some((row) => {
+      if (row.id === file.id || !session.access.seesModel(fileModel.type, row.asset_id)) {
+        return false;
+      }
+      const other = JSON.parse(row.attributes) as Partial<FileAttributes>;
+      return other.state === 'ready' && other.size === size;
+    });
+    if (!seen || (await this.blobs.size(file.accountId, sha256)) !== size) return false;
+    // Used again: the pruner's grace starts anew.
+    await this.blobs.touch(file.accountId, sha256);
+    return true;
   }
 
   /** The bytes are stored: a thumbnail for images, then the model says 'ready' (logged, synced). */
@@ -199,7 +223,12 @@ export class FileService {
   private async makeThumbnail(accountId: string, file: FileAttributes): Promise<boolean> {
     if ((await this.blobs.thumbnailSize(accountId, file.sha256)) !== undefined) return true;
     try {
-      const bytes = await sharp(this.blobs.path(accountId, file.sha256))
+      const image = sharp(this.blobs.path(accountId, file.sha256));
+      // Only the formats a photo may be, whatever the bytes say they are (sharp reads SVG,
+      // TIFF and more by their content).
+      const { format } = await image.metadata();
+      if (!THUMBNAIL_FORMATS.has(format)) return false;
+      const bytes = await image
         .rotate()
         .resize(THUMBNAIL_PX, THUMBNAIL_PX, { fit: 'inside', withoutEnlargement: true })
         .webp({ quality: 80 })

@@ -173,6 +173,7 @@ describe('uploads in chunks', () => {
     expect(got.headers.get('content-type')).toBe('application/pdf');
     expect(got.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''manual.pdf");
     expect(got.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(got.headers.get('cache-control')).toBe('private, no-store');
     expect(got.headers.get('content-security-policy')).toContain('sandbox');
 
     await until(() => progress.some((p) => (p.payload as { progress: number }).progress === 1));
@@ -242,6 +243,33 @@ describe('uploads in chunks', () => {
     );
     const asset = (await snapshotOf(admin)).find((m) => m.id === press);
     expect(asset?.attributes.photo).toBeNull();
+  });
+
+  it('makes no thumbnail of bytes that only say they are an image', async () => {
+    const press = await assetNamed('Press line 2');
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+    );
+    const { id } = await makeFile(press, svg, { kind: 'photo', name: 'x.png', type: 'image/png' });
+    expect((await putChunk(id, 0, svg)).json.data?.state).toBe('ready');
+    expect((await fileModel(id))?.attributes).toMatchObject({ state: 'ready', thumbnail: false });
+    expect((await download(apiPaths.fileThumbnail(id))).status).toBe(404);
+  });
+
+  it('a checksum alone never opens the bytes of a file on an asset the caller does not see', async () => {
+    const hiddenBytes = randomBytes(700);
+    const hidden = await makeFile(await assetNamed('CNC mill M12'), hiddenBytes);
+    await putChunk(hidden.id, 0, hiddenBytes);
+    // The technician edits Press line 1 and names the hidden file's checksum and size.
+    const guess = await makeFile(await assetNamed('Press line 1', tech), hiddenBytes, {}, tech);
+    expect(guess.answer.status).toBe(201);
+    expect(dataOf<UploadState>(await stateOf(guess.id, tech))).toMatchObject({
+      state: 'uploading',
+      received: 0,
+    });
+    expect((await download(apiPaths.fileContent(guess.id), tech)).status).toBe(409);
+    // Without the bytes the upload cannot end.
+    expect((await putChunk(guess.id, 0, randomBytes(700), tech)).status).toBe(422);
   });
 
   it('a file whose bytes the account already holds is ready without an upload', async () => {

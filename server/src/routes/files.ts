@@ -55,9 +55,9 @@ function download(file: FileDownload): Response {
     headers: {
       'Content-Type': file.type,
       'Content-Length': String(file.size),
-      // A file never changes (a new one is a new file), so the browser may keep it; only for
-      // this user (the bearer token asked for it).
-      'Cache-Control': 'private, max-age=31536000, immutable',
+      // Never in the browser's HTTP cache, which outlives a sign-out and a lost access and is
+      // shared by the profile's users: the worker keeps its own copy where the user chose.
+      'Cache-Control': 'private, no-store',
       ETag: `"${file.sha256}"`,
       'Content-Disposition': `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${name}`,
       // What a user uploaded is never run as a page of ours.
