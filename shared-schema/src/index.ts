@@ -39,4 +39,6 @@ export * from './models/datastream';
 export * from './models/account-lists';
 export * from './models/connection';
 export * from './models/template';
+export * from './models/alarm';
+export * from './alarms/evaluate';
 export * from './models/managed';

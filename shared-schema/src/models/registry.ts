@@ -6,6 +6,7 @@ import { connectionModel, datapointModel } from './connection';
 import { errorCodeListModel, integrationModel, serviceModel } from './account-lists';
 import { accountModel, memberModel, roleModel, tagModel } from './managed';
 import { templateModel } from './template';
+import { alarmModel } from './alarm';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -26,6 +27,7 @@ export const MODELS = [
   serviceModel,
   errorCodeListModel,
   templateModel,
+  alarmModel,
   roleModel,
   memberModel,
   accountModel,
