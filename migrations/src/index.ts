@@ -11,6 +11,7 @@ import * as modelListOrder from './20261124000200-model-list-order';
 import * as assetAccess from './20261126000000-asset-access';
 import * as invitations from './20261126000100-invitations';
 import * as userProfile from './20261126000200-user-profile';
+import * as alarms from './20261126000300-alarms';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '20261126000000-asset-access': assetAccess,
   '20261126000100-invitations': invitations,
   '20261126000200-user-profile': userProfile,
+  '20261126000300-alarms': alarms,
 };

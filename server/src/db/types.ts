@@ -264,7 +264,39 @@ export interface InvitationsTable {
   accepted_at: string | null;
 }
 
+/** Where one alarm stands (alarms/evaluate.ts's state); `version` is its compare-and-set. */
+export interface AlarmStatesTable {
+  account_id: string;
+  alarm_id: string;
+  state: 'normal' | 'pending' | 'active';
+  since: number | null;
+  value: number | null;
+  count: number;
+  /** 1 when the latest raise was acknowledged (or none was raised), else 0. */
+  acknowledged: number;
+  last_ts: number | null;
+  version: number;
+  updated_at: number;
+}
+
+/** What happened to an alarm: raised, cleared, acknowledged (by whom, with a note). */
+export interface AlarmEventsTable {
+  id: string;
+  account_id: string;
+  alarm_id: string;
+  asset_id: string | null;
+  kind: 'raised' | 'cleared' | 'acknowledged';
+  ts: number;
+  value: number | null;
+  count: number;
+  by_user: string | null;
+  note: string | null;
+  created_at: number;
+}
+
 export interface Database {
+  alarm_states: AlarmStatesTable;
+  alarm_events: AlarmEventsTable;
   invitations: InvitationsTable;
   terminal_commands: TerminalCommandsTable;
   gateway_credentials: GatewayCredentialsTable;

@@ -27,6 +27,12 @@ export interface Preprocessor {
   ): readonly PreprocessOutcome[];
 }
 
+/** Who hears of stored points after their ack (alarm evaluation); its failures are logged only. */
+export type StoredPointsSink = (
+  accountId: string,
+  points: readonly { stream: string; ts: number; value: PointValue }[],
+) => Promise<unknown>;
+
 /** Where acks go: the gateway's down/ack topic. */
 export type AckSink = (gatewayId: string, ack: GatewayAck) => void;
 
@@ -62,6 +68,8 @@ export class Ingest {
       readonly ack: AckSink;
       readonly clock: Clock;
       readonly log: Logger;
+      /** Told of every stored batch's points, in this gateway's batch order (awaited). */
+      readonly stored?: StoredPointsSink;
     },
   ) {}
 
@@ -152,6 +160,18 @@ export class Ingest {
     for (const { stream, points: list } of live.values()) {
       this.deps.live.add(identity.accountId, stream.assetId, stream.id, list);
     }
+    const sink = this.deps.stored;
+    if (sink === undefined || points.length === 0) return;
+    // Stored and acked already: a failure here must not fail the batch.
+    await sink(
+      identity.accountId,
+      points.map((p) => ({ stream: p.stream.id, ts: p.ts, value: p.value })),
+    ).catch((err: unknown) =>
+      this.deps.log.error('stored points not evaluated', {
+        gateway: identity.gatewayId,
+        error: String(err),
+      }),
+    );
   }
 
   /** The batch, or undefined after a refusal was acknowledged (it will never be acceptable). */

@@ -19,6 +19,11 @@ import { StreamDirectory } from './stream-directory';
 import { GatewayLogs } from './gateway-logs';
 import { GatewayTerminal } from './terminal';
 import type { BrokerIdentity } from '../services/browser-credential.service';
+import { AlarmEvaluator } from '../alarms/alarm-evaluator';
+import { Periodic } from '../lib/periodic';
+
+/** How often pending alarms are looked at without a new point (their delay may run out). */
+const ALARM_TICK_MS = 5_000;
 
 /** What machine data sends out: the broker, once it runs. */
 export interface MachineDataBroker {
@@ -52,11 +57,19 @@ export class MachineData implements GatewayLink {
   readonly requests: GatewayRequests;
   readonly terminal: GatewayTerminal;
   readonly logs: GatewayLogs;
+  readonly alarms: AlarmEvaluator;
+  private readonly alarmTimer: Periodic;
   private broker: MachineDataBroker | undefined;
 
   constructor(private readonly deps: MachineDataDeps) {
     this.streams = new StreamDirectory(deps.db, deps.feed);
     this.live = new LivePublisher((topic, payload) => this.broker?.publishValues(topic, payload));
+    this.alarms = new AlarmEvaluator(deps.db, deps.feed, deps.clock, deps.log);
+    this.alarmTimer = new Periodic(
+      () => this.alarms.tickAll(),
+      ALARM_TICK_MS,
+      (err) => deps.log.error('alarm tick failed', { error: String(err) }),
+    );
     this.ingest = new Ingest({
       store: deps.store,
       streams: this.streams,
@@ -66,6 +79,7 @@ export class MachineData implements GatewayLink {
         this.broker?.publishToGateway(gatewayTopics.ack(gatewayId), JSON.stringify(ack)),
       clock: deps.clock,
       log: deps.log,
+      stored: (accountId, points) => this.alarms.evaluate(accountId, points),
     });
     this.configs = new ConfigPublisher({
       db: deps.db,
@@ -115,6 +129,7 @@ export class MachineData implements GatewayLink {
     this.broker = broker;
     if (options.resetPresence) await this.presence.start();
     await this.configs.start();
+    this.alarmTimer.start();
   }
 
   // GatewayLink: the broker's gateway half.
@@ -165,10 +180,12 @@ export class MachineData implements GatewayLink {
 
   async stop(): Promise<void> {
     await this.configs.stop();
+    await this.alarmTimer.stop();
     await this.ingest.idle();
     await this.presence.idle();
     this.requests.close();
     this.live.close();
     this.streams.close();
+    this.alarms.close();
   }
 }

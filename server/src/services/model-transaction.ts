@@ -24,6 +24,11 @@ import {
   fileModel,
   fileProblems,
   type FileAttributes,
+  ALARM_TEXTS,
+  alarmProblems,
+  alarmStreamProblems,
+  type AlarmAttributes,
+  type DatastreamAttributes,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
@@ -486,7 +491,27 @@ export class ModelTransaction {
         problems.group_id = ['The group belongs to another asset.'];
       }
     }
+    if (this.def.type === 'alarm') Object.assign(problems, await this.alarmChecks(attributes));
     if (Object.keys(problems).length > 0) throw invalidInput(problems);
+  }
+
+  /**
+   * An alarm's rules between fields (a limit at all, the one its condition uses) and against its
+   * stream (of numbers, the same unit, the same asset), checked on every write of the alarm: a
+   * change of one field can break a rule of another.
+   */
+  private async alarmChecks(attributes: Record<string, unknown>) {
+    const alarm = attributes as AlarmAttributes;
+    const problems: Record<string, string[]> = {};
+    for (const [field, text] of Object.entries(alarmProblems(alarm))) problems[field] = [text];
+    const row = await this.models.find(this.accountId, 'datastream', alarm.datastream_id);
+    if (row === undefined) return problems;
+    const stream = JSON.parse(row.attributes) as DatastreamAttributes;
+    for (const [field, text] of Object.entries(alarmStreamProblems(alarm, stream)))
+      problems[field] = [text];
+    if (stream.asset_id !== alarm.asset_id)
+      problems.datastream_id = [ALARM_TEXTS.streamOfOtherAsset];
+    return problems;
   }
 
   /**

@@ -35,7 +35,7 @@ function seeded(seed: number): () => number {
  * The issue's night: a value at 1 Hz for 8 hours, drifting twice over its limit of 80 and back
  * (±2 over 4 hours), with ±1.5 of noise on every reading.
  */
-export function flutteringNight(seed = 17): [number, number][] {
+function flutteringNight(seed = 17): [number, number][] {
   const random = seeded(seed);
   const points: [number, number][] = [];
   const start = Date.parse('2026-11-25T22:00:00Z');

@@ -1,0 +1,226 @@
+import {
+  alarmModel,
+  INITIAL_ALARM_STATE,
+  step,
+  tick,
+  type AlarmAttributes,
+  type AlarmState,
+  type AlarmTransition,
+  type PointValue,
+} from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import type { Clock } from '../lib/clock';
+import type { Logger } from '../logger';
+import { AlarmRepository, type NewAlarmEvent } from '../repositories/alarm.repository';
+import { ModelRepository } from '../repositories/model.repository';
+import type { ChangeFeed } from '../services/change-feed';
+
+/** One enabled alarm as the evaluator needs it. */
+interface AlarmInfo {
+  readonly id: string;
+  readonly assetId: string;
+  readonly rule: AlarmAttributes;
+}
+
+/** A point as ingest stored it. */
+export interface EvaluatedPoint {
+  readonly stream: string;
+  readonly ts: number;
+  readonly value: PointValue;
+}
+
+/** A transition this process recorded (for whoever tells people next: notifications). */
+export interface RecordedTransition extends AlarmTransition {
+  readonly accountId: string;
+  readonly alarmId: string;
+  readonly assetId: string;
+}
+
+/** Another writer moved a state between our read and our write: roll back and read again. */
+class LostRace extends Error {}
+
+const ATTEMPTS = 5;
+
+/**
+ * Alarm evaluation on the server (issue 17 item 2): the points ingest stored go through each
+ * enabled alarm of their stream (`alarms/evaluate.ts`), and what changed is persisted, state and
+ * events in one transaction.
+ *
+ * Exactly once per transition with several server processes (DESIGN.md §11): a state row carries
+ * a version; the new state is written only if the row is still at the version read
+ * (compare-and-set), and the transition's events are inserted in that same transaction. A
+ * process that loses the race rolls everything back, reads the winner's state and steps again:
+ * points the winner already applied are older than its `lastTs` (ignored) or the same point again
+ * (which changes nothing), so a transition is recorded by exactly one process. A crash after the
+ * points were stored and before this ran loses their evaluation (the batch is then a duplicate):
+ * the next point, or the timer, carries on from the stored state.
+ *
+ * The account's enabled alarms are read once per account and kept until an alarm of the account
+ * changes (the change feed, here and in other processes). Everything is read within the
+ * account of the points: an alarm of another account never sees them.
+ */
+export class AlarmEvaluator {
+  private readonly byAccount = new Map<string, Promise<Map<string, AlarmInfo[]>>>();
+  private readonly models: ModelRepository;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly db: Db,
+    feed: ChangeFeed,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {
+    this.models = new ModelRepository(db);
+    const here = feed.subscribe((accountId, updates) => {
+      if (updates.some((u) => u.type === alarmModel.type || u.child_type === alarmModel.type))
+        this.byAccount.delete(accountId);
+    });
+    const elsewhere = feed.subscribeElsewhere((accountId, types) => {
+      if (types.has(alarmModel.type)) this.byAccount.delete(accountId);
+    });
+    this.unsubscribe = () => {
+      here();
+      elsewhere();
+    };
+  }
+
+  /** The account's enabled alarms by stream id. */
+  alarmsOf(accountId: string): Promise<Map<string, AlarmInfo[]>> {
+    let alarms = this.byAccount.get(accountId);
+    if (alarms === undefined) {
+      alarms = this.load(accountId);
+      this.byAccount.set(accountId, alarms);
+      alarms.catch(() => this.byAccount.delete(accountId));
+    }
+    return alarms;
+  }
+
+  private async load(accountId: string): Promise<Map<string, AlarmInfo[]>> {
+    const out = new Map<string, AlarmInfo[]>();
+    for (const row of await this.models.allOfTypes(accountId, [alarmModel.type])) {
+      const rule = JSON.parse(row.attributes) as AlarmAttributes;
+      if (!rule.enabled) continue;
+      const list = out.get(rule.datastream_id) ?? [];
+      list.push({ id: row.id, assetId: rule.asset_id, rule });
+      out.set(rule.datastream_id, list);
+    }
+    return out;
+  }
+
+  /** Steps the alarms of the points' streams through the points; answers what it recorded. */
+  async evaluate(
+    accountId: string,
+    points: readonly EvaluatedPoint[],
+  ): Promise<RecordedTransition[]> {
+    const alarms = await this.alarmsOf(accountId);
+    if (alarms.size === 0) return [];
+    const byStream = new Map<string, [number, number][]>();
+    for (const p of points) {
+      if (typeof p.value !== 'number' || !alarms.has(p.stream)) continue;
+      const list = byStream.get(p.stream) ?? [];
+      list.push([p.ts, p.value]);
+      byStream.set(p.stream, list);
+    }
+    const work: { alarm: AlarmInfo; points: [number, number][] }[] = [];
+    for (const [stream, list] of byStream) {
+      list.sort((a, b) => a[0] - b[0]);
+      for (const alarm of alarms.get(stream) ?? []) work.push({ alarm, points: list });
+    }
+    return this.persist(accountId, work, undefined);
+  }
+
+  /**
+   * Lets time run to now for the account's pending alarms: a delay runs out without a new point
+   * (the value last seen is taken to hold).
+   */
+  async tickAccount(accountId: string): Promise<RecordedTransition[]> {
+    const pending = new Set(await new AlarmRepository(this.db).pending(accountId));
+    if (pending.size === 0) return [];
+    const alarms = [...(await this.alarmsOf(accountId)).values()].flat();
+    const work = alarms.filter((a) => pending.has(a.id)).map((alarm) => ({ alarm, points: [] }));
+    return this.persist(accountId, work, this.clock.now());
+  }
+
+  /** Every account with a pending alarm, ticked (the timer's round). */
+  async tickAll(): Promise<void> {
+    for (const accountId of await new AlarmRepository(this.db).accountsWithPending()) {
+      await this.tickAccount(accountId);
+    }
+  }
+
+  private async persist(
+    accountId: string,
+    work: readonly { alarm: AlarmInfo; points: readonly [number, number][] }[],
+    tickTo: number | undefined,
+  ): Promise<RecordedTransition[]> {
+    if (work.length === 0) return [];
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.db
+          .transaction()
+          .execute((trx) => this.once(trx, accountId, work, tickTo));
+      } catch (err) {
+        if (!(err instanceof LostRace) || attempt >= ATTEMPTS) throw err;
+        this.log.debug('alarm state moved meanwhile, evaluating again', { accountId, attempt });
+      }
+    }
+  }
+
+  /**
+   * One try, inside its transaction: read the states, step them, write each changed state with
+   * its compare-and-set and the events of its transitions. Any lost race undoes all of it.
+   */
+  private async once(
+    trx: Db,
+    accountId: string,
+    work: readonly { alarm: AlarmInfo; points: readonly [number, number][] }[],
+    tickTo: number | undefined,
+  ): Promise<RecordedTransition[]> {
+    const repo = new AlarmRepository(trx);
+    const stored = await repo.states(
+      accountId,
+      work.map((w) => w.alarm.id),
+    );
+    const now = this.clock.now();
+    const recorded: RecordedTransition[] = [];
+    const events: NewAlarmEvent[] = [];
+    for (const { alarm, points } of work) {
+      const before = stored.get(alarm.id);
+      let state: AlarmState = before?.state ?? INITIAL_ALARM_STATE;
+      const transitions: AlarmTransition[] = [];
+      for (const point of points) {
+        const out = step(alarm.rule, state, point);
+        state = out.state;
+        transitions.push(...out.transitions);
+      }
+      if (tickTo !== undefined) {
+        const out = tick(alarm.rule, state, tickTo);
+        state = out.state;
+        transitions.push(...out.transitions);
+      }
+      if (before !== undefined && JSON.stringify(before.state) === JSON.stringify(state)) continue;
+      if (!(await repo.save(accountId, alarm.id, before?.version, state, now)))
+        throw new LostRace();
+      for (const t of transitions) {
+        events.push({
+          alarm_id: alarm.id,
+          asset_id: alarm.assetId,
+          kind: t.kind,
+          ts: t.ts,
+          value: t.value,
+          count: t.count,
+          by_user: null,
+          note: null,
+        });
+        recorded.push({ ...t, accountId, alarmId: alarm.id, assetId: alarm.assetId });
+      }
+    }
+    await repo.addEvents(accountId, events, now);
+    return recorded;
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.byAccount.clear();
+  }
+}
