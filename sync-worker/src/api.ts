@@ -379,6 +379,8 @@ export interface FilesArea {
     kind: FileKind,
     file: Blob,
     name: string,
+    /** A file this one replaces (an asset's former photo): deleted once this one is stored. */
+    replaces?: string,
   ): Promise<Result<{ id: string; mutationId: string }>>;
   /** A file's bytes (or its thumbnail): kept here, waiting to upload, or read from the server. */
   read(id: string, variant: 'content' | 'thumbnail'): Promise<Result<Blob>>;

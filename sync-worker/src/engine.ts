@@ -145,6 +145,7 @@ export class SyncEngine {
       db: filesDb,
       create: (attributes, id) => this.create('file', attributes, id),
       model: (id) => this.get('file', id),
+      remove: (id) => this.remove('file', id),
       filesOf: (asset) => this.assetFiles(asset),
       createWrite: async (id) =>
         (await this.replica.outbox()).find(
@@ -288,7 +289,9 @@ export class SyncEngine {
           await this.receiveNow(events);
           this.files.nudge();
         },
-        rejected: (entry, message, fields) =>
+        rejected: (entry, message, fields) => {
+          // A file's refused write: its upload says so.
+          if (entry.type === 'file') this.files.nudge();
           this.emit({
             name: 'write-rejected',
             write: {
@@ -303,7 +306,8 @@ export class SyncEngine {
             },
             message,
             ...(fields === undefined ? {} : { fields }),
-          }),
+          });
+        },
         unauthorized: () => this.emit({ name: 'signed-out', reason: 'unauthorized' }),
       },
       timings.sender,
@@ -372,6 +376,13 @@ export class SyncEngine {
     }
     this.ready = true;
     this.setStatus({ bootstrap: { name: 'done' }, lastSyncedAt: Date.now() });
+    // A resync may have left files out (deleted meanwhile, an asset no longer seen).
+    await this.files
+      .keepOnly(new Set(await this.replica.idsOfType('file')))
+      .catch((err: unknown) =>
+        this.options.log.warn('kept files not checked', { error: String(err) }),
+      );
+    if (this.stopped) return;
     this.poller?.start();
     this.sender?.start();
     this.poller?.trigger('bootstrapped');

@@ -291,8 +291,10 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
   };
 
   const filesArea: FilesArea = {
-    async add(assetId, kind, file, name) {
-      return engine === undefined ? NOT_STARTED : engine.files.add(assetId, kind, file, name);
+    async add(assetId, kind, file, name, replaces) {
+      return engine === undefined
+        ? NOT_STARTED
+        : engine.files.add(assetId, kind, file, name, replaces);
     },
     async read(id, variant) {
       return engine === undefined ? NOT_STARTED : engine.files.read(id, variant);

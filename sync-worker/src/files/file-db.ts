@@ -22,6 +22,10 @@ export interface UploadRow {
   readonly state: 'waiting' | 'failed';
   readonly error: string | null;
   readonly created_at: number;
+  /** A file this one replaces (an asset's former photo): deleted once this one is stored. */
+  readonly replaces?: string;
+  /** What was refused: the file's write (it may be sent again) or the upload itself. */
+  readonly failed_on?: 'write' | 'upload';
 }
 
 export type FileVariant = 'content' | 'thumbnail';

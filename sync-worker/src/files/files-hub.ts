@@ -57,6 +57,8 @@ const DEFAULT_TIMINGS: FilesTimings = {
 
 /** A mismatch is retried from the start this many times, then shown as failed. */
 const MISMATCH_TRIES = 2;
+/** Conflicts in a row (the part moved under this sender) before it waits for the next round. */
+const MAX_CONFLICTS = 5;
 
 export interface FilesHubOptions {
   readonly api: ApiClient;
@@ -68,6 +70,8 @@ export interface FilesHubOptions {
     id: string,
   ) => Promise<Result<{ id: string; mutationId: string }>>;
   readonly model: (id: string) => Promise<LocalModel<'file'> | null>;
+  /** Deletes a file model (the engine's remove: queued). */
+  readonly remove: (id: string) => Promise<Result<{ mutationId: string }>>;
   /** The file models of an asset in the local store. */
   readonly filesOf: (assetId: string) => Promise<LocalModel<'file'>[]>;
   /** The outbox's write that makes the file, while it is there. */
@@ -134,6 +138,7 @@ export class FilesHub {
     kind: FileKind,
     blob: Blob,
     name: string,
+    replaces?: string,
   ): Promise<Result<{ id: string; mutationId: string }>> {
     const type = mediaTypeOf(name, blob.type);
     const problems = fileProblems({ kind, type, size: blob.size });
@@ -156,6 +161,7 @@ export class FilesHub {
       state: 'waiting',
       error: null,
       created_at: Date.now(),
+      ...(replaces === undefined ? {} : { replaces }),
     };
     await this.options.db.uploads.put(row);
     const made = await this.options.create(
@@ -387,7 +393,7 @@ export class FilesHub {
       const rows = await this.options.db.uploads.orderBy('created_at').toArray();
       for (const row of rows) {
         if (this.stopped) return;
-        if (row.state === 'failed') continue;
+        if (row.state === 'failed' && !(await this.revived(row))) continue;
         const outcome = await this.uploadOne(row).catch((err: unknown) => {
           this.options.log.warn('upload step failed', { file: row.id, error: String(err) });
           return 'retry' as const;
@@ -403,11 +409,32 @@ export class FilesHub {
     }
   }
 
+  /**
+   * Whether a failed upload may go again: its file's write was sent again (the user retried it)
+   * and waits or was taken. A failed upload whose file is gone (deleted, its write given up)
+   * takes its bytes with it; one still refused stays failed, shown.
+   */
+  private async revived(row: UploadRow): Promise<boolean> {
+    const write = await this.options.createWrite(row.id);
+    if (write === undefined && (await this.options.model(row.id)) === null) {
+      await this.options.db.uploads.delete(row.id);
+      this.changed();
+      return false;
+    }
+    // Sent again and taken (the write is gone, the file is here), or sent again and waiting.
+    const again = row.failed_on === 'write' && (write === undefined || write.state !== 'failed');
+    if (!again) return false;
+    await this.options.db.uploads.update(row.id, { state: 'waiting', error: null });
+    this.mismatches.delete(row.id);
+    this.changed();
+    return true;
+  }
+
   /** One file's upload as far as it goes now: done, waiting for its model, or to be retried. */
   private async uploadOne(row: UploadRow): Promise<'done' | 'wait' | 'retry'> {
     const write = await this.options.createWrite(row.id);
     if (write?.state === 'failed') {
-      await this.fail(row, write.last_error ?? 'The file could not be saved.');
+      await this.fail(row, write.last_error ?? 'The file could not be saved.', 'write');
       return 'done';
     }
     // Not on the server yet: the write's answer nudges again.
@@ -428,6 +455,7 @@ export class FilesHub {
     });
     if (!asked.ok) return this.failedCall(row, asked.error);
     state = asked.data.data;
+    let conflicts = 0;
     while (state.state !== 'ready') {
       if (this.stopped) return 'wait';
       const end = Math.min(state.received + this.timings.chunkBytes, row.size);
@@ -446,6 +474,8 @@ export class FilesHub {
       }
       const { error } = put;
       if (error.status === 409 || (error.status === 422 && isMismatch(error))) {
+        // Another sender moved the part meanwhile: again from where it stands, a few times.
+        if (error.status === 409 && ++conflicts > MAX_CONFLICTS) return 'retry';
         if (error.status === 422) {
           const tries = (this.mismatches.get(row.id) ?? 0) + 1;
           this.mismatches.set(row.id, tries);
@@ -485,6 +515,13 @@ export class FilesHub {
     this.mismatches.delete(row.id);
     this.moving.delete(row.id);
     this.changed();
+    // Only now: had this one failed, the file it replaces would still be there.
+    if (row.replaces !== undefined && (await this.options.model(row.replaces)) !== null) {
+      const removed = await this.options.remove(row.replaces);
+      if ('error' in removed) {
+        this.options.log.warn('replaced file not deleted', { file: row.replaces });
+      }
+    }
   }
 
   /** No answer (offline, a cut): retried with backoff. An answer that refuses: failed for good. */
@@ -495,9 +532,17 @@ export class FilesHub {
     return 'done';
   }
 
-  private async fail(row: UploadRow, message: string): Promise<void> {
+  private async fail(
+    row: UploadRow,
+    message: string,
+    on: 'write' | 'upload' = 'upload',
+  ): Promise<void> {
     this.options.log.warn('upload refused', { file: row.id, message });
-    await this.options.db.uploads.update(row.id, { state: 'failed', error: message });
+    await this.options.db.uploads.update(row.id, {
+      state: 'failed',
+      error: message,
+      failed_on: on,
+    });
     this.moving.delete(row.id);
     this.changed();
   }

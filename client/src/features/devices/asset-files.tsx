@@ -145,9 +145,17 @@ export function UploadStatus(props: {
       </Text>
     );
   }
-  const progress = upload?.progress ?? 0;
+  if (upload === undefined) {
+    // Another device's upload, not moving now (or not told here).
+    return (
+      <Text size="xs" c="dimmed" role="status" data-testid="upload-state" data-state="elsewhere">
+        <Trans>Not uploaded yet</Trans>
+      </Text>
+    );
+  }
+  const progress = upload.progress;
   const percent = formatPercent(i18n, progress);
-  const waiting = upload === undefined || upload.state === 'waiting';
+  const waiting = upload.state === 'waiting';
   return (
     <Stack gap={2} data-testid="upload-state" data-state={waiting ? 'waiting' : 'uploading'}>
       <Progress
@@ -257,7 +265,7 @@ export function AssetDocuments(props: { readonly assetId: string; readonly canEd
         assetId={props.assetId}
         kept={kept.kept}
         onFreed={kept.refresh}
-        label={t`Free`}
+        label={t`Remove from this device`}
       />
     </Stack>
   );
@@ -326,7 +334,13 @@ function DocumentRow(props: {
         {props.canEdit ? (
           asking ? (
             <Group gap={4} wrap="nowrap">
-              <Button size="xs" variant="default" onClick={() => setAsking(false)}>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => setAsking(false)}
+                // The button that asked is gone: the question takes the focus.
+                autoFocus
+              >
                 <Trans>Keep it</Trans>
               </Button>
               <Button

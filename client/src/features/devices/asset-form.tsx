@@ -122,8 +122,9 @@ function attributesOf(draft: Draft): Partial<ModelInput<'asset'>> {
 }
 
 /**
- * A new photo for the asset: kept and uploaded by the worker (offline too), then named as the
- * asset's photo; the old photo file goes. Taken away: the photo file goes, the asset has none.
+ * A new photo for the asset: kept and uploaded by the worker (offline too) and named as the
+ * asset's photo; the former photo file goes once the new one is stored. Taken away: the photo
+ * file goes, the asset has none.
  */
 async function savePhoto(
   assetId: string,
@@ -134,13 +135,20 @@ async function savePhoto(
   const worker = syncWorker();
   let next: string | null = null;
   if (photo.kind === 'new') {
-    const added = await worker.files.add(assetId, 'photo', photo.file, photo.file.name);
+    // The former photo goes once the new one is stored: a failed upload loses neither.
+    const added = await worker.files.add(
+      assetId,
+      'photo',
+      photo.file,
+      photo.file.name,
+      before ?? undefined,
+    );
     if ('error' in added) return added.error;
     next = added.data.id;
   }
   const set = await worker.writes.update('asset', assetId, { photo: next });
   if ('error' in set) return set.error;
-  if (before !== null) await worker.writes.remove('file', before);
+  if (photo.kind === 'none' && before !== null) await worker.writes.remove('file', before);
   return null;
 }
 
