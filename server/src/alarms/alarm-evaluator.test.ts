@@ -10,12 +10,15 @@ import {
   type GatewayAck,
 } from '@plant/shared-schema';
 import { systemClock } from '../lib/clock';
+import { createLogger } from '../logger';
 import { AlarmRepository } from '../repositories/alarm.repository';
+import { AlarmEvaluator } from './alarm-evaluator';
 import { DEMO_USERS } from '../seed/demo';
 import { ChangeFeed } from '../services/change-feed';
 import { ModelService } from '../services/model.service';
 import { connectGateway, demoGateway, makeGatewayCredentials } from '../testing/gateway-client';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+import { testsOnPostgres } from '../testing/test-database';
 import { until } from '../testing/mqtt-client';
 
 /*
@@ -228,6 +231,64 @@ describe('alarm evaluation on ingest', () => {
     expect(recorded.map((r) => [r.kind, r.accountId, r.alarmId])).toEqual([
       ['raised', ids.north, northAlarm],
     ]);
+  });
+});
+
+describe('alarm evaluation by several processes, and in time', () => {
+  it('two processes evaluating the same points at once record each transition once', async () => {
+    const speed = stream('Spindle speed');
+    const id = await alarmId({ datastream_id: speed, upper_limit: 5_000 });
+    // A second process: its own evaluator and cache, and on Postgres its own connections (the
+    // real race). Several processes need Postgres (DESIGN.md §11): on SQLite, the one connection
+    // runs the evaluators' transactions one after the other.
+    const other = testsOnPostgres() ? server.openDatabase() : server.db;
+    const feed = new ChangeFeed();
+    const second = new AlarmEvaluator(other, feed, systemClock, createLogger('silent'));
+    try {
+      const t = Date.now();
+      for (let round = 0; round < 5; round += 1) {
+        const ts = t + round * 10_000;
+        const points = [
+          { stream: speed, ts, value: 6_000 },
+          { stream: speed, ts: ts + 5_000, value: 4_000 },
+        ];
+        await Promise.all([
+          server.machineData.alarms.evaluate(rootId, points),
+          second.evaluate(rootId, points),
+          server.machineData.alarms.evaluate(rootId, points),
+        ]);
+      }
+      const list = await events(server, rootId, id);
+      expect(list.map((e) => [e.kind, e.count])).toEqual(
+        [1, 2, 3, 4, 5].flatMap((n) => [
+          ['raised', n],
+          ['cleared', n],
+        ]),
+      );
+    } finally {
+      second.close();
+      if (other !== server.db) await other.destroy();
+      await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
+    }
+  });
+
+  it('a delay runs out without a new point: the timer raises the pending alarm', async () => {
+    const temp = stream('Motor temperature');
+    const id = await alarmId({ datastream_id: temp, upper_limit: 80, delay_s: 1 });
+    const ts = Date.now();
+    await send([{ stream: temp, ts, value: 95 }]);
+    const states = () => new AlarmRepository(server.db).states(rootId, [id]);
+    expect((await states()).get(id)?.state.state).toBe('pending');
+    // No further point: the evaluator's timer (every 5 s) lets the second run out.
+    const end = Date.now() + 15_000;
+    let list = await events(server, rootId, id);
+    while (list.length === 0 && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 100));
+      list = await events(server, rootId, id);
+    }
+    expect(list).toMatchObject([{ kind: 'raised', ts: ts + 1_000, value: 95, count: 1 }]);
+    expect((await states()).get(id)?.state.state).toBe('active');
+    await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
   });
 });
 

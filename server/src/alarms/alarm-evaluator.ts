@@ -134,10 +134,21 @@ export class AlarmEvaluator {
    * (the value last seen is taken to hold).
    */
   async tickAccount(accountId: string): Promise<RecordedTransition[]> {
-    const pending = new Set(await new AlarmRepository(this.db).pending(accountId));
+    const repo = new AlarmRepository(this.db);
+    const pending = new Set(await repo.pending(accountId));
     if (pending.size === 0) return [];
     const alarms = [...(await this.alarmsOf(accountId)).values()].flat();
     const work = alarms.filter((a) => pending.has(a.id)).map((alarm) => ({ alarm, points: [] }));
+    // A pending alarm deleted or disabled meanwhile never fires: its state goes. Read afresh,
+    // not from the cache, which may not know yet of an alarm made by another process.
+    const known = new Set(alarms.map((a) => a.id));
+    if ([...pending].some((id) => !known.has(id))) {
+      const fresh = new Set([...(await this.load(accountId)).values()].flat().map((a) => a.id));
+      await repo.forget(
+        accountId,
+        [...pending].filter((id) => !fresh.has(id)),
+      );
+    }
     return this.persist(accountId, work, this.clock.now());
   }
 

@@ -113,6 +113,15 @@ export class AlarmRepository {
     return rows.map((r) => r.alarm_id);
   }
 
+  /** Drops the states of alarms that are gone or disabled (their events stay: the history). */
+  async forget(accountId: string, alarmIds: readonly string[]) {
+    if (alarmIds.length === 0) return;
+    await scopeTo(this.db, accountId)
+      .deleteFrom('alarm_states')
+      .where('alarm_id', 'in', alarmIds)
+      .execute();
+  }
+
   /** The accounts that have a pending alarm (the timer's list; each is then read in its scope). */
   async accountsWithPending(): Promise<string[]> {
     const rows = await this.db
