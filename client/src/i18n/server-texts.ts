@@ -39,6 +39,13 @@ import {
   TAG_TAKEN,
   TAGS_ARE_INTERNAL,
   LATITUDE_MESSAGE,
+  FILE_CHECKSUM_MISMATCH,
+  FILE_FIXED,
+  FILE_NOT_UPLOADED,
+  FILE_REQUIRED,
+  FILE_TOO_LARGE,
+  FILE_WRONG_TYPE,
+  PHOTO_NOT_OF_ASSET,
   LONGITUDE_MESSAGE,
 } from '@plant/shared-schema';
 import type { WorkerError } from '@plant/sync-worker/api';
@@ -111,6 +118,19 @@ const KNOWN = new Map<string, MessageDescriptor>([
   // Model fields (shared-schema api/fields.ts modelNameField).
   ['Name is required', msg`Name is required`],
   [LATITUDE_MESSAGE, msg`The latitude lies between -90 and 90.`],
+  // Files of assets (DESIGN.md §9).
+  [FILE_REQUIRED, msg`Please upload a file`],
+  [FILE_TOO_LARGE.photo, msg`The photo is too large: photos may have up to 20 MB.`],
+  [FILE_TOO_LARGE.document, msg`The document is too large: documents may have up to 100 MB.`],
+  [FILE_WRONG_TYPE.photo, msg`A photo must be a JPEG, PNG, WebP or GIF image.`],
+  [
+    FILE_WRONG_TYPE.document,
+    msg`This type of document cannot be uploaded: PDF, text, CSV, images, ZIP, office and 3D model files can.`,
+  ],
+  [FILE_FIXED, msg`A file cannot be changed: upload a new one.`],
+  [FILE_CHECKSUM_MISMATCH, msg`The uploaded bytes do not match the file: the upload starts again.`],
+  [FILE_NOT_UPLOADED, msg`The file has not been uploaded yet.`],
+  [PHOTO_NOT_OF_ASSET, msg`The photo must be a photo of this asset.`],
   [LONGITUDE_MESSAGE, msg`The longitude lies between -180 and 180.`],
   [
     'Please enter a valid MAC address (six pairs of hex digits)',
