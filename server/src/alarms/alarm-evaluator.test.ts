@@ -123,8 +123,67 @@ describe('alarm models', () => {
       json: { upper_limit: null },
     });
     expect(update.status).toBe(422);
+    // Its stream keeps a type and a unit the alarm can watch.
+    const retype = await server.call('PUT', apiPaths.model('datastreams', temp), {
+      token: admin,
+      json: { type: 'text' },
+    });
+    expect(retype.status).toBe(422);
+    expect((retype.json as { errors: Record<string, string[]> }).errors).toEqual({
+      type: [ALARM_TEXTS.streamHasAlarms],
+    });
+    const reunit = await server.call('PUT', apiPaths.model('datastreams', temp), {
+      token: admin,
+      json: { unit: 'K' },
+    });
+    expect(reunit.status).toBe(422);
     const removed = await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
     expect(removed.status).toBe(200);
+  });
+
+  it('junk in any field is refused or stored as given, never a 500', async () => {
+    const valid = {
+      asset_id: gw.assetId,
+      datastream_id: stream('Oil pressure'),
+      name: 'Junk',
+      upper_limit: 180,
+      lower_limit: null,
+      condition: 'greater',
+      severity: 'info',
+      unit: 'bar',
+      delay_s: 10,
+      hysteresis: 1,
+      recipients: [{ email: 'someone@example.com', channels: ['mail'] }],
+      enabled: true,
+    };
+    const junk: unknown[] = [
+      -1.5,
+      true,
+      null,
+      [],
+      {},
+      ['a'],
+      { $ne: null },
+      'x'.repeat(10_000),
+      "' OR 1=1 --",
+      [{ user_id: 'u', email: 'a@b.cd', channels: ['mail'] }],
+      [{ email: 'a@b.cd', channels: [] }],
+    ];
+    const made: string[] = [];
+    for (const field of Object.keys(valid)) {
+      for (const value of junk) {
+        const answer = await server.call('POST', apiPaths.collection('alarms'), {
+          token: admin,
+          json: { ...valid, [field]: value },
+        });
+        expect([201, 422], `${field} ${JSON.stringify(value).slice(0, 40)}`).toContain(
+          answer.status,
+        );
+        if (answer.status === 201) made.push(dataOf<{ id: string }>(answer).id);
+      }
+    }
+    for (const id of made)
+      await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
   });
 });
 

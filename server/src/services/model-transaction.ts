@@ -492,7 +492,22 @@ export class ModelTransaction {
       }
     }
     if (this.def.type === 'alarm') Object.assign(problems, await this.alarmChecks(attributes));
+    if (this.def.type === 'datastream' && (touched.has('type') || touched.has('unit')))
+      Object.assign(problems, await this.streamOfAlarms(attributes, selfId));
     if (Object.keys(problems).length > 0) throw invalidInput(problems);
+  }
+
+  /** A stream with alarms keeps a type and a unit they can watch. */
+  private async streamOfAlarms(attributes: Record<string, unknown>, selfId: string) {
+    const stream = attributes as DatastreamAttributes;
+    for (const child of await this.models.children(this.accountId, 'datastream', selfId)) {
+      if (child.type !== 'alarm') continue;
+      const alarm = JSON.parse(child.attributes) as AlarmAttributes;
+      const found = alarmStreamProblems(alarm, stream);
+      if (found.datastream_id !== undefined) return { type: [ALARM_TEXTS.streamHasAlarms] };
+      if (found.unit !== undefined) return { unit: [ALARM_TEXTS.unitMismatch] };
+    }
+    return {};
   }
 
   /**

@@ -57,6 +57,8 @@ export const ALARM_TEXTS = {
   unitMismatch: "The alarm's unit must match the data stream's unit.",
   streamType: 'Alarms can only watch data streams of numbers or states.',
   streamOfOtherAsset: 'The data stream belongs to another asset.',
+  /** A stream with alarms keeps a type they can watch. */
+  streamHasAlarms: 'This data stream has alarms, which watch numbers or states only.',
   duplicateRecipient: 'This recipient is listed twice.',
 } as const;
 
