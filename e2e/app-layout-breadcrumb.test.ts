@@ -36,6 +36,17 @@ describe('the breadcrumb', () => {
     expect(await current.textContent()).toBe('Details');
   });
 
+  it('names a template by its name', async () => {
+    const { accountId } = await e2e.session(DEMO_USERS.admin);
+    const [template] = await e2e.serverModels(accountId, 'template');
+    if (template === undefined) throw new Error('no template in the demo account');
+    const { shell, goto } = await signedIn();
+    await goto(`/app/templates/${template.id}/details`);
+    await expect
+      .poll(() => shell.crumbs())
+      .toEqual(['Templates', String(template.attributes['name']), 'Details']);
+  });
+
   it('collapses past 3 items: the first and the last stay, the others are in a menu', async () => {
     const { shell, goto } = await signedIn();
     await goto(`/app/devices/${asset.id}/dashboard/${DASHBOARD_ID}`);

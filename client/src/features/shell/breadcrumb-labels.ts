@@ -69,8 +69,9 @@ export const SEGMENT_LABELS: Readonly<Record<string, MessageDescriptor>> = {
 };
 
 /** Synced model types whose ids appear right after a segment (their names are cheap: local). */
-export const ID_TYPES: Readonly<Record<string, 'asset' | 'gateway'>> = {
+export const ID_TYPES: Readonly<Record<string, 'asset' | 'gateway' | 'template'>> = {
   devices: 'asset',
   '3dmodel': 'asset',
   gateways: 'gateway',
+  templates: 'template',
 };

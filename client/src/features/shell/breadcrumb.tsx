@@ -146,7 +146,13 @@ function CrumbLabel({ crumb }: { readonly crumb: Crumb }) {
   return <span title={id}>{shortId(id)}</span>;
 }
 
-function ModelName({ type, id }: { readonly type: 'asset' | 'gateway'; readonly id: string }) {
+function ModelName({
+  type,
+  id,
+}: {
+  readonly type: 'asset' | 'gateway' | 'template';
+  readonly id: string;
+}) {
   const state = useLiveModel(type, id);
   const name = state.name === 'found' ? state.model.attributes.name : undefined;
   if (name !== undefined && name !== '') return <>{name}</>;
