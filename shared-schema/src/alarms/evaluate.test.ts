@@ -114,6 +114,35 @@ describe('alarm evaluation', () => {
     expect([2, 3, 3.0001].map((v) => conditionHolds(state3, v))).toEqual([false, true, false]);
   });
 
+  it("'less' and 'exact' clear past their limits by the hysteresis too", () => {
+    const less: AlarmRule = {
+      ...greater(0, 0, 1),
+      condition: 'less',
+      upper_limit: null,
+      lower_limit: 5,
+    };
+    const lessRun = run(less, [
+      [0, 4],
+      [1, 5.5],
+      [2, 6],
+    ]);
+    expect(lessRun.transitions.map((t) => [t.kind, t.ts])).toEqual([
+      ['raised', 0],
+      ['cleared', 2],
+    ]);
+    const band: AlarmRule = { ...greater(8, 0, 1), condition: 'exact', lower_limit: 2 };
+    const bandRun = run(band, [
+      [0, 5],
+      [1, 8.5],
+      [2, 1.5],
+      [3, 9.5],
+    ]);
+    expect(bandRun.transitions.map((t) => [t.kind, t.ts])).toEqual([
+      ['raised', 0],
+      ['cleared', 3],
+    ]);
+  });
+
   it('a raise while the last one is unacknowledged counts up; after an acknowledgement it counts 1 again', () => {
     const rule = greater(10);
     const first = run(rule, [

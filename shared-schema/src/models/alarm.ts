@@ -51,6 +51,7 @@ export const ALARM_TEXTS = {
   notNegative: 'Must be at least 0',
   delayTooLong: 'The delay may be at most 86,400 seconds (one day).',
   channelsRequired: 'Choose at least one channel.',
+  channelTwice: 'A channel is listed twice.',
   recipientNeedsOne: 'A recipient is either a user or an email address.',
   tooManyRecipients: 'An alarm may have at most 50 recipients.',
   /** Spec 001 §5: the alarm's unit must match the stream's. */
@@ -66,7 +67,7 @@ const channelsField = z
   .array(z.enum(ALARM_CHANNELS))
   .min(1, ALARM_TEXTS.channelsRequired)
   .max(ALARM_CHANNELS.length)
-  .refine((list) => new Set(list).size === list.length, ALARM_TEXTS.channelsRequired);
+  .refine((list) => new Set(list).size === list.length, ALARM_TEXTS.channelTwice);
 
 /** One who is told: a user of the account or an outside address, each with its channels. */
 export const alarmRecipientSchema = z.union(
