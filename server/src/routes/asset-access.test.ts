@@ -32,16 +32,7 @@ interface Snapshot {
   next_cursor: string | null;
 }
 
-async function snapshotOf(token: string): Promise<SyncedModel[]> {
-  const models: SyncedModel[] = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const page = dataOf<Snapshot>(await s.call('GET', apiPaths.snapshot(cursor, 2000), { token }));
-    models.push(...page.models);
-    if (page.next_cursor === null) return models;
-    cursor = page.next_cursor;
-  }
-}
+const snapshotOf = (token: string) => s.snapshot(token);
 
 const assets = (models: readonly SyncedModel[]) => models.filter((m) => m.type === 'asset');
 const byName = async (name: string) => {

@@ -39,18 +39,7 @@ const { session, connect, closeAll } = brokerClients(() => s);
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-async function snapshotOf(token: string): Promise<SyncedModel[]> {
-  const models: SyncedModel[] = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const page = dataOf<{ models: SyncedModel[]; next_cursor: string | null }>(
-      await s.call('GET', apiPaths.snapshot(cursor, 2000), { token }),
-    );
-    models.push(...page.models);
-    if (page.next_cursor === null) return models;
-    cursor = page.next_cursor;
-  }
-}
+const snapshotOf = (token: string) => s.snapshot(token);
 
 async function assetNamed(name: string, token = admin): Promise<string> {
   const found = (await snapshotOf(token)).find(

@@ -20,18 +20,7 @@ let admin = '';
 let tech = '';
 let south = '';
 
-async function snapshotOf(token: string): Promise<SyncedModel[]> {
-  const models: SyncedModel[] = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const page = dataOf<{ models: SyncedModel[]; next_cursor: string | null }>(
-      await s.call('GET', apiPaths.snapshot(cursor, 2000), { token }),
-    );
-    models.push(...page.models);
-    if (page.next_cursor === null) return models;
-    cursor = page.next_cursor;
-  }
-}
+const snapshotOf = (token: string) => s.snapshot(token);
 
 const LAYOUT: TemplateGroup[] = [
   {

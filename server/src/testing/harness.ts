@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { API_BASE, apiPaths } from '@plant/shared-schema';
+import { API_BASE, apiPaths, type SyncedModel } from '@plant/shared-schema';
 import { loadConfig } from '../config';
 import type { Clock } from '../lib/clock';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../seed/demo';
@@ -35,6 +35,8 @@ export interface TestServer extends RunningServer {
   signIn(email: string, password?: string): Promise<string>;
   /** The ids of the demo accounts (DEMO_ACCOUNTS), as seeded. */
   demoAccountIds(): Promise<Record<keyof typeof DEMO_ACCOUNTS, string>>;
+  /** Every model the token's user gets in a snapshot of its active account, page by page. */
+  snapshot(token: string): Promise<SyncedModel[]>;
   /** Rows per table. */
   rowCounts(): Promise<Record<string, number>>;
   /** A hash of every table's whole content: to check that refused input changed nothing at all. */
@@ -222,9 +224,23 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return hashes;
   };
 
+  const snapshot = async (token: string): Promise<SyncedModel[]> => {
+    const models: SyncedModel[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page = dataOf<{ models: SyncedModel[]; next_cursor: string | null }>(
+        await call('GET', apiPaths.snapshot(cursor, 2000), { token }),
+      );
+      models.push(...page.models);
+      if (page.next_cursor === null) return models;
+      cursor = page.next_cursor;
+    }
+  };
+
   return {
     ...server,
     dataDir,
+    snapshot,
     databaseUrl,
     openDatabase: () => database.open(),
     contentHashes,
