@@ -141,6 +141,31 @@ describe('alarm models', () => {
     expect(removed.status).toBe(200);
   });
 
+  it("a stream's delete takes its alarms with it", async () => {
+    const group = await server.call('POST', apiPaths.collection('datastreamgroups'), {
+      token: admin,
+      json: { asset_id: gw.assetId, name: 'Alarm group' },
+    });
+    const made = await server.call('POST', apiPaths.collection('datastreams'), {
+      token: admin,
+      json: {
+        asset_id: gw.assetId,
+        group_id: dataOf<{ id: string }>(group).id,
+        name: 'Level',
+        unit: '%',
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    const streamId = dataOf<{ id: string }>(made).id;
+    const id = await alarmId({ datastream_id: streamId, lower_limit: 10, condition: 'less' });
+    const gone = await server.call('DELETE', apiPaths.model('datastreams', streamId), {
+      token: admin,
+    });
+    expect(gone.status).toBe(200);
+    const left = await server.db.selectFrom('models').select('id').where('id', '=', id).execute();
+    expect(left).toEqual([]);
+  });
+
   it('junk in any field is refused or stored as given, never a 500', async () => {
     const valid = {
       asset_id: gw.assetId,
@@ -203,6 +228,17 @@ describe('alarm evaluation on ingest', () => {
     await send([{ stream: speed, ts: now, value: 4_900 }]);
     const list = await events(server, rootId, id);
     expect(list.map((e) => e.kind)).toEqual(['raised', 'cleared']);
+    // The history of the asset and of the account, newest first; none of another asset.
+    const alarms = new AlarmRepository(server.db);
+    const ofAsset = await alarms.history(rootId, { assetId: gw.assetId, limit: 10 });
+    expect(ofAsset.filter((e) => e.alarm_id === id).map((e) => e.kind)).toEqual([
+      'cleared',
+      'raised',
+    ]);
+    const older = await alarms.history(rootId, { before: now, limit: 10 });
+    expect(older.filter((e) => e.alarm_id === id).map((e) => e.kind)).toEqual(['raised']);
+    const other = await demoGateway(server, rootId, 1);
+    expect(await alarms.history(rootId, { assetId: other.assetId, limit: 10 })).toEqual([]);
     await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
   });
 

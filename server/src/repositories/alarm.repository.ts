@@ -103,6 +103,24 @@ export class AlarmRepository {
       .execute();
   }
 
+  /**
+   * The account's alarm history, newest first (issue 17: per asset and per account): at most
+   * `limit` events, of one asset when given, older than `before` (ts) when given.
+   */
+  history(
+    accountId: string,
+    options: { readonly assetId?: string; readonly before?: number; readonly limit: number },
+  ) {
+    let query = scopeTo(this.db, accountId).selectFrom('alarm_events').selectAll();
+    if (options.assetId !== undefined) query = query.where('asset_id', '=', options.assetId);
+    if (options.before !== undefined) query = query.where('ts', '<', options.before);
+    return query
+      .orderBy('ts', 'desc')
+      .orderBy('id', 'desc')
+      .limit(Math.max(1, Math.min(options.limit, 1_000)))
+      .execute();
+  }
+
   /** Alarms of the account with a pending state (their delay may run out without a point). */
   async pending(accountId: string) {
     const rows = await scopeTo(this.db, accountId)
