@@ -369,19 +369,22 @@ describe('alarm evaluation by several processes, and in time', () => {
 
   it('a delay runs out without a new point: the timer raises the pending alarm', async () => {
     const temp = stream('Motor temperature');
-    const id = await alarmId({ datastream_id: temp, upper_limit: 80, delay_s: 1 });
-    const ts = Date.now();
+    const id = await alarmId({ datastream_id: temp, upper_limit: 80, delay_s: 3 });
+    // An hour old, as in a backlog delivered after an outage: its delay runs from when it
+    // arrived, not from the server's now (the next batch could still show it cleared).
+    const ts = Date.now() - 3_600_000;
     await send([{ stream: temp, ts, value: 95 }]);
     const states = () => new AlarmRepository(server.db).states(rootId, [id]);
     expect((await states()).get(id)?.state.state).toBe('pending');
-    // No further point: the evaluator's timer (every 5 s) lets the second run out.
-    const end = Date.now() + 15_000;
+    expect(await server.machineData.alarms.tickAccount(rootId)).toEqual([]);
+    // No further point: the evaluator's timer (every 5 s) lets the 3 seconds run out.
+    const end = Date.now() + 20_000;
     let list = await events(server, rootId, id);
     while (list.length === 0 && Date.now() < end) {
       await new Promise((r) => setTimeout(r, 100));
       list = await events(server, rootId, id);
     }
-    expect(list).toMatchObject([{ kind: 'raised', ts: ts + 1_000, value: 95, count: 1 }]);
+    expect(list).toMatchObject([{ kind: 'raised', ts: ts + 3_000, value: 95, count: 1 }]);
     expect((await states()).get(id)?.state.state).toBe('active');
     await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
   });

@@ -11,7 +11,11 @@ import {
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../logger';
-import { AlarmRepository, type NewAlarmEvent } from '../repositories/alarm.repository';
+import {
+  AlarmRepository,
+  type NewAlarmEvent,
+  type StoredAlarmState,
+} from '../repositories/alarm.repository';
 import { ModelRepository } from '../repositories/model.repository';
 import type { ChangeFeed } from '../services/change-feed';
 
@@ -40,6 +44,21 @@ export interface RecordedTransition extends AlarmTransition {
 class LostRace extends Error {}
 
 const ATTEMPTS = 5;
+
+/** The time a pending alarm's delay has run to, from its stored state and the server's now. */
+type TickTo = (stored: StoredAlarmState | undefined, now: number) => number;
+
+/**
+ * The stream's own time now: its last point's time plus the time since that point arrived. A
+ * live stream's is about the server's now; a backlog being delivered (points hours old, arriving
+ * one batch after another) has its delay run only while no batch comes, so the timer never
+ * raises between two batches an alarm that the next one would have shown cleared.
+ */
+const streamTime: TickTo = (stored, now) => {
+  const lastTs = stored?.state.lastTs;
+  if (stored === undefined || lastTs === null || lastTs === undefined) return now;
+  return lastTs + Math.max(0, now - stored.updatedAt);
+};
 
 /**
  * Alarm evaluation on the server (issue 17 item 2): the points ingest stored go through each
@@ -130,8 +149,8 @@ export class AlarmEvaluator {
   }
 
   /**
-   * Lets time run to now for the account's pending alarms: a delay runs out without a new point
-   * (the value last seen is taken to hold).
+   * Lets time run for the account's pending alarms, to each stream's own time (`streamTime`): a
+   * delay runs out without a new point (the value last seen is taken to hold).
    */
   async tickAccount(accountId: string): Promise<RecordedTransition[]> {
     const repo = new AlarmRepository(this.db);
@@ -149,7 +168,7 @@ export class AlarmEvaluator {
         [...pending].filter((id) => !fresh.has(id)),
       );
     }
-    return this.persist(accountId, work, this.clock.now());
+    return this.persist(accountId, work, streamTime);
   }
 
   /** Every account with a pending alarm, ticked (the timer's round). */
@@ -162,7 +181,7 @@ export class AlarmEvaluator {
   private async persist(
     accountId: string,
     work: readonly { alarm: AlarmInfo; points: readonly [number, number][] }[],
-    tickTo: number | undefined,
+    tickTo: TickTo | undefined,
   ): Promise<RecordedTransition[]> {
     if (work.length === 0) return [];
     for (let attempt = 1; ; attempt += 1) {
@@ -185,7 +204,7 @@ export class AlarmEvaluator {
     trx: Db,
     accountId: string,
     work: readonly { alarm: AlarmInfo; points: readonly [number, number][] }[],
-    tickTo: number | undefined,
+    tickTo: TickTo | undefined,
   ): Promise<RecordedTransition[]> {
     const repo = new AlarmRepository(trx);
     const stored = await repo.states(
@@ -205,7 +224,7 @@ export class AlarmEvaluator {
         transitions.push(...out.transitions);
       }
       if (tickTo !== undefined) {
-        const out = tick(alarm.rule, state, tickTo);
+        const out = tick(alarm.rule, state, tickTo(before, now));
         state = out.state;
         transitions.push(...out.transitions);
       }

@@ -7,6 +7,8 @@ import { scopeTo } from './account-scope';
 export interface StoredAlarmState {
   readonly state: AlarmState;
   readonly version: number;
+  /** When (server clock) it was last written: with a point, when that point arrived. */
+  readonly updatedAt: number;
 }
 
 /** An event to record (the id and the account come from here). */
@@ -41,7 +43,11 @@ export class AlarmRepository {
       .where('alarm_id', 'in', alarmIds)
       .execute();
     for (const row of rows)
-      out.set(row.alarm_id, { state: toState(row), version: Number(row.version) });
+      out.set(row.alarm_id, {
+        state: toState(row),
+        version: Number(row.version),
+        updatedAt: Number(row.updated_at),
+      });
     return out;
   }
 
