@@ -333,6 +333,8 @@ describe('alarm evaluation by several processes, and in time', () => {
   it('two processes evaluating the same points at once record each transition once', async () => {
     const speed = stream('Spindle speed');
     const id = await alarmId({ datastream_id: speed, upper_limit: 5_000 });
+    // Two alarms on the stream: the processes' transactions write both rows.
+    const low = await alarmId({ datastream_id: speed, condition: 'less', lower_limit: 4_500 });
     // A second process: its own evaluator and cache, and on Postgres its own connections (the
     // real race). Several processes need Postgres (DESIGN.md §11): on SQLite, the one connection
     // runs the evaluators' transactions one after the other.
@@ -353,14 +355,28 @@ describe('alarm evaluation by several processes, and in time', () => {
           server.machineData.alarms.evaluate(rootId, points),
         ]);
       }
+      const rounds = [1, 2, 3, 4, 5];
       const list = await events(server, rootId, id);
       expect(list.map((e) => [e.kind, e.count])).toEqual(
-        [1, 2, 3, 4, 5].flatMap((n) => [
+        rounds.flatMap((n) => [
           ['raised', n],
           ['cleared', n],
         ]),
       );
+      // The low one: raised at each 4,000, cleared at the next round's 6,000.
+      const lows = await events(server, rootId, low);
+      expect(lows.map((e) => [e.kind, e.count])).toEqual(
+        rounds.flatMap((n) =>
+          n < 5
+            ? [
+                ['raised', n],
+                ['cleared', n],
+              ]
+            : [['raised', n]],
+        ),
+      );
     } finally {
+      await server.call('DELETE', apiPaths.model('alarms', low), { token: admin });
       second.close();
       if (other !== server.db) await other.destroy();
       await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });

@@ -184,11 +184,14 @@ export class AlarmEvaluator {
     tickTo: TickTo | undefined,
   ): Promise<RecordedTransition[]> {
     if (work.length === 0) return [];
+    // State rows are written in alarm id order: two processes' transactions then wait for each
+    // other instead of deadlocking (Postgres) when their batches touch the same alarms.
+    const ordered = [...work].sort((a, b) => (a.alarm.id < b.alarm.id ? -1 : 1));
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.db
           .transaction()
-          .execute((trx) => this.once(trx, accountId, work, tickTo));
+          .execute((trx) => this.once(trx, accountId, ordered, tickTo));
       } catch (err) {
         if (!(err instanceof LostRace) || attempt >= ATTEMPTS) throw err;
         this.log.debug('alarm state moved meanwhile, evaluating again', { accountId, attempt });
