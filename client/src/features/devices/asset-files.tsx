@@ -10,7 +10,6 @@ import {
   CloseButton,
   FileButton,
   Group,
-  Image,
   Progress,
   Stack,
   Text,
@@ -19,11 +18,12 @@ import {
 import { FILE_LIMITS, fileProblems, mediaTypeOf, type FileKind } from '@plant/shared-schema';
 import type { LocalModel, UploadView } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
-import { useFileUrl, useKeptFiles, useUploads } from '../../sync/files';
-import { useLiveModel, useLiveQuery } from '../../sync/hooks';
+import { useKeptFiles, useUploads } from '../../sync/files';
+import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { textOf } from './asset-texts';
 import classes from './asset-files.module.css';
+export { AssetPhoto, FileImage } from './file-image';
 
 /**
  * Photos and documents of an asset (DESIGN.md §9): the bytes come from the worker (kept here,
@@ -69,65 +69,6 @@ export function pickedFileProblem(i18n: I18n, kind: FileKind, file: File): strin
 
 /** The media types a picker offers for a kind. */
 export const acceptOf = (kind: FileKind) => FILE_LIMITS[kind].types.join(',');
-
-/** An asset's photo (its thumbnail), or its initial when it has none or it cannot be read. */
-export function AssetPhoto(props: { readonly asset: LocalModel<'asset'>; readonly size: number }) {
-  const photo =
-    typeof props.asset.attributes.photo === 'string' ? props.asset.attributes.photo : null;
-  const name = textOf(props.asset.attributes, 'name');
-  return photo === null ? (
-    <Initial name={name} size={props.size} />
-  ) : (
-    <FileImage
-      id={photo}
-      alt={name}
-      size={props.size}
-      fallback={<Initial name={name} size={props.size} />}
-    />
-  );
-}
-
-function Initial(props: { readonly name: string; readonly size: number }) {
-  return (
-    <Box
-      className={classes.photoInitial}
-      w={props.size}
-      h={props.size}
-      aria-hidden
-      data-testid="asset-photo-initial"
-    >
-      {props.name.trim().charAt(0).toUpperCase() || '?'}
-    </Box>
-  );
-}
-
-/** An image file, its thumbnail when the server made one (the image itself until then). */
-export function FileImage(props: {
-  readonly id: string;
-  readonly alt: string;
-  readonly size: number;
-  readonly fallback: React.ReactNode;
-}) {
-  const file = useLiveModel('file', props.id);
-  const version =
-    file.name === 'found'
-      ? `${file.model.attributes.state}:${file.model.attributes.thumbnail}`
-      : '';
-  const url = useFileUrl(props.id, 'thumbnail', version);
-  if (url === null || url.name === 'failed') return props.fallback;
-  if (url.name === 'loading') return <Box w={props.size} h={props.size} aria-hidden />;
-  return (
-    <Image
-      src={url.url}
-      alt={props.alt}
-      w={props.size}
-      h={props.size}
-      fit="cover"
-      radius="sm"
-      data-testid="asset-photo"
-    />
-  );
-}
 
 /** A file's upload as a bar and a text, or nothing once it is on the server. */
 export function UploadStatus(props: {

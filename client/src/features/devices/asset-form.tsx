@@ -30,7 +30,8 @@ import {
   translatedErrors,
 } from '../user/form-errors';
 import { textOf } from './asset-texts';
-import { acceptOf, FileImage, pickedFileProblem } from './asset-files';
+import { acceptOf, pickedFileProblem } from './asset-files';
+import { FileImage } from './file-image';
 import { devicePaths } from './paths';
 
 const FIELDS = [
@@ -442,40 +443,30 @@ function PhotoField(props: {
 }
 
 /**
- * "New asset" on the list (asset::create): the form in a dialog; the asset is made in the local
- * store at once (offline too) and its page opens.
+ * The "New asset" form (asset::create), shown in new-asset-button.tsx's dialog: the asset is made
+ * in the local store at once (offline too), its photo queued, and its page opens.
  */
-export function NewAssetButton() {
+export function NewAssetForm(props: { readonly onClose: () => void }) {
   const { t } = useLingui();
-  const can = useCan();
   const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
-  if (!can('asset::create')) return null;
   return (
-    <>
-      <Button onClick={() => setOpen(true)} data-testid="new-asset">
-        <Trans>New asset</Trans>
-      </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={t`New asset`}>
-        <AssetFields
-          initial={EMPTY}
-          submitLabel={t`Create asset`}
-          onCancel={() => setOpen(false)}
-          onSubmit={async (attributes, photo) => {
-            const answer = await syncWorker().writes.create('asset', {
-              ...attributes,
-              name: attributes.name ?? '',
-            });
-            if ('error' in answer) return answer.error;
-            const photoError = await savePhoto(answer.data.id, photo, null);
-            if (photoError !== null) return photoError;
-            setOpen(false);
-            await navigate({ to: devicePaths.details(answer.data.id) });
-            return null;
-          }}
-        />
-      </Modal>
-    </>
+    <AssetFields
+      initial={EMPTY}
+      submitLabel={t`Create asset`}
+      onCancel={props.onClose}
+      onSubmit={async (attributes, photo) => {
+        const answer = await syncWorker().writes.create('asset', {
+          ...attributes,
+          name: attributes.name ?? '',
+        });
+        if ('error' in answer) return answer.error;
+        const photoError = await savePhoto(answer.data.id, photo, null);
+        if (photoError !== null) return photoError;
+        props.onClose();
+        await navigate({ to: devicePaths.details(answer.data.id) });
+        return null;
+      }}
+    />
   );
 }
 

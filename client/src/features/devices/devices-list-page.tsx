@@ -21,7 +21,7 @@ import { Link } from '@tanstack/react-router';
 import { atom, useAtom, useAtomValue } from 'jotai';
 import { LIMITS } from '@plant/shared-schema';
 import { EmptyState } from '../../components/empty-state';
-import { NewAssetButton } from './asset-form';
+import { NewAssetButton } from './new-asset-button';
 import { useCan } from '../../permissions/permissions';
 import {
   useLiveModel,
@@ -40,7 +40,6 @@ import {
 import { activeAccountIdAtom } from '../../state/session';
 import { syncStatusAtom } from '../../sync/status';
 import { textOf } from './asset-texts';
-import { DevicesPanel } from './devices-panel';
 import {
   DEFAULT_SORT,
   DevicesTable,
@@ -54,6 +53,10 @@ import { devicePaths } from './paths';
 
 /** The map and MapLibre load only when the map is chosen: a chunk of their own. */
 const DevicesMap = lazy(() => import('./devices-map'));
+/* The cards load when the panel is chosen: the table is the first view, and stays light. */
+const DevicesPanel = lazy(() =>
+  import('./devices-panel').then((m) => ({ default: m.DevicesPanel })),
+);
 
 /** What the search looks at (spec 001 §3: an asset's name, description and MAC address). */
 const SEARCH_FIELDS = ['name', 'description', 'mac'] as const;
@@ -211,15 +214,17 @@ export function DevicesListPage() {
     );
   } else if (view === 'panel') {
     content = (
-      <DevicesPanel
-        total={total}
-        at={list.at}
-        onRangeChange={onRangeChange}
-        resetKey={resetKey}
-        highlight={term}
-        initialOffset={state.scroll.panel}
-        onLeave={state.setPanelScroll}
-      />
+      <Suspense fallback={<ViewLoading />}>
+        <DevicesPanel
+          total={total}
+          at={list.at}
+          onRangeChange={onRangeChange}
+          resetKey={resetKey}
+          highlight={term}
+          initialOffset={state.scroll.panel}
+          onLeave={state.setPanelScroll}
+        />
+      </Suspense>
     );
   } else if (view === 'map') {
     content = (
@@ -455,6 +460,14 @@ function NoMatch({
         ) : null}
       </Group>
     </EmptyState>
+  );
+}
+
+function ViewLoading() {
+  return (
+    <div className={classes.mapLoading} role="status" aria-busy data-testid="devices-view-loading">
+      <Trans>Loading the view…</Trans>
+    </div>
   );
 }
 

@@ -17,7 +17,7 @@ import { useAssetValues } from '../../sync/values';
 import { assetStatusOf, statusColor, statusLabel, textOf } from './asset-texts';
 import { useFillHeight } from './devices-table';
 import classes from './devices.module.css';
-import { FileImage } from './asset-files';
+import { FileImage } from './file-image';
 import { devicePaths } from './paths';
 import { streamShapeOf, valueText } from './stream-values';
 
