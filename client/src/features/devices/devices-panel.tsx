@@ -12,10 +12,10 @@ import { Badge, Highlight, Skeleton, Text, VisuallyHidden } from '@mantine/core'
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { LocalModel } from '@plant/sync-worker/api';
-import { useLiveQuery, type ListRange } from '../../sync/hooks';
+import { useLiveQuery } from '../../sync/hooks';
 import { useAssetValues } from '../../sync/values';
 import { assetStatusOf, statusColor, statusLabel, textOf } from './asset-texts';
-import { useFillHeight } from './devices-table';
+import { useFillHeight, useListWindow, type ListWindowProps } from './devices-table';
 import classes from './devices.module.css';
 import { FileImage } from './file-image';
 import { devicePaths } from './paths';
@@ -34,17 +34,11 @@ const KEY_VALUES = 3;
  */
 const SETTLE_MS = 300;
 
-export interface DevicesPanelProps {
+export interface DevicesPanelProps extends ListWindowProps {
   readonly total: number;
   readonly at: (index: number) => LocalModel<'asset'> | undefined;
-  /** Told which cards are rendered (visible plus overscan), to ask the worker for just those. */
-  readonly onRangeChange: (range: ListRange) => void;
-  /** When it changes (a new search or tag), the panel starts at the top again. */
-  readonly resetKey: string;
   /** The text the names are searched for, highlighted. */
   readonly highlight: string;
-  readonly initialOffset: number;
-  readonly onLeave: (offset: number) => void;
 }
 
 /**
@@ -54,7 +48,7 @@ export interface DevicesPanelProps {
  * Page Up/Down by a screen, Home and End to the ends, Enter opens the asset.
  */
 export function DevicesPanel(props: DevicesPanelProps) {
-  const { total, at, onRangeChange, resetKey, highlight } = props;
+  const { total, at, highlight } = props;
   const { t } = useLingui();
   const navigate = useNavigate();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -80,20 +74,7 @@ export function DevicesPanel(props: DevicesPanelProps) {
   const lastRow = items.at(-1)?.index ?? 0;
   const first = firstRow * columns;
   const last = Math.min(total - 1, (lastRow + 1) * columns - 1);
-  useEffect(() => onRangeChange({ start: first, end: last }), [first, last, onRangeChange]);
-
-  const { onLeave } = props;
-  const offset = useRef(props.initialOffset);
-  useEffect(() => () => onLeave(offset.current), [onLeave]);
-
-  const [active, setActive] = useState(0);
-  const firstKey = useRef(resetKey);
-  useEffect(() => {
-    if (firstKey.current === resetKey) return;
-    firstKey.current = resetKey;
-    virtualizer.scrollToOffset(0);
-    setActive(0);
-  }, [resetKey, virtualizer]);
+  const { offset, active, setActive } = useListWindow(virtualizer, { first, last }, props);
 
   const activeIndex = Math.max(0, Math.min(active, total - 1));
   const tabbable = activeIndex >= first && activeIndex <= last ? activeIndex : first;

@@ -79,20 +79,13 @@ export function useCellTabIndex(): 0 | -1 {
   return useContext(RowInTabOrder) ? 0 : -1;
 }
 
-export interface DevicesTableProps {
+export interface DevicesTableProps extends ListWindowProps {
   readonly total: number;
   readonly at: (index: number) => LocalModel<'asset'> | undefined;
-  /** Told which rows are rendered (visible plus overscan), to ask the worker for just those. */
-  readonly onRangeChange: (range: ListRange) => void;
-  /** When it changes (a new search), the list starts at the top again. */
-  readonly resetKey: string;
   /** The text the names are searched for, highlighted. */
   readonly highlight: string;
   /** The gateway column, when the user may see gateways. */
   readonly gatewayCell?: (gatewayId: string | null) => ReactNode;
-  /** Where the list was scrolled to when the user left it, and how to keep that. */
-  readonly initialOffset: number;
-  readonly onLeave: (offset: number) => void;
   /** The optional columns shown, besides the name (the gateway also needs `gatewayCell`). */
   readonly columns: readonly DeviceColumn[];
   /** The order of the rows, and what a column header's button asks for. */
@@ -109,7 +102,7 @@ export interface DevicesTableProps {
  * row, Left and Right between them, Down back to the rows), so the table stays one Tab stop.
  */
 export function DevicesTable(props: DevicesTableProps) {
-  const { total, at, onRangeChange, resetKey, highlight, gatewayCell, sort, onSort } = props;
+  const { total, at, highlight, gatewayCell, sort, onSort } = props;
   const shown = new Set<ColumnId>(['name', ...props.columns]);
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
@@ -126,24 +119,7 @@ export function DevicesTable(props: DevicesTableProps) {
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? 0;
-  useEffect(() => onRangeChange({ start: first, end: last }), [first, last, onRangeChange]);
-
-  // Keep the scroll position for when the user comes back (from an asset's page). Read while
-  // scrolling: an unmounted element has no scroll position left to read.
-  const { onLeave } = props;
-  const offset = useRef(props.initialOffset);
-  useEffect(() => () => onLeave(offset.current), [onLeave]);
-
-  const [active, setActive] = useState(0);
-
-  // A new search starts at the top.
-  const firstKey = useRef(resetKey);
-  useEffect(() => {
-    if (firstKey.current === resetKey) return;
-    firstKey.current = resetKey;
-    virtualizer.scrollToOffset(0);
-    setActive(0);
-  }, [resetKey, virtualizer]);
+  const { offset, active, setActive } = useListWindow(virtualizer, { first, last }, props);
 
   const columns = useMemo<ColumnDef<TableRow>[]>(() => {
     const all: ColumnDef<TableRow>[] = [
@@ -481,6 +457,44 @@ function cellClass(id: string, base: string | undefined): string {
 }
 
 /** The list fills the window below its top edge (at least 320 px), following resizes. */
+/** What the asset overview's virtualised views (table, panel) are given to keep their window. */
+export interface ListWindowProps {
+  /** Told which items are rendered (visible plus overscan), to ask the worker for just those. */
+  readonly onRangeChange: (range: ListRange) => void;
+  /** Changes with the search or filter: the list starts again at the top. */
+  readonly resetKey: string;
+  /** The scroll position to start at (kept from the last visit), and where it is handed back. */
+  readonly initialOffset: number;
+  readonly onLeave: (offset: number) => void;
+}
+
+/**
+ * A virtualised view's window: the items it shows are told to the query (`onRangeChange`), its
+ * scroll position (written to `offset` while scrolling: an unmounted element has none left to
+ * read) is handed back when it unmounts, for when the user comes back from an asset's page; a
+ * new search starts at the top, with the first item active (the roving focus).
+ */
+export function useListWindow(
+  virtualizer: { scrollToOffset(offset: number): void },
+  range: { readonly first: number; readonly last: number },
+  props: ListWindowProps,
+): { offset: { current: number }; active: number; setActive: (index: number) => void } {
+  const { first, last } = range;
+  const { onRangeChange, onLeave, resetKey } = props;
+  useEffect(() => onRangeChange({ start: first, end: last }), [first, last, onRangeChange]);
+  const offset = useRef(props.initialOffset);
+  useEffect(() => () => onLeave(offset.current), [onLeave]);
+  const [active, setActive] = useState(0);
+  const firstKey = useRef(resetKey);
+  useEffect(() => {
+    if (firstKey.current === resetKey) return;
+    firstKey.current = resetKey;
+    virtualizer.scrollToOffset(0);
+    setActive(0);
+  }, [resetKey, virtualizer]);
+  return { offset, active, setActive };
+}
+
 export function useFillHeight(ref: RefObject<HTMLElement | null>): number {
   const [height, setHeight] = useState(480);
   useLayoutEffect(() => {
