@@ -1,11 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import type {
-  FilesUsage,
-  RemoteUnsubscribe,
-  UploadView,
-  WorkerError,
-} from '@plant/sync-worker/api';
+import type { RemoteUnsubscribe, UploadView, WorkerError } from '@plant/sync-worker/api';
 import { sessionEpochAtom } from './status';
 import { useWorkerSubscription } from './hooks';
 import { syncWorker } from './worker';
@@ -109,9 +104,4 @@ export function useKeptFiles(
     };
   }, [assetId, keptRound, round]);
   return { kept, refresh: () => setRound((r) => r + 1) };
-}
-
-/** How much the worker keeps for offline use, read on demand. */
-export async function filesUsage(): Promise<FilesUsage> {
-  return syncWorker().files.usage();
 }

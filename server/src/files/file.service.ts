@@ -84,7 +84,6 @@ export class FileService {
 
   /** How far the upload is. A file whose bytes the account already has is ready at once. */
   async uploadState(session: Session, id: string): Promise<UploadState> {
-    await this.find(session, id, false);
     return this.once(id, async () => {
       const file = await this.find(session, id, false);
       if (file.attributes.state === 'uploading' && (await this.stored(session, file))) {
@@ -105,13 +104,14 @@ export class FileService {
     offset: number,
     chunk: ReadableStream<Uint8Array>,
   ): Promise<UploadState> {
-    await this.find(session, id, true);
     return this.once(id, async () => {
       const file = await this.find(session, id, true);
       const { attributes } = file;
       if (attributes.state === 'ready') return this.stateOf(file);
-      if (await this.stored(session, file)) return this.finish(file);
       const received = await this.blobs.partSize(file.accountId, id);
+      // Only an upload that has not begun may find its bytes stored already (the state read
+      // before it asks too): not a query on every chunk.
+      if (received === 0 && (await this.stored(session, file))) return this.finish(file);
       if (offset !== received) {
         throw new DomainError('conflict', `The upload stands at ${received} bytes.`);
       }

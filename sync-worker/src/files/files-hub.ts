@@ -214,7 +214,7 @@ export class FilesHub {
       quiet: true,
       background: true,
     });
-    if (!answer.ok) return { error: workerError(answer.error) };
+    if (!answer.ok) return { error: answer.error };
     const blob = answer.data;
     await this.options.db.kept.put({
       key: keptKey(model.id, variant),
@@ -557,13 +557,4 @@ export class FilesHub {
 
 function isMismatch(error: ApiError): boolean {
   return error.message === FILE_CHECKSUM_MISMATCH;
-}
-
-function workerError(error: ApiError): WorkerError {
-  return {
-    kind: error.kind,
-    message: error.message,
-    status: error.status,
-    ...(error.fields === undefined ? {} : { fields: error.fields }),
-  };
 }

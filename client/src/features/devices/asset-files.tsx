@@ -120,7 +120,7 @@ export function UploadStatus(props: {
  * kept), added and removed with asset::edit; and how much of the asset is kept for offline use.
  */
 export function AssetDocuments(props: { readonly assetId: string; readonly canEdit: boolean }) {
-  const { t, i18n } = useLingui();
+  const { i18n } = useLingui();
   const files = useLiveQuery({
     type: 'file',
     parent: { type: 'asset', id: props.assetId },
@@ -202,12 +202,7 @@ export function AssetDocuments(props: { readonly assetId: string; readonly canEd
           ))}
         </Stack>
       )}
-      <OfflineNote
-        assetId={props.assetId}
-        kept={kept.kept}
-        onFreed={kept.refresh}
-        label={t`Remove from this device`}
-      />
+      <OfflineNote assetId={props.assetId} kept={kept.kept} onFreed={kept.refresh} />
     </Stack>
   );
 }
@@ -311,7 +306,6 @@ function OfflineNote(props: {
   readonly assetId: string;
   readonly kept: number | undefined;
   readonly onFreed: () => void;
-  readonly label: string;
 }) {
   const { i18n } = useLingui();
   if (props.kept === undefined || props.kept === 0) return null;
@@ -327,7 +321,7 @@ function OfflineNote(props: {
         onClick={() => void syncWorker().files.free(props.assetId).then(props.onFreed)}
         data-testid="files-free"
       >
-        {props.label}
+        <Trans>Remove from this device</Trans>
       </Button>
     </Group>
   );
