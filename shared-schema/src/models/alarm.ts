@@ -24,6 +24,20 @@ export const ALARM_SEVERITIES = ['info', 'warning', 'critical'] as const;
 export type AlarmSeverity = (typeof ALARM_SEVERITIES)[number];
 
 export const ALARM_CHANNELS = ['mail', 'sms', 'push'] as const;
+
+/**
+ * What an alarm watches: `limit`, its stream's values against its limits; `no_data`, its stream
+ * sending nothing for `after_s`; `offline`, the stream's gateway offline for `after_s`. The last
+ * two use no limit, condition or hysteresis.
+ */
+export const ALARM_KINDS = ['limit', 'no_data', 'offline'] as const;
+export type AlarmKind = (typeof ALARM_KINDS)[number];
+
+/** Where an alarm stands, as every screen shows it (`status`, written by the server only). */
+export const ALARM_STATUS_STATES = ['normal', 'pending', 'active'] as const;
+
+/** How the latest raise's notifications went (shown on the alarm; spec: failures are shown). */
+export const ALARM_DELIVERY_STATES = ['none', 'waiting', 'sent', 'retrying', 'failed'] as const;
 export type AlarmChannel = (typeof ALARM_CHANNELS)[number];
 
 /** The stream types an alarm may watch: those whose values are numbers. */
@@ -34,6 +48,11 @@ export const ALARM_LIMITS = {
   /** The longest delay: a day. */
   maxDelayS: 86_400,
   maxRecipients: 50,
+  /** `after_s` of a no-data or offline alarm: a minute to a week. */
+  minAfterS: 60,
+  maxAfterS: 604_800,
+  /** An acknowledgement's note. */
+  maxNote: 500,
 } as const;
 
 /** The texts of alarm checks (English message ids; the client translates them). */
@@ -61,6 +80,11 @@ export const ALARM_TEXTS = {
   /** A stream with alarms keeps a type they can watch. */
   streamHasAlarms: 'This data stream has alarms, which watch numbers or states only.',
   duplicateRecipient: 'This recipient is listed twice.',
+  afterRequired: 'Say after how many minutes the alarm fires.',
+  afterRange: 'Between 1 minute and 7 days.',
+  limitsUnused: 'This kind of alarm uses no limits: leave them empty.',
+  /** An acknowledgement of an alarm that is not raised, or was acknowledged already. */
+  nothingToAcknowledge: 'This alarm has nothing to acknowledge.',
 } as const;
 
 const channelsField = z
@@ -86,6 +110,36 @@ const limitField = z
   .default(null);
 
 /**
+ * Where an alarm stands (server field `status`; null before its first evaluation). Times are
+ * epoch milliseconds.
+ */
+export const alarmStatusSchema = z.object({
+  state: z.enum(ALARM_STATUS_STATES),
+  /** Since when the state holds (active: when it was raised), null when normal. */
+  since: z.number().nullable(),
+  /** The latest value judged (null for no-data and offline alarms). */
+  value: z.number().nullable(),
+  /** Raises since the last acknowledgement. */
+  count: z.number().int(),
+  /** When the latest raise happened, null while none was. */
+  raised_at: z.number().nullable(),
+  /** When the latest raise cleared, null while it is active or none was raised. */
+  cleared_at: z.number().nullable(),
+  /** Whether the latest raise was acknowledged (true while none was raised). */
+  acknowledged: z.boolean(),
+  acknowledged_by: z.string().nullable(),
+  acknowledged_at: z.number().nullable(),
+  note: z.string().nullable(),
+  /** How the latest raise's notifications went. */
+  delivery: z.object({
+    state: z.enum(ALARM_DELIVERY_STATES),
+    attempts: z.number().int(),
+    error: z.string().nullable(),
+  }),
+});
+export type AlarmStatus = z.infer<typeof alarmStatusSchema>;
+
+/**
  * An alarm's attributes. The rules between fields (a limit at all, the limit the condition uses)
  * are in `alarmProblems`, not refinements: updates parse through `.partial()`, which zod 4
  * refuses on a refined object.
@@ -94,6 +148,15 @@ export const alarmAttributesSchema = z.object({
   asset_id: idField,
   datastream_id: idField,
   name: modelNameField,
+  kind: z.enum(ALARM_KINDS).default('limit'),
+  /** No-data and offline alarms: seconds without data (or offline) before the alarm fires. */
+  after_s: z
+    .number({ error: ALARM_TEXTS.afterRange })
+    .int(ALARM_TEXTS.afterRange)
+    .min(ALARM_LIMITS.minAfterS, ALARM_TEXTS.afterRange)
+    .max(ALARM_LIMITS.maxAfterS, ALARM_TEXTS.afterRange)
+    .nullable()
+    .default(null),
   upper_limit: limitField,
   lower_limit: limitField,
   condition: z.enum(ALARM_CONDITIONS).default('greater'),
@@ -116,6 +179,13 @@ export const alarmAttributesSchema = z.object({
     .max(ALARM_LIMITS.maxRecipients, ALARM_TEXTS.tooManyRecipients)
     .default([]),
   enabled: z.boolean().default(true),
+  /**
+   * Shelved for maintenance until then (epoch ms): evaluated and shown, nobody is told. Null:
+   * not shelved.
+   */
+  shelved_until: z.number().int().positive().nullable().default(null),
+  /** Server field: where the alarm stands. */
+  status: alarmStatusSchema.nullable().default(null),
 });
 export type AlarmAttributes = z.infer<typeof alarmAttributesSchema>;
 /** What a create of an alarm takes (defaulted fields may be left out). */
@@ -132,11 +202,18 @@ export type AlarmRule = Pick<
  * shows them as the user types). Empty when the alarm is valid.
  */
 export function alarmProblems(
-  a: AlarmRule & Partial<Pick<AlarmAttributes, 'recipients'>>,
+  a: AlarmRule & Partial<Pick<AlarmAttributes, 'recipients' | 'kind' | 'after_s'>>,
 ): Record<string, string> {
   const problems: Record<string, string> = {};
   const upper = a.upper_limit;
   const lower = a.lower_limit;
+  if (a.kind !== undefined && a.kind !== 'limit') {
+    if (a.after_s === null || a.after_s === undefined) problems.after_s = ALARM_TEXTS.afterRequired;
+    if (upper !== null) problems.upper_limit = ALARM_TEXTS.limitsUnused;
+    if (lower !== null) problems.lower_limit = ALARM_TEXTS.limitsUnused;
+    duplicates(a.recipients, problems);
+    return problems;
+  }
   if (upper === null && lower === null) {
     problems.upper_limit = ALARM_TEXTS.limitRequired;
     problems.lower_limit = ALARM_TEXTS.limitRequired;
@@ -151,13 +228,20 @@ export function alarmProblems(
   } else if (upper !== null && lower !== null && lower > upper) {
     problems.lower_limit = ALARM_TEXTS.limitsCrossed;
   }
+  duplicates(a.recipients, problems);
+  return problems;
+}
+
+function duplicates(
+  recipients: readonly AlarmRecipient[] | undefined,
+  problems: Record<string, string>,
+): void {
   const seen = new Set<string>();
-  for (const r of a.recipients ?? []) {
-    const key = 'user_id' in r ? `u:${r.user_id}` : `e:${r.email}`;
+  for (const r of recipients ?? []) {
+    const key = 'user_id' in r ? `u:${r.user_id}` : `e:${r.email.toLowerCase()}`;
     if (seen.has(key)) problems.recipients = ALARM_TEXTS.duplicateRecipient;
     seen.add(key);
   }
-  return problems;
 }
 
 /** What an alarm's stream must be: of numbers, and of the alarm's unit when it names one. */
@@ -189,4 +273,42 @@ export const alarmModel = {
   },
   sortField: 'name',
   asset: 'asset_id',
+  serverFields: ['status'],
 } as const satisfies ModelDefinition<'alarm', typeof alarmAttributesSchema>;
+
+/**
+ * An acknowledgement of an alarm's latest raise (issue 17 item 6), a model of its own so that it
+ * is written like any other change: offline it waits in the outbox, through reloads, and lands
+ * once (its id is made by the client). The server records who and when, and marks the alarm's
+ * status acknowledged in the same transaction; one that finds nothing to acknowledge is refused.
+ */
+export const alarmAckAttributesSchema = z.object({
+  alarm_id: idField,
+  asset_id: idField,
+  note: z.string().trim().max(ALARM_LIMITS.maxNote).default(''),
+  /** Server fields: who acknowledged, when (epoch ms), and the raise it acknowledged. */
+  by_user: z.string().nullable().default(null),
+  at: z.number().nullable().default(null),
+  raised_at: z.number().nullable().default(null),
+});
+export type AlarmAckAttributes = z.infer<typeof alarmAckAttributesSchema>;
+
+export const alarmAckModel = {
+  type: 'alarm_ack',
+  collection: 'alarm_acks',
+  parentType: 'alarm',
+  parentField: 'alarm_id',
+  attributes: alarmAckAttributesSchema,
+  refs: { asset_id: 'asset', alarm_id: 'alarm' },
+  fromParent: ['asset_id'],
+  permissions: {
+    view: 'alarm::view',
+    create: 'alarm::acknowledge',
+    update: 'alarm::delete',
+    delete: 'alarm::delete',
+  },
+  sortField: 'at',
+  asset: 'asset_id',
+  serverFields: ['by_user', 'at', 'raised_at'],
+  fixed: ['alarm_id', 'note'],
+} as const satisfies ModelDefinition<'alarm_ack', typeof alarmAckAttributesSchema>;

@@ -6,7 +6,7 @@ import { connectionModel, datapointModel } from './connection';
 import { errorCodeListModel, integrationModel, serviceModel } from './account-lists';
 import { accountModel, memberModel, roleModel, tagModel } from './managed';
 import { templateModel } from './template';
-import { alarmModel } from './alarm';
+import { alarmAckModel, alarmModel } from './alarm';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -28,6 +28,7 @@ export const MODELS = [
   errorCodeListModel,
   templateModel,
   alarmModel,
+  alarmAckModel,
   roleModel,
   memberModel,
   accountModel,
