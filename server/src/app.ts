@@ -21,6 +21,7 @@ import type { Services } from './services';
 import type { ValuesService } from './gateways/values.service';
 import type { FileService } from './files/file.service';
 import { fileRoutes } from './routes/files';
+import { alarmRoutes } from './routes/alarms';
 
 /** Bodies past this are refused with 413 before they are read into memory. */
 export { MAX_BODY_BYTES };
@@ -73,6 +74,7 @@ export function createApp(
   api.route('/', gatewayRoutes(services, values));
   api.route('/', valueRoutes(services, values));
   api.route('/', fileRoutes(services, files));
+  api.route('/', alarmRoutes(services));
   // Last: its /:collection paths must not shadow the fixed paths above.
   api.route('/', modelRoutes(services, log));
   api.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));

@@ -29,6 +29,12 @@ export const apiPaths = {
   requestFailed: () => 'requestFailed',
   browserMqtt: (browserId: string) => `user/browser/mqtt?browser_id=${seg(browserId)}`,
   subscriptions: () => 'subscriptions',
+  /** What wants the user's attention (NotificationTrigger): active unacknowledged alarms. */
+  notificationTrigger: (userId: string) => `user/${seg(userId)}/notificationtrigger`,
+  /** One alarm's history (AlarmHistoryPage), newest first. */
+  alarmHistory: (alarmId: string) => `alarms/${seg(alarmId)}/history`,
+  /** The active account's alarm history (AlarmHistoryPage), of one asset with `asset_id`. */
+  accountAlarmHistory: () => 'alarm-history',
   passwordForgot: () => 'password/forgot',
   passwordReset: () => 'password/reset',
   collection: (collection: string) => seg(collection),

@@ -19,6 +19,7 @@ export * from './api/roles';
 export * from './api/invitations';
 export * from './api/members';
 export * from './api/profile';
+export * from './api/alarms';
 export * from './api/account-admin';
 export * from './api/static-conf';
 export * from './topics';

@@ -340,7 +340,13 @@ describe('alarm evaluation by several processes, and in time', () => {
     // runs the evaluators' transactions one after the other.
     const other = testsOnPostgres() ? server.openDatabase() : server.db;
     const feed = new ChangeFeed();
-    const second = new AlarmEvaluator(other, feed, systemClock, createLogger('silent'));
+    const second = new AlarmEvaluator(
+      other,
+      feed,
+      systemClock,
+      createLogger('silent'),
+      new ModelService(other, systemClock, feed),
+    );
     try {
       const t = Date.now();
       for (let round = 0; round < 5; round += 1) {

@@ -9,6 +9,10 @@ import {
   type PointValue,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
+import { ChangeLogRepository } from '../repositories/change-log.repository';
+import type { ModelService } from '../services/model.service';
+import type { ModelUpdate } from '@plant/shared-schema';
+import { statusAfter, statusMoved } from './alarm-status';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../logger';
 import {
@@ -82,12 +86,16 @@ export class AlarmEvaluator {
   private readonly byAccount = new Map<string, Promise<Map<string, AlarmInfo[]>>>();
   private readonly models: ModelRepository;
   private readonly unsubscribe: () => void;
+  /** Told of what was recorded, after the commit (the dispatcher wakes up). */
+  private readonly listeners = new Set<(recorded: readonly RecordedTransition[]) => void>();
 
   constructor(
     private readonly db: Db,
-    feed: ChangeFeed,
+    private readonly feed: ChangeFeed,
     private readonly clock: Clock,
     private readonly log: Logger,
+    /** Writes each alarm's `status` (its server field) with the transition that moved it. */
+    private readonly modelService: ModelService,
   ) {
     this.models = new ModelRepository(db);
     const here = feed.subscribe((accountId, updates) => {
@@ -101,6 +109,12 @@ export class AlarmEvaluator {
       here();
       elsewhere();
     };
+  }
+
+  /** Calls `listener` with the transitions recorded here, after each commit; answers an undo. */
+  onRecorded(listener: (recorded: readonly RecordedTransition[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** The account's enabled alarms by stream id. */
@@ -118,7 +132,8 @@ export class AlarmEvaluator {
     const out = new Map<string, AlarmInfo[]>();
     for (const row of await this.models.allOfTypes(accountId, [alarmModel.type])) {
       const rule = JSON.parse(row.attributes) as AlarmAttributes;
-      if (!rule.enabled) continue;
+      // No-data and offline alarms are judged by the timer, on time, not on values.
+      if (!rule.enabled || rule.kind !== 'limit') continue;
       const list = out.get(rule.datastream_id) ?? [];
       list.push({ id: row.id, assetId: rule.asset_id, rule });
       out.set(rule.datastream_id, list);
@@ -189,9 +204,12 @@ export class AlarmEvaluator {
     const ordered = [...work].sort((a, b) => (a.alarm.id < b.alarm.id ? -1 : 1));
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.db
+        const { recorded, updates } = await this.db
           .transaction()
           .execute((trx) => this.once(trx, accountId, ordered, tickTo));
+        this.feed.publish(accountId, updates);
+        if (recorded.length > 0) for (const listener of this.listeners) listener(recorded);
+        return recorded;
       } catch (err) {
         if (!(err instanceof LostRace) || attempt >= ATTEMPTS) throw err;
         this.log.debug('alarm state moved meanwhile, evaluating again', { accountId, attempt });
@@ -201,23 +219,26 @@ export class AlarmEvaluator {
 
   /**
    * One try, inside its transaction: read the states, step them, write each changed state with
-   * its compare-and-set and the events of its transitions. Any lost race undoes all of it.
+   * its compare-and-set and the events of its transitions, and the status of each alarm whose
+   * state moved (a model write, logged and published like any). Any lost race undoes all of it.
+   *
+   * When a status is to be written, the account's clock is locked before any state row: a model
+   * write (an acknowledgement) holds the clock and then writes a state row, so taking them the
+   * other way round could deadlock on Postgres.
    */
   private async once(
     trx: Db,
     accountId: string,
     work: readonly { alarm: AlarmInfo; points: readonly [number, number][] }[],
     tickTo: TickTo | undefined,
-  ): Promise<RecordedTransition[]> {
+  ): Promise<{ recorded: RecordedTransition[]; updates: ModelUpdate[] }> {
     const repo = new AlarmRepository(trx);
     const stored = await repo.states(
       accountId,
       work.map((w) => w.alarm.id),
     );
     const now = this.clock.now();
-    const recorded: RecordedTransition[] = [];
-    const events: NewAlarmEvent[] = [];
-    for (const { alarm, points } of work) {
+    const stepped = work.map(({ alarm, points }) => {
       const before = stored.get(alarm.id);
       let state: AlarmState = before?.state ?? INITIAL_ALARM_STATE;
       const transitions: AlarmTransition[] = [];
@@ -231,6 +252,30 @@ export class AlarmEvaluator {
         state = out.state;
         transitions.push(...out.transitions);
       }
+      return { alarm, before, state, transitions };
+    });
+    return this.record(trx, accountId, stepped, now);
+  }
+
+  /** Writes stepped states (compare-and-set), their events and the statuses that moved. */
+  private async record(
+    trx: Db,
+    accountId: string,
+    stepped: readonly {
+      alarm: AlarmInfo;
+      before: StoredAlarmState | undefined;
+      state: AlarmState;
+      transitions: readonly AlarmTransition[];
+    }[],
+    now: number,
+  ): Promise<{ recorded: RecordedTransition[]; updates: ModelUpdate[] }> {
+    const repo = new AlarmRepository(trx);
+    const recorded: RecordedTransition[] = [];
+    const events: NewAlarmEvent[] = [];
+    const updates: ModelUpdate[] = [];
+    if (stepped.some((s) => statusMoved(s.before?.state, s.state, s.transitions)))
+      await new ChangeLogRepository(trx).lockAll([accountId]);
+    for (const { alarm, before, state, transitions } of stepped) {
       if (before !== undefined && JSON.stringify(before.state) === JSON.stringify(state)) continue;
       if (!(await repo.save(accountId, alarm.id, before?.version, state, now)))
         throw new LostRace();
@@ -247,9 +292,35 @@ export class AlarmEvaluator {
         });
         recorded.push({ ...t, accountId, alarmId: alarm.id, assetId: alarm.assetId });
       }
+      if (statusMoved(before?.state, state, transitions))
+        updates.push(...(await this.writeStatus(trx, accountId, alarm, state, transitions)));
     }
     await repo.addEvents(accountId, events, now);
-    return recorded;
+    return { recorded, updates };
+  }
+
+  /** The alarm's status after its state moved, written as the server's own model change. */
+  private async writeStatus(
+    trx: Db,
+    accountId: string,
+    alarm: AlarmInfo,
+    state: AlarmState,
+    transitions: readonly AlarmTransition[],
+  ): Promise<ModelUpdate[]> {
+    // Read within the transaction: an alarm deleted meanwhile has no status to write.
+    const row = await new ModelRepository(trx).find(accountId, alarmModel.type, alarm.id);
+    if (row === undefined) return [];
+    const current = JSON.parse(row.attributes) as AlarmAttributes;
+    // Disabled meanwhile (this process's cache did not know yet): it stood down, and stays so.
+    if (!current.enabled) return [];
+    const status = statusAfter(current.status, current.kind, state, transitions);
+    const { updates } = await this.modelService.applyIn(
+      trx,
+      accountId,
+      { kind: 'update', collection: alarmModel.collection, id: alarm.id, body: { status } },
+      true,
+    );
+    return updates;
   }
 
   close(): void {

@@ -64,7 +64,7 @@ export class MachineData implements GatewayLink {
   constructor(private readonly deps: MachineDataDeps) {
     this.streams = new StreamDirectory(deps.db, deps.feed);
     this.live = new LivePublisher((topic, payload) => this.broker?.publishValues(topic, payload));
-    this.alarms = new AlarmEvaluator(deps.db, deps.feed, deps.clock, deps.log);
+    this.alarms = new AlarmEvaluator(deps.db, deps.feed, deps.clock, deps.log, deps.models);
     this.alarmTimer = new Periodic(
       () => this.alarms.tickAll(),
       ALARM_TICK_MS,

@@ -110,15 +110,34 @@ export class AlarmRepository {
   }
 
   /**
+   * Marks the latest raise acknowledged, whatever the row's version (the version moves, so an
+   * evaluator that read the row before loses its compare-and-set and reads this). Its time of
+   * writing stays: it is the stream's clock (`streamTime`), which an acknowledgement must not move.
+   */
+  async acknowledge(accountId: string, alarmId: string): Promise<void> {
+    await scopeTo(this.db, accountId)
+      .updateTable('alarm_states')
+      .set((eb) => ({ acknowledged: 1, version: eb('version', '+', 1) }))
+      .where('alarm_id', '=', alarmId)
+      .execute();
+  }
+
+  /**
    * The account's alarm history, newest first (issue 17: per asset and per account): at most
    * `limit` events, of one asset when given, older than `before` (ts) when given.
    */
   history(
     accountId: string,
-    options: { readonly assetId?: string; readonly before?: number; readonly limit: number },
+    options: {
+      readonly assetId?: string;
+      readonly alarmId?: string;
+      readonly before?: number;
+      readonly limit: number;
+    },
   ) {
     let query = scopeTo(this.db, accountId).selectFrom('alarm_events').selectAll();
     if (options.assetId !== undefined) query = query.where('asset_id', '=', options.assetId);
+    if (options.alarmId !== undefined) query = query.where('alarm_id', '=', options.alarmId);
     if (options.before !== undefined) query = query.where('ts', '<', options.before);
     return query
       .orderBy('ts', 'desc')

@@ -52,6 +52,11 @@ export class AccessDecision {
     private readonly owner: DecisionOwner | undefined,
   ) {}
 
+  /** The user the decision is for (null for one made without an owner). */
+  get userId(): string | null {
+    return this.owner?.userId ?? null;
+  }
+
   static of(ctx: PermissionContext, grants: StoredGrants, owner?: DecisionOwner): AccessDecision {
     const types = new Set(viewableTypes(ctx));
     // The users screen gives roles: who views members views the roles they hold.

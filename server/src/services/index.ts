@@ -21,9 +21,11 @@ import { PasswordService } from './password.service';
 import { SyncService } from './sync.service';
 import { SessionService } from './session.service';
 import { UserService } from './user.service';
+import { AlarmService } from '../alarms/alarm.service';
 
 export interface Services {
   readonly auth: AuthService;
+  readonly alarms: AlarmService;
   readonly sessions: SessionService;
   readonly users: UserService;
   readonly accounts: AccountService;
@@ -73,6 +75,7 @@ export function createServices(deps: ServiceDeps): Services {
   );
   return {
     auth,
+    alarms: new AlarmService(db),
     sessions: new SessionService(db, clock, auth, users),
     users,
     accounts: new AccountService(db),

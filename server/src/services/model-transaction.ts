@@ -28,6 +28,9 @@ import {
   alarmProblems,
   alarmStreamProblems,
   type AlarmAttributes,
+  alarmModel,
+  alarmAckModel,
+  type AlarmAckAttributes,
   type DatastreamAttributes,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
@@ -39,6 +42,8 @@ import { ModelRepository, type ModelRow } from '../repositories/model.repository
 import { AssetAccessRepository } from '../repositories/asset-access.repository';
 import type { AccessDecision } from './access-decision';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
+import { acknowledgeIn, standDownIn, type Acknowledged } from '../alarms/acknowledge';
+import { AlarmRepository } from '../repositories/alarm.repository';
 
 type Draft = Omit<ModelUpdate, 'muid' | 'ts' | 'seq'>;
 
@@ -139,6 +144,18 @@ export class ModelTransaction {
         fields: { id: ['This id is already taken.'] },
       });
     }
+    let acknowledged: Acknowledged | undefined;
+    if (this.def.type === alarmAckModel.type) {
+      const ack = attributes as AlarmAckAttributes;
+      acknowledged = await acknowledgeIn(
+        this.trx,
+        this.accountId,
+        ack,
+        this.access?.userId ?? null,
+        this.now,
+      );
+      Object.assign(attributes, acknowledged.ack);
+    }
     const parentId = this.parentOf(attributes);
     const sortKey = sortKeyOf(this.def, attributes);
     this.assets.set(modelId, assetId);
@@ -155,6 +172,8 @@ export class ModelTransaction {
       ...(await this.listChange(parentId, { id: modelId, sortKey })),
     ];
     const updates = await this.stamp(drafts);
+    if (acknowledged !== undefined)
+      updates.push(...(await this.patch(acknowledged.alarm, { status: acknowledged.status })));
     if (this.givenAsset !== undefined && this.access !== undefined) {
       updates.push(...(await this.logRoles(this.access.roleIds)));
     }
@@ -200,6 +219,16 @@ export class ModelTransaction {
       throw invalidInput(Object.fromEntries(fixed.map((k) => [k, [FILE_FIXED]])));
     await this.keepSecrets(id);
     if (Object.keys(changed).length === 0) return { model: toSyncedModel(existing), updates: [] };
+    if (this.def.type === alarmModel.type && changed.enabled === false) {
+      const status = await standDownIn(
+        this.trx,
+        this.accountId,
+        id,
+        (after as AlarmAttributes).status,
+        this.now,
+      );
+      if (status !== undefined) after.status = changed.status = status;
+    }
     // Only what this write changes is checked: a reference that went stale under another
     // model's delete must not block edits of unrelated fields.
     await this.check(after, Object.keys(changed), id);
@@ -293,6 +322,8 @@ export class ModelTransaction {
         await grants.forgetAsset(this.accountId, row.id);
       }
       if (row.type === connectionModel.type) await this.secrets.remove(this.accountId, row.id);
+      if (row.type === alarmModel.type)
+        await new AlarmRepository(this.trx).forget(this.accountId, [row.id]);
     }
     // The roles that had the asset changed too: their synced models follow.
     updates.push(...(await this.logRoles(rolesLosing)));

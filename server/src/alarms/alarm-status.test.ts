@@ -1,0 +1,302 @@
+import type { MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ALARM_TEXTS,
+  apiPaths,
+  gatewayAckSchema,
+  gatewayTopics,
+  uuidv7,
+  type AlarmAttributes,
+  type AlarmHistoryPage,
+  type AlarmInput,
+  type GatewayAck,
+  type NotificationTrigger,
+} from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { connectGateway, demoGateway, makeGatewayCredentials } from '../testing/gateway-client';
+import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+import { until } from '../testing/mqtt-client';
+
+/*
+ * What an alarm shows and what people do with it (issue 17 items 2 and 6), through the real
+ * server: the status the evaluator writes on the synced model, an acknowledgement (a model of its
+ * own, so that one given offline lands once), a disabled alarm standing down, the history and
+ * GET user/{id}/notificationtrigger, each only for who may see them.
+ */
+let server: TestServer;
+let admin: string;
+let adminId: string;
+let tech: string;
+let gw: Awaited<ReturnType<typeof demoGateway>>;
+let agent: MqttClient;
+const acks: GatewayAck[] = [];
+let seq = 0;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await server.signIn(DEMO_USERS.admin);
+  tech = await server.signIn(DEMO_USERS.tech);
+  adminId = dataOf<{ id: string }>(await server.call('GET', apiPaths.user(), { token: admin })).id;
+  const rootId = (await server.demoAccountIds()).root;
+  gw = await demoGateway(server, rootId);
+  const made = await makeGatewayCredentials(server, admin, gw.gatewayId);
+  agent = await connectGateway(server, gw.gatewayId, made.secret);
+  agent.on('message', (topic, payload) => {
+    if (topic === gatewayTopics.ack(gw.gatewayId))
+      acks.push(gatewayAckSchema.parse(JSON.parse(payload.toString())));
+  });
+  await agent.subscribeAsync(gatewayTopics.ack(gw.gatewayId), { qos: 1 });
+});
+afterAll(async () => {
+  await agent.endAsync(true);
+  await server.close();
+});
+
+const speed = () => {
+  const id = gw.streams['Spindle speed'];
+  if (id === undefined) throw new Error('no stream Spindle speed');
+  return id;
+};
+
+/** Sends points as the gateway's agent does and waits until they are stored and evaluated. */
+async function send(points: { stream: string; ts: number; value: number }[]) {
+  seq += 1;
+  const before = acks.length;
+  const payload = JSON.stringify({ gateway: gw.gatewayId, buffer: 'status-test', seq, points });
+  await agent.publishAsync(gatewayTopics.data(gw.gatewayId), payload, { qos: 1 });
+  await until(() => acks.length > before, 10_000);
+  await server.machineData.idle();
+}
+
+async function makeAlarm(body: Partial<AlarmInput> = {}) {
+  const answer = await server.call('POST', apiPaths.collection('alarms'), {
+    token: admin,
+    json: { asset_id: gw.assetId, datastream_id: speed(), name: 'Too fast', ...body },
+  });
+  expect(answer.status, answer.text).toBe(201);
+  return dataOf<{ id: string }>(answer).id;
+}
+
+/** The alarm as the admin's browser gets it (the snapshot of its store). */
+async function alarm(id: string): Promise<AlarmAttributes> {
+  const found = (await server.snapshot(admin)).find((m) => m.type === 'alarm' && m.id === id);
+  if (found === undefined) throw new Error(`alarm ${id} not in the snapshot`);
+  return found.attributes as AlarmAttributes;
+}
+
+const acknowledge = (alarmId: string, note: string, token = admin, id = uuidv7()) =>
+  server.call('POST', apiPaths.collection('alarm_acks'), {
+    token,
+    json: { id, mutation_id: `ack-${id}`, alarm_id: alarmId, asset_id: gw.assetId, note },
+  });
+
+describe('the status on the alarm', () => {
+  it('a raise shows on the synced alarm: active since the point, its value, unacknowledged', async () => {
+    const id = await makeAlarm({ upper_limit: 5_000, severity: 'critical' });
+    expect((await alarm(id)).status).toBeNull();
+    const t = Date.now();
+    await send([
+      { stream: speed(), ts: t - 2_000, value: 4_000 },
+      { stream: speed(), ts: t - 1_000, value: 5_500 },
+    ]);
+    expect((await alarm(id)).status).toMatchObject({
+      state: 'active',
+      since: t - 1_000,
+      value: 5_500,
+      count: 1,
+      raised_at: t - 1_000,
+      cleared_at: null,
+      acknowledged: false,
+    });
+    // A client cannot write the status: it is the server's.
+    const forged = await server.call('PUT', apiPaths.model('alarms', id), {
+      token: admin,
+      json: { status: { state: 'normal' }, name: 'Too fast!' },
+    });
+    expect(forged.status, forged.text).toBe(200);
+    expect(await alarm(id)).toMatchObject({ name: 'Too fast!', status: { state: 'active' } });
+    // Back under the limit: normal, the clear's time kept with the raise's.
+    await send([{ stream: speed(), ts: t, value: 4_000 }]);
+    expect((await alarm(id)).status).toMatchObject({
+      state: 'normal',
+      since: null,
+      raised_at: t - 1_000,
+      cleared_at: t,
+      acknowledged: false,
+    });
+    await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
+  });
+
+  it('a pending alarm shows as pending while its delay runs', async () => {
+    const id = await makeAlarm({ upper_limit: 5_000, delay_s: 3_600 });
+    const t = Date.now();
+    await send([{ stream: speed(), ts: t, value: 6_000 }]);
+    expect((await alarm(id)).status).toMatchObject({ state: 'pending', since: t, raised_at: null });
+    await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
+  });
+});
+
+describe('acknowledging', () => {
+  it('marks the raise acknowledged by that user with the note, once; the next raise counts 1', async () => {
+    const id = await makeAlarm({ upper_limit: 5_000 });
+    const nothing = await acknowledge(id, 'too early');
+    expect(nothing.status, nothing.text).toBe(422);
+    expect(nothing.text).toContain(ALARM_TEXTS.nothingToAcknowledge);
+
+    const t = Date.now();
+    await send([
+      { stream: speed(), ts: t - 3_000, value: 6_000 },
+      { stream: speed(), ts: t - 2_500, value: 4_000 },
+      { stream: speed(), ts: t - 2_000, value: 6_000 },
+    ]);
+    expect((await alarm(id)).status).toMatchObject({ count: 2, acknowledged: false });
+
+    const ackId = uuidv7();
+    const given = await acknowledge(id, 'Belt replaced', admin, ackId);
+    expect(given.status, given.text).toBe(201);
+    const ack = dataOf<{ attributes: Record<string, unknown> }>(given).attributes;
+    expect(ack).toMatchObject({ by_user: adminId, raised_at: t - 2_000, note: 'Belt replaced' });
+    expect((await alarm(id)).status).toMatchObject({
+      state: 'active',
+      acknowledged: true,
+      acknowledged_by: adminId,
+      note: 'Belt replaced',
+    });
+    // The same write again (an outbox sending it twice): the same answer, nothing more.
+    const again = await server.call('POST', apiPaths.collection('alarm_acks'), {
+      token: admin,
+      json: { id: ackId, mutation_id: `ack-${ackId}`, alarm_id: id, asset_id: gw.assetId },
+    });
+    expect(again.status, again.text).toBe(201);
+    // A second acknowledgement of the same raise (another user's, given offline): refused.
+    const second = await acknowledge(id, 'me too');
+    expect(second.status, second.text).toBe(422);
+
+    const history = await server.call('GET', apiPaths.alarmHistory(id), { token: admin });
+    expect(history.status, history.text).toBe(200);
+    const kinds = dataOf<AlarmHistoryPage>(history).events.map((e) => [e.kind, e.by_user, e.note]);
+    expect(kinds).toEqual([
+      ['acknowledged', adminId, 'Belt replaced'],
+      ['raised', null, null],
+      ['cleared', null, null],
+      ['raised', null, null],
+    ]);
+
+    // Cleared and raised again: a new story, counted from 1, unacknowledged.
+    await send([
+      { stream: speed(), ts: t - 1_000, value: 4_000 },
+      { stream: speed(), ts: t, value: 6_000 },
+    ]);
+    expect((await alarm(id)).status).toMatchObject({
+      count: 1,
+      acknowledged: false,
+      acknowledged_by: null,
+      note: null,
+    });
+    await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
+  });
+
+  it('who may not view alarms can neither acknowledge nor read their history', async () => {
+    const id = await makeAlarm({ upper_limit: 5_000 });
+    await send([{ stream: speed(), ts: Date.now(), value: 6_000 }]);
+    const refused = await acknowledge(id, 'not mine', tech);
+    expect(refused.status, refused.text).toBe(403);
+    expect((await alarm(id)).status).toMatchObject({ acknowledged: false });
+    for (const path of [apiPaths.alarmHistory(id), apiPaths.accountAlarmHistory()]) {
+      expect((await server.call('GET', path, { token: tech })).status).toBe(403);
+      expect((await server.call('GET', path)).status).toBe(401);
+    }
+    await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
+  });
+});
+
+describe('standing down', () => {
+  it('a disabled active alarm reads normal and starts afresh when enabled again', async () => {
+    const id = await makeAlarm({ upper_limit: 5_000 });
+    const t = Date.now();
+    await send([{ stream: speed(), ts: t - 1_000, value: 6_000 }]);
+    expect((await alarm(id)).status).toMatchObject({ state: 'active' });
+    const off = await server.call('PUT', apiPaths.model('alarms', id), {
+      token: admin,
+      json: { enabled: false },
+    });
+    expect(off.status, off.text).toBe(200);
+    const after = (await alarm(id)).status;
+    expect(after).toMatchObject({ state: 'normal', since: null, raised_at: t - 1_000 });
+    expect(after?.cleared_at).toBeGreaterThanOrEqual(t);
+    // Disabled, values pass it by.
+    await send([{ stream: speed(), ts: t, value: 7_000 }]);
+    expect((await alarm(id)).status).toMatchObject({ state: 'normal' });
+    await server.call('PUT', apiPaths.model('alarms', id), {
+      token: admin,
+      json: { enabled: true },
+    });
+    await send([{ stream: speed(), ts: Date.now(), value: 7_000 }]);
+    expect((await alarm(id)).status).toMatchObject({
+      state: 'active',
+      count: 1,
+      acknowledged: false,
+    });
+    await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
+  });
+});
+
+describe('history and notification trigger', () => {
+  it("lists what wants the user's attention, worst first, and pages the history", async () => {
+    const warn = await makeAlarm({ name: 'Fast', upper_limit: 5_000, severity: 'warning' });
+    const crit = await makeAlarm({
+      name: 'Far too fast',
+      upper_limit: 6_000,
+      severity: 'critical',
+    });
+    const quiet = await makeAlarm({ name: 'Never', upper_limit: 90_000 });
+    const t = Date.now();
+    await send([{ stream: speed(), ts: t, value: 7_000 }]);
+    const trigger = async () => {
+      const answer = await server.call('GET', apiPaths.notificationTrigger(adminId), {
+        token: admin,
+      });
+      expect(answer.status, answer.text).toBe(200);
+      return dataOf<NotificationTrigger>(answer);
+    };
+    const mine = (await trigger()).alarms.filter((a) => [warn, crit, quiet].includes(a.id));
+    expect(mine.map((a) => [a.id, a.severity])).toEqual([
+      [crit, 'critical'],
+      [warn, 'warning'],
+    ]);
+    expect((await acknowledge(crit, '')).status).toBe(201);
+    expect((await trigger()).alarms.map((a) => a.id)).not.toContain(crit);
+    // Another user's trigger is not found; a bad id is refused.
+    expect(
+      (await server.call('GET', apiPaths.notificationTrigger(uuidv7()), { token: admin })).status,
+    ).toBe(404);
+    expect(
+      (await server.call('GET', 'user/..%2F..%2Fx/notificationtrigger', { token: admin })).status,
+    ).toBeGreaterThanOrEqual(400);
+
+    // The asset's history, newest first, a page at a time.
+    const first = dataOf<AlarmHistoryPage>(
+      await server.call('GET', `${apiPaths.accountAlarmHistory()}?asset_id=${gw.assetId}&limit=2`, {
+        token: admin,
+      }),
+    );
+    expect(first.events).toHaveLength(2);
+    expect(first.before).not.toBeNull();
+    const next = dataOf<AlarmHistoryPage>(
+      await server.call(
+        'GET',
+        `${apiPaths.accountAlarmHistory()}?asset_id=${gw.assetId}&limit=2&before=${first.before}`,
+        { token: admin },
+      ),
+    );
+    expect(next.events.every((e) => e.ts < (first.before ?? 0))).toBe(true);
+    for (const bad of ['limit=0', 'limit=100000', 'before=-3', 'asset_id=%27%3B--', 'x=1']) {
+      const answer = await server.call('GET', `${apiPaths.accountAlarmHistory()}?${bad}`, {
+        token: admin,
+      });
+      expect(answer.status, bad).toBe(422);
+    }
+    for (const id of [warn, crit, quiet])
+      await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
+  });
+});
