@@ -13,6 +13,7 @@ import { accountAdminRoutes } from './routes/account-admin';
 import { invitationRoutes } from './routes/invitations';
 import { memberRoutes } from './routes/members';
 import { roleRoutes } from './routes/roles';
+import { subscriptionRoutes } from './routes/subscriptions';
 import { modelRoutes } from './routes/models';
 import { syncRoutes } from './routes/sync';
 import { userRoutes } from './routes/user';
@@ -33,6 +34,8 @@ export function createApp(
   clientDir: string,
   values: ValuesService,
   files: FileService,
+  /** Web push: the VAPID public key browsers subscribe with. */
+  push: { readonly publicKey: string },
   trustedProxies: readonly string[] = [],
   mapTilesUrl?: string,
 ): Hono<AppEnv> {
@@ -65,6 +68,7 @@ export function createApp(
   const api = new Hono<AppEnv>();
   api.route('/', authRoutes(services));
   api.route('/', clientReportRoutes(services));
+  api.route('/', subscriptionRoutes(services, push));
   api.route('/', userRoutes(services));
   api.route('/', syncRoutes(services));
   api.route('/', roleRoutes(services));

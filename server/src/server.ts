@@ -46,6 +46,7 @@ import { ValuePruner } from './timeseries/value-pruner';
 import { mayUseTerminal } from './gateways/terminal';
 import { joinCluster, type Cluster } from './cluster/cluster';
 import { ClusterLeader } from './cluster/leader';
+import { loadVapidKeys } from './notify/channels/vapid-keys';
 
 export interface ServerOptions {
   readonly config: Config;
@@ -221,6 +222,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     config.clientDir,
     new ValuesService(db, machineData),
     files,
+    // Made at first start, kept in DATA_DIR (the push channel reads the same file).
+    { publicKey: (await loadVapidKeys(config.dataDir, log)).publicKey },
     config.trustedProxies,
     config.mapTilesUrl,
   );

@@ -29,6 +29,8 @@ export const apiPaths = {
   requestFailed: () => 'requestFailed',
   browserMqtt: (browserId: string) => `user/browser/mqtt?browser_id=${seg(browserId)}`,
   subscriptions: () => 'subscriptions',
+  /** The VAPID public key browsers subscribe to web push with (PushKey). */
+  pushKey: () => 'push/key',
   /** What wants the user's attention (NotificationTrigger): active unacknowledged alarms. */
   notificationTrigger: (userId: string) => `user/${seg(userId)}/notificationtrigger`,
   /** One alarm's history (AlarmHistoryPage), newest first. */

@@ -10,6 +10,7 @@ export * from './api/register';
 export * from './api/password-reset';
 export * from './api/request-failed';
 export * from './api/push-subscription';
+export * from './api/subscriptions';
 export * from './api/user';
 export * from './api/account-tree';
 export * from './api/link-gateway';

@@ -24,7 +24,7 @@ import { ModelRepository } from '../repositories/model.repository';
 import type { ChangeFeed } from '../services/change-feed';
 
 /** One enabled alarm as the evaluator needs it. */
-interface AlarmInfo {
+export interface AlarmInfo {
   readonly id: string;
   readonly assetId: string;
   readonly rule: AlarmAttributes;
@@ -160,6 +160,17 @@ export class AlarmEvaluator {
       list.sort((a, b) => a[0] - b[0]);
       for (const alarm of alarms.get(stream) ?? []) work.push({ alarm, points: list });
     }
+    return this.persist(accountId, work, undefined);
+  }
+
+  /**
+   * Steps alarms through points someone else made (the no-data and offline watch's: 1 while the
+   * alarm's fact holds, 0 once it no longer does), recorded as ingest's are.
+   */
+  stepAlarms(
+    accountId: string,
+    work: readonly { alarm: AlarmInfo; points: readonly [number, number][] }[],
+  ): Promise<RecordedTransition[]> {
     return this.persist(accountId, work, undefined);
   }
 

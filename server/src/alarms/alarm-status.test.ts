@@ -12,7 +12,9 @@ import {
   type GatewayAck,
   type NotificationTrigger,
 } from '@plant/shared-schema';
+import { systemClock } from '../lib/clock';
 import { DEMO_USERS } from '../seed/demo';
+import { ModelService } from '../services/model.service';
 import { connectGateway, demoGateway, makeGatewayCredentials } from '../testing/gateway-client';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
 import { until } from '../testing/mqtt-client';
@@ -298,5 +300,79 @@ describe('history and notification trigger', () => {
     }
     for (const id of [warn, crit, quiet])
       await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
+  });
+});
+
+describe('no data and offline alarms', () => {
+  it('no data for a minute raises at the minute, and the next point clears it', async () => {
+    const rootId = (await server.demoAccountIds()).root;
+    // A stream no other test here sends to.
+    const pressure = gw.streams['Oil pressure'] ?? '';
+    const id = await makeAlarm({
+      name: 'Silent',
+      kind: 'no_data',
+      after_s: 60,
+      datastream_id: pressure,
+    });
+    const t = Date.now();
+    // The stream's latest point is two minutes old.
+    await send([{ stream: pressure, ts: t - 120_000, value: 1 }]);
+    await server.machineData.alarmWatch.account(rootId);
+    expect((await alarm(id)).status).toMatchObject({
+      state: 'active',
+      raised_at: t - 60_000,
+      value: null,
+    });
+    await send([{ stream: pressure, ts: Date.now(), value: 1 }]);
+    await server.machineData.alarmWatch.account(rootId);
+    expect((await alarm(id)).status).toMatchObject({ state: 'normal', raised_at: t - 60_000 });
+    await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
+  });
+
+  it('a gateway offline for the minutes raises, and its return clears', async () => {
+    const rootId = (await server.demoAccountIds()).root;
+    const other = await demoGateway(server, rootId, 1);
+    const stream = Object.values(other.streams)[0];
+    if (stream === undefined) throw new Error('the demo gateway has no stream');
+    const made = await server.call('POST', apiPaths.collection('alarms'), {
+      token: admin,
+      json: {
+        asset_id: other.assetId,
+        datastream_id: stream,
+        name: 'Gateway away',
+        kind: 'offline',
+        after_s: 300,
+        severity: 'critical',
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    const id = dataOf<{ id: string }>(made).id;
+    // Limits make no sense for it, and the minutes are needed.
+    const bad = await server.call('PUT', apiPaths.model('alarms', id), {
+      token: admin,
+      json: { upper_limit: 3, after_s: null },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain(ALARM_TEXTS.limitsUnused);
+    expect(bad.text).toContain(ALARM_TEXTS.afterRequired);
+
+    // Seen four minutes ago, then gone (what presence writes): not yet.
+    const models = new ModelService(server.db, systemClock, server.feed);
+    const gone = (ago: number) =>
+      models.serverUpdate(rootId, 'gateways', other.gatewayId, {
+        connection: 'offline',
+        last_seen: new Date(Date.now() - ago).toISOString(),
+      });
+    await gone(240_000);
+    await server.machineData.alarmWatch.account(rootId);
+    expect((await alarm(id)).status?.state ?? 'normal').toBe('normal');
+    // Six minutes: raised.
+    await gone(360_000);
+    await server.machineData.alarmWatch.account(rootId);
+    expect((await alarm(id)).status).toMatchObject({ state: 'active', acknowledged: false });
+    await models.serverUpdate(rootId, 'gateways', other.gatewayId, { connection: 'online' });
+    await server.machineData.alarmWatch.account(rootId);
+    expect((await alarm(id)).status).toMatchObject({ state: 'normal' });
+    await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
   });
 });

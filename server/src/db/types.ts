@@ -150,6 +150,8 @@ export interface PushSubscriptionsTable {
   device_brand: string | null;
   created_at: string;
   updated_at: string;
+  /** When a push to it last went through; null: never yet. */
+  last_used_at: string | null;
 }
 
 /** One row (id 1): bumped by triggers on every change to users, roles, permissions, tokens, …. */

@@ -19,6 +19,7 @@ import { StreamDirectory } from './stream-directory';
 import { GatewayLogs } from './gateway-logs';
 import { GatewayTerminal } from './terminal';
 import type { BrokerIdentity } from '../services/browser-credential.service';
+import { AlarmWatch } from '../alarms/alarm-watch';
 import { AlarmEvaluator } from '../alarms/alarm-evaluator';
 import { Periodic } from '../lib/periodic';
 
@@ -58,6 +59,8 @@ export class MachineData implements GatewayLink {
   readonly terminal: GatewayTerminal;
   readonly logs: GatewayLogs;
   readonly alarms: AlarmEvaluator;
+  /** No-data and offline alarms, judged on the alarm timer. */
+  readonly alarmWatch: AlarmWatch;
   private readonly alarmTimer: Periodic;
   private broker: MachineDataBroker | undefined;
 
@@ -65,8 +68,12 @@ export class MachineData implements GatewayLink {
     this.streams = new StreamDirectory(deps.db, deps.feed);
     this.live = new LivePublisher((topic, payload) => this.broker?.publishValues(topic, payload));
     this.alarms = new AlarmEvaluator(deps.db, deps.feed, deps.clock, deps.log, deps.models);
+    this.alarmWatch = new AlarmWatch(deps.db, deps.store, this.alarms, deps.clock);
     this.alarmTimer = new Periodic(
-      () => this.alarms.tickAll(),
+      async () => {
+        await this.alarms.tickAll();
+        await this.alarmWatch.round();
+      },
       ALARM_TICK_MS,
       (err) => deps.log.error('alarm tick failed', { error: String(err) }),
     );

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
-import { pushSubscriptionSchema, requestFailedSchema } from '@plant/shared-schema';
-import { bearerToken, requireAuth } from '../http/auth';
+import { requestFailedSchema } from '@plant/shared-schema';
+import { bearerToken } from '../http/auth';
 import { clientAddress, type AppEnv } from '../http/context';
 import { validBody } from '../http/validate';
 import type { Services } from '../services';
 
-/** What browsers report to the server: failed requests and web-push subscriptions. */
+/** What browsers report to the server: failed requests (web push: routes/subscriptions.ts). */
 export function clientReportRoutes(services: Services) {
   const app = new Hono<AppEnv>();
 
@@ -19,12 +19,6 @@ export function clientReportRoutes(services: Services) {
       address: clientAddress(c),
     });
     return c.json({ success: true }, 201);
-  });
-
-  app.post('/subscriptions', requireAuth(services), async (c) => {
-    const sub = await validBody(c, pushSubscriptionSchema);
-    const id = await services.clientReports.subscribe(c.get('auth').userId, sub);
-    return c.json({ success: true, data: { id } }, 201);
   });
 
   return app;

@@ -1,16 +1,11 @@
-import {
-  REQUEST_FAILED_PARAMS_MAX_CHARS,
-  uuidv7,
-  type PushSubscription,
-  type RequestFailed,
-} from '@plant/shared-schema';
+import { REQUEST_FAILED_PARAMS_MAX_CHARS, uuidv7, type RequestFailed } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { MemoryRateCounters, RateLimiter, type RateCounters } from '../lib/rate-limiter';
 import { ClientReportRepository } from '../repositories/client-report.repository';
 import { DomainError } from './domain-error';
 
-/** Reports that browsers send: failed requests (POST requestFailed) and push subscriptions. */
+/** Reports that browsers send: failed requests (POST requestFailed). */
 export class ClientReportService {
   private readonly reports: ClientReportRepository;
   private readonly failuresPerSender: RateLimiter;
@@ -53,22 +48,6 @@ export class ClientReportService {
       message: report.message ?? null,
       app_url: report.appUrl ?? null,
       created_at: isoAt(now),
-    });
-  }
-
-  subscribe(userId: string, sub: PushSubscription): Promise<string> {
-    const at = isoAt(this.clock.now());
-    return this.reports.upsertPushSubscription({
-      id: uuidv7(),
-      user_id: userId,
-      endpoint: sub.endpoint,
-      public_key: sub.publicKey,
-      auth_token: sub.authToken,
-      content_encoding: sub.contentEncoding,
-      device_type: sub.deviceType ?? null,
-      device_brand: sub.deviceBrand ?? null,
-      created_at: at,
-      updated_at: at,
     });
   }
 }

@@ -11,6 +11,7 @@ import type { Logger } from '../logger';
 import { AccountService } from './account.service';
 import { AuthService, type AuthLimits } from './auth.service';
 import { ClientReportService } from './client-report.service';
+import { PushSubscriptionService } from './push-subscription.service';
 import type { Mailer } from './mail.service';
 import { BrowserCredentialService } from './browser-credential.service';
 import type { ChangeFeed } from './change-feed';
@@ -31,6 +32,7 @@ export interface Services {
   readonly accounts: AccountService;
   readonly passwords: PasswordService;
   readonly clientReports: ClientReportService;
+  readonly pushSubscriptions: PushSubscriptionService;
   readonly models: ModelService;
   readonly gateways: GatewayService;
   readonly gatewayCredentials: GatewayCredentialService;
@@ -81,6 +83,7 @@ export function createServices(deps: ServiceDeps): Services {
     accounts: new AccountService(db),
     passwords,
     clientReports: new ClientReportService(db, clock, counters),
+    pushSubscriptions: new PushSubscriptionService(db, clock),
     models: new ModelService(db, clock, deps.feed),
     gateways: new GatewayService(db),
     gatewayCredentials: new GatewayCredentialService(db, clock),

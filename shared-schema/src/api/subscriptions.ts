@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/*
+ * Web push around POST /api/v1/subscriptions (its body: push-subscription.ts): taking a
+ * subscription back and the key a browser subscribes with. Issue 17 item 5.
+ */
+
+/** DELETE /api/v1/subscriptions: the caller's subscription of this browser ends. */
+export const pushUnsubscribeSchema = z.object({
+  endpoint: z
+    .url({ protocol: /^https$/, error: 'The endpoint must be an https URL' })
+    .max(2000, 'The endpoint must be an https URL'),
+});
+export type PushUnsubscribe = z.infer<typeof pushUnsubscribeSchema>;
+
+/**
+ * GET /api/v1/push/key: the server's VAPID public key (uncompressed P-256 point, base64url), the
+ * `applicationServerKey` of `pushManager.subscribe`.
+ */
+export const pushKeySchema = z.object({
+  publicKey: z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'Not a VAPID public key'),
+});
+export type PushKey = z.infer<typeof pushKeySchema>;
