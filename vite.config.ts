@@ -33,6 +33,8 @@ export default defineConfig({
         // The API, the broker and the origin's calls are never answered from the cache.
         navigateFallbackDenylist: [/^\/api\//, /^\/mqtt/, /^\/staticconf/],
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+        // Web push (show, click) lives in client/public/push-sw.js, loaded by the generated worker.
+        importScripts: ['/push-sw.js'],
       },
     }),
   ],
