@@ -13,6 +13,7 @@ import * as invitations from './20261126000100-invitations';
 import * as userProfile from './20261126000200-user-profile';
 import * as alarms from './20261126000300-alarms';
 import * as pushSubscriptions from './20261126000400-push-subscriptions';
+import * as alarmDeliveries from './20261126000500-alarm-deliveries';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '20261126000200-user-profile': userProfile,
   '20261126000300-alarms': alarms,
   '20261126000400-push-subscriptions': pushSubscriptions,
+  '20261126000500-alarm-deliveries': alarmDeliveries,
 };

@@ -21,6 +21,7 @@ export * from './api/invitations';
 export * from './api/members';
 export * from './api/profile';
 export * from './api/alarms';
+export * from './api/alarm-recipients';
 export * from './api/account-admin';
 export * from './api/static-conf';
 export * from './topics';

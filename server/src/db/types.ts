@@ -15,6 +15,8 @@ export interface AccountsTable {
   login_image: string | null;
   /** Days values are kept (30, 90, 182 or 365). */
   value_retention_days: Generated<number>;
+  /** 1: critical alarms reach recipients outside their notification window (default 0). */
+  alarm_critical_override: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -294,11 +296,64 @@ export interface AlarmEventsTable {
   by_user: string | null;
   note: string | null;
   created_at: number;
+  /*
+   * Optional here so that the evaluator's NewAlarmEvent need not name them: the dispatcher's
+   * (notify/) alone sets them. When the dispatcher made the event's deliveries (its claim);
+   * null: not yet.
+   */
+  expanded_at?: number | null;
+  /** A critical raise's escalation: steps done so far; null: none. */
+  escalation_step?: number | null;
+  /** When its next escalation step is due; null: none (acknowledged, cleared, done). */
+  escalate_at?: number | null;
+}
+
+/** One message to one recipient on one channel (notify/dispatcher.ts). */
+export interface AlarmDeliveriesTable {
+  id: string;
+  account_id: string;
+  event_id: string;
+  alarm_id: string;
+  /** 0: the transition itself; 1, 2, …: a critical raise's repeats and escalations. */
+  step: number;
+  kind: 'raised' | 'cleared' | 'repeat' | 'escalated';
+  /** `u:<user id>` or `e:<address>`. */
+  recipient_key: string;
+  channel: 'mail' | 'sms' | 'push';
+  due_at: number;
+  state: 'waiting' | 'sending' | 'sent' | 'failed' | 'skipped';
+  attempts: number;
+  last_error: string | null;
+  /** While sending: when the claim lapses and another process may take the row again. */
+  lease_until: number | null;
+  sent_at: number | null;
+  /** The send that took the row (rows sent together as one message share it). */
+  digest_id: string | null;
+  created_at: number;
+}
+
+/** An outside address asked to confirm before it gets alarm notifications (spec 001 §3). */
+export interface AlarmRecipientInvitesTable {
+  id: string;
+  account_id: string;
+  email: string;
+  /** SHA-256 of the token in the mail; null until the mail is being sent. */
+  token_hash: string | null;
+  state: 'pending' | 'confirmed' | 'declined';
+  created_at: number;
+  answered_at: number | null;
+  mail_state: 'waiting' | 'sending' | 'sent' | 'failed';
+  mail_due_at: number;
+  mail_attempts: number;
+  mail_error: string | null;
+  lease_until: number | null;
 }
 
 export interface Database {
   alarm_states: AlarmStatesTable;
   alarm_events: AlarmEventsTable;
+  alarm_deliveries: AlarmDeliveriesTable;
+  alarm_recipient_invites: AlarmRecipientInvitesTable;
   invitations: InvitationsTable;
   terminal_commands: TerminalCommandsTable;
   gateway_credentials: GatewayCredentialsTable;
