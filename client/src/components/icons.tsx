@@ -135,6 +135,13 @@ export const IconRelease = icon(
     <path d="m4.5 7.7 7.5 4.3 7.5-4.3M12 12v8.5" />
   </>,
 );
+export const IconAlarm = icon(
+  'Alarm',
+  <>
+    <path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15Z" />
+    <path d="M10 20.5a2 2 0 0 0 4 0" />
+  </>,
+);
 export const IconMenu = icon('Menu', <path d="M4 6.5h16M4 12h16M4 17.5h16" />);
 export const IconChevronDown = icon('ChevronDown', <path d="m6 9 6 6 6-6" />);
 export const IconDots = icon(

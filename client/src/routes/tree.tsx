@@ -9,6 +9,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import type { ReactNode } from 'react';
 import { z } from 'zod';
 import { ROUTE_REQUIREMENTS, type RouteRequirement } from '@plant/shared-schema';
+import { ALARMS_REQUIREMENT } from '../features/alarms/alarm-paths';
 import { AreaPage } from '../features/areas/area-page';
 import { ErrorPage, NoPermissionPage } from '../features/areas/error-pages';
 import { RootLayout } from '../features/shell/root-layout';
@@ -101,6 +102,11 @@ const DemoTemplatePage = lazyPage(
   'DemoTemplatePage',
 );
 const DemoDevicePage = lazyPage(() => import('../features/templates/demo-pages'), 'DemoDevicePage');
+const AlarmsListPage = lazyPage(
+  () => import('../features/alarms/alarms-list-page'),
+  'AlarmsListPage',
+);
+const AlarmPage = lazyPage(() => import('../features/alarms/alarm-page'), 'AlarmPage');
 
 export const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,
@@ -456,6 +462,12 @@ const areas = [
         area(d, '3d/$threedmodelid', msg`3D model`),
       ],
     },
+  }),
+  // Issue 17: the account's alarms, and one alarm (what a push notification opens).
+  area(appRoute, 'alarms', msg`Alarms`, {
+    requirement: ALARMS_REQUIREMENT,
+    component: () => <AlarmsListPage />,
+    children: (p) => [area(p, '$alarmid', msg`Alarm`, { component: () => <AlarmPage /> })],
   }),
   area(appRoute, 'helpcenter/$helpcenterid/$helpcenterlang', msg`Help center`, {
     requirement: ROUTE_REQUIREMENTS.helpcenter,

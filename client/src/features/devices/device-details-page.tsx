@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { I18n } from '@lingui/core';
 import {
@@ -35,6 +35,12 @@ import { StreamGroups } from './stream-groups';
 import { QrCodeButton } from '../qr/qr-code-button';
 import { AssetDocuments, AssetPhoto } from './asset-files';
 import { SaveAsLayoutButton } from '../templates/save-as-layout';
+import { AlarmSeverityBadge, useAlarmSummary } from '../alarms/alarm-summary';
+
+/* The alarms' section (with its table and form) is its own chunk: the page shows without it. */
+const AlarmsSection = lazy(() =>
+  import('../alarms/alarms-section').then((m) => ({ default: m.AlarmsSection })),
+);
 
 /**
  * /app/devices/{id}/details: one asset from the local store, live. Name and description are
@@ -76,6 +82,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
   const gatewayId = model.attributes.gateway_id;
   const [collecting, setCollecting] = useState(false);
   const canCollect = can('gateway::edit') && can('datastream::create');
+  const { worstByAsset } = useAlarmSummary();
 
   const save =
     (field: EditableField) =>
@@ -118,6 +125,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
           <Badge color={statusColor(status)} variant="light">
             {statusLabel(i18n, status)}
           </Badge>
+          <AlarmSeverityBadge severity={worstByAsset.get(model.id)} size="md" />
           <QrCodeButton item={{ kind: 'asset', id: model.id }} name={name} />
           <SaveAsLayoutButton asset={model} />
           <EditAssetButton model={model} />
@@ -152,6 +160,10 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
       </Paper>
 
       <AssetDocuments assetId={model.id} canEdit={canEdit} />
+
+      <Suspense fallback={null}>
+        <AlarmsSection assetId={model.id} />
+      </Suspense>
 
       <Stack gap="sm">
         <Group justify="space-between">

@@ -11,10 +11,12 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Highlight, Skeleton, Text, VisuallyHidden } from '@mantine/core';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import type { AlarmSeverity } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { useLiveQuery } from '../../sync/hooks';
 import { useAssetValues } from '../../sync/values';
 import { assetStatusOf, statusColor, statusLabel, textOf } from './asset-texts';
+import { AlarmSeverityBadge, useAlarmSummary, worstOf } from '../alarms/alarm-summary';
 import { useFillHeight, useListWindow, type ListWindowProps } from './devices-table';
 import classes from './devices.module.css';
 import { FileImage } from './file-image';
@@ -50,6 +52,8 @@ export interface DevicesPanelProps extends ListWindowProps {
 export function DevicesPanel(props: DevicesPanelProps) {
   const { total, at, highlight } = props;
   const { t } = useLingui();
+  // One live query of the account's alarms for every card (the worst raised one per asset).
+  const { worstByAsset } = useAlarmSummary();
   const navigate = useNavigate();
   const scrollRef = useRef<HTMLDivElement>(null);
   const height = useFillHeight(scrollRef);
@@ -159,6 +163,7 @@ export function DevicesPanel(props: DevicesPanelProps) {
                   index={index}
                   total={total}
                   model={at(index)}
+                  alarm={worstOf(worstByAsset, at(index))}
                   highlight={highlight}
                   tabbable={index === tabbable}
                   onFocus={() => setActive(index)}
@@ -177,6 +182,7 @@ function AssetCard({
   index,
   total,
   model,
+  alarm,
   highlight,
   tabbable,
   onFocus,
@@ -185,6 +191,7 @@ function AssetCard({
   readonly index: number;
   readonly total: number;
   readonly model: LocalModel<'asset'> | undefined;
+  readonly alarm: AlarmSeverity | undefined;
   readonly highlight: string;
   readonly tabbable: boolean;
   readonly onFocus: () => void;
@@ -228,6 +235,7 @@ function AssetCard({
         >
           {statusLabel(i18n, status)}
         </Badge>
+        <AlarmSeverityBadge severity={alarm} size="xs" />
         <KeyValues assetId={model.id} />
       </div>
     </div>

@@ -27,6 +27,7 @@ import type { LocalModel } from '@plant/sync-worker/api';
 import type { ListRange } from '../../sync/hooks';
 import type { DeviceColumn } from '../../state/preferences';
 import { assetStatusOf, statusColor, statusLabel, textOf } from './asset-texts';
+import { AlarmSeverityBadge, useAlarmSummary, worstOf } from '../alarms/alarm-summary';
 import classes from './devices.module.css';
 import { devicePaths } from './paths';
 
@@ -120,6 +121,8 @@ export function DevicesTable(props: DevicesTableProps) {
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? 0;
   const { offset, active, setActive } = useListWindow(virtualizer, { first, last }, props);
+  // One live query of the account's alarms for every row (the worst raised one per asset).
+  const { worstByAsset } = useAlarmSummary();
 
   const columns = useMemo<ColumnDef<TableRow>[]>(() => {
     const all: ColumnDef<TableRow>[] = [
@@ -144,9 +147,12 @@ export function DevicesTable(props: DevicesTableProps) {
         cell: ({ row }) => {
           const status = assetStatusOf(row.original.model.attributes);
           return (
-            <Badge color={statusColor(status)} variant="light" size="sm">
-              {statusLabel(i18n, status)}
-            </Badge>
+            <Group gap={4} wrap="nowrap">
+              <Badge color={statusColor(status)} variant="light" size="sm">
+                {statusLabel(i18n, status)}
+              </Badge>
+              <AlarmSeverityBadge severity={worstOf(worstByAsset, row.original.model)} size="xs" />
+            </Group>
           );
         },
       },
@@ -187,7 +193,7 @@ export function DevicesTable(props: DevicesTableProps) {
       },
     ];
     return all;
-  }, [t, i18n, highlight, gatewayCell]);
+  }, [t, i18n, highlight, gatewayCell, worstByAsset]);
   const visibleColumns = useMemo(
     () => columns.filter((c) => shown.has(c.id as ColumnId)),
     // `shown` is made from `props.columns` on every render.

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -32,6 +32,11 @@ import { devicePaths } from './paths';
 import { StreamChart } from './stream-chart';
 import { StreamForm } from './stream-form';
 import { streamShapeOf, valueText, type StreamShape } from './stream-values';
+
+/* The alarms' section (with its table and form) is its own chunk: the diagram shows without it. */
+const AlarmsSection = lazy(() =>
+  import('../alarms/alarms-section').then((m) => ({ default: m.AlarmsSection })),
+);
 
 /**
  * /app/devices/{id}/input/{inputid}: one data stream over the shared date range (spec 000 §4,
@@ -177,6 +182,11 @@ function StreamView({
         from={history?.from ?? range.from}
         to={history?.to ?? range.to}
       />
+      {shape.type === 'number' || shape.type === 'state' ? (
+        <Suspense fallback={null}>
+          <AlarmsSection assetId={assetId} streamId={stream.id} />
+        </Suspense>
+      ) : null}
     </Stack>
   );
 }

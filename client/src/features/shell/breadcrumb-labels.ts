@@ -9,6 +9,7 @@ export const SEGMENT_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   accounts: msg`Accounts`,
   accesstokens: msg`Access tokens`,
   actions: msg`Actions`,
+  alarms: msg`Alarms`,
   api: msg`API`,
   boards: msg`Boards`,
   dashboard: msg`Dashboard`,
@@ -69,7 +70,8 @@ export const SEGMENT_LABELS: Readonly<Record<string, MessageDescriptor>> = {
 };
 
 /** Synced model types whose ids appear right after a segment (their names are cheap: local). */
-export const ID_TYPES: Readonly<Record<string, 'asset' | 'gateway' | 'template'>> = {
+export const ID_TYPES: Readonly<Record<string, 'asset' | 'gateway' | 'template' | 'alarm'>> = {
+  alarms: 'alarm',
   devices: 'asset',
   '3dmodel': 'asset',
   gateways: 'gateway',

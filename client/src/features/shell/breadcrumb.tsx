@@ -150,7 +150,7 @@ function ModelName({
   type,
   id,
 }: {
-  readonly type: 'asset' | 'gateway' | 'template';
+  readonly type: 'asset' | 'gateway' | 'template' | 'alarm';
   readonly id: string;
 }) {
   const state = useLiveModel(type, id);

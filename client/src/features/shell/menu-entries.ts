@@ -4,6 +4,7 @@ import type { ComponentType } from 'react';
 import { ROUTE_REQUIREMENTS, type Language, type RouteRequirement } from '@plant/shared-schema';
 import {
   IconAccounts,
+  IconAlarm,
   IconAsset,
   IconDashboard,
   IconDetails,
@@ -20,6 +21,7 @@ import {
   type IconProps,
 } from '../../components/icons';
 import { safeDecode } from '../../components/safe-decode';
+import { ALARMS_REQUIREMENT, alarmPaths } from '../alarms/alarm-paths';
 
 /**
  * The side menu's entries (spec 000 §2 "Menu entries"), grouped as people work: running the
@@ -32,6 +34,7 @@ export type MenuEntryKey =
   | 'home'
   | 'assets'
   | 'details'
+  | 'alarms'
   | 'gateways'
   | 'dashboards'
   | 'service'
@@ -59,6 +62,8 @@ export interface MenuEntry {
   readonly requirement?: RouteRequirement;
   /** Drawn indented under the entry before it (details under assets). */
   readonly nested?: boolean;
+  /** A live count beside the label (alarms: those that need someone). */
+  readonly badge?: 'alarms';
 }
 
 export interface MenuGroup {
@@ -116,6 +121,15 @@ export function menuGroups(pathname: string, language: Language): MenuGroup[] {
           section: '/app/devices',
         },
         ...details,
+        {
+          key: 'alarms',
+          label: msg`Alarms`,
+          icon: IconAlarm,
+          to: alarmPaths.list(),
+          section: alarmPaths.list(),
+          requirement: ALARMS_REQUIREMENT,
+          badge: 'alarms',
+        },
         {
           key: 'gateways',
           label: msg`Gateways`,

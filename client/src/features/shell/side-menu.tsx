@@ -1,9 +1,10 @@
 import { useId } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { Tooltip, useDirection } from '@mantine/core';
+import { Badge, Tooltip, useDirection, VisuallyHidden } from '@mantine/core';
 import { Link, useLocation } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useMayEnter } from '../../permissions/permissions';
+import { useAlarmSummary } from '../alarms/alarm-summary';
 import { languageAtom, type MenuState } from '../../state/preferences';
 import {
   currentEntryKey,
@@ -111,6 +112,7 @@ function MenuLink({
     >
       <Icon className={classes.icon} />
       <span className={classes.label}>{label}</span>
+      {entry.badge === 'alarms' ? <AlarmCount /> : null}
     </Link>
   );
   if (!withTooltip) return link;
@@ -118,5 +120,28 @@ function MenuLink({
     <Tooltip label={label} position={dir === 'rtl' ? 'left' : 'right'} withArrow>
       {link}
     </Tooltip>
+  );
+}
+
+/** The alarms that need someone (raised, unacknowledged, not shelved), live from the local store. */
+function AlarmCount() {
+  const { t } = useLingui();
+  const { attention } = useAlarmSummary();
+  if (attention === 0) return null;
+  return (
+    <>
+      <Badge
+        color="red"
+        size="sm"
+        circle={attention < 10}
+        style={{ marginInlineStart: 'auto', flexShrink: 0 }}
+        data-testid="menu-alarm-count"
+        data-count={attention}
+        aria-hidden
+      >
+        {attention}
+      </Badge>
+      <VisuallyHidden>{t`${attention} need attention`}</VisuallyHidden>
+    </>
   );
 }

@@ -1,0 +1,534 @@
+import { useEffect, useRef, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Checkbox,
+  Fieldset,
+  Group,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import {
+  ALARM_CHANNELS,
+  ALARM_CONDITIONS,
+  ALARM_KINDS,
+  ALARM_SEVERITIES,
+  emailField,
+  uuidv7,
+  type AlarmChannel,
+} from '@plant/shared-schema';
+import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
+import { callErrorText } from '../../i18n/server-texts';
+import { onSyncEvent } from '../../sync/bridge';
+import { syncStatusAtom } from '../../sync/status';
+import { useLiveModel, useLiveQuery } from '../../sync/hooks';
+import { syncWorker } from '../../sync/worker';
+import {
+  checkDraft,
+  draftOf,
+  DRAFT_FIELDS,
+  type AlarmDraft,
+  type DraftErrors,
+  type DraftRecipient,
+} from './alarm-draft';
+import { UserName } from './alarm-parts';
+import { alarmText, channelLabel, conditionLabel, kindLabel, severityLabel } from './alarm-texts';
+import { TryRule } from './try-rule';
+
+export interface AlarmFormProps {
+  /** The alarm edited; absent: a new one. */
+  readonly alarm?: LocalModel<'alarm'>;
+  /** A new alarm's stream (from a stream's page): no pickers then. */
+  readonly stream?: { readonly assetId: string; readonly streamId: string };
+  /** After a save (with the alarm's id) or a cancel. */
+  readonly onDone: (savedId: string | null) => void;
+}
+
+/** The server's answer to the write, once it is sent (ms): past it, the form closes anyway. */
+const CONFIRM_WAIT_MS = 8_000;
+
+/**
+ * The alarm form (issue 17 items 1, 3): kind, name, limits, condition, severity, unit (the
+ * stream's, prefilled), delay, hysteresis, minutes for no-data and offline alarms, recipients
+ * (the account's users from the local store, or outside addresses, each with channels), enabled.
+ * Problems show on their fields as the user types (the schema and the model's rules, as the
+ * worker and server judge); a refusal of the server comes back on its fields. The write goes
+ * through the worker: offline it is kept and sent later.
+ */
+export function AlarmForm(props: AlarmFormProps) {
+  const { t, i18n } = useLingui();
+  const editing = props.alarm !== undefined;
+  const [draft, setDraft] = useState<AlarmDraft>(() =>
+    draftOf(props.alarm?.attributes ?? null, {
+      assetId: props.stream?.assetId ?? '',
+      streamId: props.stream?.streamId ?? '',
+      unit: '',
+    }),
+  );
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<DraftErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [waitingFor, setWaitingFor] = useState<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const onDone = useRef(props.onDone);
+  useEffect(() => {
+    onDone.current = props.onDone;
+  });
+
+  const streamState = useLiveModel('datastream', draft.streamId);
+  const stream = streamState.name === 'found' ? streamState.model : null;
+  // A new alarm takes its stream's unit (while the user has not typed another).
+  const prefilled = useRef<string | null>(null);
+  useEffect(() => {
+    if (editing || stream === null) return;
+    const unit = stream.attributes.unit;
+    setDraft((d) => (d.unit === '' || d.unit === prefilled.current ? { ...d, unit } : d));
+    prefilled.current = unit;
+  }, [editing, stream]);
+
+  const checked = checkDraft(
+    draft,
+    stream === null ? null : { type: stream.attributes.type, unit: stream.attributes.unit },
+  );
+  const shown = (field: string): string | undefined => {
+    const text =
+      serverErrors[field as keyof DraftErrors] ??
+      (submitted || touched.has(field) ? checked.errors[field as keyof DraftErrors] : undefined);
+    return text === undefined ? undefined : alarmText(i18n, text);
+  };
+  const set = (field: string, patch: Partial<AlarmDraft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setTouched((s) => new Set(s).add(field));
+    setServerErrors((e) => {
+      if (!(field in e)) return e;
+      const next = { ...e };
+      delete next[field as keyof DraftErrors];
+      return next;
+    });
+  };
+
+  // The server's refusal of the write, on its fields; its confirmation closes the form.
+  const saved = useLiveModel('alarm', waitingFor ?? '');
+  useEffect(() => {
+    if (waitingFor === null) return;
+    const off = onSyncEvent((event) => {
+      if (event.name !== 'write-rejected' || event.write.id !== waitingFor) return;
+      setWaitingFor(null);
+      const fields = Object.fromEntries(
+        Object.entries(event.fields ?? {}).map(([k, v]) => [k, v[0] ?? '']),
+      );
+      setServerErrors(fields);
+      if (Object.keys(fields).length === 0) setFormError(alarmText(i18n, event.message));
+    });
+    const timer = setTimeout(() => onDone.current(waitingFor), CONFIRM_WAIT_MS);
+    return () => {
+      off();
+      clearTimeout(timer);
+    };
+  }, [waitingFor, i18n]);
+  useEffect(() => {
+    if (waitingFor !== null && saved.name === 'found' && !saved.model.pending) {
+      onDone.current(waitingFor);
+    }
+  }, [waitingFor, saved]);
+
+  const showWorkerError = (error: WorkerError) => {
+    const fields = Object.fromEntries(
+      Object.entries(error.fields ?? {}).map(([k, v]) => [k, v[0] ?? '']),
+    );
+    setServerErrors(fields);
+    if (Object.keys(fields).length === 0) setFormError(alarmText(i18n, callErrorText(error)));
+  };
+
+  const status = useAtomValue(syncStatusAtom);
+  /** Online, the server's answer is awaited (its refusal shows here); offline the write waits. */
+  const waitOrClose = (id: string) => {
+    if (status.connection.name === 'connected') setWaitingFor(id);
+    else props.onDone(id);
+  };
+
+  const save = async () => {
+    setSubmitted(true);
+    setFormError(null);
+    if (checked.attributes === null) {
+      const first = [...DRAFT_FIELDS, ...Object.keys(checked.errors)].find(
+        (f) => checked.errors[f as keyof DraftErrors] !== undefined,
+      );
+      form.current?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
+      return;
+    }
+    const writes = syncWorker().writes;
+    // The status is the server's; shelving has its own buttons (an edit keeps a running shelf).
+    const attributes = { ...checked.attributes };
+    delete attributes.status;
+    delete attributes.shelved_until;
+    if (props.alarm === undefined) {
+      const id = uuidv7();
+      const answer = await writes.create('alarm', attributes, id);
+      if ('error' in answer) return showWorkerError(answer.error);
+      waitOrClose(id);
+    } else {
+      const answer = await writes.update('alarm', props.alarm.id, attributes);
+      if ('error' in answer) return showWorkerError(answer.error);
+      waitOrClose(props.alarm.id);
+    }
+  };
+
+  const limit = draft.kind === 'limit';
+  return (
+    <form
+      ref={form}
+      noValidate
+      data-testid="alarm-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <Stack gap="sm">
+        {editing || props.stream !== undefined ? null : (
+          <StreamPickers
+            draft={draft}
+            errors={{ asset: shown('asset_id'), stream: shown('datastream_id') }}
+            onAsset={(assetId) => set('asset_id', { assetId, streamId: '' })}
+            onStream={(streamId) => set('datastream_id', { streamId })}
+          />
+        )}
+        {shown('datastream_id') !== undefined && (editing || props.stream !== undefined) ? (
+          <Text c="red" size="sm" role="alert">
+            {shown('datastream_id')}
+          </Text>
+        ) : null}
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput
+            label={t`Name`}
+            required
+            value={draft.name}
+            onChange={(e) => set('name', { name: e.currentTarget.value })}
+            error={shown('name')}
+            data-field="name"
+          />
+          <NativeSelect
+            label={t`Kind`}
+            value={draft.kind}
+            onChange={(e) => {
+              const kind = ALARM_KINDS.find((k) => k === e.currentTarget.value);
+              if (kind !== undefined) set('kind', { kind });
+            }}
+            data={ALARM_KINDS.map((k) => ({ value: k, label: kindLabel(i18n, k) }))}
+            error={shown('kind')}
+            data-field="kind"
+          />
+          {limit ? (
+            <>
+              <NativeSelect
+                label={t`Condition`}
+                value={draft.condition}
+                onChange={(e) => {
+                  const condition = ALARM_CONDITIONS.find((c) => c === e.currentTarget.value);
+                  if (condition !== undefined) set('condition', { condition });
+                }}
+                data={ALARM_CONDITIONS.map((c) => ({ value: c, label: conditionLabel(i18n, c) }))}
+                error={shown('condition')}
+                data-field="condition"
+              />
+              <TextInput
+                label={t`Unit`}
+                value={draft.unit}
+                onChange={(e) => set('unit', { unit: e.currentTarget.value })}
+                error={shown('unit')}
+                data-field="unit"
+              />
+              <TextInput
+                label={t`Upper limit`}
+                inputMode="decimal"
+                value={draft.upper}
+                onChange={(e) => set('upper_limit', { upper: e.currentTarget.value })}
+                error={shown('upper_limit')}
+                data-field="upper_limit"
+              />
+              <TextInput
+                label={t`Lower limit`}
+                inputMode="decimal"
+                value={draft.lower}
+                onChange={(e) => set('lower_limit', { lower: e.currentTarget.value })}
+                error={shown('lower_limit')}
+                data-field="lower_limit"
+              />
+              <TextInput
+                label={t`Delay (seconds)`}
+                description={t`How long the condition must hold before the alarm fires.`}
+                inputMode="numeric"
+                value={draft.delay}
+                onChange={(e) => set('delay_s', { delay: e.currentTarget.value })}
+                error={shown('delay_s')}
+                data-field="delay_s"
+              />
+              <TextInput
+                label={t`Hysteresis`}
+                description={t`How far back past the limit the value must go before the alarm clears.`}
+                inputMode="decimal"
+                value={draft.hysteresis}
+                onChange={(e) => set('hysteresis', { hysteresis: e.currentTarget.value })}
+                error={shown('hysteresis')}
+                data-field="hysteresis"
+              />
+            </>
+          ) : (
+            <TextInput
+              label={t`After (minutes)`}
+              inputMode="numeric"
+              value={draft.afterMin}
+              onChange={(e) => set('after_s', { afterMin: e.currentTarget.value })}
+              error={shown('after_s')}
+              data-field="after_s"
+            />
+          )}
+          <NativeSelect
+            label={t`Severity`}
+            value={draft.severity}
+            onChange={(e) => {
+              const severity = ALARM_SEVERITIES.find((s) => s === e.currentTarget.value);
+              if (severity !== undefined) set('severity', { severity });
+            }}
+            data={ALARM_SEVERITIES.map((s) => ({ value: s, label: severityLabel(i18n, s) }))}
+            data-field="severity"
+          />
+        </SimpleGrid>
+        <Switch
+          label={t`Enabled`}
+          checked={draft.enabled}
+          onChange={(e) => set('enabled', { enabled: e.currentTarget.checked })}
+          data-testid="alarm-form-enabled"
+        />
+        <Recipients
+          recipients={draft.recipients}
+          error={shown('recipients')}
+          rowError={(i) => shown(`recipients.${i}`)}
+          onChange={(recipients) => set('recipients', { recipients })}
+        />
+        {limit ? <TryRule streamId={draft.streamId} rule={checked.rule} /> : null}
+        {formError === null ? null : (
+          <Alert color="red" role="alert" data-testid="alarm-form-error">
+            {formError}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => props.onDone(null)}>
+            <Trans>Cancel</Trans>
+          </Button>
+          <Button type="submit" loading={waitingFor !== null} data-testid="alarm-form-save">
+            {editing ? <Trans>Save alarm</Trans> : <Trans>Create alarm</Trans>}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** A new alarm's asset and stream, from the local store (streams of numbers or states). */
+function StreamPickers(props: {
+  readonly draft: AlarmDraft;
+  readonly errors: { readonly asset: string | undefined; readonly stream: string | undefined };
+  readonly onAsset: (id: string) => void;
+  readonly onStream: (id: string) => void;
+}) {
+  const { t } = useLingui();
+  const assets = useLiveQuery({ type: 'asset', limit: 1000 });
+  const streams = useLiveQuery(
+    props.draft.assetId === ''
+      ? null
+      : {
+          type: 'datastream',
+          search: { text: props.draft.assetId, fields: ['asset_id'] },
+          limit: 1000,
+        },
+  );
+  const numeric = (streams?.items ?? []).filter(
+    (s) =>
+      s.attributes.asset_id === props.draft.assetId &&
+      (s.attributes.type === 'number' || s.attributes.type === 'state'),
+  );
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }}>
+      <NativeSelect
+        label={t`Asset`}
+        required
+        value={props.draft.assetId}
+        onChange={(e) => props.onAsset(e.currentTarget.value)}
+        data={[
+          { value: '', label: t`Choose an asset` },
+          ...(assets?.items ?? []).map((a) => ({ value: a.id, label: a.attributes.name })),
+        ]}
+        error={props.errors.asset}
+        data-field="asset_id"
+      />
+      <NativeSelect
+        label={t`Data stream`}
+        required
+        disabled={props.draft.assetId === ''}
+        value={props.draft.streamId}
+        onChange={(e) => props.onStream(e.currentTarget.value)}
+        data={[
+          { value: '', label: t`Choose a data stream` },
+          ...numeric.map((s) => ({ value: s.id, label: s.attributes.name })),
+        ]}
+        error={props.errors.stream}
+        data-field="datastream_id"
+      />
+    </SimpleGrid>
+  );
+}
+
+/** Who is told: users of the account or outside addresses, each with its channels. */
+function Recipients(props: {
+  readonly recipients: readonly DraftRecipient[];
+  readonly error: string | undefined;
+  readonly rowError: (index: number) => string | undefined;
+  readonly onChange: (recipients: DraftRecipient[]) => void;
+}) {
+  const { t, i18n } = useLingui();
+  const users = useLiveQuery({ type: 'user', limit: 1000 });
+  const [user, setUser] = useState('');
+  const [email, setEmail] = useState('');
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const list = props.recipients;
+  const taken = new Set(list.map((r) => ('user_id' in r ? r.user_id : '')));
+  const addUser = () => {
+    if (user === '') return;
+    props.onChange([...list, { user_id: user, channels: ['mail'] }]);
+    setUser('');
+  };
+  const addEmail = () => {
+    const parsed = emailField.safeParse(email);
+    if (!parsed.success) {
+      setEmailError(alarmText(i18n, parsed.error.issues[0]?.message ?? ''));
+      return;
+    }
+    setEmailError(null);
+    props.onChange([...list, { email: parsed.data, channels: ['mail'] }]);
+    setEmail('');
+  };
+  const toggle = (index: number, channel: AlarmChannel) =>
+    props.onChange(
+      list.map((r, i) => {
+        if (i !== index) return r;
+        const channels = r.channels.includes(channel)
+          ? r.channels.filter((c) => c !== channel)
+          : ALARM_CHANNELS.filter((c) => c === channel || r.channels.includes(c));
+        return { ...r, channels };
+      }),
+    );
+  return (
+    <Fieldset legend={t`Recipients`} data-field="recipients" tabIndex={-1}>
+      <Stack gap="xs">
+        {list.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            <Trans>Nobody is told yet: add users of the account or email addresses.</Trans>
+          </Text>
+        ) : (
+          <Table data-testid="alarm-recipients">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">
+                  <Trans>Recipient</Trans>
+                </Table.Th>
+                {ALARM_CHANNELS.map((c) => (
+                  <Table.Th scope="col" key={c}>
+                    {channelLabel(i18n, c)}
+                  </Table.Th>
+                ))}
+                <Table.Th scope="col">
+                  <Trans>Remove</Trans>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.map((r, i) => {
+                const who = 'user_id' in r ? <UserName id={r.user_id} /> : r.email;
+                const whoText = 'user_id' in r ? r.user_id : r.email;
+                const rowError = props.rowError(i);
+                return (
+                  <Table.Tr key={whoText} data-testid="alarm-recipient">
+                    <Table.Td>
+                      {who}
+                      {rowError === undefined ? null : (
+                        <Text size="xs" c="red" role="alert">
+                          {rowError}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    {ALARM_CHANNELS.map((c) => (
+                      <Table.Td key={c}>
+                        <Checkbox
+                          aria-label={t`${channelLabel(i18n, c)} for ${whoText}`}
+                          checked={r.channels.includes(c)}
+                          onChange={() => toggle(i, c)}
+                        />
+                      </Table.Td>
+                    ))}
+                    <Table.Td>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={t`Remove ${whoText}`}
+                        onClick={() => props.onChange(list.filter((_, j) => j !== i))}
+                      >
+                        ×
+                      </ActionIcon>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        )}
+        {props.error === undefined ? null : (
+          <Text size="sm" c="red" role="alert">
+            {props.error}
+          </Text>
+        )}
+        <Group align="flex-end" gap="xs">
+          <NativeSelect
+            label={t`User of the account`}
+            value={user}
+            onChange={(e) => setUser(e.currentTarget.value)}
+            data={[
+              { value: '', label: t`Choose a user` },
+              ...(users?.items ?? [])
+                .filter((u) => !taken.has(u.id))
+                .map((u) => ({
+                  value: u.id,
+                  label:
+                    `${u.attributes.firstname} ${u.attributes.lastname}`.trim() ||
+                    u.attributes.email,
+                })),
+            ]}
+          />
+          <Button variant="light" onClick={addUser} disabled={user === ''}>
+            <Trans>Add user</Trans>
+          </Button>
+          <TextInput
+            label={t`Email address`}
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={emailError}
+          />
+          <Button variant="light" onClick={addEmail} disabled={email.trim() === ''}>
+            <Trans>Add address</Trans>
+          </Button>
+        </Group>
+      </Stack>
+    </Fieldset>
+  );
+}

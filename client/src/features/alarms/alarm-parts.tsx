@@ -1,0 +1,167 @@
+import { useEffect, useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { I18n } from '@lingui/core';
+import { Anchor, Badge, Text, Tooltip } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import type { AlarmAttributes } from '@plant/shared-schema';
+import { useLiveModel } from '../../sync/hooks';
+import { devicePaths } from '../devices/paths';
+import { shownState, type ShownState } from './alarm-rows';
+
+/* Small pieces the alarm screens share: times, states, names of what an alarm watches. */
+
+/** `now`, moving every `ms` (relative times and shelves that run out re-render). */
+export function useNow(ms = 30_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+
+/** "5 minutes ago", "in 2 hours": the largest whole unit (under a minute: seconds). */
+export function relativeTime(i18n: I18n, at: number, now: number): string {
+  const format = new Intl.RelativeTimeFormat(i18n.locale, { numeric: 'auto' });
+  const diff = at - now;
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(diff) >= size) return format.format(Math.round(diff / size), unit);
+  }
+  return format.format(Math.round(diff / 1000), 'second');
+}
+
+export function absoluteTime(i18n: I18n, at: number): string {
+  return i18n.date(new Date(at), { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** A time as "5 minutes ago", the date and time on hover and for screen readers. */
+export function TimeAgo(props: { readonly at: number; readonly now: number }) {
+  const { i18n } = useLingui();
+  const absolute = absoluteTime(i18n, props.at);
+  return (
+    <Tooltip label={absolute}>
+      <time dateTime={new Date(props.at).toISOString()} title={absolute}>
+        {relativeTime(i18n, props.at, props.now)}
+      </time>
+    </Tooltip>
+  );
+}
+
+const STATE_COLORS: Record<ShownState, string> = {
+  normal: 'green',
+  pending: 'orange',
+  active: 'red',
+  shelved: 'gray',
+};
+
+/** Normal, Pending, Active, or Shelved until a time. */
+export function StateBadge(props: {
+  readonly alarm: Pick<
+    AlarmAttributes,
+    'status' | 'shelved_until' | 'severity' | 'enabled' | 'name' | 'asset_id'
+  >;
+  readonly now: number;
+}) {
+  const { i18n } = useLingui();
+  const state = shownState(props.alarm, props.now);
+  const until = props.alarm.shelved_until;
+  const label =
+    state === 'shelved' && until !== null ? (
+      <Trans>Shelved until {absoluteTime(i18n, until)}</Trans>
+    ) : state === 'active' ? (
+      <Trans>Active</Trans>
+    ) : state === 'pending' ? (
+      <Trans>Pending</Trans>
+    ) : (
+      <Trans>Normal</Trans>
+    );
+  return (
+    <Badge
+      color={STATE_COLORS[state]}
+      variant={state === 'active' ? 'filled' : 'light'}
+      tt="none"
+      data-testid="alarm-state"
+      data-state={state}
+    >
+      {label}
+    </Badge>
+  );
+}
+
+/** A model's name from the local store, linked where it has a page. */
+export function AssetName(props: { readonly id: string; readonly link?: boolean }) {
+  const state = useLiveModel('asset', props.id);
+  if (state.name !== 'found')
+    return (
+      <Text span c="dimmed">
+        …
+      </Text>
+    );
+  const name = state.model.attributes.name;
+  if (props.link === false) return <>{name}</>;
+  return (
+    <Anchor component={Link} to={devicePaths.details(props.id)} size="sm">
+      {name}
+    </Anchor>
+  );
+}
+
+export function StreamName(props: {
+  readonly id: string;
+  readonly assetId: string;
+  readonly link?: boolean;
+}) {
+  const state = useLiveModel('datastream', props.id);
+  if (state.name !== 'found')
+    return (
+      <Text span c="dimmed">
+        …
+      </Text>
+    );
+  const name = state.model.attributes.name;
+  if (props.link === false) return <>{name}</>;
+  return (
+    <Anchor component={Link} to={devicePaths.stream(props.assetId, props.id)} size="sm">
+      {name}
+    </Anchor>
+  );
+}
+
+/** A user of the account by name (or "a user" when this user may not see the members). */
+export function UserName(props: { readonly id: string }) {
+  const state = useLiveModel('user', props.id);
+  if (state.name === 'loading') return <>…</>;
+  if (state.name === 'missing') return <Trans>a user</Trans>;
+  const a = state.model.attributes;
+  const name = `${a.firstname} ${a.lastname}`.trim();
+  return <>{name === '' ? a.email : name}</>;
+}
+
+/** How the latest raise's notifications went, shown only when something is wrong. */
+export function DeliveryNote(props: { readonly status: AlarmAttributes['status'] }) {
+  const delivery = props.status?.delivery;
+  if (delivery === undefined) return null;
+  if (delivery.state === 'failed') {
+    return (
+      <Text span size="sm" c="red" data-testid="alarm-delivery" data-state="failed">
+        <Trans>Not delivered</Trans>
+        {delivery.error === null ? null : `: ${delivery.error}`}
+      </Text>
+    );
+  }
+  if (delivery.state === 'retrying') {
+    const attempts = delivery.attempts;
+    return (
+      <Text span size="sm" c="orange" data-testid="alarm-delivery" data-state="retrying">
+        <Trans>Retrying (attempt {attempts})</Trans>
+      </Text>
+    );
+  }
+  return null;
+}

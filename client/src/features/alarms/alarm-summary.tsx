@@ -1,0 +1,66 @@
+import { useMemo } from 'react';
+import { useLingui } from '@lingui/react/macro';
+import { Badge } from '@mantine/core';
+import type { AlarmSeverity } from '@plant/shared-schema';
+import { useCan } from '../../permissions/permissions';
+import { useLiveQuery } from '../../sync/hooks';
+import { summarise } from './alarm-rows';
+import { severityColor, severityLabel } from './alarm-severity';
+
+/*
+ * What the always-loaded screens show of alarms (the menu's badge, the asset lists' and the asset
+ * page's severity): one live query of the account's alarms for the whole screen, grouped here,
+ * rather than a query per row. Kept small: the asset list's first paint loads it.
+ */
+
+/** The alarms a summary reads at most (an account's alarms are tens, not thousands). */
+const SUMMARY_LIMIT = 1000;
+
+export interface AlarmSummary {
+  /** Per asset id, the worst severity of its raised alarms. */
+  readonly worstByAsset: ReadonlyMap<string, AlarmSeverity>;
+  /** Raised, unacknowledged, not shelved. */
+  readonly attention: number;
+}
+
+const NONE: AlarmSummary = { worstByAsset: new Map(), attention: 0 };
+
+/** The account's alarms, summarised live (nothing without alarm::view). */
+export function useAlarmSummary(): AlarmSummary {
+  const can = useCan();
+  const result = useLiveQuery(can('alarm::view') ? { type: 'alarm', limit: SUMMARY_LIMIT } : null);
+  return useMemo(
+    () => (result === undefined ? NONE : summarise(result.items, Date.now())),
+    [result],
+  );
+}
+
+/** The worst raised alarm of a list's model (an asset), if any. */
+export function worstOf(
+  worstByAsset: ReadonlyMap<string, AlarmSeverity>,
+  asset: { readonly id: string } | undefined,
+): AlarmSeverity | undefined {
+  return asset === undefined ? undefined : worstByAsset.get(asset.id);
+}
+
+/** An asset's worst raised alarm as a badge (nothing when none is raised). */
+export function AlarmSeverityBadge(props: {
+  readonly severity: AlarmSeverity | undefined;
+  readonly size?: 'xs' | 'sm' | 'md';
+}) {
+  const { t, i18n } = useLingui();
+  if (props.severity === undefined) return null;
+  const label = severityLabel(i18n, props.severity);
+  return (
+    <Badge
+      color={severityColor(props.severity)}
+      variant="filled"
+      size={props.size ?? 'sm'}
+      data-testid="asset-alarm-badge"
+      data-severity={props.severity}
+      aria-label={t`Alarm: ${label}`}
+    >
+      {label}
+    </Badge>
+  );
+}

@@ -1,0 +1,280 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Anchor,
+  Badge,
+  Group,
+  NativeSelect,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import { ALARM_SEVERITIES, type AlarmSeverity } from '@plant/shared-schema';
+import type { LocalModel } from '@plant/sync-worker/api';
+import { EmptyState } from '../../components/empty-state';
+import { alarmRows, NO_FILTER, type AlarmFilter, type ShownState } from './alarm-rows';
+import {
+  AssetName,
+  DeliveryNote,
+  StateBadge,
+  StreamName,
+  TimeAgo,
+  UserName,
+  useNow,
+} from './alarm-parts';
+import { alarmPaths } from './alarm-paths';
+import { severityColor, severityLabel } from './alarm-texts';
+
+const STATES: readonly ShownState[] = ['active', 'pending', 'normal', 'shelved'];
+
+/** The state and severity filters, as labelled native selects (keyboard and screen readers). */
+export function AlarmFilters(props: {
+  readonly filter: AlarmFilter;
+  readonly onChange: (filter: AlarmFilter) => void;
+}) {
+  const { t, i18n } = useLingui();
+  const stateLabels: Record<ShownState, string> = {
+    active: t`Active`,
+    pending: t`Pending`,
+    normal: t`Normal`,
+    shelved: t`Shelved`,
+  };
+  return (
+    <Group gap="sm" align="flex-end">
+      <NativeSelect
+        label={t`State`}
+        value={props.filter.state}
+        onChange={(e) => {
+          const v = e.currentTarget.value;
+          const state = STATES.find((s) => s === v) ?? 'all';
+          props.onChange({ ...props.filter, state });
+        }}
+        data={[
+          { value: 'all', label: t`All states` },
+          ...STATES.map((s) => ({ value: s, label: stateLabels[s] })),
+        ]}
+        data-testid="alarm-filter-state"
+      />
+      <NativeSelect
+        label={t`Severity`}
+        value={props.filter.severity}
+        onChange={(e) => {
+          const v = e.currentTarget.value;
+          const severity: AlarmSeverity | 'all' = ALARM_SEVERITIES.find((s) => s === v) ?? 'all';
+          props.onChange({ ...props.filter, severity });
+        }}
+        data={[
+          { value: 'all', label: t`All severities` },
+          ...ALARM_SEVERITIES.map((s) => ({ value: s, label: severityLabel(i18n, s) })),
+        ]}
+        data-testid="alarm-filter-severity"
+      />
+    </Group>
+  );
+}
+
+export interface AlarmsTableProps {
+  /** The alarms (undefined while the store answers). */
+  readonly alarms: readonly LocalModel<'alarm'>[] | undefined;
+  /** The table's name for screen readers. */
+  readonly caption: string;
+  /** Leave out the asset column (an asset's page) and the stream column (a stream's page). */
+  readonly withAsset?: boolean;
+  readonly withStream?: boolean;
+  /** Filters above the table (the account's list). */
+  readonly withFilters?: boolean;
+  /** What the empty list says. */
+  readonly empty: ReactNode;
+}
+
+/**
+ * Alarms as a real table: sorted as alarm-rows.ts says (raised and unacknowledged first, then by
+ * severity, then the newest change), every alarm's name a link to its page.
+ */
+export function AlarmsTable(props: AlarmsTableProps) {
+  const { i18n } = useLingui();
+  const now = useNow();
+  const [filter, setFilter] = useState<AlarmFilter>(NO_FILTER);
+  const rows = useMemo(
+    () => (props.alarms === undefined ? undefined : alarmRows(props.alarms, filter, now)),
+    [props.alarms, filter, now],
+  );
+  const withAsset = props.withAsset ?? true;
+  const withStream = props.withStream ?? true;
+  const filtered = filter.state !== 'all' || filter.severity !== 'all';
+
+  if (rows === undefined) {
+    return (
+      <Stack gap={6} aria-busy role="status" data-testid="alarms-loading">
+        <VisuallyHidden>
+          <Trans>Loading the alarms…</Trans>
+        </VisuallyHidden>
+        <Skeleton height={32} aria-hidden />
+        <Skeleton height={32} aria-hidden />
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="sm">
+      {props.withFilters === true ? <AlarmFilters filter={filter} onChange={setFilter} /> : null}
+      {rows.length === 0 ? (
+        <div data-testid="alarms-empty">
+          <EmptyState
+            title={filtered ? <Trans>No alarm matches these filters</Trans> : props.empty}
+          />
+        </div>
+      ) : (
+        <Table.ScrollContainer minWidth={720}>
+          <Table
+            striped
+            highlightOnHover
+            verticalSpacing="xs"
+            data-testid="alarms-table"
+            aria-rowcount={rows.length + 1}
+          >
+            <Table.Caption>
+              <VisuallyHidden>{props.caption}</VisuallyHidden>
+            </Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">
+                  <Trans>Name</Trans>
+                </Table.Th>
+                {withAsset ? (
+                  <Table.Th scope="col">
+                    <Trans>Asset</Trans>
+                  </Table.Th>
+                ) : null}
+                {withStream ? (
+                  <Table.Th scope="col">
+                    <Trans>Data stream</Trans>
+                  </Table.Th>
+                ) : null}
+                <Table.Th scope="col">
+                  <Trans>Severity</Trans>
+                </Table.Th>
+                <Table.Th scope="col">
+                  <Trans>State</Trans>
+                </Table.Th>
+                <Table.Th scope="col">
+                  <Trans>Since</Trans>
+                </Table.Th>
+                <Table.Th scope="col">
+                  <Trans>Value</Trans>
+                </Table.Th>
+                <Table.Th scope="col">
+                  <Trans>Acknowledged</Trans>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((m) => {
+                const a = m.attributes;
+                const s = a.status;
+                const count = s?.count ?? 0;
+                return (
+                  <Table.Tr key={m.id} data-testid="alarm-row" data-id={m.id}>
+                    <Table.Th scope="row" fw={500}>
+                      <Group gap={6} wrap="nowrap">
+                        <Anchor component={Link} to={alarmPaths.alarm(m.id)} size="sm">
+                          {a.name}
+                        </Anchor>
+                        {a.enabled ? null : (
+                          <Badge size="xs" variant="outline" color="gray">
+                            <Trans>Disabled</Trans>
+                          </Badge>
+                        )}
+                        {m.pending ? (
+                          <Badge size="xs" variant="light" color="orange">
+                            <Trans>Not synced yet</Trans>
+                          </Badge>
+                        ) : null}
+                      </Group>
+                    </Table.Th>
+                    {withAsset ? (
+                      <Table.Td>
+                        <AssetName id={a.asset_id} />
+                      </Table.Td>
+                    ) : null}
+                    {withStream ? (
+                      <Table.Td>
+                        <StreamName id={a.datastream_id} assetId={a.asset_id} />
+                      </Table.Td>
+                    ) : null}
+                    <Table.Td>
+                      <Badge color={severityColor(a.severity)} variant="light" size="sm">
+                        {severityLabel(i18n, a.severity)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap={4} wrap="nowrap">
+                        <StateBadge alarm={a} now={now} />
+                        {count > 1 ? (
+                          <Text span size="sm" fw={600} data-testid="alarm-count">
+                            ×{count}
+                          </Text>
+                        ) : null}
+                      </Group>
+                      <DeliveryNote status={s} />
+                    </Table.Td>
+                    <Table.Td>
+                      {s?.since === null || s?.since === undefined ? (
+                        <Text span c="dimmed" size="sm">
+                          –
+                        </Text>
+                      ) : (
+                        <TimeAgo at={s.since} now={now} />
+                      )}
+                    </Table.Td>
+                    <Table.Td style={{ fontVariantNumeric: 'tabular-nums' }}>
+                      {s?.value === null || s?.value === undefined
+                        ? '–'
+                        : `${i18n.number(s.value)}${a.unit === null || a.unit === '' ? '' : ` ${a.unit}`}`}
+                    </Table.Td>
+                    <Table.Td>
+                      <Acknowledged status={s} now={now} />
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
+
+function Acknowledged(props: {
+  readonly status: LocalModel<'alarm'>['attributes']['status'];
+  readonly now: number;
+}) {
+  const s = props.status;
+  if (s === null || s.raised_at === null)
+    return (
+      <Text span c="dimmed" size="sm">
+        –
+      </Text>
+    );
+  if (!s.acknowledged || s.acknowledged_by === null) {
+    return (
+      <Text span size="sm" c="dimmed" data-testid="alarm-unacknowledged">
+        <Trans>Not acknowledged</Trans>
+      </Text>
+    );
+  }
+  return (
+    <Text span size="sm" data-testid="alarm-acknowledged">
+      <UserName id={s.acknowledged_by} />
+      {s.acknowledged_at === null ? null : (
+        <>
+          {', '}
+          <TimeAgo at={s.acknowledged_at} now={props.now} />
+        </>
+      )}
+    </Text>
+  );
+}
