@@ -22,6 +22,8 @@ import type { Services } from './services';
 import type { ValuesService } from './gateways/values.service';
 import type { FileService } from './files/file.service';
 import { fileRoutes } from './routes/files';
+import { alarmRecipientRoutes } from './routes/alarm-recipients';
+import type { RecipientInvites } from './notify/recipient-invites';
 import { alarmRoutes } from './routes/alarms';
 
 /** Bodies past this are refused with 413 before they are read into memory. */
@@ -38,6 +40,8 @@ export function createApp(
   push: { readonly publicKey: string },
   trustedProxies: readonly string[] = [],
   mapTilesUrl?: string,
+  /** Recipient invitations of the alarm dispatcher (`AlarmDispatcher.invites`). */
+  alarmRecipients?: RecipientInvites,
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const proxies: ReadonlySet<string> = new Set(trustedProxies.map(exactAddress));
@@ -78,6 +82,7 @@ export function createApp(
   api.route('/', gatewayRoutes(services, values));
   api.route('/', valueRoutes(services, values));
   api.route('/', fileRoutes(services, files));
+  if (alarmRecipients !== undefined) api.route('/', alarmRecipientRoutes(alarmRecipients));
   api.route('/', alarmRoutes(services));
   // Last: its /:collection paths must not shadow the fixed paths above.
   api.route('/', modelRoutes(services, log));
