@@ -34,12 +34,12 @@ function valueFor(dp: AgentDatapoint, i: number): PointValue {
 }
 
 /** The points of the run: `POINTS` spread over the gateway's streams, one every 10 ms each. */
-function pointsOf(config: GatewayConfig, start: number) {
+function pointsOf(config: GatewayConfig, start: number, count: number) {
   const dps = config.connections.flatMap((c) => c.datapoints);
   const points: { stream: string; ts: number; value: PointValue }[] = [];
-  for (let i = 0; points.length < POINTS; i++) {
+  for (let i = 0; points.length < count; i++) {
     for (const dp of dps) {
-      if (points.length >= POINTS) break;
+      if (points.length >= count) break;
       points.push({ stream: dp.datastream_id, ts: start + i * 10, value: valueFor(dp, i) });
     }
   }
@@ -66,7 +66,14 @@ function until(check: () => boolean, timeoutMs: number): Promise<void> {
  */
 export async function wholePathIngest(
   env: Record<string, string> = {},
+  options: {
+    /** Points to send (default BENCH_INGEST_POINTS or 200,000). */
+    readonly points?: number;
+    /** Runs once the gateway's configuration is known, before the timed part (alarm rules). */
+    readonly prepare?: (origin: string, dataDir: string, config: GatewayConfig) => Promise<void>;
+  } = {},
 ): Promise<{ perSecond: number; points: { stream: string; ts: number; value: PointValue }[] }> {
+  const count = options.points ?? POINTS;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-bench-ingest-'));
   const server = await startChild(
     path.join(ROOT, 'server/src/main.ts'),
@@ -79,7 +86,7 @@ export async function wholePathIngest(
     const key = readDemoAgentKeys(dataDir)[0];
     if (key === undefined) throw new Error('the demo seeding made no gateway keys');
     const buffer = PointBuffer.open(agentDir, key.gateway, {
-      maxPoints: POINTS * 2,
+      maxPoints: count * 2,
       batchPoints: BATCH,
     });
     let config: GatewayConfig | undefined;
@@ -100,8 +107,9 @@ export async function wholePathIngest(
     await until(() => config !== undefined, 30_000);
     await first.stop();
     if (config === undefined) throw new Error('no configuration');
+    await options.prepare?.(server.url, dataDir, config);
 
-    const points = pointsOf(config, Date.now() - POINTS * 10);
+    const points = pointsOf(config, Date.now() - count * 10, count);
     for (let i = 0; i < points.length; i += 10_000) buffer.add(points.slice(i, i + 10_000));
 
     // The whole path: from the link's start until the last batch is acknowledged.
@@ -112,7 +120,7 @@ export async function wholePathIngest(
     const oursMs = performance.now() - started;
     await uplink.stop();
     buffer.close();
-    return { perSecond: (POINTS / oursMs) * 1_000, points };
+    return { perSecond: (count / oursMs) * 1_000, points };
   } finally {
     await server.stop();
     await fs.rm(dataDir, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import { benchAccess } from './access.bench';
+import { benchAlarms } from './alarms.bench';
 import { benchBootstrap } from './bootstrap.bench';
 import { benchBundleSize } from './bundle-size.bench';
 import { benchChangeLog } from './change-log.bench';
@@ -48,6 +49,8 @@ const benches: [string, () => Promise<string[]>][] = [
   ['devices-views', benchDevicesViews],
   // Issue 16: a 50 MB file through the chunked, resumable upload vs one plain PUT.
   ['upload', benchUpload],
+  // Issue 17: alarm evaluation's cost per ingested point with 1,000 rules vs none.
+  ['alarms', benchAlarms],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {

@@ -1,7 +1,9 @@
 import {
   alarmModel,
   INITIAL_ALARM_STATE,
-  step,
+  stepRun,
+  pointRun,
+  type PointRun,
   tick,
   type AlarmAttributes,
   type AlarmState,
@@ -30,6 +32,9 @@ export interface AlarmInfo {
   readonly rule: AlarmAttributes;
 }
 
+/** What one alarm is stepped through: a stream's points in time order. */
+type Work = readonly { readonly alarm: AlarmInfo; readonly points: PointRun | undefined }[];
+
 /** A point as ingest stored it. */
 export interface EvaluatedPoint {
   readonly stream: string;
@@ -42,6 +47,39 @@ export interface RecordedTransition extends AlarmTransition {
   readonly accountId: string;
   readonly alarmId: string;
   readonly assetId: string;
+}
+
+/**
+ * How far a state's latest point may run ahead of the stored one before it is written although
+ * nothing else moved. Writing every alarm's row for every batch would cost a write per alarm per
+ * batch; the stored point time only guards against points older than it, which ingest never
+ * hands over twice (a batch seen before is a duplicate) and a gateway sends in time order.
+ */
+const LAZY_MS = 60_000;
+
+/** Whether a stepped state differs from the stored one enough to be written. */
+function worthSaving(before: AlarmState, after: AlarmState): boolean {
+  if (
+    before.state !== after.state ||
+    before.since !== after.since ||
+    before.count !== after.count ||
+    before.acknowledged !== after.acknowledged
+  )
+    return true;
+  if (after.lastTs === null) return false;
+  return before.lastTs === null || after.lastTs - before.lastTs >= LAZY_MS;
+}
+
+/**
+ * Whether an update may change which alarms there are or what they watch: not the status the
+ * evaluator itself writes on every transition (dropping the cache for those would reload every
+ * alarm of the account after each raise).
+ */
+function changesRules(u: ModelUpdate): boolean {
+  if (u.child_type === alarmModel.type) return true;
+  if (u.type !== alarmModel.type) return false;
+  if (u.action !== 'attributes_updated') return true;
+  return Object.keys(u.attributes ?? {}).some((k) => k !== 'status');
 }
 
 /** Another writer moved a state between our read and our write: roll back and read again. */
@@ -99,8 +137,7 @@ export class AlarmEvaluator {
   ) {
     this.models = new ModelRepository(db);
     const here = feed.subscribe((accountId, updates) => {
-      if (updates.some((u) => u.type === alarmModel.type || u.child_type === alarmModel.type))
-        this.byAccount.delete(accountId);
+      if (updates.some(changesRules)) this.byAccount.delete(accountId);
     });
     const elsewhere = feed.subscribeElsewhere((accountId, types) => {
       if (types.has(alarmModel.type)) this.byAccount.delete(accountId);
@@ -155,10 +192,11 @@ export class AlarmEvaluator {
       list.push([p.ts, p.value]);
       byStream.set(p.stream, list);
     }
-    const work: { alarm: AlarmInfo; points: [number, number][] }[] = [];
+    const work: { alarm: AlarmInfo; points: PointRun | undefined }[] = [];
     for (const [stream, list] of byStream) {
       list.sort((a, b) => a[0] - b[0]);
-      for (const alarm of alarms.get(stream) ?? []) work.push({ alarm, points: list });
+      const run = pointRun(list);
+      for (const alarm of alarms.get(stream) ?? []) work.push({ alarm, points: run });
     }
     return this.persist(accountId, work, undefined);
   }
@@ -171,7 +209,11 @@ export class AlarmEvaluator {
     accountId: string,
     work: readonly { alarm: AlarmInfo; points: readonly [number, number][] }[],
   ): Promise<RecordedTransition[]> {
-    return this.persist(accountId, work, undefined);
+    return this.persist(
+      accountId,
+      work.map((w) => ({ alarm: w.alarm, points: pointRun(w.points) })),
+      undefined,
+    );
   }
 
   /**
@@ -183,7 +225,9 @@ export class AlarmEvaluator {
     const pending = new Set(await repo.pending(accountId));
     if (pending.size === 0) return [];
     const alarms = [...(await this.alarmsOf(accountId)).values()].flat();
-    const work = alarms.filter((a) => pending.has(a.id)).map((alarm) => ({ alarm, points: [] }));
+    const work = alarms
+      .filter((a) => pending.has(a.id))
+      .map((alarm) => ({ alarm, points: undefined }));
     // A pending alarm deleted or disabled meanwhile never fires: its state goes. Read afresh,
     // not from the cache, which may not know yet of an alarm made by another process.
     const known = new Set(alarms.map((a) => a.id));
@@ -206,7 +250,7 @@ export class AlarmEvaluator {
 
   private async persist(
     accountId: string,
-    work: readonly { alarm: AlarmInfo; points: readonly [number, number][] }[],
+    work: Work,
     tickTo: TickTo | undefined,
   ): Promise<RecordedTransition[]> {
     if (work.length === 0) return [];
@@ -240,7 +284,7 @@ export class AlarmEvaluator {
   private async once(
     trx: Db,
     accountId: string,
-    work: readonly { alarm: AlarmInfo; points: readonly [number, number][] }[],
+    work: Work,
     tickTo: TickTo | undefined,
   ): Promise<{ recorded: RecordedTransition[]; updates: ModelUpdate[] }> {
     const repo = new AlarmRepository(trx);
@@ -253,8 +297,8 @@ export class AlarmEvaluator {
       const before = stored.get(alarm.id);
       let state: AlarmState = before?.state ?? INITIAL_ALARM_STATE;
       const transitions: AlarmTransition[] = [];
-      for (const point of points) {
-        const out = step(alarm.rule, state, point);
+      if (points !== undefined) {
+        const out = stepRun(alarm.rule, state, points);
         state = out.state;
         transitions.push(...out.transitions);
       }
@@ -287,7 +331,7 @@ export class AlarmEvaluator {
     if (stepped.some((s) => statusMoved(s.before?.state, s.state, s.transitions)))
       await new ChangeLogRepository(trx).lockAll([accountId]);
     for (const { alarm, before, state, transitions } of stepped) {
-      if (before !== undefined && JSON.stringify(before.state) === JSON.stringify(state)) continue;
+      if (before !== undefined && !worthSaving(before.state, state)) continue;
       if (!(await repo.save(accountId, alarm.id, before?.version, state, now)))
         throw new LostRace();
       for (const t of transitions) {

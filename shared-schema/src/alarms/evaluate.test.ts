@@ -7,6 +7,9 @@ import {
   conditionHolds,
   replay,
   step,
+  stepAll,
+  stepRun,
+  pointRun,
   tick,
   type AlarmState,
   type AlarmTransition,
@@ -249,6 +252,51 @@ describe('alarm evaluation, properties', () => {
         expect([...first.transitions, ...rest]).toEqual(whole.transitions);
         expect(state).toEqual(whole.state);
         expect(replay(rule, points).transitions).toEqual(whole.transitions);
+      }),
+    );
+  });
+
+  it('stepAll answers what stepping each point answers (states and transitions), also out of order', () => {
+    fc.assert(
+      fc.property(ruleArb, pointsArb, fc.nat(), (r, points, swap) => {
+        const rule = toRule(r);
+        // Now and then two points swapped (late ones are ignored, by both).
+        const list = points.map((p) => [...p] as [number, number]);
+        const i = list.length < 2 ? 0 : swap % (list.length - 1);
+        if (list.length >= 2 && swap % 3 === 0) {
+          const a = list[i];
+          const b = list[i + 1];
+          if (a !== undefined && b !== undefined) [list[i], list[i + 1]] = [b, a];
+        }
+        const one = run(rule, list);
+        const all = stepAll(rule, INITIAL_ALARM_STATE, list);
+        expect(all.transitions).toEqual(one.transitions);
+        expect(all.state).toEqual(one.state);
+      }),
+    );
+  });
+
+  it('stepRun answers what stepping each point answers, from any state, batch after batch', () => {
+    fc.assert(
+      fc.property(ruleArb, pointsArb, fc.array(fc.nat(), { maxLength: 6 }), (r, points, cuts) => {
+        const rule = toRule(r);
+        const one = run(rule, points);
+        // The same points in batches, as ingest hands them over.
+        const at = [...new Set(cuts.map((c) => (points.length === 0 ? 0 : c % points.length)))];
+        at.sort((a, b) => a - b);
+        let state: AlarmState = INITIAL_ALARM_STATE;
+        const transitions: AlarmTransition[] = [];
+        let from = 0;
+        for (const to of [...at, points.length]) {
+          const batch = pointRun(points.slice(from, to));
+          from = to;
+          if (batch === undefined) continue;
+          const out = stepRun(rule, state, batch);
+          state = out.state;
+          transitions.push(...out.transitions);
+        }
+        expect(transitions).toEqual(one.transitions);
+        expect(state).toEqual(one.state);
       }),
     );
   });
