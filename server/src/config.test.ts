@@ -89,6 +89,49 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ TRUSTED_PROXIES: 'proxy.local' })).toThrow(/IP addresses/);
   });
 
+  it('alarm SMS and web push: SMS_URL with its SMS_TOKEN, the VAPID subject from MAIL_FROM', () => {
+    const none = loadConfig({});
+    expect(none).toMatchObject({ smsUrl: undefined, smsToken: undefined });
+    expect(none.vapidSubject).toBe('mailto:no-reply@localhost');
+    const sms = loadConfig({ SMS_URL: 'https://sms.example/v1/messages', SMS_TOKEN: 'tok-123' });
+    expect(sms).toMatchObject({ smsUrl: 'https://sms.example/v1/messages', smsToken: 'tok-123' });
+    expect(loadConfig({ MAIL_FROM: 'ops@plant.example' }).vapidSubject).toBe(
+      'mailto:ops@plant.example',
+    );
+    expect(loadConfig({ VAPID_SUBJECT: 'https://plant.example/contact' }).vapidSubject).toBe(
+      'https://plant.example/contact',
+    );
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ SMS_URL: 'https://sms.example/v1' })).toEqual([
+      "SMS_TOKEN: SMS_URL needs SMS_TOKEN (the provider's bearer token)",
+    ]);
+    expect(problems({ SMS_TOKEN: 'tok' })).toEqual([
+      'SMS_URL: SMS_TOKEN is set but SMS_URL is not',
+    ]);
+    expect(problems({ SMS_URL: 'ftp://sms', SMS_TOKEN: 'tok' })).toEqual([
+      'SMS_URL: SMS_URL must be an http(s) URL',
+    ]);
+    expect(problems({ SMS_URL: 'https://sms', SMS_TOKEN: 'two words' })).toEqual([
+      'SMS_TOKEN: SMS_TOKEN must be printable characters without spaces',
+    ]);
+    expect(problems({ VAPID_SUBJECT: 'http://plant.example' })).toEqual([
+      'VAPID_SUBJECT: VAPID_SUBJECT must be a mailto: address or an https:// URL',
+    ]);
+    expect(problems({ MAIL_FROM: 'Machine Platform' })).toEqual([
+      'VAPID_SUBJECT: MAIL_FROM names no address, so VAPID_SUBJECT must be set',
+    ]);
+    expect(
+      loadConfig({ MAIL_FROM: 'Machine Platform', VAPID_SUBJECT: 'mailto:a@b.c' }),
+    ).toMatchObject({ vapidSubject: 'mailto:a@b.c' });
+  });
+
   it("the map's detail tiles: optional, an http(s) address that names {z}, {x} and {y}", () => {
     expect(loadConfig({}).mapTilesUrl).toBeUndefined();
     const url = 'https://tiles.plant.example/{z}/{x}/{y}.png';

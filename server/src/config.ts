@@ -61,6 +61,18 @@ const envSchema = z.object({
       'MAP_TILES_URL must name the tile with {z}, {x} and {y}',
     )
     .optional(),
+  SMS_URL: z.url({ protocol: /^https?$/, error: 'SMS_URL must be an http(s) URL' }).optional(),
+  SMS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]+$/, 'SMS_TOKEN must be printable characters without spaces')
+    .optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(
+      /^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/,
+      'VAPID_SUBJECT must be a mailto: address or an https:// URL',
+    )
+    .optional(),
 });
 
 /** The built web client (`vite build` writes it; `npm start` builds it when it is missing). */
@@ -92,6 +104,14 @@ export interface Config {
    * for detail (/staticconf tells the client); undefined: the base layer alone.
    */
   readonly mapTilesUrl: string | undefined;
+  /**
+   * The SMS provider's HTTP endpoint (POST `{ to, text }` with `Authorization: Bearer SMS_TOKEN`);
+   * undefined: each SMS is appended to DATA_DIR/sms/outbox.jsonl and logged.
+   */
+  readonly smsUrl: string | undefined;
+  readonly smsToken: string | undefined;
+  /** The `sub` of web push's VAPID claims: how push services reach the operator. */
+  readonly vapidSubject: string;
 }
 
 export class ConfigError extends Error {
@@ -108,6 +128,12 @@ export class ConfigError extends Error {
 function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '::') return 'localhost';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** `mailto:` and the address in MAIL_FROM (`Name <address>` or a bare address), if it has one. */
+function mailtoOf(mailFrom: string): string | undefined {
+  const address = /<([^<>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  return /^[^\s@<>]+@[^\s@<>]+$/.test(address) ? `mailto:${address}` : undefined;
 }
 
 /** Reads the environment. Empty values count as unset, so `PORT= npm start` uses the default. */
@@ -128,6 +154,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Processes linked by Redis must share one database: SQLite files are each process's own.
     throw new ConfigError(['REDIS_URL: REDIS_URL needs DATABASE_URL (processes share Postgres)']);
   }
+  const problems: string[] = [];
+  if (e.SMS_URL !== undefined && e.SMS_TOKEN === undefined) {
+    problems.push("SMS_TOKEN: SMS_URL needs SMS_TOKEN (the provider's bearer token)");
+  }
+  if (e.SMS_URL === undefined && e.SMS_TOKEN !== undefined) {
+    // Likely a typo in SMS_URL's name: without it, SMS would only be written to a file.
+    problems.push('SMS_URL: SMS_TOKEN is set but SMS_URL is not');
+  }
+  const vapidSubject = e.VAPID_SUBJECT ?? mailtoOf(e.MAIL_FROM);
+  if (vapidSubject === undefined) {
+    problems.push('VAPID_SUBJECT: MAIL_FROM names no address, so VAPID_SUBJECT must be set');
+  }
+  if (problems.length > 0 || vapidSubject === undefined) throw new ConfigError(problems);
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
@@ -143,6 +182,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     mapTilesUrl: e.MAP_TILES_URL,
+    smsUrl: e.SMS_URL,
+    smsToken: e.SMS_TOKEN,
+    vapidSubject,
     trustedProxies: (e.TRUSTED_PROXIES ?? '').split(',').filter((x) => x !== ''),
   });
 }
