@@ -1,7 +1,9 @@
 import { Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { registerSW } from 'virtual:pwa-register';
+import { listenForInstallPrompt } from './features/banners/install-prompt';
 import { i18n } from './i18n/i18n';
+import { appStore } from './state/store';
 import { msg } from '@lingui/core/macro';
 
 /**
@@ -11,6 +13,8 @@ import { msg } from '@lingui/core/macro';
  * action). The action is a real button: reachable by keyboard and named for screen readers.
  */
 export function registerServiceWorker(): void {
+  // The install offer comes once per page, often before sign-in: kept for the banner.
+  listenForInstallPrompt(appStore);
   if (!('serviceWorker' in navigator)) return;
   const update = registerSW({
     immediate: true,

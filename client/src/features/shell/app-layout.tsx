@@ -6,6 +6,7 @@ import { Outlet, useLocation } from '@tanstack/react-router';
 import { useAtom } from 'jotai';
 import { IconMenu } from '../../components/icons';
 import { menuStateAtom, nextMenuState, type MenuState } from '../../state/preferences';
+import { Banners } from '../banners/banners';
 import { AccountBrand } from './account-brand';
 import { AccountSwitcher } from './account-switcher';
 import { Breadcrumb } from './breadcrumb';
@@ -129,6 +130,7 @@ export function AppLayout() {
         </AppShell.Navbar>
       )}
       <AppShell.Main id="main" tabIndex={-1} className={classes.main}>
+        <Banners />
         <Breadcrumb narrow={narrow} />
         <PageTransition>
           <Outlet />
