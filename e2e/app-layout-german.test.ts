@@ -19,6 +19,7 @@ const GERMAN_MENU = {
   entries: [
     'Startseite',
     'Anlagen',
+    'Alarme',
     'Gateways',
     'Dashboards',
     'Serviceanfragen',

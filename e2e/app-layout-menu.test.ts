@@ -17,6 +17,7 @@ afterAll(() => e2e.close());
 const ALL_ENTRIES = [
   'Home',
   'Assets',
+  'Alarms',
   'Gateways',
   'Dashboards',
   'Service requests',

@@ -51,6 +51,8 @@ describe('GET user', () => {
     const { user, ctx } = await me(DEMO_USERS.tech);
     expect(user.activeRoles.map((r) => r.slug)).toEqual(['technician']);
     expect(user.permissions.map((p) => p.name).sort()).toEqual([
+      'alarm::acknowledge',
+      'alarm::view',
       'asset::edit',
       'asset::view',
       'datastream::view',

@@ -9,6 +9,9 @@ import { AssetAccessRepository } from '../repositories/asset-access.repository';
 import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { createAccount } from '../services/account.service';
+import { ChangeFeed } from '../services/change-feed';
+import { ModelService } from '../services/model.service';
+import { ModelRepository } from '../repositories/model.repository';
 import { seedDemoModels, type DemoGateway } from './demo-models';
 import { seedDemoSmartphone } from './demo-smartphone';
 
@@ -36,6 +39,9 @@ const TECHNICIAN_PERMISSIONS = [
   'gateway::view',
   'datastream::view',
   'helpcenter::view',
+  // Issue 17: the technician sees the alarms of its machines and acknowledges them.
+  'alarm::view',
+  'alarm::acknowledge',
 ];
 /** How many of the root account's machines the technician sees (the first of them it edits). */
 export const TECHNICIAN_MACHINES = 4;
@@ -170,9 +176,77 @@ export async function seedDemo(
       assetModel.type,
       Object.keys(assetModel.attributes.shape).filter((f) => !TECHNICIAN_HIDDEN.includes(f)),
     );
+    await seedDemoAlarms(trx, clock, root.id, rootMachines, ids.admin);
     // The smartphone demo (template and asset) in the machine builder's account.
     return [...machines, await seedDemoSmartphone(trx, clock, root.id)];
   });
   log.info('demo data seeded', { users: Object.values(DEMO_USERS) });
   return gateways;
+}
+
+/** The demo alarms (issue 17), on the simulated streams of the machine builder's first machines. */
+export const DEMO_ALARMS = [
+  {
+    machine: 0,
+    stream: 'Motor temperature',
+    // The simulated motor runs between 45 and 85 °C: above 80 for a few minutes each half hour.
+    alarm: {
+      name: 'Motor too hot',
+      condition: 'greater',
+      upper_limit: 80,
+      unit: '°C',
+      severity: 'warning',
+      delay_s: 60,
+      hysteresis: 3,
+    },
+    mailAdmin: true,
+  },
+  {
+    machine: 1,
+    stream: 'Oil pressure',
+    // The simulated pressure runs between 120 and 185 bar: below 125 for a moment every 10 min.
+    alarm: {
+      name: 'Oil pressure low',
+      condition: 'less',
+      lower_limit: 125,
+      unit: 'bar',
+      severity: 'critical',
+      delay_s: 30,
+      hysteresis: 5,
+    },
+    mailAdmin: false,
+  },
+] as const;
+
+/**
+ * Writes the demo alarms through the same code as a client's write (the change log and the
+ * model's checks against its stream as for any alarm); the first one mails the demo admin.
+ */
+async function seedDemoAlarms(
+  trx: Db,
+  clock: Clock,
+  accountId: string,
+  machines: readonly string[],
+  adminId: string,
+): Promise<void> {
+  const streams = await new ModelRepository(trx).allOfTypes(accountId, ['datastream']);
+  const models = new ModelService(trx, clock, new ChangeFeed());
+  for (const demo of DEMO_ALARMS) {
+    const assetId = machines[demo.machine];
+    const stream = streams.find((row) => {
+      const a = JSON.parse(row.attributes) as { asset_id?: string; name?: string };
+      return a.asset_id === assetId && a.name === demo.stream;
+    });
+    if (assetId === undefined || stream === undefined) continue;
+    await models.applyIn(trx, accountId, {
+      kind: 'create',
+      collection: 'alarms',
+      body: {
+        ...demo.alarm,
+        asset_id: assetId,
+        datastream_id: stream.id,
+        recipients: demo.mailAdmin ? [{ user_id: adminId, channels: ['mail'] }] : [],
+      },
+    });
+  }
 }
