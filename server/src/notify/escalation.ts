@@ -1,3 +1,4 @@
+import type { AlarmAttributes } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import type { Logger } from '../logger';
 import { AlarmDeliveryRepository, type EventRow } from './alarm-delivery.repository';
@@ -28,10 +29,13 @@ import { resolveRecipients, SKIP_REASONS } from './recipients';
  * deliveries are recorded as skipped.
  */
 
-async function ended(repo: AlarmDeliveryRepository, db: Db, ev: EventRow): Promise<boolean> {
-  const alarm = await readAlarm(db, ev.account_id, ev.alarm_id);
-  const status = alarm?.status ?? null;
-  if (alarm === undefined || alarm.severity !== 'critical' || status === null) return true;
+async function ended(
+  repo: AlarmDeliveryRepository,
+  alarm: AlarmAttributes,
+  ev: EventRow,
+): Promise<boolean> {
+  const status = alarm.status;
+  if (alarm.severity !== 'critical' || status === null) return true;
   if (status.raised_at !== ev.ts || status.state !== 'active' || status.acknowledged) return true;
   return repo.endedAfter(ev.account_id, ev);
 }
@@ -44,7 +48,7 @@ async function stepOne(db: Db, ev: EventRow, now: number, touched: Touched): Pro
     const from = ev.escalation_step ?? 0;
     const step = from + 1;
     const alarm = await readAlarm(trx, accountId, ev.alarm_id);
-    if (alarm === undefined || (await ended(repo, trx, ev))) {
+    if (alarm === undefined || (await ended(repo, alarm, ev))) {
       await repo.advanceEscalation(accountId, ev.id, from, null);
       return;
     }

@@ -166,13 +166,17 @@ async function expandOne(db: Db, ev: EventRow, now: number, touched: Touched): P
     const accountId = ev.account_id;
     const alarm = await readAlarm(trx, accountId, ev.alarm_id);
     if (ev.kind === 'raised') {
-      const escalates = alarm?.severity === 'critical' && !isShelved(alarm, now);
+      // Shelved too: its steps are then recorded as skipped, and whoever is next is told once
+      // the shelving ended while the raise still stands unacknowledged.
+      const escalates = alarm?.severity === 'critical';
       const escalateAt = escalates ? now + ESCALATION_AFTER_MS : null;
       if (!(await repo.claimEvent(accountId, ev.id, now, escalateAt))) return 'taken';
       if (alarm === undefined) return 'expanded';
       const planned = await planRaise(repo, invites, ev, alarm, now);
-      if (escalates && !planned.some((p) => p.state === 'waiting'))
-        await repo.stopEscalation(accountId, ev.id);
+      const reachable = planned.some(
+        (p) => p.state === 'waiting' || p.reason === SKIP_REASONS.shelved,
+      );
+      if (escalates && !reachable) await repo.stopEscalation(accountId, ev.id);
       await repo.insert(accountId, rowsOf(ev, 0, 'raised', planned, now));
       touched.set(ev.id, { accountId, alarmId: ev.alarm_id });
       return 'expanded';

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import {
+  deliveryStatus,
+  digestMessage,
+  limitText,
+  singleMessage,
+  type MessageItem,
+} from './messages';
+
+/* The texts people get and what the alarm shows of its deliveries (pure). */
+
+const alarm: MessageItem['alarm'] = {
+  name: 'Motor too hot',
+  kind: 'limit',
+  condition: 'greater',
+  upper_limit: 80,
+  lower_limit: null,
+  unit: '°C',
+  after_s: null,
+};
+const item = (over: Partial<MessageItem> = {}): MessageItem => ({
+  kind: 'raised',
+  alarmId: 'a1',
+  alarm,
+  severity: 'warning',
+  assetName: 'Press 4',
+  value: 93.5,
+  ts: Date.parse('2026-03-29T00:30:00Z'),
+  ...over,
+});
+
+describe('messages', () => {
+  it('name the alarm, asset, value, limit, severity, time in the reader’s zone, and the link', () => {
+    const m = singleMessage('acc', item(), 'tag', 'https://plant.example', 'Europe/Berlin');
+    expect(m.subject).toBe('Warning: Motor too hot on Press 4');
+    expect(m.text).toContain('Value: 93.5 °C');
+    expect(m.text).toContain('Limit: above 80 °C');
+    expect(m.text).toContain('Since: 29/03/2026, 01:30 (Europe/Berlin)');
+    expect(m.url).toBe('https://plant.example/app/alarms/a1');
+  });
+
+  it('say each condition’s limit in words', () => {
+    expect(limitText({ ...alarm, condition: 'less', upper_limit: null, lower_limit: 2 })).toBe(
+      'below 2 °C',
+    );
+    expect(limitText({ ...alarm, condition: 'exact', lower_limit: 3, upper_limit: 3 })).toBe(
+      'equal to 3 °C',
+    );
+    expect(limitText({ ...alarm, condition: 'exact', lower_limit: 1, upper_limit: 3 })).toBe(
+      'between 1 °C and 3 °C',
+    );
+    expect(limitText({ ...alarm, kind: 'no_data', after_s: 600 })).toBe('no data for 10 min');
+  });
+
+  it('list several in one digest with the worst severity', () => {
+    const m = digestMessage(
+      'acc',
+      'North',
+      [item(), item({ alarmId: 'a2', severity: 'critical', kind: 'cleared' })],
+      'digest:1',
+      'https://plant.example',
+      null,
+    );
+    expect(m.subject).toBe('2 alarms in North');
+    expect(m.severity).toBe('critical');
+    expect(m.text).toContain('Cleared: Motor too hot on Press 4');
+    expect(m.url).toBe('https://plant.example/app/alarms');
+  });
+});
+
+describe('delivery status', () => {
+  const row = (state: string, attempts = 1, last_error: string | null = null) => ({
+    state,
+    attempts,
+    last_error,
+  });
+  it('shows retrying over waiting over failed over sent, and none when nobody was told', () => {
+    expect(deliveryStatus([])).toEqual({ state: 'none', attempts: 0, error: null });
+    expect(deliveryStatus([row('skipped', 0, 'Shelved')]).state).toBe('none');
+    expect(deliveryStatus([row('sent'), row('waiting', 0)]).state).toBe('waiting');
+    expect(deliveryStatus([row('sent'), row('failed', 5, 'x')])).toEqual({
+      state: 'failed',
+      attempts: 5,
+      error: 'x',
+    });
+    expect(deliveryStatus([row('failed', 1, 'x'), row('waiting', 2, 'timeout')])).toEqual({
+      state: 'retrying',
+      attempts: 2,
+      error: 'timeout',
+    });
+    expect(deliveryStatus([row('sent'), row('skipped', 0)]).state).toBe('sent');
+  });
+});
