@@ -66,7 +66,7 @@ async function installOffered(page: Page): Promise<void> {
 }
 
 describe('the notification banner', () => {
-  it('offers Allow while the permission is not asked, as a named region that leaves the focus alone', async () => {
+  it('offers Allow while the permission is not asked, as a named region that leaves the focus alone; refused, it says so', async () => {
     const browser = await e2e.browser();
     await recordInstallOffers(browser);
     const tab = await e2e.openApp(browser, '/user/login');
@@ -90,6 +90,10 @@ describe('the notification banner', () => {
         .getByRole('button', { name: 'Not now' })
         .evaluate((el) => el === document.activeElement),
     ).toBe(true);
+    // Allow asks the browser, which refuses here (headless): the banner says it is blocked.
+    await banner.getByRole('button', { name: 'Allow' }).click();
+    await tab.page.getByRole('region', { name: 'Notifications are blocked' }).waitFor();
+    expect(await tab.page.evaluate(() => Notification.permission)).toBe('denied');
   });
 
   it('says that the browser blocks notifications when they are denied, and Allow is off', async () => {

@@ -51,7 +51,8 @@ export function Banners() {
   }));
   const [busy, setBusy] = useState(false);
 
-  // A subscription this browser holds is sent again for whoever signs in here, once.
+  // A subscription this browser holds is sent again once a page for whoever is signed in: the
+  // server then sends that user's alarms here (it keeps one row per endpoint).
   const sentFor = useRef<string | null>(null);
   useEffect(() => {
     if (push !== 'subscribed' || userId === null || sentFor.current === userId) return;
