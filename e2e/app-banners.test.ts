@@ -197,7 +197,7 @@ describe('the notification banner', () => {
 });
 
 describe('the install banner', () => {
-  it('offered once the notification banner is out of the way; dismissed, it stays away for 7 days', async () => {
+  it('offered once the notification banner is out of the way; dismissed, it stays away for 7 days; used or installed, it goes', async () => {
     const browser = await e2e.browser();
     await recordInstallOffers(browser);
     const tab = await e2e.openApp(browser, '/user/login');
@@ -225,6 +225,12 @@ describe('the install banner', () => {
     await banner.waitFor();
     // Install hands over to the browser's own dialog; the offer is used up, so the banner goes.
     await banner.getByRole('button', { name: 'Install' }).click();
+    await expect.poll(() => banner.count()).toBe(0);
+
+    // Installed from elsewhere (the browser's menu): the browser says so and the banner goes.
+    await tab.reload();
+    await banner.waitFor();
+    await tab.page.evaluate(() => dispatchEvent(new Event('appinstalled')));
     await expect.poll(() => banner.count()).toBe(0);
   });
 });

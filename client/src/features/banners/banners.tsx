@@ -89,10 +89,13 @@ export function Banners() {
 
   const run = (work: () => Promise<void>) => {
     setBusy(true);
-    void work().finally(() => {
-      setBusy(false);
-      refreshPush();
-    });
+    void work()
+      // A permission request that failed: the state read again tells where it stands.
+      .catch(() => undefined)
+      .finally(() => {
+        setBusy(false);
+        refreshPush();
+      });
   };
 
   const allow = () =>
