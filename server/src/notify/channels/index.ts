@@ -31,6 +31,8 @@ export interface ChannelDeps {
   readonly clock?: Clock;
   /** The https agent web pushes go through (tests: one that trusts a loopback push service). */
   readonly pushAgent?: Agent;
+  /** Tests only: push to endpoints on loopback and private addresses (refused otherwise). */
+  readonly allowPrivatePushEndpoints?: boolean;
 }
 
 /**
@@ -50,6 +52,9 @@ export async function createChannels(deps: ChannelDeps): Promise<Channels> {
     log,
     clock: deps.clock ?? systemClock,
     ...(deps.pushAgent === undefined ? {} : { agent: deps.pushAgent }),
+    ...(deps.allowPrivatePushEndpoints === undefined
+      ? {}
+      : { allowPrivateEndpoints: deps.allowPrivatePushEndpoints }),
   });
   return { mail: new MailChannel(deps.mailer), sms: new SmsChannel(sms), push };
 }

@@ -46,6 +46,7 @@ beforeAll(async () => {
     log,
     dataDir: s.dataDir,
     pushAgent: agent,
+    allowPrivatePushEndpoints: true,
   });
   techToken = await s.signIn(DEMO_USERS.tech);
   const me = await s.call('GET', apiPaths.user(), { token: techToken });
@@ -174,6 +175,26 @@ describe('the web push channel', () => {
     expect(await rowOf(busy.endpoint)).toBeDefined();
   });
 
+  it('a subscription with keys no browser makes is deleted without a push', async () => {
+    await clearSubscriptions(tech.userId ?? '');
+    const endpoint = `${push.origin}/push/bad-keys`;
+    // The schema takes any base64url; only a 65-byte P-256 point can be encrypted for.
+    const res = await s.call('POST', apiPaths.subscriptions(), {
+      token: techToken,
+      json: {
+        endpoint,
+        publicKey: 'BPk3Q_VnJk2s0mZ-1234',
+        authToken: 'aGVsbG8td29ybGQ',
+        contentEncoding: 'aes128gcm',
+      },
+    });
+    expect(res.status).toBe(201);
+    const before = push.received.length;
+    await expect(channels.push.send(tech, message)).rejects.toBeInstanceOf(PermanentDeliveryError);
+    expect(await rowOf(endpoint)).toBeUndefined();
+    expect(push.received.length).toBe(before);
+  });
+
   it('a push service whose certificate is not trusted is a failure to retry, not a send', async () => {
     await clearSubscriptions(tech.userId ?? '');
     await subscribe(techToken, '/push/untrusted');
@@ -183,10 +204,46 @@ describe('the web push channel', () => {
       mailer,
       log,
       dataDir: s.dataDir,
+      allowPrivatePushEndpoints: true,
     });
     const failed = plain.push.send(tech, message);
     await expect(failed).rejects.toThrow(/certificate/);
     await expect(failed).rejects.not.toBeInstanceOf(PermanentDeliveryError);
+  });
+
+  it('refuses endpoints on loopback or private addresses: deleted, never requested', async () => {
+    await clearSubscriptions(tech.userId ?? '');
+    const guarded = await createChannels({
+      config: { smsUrl: undefined, smsToken: undefined, vapidSubject: 'mailto:ops@plant.example' },
+      db: s.db,
+      mailer,
+      log,
+      dataDir: s.dataDir,
+      pushAgent: agent,
+    });
+    const port = new URL(push.origin).port;
+    const endpoints = [
+      `${push.origin}/push/internal`,
+      `https://localhost:${port}/push/internal`,
+      `https://[::1]:${port}/push/internal`,
+    ];
+    for (const endpoint of endpoints) {
+      const keys = browserKeys();
+      const res = await s.call('POST', apiPaths.subscriptions(), {
+        token: techToken,
+        json: {
+          endpoint,
+          publicKey: keys.publicKey,
+          authToken: keys.authSecret,
+          contentEncoding: 'aes128gcm',
+        },
+      });
+      expect(res.status).toBe(201);
+    }
+    const before = push.received.length + push.refused.length;
+    await expect(guarded.push.send(tech, message)).rejects.toBeInstanceOf(PermanentDeliveryError);
+    for (const endpoint of endpoints) expect(await rowOf(endpoint)).toBeUndefined();
+    expect(push.received.length + push.refused.length).toBe(before);
   });
 
   it('skips a recipient who is not a user, and a user without a subscription', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Agent } from 'node:https';
+import { Agent } from 'node:https';
 import webpush from 'web-push';
 import type { Logger } from '../../logger';
 import { isoAt, type Clock } from '../../lib/clock';
@@ -14,6 +14,7 @@ import {
   type Recipient,
   type SendOutcome,
 } from '../contract';
+import { endpointIsPublic, publicOnlyLookup } from './public-address';
 import type { VapidKeys } from './vapid-keys';
 
 /** A push waits at the push service at most a day for an offline device; later it is stale. */
@@ -78,6 +79,11 @@ export interface PushChannelOptions {
   readonly clock: Clock;
   /** The https agent pushes go through (a test's trusting a loopback push service's CA). */
   readonly agent?: Agent;
+  /**
+   * Tests only: endpoints on loopback and private addresses are pushed to. Otherwise they are
+   * refused (a subscription comes from any signed-in user, a push service is always public).
+   */
+  readonly allowPrivateEndpoints?: boolean;
   readonly timeoutMs?: number;
 }
 
@@ -93,7 +99,15 @@ type Attempt = 'sent' | 'gone' | { readonly error: unknown };
 export class PushChannel implements Channel {
   readonly name = 'push' as const;
 
-  constructor(private readonly options: PushChannelOptions) {}
+  private readonly agent: Agent | undefined;
+
+  constructor(private readonly options: PushChannelOptions) {
+    this.agent =
+      options.agent ??
+      (options.allowPrivateEndpoints === true
+        ? undefined
+        : new Agent({ lookup: publicOnlyLookup }));
+  }
 
   async send(to: Recipient, message: OutgoingMessage): Promise<SendOutcome> {
     if (to.userId === null) return { kind: 'skipped', reason: 'not a user of the account' };
@@ -127,6 +141,14 @@ export class PushChannel implements Channel {
       log.warn('push subscription with unusable keys removed', { subscription: row.id });
       return 'gone';
     }
+    if (this.options.allowPrivateEndpoints !== true && !(await endpointIsPublic(row.endpoint))) {
+      await subscriptions.remove(row.id);
+      log.warn('push subscription to a private address removed', {
+        subscription: row.id,
+        user: row.user_id,
+      });
+      return 'gone';
+    }
     try {
       await webpush.sendNotification(
         { endpoint: row.endpoint, keys: { p256dh: row.public_key, auth: row.auth_token } },
@@ -142,7 +164,7 @@ export class PushChannel implements Channel {
           topic: topicOf(message.tag),
           contentEncoding: row.content_encoding === 'aesgcm' ? 'aesgcm' : 'aes128gcm',
           timeout: this.options.timeoutMs ?? PUSH_TIMEOUT_MS,
-          ...(this.options.agent === undefined ? {} : { agent: this.options.agent }),
+          ...(this.agent === undefined ? {} : { agent: this.agent }),
         },
       );
     } catch (err) {
