@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { NotificationSettings } from '@plant/shared-schema';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../seed/demo';
 import { PermanentDeliveryError } from './contract';
 import {
   ESCALATION_AFTER_MS,
+  LEASE_MS,
   MAX_ATTEMPTS,
   RETRY_BACKOFF_MS,
   type AlarmDispatcher,
@@ -19,6 +21,16 @@ import { SKIP_REASONS } from './recipients';
 let f: NotifyFixture;
 let dispatcher: AlarmDispatcher;
 const mails = () => f.channels.mail;
+
+/** A window that opens two hours from the clock's now (UTC), for an hour. */
+function closedWindow(): NotificationSettings {
+  const hour = new Date(f.clock.now()).getUTCHours();
+  const at = (h: number) => `${String(h % 24).padStart(2, '0')}:00`;
+  return {
+    channels: ['mail'],
+    window: { days: [0, 1, 2, 3, 4, 5, 6], from: at(hour + 2), to: at(hour + 3), timezone: 'UTC' },
+  };
+}
 
 beforeAll(async () => {
   f = await notifyFixture();
@@ -133,6 +145,34 @@ describe('a raise', () => {
   });
 });
 
+describe('wake', () => {
+  it('runs a round soon after it is asked, once started', async () => {
+    // Its timer's rounds an hour apart: what comes sooner came from the wake.
+    const started = f.dispatcher(f.server.db, 3_600_000);
+    started.start();
+    try {
+      await started.round();
+      const alarmId = await f.createAlarm({
+        name: 'Spindle load',
+        recipients: [{ user_id: f.userIds.admin, channels: ['mail'] }],
+      });
+      await f.raise(alarmId);
+      started.wake();
+      await vi.waitFor(
+        () =>
+          expect(
+            mails()
+              .to(DEMO_USERS.admin)
+              .filter((m) => m.url.endsWith(alarmId)),
+          ).toHaveLength(1),
+        { timeout: 10_000 },
+      );
+    } finally {
+      await started.stop();
+    }
+  });
+});
+
 describe('windows and digests', () => {
   it('delivers at the opening of a closed window, not before, with what waited as one digest', async () => {
     // The technician is told from 12:00 to 13:00 UTC only; it is 10:00 and a bit.
@@ -202,6 +242,44 @@ describe('windows and digests', () => {
   });
 });
 
+describe('the account setting for critical alarms', () => {
+  it('lets a critical alarm through a closed window when the account says so, else it waits', async () => {
+    await f.setNotifications('tech', closedWindow());
+    const setOverride = (on: boolean) =>
+      f.server.db
+        .updateTable('accounts')
+        .set({ alarm_critical_override: on ? 1 : 0 })
+        .where('id', '=', f.accountId)
+        .execute();
+    const critical = (name: string) =>
+      f.createAlarm({
+        name,
+        severity: 'critical',
+        recipients: [{ user_id: f.userIds.tech, channels: ['mail'] }],
+      });
+    const about = (id: string) =>
+      mails()
+        .to(DEMO_USERS.tech)
+        .filter((m) => m.url.endsWith(id));
+    try {
+      const waits = await critical('Gas leak (default)');
+      await f.raise(waits);
+      await dispatcher.round();
+      expect(about(waits)).toHaveLength(0);
+
+      await setOverride(true);
+      const through = await critical('Gas leak (override)');
+      await f.raise(through);
+      await dispatcher.round();
+      expect(about(through)).toHaveLength(1);
+      expect(about(waits)).toHaveLength(0);
+    } finally {
+      await setOverride(false);
+      await f.setNotifications('tech', { channels: ['mail'], window: null });
+    }
+  });
+});
+
 describe('escalation of a critical alarm', () => {
   it('repeats after the set minutes, then tells the next recipient, and stops once acknowledged', async () => {
     const alarmId = await f.createAlarm({
@@ -257,6 +335,46 @@ describe('escalation of a critical alarm', () => {
 });
 
 describe('failures', () => {
+  it('takes a send over once the lease of a process that died with it ran out', async () => {
+    const alarmId = await f.createAlarm({
+      name: 'Hydraulic oil',
+      recipients: [{ user_id: f.userIds.internal, channels: ['mail'] }],
+    });
+    await f.raise(alarmId);
+    // A process claimed the delivery and died before it sent (its lease is what it left).
+    const other = f.dispatcher(f.server.openDatabase());
+    const sending = mails().send.bind(mails());
+    let hang: () => void = () => undefined;
+    mails().send = () =>
+      new Promise((resolve) => {
+        hang = () => resolve({ kind: 'sent' });
+      });
+    const dying = other.round();
+    await vi.waitFor(
+      async () => {
+        const rows = await f.deliveries(alarmId);
+        expect(rows.map((r) => r.state)).toEqual(['sending']);
+      },
+      { timeout: 10_000 },
+    );
+    mails().send = sending;
+    const about = () =>
+      mails()
+        .to(DEMO_USERS.internal)
+        .filter((m) => m.url.endsWith(alarmId));
+    await dispatcher.round();
+    expect(about()).toHaveLength(0);
+    f.clock.advance(LEASE_MS + 1_000);
+    await dispatcher.round();
+    expect(about()).toHaveLength(1);
+    expect((await f.deliveries(alarmId)).map((r) => [r.state, r.attempts])).toEqual([['sent', 2]]);
+    // The stale send's end changes nothing: the row is the other send's now.
+    hang();
+    await dying;
+    expect((await f.deliveries(alarmId)).map((r) => r.state)).toEqual(['sent']);
+    await other.stop();
+  });
+
   it('retries with backoff, then gives up, and shows it on the alarm', async () => {
     const alarmId = await f.createAlarm({
       name: 'Cooling water',

@@ -57,7 +57,7 @@ export interface NotifyFixture {
   readonly userIds: Record<keyof typeof DEMO_USERS, string>;
   readonly channels: { mail: RecordingChannel; sms: RecordingChannel; push: RecordingChannel };
   /** A dispatcher on this database connection (default: the server's). */
-  dispatcher(db?: Db): AlarmDispatcher;
+  dispatcher(db?: Db, everyMs?: number): AlarmDispatcher;
   createAlarm(body: Partial<AlarmInput>): Promise<string>;
   /** Records a raise as the evaluator does: its event, and the alarm's status. */
   raise(alarmId: string, value?: number): Promise<number>;
@@ -144,7 +144,7 @@ export async function notifyFixture(): Promise<NotifyFixture> {
     streamId,
     userIds,
     channels,
-    dispatcher: (db = server.db) => {
+    dispatcher: (db = server.db, everyMs?: number) => {
       if (db !== server.db) opened.push(db);
       return new AlarmDispatcher({
         db,
@@ -154,6 +154,7 @@ export async function notifyFixture(): Promise<NotifyFixture> {
         models: new ModelService(db, clock, server.feed),
         config: { appUrl: APP_URL },
         feed: server.feed,
+        ...(everyMs === undefined ? {} : { everyMs }),
       });
     },
     createAlarm: async (body) => {
