@@ -402,6 +402,12 @@ function Recipients(props: {
   const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState<string | null>(null);
   const list = props.recipients;
+  const names = new Map(
+    (users?.items ?? []).map((u) => [
+      u.id,
+      `${u.attributes.firstname} ${u.attributes.lastname}`.trim() || u.attributes.email,
+    ]),
+  );
   const taken = new Set(list.map((r) => ('user_id' in r ? r.user_id : '')));
   const addUser = () => {
     if (user === '') return;
@@ -455,10 +461,13 @@ function Recipients(props: {
             <Table.Tbody>
               {list.map((r, i) => {
                 const who = 'user_id' in r ? <UserName id={r.user_id} /> : r.email;
-                const whoText = 'user_id' in r ? r.user_id : r.email;
+                const whoText = 'user_id' in r ? (names.get(r.user_id) ?? r.user_id) : r.email;
                 const rowError = props.rowError(i);
                 return (
-                  <Table.Tr key={whoText} data-testid="alarm-recipient">
+                  <Table.Tr
+                    key={'user_id' in r ? r.user_id : r.email}
+                    data-testid="alarm-recipient"
+                  >
                     <Table.Td>
                       {who}
                       {rowError === undefined ? null : (
@@ -506,12 +515,7 @@ function Recipients(props: {
               { value: '', label: t`Choose a user` },
               ...(users?.items ?? [])
                 .filter((u) => !taken.has(u.id))
-                .map((u) => ({
-                  value: u.id,
-                  label:
-                    `${u.attributes.firstname} ${u.attributes.lastname}`.trim() ||
-                    u.attributes.email,
-                })),
+                .map((u) => ({ value: u.id, label: names.get(u.id) ?? u.id })),
             ]}
           />
           <Button variant="light" onClick={addUser} disabled={user === ''}>

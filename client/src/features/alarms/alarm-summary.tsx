@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { Badge } from '@mantine/core';
+import { Badge, VisuallyHidden } from '@mantine/core';
 import type { AlarmSeverity } from '@plant/shared-schema';
 import { useCan } from '../../permissions/permissions';
 import { useLiveQuery } from '../../sync/hooks';
@@ -58,9 +58,9 @@ export function AlarmSeverityBadge(props: {
       size={props.size ?? 'sm'}
       data-testid="asset-alarm-badge"
       data-severity={props.severity}
-      aria-label={t`Alarm: ${label}`}
     >
-      {label}
+      <span aria-hidden>{label}</span>
+      <VisuallyHidden>{t`Alarm: ${label}`}</VisuallyHidden>
     </Badge>
   );
 }

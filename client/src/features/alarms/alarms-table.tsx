@@ -128,13 +128,7 @@ export function AlarmsTable(props: AlarmsTableProps) {
         </div>
       ) : (
         <Table.ScrollContainer minWidth={720}>
-          <Table
-            striped
-            highlightOnHover
-            verticalSpacing="xs"
-            data-testid="alarms-table"
-            aria-rowcount={rows.length + 1}
-          >
+          <Table striped highlightOnHover verticalSpacing="xs" data-testid="alarms-table">
             <Table.Caption>
               <VisuallyHidden>{props.caption}</VisuallyHidden>
             </Table.Caption>
