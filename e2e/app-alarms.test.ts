@@ -29,6 +29,8 @@ let page: Page;
 let seq = 0;
 /** The alarm raised in the first test, acknowledged and shelved in the later ones. */
 let raisedId = '';
+/** The alarm the form created. */
+let createdId = '';
 /** A day of the motor's temperature, stored before the tests. */
 let day: { now: number; points: { stream: string; ts: number; value: number }[] };
 
@@ -238,6 +240,7 @@ describe('the alarm screens', () => {
     await page.getByTestId('alarm-form-save').click();
     await tab.waitForPath(/^\/app\/alarms\/[^/]+$/);
     const id = decodeURIComponent(tab.path().split('/').pop() ?? '');
+    createdId = id;
     await expect
       .poll(async () => (await serverAlarm(id).catch(() => null))?.name)
       .toBe('Motor hot');
@@ -344,5 +347,39 @@ describe('the alarm screens', () => {
       .toContain('Ingrid Internal');
     const status = (await serverAlarm(raisedId)).status;
     expect(status).toMatchObject({ acknowledged: true, acknowledged_by: other.userId });
+  });
+
+  it('an alarm is disabled, edited and, once confirmed, deleted from its page', async () => {
+    await tab.goto(`/app/alarms/${createdId}`);
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toBe('Motor hot');
+    // Disabled (a store-fed switch: click, then wait for the store's answer).
+    await page.getByTestId('alarm-enabled').click();
+    await expect.poll(() => page.getByTestId('alarm-disabled').count()).toBe(1);
+    await expect.poll(async () => (await serverAlarm(createdId)).enabled).toBe(false);
+
+    await page.getByTestId('alarm-edit').click();
+    const form = page.getByTestId('alarm-form');
+    await expect.poll(() => form.getByLabel('Upper limit').inputValue()).toBe('80');
+    await form.getByLabel('Name').fill('Motor very hot');
+    await form.getByLabel('Upper limit').fill('90');
+    await page.getByTestId('alarm-form-save').click();
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toBe('Motor very hot');
+    await expect.poll(async () => (await serverAlarm(createdId)).upper_limit).toBe(90);
+    // The edit kept what the form does not show.
+    expect(await serverAlarm(createdId)).toMatchObject({ enabled: false, delay_s: 120 });
+
+    await page.getByRole('button', { name: 'Delete alarm' }).click();
+    await page.getByTestId('alarm-delete-confirm').click();
+    await tab.waitForPath(/^\/app\/alarms$/);
+    await expect
+      .poll(async () =>
+        (await e2e.serverModels(admin.accountId, 'alarm')).some((m) => m.id === createdId),
+      )
+      .toBe(false);
+    await expect.poll(() => row('Motor very hot').count()).toBe(0);
   });
 });

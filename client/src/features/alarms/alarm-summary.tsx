@@ -1,17 +1,40 @@
 import { useMemo } from 'react';
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { Badge, VisuallyHidden } from '@mantine/core';
+import { Badge, VisuallyHidden, type MantineColor } from '@mantine/core';
 import type { AlarmSeverity } from '@plant/shared-schema';
 import { useCan } from '../../permissions/permissions';
 import { useLiveQuery } from '../../sync/hooks';
 import { summarise } from './alarm-rows';
-import { severityColor, severityLabel } from './alarm-severity';
 
 /*
  * What the always-loaded screens show of alarms (the menu's badge, the asset lists' and the asset
  * page's severity): one live query of the account's alarms for the whole screen, grouped here,
  * rather than a query per row. Kept small: the asset list's first paint loads it.
  */
+
+/* Severities' words and colours (here, with the badge: the asset list's first paint needs them). */
+
+const SEVERITY_LABELS: Record<AlarmSeverity, MessageDescriptor> = {
+  info: msg`Info`,
+  warning: msg`Warning`,
+  critical: msg`Critical`,
+};
+
+const SEVERITY_COLORS: Record<AlarmSeverity, MantineColor> = {
+  info: 'blue',
+  warning: 'yellow',
+  critical: 'red',
+};
+
+export function severityLabel(i18n: I18n, severity: AlarmSeverity): string {
+  return i18n._(SEVERITY_LABELS[severity]);
+}
+
+export function severityColor(severity: AlarmSeverity): MantineColor {
+  return SEVERITY_COLORS[severity];
+}
 
 /** The alarms a summary reads at most (an account's alarms are tens, not thousands). */
 const SUMMARY_LIMIT = 1000;

@@ -14,7 +14,7 @@ import { translateServerText } from '../../i18n/server-texts';
  * server-texts.ts: only the lazily loaded alarm pages need them.
  */
 
-export { severityColor, severityLabel } from './alarm-severity';
+export { severityColor, severityLabel } from './alarm-summary';
 
 const CONDITION_LABELS: Record<AlarmCondition, MessageDescriptor> = {
   greater: msg`Above the upper limit`,
