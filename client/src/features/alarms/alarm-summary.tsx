@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
@@ -52,9 +52,15 @@ const NONE: AlarmSummary = { worstByAsset: new Map(), attention: 0 };
 export function useAlarmSummary(): AlarmSummary {
   const can = useCan();
   const result = useLiveQuery(can('alarm::view') ? { type: 'alarm', limit: SUMMARY_LIMIT } : null);
+  // A shelf that runs out changes no model: the summary is taken again each minute too.
+  const [minute, setMinute] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setMinute(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
   return useMemo(
-    () => (result === undefined ? NONE : summarise(result.items, Date.now())),
-    [result],
+    () => (result === undefined ? NONE : summarise(result.items, Math.max(minute, Date.now()))),
+    [result, minute],
   );
 }
 
