@@ -151,6 +151,13 @@ describe('the alarm screens', () => {
     await expect
       .poll(() => assetRow.getByTestId('asset-alarm-badge').getAttribute('data-severity'))
       .toBe('critical');
+    // And on its card in the panel (the same one query of alarms for every card).
+    await page.getByTestId('devices-view').getByText('Panel', { exact: true }).click();
+    const card = page.locator(`[data-testid="device-card"][data-id="${gw.assetId}"]`);
+    await expect
+      .poll(() => card.getByTestId('asset-alarm-badge').getAttribute('data-severity'))
+      .toBe('critical');
+    await page.getByTestId('devices-view').getByText('Table', { exact: true }).click();
     // On the asset's page: the badge, and its alarms' section.
     await tab.goto(`/app/devices/${gw.assetId}/details`);
     await expect
