@@ -32,6 +32,7 @@ import { syncWorker } from '../../sync/worker';
 import { AlarmForm } from './alarm-form';
 import {
   absoluteTime,
+  AlarmValue,
   AssetName,
   DeliveryNote,
   StateBadge,
@@ -171,7 +172,6 @@ function StatusPanel({
   const { i18n } = useLingui();
   const a = alarm.attributes;
   const s = a.status;
-  const unit = a.unit === null || a.unit === '' ? '' : ` ${a.unit}`;
   return (
     <Paper withBorder p="md" radius="sm" data-testid="alarm-status">
       <Title order={2} size="h4" mb="sm">
@@ -182,7 +182,7 @@ function StatusPanel({
           {s === null || s.since === null ? none : <TimeAgo at={s.since} now={now} />}
         </Field>
         <Field label={<Trans>Value</Trans>}>
-          {s === null || s.value === null ? none : `${i18n.number(s.value)}${unit}`}
+          <AlarmValue value={s?.value ?? null} streamId={a.datastream_id} unit={a.unit} />
         </Field>
         <Field label={<Trans>Raised</Trans>}>
           {s === null || s.count === 0 ? (

@@ -6,6 +6,7 @@ import { Link } from '@tanstack/react-router';
 import type { AlarmAttributes } from '@plant/shared-schema';
 import { useLiveModel } from '../../sync/hooks';
 import { devicePaths } from '../devices/paths';
+import { streamShapeOf, valueText } from '../devices/stream-values';
 import { shownState, type ShownState } from './alarm-rows';
 
 /* Small pieces the alarm screens share: times, states, names of what an alarm watches. */
@@ -164,4 +165,28 @@ export function DeliveryNote(props: { readonly status: AlarmAttributes['status']
     );
   }
   return null;
+}
+
+/**
+ * The value an alarm judged, as its stream shows values (a state stream's state text), with the
+ * alarm's unit (or the stream's).
+ */
+export function AlarmValue(props: {
+  readonly value: number | null;
+  readonly streamId: string;
+  readonly unit: string | null;
+}) {
+  const { i18n } = useLingui();
+  const stream = useLiveModel('datastream', props.streamId);
+  if (props.value === null) {
+    return (
+      <Text span c="dimmed" size="sm">
+        –
+      </Text>
+    );
+  }
+  if (stream.name !== 'found') return <>{i18n.number(props.value)}</>;
+  const shape = streamShapeOf(stream.model.attributes);
+  const unit = shape.type === 'number' ? (props.unit ?? shape.unit) : '';
+  return <>{`${valueText(i18n, shape, props.value)}${unit === '' ? '' : ` ${unit}`}`}</>;
 }

@@ -17,6 +17,7 @@ import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
 import { alarmRows, NO_FILTER, type AlarmFilter, type ShownState } from './alarm-rows';
 import {
+  AlarmValue,
   AssetName,
   DeliveryNote,
   StateBadge,
@@ -224,9 +225,11 @@ export function AlarmsTable(props: AlarmsTableProps) {
                       )}
                     </Table.Td>
                     <Table.Td style={{ fontVariantNumeric: 'tabular-nums' }}>
-                      {s?.value === null || s?.value === undefined
-                        ? '–'
-                        : `${i18n.number(s.value)}${a.unit === null || a.unit === '' ? '' : ` ${a.unit}`}`}
+                      <AlarmValue
+                        value={s?.value ?? null}
+                        streamId={a.datastream_id}
+                        unit={a.unit}
+                      />
                     </Table.Td>
                     <Table.Td>
                       <Acknowledged status={s} now={now} />
