@@ -47,6 +47,9 @@ import { mayUseTerminal } from './gateways/terminal';
 import { joinCluster, type Cluster } from './cluster/cluster';
 import { ClusterLeader } from './cluster/leader';
 import { loadVapidKeys } from './notify/channels/vapid-keys';
+import { createChannels } from './notify/channels';
+import type { Agent as HttpsAgent } from 'node:https';
+import { AlarmDispatcher } from './notify/dispatcher';
 
 export interface ServerOptions {
   readonly config: Config;
@@ -55,6 +58,11 @@ export interface ServerOptions {
   readonly authLimits?: AuthLimits;
   /** Interval of the broker's re-check of open connections (default 30 s; tests shorten it). */
   readonly brokerRecheckMs?: number;
+  /**
+   * Tests only, never from the environment: web pushes through this https agent (one that
+   * trusts a loopback push service's certificate), to endpoints on loopback too.
+   */
+  readonly testPush?: { readonly agent: HttpsAgent };
 }
 
 /**
@@ -117,6 +125,8 @@ export interface RunningServer {
   readonly broker: EmbeddedBroker;
   /** Gateways, ingest, values (DESIGN.md §8). */
   readonly machineData: MachineData;
+  /** Alarm notifications: who is told what, when (issue 17). */
+  readonly dispatcher: AlarmDispatcher;
   /** Resolves when background work (mails) started so far is done. */
   idle(): Promise<void>;
   /** Stops accepting, lets open requests finish (at most 10 s), then closes the database. */
@@ -212,6 +222,29 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   // In a cluster, presence counts an agent's links over every process.
   machineData.presence.cluster = cluster.gatewayLinks();
+  // Alarm notifications: every process runs the dispatcher (each claim is a compare-and-set),
+  // woken by the transitions its evaluator records.
+  const channels = await createChannels({
+    config,
+    db,
+    mailer,
+    log,
+    dataDir: config.dataDir,
+    clock,
+    ...(options.testPush === undefined
+      ? {}
+      : { pushAgent: options.testPush.agent, allowPrivatePushEndpoints: true }),
+  });
+  const dispatcher = new AlarmDispatcher({
+    db,
+    clock,
+    log,
+    channels: Object.values(channels),
+    models: services.models,
+    config,
+    feed,
+  });
+  machineData.alarms.onRecorded(() => dispatcher.wake());
   const accounts = new AccountRepository(db);
   const valuePruner = new ValuePruner(store, clock, log, () => accounts.valueRetention());
   const blobs = new DiskBlobStore(path.join(config.dataDir, 'files'));
@@ -226,6 +259,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     { publicKey: (await loadVapidKeys(config.dataDir, log)).publicKey },
     config.trustedProxies,
     config.mapTilesUrl,
+    dispatcher.invites,
   );
 
   const server = await new Promise<Server>((resolve, reject) => {
@@ -265,6 +299,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Alone, no gateway can be connected before the broker starts: every "online" is stale. In a
   // cluster, gateways connected to the other processes are online.
   await machineData.start(broker, { resetPresence: !cluster.shared });
+  dispatcher.start();
   const leader = new ClusterLeader(
     [
       valuePruner,
@@ -288,6 +323,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await leader.stop();
       await broker.stop();
       await machineData.stop();
+      await dispatcher.stop();
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(force);
@@ -301,5 +337,5 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       log.info('server stopped');
     })());
 
-  return { url, port, db, feed, broker, machineData, idle: () => background.drain(), stop };
+  return { url, port, db, feed, broker, machineData, dispatcher, idle: () => background.drain(), stop };
 }

@@ -1,3 +1,4 @@
+import type { Agent as HttpsAgent } from 'node:https';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
@@ -74,6 +75,8 @@ export interface TestServerOptions {
    * folder and `env: { PORT }`). The folder is then the caller's: `close()` leaves it.
    */
   dataDir?: string;
+  /** Web pushes through this https agent, to loopback endpoints too (a test push service). */
+  pushAgent?: HttpsAgent;
 }
 
 /** One HTTP request from a chosen local address (fetch cannot pick its source address). */
@@ -178,6 +181,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
     ...(options.brokerRecheckMs === undefined ? {} : { brokerRecheckMs: options.brokerRecheckMs }),
+    ...(options.pushAgent === undefined ? {} : { testPush: { agent: options.pushAgent } }),
   });
 
   const { call, signIn, clientId } = await apiClient(server.url);
