@@ -40,8 +40,11 @@ export class TestCluster {
     return new TestCluster(made.url, () => made.drop());
   }
 
-  /** Starts one more process; `port` fixes its port (a load balancer's upstream). */
-  async start(port = 0): Promise<ClusterProcess> {
+  /**
+   * Starts one more process; `port` fixes its port (a load balancer's upstream), `env` adds to
+   * its environment (SMTP_URL, …).
+   */
+  async start(port = 0, env: Record<string, string> = {}): Promise<ClusterProcess> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plant-cluster-'));
     this.dirs.push(dataDir);
     const redis = process.env.PLANT_TEST_REDIS_URL;
@@ -52,6 +55,7 @@ export class TestCluster {
       DATABASE_URL: this.databaseUrl,
       REDIS_URL: redis,
       CLIENT_DIR: path.join(dataDir, 'no-client'),
+      ...env,
     });
     const url = await p.listening();
     const started = { process: p, url, api: await apiClient(url) };
