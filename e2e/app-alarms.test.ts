@@ -1,4 +1,13 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  afterAll,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  inject,
+  it,
+  onTestFailed,
+} from 'vitest';
 import type { Page } from 'playwright-core';
 import {
   apiPaths,
@@ -103,6 +112,13 @@ const menuCount = async () => {
 };
 
 describe('the alarm screens', () => {
+  // What the page and its worker said, for a failure's report.
+  beforeEach(() => {
+    onTestFailed(() => {
+      process.stderr.write(`${tab.console.slice(-40).join('\n')}\n`);
+    });
+  });
+
   it('the list and the menu badge follow a raise live; the asset list shows its worst alarm', async () => {
     raisedId = await makeAlarm({
       datastream_id: stream('Spindle speed'),
@@ -388,5 +404,24 @@ describe('the alarm screens', () => {
       )
       .toBe(false);
     await expect.poll(() => row('Motor very hot').count()).toBe(0);
+  });
+
+  it("a new alarm from the list picks its asset and stream, and takes the stream's unit", async () => {
+    await tab.goto('/app/alarms');
+    await page.getByTestId('new-alarm').click();
+    const form = page.getByTestId('alarm-form');
+    await form.waitFor();
+    await form.getByLabel('Asset').selectOption(gw.assetId);
+    // Only streams an alarm can watch are offered (numbers and states, not the boolean).
+    const options = await form.getByLabel('Data stream').locator('option').allTextContents();
+    expect(options).toContain('Oil pressure');
+    expect(options).toContain('Operating mode');
+    expect(options).not.toContain('Running');
+    await form.getByLabel('Data stream').selectOption(stream('Oil pressure'));
+    await expect.poll(() => form.getByLabel('Unit').inputValue()).toBe('bar');
+    await form.getByLabel('Data stream').selectOption(stream('Motor temperature'));
+    await expect.poll(() => form.getByLabel('Unit').inputValue()).toBe('°C');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByTestId('alarm-form').count()).toBe(0);
   });
 });

@@ -91,7 +91,9 @@ export function AlarmForm(props: AlarmFormProps) {
   useEffect(() => {
     if (editing || stream === null) return;
     const unit = stream.attributes.unit;
-    setDraft((d) => (d.unit === '' || d.unit === prefilled.current ? { ...d, unit } : d));
+    // The updater runs at the next render, after the ref below has moved on: keep the old one.
+    const before = prefilled.current;
+    setDraft((d) => (d.unit === '' || d.unit === before ? { ...d, unit } : d));
     prefilled.current = unit;
   }, [editing, stream]);
 
