@@ -114,8 +114,9 @@ const menuCount = async () => {
 describe('the alarm screens', () => {
   // What the page and its worker said, for a failure's report.
   beforeEach(() => {
-    onTestFailed(() => {
-      process.stderr.write(`${tab.console.slice(-40).join('\n')}\n`);
+    onTestFailed(async () => {
+      const shown = await page.locator('main').innerText({ timeout: 5_000 }).catch(String);
+      process.stderr.write(`${tab.console.slice(-40).join('\n')}\n--- page:\n${shown}\n`);
     });
   });
 
