@@ -62,8 +62,10 @@ export function Banners() {
 
   const notificationWanted = push === 'default' || push === 'denied' || push === 'unsubscribed';
   const installWanted = installPrompt !== null && !installed && !standalone;
+  // Nothing until push is known, so the install banner never shows for a moment only to give
+  // way to the notification banner.
   const showing: BannerKind | null =
-    userId === null || !delayOver
+    userId === null || !delayOver || push === null
       ? null
       : notificationWanted && !dismissed.notification
         ? 'notification'
