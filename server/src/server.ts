@@ -63,6 +63,11 @@ export interface ServerOptions {
    * trusts a loopback push service's certificate), to endpoints on loopback too.
    */
   readonly testPush?: { readonly agent: HttpsAgent };
+  /**
+   * Tests that drive their own dispatchers (rounds by hand, recording channels): false keeps
+   * this process's dispatcher from running rounds. Default true.
+   */
+  readonly dispatch?: boolean;
 }
 
 /**
@@ -299,7 +304,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Alone, no gateway can be connected before the broker starts: every "online" is stale. In a
   // cluster, gateways connected to the other processes are online.
   await machineData.start(broker, { resetPresence: !cluster.shared });
-  dispatcher.start();
+  if (options.dispatch !== false) dispatcher.start();
   const leader = new ClusterLeader(
     [
       valuePruner,
@@ -337,5 +342,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       log.info('server stopped');
     })());
 
-  return { url, port, db, feed, broker, machineData, dispatcher, idle: () => background.drain(), stop };
+  return {
+    url,
+    port,
+    db,
+    feed,
+    broker,
+    machineData,
+    dispatcher,
+    idle: () => background.drain(),
+    stop,
+  };
 }

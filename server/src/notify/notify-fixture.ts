@@ -76,7 +76,8 @@ export interface NotifyFixture {
 export async function notifyFixture(): Promise<NotifyFixture> {
   // The server's clock too: acknowledgements and model writes are stamped in the same time.
   const clock = new ManualClock(Date.parse('2026-12-01T10:00:00Z'));
-  const server = await startTestServer({ clock });
+  // The server's own dispatcher stays still: the tests' dispatchers take every round.
+  const server = await startTestServer({ clock, dispatch: false });
   const adminToken = await server.signIn(DEMO_USERS.admin);
   const accountId = (await server.demoAccountIds()).root;
   // The first demo machine with a motor temperature (ids made in one clock millisecond do not

@@ -77,6 +77,8 @@ export interface TestServerOptions {
   dataDir?: string;
   /** Web pushes through this https agent, to loopback endpoints too (a test push service). */
   pushAgent?: HttpsAgent;
+  /** false: the server's own alarm dispatcher runs no rounds (the test drives its own). */
+  dispatch?: boolean;
 }
 
 /** One HTTP request from a chosen local address (fetch cannot pick its source address). */
@@ -182,6 +184,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
     ...(options.brokerRecheckMs === undefined ? {} : { brokerRecheckMs: options.brokerRecheckMs }),
     ...(options.pushAgent === undefined ? {} : { testPush: { agent: options.pushAgent } }),
+    ...(options.dispatch === undefined ? {} : { dispatch: options.dispatch }),
   });
 
   const { call, signIn, clientId } = await apiClient(server.url);
