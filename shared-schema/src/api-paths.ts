@@ -37,6 +37,8 @@ export const apiPaths = {
   alarmHistory: (alarmId: string) => `alarms/${seg(alarmId)}/history`,
   /** The active account's alarm history (AlarmHistoryPage), of one asset with `asset_id`. */
   accountAlarmHistory: () => 'alarm-history',
+  /** The active account's alarm settings (AlarmSettings): GET, PUT. */
+  alarmSettings: () => 'account/alarm-settings',
   passwordForgot: () => 'password/forgot',
   passwordReset: () => 'password/reset',
   collection: (collection: string) => seg(collection),

@@ -8,6 +8,7 @@ import {
   uuidv7,
   type AlarmAttributes,
   type AlarmHistoryPage,
+  type AlarmSettings,
   type AlarmInput,
   type GatewayAck,
   type NotificationTrigger,
@@ -380,5 +381,42 @@ describe('no data and offline alarms', () => {
     await server.machineData.alarmWatch.account(rootId);
     expect((await alarm(id)).status).toMatchObject({ state: 'normal' });
     await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
+  });
+});
+
+describe("the account's alarm settings", () => {
+  it('critical alarms through closed windows: off until the account says so, by who may edit it', async () => {
+    const technician = await server.signIn(DEMO_USERS.tech);
+    const read = async (token: string) => {
+      const answer = await server.call('GET', apiPaths.alarmSettings(), { token });
+      expect(answer.status, answer.text).toBe(200);
+      return dataOf<AlarmSettings>(answer);
+    };
+    expect(await read(admin)).toEqual({ critical_overrides_window: false });
+    const on = await server.call('PUT', apiPaths.alarmSettings(), {
+      token: admin,
+      json: { critical_overrides_window: true },
+    });
+    expect(on.status, on.text).toBe(200);
+    expect(await read(technician)).toEqual({ critical_overrides_window: true });
+    const refused = await server.call('PUT', apiPaths.alarmSettings(), {
+      token: technician,
+      json: { critical_overrides_window: false },
+    });
+    expect(refused.status).toBe(403);
+    for (const json of [
+      {},
+      { critical_overrides_window: 'yes' },
+      { x: 1, critical_overrides_window: true },
+    ]) {
+      const bad = await server.call('PUT', apiPaths.alarmSettings(), { token: admin, json });
+      expect(bad.status, JSON.stringify(json)).toBe(422);
+    }
+    expect((await server.call('GET', apiPaths.alarmSettings())).status).toBe(401);
+    expect(await read(admin)).toEqual({ critical_overrides_window: true });
+    await server.call('PUT', apiPaths.alarmSettings(), {
+      token: admin,
+      json: { critical_overrides_window: false },
+    });
   });
 });

@@ -1,6 +1,8 @@
 import {
   ALARM_SEVERITIES,
   alarmEventSchema,
+  ALARM_SETTINGS_PERMISSION,
+  type AlarmSettings,
   alarmModel,
   can,
   type AlarmAttributes,
@@ -91,6 +93,29 @@ export class AlarmService {
       limit: q.limit,
     });
     return page(session, rows, q.limit);
+  }
+
+  /** The active account's alarm settings (any member that may view alarms reads them). */
+  async settings(session: Session): Promise<AlarmSettings> {
+    const accountId = alarmAccount(session);
+    const row = await this.db
+      .selectFrom('accounts')
+      .select('alarm_critical_override')
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    return { critical_overrides_window: row?.alarm_critical_override === 1 };
+  }
+
+  /** Changes them (account::edit). */
+  async setSettings(session: Session, settings: AlarmSettings): Promise<AlarmSettings> {
+    const accountId = session.activeAccount?.id;
+    if (accountId === undefined || !can(session.ctx, ALARM_SETTINGS_PERMISSION)) throw forbidden();
+    await this.db
+      .updateTable('accounts')
+      .set({ alarm_critical_override: settings.critical_overrides_window ? 1 : 0 })
+      .where('id', '=', accountId)
+      .execute();
+    return settings;
   }
 
   /**

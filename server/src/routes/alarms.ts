@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { alarmHistoryQuerySchema, idField } from '@plant/shared-schema';
+import { alarmHistoryQuerySchema, alarmSettingsSchema, idField } from '@plant/shared-schema';
 import { requireAuth } from '../http/auth';
 import type { AppEnv } from '../http/context';
-import { validParams, validQuery } from '../http/validate';
+import { validBody, validParams, validQuery } from '../http/validate';
 import type { Services } from '../services';
 
 const idParams = z.object({ id: idField });
@@ -27,6 +27,14 @@ export function alarmRoutes(services: Services) {
   app.get('/user/:id/notificationtrigger', auth, async (c) => {
     const { id } = validParams(c, idParams);
     return c.json({ data: await services.alarms.trigger(c.get('session'), id) });
+  });
+
+  app.get('/account/alarm-settings', auth, async (c) =>
+    c.json({ data: await services.alarms.settings(c.get('session')) }),
+  );
+  app.put('/account/alarm-settings', auth, async (c) => {
+    const body = await validBody(c, alarmSettingsSchema);
+    return c.json({ data: await services.alarms.setSettings(c.get('session'), body) });
   });
 
   return app;

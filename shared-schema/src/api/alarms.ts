@@ -54,3 +54,17 @@ export const notificationTriggerSchema = z.object({
   ),
 });
 export type NotificationTrigger = z.infer<typeof notificationTriggerSchema>;
+
+/**
+ * The account's alarm settings (GET, PUT account/alarm-settings; PUT needs account::edit): whether
+ * a critical alarm reaches users outside their notification window (spec 001 §9 "outside it,
+ * delivery goes to the next slot"; issue 17: "a critical severity may override, as the account
+ * decides"). Off by default.
+ */
+export const alarmSettingsSchema = z.strictObject({
+  critical_overrides_window: z.boolean(),
+});
+export type AlarmSettings = z.infer<typeof alarmSettingsSchema>;
+
+/** Who may change the account's alarm settings. */
+export const ALARM_SETTINGS_PERMISSION = 'account::edit';
