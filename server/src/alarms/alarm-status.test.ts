@@ -420,3 +420,99 @@ describe("the account's alarm settings", () => {
     });
   });
 });
+
+describe('who acknowledges', () => {
+  it('a technician acknowledges on a machine it sees without edit rights, not on one it does not see', async () => {
+    const rootId = (await server.demoAccountIds()).root;
+    const technician = await server.signIn(DEMO_USERS.tech);
+    const techId = dataOf<{ id: string }>(
+      await server.call('GET', apiPaths.user(), { token: technician }),
+    ).id;
+    // The technician's machines: one it sees only, and (through the admin) one it does not see.
+    const seen = await server.db
+      .selectFrom('role_assets')
+      .select(['asset_id', 'edit'])
+      .where('account_id', '=', rootId)
+      .execute();
+    const viewOnly = seen.find((r) => r.edit === 0)?.asset_id;
+    if (viewOnly === undefined) throw new Error('the technician has no machine it only sees');
+    const visible = new Set(seen.map((r) => r.asset_id));
+    const models = new ModelService(server.db, systemClock, server.feed);
+    /** An offline alarm on the machine's first stream, raised by its gateway gone 10 minutes. */
+    const raisedOn = async (assetId: string) => {
+      const rows = await server.db
+        .selectFrom('models')
+        .select(['id', 'type', 'attributes'])
+        .where('account_id', '=', rootId)
+        .where('type', 'in', ['datastream', 'asset'])
+        .execute();
+      const stream = rows.find(
+        (r) =>
+          r.type === 'datastream' &&
+          (JSON.parse(r.attributes) as { asset_id: string; type: string }).asset_id === assetId &&
+          (JSON.parse(r.attributes) as { type: string }).type === 'number',
+      );
+      const asset = rows.find((r) => r.id === assetId);
+      const gatewayId = (JSON.parse(asset?.attributes ?? '{}') as { gateway_id?: string })
+        .gateway_id;
+      if (stream === undefined || gatewayId === undefined) throw new Error('no stream or gateway');
+      const made = await server.call('POST', apiPaths.collection('alarms'), {
+        token: admin,
+        json: {
+          asset_id: assetId,
+          datastream_id: stream.id,
+          name: 'Gateway away',
+          kind: 'offline',
+          after_s: 300,
+        },
+      });
+      expect(made.status, made.text).toBe(201);
+      await models.serverUpdate(rootId, 'gateways', gatewayId, {
+        connection: 'offline',
+        last_seen: new Date(Date.now() - 600_000).toISOString(),
+      });
+      await server.machineData.alarmWatch.account(rootId);
+      const id = dataOf<{ id: string }>(made).id;
+      expect((await alarm(id)).status).toMatchObject({ state: 'active', acknowledged: false });
+      return id;
+    };
+    const ackBy = (alarmId: string, assetId: string) => {
+      const ackId = uuidv7();
+      return server.call('POST', apiPaths.collection('alarm_acks'), {
+        token: technician,
+        json: { id: ackId, alarm_id: alarmId, asset_id: assetId, note: 'On my way' },
+      });
+    };
+    const mine = await raisedOn(viewOnly);
+    const given = await ackBy(mine, viewOnly);
+    expect(given.status, given.text).toBe(201);
+    expect((await alarm(mine)).status).toMatchObject({
+      acknowledged: true,
+      acknowledged_by: techId,
+      note: 'On my way',
+    });
+    // It may still not change the alarm itself there.
+    const edit = await server.call('PUT', apiPaths.model('alarms', mine), {
+      token: technician,
+      json: { name: 'Renamed' },
+    });
+    expect(edit.status).toBe(403);
+
+    const hiddenAsset = (
+      await server.db
+        .selectFrom('models')
+        .select(['id', 'attributes'])
+        .where('account_id', '=', rootId)
+        .where('type', '=', 'asset')
+        .execute()
+    ).find((r) => {
+      const gatewayId = (JSON.parse(r.attributes) as { gateway_id?: string | null }).gateway_id;
+      return !visible.has(r.id) && typeof gatewayId === 'string';
+    })?.id;
+    if (hiddenAsset === undefined) throw new Error('no machine hidden from the technician');
+    const theirs = await raisedOn(hiddenAsset);
+    const unseen = await ackBy(theirs, hiddenAsset);
+    expect(unseen.status, unseen.text).toBe(404);
+    expect((await alarm(theirs)).status).toMatchObject({ acknowledged: false });
+  });
+});

@@ -128,6 +128,13 @@ export class ModelTransaction {
     if (!access.editsAsset(assetId)) throw forbidden();
   }
 
+  /** The writer sees this asset: one it does not see is unknown to it (404). */
+  private maySee(assetId: string | null): void {
+    const access = this.access;
+    if (access === undefined) return;
+    if (assetId === null || !access.seesAsset(assetId)) throw notFound('Model');
+  }
+
   async create(id: string | undefined, given: Record<string, unknown>): Promise<WriteResult> {
     this.refuseHidden(given);
     const body = await this.withoutSecrets(id, this.writable(given));
@@ -137,7 +144,9 @@ export class ModelTransaction {
     const modelId = id ?? uuidv7(this.now);
     // Access first: what the checks below answer must not tell whether a hidden asset exists.
     const assetId = assetIdOf(this.def, modelId, attributes);
-    if (this.def.asset !== 'self') this.mayChange(assetId);
+    // An acknowledgement changes nothing of the asset: who sees it (and may acknowledge) may.
+    if (this.def.type === alarmAckModel.type) this.maySee(assetId);
+    else if (this.def.asset !== 'self') this.mayChange(assetId);
     await this.check(attributes, Object.keys(attributes), modelId);
     if (await this.models.idTaken(modelId)) {
       throw new DomainError('conflict', 'This id is already taken.', {
