@@ -291,6 +291,10 @@ describe('the alarm screens', () => {
     await tab.reload();
     await expect.poll(() => page.getByTestId('alarm-ack-waiting').count()).toBe(1);
     expect(await page.getByTestId('alarm-ack').count()).toBe(0);
+    // The raises and clears are the server's: offline the page says where they are.
+    await expect
+      .poll(() => page.getByTestId('alarm-events').getAttribute('data-state'))
+      .toBe('unreachable');
 
     e2e.online();
     await expect
@@ -314,6 +318,15 @@ describe('the alarm screens', () => {
     });
     // The history lists it; the menu no longer counts it.
     await expect.poll(() => page.getByTestId('alarm-ack-row').count()).toBe(1);
+    // The server's history, read again once online: the acknowledgement on top of the raise.
+    const kinds = () =>
+      page
+        .getByTestId('alarm-event')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-kind')));
+    await expect.poll(kinds, { timeout: 30_000 }).toEqual(['acknowledged', 'raised']);
+    expect(await page.getByTestId('alarm-event').first().textContent()).toContain(
+      'Checked the spindle',
+    );
     await expect.poll(menuCount).toBe(0);
   });
 

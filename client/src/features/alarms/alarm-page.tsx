@@ -29,6 +29,7 @@ import { onSyncEvent } from '../../sync/bridge';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncStatusAtom } from '../../sync/status';
 import { syncWorker } from '../../sync/worker';
+import { AlarmEvents } from './alarm-events';
 import { AlarmForm } from './alarm-form';
 import {
   absoluteTime,
@@ -138,6 +139,7 @@ function AlarmView({ alarm }: { readonly alarm: LocalModel<'alarm'> }) {
       {can('alarm::edit') ? <Shelve alarm={alarm} now={now} onUpdate={update} /> : null}
       <RulePanel alarm={alarm} />
       <AckHistory alarm={alarm} now={now} />
+      <AlarmEvents alarm={alarm} now={now} />
       {can('alarm::delete') ? <DeleteAlarm alarm={alarm} /> : null}
     </Stack>
   );
