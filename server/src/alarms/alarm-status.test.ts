@@ -1,24 +1,19 @@
-import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ALARM_TEXTS,
   apiPaths,
-  gatewayAckSchema,
-  gatewayTopics,
   uuidv7,
   type AlarmAttributes,
   type AlarmHistoryPage,
   type AlarmSettings,
   type AlarmInput,
-  type GatewayAck,
   type NotificationTrigger,
 } from '@plant/shared-schema';
 import { systemClock } from '../lib/clock';
 import { DEMO_USERS } from '../seed/demo';
 import { ModelService } from '../services/model.service';
-import { connectGateway, demoGateway, makeGatewayCredentials } from '../testing/gateway-client';
+import { demoGateway, linkedAgent, type SentPoint } from '../testing/gateway-client';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
-import { until } from '../testing/mqtt-client';
 
 /*
  * What an alarm shows and what people do with it (issue 17 items 2 and 6), through the real
@@ -32,9 +27,7 @@ let adminId: string;
 /** A user of another account (Customer South). */
 let tech: string;
 let gw: Awaited<ReturnType<typeof demoGateway>>;
-let agent: MqttClient;
-const acks: GatewayAck[] = [];
-let seq = 0;
+let agent: Awaited<ReturnType<typeof linkedAgent>>;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -43,16 +36,10 @@ beforeAll(async () => {
   adminId = dataOf<{ id: string }>(await server.call('GET', apiPaths.user(), { token: admin })).id;
   const rootId = (await server.demoAccountIds()).root;
   gw = await demoGateway(server, rootId);
-  const made = await makeGatewayCredentials(server, admin, gw.gatewayId);
-  agent = await connectGateway(server, gw.gatewayId, made.secret);
-  agent.on('message', (topic, payload) => {
-    if (topic === gatewayTopics.ack(gw.gatewayId))
-      acks.push(gatewayAckSchema.parse(JSON.parse(payload.toString())));
-  });
-  await agent.subscribeAsync(gatewayTopics.ack(gw.gatewayId), { qos: 1 });
+  agent = await linkedAgent(server, admin, gw.gatewayId, 'status-test');
 });
 afterAll(async () => {
-  await agent.endAsync(true);
+  await agent.close();
   await server.close();
 });
 
@@ -63,14 +50,7 @@ const speed = () => {
 };
 
 /** Sends points as the gateway's agent does and waits until they are stored and evaluated. */
-async function send(points: { stream: string; ts: number; value: number }[]) {
-  seq += 1;
-  const before = acks.length;
-  const payload = JSON.stringify({ gateway: gw.gatewayId, buffer: 'status-test', seq, points });
-  await agent.publishAsync(gatewayTopics.data(gw.gatewayId), payload, { qos: 1 });
-  await until(() => acks.length > before, 10_000);
-  await server.machineData.idle();
-}
+const send = (points: readonly SentPoint[]) => agent.send(points);
 
 async function makeAlarm(body: Partial<AlarmInput> = {}) {
   const answer = await server.call('POST', apiPaths.collection('alarms'), {

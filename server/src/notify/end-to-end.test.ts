@@ -1,20 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import { Agent } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiPaths,
-  gatewayAckSchema,
-  gatewayTopics,
-  type GatewayAck,
-  type UserProfile,
-} from '@plant/shared-schema';
+import { apiPaths, type UserProfile } from '@plant/shared-schema';
 import { AlarmRepository } from '../repositories/alarm.repository';
 import { DEMO_USERS } from '../seed/demo';
-import { connectGateway, demoGateway, makeGatewayCredentials } from '../testing/gateway-client';
+import { demoGateway, linkedAgent } from '../testing/gateway-client';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
-import { until } from '../testing/mqtt-client';
 import { browserKeys, decryptAes128gcm, startPushService } from '../testing/push-service';
 import { decoded, startSmtp } from '../testing/smtp';
 
@@ -34,9 +26,7 @@ const texts: { auth: string | undefined; body: { to: string; text: string } }[] 
 let admin: string;
 let adminId: string;
 let gw: Awaited<ReturnType<typeof demoGateway>>;
-let agent: MqttClient;
-const acks: GatewayAck[] = [];
-let seq = 0;
+let agent: Awaited<ReturnType<typeof linkedAgent>>;
 const SMS_TOKEN = 'sms-token-for-the-test';
 
 beforeAll(async () => {
@@ -67,16 +57,10 @@ beforeAll(async () => {
   adminId = dataOf<{ id: string }>(await server.call('GET', apiPaths.user(), { token: admin })).id;
   const rootId = (await server.demoAccountIds()).root;
   gw = await demoGateway(server, rootId);
-  const made = await makeGatewayCredentials(server, admin, gw.gatewayId);
-  agent = await connectGateway(server, gw.gatewayId, made.secret);
-  agent.on('message', (topic, payload) => {
-    if (topic === gatewayTopics.ack(gw.gatewayId))
-      acks.push(gatewayAckSchema.parse(JSON.parse(payload.toString())));
-  });
-  await agent.subscribeAsync(gatewayTopics.ack(gw.gatewayId), { qos: 1 });
+  agent = await linkedAgent(server, admin, gw.gatewayId, 'end-to-end');
 });
 afterAll(async () => {
-  await agent.endAsync(true);
+  await agent.close();
   await server.close();
   pushAgent.destroy();
   await push.close();
@@ -84,21 +68,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => sms.close(() => resolve()));
 });
 
-/** Sends points as the gateway's agent does and waits until they are stored and evaluated. */
-async function send(points: { ts: number; value: number }[]) {
-  seq += 1;
-  const before = acks.length;
-  const stream = gw.streams['Spindle speed'] ?? '';
-  const payload = JSON.stringify({
-    gateway: gw.gatewayId,
-    buffer: 'end-to-end',
-    seq,
-    points: points.map((p) => ({ stream, ...p })),
-  });
-  await agent.publishAsync(gatewayTopics.data(gw.gatewayId), payload, { qos: 1 });
-  await until(() => acks.length > before, 10_000);
-  await server.machineData.idle();
-}
+/** Sends the spindle's points as the gateway's agent does; resolves once they are evaluated. */
+const send = (points: { ts: number; value: number }[]) =>
+  agent.send(points.map((p) => ({ stream: gw.streams['Spindle speed'] ?? '', ...p })));
 
 /** Waits (real time, for the dispatcher's rounds) until `check` holds. */
 async function eventually(check: () => boolean, ms = 20_000) {

@@ -1,11 +1,15 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import {
   apiPaths,
+  gatewayAckSchema,
   gatewayBrokerLogin,
   gatewayModel,
+  gatewayTopics,
+  type GatewayAck,
   type GatewayCredentialsMade,
 } from '@plant/shared-schema';
 import { dataOf, type TestServer } from './harness';
+import { until } from './mqtt-client';
 import { attributeText } from '../db/database';
 
 /**
@@ -71,4 +75,47 @@ export async function demoGateway(server: TestServer, accountId: string, index =
     streams.map((s) => [(JSON.parse(s.attributes) as { name: string }).name, s.id]),
   );
   return { gatewayId, assetId: asset.id, streams: byName };
+}
+
+/** A point as a test sends it: the stream, the device's time, the value. */
+export interface SentPoint {
+  readonly stream: string;
+  readonly ts: number;
+  readonly value: number;
+}
+
+/**
+ * A demo gateway's agent linked as a real one is (credentials, MQTT, its acks heard): `send`
+ * publishes one batch and resolves once it is acknowledged, stored and evaluated.
+ */
+export async function linkedAgent(
+  server: TestServer,
+  adminToken: string,
+  gatewayId: string,
+  buffer: string,
+) {
+  const made = await makeGatewayCredentials(server, adminToken, gatewayId);
+  const agent = await connectGateway(server, gatewayId, made.secret);
+  const acks: GatewayAck[] = [];
+  agent.on('message', (topic, payload: Buffer) => {
+    if (topic === gatewayTopics.ack(gatewayId))
+      acks.push(gatewayAckSchema.parse(JSON.parse(payload.toString())));
+  });
+  await agent.subscribeAsync(gatewayTopics.ack(gatewayId), { qos: 1 });
+  let seq = 0;
+  return {
+    acks,
+    async send(points: readonly SentPoint[]): Promise<GatewayAck> {
+      seq += 1;
+      const before = acks.length;
+      const payload = JSON.stringify({ gateway: gatewayId, buffer, seq, points });
+      await agent.publishAsync(gatewayTopics.data(gatewayId), payload, { qos: 1 });
+      await until(() => acks.length > before, 10_000);
+      await server.machineData.idle();
+      const ack = acks[acks.length - 1];
+      if (ack === undefined) throw new Error('no ack');
+      return ack;
+    },
+    close: () => agent.endAsync(true),
+  };
 }
