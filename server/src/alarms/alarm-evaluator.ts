@@ -50,24 +50,34 @@ export interface RecordedTransition extends AlarmTransition {
 }
 
 /**
- * How far a state's latest point may run ahead of the stored one before it is written although
- * nothing else moved. Writing every alarm's row for every batch would cost a write per alarm per
- * batch; the stored point time only guards against points older than it, which ingest never
- * hands over twice (a batch seen before is a duplicate) and a gateway sends in time order.
+ * How long (server time) a state's latest point may go unwritten while nothing else moved.
+ * Writing every alarm's row for every batch would cost a write per alarm per batch; the stored
+ * point time only guards against points older than it, which ingest never hands over twice (a
+ * batch seen before is a duplicate) and a gateway sends in time order. A pending alarm's row is
+ * written when it becomes pending, which is what its timer reads.
  */
 const LAZY_MS = 60_000;
 
-/** Whether a stepped state differs from the stored one enough to be written. */
-function worthSaving(before: AlarmState, after: AlarmState): boolean {
+/**
+ * Whether a stepped state is worth writing: its story moved (state, since, count,
+ * acknowledgement), or its row is older than `LAZY_MS` and its latest point moved. An alarm that
+ * never left normal needs no row at all.
+ */
+function worthSaving(
+  before: StoredAlarmState | undefined,
+  after: AlarmState,
+  now: number,
+): boolean {
+  const was = before?.state ?? INITIAL_ALARM_STATE;
   if (
-    before.state !== after.state ||
-    before.since !== after.since ||
-    before.count !== after.count ||
-    before.acknowledged !== after.acknowledged
+    was.state !== after.state ||
+    was.since !== after.since ||
+    was.count !== after.count ||
+    was.acknowledged !== after.acknowledged
   )
     return true;
-  if (after.lastTs === null) return false;
-  return before.lastTs === null || after.lastTs - before.lastTs >= LAZY_MS;
+  if (before === undefined || after.lastTs === null || after.lastTs === was.lastTs) return false;
+  return now - before.updatedAt >= LAZY_MS;
 }
 
 /**
@@ -331,7 +341,7 @@ export class AlarmEvaluator {
     if (stepped.some((s) => statusMoved(s.before?.state, s.state, s.transitions)))
       await new ChangeLogRepository(trx).lockAll([accountId]);
     for (const { alarm, before, state, transitions } of stepped) {
-      if (before !== undefined && !worthSaving(before.state, state)) continue;
+      if (!worthSaving(before, state, now)) continue;
       if (!(await repo.save(accountId, alarm.id, before?.version, state, now)))
         throw new LostRace();
       for (const t of transitions) {
