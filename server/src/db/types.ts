@@ -154,6 +154,8 @@ export interface PushSubscriptionsTable {
   updated_at: string;
   /** When a push to it last went through; null: never yet. */
   last_used_at: string | null;
+  /** The sign-in (access token) it was sent with: signing out ends it. */
+  token_id: string | null;
 }
 
 /** One row (id 1): bumped by triggers on every change to users, roles, permissions, tokens, …. */

@@ -29,6 +29,7 @@ export class PushSubscriptionRepository {
           content_encoding: row.content_encoding,
           device_type: row.device_type ?? null,
           device_brand: row.device_brand ?? null,
+          token_id: row.token_id ?? null,
           updated_at: row.updated_at,
         }),
       )
@@ -51,6 +52,11 @@ export class PushSubscriptionRepository {
       )
       .execute();
     return saved.id;
+  }
+
+  /** Ends the subscriptions sent with this sign-in (its sign-out). */
+  async removeOfToken(tokenId: string): Promise<void> {
+    await this.db.deleteFrom('push_subscriptions').where('token_id', '=', tokenId).execute();
   }
 
   /** Ends the user's subscription of one endpoint; another user's is left alone. */

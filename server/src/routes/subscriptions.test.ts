@@ -89,6 +89,26 @@ describe('POST and DELETE subscriptions, GET push/key', () => {
     expect(await rowsOf(sub.endpoint)).toHaveLength(0);
   });
 
+  it('signing out ends the subscriptions sent with that sign-in, not those of another', async () => {
+    const tablet = await s.signIn(DEMO_USERS.tech);
+    const laptop = await s.signIn(DEMO_USERS.tech);
+    const onTablet = browserSubscription();
+    const onLaptop = browserSubscription();
+    for (const [token, sub] of [
+      [tablet, onTablet],
+      [laptop, onLaptop],
+    ] as const) {
+      const res = await s.call('POST', apiPaths.subscriptions(), { token, json: sub });
+      expect(res.status).toBe(201);
+    }
+    expect(await rowsOf(onTablet.endpoint)).toHaveLength(1);
+    const out = await s.call('POST', apiPaths.logout(), { token: tablet });
+    expect(out.status).toBeLessThan(300);
+    // The shared tablet no longer gets the technician's alarms; its laptop still does.
+    expect(await rowsOf(onTablet.endpoint)).toHaveLength(0);
+    expect(await rowsOf(onLaptop.endpoint)).toHaveLength(1);
+  });
+
   it('GET push/key answers the VAPID public key kept in DATA_DIR/vapid.json', async () => {
     const res = await s.call('GET', apiPaths.pushKey(), { token: tech });
     expect(res.status).toBe(200);

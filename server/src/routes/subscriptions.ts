@@ -17,7 +17,8 @@ export function subscriptionRoutes(services: Services, push: { readonly publicKe
   // One row per endpoint: a browser where another user subscribed before now reaches this one.
   app.post('/subscriptions', requireAuth(services), async (c) => {
     const sub = await validBody(c, pushSubscriptionSchema);
-    const id = await services.pushSubscriptions.subscribe(c.get('auth').userId, sub);
+    const auth = c.get('auth');
+    const id = await services.pushSubscriptions.subscribe(auth.userId, sub, auth.tokenId);
     return c.json({ success: true, data: { id } }, 201);
   });
 

@@ -17,6 +17,7 @@ import {
   type RateLimit,
 } from '../lib/rate-limiter';
 import { hashPassword, newToken, sha256, verifyDecoy, verifyPassword } from '../lib/secrets';
+import { PushSubscriptionRepository } from '../repositories/push-subscription.repository';
 import { RoleRepository } from '../repositories/role.repository';
 import { TokenRepository } from '../repositories/token.repository';
 import { UserRepository, type UserRecord } from '../repositories/user.repository';
@@ -200,8 +201,13 @@ export class AuthService {
       : { userId: row.user_id, tokenId: row.id, expiresAtMs: Date.parse(row.expires_at) };
   }
 
+  /**
+   * Sign-out: the token is revoked, and the push subscriptions sent with it end (a shared tablet
+   * stops showing the alarms of whoever signed out there).
+   */
   async logout(tokenId: string): Promise<void> {
     await this.tokens.revoke(tokenId, isoAt(this.clock.now()));
+    await new PushSubscriptionRepository(this.db).removeOfToken(tokenId);
   }
 
   private async issueToken(

@@ -14,8 +14,11 @@ export class PushSubscriptionService {
     this.subscriptions = new PushSubscriptionRepository(db);
   }
 
-  /** Stores the browser's subscription for the user (taking the endpoint over from another). */
-  subscribe(userId: string, sub: PushSubscription): Promise<string> {
+  /**
+   * Stores the browser's subscription for the user (taking the endpoint over from another), with
+   * the sign-in it came with: signing out ends it.
+   */
+  subscribe(userId: string, sub: PushSubscription, tokenId: string): Promise<string> {
     const now = this.clock.now();
     const at = isoAt(now);
     return this.subscriptions.upsert({
@@ -27,6 +30,7 @@ export class PushSubscriptionService {
       content_encoding: sub.contentEncoding,
       device_type: sub.deviceType ?? null,
       device_brand: sub.deviceBrand ?? null,
+      token_id: tokenId,
       created_at: at,
       updated_at: at,
     });
