@@ -229,7 +229,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   machineData.presence.cluster = cluster.gatewayLinks();
   // Alarm notifications: every process runs the dispatcher (each claim is a compare-and-set),
   // woken by the transitions its evaluator records.
+  // Made at first start, kept in DATA_DIR: the push channel signs with them, browsers subscribe
+  // with the public one.
+  const vapid = await loadVapidKeys(config.dataDir, log);
   const channels = await createChannels({
+    vapid,
     config,
     db,
     mailer,
@@ -260,8 +264,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     config.clientDir,
     new ValuesService(db, machineData),
     files,
-    // Made at first start, kept in DATA_DIR (the push channel reads the same file).
-    { publicKey: (await loadVapidKeys(config.dataDir, log)).publicKey },
+    { publicKey: vapid.publicKey },
     config.trustedProxies,
     config.mapTilesUrl,
     dispatcher.invites,

@@ -1,14 +1,6 @@
 import fs from 'node:fs/promises';
-import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ALARM_TEXTS,
-  apiPaths,
-  gatewayAckSchema,
-  gatewayTopics,
-  type AlarmInput,
-  type GatewayAck,
-} from '@plant/shared-schema';
+import { ALARM_TEXTS, apiPaths, type AlarmInput } from '@plant/shared-schema';
 import { systemClock } from '../lib/clock';
 import { createLogger } from '../logger';
 import { AlarmRepository } from '../repositories/alarm.repository';
@@ -16,10 +8,9 @@ import { AlarmEvaluator } from './alarm-evaluator';
 import { DEMO_USERS } from '../seed/demo';
 import { ChangeFeed } from '../services/change-feed';
 import { ModelService } from '../services/model.service';
-import { connectGateway, demoGateway, makeGatewayCredentials } from '../testing/gateway-client';
+import { demoGateway, linkedAgent, type SentPoint } from '../testing/gateway-client';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
 import { testsOnPostgres } from '../testing/test-database';
-import { until } from '../testing/mqtt-client';
 
 /*
  * Alarms as values arrive (issue 17 item 2), through the real server: the model's rules on
@@ -31,25 +22,17 @@ let server: TestServer;
 let admin: string;
 let gw: Awaited<ReturnType<typeof demoGateway>>;
 let rootId: string;
-let agent: MqttClient;
-const acks: GatewayAck[] = [];
-let seq = 0;
+let agent: Awaited<ReturnType<typeof linkedAgent>>;
 
 beforeAll(async () => {
   server = await startTestServer();
   admin = await server.signIn(DEMO_USERS.admin);
   rootId = (await server.demoAccountIds()).root;
   gw = await demoGateway(server, rootId);
-  const made = await makeGatewayCredentials(server, admin, gw.gatewayId);
-  agent = await connectGateway(server, gw.gatewayId, made.secret);
-  agent.on('message', (topic, payload) => {
-    if (topic === gatewayTopics.ack(gw.gatewayId))
-      acks.push(gatewayAckSchema.parse(JSON.parse(payload.toString())));
-  });
-  await agent.subscribeAsync(gatewayTopics.ack(gw.gatewayId), { qos: 1 });
+  agent = await linkedAgent(server, admin, gw.gatewayId, 'alarm-test');
 });
 afterAll(async () => {
-  await agent.endAsync(true);
+  await agent.close();
   await server.close();
 });
 
@@ -60,15 +43,9 @@ const stream = (name: string) => {
 };
 
 /** Sends a batch as the gateway's agent does and waits until it is stored and evaluated. */
-async function send(points: { stream: string; ts: number; value: number }[]) {
-  seq += 1;
-  const before = acks.length;
-  const payload = JSON.stringify({ gateway: gw.gatewayId, buffer: 'alarm-test', seq, points });
-  await agent.publishAsync(gatewayTopics.data(gw.gatewayId), payload, { qos: 1 });
-  await until(() => acks.length > before, 10_000);
-  await server.machineData.idle();
-  const ack = acks[acks.length - 1];
-  expect(ack?.stored).toBe(points.length);
+async function send(points: SentPoint[]) {
+  const ack = await agent.send(points);
+  expect(ack.stored).toBe(points.length);
 }
 
 async function createAlarm(body: Partial<AlarmInput> & { datastream_id: string }) {
@@ -290,20 +267,7 @@ describe('alarm evaluation on ingest', () => {
     const northAlarm = made.answer.body.data?.id ?? '';
     expect(northAlarm).not.toBe('');
     // North's stream named in the root gateway's batch: refused by ingest, seen by no alarm.
-    seq += 1;
-    const before = acks.length;
-    await agent.publishAsync(
-      gatewayTopics.data(gw.gatewayId),
-      JSON.stringify({
-        gateway: gw.gatewayId,
-        buffer: 'alarm-test',
-        seq,
-        points: [{ stream: northStream, ts: Date.now(), value: 99 }],
-      }),
-      { qos: 1 },
-    );
-    await until(() => acks.length > before, 10_000);
-    await server.machineData.idle();
+    await agent.send([{ stream: northStream, ts: Date.now(), value: 99 }]);
     // And the evaluator asked for the root account with north's stream finds nothing.
     expect(
       await server.machineData.alarms.evaluate(rootId, [

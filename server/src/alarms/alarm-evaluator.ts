@@ -35,6 +35,17 @@ export interface AlarmInfo {
 /** What one alarm is stepped through: a stream's points in time order. */
 type Work = readonly { readonly alarm: AlarmInfo; readonly points: PointRun | undefined }[];
 
+/** A no-data or offline alarm, with when it was made (its silence counts from then at most). */
+export interface WatchedAlarm extends AlarmInfo {
+  readonly madeAt: number;
+}
+
+/** An account's enabled alarms as the evaluator and the watch read them. */
+interface AccountAlarms {
+  readonly byStream: Map<string, AlarmInfo[]>;
+  readonly watched: readonly WatchedAlarm[];
+}
+
 /** A point as ingest stored it. */
 export interface EvaluatedPoint {
   readonly stream: string;
@@ -131,7 +142,7 @@ const streamTime: TickTo = (stored, now) => {
  * account of the points: an alarm of another account never sees them.
  */
 export class AlarmEvaluator {
-  private readonly byAccount = new Map<string, Promise<Map<string, AlarmInfo[]>>>();
+  private readonly byAccount = new Map<string, Promise<AccountAlarms>>();
   private readonly models: ModelRepository;
   private readonly unsubscribe: () => void;
   /** Told of what was recorded, after the commit (the dispatcher wakes up). */
@@ -164,8 +175,8 @@ export class AlarmEvaluator {
     return () => this.listeners.delete(listener);
   }
 
-  /** The account's enabled alarms by stream id. */
-  alarmsOf(accountId: string): Promise<Map<string, AlarmInfo[]>> {
+  /** The account's enabled alarms, read once and kept until one of them changes. */
+  private rulesOf(accountId: string): Promise<AccountAlarms> {
     let alarms = this.byAccount.get(accountId);
     if (alarms === undefined) {
       alarms = this.load(accountId);
@@ -175,17 +186,38 @@ export class AlarmEvaluator {
     return alarms;
   }
 
-  private async load(accountId: string): Promise<Map<string, AlarmInfo[]>> {
-    const out = new Map<string, AlarmInfo[]>();
+  /** The account's enabled limit alarms by stream id (what ingest steps). */
+  async alarmsOf(accountId: string): Promise<Map<string, AlarmInfo[]>> {
+    return (await this.rulesOf(accountId)).byStream;
+  }
+
+  /** The account's enabled no-data and offline alarms (what the alarm watch judges). */
+  async watchedOf(accountId: string): Promise<readonly WatchedAlarm[]> {
+    return (await this.rulesOf(accountId)).watched;
+  }
+
+  private async load(accountId: string): Promise<AccountAlarms> {
+    const byStream = new Map<string, AlarmInfo[]>();
+    const watched: WatchedAlarm[] = [];
     for (const row of await this.models.allOfTypes(accountId, [alarmModel.type])) {
       const rule = JSON.parse(row.attributes) as AlarmAttributes;
+      if (!rule.enabled) continue;
       // No-data and offline alarms are judged by the timer, on time, not on values.
-      if (!rule.enabled || rule.kind !== 'limit') continue;
-      const list = out.get(rule.datastream_id) ?? [];
+      if (rule.kind !== 'limit') {
+        if (rule.after_s !== null)
+          watched.push({
+            id: row.id,
+            assetId: rule.asset_id,
+            rule,
+            madeAt: Date.parse(row.created_at),
+          });
+        continue;
+      }
+      const list = byStream.get(rule.datastream_id) ?? [];
       list.push({ id: row.id, assetId: rule.asset_id, rule });
-      out.set(rule.datastream_id, list);
+      byStream.set(rule.datastream_id, list);
     }
-    return out;
+    return { byStream, watched };
   }
 
   /** Steps the alarms of the points' streams through the points; answers what it recorded. */
@@ -242,7 +274,9 @@ export class AlarmEvaluator {
     // not from the cache, which may not know yet of an alarm made by another process.
     const known = new Set(alarms.map((a) => a.id));
     if ([...pending].some((id) => !known.has(id))) {
-      const fresh = new Set([...(await this.load(accountId)).values()].flat().map((a) => a.id));
+      const fresh = new Set(
+        [...(await this.load(accountId)).byStream.values()].flat().map((a) => a.id),
+      );
       await repo.forget(
         accountId,
         [...pending].filter((id) => !fresh.has(id)),

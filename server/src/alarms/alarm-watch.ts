@@ -3,7 +3,6 @@ import {
   connectionModel,
   datapointModel,
   gatewayModel,
-  type AlarmAttributes,
   type AlarmRule,
   type ConnectionAttributes,
   type DatapointAttributes,
@@ -14,7 +13,12 @@ import type { Clock } from '../lib/clock';
 import { AlarmRepository } from '../repositories/alarm.repository';
 import { ModelRepository, type ModelRow } from '../repositories/model.repository';
 import type { TimeSeriesStore } from '../timeseries/time-series-store';
-import type { AlarmEvaluator, AlarmInfo, RecordedTransition } from './alarm-evaluator';
+import type {
+  AlarmEvaluator,
+  AlarmInfo,
+  RecordedTransition,
+  WatchedAlarm,
+} from './alarm-evaluator';
 
 /**
  * The rule a watched fact runs through: its points are 1 while the fact holds (no data, the
@@ -64,17 +68,10 @@ export class AlarmWatch {
 
   /** The account's no-data and offline alarms, judged now. */
   async account(accountId: string): Promise<RecordedTransition[]> {
-    const watched: AlarmInfo[] = [];
-    const made = new Map<string, number>();
-    for (const row of await this.models.allOfTypes(accountId, [alarmModel.type])) {
-      const rule = parsed<AlarmAttributes>(row);
-      if (!rule.enabled || rule.kind === 'limit' || rule.after_s === null) continue;
-      watched.push({ id: row.id, assetId: rule.asset_id, rule });
-      made.set(row.id, Date.parse(row.created_at));
-    }
+    const watched = await this.evaluator.watchedOf(accountId);
     if (watched.length === 0) return [];
     const now = this.clock.now();
-    const facts = await this.facts(accountId, watched, made, now);
+    const facts = await this.facts(accountId, watched);
     const states = await new AlarmRepository(this.db).states(
       accountId,
       watched.map((a) => a.id),
@@ -98,16 +95,14 @@ export class AlarmWatch {
   /** Since when each watched alarm's fact has held (absent or null: it does not). */
   private async facts(
     accountId: string,
-    watched: readonly AlarmInfo[],
-    made: ReadonlyMap<string, number>,
-    now: number,
+    watched: readonly WatchedAlarm[],
   ): Promise<Map<string, Fact>> {
     const out = new Map<string, Fact>();
     const silent = watched.filter((a) => a.rule.kind === 'no_data');
     if (silent.length > 0) {
       const latest = await this.store.latest([...new Set(silent.map((a) => a.rule.datastream_id))]);
       for (const a of silent) {
-        const last = latest.get(a.rule.datastream_id)?.ts ?? made.get(a.id) ?? now;
+        const last = latest.get(a.rule.datastream_id)?.ts ?? a.madeAt;
         out.set(a.id, last);
       }
     }
@@ -121,7 +116,7 @@ export class AlarmWatch {
           continue;
         }
         const seen = gateway.last_seen === null ? Number.NaN : Date.parse(gateway.last_seen);
-        out.set(a.id, Number.isFinite(seen) ? seen : (made.get(a.id) ?? now));
+        out.set(a.id, Number.isFinite(seen) ? seen : a.madeAt);
       }
     }
     return out;

@@ -1,7 +1,7 @@
 import {
   DEFAULT_NOTIFICATIONS,
   notificationSettingsSchema,
-  ROLE_SLUGS,
+  mayUseApp,
   type AlarmChannel,
   type AlarmRecipient,
   type NotificationSettings,
@@ -56,7 +56,7 @@ function settingsOf(json: string): NotificationSettings {
 /** A member that may use the product: one role other than `norole` at least. */
 function memberProblem(member: MemberInfo | undefined): string | null {
   if (member === undefined) return SKIP_REASONS.notMember;
-  if (member.roles.every((slug) => slug === ROLE_SLUGS.norole)) return SKIP_REASONS.noRole;
+  if (!mayUseApp(member.roles)) return SKIP_REASONS.noRole;
   return null;
 }
 

@@ -6,13 +6,25 @@ interface Received {
   raw: string;
 }
 
-/** A real SMTP server on loopback that keeps what it receives. */
-export async function startSmtp() {
+/**
+ * A real SMTP server on loopback that keeps what it receives. `refuse` answers the reply code
+ * (550 for good, 450 for now) with which it refuses a recipient, or undefined to take it.
+ */
+export async function startSmtp(
+  options: {
+    readonly refuse?: (address: string) => { code: number; text: string } | undefined;
+  } = {},
+) {
   const inbox: Received[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refused = options.refuse?.(address.address);
+      if (refused === undefined) return callback();
+      return callback(Object.assign(new Error(refused.text), { responseCode: refused.code }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));

@@ -10,7 +10,7 @@ import type { Channel } from '../contract';
 import { MailChannel } from './mail-channel';
 import { PushChannel } from './push-channel';
 import { FileSmsDriver, HttpSmsDriver, SmsChannel } from './sms-channel';
-import { loadVapidKeys } from './vapid-keys';
+import { loadVapidKeys, type VapidKeys } from './vapid-keys';
 
 export { MailChannel } from './mail-channel';
 export { PushChannel } from './push-channel';
@@ -28,6 +28,8 @@ export interface ChannelDeps {
   readonly log: Logger;
   /** DATA_DIR: vapid.json (made at first start if missing), sms/outbox.jsonl. */
   readonly dataDir: string;
+  /** The VAPID keys when the caller read them already (else read from DATA_DIR here). */
+  readonly vapid?: VapidKeys;
   readonly clock?: Clock;
   /** The https agent web pushes go through (tests: one that trusts a loopback push service). */
   readonly pushAgent?: Agent;
@@ -47,7 +49,7 @@ export async function createChannels(deps: ChannelDeps): Promise<Channels> {
       : new FileSmsDriver(deps.dataDir, log);
   const push = new PushChannel({
     subscriptions: new PushSubscriptionRepository(deps.db),
-    vapid: await loadVapidKeys(deps.dataDir, log),
+    vapid: deps.vapid ?? (await loadVapidKeys(deps.dataDir, log)),
     subject: config.vapidSubject,
     log,
     clock: deps.clock ?? systemClock,

@@ -1,51 +1,25 @@
 import fs from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../logger';
 import { Mailer } from '../../services/mail.service';
-import { decoded } from '../../testing/smtp';
+import { decoded, startSmtp } from '../../testing/smtp';
 import { PermanentDeliveryError, type OutgoingMessage, type Recipient } from '../contract';
 import { MailChannel } from './mail-channel';
 
 const log = createLogger('silent');
 
 /** A real SMTP server on loopback that refuses some addresses for good (550), some for now (450). */
-async function startSmtp() {
-  const inbox: { to: string[]; raw: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      const refuse = (code: number, text: string) =>
-        callback(Object.assign(new Error(text), { responseCode: code }));
-      if (address.address.startsWith('gone@')) return refuse(550, 'No such user here');
-      if (address.address.startsWith('busy@')) return refuse(450, 'Mailbox busy, try later');
-      return callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        inbox.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
+const startRefusingSmtp = () =>
+  startSmtp({
+    refuse: (address) =>
+      address.startsWith('gone@')
+        ? { code: 550, text: 'No such user here' }
+        : address.startsWith('busy@')
+          ? { code: 450, text: 'Mailbox busy, try later' }
+          : undefined,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    inbox,
-    url: `smtp://127.0.0.1:${port}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 const message: OutgoingMessage = {
   accountId: 'acc',
@@ -63,12 +37,12 @@ const to = (email: string | null): Recipient => ({
   language: 'en',
 });
 
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let smtp: Awaited<ReturnType<typeof startRefusingSmtp>>;
 let dataDir: string;
 let mailer: Mailer;
 let channel: MailChannel;
 beforeAll(async () => {
-  smtp = await startSmtp();
+  smtp = await startRefusingSmtp();
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-mail-'));
   mailer = new Mailer({ smtpUrl: smtp.url, from: 'Plant <no-reply@plant.example>', dataDir }, log);
   channel = new MailChannel(mailer);
@@ -105,7 +79,7 @@ describe('the mail channel', () => {
     await expect(busy).rejects.toThrow(/450/);
     await expect(busy).rejects.not.toBeInstanceOf(PermanentDeliveryError);
 
-    const closed = await startSmtp();
+    const closed = await startRefusingSmtp();
     await closed.close();
     const down = new Mailer(
       { smtpUrl: closed.url, from: 'Plant <no-reply@plant.example>', dataDir },
