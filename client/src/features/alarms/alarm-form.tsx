@@ -39,7 +39,7 @@ import {
   type DraftErrors,
   type DraftRecipient,
 } from './alarm-draft';
-import { UserName } from './alarm-parts';
+import { userDisplayName } from './alarm-parts';
 import { alarmText, channelLabel, conditionLabel, kindLabel, severityLabel } from './alarm-texts';
 import { TryRule } from './try-rule';
 
@@ -404,12 +404,8 @@ function Recipients(props: {
   const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState<string | null>(null);
   const list = props.recipients;
-  const names = new Map(
-    (users?.items ?? []).map((u) => [
-      u.id,
-      `${u.attributes.firstname} ${u.attributes.lastname}`.trim() || u.attributes.email,
-    ]),
-  );
+  // The names of the list's users from the one query above, not a watch per recipient.
+  const names = new Map((users?.items ?? []).map((u) => [u.id, userDisplayName(u.attributes)]));
   const taken = new Set(list.map((r) => ('user_id' in r ? r.user_id : '')));
   const addUser = () => {
     if (user === '') return;
@@ -462,7 +458,6 @@ function Recipients(props: {
             </Table.Thead>
             <Table.Tbody>
               {list.map((r, i) => {
-                const who = 'user_id' in r ? <UserName id={r.user_id} /> : r.email;
                 const whoText = 'user_id' in r ? (names.get(r.user_id) ?? r.user_id) : r.email;
                 const rowError = props.rowError(i);
                 return (
@@ -471,7 +466,7 @@ function Recipients(props: {
                     data-testid="alarm-recipient"
                   >
                     <Table.Td>
-                      {who}
+                      {whoText}
                       {rowError === undefined ? null : (
                         <Text size="xs" c="red" role="alert">
                           {rowError}

@@ -135,13 +135,20 @@ export function StreamName(props: {
 }
 
 /** A user of the account by name (or "a user" when this user may not see the members). */
+/** How a user is named: its full name, or its e-mail address without one. */
+export function userDisplayName(a: {
+  readonly firstname: string;
+  readonly lastname: string;
+  readonly email: string;
+}): string {
+  return `${a.firstname} ${a.lastname}`.trim() || a.email;
+}
+
 export function UserName(props: { readonly id: string }) {
   const state = useLiveModel('user', props.id);
   if (state.name === 'loading') return <>…</>;
   if (state.name === 'missing') return <Trans>a user</Trans>;
-  const a = state.model.attributes;
-  const name = `${a.firstname} ${a.lastname}`.trim();
-  return <>{name === '' ? a.email : name}</>;
+  return <>{userDisplayName(state.model.attributes)}</>;
 }
 
 /** How the latest raise's notifications went, shown only when something is wrong. */

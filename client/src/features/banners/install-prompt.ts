@@ -33,8 +33,3 @@ export function listenForInstallPrompt(store: AppStore): void {
     store.set(installPromptAtom, null);
   });
 }
-
-/** Running as the installed app (its own window), where an offer to install makes no sense. */
-export function runningStandalone(): boolean {
-  return matchMedia('(display-mode: standalone)').matches;
-}
