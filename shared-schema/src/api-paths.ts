@@ -129,6 +129,25 @@ export const apiPaths = {
   terminalAudit: (gatewayId: string) => `gateways/${seg(gatewayId)}/terminal`,
   opcuaBrowse: (gatewayId: string) => `gateways/${seg(gatewayId)}/opcua/browse`,
   opcuaSearch: (gatewayId: string) => `gateways/${seg(gatewayId)}/opcua/search`,
+  /** The signed-in user's personal access tokens: GET lists, POST makes one (Passport's shapes). */
+  personalAccessTokens: () => 'oauth/personal-access-tokens',
+  /** DELETE revokes one personal access token (204). */
+  personalAccessToken: (id: string) => `oauth/personal-access-tokens/${seg(id)}`,
+  /** Every scope a token may be given ([{ id, description }]). */
+  oauthScopes: () => 'oauth/scopes',
+  /** The user's OAuth clients: GET lists, POST makes one (its secret shown once). */
+  oauthClients: () => 'oauth/clients',
+  /** One client: PUT (name, redirect), DELETE (204). */
+  oauthClient: (id: string) => `oauth/clients/${seg(id)}`,
+  /** The Authorized Applications: tokens the user gave third-party clients (GET). */
+  oauthTokens: () => 'oauth/tokens',
+  /** DELETE revokes an application's token and its refresh tokens (204). */
+  oauthToken: (id: string) => `oauth/tokens/${seg(id)}`,
+  /** The consent screen: GET (with the request's query) shows, POST answers. */
+  oauthAuthorize: (query?: string) =>
+    query === undefined || query === '' ? 'oauth/authorize' : `oauth/authorize?${query}`,
+  /** The API reference: OpenAPI 3.1, generated from the shared schemas. */
+  openapi: () => 'openapi.json',
 } as const;
 
 /**
@@ -138,4 +157,11 @@ export const apiPaths = {
 export const appPaths = {
   gatewayDetails: (id: string) => `/app/gateways/${seg(id)}/details`,
   gatewayList: () => '/app/gateways/list',
+  /** A user's personal access tokens, OAuth clients and authorized applications. */
+  accessTokens: (userId: string) => `/app/users/${seg(userId)}/accesstokens`,
+  /** The consent screen a third-party application sends the user to (with its query). */
+  oauthConsent: () => '/app/oauth/authorize',
+  /** The API reference, and the map of models and their relations. */
+  apiReference: () => '/app/api',
+  apiMap: () => '/app/api/map',
 } as const;

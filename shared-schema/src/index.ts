@@ -45,3 +45,6 @@ export * from './models/template';
 export * from './models/alarm';
 export * from './alarms/evaluate';
 export * from './models/managed';
+export * from './oauth/scopes';
+export * from './oauth/api';
+export * from './oauth/catalog';

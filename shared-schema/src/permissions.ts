@@ -1,4 +1,5 @@
 import { INTERNAL_TAGS, ROLE_SLUGS } from './constants';
+import { scopesAllow } from './oauth/scopes';
 
 /**
  * The one permission function of spec 000 §6. The server calls it to enforce, the client to hide.
@@ -35,6 +36,11 @@ export interface PermissionContext {
   readonly tags: readonly TagRef[];
   readonly featureFlags: readonly FeatureFlagRef[];
   readonly internalFeaturesDisabled: boolean;
+  /**
+   * A scoped token's scopes (issue 18): every permission outside them is denied, whatever the
+   * roles and tags give. Absent for the app's own sign-in.
+   */
+  readonly scopes?: readonly string[];
 }
 
 /** The slugs a user holds: its own tags and every tag they imply (parents, followed transitively). */
@@ -66,6 +72,7 @@ export function hasTag(ctx: PermissionContext, slug: string): boolean {
 
 /**
  * Decides one permission, in this order:
+ * 0. a scoped token (ctx.scopes) outside its scopes: denied;
  * 1. internal (global tag, not disabled): granted;
  * 2. a feature flag on this permission whose tag the user lacks (by hasTag, so a flag that needs
  *    `internal` needs the global tag, switched on): denied, even for admin;
@@ -74,6 +81,7 @@ export function hasTag(ctx: PermissionContext, slug: string): boolean {
  * 5. otherwise denied.
  */
 export function can(ctx: PermissionContext, permission: string): boolean {
+  if (ctx.scopes !== undefined && !scopesAllow(ctx.scopes, permission)) return false;
   if (isInternal(ctx)) return true;
   const flagged = ctx.featureFlags.filter((f) => f.key === permission);
   if (flagged.some((f) => !hasTag(ctx, f.tag))) return false;
