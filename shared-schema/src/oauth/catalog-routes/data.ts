@@ -1,0 +1,307 @@
+import { z } from 'zod';
+import {
+  alarmRecipientAnswerSchema,
+  alarmRecipientConfirmQuerySchema,
+  alarmRecipientDecisionSchema,
+  alarmRecipientPaths,
+} from '../../api/alarm-recipients';
+import { alarmEventSchema, alarmHistoryQuerySchema } from '../../api/alarms';
+import {
+  gatewayCredentialListSchema,
+  gatewayCredentialsMadeSchema,
+} from '../../api/gateway-credentials';
+import { linkGatewayQuerySchema, linkGatewayResultSchema } from '../../api/link-gateway';
+import {
+  opcuaBrowseBodySchema,
+  opcuaNodesAnswerSchema,
+  opcuaSearchBodySchema,
+} from '../../api/opcua';
+import { preprocessingTryAnswerSchema, preprocessingTrySchema } from '../../models/datastream';
+import { uploadChunkQuerySchema, uploadStateSchema } from '../../models/file';
+import { gatewayLogLineSchema } from '../../protocol/gateway';
+import { terminalAuditSchema } from '../../protocol/terminal';
+import {
+  latestValuesSchema,
+  severalValuesQuerySchema,
+  streamValuesSchema,
+  valuesCsvQuerySchema,
+  valuesQuerySchema,
+} from '../../protocol/values';
+import { batchAnswerSchema, batchRequestSchema } from '../../protocol/write';
+import { ANY_TOKEN, PUBLIC, needs, type ApiRoute } from '../route-access';
+import { idParams, data } from './shared';
+
+// Parameters and queries that the routes check with schemas of their own (server/src/routes),
+// here as a caller sends them.
+const collectionParams = z.object({ collection: z.string().max(64) });
+const modelParams = z.object({ collection: z.string().max(64), id: z.string().max(64) });
+const alarmHistoryPageSchema = z.object({
+  events: z.array(alarmEventSchema),
+  before: z.number().nullable(),
+});
+
+const modelBody = z.record(z.string(), z.unknown());
+const alarmRecipientConfirm = `/${alarmRecipientPaths.confirm()}`;
+
+/** Gateways, machine values, files, alarms, the generic model writes and this reference. */
+export const DATA_ROUTES: readonly ApiRoute[] = [
+  // --- Gateways ------------------------------------------------------------------------------
+  {
+    method: 'GET',
+    path: '/linkGateway',
+    access: needs('gateways:read'),
+    tag: 'Gateways',
+    summary: 'A scanned gateway code: where to go, and the account to switch to first.',
+    query: linkGatewayQuerySchema,
+    response: data(linkGatewayResultSchema),
+  },
+  {
+    method: 'POST',
+    path: '/gateways/:id/credentials',
+    access: needs('gateways:write'),
+    tag: 'Gateways',
+    summary: "New broker credentials for the gateway's agent (shown this once; the old ones end).",
+    params: idParams,
+    response: data(gatewayCredentialsMadeSchema),
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/gateways/:id/credentials',
+    access: needs('gateways:read'),
+    tag: 'Gateways',
+    summary: "The gateway's live broker credentials, without secrets.",
+    params: idParams,
+    response: data(gatewayCredentialListSchema),
+  },
+  {
+    method: 'DELETE',
+    path: '/gateways/:id/credentials',
+    access: needs('gateways:write'),
+    tag: 'Gateways',
+    summary: "Revokes the gateway's broker credentials.",
+    params: idParams,
+  },
+  {
+    method: 'GET',
+    path: '/gateways/:id/logs',
+    access: needs('gateways:read'),
+    tag: 'Gateways',
+    summary: "The agent's recent log lines.",
+    params: idParams,
+    response: data(z.array(gatewayLogLineSchema)),
+  },
+  {
+    method: 'GET',
+    path: '/gateways/:id/terminal',
+    access: needs('gateways:read'),
+    tag: 'Gateways',
+    summary: "The gateway's terminal commands and their answers, newest first.",
+    params: idParams,
+    response: data(terminalAuditSchema),
+  },
+  {
+    method: 'POST',
+    path: '/gateways/:id/opcua/browse',
+    access: needs('gateways:write'),
+    tag: 'Gateways',
+    summary: "The children of a node of an OPC UA connection's address space, through the agent.",
+    params: idParams,
+    body: opcuaBrowseBodySchema,
+    response: data(opcuaNodesAnswerSchema),
+  },
+  {
+    method: 'POST',
+    path: '/gateways/:id/opcua/search',
+    access: needs('gateways:write'),
+    tag: 'Gateways',
+    summary: 'Variables of an OPC UA connection whose name contains the text, through the agent.',
+    params: idParams,
+    body: opcuaSearchBodySchema,
+    response: data(opcuaNodesAnswerSchema),
+  },
+
+  // --- Machine values ------------------------------------------------------------------------
+  {
+    method: 'GET',
+    path: '/datastreams/values',
+    access: needs('datastreams:read'),
+    tag: 'Values',
+    summary: 'Several streams over one range, downsampled to about `points` each.',
+    query: severalValuesQuerySchema,
+    response: data(z.array(streamValuesSchema)),
+  },
+  {
+    method: 'GET',
+    path: '/datastreams/:id/values',
+    access: needs('datastreams:read'),
+    tag: 'Values',
+    summary: "A stream's values over a range, downsampled to about `points`.",
+    params: idParams,
+    query: valuesQuerySchema,
+    response: data(streamValuesSchema),
+  },
+  {
+    method: 'GET',
+    path: '/datastreams/:id/values.csv',
+    access: needs('datastreams:read'),
+    tag: 'Values',
+    summary: "A stream's raw values over a range as CSV (text/csv).",
+    params: idParams,
+    query: valuesCsvQuerySchema,
+  },
+  {
+    method: 'POST',
+    path: '/datastreams/:id/preprocessing/try',
+    access: needs('datastreams:write'),
+    tag: 'Values',
+    summary: "Runs pre-processing code on the stream's latest value (or one given).",
+    params: idParams,
+    body: preprocessingTrySchema,
+    response: data(preprocessingTryAnswerSchema),
+  },
+  {
+    method: 'GET',
+    path: '/assets/:id/values/latest',
+    access: needs('datastreams:read'),
+    tag: 'Values',
+    summary: "The last value of each of an asset's streams.",
+    params: idParams,
+    response: data(latestValuesSchema),
+  },
+
+  // --- Files ---------------------------------------------------------------------------------
+  {
+    method: 'GET',
+    path: '/files/:id/upload',
+    access: needs('assets:read'),
+    tag: 'Files',
+    summary: "Where a file's upload stands.",
+    params: idParams,
+    response: data(uploadStateSchema),
+  },
+  {
+    method: 'PUT',
+    path: '/files/:id/upload',
+    access: needs('assets:write'),
+    tag: 'Files',
+    summary: "A file's next chunk (the raw bytes as the body) at `offset`.",
+    params: idParams,
+    query: uploadChunkQuerySchema,
+    response: data(uploadStateSchema),
+  },
+  {
+    method: 'GET',
+    path: '/files/:id/content',
+    access: needs('assets:read'),
+    tag: 'Files',
+    summary: "A file's bytes.",
+    params: idParams,
+  },
+  {
+    method: 'GET',
+    path: '/files/:id/thumbnail',
+    access: needs('assets:read'),
+    tag: 'Files',
+    summary: 'A small WebP of an image file.',
+    params: idParams,
+  },
+
+  // --- Alarms --------------------------------------------------------------------------------
+  {
+    method: 'GET',
+    path: '/alarms/:id/history',
+    access: needs('alarms:read'),
+    tag: 'Alarms',
+    summary: "One alarm's raises, clears and acknowledgements, newest first.",
+    params: idParams,
+    query: alarmHistoryQuerySchema.omit({ asset_id: true }),
+    response: data(alarmHistoryPageSchema),
+  },
+  {
+    method: 'GET',
+    path: '/alarm-history',
+    access: needs('alarms:read'),
+    tag: 'Alarms',
+    summary: "The active account's alarm history (of one asset with `asset_id`), newest first.",
+    query: alarmHistoryQuerySchema,
+    response: data(alarmHistoryPageSchema),
+  },
+  {
+    method: 'GET',
+    path: alarmRecipientConfirm,
+    access: PUBLIC,
+    tag: 'Alarms',
+    summary: "The mailed recipient invitation's page (text/html) with Confirm and Decline.",
+    query: alarmRecipientConfirmQuerySchema,
+  },
+  {
+    method: 'POST',
+    path: alarmRecipientConfirm,
+    access: PUBLIC,
+    tag: 'Alarms',
+    summary: "A recipient's answer to an invitation (JSON, or the page's form).",
+    body: alarmRecipientDecisionSchema,
+    response: data(alarmRecipientAnswerSchema),
+  },
+
+  // --- Models (the generic write routes of the registry's models) ----------------------------
+  {
+    method: 'POST',
+    path: '/:collection',
+    access: ANY_TOKEN,
+    tag: 'Models',
+    summary:
+      "Creates a model of the collection, or several (a list of { batch_id, data }); the type's create permission applies.",
+    params: collectionParams,
+    body: z.union([modelBody, batchRequestSchema]),
+  },
+  {
+    method: 'PUT',
+    path: '/:collection',
+    access: ANY_TOKEN,
+    tag: 'Models',
+    summary: 'Updates several models of the collection (each item names its id).',
+    params: collectionParams,
+    body: batchRequestSchema,
+    response: batchAnswerSchema,
+  },
+  {
+    method: 'DELETE',
+    path: '/:collection',
+    access: ANY_TOKEN,
+    tag: 'Models',
+    summary: 'Deletes several models of the collection (each item names its id).',
+    params: collectionParams,
+    body: batchRequestSchema,
+    response: batchAnswerSchema,
+  },
+  {
+    method: 'PUT',
+    path: '/:collection/:id',
+    access: ANY_TOKEN,
+    tag: 'Models',
+    summary:
+      "Updates a model's attributes; the type's edit permission and the asset's access apply.",
+    params: modelParams,
+    body: modelBody,
+  },
+  {
+    method: 'DELETE',
+    path: '/:collection/:id',
+    access: ANY_TOKEN,
+    tag: 'Models',
+    summary: 'Deletes a model and everything under it.',
+    params: modelParams,
+    body: modelBody,
+  },
+
+  // --- This reference ------------------------------------------------------------------------
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    access: PUBLIC,
+    tag: 'Reference',
+    summary: 'This API reference as an OpenAPI 3.1 document.',
+  },
+];
