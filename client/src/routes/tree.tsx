@@ -107,6 +107,11 @@ const AlarmsListPage = lazyPage(
   'AlarmsListPage',
 );
 const AlarmPage = lazyPage(() => import('../features/alarms/alarm-page'), 'AlarmPage');
+const AccessTokensPage = lazyPage(
+  () => import('../features/developer/access-tokens-page'),
+  'AccessTokensPage',
+);
+const ConsentPage = lazyPage(() => import('../features/developer/consent-page'), 'ConsentPage');
 
 export const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,
@@ -403,7 +408,7 @@ const areas = [
       children: (u) => [
         area(u, 'details', msg`Details`, { component: () => <UserDetailsPage /> }),
         area(u, 'actions', msg`Actions`, { component: () => <UserActionsPage /> }),
-        area(u, 'accesstokens', msg`Access tokens`),
+        area(u, 'accesstokens', msg`Access tokens`, { component: () => <AccessTokensPage /> }),
         area(u, 'notifications', msg`Notifications`, {
           component: () => <UserNotificationsPage />,
         }),
@@ -468,6 +473,10 @@ const areas = [
     requirement: ALARMS_REQUIREMENT,
     component: () => <AlarmsListPage />,
     children: (p) => [area(p, '$alarmid', msg`Alarm`, { component: () => <AlarmPage /> })],
+  }),
+  // Issue 18: the consent screen a third-party application sends the user to.
+  area(appRoute, 'oauth/authorize', msg`Authorize application`, {
+    component: () => <ConsentPage />,
   }),
   area(appRoute, 'helpcenter/$helpcenterid/$helpcenterlang', msg`Help center`, {
     requirement: ROUTE_REQUIREMENTS.helpcenter,

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import {
+  apiPaths,
+  authorizeAnswerSchema,
+  authorizePreviewSchema,
+  clientCreatedSchema,
+  currentUserSchema,
+  ERROR_TEXTS,
+  oauthClientViewSchema,
+  personalTokenCreatedSchema,
+  scopeViewSchema,
+  tokenWithClientSchema,
+  type AuthorizeDecision,
+  type ClientCreate,
+  type ClientUpdate,
+  type PersonalTokenCreate,
+} from '@plant/shared-schema';
+import type { Result, WorkerError } from '@plant/sync-worker/api';
+import { callApi } from '../../session/api';
+
+/*
+ * The developer area's calls (spec 000 §7). They answer in Laravel Passport's shapes, without
+ * the app's `{ data }` envelope, and they are not synced models: every screen here needs the
+ * network. Calls are quiet: each screen shows its own failures (spec 000 §5).
+ */
+
+const plain = { envelope: false, quiet: true } as const;
+/** A 204 answers no body; the worker reports that as `empty`, which here is the success. */
+const noContent = z.unknown();
+
+function deleted(answer: Result<unknown>): Result<null> {
+  if (!('error' in answer)) return { data: null };
+  const { kind, status = 0 } = answer.error;
+  return kind === 'empty' && status >= 200 && status < 300 ? { data: null } : answer;
+}
+
+export const developerApi = {
+  /** The signed-in user as the server knows it now (its active roles name a token's role). */
+  currentUser: () => callApi('GET', apiPaths.user(), currentUserSchema, { quiet: true }),
+  scopes: () => callApi('GET', apiPaths.oauthScopes(), z.array(scopeViewSchema), plain),
+  personalTokens: () =>
+    callApi('GET', apiPaths.personalAccessTokens(), z.array(tokenWithClientSchema), plain),
+  createPersonalToken: (body: PersonalTokenCreate) =>
+    callApi('POST', apiPaths.personalAccessTokens(), personalTokenCreatedSchema, {
+      ...plain,
+      body,
+    }),
+  revokePersonalToken: async (id: string) =>
+    deleted(await callApi('DELETE', apiPaths.personalAccessToken(id), noContent, plain)),
+  clients: () => callApi('GET', apiPaths.oauthClients(), z.array(oauthClientViewSchema), plain),
+  createClient: (body: ClientCreate) =>
+    callApi('POST', apiPaths.oauthClients(), clientCreatedSchema, { ...plain, body }),
+  updateClient: (id: string, body: ClientUpdate) =>
+    callApi('PUT', apiPaths.oauthClient(id), oauthClientViewSchema, { ...plain, body }),
+  deleteClient: async (id: string) =>
+    deleted(await callApi('DELETE', apiPaths.oauthClient(id), noContent, plain)),
+  appTokens: () => callApi('GET', apiPaths.oauthTokens(), z.array(tokenWithClientSchema), plain),
+  revokeAppToken: async (id: string) =>
+    deleted(await callApi('DELETE', apiPaths.oauthToken(id), noContent, plain)),
+  authorizePreview: (query: string) =>
+    callApi('GET', apiPaths.oauthAuthorize(query), authorizePreviewSchema, plain),
+  authorizeDecision: (body: AuthorizeDecision) =>
+    callApi('POST', apiPaths.oauthAuthorize(), authorizeAnswerSchema, { ...plain, body }),
+};
+
+/**
+ * What a failed call in a token or client dialog shows (spec 000 §5): the server's messages (a
+ * 422's `errors`, flattened in field order, or its one message), `generic` when the answer's body
+ * was not an object, `offline` when no answer came at all.
+ */
+export type DialogProblem =
+  | { readonly kind: 'messages'; readonly messages: readonly string[] }
+  | { readonly kind: 'generic' }
+  | { readonly kind: 'offline' };
+
+export function dialogProblem(error: WorkerError): DialogProblem {
+  if (error.kind === 'network') return { kind: 'offline' };
+  const fromFields = Object.values(error.fields ?? {}).flat();
+  if (fromFields.length > 0) return { kind: 'messages', messages: [...new Set(fromFields)] };
+  // The worker says ERROR_TEXTS.unknown for a body that was empty, not JSON or not an object.
+  if (error.kind !== 'http' || error.message === ERROR_TEXTS.unknown) return { kind: 'generic' };
+  return { kind: 'messages', messages: [error.message] };
+}

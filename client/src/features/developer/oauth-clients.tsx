@@ -1,0 +1,313 @@
+import { useId, useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  NativeSelect,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import {
+  clientCreateSchema,
+  clientUpdateSchema,
+  type ClientCreated,
+  type OAuthClientView,
+  type RoleView,
+} from '@plant/shared-schema';
+import { dialogProblem, developerApi, type DialogProblem } from './developer-api';
+import { ProblemAlert, translateOAuthText } from './developer-texts';
+import { ConfirmButton } from './confirm-button';
+import { firstIssuePerField, type FieldErrors } from '../user/form-errors';
+
+const FIELDS = ['name', 'redirect', 'confidential', 'role_id'] as const;
+type Field = (typeof FIELDS)[number];
+
+/** What a client dialog edits: a new client, or an existing one (name and redirect only). */
+type Editing =
+  { readonly name: 'new' } | { readonly name: 'edit'; readonly client: OAuthClientView };
+
+/** OAuth clients (spec 000 §3): the list, create, edit (name, redirect) and delete. */
+export function OAuthClients(props: {
+  readonly clients: readonly OAuthClientView[];
+  readonly roles: readonly RoleView[];
+  readonly changed: () => void;
+}) {
+  const { t } = useLingui();
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const headingId = useId();
+  const clients = props.clients.filter((c) => !c.revoked);
+  const close = () => {
+    setEditing(null);
+    props.changed();
+  };
+
+  return (
+    <Stack gap="sm" component="section" aria-labelledby={headingId} data-testid="oauth-clients">
+      <Group justify="space-between">
+        <Title order={2} size="h3" id={headingId}>
+          <Trans>OAuth clients</Trans>
+        </Title>
+        <Button onClick={() => setEditing({ name: 'new' })}>
+          <Trans>Create new client</Trans>
+        </Button>
+      </Group>
+      {clients.length === 0 ? (
+        <Text c="dimmed">
+          <Trans>You have not created any OAuth clients.</Trans>
+        </Text>
+      ) : (
+        <Table aria-labelledby={headingId}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">
+                <Trans>Client ID</Trans>
+              </Table.Th>
+              <Table.Th scope="col">
+                <Trans>Name</Trans>
+              </Table.Th>
+              <Table.Th scope="col">
+                <Trans>Redirect</Trans>
+              </Table.Th>
+              <Table.Th scope="col">
+                <Trans>Confidential</Trans>
+              </Table.Th>
+              <Table.Th scope="col">
+                <Trans>Actions</Trans>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {clients.map((client) => {
+              const name = client.name;
+              return (
+                <Table.Tr key={client.id} data-testid="client-row">
+                  <Table.Td>
+                    <Code>{client.id}</Code>
+                  </Table.Td>
+                  <Table.Td>
+                    <bdi>{name}</bdi>
+                  </Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-all' }}>
+                    <bdi>{client.redirect}</bdi>
+                  </Table.Td>
+                  <Table.Td>{client.confidential ? t`Yes` : t`No`}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <Button
+                        size="xs"
+                        variant="light"
+                        onClick={() => setEditing({ name: 'edit', client })}
+                        aria-label={t`Edit ${name}`}
+                      >
+                        <Trans>Edit</Trans>
+                      </Button>
+                      <ConfirmButton
+                        label={t`Delete`}
+                        ariaLabel={t`Delete ${name}`}
+                        title={t`Delete ${name}?`}
+                        confirm={t`Delete client`}
+                        action={() => developerApi.deleteClient(client.id)}
+                        done={props.changed}
+                      >
+                        <Trans>
+                          Applications that use this client can no longer sign in, and the tokens
+                          given to it stop working.
+                        </Trans>
+                      </ConfirmButton>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      )}
+      <Modal
+        opened={editing !== null}
+        onClose={close}
+        title={editing?.name === 'edit' ? t`Edit client` : t`Create new client`}
+        size="lg"
+      >
+        {editing === null ? null : (
+          <ClientForm editing={editing} roles={props.roles} close={close} />
+        )}
+      </Modal>
+    </Stack>
+  );
+}
+
+function ClientForm(props: {
+  readonly editing: Editing;
+  readonly roles: readonly RoleView[];
+  readonly close: () => void;
+}) {
+  const { t, i18n } = useLingui();
+  const { editing } = props;
+  const existing = editing.name === 'edit' ? editing.client : null;
+  const [name, setName] = useState(existing?.name ?? '');
+  const [redirect, setRedirect] = useState(existing?.redirect ?? '');
+  const [confidential, setConfidential] = useState(true);
+  const [roleId, setRoleId] = useState('');
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const [problem, setProblem] = useState<DialogProblem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<ClientCreated | null>(null);
+
+  if (created !== null) return <CreatedClient created={created} close={props.close} />;
+
+  const submit = async () => {
+    setProblem(null);
+    if (existing !== null) {
+      const checked = clientUpdateSchema.safeParse({ name, redirect });
+      setErrors(checked.success ? {} : firstIssuePerField(checked.error.issues, FIELDS));
+      if (!checked.success) return;
+      setBusy(true);
+      const answer = await developerApi.updateClient(existing.id, checked.data);
+      setBusy(false);
+      if ('error' in answer) setProblem(dialogProblem(answer.error));
+      else props.close();
+      return;
+    }
+    const checked = clientCreateSchema.safeParse({
+      name,
+      redirect,
+      confidential,
+      ...(confidential && roleId !== '' ? { role_id: roleId } : {}),
+    });
+    setErrors(checked.success ? {} : firstIssuePerField(checked.error.issues, FIELDS));
+    if (!checked.success) return;
+    setBusy(true);
+    const answer = await developerApi.createClient(checked.data);
+    setBusy(false);
+    if ('error' in answer) setProblem(dialogProblem(answer.error));
+    else setCreated(answer.data);
+  };
+  const error = (field: Field) => {
+    const text = errors[field];
+    return text === undefined ? undefined : translateOAuthText(i18n, text);
+  };
+
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <Stack gap="sm">
+        <ProblemAlert problem={problem} />
+        <TextInput
+          label={t`Name`}
+          description={t`Users see this name when the application asks for access.`}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={error('name')}
+          required
+          data-autofocus
+        />
+        <TextInput
+          label={t`Redirect URL`}
+          description={t`Where users are sent back after they answered: https, or http on this computer only.`}
+          value={redirect}
+          onChange={(e) => setRedirect(e.currentTarget.value)}
+          error={error('redirect')}
+          placeholder="https://example.com/callback"
+          required
+        />
+        {existing === null ? (
+          <>
+            <Checkbox
+              label={t`Confidential`}
+              description={t`A server that keeps a secret. Leave it off for apps in a browser or on a phone: they use PKCE instead.`}
+              checked={confidential}
+              onChange={(e) => setConfidential(e.currentTarget.checked)}
+              error={error('confidential')}
+            />
+            <NativeSelect
+              label={t`Role for client credentials`}
+              description={t`Lets the client get tokens for itself (server to server), acting with this role.`}
+              value={confidential ? roleId : ''}
+              disabled={!confidential}
+              data={[
+                { value: '', label: t`None` },
+                ...props.roles.map((r) => ({ value: r.id, label: r.name })),
+              ]}
+              onChange={(e) => setRoleId(e.currentTarget.value)}
+              error={error('role_id')}
+            />
+          </>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.close}>
+            <Trans>Cancel</Trans>
+          </Button>
+          <Button type="submit" loading={busy}>
+            {existing === null ? <Trans>Create</Trans> : <Trans>Save</Trans>}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function CreatedClient(props: { readonly created: ClientCreated; readonly close: () => void }) {
+  const { t } = useLingui();
+  const { created } = props;
+  const name = created.name;
+  const secret = created.plainSecret ?? created.secret;
+  return (
+    <Stack gap="sm" data-testid="created-client">
+      <Text>
+        <Trans>
+          Client <bdi>{name}</bdi> was created.
+        </Trans>
+      </Text>
+      <Text size="sm" fw={600}>
+        <Trans>Client ID</Trans>
+      </Text>
+      <Code block data-testid="client-id">
+        {created.id}
+      </Code>
+      {secret === null ? (
+        <Text size="sm">
+          <Trans>This client is public: it has no secret and must use PKCE.</Trans>
+        </Text>
+      ) : (
+        <>
+          <Alert color="yellow" title={t`This is the only time it will be shown`}>
+            <Trans>Copy the client secret now and keep it safe: it cannot be shown again.</Trans>
+          </Alert>
+          <Text size="sm" fw={600}>
+            <Trans>Client secret</Trans>
+          </Text>
+          <Code block data-testid="client-secret" style={{ wordBreak: 'break-all' }}>
+            {secret}
+          </Code>
+        </>
+      )}
+      <Group justify="flex-end">
+        {secret === null ? null : (
+          <CopyButton value={secret}>
+            {({ copied, copy }) => (
+              <Button variant="light" onClick={copy}>
+                {copied ? t`Copied` : t`Copy secret`}
+              </Button>
+            )}
+          </CopyButton>
+        )}
+        <Button onClick={props.close}>
+          <Trans>Close</Trans>
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
