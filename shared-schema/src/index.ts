@@ -48,3 +48,4 @@ export * from './models/managed';
 export * from './oauth/scopes';
 export * from './oauth/api';
 export * from './oauth/catalog';
+export * from './oauth/openapi';
