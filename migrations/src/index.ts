@@ -14,6 +14,7 @@ import * as userProfile from './20261126000200-user-profile';
 import * as alarms from './20261126000300-alarms';
 import * as pushSubscriptions from './20261126000400-push-subscriptions';
 import * as pushSubscriptionSession from './20261126000600-push-subscription-session';
+import * as oauth from './20261127000000-oauth';
 import * as alarmDeliveries from './20261126000500-alarm-deliveries';
 
 /**
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '20261126000400-push-subscriptions': pushSubscriptions,
   '20261126000500-alarm-deliveries': alarmDeliveries,
   '20261126000600-push-subscription-session': pushSubscriptionSession,
+  '20261127000000-oauth': oauth,
 };

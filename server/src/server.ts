@@ -24,6 +24,7 @@ import {
 } from './db/database';
 import { isoAt, systemClock, type Clock } from './lib/clock';
 import { createLogger, type Logger } from './logger';
+import { OAuthRepository } from './repositories/oauth.repository';
 import { TokenRepository } from './repositories/token.repository';
 import { seedDemo } from './seed/demo';
 import { writeDemoAgentKeys } from './seed/demo-agents';
@@ -158,6 +159,27 @@ async function ensureFirstPartyClient(db: Db, clock: Clock): Promise<string> {
   return id;
 }
 
+/** The client personal access tokens are issued by (Passport's personal access client). */
+async function ensurePersonalAccessClient(db: Db, clock: Clock): Promise<string> {
+  const repo = new OAuthRepository(db);
+  const existing = await repo.personalAccessClient();
+  if (existing !== undefined) return existing.id;
+  const id = uuidv7();
+  const at = isoAt(clock.now());
+  await repo.insertClient({
+    id,
+    name: 'Personal Access Client',
+    secret_hash: null,
+    personal_access: 1,
+    confidential: 0,
+    user_id: null,
+    role_id: null,
+    created_at: at,
+    updated_at: at,
+  });
+  return id;
+}
+
 /**
  * Headers every API answer carries, set on the node response before Hono runs. Set inside Hono,
  * they made the node adapter build undici Headers for every answer, a third of the cost of a
@@ -177,13 +199,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const db = openConfiguredDatabase(config);
   await checkPostgresCollation(db);
   // Processes of a cluster starting at once take these steps one after another.
-  const { firstPartyClientId, seeded } = await exclusively(db, 'plant:startup', async () => {
-    await migrateToLatest(db);
-    return {
-      firstPartyClientId: await ensureFirstPartyClient(db, clock),
-      seeded: config.seed === 'demo' ? await seedDemo(db, clock, log) : undefined,
-    };
-  });
+  const { firstPartyClientId, personalClientId, seeded } = await exclusively(
+    db,
+    'plant:startup',
+    async () => {
+      await migrateToLatest(db);
+      return {
+        firstPartyClientId: await ensureFirstPartyClient(db, clock),
+        personalClientId: await ensurePersonalAccessClient(db, clock),
+        seeded: config.seed === 'demo' ? await seedDemo(db, clock, log) : undefined,
+      };
+    },
+  );
 
   const cluster = await joinCluster(config.redisUrl, log);
   const background = new BackgroundTasks(log);
@@ -204,6 +231,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     appUrl: config.appUrl,
     tokenTtlMs: config.tokenTtlMs,
     firstPartyClientId,
+    personalClientId,
     rateCounters: cluster.rateCounters(() => clock.now()),
     ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
   });

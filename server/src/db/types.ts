@@ -106,6 +106,13 @@ export interface OAuthClientsTable {
   password_client: Generated<number>;
   revoked: Generated<number>;
   created_at: string;
+  /** The user who made it (null: the platform's own clients). */
+  user_id: string | null;
+  confidential: Generated<number>;
+  personal_access: Generated<number>;
+  /** The role client-credentials tokens act with (null: no client credentials). */
+  role_id: string | null;
+  updated_at: string | null;
 }
 
 export interface AccessTokensTable {
@@ -118,6 +125,39 @@ export interface AccessTokensTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** The role a scoped token acts with. */
+  role_id: string | null;
+  /** 1: its scopes narrow it (personal, application and client-credentials tokens). */
+  scoped: Generated<number>;
+  /** The refresh-token family it belongs to (authorization-code grants). */
+  family_id: string | null;
+  updated_at: string | null;
+}
+
+export interface OAuthRefreshTokensTable {
+  id: string;
+  access_token_id: string;
+  family_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface OAuthAuthCodesTable {
+  id: string;
+  code_hash: string;
+  client_id: string;
+  user_id: string;
+  role_id: string;
+  scopes: string;
+  redirect_uri: string;
+  code_challenge: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  family_id: string | null;
 }
 
 export interface PasswordResetsTable {
@@ -379,6 +419,8 @@ export interface Database {
   feature_flags: FeatureFlagsTable;
   oauth_clients: OAuthClientsTable;
   access_tokens: AccessTokensTable;
+  oauth_refresh_tokens: OAuthRefreshTokensTable;
+  oauth_auth_codes: OAuthAuthCodesTable;
   password_resets: PasswordResetsTable;
   client_errors: ClientErrorsTable;
   push_subscriptions: PushSubscriptionsTable;

@@ -1,5 +1,12 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { DISABLE_INTERNAL_FEATURES_HEADER, mayUseApp } from '@plant/shared-schema';
+import { routePath } from 'hono/route';
+import {
+  API_BASE,
+  apiRoute,
+  DISABLE_INTERNAL_FEATURES_HEADER,
+  mayUseApp,
+  scopedTokenMayCall,
+} from '@plant/shared-schema';
 import { NOROLE_REFUSED } from '../services/auth.service';
 import type { Services } from '../services';
 import { DomainError } from '../services/domain-error';
@@ -28,6 +35,8 @@ export function requireAuth(services: Services): MiddlewareHandler<AppEnv> {
     if (!mayUseApp(signedIn.session.roles.map((r) => r.slug))) {
       throw new DomainError('forbidden', NOROLE_REFUSED);
     }
+    const scopes = signedIn.session.ctx.scopes;
+    if (scopes !== undefined) refuseOutsideCatalog(c, scopes);
     c.set('auth', signedIn.auth);
     c.set('session', signedIn.session);
     await next();
@@ -38,4 +47,21 @@ export function requireAuth(services: Services): MiddlewareHandler<AppEnv> {
 export function internalFeaturesDisabled(c: Context<AppEnv>): boolean {
   const value = requestHeader(c, DISABLE_INTERNAL_FEATURES_HEADER)?.toLowerCase();
   return value === '1' || value === 'true';
+}
+
+export const TOKEN_REFUSED = 'This token may not use this call: it needs another scope, or the app itself.';
+
+/**
+ * A scoped token (personal, application, client credentials) calls only routes of the API
+ * catalog that its scopes open: a route the catalog does not know is refused (deny by default),
+ * so a new route is closed to tokens until it is listed with its access.
+ */
+function refuseOutsideCatalog(c: Context<AppEnv>, scopes: readonly string[]): void {
+  const pattern = routePath(c);
+  const path = pattern.startsWith(API_BASE) ? pattern.slice(API_BASE.length) : pattern;
+  const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
+  const route = apiRoute(method, path);
+  if (route === undefined || !scopedTokenMayCall(route.access, scopes)) {
+    throw new DomainError('forbidden', TOKEN_REFUSED);
+  }
 }

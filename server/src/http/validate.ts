@@ -11,11 +11,19 @@ export async function validBody<S extends z.ZodType>(
   schema: S,
   options: { allowForm?: boolean } = {},
 ): Promise<z.output<S>> {
+  return parse(schema, await readBody(c, options));
+}
+
+/** The body unparsed: JSON, or (where allowed) an HTML form's fields. */
+export async function readBody(
+  c: Context,
+  options: { allowForm?: boolean } = {},
+): Promise<unknown> {
   const type = c.req.header('content-type') ?? '';
   if (options.allowForm === true && type.startsWith('application/x-www-form-urlencoded')) {
-    return parse(schema, Object.fromEntries(new URLSearchParams(await c.req.text())));
+    return Object.fromEntries(new URLSearchParams(await c.req.text()));
   }
-  return parse(schema, await readJson(c));
+  return readJson(c);
 }
 
 /** The body as JSON (an empty body reads as `{}`); malformed JSON: 400. */

@@ -34,7 +34,7 @@ export class TokenRepository {
   findLive(tokenHash: string, nowIso: string) {
     return this.db
       .selectFrom('access_tokens')
-      .select(['id', 'user_id', 'client_id', 'expires_at'])
+      .select(['id', 'user_id', 'client_id', 'expires_at', 'scoped', 'role_id', 'scopes'])
       .where('token_hash', '=', tokenHash)
       .where('revoked_at', 'is', null)
       .where('expires_at', '>', nowIso)

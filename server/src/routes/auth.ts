@@ -1,5 +1,8 @@
 import { Hono } from 'hono';
 import {
+  authorizationCodeGrantSchema,
+  clientCredentialsGrantSchema,
+  refreshTokenGrantSchema,
   passwordForgotRequestSchema,
   passwordResetRequestSchema,
   registerRequestSchema,
@@ -7,25 +10,43 @@ import {
 } from '@plant/shared-schema';
 import { requireAuth } from '../http/auth';
 import { clientAddress, type AppEnv } from '../http/context';
-import { validBody } from '../http/validate';
+import { parse, readBody, validBody } from '../http/validate';
 import type { Services } from '../services';
 import { OAuthError } from '../services/auth.service';
+import { oauthErrorAnswer } from './oauth';
 
 /** Sign-in, registration, sign-out and password reset (spec 000 §7). */
 export function authRoutes(services: Services) {
   const app = new Hono<AppEnv>();
 
   app.post('/oauth/token', async (c) => {
-    const req = await validBody(c, tokenRequestSchema, { allowForm: true });
+    const raw = await readBody(c, { allowForm: true });
+    const grant =
+      typeof raw === 'object' && raw !== null
+        ? (raw as { grant_type?: unknown }).grant_type
+        : undefined;
     try {
-      return c.json(await services.auth.passwordGrant(req, clientAddress(c)));
+      switch (grant) {
+        case 'authorization_code':
+          return c.json(
+            await services.oauth.authorizationCodeGrant(parse(authorizationCodeGrantSchema, raw)),
+          );
+        case 'refresh_token':
+          return c.json(
+            await services.oauth.refreshTokenGrant(parse(refreshTokenGrantSchema, raw)),
+          );
+        case 'client_credentials':
+          return c.json(
+            await services.oauth.clientCredentialsGrant(parse(clientCredentialsGrantSchema, raw)),
+          );
+        default:
+          return c.json(
+            await services.auth.passwordGrant(parse(tokenRequestSchema, raw), clientAddress(c)),
+          );
+      }
     } catch (err) {
       if (!(err instanceof OAuthError)) throw err;
-      if (err.retryAfterS !== undefined) c.header('Retry-After', String(err.retryAfterS));
-      return c.json(
-        { error: err.code, error_description: err.message, message: err.message, hint: '' },
-        err.status,
-      );
+      return oauthErrorAnswer(c, err);
     }
   });
 

@@ -23,6 +23,7 @@ import { TokenRepository } from '../repositories/token.repository';
 import { UserRepository, type UserRecord } from '../repositories/user.repository';
 import { createAccount } from './account.service';
 import { DomainError } from './domain-error';
+import type { TokenNarrowing } from './user.service';
 
 /** A failed token request, answered in OAuth's shape (Laravel Passport's): error code + text. */
 export class OAuthError extends Error {
@@ -69,6 +70,8 @@ export interface Authenticated {
   readonly userId: string;
   readonly tokenId: string;
   readonly expiresAtMs: number;
+  /** A scoped token's role and scopes (absent for the app's own sign-in). */
+  readonly narrowed?: TokenNarrowing;
 }
 
 export class AuthService {
@@ -196,9 +199,12 @@ export class AuthService {
   /** The user and token behind a bearer token, if it is live (not revoked, not expired). */
   async authenticate(bearer: string): Promise<Authenticated | undefined> {
     const row = await this.tokens.findLive(sha256(bearer), isoAt(this.clock.now()));
-    return row === undefined
-      ? undefined
-      : { userId: row.user_id, tokenId: row.id, expiresAtMs: Date.parse(row.expires_at) };
+    if (row === undefined) return undefined;
+    const auth = { userId: row.user_id, tokenId: row.id, expiresAtMs: Date.parse(row.expires_at) };
+    if (row.scoped !== 1) return auth;
+    // A scoped token without a role (never made so) acts with none: it has no session.
+    if (row.role_id === null) return undefined;
+    return { ...auth, narrowed: { roleId: row.role_id, scopes: parseScopes(row.scopes) } };
   }
 
   /**
@@ -248,7 +254,17 @@ export class AuthService {
   }
 }
 
-function secretMatches(given: string | undefined, storedHash: string | null): boolean {
+/** A token's stored scope list; anything unreadable grants nothing. */
+export function parseScopes(stored: string): string[] {
+  try {
+    const list: unknown = JSON.parse(stored);
+    return Array.isArray(list) ? list.filter((s): s is string => typeof s === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function secretMatches(given: string | undefined, storedHash: string | null): boolean {
   if (storedHash === null) return true;
   if (given === undefined) return false;
   const a = Buffer.from(sha256(given), 'hex');

@@ -1,3 +1,4 @@
+import { OAuthService } from './oauth.service';
 import { MemoryRateCounters, type RateCounters } from '../lib/rate-limiter';
 import type { Db } from '../db/database';
 import { InvitationService } from './invitation.service';
@@ -45,6 +46,8 @@ export interface Services {
   readonly accountAdmin: AccountAdminService;
   /** The first-party OAuth client that the web app signs in with (served by /staticconf). */
   readonly firstPartyClientId: string;
+  /** The developer area: personal access tokens, clients, third-party grants (issue 18). */
+  readonly oauth: OAuthService;
 }
 
 export interface ServiceDeps {
@@ -56,6 +59,8 @@ export interface ServiceDeps {
   readonly appUrl: string;
   readonly tokenTtlMs: number;
   readonly firstPartyClientId: string;
+  /** The client personal access tokens are issued by (made at first start, like the first). */
+  readonly personalClientId: string;
   readonly authLimits?: AuthLimits;
   /** Where rate limits count: shared by the cluster's processes (Redis), or this one's memory. */
   readonly rateCounters?: RateCounters;
@@ -103,5 +108,6 @@ export function createServices(deps: ServiceDeps): Services {
     profiles: new ProfileService(db, clock, deps.feed),
     accountAdmin: new AccountAdminService(db, clock, deps.feed),
     firstPartyClientId: deps.firstPartyClientId,
+    oauth: new OAuthService(db, clock, deps.personalClientId),
   };
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../lib/clock';
 import { sha256 } from '../lib/secrets';
 import { AccessVersionRepository } from '../repositories/access-version.repository';
 import type { AuthService, Authenticated } from './auth.service';
+import { DomainError } from './domain-error';
 import type { Session, UserService } from './user.service';
 
 export interface SignedIn {
@@ -52,7 +53,14 @@ export class SessionService {
     this.entries.delete(key);
     const auth = await this.auth.authenticate(token);
     if (auth === undefined) return undefined;
-    const session = await this.users.session(auth.userId, internalFeaturesDisabled);
+    let session;
+    try {
+      session = await this.users.session(auth.userId, internalFeaturesDisabled, auth.narrowed);
+    } catch (err) {
+      // A scoped token whose user no longer holds its role: no session, as for a revoked token.
+      if (auth.narrowed !== undefined && err instanceof DomainError) return undefined;
+      throw err;
+    }
     if (this.entries.size >= this.maxEntries)
       this.entries.delete(this.entries.keys().next().value ?? '');
     const entry: Entry = { auth, session, version, expiresAtMs: auth.expiresAtMs };

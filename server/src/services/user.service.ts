@@ -19,6 +19,12 @@ import { toAccountView } from './account.service';
 import { DomainError, forbidden, notFound } from './domain-error';
 
 /** Everything known about the signed-in user in its active account, loaded once per request. */
+/** What a scoped token narrows its user's session to. */
+export interface TokenNarrowing {
+  readonly roleId: string;
+  readonly scopes: readonly string[];
+}
+
 export interface Session {
   readonly user: UserRecord;
   readonly activeAccount: AccountRow | null;
@@ -53,15 +59,35 @@ export class UserService {
     this.grants = new AssetAccessRepository(db);
   }
 
-  async session(userId: string, internalFeaturesDisabled: boolean): Promise<Session> {
+  /**
+   * The session of a user: its active account and roles there. A scoped token (`narrowed`) acts
+   * in its role's account with that role alone, its scopes narrowing every permission, and never
+   * as an internal user: effective access = scopes ∩ role ∩ the user's membership today. A user
+   * who no longer holds the role has no session with that token.
+   */
+  async session(
+    userId: string,
+    internalFeaturesDisabled: boolean,
+    narrowed?: TokenNarrowing,
+  ): Promise<Session> {
     const user = await this.users.findById(userId);
     if (user === undefined) throw new DomainError('unauthenticated', 'Unauthenticated.');
-    const accountId = user.active_account_id;
-    const [activeAccount, roles, featureFlags] = await Promise.all([
-      accountId === null ? undefined : this.accounts.findForMember(user.id, accountId),
+    const [allRoles, featureFlags] = await Promise.all([
       this.users.allRoles(user.id),
       this.access.featureFlags(),
     ]);
+    const tokenRole =
+      narrowed === undefined ? undefined : allRoles.find((r) => r.id === narrowed.roleId);
+    if (narrowed !== undefined && (tokenRole === undefined || !mayUseApp([tokenRole.slug]))) {
+      throw new DomainError('unauthenticated', 'Unauthenticated.');
+    }
+    const roles = tokenRole === undefined ? allRoles : [tokenRole];
+    const accountId = tokenRole?.account_id ?? user.active_account_id;
+    const activeAccount =
+      accountId === null ? undefined : await this.accounts.findForMember(user.id, accountId);
+    if (narrowed !== undefined && activeAccount === undefined) {
+      throw new DomainError('unauthenticated', 'Unauthenticated.');
+    }
     const inAccount = activeAccount ?? null;
     const activeRoles =
       inAccount === null ? [] : roles.filter((r) => r.account_id === inAccount.id);
@@ -95,7 +121,8 @@ export class UserService {
       permissions,
       tags,
       featureFlags,
-      internalFeaturesDisabled,
+      internalFeaturesDisabled: internalFeaturesDisabled || narrowed !== undefined,
+      ...(narrowed === undefined ? {} : { scopes: narrowed.scopes }),
     };
     const viewJson = JSON.stringify({ data: view });
     const grants =

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Trans } from '@lingui/react/macro';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { Result } from '@plant/sync-worker/api';
-import { dialogProblem, type DialogProblem } from './developer-api';
+import { dialogProblem, type DialogProblem } from './developer-rules';
 import { ProblemAlert } from './developer-texts';
 
 /**

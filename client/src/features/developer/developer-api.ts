@@ -5,7 +5,6 @@ import {
   authorizePreviewSchema,
   clientCreatedSchema,
   currentUserSchema,
-  ERROR_TEXTS,
   oauthClientViewSchema,
   personalTokenCreatedSchema,
   scopeViewSchema,
@@ -15,7 +14,7 @@ import {
   type ClientUpdate,
   type PersonalTokenCreate,
 } from '@plant/shared-schema';
-import type { Result, WorkerError } from '@plant/sync-worker/api';
+import type { Result } from '@plant/sync-worker/api';
 import { callApi } from '../../session/api';
 
 /*
@@ -62,22 +61,3 @@ export const developerApi = {
   authorizeDecision: (body: AuthorizeDecision) =>
     callApi('POST', apiPaths.oauthAuthorize(), authorizeAnswerSchema, { ...plain, body }),
 };
-
-/**
- * What a failed call in a token or client dialog shows (spec 000 §5): the server's messages (a
- * 422's `errors`, flattened in field order, or its one message), `generic` when the answer's body
- * was not an object, `offline` when no answer came at all.
- */
-export type DialogProblem =
-  | { readonly kind: 'messages'; readonly messages: readonly string[] }
-  | { readonly kind: 'generic' }
-  | { readonly kind: 'offline' };
-
-export function dialogProblem(error: WorkerError): DialogProblem {
-  if (error.kind === 'network') return { kind: 'offline' };
-  const fromFields = Object.values(error.fields ?? {}).flat();
-  if (fromFields.length > 0) return { kind: 'messages', messages: [...new Set(fromFields)] };
-  // The worker says ERROR_TEXTS.unknown for a body that was empty, not JSON or not an object.
-  if (error.kind !== 'http' || error.message === ERROR_TEXTS.unknown) return { kind: 'generic' };
-  return { kind: 'messages', messages: [error.message] };
-}

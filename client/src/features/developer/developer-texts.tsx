@@ -4,7 +4,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, List, Text } from '@mantine/core';
 import { OAUTH_TEXTS, type ScopeId, type ScopeView } from '@plant/shared-schema';
 import { translateServerText } from '../../i18n/server-texts';
-import type { DialogProblem } from './developer-api';
+import type { DialogProblem } from './developer-rules';
 
 /** The shared schemas' and the server's developer-area messages, in the chosen language. */
 const OAUTH_MESSAGES = new Map<string, MessageDescriptor>([

@@ -22,7 +22,8 @@ import {
   type OAuthClientView,
   type RoleView,
 } from '@plant/shared-schema';
-import { dialogProblem, developerApi, type DialogProblem } from './developer-api';
+import { developerApi } from './developer-api';
+import { dialogProblem, type DialogProblem } from './developer-rules';
 import { ProblemAlert, translateOAuthText } from './developer-texts';
 import { ConfirmButton } from './confirm-button';
 import { firstIssuePerField, type FieldErrors } from '../user/form-errors';

@@ -24,35 +24,14 @@ import {
   type ScopeView,
   type TokenWithClient,
 } from '@plant/shared-schema';
-import { dialogProblem, developerApi, type DialogProblem } from './developer-api';
+import { developerApi } from './developer-api';
+import { DAY_MS, dateValue, dialogProblem, expiryOf, type DialogProblem } from './developer-rules';
 import { ProblemAlert, scopeDescription, translateOAuthText } from './developer-texts';
 import { ConfirmButton } from './confirm-button';
 import { firstIssuePerField, type FieldErrors } from '../user/form-errors';
 
-const DAY_MS = 24 * 3600 * 1000;
 const FIELDS = ['name', 'scopes', 'role_id', 'expires_at'] as const;
 type Field = (typeof FIELDS)[number];
-
-/** A local date as an `<input type="date">` value. */
-function dateValue(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
-/**
- * The expiry sent for a chosen day: the end of that day, but never past a year from now (the
- * server's limit; a minute is left for the request's way), or null for a day outside the year.
- */
-export function expiryOf(day: string, now: number): string | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (match === null) return null;
-  const [year, month, date] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const start = new Date(year, month - 1, date).getTime();
-  const end = new Date(year, month - 1, date, 23, 59, 59).getTime();
-  const max = now + PERSONAL_TOKEN_MAX_DAYS * DAY_MS - 60_000;
-  if (Number.isNaN(start) || end <= now || start > max) return null;
-  return new Date(Math.min(end, max)).toISOString();
-}
 
 /** Names of the roles by id, for the list's Role column. */
 function roleName(roles: readonly RoleView[], id: string | null): string {

@@ -1,6 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import type { OAuthClientView, RoleView, ScopeView, TokenWithClient } from '@plant/shared-schema';
+import {
+  mayUseApp,
+  type OAuthClientView,
+  type RoleView,
+  type ScopeView,
+  type TokenWithClient,
+} from '@plant/shared-schema';
 import type { WorkerError } from '@plant/sync-worker/api';
 import { syncStatusAtom } from '../../sync/status';
 import { developerApi } from './developer-api';
@@ -58,7 +64,8 @@ export function useDeveloperData(enabled: boolean) {
     setState({
       name: 'loaded',
       data: {
-        roles: user.data.activeRoles,
+        // A norole role gives no access: a token cannot act with it.
+        roles: user.data.activeRoles.filter((r) => mayUseApp([r.slug])),
         scopes: scopes.data,
         tokens: tokens.data,
         clients: clients.data,

@@ -1,0 +1,229 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../db/database';
+import type {
+  AccessTokensTable,
+  OAuthAuthCodesTable,
+  OAuthClientsTable,
+  OAuthRefreshTokensTable,
+} from '../db/types';
+
+export type ClientRow = Selectable<OAuthClientsTable>;
+export type TokenRow = Selectable<AccessTokensTable>;
+export type RefreshRow = Selectable<OAuthRefreshTokensTable>;
+export type AuthCodeRow = Selectable<OAuthAuthCodesTable>;
+
+/**
+ * The developer area's queries: users' clients, their scoped tokens, authorization codes and
+ * refresh tokens. Every read of a user's things names the user (another user's id is not found).
+ */
+export class OAuthRepository {
+  constructor(private readonly db: Db) {}
+
+  personalAccessClient(): Promise<ClientRow | undefined> {
+    return this.db
+      .selectFrom('oauth_clients')
+      .selectAll()
+      .where('personal_access', '=', 1)
+      .where('revoked', '=', 0)
+      .orderBy('created_at')
+      .executeTakeFirst();
+  }
+
+  async insertClient(row: Insertable<OAuthClientsTable>): Promise<void> {
+    await this.db.insertInto('oauth_clients').values(row).execute();
+  }
+
+  client(id: string): Promise<ClientRow | undefined> {
+    return this.db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  clientsOf(userId: string): Promise<ClientRow[]> {
+    return this.db
+      .selectFrom('oauth_clients')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('revoked', '=', 0)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  ownClient(userId: string, id: string): Promise<ClientRow | undefined> {
+    return this.db
+      .selectFrom('oauth_clients')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('revoked', '=', 0)
+      .executeTakeFirst();
+  }
+
+  async updateClient(id: string, name: string, redirect: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('oauth_clients')
+      .set({ name, redirect, updated_at: at })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** A deleted client is revoked, and every token it was given with it. */
+  async revokeClient(id: string, at: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('oauth_clients')
+        .set({ revoked: 1, updated_at: at })
+        .where('id', '=', id)
+        .execute();
+      await trx
+        .updateTable('oauth_refresh_tokens')
+        .set({ revoked_at: at })
+        .where('revoked_at', 'is', null)
+        .where('access_token_id', 'in', (eb) =>
+          eb.selectFrom('access_tokens').select('id').where('client_id', '=', id),
+        )
+        .execute();
+      await trx
+        .updateTable('access_tokens')
+        .set({ revoked_at: at, updated_at: at })
+        .where('client_id', '=', id)
+        .where('revoked_at', 'is', null)
+        .execute();
+    });
+  }
+
+  async insertToken(row: Insertable<AccessTokensTable>): Promise<void> {
+    await this.db.insertInto('access_tokens').values(row).execute();
+  }
+
+  /** A user's live tokens of one client (the personal access client). */
+  liveTokensOf(userId: string, clientId: string, nowIso: string): Promise<TokenRow[]> {
+    return this.db
+      .selectFrom('access_tokens')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('client_id', '=', clientId)
+      .where('scoped', '=', 1)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', nowIso)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  /** The tokens a user gave applications (authorization-code grants), one per family. */
+  applicationTokensOf(userId: string): Promise<TokenRow[]> {
+    return this.db
+      .selectFrom('access_tokens')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('family_id', 'is not', null)
+      .where('revoked_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  ownToken(userId: string, id: string): Promise<TokenRow | undefined> {
+    return this.db
+      .selectFrom('access_tokens')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('scoped', '=', 1)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  async revokeToken(id: string, at: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('access_tokens')
+        .set({ revoked_at: at, updated_at: at })
+        .where('id', '=', id)
+        .execute();
+      await trx
+        .updateTable('oauth_refresh_tokens')
+        .set({ revoked_at: at })
+        .where('access_token_id', '=', id)
+        .where('revoked_at', 'is', null)
+        .execute();
+    });
+  }
+
+  /** Every access and refresh token of a grant's family: revocation, or a reused refresh token. */
+  async revokeFamily(familyId: string, at: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('access_tokens')
+        .set({ revoked_at: at, updated_at: at })
+        .where('family_id', '=', familyId)
+        .where('revoked_at', 'is', null)
+        .execute();
+      await trx
+        .updateTable('oauth_refresh_tokens')
+        .set({ revoked_at: at })
+        .where('family_id', '=', familyId)
+        .where('revoked_at', 'is', null)
+        .execute();
+    });
+  }
+
+  async insertAuthCode(row: Insertable<OAuthAuthCodesTable>): Promise<void> {
+    await this.db.insertInto('oauth_auth_codes').values(row).execute();
+  }
+
+  authCode(codeHash: string): Promise<AuthCodeRow | undefined> {
+    return this.db
+      .selectFrom('oauth_auth_codes')
+      .selectAll()
+      .where('code_hash', '=', codeHash)
+      .executeTakeFirst();
+  }
+
+  /** Takes a code for one exchange: false when another exchange took it first. */
+  async useAuthCode(id: string, familyId: string, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('oauth_auth_codes')
+      .set({ used_at: at, family_id: familyId })
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async insertRefresh(row: Insertable<OAuthRefreshTokensTable>): Promise<void> {
+    await this.db.insertInto('oauth_refresh_tokens').values(row).execute();
+  }
+
+  refreshToken(tokenHash: string) {
+    return this.db
+      .selectFrom('oauth_refresh_tokens')
+      .innerJoin('access_tokens', 'access_tokens.id', 'oauth_refresh_tokens.access_token_id')
+      .select([
+        'oauth_refresh_tokens.id',
+        'oauth_refresh_tokens.family_id',
+        'oauth_refresh_tokens.expires_at',
+        'oauth_refresh_tokens.used_at',
+        'oauth_refresh_tokens.revoked_at',
+        'oauth_refresh_tokens.access_token_id',
+        'access_tokens.client_id',
+        'access_tokens.user_id',
+        'access_tokens.role_id',
+        'access_tokens.scopes',
+      ])
+      .where('oauth_refresh_tokens.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+  }
+
+  /** Takes a refresh token for one rotation: false when it was used (or revoked) already. */
+  async useRefresh(id: string, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('oauth_refresh_tokens')
+      .set({ used_at: at })
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+}
