@@ -1,17 +1,11 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
-import {
-  API_BASE,
-  appPaths,
-  MAX_BODY_BYTES,
-  UPLOAD_CHUNK_MAX_BYTES,
-} from '@plant/shared-schema';
+import { API_BASE, MAX_BODY_BYTES, UPLOAD_CHUNK_MAX_BYTES } from '@plant/shared-schema';
 import { exactAddress, type AppEnv } from './http/context';
 import { errorResponse } from './http/errors';
 import type { Logger } from './logger';
 import { authRoutes } from './routes/auth';
-import { oauthOriginRoutes, oauthRoutes } from './routes/oauth';
 import { clientReportRoutes } from './routes/client-reports';
 import { gatewayRoutes } from './routes/gateways';
 import { originRoutes } from './routes/origin';
@@ -31,6 +25,7 @@ import { fileRoutes } from './routes/files';
 import { alarmRecipientRoutes } from './routes/alarm-recipients';
 import type { RecipientInvites } from './notify/recipient-invites';
 import { alarmRoutes } from './routes/alarms';
+import { openapiRoutes } from './routes/openapi';
 
 /** Bodies past this are refused with 413 before they are read into memory. */
 export { MAX_BODY_BYTES };
@@ -77,7 +72,6 @@ export function createApp(
 
   const api = new Hono<AppEnv>();
   api.route('/', authRoutes(services));
-  api.route('/', oauthRoutes(services));
   api.route('/', clientReportRoutes(services));
   api.route('/', subscriptionRoutes(services, push));
   api.route('/', userRoutes(services));
@@ -91,13 +85,13 @@ export function createApp(
   api.route('/', fileRoutes(services, files));
   if (alarmRecipients !== undefined) api.route('/', alarmRecipientRoutes(alarmRecipients));
   api.route('/', alarmRoutes(services));
+  api.route('/', openapiRoutes());
   // Last: its /:collection paths must not shadow the fixed paths above.
   api.route('/', modelRoutes(services, log));
   api.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));
   app.route(API_BASE, api);
   const origin = new Hono<AppEnv>();
   origin.use(secureHeaders());
-  origin.route('/', oauthOriginRoutes(appPaths.oauthConsent()));
   origin.route('/', originRoutes(services, clientDir, mapTilesUrl));
   app.route('/', origin);
 
