@@ -1,11 +1,17 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
-import { API_BASE, MAX_BODY_BYTES, UPLOAD_CHUNK_MAX_BYTES } from '@plant/shared-schema';
+import {
+  API_BASE,
+  appPaths,
+  MAX_BODY_BYTES,
+  UPLOAD_CHUNK_MAX_BYTES,
+} from '@plant/shared-schema';
 import { exactAddress, type AppEnv } from './http/context';
 import { errorResponse } from './http/errors';
 import type { Logger } from './logger';
 import { authRoutes } from './routes/auth';
+import { oauthOriginRoutes, oauthRoutes } from './routes/oauth';
 import { clientReportRoutes } from './routes/client-reports';
 import { gatewayRoutes } from './routes/gateways';
 import { originRoutes } from './routes/origin';
@@ -72,6 +78,7 @@ export function createApp(
 
   const api = new Hono<AppEnv>();
   api.route('/', authRoutes(services));
+  api.route('/', oauthRoutes(services));
   api.route('/', clientReportRoutes(services));
   api.route('/', subscriptionRoutes(services, push));
   api.route('/', userRoutes(services));
@@ -92,6 +99,7 @@ export function createApp(
   app.route(API_BASE, api);
   const origin = new Hono<AppEnv>();
   origin.use(secureHeaders());
+  origin.route('/', oauthOriginRoutes(appPaths.oauthConsent()));
   origin.route('/', originRoutes(services, clientDir, mapTilesUrl));
   app.route('/', origin);
 
