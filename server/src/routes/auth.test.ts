@@ -94,8 +94,10 @@ describe('sign-in (POST oauth/token)', () => {
     expect(res.json).toMatchObject({ error: 'invalid_client' });
   });
 
-  it('another grant type is refused with unsupported_grant_type', async () => {
-    const res = await grant(DEMO_USERS.admin, 'demo-pass-1', { grant_type: 'client_credentials' });
+  it('a grant type the server does not know is refused with unsupported_grant_type', async () => {
+    const res = await grant(DEMO_USERS.admin, 'demo-pass-1', {
+      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+    });
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({ error: 'unsupported_grant_type' });
   });
