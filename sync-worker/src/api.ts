@@ -263,6 +263,12 @@ export interface CallOptions {
   readonly quiet?: boolean;
   /** The answer is text (GET style's stylesheet), not an envelope: `data` is the string. */
   readonly text?: boolean;
+  /**
+   * The answer as it came, whatever its status (the API reference's "Try it"): `data` is
+   * `{ status, body }` (the parsed JSON, or the text when it is none), and nothing else happens:
+   * no envelope effects, no feedback, no requestFailed report. No answer at all is still an error.
+   */
+  readonly raw?: boolean;
 }
 
 export interface HttpArea {

@@ -335,6 +335,7 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
         ...(body === undefined ? {} : { body }),
         quiet: callOptions.quiet === true,
         text: callOptions.text === true,
+        raw: callOptions.raw === true,
       };
       const running = engine;
       if (running !== undefined && callOptions.token === undefined) {

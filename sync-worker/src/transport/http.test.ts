@@ -142,6 +142,26 @@ describe('the API client', () => {
     expect(feedback.map((f) => f.message)).toEqual([ERROR_TEXTS.unknown, 'Name is required']);
   });
 
+  it('a raw call answers status and body as they came, and nothing else happens', async () => {
+    const update = { action: 'item_deleted', type: 'asset', id: 'a1', muid: 'm', ts: 1, seq: 1 };
+    answers.set('/api/v1/raw-refused', {
+      status: 403,
+      body: JSON.stringify({ success: false, message: 'Not allowed', _events: [update] }),
+    });
+    answers.set('/api/v1/raw-text', { status: 200, body: 'not json' });
+    const { api, feedback, events } = client();
+    expect(await api.get('raw-refused', { raw: true })).toEqual({
+      ok: true,
+      status: 403,
+      data: { status: 403, body: { success: false, message: 'Not allowed', _events: [update] } },
+    });
+    expect(await api.get('raw-text', { raw: true })).toMatchObject({
+      data: { status: 200, body: 'not json' },
+    });
+    expect(feedback).toEqual([]);
+    expect(events).toEqual([]);
+  });
+
   it('never reports a failure of requestFailed itself or of terminalBridge', async () => {
     await settle(); // reports of the tests before have arrived
     answers.set('/api/v1/requestFailed', { status: 500, body: '' });

@@ -58,10 +58,18 @@ export interface CallOptions<T> {
   readonly signal?: AbortSignal;
   /** The answer is text (a stylesheet), answered as a string without the envelope. */
   readonly text?: boolean;
+  /** The answer as it came (`RawAnswer`), any status: no envelope, feedback or report. */
+  readonly raw?: boolean;
   /** Bytes to send as they are (a file's chunk), instead of a JSON body. */
   readonly bytes?: Blob;
   /** The answer is bytes (a file), answered as a Blob without the envelope. */
   readonly binary?: boolean;
+}
+
+/** A `raw` call's answer: the status and the body (parsed JSON, else the text). */
+export interface RawAnswer {
+  readonly status: number;
+  readonly body: unknown;
 }
 
 export interface ApiClientOptions {
@@ -77,6 +85,14 @@ export interface ApiClientOptions {
 
 /** Paths that are never reported to requestFailed (spec 000 §7). */
 const UNREPORTED = [apiPaths.requestFailed(), 'terminalBridge'];
+
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -146,6 +162,10 @@ export class ApiClient {
       });
     }
     if (options.background !== true) this.tell((l) => l.answered?.(response.ok));
+    if (options.raw === true) {
+      const raw: RawAnswer = { status: response.status, body: parsedOrText(text) };
+      return { ok: true, status: response.status, data: raw as T };
+    }
     if (options.text === true && response.ok) {
       return { ok: true, status: response.status, data: text as T };
     }
