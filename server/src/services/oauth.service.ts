@@ -20,12 +20,12 @@ import {
   type ScopeId,
   type ScopeView,
   type TokenWithClient,
-  authorizationCodeGrantSchema,
-  clientCreateSchema,
-  clientCredentialsGrantSchema,
-  clientUpdateSchema,
-  personalTokenCreateSchema,
-  refreshTokenGrantSchema,
+  type authorizationCodeGrantSchema,
+  type clientCreateSchema,
+  type clientCredentialsGrantSchema,
+  type clientUpdateSchema,
+  type personalTokenCreateSchema,
+  type refreshTokenGrantSchema,
 } from '@plant/shared-schema';
 import type { z } from 'zod';
 import type { Db } from '../db/database';
@@ -200,8 +200,9 @@ export class OAuthService {
   /** Revokes an application's access: its token and every token of the grant's family. */
   async revokeApplicationToken(session: Session, id: string): Promise<void> {
     const row = await this.repo.ownToken(session.user.id, id);
-    if (row?.family_id == null) throw notFound('Token');
-    await this.repo.revokeFamily(row.family_id, this.nowIso());
+    const familyId = row?.family_id ?? null;
+    if (familyId === null) throw notFound('Token');
+    await this.repo.revokeFamily(familyId, this.nowIso());
   }
 
   // --- The consent screen ----------------------------------------------------------------------
