@@ -110,14 +110,30 @@ export class OAuthRepository {
       .execute();
   }
 
-  /** The tokens a user gave applications (authorization-code grants), one per family. */
-  applicationTokensOf(userId: string): Promise<TokenRow[]> {
+  /**
+   * The tokens a user gave applications (authorization-code grants), one per family: the latest
+   * access token of a grant that lives on, by that token or by a refresh token not yet expired.
+   */
+  applicationTokensOf(userId: string, nowIso: string): Promise<TokenRow[]> {
     return this.db
       .selectFrom('access_tokens')
       .selectAll()
       .where('user_id', '=', userId)
       .where('family_id', 'is not', null)
       .where('revoked_at', 'is', null)
+      .where((eb) =>
+        eb.or([
+          eb('expires_at', '>', nowIso),
+          eb.exists(
+            eb
+              .selectFrom('oauth_refresh_tokens')
+              .select('oauth_refresh_tokens.id')
+              .whereRef('oauth_refresh_tokens.access_token_id', '=', 'access_tokens.id')
+              .where('oauth_refresh_tokens.revoked_at', 'is', null)
+              .where('oauth_refresh_tokens.expires_at', '>', nowIso),
+          ),
+        ]),
+      )
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
@@ -225,5 +241,18 @@ export class OAuthRepository {
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  /** Codes and refresh tokens that expired before `beforeIso`: rows that only grow otherwise. */
+  async pruneEnded(beforeIso: string): Promise<number> {
+    const codes = await this.db
+      .deleteFrom('oauth_auth_codes')
+      .where('expires_at', '<', beforeIso)
+      .executeTakeFirst();
+    const refresh = await this.db
+      .deleteFrom('oauth_refresh_tokens')
+      .where('expires_at', '<', beforeIso)
+      .executeTakeFirst();
+    return Number(codes.numDeletedRows) + Number(refresh.numDeletedRows);
   }
 }

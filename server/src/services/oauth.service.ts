@@ -182,7 +182,7 @@ export class OAuthService {
   // --- Authorized applications -------------------------------------------------------------------
 
   async applicationTokens(session: Session): Promise<TokenWithClient[]> {
-    const rows = await this.repo.applicationTokensOf(session.user.id);
+    const rows = await this.repo.applicationTokensOf(session.user.id, this.nowIso());
     const clients = new Map<string, ClientRow>();
     const answer: TokenWithClient[] = [];
     for (const row of rows) {

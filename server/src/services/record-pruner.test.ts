@@ -90,7 +90,7 @@ describe('RecordPruner', () => {
     clock.advance(13 * DAY);
     await applied('mutation-day-15');
     const mutations = ['mutation-day-0', 'mutation-day-2', 'mutation-day-15'];
-    expect(await pruner.pruneNow()).toEqual({ credentials: 1, mutations: 1 });
+    expect(await pruner.pruneNow()).toEqual({ credentials: 1, mutations: 1, grants: 0 });
     expect(await mutationsKept(mutations)).toEqual(['mutation-day-2', 'mutation-day-15']);
     expect(await credentialsKept(all)).toEqual([expiring.username, live.username]);
 
@@ -100,5 +100,68 @@ describe('RecordPruner', () => {
     await pruner.pruneNow();
     expect(await credentialsKept(all)).toEqual([live.username]);
     expect(await mutationsKept([...mutations, 'mutation-day-31'])).toEqual(['mutation-day-31']);
+  });
+
+  it('deletes authorization codes and refresh tokens expired over a day ago', async () => {
+    const pruner = new RecordPruner(s.db, clock, 14 * DAY, createLogger('silent'));
+    const user = dataOf<{ id: string }>(
+      await s.call('GET', apiPaths.user(), { token: await s.signIn(DEMO_USERS.admin) }),
+    ).id;
+    const clientId = uuidv7();
+    const at = (ms: number) => isoAt(clock.now() + ms);
+    await s.db
+      .insertInto('oauth_clients')
+      .values({ id: clientId, name: 'App', created_at: at(0), user_id: user })
+      .execute();
+    const code = async (id: string, expiresInMs: number) =>
+      s.db
+        .insertInto('oauth_auth_codes')
+        .values({
+          id,
+          code_hash: id,
+          client_id: clientId,
+          user_id: user,
+          role_id: 'r',
+          scopes: '[]',
+          redirect_uri: 'https://app.example.com/cb',
+          created_at: at(0),
+          expires_at: at(expiresInMs),
+        })
+        .execute();
+    await code('code-old', -2 * DAY);
+    await code('code-recent', -DAY / 2);
+    const tokenId = uuidv7();
+    await s.db
+      .insertInto('access_tokens')
+      .values({
+        id: tokenId,
+        user_id: user,
+        client_id: clientId,
+        token_hash: tokenId,
+        created_at: at(0),
+        expires_at: at(3600_000),
+      })
+      .execute();
+    for (const [id, expiresInMs] of [
+      ['refresh-old', -3 * DAY],
+      ['refresh-live', 20 * DAY],
+    ] as const) {
+      await s.db
+        .insertInto('oauth_refresh_tokens')
+        .values({
+          id,
+          access_token_id: tokenId,
+          family_id: 'f',
+          token_hash: id,
+          created_at: at(0),
+          expires_at: at(expiresInMs),
+        })
+        .execute();
+    }
+    expect(await pruner.pruneNow()).toMatchObject({ grants: 2 });
+    const codes = await s.db.selectFrom('oauth_auth_codes').select('id').execute();
+    expect(codes.map((c) => c.id)).toEqual(['code-recent']);
+    const refresh = await s.db.selectFrom('oauth_refresh_tokens').select('id').execute();
+    expect(refresh.map((r) => r.id)).toEqual(['refresh-live']);
   });
 });

@@ -2,6 +2,7 @@ import { isoAt } from '../lib/clock';
 import { Pruner } from './pruner';
 import { BrowserCredentialRepository } from '../repositories/browser-credential.repository';
 import { MutationPruneRepository } from '../repositories/mutation-prune.repository';
+import { OAuthRepository } from '../repositories/oauth.repository';
 
 /** Ended broker credentials are kept this long, to look into a recent refusal. */
 export const ENDED_CREDENTIALS_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -9,12 +10,13 @@ export const ENDED_CREDENTIALS_KEPT_MS = 24 * 60 * 60 * 1000;
 /**
  * Deletes rows that only grow, every hour (Pruner): broker credentials revoked or
  * expired more than a day ago, and applied mutation ids older than the log retention
- * (LOG_RETENTION_DAYS). A mutation id is repeated by a client that never got its answer; one
+ * (LOG_RETENTION_DAYS), and authorization codes and refresh tokens that expired more than a
+ * day ago (a replay of one that old is refused as unknown). A mutation id is repeated by a client that never got its answer; one
  * offline longer than the retention is told to resync by mqttlogs anyway. A repeat after that
  * would be applied again: the retention is the bound of the duplicate check.
  */
 export class RecordPruner extends Pruner {
-  async pruneNow(): Promise<{ credentials: number; mutations: number }> {
+  async pruneNow(): Promise<{ credentials: number; mutations: number; grants: number }> {
     const now = this.clock.now();
     const credentials = await new BrowserCredentialRepository(this.db).pruneEnded(
       isoAt(now - ENDED_CREDENTIALS_KEPT_MS),
@@ -22,8 +24,11 @@ export class RecordPruner extends Pruner {
     const mutations = await new MutationPruneRepository(this.db).prune(
       isoAt(now - this.retentionMs),
     );
-    if (credentials > 0 || mutations > 0)
-      this.log.info('records pruned', { credentials, mutations });
-    return { credentials, mutations };
+    const grants = await new OAuthRepository(this.db).pruneEnded(
+      isoAt(now - ENDED_CREDENTIALS_KEPT_MS),
+    );
+    if (credentials > 0 || mutations > 0 || grants > 0)
+      this.log.info('records pruned', { credentials, mutations, grants });
+    return { credentials, mutations, grants };
   }
 }
