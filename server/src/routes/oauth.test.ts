@@ -257,6 +257,36 @@ describe('what a scoped token may do: scopes ∩ role ∩ membership', () => {
     });
     expect(made.status).toBe(403);
 
+    // A role that sees two machines, given to the technician besides its own: a token made with
+    // that role reads those two and nothing else.
+    const role = json<{ data: { id: string } }>(
+      await s.call('POST', apiPaths.roles(), { token: admin, json: { name: 'Two machines' } }),
+    ).data.id;
+    await s.call('PUT', apiPaths.rolePermissions(role), {
+      token: admin,
+      json: { permissions: ['asset::view'] },
+    });
+    const two = rootOnes.slice(0, 2).map((a) => a.id);
+    for (const id of two) {
+      const given = await s.call('PUT', apiPaths.roleAsset(role, id), {
+        token: admin,
+        json: { edit: false },
+      });
+      expect(given.status).toBe(200);
+    }
+    const techId = json<{ data: { id: string } }>(
+      await s.call('GET', apiPaths.user(), { token: tech }),
+    ).data.id;
+    expect((await s.call('PUT', apiPaths.memberRole(techId, role), { token: admin })).status).toBe(
+      200,
+    );
+    const twoToken = await personalToken(tech, ['assets:read'], role);
+    expect(
+      assetsIn(await s.snapshot(twoToken))
+        .map((a) => a.id)
+        .sort(),
+    ).toEqual([...two].sort());
+
     // An internal user's token acts with its role only, never as internal.
     const internal = await s.signIn(DEMO_USERS.internal);
     const internalToken = await personalToken(internal, ['gateways:write']);
