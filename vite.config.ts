@@ -2,6 +2,7 @@ import { lingui } from '@lingui/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { zodJitless } from './vite-zod-jitless';
 
 /**
  * The web client's build (client/ -> client/dist, which the server serves). The worker is an ES
@@ -11,6 +12,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 export default defineConfig({
   root: 'client',
   plugins: [
+    zodJitless(),
     react({ babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } }),
     lingui(),
     VitePWA({
@@ -38,7 +40,8 @@ export default defineConfig({
       },
     }),
   ],
-  worker: { format: 'es' },
+  // The sync worker's chunks too (zodJitless: no eval under the CSP).
+  worker: { format: 'es', plugins: () => [zodJitless()] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -84,6 +84,8 @@ export default defineConfig({
             'e2e/support/global-setup.ts',
             'server/src/testing/postgres-global-setup.ts',
           ],
+          // A test in which the browser refused something under the app's CSP fails.
+          setupFiles: ['e2e/support/csp-check.ts'],
           fileParallelism: true,
           testTimeout: 120_000,
           hookTimeout: 60_000,

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { watchContentSecurity } from './csp';
 
 /** Debian's chromium (`apt-get install -y chromium`); Playwright never downloads a browser here. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -46,6 +47,8 @@ export async function launchProfile(
     serviceWorkers: options.serviceWorkers ?? 'allow',
   });
   context.setDefaultTimeout(60_000);
+  // Pages run under the app's CSP (web.ts): what they refuse fails the test (csp-check.ts).
+  await watchContentSecurity(context);
   let closing: Promise<void> | undefined;
   return {
     context,

@@ -4,7 +4,10 @@ import path from 'node:path';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { build, preview, type ProxyOptions } from 'vite';
+import { build, preview, type Plugin, type ProxyOptions } from 'vite';
+import { contentSecurityPolicy } from '../../server/src/http/csp';
+import { zodJitless } from '../../vite-zod-jitless';
+import { CSP_REPORT_PATH, recordCspReport } from './csp';
 
 /**
  * Builds a page with Vite the way the client is built: production bundles, and the worker as an
@@ -29,7 +32,9 @@ export async function buildPage(
       minify: options.minify ?? false,
       reportCompressedSize: false,
     },
-    worker: { format: 'es' },
+    // As the client is built (vite.config.ts): the page is served under the app's CSP.
+    plugins: [zodJitless()],
+    worker: { format: 'es', plugins: () => [zodJitless()] },
   });
   return outDir;
 }
@@ -78,6 +83,23 @@ function passFailuresOn(proxy: Parameters<NonNullable<ProxyOptions['configure']>
   });
 }
 
+/** Takes the browser's CSP reports (csp.ts): before the proxy, so they never reach the server. */
+const cspReports: Plugin = {
+  name: 'e2e:csp-reports',
+  configurePreviewServer(server) {
+    server.middlewares.use(CSP_REPORT_PATH, (req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        recordCspReport(body);
+        res.statusCode = 204;
+        res.end();
+      });
+    });
+  },
+};
+
 /**
  * Serves a built page on a free loopback port with `/api`, `/staticconf` (HTTP) and `/mqtt`
  * (WebSocket) proxied to `api` (the real server, or a TCP fault proxy in front of it): the page,
@@ -90,11 +112,17 @@ export async function serveWithApi(dist: string, api: string): Promise<WebServer
     root: dist,
     logLevel: 'silent',
     build: { outDir: dist },
+    plugins: [cspReports],
     preview: {
       host: '127.0.0.1',
       port: 0,
       strictPort: true,
       open: false,
+      // The server's page policy (server/src/http/csp.ts), so the app is tested as it ships.
+      headers: {
+        'Content-Security-Policy': `${contentSecurityPolicy()}; report-uri ${CSP_REPORT_PATH}`,
+        'X-Frame-Options': 'DENY',
+      },
       proxy: {
         '/api': http,
         '/staticconf': http,

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { secureHeaders } from 'hono/secure-headers';
 import {
   API_BASE,
   appPaths,
@@ -8,6 +7,7 @@ import {
   UPLOAD_CHUNK_MAX_BYTES,
 } from '@plant/shared-schema';
 import { exactAddress, type AppEnv } from './http/context';
+import { pageHeaders } from './http/csp';
 import { errorResponse } from './http/errors';
 import type { Logger } from './logger';
 import { authRoutes } from './routes/auth';
@@ -98,7 +98,7 @@ export function createApp(
   api.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));
   app.route(API_BASE, api);
   const origin = new Hono<AppEnv>();
-  origin.use(secureHeaders());
+  origin.use(pageHeaders(mapTilesUrl));
   origin.route('/', oauthOriginRoutes(appPaths.oauthConsent()));
   origin.route('/', originRoutes(services, clientDir, mapTilesUrl));
   app.route('/', origin);

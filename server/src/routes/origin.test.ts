@@ -37,7 +37,7 @@ describe('the web client at the origin', () => {
       expect(res.headers.get('content-type')).toContain('text/html');
       expect(res.text).toContain('<div id="root">');
       expect(res.headers.get('cache-control')).toBe('no-cache');
-      expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
     }
   });
 
