@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiPaths, type AccountTreeNode, type AccountView } from '@plant/shared-schema';
+import { isolate, apiPaths, type AccountTreeNode, type AccountView } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { dataOf } from '../server/src/testing/harness';
 import { E2e } from './support/fixture';
@@ -54,7 +54,7 @@ describe('accounts', () => {
         await e2e.server.call('GET', apiPaths.accountById(made?.id ?? ''), { token: admin.token }),
       );
 
-    await page.getByRole('switch', { name: 'Customer East is active' }).click();
+    await page.getByRole('switch', { name: `${isolate('Customer East')} is active` }).click();
     await expect.poll(() => east.getByText('Deactivated').count()).toBe(1);
     await expect.poll(async () => (await server()).active).toBe(false);
     await expect.poll(() => otherEast.getByText('Deactivated').count()).toBe(1);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { isolate } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { E2e } from './support/fixture';
 import { DeviceDetailsPage, syncIndicator } from './support/pages/devices';
@@ -135,7 +136,7 @@ describe('assets: create, edit, delete', () => {
     await expect
       .poll(() => consequences.textContent())
       .toContain(`Its ${groups.length} stream groups, ${streams.length} data streams and 0 files`);
-    await tab.page.getByRole('button', { name: 'Delete Assembly cell A9' }).click();
+    await tab.page.getByRole('button', { name: `Delete ${isolate('Assembly cell A9')}` }).click();
     await tab.waitForPath(/^\/app\/devices\/list$/);
     await expect
       .poll(async () =>

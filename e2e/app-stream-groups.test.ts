@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { isolate } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { E2e } from './support/fixture';
 
@@ -45,7 +46,7 @@ describe('stream groups', () => {
     await expect.poll(shown).toEqual(['Drive', 'Hydraulics', 'Cooling']);
 
     // The keyboard: the group's arrow, reached by focus and pressed with Enter.
-    const up = page.getByRole('button', { name: 'Move Cooling up' });
+    const up = page.getByRole('button', { name: `Move ${isolate('Cooling')} up` });
     await up.focus();
     await page.keyboard.press('Enter');
     await expect.poll(shown).toEqual(['Drive', 'Cooling', 'Hydraulics']);
@@ -59,7 +60,7 @@ describe('stream groups', () => {
     await expect.poll(groupsOnServer).toEqual(['Hydraulics', 'Drive', 'Cooling']);
 
     // Its settings: a new name, closed by default.
-    await page.getByRole('button', { name: 'Settings of Cooling' }).click();
+    await page.getByRole('button', { name: `Settings of ${isolate('Cooling')}` }).click();
     const settings = page.getByTestId('stream-group-settings-panel');
     await settings.getByRole('textbox', { name: 'Group name' }).fill('Cooling circuit');
     await settings.getByRole('button', { name: 'Rename' }).click();
@@ -77,7 +78,7 @@ describe('stream groups', () => {
     // A stream moves into it (Hydraulics starts closed: opened first).
     await header('Hydraulics').getByTestId('stream-group-toggle').click();
     await page
-      .getByRole('combobox', { name: 'Move Oil pressure to another group' })
+      .getByRole('combobox', { name: `Move ${isolate('Oil pressure')} to another group` })
       .selectOption({ label: 'Cooling circuit' });
     const cooling = async () =>
       (await e2e.serverModels(admin.accountId, 'datastreamgroup')).find(

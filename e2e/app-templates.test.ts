@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiPaths, type LatestValues, type TemplateGroup } from '@plant/shared-schema';
+import { isolate, apiPaths, type LatestValues, type TemplateGroup } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_SMARTPHONE } from '../server/src/seed/demo-smartphone';
 import { dataOf } from '../server/src/testing/harness';
@@ -145,7 +145,9 @@ describe('layouts and templates', () => {
     expect(await row.getByTestId('template-source').textContent()).toBe('Cooling tower CT-2');
 
     // A new asset from it: the name is required, then its page opens.
-    await row.getByRole('button', { name: 'Create asset from Cooling tower layout' }).click();
+    await row
+      .getByRole('button', { name: `Create asset from ${isolate('Cooling tower layout')}` })
+      .click();
     const create = page.getByTestId('create-from-template-form');
     await create.getByRole('button', { name: 'Create asset' }).click();
     await expect.poll(() => create.getByText('Name is required').count()).toBe(1);
@@ -199,7 +201,9 @@ describe('layouts and templates', () => {
     try {
       await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('offline');
 
-      await tab.page.getByRole('button', { name: 'Create asset from Mixer layout' }).click();
+      await tab.page
+        .getByRole('button', { name: `Create asset from ${isolate('Mixer layout')}` })
+        .click();
       const create = tab.page.getByTestId('create-from-template-form');
       await create.getByRole('textbox', { name: /^Name of the new asset/ }).fill('Offline mixer');
       await create.getByRole('button', { name: 'Create asset' }).click();
@@ -301,12 +305,14 @@ describe('layouts and templates', () => {
 
     await tab.goto('/app/templates/list');
     const row = pages.row('Short-lived layout');
-    await row.getByRole('button', { name: 'Delete Short-lived layout' }).click();
-    const dialog = tab.page.getByRole('dialog', { name: 'Delete Short-lived layout?' });
+    await row.getByRole('button', { name: `Delete ${isolate('Short-lived layout')}` }).click();
+    const dialog = tab.page.getByRole('dialog', {
+      name: `Delete ${isolate('Short-lived layout')}?`,
+    });
     await dialog.getByRole('button', { name: 'Keep it' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
     expect(await onServer()).toBeDefined();
-    await row.getByRole('button', { name: 'Delete Short-lived layout' }).click();
+    await row.getByRole('button', { name: `Delete ${isolate('Short-lived layout')}` }).click();
     await dialog.getByRole('button', { name: 'Delete template' }).click();
     await expect.poll(() => row.count()).toBe(0);
     await expect.poll(onServer).toBeUndefined();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
+  isolate,
   apiPaths,
   INVITATION_INVALID,
   type NotificationSettings,
@@ -85,11 +86,17 @@ describe('users and invitations', () => {
 
     // Its roles change from the list, as writes of the synced member model.
     const nina = rows.filter({ hasText: 'nina.new@example.com' });
-    await nina.getByRole('combobox', { name: 'Give Nina Newcomer a role' }).selectOption({
-      label: 'Supervisor',
-    });
+    await nina
+      .getByRole('combobox', { name: `Give ${isolate('Nina Newcomer')} a role` })
+      .selectOption({
+        label: 'Supervisor',
+      });
     await expect.poll(() => nina.getByText('Supervisor').count()).toBe(1);
-    await nina.getByRole('button', { name: 'Take the role Technician from Nina Newcomer' }).click();
+    await nina
+      .getByRole('button', {
+        name: `Take the role ${isolate('Technician')} from ${isolate('Nina Newcomer')}`,
+      })
+      .click();
     const admin = await e2e.session(DEMO_USERS.admin);
     await expect
       .poll(async () => {
@@ -162,7 +169,9 @@ describe('users and invitations', () => {
     await form.getByRole('textbox', { name: 'New tag' }).fill('beta-program');
     await form.getByRole('button', { name: 'Create tag' }).click();
     const techRow = tab.page.locator(`[data-testid="user-row"][data-email="${DEMO_USERS.tech}"]`);
-    const give = techRow.getByRole('combobox', { name: 'Give Tomas Technician a tag' });
+    const give = techRow.getByRole('combobox', {
+      name: `Give ${isolate('Tomas Technician')} a tag`,
+    });
     await expect.poll(() => give.count()).toBe(1);
     await give.selectOption({ label: 'beta-program' });
 
@@ -201,9 +210,11 @@ describe('users and invitations', () => {
 
     e2e.offline();
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('offline');
-    await page.getByRole('combobox', { name: 'Give Tomas Technician a role' }).selectOption({
-      label: 'Supervisor',
-    });
+    await page
+      .getByRole('combobox', { name: `Give ${isolate('Tomas Technician')} a role` })
+      .selectOption({
+        label: 'Supervisor',
+      });
     await expect.poll(() => page.getByText('Supervisor', { exact: true }).count()).toBe(1);
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-pending')).toBe('1');
     // A password link needs the network, and says so.
@@ -221,7 +232,9 @@ describe('users and invitations', () => {
     await expect.poll(slugs).toEqual(['supervisor', 'technician']);
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-pending')).toBe('0');
     await page
-      .getByRole('button', { name: 'Take the role Supervisor from Tomas Technician' })
+      .getByRole('button', {
+        name: `Take the role ${isolate('Supervisor')} from ${isolate('Tomas Technician')}`,
+      })
       .click();
     await expect.poll(slugs).toEqual(['technician']);
   });

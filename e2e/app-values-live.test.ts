@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { isolate } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { deviceGateway } from '../gateway-agent/src/testing/device-gateway';
 import {
@@ -85,7 +86,9 @@ describe('live values on the asset page', () => {
       .poll(async () => Number(await row.getByTestId('sparkline').getAttribute('data-points')))
       .toBeGreaterThanOrEqual(2);
     expect(
-      await row.getByRole('img', { name: 'Motor temperature: the last 2 hours' }).count(),
+      await row
+        .getByRole('img', { name: `${isolate('Motor temperature')}: the last 2 hours` })
+        .count(),
     ).toBe(1);
 
     // The agent stops: its gateway goes offline, and the values shown say so.

@@ -36,7 +36,8 @@ export class E2e {
     const server = await startTestServer(options);
     const port = Number(new URL(server.url).port);
     const net = await startTcpProxy({ host: '127.0.0.1', port });
-    const web = await serveWithApi(page, net.url());
+    // The page's CSP names the server's map tiles, as the server's own pages would.
+    const web = await serveWithApi(page, net.url(), options.env?.MAP_TILES_URL);
     return new E2e(server, net, web);
   }
 

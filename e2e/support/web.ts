@@ -105,7 +105,12 @@ const cspReports: Plugin = {
  * (WebSocket) proxied to `api` (the real server, or a TCP fault proxy in front of it): the page,
  * the worker and the server share one origin, as in production.
  */
-export async function serveWithApi(dist: string, api: string): Promise<WebServer> {
+export async function serveWithApi(
+  dist: string,
+  api: string,
+  /** The server's MAP_TILES_URL, when it has one: the policy lets the map fetch its tiles. */
+  mapTilesUrl?: string,
+): Promise<WebServer> {
   const http = { target: api, configure: passFailuresOn };
   const server = await preview({
     configFile: false,
@@ -120,7 +125,7 @@ export async function serveWithApi(dist: string, api: string): Promise<WebServer
       open: false,
       // The server's page policy (server/src/http/csp.ts), so the app is tested as it ships.
       headers: {
-        'Content-Security-Policy': `${contentSecurityPolicy()}; report-uri ${CSP_REPORT_PATH}`,
+        'Content-Security-Policy': `${contentSecurityPolicy(mapTilesUrl)}; report-uri ${CSP_REPORT_PATH}`,
         'X-Frame-Options': 'DENY',
       },
       proxy: {

@@ -1,6 +1,7 @@
 export * from './constants';
 export * from './permissions';
 export * from './uuid';
+export * from './text';
 export * from './api-paths';
 export * from './api/fields';
 export * from './api/json-value';

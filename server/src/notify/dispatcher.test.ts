@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { NotificationSettings } from '@plant/shared-schema';
+import { isolate, type NotificationSettings } from '@plant/shared-schema';
 import { DEMO_ACCOUNTS, DEMO_USERS } from '../seed/demo';
 import { PermanentDeliveryError } from './contract';
 import {
@@ -87,7 +87,7 @@ describe('a raise', () => {
       ].sort(),
     );
     const message = mails().to(DEMO_USERS.tech).at(-1);
-    expect(message?.subject).toMatch(/^Warning: Motor too hot on /);
+    expect(message?.subject).toMatch(/^Warning: \u2068Motor too hot\u2069 on \u2068/);
     expect(message?.text).toContain('Value: 93.5 °C');
     expect(message?.text).toContain('Limit: above 80 °C');
     expect(message?.url).toBe(`${APP_URL}/app/alarms/${alarmId}`);
@@ -204,7 +204,7 @@ describe('windows and digests', () => {
     await dispatcher.round();
     const got = mails().to(DEMO_USERS.tech).slice(before);
     expect(got).toHaveLength(1);
-    expect(got[0]?.subject).toBe(`2 alarms in ${DEMO_ACCOUNTS.root}`);
+    expect(got[0]?.subject).toBe(`2 alarms in ${isolate(DEMO_ACCOUNTS.root)}`);
     expect(got[0]?.text).toContain('Oil pressure low');
     expect(got[0]?.text).toContain('Belt slipping');
     expect(got[0]?.url).toBe(`${APP_URL}/app/alarms`);
@@ -226,7 +226,7 @@ describe('windows and digests', () => {
     for (const id of ids) await f.raise(id);
     await dispatcher.round();
     const got = mails().to(DEMO_USERS.admin).slice(before);
-    expect(got.map((m) => m.subject)).toEqual([`3 alarms in ${DEMO_ACCOUNTS.root}`]);
+    expect(got.map((m) => m.subject)).toEqual([`3 alarms in ${isolate(DEMO_ACCOUNTS.root)}`]);
 
     // One clears: one message to the admin, who got its raise.
     const [one] = ids;
@@ -237,7 +237,7 @@ describe('windows and digests', () => {
       .to(DEMO_USERS.admin)
       .slice(before + 1);
     expect(cleared.map((m) => m.subject)).toEqual([
-      expect.stringMatching(/^Cleared: Pump 1 hot on /),
+      expect.stringMatching(/^Cleared: \u2068Pump 1 hot\u2069 on \u2068/),
     ]);
   });
 });
@@ -298,7 +298,7 @@ describe('escalation of a critical alarm', () => {
     await f.raise(alarmId);
     await dispatcher.round();
     expect(about(DEMO_USERS.admin).map((m) => m.subject)).toEqual([
-      expect.stringMatching(/^Critical: Boiler pressure/),
+      expect.stringMatching(/^Critical: \u2068Boiler pressure\u2069/),
     ]);
     expect(about(DEMO_USERS.tech)).toHaveLength(0);
 
@@ -317,7 +317,7 @@ describe('escalation of a critical alarm', () => {
     f.clock.advance(ESCALATION_AFTER_MS);
     await dispatcher.round();
     expect(about(DEMO_USERS.tech).map((m) => m.subject)).toEqual([
-      expect.stringMatching(/^Escalated to you: Boiler pressure/),
+      expect.stringMatching(/^Escalated to you: \u2068Boiler pressure\u2069/),
     ]);
     expect(about(DEMO_USERS.internal)).toHaveLength(0);
     expect(about(DEMO_USERS.admin)).toHaveLength(2);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   deliveryStatus,
   digestMessage,
+  inviteMessage,
   limitText,
   singleMessage,
   type MessageItem,
@@ -32,7 +33,7 @@ const item = (over: Partial<MessageItem> = {}): MessageItem => ({
 describe('messages', () => {
   it('name the alarm, asset, value, limit, severity, time in the reader’s zone, and the link', () => {
     const m = singleMessage('acc', item(), 'tag', 'https://plant.example', 'Europe/Berlin');
-    expect(m.subject).toBe('Warning: Motor too hot on Press 4');
+    expect(m.subject).toBe('Warning: \u2068Motor too hot\u2069 on \u2068Press 4\u2069');
     expect(m.text).toContain('Value: 93.5 °C');
     expect(m.text).toContain('Limit: above 80 °C');
     expect(m.text).toContain('Since: 29/03/2026, 01:30 (Europe/Berlin)');
@@ -61,9 +62,9 @@ describe('messages', () => {
       'https://plant.example',
       null,
     );
-    expect(m.subject).toBe('2 alarms in North');
+    expect(m.subject).toBe('2 alarms in \u2068North\u2069');
     expect(m.severity).toBe('critical');
-    expect(m.text).toContain('Cleared: Motor too hot on Press 4');
+    expect(m.text).toContain('Cleared: \u2068Motor too hot\u2069 on \u2068Press 4\u2069');
     expect(m.url).toBe('https://plant.example/app/alarms');
   });
 });
@@ -89,5 +90,26 @@ describe('delivery status', () => {
       error: 'timeout',
     });
     expect(deliveryStatus([row('sent'), row('skipped', 0)]).state).toBe('sent');
+  });
+
+  it('isolate every name, so one with bidirectional controls cannot reorder the message', () => {
+    // U+202E RIGHT-TO-LEFT OVERRIDE, never closed: without the isolate it would run on over
+    // " on …" and the rest of the subject (and the SMS, the push's title).
+    const evil = '\u202Eevil';
+    const m = singleMessage(
+      'acc',
+      item({ assetName: evil, alarm: { ...alarm, name: `Hot ${evil}` } }),
+      'tag',
+      'https://plant.example',
+      null,
+    );
+    expect(m.subject).toBe(`Warning: \u2068Hot ${evil}\u2069 on \u2068${evil}\u2069`);
+    expect(m.text.split('\n')[0]).toBe(m.subject);
+    const digest = digestMessage('acc', evil, [item({ assetName: evil })], 'd', 'https://p', null);
+    expect(digest.subject).toBe(`1 alarms in \u2068${evil}\u2069`);
+    expect(digest.text).toContain(`on \u2068${evil}\u2069`);
+    const invite = inviteMessage('acc', evil, 'https://p/confirm', 'i');
+    expect(invite.subject).toBe(`Alarm notifications from \u2068${evil}\u2069: please confirm`);
+    expect(invite.text).toContain(`An alarm in \u2068${evil}\u2069 names`);
   });
 });

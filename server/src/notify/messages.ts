@@ -1,9 +1,16 @@
-import type { AlarmAttributes, AlarmSeverity, AlarmStatus } from '@plant/shared-schema';
+import {
+  isolate,
+  type AlarmAttributes,
+  type AlarmSeverity,
+  type AlarmStatus,
+} from '@plant/shared-schema';
 import type { OutgoingMessage } from './contract';
 
 /*
  * The texts of alarm notifications (English; issue 17 item 6's pages translate the app, these
  * go out as written) and how a raise's deliveries show on the alarm (`status.delivery`). Pure.
+ * Every name in them (alarm, asset, account) is isolated (U+2068 … U+2069): a name with
+ * bidirectional controls cannot reorder the rest of a subject, an SMS or a push.
  */
 
 /** What a delivery tells: the transition itself, a repeat of a raise, or its escalation. */
@@ -83,7 +90,7 @@ export function timeText(ms: number, timezone: string | null): string {
 }
 
 function headline(item: MessageItem): string {
-  const what = `${item.alarm.name} on ${item.assetName}`;
+  const what = `${isolate(item.alarm.name)} on ${isolate(item.assetName)}`;
   switch (item.kind) {
     case 'raised':
       return `${SEVERITY_LABEL[item.severity]}: ${what}`;
@@ -140,7 +147,7 @@ export function digestMessage(
   appUrl: string,
   timezone: string | null,
 ): OutgoingMessage {
-  const subject = `${items.length} alarms in ${accountName}`;
+  const subject = `${items.length} alarms in ${isolate(accountName)}`;
   const blocks = [...items]
     .sort((a, b) => a.ts - b.ts)
     .map((item) => [headline(item), ...details(item, appUrl, timezone)].join('\n'));
@@ -161,12 +168,13 @@ export function inviteMessage(
   link: string,
   tag: string,
 ): OutgoingMessage {
-  const subject = `Alarm notifications from ${accountName}: please confirm`;
+  const account = isolate(accountName);
+  const subject = `Alarm notifications from ${account}: please confirm`;
   return {
     accountId,
     subject,
     text: [
-      `An alarm in ${accountName} names this address as a recipient of its notifications.`,
+      `An alarm in ${account} names this address as a recipient of its notifications.`,
       'Nothing is sent to it until you confirm. Open this link to confirm or decline:',
       '',
       link,

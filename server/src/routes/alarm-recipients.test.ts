@@ -115,7 +115,9 @@ describe('the confirmation link', () => {
     await f.raise(alarmId);
     await dispatcher.round();
     const got = f.channels.mail.to(email).filter((m) => m.url.endsWith(alarmId));
-    expect(got.map((m) => m.subject)).toEqual([expect.stringMatching(/^Warning: Compressor off/)]);
+    expect(got.map((m) => m.subject)).toEqual([
+      expect.stringMatching(/^Warning: \u2068Compressor off\u2069/),
+    ]);
     const rows = await f.deliveries(alarmId);
     expect(rows.map((r) => [r.channel, r.state, r.last_error]).sort()).toEqual([
       ['mail', 'sent', null],

@@ -26,6 +26,7 @@ import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
+import { Name } from '../../components/name';
 
 /** Settings as the admin types them: one `name = value` per line. */
 function settingsText(settings: Readonly<Record<string, string>>): string {
@@ -339,7 +340,9 @@ function CodeList(props: {
   return (
     <Paper withBorder p="sm" data-testid="errorcodelist-item" data-name={list.attributes.name}>
       <Group justify="space-between">
-        <Text fw={600}>{list.attributes.name}</Text>
+        <Text fw={600}>
+          <Name>{list.attributes.name}</Name>
+        </Text>
         <Button
           size="xs"
           color="red"

@@ -20,6 +20,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { z } from 'zod';
 import {
+  isolate,
   ACCOUNT_EDIT_PERMISSION,
   accountDesignSchema,
   accountTreeNodeSchema,
@@ -37,6 +38,7 @@ import { syncWorker } from '../../sync/worker';
 import { useWriteOutcome } from '../../sync/write-outcome';
 import { syncStatusAtom } from '../../sync/status';
 import { firstIssuePerField, translatedErrors } from '../user/form-errors';
+import { Name } from '../../components/name';
 
 const treeSchema = z.array(accountTreeNodeSchema);
 
@@ -192,7 +194,7 @@ export function AccountsListPage() {
               <Table.Td style={{ paddingInlineStart: 12 + depth * 20 }}>
                 <Group gap="xs">
                   <Anchor component={Link} to={`/app/accounts/${a.id}/details/${a.id}`}>
-                    {a.name}
+                    <Name>{a.name}</Name>
                   </Anchor>
                   {a.active ? null : (
                     <Badge color="gray" variant="light">
@@ -206,7 +208,7 @@ export function AccountsListPage() {
               {mayEdit ? (
                 <Table.Td>
                   <Switch
-                    aria-label={t`${a.name} is active`}
+                    aria-label={t`${isolate(a.name)} is active`}
                     checked={a.active}
                     onChange={(e) => void change(a.id, { active: e.currentTarget.checked })}
                   />
@@ -217,7 +219,7 @@ export function AccountsListPage() {
                   {a.id === current?.id ? null : (
                     <NativeSelect
                       size="xs"
-                      aria-label={t`Move ${a.name} under`}
+                      aria-label={t`Move ${isolate(a.name)} under`}
                       value=""
                       data={[
                         { value: '', label: t`Choose…` },
@@ -291,7 +293,9 @@ export function AccountDetailsPage() {
   };
   return (
     <Stack gap="md" maw={520} data-testid="account-details">
-      <Title order={1}>{account.name}</Title>
+      <Title order={1}>
+        <Name>{account.name}</Name>
+      </Title>
       {account.active ? null : (
         <Badge color="gray" variant="light">
           <Trans>Deactivated</Trans>

@@ -20,7 +20,7 @@ import {
 } from '@mantine/core';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { ALARM_LIMITS, uuidv7, type ModelInput } from '@plant/shared-schema';
+import { isolate, ALARM_LIMITS, uuidv7, type ModelInput } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
 import { callErrorText } from '../../i18n/server-texts';
@@ -52,6 +52,7 @@ import {
   severityColor,
   severityLabel,
 } from './alarm-texts';
+import { Name } from '../../components/name';
 
 /**
  * /app/alarms/{id}: one alarm from the local store (what a push notification opens): its status,
@@ -91,7 +92,9 @@ function AlarmView({ alarm }: { readonly alarm: LocalModel<'alarm'> }) {
     <Stack gap="lg" data-testid="alarm-page" data-id={alarm.id}>
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
-          <Title order={1}>{a.name}</Title>
+          <Title order={1}>
+            <Name>{a.name}</Name>
+          </Title>
           <Group gap="xs">
             <Badge color={severityColor(a.severity)} variant="light">
               {severityLabel(i18n, a.severity)}
@@ -492,7 +495,8 @@ function DeleteAlarm({ alarm }: { readonly alarm: LocalModel<'alarm'> }) {
   const navigate = useNavigate();
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const name = alarm.attributes.name;
+  // Isolated: the name is inside the confirm's texts.
+  const name = isolate(alarm.attributes.name);
   const remove = async () => {
     const answer = await syncWorker().writes.remove('alarm', alarm.id);
     if ('error' in answer) {

@@ -8,6 +8,7 @@ import { useLiveModel } from '../../sync/hooks';
 import { devicePaths } from '../devices/paths';
 import { streamShapeOf, valueText } from '../devices/stream-values';
 import { shownState, type ShownState } from './alarm-rows';
+import { Name } from '../../components/name';
 
 /* Small pieces the alarm screens share: times, states, names of what an alarm watches. */
 
@@ -105,10 +106,10 @@ export function AssetName(props: { readonly id: string; readonly link?: boolean 
       </Text>
     );
   const name = state.model.attributes.name;
-  if (props.link === false) return <>{name}</>;
+  if (props.link === false) return <Name>{name}</Name>;
   return (
     <Anchor component={Link} to={devicePaths.details(props.id)} size="sm">
-      {name}
+      <Name>{name}</Name>
     </Anchor>
   );
 }
@@ -126,10 +127,10 @@ export function StreamName(props: {
       </Text>
     );
   const name = state.model.attributes.name;
-  if (props.link === false) return <>{name}</>;
+  if (props.link === false) return <Name>{name}</Name>;
   return (
     <Anchor component={Link} to={devicePaths.stream(props.assetId, props.id)} size="sm">
-      {name}
+      <Name>{name}</Name>
     </Anchor>
   );
 }
@@ -148,7 +149,7 @@ export function UserName(props: { readonly id: string }) {
   const state = useLiveModel('user', props.id);
   if (state.name === 'loading') return <>…</>;
   if (state.name === 'missing') return <Trans>a user</Trans>;
-  return <>{userDisplayName(state.model.attributes)}</>;
+  return <Name>{userDisplayName(state.model.attributes)}</Name>;
 }
 
 /** How the latest raise's notifications went, shown only when something is wrong. */

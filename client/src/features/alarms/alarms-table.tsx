@@ -28,6 +28,7 @@ import {
 } from './alarm-parts';
 import { alarmPaths } from './alarm-paths';
 import { severityColor, severityLabel } from './alarm-texts';
+import { Name } from '../../components/name';
 
 const STATES: readonly ShownState[] = ['active', 'pending', 'normal', 'shelved'];
 
@@ -175,7 +176,7 @@ export function AlarmsTable(props: AlarmsTableProps) {
                     <Table.Th scope="row" fw={500}>
                       <Group gap={6} wrap="nowrap">
                         <Anchor component={Link} to={alarmPaths.alarm(m.id)} size="sm">
-                          {a.name}
+                          <Name>{a.name}</Name>
                         </Anchor>
                         {a.enabled ? null : (
                           <Badge size="xs" variant="outline" color="gray">

@@ -15,7 +15,13 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { FILE_LIMITS, fileProblems, mediaTypeOf, type FileKind } from '@plant/shared-schema';
+import {
+  isolate,
+  FILE_LIMITS,
+  fileProblems,
+  mediaTypeOf,
+  type FileKind,
+} from '@plant/shared-schema';
 import type { LocalModel, UploadView } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useKeptFiles, useUploads } from '../../sync/files';
@@ -23,6 +29,7 @@ import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { textOf } from './asset-texts';
 import classes from './asset-files.module.css';
+import { Name } from '../../components/name';
 export { AssetPhoto, FileImage } from './file-image';
 
 /**
@@ -102,7 +109,7 @@ export function UploadStatus(props: {
       <Progress
         value={progress * 100}
         size="sm"
-        aria-label={t`Upload of ${textOf(file.attributes, 'name')}`}
+        aria-label={t`Upload of ${isolate(textOf(file.attributes, 'name'))}`}
       />
       <Text size="xs" c="dimmed" role="status" data-testid="upload-percent">
         {waiting ? (
@@ -250,7 +257,7 @@ function DocumentRow(props: {
             style={{ overflowWrap: 'anywhere', textAlign: 'start' }}
             data-testid="document-download"
           >
-            {name}
+            <Name>{name}</Name>
           </Anchor>
           <Text size="xs" c="dimmed">
             {formatBytes(i18n, file.attributes.size)}

@@ -17,7 +17,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
-import { assetAttributesSchema, type ModelInput } from '@plant/shared-schema';
+import { isolate, assetAttributesSchema, type ModelInput } from '@plant/shared-schema';
 import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
@@ -544,7 +544,8 @@ function DeleteAsset(props: { readonly model: LocalModel<'asset'> }) {
       : null,
   );
   const files = useLiveQuery(asking ? { type: 'file', parent, limit: 1 } : null);
-  const name = textOf(props.model.attributes, 'name');
+  // Isolated: the name is inside the confirm's texts.
+  const name = isolate(textOf(props.model.attributes, 'name'));
   const remove = async () => {
     const answer = await syncWorker().writes.remove('asset', props.model.id);
     if ('error' in answer) {

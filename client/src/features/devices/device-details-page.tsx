@@ -36,6 +36,7 @@ import { QrCodeButton } from '../qr/qr-code-button';
 import { AssetDocuments, AssetPhoto } from './asset-files';
 import { SaveAsLayoutButton } from '../templates/save-as-layout';
 import { AlarmSeverityBadge, useAlarmSummary } from '../alarms/alarm-summary';
+import { Name } from '../../components/name';
 
 /* The alarms' section (with its table and form) is its own chunk: the page shows without it. */
 const AlarmsSection = lazy(() =>
@@ -106,7 +107,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
             testId="asset-name"
           >
             <Title order={1} style={{ overflowWrap: 'anywhere' }}>
-              {name}
+              <Name testId="asset-title-name">{name}</Name>
             </Title>
           </InlineEdit>
         </Box>
@@ -206,7 +207,11 @@ function Contacts(props: {
               : `tel:${c.value.replace(/[^+\d]/g, '')}`;
         return (
           <Text key={i} size="sm">
-            {c.name === '' ? null : <>{c.name}: </>}
+            {c.name === '' ? null : (
+              <>
+                <Name>{c.name}</Name>:{' '}
+              </>
+            )}
             <Anchor href={href}>{c.value}</Anchor>
           </Text>
         );
@@ -255,10 +260,12 @@ function GatewayName({ id }: { readonly id: string }) {
     <Group gap="xs">
       {can('gateway::view') ? (
         <Anchor component={Link} to={devicePaths.gatewayDetails(id)} data-testid="asset-gateway">
-          {name}
+          <Name>{name}</Name>
         </Anchor>
       ) : (
-        <Text data-testid="asset-gateway">{name}</Text>
+        <Text data-testid="asset-gateway">
+          <Name>{name}</Name>
+        </Text>
       )}
       <Badge size="sm" variant="dot" color={online ? 'green' : 'gray'}>
         {online ? <Trans>Online</Trans> : <Trans>Offline</Trans>}

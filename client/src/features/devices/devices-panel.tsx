@@ -22,6 +22,7 @@ import classes from './devices.module.css';
 import { FileImage } from './file-image';
 import { devicePaths } from './paths';
 import { streamShapeOf, valueText } from './stream-values';
+import { Name } from '../../components/name';
 
 /** Cards have one fixed height, so rows of cards can be virtualised like table rows. */
 export const CARD_HEIGHT = 248;
@@ -223,7 +224,8 @@ function AssetCard({
       <AssetCardPhoto name={name} photo={model.attributes.photo} />
       <div className={classes.cardText}>
         <Link to={devicePaths.details(model.id)} className={classes.cardName} tabIndex={-1}>
-          <Highlight component="span" inherit highlight={highlight}>
+          {/* A <bdi>: a name's bidirectional controls stay inside it. */}
+          <Highlight component="bdi" inherit highlight={highlight}>
             {name}
           </Highlight>
         </Link>
@@ -311,7 +313,9 @@ function LiveValues({
             : '';
         return (
           <div key={stream.id} className={classes.cardValue}>
-            <dt>{textOf(stream.attributes, 'name')}</dt>
+            <dt>
+              <Name>{textOf(stream.attributes, 'name')}</Name>
+            </dt>
             <dd>
               {point === undefined ? (
                 <Text span size="xs" c="dimmed">

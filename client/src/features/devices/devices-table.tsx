@@ -135,7 +135,8 @@ export function DevicesTable(props: DevicesTableProps) {
             className={classes.nameLink}
             tabIndex={-1}
           >
-            <Highlight component="span" inherit highlight={highlight}>
+            {/* A <bdi>: a name's bidirectional controls stay inside it. */}
+            <Highlight component="bdi" inherit highlight={highlight}>
               {textOf(row.original.model.attributes, 'name')}
             </Highlight>
           </Link>

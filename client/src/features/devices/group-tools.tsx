@@ -10,7 +10,7 @@ import {
   Switch,
   TextInput,
 } from '@mantine/core';
-import { datastreamGroupAttributesSchema, type ModelInput } from '@plant/shared-schema';
+import { isolate, datastreamGroupAttributesSchema, type ModelInput } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
@@ -103,7 +103,8 @@ export function GroupTools(props: {
   const open = props.settingsOpen;
   if (!can('datastream::edit')) return null;
   const { group, groups, index } = props;
-  const name = textOf(group.attributes, 'name');
+  // Isolated: the name is inside the labels' text.
+  const name = isolate(textOf(group.attributes, 'name'));
   return (
     <Group gap={4} wrap="nowrap" pr="sm">
       <ActionIcon
@@ -232,7 +233,7 @@ export function MoveStreamSelect(props: {
   const { t } = useLingui();
   const can = useCan();
   if (!can('datastream::edit') || props.groups.length < 2) return null;
-  const name = textOf(props.stream.attributes, 'name');
+  const name = isolate(textOf(props.stream.attributes, 'name'));
   return (
     <NativeSelect
       size="xs"

@@ -31,6 +31,8 @@ import { useAssetValues, useHistory } from '../../sync/values';
 import { streamTypeLabel, textOf } from './asset-texts';
 import { devicePaths } from './paths';
 import { LatestValue, Sparkline, streamShapeOf } from './stream-values';
+import { Name } from '../../components/name';
+import { isolate } from '@plant/shared-schema';
 
 /** The sparklines show this much history, in about this many points. */
 const SPARK_MS = 2 * 3_600_000;
@@ -206,14 +208,14 @@ function GroupSection({
               <Group justify="space-between" wrap="nowrap">
                 <Group gap="xs">
                   <Chevron open={open} />
-                  <span>{name}</span>
+                  <Name>{name}</Name>
                 </Group>
                 {count}
               </Group>
             </UnstyledButton>
           ) : (
             <Group justify="space-between" wrap="nowrap" p="sm">
-              <span>{name}</span>
+              <Name>{name}</Name>
               {count}
             </Group>
           )}
@@ -294,7 +296,7 @@ function Streams({
                   component={Link}
                   to={devicePaths.stream(textOf(stream.attributes, 'asset_id'), stream.id)}
                 >
-                  {name}
+                  <Name>{name}</Name>
                 </Anchor>
               </Table.Td>
               <Table.Td>
@@ -320,7 +322,7 @@ function Streams({
                   series={history?.series.find((x) => x.stream === stream.id)}
                   from={history?.from ?? live.now - SPARK_MS}
                   to={history?.to ?? live.now}
-                  label={t`${name}: the last 2 hours`}
+                  label={t`${{ name: isolate(name) }}: the last 2 hours`}
                 />
               </Table.Td>
               {movable ? (

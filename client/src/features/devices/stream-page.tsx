@@ -17,7 +17,7 @@ import {
 } from '@mantine/core';
 import { Link, useParams } from '@tanstack/react-router';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { apiPaths } from '@plant/shared-schema';
+import { isolate, apiPaths } from '@plant/shared-schema';
 import type { HistoryQuery, HistorySeries, LocalModel } from '@plant/sync-worker/api';
 import { DateRangeControl } from '../../components/date-range-control';
 import { EmptyState } from '../../components/empty-state';
@@ -32,6 +32,7 @@ import { devicePaths } from './paths';
 import { StreamChart } from './stream-chart';
 import { StreamForm } from './stream-form';
 import { streamShapeOf, valueText, type StreamShape } from './stream-values';
+import { Name } from '../../components/name';
 
 /* The alarms' section (with its table and form) is its own chunk: the diagram shows without it. */
 const AlarmsSection = lazy(() =>
@@ -102,7 +103,9 @@ function StreamView({
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
           <Group gap="xs">
-            <Title order={1}>{name}</Title>
+            <Title order={1}>
+              <Name>{name}</Name>
+            </Title>
             {stream.pending ? (
               <Badge color="orange" variant="light" data-testid="stream-pending">
                 <Trans>Not synced yet</Trans>
@@ -163,7 +166,7 @@ function StreamView({
             to={history?.to ?? range.to}
             visMin={numberOrNull(stream.attributes.vis_min)}
             visMax={numberOrNull(stream.attributes.vis_max)}
-            label={t`${name} over the chosen range`}
+            label={t`${{ name: isolate(name) }} over the chosen range`}
             onWidth={onWidth}
             onZoom={onZoom}
           />

@@ -38,6 +38,7 @@ import { textOf } from '../devices/asset-texts';
 import { InlineEdit, ValueText } from '../devices/inline-edit';
 import { ConnectionState, LastSeen, OnlineBadge } from './gateway-texts';
 import { QrCodeButton } from '../qr/qr-code-button';
+import { Name } from '../../components/name';
 
 /**
  * /app/gateways/{id}/details (gateway::view): the gateway from the local store, live; its agent's
@@ -90,7 +91,9 @@ function GatewayDetails({ gateway }: { readonly gateway: LocalModel<'gateway'> }
           }}
           testId="gateway-name"
         >
-          <Title order={1}>{name}</Title>
+          <Title order={1}>
+            <Name>{name}</Name>
+          </Title>
         </InlineEdit>
         <Group gap="xs">
           <OnlineBadge gateway={gateway} />
@@ -171,7 +174,9 @@ function GatewayDetails({ gateway }: { readonly gateway: LocalModel<'gateway'> }
             <Table.Tbody>
               {connections.items.map((c) => (
                 <Table.Tr key={c.id} data-testid="gateway-connection">
-                  <Table.Td>{textOf(c.attributes, 'name')}</Table.Td>
+                  <Table.Td>
+                    <Name>{textOf(c.attributes, 'name')}</Name>
+                  </Table.Td>
                   <Table.Td>{textOf(c.attributes, 'protocol')}</Table.Td>
                   <Table.Td>{i18n.number(Number(c.attributes.interval_ms ?? 0) / 1000)} s</Table.Td>
                   <Table.Td>

@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Text, Tooltip } from '@mantine/core';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { textOf } from '../devices/asset-texts';
+import { Name } from '../../components/name';
 
 /** Online or offline, as the server's presence says (spec 001 §4). */
 export function OnlineBadge({ gateway }: { readonly gateway: LocalModel<'gateway'> }) {
@@ -67,7 +68,7 @@ export function ConnectionState({ connection }: { readonly connection: LocalMode
       data-testid="connection-state"
       data-state={state ?? 'unknown'}
     >
-      {name}: {label}
+      <Name>{name}</Name>: {label}
     </Badge>
   );
   return status?.error ? <Tooltip label={status.error}>{badge}</Tooltip> : badge;

@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/empty-state';
 import { useLiveQuery } from '../../sync/hooks';
 import { textOf } from '../devices/asset-texts';
 import { ConnectionState, LastSeen, OnlineBadge } from './gateway-texts';
+import { Name } from '../../components/name';
 
 /**
  * /app/gateways/list (gateway::view): every gateway of the account from the local store, live:
@@ -82,7 +83,7 @@ function GatewayRow({
     <Table.Tr data-testid="gateway-row" data-id={gateway.id} data-name={name}>
       <Table.Td>
         <Anchor component={Link} to={appPaths.gatewayDetails(gateway.id)}>
-          {name}
+          <Name>{name}</Name>
         </Anchor>
       </Table.Td>
       <Table.Td>{textOf(gateway.attributes, 'serial')}</Table.Td>

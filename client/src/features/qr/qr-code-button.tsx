@@ -5,6 +5,7 @@ import { Link } from '@tanstack/react-router';
 import { QrCode } from './qr-code';
 import { qrTextOf, type QrItem } from './qr-label';
 import classes from './qr.module.css';
+import { isolate } from '@plant/shared-schema';
 
 /**
  * "QR code" on an asset's or a gateway's page: its code in a dialog (made in the browser, offline
@@ -22,11 +23,15 @@ export function QrCodeButton({ item, name }: { readonly item: QrItem; readonly n
       <Modal
         opened={opened}
         onClose={() => setOpened(false)}
-        title={t`QR code of ${name}`}
+        title={t`QR code of ${{ name: isolate(name) }}`}
         data-testid="qr-code-dialog"
       >
         <Stack gap="sm">
-          <QrCode text={text} label={t`QR code of ${name}`} className={classes.singleCode} />
+          <QrCode
+            text={text}
+            label={t`QR code of ${{ name: isolate(name) }}`}
+            className={classes.singleCode}
+          />
           <Text size="sm" c="dimmed">
             {item.kind === 'asset' ? (
               <Trans>Scanning this code opens the asset's page.</Trans>

@@ -5,6 +5,8 @@ import { textOf } from '../devices/asset-texts';
 import { QrCode } from './qr-code';
 import { assetQrText, gatewayQrText } from './qr-payload';
 import classes from './qr.module.css';
+import { Name } from '../../components/name';
+import { isolate } from '@plant/shared-schema';
 
 /** Something with a code of its own: an asset or a gateway, by id. */
 export interface QrItem {
@@ -74,11 +76,13 @@ function Label({
     >
       <QrCode
         text={qrTextOf(item, location.origin)}
-        label={t`QR code of ${name}`}
+        label={t`QR code of ${{ name: isolate(name) }}`}
         className={classes.labelCode}
       />
       <figcaption>
-        <div className={classes.labelName}>{name}</div>
+        <div className={classes.labelName}>
+          <Name>{name}</Name>
+        </div>
         {detail === '' ? null : <div className={classes.labelDetail}>{detail}</div>}
       </figcaption>
     </figure>

@@ -25,6 +25,7 @@ import { textOf } from '../devices/asset-texts';
 import { usePageTitle } from '../user/page-title';
 import { QrLabel, qrItemKey, type QrItem } from './qr-label';
 import classes from './qr.module.css';
+import { Name } from '../../components/name';
 
 /** Items listed to choose from per kind: a search narrows longer lists. */
 const SHOWN = 200;
@@ -250,7 +251,7 @@ function Picker({
                     key={m.id}
                     checked={chosen.has(qrItemKey(item))}
                     onChange={(event) => setItems([item], event.currentTarget.checked)}
-                    label={name}
+                    label={<Name>{name}</Name>}
                     description={detail === '' ? undefined : detail}
                     data-testid="qr-choice"
                     data-id={m.id}

@@ -36,6 +36,7 @@ import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import type { WorkerError } from '@plant/sync-worker/api';
 import { textOf } from '../devices/asset-texts';
+import { Name } from '../../components/name';
 
 /** The item being dragged between the lists (an asset's or a field's name). */
 const DRAG_TYPE = 'text/plain';
@@ -247,7 +248,7 @@ export function RolesPage() {
               key={r.id}
               component={Link}
               to={`${base}/${r.id}`}
-              label={r.name}
+              label={<Name>{r.name}</Name>}
               description={r.fixed ? t`Fixed` : undefined}
               active={r.id === selected?.id}
             />

@@ -67,7 +67,7 @@ export function AccountBrand({ narrow }: { readonly narrow: boolean }) {
       data-testid="account-brand"
     >
       {logo === null ? (
-        <span className={classes.brandName}>{name}</span>
+        <bdi className={classes.brandName}>{name}</bdi>
       ) : (
         <span
           role="img"

@@ -9,6 +9,7 @@ import { callApi } from '../../session/api';
 import { switchAccount } from '../../session/session';
 import { sessionAtom } from '../../state/session';
 import classes from './shell.module.css';
+import { Name } from '../../components/name';
 
 /** From this many accounts on, the switcher offers a search field. */
 const SEARCH_FROM = 8;
@@ -87,7 +88,7 @@ export function AccountSwitcher({ narrow }: { readonly narrow: boolean }) {
           data-testid="account-switcher"
         >
           <Text span inherit truncate="end">
-            {name}
+            <Name>{name}</Name>
           </Text>
         </Button>
       </Menu.Target>
@@ -142,7 +143,7 @@ export function AccountSwitcher({ narrow }: { readonly narrow: boolean }) {
               rightSection={node.current ? <IconCheck size={16} /> : null}
             >
               <Text size="sm" fw={node.current ? 600 : 400}>
-                {node.text}
+                <Name>{node.text}</Name>
               </Text>
               <span className={classes.accountMeta}>
                 <Text span size="xs" c="dimmed">

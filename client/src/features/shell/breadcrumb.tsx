@@ -8,6 +8,7 @@ import { sessionAtom } from '../../state/session';
 import { useLiveModel } from '../../sync/hooks';
 import { ID_TYPES, SEGMENT_LABELS } from './breadcrumb-labels';
 import classes from './shell.module.css';
+import { Name } from '../../components/name';
 
 /**
  * The breadcrumb of spec 000 §2: one item per path segment below /app (the menu is the way home),
@@ -142,7 +143,7 @@ function CrumbLabel({ crumb }: { readonly crumb: Crumb }) {
   const type = crumb.previous === null ? undefined : ID_TYPES[crumb.previous];
   if (type !== undefined) return <ModelName type={type} id={id} />;
   const account = session?.user.activeAccount;
-  if (crumb.previous === 'accounts' && account?.id === id) return <>{account.name}</>;
+  if (crumb.previous === 'accounts' && account?.id === id) return <Name>{account.name}</Name>;
   return <span title={id}>{shortId(id)}</span>;
 }
 
@@ -155,6 +156,6 @@ function ModelName({
 }) {
   const state = useLiveModel(type, id);
   const name = state.name === 'found' ? state.model.attributes.name : undefined;
-  if (name !== undefined && name !== '') return <>{name}</>;
+  if (name !== undefined && name !== '') return <Name>{name}</Name>;
   return <span title={id}>{shortId(id)}</span>;
 }

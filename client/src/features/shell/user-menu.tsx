@@ -15,6 +15,7 @@ import {
 } from '../../state/preferences';
 import { sessionAtom } from '../../state/session';
 import { syncStatusAtom } from '../../sync/status';
+import { Name } from '../../components/name';
 
 /** Changes in this browser that the server does not have: sign-out deletes them. */
 function unsentCount(status: { pendingWrites: number; failedWrites: number }): number {
@@ -78,10 +79,10 @@ export function UserMenu() {
           {user === null ? null : (
             <div style={{ padding: '6px 12px' }}>
               <Text size="sm" fw={600} truncate="end">
-                {user.firstname} {user.lastname}
+                <Name>{`${user.firstname} ${user.lastname}`}</Name>
               </Text>
               <Text size="xs" c="dimmed" truncate="end">
-                {user.email}
+                <Name>{user.email}</Name>
               </Text>
             </div>
           )}

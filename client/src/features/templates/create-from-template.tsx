@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
-import { assetAttributesSchema, uuidv7, type TemplateGroup } from '@plant/shared-schema';
+import { isolate, assetAttributesSchema, uuidv7, type TemplateGroup } from '@plant/shared-schema';
 import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
@@ -68,7 +68,8 @@ export function CreateFromTemplateButton(props: {
   const may = useMayCreateFromTemplate();
   const [open, setOpen] = useState(false);
   if (!may) return null;
-  const templateName = props.template.attributes.name;
+  // Isolated: the name is inside the label's and the title's texts.
+  const templateName = isolate(props.template.attributes.name);
   return (
     <>
       <Button

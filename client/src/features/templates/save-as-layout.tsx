@@ -13,6 +13,7 @@ import {
 } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import {
+  isolate,
   TEMPLATE_MAX_GROUPS_BYTES,
   templateAttributesSchema,
   templateGroupsBytes,
@@ -81,7 +82,7 @@ function SaveLayoutForm(props: {
     return (
       <Stack gap="sm" role="status" data-testid="layout-saved">
         <Text>
-          <Trans>The layout {saved.name} is saved. New assets can be made from it.</Trans>
+          <Trans>The layout {isolate(saved.name)} is saved. New assets can be made from it.</Trans>
         </Text>
         <Group justify="flex-end">
           <Anchor component={Link} to={templatePaths.details(saved.id)}>

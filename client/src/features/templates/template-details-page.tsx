@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { templateAttributesSchema, type TemplateGroup } from '@plant/shared-schema';
+import { isolate, templateAttributesSchema, type TemplateGroup } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
 import { translateServerText } from '../../i18n/server-texts';
@@ -33,6 +33,7 @@ import {
   TemplateNotFound,
 } from './template-parts';
 import { templatePaths } from './template-paths';
+import { Name } from '../../components/name';
 
 /** /app/templates/{id}/details: one template from the local store, live. */
 export function TemplateDetailsPage() {
@@ -94,7 +95,7 @@ export function TemplateDetails({ model }: { readonly model: LocalModel<'templat
             testId="template-name"
           >
             <Title order={1} style={{ overflowWrap: 'anywhere' }}>
-              {name}
+              <Name>{name}</Name>
             </Title>
           </InlineEdit>
         </Box>
@@ -174,7 +175,7 @@ function TemplateGroupView({ group }: { readonly group: TemplateGroup }) {
     <Paper withBorder p="sm" radius="sm" data-testid="template-group" data-name={group.name}>
       <Group justify="space-between" mb="xs">
         <Title order={3} size="h5" m={0}>
-          {group.name}
+          <Name>{group.name}</Name>
         </Title>
         <Group gap={6}>
           <Badge size="sm" variant="outline" color="gray">
@@ -196,7 +197,7 @@ function TemplateGroupView({ group }: { readonly group: TemplateGroup }) {
           <Trans>No data streams in this group.</Trans>
         </Text>
       ) : (
-        <Table aria-label={t`Data streams of ${group.name}`}>
+        <Table aria-label={t`Data streams of ${isolate(group.name)}`}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th scope="col">
@@ -219,7 +220,9 @@ function TemplateGroupView({ group }: { readonly group: TemplateGroup }) {
           <Table.Tbody>
             {group.streams.map((stream, i) => (
               <Table.Tr key={i} data-testid="template-stream" data-name={stream.name}>
-                <Table.Td>{stream.name}</Table.Td>
+                <Table.Td>
+                  <Name>{stream.name}</Name>
+                </Table.Td>
                 <Table.Td>{stream.unit === '' ? '–' : stream.unit}</Table.Td>
                 <Table.Td>
                   {streamTypeLabel(i18n, stream.type)}

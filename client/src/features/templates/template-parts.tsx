@@ -10,6 +10,8 @@ import { useLiveModel } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { devicePaths } from '../devices/paths';
 import { templatePaths } from './template-paths';
+import { Name } from '../../components/name';
+import { isolate } from '@plant/shared-schema';
 
 /** The asset a template was saved from, linked; or why there is none to show. */
 export function SourceAsset({ id }: { readonly id: string | null }) {
@@ -35,7 +37,7 @@ function SourceAssetName({ id }: { readonly id: string }) {
   }
   return (
     <Anchor component={Link} to={devicePaths.details(id)} data-testid="template-source">
-      {state.model.attributes.name}
+      <Name>{state.model.attributes.name}</Name>
     </Anchor>
   );
 }
@@ -53,7 +55,8 @@ export function DeleteTemplateButton(props: {
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   if (!can('template::delete')) return null;
-  const name = props.template.attributes.name;
+  // Isolated: the name is inside the labels' and the confirm's texts.
+  const name = isolate(props.template.attributes.name);
   const remove = async () => {
     const answer = await syncWorker().writes.remove('template', props.template.id);
     if ('error' in answer) {

@@ -10,6 +10,8 @@ import { CreateFromTemplateButton } from './create-from-template';
 import { streamCount } from './layout';
 import { DeleteTemplateButton, NoTemplateAccess, SourceAsset } from './template-parts';
 import { templatePaths } from './template-paths';
+import { Name } from '../../components/name';
+import { isolate } from '@plant/shared-schema';
 
 /**
  * /app/templates/list: the account's templates (layouts saved from assets, spec 001 §1) from the
@@ -85,7 +87,7 @@ function TemplateRow({ template }: { readonly template: LocalModel<'template'> }
       <Table.Td>
         <Group gap="xs">
           <Anchor component={Link} to={templatePaths.details(template.id)}>
-            {name}
+            <Name>{name}</Name>
           </Anchor>
           {demo === null ? null : (
             <Badge size="sm" variant="light">
@@ -110,7 +112,7 @@ function TemplateRow({ template }: { readonly template: LocalModel<'template'> }
             component={Link}
             to={templatePaths.details(template.id)}
             variant="subtle"
-            aria-label={t`Open ${name}`}
+            aria-label={t`Open ${{ name: isolate(name) }}`}
           >
             <Trans>Open</Trans>
           </Button>

@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Alert, Badge, Button, Group, NativeSelect } from '@mantine/core';
 import { z } from 'zod';
-import { apiPaths, ROLE_SLUGS, type ModelAttributes } from '@plant/shared-schema';
+import { isolate, apiPaths, ROLE_SLUGS, type ModelAttributes } from '@plant/shared-schema';
 import type { LocalModel, Result } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { callApi } from '../../session/api';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
+import { Name } from '../../components/name';
 
 /** A member as the screens show it: the synced `user` model with its roles' names. */
 export interface Member extends ModelAttributes<'user'> {
@@ -102,7 +103,7 @@ export function useMemberActions() {
             ? t`Password links need the network: try again once you are online.`
             : translateServerText(i18n, callErrorText(answer.error)),
         );
-      } else setNotice(t`A link to set a new password is on its way to ${member.email}.`);
+      } else setNotice(t`A link to set a new password is on its way to ${isolate(member.email)}.`);
     },
   };
 }
@@ -137,7 +138,8 @@ export function MemberRoles(props: {
 }) {
   const { t } = useLingui();
   const { member: m, mayEdit, actions } = props;
-  const name = `${m.firstname} ${m.lastname}`;
+  // Isolated: the names are inside the labels' text.
+  const name = isolate(`${m.firstname} ${m.lastname}`);
   const missing = props.assignable.filter((r) => !m.role_ids.includes(r.id));
   return (
     <Group gap={4}>
@@ -150,7 +152,7 @@ export function MemberRoles(props: {
               <ActionIcon
                 size="xs"
                 variant="transparent"
-                aria-label={t`Take the role ${r.name} from ${name}`}
+                aria-label={t`Take the role ${isolate(r.name)} from ${name}`}
                 onClick={() => void actions.takeRole(m, r.id)}
               >
                 ✕
@@ -158,7 +160,7 @@ export function MemberRoles(props: {
             ) : undefined
           }
         >
-          {r.name}
+          <Name>{r.name}</Name>
         </Badge>
       ))}
       {mayEdit && missing.length > 0 ? (
@@ -188,7 +190,8 @@ export function MemberTags(props: {
 }) {
   const { t } = useLingui();
   const { member: m, tags, mayTag, actions } = props;
-  const name = `${m.firstname} ${m.lastname}`;
+  // Isolated: the names are inside the labels' text.
+  const name = isolate(`${m.firstname} ${m.lastname}`);
   const held = tags.filter((tag) => tag.attributes.user_ids.includes(m.id));
   const others = tags.filter((tag) => !tag.attributes.user_ids.includes(m.id));
   return (
@@ -202,7 +205,7 @@ export function MemberTags(props: {
               <ActionIcon
                 size="xs"
                 variant="transparent"
-                aria-label={t`Take the tag ${tag.attributes.slug} from ${name}`}
+                aria-label={t`Take the tag ${isolate(tag.attributes.slug)} from ${name}`}
                 onClick={() =>
                   void actions.setHolders(
                     tag,
@@ -255,7 +258,7 @@ export function MemberButtons(props: {
         size={size}
         variant="outline"
         color="red"
-        aria-label={t`Remove ${m.firstname} ${m.lastname} from the account`}
+        aria-label={t`Remove ${isolate(m.firstname)} ${isolate(m.lastname)} from the account`}
         onClick={() => void actions.remove(m)}
       >
         <Trans>Remove</Trans>

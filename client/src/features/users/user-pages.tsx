@@ -41,6 +41,7 @@ import {
   useMemberActions,
   useMemberDirectory,
 } from './member-actions';
+import { Name } from '../../components/name';
 
 type Errors = Partial<Record<string, string>>;
 
@@ -406,7 +407,9 @@ export function UserActionsPage() {
   const member = toMember(state.model);
   return (
     <Stack gap="md" maw={720} data-testid="user-actions">
-      <Title order={1}>{`${member.firstname} ${member.lastname}`}</Title>
+      <Title order={1}>
+        <Name>{`${member.firstname} ${member.lastname}`}</Name>
+      </Title>
       <ActionNotices actions={actions} />
       <Stack gap={4}>
         <Text fw={600}>

@@ -29,6 +29,7 @@ import {
   useMemberDirectory,
   type Role,
 } from './member-actions';
+import { Name } from '../../components/name';
 
 /** Search starts at 3 characters (spec 001 §5). */
 const SEARCH_MIN = 3;
@@ -116,10 +117,12 @@ export function UsersPage() {
               <Table.Tr key={m.id} data-testid="user-row" data-email={m.email}>
                 <Table.Td>
                   <Anchor component={Link} to={`/app/users/${m.id}/details`}>
-                    {`${m.firstname} ${m.lastname}`}
+                    <Name>{`${m.firstname} ${m.lastname}`}</Name>
                   </Anchor>
                 </Table.Td>
-                <Table.Td>{m.email}</Table.Td>
+                <Table.Td>
+                  <Name>{m.email}</Name>
+                </Table.Td>
                 <Table.Td>
                   <MemberRoles
                     member={m}
