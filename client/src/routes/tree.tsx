@@ -539,7 +539,17 @@ const areas = [
   listArea('themes', msg`Themes`, { item: { param: '$themeid', title: msg`Theme` } }),
   area(appRoute, 'report/$id/page/$pageid', msg`Report`),
   area(appRoute, 'single', msg`Single view`),
-  area(appRoute, 'api', msg`API`, { children: (p) => [area(p, 'map', msg`Map`)] }),
+  area(appRoute, 'api', msg`API`, {
+    component: lazyPage(
+      () => import('../features/api-reference/api-reference-page'),
+      'ApiReferencePage',
+    ),
+    children: (p) => [
+      area(p, 'map', msg`Map`, {
+        component: lazyPage(() => import('../features/api-reference/api-map-page'), 'ApiMapPage'),
+      }),
+    ],
+  }),
   area(appRoute, 'qr', msg`QR codes`, {
     component: () => <QrPage />,
     children: (p) => [
