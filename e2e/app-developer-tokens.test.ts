@@ -203,7 +203,7 @@ describe('whose tokens, and offline', () => {
     await expect.poll(() => page.state()).toBe('loaded');
   });
 
-  it('offline says the tokens are on the server, and Try again reads them once it is back', async () => {
+  it('offline says the tokens are on the server, and Try again reads them once it is back; lists on screen stay when a later read fails', async () => {
     const { page } = await signedInPage(DEMO_USERS.south);
     e2e.offline();
     try {
@@ -215,5 +215,21 @@ describe('whose tokens, and offline', () => {
     }
     await page.page.getByRole('button', { name: 'Try again' }).click();
     await expect.poll(() => page.state(), { timeout: 30_000 }).toBe('loaded');
+
+    // Cut off with the lists on screen: a dialog closed reads them again, which fails; the lists
+    // stay, marked as possibly out of date, until a read succeeds again.
+    const stale = page.page.getByTestId('developer-stale');
+    e2e.offline();
+    try {
+      await page.tokens.getByRole('button', { name: 'Create new token' }).click();
+      await page.dialog('Create new token').getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => stale.count(), { timeout: 30_000 }).toBe(1);
+      expect(await page.state()).toBe('loaded');
+      expect(await page.tokens.count()).toBe(1);
+    } finally {
+      e2e.online();
+    }
+    await stale.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => stale.count(), { timeout: 30_000 }).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { appPaths } from '@plant/shared-schema';
@@ -54,6 +54,7 @@ export function AccessTokensPage() {
         <Failed message={callErrorText(state.error)} retry={retry} />
       ) : (
         <>
+          {state.stale ? <Stale retry={retry} /> : null}
           <PersonalTokens
             tokens={state.data.tokens}
             roles={state.data.roles}
@@ -97,6 +98,21 @@ function Failed({ message, retry }: { readonly message: string; readonly retry: 
           <Trans>Try again</Trans>
         </Button>
       </Stack>
+    </Alert>
+  );
+}
+
+function Stale({ retry }: { readonly retry: () => void }) {
+  return (
+    <Alert color="gray" role="status" data-testid="developer-stale">
+      <Group justify="space-between">
+        <Text size="sm">
+          <Trans>The lists could not be read again: they may be out of date.</Trans>
+        </Text>
+        <Button size="xs" variant="light" onClick={retry}>
+          <Trans>Try again</Trans>
+        </Button>
+      </Group>
     </Alert>
   );
 }

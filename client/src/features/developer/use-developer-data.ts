@@ -27,12 +27,13 @@ export type DeveloperState =
   /** No answer: offline or the server is down. */
   | { readonly name: 'unreachable' }
   | { readonly name: 'failed'; readonly error: WorkerError }
-  | { readonly name: 'loaded'; readonly data: DeveloperData };
+  /** `stale`: a later read got no answer; the lists shown are the last ones read. */
+  | { readonly name: 'loaded'; readonly data: DeveloperData; readonly stale: boolean };
 
 /**
  * Reads the page's lists from the server (they are not synced: the page needs the network). Read
  * again by `reload` after every change, and when the sync's connection comes back. A reload keeps
- * the lists on screen until its answers are in; a reload that gets no answer says so.
+ * the lists on screen until its answers are in, and after a failed reload too (marked stale).
  */
 export function useDeveloperData(enabled: boolean) {
   const [state, setState] = useState<DeveloperState>({ name: 'loading' });
@@ -51,10 +52,14 @@ export function useDeveloperData(enabled: boolean) {
     if (run !== latest.current) return;
     for (const answer of [user, scopes, tokens, clients, apps]) {
       if ('error' in answer) {
-        setState(
-          answer.error.kind === 'network'
-            ? { name: 'unreachable' }
-            : { name: 'failed', error: answer.error },
+        const { error } = answer;
+        // Lists on screen stay (an open dialog may be showing a token for the only time).
+        setState((was) =>
+          was.name === 'loaded'
+            ? { ...was, stale: true }
+            : error.kind === 'network'
+              ? { name: 'unreachable' }
+              : { name: 'failed', error },
         );
         return;
       }
@@ -71,6 +76,7 @@ export function useDeveloperData(enabled: boolean) {
         clients: clients.data,
         apps: apps.data,
       },
+      stale: false,
     });
   }, []);
 
@@ -88,7 +94,7 @@ export function useDeveloperData(enabled: boolean) {
   );
 
   const retry = useCallback(() => {
-    setState({ name: 'loading' });
+    setState((was) => (was.name === 'loaded' ? was : { name: 'loading' }));
     void reload();
   }, [reload]);
 
