@@ -1,11 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import {
-  API_BASE,
-  appPaths,
-  MAX_BODY_BYTES,
-  UPLOAD_CHUNK_MAX_BYTES,
-} from '@plant/shared-schema';
+import { API_BASE, appPaths, MAX_BODY_BYTES, UPLOAD_CHUNK_MAX_BYTES } from '@plant/shared-schema';
 import { exactAddress, type AppEnv } from './http/context';
 import { pageHeaders } from './http/csp';
 import { errorResponse } from './http/errors';
