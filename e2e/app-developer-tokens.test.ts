@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { API_BASE, apiPaths, OAUTH_TEXTS } from '@plant/shared-schema';
+import { API_BASE, apiPaths, isolate, OAUTH_TEXTS } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { dataOf } from '../server/src/testing/harness';
 import { E2e } from './support/fixture';
@@ -70,7 +70,7 @@ describe('personal access tokens', () => {
     // Still the only application-less token: no Authorized Applications either.
     expect(await page.apps.count()).toBe(0);
 
-    await page.confirm('Revoke ERP export', 'Revoke token');
+    await page.confirm(`Revoke ${isolate('ERP export')}`, 'Revoke token');
     await expect
       .poll(() => page.tokens.getByText('You have not created any personal access tokens.').count())
       .toBe(1);
@@ -170,7 +170,7 @@ describe('OAuth clients', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => page.rows(page.clients)).toHaveLength(2);
 
-    await page.page.getByRole('button', { name: 'Edit Shop floor MES' }).click();
+    await page.page.getByRole('button', { name: `Edit ${isolate('Shop floor MES')}` }).click();
     dialog = page.dialog('Edit client');
     await dialog.getByRole('textbox', { name: /^Name/ }).fill('Shop floor MES (line 2)');
     await dialog.getByRole('button', { name: 'Save' }).click();
@@ -178,7 +178,7 @@ describe('OAuth clients', () => {
       .poll(async () => (await page.rows(page.clients)).map((r) => r[1]).sort())
       .toEqual(['Handheld app', 'Shop floor MES (line 2)']);
 
-    await page.confirm('Delete Handheld app', 'Delete client');
+    await page.confirm(`Delete ${isolate('Handheld app')}`, 'Delete client');
     await expect
       .poll(async () => (await page.rows(page.clients)).map((r) => r[1]))
       .toEqual(['Shop floor MES (line 2)']);

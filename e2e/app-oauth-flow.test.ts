@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { API_BASE, apiPaths, appPaths, type ClientCreated } from '@plant/shared-schema';
+import { API_BASE, apiPaths, appPaths, isolate, type ClientCreated } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { E2e } from './support/fixture';
 import { startLoopbackApp, type CallbackResult, type LoopbackApp } from './support/loopback-app';
@@ -150,7 +150,7 @@ describe('authorization code with PKCE', () => {
     expect((await page.rows(page.apps)).map((r) => r.slice(0, 2))).toEqual([
       ['Loopback Planner', 'assets:read, alarms:read'],
     ]);
-    await page.confirm('Revoke Loopback Planner', 'Revoke access');
+    await page.confirm(`Revoke ${isolate('Loopback Planner')}`, 'Revoke access');
     await expect.poll(() => page.apps.count()).toBe(0);
     expect(await userStatus(access3)).toBe(401);
   });

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Stack, Table, Title } from '@mantine/core';
-import type { TokenWithClient } from '@plant/shared-schema';
+import { isolate, type TokenWithClient } from '@plant/shared-schema';
 import { developerApi } from './developer-api';
 import { ConfirmButton } from './confirm-button';
 
@@ -38,11 +38,13 @@ export function AuthorizedApps(props: {
         </Table.Thead>
         <Table.Tbody>
           {apps.map((app) => {
-            const name = app.client.name;
+            const raw = app.client.name;
+            // Isolated in the texts that mix it with ours (a name's U+202E reorders nothing).
+            const name = isolate(raw);
             return (
               <Table.Tr key={app.id} data-testid="app-row">
                 <Table.Td>
-                  <bdi>{name}</bdi>
+                  <bdi>{raw}</bdi>
                 </Table.Td>
                 <Table.Td>{app.scopes.join(', ')}</Table.Td>
                 <Table.Td>

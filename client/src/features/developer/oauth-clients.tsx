@@ -21,6 +21,7 @@ import {
   type ClientCreated,
   type OAuthClientView,
   type RoleView,
+  isolate,
 } from '@plant/shared-schema';
 import { developerApi } from './developer-api';
 import { dialogProblem, type DialogProblem } from './developer-rules';
@@ -87,14 +88,16 @@ export function OAuthClients(props: {
           </Table.Thead>
           <Table.Tbody>
             {clients.map((client) => {
-              const name = client.name;
+              const raw = client.name;
+              // Isolated in the texts that mix it with ours (a name's U+202E reorders nothing).
+              const name = isolate(raw);
               return (
                 <Table.Tr key={client.id} data-testid="client-row">
                   <Table.Td>
                     <Code>{client.id}</Code>
                   </Table.Td>
                   <Table.Td>
-                    <bdi>{name}</bdi>
+                    <bdi>{raw}</bdi>
                   </Table.Td>
                   <Table.Td style={{ wordBreak: 'break-all' }}>
                     <bdi>{client.redirect}</bdi>

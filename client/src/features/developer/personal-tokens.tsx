@@ -23,6 +23,7 @@ import {
   type RoleView,
   type ScopeView,
   type TokenWithClient,
+  isolate,
 } from '@plant/shared-schema';
 import { developerApi } from './developer-api';
 import { DAY_MS, dateValue, dialogProblem, expiryOf, type DialogProblem } from './developer-rules';
@@ -88,11 +89,13 @@ export function PersonalTokens(props: {
           </Table.Thead>
           <Table.Tbody>
             {tokens.map((token) => {
-              const name = token.name ?? '';
+              const raw = token.name ?? '';
+              // Isolated in the texts that mix it with ours (a name's U+202E reorders nothing).
+              const name = isolate(raw);
               return (
                 <Table.Tr key={token.id} data-testid="token-row">
                   <Table.Td>
-                    <bdi>{name}</bdi>
+                    <bdi>{raw}</bdi>
                   </Table.Td>
                   <Table.Td>{token.scopes.length === 0 ? '–' : token.scopes.join(', ')}</Table.Td>
                   <Table.Td>
