@@ -103,7 +103,7 @@ export function OperationControl({
 }) {
   return (
     <Group component="span" gap="xs" wrap="wrap" data-testid="route">
-      <Badge component="span" w={64} color={METHOD_COLOR[method] ?? 'gray'} variant="filled">
+      <Badge component="span" miw={72} color={METHOD_COLOR[method] ?? 'gray'} variant="filled">
         {method.toUpperCase()}
       </Badge>
       <Code dir="ltr" data-testid="route-path">

@@ -18,6 +18,14 @@ const deepest = 8;
 
 /** The alternatives of a union; a nullable value is its one alternative "or null". */
 function alternatives(schema: Schema): { readonly options: Schema[]; readonly nullable: boolean } {
+  if (Array.isArray(schema.type)) {
+    // `type: ["string", "null"]`: one option per type, the schema's other keywords with each.
+    const types = schema.type.filter((t): t is string => typeof t === 'string');
+    return {
+      options: types.filter((t) => t !== 'null').map((type) => ({ ...schema, type })),
+      nullable: types.includes('null'),
+    };
+  }
   const all = [...schemasOf(schema.anyOf), ...schemasOf(schema.oneOf)];
   const options = all.filter((s) => s.type !== 'null');
   return { options, nullable: options.length < all.length };
