@@ -120,6 +120,15 @@ describe('the API client', () => {
     });
   });
 
+  it('a 204 without a body is a success: no feedback, nothing reported', async () => {
+    answers.set('/api/v1/gone', { status: 204, body: '' });
+    const before = seen.length;
+    const { api, feedback } = client();
+    expect(await api.call('DELETE', 'gone')).toEqual({ ok: true, status: 204, data: null });
+    expect(feedback).toEqual([]);
+    expect(seen.slice(before).map((s) => s.url)).toEqual(['/api/v1/gone']);
+  });
+
   it("a failure without a message is 'An unknown error occured.'; with one, its message and fields", async () => {
     answers.set('/api/v1/bare', { status: 500, body: '{}' });
     answers.set('/api/v1/said', {
@@ -215,6 +224,29 @@ describe('against the real server', () => {
       reports = await s.db.selectFrom('client_errors').select(['path', 'status']).execute();
     }
     expect(reports).toEqual([{ path: 'graph/asset/no-such-asset', status: 404 }]);
+  });
+
+  it('a DELETE answered 204 (a revoked access token) is a success, with nothing reported', async () => {
+    const token = await s.signIn(DEMO_USERS.admin);
+    const made = await s.call('POST', apiPaths.personalAccessTokens(), {
+      token,
+      json: { name: 'to revoke', scopes: [] },
+    });
+    const id = (made.json as { token: { id: string } }).token.id;
+    const api = new ApiClient({
+      origin: s.url,
+      token: () => token,
+      appUrl: () => 'http://app.local/x',
+      log: new MemoryLogger(),
+    });
+    expect(await api.call('DELETE', apiPaths.personalAccessToken(id))).toEqual({
+      ok: true,
+      status: 204,
+      data: null,
+    });
+    expect(await s.db.selectFrom('client_errors').select('path').execute()).not.toContainEqual({
+      path: apiPaths.personalAccessToken(id),
+    });
   });
 
   it('a text answer (the account stylesheet) comes back as the string itself', async () => {

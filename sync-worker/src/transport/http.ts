@@ -169,6 +169,10 @@ export class ApiClient {
     if (options.text === true && response.ok) {
       return { ok: true, status: response.status, data: text as T };
     }
+    // 204 No Content: success with nothing to read (DELETE routes answer it: spec 000 §7).
+    if (response.status === 204 && text.trim() === '') {
+      return { ok: true, status: 204, data: null as T };
+    }
     if (text.trim() === '') {
       return this.failed(method, path, options, {
         kind: 'empty',

@@ -14,7 +14,6 @@ import {
   type ClientUpdate,
   type PersonalTokenCreate,
 } from '@plant/shared-schema';
-import type { Result } from '@plant/sync-worker/api';
 import { callApi } from '../../session/api';
 
 /*
@@ -24,14 +23,8 @@ import { callApi } from '../../session/api';
  */
 
 const plain = { envelope: false, quiet: true } as const;
-/** A 204 answers no body; the worker reports that as `empty`, which here is the success. */
-const noContent = z.unknown();
-
-function deleted(answer: Result<unknown>): Result<null> {
-  if (!('error' in answer)) return { data: null };
-  const { kind, status = 0 } = answer.error;
-  return kind === 'empty' && status >= 200 && status < 300 ? { data: null } : answer;
-}
+/** A delete answers 204 without a body: the worker's `null`. */
+const noContent = z.null();
 
 export const developerApi = {
   /** The signed-in user as the server knows it now (its active roles name a token's role). */
@@ -44,18 +37,16 @@ export const developerApi = {
       ...plain,
       body,
     }),
-  revokePersonalToken: async (id: string) =>
-    deleted(await callApi('DELETE', apiPaths.personalAccessToken(id), noContent, plain)),
+  revokePersonalToken: (id: string) =>
+    callApi('DELETE', apiPaths.personalAccessToken(id), noContent, plain),
   clients: () => callApi('GET', apiPaths.oauthClients(), z.array(oauthClientViewSchema), plain),
   createClient: (body: ClientCreate) =>
     callApi('POST', apiPaths.oauthClients(), clientCreatedSchema, { ...plain, body }),
   updateClient: (id: string, body: ClientUpdate) =>
     callApi('PUT', apiPaths.oauthClient(id), oauthClientViewSchema, { ...plain, body }),
-  deleteClient: async (id: string) =>
-    deleted(await callApi('DELETE', apiPaths.oauthClient(id), noContent, plain)),
+  deleteClient: (id: string) => callApi('DELETE', apiPaths.oauthClient(id), noContent, plain),
   appTokens: () => callApi('GET', apiPaths.oauthTokens(), z.array(tokenWithClientSchema), plain),
-  revokeAppToken: async (id: string) =>
-    deleted(await callApi('DELETE', apiPaths.oauthToken(id), noContent, plain)),
+  revokeAppToken: (id: string) => callApi('DELETE', apiPaths.oauthToken(id), noContent, plain),
   authorizePreview: (query: string) =>
     callApi('GET', apiPaths.oauthAuthorize(query), authorizePreviewSchema, plain),
   authorizeDecision: (body: AuthorizeDecision) =>
