@@ -49,7 +49,8 @@ export function internalFeaturesDisabled(c: Context<AppEnv>): boolean {
   return value === '1' || value === 'true';
 }
 
-export const TOKEN_REFUSED = 'This token may not use this call: it needs another scope, or the app itself.';
+export const TOKEN_REFUSED =
+  'This token may not use this call: it needs another scope, or the app itself.';
 
 /**
  * A scoped token (personal, application, client credentials) calls only routes of the API
