@@ -77,6 +77,19 @@ describe('personal access tokens', () => {
     expect((await userWith(token)).status).toBe(401);
   });
 
+  it('is reached from the user menu, as is the API reference', async () => {
+    const session = await e2e.session(DEMO_USERS.tech);
+    const tab = await e2e.openApp(await e2e.browser());
+    await tab.signInAt(DEMO_USERS.tech);
+    await tab.page.getByTestId('user-menu').click();
+    await tab.page.getByRole('menuitem', { name: 'Access tokens' }).click();
+    await tab.waitForPath(new RegExp(`^/app/users/${session.userId}/accesstokens$`));
+    await tab.page.locator('[data-testid="access-tokens"][data-state="loaded"]').waitFor();
+    await tab.page.getByTestId('user-menu').click();
+    await tab.page.getByRole('menuitem', { name: 'API reference' }).click();
+    await tab.waitForPath(/^\/app\/api$/);
+  });
+
   it("lists the server's refusal in the dialog: a role taken away while the dialog is open", async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const roles = dataOf<{ id: string; slug: string }[]>(

@@ -3,7 +3,7 @@ import { ActionIcon, Button, Group, Menu, Modal, Text } from '@mantine/core';
 import { useRouter } from '@tanstack/react-router';
 import { useAtom, useAtomValue, useStore } from 'jotai';
 import { useState } from 'react';
-import { LANGUAGES, type Language } from '@plant/shared-schema';
+import { appPaths, LANGUAGES, type Language } from '@plant/shared-schema';
 import { IconLogout, IconUser } from '../../components/icons';
 import { signOut } from '../../session/session';
 import {
@@ -85,6 +85,18 @@ export function UserMenu() {
                 <Name>{user.email}</Name>
               </Text>
             </div>
+          )}
+          {user === null ? null : (
+            <>
+              <Menu.Item
+                onClick={() => void router.navigate({ to: appPaths.accessTokens(user.id) })}
+              >
+                <Trans>Access tokens</Trans>
+              </Menu.Item>
+              <Menu.Item onClick={() => void router.navigate({ to: appPaths.apiReference() })}>
+                <Trans>API reference</Trans>
+              </Menu.Item>
+            </>
           )}
           <Menu.Divider />
           <Menu.Label>
