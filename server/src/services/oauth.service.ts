@@ -257,15 +257,7 @@ export class OAuthService {
    * answered to the consent screen, never by redirecting to an address not checked yet.
    */
   private async authorizationRequest(session: Session, query: AuthorizeQuery) {
-    const client = await this.repo.client(query.client_id);
-    if (
-      client === undefined ||
-      client.revoked === 1 ||
-      client.first_party === 1 ||
-      client.personal_access === 1
-    ) {
-      throw invalidClient();
-    }
+    const client = thirdParty(await this.repo.client(query.client_id));
     const redirect = query.redirect_uri ?? client.redirect;
     if (redirect !== client.redirect) {
       throw new OAuthError(
@@ -463,20 +455,9 @@ export class OAuthService {
     };
   }
 
-  /**
-   * A third-party client by id and, if confidential, its secret. The platform's own clients (the
-   * web app's password client, the personal access client) are not third parties.
-   */
+  /** A third-party client by id and, if confidential, its secret. */
   private async authenticateClient(id: string, secret: string | undefined): Promise<ClientRow> {
-    const client = await this.repo.client(id);
-    if (
-      client === undefined ||
-      client.revoked === 1 ||
-      client.first_party === 1 ||
-      client.personal_access === 1
-    ) {
-      throw invalidClient();
-    }
+    const client = thirdParty(await this.repo.client(id));
     if (client.confidential === 1) {
       if (secret === undefined || !secretMatches(secret, client.secret_hash)) throw invalidClient();
     }
@@ -498,6 +479,22 @@ export class OAuthService {
   private nowIso(): string {
     return isoAt(this.clock.now());
   }
+}
+
+/**
+ * A third-party client that is not revoked. The platform's own clients (the web app's password
+ * client, the personal access client) are no third parties: no consent, no code, no grant.
+ */
+function thirdParty(client: ClientRow | undefined): ClientRow {
+  if (
+    client === undefined ||
+    client.revoked === 1 ||
+    client.first_party === 1 ||
+    client.personal_access === 1
+  ) {
+    throw invalidClient();
+  }
+  return client;
 }
 
 /** The space-separated scope parameter (RFC 6749 §3.3): every one known, each once. */
