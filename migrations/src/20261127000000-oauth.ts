@@ -77,6 +77,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('role_id', 'text', (c) => c.notNull())
     .addColumn('scopes', 'text', (c) => c.notNull())
     .addColumn('redirect_uri', 'text', (c) => c.notNull())
+    /** 1: the request named its redirect, which the exchange must then name too. */
+    .addColumn('redirect_sent', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('code_challenge', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'text', (c) => c.notNull())

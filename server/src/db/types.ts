@@ -153,6 +153,7 @@ export interface OAuthAuthCodesTable {
   role_id: string;
   scopes: string;
   redirect_uri: string;
+  redirect_sent: Generated<number>;
   code_challenge: string | null;
   created_at: string;
   expires_at: string;

@@ -19,6 +19,11 @@ export type AuthCodeRow = Selectable<OAuthAuthCodesTable>;
 export class OAuthRepository {
   constructor(private readonly db: Db) {}
 
+  /** Several writes as one: in the caller's transaction when there is one, else in their own. */
+  private atomically(work: (db: Db) => Promise<void>): Promise<void> {
+    return this.db.isTransaction ? work(this.db) : this.db.transaction().execute(work);
+  }
+
   personalAccessClient(): Promise<ClientRow | undefined> {
     return this.db
       .selectFrom('oauth_clients')
@@ -68,7 +73,7 @@ export class OAuthRepository {
 
   /** A deleted client is revoked, and every token it was given with it. */
   async revokeClient(id: string, at: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.atomically(async (trx) => {
       await trx
         .updateTable('oauth_clients')
         .set({ revoked: 1, updated_at: at })
@@ -151,7 +156,7 @@ export class OAuthRepository {
   }
 
   async revokeToken(id: string, at: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.atomically(async (trx) => {
       await trx
         .updateTable('access_tokens')
         .set({ revoked_at: at, updated_at: at })
@@ -168,7 +173,7 @@ export class OAuthRepository {
 
   /** Every access and refresh token of a grant's family: revocation, or a reused refresh token. */
   async revokeFamily(familyId: string, at: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.atomically(async (trx) => {
       await trx
         .updateTable('access_tokens')
         .set({ revoked_at: at, updated_at: at })
@@ -226,6 +231,7 @@ export class OAuthRepository {
         'access_tokens.user_id',
         'access_tokens.role_id',
         'access_tokens.scopes',
+        'access_tokens.revoked_at as access_revoked_at',
       ])
       .where('oauth_refresh_tokens.token_hash', '=', tokenHash)
       .executeTakeFirst();

@@ -34,10 +34,21 @@ export class TokenRepository {
   findLive(tokenHash: string, nowIso: string) {
     return this.db
       .selectFrom('access_tokens')
-      .select(['id', 'user_id', 'client_id', 'expires_at', 'scoped', 'role_id', 'scopes'])
-      .where('token_hash', '=', tokenHash)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', nowIso)
+      // A deleted (revoked) client's tokens die with it, whenever they were issued.
+      .innerJoin('oauth_clients', 'oauth_clients.id', 'access_tokens.client_id')
+      .select([
+        'access_tokens.id',
+        'access_tokens.user_id',
+        'access_tokens.client_id',
+        'access_tokens.expires_at',
+        'access_tokens.scoped',
+        'access_tokens.role_id',
+        'access_tokens.scopes',
+      ])
+      .where('access_tokens.token_hash', '=', tokenHash)
+      .where('access_tokens.revoked_at', 'is', null)
+      .where('access_tokens.expires_at', '>', nowIso)
+      .where('oauth_clients.revoked', '=', 0)
       .executeTakeFirst();
   }
 
@@ -49,7 +60,16 @@ export class TokenRepository {
       .execute();
   }
 
+  /** Every token of the user (a password reset): sign-ins, personal and applications' tokens. */
   async revokeAllOfUser(userId: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('oauth_refresh_tokens')
+      .set({ revoked_at: at })
+      .where('revoked_at', 'is', null)
+      .where('access_token_id', 'in', (eb) =>
+        eb.selectFrom('access_tokens').select('id').where('user_id', '=', userId),
+      )
+      .execute();
     await this.db
       .updateTable('access_tokens')
       .set({ revoked_at: at })

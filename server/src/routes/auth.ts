@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { z } from 'zod';
 import {
   authorizationCodeGrantSchema,
   clientCredentialsGrantSchema,
@@ -9,11 +10,53 @@ import {
   tokenRequestSchema,
 } from '@plant/shared-schema';
 import { requireAuth } from '../http/auth';
-import { clientAddress, type AppEnv } from '../http/context';
+import { clientAddress, requestHeader, type AppEnv } from '../http/context';
 import { parse, readBody, validBody } from '../http/validate';
 import type { Services } from '../services';
 import { OAuthError } from '../services/auth.service';
 import { oauthErrorAnswer } from './oauth';
+
+const invalidRequest = (message: string) => new OAuthError(400, 'invalid_request', message);
+
+/**
+ * The token request's fields with the client's credentials from HTTP Basic, which RFC 6749 §2.3.1
+ * has servers accept (form-encoded id and secret); a request may not use both ways at once.
+ */
+function withBasicCredentials(header: string | undefined, raw: unknown): Record<string, unknown> {
+  const body: Record<string, unknown> =
+    typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? { ...raw } : {};
+  const basic = /^Basic ([A-Za-z0-9+/=]{1,1000})$/i.exec(header ?? '');
+  if (basic === null) return body;
+  const decoded = Buffer.from(basic[1] ?? '', 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new OAuthError(401, 'invalid_client', 'Client authentication failed');
+  let id: string;
+  let secret: string;
+  try {
+    id = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+    secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+  } catch {
+    throw new OAuthError(401, 'invalid_client', 'Client authentication failed');
+  }
+  if (body.client_secret !== undefined) {
+    throw invalidRequest('The client authenticated in more than one way.');
+  }
+  if (body.client_id !== undefined && body.client_id !== id) {
+    throw invalidRequest('The client id of the body is not the one authenticated.');
+  }
+  return { ...body, client_id: id, client_secret: secret };
+}
+
+/** A grant's request checked; a missing or malformed field is OAuth's invalid_request (400). */
+function grantRequest<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.join('.') ?? '';
+  throw invalidRequest(
+    field === '' ? 'The request is malformed.' : `The ${field} parameter is missing or invalid.`,
+  );
+}
 
 /** Sign-in, registration, sign-out and password reset (spec 000 §7). */
 export function authRoutes(services: Services) {
@@ -21,27 +64,36 @@ export function authRoutes(services: Services) {
 
   app.post('/oauth/token', async (c) => {
     const raw = await readBody(c, { allowForm: true });
-    const grant =
-      typeof raw === 'object' && raw !== null
-        ? (raw as { grant_type?: unknown }).grant_type
-        : undefined;
     try {
-      switch (grant) {
+      const body = withBasicCredentials(requestHeader(c, 'authorization'), raw);
+      switch (body.grant_type) {
         case 'authorization_code':
           return c.json(
-            await services.oauth.authorizationCodeGrant(parse(authorizationCodeGrantSchema, raw)),
+            await services.oauth.authorizationCodeGrant(
+              grantRequest(authorizationCodeGrantSchema, body),
+            ),
           );
         case 'refresh_token':
           return c.json(
-            await services.oauth.refreshTokenGrant(parse(refreshTokenGrantSchema, raw)),
+            await services.oauth.refreshTokenGrant(grantRequest(refreshTokenGrantSchema, body)),
           );
         case 'client_credentials':
           return c.json(
-            await services.oauth.clientCredentialsGrant(parse(clientCredentialsGrantSchema, raw)),
+            await services.oauth.clientCredentialsGrant(
+              grantRequest(clientCredentialsGrantSchema, body),
+            ),
           );
-        default:
+        case undefined:
+        case 'password':
+          // The app's sign-in form: its fields' messages come back as a 422, as on other forms.
           return c.json(
             await services.auth.passwordGrant(parse(tokenRequestSchema, raw), clientAddress(c)),
+          );
+        default:
+          throw new OAuthError(
+            400,
+            'unsupported_grant_type',
+            'The authorization grant type is not supported by the authorization server.',
           );
       }
     } catch (err) {

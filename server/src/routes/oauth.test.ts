@@ -234,6 +234,27 @@ describe('what a scoped token may do: scopes ∩ role ∩ membership', () => {
     expect(made.status).toBe(201);
   });
 
+  it("a token cannot make accounts, nor read another account's design", async () => {
+    const writer = await personalToken(admin, ['account:write']);
+    const before = await s.contentHashes();
+    const made = await s.call('POST', apiPaths.collection('accounts'), {
+      token: writer,
+      json: { name: 'Made by a token', parent_id: accounts.root },
+    });
+    expect(made.status).toBe(403);
+    expect(await s.contentHashes()).toEqual(before);
+    // The token acts in the root account: North's design (the admin's other account) is not its.
+    expect((await s.call('GET', apiPaths.style(accounts.north), { token: writer })).status).toBe(
+      404,
+    );
+    expect((await s.call('GET', apiPaths.style(accounts.root), { token: writer })).status).toBe(
+      200,
+    );
+    expect((await s.call('GET', apiPaths.style(accounts.north), { token: admin })).status).toBe(
+      200,
+    );
+  });
+
   it("a token acts with its role: another account's role, or a role that sees four machines", async () => {
     const northAdmin = await roleId(s.db, accounts.north, 'admin');
     const northToken = await personalToken(admin, ['assets:read'], northAdmin);
@@ -506,7 +527,7 @@ describe('third-party applications', () => {
         query({
           code_challenge: challenge,
           code_challenge_method: 'S256',
-          redirect_uri: 'http://127.0.0.1:10/callback',
+          redirect_uri: 'http://127.0.0.2:9/callback',
         }),
         400,
         'invalid_request',
@@ -553,6 +574,137 @@ describe('third-party applications', () => {
     });
     expect(json(password)).toMatchObject({ error: 'invalid_client' });
     expect(await s.contentHashes()).toEqual(before);
+  });
+
+  it('a loopback redirect may name any port (RFC 8252 §7.3); the exchange names it again', async () => {
+    const { verifier, challenge } = pkce();
+    const other = 'http://127.0.0.1:51234/callback';
+    const q = query({
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      redirect_uri: other,
+    });
+    const answer = await s.call('POST', apiPaths.oauthAuthorize(), {
+      token: admin,
+      json: { ...Object.fromEntries(q), approve: true },
+    });
+    const back = new URL(json<{ redirect: string }>(answer).redirect);
+    expect(`${back.origin}${back.pathname}`).toBe(other);
+    const code = back.searchParams.get('code') ?? '';
+    // The request named its redirect: the exchange must name the same one.
+    const unnamed = await exchange({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+    });
+    expect(json(unnamed)).toMatchObject({ error: 'invalid_grant' });
+    const named = await exchange({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: other,
+      code_verifier: verifier,
+    });
+    expect(named.status).toBe(200);
+  });
+
+  it('two refreshes with one refresh token at once: one wins, and the family ends', async () => {
+    const { verifier, challenge } = pkce();
+    const code = (await authorize(challenge)).searchParams.get('code') ?? '';
+    const granted = json<{ refresh_token: string }>(
+      await exchange({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirect,
+        code_verifier: verifier,
+      }),
+    );
+    const both = await Promise.all(
+      [0, 1].map(() =>
+        exchange({ grant_type: 'refresh_token', refresh_token: granted.refresh_token }),
+      ),
+    );
+    expect(both.map((r) => r.status).sort()).toEqual([200, 400]);
+    const winner = json<{ access_token: string; refresh_token: string }>(
+      both.find((r) => r.status === 200) ?? both[0]!,
+    );
+    expect((await s.call('GET', apiPaths.user(), { token: winner.access_token })).status).toBe(401);
+    const next = await exchange({
+      grant_type: 'refresh_token',
+      refresh_token: winner.refresh_token,
+    });
+    expect(json(next)).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it("signing the application's token out ends its refresh; a deleted client's tokens die", async () => {
+    const { verifier, challenge } = pkce();
+    const code = (await authorize(challenge)).searchParams.get('code') ?? '';
+    const granted = json<{ access_token: string; refresh_token: string }>(
+      await exchange({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirect,
+        code_verifier: verifier,
+      }),
+    );
+    expect((await s.call('POST', apiPaths.logout(), { token: granted.access_token })).status).toBe(
+      200,
+    );
+    const refresh = await exchange({
+      grant_type: 'refresh_token',
+      refresh_token: granted.refresh_token,
+    });
+    expect(json(refresh)).toMatchObject({ error: 'invalid_grant' });
+
+    const made = json<{ id: string; secret: string }>(
+      await s.call('POST', apiPaths.oauthClients(), {
+        token: admin,
+        json: { name: 'Short-lived', redirect: 'https://short.example.com/cb' },
+      }),
+    );
+    const q = new URLSearchParams({
+      response_type: 'code',
+      client_id: made.id,
+      scope: 'assets:read',
+    });
+    const answer = await s.call('POST', apiPaths.oauthAuthorize(), {
+      token: admin,
+      json: { ...Object.fromEntries(q), approve: true },
+    });
+    const confidentialCode =
+      new URL(json<{ redirect: string }>(answer).redirect).searchParams.get('code') ?? '';
+    const basic = `Basic ${Buffer.from(`${made.id}:${made.secret}`).toString('base64')}`;
+    // No challenge was sent: a verifier now would be a PKCE downgrade.
+    const downgrade = await s.call('POST', apiPaths.token(), {
+      headers: { Authorization: basic },
+      json: {
+        grant_type: 'authorization_code',
+        code: confidentialCode,
+        code_verifier: pkce().verifier,
+      },
+    });
+    expect(json(downgrade)).toMatchObject({ error: 'invalid_grant' });
+    // The secret both in HTTP Basic and in the body: refused.
+    const twice = await s.call('POST', apiPaths.token(), {
+      headers: { Authorization: basic },
+      json: {
+        grant_type: 'authorization_code',
+        code: confidentialCode,
+        client_secret: made.secret,
+      },
+    });
+    expect(json(twice)).toMatchObject({ error: 'invalid_request' });
+    // HTTP Basic (RFC 6749 §2.3.1), as Passport's clients may send it.
+    const viaBasic = await s.call('POST', apiPaths.token(), {
+      headers: { Authorization: basic },
+      json: { grant_type: 'authorization_code', code: confidentialCode },
+    });
+    expect(viaBasic.status).toBe(200);
+    const token = json<{ access_token: string }>(viaBasic).access_token;
+    expect((await s.call('GET', apiPaths.user(), { token })).status).toBe(200);
+    expect((await s.call('DELETE', apiPaths.oauthClient(made.id), { token: admin })).status).toBe(
+      204,
+    );
+    expect((await s.call('GET', apiPaths.user(), { token })).status).toBe(401);
   });
 
   it('client credentials: a confidential client bound to a role, with its secret', async () => {
@@ -674,7 +826,8 @@ describe('hostile input and other users', () => {
     const tokenGarbage = await s.call('POST', apiPaths.token(), {
       json: { grant_type: 'refresh_token', client_id: 'x', refresh_token: long },
     });
-    expect(tokenGarbage.status).toBe(422);
+    expect(tokenGarbage.status).toBe(400);
+    expect(json(tokenGarbage)).toMatchObject({ error: 'invalid_request' });
     // Without a sign-in, nothing.
     expect((await s.call('GET', apiPaths.oauthClients())).status).toBe(401);
     expect(

@@ -5,6 +5,7 @@ import { requireAuth } from '../http/auth';
 import type { AppEnv } from '../http/context';
 import { validParams, validQuery } from '../http/validate';
 import type { Services } from '../services';
+import { mayWorkIn } from '../services/account-access';
 import { toAccountView } from '../services/account.service';
 import { notFound } from '../services/domain-error';
 
@@ -74,7 +75,8 @@ export function userRoutes(services: Services) {
     const { account } = validQuery(c, styleQuery);
     const session = c.get('session');
     const accountId = account ?? session.activeAccount?.id;
-    if (accountId === undefined) throw notFound('Account');
+    // A scoped token works in its role's account only: another account's design is not its.
+    if (accountId === undefined || !mayWorkIn(session, accountId)) throw notFound('Account');
     const css = await services.accounts.stylesheet(session.user.id, accountId);
     c.header('Cache-Control', 'private, no-cache');
     return c.body(css, 200, { 'Content-Type': 'text/css; charset=utf-8' });

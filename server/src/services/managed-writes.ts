@@ -33,6 +33,8 @@ import type { WriteKind } from './model.service';
 import { idTaken, mergeList, roleChangeSchema, RoleOps } from './role-ops';
 import type { Session } from './user.service';
 
+const SUBACCOUNTS_IN_THE_APP = 'Subaccounts are made in the app, not with an access token.';
+
 export interface ManagedResult {
   readonly model: SyncedModel | null;
   /** The updates logged in the active account. */
@@ -145,6 +147,9 @@ export async function writeManaged(
     log = ops.log;
     accessMoved = false;
     if (kind === 'create') {
+      // A new account makes its maker its admin: a membership a scoped token (acting with one
+      // role) must not hand out. Subaccounts are made in the app (as POST account/subaccounts).
+      if (session.ctx.scopes !== undefined) throw forbidden(SUBACCOUNTS_IN_THE_APP);
       const req = parsed(accountCreate, body);
       if (req.name === undefined) throw invalidInput({ name: ['Field is required'] });
       try {

@@ -28,7 +28,7 @@ import {
   type refreshTokenGrantSchema,
 } from '@plant/shared-schema';
 import type { z } from 'zod';
-import type { Db } from '../db/database';
+import { lockInTransaction, type Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { newToken, sha256 } from '../lib/secrets';
 import { OAuthRepository, type ClientRow, type TokenRow } from '../repositories/oauth.repository';
@@ -58,11 +58,29 @@ export class OAuthService {
   private readonly repo: OAuthRepository;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly clock: Clock,
     private readonly personalClientId: string,
   ) {
     this.repo = new OAuthRepository(db);
+  }
+
+  /**
+   * Work on one grant (a code's exchange, a family's rotation or revocation) in a transaction,
+   * alone: on Postgres under an advisory lock named by the grant, so that of two uses at once the
+   * second sees the first's outcome, tokens included (SQLite runs one writer at a time anyway).
+   * The work answers its refusal rather than throwing it, so that what it revoked stays revoked.
+   */
+  private async alone<T>(
+    grant: string,
+    work: (repo: OAuthRepository) => Promise<T | OAuthError>,
+  ): Promise<T> {
+    const outcome = await this.db.transaction().execute(async (trx) => {
+      await lockInTransaction(trx, `oauth-grant:${grant}`);
+      return work(new OAuthRepository(trx));
+    });
+    if (outcome instanceof OAuthError) throw outcome;
+    return outcome;
   }
 
   scopes(): ScopeView[] {
@@ -202,7 +220,7 @@ export class OAuthService {
     const row = await this.repo.ownToken(session.user.id, id);
     const familyId = row?.family_id ?? null;
     if (familyId === null) throw notFound('Token');
-    await this.repo.revokeFamily(familyId, this.nowIso());
+    await this.alone(`family:${familyId}`, (repo) => repo.revokeFamily(familyId, this.nowIso()));
   }
 
   // --- The consent screen ----------------------------------------------------------------------
@@ -238,6 +256,7 @@ export class OAuthService {
         role_id: request.role.id,
         scopes: JSON.stringify(request.scopes),
         redirect_uri: request.redirect,
+        redirect_sent: request.redirectSent ? 1 : 0,
         code_challenge: request.challenge,
         created_at: isoAt(now),
         expires_at: isoAt(now + AUTH_CODE_TTL_S * 1000),
@@ -259,7 +278,7 @@ export class OAuthService {
   private async authorizationRequest(session: Session, query: AuthorizeQuery) {
     const client = thirdParty(await this.repo.client(query.client_id));
     const redirect = query.redirect_uri ?? client.redirect;
-    if (redirect !== client.redirect) {
+    if (!sameRedirect(client.redirect, redirect)) {
       throw new OAuthError(
         400,
         'invalid_request',
@@ -296,7 +315,14 @@ export class OAuthService {
     if (role === undefined) {
       throw new OAuthError(403, 'access_denied', 'You have no role in the active account.');
     }
-    return { client, redirect, scopes, challenge, role };
+    return {
+      client,
+      redirect,
+      redirectSent: query.redirect_uri !== undefined,
+      scopes,
+      challenge,
+      role,
+    };
   }
 
   // --- The token endpoint's grants ---------------------------------------------------------------
@@ -306,37 +332,50 @@ export class OAuthService {
     req: z.output<typeof authorizationCodeGrantSchema>,
   ): Promise<GrantedToken> {
     const client = await this.authenticateClient(req.client_id, req.client_secret);
-    const code = await this.repo.authCode(sha256(req.code));
-    const now = this.clock.now();
-    if (code === undefined || code.client_id !== client.id) {
+    const codeHash = sha256(req.code);
+    const found = await this.repo.authCode(codeHash);
+    if (found === undefined || found.client_id !== client.id) {
       throw invalidGrant('The authorization code is invalid.');
     }
-    if (code.used_at !== null) {
-      // A code used twice was intercepted: what it gave the first time is revoked (RFC 6749 §4.1.2).
-      if (code.family_id !== null) await this.repo.revokeFamily(code.family_id, isoAt(now));
-      throw invalidGrant('The authorization code has already been used.');
-    }
-    if (Date.parse(code.expires_at) <= now)
-      throw invalidGrant('The authorization code has expired.');
-    if (req.redirect_uri !== undefined && req.redirect_uri !== code.redirect_uri) {
-      throw invalidGrant('The redirect address does not match the authorization request.');
-    }
-    if (code.code_challenge !== null) {
-      const verifier = req.code_verifier ?? '';
-      if (!VERIFIER.test(verifier) || s256(verifier) !== code.code_challenge) {
-        throw invalidGrant('The code verifier does not match the code challenge.');
+    return this.alone(`code:${found.id}`, async (repo) => {
+      const code = await repo.authCode(codeHash);
+      const now = this.clock.now();
+      if (code === undefined) return invalidGrant('The authorization code is invalid.');
+      if (code.used_at !== null) {
+        // Used twice: it was intercepted, and what it gave the first time is revoked (RFC 6749
+        // §4.1.2, RFC 9700 §4.5).
+        if (code.family_id !== null) await repo.revokeFamily(code.family_id, isoAt(now));
+        return invalidGrant('The authorization code has already been used.');
       }
-    }
-    const familyId = uuidv7(now);
-    if (!(await this.repo.useAuthCode(code.id, familyId, isoAt(now)))) {
-      throw invalidGrant('The authorization code has already been used.');
-    }
-    return this.issueAppTokens({
-      userId: code.user_id,
-      clientId: client.id,
-      roleId: code.role_id,
-      scopes: parseScopes(code.scopes),
-      familyId,
+      if (Date.parse(code.expires_at) <= now) {
+        return invalidGrant('The authorization code has expired.');
+      }
+      const redirectNamed = req.redirect_uri !== undefined;
+      if ((code.redirect_sent === 1 || redirectNamed) && req.redirect_uri !== code.redirect_uri) {
+        return invalidGrant('The redirect address does not match the authorization request.');
+      }
+      if (code.code_challenge === null) {
+        // A verifier for a code issued without a challenge: a downgrade (RFC 9700 §4.8.2).
+        if (req.code_verifier !== undefined) {
+          return invalidGrant('This authorization code was issued without a code challenge.');
+        }
+      } else {
+        const verifier = req.code_verifier ?? '';
+        if (!VERIFIER.test(verifier) || s256(verifier) !== code.code_challenge) {
+          return invalidGrant('The code verifier does not match the code challenge.');
+        }
+      }
+      const familyId = uuidv7(now);
+      if (!(await repo.useAuthCode(code.id, familyId, isoAt(now)))) {
+        return invalidGrant('The authorization code has already been used.');
+      }
+      return this.issueAppTokens(repo, {
+        userId: code.user_id,
+        clientId: client.id,
+        roleId: code.role_id,
+        scopes: parseScopes(code.scopes),
+        familyId,
+      });
     });
   }
 
@@ -347,33 +386,48 @@ export class OAuthService {
    */
   async refreshTokenGrant(req: z.output<typeof refreshTokenGrantSchema>): Promise<GrantedToken> {
     const client = await this.authenticateClient(req.client_id, req.client_secret);
-    const row = await this.repo.refreshToken(sha256(req.refresh_token));
-    const now = this.clock.now();
-    if (row === undefined || row.client_id !== client.id) {
+    const tokenHash = sha256(req.refresh_token);
+    const found = await this.repo.refreshToken(tokenHash);
+    if (found === undefined || found.client_id !== client.id) {
       throw invalidGrant('The refresh token is invalid.');
     }
-    if (row.used_at !== null || row.revoked_at !== null) {
-      await this.repo.revokeFamily(row.family_id, isoAt(now));
-      throw invalidGrant('The refresh token is invalid.');
-    }
-    if (Date.parse(row.expires_at) <= now) throw invalidGrant('The refresh token has expired.');
-    const granted = parseScopes(row.scopes);
-    const asked = req.scope === undefined ? granted : requestedScopes(req.scope);
-    if (asked.some((s) => !granted.includes(s))) {
-      throw new OAuthError(400, 'invalid_scope', 'The requested scope exceeds the granted one.');
-    }
-    if (!(await this.repo.useRefresh(row.id, isoAt(now)))) {
-      await this.repo.revokeFamily(row.family_id, isoAt(now));
-      throw invalidGrant('The refresh token is invalid.');
-    }
-    await this.repo.revokeToken(row.access_token_id, isoAt(now));
-    if (row.role_id === null) throw invalidGrant('The refresh token is invalid.');
-    return this.issueAppTokens({
-      userId: row.user_id,
-      clientId: client.id,
-      roleId: row.role_id,
-      scopes: asked,
-      familyId: row.family_id,
+    return this.alone(`family:${found.family_id}`, async (repo) => {
+      const row = await repo.refreshToken(tokenHash);
+      const now = this.clock.now();
+      if (row === undefined) return invalidGrant('The refresh token is invalid.');
+      // Used before, revoked, or its access token revoked (the user signed the application out,
+      // reset the password, deleted the client): the family ends here.
+      if (row.used_at !== null || row.revoked_at !== null || row.access_revoked_at !== null) {
+        await repo.revokeFamily(row.family_id, isoAt(now));
+        return invalidGrant('The refresh token is invalid.');
+      }
+      if (Date.parse(row.expires_at) <= now) return invalidGrant('The refresh token has expired.');
+      if ((await repo.client(client.id))?.revoked !== 0) return invalidClient();
+      const granted = parseScopes(row.scopes);
+      let asked: string[] = granted;
+      if (req.scope !== undefined) {
+        const parsed = parseScopeParameter(req.scope);
+        if (parsed === undefined || parsed.some((s) => !granted.includes(s))) {
+          return new OAuthError(
+            400,
+            'invalid_scope',
+            'The requested scope exceeds the granted one.',
+          );
+        }
+        asked = parsed;
+      }
+      if (row.role_id === null || !(await repo.useRefresh(row.id, isoAt(now)))) {
+        await repo.revokeFamily(row.family_id, isoAt(now));
+        return invalidGrant('The refresh token is invalid.');
+      }
+      await repo.revokeToken(row.access_token_id, isoAt(now));
+      return this.issueAppTokens(repo, {
+        userId: row.user_id,
+        clientId: client.id,
+        roleId: row.role_id,
+        scopes: asked,
+        familyId: row.family_id,
+      });
     });
   }
 
@@ -413,18 +467,21 @@ export class OAuthService {
     };
   }
 
-  private async issueAppTokens(grant: {
-    userId: string;
-    clientId: string;
-    roleId: string;
-    scopes: readonly string[];
-    familyId: string;
-  }): Promise<GrantedToken> {
+  private async issueAppTokens(
+    repo: OAuthRepository,
+    grant: {
+      userId: string;
+      clientId: string;
+      roleId: string;
+      scopes: readonly string[];
+      familyId: string;
+    },
+  ): Promise<GrantedToken> {
     const access = newToken();
     const refresh = newToken();
     const now = this.clock.now();
     const tokenId = uuidv7(now);
-    await this.repo.insertToken({
+    await repo.insertToken({
       id: tokenId,
       user_id: grant.userId,
       client_id: grant.clientId,
@@ -438,7 +495,7 @@ export class OAuthService {
       scoped: 1,
       family_id: grant.familyId,
     });
-    await this.repo.insertRefresh({
+    await repo.insertRefresh({
       id: uuidv7(now),
       access_token_id: tokenId,
       family_id: grant.familyId,
@@ -497,17 +554,43 @@ function thirdParty(client: ClientRow | undefined): ClientRow {
   return client;
 }
 
-/** The space-separated scope parameter (RFC 6749 §3.3): every one known, each once. */
-function requestedScopes(scope: string | undefined): ScopeId[] {
+/** The space-separated scope parameter (RFC 6749 §3.3), each once; undefined if one is unknown. */
+function parseScopeParameter(scope: string | undefined): ScopeId[] | undefined {
   const list = (scope ?? '').split(' ').filter((s) => s !== '');
-  if (list.some((s) => !isScopeId(s))) {
+  return list.every(isScopeId) ? [...new Set(list)] : undefined;
+}
+
+/** The scope parameter, every scope known: else invalid_scope. */
+function requestedScopes(scope: string | undefined): ScopeId[] {
+  const list = parseScopeParameter(scope);
+  if (list === undefined) {
     throw new OAuthError(
       400,
       'invalid_scope',
       'The requested scope is invalid, unknown, or malformed.',
     );
   }
-  return [...new Set(list as ScopeId[])];
+  return list;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '[::1]']);
+
+/**
+ * The redirect of a request against the client's: the same address exactly; on a loopback IP
+ * with http, any port (RFC 8252 §7.3: a native app listens on the port it gets).
+ */
+function sameRedirect(registered: string, given: string): boolean {
+  if (registered === given) return true;
+  try {
+    const a = new URL(registered);
+    const b = new URL(given);
+    if (a.protocol !== 'http:' || b.protocol !== 'http:' || !LOOPBACK.has(a.hostname)) return false;
+    a.port = '';
+    b.port = '';
+    return a.href === b.href && b.username === '' && b.password === '' && b.hash === '';
+  } catch {
+    return false;
+  }
 }
 
 function s256(verifier: string): string {
