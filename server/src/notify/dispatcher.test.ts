@@ -344,14 +344,17 @@ describe('failures', () => {
     // A process claimed the delivery and died before it sent (its lease is what it left).
     const other = f.dispatcher(f.server.openDatabase());
     const sending = mails().send.bind(mails());
-    let hang: () => void = () => undefined;
+    let hang: (() => void) | undefined;
     mails().send = () =>
       new Promise((resolve) => {
         hang = () => resolve({ kind: 'sent' });
       });
     const dying = other.round();
+    // Until its send hangs (its claim alone is not enough: on a busy machine the send could
+    // otherwise start after the channel is given back below, and really send).
     await vi.waitFor(
       async () => {
+        expect(hang).toBeDefined();
         const rows = await f.deliveries(alarmId);
         expect(rows.map((r) => r.state)).toEqual(['sending']);
       },
@@ -369,7 +372,7 @@ describe('failures', () => {
     expect(about()).toHaveLength(1);
     expect((await f.deliveries(alarmId)).map((r) => [r.state, r.attempts])).toEqual([['sent', 2]]);
     // The stale send's end changes nothing: the row is the other send's now.
-    hang();
+    hang?.();
     await dying;
     expect((await f.deliveries(alarmId)).map((r) => r.state)).toEqual(['sent']);
     await other.stop();
