@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiPaths, type RoleAdmin } from '@plant/shared-schema';
+import { apiPaths, isolate, type RoleAdmin } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { dataOf } from '../server/src/testing/harness';
 import { E2e } from './support/fixture';
@@ -53,7 +53,7 @@ describe('roles', () => {
     await expect.poll(() => inside.filter({ hasText: nameOf(dragged) }).count()).toBe(1);
 
     // The keyboard: the Add button of the next asset, reached with Tab and pressed with Enter.
-    const add = page.getByRole('button', { name: `Give access to ${nameOf(typed)}` });
+    const add = page.getByRole('button', { name: `Give access to ${isolate(nameOf(typed))}` });
     await add.focus();
     await page.keyboard.press('Enter');
     await expect
@@ -61,7 +61,7 @@ describe('roles', () => {
       .toBe(true);
 
     // The pencil gives edit rights, X takes the access away.
-    await page.getByRole('button', { name: `Edit rights on ${nameOf(typed)}` }).click();
+    await page.getByRole('button', { name: `Edit rights on ${isolate(nameOf(typed))}` }).click();
     await expect
       .poll(async () => (await technician()).assets.find((a) => a.asset_id === typed.id)?.edit)
       .toBe(true);
@@ -69,11 +69,13 @@ describe('roles', () => {
     await expect
       .poll(() =>
         page
-          .getByRole('button', { name: `Edit rights on ${nameOf(typed)}` })
+          .getByRole('button', { name: `Edit rights on ${isolate(nameOf(typed))}` })
           .getAttribute('aria-pressed'),
       )
       .toBe('true');
-    await page.getByRole('button', { name: `Take access to ${nameOf(dragged)} away` }).click();
+    await page
+      .getByRole('button', { name: `Take access to ${isolate(nameOf(dragged))} away` })
+      .click();
     await expect
       .poll(async () => (await technician()).assets.some((a) => a.asset_id === dragged.id))
       .toBe(false);

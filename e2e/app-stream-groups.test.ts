@@ -100,7 +100,7 @@ describe('stream groups', () => {
         settings.getByText('Its data streams are deleted with it. This cannot be undone.').count(),
       )
       .toBe(1);
-    await settings.getByRole('button', { name: 'Delete Cooling circuit' }).click();
+    await settings.getByRole('button', { name: `Delete ${isolate('Cooling circuit')}` }).click();
     await expect.poll(shown).toEqual(['Hydraulics', 'Drive']);
     await expect.poll(groupsOnServer).toEqual(['Hydraulics', 'Drive']);
   });

@@ -1,11 +1,12 @@
-import type { BrowserContext, ConsoleMessage, Worker } from 'playwright-core';
+import type { BrowserContext, ConsoleMessage } from 'playwright-core';
 
 /**
  * Content-Security-Policy violations seen by the browsers of this test file (the e2e pages are
  * served with the server's policy: web.ts). Every profile from `launchProfile` reports here:
  * each document's `securitypolicyviolation` events and the console lines Chromium writes for a
- * refusal, and the reports the policy's `report-uri` brings (workers' refusals too). `csp-check.ts` fails the test in which any
- * arrived; a test that provokes one on purpose takes it with `takeCspViolations()`.
+ * page's refusal, and the reports the policy's `report-uri` brings (workers' refusals too).
+ * `csp-check.ts` fails the test in which any arrived; a test that provokes one on purpose takes it
+ * with `takeCspViolations()`.
  */
 const seen: string[] = [];
 
@@ -47,10 +48,6 @@ function fromConsole(where: string) {
   };
 }
 
-function watchWorker(worker: Worker, where: string): void {
-  worker.on('console', fromConsole(`${where} ${worker.url()}`));
-}
-
 /** Reports `context`'s violations (call once per context, before its first page). */
 export async function watchContentSecurity(context: BrowserContext): Promise<void> {
   await context.exposeBinding('__e2eCspViolation', ({ frame }, text: string) => {
@@ -64,7 +61,6 @@ export async function watchContentSecurity(context: BrowserContext): Promise<voi
       report?.(`${e.effectiveDirective} refused ${what} at ${e.sourceFile}:${e.lineNumber}`);
     });
   });
+  // Workers' refusals come by report-uri only: Chromium gives Playwright no console line for them.
   context.on('console', fromConsole('page'));
-  context.on('page', (page) => page.on('worker', (worker) => watchWorker(worker, 'worker')));
-  context.on('serviceworker', (worker) => watchWorker(worker, 'service worker'));
 }

@@ -17,6 +17,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import {
+  isolate,
   ALARM_CHANNELS,
   ALARM_CONDITIONS,
   ALARM_KINDS,
@@ -42,6 +43,7 @@ import {
 import { userDisplayName } from './alarm-parts';
 import { alarmText, channelLabel, conditionLabel, kindLabel, severityLabel } from './alarm-texts';
 import { TryRule } from './try-rule';
+import { Name } from '../../components/name';
 
 export interface AlarmFormProps {
   /** The alarm edited; absent: a new one. */
@@ -466,7 +468,7 @@ function Recipients(props: {
                     data-testid="alarm-recipient"
                   >
                     <Table.Td>
-                      {whoText}
+                      <Name>{whoText}</Name>
                       {rowError === undefined ? null : (
                         <Text size="xs" c="red" role="alert">
                           {rowError}
@@ -476,7 +478,7 @@ function Recipients(props: {
                     {ALARM_CHANNELS.map((c) => (
                       <Table.Td key={c}>
                         <Checkbox
-                          aria-label={t`${channelLabel(i18n, c)} for ${whoText}`}
+                          aria-label={t`${channelLabel(i18n, c)} for ${{ whoText: isolate(whoText) }}`}
                           checked={r.channels.includes(c)}
                           onChange={() => toggle(i, c)}
                         />
@@ -486,7 +488,7 @@ function Recipients(props: {
                       <ActionIcon
                         variant="subtle"
                         color="red"
-                        aria-label={t`Remove ${whoText}`}
+                        aria-label={t`Remove ${{ whoText: isolate(whoText) }}`}
                         onClick={() => props.onChange(list.filter((_, j) => j !== i))}
                       >
                         ×

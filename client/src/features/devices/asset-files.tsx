@@ -297,7 +297,7 @@ function DocumentRow(props: {
             </Group>
           ) : (
             <CloseButton
-              aria-label={t`Delete ${name}`}
+              aria-label={t`Delete ${{ name: isolate(name) }}`}
               onClick={() => setAsking(true)}
               data-testid="document-delete"
             />

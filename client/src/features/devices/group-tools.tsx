@@ -144,8 +144,10 @@ export function GroupSettings(props: {
   const { t, i18n } = useLingui();
   const can = useCan();
   const { group } = props;
-  const current = textOf(group.attributes, 'name');
-  const [name, setName] = useState(current);
+  const stored = textOf(group.attributes, 'name');
+  // Isolated: the name is inside the confirm's texts.
+  const current = isolate(stored);
+  const [name, setName] = useState(stored);
   const [problem, setProblem] = useState<string | null>(null);
   const [error, took] = useWriteOutcome();
   const [asking, setAsking] = useState(false);
@@ -169,7 +171,7 @@ export function GroupSettings(props: {
           onChange={(e) => setName(e.currentTarget.value)}
           error={problem}
         />
-        <Button variant="light" disabled={name.trim() === current} onClick={() => void rename()}>
+        <Button variant="light" disabled={name.trim() === stored} onClick={() => void rename()}>
           <Trans>Rename</Trans>
         </Button>
       </Group>

@@ -2,7 +2,12 @@ import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Group, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { useParams } from '@tanstack/react-router';
-import { apiPaths, gatewayLogLinesSchema, type GatewayLogLine } from '@plant/shared-schema';
+import {
+  isolate,
+  apiPaths,
+  gatewayLogLinesSchema,
+  type GatewayLogLine,
+} from '@plant/shared-schema';
 import { EmptyState } from '../../components/empty-state';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useLiveModel } from '../../sync/hooks';
@@ -55,7 +60,8 @@ export function LogsPage() {
     };
   }, [id]);
 
-  const name = gateway.name === 'found' ? textOf(gateway.model.attributes, 'name') : '';
+  // Isolated: the name is inside the heading's text.
+  const name = gateway.name === 'found' ? isolate(textOf(gateway.model.attributes, 'name')) : '';
   const shown = [...(lines ?? [])]
     .filter(
       (l) => level === 'all' || l.level === 'error' || (level === 'warn' && l.level === 'warn'),

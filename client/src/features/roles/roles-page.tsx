@@ -18,6 +18,7 @@ import {
 } from '@mantine/core';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import {
+  isolate,
   choosableFields,
   FIELD_TYPES,
   modelByType,
@@ -93,7 +94,9 @@ function DragLists(props: {
               data-id={item.id}
               style={{ cursor: props.disabled ? 'default' : 'grab' }}
             >
-              <Text size="sm">{item.label}</Text>
+              <Text size="sm">
+                <Name>{item.label}</Name>
+              </Text>
               <Button
                 size="compact-xs"
                 variant="light"
@@ -139,7 +142,9 @@ function DragLists(props: {
               data-testid={`${props.testId}-inside`}
               data-id={item.id}
             >
-              <Text size="sm">{item.label}</Text>
+              <Text size="sm">
+                <Name>{item.label}</Name>
+              </Text>
               <Group gap={4} wrap="nowrap">
                 {props.extra?.(item)}
                 <ActionIcon
@@ -432,8 +437,8 @@ function RoleDetails(props: {
               label: names.get(a.asset_id) ?? a.asset_id,
             }))}
             disabled={!mayEdit}
-            addLabel={(item) => t`Give access to ${item.label}`}
-            removeLabel={(item) => t`Take access to ${item.label} away`}
+            addLabel={(item) => t`Give access to ${isolate(item.label)}`}
+            removeLabel={(item) => t`Take access to ${isolate(item.label)} away`}
             onAdd={(id) => setAssets([...role.assets, { asset_id: id, edit: false }])}
             onRemove={(id) => setAssets(role.assets.filter((a) => a.asset_id !== id))}
             empty={<Trans>Drag an asset here to give this role access to it.</Trans>}
@@ -443,7 +448,7 @@ function RoleDetails(props: {
                 <ActionIcon
                   variant={edit ? 'filled' : 'subtle'}
                   aria-pressed={edit}
-                  aria-label={t`Edit rights on ${item.label}`}
+                  aria-label={t`Edit rights on ${isolate(item.label)}`}
                   disabled={!mayEdit}
                   data-testid="role-asset-edit"
                   onClick={() =>

@@ -15,7 +15,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useParams } from '@tanstack/react-router';
-import { apiPaths, terminalAuditSchema, type TerminalAudit } from '@plant/shared-schema';
+import { isolate, apiPaths, terminalAuditSchema, type TerminalAudit } from '@plant/shared-schema';
 import type { RemoteUnsubscribe, TerminalMessage } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useLiveModel, useWorkerSubscription } from '../../sync/hooks';
@@ -97,7 +97,8 @@ export function TerminalPage() {
     setLine(commands[at] ?? '');
   };
 
-  const name = gateway.name === 'found' ? textOf(gateway.model.attributes, 'name') : '';
+  // Isolated: the name is inside the heading's text.
+  const name = gateway.name === 'found' ? isolate(textOf(gateway.model.attributes, 'name')) : '';
   const online = gateway.name === 'found' && gateway.model.attributes.connection === 'online';
 
   return (
