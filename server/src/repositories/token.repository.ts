@@ -32,24 +32,26 @@ export class TokenRepository {
 
   /** A token that is neither revoked nor expired at `nowIso`. */
   findLive(tokenHash: string, nowIso: string) {
-    return this.db
-      .selectFrom('access_tokens')
-      // A deleted (revoked) client's tokens die with it, whenever they were issued.
-      .innerJoin('oauth_clients', 'oauth_clients.id', 'access_tokens.client_id')
-      .select([
-        'access_tokens.id',
-        'access_tokens.user_id',
-        'access_tokens.client_id',
-        'access_tokens.expires_at',
-        'access_tokens.scoped',
-        'access_tokens.role_id',
-        'access_tokens.scopes',
-      ])
-      .where('access_tokens.token_hash', '=', tokenHash)
-      .where('access_tokens.revoked_at', 'is', null)
-      .where('access_tokens.expires_at', '>', nowIso)
-      .where('oauth_clients.revoked', '=', 0)
-      .executeTakeFirst();
+    return (
+      this.db
+        .selectFrom('access_tokens')
+        // A deleted (revoked) client's tokens die with it, whenever they were issued.
+        .innerJoin('oauth_clients', 'oauth_clients.id', 'access_tokens.client_id')
+        .select([
+          'access_tokens.id',
+          'access_tokens.user_id',
+          'access_tokens.client_id',
+          'access_tokens.expires_at',
+          'access_tokens.scoped',
+          'access_tokens.role_id',
+          'access_tokens.scopes',
+        ])
+        .where('access_tokens.token_hash', '=', tokenHash)
+        .where('access_tokens.revoked_at', 'is', null)
+        .where('access_tokens.expires_at', '>', nowIso)
+        .where('oauth_clients.revoked', '=', 0)
+        .executeTakeFirst()
+    );
   }
 
   async revoke(id: string, at: string): Promise<void> {
