@@ -37,6 +37,20 @@ export default defineConfig({
           // tests (server/src/cluster/), several processes on Postgres and a throwaway Redis.
           name: 'server-postgres',
           include: ['server/src/**/*.test.ts'],
+          // Files that never open the platform's database: once (in `server`) is enough.
+          exclude: [
+            'server/src/process.test.ts',
+            'server/src/config.test.ts',
+            'server/src/http/context.test.ts',
+            'server/src/broker/gateway-acl.test.ts',
+            'server/src/sandbox/**',
+            'server/src/gateways/sandbox-preprocessor.test.ts',
+            'server/src/gateways/live-values.test.ts',
+            'server/src/notify/messages.test.ts',
+            'server/src/notify/channels/mail-channel.test.ts',
+            'server/src/notify/channels/public-address.test.ts',
+            'server/src/routes/catalog-coverage.test.ts',
+          ],
           environment: 'node',
           globalSetup: ['server/src/testing/postgres-global-setup.ts'],
           env: { PLANT_TEST_DATABASE: 'postgres' },
