@@ -83,13 +83,14 @@ export function authRoutes(services: Services) {
               grantRequest(clientCredentialsGrantSchema, body),
             ),
           );
-        case undefined:
         case 'password':
-          // The app's sign-in form: its fields' messages come back as a 422, as on other forms.
           return c.json(
             await services.auth.passwordGrant(parse(tokenRequestSchema, raw), clientAddress(c)),
           );
         default:
+          // No grant type, or not a text: the app's sign-in form's fields, answered with their
+          // messages as a 422 like other forms (tokenRequestSchema says what is wrong).
+          if (typeof body.grant_type !== 'string') parse(tokenRequestSchema, raw);
           throw new OAuthError(
             400,
             'unsupported_grant_type',
