@@ -33,6 +33,8 @@ export async function benchBootstrap(): Promise<string[]> {
       await tab.waitUntilBootstrapped();
       const elapsed = performance.now() - t;
       await tab.watch('assets', { type: 'asset', limit: 1 });
+      // The watch's first answer may be the quick first rows; the count is final once complete.
+      await tab.page.waitForFunction(() => window.plant.watched.assets?.latest?.complete === true);
       const { total } = await tab.result('assets');
       return { ms: elapsed, total };
     };
