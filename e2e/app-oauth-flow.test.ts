@@ -136,6 +136,9 @@ describe('authorization code with PKCE', () => {
     await tab.goto(`${app.url}/start`);
     expect(await consent.settled()).toBe('asking');
     await consent.authorize();
+    // The browser lands on the application before the test goes elsewhere (the application may
+    // have its answer while the browser is still on its way, and a new navigation would cut it).
+    await tab.page.waitForURL((url) => url.origin === app.url && url.pathname === '/callback');
     const third = await nextResult(before);
     const access3 = text(third.exchange?.body.access_token);
     expect(await userStatus(access3)).toBe(200);
