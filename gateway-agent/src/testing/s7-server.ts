@@ -109,6 +109,12 @@ export async function startS7TestServer(options: S7TestServerOptions = {}): Prom
       await start();
     },
     async close() {
+      // snap7 ends a departed client's thread on its own time: stopping and unregistering the
+      // memory under one still finishing crashed the process now and then (a whole vitest fork,
+      // "Worker exited unexpectedly"). So the clients are let go first, for a few seconds at most.
+      for (let i = 0; i < 250 && server.ClientsCount() > 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await stop();
       for (const n of blocks.keys()) server.UnregisterArea(server.srvAreaDB, n);
       for (const { code } of Object.values(memory)) server.UnregisterArea(code);
