@@ -72,9 +72,13 @@ export class UserService {
   ): Promise<Session> {
     const user = await this.users.findById(userId);
     if (user === undefined) throw new DomainError('unauthenticated', 'Unauthenticated.');
-    const [allRoles, featureFlags] = await Promise.all([
+    // The app's own sign-in reads its active account beside the roles, as before tokens had roles;
+    // a scoped token's account is its role's, known once the roles are read.
+    const activeId = narrowed === undefined ? user.active_account_id : null;
+    const [allRoles, featureFlags, ownAccount] = await Promise.all([
       this.users.allRoles(user.id),
       this.access.featureFlags(),
+      activeId === null ? undefined : this.accounts.findForMember(user.id, activeId),
     ]);
     const tokenRole =
       narrowed === undefined ? undefined : allRoles.find((r) => r.id === narrowed.roleId);
@@ -82,9 +86,10 @@ export class UserService {
       throw new DomainError('unauthenticated', 'Unauthenticated.');
     }
     const roles = tokenRole === undefined ? allRoles : [tokenRole];
-    const accountId = tokenRole?.account_id ?? user.active_account_id;
     const activeAccount =
-      accountId === null ? undefined : await this.accounts.findForMember(user.id, accountId);
+      tokenRole === undefined
+        ? ownAccount
+        : await this.accounts.findForMember(user.id, tokenRole.account_id);
     if (narrowed !== undefined && activeAccount === undefined) {
       throw new DomainError('unauthenticated', 'Unauthenticated.');
     }
