@@ -1,13 +1,4 @@
-import {
-  afterAll,
-  beforeAll,
-  beforeEach,
-  describe,
-  expect,
-  inject,
-  it,
-  onTestFailed,
-} from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
   apiPaths,
@@ -112,14 +103,6 @@ const menuCount = async () => {
 };
 
 describe('the alarm screens', () => {
-  // What the page and its worker said, for a failure's report.
-  beforeEach(() => {
-    onTestFailed(async () => {
-      const shown = await page.locator('main').innerText({ timeout: 5_000 }).catch(String);
-      process.stderr.write(`${tab.console.slice(-40).join('\n')}\n--- page:\n${shown}\n`);
-    });
-  });
-
   it('the list and the menu badge follow a raise live; the asset list shows its worst alarm', async () => {
     raisedId = await makeAlarm({
       datastream_id: stream('Spindle speed'),

@@ -106,10 +106,10 @@ describe('personal access tokens', () => {
     await page.tokens.getByRole('button', { name: 'Create new token' }).click();
     const dialog = page.dialog('Create new token');
     const role = dialog.getByRole('combobox', { name: 'Role' });
-    expect((await role.locator('option').allTextContents()).sort()).toEqual([
-      'Supervisor',
-      'Technician',
-    ]);
+    // The roles come from the local store: the select fills in once they are read.
+    await expect
+      .poll(async () => (await role.locator('option').allTextContents()).sort())
+      .toEqual(['Supervisor', 'Technician']);
 
     // Meanwhile the admin takes the role away; the open dialog still offers it.
     const take = await e2e.server.call('DELETE', apiPaths.memberRole(tech.userId, supervisor), {

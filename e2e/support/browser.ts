@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { watchContentSecurity } from './csp';
+import { witnessPages } from './witness';
 
 /** Debian's chromium (`apt-get install -y chromium`); Playwright never downloads a browser here. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -49,6 +50,8 @@ export async function launchProfile(
   context.setDefaultTimeout(60_000);
   // Pages run under the app's CSP (web.ts): what they refuse fails the test (csp-check.ts).
   await watchContentSecurity(context);
+  // A failing test reports what its pages showed (csp-check.ts).
+  witnessPages(context);
   let closing: Promise<void> | undefined;
   return {
     context,

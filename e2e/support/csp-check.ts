@@ -1,5 +1,6 @@
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach, onTestFailed } from 'vitest';
 import { takeCspViolations } from './csp';
+import { describePages } from './witness';
 
 /*
  * Every e2e test runs under the app's Content-Security-Policy (web.ts serves the pages with it):
@@ -10,4 +11,15 @@ afterEach(() => {
   if (violations.length > 0) {
     throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
   }
+});
+
+/*
+ * A failed test also says what its browsers' pages showed then (witness.ts): the error lands in
+ * the run's summary, the one part of a long run's output that is sure to be read.
+ */
+beforeEach(() => {
+  onTestFailed(async () => {
+    const pages = await describePages();
+    if (pages !== '') throw new Error(`What the pages showed when the test failed:\n${pages}`);
+  });
 });

@@ -1,0 +1,51 @@
+import type { BrowserContext, Page } from 'playwright-core';
+
+/*
+ * What the browsers showed when a test failed, put into the failure itself (csp-check.ts): a full
+ * run prints only its summary at the end, and a failure that happens only on a busy machine
+ * must say there what the pages showed and what they and their workers wrote to the console.
+ */
+const contexts = new Set<BrowserContext>();
+const lines = new WeakMap<Page, string[]>();
+const KEPT_LINES = 25;
+const KEPT_TEXT = 1_500;
+
+/** Keeps `context`'s pages and their console lines for a failure's report (once per context). */
+export function witnessPages(context: BrowserContext): void {
+  contexts.add(context);
+  context.on('close', () => contexts.delete(context));
+  context.on('console', (message) => {
+    const page = message.page();
+    if (page === null) return;
+    const kept = lines.get(page) ?? [];
+    kept.push(`${message.type()}: ${message.text()}`);
+    if (kept.length > KEPT_LINES) kept.splice(0, kept.length - KEPT_LINES);
+    lines.set(page, kept);
+  });
+}
+
+/** Each open page: its address, the end of its text, and its last console lines. */
+export async function describePages(): Promise<string> {
+  const parts: string[] = [];
+  for (const context of contexts) {
+    for (const page of context.pages()) {
+      if (page.isClosed() || (page.url() === 'about:blank' && !lines.has(page))) continue;
+      const text = await page
+        .locator('body')
+        .innerText({ timeout: 3_000 })
+        .then((t) => t.replace(/\n{2,}/g, '\n').trim())
+        .catch(
+          (e: unknown) => `(no text: ${e instanceof Error ? e.message.split('\n')[0] : String(e)})`,
+        );
+      parts.push(
+        [
+          `--- ${page.url()}`,
+          text.length > KEPT_TEXT ? `…${text.slice(-KEPT_TEXT)}` : text,
+          '--- console:',
+          ...(lines.get(page) ?? ['(nothing)']),
+        ].join('\n'),
+      );
+    }
+  }
+  return parts.join('\n');
+}
