@@ -37,10 +37,12 @@ export async function describePages(): Promise<string> {
         .catch(
           (e: unknown) => `(no text: ${e instanceof Error ? e.message.split('\n')[0] : String(e)})`,
         );
+      const focus = await page.evaluate(focusedRegion, KEPT_TEXT).catch(() => null);
       parts.push(
         [
           `--- ${page.url()}`,
           text.length > KEPT_TEXT ? `…${text.slice(-KEPT_TEXT)}` : text,
+          ...(focus === null ? [] : ['--- around the focus:', focus]),
           '--- console:',
           ...(lines.get(page) ?? ['(nothing)']),
         ].join('\n'),
@@ -48,4 +50,18 @@ export async function describePages(): Promise<string> {
     }
   }
   return parts.join('\n');
+}
+
+/**
+ * In the page: the focused element and the text of the form, dialog or section around it (what
+ * the test last clicked or typed into, usually), or null when nothing has the focus.
+ */
+function focusedRegion(kept: number): string | null {
+  const focused = document.activeElement;
+  if (focused === null || focused === document.body) return null;
+  const region =
+    focused.closest('form, [role="dialog"], section, [role="region"], main') ?? focused;
+  const tag = focused.outerHTML.slice(0, 300);
+  const text = region instanceof HTMLElement ? region.innerText.slice(0, kept) : '';
+  return `${tag}\n${text}`;
 }
