@@ -37,7 +37,11 @@ export async function describePages(): Promise<string> {
         .catch(
           (e: unknown) => `(no text: ${e instanceof Error ? e.message.split('\n')[0] : String(e)})`,
         );
-      const focus = await page.evaluate(focusedRegion, KEPT_TEXT).catch(() => null);
+      // A page whose main thread hangs must not hold the report up: its focus is left out then.
+      const focus = await Promise.race([
+        page.evaluate(focusedRegion, KEPT_TEXT).catch(() => null),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 3_000).unref()),
+      ]);
       parts.push(
         [
           `--- ${page.url()}`,
