@@ -61,7 +61,7 @@ describe('users and invitations', () => {
     await invite.getByRole('combobox', { name: 'Role' }).selectOption({ label: 'Technician' });
     await invite.getByRole('button', { name: 'Invite' }).click();
     await expect
-      .poll(() => page.getByText('Invitation sent to nina.new@example.com.').count())
+      .poll(() => page.getByText(`Invitation sent to ${isolate('nina.new@example.com')}.`).count())
       .toBe(1);
 
     const link = await invitationLinkFor('nina.new@example.com');

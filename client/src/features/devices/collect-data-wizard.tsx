@@ -23,6 +23,7 @@ import {
   ADDRESS_BY_PROTOCOL,
   apiPaths,
   INTERVAL_MS,
+  isolate,
   MODBUS_AREAS,
   MODBUS_DATATYPES,
   modelNameField,
@@ -850,7 +851,8 @@ function StreamsStep({
   return (
     <Stack gap="sm">
       {tags.map((tag) => {
-        const name = tag.tag;
+        // The tag's name is the user's text: isolated inside the sentence.
+        const name = isolate(tag.tag);
         const s = tag.stream;
         return (
           <Paper key={tag.key} withBorder p="sm" data-testid="wizard-stream">

@@ -13,7 +13,12 @@ import {
   Title,
 } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
-import { apiPaths, invitationSentSchema, USER_EDIT_PERMISSION } from '@plant/shared-schema';
+import {
+  apiPaths,
+  invitationSentSchema,
+  isolate,
+  USER_EDIT_PERMISSION,
+} from '@plant/shared-schema';
 import { EmptyState } from '../../components/empty-state';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan, useHasTag } from '../../permissions/permissions';
@@ -70,7 +75,11 @@ export function UsersPage() {
       {mayEdit ? (
         <InviteForm
           roles={assignable}
-          onSent={(email) => actions.setNotice(t`Invitation sent to ${email}.`)}
+          onSent={(sent) => {
+            // The address is the user's text: isolated, it cannot reorder the sentence around it.
+            const email = isolate(sent);
+            actions.setNotice(t`Invitation sent to ${email}.`);
+          }}
         />
       ) : null}
       {mayTag ? <NewTagForm onError={actions.setError} /> : null}
