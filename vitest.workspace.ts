@@ -99,7 +99,7 @@ export default defineConfig({
             'server/src/testing/postgres-global-setup.ts',
           ],
           // A test in which the browser refused something under the app's CSP fails.
-          setupFiles: ['e2e/support/csp-check.ts'],
+          setupFiles: ['e2e/support/test-checks.ts'],
           fileParallelism: true,
           testTimeout: 120_000,
           hookTimeout: 60_000,

@@ -8,7 +8,7 @@ import { DevicesListPage, DeviceDetailsPage } from './support/pages/devices';
 
 /*
  * Issue 18 item 6: the app works under its Content-Security-Policy (the pages are served with
- * the server's policy, and every e2e test fails on a refusal: support/csp-check.ts), and no page
+ * the server's policy, and every e2e test fails on a refusal: support/test-checks.ts), and no page
  * may frame it (frame-ancestors 'none'), so the consent screen cannot be clickjacked.
  */
 let e2e: E2e;

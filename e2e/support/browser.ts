@@ -48,9 +48,9 @@ export async function launchProfile(
     serviceWorkers: options.serviceWorkers ?? 'allow',
   });
   context.setDefaultTimeout(60_000);
-  // Pages run under the app's CSP (web.ts): what they refuse fails the test (csp-check.ts).
+  // Pages run under the app's CSP (web.ts): what they refuse fails the test (test-checks.ts).
   await watchContentSecurity(context);
-  // A failing test reports what its pages showed (csp-check.ts).
+  // A failing test reports what its pages showed (test-checks.ts).
   witnessPages(context);
   let closing: Promise<void> | undefined;
   return {

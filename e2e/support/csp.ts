@@ -5,7 +5,7 @@ import type { BrowserContext, ConsoleMessage } from 'playwright-core';
  * served with the server's policy: web.ts). Every profile from `launchProfile` reports here:
  * each document's `securitypolicyviolation` events and the console lines Chromium writes for a
  * page's refusal, and the reports the policy's `report-uri` brings (workers' refusals too).
- * `csp-check.ts` fails the test in which any arrived; a test that provokes one on purpose takes it
+ * `test-checks.ts` fails the test in which any arrived; a test that provokes one on purpose takes it
  * with `takeCspViolations()`.
  */
 const seen: string[] = [];

@@ -23,16 +23,10 @@ function dataOrThrow<T>(result: Result<T>): T {
  * driven through the same `SyncWorkerApi` the client uses.
  */
 export class SyncPage {
-  /** What the page and its worker wrote to the console (the worker logs warnings and errors). */
-  readonly console: string[] = [];
-
   private constructor(
     readonly page: Page,
     private readonly url: string,
-  ) {
-    page.on('console', (message) => this.console.push(`${message.type()}: ${message.text()}`));
-    page.on('pageerror', (error) => this.console.push(`pageerror: ${error.message}`));
-  }
+  ) {}
 
   /** Opens a new tab of `context` on the test page and waits for its worker API. */
   static async open(context: BrowserContext, url: string): Promise<SyncPage> {

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
 /*
- * What the browsers showed when a test failed, put into the failure itself (csp-check.ts): a full
+ * What the browsers showed when a test failed, put into the failure itself (test-checks.ts): a full
  * run prints only its summary at the end, and a failure that happens only on a busy machine
  * must say there what the pages showed and what they and their workers wrote to the console.
  */
@@ -14,14 +14,16 @@ const KEPT_TEXT = 1_500;
 export function witnessPages(context: BrowserContext): void {
   contexts.add(context);
   context.on('close', () => contexts.delete(context));
-  context.on('console', (message) => {
-    const page = message.page();
+  const keep = (page: Page | null, line: string) => {
     if (page === null) return;
     const kept = lines.get(page) ?? [];
-    kept.push(`${message.type()}: ${message.text()}`);
+    kept.push(line);
     if (kept.length > KEPT_LINES) kept.splice(0, kept.length - KEPT_LINES);
     lines.set(page, kept);
-  });
+  };
+  context.on('console', (message) => keep(message.page(), `${message.type()}: ${message.text()}`));
+  // An uncaught error is no console line for Playwright: a page that crashed says it here.
+  context.on('weberror', (e) => keep(e.page(), `pageerror: ${e.error().message}`));
 }
 
 /** Each open page: its address, the end of its text, and its last console lines. */

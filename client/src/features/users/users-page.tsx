@@ -75,11 +75,7 @@ export function UsersPage() {
       {mayEdit ? (
         <InviteForm
           roles={assignable}
-          onSent={(sent) => {
-            // The address is the user's text: isolated, it cannot reorder the sentence around it.
-            const email = isolate(sent);
-            actions.setNotice(t`Invitation sent to ${email}.`);
-          }}
+          onSent={(email) => actions.setNotice(t`Invitation sent to ${{ email: isolate(email) }}.`)}
         />
       ) : null}
       {mayTag ? <NewTagForm onError={actions.setError} /> : null}
