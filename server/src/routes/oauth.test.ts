@@ -377,6 +377,20 @@ describe('third-party applications', () => {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     });
 
+  /** The application's tokens: consent, then the code exchanged with its verifier. */
+  async function grantedTokens() {
+    const { verifier, challenge } = pkce();
+    const code = (await authorize(challenge)).searchParams.get('code') ?? '';
+    const answer = await exchange({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirect,
+      code_verifier: verifier,
+    });
+    expect(answer.status).toBe(200);
+    return json<{ access_token: string; refresh_token: string }>(answer);
+  }
+
   it('authorization code with PKCE, rotating refresh tokens, reuse detection', async () => {
     const { verifier, challenge } = pkce();
     const back = await authorize(challenge);
@@ -469,16 +483,7 @@ describe('third-party applications', () => {
   });
 
   it('the Authorized Applications list, and revoking from it', async () => {
-    const { verifier, challenge } = pkce();
-    const code = (await authorize(challenge)).searchParams.get('code') ?? '';
-    const granted = json<{ access_token: string; refresh_token: string }>(
-      await exchange({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: redirect,
-        code_verifier: verifier,
-      }),
-    );
+    const granted = await grantedTokens();
     const apps = json<{ id: string; client: { name: string }; scopes: string[] }[]>(
       await s.call('GET', apiPaths.oauthTokens(), { token: admin }),
     );
@@ -608,16 +613,7 @@ describe('third-party applications', () => {
   });
 
   it('two refreshes with one refresh token at once: one wins, and the family ends', async () => {
-    const { verifier, challenge } = pkce();
-    const code = (await authorize(challenge)).searchParams.get('code') ?? '';
-    const granted = json<{ refresh_token: string }>(
-      await exchange({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: redirect,
-        code_verifier: verifier,
-      }),
-    );
+    const granted = await grantedTokens();
     const both = await Promise.all(
       [0, 1].map(() =>
         exchange({ grant_type: 'refresh_token', refresh_token: granted.refresh_token }),
@@ -636,16 +632,7 @@ describe('third-party applications', () => {
   });
 
   it("signing the application's token out ends its refresh; a deleted client's tokens die", async () => {
-    const { verifier, challenge } = pkce();
-    const code = (await authorize(challenge)).searchParams.get('code') ?? '';
-    const granted = json<{ access_token: string; refresh_token: string }>(
-      await exchange({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: redirect,
-        code_verifier: verifier,
-      }),
-    );
+    const granted = await grantedTokens();
     expect((await s.call('POST', apiPaths.logout(), { token: granted.access_token })).status).toBe(
       200,
     );
