@@ -200,7 +200,15 @@ export function ApiReferencePage() {
               <Title order={2} size="h3">
                 {tagLabel(i18n, tag)}
               </Title>
-              <Accordion multiple value={open} onChange={setOpen} variant="separated">
+              {/* Opened at once, not animated: a control pressed while its item still grew moved under
+                  the pointer between press and release, and Send GET was pressed but never sent. */}
+              <Accordion
+                multiple
+                value={open}
+                onChange={setOpen}
+                variant="separated"
+                transitionDuration={0}
+              >
                 {entries.map((entry) => (
                   <Accordion.Item
                     key={entry.key}
