@@ -493,6 +493,24 @@ describe('who acknowledges', () => {
     const theirs = await raisedOn(hiddenAsset);
     const unseen = await ackBy(theirs, hiddenAsset);
     expect(unseen.status, unseen.text).toBe(404);
+    // Naming a machine it sees beside the hidden alarm reaches nothing either (the asset is the
+    // stored alarm's), alone or in a batch: no raise time in the answer, the raise stays
+    // unacknowledged (so its escalation goes on), nothing in its history.
+    const raisedAt = (await alarm(theirs)).status?.raised_at;
+    expect(raisedAt).toEqual(expect.any(Number));
+    const claimed = await ackBy(theirs, viewOnly);
+    expect(claimed.status, claimed.text).toBe(404);
+    const batch = await server.call('POST', apiPaths.collection('alarm_acks'), {
+      token: technician,
+      json: [{ batch_id: 1, data: { id: uuidv7(), alarm_id: theirs, asset_id: viewOnly } }],
+    });
+    expect(batch.status, batch.text).toBe(200);
+    expect(batch.json).toMatchObject({ success: false, data: [{ data: { success: false } }] });
+    for (const answer of [claimed, batch]) expect(answer.text).not.toContain(String(raisedAt));
     expect((await alarm(theirs)).status).toMatchObject({ acknowledged: false });
+    const history = await server.call('GET', apiPaths.alarmHistory(theirs), { token: admin });
+    expect(dataOf<AlarmHistoryPage>(history).events.map((e) => e.kind)).not.toContain(
+      'acknowledged',
+    );
   });
 });

@@ -322,6 +322,71 @@ describe('generic writes and the change log', () => {
     const missing = await post('assets', { name: 'R', gateway_id: uuidv7() });
     expect(missing.json).toMatchObject({ errors: { gateway_id: ['Unknown gateway.'] } });
   });
+
+  it("copied attributes are the stored parent's: taken from it, followed on a move, a contradiction refused", async () => {
+    const here = await newAsset('Copies here');
+    const there = await newAsset('Copies there');
+    const groupOf = async (assetId: string) =>
+      (await post('datastreamgroups', { asset_id: assetId, name: 'G' })).json as WriteBody;
+    const groupHere = (await groupOf(here.id)).data?.id ?? '';
+    const groupThere = (await groupOf(there.id)).data?.id ?? '';
+    // Created with its parent only (an alarm as issue 17's contract says): the asset is the
+    // parent's, in the answer and in the store.
+    const stream = await post('datastreams', { group_id: groupHere, name: 'Temp', unit: '°C' });
+    expect(stream.status, stream.text).toBe(201);
+    const streamId = (stream.json as WriteBody).data?.id ?? '';
+    expect((stream.json as WriteBody).data?.attributes).toMatchObject({ asset_id: here.id });
+    const alarm = await post('alarms', { datastream_id: streamId, name: 'Hot', upper_limit: 80 });
+    expect(alarm.status, alarm.text).toBe(201);
+    expect((alarm.json as WriteBody).data?.attributes).toMatchObject({ asset_id: here.id });
+    const alarmId = (alarm.json as WriteBody).data?.id ?? '';
+    // Naming the parent's own asset beside it (what the app sends) is fine; another is refused.
+    const same = await post('alarms', {
+      asset_id: here.id,
+      datastream_id: streamId,
+      name: 'Hotter',
+      upper_limit: 90,
+    });
+    expect(same.status, same.text).toBe(201);
+    const other = await post('alarms', {
+      asset_id: there.id,
+      datastream_id: streamId,
+      name: 'Elsewhere',
+      upper_limit: 90,
+    });
+    expect(other.status).toBe(422);
+    expect(other.json).toMatchObject({
+      errors: { datastream_id: ['The data stream belongs to another asset.'] },
+    });
+    const claim = await put('alarms', alarmId, { asset_id: there.id });
+    expect(claim.status).toBe(422);
+    // Batch mode takes the same path: the parent decides, a contradiction fails its item only.
+    const batch = await post('alarms', [
+      { batch_id: 'a', data: { datastream_id: streamId, name: 'B1', upper_limit: 1 } },
+      {
+        batch_id: 'b',
+        data: { asset_id: there.id, datastream_id: streamId, name: 'B2', upper_limit: 1 },
+      },
+    ]);
+    const items = (batch.json as { data: { data: WriteBody & { errors?: unknown } }[] }).data;
+    expect(items[0]?.data.data?.attributes).toMatchObject({ asset_id: here.id });
+    expect(items[1]?.data).toMatchObject({
+      success: false,
+      errors: { datastream_id: ['The data stream belongs to another asset.'] },
+    });
+    // Moved to a group on another asset without naming the asset: stream and alarm follow.
+    const moved = await put('datastreams', streamId, { group_id: groupThere });
+    expect(moved.status, moved.text).toBe(200);
+    expect((moved.json as WriteBody).data?.attributes).toMatchObject({ asset_id: there.id });
+    const stored = await s.db
+      .selectFrom('models')
+      .select(['id', 'asset_id'])
+      .where('id', 'in', [streamId, alarmId])
+      .execute();
+    expect(stored.map((r) => r.asset_id)).toEqual([there.id, there.id]);
+    const unknown = await post('alarms', { datastream_id: uuidv7(), name: 'X', upper_limit: 1 });
+    expect(unknown.json).toMatchObject({ errors: { datastream_id: ['Unknown datastream.'] } });
+  });
 });
 
 /** Applies updates to a map of models the way a client would (idempotent by last_seq). */

@@ -47,6 +47,16 @@ import { AlarmRepository } from '../repositories/alarm.repository';
 
 type Draft = Omit<ModelUpdate, 'muid' | 'ts' | 'seq'>;
 
+/**
+ * Why a write naming its parent beside an asset that is not the parent's was refused (registry
+ * `fromParent`: every copied attribute is an `asset_id`), in the texts the screens know.
+ */
+function otherAssetText(parentType: string): string {
+  if (parentType === alarmModel.parentType) return ALARM_TEXTS.streamOfOtherAsset;
+  if (parentType === 'datastreamgroup') return 'The group belongs to another asset.';
+  return `The ${parentType} belongs to another asset.`;
+}
+
 /** `asset_was` for an update that moves its subject from one asset to another. */
 function movedFrom(before: string | null, after: string | null): { asset_was?: string } {
   return before !== null && before !== after ? { asset_was: before } : {};
@@ -135,18 +145,68 @@ export class ModelTransaction {
     if (assetId === null || !access.seesAsset(assetId)) throw notFound('Model');
   }
 
+  /**
+   * What creating a model needs of its asset: an acknowledgement changes nothing of the asset,
+   * so who sees it (and holds `alarm::acknowledge`) may give one, like an operator who may not
+   * reconfigure a machine yet must answer its alarms; anything else needs edit rights. An asset
+   * itself is new: its type's permission alone decides.
+   */
+  private mayCreateIn(assetId: string | null): void {
+    if (this.def.type === alarmAckModel.type) this.maySee(assetId);
+    else if (this.def.asset !== 'self') this.mayChange(assetId);
+  }
+
+  /**
+   * The attributes a model copies from its parent (registry `fromParent`: a stream's, an alarm's,
+   * an acknowledgement's `asset_id`) are the STORED parent's, never the client's: access follows
+   * them, so an id named beside the parent's must not decide whose asset the write reaches.
+   * `placed` is the model as the write leaves it (for an update, the stored attributes under the
+   * written ones), whose parent is read. A body without the copies gets them (an alarm created
+   * with its stream only); one naming another value is refused, but only after the access check
+   * on the stored parent's asset (`contradicted`), so the refusal tells nothing of a hidden one.
+   */
+  private async withParentCopies(
+    body: Record<string, unknown>,
+    placed: Record<string, unknown>,
+  ): Promise<{ body: Record<string, unknown>; contradicted: string[] }> {
+    const fields: readonly string[] = this.def.fromParent ?? [];
+    const parentField = this.def.parentField;
+    const parentId = parentField === undefined ? undefined : placed[parentField];
+    if (fields.length === 0 || parentField === undefined || typeof parentId !== 'string')
+      return { body, contradicted: [] };
+    const parent = await this.models.find(this.accountId, this.def.parentType, parentId);
+    if (parent === undefined) {
+      // A writer that does not see every asset cannot tell a missing parent from a hidden one.
+      if (this.access !== undefined && !this.access.allAssets) throw notFound('Model');
+      throw invalidInput({ [parentField]: [`Unknown ${this.def.parentType}.`] });
+    }
+    const stored = JSON.parse(parent.attributes) as Record<string, unknown>;
+    const copies = Object.fromEntries(fields.map((f) => [f, stored[f]]));
+    const contradicted = fields.filter(
+      (f) => f in body && JSON.stringify(body[f]) !== JSON.stringify(copies[f]),
+    );
+    return { body: { ...body, ...copies }, contradicted };
+  }
+
+  /** A write whose copied attributes contradict its stored parent's is refused, on the parent. */
+  private refuseContradicted(contradicted: readonly string[]): void {
+    const parentField = this.def.parentField;
+    if (contradicted.length === 0 || parentField === undefined) return;
+    throw invalidInput({ [parentField]: [otherAssetText(this.def.parentType)] });
+  }
+
   async create(id: string | undefined, given: Record<string, unknown>): Promise<WriteResult> {
     this.refuseHidden(given);
-    const body = await this.withoutSecrets(id, this.writable(given));
+    const written = await this.withoutSecrets(id, this.writable(given));
+    const { body, contradicted } = await this.withParentCopies(written, written);
     const parsed = this.def.attributes.safeParse(body);
     if (!parsed.success) throw invalidInput(fieldErrorsOf(parsed.error));
     const attributes = parsed.data;
     const modelId = id ?? uuidv7(this.now);
     // Access first: what the checks below answer must not tell whether a hidden asset exists.
     const assetId = assetIdOf(this.def, modelId, attributes);
-    // An acknowledgement changes nothing of the asset: who sees it (and may acknowledge) may.
-    if (this.def.type === alarmAckModel.type) this.maySee(assetId);
-    else if (this.def.asset !== 'self') this.mayChange(assetId);
+    this.mayCreateIn(assetId);
+    this.refuseContradicted(contradicted);
     await this.check(attributes, Object.keys(attributes), modelId);
     if (await this.models.idTaken(modelId)) {
       throw new DomainError('conflict', 'This id is already taken.', {
@@ -209,8 +269,10 @@ export class ModelTransaction {
     if (existing === undefined) throw notFound('Model');
     this.mayChange(existing.asset_id);
     this.refuseHidden(given);
-    const body = await this.withoutSecrets(id, this.writable(given));
+    const written = await this.withoutSecrets(id, this.writable(given));
     const before = JSON.parse(existing.attributes) as Record<string, unknown>;
+    // The copies follow the parent the write leaves it under (a stream moved to another group).
+    const { body, contradicted } = await this.withParentCopies(written, { ...before, ...written });
     const known = Object.keys(this.def.attributes.shape).filter((k) => k in body);
     const parsed = this.def.attributes.safeParse({
       ...before,
@@ -223,6 +285,10 @@ export class ModelTransaction {
         .filter((k) => JSON.stringify(after[k]) !== JSON.stringify(before[k]))
         .map((k) => [k, after[k]]),
     );
+    const assetId = assetIdOf(this.def, id, after);
+    // Moved to another asset: the writer must be allowed to change that one too.
+    if (assetId !== existing.asset_id) this.mayChange(assetId);
+    this.refuseContradicted(contradicted);
     const fixed = (this.def.fixed ?? []).filter((k) => k in changed);
     if (fixed.length > 0)
       throw invalidInput(Object.fromEntries(fixed.map((k) => [k, [FILE_FIXED]])));
@@ -244,9 +310,6 @@ export class ModelTransaction {
     const parentId = this.parentOf(after);
     const sortKey = sortKeyOf(this.def, after);
     const moved = parentId !== existing.parent_id;
-    const assetId = assetIdOf(this.def, id, after);
-    // Moved to another asset: the writer must be allowed to change that one too.
-    if (assetId !== existing.asset_id) this.mayChange(assetId);
     this.assets.set(id, assetId);
     const drafts: Draft[] = [
       {
@@ -516,21 +579,6 @@ export class ModelTransaction {
     if (this.def.type === 'datapoint' && (touched.has('tag') || touched.has('connection_id'))) {
       Object.assign(problems, await this.tagProblems(attributes, selfId));
     }
-    const streamPlacement = touched.has('group_id') || touched.has('asset_id');
-    if (this.def.type === 'datastream' && streamPlacement && problems.group_id === undefined) {
-      const group = await this.models.find(
-        this.accountId,
-        'datastreamgroup',
-        String(attributes.group_id),
-      );
-      const groupAsset =
-        group === undefined
-          ? undefined
-          : (JSON.parse(group.attributes) as { asset_id?: unknown }).asset_id;
-      if (group !== undefined && groupAsset !== attributes.asset_id) {
-        problems.group_id = ['The group belongs to another asset.'];
-      }
-    }
     if (this.def.type === 'alarm') Object.assign(problems, await this.alarmChecks(attributes));
     if (this.def.type === 'datastream' && (touched.has('type') || touched.has('unit')))
       Object.assign(problems, await this.streamOfAlarms(attributes, selfId));
@@ -562,10 +610,9 @@ export class ModelTransaction {
     const row = await this.models.find(this.accountId, 'datastream', alarm.datastream_id);
     if (row === undefined) return problems;
     const stream = JSON.parse(row.attributes) as DatastreamAttributes;
+    // Its asset is the stream's already (withParentCopies).
     for (const [field, text] of Object.entries(alarmStreamProblems(alarm, stream)))
       problems[field] = [text];
-    if (stream.asset_id !== alarm.asset_id)
-      problems.datastream_id = [ALARM_TEXTS.streamOfOtherAsset];
     return problems;
   }
 
