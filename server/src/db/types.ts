@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** Row types of the SQLite tables (see migrations/). Booleans are 0/1 integers in SQLite. */
 
@@ -243,6 +243,10 @@ export interface AppliedMutationsTable {
   created_at: string;
   /** What the id was used for: "<kind> <collection> <id>" ('' before it was recorded). */
   op: Generated<string>;
+  /** Who made the write (null: the server's own, or a row from before it was recorded). */
+  user_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What the write needed of which assets: JSON `{asset, edit}[]` (AssetNeed). */
+  asset_checks: Generated<string>;
 }
 
 export interface BrowserCredentialsTable {

@@ -192,6 +192,75 @@ describe('generic writes and the change log', () => {
     expect(named).toHaveLength(1);
   });
 
+  it('a repeated mutation_id answers only its writer, and only while it passes the checks of a fresh write', async () => {
+    const technician = await roleId(s.db, rootAccount, 'technician');
+    const grants = new AssetAccessRepository(s.db);
+    const hidden = await newAsset('Kept from the technician');
+    const shared = await newAsset('Shared with the technician');
+    await grants.grant(rootAccount, technician, shared.id, true);
+    const south = await s.signIn(DEMO_USERS.south);
+    // The admin's write on a machine the technician does not see: repeated by the technician,
+    // it is unknown (as a fresh write would be); by another account's user, a fresh write there.
+    const secret = `m-${uuidv7()}`;
+    const first = await put('assets', hidden.id, { name: 'Secret name', mutation_id: secret });
+    expect(first.status, first.text).toBe(200);
+    for (const token of [tech, south]) {
+      const again = await put(
+        'assets',
+        hidden.id,
+        { name: 'Secret name', mutation_id: secret },
+        token,
+      );
+      expect(again.status, again.text).toBe(404);
+      expect(again.text).not.toContain('Secret name');
+    }
+    const made = `m-${uuidv7()}`;
+    const mine = await post('assets', { name: 'Made by the admin', mutation_id: made });
+    const theirs = await post('assets', { name: 'Made in South', mutation_id: made }, south);
+    expect(theirs.status, theirs.text).toBe(201);
+    expect((theirs.json as WriteBody).data?.id).not.toBe((mine.json as WriteBody).data?.id);
+    expect(theirs.text).not.toContain('Made by the admin');
+    // (South's machines are counted by the snapshot test below.)
+    const southAsset = (theirs.json as WriteBody).data?.id ?? '';
+    expect((await del('assets', southAsset, {}, south)).status).toBe(200);
+    // On a machine both may edit: another writer's id is a conflict, alone or in a batch, and
+    // neither gets the admin's answer nor changes the machine.
+    const both = `m-${uuidv7()}`;
+    expect(
+      (await put('assets', shared.id, { name: 'Named by the admin', mutation_id: both })).status,
+    ).toBe(200);
+    const conflict = await put(
+      'assets',
+      shared.id,
+      { name: 'Named by the admin', mutation_id: both },
+      tech,
+    );
+    expect(conflict.status, conflict.text).toBe(409);
+    expect(conflict.text).not.toContain('Named by the admin');
+    const batch = await s.call('PUT', apiPaths.collection('assets'), {
+      token: tech,
+      json: [
+        { batch_id: 1, data: { id: shared.id, name: 'Named by the admin', mutation_id: both } },
+      ],
+    });
+    expect(batch.json).toMatchObject({ success: false, data: [{ data: { success: false } }] });
+    expect(batch.text).not.toContain('Named by the admin');
+    // The technician's own write, retried: the same answer while it may, refused as a fresh
+    // write would be once its machine is view only, then taken away.
+    const own = `m-${uuidv7()}`;
+    const write = () =>
+      put('assets', shared.id, { name: 'Named by the technician', mutation_id: own }, tech);
+    const done = await write();
+    expect(done.status, done.text).toBe(200);
+    expect((await write()).json).toEqual(done.json);
+    await grants.grant(rootAccount, technician, shared.id, false);
+    expect((await write()).status).toBe(403);
+    await grants.revoke(rootAccount, technician, shared.id);
+    const gone = await write();
+    expect(gone.status).toBe(404);
+    expect(gone.text).not.toContain('Named by the technician');
+  });
+
   it('batch mode: each item applies or fails on its own; the same batch again is applied once', async () => {
     const batch = [
       { batch_id: 'a', data: { name: 'Batch one', mutation_id: `b-${uuidv7()}` } },

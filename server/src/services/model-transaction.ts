@@ -33,6 +33,7 @@ import {
   type AlarmAckAttributes,
   type DatastreamAttributes,
 } from '@plant/shared-schema';
+import { z } from 'zod';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
@@ -60,6 +61,43 @@ function otherAssetText(parentType: string): string {
 /** `asset_was` for an update that moves its subject from one asset to another. */
 function movedFrom(before: string | null, after: string | null): { asset_was?: string } {
   return before !== null && before !== after ? { asset_was: before } : {};
+}
+
+/**
+ * What a write needed of one asset: to see it (an acknowledgement), or to change what belongs to
+ * it (`edit`). A write records every need it passed, so that its mutation id, repeated, is
+ * answered only while the writer still passes them (ModelService).
+ */
+export interface AssetNeed {
+  readonly asset: string | null;
+  readonly edit: boolean;
+}
+
+export const assetNeedsSchema = z.array(
+  z.object({ asset: z.string().nullable(), edit: z.boolean() }),
+);
+
+/**
+ * THE per-asset check of a write (DESIGN.md §10), fresh or repeated: an asset the writer does not
+ * see is unknown to it (404, as for another account's), one it sees without edit rights is
+ * refused (403). No access: the server's own write.
+ */
+export function requireAsset(access: AccessDecision | undefined, need: AssetNeed): void {
+  if (access === undefined) return;
+  if (need.asset === null || !access.seesAsset(need.asset)) throw notFound('Model');
+  if (need.edit && !access.editsAsset(need.asset)) throw forbidden();
+}
+
+/** A write that names a field hidden from the writer is refused: it could not see it. */
+export function refuseHiddenFields(
+  access: AccessDecision | undefined,
+  def: ModelDefinition,
+  given: Record<string, unknown>,
+): void {
+  if (access === undefined) return;
+  // Attributes only: a body also carries the write's meta (id, mutation_id).
+  const named = Object.keys(given).filter((k) => k in def.attributes.shape);
+  if (access.hiddenAmong(def.type, named).length > 0) throw forbidden();
 }
 
 /** What one write did: the model as it is now (null when deleted) and every update it logged. */
@@ -119,30 +157,27 @@ export class ModelTransaction {
     return Object.fromEntries(Object.entries(body).filter(([k]) => !serverFields.includes(k)));
   }
 
-  /** A write that names a field hidden from the writer is refused: it could not see it. */
   private refuseHidden(given: Record<string, unknown>): void {
-    if (this.access === undefined) return;
-    // Attributes only: a body also carries the write's meta (id, mutation_id).
-    const named = Object.keys(given).filter((k) => k in this.def.attributes.shape);
-    if (this.access.hiddenAmong(this.def.type, named).length > 0) throw forbidden();
+    refuseHiddenFields(this.access, this.def, given);
   }
 
-  /**
-   * The writer may change what belongs to this asset: an asset it does not see is unknown to it
-   * (404, as for another account's), one it sees without edit rights is refused (403).
-   */
+  /** Every per-asset need this write passed, in order (kept with its mutation id). */
+  readonly needs: AssetNeed[] = [];
+
+  private checkAsset(need: AssetNeed): void {
+    requireAsset(this.access, need);
+    if (this.access !== undefined) this.needs.push(need);
+  }
+
+  /** The writer may change what belongs to this asset (requireAsset: 404 unseen, 403 view only). */
   private mayChange(assetId: string | null): void {
-    const access = this.access;
-    if (access === undefined || this.def.asset === undefined) return;
-    if (assetId === null || !access.seesAsset(assetId)) throw notFound('Model');
-    if (!access.editsAsset(assetId)) throw forbidden();
+    if (this.def.asset === undefined) return;
+    this.checkAsset({ asset: assetId, edit: true });
   }
 
   /** The writer sees this asset: one it does not see is unknown to it (404). */
   private maySee(assetId: string | null): void {
-    const access = this.access;
-    if (access === undefined) return;
-    if (assetId === null || !access.seesAsset(assetId)) throw notFound('Model');
+    this.checkAsset({ asset: assetId, edit: false });
   }
 
   /**
@@ -569,11 +604,7 @@ export class ModelTransaction {
       const streamId = attributes.datastream_id;
       if (typeof streamId === 'string') {
         const stream = await this.models.find(this.accountId, 'datastream', streamId);
-        if (stream !== undefined) {
-          const assetId = stream.asset_id;
-          if (assetId === null || !this.access.seesAsset(assetId)) throw notFound('Model');
-          if (!this.access.editsAsset(assetId)) throw forbidden();
-        }
+        if (stream !== undefined) this.checkAsset({ asset: stream.asset_id, edit: true });
       }
     }
     if (this.def.type === 'datapoint' && (touched.has('tag') || touched.has('connection_id'))) {

@@ -18,7 +18,13 @@ import type { AccessDecision } from './access-decision';
 import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import { logsTouchedBy, writeManaged } from './managed-writes';
-import { ModelTransaction } from './model-transaction';
+import {
+  assetNeedsSchema,
+  ModelTransaction,
+  refuseHiddenFields,
+  requireAsset,
+  type AssetNeed,
+} from './model-transaction';
 import type { Session } from './user.service';
 
 export type WriteKind = 'create' | 'update' | 'delete';
@@ -45,6 +51,11 @@ export interface WriteAnswer {
 
 /** 409 for a write made in another account than the active one (see WriteOp.accountId). */
 const accountChanged = () => new DomainError('conflict', ACCOUNT_CHANGED_MESSAGE);
+
+const USED_ELSEWHERE = 'This mutation id was already used for another change.';
+/** 409 for a mutation id used before for another operation, or by another writer. */
+const usedElsewhere = () =>
+  new DomainError('conflict', USED_ELSEWHERE, { fields: { mutation_id: [USED_ELSEWHERE] } });
 
 /**
  * Generic writes for every model in the registry. One write is one transaction: the change, its
@@ -143,14 +154,23 @@ export class ModelService {
     const mutationId = meta.data.mutation_id;
     const mutations = new MutationRepository(trx);
     const fingerprint = [op.kind, def.collection, op.id ?? meta.data.id ?? ''].join(' ');
+    const writerId = session?.user.id ?? access?.userId ?? null;
     if (mutationId !== undefined) {
       const seen = await mutations.find(accountId, mutationId);
-      if (seen !== undefined && seen.op !== '' && seen.op !== fingerprint) {
-        throw new DomainError('conflict', 'This mutation id was already used for another change.', {
-          fields: { mutation_id: ['This mutation id was already used for another change.'] },
-        });
-      }
+      if (seen !== undefined && seen.op !== '' && seen.op !== fingerprint) throw usedElsewhere();
       if (seen !== undefined) {
+        /*
+         * The stored answer is the first write's, with what it saw then: it goes back only to
+         * the user who made it (an outbox retrying), after the checks a fresh write would pass
+         * now (the type's permission in `write`, the fields, every asset the first write needed),
+         * so neither another user nor one who lost access reads it. Another user is refused with
+         * 409 rather than written afresh: the id names one write of the account (its row is
+         * keyed by it), and a second write under it could never be told apart on a retry.
+         */
+        if (def.managed !== true && op.kind !== 'delete') refuseHiddenFields(access, def, op.body);
+        for (const need of assetNeedsSchema.parse(JSON.parse(seen.asset_checks)))
+          requireAsset(access, need);
+        if (seen.user_id !== writerId) throw usedElsewhere();
         return {
           answer: JSON.parse(seen.response) as WriteAnswer,
           updates: [],
@@ -164,6 +184,7 @@ export class ModelService {
     let others: ReadonlyMap<string, ModelUpdate[]> = new Map();
     let accessMoved = false;
     let givenAsset: string | undefined;
+    let needs: readonly AssetNeed[] = [];
     if (def.managed === true) {
       if (session === undefined) throw forbidden();
       const id = op.kind === 'create' ? (meta.data.id ?? uuidv7()) : this.requireId(op.id);
@@ -189,6 +210,7 @@ export class ModelService {
             ? await tx.update(this.requireId(op.id), op.body)
             : await tx.remove(this.requireId(op.id));
       givenAsset = tx.givenAsset;
+      needs = tx.needs;
     }
     const answer: WriteAnswer = {
       status: op.kind === 'create' ? 201 : 200,
@@ -201,6 +223,8 @@ export class ModelService {
         status: answer.status,
         response: JSON.stringify(answer),
         created_at: isoAt(this.clock.now()),
+        user_id: writerId,
+        asset_checks: JSON.stringify(needs),
       });
     }
     return { answer, updates: result.updates, givenAsset, others, accessMoved };
