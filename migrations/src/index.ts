@@ -16,6 +16,7 @@ import * as pushSubscriptions from './20261126000400-push-subscriptions';
 import * as pushSubscriptionSession from './20261126000600-push-subscription-session';
 import * as oauth from './20261127000000-oauth';
 import * as alarmDeliveries from './20261126000500-alarm-deliveries';
+import * as textByteOrder from './20261128000500-text-byte-order';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '20261126000500-alarm-deliveries': alarmDeliveries,
   '20261126000600-push-subscription-session': pushSubscriptionSession,
   '20261127000000-oauth': oauth,
+  '20261128000500-text-byte-order': textByteOrder,
 };

@@ -15,13 +15,7 @@ import { EmbeddedBroker } from './broker/broker';
 import { BackgroundTasks } from './lib/background';
 import { Periodic } from './lib/periodic';
 import type { Config } from './config';
-import {
-  checkPostgresCollation,
-  exclusively,
-  migrateToLatest,
-  openConfiguredDatabase,
-  type Db,
-} from './db/database';
+import { exclusively, migrateToLatest, openConfiguredDatabase, type Db } from './db/database';
 import { isoAt, systemClock, type Clock } from './lib/clock';
 import { createLogger, type Logger } from './logger';
 import { OAuthRepository } from './repositories/oauth.repository';
@@ -197,7 +191,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
   const db = openConfiguredDatabase(config);
-  await checkPostgresCollation(db);
   // Processes of a cluster starting at once take these steps one after another.
   const { firstPartyClientId, personalClientId, seeded } = await exclusively(
     db,

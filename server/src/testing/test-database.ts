@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { openConfiguredDatabase, type Db } from '../db/database';
-import { createTestDatabase } from './local-postgres';
+import { createTestDatabase, type TestLocale } from './local-postgres';
 
 /**
  * Which database the server tests run on (issue 14): SQLite files by default; Postgres in the
@@ -37,16 +37,20 @@ const URL_FILE = 'test-database-url';
 
 /**
  * A test's database. With `dataDir` (a restart on an existing folder) the folder's database is
- * found again: the Postgres URL is kept in a file beside the SQLite files.
+ * found again: the Postgres URL is kept in a file beside the SQLite files. A new Postgres
+ * database gets the server's default collation (ICU en-US in local-postgres.ts), or `locale`.
  */
-export async function testDatabase(dataDir?: string): Promise<TestDatabase> {
+export async function testDatabase(
+  dataDir?: string,
+  options: { readonly locale?: TestLocale } = {},
+): Promise<TestDatabase> {
   const dir = dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'plant-test-')));
   let databaseUrl: string | undefined;
   let drop: () => Promise<void> = () => Promise.resolve();
   if (testsOnPostgres()) {
     const kept = await fs.readFile(path.join(dir, URL_FILE), 'utf8').catch(() => undefined);
     if (kept === undefined) {
-      const made = await createTestDatabase(adminUrl());
+      const made = await createTestDatabase(adminUrl(), options.locale);
       databaseUrl = made.url;
       drop = () => made.drop();
       await fs.writeFile(path.join(dir, URL_FILE), made.url);
