@@ -39,7 +39,9 @@ async function newDatabase(): Promise<TestDatabase> {
   return database;
 }
 
-describe('the server process', () => {
+// Each test starts whole processes (tsx, migrations, the demo seed: on Postgres, up to 20 s each
+// on a busy machine; server-process.ts waits 60 s for one), two in a row in one test.
+describe('the server process', { timeout: 120_000 }, () => {
   it('fails fast on a bad value, saying which, before touching DATA_DIR', async () => {
     const dataDir = path.join(os.tmpdir(), `plant-never-${process.pid}-${Date.now()}`);
     const p = start({ PORT: 'not-a-port', DATA_DIR: dataDir });

@@ -7,7 +7,8 @@ import { sql, type Kysely } from 'kysely';
  * the database's default collation (en_US on a plain `createdb` or a managed service), which costs
  * a quarter more than comparing bytes (the store's property test: 22-24 s against 17-18 s). No
  * order of these is seen by anyone; `text_value` is only carried (INCLUDEd), never compared, and
- * changing it would rebuild every week's key index.
+ * changing it would rebuild every week's key index. The SQLite store needs no counterpart: its
+ * default BINARY collation is byte order.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await setCollation(db, 'C');

@@ -10,12 +10,8 @@ import pg from 'pg';
  * a new cluster in a temp folder, on a free loopback port, stopped and removed after. Durability
  * is off (fsync, synchronous_commit, full_page_writes): the cluster dies with the run anyway.
  * initdb refuses to run as root, so as root the cluster is made and run by Debian's `postgres`
- * user. The cluster's default collation is ICU's en-US, as a managed service or `createdb` on an
- * en_US machine makes it (and not C, the byte order): the platform must sort ids and keys in byte
- * order on any collation (migration 20261128000500), so every Postgres test runs where the two
- * differ (`_a` < `A_b` < `a-b` < `B_c` in en-US; `A_b` < `B_c` < `_a` < `a-b` in bytes). ICU, not
- * glibc: Debian's only UTF-8 glibc locale, C.UTF-8, sorts by code point, as C does, and en_US is
- * rarely generated on a test machine; ICU's locales come with PostgreSQL (15+).
+ * user. The cluster's own collation is C; the server tests' databases are made with ICU's en-US
+ * instead (test-database.ts), as a managed service or `createdb` on an en_US machine makes them.
  */
 export interface LocalPostgres {
   /** postgres://plant@127.0.0.1:port/postgres: the superuser on the maintenance database. */
@@ -87,9 +83,7 @@ export async function startLocalPostgres(): Promise<LocalPostgres> {
     USER,
     '--auth=trust',
     '--encoding=UTF8',
-    '--locale=C.UTF-8',
-    '--locale-provider=icu',
-    '--icu-locale=en-US',
+    '--locale=C',
     '--no-sync',
   ]);
   // A port taken between the probe and the start fails the start: then another port.
