@@ -39,7 +39,6 @@ export default defineConfig({
           include: ['server/src/**/*.test.ts'],
           // Files that never open the platform's database: once (in `server`) is enough.
           exclude: [
-            'server/src/process.test.ts',
             'server/src/config.test.ts',
             'server/src/http/context.test.ts',
             'server/src/broker/gateway-acl.test.ts',

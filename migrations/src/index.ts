@@ -17,6 +17,7 @@ import * as pushSubscriptionSession from './20261126000600-push-subscription-ses
 import * as oauth from './20261127000000-oauth';
 import * as alarmDeliveries from './20261126000500-alarm-deliveries';
 import * as mutationWriter from './20261128000000-mutation-writer';
+import * as textByteOrder from './20261128000500-text-byte-order';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '20261126000600-push-subscription-session': pushSubscriptionSession,
   '20261127000000-oauth': oauth,
   '20261128000000-mutation-writer': mutationWriter,
+  '20261128000500-text-byte-order': textByteOrder,
 };

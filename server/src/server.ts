@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import {
@@ -15,13 +16,7 @@ import { EmbeddedBroker } from './broker/broker';
 import { BackgroundTasks } from './lib/background';
 import { Periodic } from './lib/periodic';
 import type { Config } from './config';
-import {
-  checkPostgresCollation,
-  exclusively,
-  migrateToLatest,
-  openConfiguredDatabase,
-  type Db,
-} from './db/database';
+import { exclusively, migrateToLatest, openConfiguredDatabase, type Db } from './db/database';
 import { isoAt, systemClock, type Clock } from './lib/clock';
 import { createLogger, type Logger } from './logger';
 import { OAuthRepository } from './repositories/oauth.repository';
@@ -196,8 +191,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
+  // DATA_DIR is made first: on Postgres no database file makes it, yet the demo agents' keys,
+  // the VAPID keys, mail and SMS outboxes and the files are written there.
+  fs.mkdirSync(config.dataDir, { recursive: true });
   const db = openConfiguredDatabase(config);
-  await checkPostgresCollation(db);
   // Processes of a cluster starting at once take these steps one after another.
   const { firstPartyClientId, personalClientId, seeded } = await exclusively(
     db,

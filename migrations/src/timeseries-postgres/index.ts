@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as timeSeries from './20261126000000-time-series';
+import * as textByteOrder from './20261128000500-text-byte-order';
 
 /**
  * The migrations of the time-series store on PostgreSQL (`openPostgresTimeSeriesStore`), run at
@@ -9,4 +10,5 @@ import * as timeSeries from './20261126000000-time-series';
  */
 export const postgresTimeSeriesMigrations: Record<string, Migration> = {
   '20261126000000-time-series': timeSeries,
+  '20261128000500-text-byte-order': textByteOrder,
 };

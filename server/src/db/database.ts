@@ -79,11 +79,13 @@ export function databaseKind<DB>(db: Kysely<DB>): DatabaseKind {
 
 /**
  * A model attribute as text, for comparisons in SQL: SQLite's json_extract, Postgres's ->> on
- * the attributes (stored as JSON text in both). The field name goes as a parameter.
+ * the attributes (stored as JSON text in both). The field name goes as a parameter. On Postgres
+ * in byte order (`COLLATE "C"`), as the text columns are (migration 20261128000500): an
+ * expression carries the database's default collation, which may be en_US, not the column's.
  */
 export function attributeText(db: Db, field: string): RawBuilder<string> {
   return databaseKind(db) === 'postgres'
-    ? sql<string>`(attributes::jsonb ->> ${field})`
+    ? sql<string>`((attributes::jsonb ->> ${field}) collate "C")`
     : sql<string>`json_extract(attributes, ${`$.${field}`})`;
 }
 
@@ -182,25 +184,6 @@ export function openConfiguredDatabase(config: {
   return config.databaseUrl === undefined
     ? openDatabase(config.dataDir)
     : openPostgres(config.databaseUrl);
-}
-
-/**
- * Postgres must order text byte by byte, as SQLite and the browser's IndexedDB do: list order
- * (sort keys, ids) is computed on both sides and must agree. A database made with another
- * collation is refused at start with what to do.
- */
-export async function checkPostgresCollation(db: Db): Promise<void> {
-  if (databaseKind(db) !== 'postgres') return;
-  const { rows } = await sql<{
-    collate: string;
-  }>`select datcollate as collate from pg_database where datname = current_database()`.execute(db);
-  const collate = rows[0]?.collate ?? '';
-  if (collate !== 'C' && collate !== 'POSIX') {
-    throw new Error(
-      `The database's collation is ${collate}; the platform needs C (byte order). Create it ` +
-        `with: createdb --template=template0 --locale=C <name>`,
-    );
-  }
 }
 
 export function openDatabase(dataDir: string): Db {

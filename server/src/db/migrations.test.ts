@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { databaseKind, migrateDown, migrateToLatest, type Db } from './database';
+import { attributeText, databaseKind, migrateDown, migrateToLatest, type Db } from './database';
 import { sql } from 'kysely';
 import { migrations } from '@plant/migrations';
 import { ACCESS_TABLES } from '../../../migrations/src/20261122000100-access-version';
 import { testDatabase, testsOnPostgres, type TestDatabase } from '../testing/test-database';
+import type { TestLocale } from '../testing/local-postgres';
 
 const made: TestDatabase[] = [];
 afterEach(async () => {
@@ -11,8 +12,8 @@ afterEach(async () => {
 });
 
 /** A fresh database of the engine this project runs on (SQLite file or Postgres database). */
-async function fresh(): Promise<Db> {
-  const database = await testDatabase();
+async function fresh(locale?: TestLocale): Promise<Db> {
+  const database = await testDatabase(undefined, locale === undefined ? {} : { locale });
   made.push(database);
   return database.open();
 }
@@ -26,6 +27,29 @@ async function triggerNames(db: Db): Promise<string[]> {
       : await sql<{ name: string }>`select name from sqlite_master
           where type = 'trigger'`.execute(db);
   return rows.map((r) => r.name);
+}
+
+/**
+ * How each text column of the platform's tables sorts: Postgres's collation per column (kysely's
+ * and the time-series store's `ts_` tables aside), SQLite's CREATE statements (a COLLATE there
+ * would show).
+ */
+async function textCollations(db: Db): Promise<string[]> {
+  if (databaseKind(db) === 'postgres') {
+    const { rows } = await sql<{ c: string }>`
+      select c.relname || '.' || a.attname || ' ' || coalesce(l.collname, '?') as c
+        from pg_attribute a
+        join pg_class c on c.oid = a.attrelid
+        left join pg_collation l on l.oid = a.attcollation
+       where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p')
+         and c.relname not like 'kysely\_%' and c.relname not like 'ts\_%'
+         and a.attnum > 0 and not a.attisdropped and a.attcollation <> 0
+       order by 1`.execute(db);
+    return rows.map((r) => r.c);
+  }
+  const { rows } = await sql<{ sql: string }>`select sql from sqlite_master
+    where sql is not null and name not like 'kysely_%' order by name`.execute(db);
+  return rows.map((r) => r.sql).filter((text) => /collate/i.test(text));
 }
 
 async function userTables(db: Db): Promise<string[]> {
@@ -117,6 +141,37 @@ describe('migrations', () => {
       ).rejects.toThrow(/foreign key/i);
     } finally {
       await db.destroy();
+    }
+  });
+
+  it('text sorts in byte order whatever the database was made with: a C database and an en-US one end in the same schema', async () => {
+    // Ids, sort keys and cursors are compared in byte order by SQLite and the browser too.
+    const c = await fresh({ libc: 'C' });
+    const enUs = await fresh({ icu: 'en-US' });
+    try {
+      await migrateToLatest(c);
+      await migrateToLatest(enUs);
+      const columns = await textCollations(enUs);
+      expect(await textCollations(c)).toEqual(columns);
+      if (testsOnPostgres()) {
+        expect(columns.length).toBeGreaterThan(50);
+        // A text column a later migration adds must be `textType(db)` (migrations/src/dialect.ts).
+        expect(columns.filter((col) => !col.endsWith(' C'))).toEqual([]);
+      } else {
+        expect(columns).toEqual([]);
+      }
+      // An expression too, which no column's collation reaches: a model attribute ordered by.
+      const values = ['_x', '-x', '~x', '0x', 'x'].map(
+        (x) => sql`(${x}, ${JSON.stringify({ x })})`,
+      );
+      const { rows } = await sql<{ x: string }>`
+        select x from (select column1 as x, column2 as attributes
+                         from (values ${sql.join(values)}) as v) as t
+         order by ${attributeText(enUs, 'x')}`.execute(enUs);
+      expect(rows.map((r) => r.x)).toEqual(['-x', '0x', '_x', 'x', '~x']);
+    } finally {
+      await c.destroy();
+      await enUs.destroy();
     }
   });
 });

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiPaths,
+  assetModel,
   modelUpdateSchema,
   mqttlogsAnswerSchema,
   snapshotPageSchema,
+  sortKeyOf,
   uuidv7,
   type ModelUpdate,
   type SyncedModel,
@@ -635,6 +637,91 @@ describe('reads: mqttlogs, snapshot, graph', () => {
       token: admin,
     });
     expect(bad.status).toBe(422);
+  });
+
+  it('on a database made with another collation (en-US, as a managed Postgres has it), snapshot pages and list order are in byte order', async () => {
+    // Its own server: on Postgres a new database whose default collation is ICU's en-US (on
+    // SQLite the same test: BINARY is byte order).
+    const other = await startTestServer({ postgresLocale: { icu: 'en-US' } });
+    try {
+      const token = await other.signIn(DEMO_USERS.admin);
+      const account = dataOf<{ account: string }>(
+        await other.call('GET', apiPaths.user(), { token }),
+      ).account;
+      // Byte order: '-' < '0' < '_' < 'x' < '~'; en-US: '_' < '-' < '~' < '0' < 'x'.
+      const names = [
+        '~x list order',
+        'x list order',
+        '_x list order',
+        '0x list order',
+        '-x list order',
+      ];
+      for (const name of names) {
+        const res = await other.call('POST', apiPaths.collection('assets'), {
+          token,
+          json: { name },
+        });
+        expect(res.status).toBe(201);
+      }
+      const bytewise = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+      // The whole snapshot, three models a page, with the asset list's first rows.
+      const READ_MODELS = new Set(['account', 'user', 'role', 'tag']);
+      const synced: SyncedModel[] = [];
+      let first: SyncedModel[] | undefined;
+      let total: number | undefined;
+      let read = 0;
+      let cursor: string | undefined;
+      do {
+        const page = snapshotPageSchema.parse(
+          dataOf(
+            await other.call(
+              'GET',
+              apiPaths.snapshot(cursor, 3, cursor === undefined ? { type: 'asset' } : undefined),
+              { token },
+            ),
+          ),
+        );
+        first ??= page.first;
+        total ??= page.total;
+        read += page.models.filter((m) => READ_MODELS.has(m.type)).length;
+        synced.push(...page.models.filter((m) => !READ_MODELS.has(m.type)));
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor !== undefined);
+
+      // Pages by id after the cursor's id: in byte order, none twice, none missed.
+      const ids = synced.map((m) => m.id);
+      for (let i = 1; i < ids.length; i++) {
+        expect(bytewise(ids[i - 1] ?? '', ids[i] ?? '')).toBeLessThan(0);
+      }
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(read + synced.length).toBe(total);
+      const stored = await other.db
+        .selectFrom('models')
+        .select('id')
+        .where('account_id', '=', account)
+        .execute();
+      expect(new Set(ids)).toEqual(new Set(stored.map((r) => r.id)));
+
+      // The list's first rows in list order (sort key, then id), byte by byte, as the browser
+      // sorts them.
+      const assets = synced
+        .filter((m) => m.type === assetModel.type)
+        .map((m) => ({ id: m.id, key: sortKeyOf(assetModel, m.attributes) }))
+        .sort((a, b) => bytewise(a.key, b.key) || bytewise(a.id, b.id));
+      expect(first?.map((m) => m.id)).toEqual(assets.slice(0, 200).map((a) => a.id));
+      expect(
+        first?.map((m) => m.attributes.name).filter((n) => names.includes(n as string)),
+      ).toEqual([
+        '-x list order',
+        '0x list order',
+        '_x list order',
+        'x list order',
+        '~x list order',
+      ]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('a snapshot cursor pages only the account it was made in', async () => {

@@ -10,6 +10,7 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../seed/demo';
 import { startServer, type RunningServer } from '../server';
 import type { Db } from '../db/database';
 import { testDatabase } from './test-database';
+import type { TestLocale } from './local-postgres';
 import type { AuthLimits } from '../services/auth.service';
 
 /** A clock the test moves by hand (token and reset-link expiry without waiting). */
@@ -79,6 +80,8 @@ export interface TestServerOptions {
   pushAgent?: HttpsAgent;
   /** false: the server's own alarm dispatcher runs no rounds (the test drives its own). */
   dispatch?: boolean;
+  /** On Postgres, a new database with this default collation; SQLite has none. */
+  postgresLocale?: TestLocale;
 }
 
 /** One HTTP request from a chosen local address (fetch cannot pick its source address). */
@@ -165,7 +168,10 @@ export async function apiClient(baseUrl: string): Promise<{
  * gives the test a small client for it.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await testDatabase(options.dataDir);
+  const database = await testDatabase(
+    options.dataDir,
+    options.postgresLocale === undefined ? {} : { locale: options.postgresLocale },
+  );
   const { dataDir, databaseUrl } = database;
   const config = loadConfig({
     DATA_DIR: dataDir,

@@ -10,7 +10,8 @@ import pg from 'pg';
  * a new cluster in a temp folder, on a free loopback port, stopped and removed after. Durability
  * is off (fsync, synchronous_commit, full_page_writes): the cluster dies with the run anyway.
  * initdb refuses to run as root, so as root the cluster is made and run by Debian's `postgres`
- * user. The collation is C: the byte order SQLite and IndexedDB sort text in (DESIGN.md §11).
+ * user. The cluster's own collation is C; the server tests' databases are made with ICU's en-US
+ * instead (test-database.ts), as a managed service or `createdb` on an en_US machine makes them.
  */
 export interface LocalPostgres {
   /** postgres://plant@127.0.0.1:port/postgres: the superuser on the maintenance database. */
@@ -131,19 +132,30 @@ export function databaseUrl(url: string, database: string): string {
 
 let created = 0;
 
+/** A database's default collation: ICU's of a locale (en-US), or the C library's (C). */
+export type TestLocale = { readonly icu: string } | { readonly libc: string };
+
 /**
  * A new empty database on the server at `adminUrl` (a test's own, like a test's own SQLite file),
- * with the C collation; `drop()` removes it, closing what is still connected.
+ * as `createdb <name>` makes it: the server's default collation, or `locale` when given;
+ * `drop()` removes it, closing what is still connected.
  */
 export async function createTestDatabase(
   adminUrl: string,
+  locale?: TestLocale,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `t_${process.pid}_${Date.now().toString(36)}_${created++}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     await admin.query(
-      `create database ${name} template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C'`,
+      locale === undefined
+        ? `create database ${name}`
+        : 'icu' in locale
+          ? `create database ${name} template template0 encoding 'UTF8' locale 'C.UTF-8' ` +
+            `locale_provider icu icu_locale ${pg.escapeLiteral(locale.icu)}`
+          : `create database ${name} template template0 encoding 'UTF8' ` +
+            `locale_provider libc locale ${pg.escapeLiteral(locale.libc)}`,
     );
   } finally {
     await admin.end();

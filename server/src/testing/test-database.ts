@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { openConfiguredDatabase, type Db } from '../db/database';
-import { createTestDatabase } from './local-postgres';
+import { createTestDatabase, type TestLocale } from './local-postgres';
 
 /**
  * Which database the server tests run on (issue 14): SQLite files by default; Postgres in the
@@ -36,17 +36,34 @@ export interface TestDatabase {
 const URL_FILE = 'test-database-url';
 
 /**
- * A test's database. With `dataDir` (a restart on an existing folder) the folder's database is
- * found again: the Postgres URL is kept in a file beside the SQLite files.
+ * Test servers' Postgres databases sort text as a plain `createdb` on an en_US machine or a
+ * managed service makes them, not in the byte order the platform needs: every server test then
+ * proves that the platform brings its own (COLLATE "C", migration 20261128000500), because en-US
+ * and bytes differ (`_a` < `A_b` < `a-b` < `B_c` in en-US; `A_b` < `B_c` < `_a` < `a-b` in bytes).
+ * ICU's, not glibc's: Debian's only UTF-8 glibc locale, C.UTF-8, sorts by code point as C does,
+ * and en_US is rarely generated on a test machine; ICU's locales come with PostgreSQL 15+. The
+ * cluster itself stays C: the time-series store's own tests (testing-stores.ts, a database per
+ * property run) took half again as long on an en-US cluster and passed their 30 s beside
+ * another file.
  */
-export async function testDatabase(dataDir?: string): Promise<TestDatabase> {
+const DEFAULT_TEST_LOCALE: TestLocale = { icu: 'en-US' };
+
+/**
+ * A test's database. With `dataDir` (a restart on an existing folder) the folder's database is
+ * found again: the Postgres URL is kept in a file beside the SQLite files. A new Postgres
+ * database gets `locale`, by default en-US (above).
+ */
+export async function testDatabase(
+  dataDir?: string,
+  options: { readonly locale?: TestLocale } = {},
+): Promise<TestDatabase> {
   const dir = dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'plant-test-')));
   let databaseUrl: string | undefined;
   let drop: () => Promise<void> = () => Promise.resolve();
   if (testsOnPostgres()) {
     const kept = await fs.readFile(path.join(dir, URL_FILE), 'utf8').catch(() => undefined);
     if (kept === undefined) {
-      const made = await createTestDatabase(adminUrl());
+      const made = await createTestDatabase(adminUrl(), options.locale ?? DEFAULT_TEST_LOCALE);
       databaseUrl = made.url;
       drop = () => made.drop();
       await fs.writeFile(path.join(dir, URL_FILE), made.url);
