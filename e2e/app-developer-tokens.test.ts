@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API_BASE, apiPaths, isolate, OAUTH_TEXTS } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { dataOf } from '../server/src/testing/harness';
+import { roleId } from '../server/src/testing/access';
 import { E2e } from './support/fixture';
 import { AccessTokensPage } from './support/pages/developer';
 
@@ -195,6 +196,55 @@ describe('OAuth clients', () => {
     await expect
       .poll(async () => (await page.rows(page.clients)).map((r) => r[1]))
       .toEqual(['Shop floor MES (line 2)']);
+  });
+});
+
+describe('a client whose secret a password reset ended', () => {
+  it("says it needs a new secret; 'New secret' shows one, once, that mints tokens again", async () => {
+    const session = await e2e.session(DEMO_USERS.tech);
+    const technician = await roleId(e2e.server.db, session.accountId, 'technician');
+    const made = await e2e.server.call('POST', apiPaths.oauthClients(), {
+      token: session.token,
+      json: { name: 'Nightly export', redirect: 'https://erp.example.com/cb', role_id: technician },
+    });
+    expect(made.status).toBe(201);
+    const client = made.json as { id: string; secret: string };
+    // What a reset does to such a client (server/src/routes/password.test.ts goes through it).
+    await e2e.server.db
+      .updateTable('oauth_clients')
+      .set({ secret_hash: null })
+      .where('id', '=', client.id)
+      .execute();
+    const grant = async (secret: string) =>
+      (
+        await e2e.server.call('POST', apiPaths.token(), {
+          json: {
+            grant_type: 'client_credentials',
+            client_id: client.id,
+            client_secret: secret,
+            scope: 'assets:read',
+          },
+        })
+      ).status;
+    expect(await grant(client.secret)).toBe(401);
+
+    const tab = await e2e.openApp(await e2e.browser());
+    await tab.signInAt(DEMO_USERS.tech);
+    const page = new AccessTokensPage(tab);
+    await page.open(session.userId);
+    const row = page.clients.getByTestId('client-row').filter({ hasText: 'Nightly export' });
+    await expect.poll(() => row.getByText('Needs a new secret').count()).toBe(1);
+
+    await page.confirm(`New secret for ${isolate('Nightly export')}`, 'Make a new secret');
+    const dialog = page.dialog('New client secret');
+    const created = dialog.getByTestId('created-client');
+    await created.waitFor();
+    expect(await created.getByText('This is the only time it will be shown').count()).toBe(1);
+    const secret = (await created.getByTestId('client-secret').textContent())?.trim() ?? '';
+    expect(await grant(secret)).toBe(200);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => row.getByText('Needs a new secret').count()).toBe(0);
+    expect(await page.page.getByText(secret).count()).toBe(0);
   });
 });
 

@@ -139,6 +139,8 @@ export const apiPaths = {
   oauthClients: () => 'oauth/clients',
   /** One client: PUT (name, redirect), DELETE (204). */
   oauthClient: (id: string) => `oauth/clients/${seg(id)}`,
+  /** POST: a new secret for the client (shown once); the old one stops working. */
+  oauthClientSecret: (id: string) => `oauth/clients/${seg(id)}/secret`,
   /** The Authorized Applications: tokens the user gave third-party clients (GET). */
   oauthTokens: () => 'oauth/tokens',
   /** DELETE revokes an application's token and its refresh tokens (204). */

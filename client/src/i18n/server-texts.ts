@@ -20,6 +20,7 @@ import {
   RESET_SUCCESS_MESSAGE,
   RESET_TOKEN_INVALID_MESSAGE,
   ACCOUNT_MOVE_CYCLE,
+  ACCOUNT_REACTIVATED_FROM_ABOVE,
   ALREADY_MEMBER,
   EMAIL_CHANGE_OWN,
   CONTACT_NOT_VALID,
@@ -96,6 +97,10 @@ const KNOWN = new Map<string, MessageDescriptor>([
   ['Choose a role that may use the product.', msg`Choose a role that may use the product.`],
   ['Valid hex code for colours', msg`Valid hex code for colours`],
   [ACCOUNT_MOVE_CYCLE, msg`An account cannot move under itself or one of its subaccounts.`],
+  [
+    ACCOUNT_REACTIVATED_FROM_ABOVE,
+    msg`Only an administrator of a parent account can reactivate this account.`,
+  ],
   // The roles screen (shared-schema api/roles.ts).
   [ROLE_IS_FIXED, msg`The roles admin and norole cannot be changed or deleted.`],
   [ROLE_HAS_MEMBERS, msg`Remove the role from its users first.`],

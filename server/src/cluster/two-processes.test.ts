@@ -231,6 +231,75 @@ describe('two server processes on Postgres and Redis', () => {
     }
   });
 
+  it("deactivating an account on one closes its gateway's link on the other at once", async () => {
+    const admin = await signedIn(a.api, DEMO_USERS.admin);
+    const db = new pg.Client({ connectionString: cluster.databaseUrl });
+    await db.connect();
+    const north = (
+      await db.query<{ id: string }>(`select id from accounts where name = 'Customer North'`)
+    ).rows[0]?.id;
+    if (north === undefined) throw new Error('no demo account North');
+    const setActive = async (active: boolean) =>
+      expect(
+        (
+          await a.api.call('PUT', apiPaths.accountById(north), {
+            token: admin.token,
+            json: { active },
+          })
+        ).status,
+      ).toBe(200);
+    try {
+      const { rows } = await db.query<{ id: string }>(
+        `select id from models where type = 'gateway' and account_id = $1 order by id limit 1`,
+        [north],
+      );
+      const gatewayId = rows[0]?.id;
+      if (gatewayId === undefined) throw new Error('no demo gateway');
+      // Credentials are made in the gateway's account: the admin works in North for that.
+      const switchTo = async (account: string) =>
+        expect(
+          (
+            await a.api.call('POST', apiPaths.setActiveAccount(admin.user.id, account), {
+              token: admin.token,
+            })
+          ).status,
+        ).toBe(200);
+      await switchTo(north);
+      const made = await a.api.call('POST', apiPaths.gatewayCredentials(gatewayId), {
+        token: admin.token,
+      });
+      await switchTo(admin.user.account);
+      expect(made.status).toBe(201);
+      const login = gatewayBrokerLogin(gatewayId);
+      const agent = await mqtt.connectAsync(`${b.url.replace('http', 'ws')}/mqtt`, {
+        protocolVersion: 4,
+        clientId: login.clientId,
+        username: login.username,
+        password: dataOf<GatewayCredentialsMade>(made).secret,
+        keepalive: 30,
+        reconnectPeriod: 0,
+      });
+      try {
+        // Told through Redis, not found by B's re-check of open connections (every 30 s).
+        const closed = new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error('still open after 5 s')), 5_000);
+          agent.once('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        await setActive(false);
+        await closed;
+        expect(agent.connected).toBe(false);
+      } finally {
+        await agent.endAsync(true);
+      }
+    } finally {
+      await setActive(true);
+      await db.end();
+    }
+  });
+
   it('an agent that moves to the other process stays online; one whose process dies goes offline', async () => {
     const admin = await signedIn(a.api, DEMO_USERS.admin);
     const db = new pg.Client({ connectionString: cluster.databaseUrl });

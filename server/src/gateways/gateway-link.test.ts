@@ -2,15 +2,17 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiPaths,
+  gatewayAckSchema,
   gatewayConfigSchema,
   gatewayTopics,
   topics,
+  type GatewayAck,
   type GatewayCredentialList,
 } from '@plant/shared-schema';
 import { DEMO_USERS } from '../seed/demo';
 import { connectGateway, demoGateway, makeGatewayCredentials } from '../testing/gateway-client';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
-import { brokerClients, closing, until } from '../testing/mqtt-client';
+import { brokerClients, closing, until, within } from '../testing/mqtt-client';
 
 /*
  * A gateway agent's sign-in and what it may do on the broker (DESIGN.md §8): credentials made on
@@ -103,6 +105,94 @@ describe('gateway credentials', () => {
     expect(revoked.status).toBe(200);
     await closedAgain;
     await refused(gatewayId, second.secret);
+  });
+
+  it('of a deactivated account: the link closes at once, none opens, nothing is stored; reactivated, the same secret works', async () => {
+    const { gatewayId, streams } = await demoGateway(server, ids.north, 2);
+    // Credentials are made in the gateway's account: the admin works in North for that.
+    const me = dataOf<{ id: string }>(await server.call('GET', apiPaths.user(), { token: admin }));
+    const switchTo = async (account: string) =>
+      expect(
+        (await server.call('POST', apiPaths.setActiveAccount(me.id, account), { token: admin }))
+          .status,
+      ).toBe(200);
+    await switchTo(ids.north);
+    const made = await makeGatewayCredentials(server, admin, gatewayId);
+    await switchTo(ids.root);
+    const setActive = async (active: boolean) => {
+      const answer = await server.call('PUT', apiPaths.accountById(ids.north), {
+        token: admin,
+        json: { active },
+      });
+      expect(answer.status).toBe(200);
+    };
+    try {
+      const agent = await gateway(gatewayId, made.secret);
+      const closed = closing(agent);
+      await setActive(false);
+      // At once, not at the broker's re-check (30 s).
+      await within(closed, 5_000);
+      await refused(gatewayId, made.secret);
+
+      // Reactivated: the credentials were never revoked, the agent comes back as it was.
+      await setActive(true);
+      const back = await gateway(gatewayId, made.secret);
+      const acks: GatewayAck[] = [];
+      back.on('message', (topic, payload: Buffer) => {
+        if (topic === gatewayTopics.ack(gatewayId))
+          acks.push(gatewayAckSchema.parse(JSON.parse(payload.toString())));
+      });
+      await back.subscribeAsync(gatewayTopics.ack(gatewayId), { qos: 1 });
+
+      // Deactivated behind this process's back (another process's write whose broadcast was
+      // lost): a batch on the still open link stores nothing and gets no ack (the agent keeps
+      // it), and the broker's re-check closes the link.
+      await server.db
+        .updateTable('accounts')
+        .set({ active: 0 })
+        .where('id', '=', ids.north)
+        .execute();
+      const stream = Object.values(streams)[0] ?? '';
+      const ts = Date.now();
+      const batch = JSON.stringify({
+        gateway: gatewayId,
+        buffer: 'deactivation',
+        seq: 1,
+        points: [{ stream, ts, value: 1 }],
+      });
+      await back.publishAsync(gatewayTopics.data(gatewayId), batch, { qos: 1 });
+      await server.machineData.idle();
+      const stored = async () => {
+        const points = [];
+        for await (const p of server.machineData.store.scan(stream, ts - 1, ts + 1)) points.push(p);
+        return points;
+      };
+      expect(await stored()).toEqual([]);
+      const closedBack = closing(back);
+      await server.broker.refreshAccess();
+      await within(closedBack, 5_000);
+      expect(acks).toEqual([]);
+
+      // Active again: the agent sends the batch it kept, and it is stored.
+      await setActive(true);
+      const last = await gateway(gatewayId, made.secret);
+      const stored1: GatewayAck[] = [];
+      last.on('message', (topic, payload: Buffer) => {
+        if (topic === gatewayTopics.ack(gatewayId))
+          stored1.push(gatewayAckSchema.parse(JSON.parse(payload.toString())));
+      });
+      await last.subscribeAsync(gatewayTopics.ack(gatewayId), { qos: 1 });
+      await last.publishAsync(gatewayTopics.data(gatewayId), batch, { qos: 1 });
+      await until(() => stored1.length > 0, 10_000);
+      expect(stored1[0]).toMatchObject({ seq: 1, status: 'stored', stored: 1 });
+      expect(await stored()).toHaveLength(1);
+    } finally {
+      await server.db
+        .updateTable('accounts')
+        .set({ active: 1 })
+        .where('id', '=', ids.north)
+        .execute();
+    }
   });
 });
 

@@ -70,6 +70,8 @@ export class Ingest {
       readonly log: Logger;
       /** Told of every stored batch's points, in this gateway's batch order (awaited). */
       readonly stored?: StoredPointsSink;
+      /** Whether the account takes machine data now (a deactivated one takes none). */
+      readonly accountActive: (accountId: string) => Promise<boolean>;
     },
   ) {}
 
@@ -93,6 +95,16 @@ export class Ingest {
   }
 
   private async handle(identity: GatewayIdentity, payload: Buffer): Promise<void> {
+    // Nothing is stored for a deactivated account (spec 001 §4), whatever link a batch came
+    // through (one that raced the deactivation, another process's that missed its broadcast).
+    // No ack either: the agent keeps the batch in its buffer and sends it again once the
+    // account is active and it may connect.
+    if (!(await this.deps.accountActive(identity.accountId))) {
+      this.deps.log.warn('batch of a deactivated account not stored', {
+        gateway: identity.gatewayId,
+      });
+      return;
+    }
     const batch = this.parse(identity, payload);
     if (batch === undefined) return;
     const streams = await this.deps.streams.streamsOf(identity.accountId);

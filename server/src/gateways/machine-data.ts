@@ -1,4 +1,9 @@
-import { gatewayTopics, type GatewayAck } from '@plant/shared-schema';
+import {
+  accountModel,
+  gatewayTopics,
+  type GatewayAck,
+  type ModelUpdate,
+} from '@plant/shared-schema';
 import type { GatewayLink } from '../broker/gateway-acl';
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
@@ -22,6 +27,7 @@ import type { BrokerIdentity } from '../services/browser-credential.service';
 import { AlarmWatch } from '../alarms/alarm-watch';
 import { AlarmEvaluator } from '../alarms/alarm-evaluator';
 import { Periodic } from '../lib/periodic';
+import { AccountRepository } from '../repositories/account.repository';
 
 /** How often pending alarms are looked at without a new point (their delay may run out). */
 const ALARM_TICK_MS = 5_000;
@@ -63,6 +69,7 @@ export class MachineData implements GatewayLink {
   readonly alarmWatch: AlarmWatch;
   private readonly alarmTimer: Periodic;
   private broker: MachineDataBroker | undefined;
+  private stopWatchingAccounts: (() => void) | undefined;
 
   constructor(private readonly deps: MachineDataDeps) {
     this.streams = new StreamDirectory(deps.db, deps.feed);
@@ -87,6 +94,7 @@ export class MachineData implements GatewayLink {
       clock: deps.clock,
       log: deps.log,
       stored: (accountId, points) => this.alarms.evaluate(accountId, points),
+      accountActive: (accountId) => new AccountRepository(deps.db).isActive(accountId),
     });
     this.configs = new ConfigPublisher({
       db: deps.db,
@@ -134,9 +142,31 @@ export class MachineData implements GatewayLink {
    */
   async start(broker: MachineDataBroker, options: { resetPresence: boolean }): Promise<void> {
     this.broker = broker;
+    this.stopWatchingAccounts = this.deps.feed.subscribe((accountId, updates) =>
+      this.accountsChanged(accountId, updates),
+    );
     if (options.resetPresence) await this.presence.start();
     await this.configs.start();
     this.alarmTimer.start();
+  }
+
+  /**
+   * A deactivated account's gateways stop at once (spec 001 §4): their links close, as a revoked
+   * credential's would. From the committed change, whoever wrote it (the account routes or the
+   * generic `accounts` writes); the account's own log carries it once (its ancestors' logs carry
+   * copies). Renaming an inactive account closes nothing more: its gateways cannot connect.
+   */
+  private accountsChanged(accountId: string, updates: readonly ModelUpdate[]): void {
+    for (const u of updates) {
+      if (u.type !== accountModel.type || u.id !== accountId || u.action !== 'updated') continue;
+      if (u.attributes?.active !== false) continue;
+      this.deps.credentials.closeLinksOf(accountId).catch((err: unknown) =>
+        this.deps.log.error("closing a deactivated account's gateways failed", {
+          account: accountId,
+          error: String(err),
+        }),
+      );
+    }
   }
 
   // GatewayLink: the broker's gateway half.
@@ -186,6 +216,7 @@ export class MachineData implements GatewayLink {
   }
 
   async stop(): Promise<void> {
+    this.stopWatchingAccounts?.();
     await this.configs.stop();
     await this.alarmTimer.stop();
     await this.ingest.idle();

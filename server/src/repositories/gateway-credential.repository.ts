@@ -68,15 +68,32 @@ export class GatewayCredentialRepository {
       .execute();
   }
 
-  /** Which of these credential ids are still live (the broker's re-check). */
+  /** The account's live credential ids, of all its gateways (their links close on deactivation). */
+  async liveOfAccount(accountId: string): Promise<string[]> {
+    const rows = await scopeTo(this.db, accountId)
+      .selectFrom('gateway_credentials')
+      .select('id')
+      .where('revoked_at', 'is', null)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Which of these credential ids are still usable (the broker's re-check): not revoked, and of
+   * an active account, so that a link the deactivation's broadcast missed (another process, a
+   * CONNECT that raced it) closes at the next re-check. The credentials themselves stay: the
+   * agents come back with them when the account is reactivated.
+   */
   async liveAmong(ids: readonly string[]): Promise<Set<string>> {
     const live = new Set<string>();
     for (let i = 0; i < ids.length; i += 500) {
       const rows = await this.db
         .selectFrom('gateway_credentials')
-        .select('id')
-        .where('id', 'in', ids.slice(i, i + 500))
-        .where('revoked_at', 'is', null)
+        .innerJoin('accounts', 'accounts.id', 'gateway_credentials.account_id')
+        .select('gateway_credentials.id')
+        .where('gateway_credentials.id', 'in', ids.slice(i, i + 500))
+        .where('gateway_credentials.revoked_at', 'is', null)
+        .where('accounts.active', '=', 1)
         .execute();
       for (const row of rows) live.add(row.id);
     }

@@ -71,6 +71,66 @@ export class OAuthRepository {
       .execute();
   }
 
+  /**
+   * Ends the secrets of the user's clients that mint tokens acting as the user without the user
+   * present (client credentials: confidential, with a role); answers those clients. They stay
+   * (name, redirect, role) and take a new secret from their owner.
+   */
+  async endActingSecretsOf(userId: string, at: string): Promise<{ id: string; name: string }[]> {
+    const rows = await this.db
+      .selectFrom('oauth_clients')
+      .select(['id', 'name'])
+      .where('user_id', '=', userId)
+      .where('revoked', '=', 0)
+      .where('confidential', '=', 1)
+      .where('role_id', 'is not', null)
+      .where('secret_hash', 'is not', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    if (rows.length === 0) return [];
+    await this.db
+      .updateTable('oauth_clients')
+      .set({ secret_hash: null, updated_at: at })
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
+    return rows;
+  }
+
+  /** The user's authorization codes not exchanged yet (a new password: they give nothing more). */
+  async dropOpenCodesOf(userId: string): Promise<void> {
+    await this.db
+      .deleteFrom('oauth_auth_codes')
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .execute();
+  }
+
+  /**
+   * A client's new secret (hash); the tokens the old one minted by client credentials (no
+   * family: not a user's grant) end with it.
+   */
+  async setSecret(id: string, secretHash: string, at: string): Promise<void> {
+    await this.atomically(async (trx) => {
+      await trx
+        .updateTable('oauth_clients')
+        .set({ secret_hash: secretHash, updated_at: at })
+        .where('id', '=', id)
+        .execute();
+      await trx
+        .updateTable('access_tokens')
+        .set({ revoked_at: at, updated_at: at })
+        .where('client_id', '=', id)
+        .where('family_id', 'is', null)
+        .where('revoked_at', 'is', null)
+        .execute();
+    });
+  }
+
   /** A deleted client is revoked, and every token it was given with it. */
   async revokeClient(id: string, at: string): Promise<void> {
     await this.atomically(async (trx) => {

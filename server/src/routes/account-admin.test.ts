@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNT_MOVE_CYCLE,
+  ACCOUNT_REACTIVATED_FROM_ABOVE,
   apiPaths,
   type AccountTreeNode,
   type AccountView,
@@ -92,6 +93,28 @@ describe('account administration', () => {
     });
     const style = await s.call('GET', apiPaths.style(ids.north), { token: admin });
     expect(style.text).toContain('#112233');
+  });
+
+  it('a deactivated account is turned back on from above, never by its own admin', async () => {
+    // Customer South is deactivated; south@demo.local is its admin, working in it.
+    const south = await s.signIn(DEMO_USERS.south);
+    const isActive = async () =>
+      dataOf<AccountView>(await s.call('GET', apiPaths.accountById(ids.south), { token: admin }))
+        .active;
+    expect(await isActive()).toBe(false);
+    const own = await change(ids.south, { active: true }, south);
+    expect(own.status).toBe(403);
+    expect(own.json).toMatchObject({ success: false, message: ACCOUNT_REACTIVATED_FROM_ABOVE });
+    expect(await isActive()).toBe(false);
+    // Its other changes stay its admin's to make.
+    expect((await change(ids.south, { name: 'Customer South' }, south)).status).toBe(200);
+
+    // The admin of the account above reactivates it.
+    const back = await change(ids.south, { active: true });
+    expect(back.status).toBe(200);
+    expect(dataOf<SyncedModel>(back).attributes.active).toBe(true);
+    expect(await isActive()).toBe(true);
+    expect((await change(ids.south, { active: false })).status).toBe(200);
   });
 
   it('only with account::edit, only within the subtree', async () => {

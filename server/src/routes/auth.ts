@@ -130,8 +130,7 @@ export function authRoutes(services: Services) {
 
   app.post('/password/reset', async (c) => {
     const req = await validBody(c, passwordResetRequestSchema);
-    const message = await services.passwords.reset(req, clientAddress(c));
-    return c.json({ success: true, message });
+    return c.json(await services.passwords.reset(req, clientAddress(c)));
   });
 
   return app;

@@ -59,6 +59,10 @@ export function oauthRoutes(services: Services) {
     const req = await validBody(c, clientUpdateSchema);
     return c.json(await oauth.updateClient(c.get('session'), id, req));
   });
+  app.post('/oauth/clients/:id/secret', auth, async (c) => {
+    const { id } = validParams(c, idParams);
+    return c.json(await oauth.newClientSecret(c.get('session'), id));
+  });
   app.delete('/oauth/clients/:id', auth, async (c) => {
     const { id } = validParams(c, idParams);
     await oauth.deleteClient(c.get('session'), id);

@@ -3,10 +3,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiPaths,
+  appPaths,
   FORGOT_ACCEPTED_MESSAGE,
+  RESET_SUCCESS_MESSAGE,
   RESET_TOKEN_INVALID_MESSAGE,
+  type ClientCreated,
+  type OAuthClientView,
 } from '@plant/shared-schema';
 import { DEMO_USERS } from '../seed/demo';
+import { roleId } from '../testing/access';
 import { ManualClock, startTestServer, type TestServer } from '../testing/harness';
 import { decoded, startSmtp } from '../testing/smtp';
 
@@ -130,6 +135,91 @@ describe('forgot and reset password over real SMTP', () => {
     const before = smtp.inbox.length;
     for (let i = 0; i < 5; i++) expect((await forgot(DEMO_USERS.south)).status).toBe(200);
     expect(smtp.inbox.length - before).toBe(3);
+  });
+
+  it("ends the secrets of the user's client-credentials clients, names them, and a new secret works", async () => {
+    const user = DEMO_USERS.internal;
+    const session = await s.signIn(user);
+    const supervisor = await roleId(s.db, (await s.demoAccountIds()).root, 'supervisor');
+    const makeClient = async (body: object) => {
+      const made = await s.call('POST', apiPaths.oauthClients(), { token: session, json: body });
+      expect(made.status).toBe(201);
+      return made.json as ClientCreated;
+    };
+    // Acts as the user without it (client credentials); the other needs the user's consent.
+    const acting = await makeClient({
+      name: 'Nightly export',
+      redirect: 'https://erp.example.com/cb',
+      role_id: supervisor,
+    });
+    const consenting = await makeClient({
+      name: 'Web app',
+      redirect: 'https://app.example.com/cb',
+    });
+    const grant = (clientId: string, secret: string | null) =>
+      s.call('POST', apiPaths.token(), {
+        json: {
+          grant_type: 'client_credentials',
+          client_id: clientId,
+          client_secret: secret,
+          scope: 'assets:read',
+        },
+      });
+    const minted = await grant(acting.id, acting.secret);
+    expect(minted.status).toBe(200);
+    const mintedToken = (minted.json as { access_token: string }).access_token;
+    const personal = await s.call('POST', apiPaths.personalAccessTokens(), {
+      token: session,
+      json: { name: 'script', scopes: ['assets:read'] },
+    });
+    expect(personal.status).toBe(200);
+    const personalToken = (personal.json as { accessToken: string }).accessToken;
+
+    await forgot(user);
+    const done = await reset(tokenIn(smtp.inbox.at(-1)?.raw ?? ''), 'after-reset-1');
+    expect(done.status).toBe(200);
+    expect(done.json).toEqual({
+      success: true,
+      message: RESET_SUCCESS_MESSAGE,
+      revoked_clients: [{ id: acting.id, name: 'Nightly export' }],
+    });
+    // The old secret mints nothing more: the token endpoint's own error shape.
+    const refused = await grant(acting.id, acting.secret);
+    expect(refused.status).toBe(401);
+    expect(refused.json).toMatchObject({
+      error: 'invalid_client',
+      error_description: 'Client authentication failed',
+    });
+    // Like every token of the user: what the client minted, the personal token, the sign-in.
+    for (const token of [mintedToken, personalToken, session]) {
+      expect((await s.call('GET', apiPaths.user(), { token })).status).toBe(401);
+    }
+
+    // The mail names the client and where to make its new secret.
+    await s.idle();
+    const mail = smtp.inbox.at(-1);
+    expect(mail?.to).toEqual([user]);
+    const text = decoded(mail?.raw ?? '');
+    expect(text).toContain('- Nightly export');
+    expect(text).not.toContain('Web app');
+    const me = await s.signIn(user, 'after-reset-1');
+    const userId = (
+      (await s.call('GET', apiPaths.user(), { token: me })).json as { data: { id: string } }
+    ).data.id;
+    expect(text).toContain(`https://plant.example${appPaths.accessTokens(userId)}`);
+
+    // The developer area shows it as needing a new secret; a new one mints again.
+    const listed = async () =>
+      (await s.call('GET', apiPaths.oauthClients(), { token: me })).json as OAuthClientView[];
+    const needs = (list: OAuthClientView[], id: string) =>
+      list.find((c) => c.id === id)?.needs_new_secret;
+    expect(needs(await listed(), acting.id)).toBe(true);
+    expect(needs(await listed(), consenting.id)).toBe(false);
+    const renewed = await s.call('POST', apiPaths.oauthClientSecret(acting.id), { token: me });
+    expect(renewed.status).toBe(200);
+    const secret = (renewed.json as ClientCreated).secret;
+    expect((await grant(acting.id, secret)).status).toBe(200);
+    expect(needs(await listed(), acting.id)).toBe(false);
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   ACCOUNT_EDIT_PERMISSION,
   ACCOUNT_MOVE_CYCLE,
+  ACCOUNT_REACTIVATED_FROM_ABOVE,
   can,
   uuidv7,
   type AccountChange,
@@ -140,6 +141,20 @@ export class AccountOps {
 
   async change(id: string, change: AccountEdit): Promise<string> {
     const { reach, account } = await this.inReach(id, ACCOUNT_EDIT_PERMISSION);
+    if (change.active === true && account.active !== 1) {
+      // Deactivation is a decision made above the account (spec 001 §4): its own admins (and
+      // anyone acting from a deactivated account) cannot undo it. Only from an active account
+      // strictly above it, which reaches it as a descendant; its state read in this transaction,
+      // not from the cached session.
+      const acting = this.session.activeAccount;
+      if (
+        acting === null ||
+        acting.id === id ||
+        !(await new AccountRepository(this.trx).isActive(acting.id))
+      ) {
+        throw forbidden(ACCOUNT_REACTIVATED_FROM_ABOVE);
+      }
+    }
     const moves = change.parent_id !== undefined && change.parent_id !== account.parent_id;
     if (change.parent_id !== undefined && moves) {
       if (id === this.session.activeAccount?.id) throw forbidden();

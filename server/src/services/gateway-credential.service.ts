@@ -136,6 +136,16 @@ export class GatewayCredentialService {
     this.told(await this.repo.revokeAll(accountId, gatewayId, isoAt(this.clock.now())));
   }
 
+  /**
+   * Closes the links of the account's gateways (the account was deactivated), here and, through
+   * the revocation's listeners, on every process of a cluster. Their credentials are not revoked:
+   * CONNECT refuses them while the account is inactive (`verify`), and the same agents with the
+   * same secrets come back when it is reactivated (they keep their buffers meanwhile).
+   */
+  async closeLinksOf(accountId: string): Promise<void> {
+    this.told(await this.repo.liveOfAccount(accountId));
+  }
+
   liveAmong(ids: readonly string[]): Promise<Set<string>> {
     return this.repo.liveAmong(ids);
   }

@@ -32,6 +32,7 @@ import { lockInTransaction, type Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { newToken, sha256 } from '../lib/secrets';
 import { OAuthRepository, type ClientRow, type TokenRow } from '../repositories/oauth.repository';
+import { TokenRepository } from '../repositories/token.repository';
 import { OAuthError, parseScopes, secretMatches } from './auth.service';
 import { invalidInput, notFound } from './domain-error';
 import type { Session } from './user.service';
@@ -189,6 +190,24 @@ export class OAuthService {
     const at = this.nowIso();
     await this.repo.updateClient(id, req.name, req.redirect, at);
     return clientView({ ...row, name: req.name, redirect: req.redirect, updated_at: at });
+  }
+
+  /**
+   * A new secret for one of the user's confidential clients, shown this once: after a password
+   * reset ended its secret, or to rotate one. The old secret stops working.
+   */
+  async newClientSecret(session: Session, id: string): Promise<ClientCreated> {
+    const row = await this.repo.ownClient(session.user.id, id);
+    if (row === undefined) throw notFound('Client');
+    if (row.confidential !== 1) throw invalidInput({ id: [OAUTH_TEXTS.publicHasNoSecret] });
+    const secret = newToken();
+    const at = this.nowIso();
+    await this.repo.setSecret(id, sha256(secret), at);
+    return {
+      ...clientView({ ...row, secret_hash: sha256(secret), updated_at: at }),
+      secret,
+      plainSecret: secret,
+    };
   }
 
   async deleteClient(session: Session, id: string): Promise<void> {
@@ -516,6 +535,10 @@ export class OAuthService {
   private async authenticateClient(id: string, secret: string | undefined): Promise<ClientRow> {
     const client = thirdParty(await this.repo.client(id));
     if (client.confidential === 1) {
+      // A confidential client without a secret had it ended (its owner's password was reset):
+      // it authenticates with nothing until it gets a new one. secretMatches lets a missing hash
+      // through (the platform's own public client), so that case is refused here first.
+      if (client.secret_hash === null) throw invalidClient();
       if (secret === undefined || !secretMatches(secret, client.secret_hash)) throw invalidClient();
     }
     return client;
@@ -597,6 +620,24 @@ function s256(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
 }
 
+/**
+ * What a new password ends (a reset; a password change would call the same), in the caller's
+ * transaction: every token of the user (sign-ins, personal tokens, applications' tokens with their
+ * refresh tokens), its authorization codes not exchanged yet, and the secrets of its clients that
+ * mint tokens as the user without it (client credentials), which it then remakes in the developer
+ * area. Answers those clients, for the user to be told.
+ */
+export async function endGrantsOfUser(
+  trx: Db,
+  userId: string,
+  at: string,
+): Promise<{ id: string; name: string }[]> {
+  await new TokenRepository(trx).revokeAllOfUser(userId, at);
+  const repo = new OAuthRepository(trx);
+  await repo.dropOpenCodesOf(userId);
+  return repo.endActingSecretsOf(userId, at);
+}
+
 function clientView(row: ClientRow): OAuthClientView {
   return {
     id: row.id,
@@ -610,6 +651,7 @@ function clientView(row: ClientRow): OAuthClientView {
     updated_at: row.updated_at ?? row.created_at,
     confidential: row.confidential === 1,
     role_id: row.role_id,
+    needs_new_secret: row.confidential === 1 && row.secret_hash === null,
   };
 }
 

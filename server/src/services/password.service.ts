@@ -1,10 +1,12 @@
 import {
+  appPaths,
   FORGOT_ACCEPTED_MESSAGE,
   RESET_SUCCESS_MESSAGE,
   RESET_TOKEN_INVALID_MESSAGE,
   TIMINGS,
   uuidv7,
   type PasswordForgotRequest,
+  type PasswordResetAnswer,
   type PasswordResetRequest,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
@@ -13,10 +15,10 @@ import type { BackgroundTasks } from '../lib/background';
 import { MemoryRateCounters, RateLimiter, type RateCounters } from '../lib/rate-limiter';
 import { hashPassword, newToken, sha256 } from '../lib/secrets';
 import { PasswordResetRepository } from '../repositories/password-reset.repository';
-import { TokenRepository } from '../repositories/token.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { DomainError } from './domain-error';
 import type { Mailer } from './mail.service';
+import { endGrantsOfUser } from './oauth.service';
 
 /**
  * Forgot and reset password. The forgot answer is the same whether or not the address is
@@ -101,9 +103,11 @@ export class PasswordService {
   /**
    * Sets the new password with a single-use token. The token is looked at before the password is
    * hashed (no scrypt work for made-up tokens). Consuming it, storing the password, voiding the
-   * user's other reset links and revoking every session happen in one transaction.
+   * user's other reset links and ending every grant of the user (its tokens, and the secrets of
+   * its clients that act as it: `endGrantsOfUser`) happen in one transaction. Those clients are
+   * named in the answer and, since the app signs in at once and shows no answer, in a mail.
    */
-  async reset(req: PasswordResetRequest, address: string): Promise<string> {
+  async reset(req: PasswordResetRequest, address: string): Promise<PasswordResetAnswer> {
     const decision = await this.requestsPerAddress.take(address);
     if (!decision.allowed) {
       throw new DomainError('rate_limited', 'Too many requests. Please try again later.', {
@@ -121,13 +125,43 @@ export class PasswordService {
     const done = await this.db.transaction().execute(async (trx) => {
       const txResets = new PasswordResetRepository(trx);
       const userId = await txResets.consume(tokenHash, at);
-      if (userId === undefined) return false;
+      if (userId === undefined) return undefined;
       await txResets.voidAllOfUser(userId, at);
       await new UserRepository(trx).setPassword(userId, passwordHash, at);
-      await new TokenRepository(trx).revokeAllOfUser(userId, at);
-      return true;
+      return { userId, clients: await endGrantsOfUser(trx, userId, at) };
     });
-    if (!done) throw invalid;
-    return RESET_SUCCESS_MESSAGE;
+    if (done === undefined) throw invalid;
+    if (done.clients.length > 0) {
+      const { userId, clients } = done;
+      this.background.run('client secrets ended mail', () =>
+        this.mailEndedSecrets(userId, clients),
+      );
+    }
+    return { success: true, message: RESET_SUCCESS_MESSAGE, revoked_clients: done.clients };
+  }
+
+  /** Tells the user which of its clients lost their secret with the old password. */
+  private async mailEndedSecrets(
+    userId: string,
+    clients: readonly { readonly name: string }[],
+  ): Promise<void> {
+    const user = await new UserRepository(this.db).findById(userId);
+    if (user === undefined) return;
+    await this.mailer.send({
+      to: user.email,
+      subject: 'Your OAuth clients need new secrets',
+      text: [
+        `Hello ${user.firstname},`,
+        '',
+        'the password of your account was changed, and every token you or your applications held',
+        'was ended with it. These OAuth clients acted for you with a secret, which was ended too:',
+        ...clients.map((c) => `- ${c.name}`),
+        '',
+        'Make each a new secret in your developer area:',
+        `${this.appUrl}${appPaths.accessTokens(userId)}`,
+        '',
+        'If you did not change your password, reset it at once and check your clients.',
+      ].join('\n'),
+    });
   }
 }

@@ -6,6 +6,9 @@ export const ACCOUNT_EDIT_PERMISSION = 'account::edit';
 
 export const ACCOUNT_MOVE_CYCLE = 'An account cannot move under itself or one of its subaccounts.';
 export const ACCOUNT_OUT_OF_REACH = 'This account is outside the accounts you manage.';
+/** A deactivated account is turned back on from above: its own admins cannot undo it. */
+export const ACCOUNT_REACTIVATED_FROM_ABOVE =
+  'Only an administrator of a parent account can reactivate this account.';
 
 /** POST account/subaccounts: a new account under the given one (default: the active one). */
 export const subaccountRequestSchema = z.object({

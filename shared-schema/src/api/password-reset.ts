@@ -19,3 +19,15 @@ export const passwordResetRequestSchema = z.object({
   password: newPasswordField,
 });
 export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
+
+/**
+ * POST /api/v1/password/reset's answer. `revoked_clients`: the user's OAuth clients whose secret
+ * the new password ended (those that mint tokens for the user without it: client credentials);
+ * each needs a new secret from the developer area.
+ */
+export const passwordResetAnswerSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  revoked_clients: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type PasswordResetAnswer = z.infer<typeof passwordResetAnswerSchema>;

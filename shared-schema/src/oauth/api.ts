@@ -25,6 +25,7 @@ export const OAUTH_TEXTS = {
     'The redirect must be an absolute https address (http only on this computer: 127.0.0.1, [::1] or localhost) without a fragment.',
   expiryInvalid: 'The expiry must be a date in the coming year.',
   roleInvalid: 'The role must be one of your roles.',
+  publicHasNoSecret: 'A public client has no secret.',
 } as const;
 
 const nameField = z
@@ -99,6 +100,11 @@ export const oauthClientViewSchema = z.object({
   confidential: z.boolean(),
   /** Ours: the role a client-credentials token acts with (null: no client credentials). */
   role_id: z.string().nullable(),
+  /**
+   * Ours: a confidential client whose secret was ended (its owner's password was reset): it
+   * mints no token until the owner makes it a new secret (POST oauth/clients/{id}/secret).
+   */
+  needs_new_secret: z.boolean(),
 });
 export type OAuthClientView = z.infer<typeof oauthClientViewSchema>;
 

@@ -45,6 +45,9 @@ export const developerApi = {
   updateClient: (id: string, body: ClientUpdate) =>
     callApi('PUT', apiPaths.oauthClient(id), oauthClientViewSchema, { ...plain, body }),
   deleteClient: (id: string) => callApi('DELETE', apiPaths.oauthClient(id), noContent, plain),
+  /** A new secret for a confidential client (shown once); the old one stops working. */
+  newClientSecret: (id: string) =>
+    callApi('POST', apiPaths.oauthClientSecret(id), clientCreatedSchema, plain),
   appTokens: () => callApi('GET', apiPaths.oauthTokens(), z.array(tokenWithClientSchema), plain),
   revokeAppToken: (id: string) => callApi('DELETE', apiPaths.oauthToken(id), noContent, plain),
   authorizePreview: (query: string) =>

@@ -18,6 +18,7 @@ const OAUTH_MESSAGES = new Map<string, MessageDescriptor>([
   ],
   [OAUTH_TEXTS.expiryInvalid, msg`The expiry must be a date in the coming year.`],
   [OAUTH_TEXTS.roleInvalid, msg`The role must be one of your roles.`],
+  [OAUTH_TEXTS.publicHasNoSecret, msg`A public client has no secret.`],
 ]);
 
 /** What each scope allows, by id (the server's English description for one not listed). */

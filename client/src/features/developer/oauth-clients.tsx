@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
+  Badge,
   Button,
   Checkbox,
   Code,
@@ -32,11 +33,19 @@ import { firstIssuePerField, type FieldErrors } from '../user/form-errors';
 const FIELDS = ['name', 'redirect', 'confidential', 'role_id'] as const;
 type Field = (typeof FIELDS)[number];
 
-/** What a client dialog edits: a new client, or an existing one (name and redirect only). */
+/**
+ * What the client dialog shows: a new client's form, an existing one's (name and redirect only),
+ * or the new secret just made for a client.
+ */
 type Editing =
-  { readonly name: 'new' } | { readonly name: 'edit'; readonly client: OAuthClientView };
+  | { readonly name: 'new' }
+  | { readonly name: 'edit'; readonly client: OAuthClientView }
+  | { readonly name: 'secret'; readonly created: ClientCreated };
 
-/** OAuth clients (spec 000 §3): the list, create, edit (name, redirect) and delete. */
+/**
+ * OAuth clients (spec 000 §3): the list, create, edit (name, redirect), a new secret and delete.
+ * A client whose secret a password reset ended says so: it gets no token until its new secret.
+ */
 export function OAuthClients(props: {
   readonly clients: readonly OAuthClientView[];
   readonly roles: readonly RoleView[];
@@ -102,7 +111,14 @@ export function OAuthClients(props: {
                   <Table.Td style={{ wordBreak: 'break-all' }}>
                     <bdi>{client.redirect}</bdi>
                   </Table.Td>
-                  <Table.Td>{client.confidential ? t`Yes` : t`No`}</Table.Td>
+                  <Table.Td>
+                    {client.confidential ? t`Yes` : t`No`}
+                    {client.needs_new_secret ? (
+                      <Badge color="red" variant="light" ml="xs" data-testid="needs-new-secret">
+                        <Trans>Needs a new secret</Trans>
+                      </Badge>
+                    ) : null}
+                  </Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
                       <Button
@@ -113,6 +129,27 @@ export function OAuthClients(props: {
                       >
                         <Trans>Edit</Trans>
                       </Button>
+                      {client.confidential ? (
+                        <ConfirmButton
+                          label={t`New secret`}
+                          ariaLabel={t`New secret for ${name}`}
+                          title={t`A new secret for ${name}?`}
+                          confirm={t`Make a new secret`}
+                          action={async () => {
+                            const answer = await developerApi.newClientSecret(client.id);
+                            if (!('error' in answer)) {
+                              setEditing({ name: 'secret', created: answer.data });
+                            }
+                            return answer;
+                          }}
+                          done={() => undefined}
+                        >
+                          <Trans>
+                            The current secret stops working at once, and the tokens the client got
+                            with it end. Give the application the new one.
+                          </Trans>
+                        </ConfirmButton>
+                      ) : null}
                       <ConfirmButton
                         label={t`Delete`}
                         ariaLabel={t`Delete ${name}`}
@@ -137,10 +174,18 @@ export function OAuthClients(props: {
       <Modal
         opened={editing !== null}
         onClose={close}
-        title={editing?.name === 'edit' ? t`Edit client` : t`Create new client`}
+        title={
+          editing?.name === 'edit'
+            ? t`Edit client`
+            : editing?.name === 'secret'
+              ? t`New client secret`
+              : t`Create new client`
+        }
         size="lg"
       >
-        {editing === null ? null : (
+        {editing === null ? null : editing.name === 'secret' ? (
+          <CreatedClient created={editing.created} renewed close={close} />
+        ) : (
           <ClientForm editing={editing} roles={props.roles} close={close} />
         )}
       </Modal>
@@ -149,7 +194,7 @@ export function OAuthClients(props: {
 }
 
 function ClientForm(props: {
-  readonly editing: Editing;
+  readonly editing: Exclude<Editing, { name: 'secret' }>;
   readonly roles: readonly RoleView[];
   readonly close: () => void;
 }) {
@@ -263,7 +308,12 @@ function ClientForm(props: {
   );
 }
 
-function CreatedClient(props: { readonly created: ClientCreated; readonly close: () => void }) {
+/** A client's secret, shown this once: a new client's, or a new secret of an existing one. */
+function CreatedClient(props: {
+  readonly created: ClientCreated;
+  readonly renewed?: boolean;
+  readonly close: () => void;
+}) {
   const { t } = useLingui();
   const { created } = props;
   const name = created.name;
@@ -271,9 +321,15 @@ function CreatedClient(props: { readonly created: ClientCreated; readonly close:
   return (
     <Stack gap="sm" data-testid="created-client">
       <Text>
-        <Trans>
-          Client <bdi>{name}</bdi> was created.
-        </Trans>
+        {props.renewed === true ? (
+          <Trans>
+            Client <bdi>{name}</bdi> has a new secret.
+          </Trans>
+        ) : (
+          <Trans>
+            Client <bdi>{name}</bdi> was created.
+          </Trans>
+        )}
       </Text>
       <Text size="sm" fw={600}>
         <Trans>Client ID</Trans>

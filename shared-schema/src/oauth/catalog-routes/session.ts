@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { idField } from '../../api/fields';
 import { accountTreeSchema } from '../../api/account-tree';
 import { notificationTriggerSchema } from '../../api/alarms';
-import { passwordForgotRequestSchema, passwordResetRequestSchema } from '../../api/password-reset';
+import {
+  passwordForgotRequestSchema,
+  passwordResetAnswerSchema,
+  passwordResetRequestSchema,
+} from '../../api/password-reset';
 import { pushSubscriptionSchema } from '../../api/push-subscription';
 import { registerRequestSchema } from '../../api/register';
 import { requestFailedSchema } from '../../api/request-failed';
@@ -106,8 +110,10 @@ export const SESSION_ROUTES: readonly ApiRoute[] = [
     path: '/password/reset',
     access: PUBLIC,
     tag: 'Sign-in',
-    summary: "Sets a new password with the mailed link's token; revokes the user's tokens.",
+    summary:
+      "Sets a new password with the mailed link's token; revokes the user's tokens and the secrets of its client-credentials clients (named in the answer).",
     body: passwordResetRequestSchema,
+    response: passwordResetAnswerSchema,
   },
   {
     method: 'POST',
@@ -182,6 +188,15 @@ export const SESSION_ROUTES: readonly ApiRoute[] = [
     params: idParams,
     body: clientUpdateSchema,
     response: oauthClientViewSchema,
+  },
+  {
+    method: 'POST',
+    path: '/oauth/clients/:id/secret',
+    access: FIRST_PARTY,
+    tag: 'OAuth',
+    summary: 'A new secret for a confidential client, shown this once; the old one stops working.',
+    params: idParams,
+    response: clientCreatedSchema,
   },
   {
     method: 'DELETE',
