@@ -273,6 +273,52 @@ describe('uploads in chunks', () => {
 });
 
 describe('file rules', () => {
+  it('a download is named without bidi and control characters, whatever the stored name has', async () => {
+    const press = await assetNamed('Press line 1');
+    // Each would make a name show as something else in the download bar, or cut it.
+    const hidden = [
+      '\u200E',
+      '\u200F',
+      '\u202A',
+      '\u202B',
+      '\u202C',
+      '\u202D',
+      '\u202E',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u061C',
+      '\u0000',
+      '\u0007',
+      '\n',
+      '\r',
+      '\u007F',
+      '\u0085',
+      '\u009B',
+    ];
+    const png = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: { r: 9, g: 9, b: 9 } },
+    })
+      .png()
+      .toBuffer();
+    const name = `inv${hidden.join('')}oice\u202Egnp.exe.png`;
+    const { id, answer } = await makeFile(press, png, { kind: 'photo', name, type: 'image/png' });
+    expect(answer.status).toBe(201);
+    // Stored as given: the name a user typed is theirs; only what a download is saved as changes.
+    expect(dataOf<SyncedModel>(answer).attributes.name).toBe(name);
+    expect((await putChunk(id, 0, png)).status).toBe(200);
+    const content = await download(apiPaths.fileContent(id));
+    expect(content.headers.get('content-disposition')).toBe(
+      `inline; filename*=UTF-8''${encodeURIComponent('invoicegnp.exe.png')}`,
+    );
+    const thumbnail = await download(apiPaths.fileThumbnail(id));
+    expect(thumbnail.status).toBe(200);
+    expect(thumbnail.headers.get('content-disposition')).toBe(
+      `inline; filename*=UTF-8''${encodeURIComponent('invoicegnp.exe.png.webp')}`,
+    );
+  });
+
   it('checks kind, type, size and keeps a file as it was uploaded', async () => {
     const press = await assetNamed('Press line 1');
     const pdfAsPhoto = await makeFile(press, randomBytes(10), { kind: 'photo' });
