@@ -50,11 +50,12 @@ export function wrongTyped(schema: JsonSchema): unknown[] {
   return SAMPLES.filter((v) => !types.has(jsonType(v)));
 }
 
-/** Values past any sensible size, of each type the schema allows. */
+/** Values past any sensible size or holding NUL, of each type the schema allows. */
 export function oversized(schema: JsonSchema): unknown[] {
   const types = typesOf(schema) ?? new Set(['string', 'array']);
   const out: unknown[] = [];
-  if (types.has('string')) out.push(OVERSIZED_TEXT);
+  // NUL: Postgres stores no U+0000 in text or JSON (a 500 there, stored on SQLite).
+  if (types.has('string')) out.push(OVERSIZED_TEXT, 'nul\u0000text');
   if (types.has('array')) out.push(OVERSIZED_LIST);
   if (types.has('number')) out.push(1e308, -1e308);
   return out;
