@@ -2,6 +2,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import {
+  connectionHostOf,
+  mayPing,
+  TERMINAL_PING_REFUSED,
+  type PingScope,
   GATEWAY_HEARTBEAT_MS,
   GATEWAY_REQUEST_TIMEOUT_MS,
   gatewayConfigSchema,
@@ -321,6 +325,21 @@ export class Agent {
         return lines.join('\n');
       }
       case 'ping': {
+        // The server refused pings elsewhere already; the agent holds to the same rule with
+        // what it runs and the networks it is on, whoever asks.
+        const network = this.config?.network;
+        const scope: PingScope = {
+          hosts: (this.config?.connections ?? []).flatMap(
+            (c) => connectionHostOf(c.settings) ?? [],
+          ),
+          networks: [
+            ...realAddresses().map((a) => ({ address: a.address, netmask: a.netmask })),
+            ...(network === undefined || network.ip === null || network.subnet_mask === null
+              ? []
+              : [{ address: network.ip, netmask: network.subnet_mask }]),
+          ],
+        };
+        if (!mayPing(scope, command.host)) throw new Error(TERMINAL_PING_REFUSED);
         const times: string[] = [];
         for (let i = 0; i < 3; i++) times.push(await tcpConnectTime(command.host, command.port));
         return `${command.host}:${command.port}: ${times.join(', ')}`;

@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, REQUEST_FAILED_PARAMS_MAX_CHARS } from '@plant/shared-schema';
+import {
+  apiPaths,
+  MODELS,
+  openApiDocumentSchema,
+  REQUEST_FAILED_PARAMS_MAX_CHARS,
+  uuidv7,
+} from '@plant/shared-schema';
 import { MAX_BODY_BYTES } from './app';
 import { DEMO_USERS } from './seed/demo';
 import { startTestServer, type TestServer } from './testing/harness';
+import { inBatches, junkBodies, junkParameter, type JsonSchema } from './testing/junk-input';
 
 /**
  * Every route gets wrong types, missing fields, huge strings, SQL and HTML fragments. None may
@@ -300,4 +307,100 @@ describe('ids in paths and queries', () => {
     expect(res.status).toBe(413);
     expect((await s.call('GET', apiPaths.user(), { token })).status).toBe(200);
   });
+});
+
+describe('every route of the OpenAPI document', () => {
+  /**
+   * The calls made from the document itself (so a new route is covered the day it is listed):
+   * each body with every field missing, each field alone wrong-typed or oversized, each query and
+   * path parameter oversized or of the wrong kind. Expected refusals are 4xx; a 500 is a bug.
+   */
+  it('answers no 500 to missing, wrong-typed and oversized fields', async () => {
+    const doc = openApiDocumentSchema.parse((await s.call('GET', apiPaths.openapi())).json);
+    const models = await s.snapshot(token);
+    const idOf = (type: string, pick: (a: Record<string, unknown>) => boolean = () => true) =>
+      models.find((m) => m.type === type && pick(m.attributes))?.id ?? uuidv7();
+    // Ids that exist, so a call gets past "not found" to its checks; deletes get new ids (a
+    // delete that worked would take the rest of the calls' target, or the admin's membership).
+    const real: Record<string, string> = {
+      user: userId,
+      users: userId,
+      accounts: accountId,
+      roles: idOf('role', (a) => a.fixed !== true),
+      datastreams: idOf('datastream'),
+    };
+    const valueOf = (path: string, name: string, method: string): string => {
+      const collection = MODELS.find((m) => path.startsWith(`/${m.collection}/`));
+      if (name === 'accountid') return accountId;
+      if (name === 'type') return 'asset';
+      if (name === 'assetId') return idOf('asset');
+      if (name === 'roleId') return real.roles ?? uuidv7();
+      if (method === 'delete') return uuidv7();
+      if (name === 'id' && collection !== undefined) return idOf(collection.type);
+      const area = path.split('/').filter((p) => p !== '' && p !== 'account')[0] ?? '';
+      return real[area] ?? uuidv7();
+    };
+    interface Call {
+      label: string;
+      method: string;
+      path: string;
+      body?: unknown;
+    }
+    const calls: Call[] = [];
+    // The generic model routes once per model collection of the registry.
+    const patterns = Object.entries(doc.paths).flatMap(([pattern, operations]) =>
+      pattern.includes('{collection}')
+        ? MODELS.map((m) => [pattern.replace('{collection}', m.collection), operations] as const)
+        : [[pattern, operations] as const],
+    );
+    for (const [pattern, operations] of patterns) {
+      for (const [method, op] of Object.entries(operations)) {
+        const params = op.parameters ?? [];
+        const fill = (junk?: { name: string; value: string }) => {
+          let path = pattern.replace(/\{(\w+)\}/g, (_, name: string) =>
+            encodeURIComponent(junk?.name === name ? junk.value : valueOf(pattern, name, method)),
+          );
+          const query = params
+            .filter((p) => p.in === 'query' && junk?.name === p.name)
+            .map((p) => `${p.name}=${encodeURIComponent(junk?.value ?? '')}`);
+          if (query.length > 0) path += `?${query.join('&')}`;
+          return path.slice(1);
+        };
+        const label = `${method.toUpperCase()} ${pattern}`;
+        const schema = op.requestBody?.content['application/json']?.schema as
+          JsonSchema | undefined;
+        const hasBody = method !== 'get';
+        for (const body of schema === undefined ? [] : junkBodies(schema)) {
+          calls.push({ label: `${label} ${body.label}`, method, path: fill(), body: body.value });
+        }
+        // A path parameter that the collection's own path filled in has no junk of its own.
+        for (const p of params.filter((q) => q.in === 'query' || pattern.includes(`{${q.name}}`))) {
+          for (const value of junkParameter(p.schema)) {
+            calls.push({
+              label: `${label} ${p.name}=${value.slice(0, 24)}`,
+              method,
+              path: fill({ name: p.name, value }),
+              ...(hasBody ? { body: {} } : {}),
+            });
+          }
+        }
+        if (schema === undefined && params.length === 0)
+          calls.push({ label, method, path: fill(), ...(hasBody ? { body: {} } : {}) });
+      }
+    }
+    expect(calls.length).toBeGreaterThan(300);
+    const failed: string[] = [];
+    await inBatches(calls, 12, async (call) => {
+      // Signing out ends the token it is called with: that call gets a token of its own.
+      const own = call.path === apiPaths.logout() ? await s.signIn(DEMO_USERS.admin) : token;
+      const res = await s.call(call.method.toUpperCase(), call.path, {
+        token: own,
+        ...(call.body === undefined ? {} : { json: call.body }),
+      });
+      if (res.status >= 500) failed.push(`${call.label}: ${res.status} ${res.text.slice(0, 80)}`);
+    });
+    expect(failed).toEqual([]);
+    // The admin is still signed in and still in its account.
+    expect((await s.call('GET', apiPaths.user(), { token })).status).toBe(200);
+  }, 120_000);
 });

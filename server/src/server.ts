@@ -30,6 +30,7 @@ import { LogPruner } from './services/log-pruner';
 import { Mailer } from './services/mail.service';
 import { RecordPruner } from './services/record-pruner';
 import { MachineData } from './gateways/machine-data';
+import type { SandboxOptions } from './sandbox/quickjs-sandbox';
 import { sandboxPreprocessor } from './gateways/sandbox-preprocessor';
 import { ValuesService } from './gateways/values.service';
 import { FileService } from './files/file.service';
@@ -64,6 +65,8 @@ export interface ServerOptions {
    * this process's dispatcher from running rounds. Default true.
    */
   readonly dispatch?: boolean;
+  /** Tests only: pre-processing in a sandbox of this process's own, with these limits. */
+  readonly sandbox?: SandboxOptions;
 }
 
 /**
@@ -240,13 +243,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     config.databaseUrl === undefined
       ? await openTimeSeriesStore(config.dataDir)
       : await openPostgresTimeSeriesStore(config.databaseUrl);
+  // The process's shared sandbox, released at stop (its threads end with the last user).
+  const preprocessor = await sandboxPreprocessor(
+    log,
+    options.sandbox === undefined ? {} : { sandbox: options.sandbox },
+  );
   const machineData = new MachineData({
     db,
     feed,
     clock,
     log,
     store,
-    preprocessor: await sandboxPreprocessor(log),
+    preprocessor,
     models: services.models,
     credentials: services.gatewayCredentials,
   });
@@ -361,6 +369,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(force);
       await background.drain();
+      preprocessor.dispose();
       // Last of what requests and presence use: their rate limits, revocations and links.
       await cluster.close();
       // Closed once no request can read values any more.

@@ -39,6 +39,7 @@ export * from './models/registry';
 export * from './models/asset';
 export * from './models/file';
 export * from './models/gateway';
+export * from './models/code-rules';
 export * from './models/datastream';
 export * from './models/account-lists';
 export * from './models/connection';

@@ -9,8 +9,10 @@ import {
   STATIC_IP_MISSING,
   TAGNAME_USED,
   TERMINAL_NOT_ALLOWED,
+  TERMINAL_PING_REFUSED,
   TERMINAL_UNKNOWN,
   TERMINAL_USAGE,
+  NUL_TEXT_MESSAGE,
   VALUE_TYPE_TEXTS,
   ERROR_TEXTS,
   FORGOT_ACCEPTED_MESSAGE,
@@ -255,6 +257,11 @@ const KNOWN = new Map<string, MessageDescriptor>([
   // The gateway terminal and requests to a gateway's agent.
   [TERMINAL_UNKNOWN, msg`Unknown command. Type help for the commands.`],
   [TERMINAL_USAGE, msg`Wrong arguments. Type help for the commands.`],
+  [
+    TERMINAL_PING_REFUSED,
+    msg`ping reaches only the hosts of this gateway's connections and addresses in its own networks.`,
+  ],
+  [NUL_TEXT_MESSAGE, msg`The text may not contain NUL characters.`],
   [TERMINAL_NOT_ALLOWED, msg`The terminal needs the internal tag and gateway::view.`],
   [
     'The gateway is offline. Interactions are limited until it is back.',

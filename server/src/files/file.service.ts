@@ -30,6 +30,7 @@ export interface FileDownload {
   readonly body: ReadStream;
   readonly size: number;
   readonly type: string;
+  /** The name to save it under: downloadName() of the stored one. */
   readonly name: string;
   readonly sha256: string;
 }
@@ -53,6 +54,18 @@ export type ProgressSink = (accountId: string, assetId: string, progress: Upload
  * see, or of another account, is not found; reading needs asset::view, uploading asset::edit and
  * edit rights on the asset.
  */
+/**
+ * Characters a saved file's name must not carry: control characters (NUL, line breaks, C1) and
+ * the bidi controls (LRM, RLM, ALM, the embeddings, overrides and isolates) with which a name
+ * like `invoice\u202Efdp.exe` shows as `invoiceexe.pdf` in the browser's download bar.
+ */
+const NOT_IN_DOWNLOAD_NAMES = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+
+/** The name a download is saved under: the stored name without those characters. */
+export function downloadName(name: string): string {
+  return name.replace(NOT_IN_DOWNLOAD_NAMES, '').trim() || 'file';
+}
+
 export class FileService {
   /** One chunk at a time per file: a second tab's chunk waits for the first. */
   private readonly busy = new Map<string, Promise<unknown>>();
@@ -151,7 +164,7 @@ export class FileService {
       body: this.blobs.open(file.accountId, file.attributes.sha256),
       size,
       type: file.attributes.type,
-      name: file.attributes.name,
+      name: downloadName(file.attributes.name),
       sha256: file.attributes.sha256,
     };
   }
@@ -167,7 +180,7 @@ export class FileService {
       body: this.blobs.openThumbnail(file.accountId, sha256),
       size,
       type: 'image/webp',
-      name: `${file.attributes.name}.webp`,
+      name: downloadName(`${file.attributes.name}.webp`),
       sha256,
     };
   }

@@ -25,6 +25,14 @@ export interface Preprocessor {
     code: string,
     inputs: readonly { value: PointValue; ts: number; previous: PointValue | null }[],
   ): readonly PreprocessOutcome[];
+  /**
+   * The same rules and sandbox without blocking the caller's thread: for the code trial of a
+   * request, so that code running to its limit does not stall the server's other requests.
+   */
+  runAsync(
+    code: string,
+    inputs: readonly { value: PointValue; ts: number; previous: PointValue | null }[],
+  ): Promise<readonly PreprocessOutcome[]>;
 }
 
 /** Who hears of stored points after their ack (alarm evaluation); its failures are logged only. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PointValue } from '@plant/shared-schema';
 import type { Logger } from '../logger';
 import { CODE_NOT_RUN, CODE_TOO_SLOW } from '../sandbox/quickjs-sandbox';
-import { CODE_NOT_VALID } from '../sandbox/rules';
+import { CODE_NOT_VALID } from '@plant/shared-schema';
 import type { Preprocessor } from './ingest';
 import { sandboxPreprocessor } from './sandbox-preprocessor';
 

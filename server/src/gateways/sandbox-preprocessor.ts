@@ -8,7 +8,7 @@ import {
   type Sandbox,
   type SandboxOptions,
 } from '../sandbox/quickjs-sandbox';
-import { codeProblem } from '../sandbox/rules';
+import { codeProblem, type PointValue } from '@plant/shared-schema';
 import type { PreprocessOutcome, Preprocessor } from './ingest';
 
 export interface SandboxPreprocessorOptions {
@@ -71,17 +71,33 @@ export async function sandboxPreprocessor(
     log.warn('pre-processing code stopped', { code: key, chars: code.length, values, error });
   };
 
+  /** What the rules answer without running the code, if they answer. */
+  const before = (
+    code: string,
+    inputs: readonly { value: PointValue }[],
+  ): PreprocessOutcome[] | undefined => {
+    if (inputs.length === 0) return [];
+    if (code.trim() === '') return inputs.map((i) => ({ kind: 'value', value: i.value }));
+    const problem = check(code);
+    if (problem !== undefined) return inputs.map(() => ({ kind: 'error', error: problem }));
+    if (disposed) return inputs.map(() => ({ kind: 'error', error: CODE_NOT_RUN }));
+    return undefined;
+  };
+  const after = (code: string, values: number, outcomes: PreprocessOutcome[]) => {
+    const stopped = outcomes.find((o) => o.kind === 'error' && WARNED.has(o.error));
+    if (stopped?.kind === 'error') warn(code, stopped.error, values);
+    return outcomes;
+  };
+
   return {
     run(code, inputs): readonly PreprocessOutcome[] {
-      if (inputs.length === 0) return [];
-      if (code.trim() === '') return inputs.map((i) => ({ kind: 'value', value: i.value }));
-      const problem = check(code);
-      if (problem !== undefined) return inputs.map(() => ({ kind: 'error', error: problem }));
-      if (disposed) return inputs.map(() => ({ kind: 'error', error: CODE_NOT_RUN }));
-      const outcomes = lease.sandbox.run(code, inputs);
-      const stopped = outcomes.find((o) => o.kind === 'error' && WARNED.has(o.error));
-      if (stopped?.kind === 'error') warn(code, stopped.error, inputs.length);
-      return outcomes;
+      return before(code, inputs) ?? after(code, inputs.length, lease.sandbox.run(code, inputs));
+    },
+    async runAsync(code, inputs): Promise<readonly PreprocessOutcome[]> {
+      return (
+        before(code, inputs) ??
+        after(code, inputs.length, await lease.sandbox.runAsync(code, inputs))
+      );
     },
     dispose() {
       if (disposed) return;

@@ -4,6 +4,7 @@ import {
   apiPaths,
   gatewayRequestSchema,
   gatewayTopics,
+  TERMINAL_PING_REFUSED,
   TERMINAL_UNKNOWN,
   topics,
   type TerminalAudit,
@@ -94,6 +95,64 @@ describe('the gateway terminal', () => {
       ['rm -rf /', DEMO_USERS.internal, false],
       ['status', DEMO_USERS.internal, true],
     ]);
+  });
+
+  it("pings only its connections' hosts and its own network; anything else is refused before the agent", async () => {
+    const admin = await s.signIn(DEMO_USERS.admin);
+    const plc = await s.call('POST', apiPaths.collection('connections'), {
+      token: admin,
+      json: {
+        gateway_id: gw.gatewayId,
+        name: 'PLC 7',
+        protocol: 'modbus-tcp',
+        settings: { host: 'plc-7.plant.local', port: 502 },
+        enabled: false,
+      },
+    });
+    expect(plc.status, plc.text).toBe(201);
+    const network = await s.call('PUT', apiPaths.model('gateways', gw.gatewayId), {
+      token: admin,
+      json: { ip_assignment: 'static', ip: '192.168.50.10', subnet_mask: '255.255.255.0' },
+    });
+    expect(network.status, network.text).toBe(200);
+
+    const { user, creds } = await clients.session(DEMO_USERS.internal);
+    const browser = await clients.connect(creds);
+    const got = collect(browser);
+    await browser.subscribeAsync(topics.terminalOut(user.account, gw.gatewayId), { qos: 0 });
+    const run = async (id: string, line: string) => {
+      await browser.publishAsync(
+        topics.terminalIn(user.account, gw.gatewayId),
+        JSON.stringify({ id, line }),
+      );
+      await until(() => got.some((m) => (m.payload as TerminalOut).id === id), 10_000);
+      return got.find((m) => (m.payload as TerminalOut).id === id)?.payload as TerminalOut;
+    };
+    const pings = () => asked.filter((a) => JSON.stringify(a).includes('"ping"')).length;
+
+    const before = pings();
+    for (const [i, line] of [
+      'ping 169.254.169.254 80',
+      'ping 8.8.8.8 53',
+      'ping 192.168.51.1 22',
+      'ping localhost 5432',
+      'ping 127.0.0.1 22',
+      'ping plc-8.plant.local 502',
+    ].entries()) {
+      expect(await run(`r${i}`, line), line).toMatchObject({
+        ok: false,
+        output: TERMINAL_PING_REFUSED,
+      });
+    }
+    expect(pings()).toBe(before);
+    for (const [i, line] of [
+      'ping plc-7.plant.local 502',
+      'ping PLC-7.plant.local 80',
+      'ping 192.168.50.77 22',
+    ].entries()) {
+      expect(await run(`a${i}`, line), line).toMatchObject({ ok: true, output: 'ran ping' });
+    }
+    expect(pings()).toBe(before + 3);
   });
 
   it('without the internal tag: no answers, a publish closes the connection, nothing runs', async () => {

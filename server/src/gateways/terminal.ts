@@ -1,6 +1,13 @@
 import {
   can,
+  connectionHostOf,
+  connectionModel,
   gatewayModel,
+  mayPing,
+  TERMINAL_PING_REFUSED,
+  type ConnectionAttributes,
+  type GatewayAttributes,
+  type PingScope,
   hasTag,
   parseTerminalLine,
   TERMINAL_HELP,
@@ -14,7 +21,7 @@ import {
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../logger';
-import { ModelRepository } from '../repositories/model.repository';
+import { ModelRepository, type ModelRow } from '../repositories/model.repository';
 import { TerminalRepository } from '../repositories/terminal.repository';
 import type { BrokerIdentity } from '../services/browser-credential.service';
 import { DomainError, forbidden, notFound } from '../services/domain-error';
@@ -84,6 +91,12 @@ export class GatewayTerminal {
       [ok, output] = [true, TERMINAL_HELP];
     } else if ('error' in parsed) {
       [ok, output] = [false, parsed.error];
+    } else if (
+      parsed.command.op === 'ping' &&
+      !mayPing(await this.pingScope(accountId, gateway), parsed.command.host)
+    ) {
+      // Judged here with what the server stored, before the agent (which judges again) hears.
+      [ok, output] = [false, TERMINAL_PING_REFUSED];
     } else {
       try {
         const answer = await this.requests.ask(gatewayId, {
@@ -108,6 +121,27 @@ export class GatewayTerminal {
       output,
     };
     this.publish(topics.terminalOut(accountId, gatewayId), JSON.stringify(out));
+  }
+
+  /**
+   * Where the gateway's ping may go, from what the server stored: its connections' hosts, its
+   * static address and mask, and the addresses (with masks) its agent last reported.
+   */
+  private async pingScope(accountId: string, gateway: ModelRow): Promise<PingScope> {
+    const connections = await this.models.allOfTypes(accountId, [connectionModel.type]);
+    const hosts = connections
+      .map((row) => JSON.parse(row.attributes) as ConnectionAttributes)
+      .filter((c) => c.gateway_id === gateway.id)
+      .flatMap((c) => connectionHostOf(c.settings) ?? []);
+    const attributes = JSON.parse(gateway.attributes) as GatewayAttributes;
+    const networks = (attributes.agent?.addresses ?? []).map((a) => ({
+      address: a.address,
+      netmask: a.netmask,
+    }));
+    if (attributes.ip !== null && attributes.subnet_mask !== null) {
+      networks.push({ address: attributes.ip, netmask: attributes.subnet_mask });
+    }
+    return { hosts, networks };
   }
 
   /** The gateway's audit list (GET gateways/{id}/terminal): the grant's users only. */

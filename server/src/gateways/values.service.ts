@@ -16,11 +16,11 @@ import {
   type TerminalAudit,
   type ValueRetention,
   VALUE_RETENTION_PERMISSION,
+  codeReason,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { AccountRepository } from '../repositories/account.repository';
 import { ModelRepository } from '../repositories/model.repository';
-import { codeReason } from '../sandbox/rules';
 import { DomainError, forbidden, invalidInput, notFound } from '../services/domain-error';
 import { typeProblem } from './ingest';
 import type { Session } from '../services/user.service';
@@ -129,7 +129,8 @@ export class ValuesService {
       if (latest === undefined) throw invalidInput({ value: [NO_VALUE_TO_TRY] });
       input = [latest.ts, latest.value];
     }
-    const [outcome] = this.data.preprocessor.run(body.code, [
+    // Off the main thread: code that runs to its time limit must not hold up other requests.
+    const [outcome] = await this.data.preprocessor.runAsync(body.code, [
       { value: input[1], ts: input[0], previous: null },
     ]);
     if (outcome === undefined || outcome.kind === 'dropped') return { input, output: null };

@@ -1,5 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import { NUL_TEXT_MESSAGE } from '@plant/shared-schema';
+import { invalidInput } from '../services/domain-error';
 import { MalformedBody, validationFailure } from './errors';
 
 /**
@@ -26,15 +28,43 @@ export async function readBody(
   return readJson(c);
 }
 
-/** The body as JSON (an empty body reads as `{}`); malformed JSON: 400. */
+/**
+ * The body as JSON (an empty body reads as `{}`); malformed JSON: 400; a text holding U+0000 (a
+ * value or a key, at any depth): 422 on its path. Postgres refuses NUL in text and JSON, so such
+ * a text failed deep in a write as a 500; every JSON body comes through here, so it is refused
+ * once, for every route, before any schema or service sees it.
+ */
 export async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') return {};
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch {
     throw new MalformedBody();
   }
+  // A NUL can only be written as an escape in JSON text: most bodies are not walked at all.
+  const at = /\\u0000/i.test(text) ? nulPath(body) : undefined;
+  if (at !== undefined) throw invalidInput({ [at === '' ? 'body' : at]: [NUL_TEXT_MESSAGE] });
+  return body;
+}
+
+/** The path (`a.0.b`) of the first text holding U+0000, if any; iterative (bodies nest deep). */
+function nulPath(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, '']];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [item, path] = next;
+    if (typeof item === 'string') {
+      if (item.includes('\0')) return path;
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, child] of Object.entries(item)) {
+        const childPath = path === '' ? key : `${path}.${key}`;
+        if (key.includes('\0')) return childPath;
+        stack.push([child, childPath]);
+      }
+    }
+  }
+  return undefined;
 }
 
 export function validQuery<S extends z.ZodType>(c: Context, schema: S): z.output<S> {

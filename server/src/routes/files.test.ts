@@ -10,6 +10,7 @@ import {
   FILE_REQUIRED,
   FILE_TOO_LARGE,
   FILE_WRONG_TYPE,
+  NUL_TEXT_MESSAGE,
   PHOTO_NOT_OF_ASSET,
   topics,
   UPLOAD_CHUNK_BYTES,
@@ -273,6 +274,55 @@ describe('uploads in chunks', () => {
 });
 
 describe('file rules', () => {
+  it('a download is named without bidi and control characters, whatever the stored name has', async () => {
+    const press = await assetNamed('Press line 1');
+    // Each would make a name show as something else in the download bar, or cut it.
+    const hidden = [
+      '\u200E',
+      '\u200F',
+      '\u202A',
+      '\u202B',
+      '\u202C',
+      '\u202D',
+      '\u202E',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u061C',
+      '\u0007',
+      '\n',
+      '\r',
+      '\u007F',
+      '\u0085',
+      '\u009B',
+    ];
+    const png = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: { r: 9, g: 9, b: 9 } },
+    })
+      .png()
+      .toBuffer();
+    const name = `inv${hidden.join('')}oice\u202Egnp.exe.png`;
+    // NUL is refused on the way in (Postgres stores none); a download would drop it too.
+    const nul = await makeFile(press, png, { kind: 'photo', name: 'a\u0000b.png' });
+    expect(nul.answer.status).toBe(422);
+    expect(nul.answer.json).toMatchObject({ errors: { name: [NUL_TEXT_MESSAGE] } });
+    const { id, answer } = await makeFile(press, png, { kind: 'photo', name, type: 'image/png' });
+    expect(answer.status).toBe(201);
+    // Stored as given: the name a user typed is theirs; only what a download is saved as changes.
+    expect(dataOf<SyncedModel>(answer).attributes.name).toBe(name);
+    expect((await putChunk(id, 0, png)).status).toBe(200);
+    const content = await download(apiPaths.fileContent(id));
+    expect(content.headers.get('content-disposition')).toBe(
+      `inline; filename*=UTF-8''${encodeURIComponent('invoicegnp.exe.png')}`,
+    );
+    const thumbnail = await download(apiPaths.fileThumbnail(id));
+    expect(thumbnail.status).toBe(200);
+    expect(thumbnail.headers.get('content-disposition')).toBe(
+      `inline; filename*=UTF-8''${encodeURIComponent('invoicegnp.exe.png.webp')}`,
+    );
+  });
+
   it('checks kind, type, size and keeps a file as it was uploaded', async () => {
     const press = await assetNamed('Press line 1');
     const pdfAsPhoto = await makeFile(press, randomBytes(10), { kind: 'photo' });

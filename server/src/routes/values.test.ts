@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiPaths,
+  CODE_REASONS,
   type LatestValues,
   type StreamValues,
   type ValueRetention,
@@ -28,8 +29,13 @@ const stream = (name: string) => {
   return id;
 };
 
+/** The code trial's time limit here: long enough that other requests are seen during one. */
+const TRY_LIMIT_MS = 2_000;
+
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({
+    sandbox: { timeLimitMs: TRY_LIMIT_MS, maxTimeLimitMs: TRY_LIMIT_MS },
+  });
   admin = await s.signIn(DEMO_USERS.admin);
   const ids = await s.demoAccountIds();
   gw = await demoGateway(s, ids.root, 4);
@@ -207,6 +213,85 @@ describe('trying pre-processing code', () => {
     expect((thrown.json as { errors: { code: string[] } }).errors.code[0]).toMatch(
       /^The code failed: /,
     );
+  });
+
+  it('runs off the main thread: other requests are answered while code runs to its limit', async () => {
+    const temp = stream('Motor temperature');
+    let tryDone = false;
+    const busy = tryCode(temp, {
+      code: 'let $n = 0;\nwhile (true) { $n++; }\nreturn $n;',
+      value: 1,
+    }).finally(() => {
+      tryDone = true;
+    });
+    // Requests one after another while the trial runs: each is sent after the one before was
+    // answered, so several answered before the trial's own answer were served during its run
+    // (a trial on the main thread held every request behind it until its limit).
+    let answeredDuring = 0;
+    while (!tryDone && answeredDuring < 5) {
+      const other = await s.call('GET', apiPaths.user(), { token: admin });
+      expect(other.status).toBe(200);
+      if (!tryDone) answeredDuring++;
+    }
+    expect(answeredDuring).toBe(5);
+    expect(tryDone).toBe(false);
+    const res = await busy;
+    expect(res.status).toBe(422);
+    expect((res.json as { errors: { code: string[] } }).errors.code).toEqual([
+      'The code took too long.',
+    ]);
+  });
+
+  it('refuses on save exactly the code it refuses on trial, with the same text', async () => {
+    const temp = stream('Motor temperature');
+    const codes = [
+      'return $value * 2;',
+      'let $x = $value;\nif ($x > 1) { return $x; }\nreturn 0;',
+      // Accepted by the rules: an expression over two lines, a comment after the last statement.
+      'return $value\n  * 2;',
+      'return $value; // as it is',
+      'const $o = { a: 1 };\nreturn $o.a;',
+      // Refused by them: a plain variable, a bracket left open, a missing semicolon, no return.
+      'x = 5;\nreturn x;',
+      'let $a = 1;\nreturn ($a;',
+      'let $x = 1\nreturn $x;',
+      'let $x = 1;',
+      `return ${'1 + '.repeat(2_500)}1;`,
+      '',
+    ];
+    const answers = await Promise.all(
+      codes.map(async (code) => {
+        const saved = await s.call('PUT', apiPaths.model('datastreams', temp), {
+          token: admin,
+          json: { preprocessing: code },
+        });
+        const tried = await tryCode(temp, { code, value: 1 });
+        return { code, saved, tried };
+      }),
+    );
+    for (const { code, saved, tried } of answers) {
+      expect([saved.status, tried.status], code).toSatisfy(
+        ([a, b]: number[]) => (a === 200 && b === 200) || (a === 422 && b === 422),
+      );
+      if (saved.status === 422) {
+        // Spec 001 §5's text on both; the trial's field says which rule.
+        expect(saved.json, code).toMatchObject({
+          errors: { preprocessing: ['This code is not valid'] },
+        });
+        expect(tried.json, code).toMatchObject({ message: 'This code is not valid' });
+        expect(Object.values(CODE_REASONS), code).toContain(
+          (tried.json as { errors: { code: string[] } }).errors.code[0],
+        );
+      }
+    }
+    // Both kinds were among them.
+    expect(answers.filter((a) => a.saved.status === 200).length).toBeGreaterThan(2);
+    expect(answers.filter((a) => a.saved.status === 422).length).toBeGreaterThan(2);
+    const reset = await s.call('PUT', apiPaths.model('datastreams', temp), {
+      token: admin,
+      json: { preprocessing: '' },
+    });
+    expect(reset.status).toBe(200);
   });
 
   it('needs a value when the stream has none, datastream::edit, and a stream of the account', async () => {

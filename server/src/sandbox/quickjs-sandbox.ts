@@ -4,8 +4,12 @@ import {
   Worker,
   type MessagePort,
 } from 'node:worker_threads';
-import { CODE_RUN_TEXTS, GATEWAY_LIMITS, type PointValue } from '@plant/shared-schema';
-import { CODE_NOT_VALID } from './rules';
+import {
+  CODE_NOT_VALID,
+  CODE_RUN_TEXTS,
+  GATEWAY_LIMITS,
+  type PointValue,
+} from '@plant/shared-schema';
 
 /** Texts of a value's refusal (shown to users; spec 001 §5 gives the first). */
 export { CODE_NOT_VALID };
@@ -57,11 +61,19 @@ export interface SandboxOptions {
 export interface Sandbox {
   /** Runs `code` over the inputs, in order; one outcome per input. Blocks until done. */
   run(code: string, inputs: readonly SandboxInput[]): SandboxOutcome[];
+  /**
+   * The same on a thread of its own, without blocking the caller: for a request (the code
+   * trial), during which the server keeps answering others. One call at a time; past
+   * {@link MAX_WAITING_CALLS} waiting, a call answers CODE_NOT_RUN at once.
+   */
+  runAsync(code: string, inputs: readonly SandboxInput[]): Promise<SandboxOutcome[]>;
   /** Stops its threads. */
   dispose(): void;
 }
 
 const MIB = 1024 * 1024;
+/** Asynchronous calls that may wait for the one running (each holds a request open). */
+export const MAX_WAITING_CALLS = 16;
 /** The QuickJS build's fixed start (its image, stack and first heap). */
 const BASE_MEMORY_BYTES = 16 * MIB;
 
@@ -122,6 +134,11 @@ const REASONS: Record<string, string> = {
 class WorkerSandbox implements Sandbox {
   private active: SandboxThread | undefined;
   private spare: SandboxThread | undefined;
+  /** The thread of `runAsync`, started at its first call; never used by `run`. */
+  private trial: SandboxThread | undefined;
+  /** The end of the last asynchronous call queued, and how many wait or run. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private queued = 0;
   private seq = 0;
   private disposed = false;
   private readonly memoryBytes: number;
@@ -171,12 +188,76 @@ class WorkerSandbox implements Sandbox {
     return inputs.map((_, i) => outcomeOf(reply.outcomes[i]));
   }
 
+  runAsync(code: string, inputs: readonly SandboxInput[]): Promise<SandboxOutcome[]> {
+    if (this.disposed) return Promise.reject(new Error('The sandbox is disposed.'));
+    if (inputs.length === 0) return Promise.resolve([]);
+    if (this.queued > MAX_WAITING_CALLS) {
+      return Promise.resolve(inputs.map(() => ({ kind: 'error', error: CODE_NOT_RUN })));
+    }
+    this.queued++;
+    const call = this.queue.then(() => this.runOnTrial(code, inputs));
+    this.queue = call.catch(() => undefined);
+    return call.finally(() => {
+      this.queued--;
+    });
+  }
+
   dispose(): void {
     this.disposed = true;
     this.active?.stop();
     this.spare?.stop();
+    this.trial?.stop();
     this.active = undefined;
     this.spare = undefined;
+    this.trial = undefined;
+  }
+
+  /**
+   * One asynchronous call: the request posted to the trial thread, the answer awaited as a
+   * message (the caller's event loop runs meanwhile); past its limit and grace the thread is
+   * killed, as in `run`, and the next call starts a new one.
+   */
+  private async runOnTrial(code: string, inputs: readonly SandboxInput[]) {
+    const all = (error: string): SandboxOutcome[] => inputs.map(() => ({ kind: 'error', error }));
+    if (this.disposed) return all(CODE_NOT_RUN);
+    if (this.trial === undefined || this.trial.dead) {
+      this.trial = new SandboxThread(this.memoryBytes);
+    }
+    const thread = this.trial;
+    try {
+      await thread.started(this.options.startupTimeoutMs ?? DEFAULTS.startupTimeoutMs);
+    } catch {
+      this.retireTrial(thread, 'crash');
+      return all(CODE_NOT_RUN);
+    }
+    const seq = ++this.seq;
+    const timeLimitMs = timeLimitFor(inputs.length, this.options);
+    const answer = thread.replyAsync(seq, timeLimitMs + (this.options.graceMs ?? DEFAULTS.graceMs));
+    thread.port.postMessage({
+      seq,
+      code,
+      inputs,
+      timeLimitMs,
+      memoryLimitBytes: this.options.memoryLimitBytes ?? DEFAULTS.memoryLimitBytes,
+      stackLimitBytes: this.options.stackLimitBytes ?? DEFAULTS.stackLimitBytes,
+      textLimit: this.options.textLimit ?? DEFAULTS.textLimit,
+    });
+    const reply = await answer;
+    if (reply === undefined) {
+      this.retireTrial(thread, thread.dead ? 'crash' : 'timeout');
+      return all(CODE_TOO_SLOW);
+    }
+    if ('crashed' in reply) {
+      this.retireTrial(thread, 'crash');
+      return all(reply.crashed === 'stack' ? CODE_TOO_DEEP : CODE_NOT_RUN);
+    }
+    return inputs.map((_, i) => outcomeOf(reply.outcomes[i]));
+  }
+
+  private retireTrial(thread: SandboxThread, reason: 'timeout' | 'crash'): void {
+    thread.stop();
+    if (this.trial === thread) this.trial = undefined;
+    this.options.onRestart?.(reason);
   }
 
   /** A ready thread (waiting for a starting one), with a spare starting behind it. */
@@ -212,6 +293,8 @@ class SandboxThread {
   private readonly signal = new Int32Array(new SharedArrayBuffer(8));
   private exited = false;
   private stopped = false;
+  /** Settles when QuickJS is loaded (resolves) or the thread fails first (rejects). */
+  private readonly ready: Promise<void>;
 
   constructor(memoryBytes: number) {
     const { port1, port2 } = new MessageChannel();
@@ -232,19 +315,7 @@ class SandboxThread {
     this.worker.on('exit', () => {
       this.exited = true;
     });
-  }
-
-  get dead(): boolean {
-    return this.exited || this.stopped;
-  }
-
-  /** Resolves once QuickJS is loaded; rejects when the thread fails first or takes too long. */
-  started(timeoutMs: number): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error('The sandbox did not start in time.'));
-      }, timeoutMs);
+    this.ready = new Promise<void>((resolve, reject) => {
       const onMessage = (message: unknown) => {
         if (message !== 'ready') return;
         done();
@@ -259,7 +330,6 @@ class SandboxThread {
         reject(new Error(`The sandbox stopped while starting (exit code ${code}).`));
       };
       const done = () => {
-        clearTimeout(timer);
         this.worker.off('message', onMessage);
         this.worker.off('error', onError);
         this.worker.off('exit', onExit);
@@ -268,6 +338,30 @@ class SandboxThread {
       this.worker.on('error', onError);
       this.worker.on('exit', onExit);
     });
+    // Whoever asks (started) hears of a failure; unasked, it is only the thread marked dead.
+    this.ready.catch(() => undefined);
+  }
+
+  get dead(): boolean {
+    return this.exited || this.stopped;
+  }
+
+  /** Resolves once QuickJS is loaded; rejects when the thread fails first or takes too long. */
+  async started(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.ready,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error('The sandbox did not start in time.')),
+            timeoutMs,
+          );
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Blocks until the thread is ready; false when it is not within `timeoutMs`. */
@@ -302,6 +396,29 @@ class SandboxThread {
       if (received.message.seq === seq) return received.message;
     }
     return undefined;
+  }
+
+  /**
+   * The reply to `seq` as a message, without blocking; undefined after `timeoutMs` or when the
+   * thread ends first. Only for a thread that `reply` never reads (the trial's own).
+   */
+  replyAsync(seq: number, timeoutMs: number): Promise<Reply | undefined> {
+    return new Promise((resolve) => {
+      const onMessage = (message: Reply) => {
+        if (message.seq !== seq) return;
+        done(message);
+      };
+      const onExit = () => done(undefined);
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      const done = (reply: Reply | undefined) => {
+        clearTimeout(timer);
+        this.port.off('message', onMessage);
+        this.worker.off('exit', onExit);
+        resolve(reply);
+      };
+      this.port.on('message', onMessage);
+      this.worker.on('exit', onExit);
+    });
   }
 
   stop(): void {

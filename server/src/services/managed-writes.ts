@@ -8,7 +8,6 @@ import {
   isInternal,
   memberAttributesSchema,
   memberModel,
-  roleAttributesSchema,
   roleModel,
   tagAttributesSchema,
   tagModel,
@@ -78,11 +77,26 @@ function parsed<S extends z.ZodType>(
   ) as Partial<z.output<S>>;
 }
 
+const roleCreate = roleChangeSchema.required({ name: true });
 const memberChange = memberAttributesSchema.pick({ role_ids: true, base: true }).partial();
 const accountCreate = accountAttributesSchema.pick({ name: true, parent_id: true });
 const accountChange = accountAttributesSchema
   .pick({ name: true, parent_id: true, active: true, theme: true })
   .partial();
+const tagChange = tagAttributesSchema.partial();
+
+/**
+ * What a managed write's body may say, per model type and kind: checked before any rule runs, so
+ * a missing, empty or wrong-typed field is a 422 with its field's message wherever the write
+ * goes next (a bare `schema.parse` in a branch threw a ZodError, answered 500). Members are not
+ * made here (invitations), deletes take no attributes.
+ */
+const BODY_SCHEMAS: Readonly<Record<string, Partial<Record<WriteKind, z.ZodType>>>> = {
+  [roleModel.type]: { create: roleCreate, update: roleChangeSchema },
+  [memberModel.type]: { update: memberChange },
+  [accountModel.type]: { create: accountCreate, update: accountChange },
+  [tagModel.type]: { create: tagAttributesSchema, update: tagChange },
+};
 
 /**
  * A write of a managed model (models/managed.ts) through the generic routes, inside the caller's
@@ -99,15 +113,17 @@ export async function writeManaged(
   id: string,
   body: Record<string, unknown>,
 ): Promise<ManagedResult> {
+  const schema = BODY_SCHEMAS[def.type]?.[kind];
+  if (schema !== undefined) parsed(schema, body);
   let log = new ManagedLog(trx);
   let accessMoved = true;
   let find: () => Promise<SyncedModel | undefined>;
   if (def.type === roleModel.type) {
     const ops = new RoleOps(trx, session, accountId);
     if (kind === 'create') {
-      const { name } = roleAttributesSchema.pick({ name: true }).parse(body);
-      await ops.create(id, name);
-      await ops.apply(id, parsed(roleChangeSchema, body));
+      const change = parsed(roleCreate, body);
+      await ops.create(id, change.name ?? '');
+      await ops.apply(id, change);
     } else if (kind === 'update') {
       // Another account's role is unknown whatever the body says: looked up before it is read.
       await ops.changeable(id);
@@ -216,8 +232,7 @@ async function writeTag(
   }
   if (kind === 'update' && current === undefined) throw notFound('Tag');
   if (kind === 'create' && current !== undefined) throw idTaken();
-  const given = parsed(tagAttributesSchema.partial(), body);
-  if (kind === 'create') parsed(tagAttributesSchema, body);
+  const given = parsed(tagChange, body);
   const before = tagAttributesSchema.parse(current?.attributes ?? { slug: 'new' });
   const next = {
     slug: given.slug ?? before.slug,

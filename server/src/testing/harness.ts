@@ -1,3 +1,4 @@
+import type { SandboxOptions } from '../sandbox/quickjs-sandbox';
 import type { Agent as HttpsAgent } from 'node:https';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -82,6 +83,8 @@ export interface TestServerOptions {
   dispatch?: boolean;
   /** On Postgres, a new database with this default collation; SQLite has none. */
   postgresLocale?: TestLocale;
+  /** Limits of a pre-processing sandbox of the server's own (a longer time limit, say). */
+  sandbox?: SandboxOptions;
 }
 
 /** One HTTP request from a chosen local address (fetch cannot pick its source address). */
@@ -191,6 +194,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.brokerRecheckMs === undefined ? {} : { brokerRecheckMs: options.brokerRecheckMs }),
     ...(options.pushAgent === undefined ? {} : { testPush: { agent: options.pushAgent } }),
     ...(options.dispatch === undefined ? {} : { dispatch: options.dispatch }),
+    ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
   });
 
   const { call, signIn, clientId } = await apiClient(server.url);

@@ -98,3 +98,100 @@ export const terminalAuditSchema = z.array(
   }),
 );
 export type TerminalAudit = z.infer<typeof terminalAuditSchema>;
+
+/** The answer to a ping outside the gateway's connections and networks (never sent on). */
+export const TERMINAL_PING_REFUSED =
+  "ping reaches only the hosts of this gateway's connections and addresses in its own networks.";
+
+/**
+ * Where a gateway's `ping` may go (issue 28): the hosts of its configured connections, and
+ * addresses inside its own networks (its interfaces' addresses with their masks, and its static
+ * setting). Anything else (the cloud's metadata service, the office network, the internet) would
+ * make the terminal a port scanner from inside the plant. The server judges with what it stored,
+ * the agent again with its configuration and interfaces.
+ */
+export interface PingScope {
+  /** The connections' hosts (names or addresses), as configured. */
+  readonly hosts: readonly string[];
+  /** The gateway's addresses with their masks (IPv4 dotted, IPv6 as `ffff:ffff::`). */
+  readonly networks: readonly { readonly address: string; readonly netmask: string }[];
+}
+
+/** The host a connection's settings reach (Modbus and S7 `host`, OPC UA's endpoint's host). */
+export function connectionHostOf(settings: Readonly<Record<string, unknown>>): string | undefined {
+  if (typeof settings.host === 'string') return settings.host;
+  if (typeof settings.endpoint === 'string') {
+    return /^opc\.tcp:\/\/(\[[^\]]+\]|[^\s/:]+)/i.exec(settings.endpoint)?.[1];
+  }
+  return undefined;
+}
+
+/** Whether `ping host` stays inside the scope. */
+export function mayPing(scope: PingScope, host: string): boolean {
+  const wanted = bare(host);
+  if (scope.hosts.some((h) => bare(h) === wanted)) return true;
+  const target = addressBytes(wanted);
+  if (target === undefined) return false;
+  return scope.networks.some(({ address, netmask }) => {
+    const own = addressBytes(bare(address));
+    const mask = addressBytes(netmask);
+    if (own === undefined || mask === undefined) return false;
+    if (own.length !== target.length || mask.length !== target.length) return false;
+    // A mask wider than /8 (IPv4) or /32 (IPv6) is no plant network: it would open everything.
+    if (prefixLength(mask) < (target.length === 4 ? 8 : 32)) return false;
+    return target.every((b, i) => (b & (mask[i] ?? 0)) === ((own[i] ?? 0) & (mask[i] ?? 0)));
+  });
+}
+
+function bare(host: string): string {
+  return host
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+    .toLowerCase();
+}
+
+function prefixLength(mask: readonly number[]): number {
+  let bits = 0;
+  for (const byte of mask) {
+    if (byte === 255) bits += 8;
+    else {
+      bits += 8 - Math.log2(256 - byte);
+      break;
+    }
+  }
+  return bits;
+}
+
+/** The bytes of an IPv4 (4) or IPv6 (16) address; IPv4-mapped IPv6 as IPv4; else undefined. */
+function addressBytes(text: string): number[] | undefined {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (v4 !== null) {
+    const bytes = v4.slice(1).map(Number);
+    return bytes.every((b) => b <= 255) ? bytes : undefined;
+  }
+  if (!/^[0-9a-f:.]+$/.test(text) || !text.includes(':')) return undefined;
+  let rest = text;
+  // A dotted IPv4 tail (`::ffff:10.0.0.1`) as its two groups.
+  const dotted = /(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(rest);
+  if (dotted !== null) {
+    const [a = 0, b = 0, c = 0, d = 0] = addressBytes(dotted[1] ?? '') ?? [];
+    if (addressBytes(dotted[1] ?? '') === undefined) return undefined;
+    rest = `${rest.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = rest.split('::');
+  if (halves.length > 2) return undefined;
+  const groups = (part: string) => (part === '' ? [] : part.split(':'));
+  const head = groups(halves[0] ?? '');
+  const after = halves.length === 2 ? groups(halves[1] ?? '') : [];
+  const fill = 8 - head.length - after.length;
+  if (halves.length === 1 ? fill !== 0 : fill < 0) return undefined;
+  const all = [...head, ...Array<string>(fill).fill('0'), ...after];
+  if (all.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return undefined;
+  const bytes = all.flatMap((g) => {
+    const n = parseInt(g, 16);
+    return [n >> 8, n & 255];
+  });
+  const mapped = bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 255 && bytes[11] === 255;
+  return mapped ? bytes.slice(12) : bytes;
+}

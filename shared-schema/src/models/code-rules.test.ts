@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CODE_NOT_VALID, codeProblem, MAX_CODE_CHARS, MAX_NESTING } from './rules';
+import { CODE_NOT_VALID, codeProblem, MAX_CODE_CHARS, MAX_NESTING } from './code-rules';
 
 const accepted: readonly string[] = [
   'let $x = $value * 2; if ($x > 100) { return null; } return $x;',

@@ -1,4 +1,13 @@
-import { CODE_NOT_VALID, CODE_REASONS } from '@plant/shared-schema';
+/** Spec 001 §5: pre-processing code returns a value, ends statements with ';', uses $variables. */
+export const CODE_NOT_VALID = 'This code is not valid';
+/** Why code is not valid: the rule it breaks (the server's check says which). */
+export const CODE_REASONS = {
+  tooLong: 'The code is longer than 10,000 characters.',
+  unreadable: 'A string, comment or bracket is not closed, or the brackets are nested too deeply.',
+  noReturn: 'The code must end by returning a value.',
+  names: 'Variables must start with $.',
+  semicolons: 'Every statement must end with a semicolon.',
+} as const;
 
 /**
  * The static check of spec 001 §5's rules for pre-processing code: "statements end with a
@@ -25,11 +34,13 @@ import { CODE_NOT_VALID, CODE_REASONS } from '@plant/shared-schema';
  *    A line may end anywhere else, so expressions can span lines. `do … while (…)` without a
  *    final `;` is not detected (JavaScript's own exception).
  *
+ * THE check, wherever code is judged: the data stream's schema (a save, in the app and on the
+ * server), the server's code trial and ingest's sandbox. Two checks that disagreed let code be
+ * saved that the trial refused, and the other way round.
+ *
  * Syntax errors beyond this (e.g. `let $x = ;`) are left to the sandbox's compiler, which answers
  * the same text. Empty (or blank) code is not checked: it means "no pre-processing".
  */
-export { CODE_NOT_VALID };
-
 /** The longest code accepted (the data stream model's limit). */
 export const MAX_CODE_CHARS = 10_000;
 /** Deepest bracket nesting accepted: deeper code could exhaust the compiler's stack. */
