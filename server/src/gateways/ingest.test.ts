@@ -131,6 +131,58 @@ describe('ingest', () => {
     expect((await values(temp, now - 100)).map((p) => p[1])).toEqual([1e308]);
   });
 
+  it("refuses points of another machine's streams: only the gateway whose datapoints feed a stream writes it", async () => {
+    const now = Date.now();
+    const ids = await server.demoAccountIds();
+    // The same account's second gateway: its machine's streams are fed by its own datapoints.
+    const other = await demoGateway(server, ids.root, 1);
+    const foreign = other.streams['Motor temperature'];
+    if (foreign === undefined) throw new Error('no foreign stream');
+    const before = await values(foreign);
+    const ack = await send([
+      { stream: foreign, ts: now - 3, value: 4_242 },
+      { stream: stream('Motor temperature'), ts: now - 3, value: 42 },
+    ]);
+    expect(ack).toMatchObject({
+      status: 'stored',
+      stored: 1,
+      refused: [{ index: 0, reason: POINT_REFUSALS.notFed }],
+    });
+    expect(await values(foreign)).toEqual(before);
+  });
+
+  it('never replaces a stored point: a batch under another buffer id re-sending its time is refused there', async () => {
+    const now = Date.now();
+    const temp = stream('Motor temperature');
+    expect(await send([{ stream: temp, ts: now - 20, value: 20.5 }])).toMatchObject({
+      status: 'stored',
+      stored: 1,
+    });
+    // Another buffer (a reinstalled agent, or a hostile one) at the same time, and a new point.
+    const n = (seq += 1);
+    const ack = await send([], {
+      raw: JSON.stringify({
+        gateway: gw.gatewayId,
+        buffer: 'another-buffer',
+        seq: n,
+        points: [
+          { stream: temp, ts: now - 19, value: 21 },
+          { stream: temp, ts: now - 20, value: -999 },
+        ],
+      }),
+    });
+    expect(ack).toMatchObject({
+      seq: n,
+      status: 'stored',
+      stored: 1,
+      refused: [{ index: 1, reason: POINT_REFUSALS.stored }],
+    });
+    expect(await values(temp, now - 20, now - 19)).toEqual([
+      [now - 20, 20.5],
+      [now - 19, 21],
+    ]);
+  });
+
   it('refuses whole batches that are not JSON, not valid, too big or not its own', async () => {
     const temp = stream('Motor temperature');
     const before = await values(temp);

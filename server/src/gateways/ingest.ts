@@ -39,8 +39,10 @@ export type AckSink = (gatewayId: string, ack: GatewayAck) => void;
 /** Texts of per-point refusals (sent to the agent, which logs them). */
 export const POINT_REFUSALS = {
   unknownStream: 'Unknown data stream.',
+  notFed: 'No datapoint of this gateway feeds the data stream.',
   future: 'The time lies too far in the future.',
   past: 'The time lies too far in the past.',
+  stored: 'A value of this data stream is already stored at this time.',
   ...VALUE_TYPE_TEXTS,
 } as const;
 
@@ -101,30 +103,44 @@ export class Ingest {
     const now = this.deps.clock.now();
     batch.points.forEach((point, index) => {
       const stream = streams.get(point.stream);
+      // Only the gateways whose datapoints feed a stream write it (DESIGN.md §8): another
+      // gateway of the account (another machine's) may not, whatever stream id it names.
       const reason =
         stream === undefined
           ? POINT_REFUSALS.unknownStream
-          : point.ts > now + GATEWAY_LIMITS.futureMs
-            ? POINT_REFUSALS.future
-            : point.ts < now - GATEWAY_LIMITS.pastMs
-              ? POINT_REFUSALS.past
-              : typeProblem(stream, point.value);
+          : !stream.feeders.has(identity.gatewayId)
+            ? POINT_REFUSALS.notFed
+            : point.ts > now + GATEWAY_LIMITS.futureMs
+              ? POINT_REFUSALS.future
+              : point.ts < now - GATEWAY_LIMITS.pastMs
+                ? POINT_REFUSALS.past
+                : typeProblem(stream, point.value);
       if (reason !== undefined || stream === undefined) {
         refused.push({ index, reason: reason ?? POINT_REFUSALS.unknownStream });
         return;
       }
       accepted.push({ index, stream, ts: point.ts, value: point.value });
     });
-    const points = await this.preprocess(accepted, refused);
+    const processed = await this.preprocess(accepted, refused);
+    const kept = new Set<number>();
     const outcome = await this.deps.store.append({
       source: `${batch.gateway}/${batch.buffer}`,
       seq: batch.seq,
-      points: points.map((p) => ({
+      points: processed.map((p) => ({
         stream: p.stream.id,
         account: identity.accountId,
         ts: p.ts,
         value: p.value,
       })),
+      // A stored measurement is final: a batch under another buffer (a reinstalled or hostile
+      // agent) or a later seq never rewrites it; its point is refused in the ack instead.
+      existing: 'keep',
+      kept: (i) => kept.add(i),
+    });
+    const points = processed.filter((p, i) => {
+      if (!kept.has(i)) return true;
+      refused.push({ index: p.index, reason: POINT_REFUSALS.stored });
+      return false;
     });
     if (outcome === 'duplicate') {
       this.deps.ack(identity.gatewayId, {
@@ -217,12 +233,12 @@ export class Ingest {
   private async preprocess(
     accepted: readonly { index: number; stream: StreamInfo; ts: number; value: PointValue }[],
     refused: Refusal[],
-  ): Promise<{ stream: StreamInfo; ts: number; value: PointValue }[]> {
+  ): Promise<{ index: number; stream: StreamInfo; ts: number; value: PointValue }[]> {
     const byStream = new Map<string, typeof accepted>();
-    const out: { stream: StreamInfo; ts: number; value: PointValue }[] = [];
+    const out: { index: number; stream: StreamInfo; ts: number; value: PointValue }[] = [];
     for (const p of accepted) {
       if (p.stream.preprocessing.trim() === '') {
-        out.push({ stream: p.stream, ts: p.ts, value: stored(p.stream, p.value) });
+        out.push({ index: p.index, stream: p.stream, ts: p.ts, value: stored(p.stream, p.value) });
         continue;
       }
       const list = byStream.get(p.stream.id);
@@ -252,7 +268,7 @@ export class Ingest {
         }
         const problem = typeProblem(stream, outcome.value);
         if (problem !== undefined) refused.push({ index: p.index, reason: problem });
-        else out.push({ stream, ts: p.ts, value: stored(stream, outcome.value) });
+        else out.push({ index: p.index, stream, ts: p.ts, value: stored(stream, outcome.value) });
       });
     }
     return out;
