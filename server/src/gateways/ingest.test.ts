@@ -12,8 +12,13 @@ import {
   type StreamValues,
 } from '@plant/shared-schema';
 import { DEMO_USERS } from '../seed/demo';
-import { connectGateway, demoGateway, makeGatewayCredentials } from '../testing/gateway-client';
-import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+import {
+  connectGateway,
+  demoGateway,
+  linkedAgent,
+  makeGatewayCredentials,
+} from '../testing/gateway-client';
+import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
 import { brokerClients, closing, until } from '../testing/mqtt-client';
 import { POINT_REFUSALS } from './ingest';
 
@@ -295,5 +300,61 @@ describe('ingest', () => {
     expect((await values(temp, now + 50)).map((p) => p[1])).toEqual([212]);
     // The server still answers others.
     expect((await server.call('GET', apiPaths.user(), { token: admin })).status).toBe(200);
+  });
+});
+
+describe("ingest at a gateway's rate", () => {
+  it('defers a batch past the rate in its ack, stores nothing of it, and takes it when sent again later', async () => {
+    // A frozen clock: the bucket refills only when the test says, whatever the machine's load.
+    const clock = new ManualClock(Date.now());
+    const limited = await startTestServer({
+      clock,
+      ingestRate: { pointsPerSecond: 1_000, burstPoints: 5_000 },
+    });
+    try {
+      const token = await limited.signIn(DEMO_USERS.admin);
+      const g = await demoGateway(limited, (await limited.demoAccountIds()).root);
+      const temp = g.streams['Motor temperature'];
+      if (temp === undefined) throw new Error('no stream');
+      const agent = await linkedAgent(limited, token, g.gatewayId, 'rate-buffer');
+      const t0 = clock.now() - 60_000;
+      const points = (from: number, n: number) =>
+        Array.from({ length: n }, (_, i) => ({ stream: temp, ts: t0 + from + i, value: i }));
+      const read = async () =>
+        dataOf<StreamValues>(
+          await limited.call('GET', apiPaths.streamValues(temp, t0 + 5_000, t0 + 5_999, 1_000), {
+            token,
+          }),
+        ).points;
+
+      expect(await agent.send(points(0, 5_000))).toMatchObject({ status: 'stored', stored: 5_000 });
+      // The burst is spent: 500 more points wait half a second at 1,000 a second.
+      const later = points(5_000, 500);
+      const deferred = await agent.send(later);
+      expect(deferred).toMatchObject({
+        seq: 2,
+        status: 'deferred',
+        stored: 0,
+        refused: [],
+        retry_after_ms: 500,
+      });
+      expect(await read()).toEqual([]);
+      // Sent again before its time: deferred again, for what is left of the wait.
+      clock.advance(200);
+      expect(await agent.send(later, true)).toMatchObject({
+        status: 'deferred',
+        retry_after_ms: 300,
+      });
+      clock.advance(300);
+      expect(await agent.send(later, true)).toMatchObject({
+        seq: 2,
+        status: 'stored',
+        stored: 500,
+      });
+      expect(await read()).toHaveLength(500);
+      await agent.close();
+    } finally {
+      await limited.close();
+    }
   });
 });

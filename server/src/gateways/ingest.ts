@@ -10,6 +10,7 @@ import type { Clock } from '../lib/clock';
 import type { Logger } from '../logger';
 import type { GatewayIdentity } from '../services/gateway-credential.service';
 import type { StoredPoint, TimeSeriesStore } from '../timeseries/time-series-store';
+import { BATCH_RATE, BatchRate, type BatchRateLimits } from './batch-rate';
 import type { LivePublisher } from './live-values';
 import type { StreamDirectory, StreamInfo } from './stream-directory';
 
@@ -72,13 +73,43 @@ export class Ingest {
       readonly log: Logger;
       /** Told of every stored batch's points, in this gateway's batch order (awaited). */
       readonly stored?: StoredPointsSink;
+      /** Each gateway's share of points per second (default BATCH_RATE). */
+      readonly rate?: BatchRateLimits;
     },
-  ) {}
+  ) {
+    this.rate = new BatchRate(deps.rate ?? BATCH_RATE, deps.clock);
+  }
 
-  /** A batch as it arrived on `gateway/{id}/up/data`. */
+  private readonly rate: BatchRate;
+
+  /**
+   * A batch as it arrived on `gateway/{id}/up/data`. Over the gateway's rate it is deferred at
+   * once, neither queued nor stored: one gateway's flood neither stalls the others' batches and
+   * the server's requests nor fills the queue with payloads.
+   */
   received(identity: GatewayIdentity, payload: Buffer): Promise<void> {
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString('utf8'));
+    } catch {
+      json = NOT_JSON;
+    }
+    const points = (json as { points?: unknown } | null)?.points;
+    const wait = this.rate.take(identity.gatewayId, Array.isArray(points) ? points.length : 1);
+    if (wait > 0) {
+      this.deps.log.debug('batch deferred', { gateway: identity.gatewayId, wait });
+      this.deps.ack(identity.gatewayId, {
+        seq: seqOf(json),
+        status: 'deferred',
+        stored: 0,
+        refused: [],
+        message: `Too many points at once: the batch is taken again in ${wait} ms.`,
+        retry_after_ms: wait,
+      });
+      return Promise.resolve();
+    }
     const previous = this.queues.get(identity.gatewayId) ?? Promise.resolve();
-    const next = previous.then(() => this.handle(identity, payload));
+    const next = previous.then(() => this.handle(identity, json));
     const tail = next.catch((err: unknown) =>
       this.deps.log.error('ingest failed', { gateway: identity.gatewayId, error: String(err) }),
     );
@@ -94,8 +125,8 @@ export class Ingest {
     await Promise.all([...this.queues.values()]);
   }
 
-  private async handle(identity: GatewayIdentity, payload: Buffer): Promise<void> {
-    const batch = this.parse(identity, payload);
+  private async handle(identity: GatewayIdentity, json: unknown): Promise<void> {
+    const batch = this.parse(identity, json);
     if (batch === undefined) return;
     const streams = await this.deps.streams.streamsOf(identity.accountId);
     const refused: Refusal[] = [];
@@ -191,11 +222,8 @@ export class Ingest {
   }
 
   /** The batch, or undefined after a refusal was acknowledged (it will never be acceptable). */
-  private parse(identity: GatewayIdentity, payload: Buffer): GatewayBatch | undefined {
-    let json: unknown;
-    try {
-      json = JSON.parse(payload.toString('utf8'));
-    } catch {
+  private parse(identity: GatewayIdentity, json: unknown): GatewayBatch | undefined {
+    if (json === NOT_JSON) {
       this.refuse(identity, 0, 'The batch is not valid JSON.');
       return undefined;
     }
@@ -274,6 +302,9 @@ export class Ingest {
     return out;
   }
 }
+
+/** A payload that did not parse (refused in its turn, in the gateway's order). */
+const NOT_JSON = Symbol('not JSON');
 
 function seqOf(json: unknown): number {
   const seq = (json as { seq?: unknown } | null)?.seq;
