@@ -77,7 +77,15 @@ export async function wholePathIngest(
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-bench-ingest-'));
   const server = await startChild(
     path.join(ROOT, 'server/src/main.ts'),
-    { PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', SEED: 'demo', ...env },
+    {
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      SEED: 'demo',
+      // The pipeline's own speed: no gateway's share of the server (gateways/batch-rate.ts).
+      GATEWAY_POINTS_PER_S: '100000000',
+      ...env,
+    },
     /"msg":"server listening","url":"([^"]+)"/,
   );
   const agentDir = path.join(dataDir, 'agent');

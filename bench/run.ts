@@ -5,6 +5,7 @@ import { benchBundleSize } from './bundle-size.bench';
 import { benchChangeLog } from './change-log.bench';
 import { benchDevicesViews } from './devices-views.bench';
 import { benchFanout } from './fanout.bench';
+import { benchGatewayFlood } from './gateway-flood.bench';
 import { benchGetUser } from './get-user.bench';
 import { benchHistory } from './history.bench';
 import { benchIngest } from './ingest.bench';
@@ -27,6 +28,8 @@ const benches: [string, () => Promise<string[]>][] = [
   ['fan-out', benchFanout],
   // Machine data: the gateway's points through the whole path, and history reads.
   ['ingest', benchIngest],
+  // Issue 28: a browser's request while one gateway floods batches, with its rate vs without.
+  ['gateway-flood', benchGatewayFlood],
   ['history', benchHistory],
   ['live-latency', benchLiveLatency],
   // In headless Chromium (Debian's chromium), the real worker and its store:

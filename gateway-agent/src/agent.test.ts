@@ -10,14 +10,18 @@ import {
   type StreamValues,
 } from '@plant/shared-schema';
 import { DEMO_USERS } from '../../server/src/seed/demo';
-import { demoGateway, makeGatewayCredentials } from '../../server/src/testing/gateway-client';
+import {
+  demoGateway,
+  linkedAgent,
+  makeGatewayCredentials,
+} from '../../server/src/testing/gateway-client';
 import { dataOf, startTestServer, type TestServer } from '../../server/src/testing/harness';
 import { startTcpProxy } from '../../sync-worker/src/testing/tcp-proxy';
 import { Agent, type ConnectorMaker } from './agent';
 import { brokerUrlOf, type AgentConfig } from './config';
 import type { Reading } from './connectors/connector';
 import { makeConnector } from './connectors';
-import { createLogger, silentLogger } from './logger';
+import { createLogger, silentLogger, type Logger } from './logger';
 
 /*
  * The agent against the real server (DESIGN.md §8): it runs the configuration the server sends
@@ -54,11 +58,19 @@ function tempDir(): string {
 /** Starts an agent for a demo gateway with fresh credentials, as an admin would set it up. */
 async function startAgent(
   gatewayId: string,
-  options: { serverUrl?: string; dataDir?: string; makeConnector?: ConnectorMaker } = {},
+  options: {
+    serverUrl?: string;
+    dataDir?: string;
+    makeConnector?: ConnectorMaker;
+    /** Another server than the suite's, with its admin's token. */
+    on?: { server: TestServer; admin: string };
+    log?: Logger;
+  } = {},
 ) {
-  const made = await makeGatewayCredentials(server, admin, gatewayId);
+  const target = options.on ?? { server, admin };
+  const made = await makeGatewayCredentials(target.server, target.admin, gatewayId);
   const config: AgentConfig = {
-    brokerUrl: brokerUrlOf(options.serverUrl ?? server.url),
+    brokerUrl: brokerUrlOf(options.serverUrl ?? target.server.url),
     gatewayId,
     key: made.secret,
     dataDir: options.dataDir ?? tempDir(),
@@ -69,7 +81,7 @@ async function startAgent(
   const agent = new Agent({
     config,
     // DEBUG_AGENT=1 prints the agent's log while a test runs.
-    log: process.env.DEBUG_AGENT ? createLogger('debug') : silentLogger,
+    log: options.log ?? (process.env.DEBUG_AGENT ? createLogger('debug') : silentLogger),
     makeConnector: options.makeConnector ?? makeConnector,
     heartbeatMs: 500,
     reconnectMs: 200,
@@ -101,8 +113,12 @@ async function connectionOf(gatewayId: string): Promise<string> {
 }
 
 /** The stored points of one stream, raw, through the API a browser uses. */
-async function storedPoints(stream: string, token = admin): Promise<[number, number | string][]> {
-  const answer = await server.call(
+async function storedPoints(
+  stream: string,
+  token = admin,
+  on: TestServer = server,
+): Promise<[number, number | string][]> {
+  const answer = await on.call(
     'GET',
     apiPaths.streamValues(stream, 0, Date.now() + 60_000, 10_000),
     { token },
@@ -266,6 +282,86 @@ describe('store and forward', () => {
       const stored = await storedPoints(stream);
       // Stored once each, in time order, none lost (the simulator reads at distinct times).
       expect(stored.length, stream).toBe(sent.length);
+      expect(stored, stream).toEqual(sent.sort((a, b) => Number(a[0]) - Number(b[0])));
+    }
+  });
+
+  it("keeps the batches the server defers (over the gateway's rate) and delivers them later, each once", async () => {
+    const limited = await startTestServer({
+      ingestRate: { pointsPerSecond: 4, burstPoints: 5_000 },
+    });
+    cleanups.push(() => limited.close());
+    const token = await limited.signIn(DEMO_USERS.admin);
+    const gw = await demoGateway(limited, (await limited.demoAccountIds()).root, 7);
+    // The burst is spent by hand first, so that the agent's batches meet the rate at once (the
+    // simulator at 100 ms reads about 9 values a second, by exception).
+    const spender = await linkedAgent(limited, token, gw.gatewayId, 'by-hand');
+    const first = Object.values(gw.streams)[0] ?? '';
+    const t0 = Date.now() - 120_000;
+    expect(
+      await spender.send(
+        Array.from({ length: 5_000 }, (_, i) => ({ stream: first, ts: t0 + i, value: i })),
+      ),
+    ).toMatchObject({ status: 'stored' });
+    await spender.close();
+    const connectionId = (
+      await limited.db
+        .selectFrom('models')
+        .select('id')
+        .where('type', '=', connectionModel.type)
+        .where((eb) =>
+          eb(eb.fn('json_extract', ['attributes', eb.val('$.gateway_id')]), '=', gw.gatewayId),
+        )
+        .executeTakeFirstOrThrow()
+    ).id;
+    await limited.call('PUT', apiPaths.model('connections', connectionId), {
+      token,
+      json: { interval_ms: 100 },
+    });
+
+    const read: Reading[] = [];
+    let tap = true;
+    const recording: ConnectorMaker = (ctx, dataDir) =>
+      makeConnector(
+        {
+          ...ctx,
+          events: {
+            ...ctx.events,
+            values: (readings) => {
+              if (!tap) return;
+              read.push(...readings);
+              ctx.events.values(readings);
+            },
+          },
+        },
+        dataDir,
+      );
+    const said: string[] = [];
+    const log: Logger = {
+      debug: () => undefined,
+      info: (msg) => said.push(msg),
+      warn: (msg) => said.push(msg),
+      error: (msg) => said.push(msg),
+    };
+    const agent = await startAgent(gw.gatewayId, {
+      on: { server: limited, admin: token },
+      makeConnector: recording,
+      log,
+    });
+    await expect.poll(() => said.includes('the server asks to slow down'), WAIT).toBe(true);
+    await expect.poll(() => read.length, WAIT).toBeGreaterThan(60);
+    tap = false;
+    // Drained at the rate: nothing dropped, nothing refused.
+    await expect.poll(() => agent.bufferState().pending, WAIT).toBe(0);
+    expect(agent.bufferState().dropped).toBe(0);
+    expect(said).not.toContain('the server refused a batch; its points are dropped');
+    for (const stream of Object.values(gw.streams)) {
+      const sent = read
+        .filter((r) => r.datapoint.datastream_id === stream)
+        .map((r) => [r.ts, typeof r.value === 'boolean' ? Number(r.value) : r.value]);
+      const stored = (await storedPoints(stream, token, limited)).filter(
+        ([ts]) => ts >= t0 + 5_000,
+      );
       expect(stored, stream).toEqual(sent.sort((a, b) => Number(a[0]) - Number(b[0])));
     }
   });

@@ -11,6 +11,7 @@ describe('configuration from the environment', () => {
       seed: 'demo',
       logLevel: 'info',
       smtpUrl: undefined,
+      gatewayPointsPerSecond: 5_000,
     });
     expect(c.dataDir).toBe(path.resolve('./data'));
     expect(c.tokenTtlMs).toBe(30 * 24 * 60 * 60 * 1000);
@@ -26,6 +27,7 @@ describe('configuration from the environment', () => {
       SEED: 'none',
       LOG_LEVEL: 'warn',
       TOKEN_TTL_DAYS: '7',
+      GATEWAY_POINTS_PER_S: '20000',
       SMTP_URL: 'smtp://mail.local:25',
       APP_URL: 'https://plant.example/',
     });
@@ -36,6 +38,7 @@ describe('configuration from the environment', () => {
       seed: 'none',
       logLevel: 'warn',
       tokenTtlMs: 7 * 24 * 60 * 60 * 1000,
+      gatewayPointsPerSecond: 20_000,
       smtpUrl: 'smtp://mail.local:25',
       appUrl: 'https://plant.example',
     });

@@ -32,6 +32,7 @@ const envSchema = z.object({
     .default('info'),
   TOKEN_TTL_DAYS: intInRange('TOKEN_TTL_DAYS', 1, 3650).default(30),
   LOG_RETENTION_DAYS: intInRange('LOG_RETENTION_DAYS', 1, 3650).default(14),
+  GATEWAY_POINTS_PER_S: intInRange('GATEWAY_POINTS_PER_S', 1, 100_000_000).default(5_000),
   SMTP_URL: z
     .url({ protocol: /^smtps?$/, error: 'SMTP_URL must be an smtp:// or smtps:// URL' })
     .optional(),
@@ -95,6 +96,11 @@ export interface Config {
   readonly clientDir: string;
   /** Postgres instead of the SQLite file in dataDir (DESIGN.md §11); undefined: SQLite. */
   readonly databaseUrl: string | undefined;
+  /**
+   * Points a second one gateway may send, steadily (ingest's token bucket, gateways/batch-rate.ts;
+   * over it, batches are deferred and the agent sends them again later).
+   */
+  readonly gatewayPointsPerSecond: number;
   /** Load balancers whose X-Forwarded-For names the client (rate limits per address). */
   readonly trustedProxies: readonly string[];
   /** Links this process with the others on the same Redis (DESIGN.md §11); undefined: alone. */
@@ -175,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     tokenTtlMs: e.TOKEN_TTL_DAYS * 24 * 60 * 60 * 1000,
     logRetentionMs: e.LOG_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+    gatewayPointsPerSecond: e.GATEWAY_POINTS_PER_S,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     appUrl: (e.APP_URL ?? `http://${urlHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, ''),

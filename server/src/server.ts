@@ -13,6 +13,7 @@ import { serve } from '@hono/node-server';
 import { API_BASE, uuidv7 } from '@plant/shared-schema';
 import { createApp } from './app';
 import { EmbeddedBroker } from './broker/broker';
+import { BATCH_RATE, type BatchRateLimits } from './gateways/batch-rate';
 import { BackgroundTasks } from './lib/background';
 import { Periodic } from './lib/periodic';
 import type { Config } from './config';
@@ -55,6 +56,8 @@ export interface ServerOptions {
   readonly authLimits?: AuthLimits;
   /** Interval of the broker's re-check of open connections (default 30 s; tests shorten it). */
   readonly brokerRecheckMs?: number;
+  /** Each gateway's share of points per second (default GATEWAY_POINTS_PER_S; tests narrow it). */
+  readonly ingestRate?: BatchRateLimits;
   /**
    * Tests only, never from the environment: web pushes through this https agent (one that
    * trusts a loopback push service's certificate), to endpoints on loopback too.
@@ -257,6 +260,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     preprocessor,
     models: services.models,
     credentials: services.gatewayCredentials,
+    ingestRate: options.ingestRate ?? {
+      pointsPerSecond: config.gatewayPointsPerSecond,
+      burstPoints: BATCH_RATE.burstPoints,
+    },
   });
   // In a cluster, presence counts an agent's links over every process.
   machineData.presence.cluster = cluster.gatewayLinks();

@@ -36,7 +36,8 @@ export type LinkState =
  * The agent's link to the server's broker (DESIGN.md §8): out to `…/mqtt` with the gateway's
  * credentials, reconnecting by itself. Sends the buffer's batches in seq order with up to
  * SEND_WINDOW in flight, each again after a reconnect or ACK_TIMEOUT_MS without an ack; a batch
- * leaves the buffer when the server acknowledges it (stored, or a duplicate of one stored).
+ * leaves the buffer when the server acknowledges it (stored, or a duplicate of one stored). A
+ * deferred one (the gateway sent more than its rate) stays, and sending pauses for the wait asked.
  *
  *   add points ─► buffer ─► pump ─► publish up/data ─► … ─► down/ack ─► buffer.acknowledged
  *                              ▲ reconnect / ack / timer ┘
@@ -45,6 +46,9 @@ export class Uplink {
   private client: MqttClient | undefined;
   private readonly inFlight = new Map<number, number>();
   private pumpTimer: NodeJS.Timeout | undefined;
+  /** The server deferred batches (over the gateway's rate): nothing is sent before this time. */
+  private holdUntil = 0;
+  private holdTimer: NodeJS.Timeout | undefined;
   private readonly sweep: NodeJS.Timeout;
   private state: LinkState = { name: 'connecting' };
   private stopped = false;
@@ -150,6 +154,22 @@ export class Uplink {
   private acked(ack: GatewayAck): void {
     const { buffer, log } = this.options;
     this.inFlight.delete(ack.seq);
+    if (ack.status === 'deferred') {
+      // Not stored: the batch stays in the buffer and goes again once the server's wait is over
+      // (its other batches in flight are deferred alike, so the window waits as a whole).
+      const now = (this.options.now ?? Date.now)();
+      const until = now + (ack.retry_after_ms ?? 1_000);
+      if (until > this.holdUntil) {
+        if (this.holdUntil <= now) log.info('the server asks to slow down', { seq: ack.seq });
+        this.holdUntil = until;
+        clearTimeout(this.holdTimer);
+        this.holdTimer = setTimeout(() => {
+          this.holdTimer = undefined;
+          this.pump();
+        }, until - now);
+      }
+      return;
+    }
     if (ack.status === 'refused') {
       const dropped = buffer.refused(ack.seq);
       log.error('the server refused a batch; its points are dropped', {
@@ -186,7 +206,8 @@ export class Uplink {
       this.stopped ||
       client === undefined ||
       !client.connected ||
-      this.state.name !== 'connected'
+      this.state.name !== 'connected' ||
+      (this.options.now ?? Date.now)() < this.holdUntil
     )
       return;
     const { buffer, gatewayId } = this.options;
@@ -246,6 +267,7 @@ export class Uplink {
     this.stopped = true;
     clearInterval(this.sweep);
     clearTimeout(this.pumpTimer);
+    clearTimeout(this.holdTimer);
     const client = this.client;
     if (client !== undefined) await client.endAsync();
   }

@@ -20,6 +20,8 @@ import {
   brokerClients,
   closing,
   collect,
+  fixedHeader,
+  rawBrokerSocket,
   settle,
   until,
   within,
@@ -312,6 +314,29 @@ describe('the embedded broker at /mqtt', () => {
     await (await connect(admin.creds, 300)).endAsync();
     const client = await connect(admin.creds, 1);
     expect(client.connected).toBe(true);
+  });
+
+  it('a packet announcing more than its link may send is cut off at its header, before the rest', async () => {
+    // Unauthenticated: a CONNECT announcing 150 MB, its header and protocol name only. aedes
+    // alone would buffer it as it came; the WebSocket's 1 MiB bounds one message, not a packet.
+    const raw = await rawBrokerSocket(s);
+    const rawClosed = new Promise<void>((resolve) => raw.once('close', () => resolve()));
+    raw.send(
+      Buffer.concat([fixedHeader(0x10, 150 * 1024 * 1024), Buffer.from([0, 4, 77, 81, 84, 84])]),
+    );
+    await within(rawClosed, 5_000);
+    // An admitted browser: a PUBLISH announcing 512 KiB (a gateway's batch may, no browser's).
+    const admin = await session(DEMO_USERS.admin);
+    const browser = await connect(admin.creds);
+    browser.on('error', () => undefined);
+    const cut = closing(browser);
+    browser.stream.write(fixedHeader(0x30, 512 * 1024));
+    await within(cut, 5_000);
+    // The server goes on answering, and a browser within the limits keeps its link.
+    expect((await s.call('GET', apiPaths.user(), { token: admin.token })).status).toBe(200);
+    const other = await connect((await session(DEMO_USERS.admin)).creds);
+    await other.subscribeAsync(topics.modelUpdates(admin.user.account));
+    expect(other.connected).toBe(true);
   });
 
   it('credentials asked for one browser many times at once leave exactly one that works', async () => {

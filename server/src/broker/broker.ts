@@ -1,3 +1,4 @@
+import { strict as assert } from 'node:assert';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
@@ -26,6 +27,8 @@ import type { AccessDecision } from '../services/access-decision';
 import type { ChangeFeed } from '../services/change-feed';
 import type { GatewayIdentity } from '../services/gateway-credential.service';
 import { mayGatewayPublish, mayGatewaySubscribe, type GatewayLink } from './gateway-acl';
+import { PACKET_LIMITS, PacketGuard } from './packet-guard';
+import { dropClientRetain, mayRetain } from './retain-policy';
 
 /** Path of MQTT over WebSocket on the HTTP port. */
 export const MQTT_PATH = '/mqtt';
@@ -157,6 +160,8 @@ export class EmbeddedBroker {
   private readonly keepalives = new WeakMap<Client, number>();
   /** Connected gateway agents, per client object like the browsers. */
   private readonly gatewayClients = new Map<Client, GatewayIdentity>();
+  /** Each link's packet guard: its limit widens once the CONNECT says what kind it is. */
+  private readonly guards = new WeakMap<Client, PacketGuard>();
   private readonly gateways: GatewayLink | undefined;
   private readonly shared: Partial<Pick<AedesOptions, 'mq' | 'persistence'>>;
   private readonly recheckLoop: Periodic;
@@ -301,6 +306,8 @@ export class EmbeddedBroker {
       // A gateway publishes on its own up/ topics only; what it sends goes to the machine-data
       // services, which answer on its down/ topics.
       authorizePublish: (client, packet, done) => {
+        // Whoever publishes here (a client, or a will), nothing is kept: retain-policy.ts.
+        dropClientRetain(packet);
         if (client === null) {
           done(null);
           return;
@@ -350,7 +357,10 @@ export class EmbeddedBroker {
       this.wss.handleUpgrade(req, socket, head, (ws) => {
         const stream = createWebSocketStream(ws);
         stream.on('error', () => stream.destroy());
-        aedes.handle(stream, req);
+        // Packets over the limit end the link as their header arrives (packet-guard.ts).
+        const guard = new PacketGuard(stream);
+        guard.on('error', () => guard.destroy());
+        this.guards.set(aedes.handle(guard, req), guard);
       });
     };
     this.http.on('upgrade', onUpgrade);
@@ -377,6 +387,7 @@ export class EmbeddedBroker {
     const gateway = await this.gateways?.verify(username, password, client.id);
     if (gateway !== undefined) {
       this.gatewayClients.set(client, gateway);
+      this.guards.get(client)?.allow(PACKET_LIMITS.gateway);
       return true;
     }
     const identity = await this.credentials.verify(username, password, client.id);
@@ -385,6 +396,7 @@ export class EmbeddedBroker {
     if (sight === undefined) return false;
     this.identities.set(client, identity);
     this.viewable.set(client, sight);
+    this.guards.get(client)?.allow(PACKET_LIMITS.browser);
     return true;
   }
 
@@ -481,6 +493,7 @@ export class EmbeddedBroker {
    * the agent when it subscribes (the configuration).
    */
   publishToGateway(topic: string, payload: string, retain = false): void {
+    assert(!retain || mayRetain(topic), `retained publish on ${topic}`);
     this.publish(topic, payload, { qos: 1, retain });
   }
 
@@ -492,6 +505,18 @@ export class EmbeddedBroker {
   /** Gateways connected now, by gateway id (a test's and the presence tracker's view). */
   connectedGateways(): Set<string> {
     return new Set([...this.gatewayClients.values()].map((g) => g.gatewayId));
+  }
+
+  /** The topics of the retained messages the broker holds (an operator's and a test's view). */
+  async retainedTopics(): Promise<string[]> {
+    const aedes = this.aedes as
+      | { persistence: { createRetainedStream(pattern: string): AsyncIterable<{ topic: string }> } }
+      | undefined;
+    const topics: string[] = [];
+    if (aedes === undefined) return topics;
+    for await (const packet of aedes.persistence.createRetainedStream('#'))
+      topics.push(packet.topic);
+    return topics.sort();
   }
 
   private publish(

@@ -12,7 +12,7 @@ import {
 import { DEMO_USERS } from '../seed/demo';
 import { connectGateway, demoGateway, makeGatewayCredentials } from '../testing/gateway-client';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
-import { brokerClients, closing, until, within } from '../testing/mqtt-client';
+import { brokerClients, closing, fixedHeader, until, within } from '../testing/mqtt-client';
 
 /*
  * A gateway agent's sign-in and what it may do on the broker (DESIGN.md §8): credentials made on
@@ -235,6 +235,35 @@ describe('what a gateway may do on the broker', () => {
     await closed;
     const before = got.length;
     expect(got.slice(before)).toEqual([]);
+  });
+
+  it('publishes nothing retained for it: a retained PUBLISH is taken as a plain one', async () => {
+    const mine = await demoGateway(server, ids.root, 6);
+    const made = await makeGatewayCredentials(server, admin, mine.gatewayId);
+    const client = await gateway(mine.gatewayId, made.secret);
+    const before = await server.broker.retainedTopics();
+    expect(before).toContain(gatewayTopics.config(mine.gatewayId));
+    // Every up/<name> would be a slot of its own, kept for good.
+    for (const name of ['status', 'logs', 'anything']) {
+      await client.publishAsync(`${gatewayTopics.upPrefix(mine.gatewayId)}${name}`, '{}', {
+        qos: 1,
+        retain: true,
+      });
+    }
+    // The PUBACKs came after the broker took the messages: the link stays, nothing is kept.
+    expect(client.connected).toBe(true);
+    expect(await server.broker.retainedTopics()).toEqual(before);
+  });
+
+  it('a packet announcing more than a batch may be is cut off at its header', async () => {
+    const mine = await demoGateway(server, ids.root, 7);
+    const made = await makeGatewayCredentials(server, admin, mine.gatewayId);
+    const client = await gateway(mine.gatewayId, made.secret);
+    client.on('error', () => undefined);
+    const cut = closing(client);
+    // A PUBLISH of 2 MiB announced, its body never sent: the link ends at the header.
+    client.stream.write(fixedHeader(0x30, 2 * 1024 * 1024));
+    await within(cut, 5_000);
   });
 
   it("a browser cannot reach a gateway's topics", async () => {

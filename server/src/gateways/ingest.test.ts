@@ -12,8 +12,13 @@ import {
   type StreamValues,
 } from '@plant/shared-schema';
 import { DEMO_USERS } from '../seed/demo';
-import { connectGateway, demoGateway, makeGatewayCredentials } from '../testing/gateway-client';
-import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+import {
+  connectGateway,
+  demoGateway,
+  linkedAgent,
+  makeGatewayCredentials,
+} from '../testing/gateway-client';
+import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
 import { brokerClients, closing, until } from '../testing/mqtt-client';
 import { POINT_REFUSALS } from './ingest';
 
@@ -131,6 +136,58 @@ describe('ingest', () => {
     expect((await values(temp, now - 100)).map((p) => p[1])).toEqual([1e308]);
   });
 
+  it("refuses points of another machine's streams: only the gateway whose datapoints feed a stream writes it", async () => {
+    const now = Date.now();
+    const ids = await server.demoAccountIds();
+    // The same account's second gateway: its machine's streams are fed by its own datapoints.
+    const other = await demoGateway(server, ids.root, 1);
+    const foreign = other.streams['Motor temperature'];
+    if (foreign === undefined) throw new Error('no foreign stream');
+    const before = await values(foreign);
+    const ack = await send([
+      { stream: foreign, ts: now - 3, value: 4_242 },
+      { stream: stream('Motor temperature'), ts: now - 3, value: 42 },
+    ]);
+    expect(ack).toMatchObject({
+      status: 'stored',
+      stored: 1,
+      refused: [{ index: 0, reason: POINT_REFUSALS.notFed }],
+    });
+    expect(await values(foreign)).toEqual(before);
+  });
+
+  it('never replaces a stored point: a batch under another buffer id re-sending its time is refused there', async () => {
+    const now = Date.now();
+    const temp = stream('Motor temperature');
+    expect(await send([{ stream: temp, ts: now - 20, value: 20.5 }])).toMatchObject({
+      status: 'stored',
+      stored: 1,
+    });
+    // Another buffer (a reinstalled agent, or a hostile one) at the same time, and a new point.
+    const n = (seq += 1);
+    const ack = await send([], {
+      raw: JSON.stringify({
+        gateway: gw.gatewayId,
+        buffer: 'another-buffer',
+        seq: n,
+        points: [
+          { stream: temp, ts: now - 19, value: 21 },
+          { stream: temp, ts: now - 20, value: -999 },
+        ],
+      }),
+    });
+    expect(ack).toMatchObject({
+      seq: n,
+      status: 'stored',
+      stored: 1,
+      refused: [{ index: 1, reason: POINT_REFUSALS.stored }],
+    });
+    expect(await values(temp, now - 20, now - 19)).toEqual([
+      [now - 20, 20.5],
+      [now - 19, 21],
+    ]);
+  });
+
   it('refuses whole batches that are not JSON, not valid, too big or not its own', async () => {
     const temp = stream('Motor temperature');
     const before = await values(temp);
@@ -243,5 +300,61 @@ describe('ingest', () => {
     expect((await values(temp, now + 50)).map((p) => p[1])).toEqual([212]);
     // The server still answers others.
     expect((await server.call('GET', apiPaths.user(), { token: admin })).status).toBe(200);
+  });
+});
+
+describe("ingest at a gateway's rate", () => {
+  it('defers a batch past the rate in its ack, stores nothing of it, and takes it when sent again later', async () => {
+    // A frozen clock: the bucket refills only when the test says, whatever the machine's load.
+    const clock = new ManualClock(Date.now());
+    const limited = await startTestServer({
+      clock,
+      ingestRate: { pointsPerSecond: 1_000, burstPoints: 5_000 },
+    });
+    try {
+      const token = await limited.signIn(DEMO_USERS.admin);
+      const g = await demoGateway(limited, (await limited.demoAccountIds()).root);
+      const temp = g.streams['Motor temperature'];
+      if (temp === undefined) throw new Error('no stream');
+      const agent = await linkedAgent(limited, token, g.gatewayId, 'rate-buffer');
+      const t0 = clock.now() - 60_000;
+      const points = (from: number, n: number) =>
+        Array.from({ length: n }, (_, i) => ({ stream: temp, ts: t0 + from + i, value: i }));
+      const read = async () =>
+        dataOf<StreamValues>(
+          await limited.call('GET', apiPaths.streamValues(temp, t0 + 5_000, t0 + 5_999, 1_000), {
+            token,
+          }),
+        ).points;
+
+      expect(await agent.send(points(0, 5_000))).toMatchObject({ status: 'stored', stored: 5_000 });
+      // The burst is spent: 500 more points wait half a second at 1,000 a second.
+      const later = points(5_000, 500);
+      const deferred = await agent.send(later);
+      expect(deferred).toMatchObject({
+        seq: 2,
+        status: 'deferred',
+        stored: 0,
+        refused: [],
+        retry_after_ms: 500,
+      });
+      expect(await read()).toEqual([]);
+      // Sent again before its time: deferred again, for what is left of the wait.
+      clock.advance(200);
+      expect(await agent.send(later, true)).toMatchObject({
+        status: 'deferred',
+        retry_after_ms: 300,
+      });
+      clock.advance(300);
+      expect(await agent.send(later, true)).toMatchObject({
+        seq: 2,
+        status: 'stored',
+        stored: 500,
+      });
+      expect(await read()).toHaveLength(500);
+      await agent.close();
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -10,6 +10,7 @@ import type { Clock } from '../lib/clock';
 import type { Logger } from '../logger';
 import type { GatewayIdentity } from '../services/gateway-credential.service';
 import type { StoredPoint, TimeSeriesStore } from '../timeseries/time-series-store';
+import { BATCH_RATE, BatchRate, type BatchRateLimits } from './batch-rate';
 import type { LivePublisher } from './live-values';
 import type { StreamDirectory, StreamInfo } from './stream-directory';
 
@@ -47,8 +48,10 @@ export type AckSink = (gatewayId: string, ack: GatewayAck) => void;
 /** Texts of per-point refusals (sent to the agent, which logs them). */
 export const POINT_REFUSALS = {
   unknownStream: 'Unknown data stream.',
+  notFed: 'No datapoint of this gateway feeds the data stream.',
   future: 'The time lies too far in the future.',
   past: 'The time lies too far in the past.',
+  stored: 'A value of this data stream is already stored at this time.',
   ...VALUE_TYPE_TEXTS,
 } as const;
 
@@ -80,13 +83,43 @@ export class Ingest {
       readonly stored?: StoredPointsSink;
       /** Whether the account takes machine data now (a deactivated one takes none). */
       readonly accountActive: (accountId: string) => Promise<boolean>;
+      /** Each gateway's share of points per second (default BATCH_RATE). */
+      readonly rate?: BatchRateLimits;
     },
-  ) {}
+  ) {
+    this.rate = new BatchRate(deps.rate ?? BATCH_RATE, deps.clock);
+  }
 
-  /** A batch as it arrived on `gateway/{id}/up/data`. */
+  private readonly rate: BatchRate;
+
+  /**
+   * A batch as it arrived on `gateway/{id}/up/data`. Over the gateway's rate it is deferred at
+   * once, neither queued nor stored: one gateway's flood neither stalls the others' batches and
+   * the server's requests nor fills the queue with payloads.
+   */
   received(identity: GatewayIdentity, payload: Buffer): Promise<void> {
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString('utf8'));
+    } catch {
+      json = NOT_JSON;
+    }
+    const points = (json as { points?: unknown } | null)?.points;
+    const wait = this.rate.take(identity.gatewayId, Array.isArray(points) ? points.length : 1);
+    if (wait > 0) {
+      this.deps.log.debug('batch deferred', { gateway: identity.gatewayId, wait });
+      this.deps.ack(identity.gatewayId, {
+        seq: seqOf(json),
+        status: 'deferred',
+        stored: 0,
+        refused: [],
+        message: `Too many points at once: the batch is taken again in ${wait} ms.`,
+        retry_after_ms: wait,
+      });
+      return Promise.resolve();
+    }
     const previous = this.queues.get(identity.gatewayId) ?? Promise.resolve();
-    const next = previous.then(() => this.handle(identity, payload));
+    const next = previous.then(() => this.handle(identity, json));
     const tail = next.catch((err: unknown) =>
       this.deps.log.error('ingest failed', { gateway: identity.gatewayId, error: String(err) }),
     );
@@ -102,7 +135,7 @@ export class Ingest {
     await Promise.all([...this.queues.values()]);
   }
 
-  private async handle(identity: GatewayIdentity, payload: Buffer): Promise<void> {
+  private async handle(identity: GatewayIdentity, json: unknown): Promise<void> {
     // Nothing is stored for a deactivated account (spec 001 §4), whatever link a batch came
     // through (one that raced the deactivation, another process's that missed its broadcast).
     // No ack either: the agent keeps the batch in its buffer and sends it again once the
@@ -113,7 +146,7 @@ export class Ingest {
       });
       return;
     }
-    const batch = this.parse(identity, payload);
+    const batch = this.parse(identity, json);
     if (batch === undefined) return;
     const streams = await this.deps.streams.streamsOf(identity.accountId);
     const refused: Refusal[] = [];
@@ -121,30 +154,44 @@ export class Ingest {
     const now = this.deps.clock.now();
     batch.points.forEach((point, index) => {
       const stream = streams.get(point.stream);
+      // Only the gateways whose datapoints feed a stream write it (DESIGN.md §8): another
+      // gateway of the account (another machine's) may not, whatever stream id it names.
       const reason =
         stream === undefined
           ? POINT_REFUSALS.unknownStream
-          : point.ts > now + GATEWAY_LIMITS.futureMs
-            ? POINT_REFUSALS.future
-            : point.ts < now - GATEWAY_LIMITS.pastMs
-              ? POINT_REFUSALS.past
-              : typeProblem(stream, point.value);
+          : !stream.feeders.has(identity.gatewayId)
+            ? POINT_REFUSALS.notFed
+            : point.ts > now + GATEWAY_LIMITS.futureMs
+              ? POINT_REFUSALS.future
+              : point.ts < now - GATEWAY_LIMITS.pastMs
+                ? POINT_REFUSALS.past
+                : typeProblem(stream, point.value);
       if (reason !== undefined || stream === undefined) {
         refused.push({ index, reason: reason ?? POINT_REFUSALS.unknownStream });
         return;
       }
       accepted.push({ index, stream, ts: point.ts, value: point.value });
     });
-    const points = await this.preprocess(accepted, refused);
+    const processed = await this.preprocess(accepted, refused);
+    const kept = new Set<number>();
     const outcome = await this.deps.store.append({
       source: `${batch.gateway}/${batch.buffer}`,
       seq: batch.seq,
-      points: points.map((p) => ({
+      points: processed.map((p) => ({
         stream: p.stream.id,
         account: identity.accountId,
         ts: p.ts,
         value: p.value,
       })),
+      // A stored measurement is final: a batch under another buffer (a reinstalled or hostile
+      // agent) or a later seq never rewrites it; its point is refused in the ack instead.
+      existing: 'keep',
+      kept: (i) => kept.add(i),
+    });
+    const points = processed.filter((p, i) => {
+      if (!kept.has(i)) return true;
+      refused.push({ index: p.index, reason: POINT_REFUSALS.stored });
+      return false;
     });
     if (outcome === 'duplicate') {
       this.deps.ack(identity.gatewayId, {
@@ -195,11 +242,8 @@ export class Ingest {
   }
 
   /** The batch, or undefined after a refusal was acknowledged (it will never be acceptable). */
-  private parse(identity: GatewayIdentity, payload: Buffer): GatewayBatch | undefined {
-    let json: unknown;
-    try {
-      json = JSON.parse(payload.toString('utf8'));
-    } catch {
+  private parse(identity: GatewayIdentity, json: unknown): GatewayBatch | undefined {
+    if (json === NOT_JSON) {
       this.refuse(identity, 0, 'The batch is not valid JSON.');
       return undefined;
     }
@@ -237,12 +281,12 @@ export class Ingest {
   private async preprocess(
     accepted: readonly { index: number; stream: StreamInfo; ts: number; value: PointValue }[],
     refused: Refusal[],
-  ): Promise<{ stream: StreamInfo; ts: number; value: PointValue }[]> {
+  ): Promise<{ index: number; stream: StreamInfo; ts: number; value: PointValue }[]> {
     const byStream = new Map<string, typeof accepted>();
-    const out: { stream: StreamInfo; ts: number; value: PointValue }[] = [];
+    const out: { index: number; stream: StreamInfo; ts: number; value: PointValue }[] = [];
     for (const p of accepted) {
       if (p.stream.preprocessing.trim() === '') {
-        out.push({ stream: p.stream, ts: p.ts, value: stored(p.stream, p.value) });
+        out.push({ index: p.index, stream: p.stream, ts: p.ts, value: stored(p.stream, p.value) });
         continue;
       }
       const list = byStream.get(p.stream.id);
@@ -272,12 +316,15 @@ export class Ingest {
         }
         const problem = typeProblem(stream, outcome.value);
         if (problem !== undefined) refused.push({ index: p.index, reason: problem });
-        else out.push({ stream, ts: p.ts, value: stored(stream, outcome.value) });
+        else out.push({ index: p.index, stream, ts: p.ts, value: stored(stream, outcome.value) });
       });
     }
     return out;
   }
 }
+
+/** A payload that did not parse (refused in its turn, in the gateway's order). */
+const NOT_JSON = Symbol('not JSON');
 
 function seqOf(json: unknown): number {
   const seq = (json as { seq?: unknown } | null)?.seq;

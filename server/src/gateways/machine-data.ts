@@ -15,6 +15,7 @@ import type {
 } from '../services/gateway-credential.service';
 import type { ModelService } from '../services/model.service';
 import type { TimeSeriesStore } from '../timeseries/time-series-store';
+import type { BatchRateLimits } from './batch-rate';
 import { ConfigPublisher } from './config-publisher';
 import { GatewayRequests } from './gateway-requests';
 import { Ingest, type Preprocessor } from './ingest';
@@ -47,6 +48,8 @@ export interface MachineDataDeps {
   readonly preprocessor: Preprocessor;
   readonly models: ModelService;
   readonly credentials: GatewayCredentialService;
+  /** Each gateway's share of points per second (default BATCH_RATE; tests narrow it). */
+  readonly ingestRate?: BatchRateLimits;
 }
 
 /**
@@ -95,6 +98,7 @@ export class MachineData implements GatewayLink {
       log: deps.log,
       stored: (accountId, points) => this.alarms.evaluate(accountId, points),
       accountActive: (accountId) => new AccountRepository(deps.db).isActive(accountId),
+      ...(deps.ingestRate === undefined ? {} : { rate: deps.ingestRate }),
     });
     this.configs = new ConfigPublisher({
       db: deps.db,

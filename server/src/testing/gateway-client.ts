@@ -105,8 +105,9 @@ export async function linkedAgent(
   let seq = 0;
   return {
     acks,
-    async send(points: readonly SentPoint[]): Promise<GatewayAck> {
-      seq += 1;
+    /** `again`: under the last seq once more, as the agent sends a batch not yet stored. */
+    async send(points: readonly SentPoint[], again = false): Promise<GatewayAck> {
+      if (!again) seq += 1;
       const before = acks.length;
       const payload = JSON.stringify({ gateway: gatewayId, buffer, seq, points });
       await agent.publishAsync(gatewayTopics.data(gatewayId), payload, { qos: 1 });

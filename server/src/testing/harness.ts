@@ -13,6 +13,7 @@ import type { Db } from '../db/database';
 import { testDatabase } from './test-database';
 import type { TestLocale } from './local-postgres';
 import type { AuthLimits } from '../services/auth.service';
+import type { BatchRateLimits } from '../gateways/batch-rate';
 
 /** A clock the test moves by hand (token and reset-link expiry without waiting). */
 export class ManualClock implements Clock {
@@ -72,6 +73,8 @@ export interface TestServerOptions {
   authLimits?: AuthLimits;
   /** Interval of the broker's re-check of open connections. */
   brokerRecheckMs?: number;
+  /** Each gateway's share of points per second (ingest's rate). */
+  ingestRate?: BatchRateLimits;
   /**
    * Start on this data folder (a server restart: `stop()` the first one, start again with its
    * folder and `env: { PORT }`). The folder is then the caller's: `close()` leaves it.
@@ -192,6 +195,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
     ...(options.brokerRecheckMs === undefined ? {} : { brokerRecheckMs: options.brokerRecheckMs }),
+    ...(options.ingestRate === undefined ? {} : { ingestRate: options.ingestRate }),
     ...(options.pushAgent === undefined ? {} : { testPush: { agent: options.pushAgent } }),
     ...(options.dispatch === undefined ? {} : { dispatch: options.dispatch }),
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),

@@ -1,4 +1,5 @@
 import mqtt, { type MqttClient } from 'mqtt';
+import { WebSocket } from 'ws';
 import { apiPaths, TIMINGS, uuidv7 } from '@plant/shared-schema';
 import { dataOf, type TestServer } from './harness';
 
@@ -115,4 +116,30 @@ export async function until(check: () => boolean, ms = 3000) {
     if (Date.now() > end) throw new Error('timed out waiting');
     await settle(20);
   }
+}
+
+/**
+ * The fixed header of an MQTT packet (type byte, remaining length as MQTT 2.2.3 writes it), for
+ * tests that announce a packet and never send its body.
+ */
+export function fixedHeader(typeByte: number, remainingLength: number): Buffer {
+  const bytes = [typeByte];
+  let left = remainingLength;
+  do {
+    let digit = left % 128;
+    left = Math.floor(left / 128);
+    if (left > 0) digit |= 0x80;
+    bytes.push(digit);
+  } while (left > 0);
+  return Buffer.from(bytes);
+}
+
+/** A raw WebSocket to the broker (subprotocol mqtt), open. */
+export async function rawBrokerSocket(server: TestServer): Promise<WebSocket> {
+  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/mqtt`, 'mqtt');
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return socket;
 }

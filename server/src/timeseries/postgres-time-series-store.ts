@@ -79,6 +79,8 @@ async function migrate(url: string): Promise<void> {
 }
 /** A point as stored: a number (booleans as 1/0) in `value`, or a text in `text_value`. */
 interface Row {
+  /** The point's index in its batch. */
+  readonly index: number;
   readonly series: number;
   readonly ts: number;
   readonly value: number | null;
@@ -159,9 +161,11 @@ class PostgresTimeSeriesStore implements TimeSeriesStore {
     const ids = await this.seriesIds(batch.points);
     // The last point at a (stream, ts) wins, as when the batch is written point by point; a
     // stream that got a text point is marked even when a later point replaced it, likewise.
+    // Under existing: 'keep' the first one wins instead, as the SQLite store's insert does.
+    const keep = batch.existing === 'keep';
     const rows = new Map<string, Row>();
     const texts = new Set<number>();
-    for (const p of batch.points) {
+    for (const [index, p] of batch.points.entries()) {
       const series = ids.get(p.stream)!;
       const value = typeof p.value === 'boolean' ? (p.value ? 1 : 0) : p.value;
       if (typeof value === 'number' && Number.isNaN(value)) {
@@ -170,8 +174,13 @@ class PostgresTimeSeriesStore implements TimeSeriesStore {
       }
       if (typeof value === 'string') texts.add(series);
       const key = keyOf(series, p.ts);
+      if (keep && rows.has(key)) {
+        batch.kept?.(index);
+        continue;
+      }
       rows.delete(key);
       rows.set(key, {
+        index,
         series,
         ts: p.ts,
         value: typeof value === 'number' ? value : null,
@@ -185,7 +194,7 @@ class PostgresTimeSeriesStore implements TimeSeriesStore {
         [batch.source, batch.seq, this.clock.now()],
       );
       if (fresh.rowCount === 0) return false;
-      await this.write(c, [...rows.values()], texts);
+      await this.write(c, [...rows.values()], texts, keep ? (batch.kept ?? (() => {})) : undefined);
       return true;
     });
     if (!stored) return 'duplicate';
@@ -227,7 +236,13 @@ class PostgresTimeSeriesStore implements TimeSeriesStore {
   }
 
   /** The batch's points and rollups, inside its transaction (the batch record is written). */
-  private async write(c: pg.PoolClient, rows: readonly Row[], texts: Set<number>): Promise<void> {
+  /** `kept`: points already stored keep their value, and are told here (existing: 'keep'). */
+  private async write(
+    c: pg.PoolClient,
+    rows: readonly Row[],
+    texts: Set<number>,
+    kept?: (index: number) => void,
+  ): Promise<void> {
     const marks = [...texts].filter((id) => !this.texts.has(id)).sort((a, b) => a - b);
     if (marks.length > 0) {
       await c.query(
@@ -254,6 +269,16 @@ class PostgresTimeSeriesStore implements TimeSeriesStore {
     );
     const fresh = new Set(inserted.map(([series, ts]) => keyOf(series as number, ts as number)));
     const replaced = sorted.filter((r) => !fresh.has(keyOf(r.series, r.ts)));
+    if (kept !== undefined) {
+      // Nothing replaced, so no span to compute afresh: only the new points are folded in.
+      for (const r of replaced) kept(r.index);
+      await this.writeRollups(
+        c,
+        rows.filter((r) => fresh.has(keyOf(r.series, r.ts))),
+        fresh,
+      );
+      return;
+    }
     if (replaced.length > 0) {
       await c.query(
         `insert into ts_points (series, ts, value, text_value) ${unnestPoints}

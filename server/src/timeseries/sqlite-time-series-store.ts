@@ -201,7 +201,8 @@ class SqliteTimeSeriesStore implements TimeSeriesStore {
     }
     const minutes = new Map<string, Pending>();
     const staleMinutes = new Map<string, Span>();
-    for (const p of batch.points) {
+    const keep = batch.existing === 'keep';
+    for (const [index, p] of batch.points.entries()) {
       const series = this.seriesFor(p.stream, p.account);
       const value = typeof p.value === 'boolean' ? (p.value ? 1 : 0) : p.value;
       if (typeof value === 'string' && !series.hasText) {
@@ -211,6 +212,10 @@ class SqliteTimeSeriesStore implements TimeSeriesStore {
       const minute = bucketOf(p.ts, MINUTE_MS);
       const key = keyOf(series.id, minute);
       if (s.insertPoint.run(series.id, p.ts, value).changes === 0) {
+        if (keep) {
+          batch.kept?.(index);
+          continue;
+        }
         s.updatePoint.run(value, series.id, p.ts);
         staleMinutes.set(key, { series: series.id, bucket: minute });
       } else if (typeof value === 'number') {

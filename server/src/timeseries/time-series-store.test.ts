@@ -197,6 +197,38 @@ describe.each(eachStore())('%s time-series store: append', (_name, kind) => {
     ]);
   });
 
+  it("keeps stored points under existing: 'keep', telling which, and the rollups stay exact", async () => {
+    const { place, store } = await storeOf(kind);
+    await put(store, 's', [
+      [T0, 1],
+      [T0 + 1_000, 2],
+    ]);
+    const kept: number[] = [];
+    const points = (
+      [
+        [T0, 100],
+        [T0 + 2_000, 3],
+        [T0 + 2_000, 300],
+      ] as const
+    ).map(([ts, value]) => ({ stream: 's', account: 'acc-a', ts, value }));
+    expect(
+      await store.append({
+        source: 'other/buffer',
+        seq: 1,
+        points,
+        existing: 'keep',
+        kept: (i) => kept.push(i),
+      }),
+    ).toBe('stored');
+    expect(kept.sort()).toEqual([0, 2]);
+    expect((await store.range(['s'], T0, T0 + 2_000, 10))[0]?.points).toEqual([
+      [T0, 1],
+      [T0 + 1_000, 2],
+      [T0 + 2_000, 3],
+    ]);
+    await expectRollupsMatchPoints(place);
+  });
+
   it('stores booleans as 1/0 and keeps text points out of the rollups', async () => {
     const { place, store } = await storeOf(kind);
     await store.append({

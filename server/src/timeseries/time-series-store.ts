@@ -13,6 +13,14 @@ export interface StoredBatch {
   readonly source: string;
   readonly seq: number;
   readonly points: readonly StoredPoint[];
+  /**
+   * What a point at a (stream, ts) already stored does: 'replace' it (the default, rollups
+   * recomputed), or 'keep' the stored one, telling `kept` the point's index in `points` (ingest:
+   * a measurement once stored is final, no later batch rewrites history). Under 'keep', the first
+   * of two points at one (stream, ts) in a batch is stored, the other kept out.
+   */
+  readonly existing?: 'replace' | 'keep';
+  readonly kept?: (index: number) => void;
 }
 
 /** One stream's values over [from, to]: raw, or downsampled keeping each bucket's first, min, max, last. */
@@ -32,7 +40,7 @@ export interface TimeSeriesStore {
   /**
    * Stores the batch's points and records (source, seq) in one transaction. A (source, seq)
    * seen before stores nothing and answers 'duplicate'. A point at a (stream, ts) already stored
-   * replaces it.
+   * replaces it, or is kept out (`existing: 'keep'`).
    */
   append(batch: StoredBatch): Promise<'stored' | 'duplicate'>;
   /**

@@ -53,17 +53,21 @@ export type GatewayBatch = z.infer<typeof gatewayBatchSchema>;
 /**
  * `gateway/{id}/down/ack`: the server's answer to a batch. `stored`: its points are stored (those
  * refused are listed); `duplicate`: this seq was stored before; `refused`: the batch as a whole was
- * not acceptable (not parseable, too big) and will never be: the agent drops it and says so.
+ * not acceptable (not parseable, too big) and will never be: the agent drops it and says so;
+ * `deferred`: the gateway sends more points than its rate allows (the server's share for other
+ * gateways and requests): nothing of it is stored, the agent keeps it and sends it again after
+ * `retry_after_ms`.
  */
 export const gatewayAckSchema = z.object({
   seq: z.number().int().min(0),
-  status: z.enum(['stored', 'duplicate', 'refused']),
+  status: z.enum(['stored', 'duplicate', 'refused', 'deferred']),
   stored: z.number().int().min(0).default(0),
   refused: z
     .array(z.object({ index: z.number().int().min(0), reason: z.string().max(500) }))
     .max(100)
     .default([]),
   message: z.string().max(500).optional(),
+  retry_after_ms: z.number().int().min(0).max(3_600_000).optional(),
 });
 export type GatewayAck = z.infer<typeof gatewayAckSchema>;
 
