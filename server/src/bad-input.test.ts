@@ -299,6 +299,22 @@ describe('ids in paths and queries', () => {
     expect(diff(before, await s.contentHashes())).toEqual({});
   });
 
+  it('a NUL in a form field, a query or a path parameter: 422 naming it (Postgres stores none)', async () => {
+    const form = (fields: Record<string, string>) =>
+      s.call('POST', apiPaths.token(), {
+        body: new URLSearchParams(fields).toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
+    for (const field of ['client_id', 'grant_type', 'client_secret']) {
+      const res = await form({ grant_type: 'client_credentials', client_id: 'x', [field]: 'a\0b' });
+      expect(res.status, field).toBe(422);
+      expect(res.json, field).toMatchObject({ errors: { [field]: [expect.any(String)] } });
+    }
+    const query = await s.call('GET', apiPaths.style('a\0b'), { token });
+    expect(query.status).toBe(422);
+    expect(query.json).toMatchObject({ errors: { account: [expect.any(String)] } });
+  });
+
   it('logout with an oversized body is refused before anything happens', async () => {
     const res = await s.call('POST', apiPaths.logout(), {
       token,

@@ -23,7 +23,7 @@ export async function readBody(
 ): Promise<unknown> {
   const type = c.req.header('content-type') ?? '';
   if (options.allowForm === true && type.startsWith('application/x-www-form-urlencoded')) {
-    return Object.fromEntries(new URLSearchParams(await c.req.text()));
+    return withoutNul(Object.fromEntries(new URLSearchParams(await c.req.text())));
   }
   return readJson(c);
 }
@@ -67,12 +67,25 @@ function nulPath(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Form fields, query and path parameters as `readJson` takes a JSON body: a field holding U+0000
+ * is 422 on its name (a `client_id=%00` reached Postgres, which refuses NUL, as a 500).
+ */
+function withoutNul(fields: Record<string, string>): Record<string, string> {
+  for (const [name, value] of Object.entries(fields)) {
+    if (name.includes('\0') || value.includes('\0')) {
+      throw invalidInput({ [name === '' ? 'body' : name]: [NUL_TEXT_MESSAGE] });
+    }
+  }
+  return fields;
+}
+
 export function validQuery<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
-  return parse(schema, c.req.query());
+  return parse(schema, withoutNul(c.req.query()));
 }
 
 export function validParams<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
-  return parse(schema, c.req.param());
+  return parse(schema, withoutNul(c.req.param()));
 }
 
 export function parse<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {

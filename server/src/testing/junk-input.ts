@@ -95,11 +95,12 @@ export function junkBodies(schema: JsonSchema): Junk[] {
   return out;
 }
 
-/** Junk for a query or path parameter: oversized, and (when it is not text) a word. */
+/** Junk for a query or path parameter: oversized, a NUL (Postgres stores none), and (when it is not text) a word. */
 export function junkParameter(schema: JsonSchema): string[] {
   const types = typesOf(schema);
   return [
     'x'.repeat(5_000),
+    'a\u0000b',
     ...(types !== undefined && !types.has('string') ? ['not-a-number', '[]'] : []),
   ];
 }
