@@ -226,14 +226,15 @@ describe('trying pre-processing code', () => {
     });
     // Requests one after another while the trial runs: each is sent after the one before was
     // answered, so several answered before the trial's own answer were served during its run
-    // (a trial on the main thread held every request behind it until its limit).
+    // (a trial on the main thread held every request behind it until its limit). Three, not
+    // more: on a busy machine they must all fit in the trial's limit.
     let answeredDuring = 0;
-    while (!tryDone && answeredDuring < 5) {
+    while (!tryDone && answeredDuring < 3) {
       const other = await s.call('GET', apiPaths.user(), { token: admin });
       expect(other.status).toBe(200);
       if (!tryDone) answeredDuring++;
     }
-    expect(answeredDuring).toBe(5);
+    expect(answeredDuring).toBe(3);
     expect(tryDone).toBe(false);
     const res = await busy;
     expect(res.status).toBe(422);
