@@ -316,6 +316,20 @@ describe('the embedded broker at /mqtt', () => {
     expect(client.connected).toBe(true);
   });
 
+  it('a CONNECT with a will is refused (a will is published past every ACL when its link dies)', async () => {
+    const admin = await session(DEMO_USERS.admin);
+    const will = {
+      topic: 'gateway/x/down/request',
+      payload: Buffer.from('{}'),
+      qos: 0 as const,
+      retain: false,
+    };
+    const err = await refused({ ...asOptions(admin.creds), will });
+    expect(err.message).toMatch(/Not authorized/);
+    const client = await connect(admin.creds, 60);
+    expect(client.connected).toBe(true);
+  });
+
   it('a packet announcing more than its link may send is cut off at its header, before the rest', async () => {
     // Unauthenticated: a CONNECT announcing 150 MB, its header and protocol name only. aedes
     // alone would buffer it as it came; the WebSocket's 1 MiB bounds one message, not a packet.

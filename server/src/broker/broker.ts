@@ -158,6 +158,8 @@ export class EmbeddedBroker {
   private readonly forwards = new WeakMap<object, ForwardInfo>();
   /** The keepalive each CONNECT asked for, seen in preConnect, judged in authenticate. */
   private readonly keepalives = new WeakMap<Client, number>();
+  /** CONNECTs that carried a will, seen in preConnect, refused in authenticate. */
+  private readonly withWill = new WeakSet<Client>();
   /** Connected gateway agents, per client object like the browsers. */
   private readonly gatewayClients = new Map<Client, GatewayIdentity>();
   /** Each link's packet guard: its limit widens once the CONNECT says what kind it is. */
@@ -192,6 +194,7 @@ export class EmbeddedBroker {
       // keepalive is noted here and refused in authenticate(), with a CONNACK.
       preConnect: (client, packet, done) => {
         this.keepalives.set(client, packet.keepalive ?? 0);
+        if (packet.will !== undefined && packet.will !== null) this.withWill.add(client);
         done(null, true);
       },
       authenticate: (client, username, password, done) => {
@@ -205,6 +208,12 @@ export class EmbeddedBroker {
             ),
             false,
           );
+          return;
+        }
+        // No client of ours leaves a will, and a will is published when its link dies, on another
+        // process too (aedes authorises it there with no client: past every ACL). Refused here.
+        if (this.withWill.has(client)) {
+          done(authError('Wills are not allowed', NOT_AUTHORIZED), false);
           return;
         }
         if (username === undefined || password === undefined) {

@@ -15,6 +15,7 @@ export interface ConnectOptions {
   username: string;
   password: string;
   keepalive?: number;
+  will?: { topic: string; payload: Buffer; qos: 0 | 1; retain: boolean };
 }
 
 /**
