@@ -55,6 +55,25 @@ function tempDir(): string {
   return dir;
 }
 
+/** The real connectors, each value they hand to the agent also kept in `read` while `open()`. */
+function recordingConnector(read: Reading[], open: () => boolean): ConnectorMaker {
+  return (ctx, dataDir) =>
+    makeConnector(
+      {
+        ...ctx,
+        events: {
+          ...ctx.events,
+          values: (readings) => {
+            if (!open()) return;
+            read.push(...readings);
+            ctx.events.values(readings);
+          },
+        },
+      },
+      dataDir,
+    );
+}
+
 /** Starts an agent for a demo gateway with fresh credentials, as an admin would set it up. */
 async function startAgent(
   gatewayId: string,
@@ -230,21 +249,7 @@ describe('store and forward', () => {
     // Every value the real simulator hands to the agent, until the tap is closed.
     const read: Reading[] = [];
     let tap = true;
-    const recording: ConnectorMaker = (ctx, dataDir) =>
-      makeConnector(
-        {
-          ...ctx,
-          events: {
-            ...ctx.events,
-            values: (readings) => {
-              if (!tap) return;
-              read.push(...readings);
-              ctx.events.values(readings);
-            },
-          },
-        },
-        dataDir,
-      );
+    const recording = recordingConnector(read, () => tap);
     const agent = await startAgent(gw.gatewayId, {
       serverUrl: proxy.url('http'),
       makeConnector: recording,
@@ -322,21 +327,7 @@ describe('store and forward', () => {
 
     const read: Reading[] = [];
     let tap = true;
-    const recording: ConnectorMaker = (ctx, dataDir) =>
-      makeConnector(
-        {
-          ...ctx,
-          events: {
-            ...ctx.events,
-            values: (readings) => {
-              if (!tap) return;
-              read.push(...readings);
-              ctx.events.values(readings);
-            },
-          },
-        },
-        dataDir,
-      );
+    const recording = recordingConnector(read, () => tap);
     const said: string[] = [];
     const log: Logger = {
       debug: (msg) => said.push(msg),

@@ -159,6 +159,19 @@ class WorkerSandbox implements Sandbox {
     this.spare = new SandboxThread(this.memoryBytes);
   }
 
+  /** What a thread is asked to run: the code, its inputs and this sandbox's limits. */
+  private request(seq: number, code: string, inputs: readonly unknown[], timeLimitMs: number) {
+    return {
+      seq,
+      code,
+      inputs,
+      timeLimitMs,
+      memoryLimitBytes: this.options.memoryLimitBytes ?? DEFAULTS.memoryLimitBytes,
+      stackLimitBytes: this.options.stackLimitBytes ?? DEFAULTS.stackLimitBytes,
+      textLimit: this.options.textLimit ?? DEFAULTS.textLimit,
+    };
+  }
+
   run(code: string, inputs: readonly SandboxInput[]): SandboxOutcome[] {
     if (this.disposed) throw new Error('The sandbox is disposed.');
     if (inputs.length === 0) return [];
@@ -167,15 +180,7 @@ class WorkerSandbox implements Sandbox {
     if (thread === undefined) return all(CODE_NOT_RUN);
     const seq = ++this.seq;
     const timeLimitMs = timeLimitFor(inputs.length, this.options);
-    thread.port.postMessage({
-      seq,
-      code,
-      inputs,
-      timeLimitMs,
-      memoryLimitBytes: this.options.memoryLimitBytes ?? DEFAULTS.memoryLimitBytes,
-      stackLimitBytes: this.options.stackLimitBytes ?? DEFAULTS.stackLimitBytes,
-      textLimit: this.options.textLimit ?? DEFAULTS.textLimit,
-    });
+    thread.port.postMessage(this.request(seq, code, inputs, timeLimitMs));
     const reply = thread.reply(seq, timeLimitMs + (this.options.graceMs ?? DEFAULTS.graceMs));
     if (reply === undefined) {
       this.retire(thread, 'timeout');
@@ -233,15 +238,7 @@ class WorkerSandbox implements Sandbox {
     const seq = ++this.seq;
     const timeLimitMs = timeLimitFor(inputs.length, this.options);
     const answer = thread.replyAsync(seq, timeLimitMs + (this.options.graceMs ?? DEFAULTS.graceMs));
-    thread.port.postMessage({
-      seq,
-      code,
-      inputs,
-      timeLimitMs,
-      memoryLimitBytes: this.options.memoryLimitBytes ?? DEFAULTS.memoryLimitBytes,
-      stackLimitBytes: this.options.stackLimitBytes ?? DEFAULTS.stackLimitBytes,
-      textLimit: this.options.textLimit ?? DEFAULTS.textLimit,
-    });
+    thread.port.postMessage(this.request(seq, code, inputs, timeLimitMs));
     const reply = await answer;
     if (reply === undefined) {
       this.retireTrial(thread, thread.dead ? 'crash' : 'timeout');
