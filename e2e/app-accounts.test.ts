@@ -58,6 +58,11 @@ describe('accounts', () => {
     await expect.poll(() => east.getByText('Deactivated').count()).toBe(1);
     await expect.poll(async () => (await server()).active).toBe(false);
     await expect.poll(() => otherEast.getByText('Deactivated').count()).toBe(1);
+    // The account the admin works in is switched from above only: its own switch is off limits.
+    const rootName =
+      (await page.getByTestId('account-row').first().getAttribute('data-name')) ?? '';
+    const own = page.getByRole('switch', { name: `${isolate(rootName)} is active` });
+    await expect.poll(() => own.isDisabled()).toBe(true);
 
     await tab.goto(`/app/accounts/${made?.id ?? ''}/design`);
     const color1 = page.getByRole('textbox', { name: 'Color1' });

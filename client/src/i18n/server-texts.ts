@@ -22,6 +22,7 @@ import {
   RESET_SUCCESS_MESSAGE,
   RESET_TOKEN_INVALID_MESSAGE,
   ACCOUNT_MOVE_CYCLE,
+  ACCOUNT_DEACTIVATED_FROM_ABOVE,
   ACCOUNT_REACTIVATED_FROM_ABOVE,
   ALREADY_MEMBER,
   EMAIL_CHANGE_OWN,
@@ -102,6 +103,10 @@ const KNOWN = new Map<string, MessageDescriptor>([
   [
     ACCOUNT_REACTIVATED_FROM_ABOVE,
     msg`Only an administrator of a parent account can reactivate this account.`,
+  ],
+  [
+    ACCOUNT_DEACTIVATED_FROM_ABOVE,
+    msg`Only an administrator of a parent account can deactivate this account.`,
   ],
   // The roles screen (shared-schema api/roles.ts).
   [ROLE_IS_FIXED, msg`The roles admin and norole cannot be changed or deleted.`],

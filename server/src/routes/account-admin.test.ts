@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ACCOUNT_DEACTIVATED_FROM_ABOVE,
   ACCOUNT_MOVE_CYCLE,
   ACCOUNT_REACTIVATED_FROM_ABOVE,
   apiPaths,
@@ -115,6 +116,25 @@ describe('account administration', () => {
     expect(dataOf<SyncedModel>(back).attributes.active).toBe(true);
     expect(await isActive()).toBe(true);
     expect((await change(ids.south, { active: false })).status).toBe(200);
+
+    // Nor is an account deactivated from inside it: the root's admin, working in the root (which
+    // nobody could turn back on), and North's admin working in North.
+    const adminId = (
+      await s.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', DEMO_USERS.admin)
+        .executeTakeFirstOrThrow()
+    ).id;
+    for (const id of [ids.root, ids.north]) {
+      const self = await s.call('POST', apiPaths.setActiveAccount(adminId, id), { token: admin });
+      expect(self.status).toBe(200);
+      const off = await change(id, { active: false });
+      expect(off.status, id).toBe(403);
+      expect(off.json).toMatchObject({ success: false, message: ACCOUNT_DEACTIVATED_FROM_ABOVE });
+    }
+    await s.call('POST', apiPaths.setActiveAccount(adminId, ids.root), { token: admin });
+    expect((await change(ids.north, { name: 'Customer North' })).status).toBe(200);
   });
 
   it('only with account::edit, only within the subtree', async () => {

@@ -1,6 +1,7 @@
 import {
   ACCOUNT_EDIT_PERMISSION,
   ACCOUNT_MOVE_CYCLE,
+  ACCOUNT_DEACTIVATED_FROM_ABOVE,
   ACCOUNT_REACTIVATED_FROM_ABOVE,
   can,
   uuidv7,
@@ -154,6 +155,11 @@ export class AccountOps {
       ) {
         throw forbidden(ACCOUNT_REACTIVATED_FROM_ABOVE);
       }
+    }
+    // Nor from inside: an account deactivated from itself could be turned back on only from
+    // above, and a root account by nobody.
+    if (change.active === false && account.active === 1 && this.session.activeAccount?.id === id) {
+      throw forbidden(ACCOUNT_DEACTIVATED_FROM_ABOVE);
     }
     const moves = change.parent_id !== undefined && change.parent_id !== account.parent_id;
     if (change.parent_id !== undefined && moves) {

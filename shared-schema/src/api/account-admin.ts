@@ -9,6 +9,9 @@ export const ACCOUNT_OUT_OF_REACH = 'This account is outside the accounts you ma
 /** A deactivated account is turned back on from above: its own admins cannot undo it. */
 export const ACCOUNT_REACTIVATED_FROM_ABOVE =
   'Only an administrator of a parent account can reactivate this account.';
+/** ... and deactivated from above too: from itself, nobody could undo it (a root account never). */
+export const ACCOUNT_DEACTIVATED_FROM_ABOVE =
+  'Only an administrator of a parent account can deactivate this account.';
 
 /** POST account/subaccounts: a new account under the given one (default: the active one). */
 export const subaccountRequestSchema = z.object({

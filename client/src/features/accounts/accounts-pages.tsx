@@ -18,6 +18,7 @@ import {
 } from '@mantine/core';
 import { Link, useParams } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
+import { activeAccountIdAtom } from '../../state/session';
 import { z } from 'zod';
 import {
   isolate,
@@ -210,6 +211,7 @@ export function AccountsListPage() {
                   <Switch
                     aria-label={t`${isolate(a.name)} is active`}
                     checked={a.active}
+                    disabled={a.id === current?.id}
                     onChange={(e) => void change(a.id, { active: e.currentTarget.checked })}
                   />
                 </Table.Td>
@@ -282,8 +284,11 @@ export function AccountDetailsPage() {
   const [name, setName] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [error, took] = useWriteOutcome();
+  const activeId = useAtomValue(activeAccountIdAtom);
   if (state.name !== 'found') return <AccountState state={state} />;
   const account: Account = { id: state.model.id, ...state.model.attributes };
+  // Whether an account is active is decided from an account above it (the server says so too).
+  const fromAbove = account.id !== activeId;
   const save = async (changes: Partial<ModelInput<'account'>>) => {
     setStatus(null);
     if (took(await syncWorker().writes.update('account', account.id, changes))) {
@@ -315,7 +320,8 @@ export function AccountDetailsPage() {
       <Switch
         label={t`Active`}
         checked={account.active}
-        disabled={!mayEdit}
+        disabled={!mayEdit || !fromAbove}
+        description={fromAbove ? undefined : t`Decided by an administrator of a parent account.`}
         onChange={(e) => void save({ active: e.currentTarget.checked })}
       />
       {error === null ? null : (
