@@ -71,7 +71,7 @@ function nulPath(value: unknown): string | undefined {
  * Form fields, query and path parameters as `readJson` takes a JSON body: a field holding U+0000
  * is 422 on its name (a `client_id=%00` reached Postgres, which refuses NUL, as a 500).
  */
-function withoutNul(fields: Record<string, string>): Record<string, string> {
+export function withoutNul(fields: Record<string, string>): Record<string, string> {
   for (const [name, value] of Object.entries(fields)) {
     if (name.includes('\0') || value.includes('\0')) {
       throw invalidInput({ [name === '' ? 'body' : name]: [NUL_TEXT_MESSAGE] });
@@ -80,12 +80,20 @@ function withoutNul(fields: Record<string, string>): Record<string, string> {
   return fields;
 }
 
+// The schema speaks first (its own message for a value it refuses), then the NUL check for a
+// value it lets through.
 export function validQuery<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
-  return parse(schema, withoutNul(c.req.query()));
+  const fields = c.req.query();
+  const out = parse(schema, fields);
+  withoutNul(fields);
+  return out;
 }
 
 export function validParams<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
-  return parse(schema, withoutNul(c.req.param()));
+  const fields = c.req.param();
+  const out = parse(schema, fields);
+  withoutNul(fields);
+  return out;
 }
 
 export function parse<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {

@@ -9,7 +9,7 @@ import {
 } from '@plant/shared-schema';
 import { requireAuth } from '../http/auth';
 import { requestHeader, type AppEnv } from '../http/context';
-import { parse, readJson } from '../http/validate';
+import { parse, readJson, withoutNul } from '../http/validate';
 import type { Services } from '../services';
 import { DomainError, invalidInput } from '../services/domain-error';
 import type { WriteKind, WriteOp } from '../services/model.service';
@@ -100,12 +100,10 @@ export function modelRoutes(services: Services, log: Logger) {
   });
   app.put('/:collection', auth, async (c) => batch(c, 'update', await readJson(c)));
   app.delete('/:collection', auth, async (c) => batch(c, 'delete', await readJson(c)));
-  app.put('/:collection/:id', auth, async (c) =>
-    one(c, 'update', c.req.param('id'), await readJson(c)),
-  );
-  app.delete('/:collection/:id', auth, async (c) =>
-    one(c, 'delete', c.req.param('id'), await readJson(c)),
-  );
+  // The id is looked up before any schema reads it: a NUL in it is refused first (Postgres).
+  const pathId = (c: Context<AppEnv>) => withoutNul({ id: c.req.param('id') ?? '' }).id ?? '';
+  app.put('/:collection/:id', auth, async (c) => one(c, 'update', pathId(c), await readJson(c)));
+  app.delete('/:collection/:id', auth, async (c) => one(c, 'delete', pathId(c), await readJson(c)));
 
   return app;
 }

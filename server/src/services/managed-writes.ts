@@ -113,8 +113,11 @@ export async function writeManaged(
   id: string,
   body: Record<string, unknown>,
 ): Promise<ManagedResult> {
+  // An update of a role, member or account is checked by its branch, after the model is looked
+  // up: another account's model is unknown (404) whatever the body says, never a 422 first.
+  const checkedAfterLookup = kind === 'update' && def.type !== tagModel.type;
   const schema = BODY_SCHEMAS[def.type]?.[kind];
-  if (schema !== undefined) parsed(schema, body);
+  if (schema !== undefined && !checkedAfterLookup) parsed(schema, body);
   let log = new ManagedLog(trx);
   let accessMoved = true;
   let find: () => Promise<SyncedModel | undefined>;
