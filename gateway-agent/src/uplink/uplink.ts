@@ -49,12 +49,6 @@ export class Uplink {
   /** The server deferred batches (over the gateway's rate): nothing is sent before this time. */
   private holdUntil = 0;
   private holdTimer: NodeJS.Timeout | undefined;
-  /**
-   * Batches sent at once: SEND_WINDOW, down to 1 after a deferral and doubled by each batch
-   * stored. Else the whole window, deferred alike with the same wait, went again at once after
-   * it and was deferred again but one, every second: the server read them all for nothing.
-   */
-  private window = SEND_WINDOW;
   private readonly sweep: NodeJS.Timeout;
   private state: LinkState = { name: 'connecting' };
   private stopped = false;
@@ -163,8 +157,6 @@ export class Uplink {
     if (ack.status === 'deferred') {
       // Not stored: the batch stays in the buffer and goes again once the server's wait is over
       // (its other batches in flight are deferred alike, so the window waits as a whole).
-      this.window = 1;
-      log.debug('batch deferred', { seq: ack.seq });
       const now = (this.options.now ?? Date.now)();
       const until = now + (ack.retry_after_ms ?? 1_000);
       if (until > this.holdUntil) {
@@ -187,8 +179,6 @@ export class Uplink {
       });
     } else {
       buffer.acknowledged(ack.seq);
-      log.debug('batch stored', { seq: ack.seq });
-      this.window = Math.min(SEND_WINDOW, this.window * 2);
       if (ack.refused.length > 0) {
         log.warn('the server refused points of a batch', {
           seq: ack.seq,
@@ -222,7 +212,7 @@ export class Uplink {
       return;
     const { buffer, gatewayId } = this.options;
     const now = (this.options.now ?? Date.now)();
-    for (const batch of buffer.outgoing(this.window, new Set(this.inFlight.keys()))) {
+    for (const batch of buffer.outgoing(SEND_WINDOW, new Set(this.inFlight.keys()))) {
       this.inFlight.set(batch.seq, now);
       const message = JSON.stringify({
         gateway: gatewayId,

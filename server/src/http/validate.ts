@@ -71,9 +71,12 @@ function nulPath(value: unknown): string | undefined {
  * Form fields, query and path parameters as `readJson` takes a JSON body: a field holding U+0000
  * is 422 on its name (a `client_id=%00` reached Postgres, which refuses NUL, as a 500).
  */
-export function withoutNul(fields: Record<string, string>): Record<string, string> {
+export function withoutNul(
+  fields: Record<string, string | undefined>,
+): Record<string, string | undefined> {
   for (const [name, value] of Object.entries(fields)) {
-    if (name.includes('\0') || value.includes('\0')) {
+    // A route's optional parameter may be missing (undefined) though typed a text.
+    if (name.includes('\0') || (typeof value === 'string' && value.includes('\0'))) {
       throw invalidInput({ [name === '' ? 'body' : name]: [NUL_TEXT_MESSAGE] });
     }
   }
