@@ -1,6 +1,12 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { API_BASE, appPaths, MAX_BODY_BYTES, UPLOAD_CHUNK_MAX_BYTES } from '@plant/shared-schema';
+import {
+  API_BASE,
+  appPaths,
+  MAX_BODY_BYTES,
+  UPLOAD_CHUNK_MAX_BYTES,
+  type PushKey,
+} from '@plant/shared-schema';
 import { exactAddress, type AppEnv } from './http/context';
 import { pageHeaders } from './http/csp';
 import { errorResponse } from './http/errors';
@@ -23,8 +29,8 @@ export function createApp(
   clientDir: string,
   values: ValuesService,
   files: FileService,
-  /** Web push: the VAPID public key browsers subscribe with. */
-  push: { readonly publicKey: string },
+  /** Web push: the VAPID public key browsers subscribe with, and how long they wait. */
+  push: PushKey,
   trustedProxies: readonly string[] = [],
   mapTilesUrl?: string,
   /** Recipient invitations of the alarm dispatcher (`AlarmDispatcher.invites`). */
