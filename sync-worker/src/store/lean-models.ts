@@ -33,7 +33,7 @@ import type { IndexedDbEnv } from './indexeddb';
  *   version 1 are read again in that order;
  * - cleanup: the deleted documents only, through `[_deleted+key]` (every version).
  * Measured (bench bootstrap): a bootstrap of 50,000 models in headless Chromium, see
- * ARCHITECTURE.md.
+ * sync-worker/CONTEXT.md.
  *
  * It works on RxDB 17.6's Dexie storage (`onCreate` is its documented setting; the index list
  * and `internals` are its own): re-check with an RxDB upgrade (migration.test.ts).
