@@ -3,7 +3,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import type { ReactNode } from 'react';
 import type { RouteRequirement } from '@plant/shared-schema';
 import { AreaPage } from '../features/areas/area-page';
-import type { AreaMenuEntry } from '../features/shell/menu-entries';
+import type { AreaMenuEntry } from '../features/shell/menu-types';
 import { requirePermission, type RouterContext } from './guards';
 
 /*

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import type { PushKey } from '@plant/shared-schema';
 import type { FileService } from '../files/file.service';
 import type { ValuesService } from '../gateways/values.service';
 import type { AppEnv } from '../http/context';
@@ -30,7 +31,7 @@ export interface ApiDeps {
   readonly values: ValuesService;
   readonly files: FileService;
   /** Web push: the VAPID public key browsers subscribe with. */
-  readonly push: { readonly publicKey: string };
+  readonly push: PushKey;
   /** Recipient invitations of the alarm dispatcher; without them their routes are not mounted. */
   readonly alarmRecipients: RecipientInvites | undefined;
 }

@@ -3,7 +3,8 @@
  * module without side effects, so the client's translation table (client/src/i18n/server-texts.ts)
  * takes them without the schemas (package.json `sideEffects: false`).
  */
-import type { FileKind } from './file';
+/** file.ts's FileKind, named here too: file.ts imports these texts (no circle back). */
+type FileKind = 'photo' | 'document';
 
 /** Spec 001 §5's text for a form without its file, and for an empty file. */
 export const FILE_REQUIRED = 'Please upload a file';

@@ -22,6 +22,22 @@ import {
 } from '../../components/icons';
 import { safeDecode } from '../../components/safe-decode';
 import { AREAS } from '../../routes/areas';
+import type {
+  MENU_GROUP_KEYS,
+  MenuEntry,
+  MenuGroupKey,
+  MenuIconName,
+  MenuWhere,
+} from './menu-types';
+
+export type {
+  AreaMenuEntry,
+  MenuEntry,
+  MenuEntryDefinition,
+  MenuGroupKey,
+  MenuIconName,
+  MenuWhere,
+} from './menu-types';
 
 /**
  * The side menu (spec 000 §2 "Menu entries"): its groups, as people work (running the plant,
@@ -37,9 +53,7 @@ const GROUPS = [
   { key: 'operations', label: msg`Operations` },
   { key: 'service', label: msg`Service` },
   { key: 'administration', label: msg`Administration` },
-] as const;
-
-export type MenuGroupKey = (typeof GROUPS)[number]['key'];
+] as const satisfies readonly { key: (typeof MENU_GROUP_KEYS)[number]; label: unknown }[];
 
 /**
  * The menu's icons by name. Areas name their entry's icon rather than import it: their route
@@ -61,52 +75,12 @@ const MENU_ICONS = {
   shield: IconShield,
   translate: IconTranslate,
   users: IconUsers,
-} as const satisfies Record<string, ComponentType<IconProps>>;
-
-export type MenuIconName = keyof typeof MENU_ICONS;
-
-export interface MenuEntry {
-  /** Unique in the menu: the current entry's key, and `data-menu-entry` on its link. */
-  readonly key: string;
-  readonly label: MessageDescriptor;
-  readonly icon: ComponentType<IconProps>;
-  /** Where the entry leads. */
-  readonly to: string;
-  /**
-   * The paths the entry stands for (itself and below). The current entry is the one with the
-   * longest matching prefix, so "Past service requests" wins over "Service requests" on
-   * /app/service/history. Empty: never current (home only forwards).
-   */
-  readonly section: string | null;
-  readonly requirement?: RouteRequirement;
-  /** Drawn indented under the entry before it (details under assets). */
-  readonly nested?: boolean;
-  /** A live count beside the label (alarms: those that need someone). */
-  readonly badge?: 'alarms';
-}
+} as const satisfies Record<MenuIconName, ComponentType<IconProps>>;
 
 export interface MenuGroup {
   readonly key: MenuGroupKey;
   readonly label: MessageDescriptor;
   readonly entries: readonly MenuEntry[];
-}
-
-/** An entry as its area declares it: the icon by its name. */
-export type MenuEntryDefinition = Omit<MenuEntry, 'icon'> & { readonly icon: MenuIconName };
-
-/** What an entry may depend on: the asset the page is about (currentAssetId), the language. */
-export interface MenuWhere {
-  readonly assetId: string | null;
-  readonly language: Language;
-}
-
-/** An area's entry in the menu (`AreaDefinition.menu`). */
-export interface AreaMenuEntry {
-  readonly group: MenuGroupKey;
-  /** Its place in the group: smaller first. Unique in the group (tens leave room between). */
-  readonly position: number;
-  /** The entry, or a function of where the user is (null: not shown there). */
-  readonly entry: MenuEntryDefinition | ((where: MenuWhere) => MenuEntryDefinition | null);
 }
 
 /** Path segments under /app/devices that are screens, not asset ids. */
