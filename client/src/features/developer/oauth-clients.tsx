@@ -11,7 +11,6 @@ import {
   Modal,
   NativeSelect,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -28,6 +27,7 @@ import { developerApi } from './developer-api';
 import { dialogProblem, type DialogProblem } from './developer-rules';
 import { ProblemAlert, translateOAuthText } from './developer-texts';
 import { ConfirmButton } from './confirm-button';
+import { DataTable } from '../../components/data-table';
 import { firstIssuePerField, type FieldErrors } from '../user/form-errors';
 
 const FIELDS = ['name', 'redirect', 'confidential', 'role_id'] as const;
@@ -70,107 +70,48 @@ export function OAuthClients(props: {
           <Trans>Create new client</Trans>
         </Button>
       </Group>
-      {clients.length === 0 ? (
-        <Text c="dimmed">
-          <Trans>You have not created any OAuth clients.</Trans>
-        </Text>
-      ) : (
-        <Table aria-labelledby={headingId}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">
-                <Trans>Client ID</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Name</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Redirect</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Confidential</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Actions</Trans>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {clients.map((client) => {
-              const raw = client.name;
-              // Isolated in the texts that mix it with ours (a name's U+202E reorders nothing).
-              const name = isolate(raw);
-              return (
-                <Table.Tr key={client.id} data-testid="client-row">
-                  <Table.Td>
-                    <Code>{client.id}</Code>
-                  </Table.Td>
-                  <Table.Td>
-                    <bdi>{raw}</bdi>
-                  </Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>
-                    <bdi>{client.redirect}</bdi>
-                  </Table.Td>
-                  <Table.Td>
-                    {client.confidential ? t`Yes` : t`No`}
-                    {client.needs_new_secret ? (
-                      <Badge color="red" variant="light" ml="xs" data-testid="needs-new-secret">
-                        <Trans>Needs a new secret</Trans>
-                      </Badge>
-                    ) : null}
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <Button
-                        size="xs"
-                        variant="light"
-                        onClick={() => setEditing({ name: 'edit', client })}
-                        aria-label={t`Edit ${name}`}
-                      >
-                        <Trans>Edit</Trans>
-                      </Button>
-                      {client.confidential ? (
-                        <ConfirmButton
-                          label={t`New secret`}
-                          ariaLabel={t`New secret for ${name}`}
-                          title={t`A new secret for ${name}?`}
-                          confirm={t`Make a new secret`}
-                          action={async () => {
-                            const answer = await developerApi.newClientSecret(client.id);
-                            if (!('error' in answer)) {
-                              setEditing({ name: 'secret', created: answer.data });
-                            }
-                            return answer;
-                          }}
-                          done={() => undefined}
-                        >
-                          <Trans>
-                            The current secret stops working at once, and the tokens the client got
-                            with it end. Give the application the new one.
-                          </Trans>
-                        </ConfirmButton>
-                      ) : null}
-                      <ConfirmButton
-                        label={t`Delete`}
-                        ariaLabel={t`Delete ${name}`}
-                        title={t`Delete ${name}?`}
-                        confirm={t`Delete client`}
-                        action={() => developerApi.deleteClient(client.id)}
-                        done={props.changed}
-                      >
-                        <Trans>
-                          Applications that use this client can no longer sign in, and the tokens
-                          given to it stop working.
-                        </Trans>
-                      </ConfirmButton>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      )}
+      <DataTable
+        rows={clients}
+        columns={[
+          { id: 'id', header: t`Client ID`, cell: (client) => <Code>{client.id}</Code> },
+          { id: 'name', header: t`Name`, cell: (client) => <bdi>{client.name}</bdi> },
+          {
+            id: 'redirect',
+            header: t`Redirect`,
+            cellProps: { style: { wordBreak: 'break-all' } },
+            cell: (client) => <bdi>{client.redirect}</bdi>,
+          },
+          {
+            id: 'confidential',
+            header: t`Confidential`,
+            cell: (client) => (
+              <>
+                {client.confidential ? t`Yes` : t`No`}
+                {client.needs_new_secret ? (
+                  <Badge color="red" variant="light" ml="xs" data-testid="needs-new-secret">
+                    <Trans>Needs a new secret</Trans>
+                  </Badge>
+                ) : null}
+              </>
+            ),
+          },
+          {
+            id: 'actions',
+            header: t`Actions`,
+            cell: (client) => (
+              <ClientActions client={client} edit={setEditing} changed={props.changed} />
+            ),
+          },
+        ]}
+        rowKey={(client) => client.id}
+        rowData={() => ({ 'data-testid': 'client-row' })}
+        name={{ labelledBy: headingId }}
+        empty={
+          <Text c="dimmed">
+            <Trans>You have not created any OAuth clients.</Trans>
+          </Text>
+        }
+      />
       <Modal
         opened={editing !== null}
         onClose={close}
@@ -190,6 +131,63 @@ export function OAuthClients(props: {
         )}
       </Modal>
     </Stack>
+  );
+}
+
+/** Edit, a new secret (confidential clients) and delete, for one client's row. */
+function ClientActions(props: {
+  readonly client: OAuthClientView;
+  readonly edit: (editing: Editing) => void;
+  readonly changed: () => void;
+}) {
+  const { t } = useLingui();
+  // Isolated in the texts that mix it with ours (a name's U+202E reorders nothing).
+  const name = isolate(props.client.name);
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Button
+        size="xs"
+        variant="light"
+        onClick={() => props.edit({ name: 'edit', client: props.client })}
+        aria-label={t`Edit ${name}`}
+      >
+        <Trans>Edit</Trans>
+      </Button>
+      {props.client.confidential ? (
+        <ConfirmButton
+          label={t`New secret`}
+          ariaLabel={t`New secret for ${name}`}
+          title={t`A new secret for ${name}?`}
+          confirm={t`Make a new secret`}
+          action={async () => {
+            const answer = await developerApi.newClientSecret(props.client.id);
+            if (!('error' in answer)) {
+              props.edit({ name: 'secret', created: answer.data });
+            }
+            return answer;
+          }}
+          done={() => undefined}
+        >
+          <Trans>
+            The current secret stops working at once, and the tokens the client got with it end.
+            Give the application the new one.
+          </Trans>
+        </ConfirmButton>
+      ) : null}
+      <ConfirmButton
+        label={t`Delete`}
+        ariaLabel={t`Delete ${name}`}
+        title={t`Delete ${name}?`}
+        confirm={t`Delete client`}
+        action={() => developerApi.deleteClient(props.client.id)}
+        done={props.changed}
+      >
+        <Trans>
+          Applications that use this client can no longer sign in, and the tokens given to it stop
+          working.
+        </Trans>
+      </ConfirmButton>
+    </Group>
   );
 }
 

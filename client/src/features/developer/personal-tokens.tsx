@@ -10,7 +10,6 @@ import {
   Modal,
   NativeSelect,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -29,6 +28,7 @@ import { developerApi } from './developer-api';
 import { DAY_MS, dateValue, dialogProblem, expiryOf, type DialogProblem } from './developer-rules';
 import { ProblemAlert, scopeDescription, translateOAuthText } from './developer-texts';
 import { ConfirmButton } from './confirm-button';
+import { DataTable } from '../../components/data-table';
 import { firstIssuePerField, type FieldErrors } from '../user/form-errors';
 
 const FIELDS = ['name', 'scopes', 'role_id', 'expires_at'] as const;
@@ -62,66 +62,40 @@ export function PersonalTokens(props: {
           <Trans>Create new token</Trans>
         </Button>
       </Group>
-      {tokens.length === 0 ? (
-        <Text c="dimmed">
-          <Trans>You have not created any personal access tokens.</Trans>
-        </Text>
-      ) : (
-        <Table aria-labelledby={headingId}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">
-                <Trans>Name</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Scopes</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Role</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Expires</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Actions</Trans>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {tokens.map((token) => {
-              const raw = token.name ?? '';
-              // Isolated in the texts that mix it with ours (a name's U+202E reorders nothing).
-              const name = isolate(raw);
-              return (
-                <Table.Tr key={token.id} data-testid="token-row">
-                  <Table.Td>
-                    <bdi>{raw}</bdi>
-                  </Table.Td>
-                  <Table.Td>{token.scopes.length === 0 ? '–' : token.scopes.join(', ')}</Table.Td>
-                  <Table.Td>
-                    <bdi>{roleName(props.roles, token.role_id)}</bdi>
-                  </Table.Td>
-                  <Table.Td>
-                    {i18n.date(new Date(token.expires_at), { dateStyle: 'medium' })}
-                  </Table.Td>
-                  <Table.Td>
-                    <ConfirmButton
-                      label={t`Revoke`}
-                      ariaLabel={t`Revoke ${name}`}
-                      title={t`Revoke ${name}?`}
-                      confirm={t`Revoke token`}
-                      action={() => developerApi.revokePersonalToken(token.id)}
-                      done={props.changed}
-                    >
-                      <Trans>Programs that use this token can no longer reach the platform.</Trans>
-                    </ConfirmButton>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      )}
+      <DataTable
+        rows={tokens}
+        columns={[
+          { id: 'name', header: t`Name`, cell: (token) => <bdi>{token.name ?? ''}</bdi> },
+          {
+            id: 'scopes',
+            header: t`Scopes`,
+            cell: (token) => (token.scopes.length === 0 ? '–' : token.scopes.join(', ')),
+          },
+          {
+            id: 'role',
+            header: t`Role`,
+            cell: (token) => <bdi>{roleName(props.roles, token.role_id)}</bdi>,
+          },
+          {
+            id: 'expires',
+            header: t`Expires`,
+            cell: (token) => i18n.date(new Date(token.expires_at), { dateStyle: 'medium' }),
+          },
+          {
+            id: 'actions',
+            header: t`Actions`,
+            cell: (token) => <RevokeToken token={token} done={props.changed} />,
+          },
+        ]}
+        rowKey={(token) => token.id}
+        rowData={() => ({ 'data-testid': 'token-row' })}
+        name={{ labelledBy: headingId }}
+        empty={
+          <Text c="dimmed">
+            <Trans>You have not created any personal access tokens.</Trans>
+          </Text>
+        }
+      />
       <Modal
         opened={creating}
         onClose={() => {
@@ -143,6 +117,24 @@ export function PersonalTokens(props: {
         ) : null}
       </Modal>
     </Stack>
+  );
+}
+
+function RevokeToken(props: { readonly token: TokenWithClient; readonly done: () => void }) {
+  const { t } = useLingui();
+  // Isolated in the texts that mix it with ours (a name's U+202E reorders nothing).
+  const name = isolate(props.token.name ?? '');
+  return (
+    <ConfirmButton
+      label={t`Revoke`}
+      ariaLabel={t`Revoke ${name}`}
+      title={t`Revoke ${name}?`}
+      confirm={t`Revoke token`}
+      action={() => developerApi.revokePersonalToken(props.token.id)}
+      done={props.done}
+    >
+      <Trans>Programs that use this token can no longer reach the platform.</Trans>
+    </ConfirmButton>
   );
 }
 
