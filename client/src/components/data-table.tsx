@@ -1,6 +1,6 @@
 import { useMemo, type ReactNode } from 'react';
 import { Button, Table, VisuallyHidden, type TableProps, type TableTdProps } from '@mantine/core';
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
+import { getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 
 /** One column of a {@link DataTable}. */
 export interface DataColumn<R> {
@@ -62,12 +62,10 @@ export interface DataTableProps<R> {
  */
 export function DataTable<R>(props: DataTableProps<R>) {
   const shown = props.columns.filter((c): c is DataColumn<R> => c !== false);
-  // Rebuilt on every render: the tables are short, and a page's cells read its current state.
-  const columns: ColumnDef<R>[] = shown.map((c) => ({
-    id: c.id,
-    header: () => c.header,
-    cell: ({ row }) => c.cell(row.original),
-  }));
+  // The cells are rendered from `shown`, never through flexRender: a page's cell functions are new
+  // on every render, and flexRender would take each for a new component type and mount the cell
+  // again (an open confirmation in a row would close).
+  const columns: ColumnDef<R>[] = shown.map((c) => ({ id: c.id }));
   const byId = new Map(shown.map((c) => [c.id, c]));
   const data = useMemo(() => (props.rows === undefined ? [] : [...props.rows]), [props.rows]);
   const rowKey = props.rowKey;
@@ -100,7 +98,7 @@ export function DataTable<R>(props: DataTableProps<R>) {
           <Table.Tr key={group.id}>
             {group.headers.map((header) => (
               <Table.Th key={header.id} scope="col">
-                {flexRender(header.column.columnDef.header, header.getContext())}
+                {byId.get(header.column.id)?.header}
               </Table.Th>
             ))}
           </Table.Tr>
@@ -111,7 +109,7 @@ export function DataTable<R>(props: DataTableProps<R>) {
           <Table.Tr key={row.id} {...props.rowData?.(row.original)}>
             {row.getVisibleCells().map((cell) => {
               const column = byId.get(cell.column.id);
-              const content = flexRender(cell.column.columnDef.cell, cell.getContext());
+              const content = column?.cell(row.original);
               return column?.rowHeader === true ? (
                 <Table.Th key={cell.id} scope="row" {...column?.cellProps}>
                   {content}

@@ -1,12 +1,10 @@
 import { useId, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
-  Alert,
   Badge,
   Button,
   Checkbox,
   Code,
-  CopyButton,
   Group,
   Modal,
   NativeSelect,
@@ -24,14 +22,11 @@ import {
   isolate,
 } from '@plant/shared-schema';
 import { developerApi } from './developer-api';
-import { dialogProblem, type DialogProblem } from './developer-rules';
-import { ProblemAlert, translateOAuthText } from './developer-texts';
+import { DialogForm, SecretButtons, ShownOnceAlert, useDialogForm } from './dialog-form';
 import { ConfirmButton } from './confirm-button';
 import { DataTable } from '../../components/data-table';
-import { firstIssuePerField, type FieldErrors } from '../user/form-errors';
 
 const FIELDS = ['name', 'redirect', 'confidential', 'role_id'] as const;
-type Field = (typeof FIELDS)[number];
 
 /**
  * What the client dialog shows: a new client's form, an existing one's (name and redirect only),
@@ -196,113 +191,86 @@ function ClientForm(props: {
   readonly roles: readonly RoleView[];
   readonly close: () => void;
 }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const { editing } = props;
   const existing = editing.name === 'edit' ? editing.client : null;
   const [name, setName] = useState(existing?.name ?? '');
   const [redirect, setRedirect] = useState(existing?.redirect ?? '');
   const [confidential, setConfidential] = useState(true);
   const [roleId, setRoleId] = useState('');
-  const [errors, setErrors] = useState<FieldErrors<Field>>({});
-  const [problem, setProblem] = useState<DialogProblem | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useDialogForm(FIELDS);
   const [created, setCreated] = useState<ClientCreated | null>(null);
 
   if (created !== null) return <CreatedClient created={created} close={props.close} />;
 
   const submit = async () => {
-    setProblem(null);
     if (existing !== null) {
-      const checked = clientUpdateSchema.safeParse({ name, redirect });
-      setErrors(checked.success ? {} : firstIssuePerField(checked.error.issues, FIELDS));
-      if (!checked.success) return;
-      setBusy(true);
-      const answer = await developerApi.updateClient(existing.id, checked.data);
-      setBusy(false);
-      if ('error' in answer) setProblem(dialogProblem(answer.error));
-      else props.close();
+      const checked = form.check(clientUpdateSchema.safeParse({ name, redirect }));
+      if (checked !== null)
+        await form.send(() => developerApi.updateClient(existing.id, checked), props.close);
       return;
     }
-    const checked = clientCreateSchema.safeParse({
-      name,
-      redirect,
-      confidential,
-      ...(confidential && roleId !== '' ? { role_id: roleId } : {}),
-    });
-    setErrors(checked.success ? {} : firstIssuePerField(checked.error.issues, FIELDS));
-    if (!checked.success) return;
-    setBusy(true);
-    const answer = await developerApi.createClient(checked.data);
-    setBusy(false);
-    if ('error' in answer) setProblem(dialogProblem(answer.error));
-    else setCreated(answer.data);
+    const checked = form.check(
+      clientCreateSchema.safeParse({
+        name,
+        redirect,
+        confidential,
+        ...(confidential && roleId !== '' ? { role_id: roleId } : {}),
+      }),
+    );
+    if (checked !== null) await form.send(() => developerApi.createClient(checked), setCreated);
   };
-  const error = (field: Field) => {
-    const text = errors[field];
-    return text === undefined ? undefined : translateOAuthText(i18n, text);
-  };
+  const error = form.error;
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
+    <DialogForm
+      state={form}
+      submit={submit}
+      close={props.close}
+      submitLabel={existing === null ? <Trans>Create</Trans> : <Trans>Save</Trans>}
     >
-      <Stack gap="sm">
-        <ProblemAlert problem={problem} />
-        <TextInput
-          label={t`Name`}
-          description={t`Users see this name when the application asks for access.`}
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
-          error={error('name')}
-          required
-          data-autofocus
-        />
-        <TextInput
-          label={t`Redirect URL`}
-          description={t`Where users are sent back after they answered: https, or http on this computer only.`}
-          value={redirect}
-          onChange={(e) => setRedirect(e.currentTarget.value)}
-          error={error('redirect')}
-          placeholder="https://example.com/callback"
-          required
-        />
-        {existing === null ? (
-          <>
-            <Checkbox
-              label={t`Confidential`}
-              description={t`A server that keeps a secret. Leave it off for apps in a browser or on a phone: they use PKCE instead.`}
-              checked={confidential}
-              onChange={(e) => setConfidential(e.currentTarget.checked)}
-              error={error('confidential')}
-            />
-            <NativeSelect
-              label={t`Role for client credentials`}
-              description={t`Lets the client get tokens for itself (server to server), acting with this role.`}
-              value={confidential ? roleId : ''}
-              disabled={!confidential}
-              data={[
-                { value: '', label: t`None` },
-                ...props.roles.map((r) => ({ value: r.id, label: r.name })),
-              ]}
-              onChange={(e) => setRoleId(e.currentTarget.value)}
-              error={error('role_id')}
-            />
-          </>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.close}>
-            <Trans>Cancel</Trans>
-          </Button>
-          <Button type="submit" loading={busy}>
-            {existing === null ? <Trans>Create</Trans> : <Trans>Save</Trans>}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      <TextInput
+        label={t`Name`}
+        description={t`Users see this name when the application asks for access.`}
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={error('name')}
+        required
+        data-autofocus
+      />
+      <TextInput
+        label={t`Redirect URL`}
+        description={t`Where users are sent back after they answered: https, or http on this computer only.`}
+        value={redirect}
+        onChange={(e) => setRedirect(e.currentTarget.value)}
+        error={error('redirect')}
+        placeholder="https://example.com/callback"
+        required
+      />
+      {existing === null ? (
+        <>
+          <Checkbox
+            label={t`Confidential`}
+            description={t`A server that keeps a secret. Leave it off for apps in a browser or on a phone: they use PKCE instead.`}
+            checked={confidential}
+            onChange={(e) => setConfidential(e.currentTarget.checked)}
+            error={error('confidential')}
+          />
+          <NativeSelect
+            label={t`Role for client credentials`}
+            description={t`Lets the client get tokens for itself (server to server), acting with this role.`}
+            value={confidential ? roleId : ''}
+            disabled={!confidential}
+            data={[
+              { value: '', label: t`None` },
+              ...props.roles.map((r) => ({ value: r.id, label: r.name })),
+            ]}
+            onChange={(e) => setRoleId(e.currentTarget.value)}
+            error={error('role_id')}
+          />
+        </>
+      ) : null}
+    </DialogForm>
   );
 }
 
@@ -341,9 +309,9 @@ function CreatedClient(props: {
         </Text>
       ) : (
         <>
-          <Alert color="yellow" title={t`This is the only time it will be shown`}>
+          <ShownOnceAlert>
             <Trans>Copy the client secret now and keep it safe: it cannot be shown again.</Trans>
-          </Alert>
+          </ShownOnceAlert>
           <Text size="sm" fw={600}>
             <Trans>Client secret</Trans>
           </Text>
@@ -352,20 +320,7 @@ function CreatedClient(props: {
           </Code>
         </>
       )}
-      <Group justify="flex-end">
-        {secret === null ? null : (
-          <CopyButton value={secret}>
-            {({ copied, copy }) => (
-              <Button variant="light" onClick={copy}>
-                {copied ? t`Copied` : t`Copy secret`}
-              </Button>
-            )}
-          </CopyButton>
-        )}
-        <Button onClick={props.close}>
-          <Trans>Close</Trans>
-        </Button>
-      </Group>
+      <SecretButtons secret={secret} copyLabel={t`Copy secret`} close={props.close} />
     </Stack>
   );
 }
