@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idField, modelNameField } from '../api/fields';
 import { contactField } from '../api/profile';
 import type { ModelDefinition } from './registry-types';
+import { ownPermissions } from './model-permissions';
 
 export const MAC_PATTERN = /^([0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}$/;
 
@@ -61,12 +62,7 @@ export const assetModel = {
   parentType: 'account',
   attributes: assetAttributesSchema,
   refs: { gateway_id: 'gateway', photo: 'file' },
-  permissions: {
-    view: 'asset::view',
-    create: 'asset::create',
-    update: 'asset::edit',
-    delete: 'asset::delete',
-  },
+  permissions: ownPermissions('asset'),
   sortField: 'name',
   asset: 'self',
 } as const satisfies ModelDefinition<'asset', typeof assetAttributesSchema>;

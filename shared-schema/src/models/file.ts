@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
+import { viewEditPermissions } from './model-permissions';
 
 /**
  * Files of an asset (DESIGN.md §9, spec 001 §3: an asset's photo and documents). The model is the
@@ -123,12 +124,7 @@ export const fileModel = {
   attributes: fileAttributesSchema,
   refs: { asset_id: 'asset' },
   // Files are part of what an asset is: who edits the asset adds and removes them.
-  permissions: {
-    view: 'asset::view',
-    create: 'asset::edit',
-    update: 'asset::edit',
-    delete: 'asset::edit',
-  },
+  permissions: viewEditPermissions('asset::view', 'asset::edit'),
   sortField: 'name',
   serverFields: ['state', 'thumbnail'],
   fixed: ['asset_id', 'kind', 'type', 'size', 'sha256'],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
+import { ownPermissions } from './model-permissions';
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const ipv4 = (message: string) => z.string().regex(IPV4, message).nullable().default(null);
@@ -56,12 +57,7 @@ export const gatewayModel = {
   collection: 'gateways',
   parentType: 'account',
   attributes: gatewayAttributesSchema,
-  permissions: {
-    view: 'gateway::view',
-    create: 'gateway::create',
-    update: 'gateway::edit',
-    delete: 'gateway::delete',
-  },
+  permissions: ownPermissions('gateway'),
   sortField: 'name',
   serverFields: ['connection', 'last_seen', 'agent'],
 } as const satisfies ModelDefinition<'gateway', typeof gatewayAttributesSchema>;
