@@ -38,7 +38,7 @@ export interface PageState<F extends string> {
    * and confirms as `saved` says.
    */
   readonly took: (answer: Result<unknown>, saved?: SavedKind) => boolean;
-  /** Shows a text of the server or of a shared schema (English) as the page's message. */
+  /** Shows a text of the page's own (already in the user's language) as the page's message. */
   readonly fail: (text: string) => void;
   /** Forgets the messages and the confirmation. */
   readonly clear: () => void;
@@ -99,7 +99,7 @@ export function usePageState<F extends string = never>(
     },
     fail: (text) => {
       setSaved(null);
-      setError(translate(text));
+      setError(text);
     },
     clear: () => {
       setFields({});
