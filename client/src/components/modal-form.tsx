@@ -4,11 +4,13 @@ import { Alert, Button, Group, Stack } from '@mantine/core';
 
 /**
  * The frame of a form in a modal (the asset form, a template's "create an asset", "save as
- * layout"): the browser's own validation off (the shared schemas check), the fields, the form's
+ * layout", the token and client dialogs): the browser's own validation off (the shared schemas check), the fields, the form's
  * one message, then Cancel and the submit button.
  */
 export function ModalForm(props: {
-  readonly testId: string;
+  readonly testId?: string;
+  /** Above the fields (a dialog's problem with the server). */
+  readonly above?: ReactNode;
   readonly onSubmit: () => Promise<void>;
   readonly onCancel: () => void;
   readonly submitLabel: ReactNode;
@@ -28,6 +30,7 @@ export function ModalForm(props: {
       data-testid={props.testId}
     >
       <Stack gap="sm">
+        {props.above}
         {props.children}
         {props.error === null || props.error === undefined ? null : (
           <Alert color="red" role="alert">

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Button, CopyButton, Group, Stack } from '@mantine/core';
+import { Alert, Button, CopyButton, Group } from '@mantine/core';
+import { ModalForm } from '../../components/modal-form';
 import type { z } from 'zod';
 import type { WorkerError } from '@plant/sync-worker/api';
 import { dialogProblem, type DialogProblem } from './developer-rules';
@@ -67,26 +68,16 @@ export function DialogForm(props: {
   readonly children: ReactNode;
 }) {
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void props.submit();
-      }}
+    <ModalForm
+      onSubmit={async () => props.submit()}
+      onCancel={props.close}
+      submitLabel={props.submitLabel}
+      error={null}
+      busy={props.state.busy}
+      above={<ProblemAlert problem={props.state.problem} />}
     >
-      <Stack gap="sm">
-        <ProblemAlert problem={props.state.problem} />
-        {props.children}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.close}>
-            <Trans>Cancel</Trans>
-          </Button>
-          <Button type="submit" loading={props.state.busy}>
-            {props.submitLabel}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      {props.children}
+    </ModalForm>
   );
 }
 
