@@ -11,7 +11,16 @@ export default defineConfig({
     // either. Every test waits for what it checks, never for a fixed time, so a busy neighbour
     // only makes it slower.
     maxWorkers: 2,
+    // At the end: the 10 slowest files with their times (scripts/slowest-files.ts).
+    reporters: ['default', './scripts/slowest-files.ts'],
     projects: [
+      {
+        test: {
+          name: 'scripts',
+          include: ['scripts/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
       {
         test: {
           name: 'shared-schema',

@@ -52,7 +52,7 @@ async function controlledTab(): Promise<{
   /** What the worker reported (errors) and said (console): a failure's message shows them. */
   said: string[];
 }> {
-  const browser = await e2e.browser();
+  const browser = await e2e.browser({ persistent: true });
   await browser.context.grantPermissions(['notifications'], { origin: e2e.web.url });
   const tab = await e2e.openApp(browser, '/user/login');
   await tab.signIn(DEMO_USERS.tech);

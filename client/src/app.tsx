@@ -1,13 +1,13 @@
 import { useEffect, type ReactNode } from 'react';
 import { I18nProvider } from '@lingui/react';
 import { DirectionProvider, MantineProvider, createTheme, useDirection } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { RouterProvider } from '@tanstack/react-router';
 import { Provider, useAtomValue } from 'jotai';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './app.css';
 import { activateLanguage, i18n } from './i18n/i18n';
+import { NotificationsHost } from './notifications-host';
 import { router } from './router';
 import { directionAtom, languageAtom } from './state/preferences';
 import { appStore } from './state/store';
@@ -39,7 +39,7 @@ export function App() {
       <I18nProvider i18n={i18n}>
         <DirectionProvider initialDirection={appStore.get(directionAtom)} detectDirection={false}>
           <MantineProvider theme={theme} defaultColorScheme="light">
-            <Notifications position="top-right" />
+            <NotificationsHost />
             <LanguageAndDirection>
               <RouterProvider router={router} />
             </LanguageAndDirection>

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { watchContentSecurity } from './csp';
 import { witnessPages } from './witness';
 
@@ -29,29 +29,42 @@ export interface BrowserProfile {
   close(): Promise<void>;
 }
 
-/**
- * A browser with a fresh profile on disk (its own IndexedDB, Web Locks and localStorage): every
- * page opened in it is a tab of the same browser.
- */
-export async function launchProfile(
-  options: {
-    readonly serviceWorkers?: 'allow' | 'block';
-    /** More Chromium flags (a fake camera: `--use-file-for-fake-video-capture=…`). */
-    readonly args?: readonly string[];
-  } = {},
-): Promise<BrowserProfile> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-chromium-'));
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
-    serviceWorkers: options.serviceWorkers ?? 'allow',
-  });
+export interface ProfileOptions {
+  readonly serviceWorkers?: 'allow' | 'block';
+  /** More Chromium flags (a fake camera: `--use-file-for-fake-video-capture=…`): its own browser. */
+  readonly args?: readonly string[];
+  /**
+   * A browser of its own with a profile on disk rather than a context of the file's shared
+   * browser. Chromium keeps a few things from its incognito-like contexts: the install offer
+   * (`beforeinstallprompt`), the notification permission prompt and push subscriptions.
+   */
+  readonly persistent?: boolean;
+}
+
+/** The same for every profile, from either kind: time-outs, the CSP watch, the witness. */
+async function prepared(context: BrowserContext): Promise<BrowserContext> {
   context.setDefaultTimeout(60_000);
   // Pages run under the app's CSP (web.ts): what they refuse fails the test (test-checks.ts).
   await watchContentSecurity(context);
   // A failing test reports what its pages showed (test-checks.ts).
   witnessPages(context);
+  return context;
+}
+
+/**
+ * A browser with a fresh profile on disk (its own IndexedDB, Web Locks and localStorage): every
+ * page opened in it is a tab of the same browser.
+ */
+export async function launchProfile(options: ProfileOptions = {}): Promise<BrowserProfile> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-chromium-'));
+  const context = await prepared(
+    await chromium.launchPersistentContext(dir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+      serviceWorkers: options.serviceWorkers ?? 'allow',
+    }),
+  );
   let closing: Promise<void> | undefined;
   return {
     context,
@@ -63,4 +76,45 @@ export async function launchProfile(
       return closing;
     },
   };
+}
+
+/**
+ * One Chromium for the profiles of a test file (issue 29): a profile is a new context of it, as
+ * isolated as a new browser (its own storage, service workers, Web Locks, cookies), for a tenth of
+ * a launch's time. Launched when first asked for.
+ */
+export class SharedChromium {
+  private browser: Promise<Browser> | undefined;
+
+  async profile(options: ProfileOptions = {}): Promise<BrowserProfile> {
+    this.browser ??= chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+    const browser = await this.browser;
+    const context = await prepared(
+      await browser.newContext({ serviceWorkers: options.serviceWorkers ?? 'allow' }),
+    );
+    let closing: Promise<void> | undefined;
+    return {
+      context,
+      close() {
+        closing ??= context.close();
+        return closing;
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    const browser = this.browser;
+    this.browser = undefined;
+    if (browser !== undefined) await (await browser).close();
+  }
+}
+
+/** A profile of `shared`, or a browser of its own where the options need one (above). */
+export function newProfile(shared: SharedChromium, options: ProfileOptions = {}) {
+  const own = options.persistent === true || (options.args?.length ?? 0) > 0;
+  return own ? launchProfile(options) : shared.profile(options);
 }

@@ -7,7 +7,7 @@ import {
 } from '../../server/src/testing/harness';
 import { startTcpProxy, type TcpProxy } from '../../sync-worker/src/testing/tcp-proxy';
 import type { TestSession } from '../page/contract';
-import { launchProfile, type BrowserProfile } from './browser';
+import { newProfile, SharedChromium, type BrowserProfile, type ProfileOptions } from './browser';
 import { AppTab } from './app-tab';
 import { SyncPage } from './sync-page';
 import { serveWithApi, type WebServer } from './web';
@@ -24,6 +24,7 @@ import { serveWithApi, type WebServer } from './web';
  */
 export class E2e {
   private readonly profiles: BrowserProfile[] = [];
+  private readonly chromium = new SharedChromium();
 
   private constructor(
     readonly server: TestServer,
@@ -50,9 +51,12 @@ export class E2e {
     return { email, token, userId: user.id, accountId: user.account };
   }
 
-  /** A new browser with an empty profile (`serviceWorkers: 'block'`: without the app's cache). */
-  async browser(options: Parameters<typeof launchProfile>[0] = {}): Promise<BrowserProfile> {
-    const profile = await launchProfile(options);
+  /**
+   * A new browser with an empty profile (`serviceWorkers: 'block'`: without the app's cache): a
+   * context of the file's one Chromium, or a browser of its own (`persistent`, `args`).
+   */
+  async browser(options: ProfileOptions = {}): Promise<BrowserProfile> {
+    const profile = await newProfile(this.chromium, options);
     this.profiles.push(profile);
     return profile;
   }
@@ -116,6 +120,7 @@ export class E2e {
 
   async close(): Promise<void> {
     for (const profile of this.profiles.splice(0)) await profile.close().catch(() => undefined);
+    await this.chromium.close().catch(() => undefined);
     await this.web.close();
     await this.net.close();
     await this.server.close();

@@ -1,32 +1,23 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { API_BASE, appPaths, MAX_BODY_BYTES, UPLOAD_CHUNK_MAX_BYTES } from '@plant/shared-schema';
+import {
+  API_BASE,
+  appPaths,
+  MAX_BODY_BYTES,
+  UPLOAD_CHUNK_MAX_BYTES,
+  type PushKey,
+} from '@plant/shared-schema';
 import { exactAddress, type AppEnv } from './http/context';
 import { pageHeaders } from './http/csp';
 import { errorResponse } from './http/errors';
 import type { Logger } from './logger';
-import { authRoutes } from './routes/auth';
-import { oauthOriginRoutes, oauthRoutes } from './routes/oauth';
-import { clientReportRoutes } from './routes/client-reports';
-import { gatewayRoutes } from './routes/gateways';
+import { API_ROUTE_MODULES, type ApiDeps } from './routes';
+import { oauthOriginRoutes } from './routes/oauth';
 import { originRoutes } from './routes/origin';
-import { accountAdminRoutes } from './routes/account-admin';
-import { invitationRoutes } from './routes/invitations';
-import { memberRoutes } from './routes/members';
-import { roleRoutes } from './routes/roles';
-import { subscriptionRoutes } from './routes/subscriptions';
-import { modelRoutes } from './routes/models';
-import { syncRoutes } from './routes/sync';
-import { userRoutes } from './routes/user';
-import { valueRoutes } from './routes/values';
 import type { Services } from './services';
 import type { ValuesService } from './gateways/values.service';
 import type { FileService } from './files/file.service';
-import { fileRoutes } from './routes/files';
-import { alarmRecipientRoutes } from './routes/alarm-recipients';
 import type { RecipientInvites } from './notify/recipient-invites';
-import { alarmRoutes } from './routes/alarms';
-import { openapiRoutes } from './routes/openapi';
 
 /** Bodies past this are refused with 413 before they are read into memory. */
 export { MAX_BODY_BYTES };
@@ -38,8 +29,8 @@ export function createApp(
   clientDir: string,
   values: ValuesService,
   files: FileService,
-  /** Web push: the VAPID public key browsers subscribe with. */
-  push: { readonly publicKey: string },
+  /** Web push: the VAPID public key browsers subscribe with, and how long they wait. */
+  push: PushKey,
   trustedProxies: readonly string[] = [],
   mapTilesUrl?: string,
   /** Recipient invitations of the alarm dispatcher (`AlarmDispatcher.invites`). */
@@ -72,24 +63,11 @@ export function createApp(
   );
 
   const api = new Hono<AppEnv>();
-  api.route('/', authRoutes(services));
-  api.route('/', oauthRoutes(services));
-  api.route('/', clientReportRoutes(services));
-  api.route('/', subscriptionRoutes(services, push));
-  api.route('/', userRoutes(services));
-  api.route('/', syncRoutes(services));
-  api.route('/', roleRoutes(services));
-  api.route('/', invitationRoutes(services));
-  api.route('/', memberRoutes(services));
-  api.route('/', accountAdminRoutes(services));
-  api.route('/', gatewayRoutes(services, values));
-  api.route('/', valueRoutes(services, values));
-  api.route('/', fileRoutes(services, files));
-  if (alarmRecipients !== undefined) api.route('/', alarmRecipientRoutes(alarmRecipients));
-  api.route('/', alarmRoutes(services));
-  api.route('/', openapiRoutes());
-  // Last: its /:collection paths must not shadow the fixed paths above.
-  api.route('/', modelRoutes(services, log));
+  const deps: ApiDeps = { services, log, values, files, push, alarmRecipients };
+  for (const routes of API_ROUTE_MODULES) {
+    const sub = routes(deps);
+    if (sub !== null) api.route('/', sub);
+  }
   api.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));
   app.route(API_BASE, api);
   const origin = new Hono<AppEnv>();

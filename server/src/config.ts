@@ -33,6 +33,7 @@ const envSchema = z.object({
   TOKEN_TTL_DAYS: intInRange('TOKEN_TTL_DAYS', 1, 3650).default(30),
   LOG_RETENTION_DAYS: intInRange('LOG_RETENTION_DAYS', 1, 3650).default(14),
   GATEWAY_POINTS_PER_S: intInRange('GATEWAY_POINTS_PER_S', 1, 100_000_000).default(5_000),
+  PUSH_SUBSCRIBE_TIMEOUT_S: intInRange('PUSH_SUBSCRIBE_TIMEOUT_S', 1, 300).default(20),
   SMTP_URL: z
     .url({ protocol: /^smtps?$/, error: 'SMTP_URL must be an smtp:// or smtps:// URL' })
     .optional(),
@@ -118,6 +119,11 @@ export interface Config {
   readonly smsToken: string | undefined;
   /** The `sub` of web push's VAPID claims: how push services reach the operator. */
   readonly vapidSubject: string;
+  /**
+   * How long a browser waits for its push service to answer a subscription before it tells the
+   * user that subscribing failed (GET push/key tells the browser).
+   */
+  readonly pushSubscribeTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -192,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsUrl: e.SMS_URL,
     smsToken: e.SMS_TOKEN,
     vapidSubject,
+    pushSubscribeTimeoutMs: e.PUSH_SUBSCRIBE_TIMEOUT_S * 1000,
     trustedProxies: (e.TRUSTED_PROXIES ?? '').split(',').filter((x) => x !== ''),
   });
 }

@@ -304,7 +304,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     config.clientDir,
     new ValuesService(db, machineData),
     files,
-    { publicKey: vapid.publicKey },
+    { publicKey: vapid.publicKey, subscribeTimeoutMs: config.pushSubscribeTimeoutMs },
     config.trustedProxies,
     config.mapTilesUrl,
     dispatcher.invites,

@@ -18,7 +18,6 @@ import type {
   ModelInput,
   ModelType,
 } from '@plant/shared-schema';
-import type { FilesUsage, UploadView } from './files/files-hub';
 import type { BrokerState } from './transport/broker';
 import type { Feedback } from './transport/http';
 
@@ -371,7 +370,28 @@ export interface TerminalArea {
   send(gatewayId: string, line: string): Promise<Result<{ id: string }>>;
 }
 
-export type { FilesUsage, UploadView };
+/** An upload as the page shows it (spec 000 §9: percent, 0 decimals). */
+export interface UploadView {
+  readonly id: string;
+  /** 0 to 1. */
+  readonly progress: number;
+  /**
+   * waiting: its bytes are here, not yet all on the server (offline, or the file's write not
+   * sent yet); uploading: chunks are moving (here or, for another user's file, elsewhere);
+   * failed: refused for good, with the reason.
+   */
+  readonly state: 'waiting' | 'uploading' | 'failed';
+  readonly error: string | null;
+}
+
+/** How much is kept for offline use, in all and per asset. */
+export interface FilesUsage {
+  readonly bytes: number;
+  readonly files: number;
+  readonly byAsset: Readonly<Record<string, number>>;
+  /** Bytes of uploads waiting here for the server (never freed: they are not on the server). */
+  readonly waitingBytes: number;
+}
 
 /** Files of assets (DESIGN.md §9): added offline too, uploaded in chunks, kept for offline use. */
 export interface FilesArea {

@@ -7,6 +7,7 @@ import type { SyncEngine } from './engine';
 import type { IndexedDbEnv } from './store/indexeddb';
 import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy';
 import { localState, SyncFixture, until, type Session } from './testing/sync-fixture';
+import { propertyRuns } from '@plant/shared-schema/testing';
 
 /*
  * The convergence property end to end (issue 4): random interleavings of changes by another
@@ -192,7 +193,7 @@ describe('convergence, end to end', () => {
     console.log(`engine convergence: seed ${seed} (FC_SEED=${seed} to replay)`);
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 4, maxLength: 20 }), (ops) => run(ops)),
-      { seed, numRuns: 15, endOnFailure: true },
+      { seed, numRuns: propertyRuns(8), endOnFailure: true },
     );
   }, 240_000);
 });

@@ -24,7 +24,7 @@ function registeredRoutes(): string[] {
     '/nonexistent-client-dir',
     standIn<Args[3]>(),
     standIn<Args[4]>(),
-    { publicKey: '' },
+    { publicKey: '', subscribeTimeoutMs: 20_000 },
     [],
     undefined,
     // The alarm recipients' routes are mounted only when given: the server always gives them.

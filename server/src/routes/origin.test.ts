@@ -21,6 +21,8 @@ beforeAll(async () => {
   );
   await fs.writeFile(path.join(clientDir, 'assets', 'index-abc123.js'), 'console.log(1);');
   await fs.writeFile(path.join(clientDir, 'assets', 'index-abc123.js.map'), '{"version":3}');
+  await fs.mkdir(path.join(clientDir, '.vite'));
+  await fs.writeFile(path.join(clientDir, '.vite', 'manifest.json'), '{"index.html":{}}');
   await fs.writeFile(path.join(clientDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
   s = await startTestServer({ env: { CLIENT_DIR: clientDir } });
 });
@@ -55,6 +57,14 @@ describe('the web client at the origin', () => {
       const res = await s.call('GET', p);
       expect(res.status, p).toBe(404);
       expect(res.text, p).not.toContain('version');
+    }
+  });
+
+  it("the build's manifest is not served", async () => {
+    for (const p of ['/.vite/manifest.json', '/.VITE/manifest.json']) {
+      const res = await s.call('GET', p);
+      expect(res.status, p).toBe(404);
+      expect(res.text, p).not.toContain('index.html');
     }
   });
 

@@ -60,9 +60,12 @@ export function originRoutes(services: Services, clientDir: string, mapTilesUrl?
   // Read once: a new build means a new start (npm start builds before it serves).
   const indexHtml = readFileSync(indexFile, 'utf8');
 
-  // The build's source maps stay on the server: they would hand out the whole source.
+  // The build's source maps stay on the server: they would hand out the whole source. So does
+  // its manifest (.vite/manifest.json, read by the bundle budget test): the app never fetches it.
   app.get('*', async (c, next) => {
-    if (c.req.path.endsWith('.map')) return c.json({ success: false, message: 'Not found.' }, 404);
+    if (c.req.path.endsWith('.map') || c.req.path.toLowerCase().startsWith('/.vite/')) {
+      return c.json({ success: false, message: 'Not found.' }, 404);
+    }
     await next();
     return undefined;
   });

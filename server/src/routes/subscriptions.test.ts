@@ -112,7 +112,9 @@ describe('POST and DELETE subscriptions, GET push/key', () => {
   it('GET push/key answers the VAPID public key kept in DATA_DIR/vapid.json', async () => {
     const res = await s.call('GET', apiPaths.pushKey(), { token: tech });
     expect(res.status).toBe(200);
-    const { publicKey } = pushKeySchema.parse(res.json);
+    const { publicKey, subscribeTimeoutMs } = pushKeySchema.parse(res.json);
+    // How long a browser waits for its push service: PUSH_SUBSCRIBE_TIMEOUT_S, 20 s by default.
+    expect(subscribeTimeoutMs).toBe(20_000);
     const kept = JSON.parse(await fs.readFile(path.join(s.dataDir, 'vapid.json'), 'utf8')) as {
       publicKey: string;
     };

@@ -6,13 +6,12 @@ import { validBody } from '../http/validate';
 import type { Services } from '../services';
 
 /** Web push (spec 000 §7, issue 17 item 5): a browser subscribes its user, or stops. */
-export function subscriptionRoutes(services: Services, push: { readonly publicKey: string }) {
+export function subscriptionRoutes(services: Services, push: PushKey) {
   const app = new Hono<AppEnv>();
 
-  // The key the browser's pushManager.subscribe needs (applicationServerKey).
-  app.get('/push/key', requireAuth(services), (c) =>
-    c.json({ publicKey: push.publicKey } satisfies PushKey),
-  );
+  // The key the browser's pushManager.subscribe needs (applicationServerKey), and how long the
+  // browser waits for its push service.
+  app.get('/push/key', requireAuth(services), (c) => c.json(push satisfies PushKey));
 
   // One row per endpoint: a browser where another user subscribed before now reaches this one.
   app.post('/subscriptions', requireAuth(services), async (c) => {

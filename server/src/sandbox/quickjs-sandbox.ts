@@ -88,6 +88,9 @@ const DEFAULTS = {
   startupTimeoutMs: 5_000,
 } as const;
 
+/** How long `start()` waits for the first thread (ms). */
+const FIRST_START_TIMEOUT_MS = 60_000;
+
 /** The time limit of one call over `count` values (ms). */
 export function timeLimitFor(count: number, options: SandboxOptions = {}): number {
   const base = options.timeLimitMs ?? DEFAULTS.timeLimitMs;
@@ -151,7 +154,10 @@ class WorkerSandbox implements Sandbox {
     const first = new SandboxThread(this.memoryBytes);
     this.active = first;
     try {
-      await first.started(this.options.startupTimeoutMs ?? DEFAULTS.startupTimeoutMs);
+      // The server's start waits longer for its first thread than a call waits for a new one: on
+      // a busy machine (a test run beside others) loading QuickJS took more than 5 s, and the
+      // server failed to start where it would have run fine a moment later.
+      await first.started(FIRST_START_TIMEOUT_MS);
     } catch (err) {
       first.stop();
       throw err;

@@ -59,6 +59,21 @@ const SUPERVISOR_PERMISSIONS = [
 ];
 
 /**
+ * The demo users' password hashes, made once per process and kept: five scrypt runs were half of a
+ * seed, and a test process seeds a server for every file (a production server seeds once). Each
+ * user still has a salt of its own; a failed run (scrypt busy) is tried again next time.
+ */
+let demoHashes: Promise<string[]> | undefined;
+
+function demoPasswordHashes(): Promise<string[]> {
+  demoHashes ??= Promise.all(Object.values(DEMO_USERS).map(() => hashPassword(DEMO_PASSWORD)));
+  demoHashes.catch(() => {
+    demoHashes = undefined;
+  });
+  return demoHashes;
+}
+
+/**
  * Seeds the demo accounts, roles and users on a database without accounts (the first start).
  * One transaction: a start that fails half-way leaves no half-seeded database behind.
  */
@@ -68,9 +83,7 @@ export async function seedDemo(
   log: Logger,
 ): Promise<readonly DemoGateway[] | undefined> {
   if (await new AccountRepository(db).anyExists()) return undefined;
-  const hashes = await Promise.all(
-    Object.values(DEMO_USERS).map(() => hashPassword(DEMO_PASSWORD)),
-  );
+  const hashes = await demoPasswordHashes();
   const at = isoAt(clock.now());
 
   const gateways = await db.transaction().execute(async (trx) => {

@@ -1,7 +1,7 @@
 import { isInternal, mayUseApp, ROLE_SLUGS, type PermissionContext } from '@plant/shared-schema';
 import { AccessRepository } from '../repositories/access.repository';
 import type { Db } from '../db/database';
-import type { Session } from './user.service';
+import type { Session } from './session';
 
 const NOTHING_GRANTED: PermissionContext = {
   activeRoles: [],

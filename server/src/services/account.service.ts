@@ -14,7 +14,7 @@ import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { mayWorkIn, permissionContextIn } from './account-access';
 import { notFound } from './domain-error';
-import type { Session } from './user.service';
+import type { Session } from './session';
 
 /**
  * An account as a user sees it. The parent is named only when the user belongs to it too: a

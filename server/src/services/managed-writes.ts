@@ -28,9 +28,9 @@ import { AccountOps } from './account-admin.service';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import { accountModelOf, ManagedLog, memberModels, roleModels, tagModels } from './managed-log';
 import { MemberOps } from './member.service';
-import type { WriteKind } from './model.service';
+import type { WriteKind } from './model-transaction';
 import { idTaken, mergeList, roleChangeSchema, RoleOps } from './role-ops';
-import type { Session } from './user.service';
+import type { Session } from './session';
 
 const SUBACCOUNTS_IN_THE_APP = 'Subaccounts are made in the app, not with an access token.';
 

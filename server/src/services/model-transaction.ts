@@ -68,6 +68,9 @@ function movedFrom(before: string | null, after: string | null): { asset_was?: s
  * it (`edit`). A write records every need it passed, so that its mutation id, repeated, is
  * answered only while the writer still passes them (ModelService).
  */
+/** The three writes of the generic routes (POST, PATCH, DELETE of a model). */
+export type WriteKind = 'create' | 'update' | 'delete';
+
 export interface AssetNeed {
   readonly asset: string | null;
   readonly edit: boolean;

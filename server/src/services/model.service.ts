@@ -24,10 +24,12 @@ import {
   refuseHiddenFields,
   requireAsset,
   type AssetNeed,
+  type WriteKind,
 } from './model-transaction';
-import type { Session } from './user.service';
+import type { Session } from './session';
 
-export type WriteKind = 'create' | 'update' | 'delete';
+// WriteKind lives in model-transaction.ts: managed-writes.ts needs it, and this module needs that one.
+export type { WriteKind } from './model-transaction';
 
 export interface WriteOp {
   readonly kind: WriteKind;

@@ -11,34 +11,16 @@ import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
 import { isoAt } from '../lib/clock';
 import { AccessRepository } from '../repositories/access.repository';
-import { AccountRepository, type AccountRow } from '../repositories/account.repository';
-import { UserRepository, type RoleRow, type UserRecord } from '../repositories/user.repository';
+import { AccountRepository } from '../repositories/account.repository';
+import { UserRepository } from '../repositories/user.repository';
 import { AssetAccessRepository } from '../repositories/asset-access.repository';
 import { AccessDecision } from './access-decision';
 import { toAccountView } from './account.service';
 import { DomainError, forbidden, notFound } from './domain-error';
+import type { Session, TokenNarrowing } from './session';
 
-/** Everything known about the signed-in user in its active account, loaded once per request. */
-/** What a scoped token narrows its user's session to. */
-export interface TokenNarrowing {
-  readonly roleId: string;
-  readonly scopes: readonly string[];
-}
-
-export interface Session {
-  readonly user: UserRecord;
-  readonly activeAccount: AccountRow | null;
-  readonly roles: RoleRow[];
-  readonly activeRoles: RoleRow[];
-  /** Ids of every account the user belongs to. */
-  readonly memberOf: ReadonlySet<string>;
-  readonly view: CurrentUser;
-  /** GET user's whole answer, serialised once per session load (sessions are cached). */
-  readonly viewJson: string;
-  readonly ctx: PermissionContext;
-  /** What the user sees and edits in the active account (DESIGN.md §10). */
-  readonly access: AccessDecision;
-}
+// The session's type has its own module (see session.ts); most services still name it from here.
+export type { Session, TokenNarrowing } from './session';
 
 const asLanguage = (value: string): Language =>
   (LANGUAGES as readonly string[]).includes(value) ? (value as Language) : 'en';

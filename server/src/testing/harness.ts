@@ -174,10 +174,10 @@ export async function apiClient(baseUrl: string): Promise<{
  * gives the test a small client for it.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await testDatabase(
-    options.dataDir,
-    options.postgresLocale === undefined ? {} : { locale: options.postgresLocale },
-  );
+  const database = await testDatabase(options.dataDir, {
+    migrated: true,
+    ...(options.postgresLocale === undefined ? {} : { locale: options.postgresLocale }),
+  });
   const { dataDir, databaseUrl } = database;
   const config = loadConfig({
     DATA_DIR: dataDir,

@@ -137,25 +137,29 @@ export type TestLocale = { readonly icu: string } | { readonly libc: string };
 
 /**
  * A new empty database on the server at `adminUrl` (a test's own, like a test's own SQLite file),
- * as `createdb <name>` makes it: the server's default collation, or `locale` when given;
- * `drop()` removes it, closing what is still connected.
+ * as `createdb <name>` makes it: the server's default collation, or `locale` when given; or a
+ * copy of the database `template` (its collation and its tables: the migrated template of
+ * `migratedTemplate`). `drop()` removes it, closing what is still connected.
  */
 export async function createTestDatabase(
   adminUrl: string,
   locale?: TestLocale,
+  template?: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `t_${process.pid}_${Date.now().toString(36)}_${created++}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     await admin.query(
-      locale === undefined
-        ? `create database ${name}`
-        : 'icu' in locale
-          ? `create database ${name} template template0 encoding 'UTF8' locale 'C.UTF-8' ` +
-            `locale_provider icu icu_locale ${pg.escapeLiteral(locale.icu)}`
-          : `create database ${name} template template0 encoding 'UTF8' ` +
-            `locale_provider libc locale ${pg.escapeLiteral(locale.libc)}`,
+      template !== undefined
+        ? `create database ${name} template ${pg.escapeIdentifier(template)}`
+        : locale === undefined
+          ? `create database ${name}`
+          : 'icu' in locale
+            ? `create database ${name} template template0 encoding 'UTF8' locale 'C.UTF-8' ` +
+              `locale_provider icu icu_locale ${pg.escapeLiteral(locale.icu)}`
+            : `create database ${name} template template0 encoding 'UTF8' ` +
+              `locale_provider libc locale ${pg.escapeLiteral(locale.libc)}`,
     );
   } finally {
     await admin.end();

@@ -1,5 +1,6 @@
 import { startLocalPostgres } from './local-postgres';
 import { startLocalRedis } from './local-redis';
+import { makeMigratedTemplate, setMigratedTemplate } from './test-database';
 
 /**
  * vitest globalSetup of the `server-postgres` project (issue 14): one throwaway PostgreSQL server
@@ -13,7 +14,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   if (process.env.PLANT_TEST_POSTGRES_URL === undefined) {
     const postgres = await startLocalPostgres();
     process.env.PLANT_TEST_POSTGRES_URL = postgres.url;
+    // Test servers' databases are copies of one migrated database (test-database.ts).
+    setMigratedTemplate(await makeMigratedTemplate(postgres.url));
     stops.push(async () => {
+      setMigratedTemplate(undefined);
       delete process.env.PLANT_TEST_POSTGRES_URL;
       await postgres.stop();
     });

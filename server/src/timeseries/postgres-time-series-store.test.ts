@@ -13,6 +13,7 @@ import {
   type StorePlace,
 } from './testing-stores';
 import type { StoredBatch, StoredPoint, TimeSeriesStore } from './time-series-store';
+import { propertyRuns } from '@plant/shared-schema/testing';
 
 /**
  * What the Postgres store adds to the shared suite (time-series-store.test.ts): the platform's
@@ -385,7 +386,7 @@ describe.each(bothStores() ? [postgresKind] : [])('SQLite and Postgres stores', 
           }
         },
       ),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(40) },
     );
     await expectRollupsMatchPoints(postgresAt);
   });

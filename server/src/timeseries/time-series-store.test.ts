@@ -7,6 +7,7 @@ import {
   type StorePlace,
 } from './testing-stores';
 import type { StoredPoint, TimeSeriesStore } from './time-series-store';
+import { propertyRuns } from '@plant/shared-schema/testing';
 
 /**
  * The time-series store's contract (time-series-store.ts), one suite for every store: SQLite in
@@ -346,7 +347,7 @@ describe.each(eachStore())('%s time-series store: range', (_name, kind) => {
           expectWellFormed(answer?.points ?? [], from, to, points);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(60) },
     );
   });
 

@@ -1,17 +1,15 @@
 import { z } from 'zod';
 import { idField, modelNameField } from './fields';
+export {
+  ACCOUNT_MOVE_CYCLE,
+  ACCOUNT_DEACTIVATED_FROM_ABOVE,
+  ACCOUNT_REACTIVATED_FROM_ABOVE,
+} from './account-admin-texts';
 
 /** Changing accounts (spec 000 §3, spec 001 §6): subaccounts, names, moves, (de)activation. */
 export const ACCOUNT_EDIT_PERMISSION = 'account::edit';
 
-export const ACCOUNT_MOVE_CYCLE = 'An account cannot move under itself or one of its subaccounts.';
 export const ACCOUNT_OUT_OF_REACH = 'This account is outside the accounts you manage.';
-/** A deactivated account is turned back on from above: its own admins cannot undo it. */
-export const ACCOUNT_REACTIVATED_FROM_ABOVE =
-  'Only an administrator of a parent account can reactivate this account.';
-/** ... and deactivated from above too: from itself, nobody could undo it (a root account never). */
-export const ACCOUNT_DEACTIVATED_FROM_ABOVE =
-  'Only an administrator of a parent account can deactivate this account.';
 
 /** POST account/subaccounts: a new account under the given one (default: the active one). */
 export const subaccountRequestSchema = z.object({

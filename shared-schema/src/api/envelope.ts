@@ -1,4 +1,5 @@
 import { z } from 'zod';
+export { NUL_TEXT_MESSAGE } from './envelope-texts';
 
 /**
  * The response envelope of DESIGN.md §5. `_events` (model updates) and `_permissionChecks` arrive
@@ -24,8 +25,6 @@ export const validationErrorSchema = z.object({
 export type ValidationError = z.infer<typeof validationErrorSchema>;
 
 export const OBJECT_BODY_MESSAGE = 'The request body must be a JSON object.';
-/** A text of the body holds U+0000, which Postgres cannot store in text or JSON (a 500 before). */
-export const NUL_TEXT_MESSAGE = 'The text may not contain NUL characters.';
 
 /**
  * A zod error as the 422 answer's `errors`: every message per field, each once. An issue about the

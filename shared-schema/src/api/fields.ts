@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants';
+import { NEW_PASSWORD_LENGTH_MESSAGE } from './fields-texts';
+export { NEW_PASSWORD_LENGTH_MESSAGE } from './fields-texts';
 
 /**
  * Field schemas with the spec's own texts (spec 000 §5, spec 001 §5). The texts are English message
@@ -20,8 +22,6 @@ export const currentPasswordField = z
   .string({ error: 'Please enter your password' })
   .min(1, 'Please enter your password')
   .max(LIMITS.passwordMaxOnSignIn, 'Please enter your password');
-
-export const NEW_PASSWORD_LENGTH_MESSAGE = `The password must be between ${LIMITS.newPasswordMin} and ${LIMITS.newPasswordMax} characters`;
 
 /** A password being chosen (register, reset, set). */
 export const newPasswordField = z

@@ -7,6 +7,8 @@ import {
   lastnameField,
   newPasswordField,
 } from './fields';
+import { INVITATION_INVALID } from './invitations-texts';
+export { ALREADY_MEMBER, INVITATION_INVALID } from './invitations-texts';
 
 /** Inviting people into an account (spec 001 §6: "Users are invited by full email"). */
 export const USER_EDIT_PERMISSION = 'user::edit';
@@ -14,9 +16,7 @@ export const USER_EDIT_PERMISSION = 'user::edit';
 /** How long an invitation link works: a week. It works once. */
 export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
 
-export const INVITATION_INVALID = 'This invitation is invalid, was used already or has expired.';
 export const INVITATION_SENT = 'The invitation is on its way.';
-export const ALREADY_MEMBER = 'This person is a member of the account already.';
 
 /** POST account/invitations: a full e-mail address and the role the person gets. */
 export const invitationRequestSchema = z.object({ email: emailField, role_id: idField });

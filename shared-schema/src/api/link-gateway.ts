@@ -1,6 +1,6 @@
 import { z } from 'zod';
-
-export const GATEWAY_REF_MESSAGE = 'Please give the id or serial number of a gateway.';
+import { GATEWAY_REF_MESSAGE } from './link-gateway-texts';
+export { GATEWAY_REF_MESSAGE } from './link-gateway-texts';
 
 /**
  * GET /api/v1/linkGateway?id= (spec 000 §2 /scan?id=, §7): `id` is what a gateway's QR code

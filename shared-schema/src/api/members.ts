@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idField } from './fields';
+export { LAST_ROLE, NOT_YOURSELF, RESET_LINK_SENT } from './members-texts';
 
 /** A member of the active account as the users list shows it (spec 000 §2 /app/users/list). */
 export const memberSchema = z.object({
@@ -13,7 +14,3 @@ export type Member = z.infer<typeof memberSchema>;
 
 export const memberParamsSchema = z.object({ id: idField });
 export const memberRoleParamsSchema = z.object({ id: idField, roleId: idField });
-
-export const LAST_ROLE = 'A member keeps at least one role: remove it from the account instead.';
-export const NOT_YOURSELF = 'You cannot remove yourself from the account.';
-export const RESET_LINK_SENT = 'A link to set a new password is on its way.';

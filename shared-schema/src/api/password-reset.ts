@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { emailField, newPasswordField } from './fields';
-
-export const RESET_TOKEN_INVALID_MESSAGE = 'Reset-token invalid or expired.';
-export const RESET_SUCCESS_MESSAGE = 'Password-reset successful, log in with new credentials.';
-export const FORGOT_ACCEPTED_MESSAGE =
-  'If this address belongs to an account, a link to reset the password is on its way.';
+import { RESET_TOKEN_INVALID_MESSAGE } from './password-reset-texts';
+export {
+  FORGOT_ACCEPTED_MESSAGE,
+  RESET_SUCCESS_MESSAGE,
+  RESET_TOKEN_INVALID_MESSAGE,
+} from './password-reset-texts';
 
 /** POST /api/v1/password/forgot */
 export const passwordForgotRequestSchema = z.object({ email: emailField });

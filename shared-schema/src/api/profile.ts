@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../constants';
 import { emailField, firstnameField, lastnameField } from './fields';
-
-/** Spec 001 §5's text for a contact that is none of the three. */
-export const CONTACT_NOT_VALID = 'Must be a valid email address, phone number or telegram number';
-/** Spec 001 §5. */
-export const TIME_NOT_VALID = 'The time needs to be valid';
+import { CONTACT_NOT_VALID, TIME_NOT_VALID } from './profile-texts';
+export { EMAIL_CHANGE_OWN, CONTACT_NOT_VALID, TIME_NOT_VALID } from './profile-texts';
 
 /** A phone number as people write it: +, digits, spaces, brackets, dashes; 5 to 20 digits. */
 export const phoneField = z
@@ -54,7 +51,6 @@ export const userProfileChangeSchema = userProfileSchema.extend({
 });
 export type UserProfileChange = z.infer<typeof userProfileChangeSchema>;
 
-export const EMAIL_CHANGE_OWN = 'Only the user can change its own e-mail address.';
 export type UserProfile = z.infer<typeof userProfileSchema>;
 
 export const NOTIFICATION_CHANNELS = ['mail', 'sms', 'push'] as const;

@@ -4,6 +4,13 @@ import { structuralFields } from '../models/registry';
 import type { ModelDefinition } from '../models/registry-types';
 import { idField, modelNameField } from './fields';
 import { FIELD_TYPES } from '../models/managed';
+import { UNKNOWN_PERMISSION } from './roles-texts';
+export {
+  ROLE_HAS_MEMBERS,
+  ROLE_IS_FIXED,
+  ROLE_NAME_TAKEN,
+  UNKNOWN_PERMISSION,
+} from './roles-texts';
 
 /** Managing an account's roles (spec 001 §6): create, rename, delete, permissions, access. */
 export const ROLE_EDIT_PERMISSION = 'role::edit';
@@ -53,11 +60,6 @@ export function choosableFields(def: ModelDefinition): string[] {
   const fixed = new Set(structuralFields(def));
   return Object.keys(def.attributes.shape).filter((f) => !fixed.has(f));
 }
-
-export const ROLE_IS_FIXED = 'The roles admin and norole cannot be changed or deleted.';
-export const ROLE_HAS_MEMBERS = 'Remove the role from its users first.';
-export const ROLE_NAME_TAKEN = 'A role with this name exists already.';
-export const UNKNOWN_PERMISSION = 'Unknown permission.';
 
 export const roleNameSchema = z.object({ name: modelNameField });
 export type RoleName = z.infer<typeof roleNameSchema>;

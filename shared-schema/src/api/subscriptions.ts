@@ -15,9 +15,11 @@ export type PushUnsubscribe = z.infer<typeof pushUnsubscribeSchema>;
 
 /**
  * GET /api/v1/push/key: the server's VAPID public key (uncompressed P-256 point, base64url), the
- * `applicationServerKey` of `pushManager.subscribe`.
+ * `applicationServerKey` of `pushManager.subscribe`, and how long the browser waits for its push
+ * service to answer (the server's PUSH_SUBSCRIBE_TIMEOUT_S).
  */
 export const pushKeySchema = z.object({
   publicKey: z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'Not a VAPID public key'),
+  subscribeTimeoutMs: z.number().int().min(1000).max(300_000),
 });
 export type PushKey = z.infer<typeof pushKeySchema>;

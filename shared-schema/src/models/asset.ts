@@ -3,11 +3,10 @@ import { idField, modelNameField } from '../api/fields';
 import { contactField } from '../api/profile';
 import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
+import { LATITUDE_MESSAGE, LONGITUDE_MESSAGE } from './asset-texts';
+export { LATITUDE_MESSAGE, LONGITUDE_MESSAGE } from './asset-texts';
 
 export const MAC_PATTERN = /^([0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}$/;
-
-export const LATITUDE_MESSAGE = 'The latitude lies between -90 and 90.';
-export const LONGITUDE_MESSAGE = 'The longitude lies between -180 and 180.';
 
 export const ASSET_STATUSES = ['unknown', 'ok', 'warning', 'alarm', 'offline'] as const;
 

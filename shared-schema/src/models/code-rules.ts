@@ -1,13 +1,5 @@
-/** Spec 001 §5: pre-processing code returns a value, ends statements with ';', uses $variables. */
-export const CODE_NOT_VALID = 'This code is not valid';
-/** Why code is not valid: the rule it breaks (the server's check says which). */
-export const CODE_REASONS = {
-  tooLong: 'The code is longer than 10,000 characters.',
-  unreadable: 'A string, comment or bracket is not closed, or the brackets are nested too deeply.',
-  noReturn: 'The code must end by returning a value.',
-  names: 'Variables must start with $.',
-  semicolons: 'Every statement must end with a semicolon.',
-} as const;
+import { CODE_NOT_VALID, CODE_REASONS } from './code-rules-texts';
+export { CODE_NOT_VALID, CODE_REASONS } from './code-rules-texts';
 
 /**
  * The static check of spec 001 §5's rules for pre-processing code: "statements end with a

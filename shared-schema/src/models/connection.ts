@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idField, modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 import { viewEditPermissions } from './model-permissions';
+export { TAGNAME_USED } from './connection-texts';
 
 /** A connection's state as its agent reports it (the server writes it; see serverFields). */
 export const connectionStateSchema = z.object({
@@ -182,9 +183,6 @@ export const ADDRESS_BY_PROTOCOL = {
   s7: s7AddressSchema,
   simulator: simulatorAddressSchema,
 } as const satisfies Record<Protocol, z.ZodObject>;
-
-/** Spec 001 §5: a tag's name is unique among the tags of its gateway. */
-export const TAGNAME_USED = 'Tagname already used';
 
 export const datapointAttributesSchema = z.object({
   connection_id: idField,

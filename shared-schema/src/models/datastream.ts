@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idField, modelNameField } from '../api/fields';
 import { CODE_NOT_VALID, codeReason, MAX_CODE_CHARS } from './code-rules';
 import type { ModelDefinition } from './registry-types';
+export { CODE_RUN_TEXTS, NO_VALUE_TO_TRY, VALUE_TYPE_TEXTS } from './datastream-texts';
 
 const streamPermissions = {
   view: 'datastream::view',
@@ -35,26 +36,6 @@ export const datastreamGroupModel = {
 
 export const DATASTREAM_TYPES = ['state', 'number', 'boolean', 'text'] as const;
 
-/** Why the sandbox did not turn a value into one (shown with 'This code is not valid'). */
-export const CODE_RUN_TEXTS = {
-  tooSlow: 'The code took too long.',
-  tooMuchMemory: 'The code used too much memory.',
-  tooDeep: 'The code nested its calls too deeply.',
-  noValidValue: 'The code returned no valid value.',
-  textTooLong: 'The code returned a text that is too long.',
-  /** Followed by the error the code threw, e.g. "ReferenceError: x is not defined". */
-  failed: 'The code failed: ',
-  notRun: 'The code could not be run.',
-} as const;
-
-/** What a stream's type expects of a value (ingest's refusals, the code trial's answers). */
-export const VALUE_TYPE_TEXTS = {
-  number: 'A number was expected.',
-  state: 'A state number was expected.',
-  boolean: 'True or false was expected.',
-  text: 'A text was expected.',
-} as const;
-
 /**
  * Pre-processing code as a save takes it: the rules of code-rules.ts, the ones the code trial and
  * ingest apply (a line-based check here once let code be saved that the trial refused, and the
@@ -81,8 +62,6 @@ export const preprocessingTryAnswerSchema = z.object({
 });
 export type PreprocessingTryAnswer = z.infer<typeof preprocessingTryAnswerSchema>;
 
-/** The stream has no value yet and none was given to try the code on. */
-export const NO_VALUE_TO_TRY = 'This data stream has no value yet: enter one to try the code.';
 /** A data stream (spec 001 §3): name, unit, type, visualisation range, state texts, code. */
 export const datastreamAttributesSchema = z.object({
   asset_id: idField,

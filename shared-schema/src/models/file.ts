@@ -2,6 +2,16 @@ import { z } from 'zod';
 import { idField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 import { viewEditPermissions } from './model-permissions';
+import { FILE_REQUIRED, FILE_TOO_LARGE, FILE_WRONG_TYPE } from './file-texts';
+export {
+  FILE_CHECKSUM_MISMATCH,
+  FILE_FIXED,
+  FILE_NOT_UPLOADED,
+  FILE_REQUIRED,
+  FILE_TOO_LARGE,
+  FILE_WRONG_TYPE,
+  PHOTO_NOT_OF_ASSET,
+} from './file-texts';
 
 /**
  * Files of an asset (DESIGN.md §9, spec 001 §3: an asset's photo and documents). The model is the
@@ -52,23 +62,6 @@ export const FILE_LIMITS: Record<
 
 /** The largest file of any kind. */
 export const FILE_MAX_BYTES = Math.max(...Object.values(FILE_LIMITS).map((l) => l.maxBytes));
-
-/** Spec 001 §5's text for a form without its file, and for an empty file. */
-export const FILE_REQUIRED = 'Please upload a file';
-export const FILE_TOO_LARGE = {
-  photo: 'The photo is too large: photos may have up to 20 MB.',
-  document: 'The document is too large: documents may have up to 100 MB.',
-} as const satisfies Record<FileKind, string>;
-export const FILE_WRONG_TYPE = {
-  photo: 'A photo must be a JPEG, PNG, WebP or GIF image.',
-  document:
-    'This type of document cannot be uploaded: PDF, text, CSV, images, ZIP, office and 3D model files can.',
-} as const satisfies Record<FileKind, string>;
-export const FILE_FIXED = 'A file cannot be changed: upload a new one.';
-export const FILE_CHECKSUM_MISMATCH =
-  'The uploaded bytes do not match the file: the upload starts again.';
-export const FILE_NOT_UPLOADED = 'The file has not been uploaded yet.';
-export const PHOTO_NOT_OF_ASSET = 'The photo must be a photo of this asset.';
 
 /** The chunk sizes an upload may use: a chunk is one request (the last one may be shorter). */
 export const UPLOAD_CHUNK_BYTES = 4 * MB;

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
+import { STATIC_IP_MISSING } from './gateway-texts';
+export { STATIC_IP_MISSING } from './gateway-texts';
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const ipv4 = (message: string) => z.string().regex(IPV4, message).nullable().default(null);
@@ -39,10 +41,6 @@ export const gatewayAttributesSchema = z.object({
     .default(null),
 });
 export type GatewayAttributes = z.infer<typeof gatewayAttributesSchema>;
-
-/** Spec 001 §8: a static gateway needs its address and mask. */
-export const STATIC_IP_MISSING =
-  'Static IP configuration missing or wrong: please set the IP address and subnet mask of the gateway.';
 
 export function gatewayProblems(g: GatewayAttributes): Record<string, string[]> {
   if (g.ip_assignment !== 'static') return {};

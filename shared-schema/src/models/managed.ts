@@ -3,6 +3,15 @@ import { modelNameField } from '../api/fields';
 import { hexColorField } from '../api/user';
 import type { ModelDefinition } from './registry-types';
 import { viewEditPermissions } from './model-permissions';
+import { TAG_SLUG_MESSAGE } from './managed-texts';
+export {
+  ACCOUNTS_ARE_NOT_DELETED,
+  MEMBERS_JOIN_BY_INVITATION,
+  TAG_HOLDER_NOT_MEMBER,
+  TAG_SLUG_MESSAGE,
+  TAG_TAKEN,
+  TAGS_ARE_INTERNAL,
+} from './managed-texts';
 
 /**
  * The models the server keeps in their own tables (roles, memberships, accounts), which the
@@ -125,9 +134,6 @@ export const accountModel = {
   managed: true,
 } as const satisfies ModelDefinition<'account', typeof accountAttributesSchema>;
 
-export const TAG_SLUG_MESSAGE = 'Lower-case letters, digits and dashes only.';
-export const TAGS_ARE_INTERNAL = "Tags are given by the machine builder's staff.";
-
 const tagSlug = z
   .string()
   .trim()
@@ -156,9 +162,3 @@ export const tagModel = {
   sortField: 'slug',
   managed: true,
 } as const satisfies ModelDefinition<'tag', typeof tagAttributesSchema>;
-
-export const MEMBERS_JOIN_BY_INVITATION =
-  'People join an account through an invitation, which needs the network.';
-export const ACCOUNTS_ARE_NOT_DELETED = 'An account is deactivated, not deleted.';
-export const TAG_TAKEN = 'A tag with this name exists already.';
-export const TAG_HOLDER_NOT_MEMBER = 'Only members of the account can hold its tags.';

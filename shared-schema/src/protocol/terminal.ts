@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import { TERMINAL_UNKNOWN, TERMINAL_USAGE } from './terminal-texts';
+export {
+  TERMINAL_NOT_ALLOWED,
+  TERMINAL_PING_REFUSED,
+  TERMINAL_UNKNOWN,
+  TERMINAL_USAGE,
+} from './terminal-texts';
 
 /**
  * The gateway terminal (spec 000 §2, §3; DESIGN.md invariant 7): a command channel from a
@@ -13,10 +20,6 @@ export const TERMINAL_HELP = [
   'read <tag>: the last value the agent read for the tag, and when',
   'restart <connection>: restarts a connection (by name or id)',
 ].join('\n');
-
-export const TERMINAL_UNKNOWN = 'Unknown command. Type help for the commands.';
-export const TERMINAL_USAGE = 'Wrong arguments. Type help for the commands.';
-export const TERMINAL_NOT_ALLOWED = 'The terminal needs the internal tag and gateway::view.';
 
 const HOST = /^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$|^\[?[0-9A-Fa-f:.]{2,45}\]?$/;
 
@@ -98,10 +101,6 @@ export const terminalAuditSchema = z.array(
   }),
 );
 export type TerminalAudit = z.infer<typeof terminalAuditSchema>;
-
-/** The answer to a ping outside the gateway's connections and networks (never sent on). */
-export const TERMINAL_PING_REFUSED =
-  "ping reaches only the hosts of this gateway's connections and addresses in its own networks.";
 
 /**
  * Where a gateway's `ping` may go (issue 28): the hosts of its configured connections, and

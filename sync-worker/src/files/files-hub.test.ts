@@ -7,7 +7,7 @@ import { roleId } from '../../../server/src/testing/access';
 import type { SyncEngine } from '../engine';
 import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy';
 import { FAST, SyncFixture, until, type Session } from '../testing/sync-fixture';
-import type { UploadView } from './files-hub';
+import type { UploadView } from '../api';
 
 /*
  * Files in the worker (DESIGN.md §9) against the real server through a TCP proxy: a file added

@@ -13,34 +13,11 @@ import {
   type UploadProgress,
   type UploadState,
 } from '@plant/shared-schema';
-import type { LocalModel, Result, WorkerError } from '../api';
+import type { FilesUsage, LocalModel, Result, UploadView, WorkerError } from '../api';
 import type { Logger } from '../log';
 import type { OutboxDoc } from '../store/docs';
 import type { ApiClient, ApiError } from '../transport/http';
 import { keptKey, type FilesDatabase, type FileVariant, type UploadRow } from './file-db';
-
-/** An upload as the page shows it (spec 000 §9: percent, 0 decimals). */
-export interface UploadView {
-  readonly id: string;
-  /** 0 to 1. */
-  readonly progress: number;
-  /**
-   * waiting: its bytes are here, not yet all on the server (offline, or the file's write not
-   * sent yet); uploading: chunks are moving (here or, for another user's file, elsewhere);
-   * failed: refused for good, with the reason.
-   */
-  readonly state: 'waiting' | 'uploading' | 'failed';
-  readonly error: string | null;
-}
-
-/** How much is kept for offline use, in all and per asset. */
-export interface FilesUsage {
-  readonly bytes: number;
-  readonly files: number;
-  readonly byAsset: Readonly<Record<string, number>>;
-  /** Bytes of uploads waiting here for the server (never freed: they are not on the server). */
-  readonly waitingBytes: number;
-}
 
 export interface FilesTimings {
   /** First wait after a failed chunk; doubles up to `maxRetryMs`. */

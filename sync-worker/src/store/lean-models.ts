@@ -11,19 +11,22 @@ import { fromDexieToStorage, getRxStorageDexie } from 'rxdb/plugins/storage-dexi
 import type { IndexedDbEnv } from './indexeddb';
 
 /*
- * The `models` collection without RxDB's two write-time indexes (DESIGN.md §6: RxDB's own index
- * entries are most of what its writes cost over a plain Dexie put).
+ * The `models` collection without RxDB's index entries that nothing here reads (DESIGN.md §6:
+ * RxDB's own index entries are most of what its writes cost over a plain Dexie put).
  *
- * RxDB's Dexie storage gives every collection two indexes on `_meta.lwt` (the last write time),
- * `[_meta.lwt+key]` and `_meta.lwt`, besides the schema's own. Per model that is two of six index
- * entries written with every put. RxDB reads them in two places only:
+ * RxDB's Dexie storage gives every collection three indexes besides the schema's own:
+ * `[_deleted+key]`, `[_meta.lwt+key]` and `_meta.lwt`. Per model that is three of seven entries
+ * written with every put (the primary key and the schema's three indexes are the others). RxDB
+ * reads them in two places only; its queries never pick `[_deleted+key]`, which it adds to a
+ * schema's index list only when the schema has none of its own:
  * - `getChangedDocumentsSince`, for replication (we have none) and for a schema migration, which
  *   reads the old version's documents through it once;
  * - `cleanup`, which purges deleted documents, and reads every document older than the cleanup
  *   age to find them (all 50,000 models of a large account, on every run).
  * For `models` at schema version `LEAN_MODELS_FROM` and later, the Dexie database is declared
- * without those two indexes (the `lwt` value is still stored: RxDB's document cache compares
- * it), and the storage instance answers both methods without them, through indexes it has:
+ * without the two `_meta.lwt` indexes, and from `KEYLESS_MODELS_FROM` on without `[_deleted+key]`
+ * too (the `lwt` value is still stored: RxDB's document cache compares it); the storage instance
+ * answers both methods without them, through indexes it has:
  * - changes since a checkpoint: every document in key order after the checkpoint's key. That is
  *   what a migration from a lean version needs, if nothing writes the old version meanwhile: a
  *   write behind the read position would be missed. The store opens (and so migrates) under its
@@ -31,16 +34,20 @@ import type { IndexedDbEnv } from './indexeddb';
  *   and nothing here replicates. The full layout (version 0) keeps RxDB's own write-time order:
  *   a tab still on a version-0 build takes no lock, and its writes during the migration to
  *   version 1 are read again in that order;
- * - cleanup: the deleted documents only, through `[_deleted+key]` (every version).
+ * - cleanup: the deleted documents only, through `[_deleted+last_seq+key]` (the schema's index,
+ *   in every version: deleted documents are the `'1'` end of it).
  * Measured (bench bootstrap): a bootstrap of 50,000 models in headless Chromium, see
- * ARCHITECTURE.md.
+ * sync-worker/CONTEXT.md.
  *
  * It works on RxDB 17.6's Dexie storage (`onCreate` is its documented setting; the index list
  * and `internals` are its own): re-check with an RxDB upgrade (migration.test.ts).
  */
 
-/** The `models` schema version from which its Dexie database has the lean layout. */
+/** The `models` schema version from which its Dexie database has no `_meta.lwt` indexes. */
 export const LEAN_MODELS_FROM = 1;
+
+/** The `models` schema version from which its Dexie database has no `[_deleted+key]` either. */
+export const KEYLESS_MODELS_FROM = 2;
 
 /** The Dexie storage of the local store, with the lean `models` layout. */
 export function storeStorage(env: IndexedDbEnv): RxStorage<DexieStorageInternals, DexieSettings> {
@@ -71,10 +78,15 @@ interface ModelsDoc {
 
 type ModelsInstance = RxStorageInstance<ModelsDoc, DexieStorageInternals, unknown>;
 
+/** The schema version of `rxdb-dexie-<store>--<version>--models`; undefined for other names. */
+function modelsVersionOf(dexieName: string): number | undefined {
+  const match = /--(\d+)--models$/.exec(dexieName);
+  return match === null ? undefined : Number(match[1]);
+}
+
 /** `rxdb-dexie-<store>--<version>--models` at a lean version. */
 export function isLeanModelsDatabase(dexieName: string): boolean {
-  const match = /--(\d+)--models$/.exec(dexieName);
-  return match !== null && Number(match[1]) >= LEAN_MODELS_FROM;
+  return (modelsVersionOf(dexieName) ?? -1) >= LEAN_MODELS_FROM;
 }
 
 /** The table RxDB's Dexie storage keeps documents in. */
@@ -94,12 +106,29 @@ export function withoutLwtIndexes(spec: string): string {
     .join(', ');
 }
 
+/** The Dexie store spec of the docs table without `[_deleted+key]`. */
+export function withoutKeyIndex(spec: string): string {
+  return spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '[_deleted+key]')
+    .join(', ');
+}
+
+/** The Dexie store spec of a models database's docs table at its schema version. */
+export function leanDocsSpec(spec: string, version: number): string {
+  if (version < LEAN_MODELS_FROM) return spec;
+  const lean = withoutLwtIndexes(spec);
+  return version < KEYLESS_MODELS_FROM ? lean : withoutKeyIndex(lean);
+}
+
 /**
  * Dexie's `onCreate`: runs before RxDB declares the database's tables. For a lean models
- * database, the docs table is declared without the `_meta.lwt` indexes.
+ * database, the docs table is declared without the indexes its version drops.
  */
 const leanLayout: NonNullable<DexieSettings['onCreate']> = (db, dexieName) => {
-  if (!isLeanModelsDatabase(dexieName)) return;
+  const modelsVersion = modelsVersionOf(dexieName);
+  if (modelsVersion === undefined || modelsVersion < LEAN_MODELS_FROM) return;
   const declare = db.version.bind(db);
   db.version = (versionNumber: number) => {
     const version = declare(versionNumber);
@@ -107,7 +136,9 @@ const leanLayout: NonNullable<DexieSettings['onCreate']> = (db, dexieName) => {
     version.stores = (schema) => {
       const docs = schema[DOCS_TABLE];
       return stores(
-        typeof docs === 'string' ? { ...schema, [DOCS_TABLE]: withoutLwtIndexes(docs) } : schema,
+        typeof docs === 'string'
+          ? { ...schema, [DOCS_TABLE]: leanDocsSpec(docs, modelsVersion) }
+          : schema,
       );
     };
     return version;
@@ -135,7 +166,10 @@ function changesInKeyOrder(instance: ModelsInstance): void {
   };
 }
 
-/** `cleanup` without the `_meta.lwt` index, reading the deleted documents only. */
+/**
+ * `cleanup` without the `_meta.lwt` index, reading the deleted documents only: the `'1'` end of
+ * `[_deleted+last_seq+key]` (an index of the schema, so every layout has it).
+ */
 function cleanupDeleted(instance: ModelsInstance): void {
   instance.cleanup = async (minimumDeletedTime) => {
     const state = await instance.internals;
@@ -143,9 +177,10 @@ function cleanupDeleted(instance: ModelsInstance): void {
     await state.dexieDb.transaction('rw', state.dexieTable, async () => {
       // RxDB's Dexie storage stores `_deleted` as '1' / '0' (IndexedDB cannot index booleans).
       const deleted = (await state.dexieTable
-        .where('[_deleted+key]')
-        // Arrays sort after every string: ['1', []] is above every ['1', key].
-        .between(['1', ''], ['1', []])
+        .where('[_deleted+last_seq+key]')
+        // ['1'] is below every ['1', seq, key] (a prefix sorts first); arrays sort after every
+        // number, so ['1', []] is above them all.
+        .between(['1'], ['1', []])
         .toArray()) as { key: string; _meta: { lwt: number } }[];
       const purge = deleted.filter((d) => d._meta.lwt < before).map((d) => d.key);
       if (purge.length > 0) await state.dexieTable.bulkDelete(purge);

@@ -4,10 +4,11 @@ import { sortKeyOf } from '../apply/keys';
 import { dexieDatabaseName } from './database-name';
 import { META_ID, modelKey, type ModelDoc } from './docs';
 import type { IndexedDbEnv } from './indexeddb';
-import { isLeanModelsDatabase, withoutLwtIndexes } from './lean-models';
+import { isLeanModelsDatabase, leanDocsSpec, withoutLwtIndexes } from './lean-models';
 import {
   modelsSchemaV0,
   modelsSchemaV1,
+  modelsSchemaV2,
   STORE_DEFINITION,
   STORE_VERSION,
   type StoreDefinition,
@@ -17,25 +18,36 @@ import { syncedDoc } from '../testing/model-docs';
 
 /*
  * The migration path, shown working on the real versions: a store written by a build with
- * version 0 of `models` (RxDB's full Dexie layout) opened by the current build (version 1, the
- * lean layout of lean-models.ts), and a later version migrating from the lean layout with a
- * strategy of the kind a real one would be (the sort-key rule changed, so every doc's sort_key is
- * computed again).
+ * version 0 of `models` (RxDB's full Dexie layout) or version 1 (no `_meta.lwt` indexes) opened
+ * by the current build (version 2, without `[_deleted+key]` too: lean-models.ts), and a later
+ * version migrating from the lean layout with a strategy of the kind a real one would be (the
+ * sort-key rule changed, so every doc's sort_key is computed again).
  */
 const v0: StoreDefinition = {
   ...STORE_DEFINITION,
   models: { schema: modelsSchemaV0, migrationStrategies: {} },
 };
 
-const v2: StoreDefinition = {
+const v1: StoreDefinition = {
+  ...STORE_DEFINITION,
+  models: { schema: modelsSchemaV1, migrationStrategies: { 1: (doc: ModelDoc) => doc } },
+};
+
+/** The current version of `models`. */
+const CURRENT = STORE_DEFINITION.models.schema.version;
+
+/** A version after the current one. */
+const NEXT = CURRENT + 1;
+
+const next: StoreDefinition = {
   ...STORE_DEFINITION,
   models: {
-    schema: { ...modelsSchemaV1, version: 2 },
+    schema: { ...modelsSchemaV2, version: NEXT },
     migrationStrategies: {
       ...STORE_DEFINITION.models.migrationStrategies,
-      2: (doc: ModelDoc): ModelDoc => ({
+      [NEXT]: (doc: ModelDoc): ModelDoc => ({
         ...doc,
-        sort_key: `v2 ${sortKeyOf(doc.type, doc.attributes ?? doc.server ?? {})}`,
+        sort_key: `next ${sortKeyOf(doc.type, doc.attributes ?? doc.server ?? {})}`,
       }),
     },
   },
@@ -84,7 +96,7 @@ const options = (env: IndexedDbEnv) => ({
 });
 
 describe('store schema migration', () => {
-  it('copies version 0 models into the lean version 1 database and deletes the old one', async () => {
+  it('copies version 0 models into the lean current database and deletes the old one', async () => {
     const env: IndexedDbEnv = { indexedDB: new IDBFactory(), IDBKeyRange };
     const old = await LocalStore.open({ ...options(env), definition: v0 });
     await old.commit([{ kind: 'put-model', doc: doc('a1', 'Press') }], { last_seq: 1 });
@@ -106,9 +118,11 @@ describe('store schema migration', () => {
     // Other collections (still version 0) kept their data.
     expect((await store.meta()).last_seq).toBe(1);
     expect((await store.meta()).store_version).toBe(STORE_VERSION);
-    const lean = await rawDocsTable(env, dexieDatabaseName(store.name, 1, 'models'));
+    const lean = await rawDocsTable(env, dexieDatabaseName(store.name, CURRENT, 'models'));
     expect(lean.indexes).toEqual(
-      full.indexes.filter((i) => i !== '_meta.lwt' && i !== '[_meta.lwt+key]'),
+      full.indexes.filter(
+        (i) => i !== '_meta.lwt' && i !== '[_meta.lwt+key]' && i !== '[_deleted+key]',
+      ),
     );
     expect(lean.docs.map((d) => d.key).sort()).toEqual(['asset:a1', 'asset:a2']);
     // The version-0 database and RxDB's migration-state database are gone.
@@ -117,12 +131,12 @@ describe('store schema migration', () => {
         `rxdb-dexie-${store.name}--0--_rxdb_internal`,
         `rxdb-dexie-${store.name}--0--meta`,
         `rxdb-dexie-${store.name}--0--outbox`,
-        `rxdb-dexie-${store.name}--1--models`,
+        `rxdb-dexie-${store.name}--${CURRENT}--models`,
       ].sort(),
     );
     await store.close();
 
-    // Opening version 1 again finds nothing to migrate and keeps the data.
+    // Opening the current version again finds nothing to migrate and keeps the data.
     const again = await LocalStore.open(options(env));
     expect((await again.write((tx) => tx.allModels())).length).toBe(2);
     expect((await again.wipe()).length).toBe(4);
@@ -137,13 +151,42 @@ describe('store schema migration', () => {
     await store.commit([{ kind: 'remove-model', key: modelKey('asset', 'a007') }]);
     await store.close();
 
-    const next = await LocalStore.open({ ...options(env), definition: v2 });
-    const docs = await next.write((tx) => tx.allModels());
+    const later = await LocalStore.open({ ...options(env), definition: next });
+    const docs = await later.write((tx) => tx.allModels());
     expect(docs.length).toBe(249);
     expect(docs.find((d) => d.id === 'a007')).toBeUndefined();
-    expect(docs.find((d) => d.id === 'a123')?.sort_key).toBe('v2 machine a123');
-    expect(docs.every((d) => d.sort_key.startsWith('v2 '))).toBe(true);
-    await next.wipe();
+    expect(docs.find((d) => d.id === 'a123')?.sort_key).toBe('next machine a123');
+    expect(docs.every((d) => d.sort_key.startsWith('next '))).toBe(true);
+    await later.wipe();
+  });
+
+  it('copies version 1 models (no lwt indexes) into the current database, without [_deleted+key]', async () => {
+    const env: IndexedDbEnv = { indexedDB: new IDBFactory(), IDBKeyRange };
+    const old = await LocalStore.open({ ...options(env), definition: v1 });
+    const ids = Array.from({ length: 250 }, (_, i) => `a${String(i).padStart(3, '0')}`);
+    await old.commit(
+      ids.map((id) => ({ kind: 'put-model', doc: doc(id, `Machine ${id}`) })),
+      { last_seq: 7 },
+    );
+    await old.commit([{ kind: 'remove-model', key: modelKey('asset', 'a007') }]);
+    await (await old.db.meta.findOne(META_ID).exec())?.incrementalPatch({ store_version: 1 });
+    const before = await rawDocsTable(env, dexieDatabaseName(old.name, 1, 'models'));
+    expect(before.indexes).toContain('[_deleted+key]');
+    await old.close();
+
+    const store = await LocalStore.open(options(env));
+    const docs = await store.write((tx) => tx.allModels());
+    expect(docs.length).toBe(249);
+    expect(docs.find((d) => d.id === 'a007')).toBeUndefined();
+    expect(docs.find((d) => d.id === 'a123')?.attributes).toEqual({ name: 'Machine a123' });
+    expect((await store.meta()).last_seq).toBe(7);
+    expect((await store.meta()).store_version).toBe(STORE_VERSION);
+    const after = await rawDocsTable(env, dexieDatabaseName(store.name, CURRENT, 'models'));
+    expect(after.indexes).toEqual(before.indexes.filter((i) => i !== '[_deleted+key]'));
+    expect((await names(env)).filter((n) => n.includes('--models'))).toEqual([
+      `rxdb-dexie-${store.name}--${CURRENT}--models`,
+    ]);
+    await store.wipe();
   });
 
   it('cleanup purges removed models only, without the lwt index', async () => {
@@ -155,7 +198,7 @@ describe('store schema migration', () => {
       { kind: 'put-model', doc: doc('a3', 'Mill') },
     ]);
     await store.commit([{ kind: 'remove-model', key: modelKey('asset', 'a2') }]);
-    const table = () => rawDocsTable(env, dexieDatabaseName(store.name, 1, 'models'));
+    const table = () => rawDocsTable(env, dexieDatabaseName(store.name, CURRENT, 'models'));
     const before = await table();
     expect(before.docs.map((d) => [d.key, d._deleted])).toEqual([
       ['asset:a1', '0'],
@@ -186,5 +229,17 @@ describe('the lean models layout', () => {
         'key, [_deleted+key], [_deleted+type+sort_key+key], [_meta.lwt+key], _meta.lwt',
       ),
     ).toBe('key, [_deleted+key], [_deleted+type+sort_key+key]');
+  });
+
+  it('drops [_deleted+key] from version 2 on, and nothing at version 0', () => {
+    const full =
+      'key, [_deleted+key], [_deleted+type+sort_key+key], [_deleted+last_seq+key], [_meta.lwt+key], _meta.lwt';
+    expect(leanDocsSpec(full, 0)).toBe(full);
+    expect(leanDocsSpec(full, 1)).toBe(
+      'key, [_deleted+key], [_deleted+type+sort_key+key], [_deleted+last_seq+key]',
+    );
+    expect(leanDocsSpec(full, 2)).toBe(
+      'key, [_deleted+type+sort_key+key], [_deleted+last_seq+key]',
+    );
   });
 });

@@ -22,7 +22,7 @@ import {
  */
 
 /** Bumped with any collection's schema version; kept in meta. */
-export const STORE_VERSION = 1;
+export const STORE_VERSION = 2;
 
 const seqNumber = { type: 'integer', minimum: 0, maximum: 1e15, multipleOf: 1 } as const;
 const jsonObject = { type: 'object', additionalProperties: true } as const;
@@ -53,6 +53,12 @@ export const modelsSchemaV0: RxJsonSchema<ModelDoc> = {
  * `_meta.lwt` indexes). Version 0 documents are copied over as they are.
  */
 export const modelsSchemaV1: RxJsonSchema<ModelDoc> = { ...modelsSchemaV0, version: 1 };
+
+/**
+ * Version 2: the same documents; its Dexie database has no `[_deleted+key]` index either
+ * (lean-models.ts: one index entry fewer per model written, a bootstrap's main cost).
+ */
+export const modelsSchemaV2: RxJsonSchema<ModelDoc> = { ...modelsSchemaV0, version: 2 };
 
 export const outboxSchemaV0: RxJsonSchema<OutboxDoc> = {
   version: 0,
@@ -141,7 +147,10 @@ export interface StoreDefinition {
 }
 
 export const STORE_DEFINITION: StoreDefinition = {
-  models: { schema: modelsSchemaV1, migrationStrategies: { 1: (doc: ModelDoc) => doc } },
+  models: {
+    schema: modelsSchemaV2,
+    migrationStrategies: { 1: (doc: ModelDoc) => doc, 2: (doc: ModelDoc) => doc },
+  },
   outbox: { schema: outboxSchemaV0, migrationStrategies: {} },
   meta: { schema: metaSchemaV0, migrationStrategies: {} },
 };

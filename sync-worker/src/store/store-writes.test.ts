@@ -238,7 +238,7 @@ describe('store writes', () => {
       tags: ['a', 'b'],
       contacts: [{ name: 'Ana', phone: null }],
       // Not '__' first: RxDB's Dexie storage reads any key starting with '__' back as '|...'
-      // (its key-compression escape), whoever wrote it (ARCHITECTURE.md, gotchas).
+      // (its key-compression escape), whoever wrote it (sync-worker/CONTEXT.md, gotchas).
       config: { '|pipe': 1, nested: { deep: [1, { x: true }] }, 'dotted.key': 'v' },
     };
     const written: ModelDoc = { ...doc('asset', 'a1', 'Press', 1), server: attributes, attributes };

@@ -70,14 +70,6 @@ async function sendToServer(subscription: globalThis.PushSubscription): Promise<
   return 'data' in answer;
 }
 
-/**
- * How long the push service may take to answer a subscription. Without one (offline, or the
- * browser's push service unreachable) Chromium's subscribe never settles: the user is told it
- * failed instead of watching a spinner. A subscription that still comes later is sent to the
- * server on the next start (`resendSubscription`).
- */
-const SUBSCRIBE_TIMEOUT_MS = 20_000;
-
 function withinTime<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
@@ -113,12 +105,16 @@ export async function subscribeToPush(): Promise<boolean> {
     if (existing !== null && !sameBytes(existing.options.applicationServerKey, serverKey)) {
       await existing.unsubscribe();
     }
+    // How long the push service may take to answer (the server's setting, 20 s by default).
+    // Without an answer (offline, or the browser's push service unreachable) Chromium's subscribe
+    // never settles: the user is told it failed instead of watching a spinner. A subscription
+    // that still comes later is sent to the server on the next start (`resendSubscription`).
     const subscription = await withinTime(
       registration.pushManager.subscribe({
         userVisibleOnly: true,
         applicationServerKey: serverKey,
       }),
-      SUBSCRIBE_TIMEOUT_MS,
+      key.data.subscribeTimeoutMs,
     );
     if (await sendToServer(subscription)) return true;
     await subscription.unsubscribe();

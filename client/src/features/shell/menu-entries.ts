@@ -1,7 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { ComponentType } from 'react';
-import { ROUTE_REQUIREMENTS, type Language, type RouteRequirement } from '@plant/shared-schema';
+import type { Language, RouteRequirement } from '@plant/shared-schema';
 import {
   IconAccounts,
   IconAlarm,
@@ -21,34 +21,53 @@ import {
   type IconProps,
 } from '../../components/icons';
 import { safeDecode } from '../../components/safe-decode';
-import { ALARMS_REQUIREMENT, alarmPaths } from '../alarms/alarm-paths';
+import { AREAS } from '../../routes/areas';
 
 /**
- * The side menu's entries (spec 000 §2 "Menu entries"), grouped as people work: running the
- * plant, getting service, administering. An entry needs what its route needs (ROUTE_REQUIREMENTS,
- * the same objects the route guards check); areas without a permission of their own are shown to
- * everyone. The labels are the routes' titles, so one translation serves both.
+ * The side menu (spec 000 §2 "Menu entries"): its groups, as people work (running the plant,
+ * getting service, administering), and the entries the areas declare in their `routes.tsx`
+ * (gathered through `routes/areas.ts`, each saying its group and its place there). An entry needs
+ * what its route needs (ROUTE_REQUIREMENTS, the same objects the route guards check); areas
+ * without a permission of their own are shown to everyone. The labels are the routes' titles, so
+ * one translation serves both.
  */
 
-export type MenuEntryKey =
-  | 'home'
-  | 'assets'
-  | 'details'
-  | 'alarms'
-  | 'gateways'
-  | 'dashboards'
-  | 'service'
-  | 'serviceHistory'
-  | 'helpcenter'
-  | 'users'
-  | 'accounts'
-  | 'securityInsights'
-  | 'versions'
-  | 'themes'
-  | 'translations';
+/** The groups, in the order they are drawn. */
+const GROUPS = [
+  { key: 'operations', label: msg`Operations` },
+  { key: 'service', label: msg`Service` },
+  { key: 'administration', label: msg`Administration` },
+] as const;
+
+export type MenuGroupKey = (typeof GROUPS)[number]['key'];
+
+/**
+ * The menu's icons by name. Areas name their entry's icon rather than import it: their route
+ * modules are in the entry chunk, the icons only in the menu's (the app layout's).
+ */
+const MENU_ICONS = {
+  accounts: IconAccounts,
+  alarm: IconAlarm,
+  asset: IconAsset,
+  dashboard: IconDashboard,
+  details: IconDetails,
+  gateway: IconGateway,
+  help: IconHelp,
+  history: IconHistory,
+  home: IconHome,
+  palette: IconPalette,
+  release: IconRelease,
+  service: IconService,
+  shield: IconShield,
+  translate: IconTranslate,
+  users: IconUsers,
+} as const satisfies Record<string, ComponentType<IconProps>>;
+
+export type MenuIconName = keyof typeof MENU_ICONS;
 
 export interface MenuEntry {
-  readonly key: MenuEntryKey;
+  /** Unique in the menu: the current entry's key, and `data-menu-entry` on its link. */
+  readonly key: string;
   readonly label: MessageDescriptor;
   readonly icon: ComponentType<IconProps>;
   /** Where the entry leads. */
@@ -67,14 +86,27 @@ export interface MenuEntry {
 }
 
 export interface MenuGroup {
-  readonly key: string;
+  readonly key: MenuGroupKey;
   readonly label: MessageDescriptor;
   readonly entries: readonly MenuEntry[];
 }
 
-/** The help center the menu opens: the default one, in the user's language (Plain: English). */
-export function helpCenterPath(language: Language): string {
-  return `/app/helpcenter/default/${language === 'plain' ? 'en' : language}`;
+/** An entry as its area declares it: the icon by its name. */
+export type MenuEntryDefinition = Omit<MenuEntry, 'icon'> & { readonly icon: MenuIconName };
+
+/** What an entry may depend on: the asset the page is about (currentAssetId), the language. */
+export interface MenuWhere {
+  readonly assetId: string | null;
+  readonly language: Language;
+}
+
+/** An area's entry in the menu (`AreaDefinition.menu`). */
+export interface AreaMenuEntry {
+  readonly group: MenuGroupKey;
+  /** Its place in the group: smaller first. Unique in the group (tens leave room between). */
+  readonly position: number;
+  /** The entry, or a function of where the user is (null: not shown there). */
+  readonly entry: MenuEntryDefinition | ((where: MenuWhere) => MenuEntryDefinition | null);
 }
 
 /** Path segments under /app/devices that are screens, not asset ids. */
@@ -91,141 +123,21 @@ export function currentAssetId(pathname: string): string | null {
   return DEVICE_SCREENS.has(first) ? null : safeDecode(first);
 }
 
-/** Every group with every entry (details only on an asset), before permissions. */
+/** Every group with every entry the areas show on this path, before permissions. */
 export function menuGroups(pathname: string, language: Language): MenuGroup[] {
-  const assetId = currentAssetId(pathname);
-  const details: MenuEntry[] =
-    assetId === null
-      ? []
-      : [
-          {
-            key: 'details',
-            label: msg`Details`,
-            icon: IconDetails,
-            to: `/app/devices/${encodeURIComponent(assetId)}/details`,
-            section: `/app/devices/${encodeURIComponent(assetId)}`,
-            nested: true,
-          },
-        ];
-  return [
-    {
-      key: 'operations',
-      label: msg`Operations`,
-      entries: [
-        { key: 'home', label: msg`Home`, icon: IconHome, to: '/app/devices', section: null },
-        {
-          key: 'assets',
-          label: msg`Assets`,
-          icon: IconAsset,
-          to: '/app/devices/list',
-          section: '/app/devices',
-        },
-        ...details,
-        {
-          key: 'alarms',
-          label: msg`Alarms`,
-          icon: IconAlarm,
-          to: alarmPaths.list(),
-          section: alarmPaths.list(),
-          requirement: ALARMS_REQUIREMENT,
-          badge: 'alarms',
-        },
-        {
-          key: 'gateways',
-          label: msg`Gateways`,
-          icon: IconGateway,
-          to: '/app/gateways/list',
-          section: '/app/gateways',
-          requirement: ROUTE_REQUIREMENTS.gateways,
-        },
-        {
-          key: 'dashboards',
-          label: msg`Dashboards`,
-          icon: IconDashboard,
-          to: '/app/dashboards/list',
-          section: '/app/dashboards',
-        },
-      ],
-    },
-    {
-      key: 'service',
-      label: msg`Service`,
-      entries: [
-        {
-          key: 'service',
-          label: msg`Service requests`,
-          icon: IconService,
-          to: '/app/service',
-          section: '/app/service',
-        },
-        {
-          key: 'serviceHistory',
-          label: msg`Past service requests`,
-          icon: IconHistory,
-          to: '/app/service/history',
-          section: '/app/service/history',
-        },
-        {
-          key: 'helpcenter',
-          label: msg`Help center`,
-          icon: IconHelp,
-          to: helpCenterPath(language),
-          section: '/app/helpcenter',
-          requirement: ROUTE_REQUIREMENTS.helpcenter,
-        },
-      ],
-    },
-    {
-      key: 'administration',
-      label: msg`Administration`,
-      entries: [
-        {
-          key: 'users',
-          label: msg`Users`,
-          icon: IconUsers,
-          to: '/app/users/list',
-          section: '/app/users',
-        },
-        {
-          key: 'accounts',
-          label: msg`Accounts`,
-          icon: IconAccounts,
-          to: '/app/accounts/list',
-          section: '/app/accounts',
-          requirement: ROUTE_REQUIREMENTS.accounts,
-        },
-        {
-          key: 'securityInsights',
-          label: msg`Security insights`,
-          icon: IconShield,
-          to: '/app/security-insights/overview',
-          section: '/app/security-insights',
-          requirement: ROUTE_REQUIREMENTS.securityInsights,
-        },
-        {
-          key: 'versions',
-          label: msg`Release management`,
-          icon: IconRelease,
-          to: '/app/versions',
-          section: '/app/versions',
-        },
-        {
-          key: 'themes',
-          label: msg`Themes`,
-          icon: IconPalette,
-          to: '/app/themes/list',
-          section: '/app/themes',
-        },
-        {
-          key: 'translations',
-          label: msg`Translations`,
-          icon: IconTranslate,
-          to: '/app/translations/list',
-          section: '/app/translations',
-        },
-      ],
-    },
-  ];
+  const where: MenuWhere = { assetId: currentAssetId(pathname), language };
+  const placed = AREAS.flatMap((a) => a.menu ?? []).flatMap(({ group, position, entry }) => {
+    const shown = typeof entry === 'function' ? entry(where) : entry;
+    return shown === null ? [] : [{ group, position, entry: shown }];
+  });
+  return GROUPS.map((g) => ({
+    key: g.key,
+    label: g.label,
+    entries: placed
+      .filter((p) => p.group === g.key)
+      .sort((a, b) => a.position - b.position)
+      .map(({ entry }) => ({ ...entry, icon: MENU_ICONS[entry.icon] })),
+  }));
 }
 
 /** The groups the user may see: entries it may not enter go, and so do groups left empty. */
@@ -239,10 +151,7 @@ export function permittedGroups(
 }
 
 /** The entry the path belongs to: the longest section that contains it. */
-export function currentEntryKey(
-  groups: readonly MenuGroup[],
-  pathname: string,
-): MenuEntryKey | null {
+export function currentEntryKey(groups: readonly MenuGroup[], pathname: string): string | null {
   let best: MenuEntry | null = null;
   for (const entry of groups.flatMap((g) => g.entries)) {
     const { section } = entry;

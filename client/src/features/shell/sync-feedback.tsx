@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
@@ -7,7 +7,11 @@ import { signOut } from '../../session/session';
 import { onSyncEvent } from '../../sync/bridge';
 import { clearSession } from '../../state/storage';
 import { translateServerText } from '../../i18n/server-texts';
-import { PermissionChecksDialog } from './permission-checks';
+
+/** Opened only when the server sends checks: its dialog (Mantine's Modal) is a chunk of its own. */
+const PermissionChecksDialog = lazy(() =>
+  import('./permission-checks').then((m) => ({ default: m.PermissionChecksDialog })),
+);
 
 /**
  * The worker's one-off events as the user sees them: server messages as toasts (with their
@@ -23,6 +27,9 @@ export function SyncFeedback() {
   const navigate = useNavigate();
   const { i18n, t } = useLingui();
   const [checks, setChecks] = useState<readonly unknown[] | null>(null);
+  // The dialog's code comes with the first checks and stays (so it closes with its transition).
+  const [dialogNeeded, setDialogNeeded] = useState(false);
+  if (!dialogNeeded && checks !== null) setDialogNeeded(true);
   // The one pending forced sign-out: more refusals while it waits add nothing.
   const signOutTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
@@ -92,5 +99,10 @@ export function SyncFeedback() {
     [i18n, t, navigate],
   );
 
-  return <PermissionChecksDialog checks={checks} onClose={() => setChecks(null)} />;
+  if (!dialogNeeded) return null;
+  return (
+    <Suspense fallback={null}>
+      <PermissionChecksDialog checks={checks} onClose={() => setChecks(null)} />
+    </Suspense>
+  );
 }

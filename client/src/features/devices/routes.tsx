@@ -1,0 +1,81 @@
+import { createRoute, redirect } from '@tanstack/react-router';
+import { msg } from '@lingui/core/macro';
+import { area, listArea, type AreaDefinition } from '../../routes/area-routes';
+import { lazyPage } from '../../routes/lazy';
+
+const DevicesListPage = lazyPage(() => import('./devices-list-page'), 'DevicesListPage');
+const DeviceDetailsPage = lazyPage(() => import('./device-details-page'), 'DeviceDetailsPage');
+const StreamPage = lazyPage(() => import('./stream-page'), 'StreamPage');
+const DemoDevicePage = lazyPage(() => import('../templates/demo-pages'), 'DemoDevicePage');
+
+/** The assets (/app/devices): the overview, and one asset's details, streams and screens. */
+export const devicesArea: AreaDefinition = {
+  app: (app) => [
+    listArea(app, 'devices', msg`Assets`, {
+      list: () => <DevicesListPage />,
+      more: (p) => [
+        area(p, '3dmodel/$deviceid/$modelid', msg`3D model`),
+        area(p, 'demo/smartphone', msg`Demo`, { component: () => <DemoDevicePage /> }),
+      ],
+      item: {
+        param: '$id',
+        title: msg`Asset`,
+        children: (d) => [
+          createRoute({
+            getParentRoute: () => d,
+            path: '/',
+            beforeLoad: ({ params }) => {
+              throw redirect({ to: `/app/devices/${(params as { id: string }).id}/details` });
+            },
+          }),
+          area(d, 'details', msg`Details`, { component: () => <DeviceDetailsPage /> }),
+          area(d, 'input/$inputid', msg`Input`, { component: () => <StreamPage /> }),
+          area(d, 'uml/$diagramid', msg`UML diagram`),
+          area(d, 'dashboard/$dashboardid', msg`Dashboard`),
+          area(d, 'report/$reportid', msg`Report`),
+          area(d, 'eventinspection/$opportunityid', msg`Event inspection`),
+          area(d, 'i/$integrationslug', msg`Integration`),
+          area(d, 'servicebooklet', msg`Service booklet`),
+          area(d, 'scene/$sceneid', msg`Scene`),
+          area(d, 'scene/v3/$sceneid', msg`Scene`),
+          area(d, '3d/$threedmodelid', msg`3D model`),
+        ],
+      },
+    }),
+  ],
+  menu: [
+    {
+      group: 'operations',
+      position: 10,
+      // Home only forwards (to the assets), so it is never the current entry.
+      entry: { key: 'home', label: msg`Home`, icon: 'home', to: '/app/devices', section: null },
+    },
+    {
+      group: 'operations',
+      position: 20,
+      entry: {
+        key: 'assets',
+        label: msg`Assets`,
+        icon: 'asset',
+        to: '/app/devices/list',
+        section: '/app/devices',
+      },
+    },
+    {
+      group: 'operations',
+      position: 30,
+      // Details (spec 000 §2): only on an asset, leading to its details.
+      entry: ({ assetId }) =>
+        assetId === null
+          ? null
+          : {
+              key: 'details',
+              label: msg`Details`,
+              icon: 'details',
+              to: `/app/devices/${encodeURIComponent(assetId)}/details`,
+              section: `/app/devices/${encodeURIComponent(assetId)}`,
+              nested: true,
+            },
+    },
+  ],
+};

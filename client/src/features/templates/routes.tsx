@@ -1,0 +1,41 @@
+import { createRoute, redirect } from '@tanstack/react-router';
+import { msg } from '@lingui/core/macro';
+import { area, listArea, type AreaDefinition } from '../../routes/area-routes';
+import { lazyPage } from '../../routes/lazy';
+
+const TemplatesListPage = lazyPage(() => import('./templates-list-page'), 'TemplatesListPage');
+const TemplateDetailsPage = lazyPage(
+  () => import('./template-details-page'),
+  'TemplateDetailsPage',
+);
+const DemoTemplatePage = lazyPage(() => import('./demo-pages'), 'DemoTemplatePage');
+
+/** Templates: the list, the demo, and one template's details and screens. */
+export const templatesArea: AreaDefinition = {
+  app: (app) => [
+    listArea(app, 'templates', msg`Templates`, {
+      list: () => <TemplatesListPage />,
+      more: (p) => [
+        area(p, 'demo/smartphone', msg`Demo`, { component: () => <DemoTemplatePage /> }),
+      ],
+      item: {
+        param: '$id',
+        title: msg`Template`,
+        children: (t) => [
+          createRoute({
+            getParentRoute: () => t,
+            path: '/',
+            beforeLoad: ({ params }) => {
+              throw redirect({ to: `/app/templates/${(params as { id: string }).id}/details` });
+            },
+          }),
+          area(t, 'input/$inputid', msg`Input`),
+          area(t, 'dashboard/$dashboardid', msg`Dashboard`),
+          area(t, 'details', msg`Details`, { component: () => <TemplateDetailsPage /> }),
+          area(t, 'scene/$sceneid', msg`Scene`),
+          area(t, '3d/$threedmodelid', msg`3D model`),
+        ],
+      },
+    }),
+  ],
+};

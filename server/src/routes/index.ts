@@ -1,0 +1,66 @@
+import type { Hono } from 'hono';
+import type { FileService } from '../files/file.service';
+import type { ValuesService } from '../gateways/values.service';
+import type { AppEnv } from '../http/context';
+import type { Logger } from '../logger';
+import type { RecipientInvites } from '../notify/recipient-invites';
+import type { Services } from '../services';
+import { accountAdminRoutes } from './account-admin';
+import { alarmRecipientRoutes } from './alarm-recipients';
+import { alarmRoutes } from './alarms';
+import { authRoutes } from './auth';
+import { clientReportRoutes } from './client-reports';
+import { fileRoutes } from './files';
+import { gatewayRoutes } from './gateways';
+import { invitationRoutes } from './invitations';
+import { memberRoutes } from './members';
+import { modelRoutes } from './models';
+import { oauthRoutes } from './oauth';
+import { openapiRoutes } from './openapi';
+import { roleRoutes } from './roles';
+import { subscriptionRoutes } from './subscriptions';
+import { syncRoutes } from './sync';
+import { userRoutes } from './user';
+import { valueRoutes } from './values';
+
+/** What the API's route modules are built from: the app's services and parts (createApp's). */
+export interface ApiDeps {
+  readonly services: Services;
+  readonly log: Logger;
+  readonly values: ValuesService;
+  readonly files: FileService;
+  /** Web push: the VAPID public key browsers subscribe with. */
+  readonly push: { readonly publicKey: string };
+  /** Recipient invitations of the alarm dispatcher; without them their routes are not mounted. */
+  readonly alarmRecipients: RecipientInvites | undefined;
+}
+
+/** One area's sub-app under the API base, or null when this process does not serve it. */
+export type ApiRouteModule = (deps: ApiDeps) => Hono<AppEnv> | null;
+
+/**
+ * Every area of the API, mounted at API_BASE in this order (one line per area: a new area is its
+ * `routes/<area>.ts` and a line here). Order matters where paths overlap: Hono answers with the
+ * first route that matches.
+ */
+export const API_ROUTE_MODULES: readonly ApiRouteModule[] = [
+  ({ services }) => authRoutes(services),
+  ({ services }) => oauthRoutes(services),
+  ({ services }) => clientReportRoutes(services),
+  ({ services, push }) => subscriptionRoutes(services, push),
+  ({ services }) => userRoutes(services),
+  ({ services }) => syncRoutes(services),
+  ({ services }) => roleRoutes(services),
+  ({ services }) => invitationRoutes(services),
+  ({ services }) => memberRoutes(services),
+  ({ services }) => accountAdminRoutes(services),
+  ({ services, values }) => gatewayRoutes(services, values),
+  ({ services, values }) => valueRoutes(services, values),
+  ({ services, files }) => fileRoutes(services, files),
+  ({ alarmRecipients }) =>
+    alarmRecipients === undefined ? null : alarmRecipientRoutes(alarmRecipients),
+  ({ services }) => alarmRoutes(services),
+  () => openapiRoutes(),
+  // Last: its /:collection paths must not shadow the fixed paths above.
+  ({ services, log }) => modelRoutes(services, log),
+];
