@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
+import { ownPermissions } from './model-permissions';
 
 /** Settings of an integration or a service: names to texts (an endpoint, a key name, a note). */
 const settingsField = z
@@ -22,12 +23,7 @@ export const integrationModel = {
   collection: 'integrations',
   parentType: 'account',
   attributes: integrationAttributesSchema,
-  permissions: {
-    view: 'integration::view',
-    create: 'integration::create',
-    update: 'integration::edit',
-    delete: 'integration::delete',
-  },
+  permissions: ownPermissions('integration'),
   sortField: 'name',
 } as const satisfies ModelDefinition<'integration', typeof integrationAttributesSchema>;
 
@@ -44,12 +40,7 @@ export const serviceModel = {
   collection: 'services',
   parentType: 'account',
   attributes: serviceAttributesSchema,
-  permissions: {
-    view: 'service::view',
-    create: 'service::create',
-    update: 'service::edit',
-    delete: 'service::delete',
-  },
+  permissions: ownPermissions('service'),
   sortField: 'name',
 } as const satisfies ModelDefinition<'service', typeof serviceAttributesSchema>;
 
@@ -78,11 +69,6 @@ export const errorCodeListModel = {
   collection: 'errorcodelists',
   parentType: 'account',
   attributes: errorCodeListAttributesSchema,
-  permissions: {
-    view: 'errorcode::view',
-    create: 'errorcode::create',
-    update: 'errorcode::edit',
-    delete: 'errorcode::delete',
-  },
+  permissions: ownPermissions('errorcode'),
   sortField: 'name',
 } as const satisfies ModelDefinition<'errorcodelist', typeof errorCodeListAttributesSchema>;

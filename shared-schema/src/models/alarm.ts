@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailField, idField, modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
+import { ownPermissions } from './model-permissions';
 
 /**
  * Alarms on data streams (spec 001 §3, §5; issue 17): limits, a condition, a severity, a delay
@@ -265,12 +266,7 @@ export const alarmModel = {
   attributes: alarmAttributesSchema,
   refs: { asset_id: 'asset', datastream_id: 'datastream' },
   fromParent: ['asset_id'],
-  permissions: {
-    view: 'alarm::view',
-    create: 'alarm::create',
-    update: 'alarm::edit',
-    delete: 'alarm::delete',
-  },
+  permissions: ownPermissions('alarm'),
   sortField: 'name',
   asset: 'asset_id',
   serverFields: ['status'],

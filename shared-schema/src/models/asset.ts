@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idField, modelNameField } from '../api/fields';
 import { contactField } from '../api/profile';
 import type { ModelDefinition } from './registry-types';
+import { ownPermissions } from './model-permissions';
 import { LATITUDE_MESSAGE, LONGITUDE_MESSAGE } from './asset-texts';
 export { LATITUDE_MESSAGE, LONGITUDE_MESSAGE } from './asset-texts';
 
@@ -60,12 +61,7 @@ export const assetModel = {
   parentType: 'account',
   attributes: assetAttributesSchema,
   refs: { gateway_id: 'gateway', photo: 'file' },
-  permissions: {
-    view: 'asset::view',
-    create: 'asset::create',
-    update: 'asset::edit',
-    delete: 'asset::delete',
-  },
+  permissions: ownPermissions('asset'),
   sortField: 'name',
   asset: 'self',
 } as const satisfies ModelDefinition<'asset', typeof assetAttributesSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idField, modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
+import { viewEditPermissions } from './model-permissions';
 export { TAGNAME_USED } from './connection-texts';
 
 /** A connection's state as its agent reports it (the server writes it; see serverFields). */
@@ -101,12 +102,7 @@ export const connectionModel = {
   parentField: 'gateway_id',
   attributes: connectionAttributesSchema,
   refs: { gateway_id: 'gateway' },
-  permissions: {
-    view: 'gateway::view',
-    create: 'gateway::edit',
-    update: 'gateway::edit',
-    delete: 'gateway::edit',
-  },
+  permissions: viewEditPermissions('gateway::view', 'gateway::edit'),
   sortField: 'name',
   serverFields: ['status'],
 } as const satisfies ModelDefinition<'connection', typeof connectionAttributesSchema>;
@@ -211,12 +207,7 @@ export const datapointModel = {
   parentField: 'connection_id',
   attributes: datapointAttributesSchema,
   refs: { connection_id: 'connection', datastream_id: 'datastream' },
-  permissions: {
-    view: 'gateway::view',
-    create: 'gateway::edit',
-    update: 'gateway::edit',
-    delete: 'gateway::edit',
-  },
+  permissions: viewEditPermissions('gateway::view', 'gateway::edit'),
   sortField: 'datastream_id',
 } as const satisfies ModelDefinition<'datapoint', typeof datapointAttributesSchema>;
 

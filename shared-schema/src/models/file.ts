@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
+import { viewEditPermissions } from './model-permissions';
 import { FILE_REQUIRED, FILE_TOO_LARGE, FILE_WRONG_TYPE } from './file-texts';
 export {
   FILE_CHECKSUM_MISMATCH,
@@ -116,12 +117,7 @@ export const fileModel = {
   attributes: fileAttributesSchema,
   refs: { asset_id: 'asset' },
   // Files are part of what an asset is: who edits the asset adds and removes them.
-  permissions: {
-    view: 'asset::view',
-    create: 'asset::edit',
-    update: 'asset::edit',
-    delete: 'asset::edit',
-  },
+  permissions: viewEditPermissions('asset::view', 'asset::edit'),
   sortField: 'name',
   serverFields: ['state', 'thumbnail'],
   fixed: ['asset_id', 'kind', 'type', 'size', 'sha256'],

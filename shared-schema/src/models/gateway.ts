@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
+import { ownPermissions } from './model-permissions';
 import { STATIC_IP_MISSING } from './gateway-texts';
 export { STATIC_IP_MISSING } from './gateway-texts';
 
@@ -54,12 +55,7 @@ export const gatewayModel = {
   collection: 'gateways',
   parentType: 'account',
   attributes: gatewayAttributesSchema,
-  permissions: {
-    view: 'gateway::view',
-    create: 'gateway::create',
-    update: 'gateway::edit',
-    delete: 'gateway::delete',
-  },
+  permissions: ownPermissions('gateway'),
   sortField: 'name',
   serverFields: ['connection', 'last_seen', 'agent'],
 } as const satisfies ModelDefinition<'gateway', typeof gatewayAttributesSchema>;

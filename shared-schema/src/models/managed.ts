@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { modelNameField } from '../api/fields';
 import { hexColorField } from '../api/user';
 import type { ModelDefinition } from './registry-types';
+import { viewEditPermissions } from './model-permissions';
 import { TAG_SLUG_MESSAGE } from './managed-texts';
 export {
   ACCOUNTS_ARE_NOT_DELETED,
@@ -66,12 +67,7 @@ export const roleModel = {
   collection: 'roles',
   parentType: 'account',
   attributes: roleAttributesSchema,
-  permissions: {
-    view: 'account::view',
-    create: 'role::edit',
-    update: 'role::edit',
-    delete: 'role::edit',
-  },
+  permissions: viewEditPermissions('account::view', 'role::edit'),
   sortField: 'name',
   serverFields: ['slug', 'fixed', 'members'],
   managed: true,
@@ -93,12 +89,7 @@ export const memberModel = {
   collection: 'members',
   parentType: 'account',
   attributes: memberAttributesSchema,
-  permissions: {
-    view: 'user::view',
-    create: 'user::edit',
-    update: 'user::edit',
-    delete: 'user::edit',
-  },
+  permissions: viewEditPermissions('user::view', 'user::edit'),
   sortField: 'lastname',
   // A member's name and address are its own (its profile); an admin changes its roles.
   serverFields: ['firstname', 'lastname', 'email', 'language'],
@@ -138,12 +129,7 @@ export const accountModel = {
   parentType: 'account',
   parentField: 'parent_id',
   attributes: accountAttributesSchema,
-  permissions: {
-    view: 'account::view',
-    create: 'account::edit',
-    update: 'account::edit',
-    delete: 'account::edit',
-  },
+  permissions: viewEditPermissions('account::view', 'account::edit'),
   sortField: 'name',
   managed: true,
 } as const satisfies ModelDefinition<'account', typeof accountAttributesSchema>;
@@ -172,12 +158,7 @@ export const tagModel = {
   collection: 'tags',
   parentType: 'account',
   attributes: tagAttributesSchema,
-  permissions: {
-    view: 'user::view',
-    create: 'tag::edit',
-    update: 'tag::edit',
-    delete: 'tag::edit',
-  },
+  permissions: viewEditPermissions('user::view', 'tag::edit'),
   sortField: 'slug',
   managed: true,
 } as const satisfies ModelDefinition<'tag', typeof tagAttributesSchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idField, modelNameField } from '../api/fields';
 import { datastreamAttributesSchema } from './datastream';
 import type { ModelDefinition } from './registry-types';
+import { ownPermissions } from './model-permissions';
 
 /** The demo templates the seed makes (`/app/templates/demo/<name>`); clients cannot set one. */
 export const TEMPLATE_DEMOS = ['smartphone'] as const;
@@ -73,12 +74,7 @@ export const templateModel = {
   parentType: 'account',
   attributes: templateAttributesSchema,
   refs: { source_asset_id: 'asset' },
-  permissions: {
-    view: 'template::view',
-    create: 'template::create',
-    update: 'template::edit',
-    delete: 'template::delete',
-  },
+  permissions: ownPermissions('template'),
   sortField: 'name',
   serverFields: ['demo'],
 } as const satisfies ModelDefinition<'template', typeof templateAttributesSchema>;

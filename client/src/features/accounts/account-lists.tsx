@@ -1,8 +1,7 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   ActionIcon,
-  Alert,
   Button,
   Group,
   Paper,
@@ -20,9 +19,9 @@ import {
   integrationAttributesSchema,
   serviceAttributesSchema,
 } from '@plant/shared-schema';
-import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
+import type { LocalModel, Result } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
-import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import { PageError, usePageState, type PageState } from '../../components/page-state';
 import { useCan } from '../../permissions/permissions';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
@@ -45,11 +44,6 @@ function parseSettings(text: string): Record<string, string> {
   return settings;
 }
 
-/** The first message of a shared schema's refusal, translated. */
-function firstProblem(error: z.ZodError, translate: (t: string) => string): string {
-  return translate(error.issues[0]?.message ?? 'The given data was invalid.');
-}
-
 type SettingsType = 'integration' | 'service';
 
 /**
@@ -58,45 +52,62 @@ type SettingsType = 'integration' | 'service';
  * (`name = value` per line); integrations a kind and an on/off switch, services a description.
  */
 function SettingsList({ type }: { readonly type: SettingsType }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const can = useCan();
   const permission = type === 'integration' ? 'integration' : 'service';
-  const mayCreate = can(`${permission}::create`);
-  const mayEdit = can(`${permission}::edit`);
-  const mayDelete = can(`${permission}::delete`);
   const result = useLiveQuery({ type, limit: 1000 });
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const translate = (text: string) => translateServerText(i18n, text);
-  const fail = (e: WorkerError) => setError(translate(callErrorText(e)));
-
-  const create = async () => {
-    const schema = type === 'integration' ? integrationAttributesSchema : serviceAttributesSchema;
-    const parsed = schema.safeParse({ name });
-    if (!parsed.success) {
-      setError(firstProblem(parsed.error, translate));
-      return;
-    }
-    const answer = await syncWorker().writes.create(type, { name: parsed.data.name });
-    if ('error' in answer) fail(answer.error);
-    else {
-      setError(null);
-      setName('');
-    }
-  };
-
-  const items = result?.items ?? [];
+  const schema = type === 'integration' ? integrationAttributesSchema : serviceAttributesSchema;
   return (
-    <Stack gap="md" data-testid={`${type}-list`}>
-      <Title order={1}>
-        {type === 'integration' ? <Trans>Integrations</Trans> : <Trans>Services</Trans>}
-      </Title>
-      {error === null ? null : (
-        <Alert color="red" role="alert" withCloseButton onClose={() => setError(null)}>
-          {error}
-        </Alert>
+    <ModelList
+      testId={`${type}-list`}
+      title={type === 'integration' ? <Trans>Integrations</Trans> : <Trans>Services</Trans>}
+      newLabel={type === 'integration' ? t`New integration` : t`New service`}
+      emptyTitle={type === 'integration' ? t`No integrations yet.` : t`No services yet.`}
+      mayCreate={can(`${permission}::create`)}
+      items={result?.items}
+      check={(name) => schema.safeParse({ name })}
+      create={(name) => syncWorker().writes.create(type, { name })}
+    >
+      {(item, page) => (
+        <SettingsItem
+          key={item.id}
+          type={type}
+          item={item}
+          mayEdit={can(`${permission}::edit`)}
+          mayDelete={can(`${permission}::delete`)}
+          page={page}
+        />
       )}
-      {mayCreate ? (
+    </ModelList>
+  );
+}
+
+/**
+ * A page of one account-level list: its title, the page's message, a form that adds one by its
+ * name (checked by the model's schema first), and the items, live.
+ */
+function ModelList<M extends { readonly id: string }>(props: {
+  readonly testId: string;
+  readonly title: ReactNode;
+  readonly newLabel: string;
+  readonly emptyTitle: string;
+  readonly mayCreate: boolean;
+  readonly items: readonly M[] | undefined;
+  readonly check: (name: string) => z.ZodSafeParseResult<{ readonly name: string }>;
+  readonly create: (name: string) => Promise<Result<unknown>>;
+  readonly children: (item: M, page: PageState<never>) => ReactNode;
+}) {
+  const page = usePageState();
+  const [name, setName] = useState('');
+  const create = async () => {
+    const parsed = page.check(props.check(name));
+    if (parsed !== null && page.took(await props.create(parsed.name))) setName('');
+  };
+  return (
+    <Stack gap="md" data-testid={props.testId}>
+      <Title order={1}>{props.title}</Title>
+      <PageError error={page.error} onClose={page.clear} />
+      {props.mayCreate ? (
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -105,7 +116,7 @@ function SettingsList({ type }: { readonly type: SettingsType }) {
         >
           <Group align="flex-end">
             <TextInput
-              label={type === 'integration' ? t`New integration` : t`New service`}
+              label={props.newLabel}
               value={name}
               onChange={(e) => setName(e.currentTarget.value)}
             />
@@ -115,25 +126,14 @@ function SettingsList({ type }: { readonly type: SettingsType }) {
           </Group>
         </form>
       ) : null}
-      {result === undefined ? (
+      {props.items === undefined ? (
         <Text c="dimmed">
           <Trans>Loading…</Trans>
         </Text>
-      ) : items.length === 0 ? (
-        <EmptyState
-          title={type === 'integration' ? t`No integrations yet.` : t`No services yet.`}
-        />
+      ) : props.items.length === 0 ? (
+        <EmptyState title={props.emptyTitle} />
       ) : (
-        items.map((item) => (
-          <SettingsItem
-            key={item.id}
-            type={type}
-            item={item}
-            mayEdit={mayEdit}
-            mayDelete={mayDelete}
-            onError={setError}
-          />
-        ))
+        props.items.map((item) => props.children(item, page))
       )}
     </Stack>
   );
@@ -144,33 +144,28 @@ function SettingsItem(props: {
   readonly item: LocalModel<'integration'> | LocalModel<'service'>;
   readonly mayEdit: boolean;
   readonly mayDelete: boolean;
-  readonly onError: (message: string | null) => void;
+  readonly page: PageState<never>;
 }) {
-  const { t, i18n } = useLingui();
-  const { type, item, mayEdit, mayDelete } = props;
+  const { t } = useLingui();
+  const { type, item, mayEdit, mayDelete, page } = props;
   const attributes = item.attributes;
   const [name, setName] = useState(attributes.name);
   const [settings, setSettings] = useState(settingsText(attributes.settings));
   const [extra, setExtra] = useState(
     'description' in attributes ? attributes.description : attributes.kind,
   );
-  const translate = (text: string) => translateServerText(i18n, text);
   const save = async () => {
     const changes =
       type === 'integration'
         ? { name, kind: extra, settings: parseSettings(settings) }
         : { name, description: extra, settings: parseSettings(settings) };
     const schema = type === 'integration' ? integrationAttributesSchema : serviceAttributesSchema;
-    const parsed = schema.partial().safeParse(changes);
-    if (!parsed.success) {
-      props.onError(firstProblem(parsed.error, translate));
-      return;
-    }
-    const answer =
+    if (page.check(schema.partial().safeParse(changes)) === null) return;
+    page.took(
       type === 'integration'
         ? await syncWorker().writes.update('integration', item.id, changes)
-        : await syncWorker().writes.update('service', item.id, changes);
-    props.onError('error' in answer ? translate(callErrorText(answer.error)) : null);
+        : await syncWorker().writes.update('service', item.id, changes),
+    );
   };
   return (
     <Paper withBorder p="sm" data-testid={`${type}-item`} data-name={attributes.name}>
@@ -239,77 +234,30 @@ export function ServicesPage() {
 
 /** Error code lists (spec 000 §2): each a name and its codes with their texts. */
 export function ErrorCodeListsPage() {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const can = useCan();
-  const mayCreate = can('errorcode::create');
-  const mayEdit = can('errorcode::edit');
-  const mayDelete = can('errorcode::delete');
   const result = useLiveQuery({ type: 'errorcodelist', limit: 1000 });
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const translate = (text: string) => translateServerText(i18n, text);
-
-  const create = async () => {
-    const parsed = errorCodeListAttributesSchema.safeParse({ name });
-    if (!parsed.success) {
-      setError(firstProblem(parsed.error, translate));
-      return;
-    }
-    const answer = await syncWorker().writes.create('errorcodelist', { name: parsed.data.name });
-    if ('error' in answer) setError(translate(callErrorText(answer.error)));
-    else {
-      setError(null);
-      setName('');
-    }
-  };
-  const items = result?.items ?? [];
   return (
-    <Stack gap="md" data-testid="errorcodelist-list">
-      <Title order={1}>
-        <Trans>Error code lists</Trans>
-      </Title>
-      {error === null ? null : (
-        <Alert color="red" role="alert" withCloseButton onClose={() => setError(null)}>
-          {error}
-        </Alert>
+    <ModelList
+      testId="errorcodelist-list"
+      title={<Trans>Error code lists</Trans>}
+      newLabel={t`New error code list`}
+      emptyTitle={t`No error code lists yet.`}
+      mayCreate={can('errorcode::create')}
+      items={result?.items}
+      check={(name) => errorCodeListAttributesSchema.safeParse({ name })}
+      create={(name) => syncWorker().writes.create('errorcodelist', { name })}
+    >
+      {(list, page) => (
+        <CodeList
+          key={list.id}
+          list={list}
+          mayEdit={can('errorcode::edit')}
+          mayDelete={can('errorcode::delete')}
+          page={page}
+        />
       )}
-      {mayCreate ? (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void create();
-          }}
-        >
-          <Group align="flex-end">
-            <TextInput
-              label={t`New error code list`}
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-            />
-            <Button type="submit">
-              <Trans>Add</Trans>
-            </Button>
-          </Group>
-        </form>
-      ) : null}
-      {result === undefined ? (
-        <Text c="dimmed">
-          <Trans>Loading…</Trans>
-        </Text>
-      ) : items.length === 0 ? (
-        <EmptyState title={t`No error code lists yet.`} />
-      ) : (
-        items.map((list) => (
-          <CodeList
-            key={list.id}
-            list={list}
-            mayEdit={mayEdit}
-            mayDelete={mayDelete}
-            onError={setError}
-          />
-        ))
-      )}
-    </Stack>
+    </ModelList>
   );
 }
 
@@ -317,24 +265,18 @@ function CodeList(props: {
   readonly list: LocalModel<'errorcodelist'>;
   readonly mayEdit: boolean;
   readonly mayDelete: boolean;
-  readonly onError: (message: string | null) => void;
+  readonly page: PageState<never>;
 }) {
-  const { t, i18n } = useLingui();
-  const { list, mayEdit, mayDelete } = props;
+  const { t } = useLingui();
+  const { list, mayEdit, mayDelete, page } = props;
   const [code, setCode] = useState('');
   const [text, setText] = useState('');
-  const translate = (message: string) => translateServerText(i18n, message);
   const write = async (codes: { code: string; text: string }[]) => {
-    const parsed = errorCodeListAttributesSchema.shape.codes.safeParse(codes);
-    if (!parsed.success) {
-      props.onError(firstProblem(parsed.error, translate));
-      return false;
-    }
-    const answer = await syncWorker().writes.update('errorcodelist', list.id, {
-      codes: parsed.data,
-    });
-    props.onError('error' in answer ? translate(callErrorText(answer.error)) : null);
-    return !('error' in answer);
+    const parsed = page.check(errorCodeListAttributesSchema.shape.codes.safeParse(codes));
+    return (
+      parsed !== null &&
+      page.took(await syncWorker().writes.update('errorcodelist', list.id, { codes: parsed }))
+    );
   };
   const codes = list.attributes.codes;
   return (

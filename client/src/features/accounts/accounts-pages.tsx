@@ -31,14 +31,12 @@ import {
   type ModelAttributes,
   type ModelInput,
 } from '@plant/shared-schema';
-import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
 import { callApi } from '../../session/api';
+import { PageError, SavedNote, usePageState } from '../../components/page-state';
 import { useLiveModel, useLiveQuery, type ModelState } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { useWriteOutcome } from '../../sync/write-outcome';
-import { syncStatusAtom } from '../../sync/status';
-import { firstIssuePerField, translatedErrors } from '../user/form-errors';
 import { Name } from '../../components/name';
 
 const treeSchema = z.array(accountTreeNodeSchema);
@@ -246,15 +244,8 @@ export function AccountsListPage() {
   );
 }
 
-/**
- * What a saved change says: "Saved." when the worker is connected, else that it is kept here and
- * goes to the server once online (the write waits in the outbox).
- */
-function useSavedText(): () => string {
-  const { t } = useLingui();
-  const online = useAtomValue(syncStatusAtom).connection.name === 'connected';
-  return () => (online ? t`Saved.` : t`Saved on this device: it goes to the server once online.`);
-}
+/** The design's fields, each with its own message. */
+const DESIGN_FIELDS = Object.keys(accountDesignSchema.shape) as (keyof AccountDesign)[];
 
 /** The account of the route, live from the local store. */
 function useAccount(): ModelState<'account'> {
@@ -280,20 +271,16 @@ export function AccountDetailsPage() {
   const can = useCan();
   const mayEdit = can(ACCOUNT_EDIT_PERMISSION);
   const state = useAccount();
-  const saved = useSavedText();
+  const page = usePageState();
   const [name, setName] = useState<string | null>(null);
-  const [status, setStatus] = useState<string | null>(null);
-  const [error, took] = useWriteOutcome();
   const activeId = useAtomValue(activeAccountIdAtom);
   if (state.name !== 'found') return <AccountState state={state} />;
   const account: Account = { id: state.model.id, ...state.model.attributes };
   // Whether an account is active is decided from an account above it (the server says so too).
   const fromAbove = account.id !== activeId;
   const save = async (changes: Partial<ModelInput<'account'>>) => {
-    setStatus(null);
-    if (took(await syncWorker().writes.update('account', account.id, changes))) {
+    if (page.took(await syncWorker().writes.update('account', account.id, changes), 'write')) {
       setName(null);
-      setStatus(saved());
     }
   };
   return (
@@ -324,14 +311,8 @@ export function AccountDetailsPage() {
         description={fromAbove ? undefined : t`Decided by an administrator of a parent account.`}
         onChange={(e) => void save({ active: e.currentTarget.checked })}
       />
-      {error === null ? null : (
-        <Alert color="red" role="alert">
-          {error}
-        </Alert>
-      )}
-      <Text role="status" size="sm" c="green">
-        {status}
-      </Text>
+      <PageError error={page.error} />
+      <SavedNote saved={page.saved} />
     </Stack>
   );
 }
@@ -341,40 +322,23 @@ export function AccountDetailsPage() {
  * logo, desktop logo, title; the account's style and the sign-in screen use them.
  */
 export function AccountDesignPage() {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const can = useCan();
   const mayEdit = can(ACCOUNT_EDIT_PERMISSION);
   const state = useAccount();
-  const saved = useSavedText();
+  const page = usePageState(DESIGN_FIELDS);
   const [design, setDesign] = useState<AccountDesign | null>(null);
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
-  const [status, setStatus] = useState<string | null>(null);
   if (state.name !== 'found') return <AccountState state={state} />;
   const account = state.model;
   const value = design ?? account.attributes.theme;
   const set = (field: keyof AccountDesign, text: string) =>
     setDesign({ ...value, [field]: text === '' ? null : text });
   const save = async () => {
-    setStatus(null);
-    const checked = accountDesignSchema.safeParse(value);
-    if (!checked.success) {
-      const fields = Object.keys(accountDesignSchema.shape) as (keyof AccountDesign)[];
-      setErrors(
-        translatedErrors(firstIssuePerField(checked.error.issues, fields), (text) =>
-          translateServerText(i18n, text),
-        ),
-      );
-      return;
-    }
+    const checked = page.check(accountDesignSchema.safeParse(value));
+    if (checked === null) return;
     // A write of the synced account model: shown at once, queued while offline.
-    const answer = await syncWorker().writes.update('account', account.id, { theme: checked.data });
-    if ('error' in answer) {
-      setErrors({ form: translateServerText(i18n, callErrorText(answer.error)) });
-      return;
-    }
-    setErrors({});
-    setDesign(null);
-    setStatus(saved());
+    const answer = await syncWorker().writes.update('account', account.id, { theme: checked });
+    if (page.took(answer, 'write')) setDesign(null);
   };
   const text = (field: keyof AccountDesign, label: string) => (
     <TextInput
@@ -382,7 +346,7 @@ export function AccountDesignPage() {
       value={value[field] ?? ''}
       disabled={!mayEdit}
       onChange={(e) => set(field, e.currentTarget.value)}
-      error={errors[field]}
+      error={page.fields[field]}
     />
   );
   // A plain field (#rrggbb) with a swatch: what is typed is what is checked.
@@ -394,7 +358,7 @@ export function AccountDesignPage() {
       placeholder="#0b5394"
       leftSection={<ColorSwatch color={value[field] ?? 'transparent'} size={18} />}
       onChange={(e) => set(field, e.currentTarget.value.trim())}
-      error={errors[field]}
+      error={page.fields[field]}
     />
   );
   return (
@@ -408,18 +372,12 @@ export function AccountDesignPage() {
       {text('loginImage', t`Login image`)}
       {text('logoMobile', t`Mobile logo`)}
       {text('logoDesktop', t`Desktop logo`)}
-      {errors.form === undefined ? null : (
-        <Alert color="red" role="alert">
-          {errors.form}
-        </Alert>
-      )}
+      <PageError error={page.error} />
       <Group>
         <Button disabled={!mayEdit} onClick={() => void save()}>
           <Trans>Save</Trans>
         </Button>
-        <Text role="status" size="sm" c="green">
-          {status}
-        </Text>
+        <SavedNote saved={page.saved} />
       </Group>
     </Stack>
   );

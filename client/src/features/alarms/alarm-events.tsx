@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Button, Stack, Table, Text, Title } from '@mantine/core';
+import { Stack, Text, Title } from '@mantine/core';
 import { useAtomValue } from 'jotai';
 import { z } from 'zod';
 import { alarmEventSchema, apiPaths, type AlarmEvent } from '@plant/shared-schema';
 import { callApi } from '../../session/api';
+import { DataTable } from '../../components/data-table';
 import { syncStatusAtom } from '../../sync/status';
 import { AlarmValue, TimeAgo, UserName } from './alarm-parts';
 import type { LocalModel } from '@plant/sync-worker/api';
@@ -87,75 +88,66 @@ export function AlarmEvents(props: { readonly alarm: LocalModel<'alarm'>; readon
       <Title order={2} size="h4">
         <Trans>Raises and clears</Trans>
       </Title>
-      {loaded.name === 'loading' ? (
-        <Text size="sm" c="dimmed" aria-busy>
-          <Trans>Loading…</Trans>
-        </Text>
-      ) : loaded.name === 'unreachable' ? (
-        <Text size="sm" c="dimmed">
-          <Trans>The history is kept on the server: it shows once the server can be reached.</Trans>
-        </Text>
-      ) : loaded.events.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          <Trans>Nothing has happened yet.</Trans>
-        </Text>
-      ) : (
-        <>
-          <Table aria-label={t`Raises and clears`}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">
-                  <Trans>What</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>When</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>Value</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>By</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>Note</Trans>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {loaded.events.map((e) => (
-                <Table.Tr key={e.id} data-testid="alarm-event" data-kind={e.kind}>
-                  <Table.Td>
-                    {kindText(e.kind)}
-                    {e.kind === 'raised' && e.count > 1 ? ` (×${e.count})` : ''}
-                  </Table.Td>
-                  <Table.Td>
-                    <TimeAgo at={e.ts} now={now} />
-                  </Table.Td>
-                  <Table.Td>
-                    <AlarmValue
-                      value={e.value}
-                      streamId={alarm.attributes.datastream_id}
-                      unit={alarm.attributes.unit}
-                    />
-                  </Table.Td>
-                  <Table.Td>{e.by_user === null ? '–' : <UserName id={e.by_user} />}</Table.Td>
-                  <Table.Td>{e.note ?? '–'}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          {loaded.before === null ? null : (
-            <Button
-              variant="subtle"
-              size="xs"
-              loading={more}
-              onClick={() => void older(loaded.before ?? 0)}
-            >
-              <Trans>Older events</Trans>
-            </Button>
-          )}
-        </>
-      )}
+      <DataTable
+        rows={loaded.name === 'loaded' ? loaded.events : undefined}
+        columns={[
+          {
+            id: 'what',
+            header: t`What`,
+            cell: (e) =>
+              `${kindText(e.kind)}${e.kind === 'raised' && e.count > 1 ? ` (×${e.count})` : ''}`,
+          },
+          { id: 'when', header: t`When`, cell: (e) => <TimeAgo at={e.ts} now={now} /> },
+          {
+            id: 'value',
+            header: t`Value`,
+            cell: (e) => (
+              <AlarmValue
+                value={e.value}
+                streamId={alarm.attributes.datastream_id}
+                unit={alarm.attributes.unit}
+              />
+            ),
+          },
+          {
+            id: 'by',
+            header: t`By`,
+            cell: (e) => (e.by_user === null ? '–' : <UserName id={e.by_user} />),
+          },
+          { id: 'note', header: t`Note`, cell: (e) => e.note ?? '–' },
+        ]}
+        rowKey={(e) => e.id}
+        rowData={(e) => ({ 'data-testid': 'alarm-event', 'data-kind': e.kind })}
+        name={{ label: t`Raises and clears` }}
+        loading={
+          <Text size="sm" c="dimmed" aria-busy>
+            <Trans>Loading…</Trans>
+          </Text>
+        }
+        error={
+          loaded.name === 'unreachable' ? (
+            <Text size="sm" c="dimmed">
+              <Trans>
+                The history is kept on the server: it shows once the server can be reached.
+              </Trans>
+            </Text>
+          ) : null
+        }
+        empty={
+          <Text size="sm" c="dimmed">
+            <Trans>Nothing has happened yet.</Trans>
+          </Text>
+        }
+        more={
+          loaded.name !== 'loaded' || loaded.before === null
+            ? null
+            : {
+                label: <Trans>Older events</Trans>,
+                loading: more,
+                onMore: () => void older(loaded.before ?? 0),
+              }
+        }
+      />
     </Stack>
   );
 }

@@ -7,7 +7,6 @@ import {
   NativeSelect,
   Skeleton,
   Stack,
-  Table,
   Text,
   VisuallyHidden,
 } from '@mantine/core';
@@ -15,6 +14,7 @@ import { Link } from '@tanstack/react-router';
 import { ALARM_SEVERITIES, type AlarmSeverity } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
+import { DataTable } from '../../components/data-table';
 import { alarmRows, NO_FILTER, type AlarmFilter, type ShownState } from './alarm-rows';
 import {
   AlarmValue,
@@ -97,7 +97,7 @@ export interface AlarmsTableProps {
  * severity, then the newest change), every alarm's name a link to its page.
  */
 export function AlarmsTable(props: AlarmsTableProps) {
-  const { i18n } = useLingui();
+  const { t, i18n } = useLingui();
   const now = useNow();
   const [filter, setFilter] = useState<AlarmFilter>(NO_FILTER);
   const rows = useMemo(
@@ -122,127 +122,125 @@ export function AlarmsTable(props: AlarmsTableProps) {
   return (
     <Stack gap="sm">
       {props.withFilters === true ? <AlarmFilters filter={filter} onChange={setFilter} /> : null}
-      {rows.length === 0 ? (
-        <div data-testid="alarms-empty">
-          <EmptyState
-            title={filtered ? <Trans>No alarm matches these filters</Trans> : props.empty}
-          />
-        </div>
-      ) : (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped highlightOnHover verticalSpacing="xs" data-testid="alarms-table">
-            <Table.Caption>
-              <VisuallyHidden>{props.caption}</VisuallyHidden>
-            </Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">
-                  <Trans>Name</Trans>
-                </Table.Th>
-                {withAsset ? (
-                  <Table.Th scope="col">
-                    <Trans>Asset</Trans>
-                  </Table.Th>
-                ) : null}
-                {withStream ? (
-                  <Table.Th scope="col">
-                    <Trans>Data stream</Trans>
-                  </Table.Th>
-                ) : null}
-                <Table.Th scope="col">
-                  <Trans>Severity</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>State</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>Since</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>Value</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>Acknowledged</Trans>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((m) => {
-                const a = m.attributes;
-                const s = a.status;
-                const count = s?.count ?? 0;
-                return (
-                  <Table.Tr key={m.id} data-testid="alarm-row" data-id={m.id}>
-                    <Table.Th scope="row" fw={500}>
-                      <Group gap={6} wrap="nowrap">
-                        <Anchor component={Link} to={alarmPaths.alarm(m.id)} size="sm">
-                          <Name>{a.name}</Name>
-                        </Anchor>
-                        {a.enabled ? null : (
-                          <Badge size="xs" variant="outline" color="gray">
-                            <Trans>Disabled</Trans>
-                          </Badge>
-                        )}
-                        {m.pending ? (
-                          <Badge size="xs" variant="light" color="orange">
-                            <Trans>Not synced yet</Trans>
-                          </Badge>
-                        ) : null}
-                      </Group>
-                    </Table.Th>
-                    {withAsset ? (
-                      <Table.Td>
-                        <AssetName id={a.asset_id} />
-                      </Table.Td>
-                    ) : null}
-                    {withStream ? (
-                      <Table.Td>
-                        <StreamName id={a.datastream_id} assetId={a.asset_id} />
-                      </Table.Td>
-                    ) : null}
-                    <Table.Td>
-                      <Badge color={severityColor(a.severity)} variant="light" size="sm">
-                        {severityLabel(i18n, a.severity)}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        <StateBadge alarm={a} now={now} />
-                        {count > 1 ? (
-                          <Text span size="sm" fw={600} data-testid="alarm-count">
-                            ×{count}
-                          </Text>
-                        ) : null}
-                      </Group>
-                      <DeliveryNote status={s} />
-                    </Table.Td>
-                    <Table.Td>
-                      {s?.since === null || s?.since === undefined ? (
-                        <Text span c="dimmed" size="sm">
-                          –
-                        </Text>
-                      ) : (
-                        <TimeAgo at={s.since} now={now} />
-                      )}
-                    </Table.Td>
-                    <Table.Td style={{ fontVariantNumeric: 'tabular-nums' }}>
-                      <AlarmValue
-                        value={s?.value ?? null}
-                        streamId={a.datastream_id}
-                        unit={a.unit}
-                      />
-                    </Table.Td>
-                    <Table.Td>
-                      <Acknowledged status={s} now={now} />
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <DataTable
+        rows={rows}
+        columns={[
+          { id: 'name', header: t`Name`, rowHeader: true, cellProps: { fw: 500 }, cell: nameCell },
+          withAsset && {
+            id: 'asset',
+            header: t`Asset`,
+            cell: (m) => <AssetName id={m.attributes.asset_id} />,
+          },
+          withStream && {
+            id: 'stream',
+            header: t`Data stream`,
+            cell: (m) => (
+              <StreamName id={m.attributes.datastream_id} assetId={m.attributes.asset_id} />
+            ),
+          },
+          {
+            id: 'severity',
+            header: t`Severity`,
+            cell: (m) => (
+              <Badge color={severityColor(m.attributes.severity)} variant="light" size="sm">
+                {severityLabel(i18n, m.attributes.severity)}
+              </Badge>
+            ),
+          },
+          { id: 'state', header: t`State`, cell: (m) => <StateCell alarm={m} now={now} /> },
+          {
+            id: 'since',
+            header: t`Since`,
+            cell: (m) => <Since at={m.attributes.status?.since} now={now} />,
+          },
+          {
+            id: 'value',
+            header: t`Value`,
+            cellProps: { style: { fontVariantNumeric: 'tabular-nums' } },
+            cell: (m) => (
+              <AlarmValue
+                value={m.attributes.status?.value ?? null}
+                streamId={m.attributes.datastream_id}
+                unit={m.attributes.unit}
+              />
+            ),
+          },
+          {
+            id: 'acknowledged',
+            header: t`Acknowledged`,
+            cell: (m) => <Acknowledged status={m.attributes.status} now={now} />,
+          },
+        ]}
+        rowKey={(m) => m.id}
+        rowData={(m) => ({ 'data-testid': 'alarm-row', 'data-id': m.id })}
+        name={{ caption: props.caption }}
+        minWidth={720}
+        look={{ striped: true, highlightOnHover: true, verticalSpacing: 'xs' }}
+        testId="alarms-table"
+        empty={
+          <div data-testid="alarms-empty">
+            <EmptyState
+              title={filtered ? <Trans>No alarm matches these filters</Trans> : props.empty}
+            />
+          </div>
+        }
+      />
     </Stack>
+  );
+}
+
+/** The name cell: a link to the alarm's page, with its disabled and not-synced marks. */
+function nameCell(m: LocalModel<'alarm'>) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Anchor component={Link} to={alarmPaths.alarm(m.id)} size="sm">
+        <Name>{m.attributes.name}</Name>
+      </Anchor>
+      {m.attributes.enabled ? null : (
+        <Badge size="xs" variant="outline" color="gray">
+          <Trans>Disabled</Trans>
+        </Badge>
+      )}
+      {m.pending ? (
+        <Badge size="xs" variant="light" color="orange">
+          <Trans>Not synced yet</Trans>
+        </Badge>
+      ) : null}
+    </Group>
+  );
+}
+
+function StateCell(props: { readonly alarm: LocalModel<'alarm'>; readonly now: number }) {
+  const s = props.alarm.attributes.status;
+  const count = s?.count ?? 0;
+  return (
+    <>
+      <Group gap={4} wrap="nowrap">
+        <StateBadge alarm={props.alarm.attributes} now={props.now} />
+        {count > 1 ? (
+          <Text span size="sm" fw={600} data-testid="alarm-count">
+            ×{count}
+          </Text>
+        ) : null}
+      </Group>
+      <DeliveryNote status={s} />
+    </>
+  );
+}
+
+function Since(props: { readonly at: number | null | undefined; readonly now: number }) {
+  return props.at === null || props.at === undefined ? (
+    <Dash />
+  ) : (
+    <TimeAgo at={props.at} now={props.now} />
+  );
+}
+
+function Dash() {
+  return (
+    <Text span c="dimmed" size="sm">
+      –
+    </Text>
   );
 }
 
@@ -251,12 +249,7 @@ function Acknowledged(props: {
   readonly now: number;
 }) {
   const s = props.status;
-  if (s === null || s.raised_at === null)
-    return (
-      <Text span c="dimmed" size="sm">
-        –
-      </Text>
-    );
+  if (s === null || s.raised_at === null) return <Dash />;
   if (!s.acknowledged || s.acknowledged_by === null) {
     return (
       <Text span size="sm" c="dimmed" data-testid="alarm-unacknowledged">

@@ -1,9 +1,10 @@
 import { useId } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Stack, Table, Title } from '@mantine/core';
+import { Stack, Title } from '@mantine/core';
 import { isolate, type TokenWithClient } from '@plant/shared-schema';
 import { developerApi } from './developer-api';
 import { ConfirmButton } from './confirm-button';
+import { DataTable } from '../../components/data-table';
 
 /**
  * The Authorized Applications table (spec 000 §2): shown only when at least one token exists.
@@ -22,51 +23,40 @@ export function AuthorizedApps(props: {
       <Title order={2} size="h3" id={headingId}>
         <Trans>Authorized Applications</Trans>
       </Title>
-      <Table aria-labelledby={headingId}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">
-              <Trans>Name</Trans>
-            </Table.Th>
-            <Table.Th scope="col">
-              <Trans>Scopes</Trans>
-            </Table.Th>
-            <Table.Th scope="col">
-              <Trans>Actions</Trans>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {apps.map((app) => {
-            const raw = app.client.name;
-            // Isolated in the texts that mix it with ours (a name's U+202E reorders nothing).
-            const name = isolate(raw);
-            return (
-              <Table.Tr key={app.id} data-testid="app-row">
-                <Table.Td>
-                  <bdi>{raw}</bdi>
-                </Table.Td>
-                <Table.Td>{app.scopes.join(', ')}</Table.Td>
-                <Table.Td>
-                  <ConfirmButton
-                    label={t`Revoke`}
-                    ariaLabel={t`Revoke ${name}`}
-                    title={t`Revoke ${name}?`}
-                    confirm={t`Revoke access`}
-                    action={() => developerApi.revokeAppToken(app.id)}
-                    done={props.changed}
-                  >
-                    <Trans>
-                      The application loses its access and its refresh tokens; it must ask you
-                      again.
-                    </Trans>
-                  </ConfirmButton>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
+      <DataTable
+        rows={apps}
+        columns={[
+          { id: 'name', header: t`Name`, cell: (app) => <bdi>{app.client.name}</bdi> },
+          { id: 'scopes', header: t`Scopes`, cell: (app) => app.scopes.join(', ') },
+          {
+            id: 'actions',
+            header: t`Actions`,
+            cell: (app) => <RevokeApp app={app} done={props.changed} />,
+          },
+        ]}
+        rowKey={(app) => app.id}
+        rowData={() => ({ 'data-testid': 'app-row' })}
+        name={{ labelledBy: headingId }}
+        empty={null}
+      />
     </Stack>
+  );
+}
+
+function RevokeApp(props: { readonly app: TokenWithClient; readonly done: () => void }) {
+  const { t } = useLingui();
+  // Isolated in the texts that mix it with ours (a name's U+202E reorders nothing).
+  const name = isolate(props.app.client.name);
+  return (
+    <ConfirmButton
+      label={t`Revoke`}
+      ariaLabel={t`Revoke ${name}`}
+      title={t`Revoke ${name}?`}
+      confirm={t`Revoke access`}
+      action={() => developerApi.revokeAppToken(props.app.id)}
+      done={props.done}
+    >
+      <Trans>The application loses its access and its refresh tokens; it must ask you again.</Trans>
+    </ConfirmButton>
   );
 }

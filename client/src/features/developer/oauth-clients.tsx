@@ -1,17 +1,14 @@
 import { useId, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
-  Alert,
   Badge,
   Button,
   Checkbox,
   Code,
-  CopyButton,
   Group,
   Modal,
   NativeSelect,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -25,13 +22,11 @@ import {
   isolate,
 } from '@plant/shared-schema';
 import { developerApi } from './developer-api';
-import { dialogProblem, type DialogProblem } from './developer-rules';
-import { ProblemAlert, translateOAuthText } from './developer-texts';
+import { DialogForm, SecretButtons, ShownOnceAlert, useDialogForm } from './dialog-form';
 import { ConfirmButton } from './confirm-button';
-import { firstIssuePerField, type FieldErrors } from '../user/form-errors';
+import { DataTable } from '../../components/data-table';
 
 const FIELDS = ['name', 'redirect', 'confidential', 'role_id'] as const;
-type Field = (typeof FIELDS)[number];
 
 /**
  * What the client dialog shows: a new client's form, an existing one's (name and redirect only),
@@ -70,107 +65,48 @@ export function OAuthClients(props: {
           <Trans>Create new client</Trans>
         </Button>
       </Group>
-      {clients.length === 0 ? (
-        <Text c="dimmed">
-          <Trans>You have not created any OAuth clients.</Trans>
-        </Text>
-      ) : (
-        <Table aria-labelledby={headingId}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">
-                <Trans>Client ID</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Name</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Redirect</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Confidential</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Actions</Trans>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {clients.map((client) => {
-              const raw = client.name;
-              // Isolated in the texts that mix it with ours (a name's U+202E reorders nothing).
-              const name = isolate(raw);
-              return (
-                <Table.Tr key={client.id} data-testid="client-row">
-                  <Table.Td>
-                    <Code>{client.id}</Code>
-                  </Table.Td>
-                  <Table.Td>
-                    <bdi>{raw}</bdi>
-                  </Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>
-                    <bdi>{client.redirect}</bdi>
-                  </Table.Td>
-                  <Table.Td>
-                    {client.confidential ? t`Yes` : t`No`}
-                    {client.needs_new_secret ? (
-                      <Badge color="red" variant="light" ml="xs" data-testid="needs-new-secret">
-                        <Trans>Needs a new secret</Trans>
-                      </Badge>
-                    ) : null}
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <Button
-                        size="xs"
-                        variant="light"
-                        onClick={() => setEditing({ name: 'edit', client })}
-                        aria-label={t`Edit ${name}`}
-                      >
-                        <Trans>Edit</Trans>
-                      </Button>
-                      {client.confidential ? (
-                        <ConfirmButton
-                          label={t`New secret`}
-                          ariaLabel={t`New secret for ${name}`}
-                          title={t`A new secret for ${name}?`}
-                          confirm={t`Make a new secret`}
-                          action={async () => {
-                            const answer = await developerApi.newClientSecret(client.id);
-                            if (!('error' in answer)) {
-                              setEditing({ name: 'secret', created: answer.data });
-                            }
-                            return answer;
-                          }}
-                          done={() => undefined}
-                        >
-                          <Trans>
-                            The current secret stops working at once, and the tokens the client got
-                            with it end. Give the application the new one.
-                          </Trans>
-                        </ConfirmButton>
-                      ) : null}
-                      <ConfirmButton
-                        label={t`Delete`}
-                        ariaLabel={t`Delete ${name}`}
-                        title={t`Delete ${name}?`}
-                        confirm={t`Delete client`}
-                        action={() => developerApi.deleteClient(client.id)}
-                        done={props.changed}
-                      >
-                        <Trans>
-                          Applications that use this client can no longer sign in, and the tokens
-                          given to it stop working.
-                        </Trans>
-                      </ConfirmButton>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      )}
+      <DataTable
+        rows={clients}
+        columns={[
+          { id: 'id', header: t`Client ID`, cell: (client) => <Code>{client.id}</Code> },
+          { id: 'name', header: t`Name`, cell: (client) => <bdi>{client.name}</bdi> },
+          {
+            id: 'redirect',
+            header: t`Redirect`,
+            cellProps: { style: { wordBreak: 'break-all' } },
+            cell: (client) => <bdi>{client.redirect}</bdi>,
+          },
+          {
+            id: 'confidential',
+            header: t`Confidential`,
+            cell: (client) => (
+              <>
+                {client.confidential ? t`Yes` : t`No`}
+                {client.needs_new_secret ? (
+                  <Badge color="red" variant="light" ml="xs" data-testid="needs-new-secret">
+                    <Trans>Needs a new secret</Trans>
+                  </Badge>
+                ) : null}
+              </>
+            ),
+          },
+          {
+            id: 'actions',
+            header: t`Actions`,
+            cell: (client) => (
+              <ClientActions client={client} edit={setEditing} changed={props.changed} />
+            ),
+          },
+        ]}
+        rowKey={(client) => client.id}
+        rowData={() => ({ 'data-testid': 'client-row' })}
+        name={{ labelledBy: headingId }}
+        empty={
+          <Text c="dimmed">
+            <Trans>You have not created any OAuth clients.</Trans>
+          </Text>
+        }
+      />
       <Modal
         opened={editing !== null}
         onClose={close}
@@ -193,118 +129,148 @@ export function OAuthClients(props: {
   );
 }
 
+/** Edit, a new secret (confidential clients) and delete, for one client's row. */
+function ClientActions(props: {
+  readonly client: OAuthClientView;
+  readonly edit: (editing: Editing) => void;
+  readonly changed: () => void;
+}) {
+  const { t } = useLingui();
+  // Isolated in the texts that mix it with ours (a name's U+202E reorders nothing).
+  const name = isolate(props.client.name);
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Button
+        size="xs"
+        variant="light"
+        onClick={() => props.edit({ name: 'edit', client: props.client })}
+        aria-label={t`Edit ${name}`}
+      >
+        <Trans>Edit</Trans>
+      </Button>
+      {props.client.confidential ? (
+        <ConfirmButton
+          label={t`New secret`}
+          ariaLabel={t`New secret for ${name}`}
+          title={t`A new secret for ${name}?`}
+          confirm={t`Make a new secret`}
+          action={async () => {
+            const answer = await developerApi.newClientSecret(props.client.id);
+            if (!('error' in answer)) {
+              props.edit({ name: 'secret', created: answer.data });
+            }
+            return answer;
+          }}
+          done={() => undefined}
+        >
+          <Trans>
+            The current secret stops working at once, and the tokens the client got with it end.
+            Give the application the new one.
+          </Trans>
+        </ConfirmButton>
+      ) : null}
+      <ConfirmButton
+        label={t`Delete`}
+        ariaLabel={t`Delete ${name}`}
+        title={t`Delete ${name}?`}
+        confirm={t`Delete client`}
+        action={() => developerApi.deleteClient(props.client.id)}
+        done={props.changed}
+      >
+        <Trans>
+          Applications that use this client can no longer sign in, and the tokens given to it stop
+          working.
+        </Trans>
+      </ConfirmButton>
+    </Group>
+  );
+}
+
 function ClientForm(props: {
   readonly editing: Exclude<Editing, { name: 'secret' }>;
   readonly roles: readonly RoleView[];
   readonly close: () => void;
 }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const { editing } = props;
   const existing = editing.name === 'edit' ? editing.client : null;
   const [name, setName] = useState(existing?.name ?? '');
   const [redirect, setRedirect] = useState(existing?.redirect ?? '');
   const [confidential, setConfidential] = useState(true);
   const [roleId, setRoleId] = useState('');
-  const [errors, setErrors] = useState<FieldErrors<Field>>({});
-  const [problem, setProblem] = useState<DialogProblem | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useDialogForm(FIELDS);
   const [created, setCreated] = useState<ClientCreated | null>(null);
 
   if (created !== null) return <CreatedClient created={created} close={props.close} />;
 
   const submit = async () => {
-    setProblem(null);
     if (existing !== null) {
-      const checked = clientUpdateSchema.safeParse({ name, redirect });
-      setErrors(checked.success ? {} : firstIssuePerField(checked.error.issues, FIELDS));
-      if (!checked.success) return;
-      setBusy(true);
-      const answer = await developerApi.updateClient(existing.id, checked.data);
-      setBusy(false);
-      if ('error' in answer) setProblem(dialogProblem(answer.error));
-      else props.close();
+      const checked = form.check(clientUpdateSchema.safeParse({ name, redirect }));
+      if (checked !== null)
+        await form.send(() => developerApi.updateClient(existing.id, checked), props.close);
       return;
     }
-    const checked = clientCreateSchema.safeParse({
-      name,
-      redirect,
-      confidential,
-      ...(confidential && roleId !== '' ? { role_id: roleId } : {}),
-    });
-    setErrors(checked.success ? {} : firstIssuePerField(checked.error.issues, FIELDS));
-    if (!checked.success) return;
-    setBusy(true);
-    const answer = await developerApi.createClient(checked.data);
-    setBusy(false);
-    if ('error' in answer) setProblem(dialogProblem(answer.error));
-    else setCreated(answer.data);
+    const checked = form.check(
+      clientCreateSchema.safeParse({
+        name,
+        redirect,
+        confidential,
+        ...(confidential && roleId !== '' ? { role_id: roleId } : {}),
+      }),
+    );
+    if (checked !== null) await form.send(() => developerApi.createClient(checked), setCreated);
   };
-  const error = (field: Field) => {
-    const text = errors[field];
-    return text === undefined ? undefined : translateOAuthText(i18n, text);
-  };
+  const error = form.error;
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
+    <DialogForm
+      state={form}
+      submit={submit}
+      close={props.close}
+      submitLabel={existing === null ? <Trans>Create</Trans> : <Trans>Save</Trans>}
     >
-      <Stack gap="sm">
-        <ProblemAlert problem={problem} />
-        <TextInput
-          label={t`Name`}
-          description={t`Users see this name when the application asks for access.`}
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
-          error={error('name')}
-          required
-          data-autofocus
-        />
-        <TextInput
-          label={t`Redirect URL`}
-          description={t`Where users are sent back after they answered: https, or http on this computer only.`}
-          value={redirect}
-          onChange={(e) => setRedirect(e.currentTarget.value)}
-          error={error('redirect')}
-          placeholder="https://example.com/callback"
-          required
-        />
-        {existing === null ? (
-          <>
-            <Checkbox
-              label={t`Confidential`}
-              description={t`A server that keeps a secret. Leave it off for apps in a browser or on a phone: they use PKCE instead.`}
-              checked={confidential}
-              onChange={(e) => setConfidential(e.currentTarget.checked)}
-              error={error('confidential')}
-            />
-            <NativeSelect
-              label={t`Role for client credentials`}
-              description={t`Lets the client get tokens for itself (server to server), acting with this role.`}
-              value={confidential ? roleId : ''}
-              disabled={!confidential}
-              data={[
-                { value: '', label: t`None` },
-                ...props.roles.map((r) => ({ value: r.id, label: r.name })),
-              ]}
-              onChange={(e) => setRoleId(e.currentTarget.value)}
-              error={error('role_id')}
-            />
-          </>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.close}>
-            <Trans>Cancel</Trans>
-          </Button>
-          <Button type="submit" loading={busy}>
-            {existing === null ? <Trans>Create</Trans> : <Trans>Save</Trans>}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      <TextInput
+        label={t`Name`}
+        description={t`Users see this name when the application asks for access.`}
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={error('name')}
+        required
+        data-autofocus
+      />
+      <TextInput
+        label={t`Redirect URL`}
+        description={t`Where users are sent back after they answered: https, or http on this computer only.`}
+        value={redirect}
+        onChange={(e) => setRedirect(e.currentTarget.value)}
+        error={error('redirect')}
+        placeholder="https://example.com/callback"
+        required
+      />
+      {existing === null ? (
+        <>
+          <Checkbox
+            label={t`Confidential`}
+            description={t`A server that keeps a secret. Leave it off for apps in a browser or on a phone: they use PKCE instead.`}
+            checked={confidential}
+            onChange={(e) => setConfidential(e.currentTarget.checked)}
+            error={error('confidential')}
+          />
+          <NativeSelect
+            label={t`Role for client credentials`}
+            description={t`Lets the client get tokens for itself (server to server), acting with this role.`}
+            value={confidential ? roleId : ''}
+            disabled={!confidential}
+            data={[
+              { value: '', label: t`None` },
+              ...props.roles.map((r) => ({ value: r.id, label: r.name })),
+            ]}
+            onChange={(e) => setRoleId(e.currentTarget.value)}
+            error={error('role_id')}
+          />
+        </>
+      ) : null}
+    </DialogForm>
   );
 }
 
@@ -343,9 +309,9 @@ function CreatedClient(props: {
         </Text>
       ) : (
         <>
-          <Alert color="yellow" title={t`This is the only time it will be shown`}>
+          <ShownOnceAlert>
             <Trans>Copy the client secret now and keep it safe: it cannot be shown again.</Trans>
-          </Alert>
+          </ShownOnceAlert>
           <Text size="sm" fw={600}>
             <Trans>Client secret</Trans>
           </Text>
@@ -354,20 +320,7 @@ function CreatedClient(props: {
           </Code>
         </>
       )}
-      <Group justify="flex-end">
-        {secret === null ? null : (
-          <CopyButton value={secret}>
-            {({ copied, copy }) => (
-              <Button variant="light" onClick={copy}>
-                {copied ? t`Copied` : t`Copy secret`}
-              </Button>
-            )}
-          </CopyButton>
-        )}
-        <Button onClick={props.close}>
-          <Trans>Close</Trans>
-        </Button>
-      </Group>
+      <SecretButtons secret={secret} copyLabel={t`Copy secret`} close={props.close} />
     </Stack>
   );
 }

@@ -1,16 +1,13 @@
 import { useId, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
-  Alert,
   Button,
   Checkbox,
   Code,
-  CopyButton,
   Group,
   Modal,
   NativeSelect,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -26,13 +23,13 @@ import {
   isolate,
 } from '@plant/shared-schema';
 import { developerApi } from './developer-api';
-import { DAY_MS, dateValue, dialogProblem, expiryOf, type DialogProblem } from './developer-rules';
-import { ProblemAlert, scopeDescription, translateOAuthText } from './developer-texts';
+import { DAY_MS, dateValue, expiryOf } from './developer-rules';
+import { DialogForm, SecretButtons, ShownOnceAlert, useDialogForm } from './dialog-form';
+import { scopeDescription } from './developer-texts';
 import { ConfirmButton } from './confirm-button';
-import { firstIssuePerField, type FieldErrors } from '../user/form-errors';
+import { DataTable } from '../../components/data-table';
 
 const FIELDS = ['name', 'scopes', 'role_id', 'expires_at'] as const;
-type Field = (typeof FIELDS)[number];
 
 /** Names of the roles by id, for the list's Role column. */
 function roleName(roles: readonly RoleView[], id: string | null): string {
@@ -62,66 +59,40 @@ export function PersonalTokens(props: {
           <Trans>Create new token</Trans>
         </Button>
       </Group>
-      {tokens.length === 0 ? (
-        <Text c="dimmed">
-          <Trans>You have not created any personal access tokens.</Trans>
-        </Text>
-      ) : (
-        <Table aria-labelledby={headingId}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">
-                <Trans>Name</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Scopes</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Role</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Expires</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Actions</Trans>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {tokens.map((token) => {
-              const raw = token.name ?? '';
-              // Isolated in the texts that mix it with ours (a name's U+202E reorders nothing).
-              const name = isolate(raw);
-              return (
-                <Table.Tr key={token.id} data-testid="token-row">
-                  <Table.Td>
-                    <bdi>{raw}</bdi>
-                  </Table.Td>
-                  <Table.Td>{token.scopes.length === 0 ? '–' : token.scopes.join(', ')}</Table.Td>
-                  <Table.Td>
-                    <bdi>{roleName(props.roles, token.role_id)}</bdi>
-                  </Table.Td>
-                  <Table.Td>
-                    {i18n.date(new Date(token.expires_at), { dateStyle: 'medium' })}
-                  </Table.Td>
-                  <Table.Td>
-                    <ConfirmButton
-                      label={t`Revoke`}
-                      ariaLabel={t`Revoke ${name}`}
-                      title={t`Revoke ${name}?`}
-                      confirm={t`Revoke token`}
-                      action={() => developerApi.revokePersonalToken(token.id)}
-                      done={props.changed}
-                    >
-                      <Trans>Programs that use this token can no longer reach the platform.</Trans>
-                    </ConfirmButton>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      )}
+      <DataTable
+        rows={tokens}
+        columns={[
+          { id: 'name', header: t`Name`, cell: (token) => <bdi>{token.name ?? ''}</bdi> },
+          {
+            id: 'scopes',
+            header: t`Scopes`,
+            cell: (token) => (token.scopes.length === 0 ? '–' : token.scopes.join(', ')),
+          },
+          {
+            id: 'role',
+            header: t`Role`,
+            cell: (token) => <bdi>{roleName(props.roles, token.role_id)}</bdi>,
+          },
+          {
+            id: 'expires',
+            header: t`Expires`,
+            cell: (token) => i18n.date(new Date(token.expires_at), { dateStyle: 'medium' }),
+          },
+          {
+            id: 'actions',
+            header: t`Actions`,
+            cell: (token) => <RevokeToken token={token} done={props.changed} />,
+          },
+        ]}
+        rowKey={(token) => token.id}
+        rowData={() => ({ 'data-testid': 'token-row' })}
+        name={{ labelledBy: headingId }}
+        empty={
+          <Text c="dimmed">
+            <Trans>You have not created any personal access tokens.</Trans>
+          </Text>
+        }
+      />
       <Modal
         opened={creating}
         onClose={() => {
@@ -146,6 +117,24 @@ export function PersonalTokens(props: {
   );
 }
 
+function RevokeToken(props: { readonly token: TokenWithClient; readonly done: () => void }) {
+  const { t } = useLingui();
+  // Isolated in the texts that mix it with ours (a name's U+202E reorders nothing).
+  const name = isolate(props.token.name ?? '');
+  return (
+    <ConfirmButton
+      label={t`Revoke`}
+      ariaLabel={t`Revoke ${name}`}
+      title={t`Revoke ${name}?`}
+      confirm={t`Revoke token`}
+      action={() => developerApi.revokePersonalToken(props.token.id)}
+      done={props.done}
+    >
+      <Trans>Programs that use this token can no longer reach the platform.</Trans>
+    </ConfirmButton>
+  );
+}
+
 function CreateTokenForm(props: {
   readonly roles: readonly RoleView[];
   readonly scopes: readonly ScopeView[];
@@ -157,105 +146,83 @@ function CreateTokenForm(props: {
   const [scopes, setScopes] = useState<string[]>([]);
   const [roleId, setRoleId] = useState(props.roles[0]?.id ?? '');
   const [day, setDay] = useState(() => dateValue(new Date(now + PERSONAL_TOKEN_MAX_DAYS * DAY_MS)));
-  const [errors, setErrors] = useState<FieldErrors<Field>>({});
-  const [problem, setProblem] = useState<DialogProblem | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useDialogForm(FIELDS);
   const [created, setCreated] = useState<PersonalTokenCreated | null>(null);
 
   if (created !== null) return <CreatedToken created={created} close={props.close} />;
 
   const submit = async () => {
-    setProblem(null);
     const expires = expiryOf(day, Date.now());
-    const checked = personalTokenCreateSchema.safeParse({
-      name,
-      scopes,
-      ...(roleId === '' ? {} : { role_id: roleId }),
-      ...(expires === null ? {} : { expires_at: expires }),
-    });
-    const found = checked.success ? {} : firstIssuePerField(checked.error.issues, FIELDS);
-    if (expires === null) found.expires_at = OAUTH_TEXTS.expiryInvalid;
-    setErrors(found);
-    if (!checked.success || expires === null) return;
-    setBusy(true);
-    const answer = await developerApi.createPersonalToken(checked.data);
-    setBusy(false);
-    if ('error' in answer) setProblem(dialogProblem(answer.error));
-    else setCreated(answer.data);
+    const checked = form.check(
+      personalTokenCreateSchema.safeParse({
+        name,
+        scopes,
+        ...(roleId === '' ? {} : { role_id: roleId }),
+        ...(expires === null ? {} : { expires_at: expires }),
+      }),
+      expires === null ? { expires_at: OAUTH_TEXTS.expiryInvalid } : {},
+    );
+    if (checked === null) return;
+    await form.send(() => developerApi.createPersonalToken(checked), setCreated);
   };
-  const error = (field: Field) => {
-    const text = errors[field];
-    return text === undefined ? undefined : translateOAuthText(i18n, text);
-  };
+  const error = form.error;
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
+    <DialogForm
+      state={form}
+      submit={submit}
+      close={props.close}
+      submitLabel={<Trans>Create</Trans>}
     >
-      <Stack gap="sm">
-        <ProblemAlert problem={problem} />
-        <TextInput
-          label={t`Name`}
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
-          error={error('name')}
-          required
-          data-autofocus
-        />
-        <Checkbox.Group
-          label={t`Scopes`}
-          description={t`What the token may do; without a scope it may only call routes that need none.`}
-          value={scopes}
-          onChange={setScopes}
-          error={error('scopes')}
-        >
-          <Stack gap={6} mt={6}>
-            {props.scopes.map((scope) => (
-              <Checkbox
-                key={scope.id}
-                value={scope.id}
-                label={
-                  <>
-                    <Code>{scope.id}</Code> {scopeDescription(i18n, scope)}
-                  </>
-                }
-              />
-            ))}
-          </Stack>
-        </Checkbox.Group>
-        <NativeSelect
-          label={t`Role`}
-          description={t`The token acts with this role's data access.`}
-          value={roleId}
-          data={props.roles.map((r) => ({ value: r.id, label: r.name }))}
-          onChange={(e) => setRoleId(e.currentTarget.value)}
-          error={error('role_id')}
-        />
-        <TextInput
-          type="date"
-          label={t`Expires`}
-          description={t`At most a year from today.`}
-          value={day}
-          min={dateValue(new Date(now + DAY_MS))}
-          max={dateValue(new Date(now + PERSONAL_TOKEN_MAX_DAYS * DAY_MS))}
-          onChange={(e) => setDay(e.currentTarget.value)}
-          error={error('expires_at')}
-          required
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.close}>
-            <Trans>Cancel</Trans>
-          </Button>
-          <Button type="submit" loading={busy}>
-            <Trans>Create</Trans>
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      <TextInput
+        label={t`Name`}
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={error('name')}
+        required
+        data-autofocus
+      />
+      <Checkbox.Group
+        label={t`Scopes`}
+        description={t`What the token may do; without a scope it may only call routes that need none.`}
+        value={scopes}
+        onChange={setScopes}
+        error={error('scopes')}
+      >
+        <Stack gap={6} mt={6}>
+          {props.scopes.map((scope) => (
+            <Checkbox
+              key={scope.id}
+              value={scope.id}
+              label={
+                <>
+                  <Code>{scope.id}</Code> {scopeDescription(i18n, scope)}
+                </>
+              }
+            />
+          ))}
+        </Stack>
+      </Checkbox.Group>
+      <NativeSelect
+        label={t`Role`}
+        description={t`The token acts with this role's data access.`}
+        value={roleId}
+        data={props.roles.map((r) => ({ value: r.id, label: r.name }))}
+        onChange={(e) => setRoleId(e.currentTarget.value)}
+        error={error('role_id')}
+      />
+      <TextInput
+        type="date"
+        label={t`Expires`}
+        description={t`At most a year from today.`}
+        value={day}
+        min={dateValue(new Date(now + DAY_MS))}
+        max={dateValue(new Date(now + PERSONAL_TOKEN_MAX_DAYS * DAY_MS))}
+        onChange={(e) => setDay(e.currentTarget.value)}
+        error={error('expires_at')}
+        required
+      />
+    </DialogForm>
   );
 }
 
@@ -273,24 +240,13 @@ function CreatedToken(props: {
           Personal access token <bdi>{name}</bdi> was created.
         </Trans>
       </Text>
-      <Alert color="yellow" title={t`This is the only time it will be shown`}>
+      <ShownOnceAlert>
         <Trans>Copy it now and keep it safe: it cannot be shown again.</Trans>
-      </Alert>
+      </ShownOnceAlert>
       <Code block data-testid="token-value" style={{ wordBreak: 'break-all' }}>
         {accessToken}
       </Code>
-      <Group justify="flex-end">
-        <CopyButton value={accessToken}>
-          {({ copied, copy }) => (
-            <Button variant="light" onClick={copy}>
-              {copied ? t`Copied` : t`Copy token`}
-            </Button>
-          )}
-        </CopyButton>
-        <Button onClick={props.close}>
-          <Trans>Close</Trans>
-        </Button>
-      </Group>
+      <SecretButtons secret={accessToken} copyLabel={t`Copy token`} close={props.close} />
     </Stack>
   );
 }

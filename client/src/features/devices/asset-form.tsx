@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { ModalForm } from '../../components/modal-form';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -213,155 +214,140 @@ function AssetFields(props: {
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-      data-testid="asset-form"
+    <ModalForm
+      testId="asset-form"
+      onSubmit={submit}
+      onCancel={props.onCancel}
+      submitLabel={props.submitLabel}
+      error={errors.form}
+      busy={busy}
     >
-      <Stack gap="sm">
+      <TextInput
+        id="asset-form-name"
+        label={t`Name`}
+        required
+        value={draft.name}
+        onChange={(e) => set('name', e.currentTarget.value)}
+        error={errors.name}
+        data-autofocus
+      />
+      <TextInput
+        id="asset-form-mac"
+        label={t`MAC address`}
+        description={t`Optional, for example 00:1b:44:11:3a:b7`}
+        value={draft.mac}
+        onChange={(e) => set('mac', e.currentTarget.value)}
+        error={errors.mac}
+      />
+      {props.hidden?.has('description') === true ? null : (
+        <Textarea
+          id="asset-form-description"
+          label={t`Description`}
+          autosize
+          minRows={2}
+          value={draft.description}
+          onChange={(e) => set('description', e.currentTarget.value)}
+          error={errors.description}
+        />
+      )}
+      <NativeSelect
+        id="asset-form-gateway_id"
+        label={t`Gateway`}
+        value={draft.gateway_id}
+        data={[
+          { value: '', label: t`No gateway` },
+          ...(gateways?.items ?? []).map((g) => ({
+            value: g.id,
+            label: textOf(g.attributes, 'name'),
+          })),
+        ]}
+        onChange={(e) => set('gateway_id', e.currentTarget.value)}
+        error={errors.gateway_id}
+      />
+      <Group grow align="flex-start">
         <TextInput
-          id="asset-form-name"
-          label={t`Name`}
-          required
-          value={draft.name}
-          onChange={(e) => set('name', e.currentTarget.value)}
-          error={errors.name}
-          data-autofocus
+          id="asset-form-position.lat"
+          label={t`Latitude`}
+          description={t`Degrees, for example 48.137`}
+          inputMode="decimal"
+          value={draft.lat}
+          onChange={(e) => set('lat', e.currentTarget.value)}
+          error={errors['position.lat']}
         />
         <TextInput
-          id="asset-form-mac"
-          label={t`MAC address`}
-          description={t`Optional, for example 00:1b:44:11:3a:b7`}
-          value={draft.mac}
-          onChange={(e) => set('mac', e.currentTarget.value)}
-          error={errors.mac}
+          id="asset-form-position.lng"
+          label={t`Longitude`}
+          description={t`Degrees, for example 11.575`}
+          inputMode="decimal"
+          value={draft.lng}
+          onChange={(e) => set('lng', e.currentTarget.value)}
+          error={errors['position.lng']}
         />
-        {props.hidden?.has('description') === true ? null : (
-          <Textarea
-            id="asset-form-description"
-            label={t`Description`}
-            autosize
-            minRows={2}
-            value={draft.description}
-            onChange={(e) => set('description', e.currentTarget.value)}
-            error={errors.description}
-          />
-        )}
-        <NativeSelect
-          id="asset-form-gateway_id"
-          label={t`Gateway`}
-          value={draft.gateway_id}
-          data={[
-            { value: '', label: t`No gateway` },
-            ...(gateways?.items ?? []).map((g) => ({
-              value: g.id,
-              label: textOf(g.attributes, 'name'),
-            })),
-          ]}
-          onChange={(e) => set('gateway_id', e.currentTarget.value)}
-          error={errors.gateway_id}
-        />
-        <Group grow align="flex-start">
-          <TextInput
-            id="asset-form-position.lat"
-            label={t`Latitude`}
-            description={t`Degrees, for example 48.137`}
-            inputMode="decimal"
-            value={draft.lat}
-            onChange={(e) => set('lat', e.currentTarget.value)}
-            error={errors['position.lat']}
-          />
-          <TextInput
-            id="asset-form-position.lng"
-            label={t`Longitude`}
-            description={t`Degrees, for example 11.575`}
-            inputMode="decimal"
-            value={draft.lng}
-            onChange={(e) => set('lng', e.currentTarget.value)}
-            error={errors['position.lng']}
-          />
-        </Group>
-        <PhotoField
-          current={props.photo ?? null}
-          choice={draft.photo}
-          name={draft.name}
-          error={errors.photo}
-          onChange={(photo) => set('photo', photo)}
-        />
-        <TagsInput
-          id="asset-form-tags"
-          label={t`Tags`}
-          description={t`Press Enter after each tag.`}
-          value={[...draft.tags]}
-          onChange={(tags) => set('tags', tags)}
-          error={errors.tags}
-        />
-        <Fieldset legend={t`Contacts`} data-testid="asset-contacts">
-          <Stack gap="xs">
-            {draft.contacts.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                <Trans>No contacts yet.</Trans>
-              </Text>
-            ) : null}
-            {draft.contacts.map((contact, i) => (
-              <Group key={i} align="flex-start" wrap="nowrap" gap="xs">
-                <TextInput
-                  id={`asset-form-contacts.${i}.name`}
-                  label={t`Contact name`}
-                  value={contact.name}
-                  onChange={(e) => setContact(i, 'name', e.currentTarget.value)}
-                  error={errors[`contacts.${i}.name`]}
-                  style={{ flex: 1 }}
-                />
-                <TextInput
-                  id={`asset-form-contacts.${i}.value`}
-                  label={t`E-mail, phone or Telegram`}
-                  value={contact.value}
-                  onChange={(e) => setContact(i, 'value', e.currentTarget.value)}
-                  error={errors[`contacts.${i}.value`]}
-                  style={{ flex: 1 }}
-                />
-                <CloseButton
-                  mt={28}
-                  aria-label={t`Remove contact ${i + 1}`}
-                  onClick={() =>
-                    setDraft((d) => ({ ...d, contacts: d.contacts.filter((_, j) => j !== i) }))
-                  }
-                />
-              </Group>
-            ))}
-            <Group>
-              <Button
-                variant="subtle"
-                size="compact-sm"
+      </Group>
+      <PhotoField
+        current={props.photo ?? null}
+        choice={draft.photo}
+        name={draft.name}
+        error={errors.photo}
+        onChange={(photo) => set('photo', photo)}
+      />
+      <TagsInput
+        id="asset-form-tags"
+        label={t`Tags`}
+        description={t`Press Enter after each tag.`}
+        value={[...draft.tags]}
+        onChange={(tags) => set('tags', tags)}
+        error={errors.tags}
+      />
+      <Fieldset legend={t`Contacts`} data-testid="asset-contacts">
+        <Stack gap="xs">
+          {draft.contacts.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              <Trans>No contacts yet.</Trans>
+            </Text>
+          ) : null}
+          {draft.contacts.map((contact, i) => (
+            <Group key={i} align="flex-start" wrap="nowrap" gap="xs">
+              <TextInput
+                id={`asset-form-contacts.${i}.name`}
+                label={t`Contact name`}
+                value={contact.name}
+                onChange={(e) => setContact(i, 'name', e.currentTarget.value)}
+                error={errors[`contacts.${i}.name`]}
+                style={{ flex: 1 }}
+              />
+              <TextInput
+                id={`asset-form-contacts.${i}.value`}
+                label={t`E-mail, phone or Telegram`}
+                value={contact.value}
+                onChange={(e) => setContact(i, 'value', e.currentTarget.value)}
+                error={errors[`contacts.${i}.value`]}
+                style={{ flex: 1 }}
+              />
+              <CloseButton
+                mt={28}
+                aria-label={t`Remove contact ${i + 1}`}
                 onClick={() =>
-                  setDraft((d) => ({ ...d, contacts: [...d.contacts, { name: '', value: '' }] }))
+                  setDraft((d) => ({ ...d, contacts: d.contacts.filter((_, j) => j !== i) }))
                 }
-                data-testid="add-contact"
-              >
-                <Trans>Add contact</Trans>
-              </Button>
+              />
             </Group>
-          </Stack>
-        </Fieldset>
-        {errors.form === undefined ? null : (
-          <Alert color="red" role="alert">
-            {errors.form}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onCancel}>
-            <Trans>Cancel</Trans>
-          </Button>
-          <Button type="submit" loading={busy}>
-            {props.submitLabel}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+          ))}
+          <Group>
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              onClick={() =>
+                setDraft((d) => ({ ...d, contacts: [...d.contacts, { name: '', value: '' }] }))
+              }
+              data-testid="add-contact"
+            >
+              <Trans>Add contact</Trans>
+            </Button>
+          </Group>
+        </Stack>
+      </Fieldset>
+    </ModalForm>
   );
 }
 

@@ -8,7 +8,6 @@ import {
   Paper,
   Skeleton,
   Stack,
-  Table,
   Text,
   Title,
   UnstyledButton,
@@ -17,6 +16,7 @@ import {
 import { Link } from '@tanstack/react-router';
 import type { AssetValues, HistoryResult, LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
+import { DataTable } from '../../components/data-table';
 import { useCan } from '../../permissions/permissions';
 import {
   GROUP_DRAG_TYPE,
@@ -251,90 +251,83 @@ function Streams({
 }) {
   const { t, i18n } = useLingui();
   const movable = useCan()('datastream::edit') && groups.length > 1;
-  if (streams === undefined) return <Skeleton height={32} />;
-  if (streams.length === 0) {
-    return (
-      <Text c="dimmed" size="sm">
-        <Trans>No data streams in this group.</Trans>
-      </Text>
-    );
-  }
   return (
-    <Table striped highlightOnHover verticalSpacing={6} aria-label={t`Data streams`}>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">
-            <Trans>Name</Trans>
-          </Table.Th>
-          <Table.Th scope="col">
-            <Trans>Unit</Trans>
-          </Table.Th>
-          <Table.Th scope="col">
-            <Trans>Type</Trans>
-          </Table.Th>
-          <Table.Th scope="col">
-            <Trans>Value</Trans>
-          </Table.Th>
-          <Table.Th scope="col">
-            <Trans>Last 2 hours</Trans>
-          </Table.Th>
-          {movable ? (
-            <Table.Th scope="col">
-              <Trans>Group</Trans>
-            </Table.Th>
-          ) : null}
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {streams.map((stream) => {
-          const unit = textOf(stream.attributes, 'unit');
-          const name = textOf(stream.attributes, 'name');
-          return (
-            <Table.Tr key={stream.id} data-testid="stream-row" data-id={stream.id}>
-              <Table.Td>
-                <Anchor
-                  component={Link}
-                  to={devicePaths.stream(textOf(stream.attributes, 'asset_id'), stream.id)}
-                >
-                  <Name>{name}</Name>
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                {unit === '' ? (
-                  <Text span c="dimmed" size="sm">
-                    —
-                  </Text>
-                ) : (
-                  unit
-                )}
-              </Table.Td>
-              <Table.Td>{streamTypeLabel(i18n, stream.attributes.type)}</Table.Td>
-              <Table.Td>
-                <LatestValue
-                  shape={streamShapeOf(stream.attributes)}
-                  point={live.values?.latest[stream.id]}
-                  now={live.now}
-                  gatewayOffline={live.gatewayOffline}
-                />
-              </Table.Td>
-              <Table.Td>
-                <Sparkline
-                  series={history?.series.find((x) => x.stream === stream.id)}
-                  from={history?.from ?? live.now - SPARK_MS}
-                  to={history?.to ?? live.now}
-                  label={t`${{ name: isolate(name) }}: the last 2 hours`}
-                />
-              </Table.Td>
-              {movable ? (
-                <Table.Td>
-                  <MoveStreamSelect stream={stream} groups={groups} />
-                </Table.Td>
-              ) : null}
-            </Table.Tr>
-          );
-        })}
-      </Table.Tbody>
-    </Table>
+    <DataTable
+      rows={streams}
+      columns={[
+        {
+          id: 'name',
+          header: t`Name`,
+          cell: (stream) => (
+            <Anchor
+              component={Link}
+              to={devicePaths.stream(textOf(stream.attributes, 'asset_id'), stream.id)}
+            >
+              <Name>{textOf(stream.attributes, 'name')}</Name>
+            </Anchor>
+          ),
+        },
+        {
+          id: 'unit',
+          header: t`Unit`,
+          cell: (stream) => <Unit unit={textOf(stream.attributes, 'unit')} />,
+        },
+        {
+          id: 'type',
+          header: t`Type`,
+          cell: (stream) => streamTypeLabel(i18n, stream.attributes.type),
+        },
+        {
+          id: 'value',
+          header: t`Value`,
+          cell: (stream) => (
+            <LatestValue
+              shape={streamShapeOf(stream.attributes)}
+              point={live.values?.latest[stream.id]}
+              now={live.now}
+              gatewayOffline={live.gatewayOffline}
+            />
+          ),
+        },
+        {
+          id: 'history',
+          header: t`Last 2 hours`,
+          cell: (stream) => (
+            <Sparkline
+              series={history?.series.find((x) => x.stream === stream.id)}
+              from={history?.from ?? live.now - SPARK_MS}
+              to={history?.to ?? live.now}
+              label={t`${{ name: isolate(textOf(stream.attributes, 'name')) }}: the last 2 hours`}
+            />
+          ),
+        },
+        movable && {
+          id: 'group',
+          header: t`Group`,
+          cell: (stream) => <MoveStreamSelect stream={stream} groups={groups} />,
+        },
+      ]}
+      rowKey={(stream) => stream.id}
+      rowData={(stream) => ({ 'data-testid': 'stream-row', 'data-id': stream.id })}
+      name={{ label: t`Data streams` }}
+      look={{ striped: true, highlightOnHover: true, verticalSpacing: 6 }}
+      loading={<Skeleton height={32} />}
+      empty={
+        <Text c="dimmed" size="sm">
+          <Trans>No data streams in this group.</Trans>
+        </Text>
+      }
+    />
+  );
+}
+
+function Unit({ unit }: { readonly unit: string }) {
+  return unit === '' ? (
+    <Text span c="dimmed" size="sm">
+      —
+    </Text>
+  ) : (
+    unit
   );
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Badge, Group, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useParams } from '@tanstack/react-router';
 import {
   isolate,
@@ -9,6 +9,7 @@ import {
   type GatewayLogLine,
 } from '@plant/shared-schema';
 import { EmptyState } from '../../components/empty-state';
+import { DataTable } from '../../components/data-table';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useLiveModel } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
@@ -91,55 +92,53 @@ export function LogsPage() {
           {translateServerText(i18n, error)}
         </Alert>
       )}
-      {lines !== undefined && shown.length === 0 ? (
-        <EmptyState title={<Trans>No log lines</Trans>}>
-          <Text c="dimmed" ta="center">
-            <Trans>The agent's lines appear here once it is connected.</Trans>
-          </Text>
-        </EmptyState>
-      ) : (
-        <Table striped aria-label={t`Log lines`} data-testid="gateway-log-lines">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">
-                <Trans>Time</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Level</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Message</Trans>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {shown.map((line, i) => (
-              <Table.Tr
-                key={`${line.time}-${i}`}
-                data-testid="gateway-log-line"
-                data-level={line.level}
-              >
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {i18n.date(new Date(line.time), { dateStyle: 'short', timeStyle: 'medium' })}
-                </Table.Td>
-                <Table.Td>
-                  <Badge size="sm" variant="light" color={LEVEL_COLORS[line.level]}>
-                    {line.level}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{line.msg}</Text>
-                  {line.fields === undefined ? null : (
-                    <Text size="xs" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                      {JSON.stringify(line.fields)}
-                    </Text>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <DataTable
+        rows={lines === undefined ? undefined : shown}
+        columns={[
+          {
+            id: 'time',
+            header: t`Time`,
+            cellProps: { style: { whiteSpace: 'nowrap' } },
+            cell: (line) =>
+              i18n.date(new Date(line.time), { dateStyle: 'short', timeStyle: 'medium' }),
+          },
+          {
+            id: 'level',
+            header: t`Level`,
+            cell: (line) => (
+              <Badge size="sm" variant="light" color={LEVEL_COLORS[line.level]}>
+                {line.level}
+              </Badge>
+            ),
+          },
+          {
+            id: 'message',
+            header: t`Message`,
+            cell: (line) => (
+              <>
+                <Text size="sm">{line.msg}</Text>
+                {line.fields === undefined ? null : (
+                  <Text size="xs" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                    {JSON.stringify(line.fields)}
+                  </Text>
+                )}
+              </>
+            ),
+          },
+        ]}
+        rowKey={(line, i) => `${line.time}-${i}`}
+        rowData={(line) => ({ 'data-testid': 'gateway-log-line', 'data-level': line.level })}
+        name={{ label: t`Log lines` }}
+        look={{ striped: true }}
+        testId="gateway-log-lines"
+        empty={
+          <EmptyState title={<Trans>No log lines</Trans>}>
+            <Text c="dimmed" ta="center">
+              <Trans>The agent's lines appear here once it is connected.</Trans>
+            </Text>
+          </EmptyState>
+        }
+      />
     </Stack>
   );
 }

@@ -12,7 +12,6 @@ import {
   SimpleGrid,
   Skeleton,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -30,6 +29,7 @@ import {
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
+import { DataTable } from '../../components/data-table';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
@@ -147,46 +147,33 @@ function GatewayDetails({ gateway }: { readonly gateway: LocalModel<'gateway'> }
         <Title order={2} size="h3">
           <Trans>Connections</Trans>
         </Title>
-        {connections === undefined ? (
-          <Skeleton height={36} />
-        ) : connections.items.length === 0 ? (
-          <Text c="dimmed">
-            <Trans>No connections yet: set them up with Collect data on an asset.</Trans>
-          </Text>
-        ) : (
-          <Table striped aria-label={t`Connections`}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">
-                  <Trans>Name</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>Protocol</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>Read every</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>State</Trans>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {connections.items.map((c) => (
-                <Table.Tr key={c.id} data-testid="gateway-connection">
-                  <Table.Td>
-                    <Name>{textOf(c.attributes, 'name')}</Name>
-                  </Table.Td>
-                  <Table.Td>{textOf(c.attributes, 'protocol')}</Table.Td>
-                  <Table.Td>{i18n.number(Number(c.attributes.interval_ms ?? 0) / 1000)} s</Table.Td>
-                  <Table.Td>
-                    <ConnectionState connection={c} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
+        <DataTable
+          rows={connections?.items}
+          columns={[
+            {
+              id: 'name',
+              header: t`Name`,
+              cell: (c) => <Name>{textOf(c.attributes, 'name')}</Name>,
+            },
+            { id: 'protocol', header: t`Protocol`, cell: (c) => textOf(c.attributes, 'protocol') },
+            {
+              id: 'interval',
+              header: t`Read every`,
+              cell: (c) => `${i18n.number(Number(c.attributes.interval_ms ?? 0) / 1000)} s`,
+            },
+            { id: 'state', header: t`State`, cell: (c) => <ConnectionState connection={c} /> },
+          ]}
+          rowKey={(c) => c.id}
+          rowData={() => ({ 'data-testid': 'gateway-connection' })}
+          name={{ label: t`Connections` }}
+          look={{ striped: true }}
+          loading={<Skeleton height={36} />}
+          empty={
+            <Text c="dimmed">
+              <Trans>No connections yet: set them up with Collect data on an asset.</Trans>
+            </Text>
+          }
+        />
       </Stack>
     </Stack>
   );

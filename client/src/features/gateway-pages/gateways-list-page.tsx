@@ -1,9 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Anchor, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { appPaths } from '@plant/shared-schema';
-import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
+import { DataTable } from '../../components/data-table';
 import { useLiveQuery } from '../../sync/hooks';
 import { textOf } from '../devices/asset-texts';
 import { ConnectionState, LastSeen, OnlineBadge } from './gateway-texts';
@@ -22,84 +22,57 @@ export function GatewaysListPage() {
       <Title order={1}>
         <Trans>Gateways</Trans>
       </Title>
-      {gateways === undefined ? (
-        <Stack gap={8} aria-busy>
-          <Skeleton height={36} />
-          <Skeleton height={36} />
-        </Stack>
-      ) : gateways.items.length === 0 ? (
-        <EmptyState title={<Trans>No gateways yet</Trans>}>
-          <Text c="dimmed" ta="center">
-            <Trans>A gateway appears here once it is added to this account.</Trans>
-          </Text>
-        </EmptyState>
-      ) : (
-        <Table striped highlightOnHover aria-label={t`Gateways`}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">
-                <Trans>Name</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Serial number</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>State</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Last seen</Trans>
-              </Table.Th>
-              <Table.Th scope="col">
-                <Trans>Connections</Trans>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {gateways.items.map((g) => (
-              <GatewayRow
-                key={g.id}
-                gateway={g}
-                connections={(connections?.items ?? []).filter(
-                  (c) => c.attributes.gateway_id === g.id,
-                )}
-              />
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <DataTable
+        rows={gateways?.items}
+        columns={[
+          {
+            id: 'name',
+            header: t`Name`,
+            cell: (g) => (
+              <Anchor component={Link} to={appPaths.gatewayDetails(g.id)}>
+                <Name>{textOf(g.attributes, 'name')}</Name>
+              </Anchor>
+            ),
+          },
+          { id: 'serial', header: t`Serial number`, cell: (g) => textOf(g.attributes, 'serial') },
+          { id: 'state', header: t`State`, cell: (g) => <OnlineBadge gateway={g} /> },
+          { id: 'seen', header: t`Last seen`, cell: (g) => <LastSeen gateway={g} /> },
+          {
+            id: 'connections',
+            header: t`Connections`,
+            cell: (g) => (
+              <Group gap={6}>
+                {(connections?.items ?? [])
+                  .filter((c) => c.attributes.gateway_id === g.id)
+                  .map((c) => (
+                    <ConnectionState key={c.id} connection={c} />
+                  ))}
+              </Group>
+            ),
+          },
+        ]}
+        rowKey={(g) => g.id}
+        rowData={(g) => ({
+          'data-testid': 'gateway-row',
+          'data-id': g.id,
+          'data-name': textOf(g.attributes, 'name'),
+        })}
+        name={{ label: t`Gateways` }}
+        look={{ striped: true, highlightOnHover: true }}
+        loading={
+          <Stack gap={8} aria-busy>
+            <Skeleton height={36} />
+            <Skeleton height={36} />
+          </Stack>
+        }
+        empty={
+          <EmptyState title={<Trans>No gateways yet</Trans>}>
+            <Text c="dimmed" ta="center">
+              <Trans>A gateway appears here once it is added to this account.</Trans>
+            </Text>
+          </EmptyState>
+        }
+      />
     </Stack>
-  );
-}
-
-function GatewayRow({
-  gateway,
-  connections,
-}: {
-  readonly gateway: LocalModel<'gateway'>;
-  readonly connections: readonly LocalModel<'connection'>[];
-}) {
-  const name = textOf(gateway.attributes, 'name');
-  return (
-    <Table.Tr data-testid="gateway-row" data-id={gateway.id} data-name={name}>
-      <Table.Td>
-        <Anchor component={Link} to={appPaths.gatewayDetails(gateway.id)}>
-          <Name>{name}</Name>
-        </Anchor>
-      </Table.Td>
-      <Table.Td>{textOf(gateway.attributes, 'serial')}</Table.Td>
-      <Table.Td>
-        <OnlineBadge gateway={gateway} />
-      </Table.Td>
-      <Table.Td>
-        <LastSeen gateway={gateway} />
-      </Table.Td>
-      <Table.Td>
-        <Group gap={6}>
-          {connections.map((c) => (
-            <ConnectionState key={c.id} connection={c} />
-          ))}
-        </Group>
-      </Table.Td>
-    </Table.Tr>
   );
 }

@@ -31,6 +31,7 @@ import {
   type ModelInput,
 } from '@plant/shared-schema';
 import { EmptyState } from '../../components/empty-state';
+import { PageError, usePageState } from '../../components/page-state';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
 import { useLiveQuery } from '../../sync/hooks';
@@ -188,7 +189,7 @@ export function RolesPage() {
     id: m.id,
     ...m.attributes,
   }));
-  const [error, setError] = useState<string | null>(null);
+  const page = usePageState();
   const [newName, setNewName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
 
@@ -204,7 +205,7 @@ export function RolesPage() {
   const change = (roleId: string) => (changes: Partial<ModelInput<'role'>>) => {
     void syncWorker()
       .writes.update('role', roleId, changes)
-      .then((answer) => setError('error' in answer ? fail(answer) : null));
+      .then((answer) => page.took(answer));
   };
 
   const create = async () => {
@@ -236,11 +237,7 @@ export function RolesPage() {
       <Title order={1}>
         <Trans>Roles</Trans>
       </Title>
-      {error === null ? null : (
-        <Alert color="red" role="alert">
-          {error}
-        </Alert>
-      )}
+      <PageError error={page.error} />
       {mayEdit ? null : (
         <Alert color="yellow">
           <Trans>Please ask your administrator for the necessary permissions</Trans>
@@ -290,15 +287,11 @@ export function RolesPage() {
               change={change(selected.id)}
               onDelete={async () => {
                 if (selected.members > 0) {
-                  setError(translateServerText(i18n, ROLE_HAS_MEMBERS));
+                  page.fail(translateServerText(i18n, ROLE_HAS_MEMBERS));
                   return;
                 }
                 const answer = await syncWorker().writes.remove('role', selected.id);
-                if ('error' in answer) {
-                  setError(fail(answer));
-                  return;
-                }
-                setError(null);
+                if (!page.took(answer)) return;
                 await navigate({ to: base });
               }}
             />

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Modal, Text, TextInput } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { isolate, assetAttributesSchema, uuidv7, type TemplateGroup } from '@plant/shared-schema';
 import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
-import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import { ModalForm } from '../../components/modal-form';
+import { usePageState } from '../../components/page-state';
 import { useCan } from '../../permissions/permissions';
 import { syncWorker } from '../../sync/worker';
 import { devicePaths } from '../devices/paths';
@@ -93,76 +94,53 @@ function CreateFromTemplateForm(props: {
   readonly template: LocalModel<'template'>;
   readonly onCancel: () => void;
 }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const navigate = useNavigate();
   const [name, setName] = useState('');
-  const [error, setError] = useState<{ field?: string; form?: string }>({});
+  const page = usePageState(['name']);
   const [busy, setBusy] = useState(false);
   const groups = props.template.attributes.groups;
   const groupTotal = groups.length;
   const streamTotal = streamCount(groups);
 
   const submit = async () => {
-    const checked = assetAttributesSchema.shape.name.safeParse(name);
-    if (!checked.success) {
-      setError({ field: translateServerText(i18n, checked.error.issues[0]?.message ?? '') });
+    // The name alone is checked here: its messages belong on the field.
+    const checked = page.check(assetAttributesSchema.pick({ name: true }).safeParse({ name }));
+    if (checked === null) {
       document.getElementById('template-asset-name')?.focus();
       return;
     }
     setBusy(true);
-    const made = await createAssetFromLayout(checked.data, groups);
+    const made = await createAssetFromLayout(checked.name, groups);
     setBusy(false);
-    if ('error' in made) {
-      const field = made.error.fields?.name?.[0];
-      setError(
-        field === undefined
-          ? { form: translateServerText(i18n, callErrorText(made.error)) }
-          : { field: translateServerText(i18n, field) },
-      );
-      return;
-    }
+    if (!page.took('error' in made ? made : { data: made }) || 'error' in made) return;
     await navigate({ to: devicePaths.details(made.id) });
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-      data-testid="create-from-template-form"
+    <ModalForm
+      testId="create-from-template-form"
+      onSubmit={submit}
+      onCancel={props.onCancel}
+      submitLabel={<Trans>Create asset</Trans>}
+      error={page.error}
+      busy={busy}
     >
-      <Stack gap="sm">
-        <Text size="sm" c="dimmed">
-          <Trans>
-            The new asset gets the template's {groupTotal} stream groups and {streamTotal} data
-            streams with their settings. It starts without values.
-          </Trans>
-        </Text>
-        <TextInput
-          id="template-asset-name"
-          label={t`Name of the new asset`}
-          required
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
-          error={error.field}
-          data-autofocus
-        />
-        {error.form === undefined ? null : (
-          <Alert color="red" role="alert">
-            {error.form}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onCancel}>
-            <Trans>Cancel</Trans>
-          </Button>
-          <Button type="submit" loading={busy}>
-            <Trans>Create asset</Trans>
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      <Text size="sm" c="dimmed">
+        <Trans>
+          The new asset gets the template's {groupTotal} stream groups and {streamTotal} data
+          streams with their settings. It starts without values.
+        </Trans>
+      </Text>
+      <TextInput
+        id="template-asset-name"
+        label={t`Name of the new asset`}
+        required
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={page.fields.name}
+        data-autofocus
+      />
+    </ModalForm>
   );
 }

@@ -1,16 +1,6 @@
 import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Modal,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Anchor, Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import {
   isolate,
@@ -19,7 +9,8 @@ import {
   templateGroupsBytes,
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
-import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import { ModalForm } from '../../components/modal-form';
+import { usePageState } from '../../components/page-state';
 import { useCan } from '../../permissions/permissions';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
@@ -52,11 +43,11 @@ function SaveLayoutForm(props: {
   readonly asset: LocalModel<'asset'>;
   readonly onClose: () => void;
 }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const { asset } = props;
   const [name, setName] = useState(asset.attributes.name);
   const [description, setDescription] = useState('');
-  const [errors, setErrors] = useState<{ name?: string; form?: string }>({});
+  const page = usePageState(['name']);
   const [saved, setSaved] = useState<{ id: string; name: string } | null>(null);
   const groups = useLiveQuery({
     type: 'datastreamgroup',
@@ -100,92 +91,62 @@ function SaveLayoutForm(props: {
   const tooLarge = () =>
     (streams !== undefined && streams.total > streams.items.length) ||
     templateGroupsBytes(layout) > TEMPLATE_MAX_GROUPS_BYTES;
-  const tooLargeOr = (message: string) =>
-    tooLarge()
-      ? t`This asset's groups and streams are too large for one layout: pre-processing code takes the most room.`
-      : translateServerText(i18n, message);
-
   const submit = async () => {
     if (!loaded) return;
     if (tooLarge()) {
-      setErrors({ form: tooLargeOr('') });
+      page.fail(
+        t`This asset's groups and streams are too large for one layout: pre-processing code takes the most room.`,
+      );
       return;
     }
     const attributes = { name, description, source_asset_id: asset.id, groups: layout };
     const checked = templateAttributesSchema.safeParse(attributes);
-    if (!checked.success) {
-      const nameIssue = checked.error.issues.find((i) => i.path[0] === 'name');
-      setErrors(
-        nameIssue === undefined
-          ? { form: tooLargeOr(checked.error.issues[0]?.message ?? '') }
-          : { name: translateServerText(i18n, nameIssue.message) },
-      );
-      if (nameIssue !== undefined) document.getElementById('layout-name')?.focus();
+    if (page.check(checked) === null || !checked.success) {
+      if (checked.error?.issues.some((i) => i.path[0] === 'name') === true) {
+        document.getElementById('layout-name')?.focus();
+      }
       return;
     }
     const answer = await syncWorker().writes.create('template', checked.data);
-    if ('error' in answer) {
-      const field = answer.error.fields?.name?.[0];
-      setErrors(
-        field === undefined
-          ? { form: translateServerText(i18n, callErrorText(answer.error)) }
-          : { name: translateServerText(i18n, field) },
-      );
-      return;
-    }
+    if (!page.took(answer) || 'error' in answer) return;
     setSaved({ id: answer.data.id, name: checked.data.name });
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-      data-testid="save-layout-form"
+    <ModalForm
+      testId="save-layout-form"
+      onSubmit={submit}
+      onCancel={props.onClose}
+      submitLabel={<Trans>Save layout</Trans>}
+      error={page.error}
+      disabled={!loaded}
     >
-      <Stack gap="sm">
-        <Text size="sm" c="dimmed" data-testid="layout-summary">
-          {loaded ? (
-            <Trans>
-              The layout keeps this asset's {groupTotal} stream groups and {streamTotal} data
-              streams with their settings, not their values.
-            </Trans>
-          ) : (
-            <Trans>Reading the asset's streams…</Trans>
-          )}
-        </Text>
-        <TextInput
-          id="layout-name"
-          label={t`Name of the layout`}
-          required
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
-          error={errors.name}
-          data-autofocus
-        />
-        <Textarea
-          label={t`Description`}
-          autosize
-          minRows={2}
-          value={description}
-          onChange={(e) => setDescription(e.currentTarget.value)}
-        />
-        {errors.form === undefined ? null : (
-          <Alert color="red" role="alert">
-            {errors.form}
-          </Alert>
+      <Text size="sm" c="dimmed" data-testid="layout-summary">
+        {loaded ? (
+          <Trans>
+            The layout keeps this asset's {groupTotal} stream groups and {streamTotal} data streams
+            with their settings, not their values.
+          </Trans>
+        ) : (
+          <Trans>Reading the asset's streams…</Trans>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose}>
-            <Trans>Cancel</Trans>
-          </Button>
-          <Button type="submit" disabled={!loaded}>
-            <Trans>Save layout</Trans>
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      </Text>
+      <TextInput
+        id="layout-name"
+        label={t`Name of the layout`}
+        required
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={page.fields.name}
+        data-autofocus
+      />
+      <Textarea
+        label={t`Description`}
+        autosize
+        minRows={2}
+        value={description}
+        onChange={(e) => setDescription(e.currentTarget.value)}
+      />
+    </ModalForm>
   );
 }

@@ -9,7 +9,6 @@ import {
   Paper,
   ScrollArea,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -21,6 +20,7 @@ import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useLiveModel, useWorkerSubscription } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { textOf } from '../devices/asset-texts';
+import { DataTable } from '../../components/data-table';
 
 /**
  * /app/gateways/{id}/terminal (spec 000 §2: tag internal): diagnostic commands to the gateway's
@@ -184,50 +184,46 @@ export function TerminalPage() {
         <Title order={2} size="h4">
           <Trans>Commands run on this gateway</Trans>
         </Title>
-        {audit === undefined ? null : audit.length === 0 ? (
-          <Text c="dimmed" size="sm">
-            <Trans>No commands yet.</Trans>
-          </Text>
-        ) : (
-          <Table striped aria-label={t`Commands run on this gateway`} data-testid="terminal-audit">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">
-                  <Trans>Time</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>User</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>Command</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>Result</Trans>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {audit.map((row) => (
-                <Table.Tr key={row.id} data-testid="terminal-audit-row">
-                  <Table.Td>
-                    {i18n.date(new Date(row.at), { dateStyle: 'short', timeStyle: 'medium' })}
-                  </Table.Td>
-                  <Table.Td>{row.user}</Table.Td>
-                  <Table.Td ff="monospace">{row.line}</Table.Td>
-                  <Table.Td>
-                    {row.ok === null ? (
-                      <Trans>Waiting</Trans>
-                    ) : row.ok ? (
-                      <Trans>Answered</Trans>
-                    ) : (
-                      <Trans>Refused or failed</Trans>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
+        <DataTable
+          rows={audit}
+          columns={[
+            {
+              id: 'time',
+              header: t`Time`,
+              cell: (row) =>
+                i18n.date(new Date(row.at), { dateStyle: 'short', timeStyle: 'medium' }),
+            },
+            { id: 'user', header: t`User`, cell: (row) => row.user },
+            {
+              id: 'command',
+              header: t`Command`,
+              cellProps: { ff: 'monospace' },
+              cell: (row) => row.line,
+            },
+            {
+              id: 'result',
+              header: t`Result`,
+              cell: (row) =>
+                row.ok === null ? (
+                  <Trans>Waiting</Trans>
+                ) : row.ok ? (
+                  <Trans>Answered</Trans>
+                ) : (
+                  <Trans>Refused or failed</Trans>
+                ),
+            },
+          ]}
+          rowKey={(row) => row.id}
+          rowData={() => ({ 'data-testid': 'terminal-audit-row' })}
+          name={{ label: t`Commands run on this gateway` }}
+          look={{ striped: true }}
+          testId="terminal-audit"
+          empty={
+            <Text c="dimmed" size="sm">
+              <Trans>No commands yet.</Trans>
+            </Text>
+          }
+        />
       </Stack>
     </Stack>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -100,18 +100,52 @@ function useAccept(token: string) {
   };
 }
 
-function Heading({ info }: { readonly info: InvitationInfo }) {
+/** Whom the invitation is from and for: the account and role, and the address (read only). */
+function Invited({ info }: { readonly info: InvitationInfo }) {
+  const { t } = useLingui();
   return (
-    <Text size="sm">
-      <Trans>
-        You are invited to {info.account} as {info.role}.
-      </Trans>
-    </Text>
+    <>
+      <Text size="sm">
+        <Trans>
+          You are invited to {info.account} as {info.role}.
+        </Trans>
+      </Text>
+      <TextInput
+        label={t`Email`}
+        value={info.email}
+        name="email"
+        autoComplete="username"
+        readOnly
+      />
+    </>
+  );
+}
+
+/** The end of either form: what failed, the submit button, and "…ing" for screen readers. */
+function Send(props: {
+  readonly error: string | null;
+  readonly busy: boolean;
+  readonly label: ReactNode;
+  readonly sending: ReactNode;
+}) {
+  const { i18n } = useLingui();
+  return (
+    <>
+      {props.error === null ? null : (
+        <Alert color="red" role="alert">
+          {translateServerText(i18n, props.error)}
+        </Alert>
+      )}
+      <Button type="submit" fullWidth loading={props.busy}>
+        {props.label}
+      </Button>
+      <VisuallyHidden role="status">{props.busy ? props.sending : null}</VisuallyHidden>
+    </>
   );
 }
 
 function JoinForm({ token, info }: { readonly token: string; readonly info: InvitationInfo }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const form = useForm({
     fields: JOIN_FIELDS,
     initial: { firstname: '', lastname: '', password: '' },
@@ -124,14 +158,7 @@ function JoinForm({ token, info }: { readonly token: string; readonly info: Invi
   const { newPasswordMin: min, newPasswordMax: max } = LIMITS;
   return (
     <UserForm title={<Trans>Join the account</Trans>} busy={busy} onSubmit={submit}>
-      <Heading info={info} />
-      <TextInput
-        label={t`Email`}
-        value={info.email}
-        name="email"
-        autoComplete="username"
-        readOnly
-      />
+      <Invited info={info} />
       <TextInput
         {...form.field('firstname')}
         label={t`First name`}
@@ -151,21 +178,18 @@ function JoinForm({ token, info }: { readonly token: string; readonly info: Invi
         autoComplete="new-password"
         required
       />
-      {error === null ? null : (
-        <Alert color="red" role="alert">
-          {translateServerText(i18n, error)}
-        </Alert>
-      )}
-      <Button type="submit" fullWidth loading={busy}>
-        <Trans>Join</Trans>
-      </Button>
-      <VisuallyHidden role="status">{busy ? <Trans>Joining…</Trans> : null}</VisuallyHidden>
+      <Send
+        error={error}
+        busy={busy}
+        label={<Trans>Join</Trans>}
+        sending={<Trans>Joining…</Trans>}
+      />
     </UserForm>
   );
 }
 
 function AcceptForm({ token, info }: { readonly token: string; readonly info: InvitationInfo }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const form = useForm({ fields: ACCEPT_FIELDS, initial: { password: '' }, validate: acceptForm });
   const accept = useAccept(token);
   const { busy, error, submit } = useSubmit(form.check, (data) =>
@@ -173,29 +197,19 @@ function AcceptForm({ token, info }: { readonly token: string; readonly info: In
   );
   return (
     <UserForm title={<Trans>Accept the invitation</Trans>} busy={busy} onSubmit={submit}>
-      <Heading info={info} />
-      <TextInput
-        label={t`Email`}
-        value={info.email}
-        name="email"
-        autoComplete="username"
-        readOnly
-      />
+      <Invited info={info} />
       <PasswordInput
         {...form.field('password')}
         label={t`Your password`}
         autoComplete="current-password"
         required
       />
-      {error === null ? null : (
-        <Alert color="red" role="alert">
-          {translateServerText(i18n, error)}
-        </Alert>
-      )}
-      <Button type="submit" fullWidth loading={busy}>
-        <Trans>Accept</Trans>
-      </Button>
-      <VisuallyHidden role="status">{busy ? <Trans>Accepting…</Trans> : null}</VisuallyHidden>
+      <Send
+        error={error}
+        busy={busy}
+        label={<Trans>Accept</Trans>}
+        sending={<Trans>Accepting…</Trans>}
+      />
     </UserForm>
   );
 }

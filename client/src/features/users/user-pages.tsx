@@ -1,7 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
-  Alert,
   Button,
   Checkbox,
   Chip,
@@ -26,9 +25,14 @@ import {
   type NotificationSettings,
   type UserProfile,
 } from '@plant/shared-schema';
-import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { callApi } from '../../session/api';
-import { firstIssuePerField, serverFieldErrors, translatedErrors } from '../user/form-errors';
+import {
+  LoadState,
+  PageError,
+  SavedNote,
+  useLoaded,
+  usePageState,
+} from '../../components/page-state';
 import { sessionAtom } from '../../state/session';
 import { EmptyState } from '../../components/empty-state';
 import { useCan, useHasTag } from '../../permissions/permissions';
@@ -42,8 +46,6 @@ import {
   useMemberDirectory,
 } from './member-actions';
 import { Name } from '../../components/name';
-
-type Errors = Partial<Record<string, string>>;
 
 const PROFILE_FIELDS = ['firstname', 'lastname', 'email', 'phone', 'language', 'password'] as const;
 const NOTIFICATION_FIELDS = [
@@ -61,73 +63,38 @@ function useUserId(): string {
 
 /** /app/users/{userid}/details (spec 001 §3 User): names, e-mail, phone, language. */
 export function UserDetailsPage() {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const userId = useUserId();
-  const [profile, setProfile] = useState<UserProfile | null>(null);
-  const [loadedEmail, setLoadedEmail] = useState('');
+  const [loaded, replace] = useLoaded(userId, () =>
+    callApi('GET', apiPaths.userProfile(userId), userProfileSchema),
+  );
+  const [edited, setEdited] = useState<UserProfile | null>(null);
   const [password, setPassword] = useState('');
   const self = useAtomValue(sessionAtom)?.user.id === userId;
-  const [errors, setErrors] = useState<Errors>({});
-  const [status, setStatus] = useState<string | null>(null);
+  const page = usePageState(PROFILE_FIELDS);
   const [busy, setBusy] = useState(false);
-  const translate = (text: string) => translateServerText(i18n, text);
 
-  useEffect(() => {
-    void callApi('GET', apiPaths.userProfile(userId), userProfileSchema).then((answer) => {
-      if ('error' in answer) setErrors({ form: translate(callErrorText(answer.error)) });
-      else {
-        setProfile(answer.data);
-        setLoadedEmail(answer.data.email);
-      }
-    });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [userId]);
-
-  if (profile === null) {
-    return errors.form === undefined ? (
-      <Text c="dimmed">
-        <Trans>Loading…</Trans>
-      </Text>
-    ) : (
-      <Alert color="red">{errors.form}</Alert>
-    );
-  }
+  if (loaded.name !== 'loaded') return <LoadState state={loaded} />;
+  const loadedEmail = loaded.data.email;
+  const profile = edited ?? loaded.data;
+  const errors = page.fields;
 
   const set = (field: keyof UserProfile) => (value: string) =>
-    setProfile({ ...profile, [field]: value });
+    setEdited({ ...profile, [field]: value });
 
   const save = async () => {
-    setStatus(null);
-    const checked = userProfileSchema.safeParse(profile);
-    if (!checked.success) {
-      setErrors(
-        translatedErrors(firstIssuePerField(checked.error.issues, PROFILE_FIELDS), translate),
-      );
-      return;
-    }
+    const checked = page.check(userProfileSchema.safeParse(profile));
+    if (checked === null) return;
     setBusy(true);
-    const emailMoves = checked.data.email !== loadedEmail;
+    const emailMoves = checked.email !== loadedEmail;
     const answer = await callApi('PUT', apiPaths.userProfile(userId), userProfileSchema, {
-      body: emailMoves ? { ...checked.data, password } : checked.data,
+      body: emailMoves ? { ...checked, password } : checked,
     });
     setBusy(false);
-    if ('error' in answer) {
-      const onFields = translatedErrors(
-        serverFieldErrors(answer.error.fields, PROFILE_FIELDS),
-        translate,
-      );
-      setErrors(
-        Object.keys(onFields).length > 0
-          ? onFields
-          : { form: translate(callErrorText(answer.error)) },
-      );
-      return;
-    }
-    setErrors({});
-    setProfile(answer.data);
-    setLoadedEmail(answer.data.email);
+    if (!page.took(answer, 'call') || 'error' in answer) return;
+    replace(answer.data);
+    setEdited(null);
     setPassword('');
-    setStatus(t`Saved.`);
   };
 
   return (
@@ -191,18 +158,12 @@ export function UserDetailsPage() {
             data={LANGUAGES.map((l) => ({ value: l, label: l }))}
             onChange={(e) => set('language')(e.currentTarget.value)}
           />
-          {errors.form === undefined ? null : (
-            <Alert color="red" role="alert">
-              {errors.form}
-            </Alert>
-          )}
+          <PageError error={page.error} />
           <Group>
             <Button type="submit" loading={busy}>
               <Trans>Save</Trans>
             </Button>
-            <Text role="status" size="sm" c="green">
-              {status}
-            </Text>
+            <SavedNote saved={page.saved} />
           </Group>
         </Stack>
       </form>
@@ -217,57 +178,32 @@ const DAYS = [1, 2, 3, 4, 5, 6, 0] as const;
  * and a window of times; outside it, delivery waits for the next slot.
  */
 export function UserNotificationsPage() {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const userId = useUserId();
-  const [settings, setSettings] = useState<NotificationSettings | null>(null);
-  const [errors, setErrors] = useState<Errors>({});
-  const [status, setStatus] = useState<string | null>(null);
-  const translate = (text: string) => translateServerText(i18n, text);
+  const [loaded, replace] = useLoaded(userId, () =>
+    callApi('GET', apiPaths.userNotifications(userId), notificationSettingsSchema),
+  );
+  const [edited, setSettings] = useState<NotificationSettings | null>(null);
+  const page = usePageState(NOTIFICATION_FIELDS);
   const dayNames = [t`Sun`, t`Mon`, t`Tue`, t`Wed`, t`Thu`, t`Fri`, t`Sat`];
 
-  useEffect(() => {
-    void callApi('GET', apiPaths.userNotifications(userId), notificationSettingsSchema).then(
-      (answer) => {
-        if ('error' in answer) setErrors({ form: translate(callErrorText(answer.error)) });
-        else setSettings(answer.data);
-      },
-    );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [userId]);
-
-  if (settings === null) {
-    return errors.form === undefined ? (
-      <Text c="dimmed">
-        <Trans>Loading…</Trans>
-      </Text>
-    ) : (
-      <Alert color="red">{errors.form}</Alert>
-    );
-  }
+  if (loaded.name !== 'loaded') return <LoadState state={loaded} />;
+  const settings = edited ?? loaded.data;
   const window = settings.window;
+  const errors = page.fields;
 
   const save = async () => {
-    setStatus(null);
-    const checked = notificationSettingsSchema.safeParse(settings);
-    if (!checked.success) {
-      setErrors(
-        translatedErrors(firstIssuePerField(checked.error.issues, NOTIFICATION_FIELDS), translate),
-      );
-      return;
-    }
+    const checked = page.check(notificationSettingsSchema.safeParse(settings));
+    if (checked === null) return;
     const answer = await callApi(
       'PUT',
       apiPaths.userNotifications(userId),
       notificationSettingsSchema,
-      { body: checked.data },
+      { body: checked },
     );
-    if ('error' in answer) {
-      setErrors({ form: translate(callErrorText(answer.error)) });
-      return;
-    }
-    setErrors({});
-    setSettings(answer.data);
-    setStatus(t`Saved.`);
+    if (!page.took(answer, 'call') || 'error' in answer) return;
+    replace(answer.data);
+    setSettings(null);
   };
 
   return (
@@ -362,18 +298,12 @@ export function UserNotificationsPage() {
           </Text>
         </Stack>
       )}
-      {errors.form === undefined ? null : (
-        <Alert color="red" role="alert">
-          {errors.form}
-        </Alert>
-      )}
+      <PageError error={page.error} />
       <Group>
         <Button onClick={() => void save()}>
           <Trans>Save</Trans>
         </Button>
-        <Text role="status" size="sm" c="green">
-          {status}
-        </Text>
+        <SavedNote saved={page.saved} />
       </Group>
     </Stack>
   );
