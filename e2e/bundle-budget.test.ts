@@ -19,10 +19,8 @@ import {
  * shrink) until they are brought under it: each pulls a large library into its first visit.
  */
 const OVER_BUDGET_TODAY: Readonly<Record<string, number>> = {
-  // The asset's page: its sections, the stream groups, file upload and the values' chart.
-  'src/features/devices/device-details-page.tsx': 325 * 1024,
-  // One data stream: the history chart and its form.
-  'src/features/devices/stream-page.tsx': 315 * 1024,
+  // One data stream: the history chart (uPlot) on its first visit; 300.5 KB (its form is lazy).
+  'src/features/devices/stream-page.tsx': 305 * 1024,
 };
 
 let client: BuiltClient;

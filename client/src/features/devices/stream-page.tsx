@@ -30,7 +30,6 @@ import { syncWorker } from '../../sync/worker';
 import { streamTypeLabel, textOf } from './asset-texts';
 import { devicePaths } from './paths';
 import { StreamChart } from './stream-chart';
-import { StreamForm } from './stream-form';
 import { streamShapeOf, valueText, type StreamShape } from './stream-values';
 import { Name } from '../../components/name';
 
@@ -38,6 +37,8 @@ import { Name } from '../../components/name';
 const AlarmsSection = lazy(() =>
   import('../alarms/alarms-section').then((m) => ({ default: m.AlarmsSection })),
 );
+/* The stream's form opens on a click: its chunk (NumberInput and its number formatting) after the page. */
+const StreamForm = lazy(() => import('./stream-form').then((m) => ({ default: m.StreamForm })));
 
 /**
  * /app/devices/{id}/input/{inputid}: one data stream over the shared date range (spec 000 §4,
@@ -130,7 +131,11 @@ function StreamView({
         <DateRangeControl />
       </Group>
 
-      {editing ? <StreamForm stream={stream} onDone={() => setEditing(false)} /> : null}
+      {editing ? (
+        <Suspense fallback={<Loader size="sm" role="status" aria-label={t`Loading the form…`} />}>
+          <StreamForm stream={stream} onDone={() => setEditing(false)} />
+        </Suspense>
+      ) : null}
 
       {history?.offline === true ? (
         <Alert color="yellow" data-testid="stream-offline" title={t`No connection to the server`}>
