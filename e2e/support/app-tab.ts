@@ -46,8 +46,11 @@ export class AppTab {
     return url.pathname + url.search;
   }
 
-  /** Waits until the app's path matches. */
-  async waitForPath(pattern: RegExp, timeout = 30_000): Promise<void> {
+  /**
+   * Waits until the app's path matches: as long as the other waits (60 s), since a path often
+   * follows a whole page load, which took over 30 s once on a machine busy with a full run.
+   */
+  async waitForPath(pattern: RegExp, timeout = 60_000): Promise<void> {
     await this.page.waitForURL((url) => pattern.test(url.pathname + url.search), { timeout });
   }
 

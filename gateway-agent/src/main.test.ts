@@ -15,7 +15,13 @@ import { dataOf, startTestServer, type TestServer } from '../../server/src/testi
  * with one line saying what is wrong. Its key never shows in its log.
  */
 const MAIN = path.resolve(import.meta.dirname, 'main.ts');
-const WAIT = { timeout: 50_000, interval: 100 };
+/**
+ * A child program starts slowly on a machine busy with a full run (tsx compiles it, then the
+ * protocol libraries load): once it was not online within 50 s beside two browser tests.
+ */
+const WAIT = { timeout: 120_000, interval: 100 };
+/** A test that starts the program and waits for it several times. */
+const PROGRAM_TEST_MS = 300_000;
 /** The settings the program also reads from the environment: the tests give them explicitly. */
 const AGENT_ENV = ['GATEWAY_SERVER', 'GATEWAY_ID', 'GATEWAY_KEY', 'GATEWAY_DATA', 'LOG_LEVEL'];
 
@@ -182,77 +188,89 @@ async function expectWorksAndStops(
 }
 
 describe('the gateway agent program', () => {
-  it('runs from flags: JSON lines, the gateway online, values stored, a clean stop on SIGTERM', async () => {
-    const gw = await gatewayWithKey(0);
-    const dataDir = path.join(tempDir(), 'data');
-    const agent = runAgent([
-      '--server',
-      server.url,
-      '--gateway',
-      gw.gatewayId,
-      '--key',
-      gw.key,
-      '--data',
-      dataDir,
-    ]);
-    await expectWorksAndStops(agent, gw, dataDir);
-  });
+  it(
+    'runs from flags: JSON lines, the gateway online, values stored, a clean stop on SIGTERM',
+    async () => {
+      const gw = await gatewayWithKey(0);
+      const dataDir = path.join(tempDir(), 'data');
+      const agent = runAgent([
+        '--server',
+        server.url,
+        '--gateway',
+        gw.gatewayId,
+        '--key',
+        gw.key,
+        '--data',
+        dataDir,
+      ]);
+      await expectWorksAndStops(agent, gw, dataDir);
+    },
+    PROGRAM_TEST_MS,
+  );
 
-  it('runs from a JSON config file the same way, a flag winning over the file', async () => {
-    const gw = await gatewayWithKey(1);
-    const dir = tempDir();
-    const dataDir = path.join(dir, 'data');
-    const file = path.join(dir, 'gateway.json');
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        server: server.url,
-        gateway: gw.gatewayId,
-        key: gw.key,
-        data: dataDir,
-        // Overridden by --log-level info: otherwise 'gateway agent started' would not show.
-        log_level: 'warn',
-        batch_points: 100,
-      }),
-      { mode: 0o600 },
-    );
-    const agent = runAgent(['--config', file, '--log-level', 'info']);
-    await expectWorksAndStops(agent, gw, dataDir);
-  });
+  it(
+    'runs from a JSON config file the same way, a flag winning over the file',
+    async () => {
+      const gw = await gatewayWithKey(1);
+      const dir = tempDir();
+      const dataDir = path.join(dir, 'data');
+      const file = path.join(dir, 'gateway.json');
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          server: server.url,
+          gateway: gw.gatewayId,
+          key: gw.key,
+          data: dataDir,
+          // Overridden by --log-level info: otherwise 'gateway agent started' would not show.
+          log_level: 'warn',
+          batch_points: 100,
+        }),
+        { mode: 0o600 },
+      );
+      const agent = runAgent(['--config', file, '--log-level', 'info']);
+      await expectWorksAndStops(agent, gw, dataDir);
+    },
+    PROGRAM_TEST_MS,
+  );
 
-  it('keeps running with a wrong key, saying the server refused it, and stops on SIGTERM', async () => {
-    const gw = await gatewayWithKey(4);
-    const wrongKey = 'wrong-key-0123456789abcdefghijklmnop';
-    const agent = runAgent([
-      '--server',
-      server.url,
-      '--gateway',
-      gw.gatewayId,
-      '--key',
-      wrongKey,
-      '--data',
-      path.join(tempDir(), 'data'),
-    ]);
-    await expect
-      .poll(() => agent.log().filter((l) => l.level === 'error').length, WAIT)
-      .toBeGreaterThan(0);
-    // Said once, however often it tries again.
-    const errors = agent.log().filter((l) => l.level === 'error');
-    expect(errors.map((l) => l.msg)).toEqual([
-      expect.stringMatching(/^The server refused the gateway credentials/),
-    ]);
-    expect(errors[0]?.gateway).toBe(gw.gatewayId);
-    // An error goes to stderr; the program goes on (trying again, in case the key is renewed).
-    expect(agent.stderr()).toContain('The server refused the gateway credentials');
-    expect(agent.child.exitCode).toBeNull();
-    expect((await gatewayAttributes(gw.gatewayId)).connection).toBe('offline');
+  it(
+    'keeps running with a wrong key, saying the server refused it, and stops on SIGTERM',
+    async () => {
+      const gw = await gatewayWithKey(4);
+      const wrongKey = 'wrong-key-0123456789abcdefghijklmnop';
+      const agent = runAgent([
+        '--server',
+        server.url,
+        '--gateway',
+        gw.gatewayId,
+        '--key',
+        wrongKey,
+        '--data',
+        path.join(tempDir(), 'data'),
+      ]);
+      await expect
+        .poll(() => agent.log().filter((l) => l.level === 'error').length, WAIT)
+        .toBeGreaterThan(0);
+      // Said once, however often it tries again.
+      const errors = agent.log().filter((l) => l.level === 'error');
+      expect(errors.map((l) => l.msg)).toEqual([
+        expect.stringMatching(/^The server refused the gateway credentials/),
+      ]);
+      expect(errors[0]?.gateway).toBe(gw.gatewayId);
+      // An error goes to stderr; the program goes on (trying again, in case the key is renewed).
+      expect(agent.stderr()).toContain('The server refused the gateway credentials');
+      expect(agent.child.exitCode).toBeNull();
+      expect((await gatewayAttributes(gw.gatewayId)).connection).toBe('offline');
 
-    agent.child.kill('SIGTERM');
-    await expect.poll(() => agent.exit(), WAIT).toEqual({ code: 0, signal: null });
-    expect(agent.outLog().at(-1)).toMatchObject({ msg: 'gateway agent stopped' });
-    expect(agent.stdout() + agent.stderr()).not.toContain(wrongKey);
-    expect(agent.stdout() + agent.stderr()).not.toContain(gw.key);
-  });
+      agent.child.kill('SIGTERM');
+      await expect.poll(() => agent.exit(), WAIT).toEqual({ code: 0, signal: null });
+      expect(agent.outLog().at(-1)).toMatchObject({ msg: 'gateway agent stopped' });
+      expect(agent.stdout() + agent.stderr()).not.toContain(wrongKey);
+      expect(agent.stdout() + agent.stderr()).not.toContain(gw.key);
+    },
+    PROGRAM_TEST_MS,
+  );
 });
 
 describe('bad input stops the program at once with one line saying what is wrong', () => {
