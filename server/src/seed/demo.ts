@@ -66,10 +66,13 @@ const SUPERVISOR_PERMISSIONS = [
 let demoHashes: Promise<string[]> | undefined;
 
 function demoPasswordHashes(): Promise<string[]> {
-  demoHashes ??= Promise.all(Object.values(DEMO_USERS).map(() => hashPassword(DEMO_PASSWORD)));
-  demoHashes.catch(() => {
-    demoHashes = undefined;
-  });
+  if (demoHashes === undefined) {
+    const made = Promise.all(Object.values(DEMO_USERS).map(() => hashPassword(DEMO_PASSWORD)));
+    made.catch(() => {
+      if (demoHashes === made) demoHashes = undefined;
+    });
+    demoHashes = made;
+  }
   return demoHashes;
 }
 
