@@ -16,9 +16,10 @@ afterAll(() => e2e.close());
 describe('account lists', () => {
   it('an integration with its settings, and an error code list with its codes', async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/accounts/${admin.accountId}/integrations`);
+    const tab = await e2e.signedInApp(
+      DEMO_USERS.admin,
+      `/app/accounts/${admin.accountId}/integrations`,
+    );
     const page = tab.page;
     const empty = page.getByText('No integrations yet.');
     await expect.poll(() => empty.count()).toBe(1);

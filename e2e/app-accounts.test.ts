@@ -19,17 +19,13 @@ afterAll(() => e2e.close());
 describe('accounts', () => {
   it('makes a subaccount, deactivates it, and sets a design', async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto('/app/accounts/list');
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/accounts/list');
     const page = tab.page;
     const rows = page.getByTestId('account-row');
     await expect.poll(() => rows.count()).toBe(3);
 
     // Another admin's open list follows live (the accounts are synced models).
-    const other = await e2e.openApp(await e2e.browser());
-    await other.signInAt(DEMO_USERS.internal);
-    await other.goto('/app/accounts/list');
+    const other = await e2e.signedInApp(DEMO_USERS.internal, '/app/accounts/list');
     const otherEast = other.page.locator('[data-testid="account-row"][data-name="Customer East"]');
     await expect.poll(() => other.page.getByTestId('account-row').count()).toBe(3);
 

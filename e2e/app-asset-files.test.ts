@@ -60,9 +60,7 @@ describe('photos and documents', () => {
     // Another user is signed in elsewhere.
     const other = await e2e.openApp(await e2e.browser());
     await other.signInAt(DEMO_USERS.internal);
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto('/app/devices/list');
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/devices/list');
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
     e2e.offline();
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('offline');
@@ -141,9 +139,7 @@ describe('photos and documents', () => {
     const docPath = path.join(dir, 'Wiring diagram.pdf');
     await writeFile(docPath, bytes);
 
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/devices/${asset.id}/details`);
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/devices/${asset.id}/details`);
     const documents = tab.page.getByTestId('asset-documents');
     await expect.poll(() => documents.getByTestId('no-documents').count()).toBe(1);
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
@@ -200,9 +196,7 @@ describe('photos and documents', () => {
   it('refuses a photo that is not an image, on its field', async () => {
     const txt = path.join(dir, 'notes.txt');
     await writeFile(txt, 'not a photo');
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto('/app/devices/list');
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/devices/list');
     await tab.page.getByTestId('new-asset').click();
     const form = tab.page.getByTestId('asset-form');
     await form.getByRole('textbox', { name: /^Name/ }).fill('Bad photo');

@@ -19,9 +19,7 @@ afterAll(() => e2e.close());
 describe('assets: create, edit, delete', () => {
   it('makes an asset with the form, checked field by field, and edits it with Edit Asset', async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto('/app/devices/list');
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/devices/list');
     const page = tab.page;
     await page.getByTestId('new-asset').click();
     const form = page.getByTestId('asset-form');
@@ -86,9 +84,7 @@ describe('assets: create, edit, delete', () => {
 
   it('an asset made offline shows at once, survives a reload, and reaches the server once', async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto('/app/devices/list');
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/devices/list');
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
     e2e.offline();
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('offline');
@@ -127,9 +123,7 @@ describe('assets: create, edit, delete', () => {
     const groups = (await e2e.serverModels(admin.accountId, 'datastreamgroup')).filter(
       (m) => m.attributes.asset_id === asset.id,
     );
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/devices/${asset.id}/details`);
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/devices/${asset.id}/details`);
     await tab.page.getByTestId('edit-asset').click();
     await tab.page.getByRole('button', { name: 'Delete asset' }).click();
     const consequences = tab.page.getByTestId('delete-asset-consequences');
@@ -156,9 +150,7 @@ describe('assets: create, edit, delete', () => {
       (a) => a.attributes.name === 'Press line 1',
     );
     if (asset === undefined) throw new Error('no Press line 1');
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.tech);
-    await tab.goto(`/app/devices/${asset.id}/details`);
+    const tab = await e2e.signedInApp(DEMO_USERS.tech, `/app/devices/${asset.id}/details`);
     await tab.page.getByTestId('edit-asset').click();
     const form = tab.page.getByTestId('asset-form');
     await expect.poll(() => form.getByRole('textbox', { name: /^Name/ }).count()).toBe(1);

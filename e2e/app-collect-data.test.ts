@@ -37,9 +37,11 @@ describe('the collect-data wizard', () => {
     device.setRegisters('holding', 7, 321, { datatype: 'uint16' });
 
     const browser = await e2e.browser();
-    const tab = await e2e.openApp(browser);
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/devices/${gw.assetId}/details`);
+    const tab = await e2e.signedInApp(
+      DEMO_USERS.admin,
+      `/app/devices/${gw.assetId}/details`,
+      browser,
+    );
     const page = tab.page;
     const details = new DeviceDetailsPage(page);
     await expect.poll(() => details.name()).not.toBe('');

@@ -65,7 +65,7 @@ describe('the app under its Content-Security-Policy', () => {
   });
 
   it('a page the service worker answers from its cache is under the same policy', async () => {
-    const tab = await e2e.openApp(await e2e.browser(), '/user/login');
+    const tab = await e2e.openApp(await e2e.browser({ serviceWorkers: 'allow' }), '/user/login');
     await tab.signIn(DEMO_USERS.admin);
     await tab.page.evaluate(async () => {
       await navigator.serviceWorker.ready;

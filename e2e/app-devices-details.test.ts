@@ -34,9 +34,7 @@ async function put(admin: Admin, collection: string, id: string, json: Record<st
 
 async function openDetails(id: string): Promise<{ tab: AppTab; details: DeviceDetailsPage }> {
   const browser = await e2e.browser();
-  const tab = await e2e.openApp(browser);
-  await tab.signInAt(DEMO_USERS.admin);
-  await tab.goto(`/app/devices/${id}/details`);
+  const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/devices/${id}/details`, browser);
   const details = new DeviceDetailsPage(tab.page);
   await expect.poll(() => details.name()).not.toBe('');
   return { tab, details };
@@ -167,9 +165,11 @@ describe('the asset details', () => {
   it('says clearly when there is no such asset', async () => {
     const { details } = await (async () => {
       const browser = await e2e.browser();
-      const tab = await e2e.openApp(browser);
-      await tab.signInAt(DEMO_USERS.admin);
-      await tab.goto('/app/devices/0190a0b0-0000-7000-8000-000000000000/details');
+      const tab = await e2e.signedInApp(
+        DEMO_USERS.admin,
+        '/app/devices/0190a0b0-0000-7000-8000-000000000000/details',
+        browser,
+      );
       return { details: new DeviceDetailsPage(tab.page) };
     })();
     await expect.poll(() => details.notFound.count()).toBe(1);

@@ -22,9 +22,7 @@ async function serverNames(accountId: string): Promise<string[]> {
 
 async function openList(): Promise<{ tab: AppTab; list: DevicesListPage }> {
   const browser = await e2e.browser();
-  const tab = await e2e.openApp(browser);
-  await tab.signInAt(DEMO_USERS.admin);
-  await tab.goto('/app/devices/list');
+  const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/devices/list', browser);
   return { tab, list: new DevicesListPage(tab.page) };
 }
 

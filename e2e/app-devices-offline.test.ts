@@ -14,9 +14,7 @@ describe('assets offline', () => {
   it('a rename made offline shows at once, survives a reload while offline as 1 pending write, and reaches the server once back online', async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const browser = await e2e.browser();
-    const tab = await e2e.openApp(browser);
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto('/app/devices/list');
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/devices/list', browser);
     const list = new DevicesListPage(tab.page);
     await expect.poll(() => list.count()).toBe('13 assets');
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');

@@ -98,9 +98,7 @@ async function openList(user: string = DEMO_USERS.admin): Promise<{
   tab: AppTab;
   list: DevicesListPage;
 }> {
-  const tab = await e2e.openApp(await e2e.browser());
-  await tab.signInAt(user);
-  await tab.goto('/app/devices/list');
+  const tab = await e2e.signedInApp(user, '/app/devices/list');
   return { tab, list: new DevicesListPage(tab.page) };
 }
 
@@ -344,9 +342,7 @@ describe('the map offline, and with detail tiles', () => {
       env: { MAP_TILES_URL: `http://127.0.0.1:${port}/{z}/{x}/{y}.png` },
     });
     try {
-      const tab = await detailed.openApp(await detailed.browser());
-      await tab.signInAt(DEMO_USERS.admin);
-      await tab.goto('/app/devices/list');
+      const tab = await detailed.signedInApp(DEMO_USERS.admin, '/app/devices/list');
       const list = new DevicesListPage(tab.page);
       await list.chooseView('Map');
       await expect.poll(() => list.map.getAttribute('data-ready')).toBe('true');

@@ -23,9 +23,7 @@ describe('the gateway pages', () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const gw = await demoGateway(e2e.server, admin.accountId, 6);
     const browser = await e2e.browser();
-    const tab = await e2e.openApp(browser);
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto('/app/gateways/list');
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/gateways/list', browser);
     const rows = tab.page.getByTestId('gateway-row');
     // The twelve machines' gateways and the demo smartphone's.
     await expect.poll(() => rows.count()).toBe(13);
@@ -104,9 +102,11 @@ describe('the gateway pages', () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const gw = await demoGateway(e2e.server, admin.accountId, 8);
     const browser = await e2e.browser();
-    const tab = await e2e.openApp(browser);
-    await tab.signInAt(DEMO_USERS.tech);
-    await tab.goto(`/app/gateways/${gw.gatewayId}/details`);
+    const tab = await e2e.signedInApp(
+      DEMO_USERS.tech,
+      `/app/gateways/${gw.gatewayId}/details`,
+      browser,
+    );
     await expect.poll(() => tab.page.getByTestId('gateway-network').count()).toBe(1);
     expect(await tab.page.getByTestId('gateway-credentials').count()).toBe(0);
     expect(await tab.page.getByRole('button', { name: 'Save network settings' }).count()).toBe(0);

@@ -32,7 +32,7 @@ describe('the app without a network', () => {
   });
 
   it('after one online visit the app opens with no network at all', async () => {
-    const browser = await e2e.browser();
+    const browser = await e2e.browser({ serviceWorkers: 'allow' });
     const tab = await e2e.openApp(browser, '/user/login');
     await tab.signIn(DEMO_USERS.tech);
     await tab.waitForPath(/^\/app\/devices\/list$/);

@@ -29,12 +29,8 @@ describe('roles, synced', () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const role = await technicianRole(admin.token);
     const path = `/app/accounts/${admin.accountId}/roles/${role.id}`;
-    const first = await e2e.openApp(await e2e.browser());
-    await first.signInAt(DEMO_USERS.admin);
-    await first.goto(path);
-    const second = await e2e.openApp(await e2e.browser());
-    await second.signInAt(DEMO_USERS.internal);
-    await second.goto(path);
+    const first = await e2e.signedInApp(DEMO_USERS.admin, path);
+    const second = await e2e.signedInApp(DEMO_USERS.internal, path);
 
     const box = (tab: typeof first) => tab.page.getByRole('checkbox', { name: 'dashboard::view' });
     await expect.poll(() => box(first).isChecked()).toBe(false);
@@ -65,9 +61,10 @@ describe('roles, synced', () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const role = await technicianRole(admin.token);
     expect(role.permissions).not.toContain('security-insights::view');
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/accounts/${admin.accountId}/roles/${role.id}`);
+    const tab = await e2e.signedInApp(
+      DEMO_USERS.admin,
+      `/app/accounts/${admin.accountId}/roles/${role.id}`,
+    );
     const box = () => tab.page.getByRole('checkbox', { name: 'security-insights::view' });
     await expect.poll(() => box().isChecked()).toBe(false);
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');

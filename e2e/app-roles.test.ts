@@ -34,9 +34,10 @@ describe('roles', () => {
     if (dragged === undefined || typed === undefined) throw new Error('too few assets');
     const nameOf = (a: typeof dragged) => String(a.attributes.name);
 
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/accounts/${admin.accountId}/roles/${before.id}`);
+    const tab = await e2e.signedInApp(
+      DEMO_USERS.admin,
+      `/app/accounts/${admin.accountId}/roles/${before.id}`,
+    );
     const page = tab.page;
     const outside = page.getByTestId('role-assets-outside');
     const inside = page.getByTestId('role-assets-inside');
@@ -89,9 +90,10 @@ describe('roles', () => {
     );
     const adminRole = roles.find((r) => r.slug === 'admin');
     if (adminRole === undefined) throw new Error('no admin role');
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/accounts/${admin.accountId}/roles/${adminRole.id}`);
+    const tab = await e2e.signedInApp(
+      DEMO_USERS.admin,
+      `/app/accounts/${admin.accountId}/roles/${adminRole.id}`,
+    );
     await expect
       .poll(() =>
         tab.page.getByText('The roles admin and norole cannot be changed or deleted.').count(),
@@ -101,9 +103,7 @@ describe('roles', () => {
     expect(await tab.page.getByRole('checkbox', { name: 'asset::view' }).isDisabled()).toBe(true);
 
     // A technician (no account::view) does not get the screen at all.
-    const other = await e2e.openApp(await e2e.browser());
-    await other.signInAt(DEMO_USERS.tech);
-    await other.goto(`/app/accounts/${admin.accountId}/roles`);
+    const other = await e2e.signedInApp(DEMO_USERS.tech, `/app/accounts/${admin.accountId}/roles`);
     await expect.poll(() => other.path()).toBe('/app/devices/list');
     expect(await other.page.getByTestId('roles-page').count()).toBe(0);
   });

@@ -20,9 +20,7 @@ afterEach(() => e2e.online());
 describe('signing out', () => {
   it('with changes not sent yet, asks first and says how many; Cancel keeps the user signed in', async () => {
     const browser = await e2e.browser();
-    const tab = await e2e.openApp(browser);
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto('/app/devices/list');
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/devices/list', browser);
     const list = new DevicesListPage(tab.page);
     await expect.poll(() => list.count()).toBe('13 assets');
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
@@ -59,9 +57,7 @@ describe('signing out', () => {
 
   it('with nothing unsent, signs out at once', async () => {
     const browser = await e2e.browser();
-    const tab = await e2e.openApp(browser);
-    await tab.signInAt(DEMO_USERS.tech);
-    await tab.goto('/app/devices/list');
+    const tab = await e2e.signedInApp(DEMO_USERS.tech, '/app/devices/list', browser);
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
     const shell = new ShellPage(tab.page);
     await shell.signOut();
@@ -71,9 +67,7 @@ describe('signing out', () => {
 
   it('a session the server refuses: the stored user goes at once, the sign-in screen follows after 1 s', async () => {
     const browser = await e2e.browser();
-    const tab = await e2e.openApp(browser);
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto('/app/devices/list');
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/devices/list', browser);
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
 
     // When the stored user goes and when the app is left, as the page sees it.

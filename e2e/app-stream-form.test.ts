@@ -28,9 +28,11 @@ describe('the data stream definition', () => {
     });
 
     const browser = await e2e.browser();
-    const tab = await e2e.openApp(browser);
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/devices/${gw.assetId}/input/${stream}`);
+    const tab = await e2e.signedInApp(
+      DEMO_USERS.admin,
+      `/app/devices/${gw.assetId}/input/${stream}`,
+      browser,
+    );
     const page = tab.page;
     await page.getByRole('button', { name: 'Edit definition' }).click();
     const form = page.getByTestId('stream-form');

@@ -30,9 +30,7 @@ describe('stream groups', () => {
         .map((g) => String(g.attributes.name));
     expect(await groupsOnServer()).toEqual(['Drive', 'Hydraulics']);
 
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/devices/${asset.id}/details`);
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/devices/${asset.id}/details`);
     const page = tab.page;
     const shown = () =>
       page
@@ -111,9 +109,7 @@ describe('stream groups', () => {
       (a) => a.attributes.name === 'Press line 2',
     );
     if (asset === undefined) throw new Error('no Press line 2');
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.tech);
-    await tab.goto(`/app/devices/${asset.id}/details`);
+    const tab = await e2e.signedInApp(DEMO_USERS.tech, `/app/devices/${asset.id}/details`);
     await expect.poll(() => tab.page.getByTestId('stream-group').count()).toBeGreaterThan(0);
     expect(await tab.page.getByTestId('new-stream-group').count()).toBe(0);
     expect(await tab.page.getByTestId('stream-group-settings').count()).toBe(0);

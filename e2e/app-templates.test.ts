@@ -95,9 +95,7 @@ describe('layouts and templates', () => {
     const expected = await structureOf(admin.accountId, source.id);
     expect(expected.map((g) => g.streams.length)).toEqual([3, 2]);
 
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/devices/${source.id}/details`);
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/devices/${source.id}/details`);
     const page = tab.page;
     const pages = new TemplatePages(page);
     await page.getByTestId('save-as-layout').click();
@@ -189,9 +187,7 @@ describe('layouts and templates', () => {
     expect(made.status).toBe(201);
     const templateId = dataOf<{ id: string }>(made).id;
 
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/templates/${templateId}`);
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/templates/${templateId}`);
     await tab.waitForPath(/^\/app\/templates\/[^/]+\/details$/);
     const pages = new TemplatePages(tab.page);
     await expect.poll(() => pages.templateName()).toBe('Mixer layout');
@@ -274,9 +270,7 @@ describe('layouts and templates', () => {
 
   it('the list and the details: an empty account says how to make one; name and description are edited; a template is deleted after a confirmation', async () => {
     // Customer South has no templates.
-    const south = await e2e.openApp(await e2e.browser());
-    await south.signInAt(DEMO_USERS.south);
-    await south.goto('/app/templates/list');
+    const south = await e2e.signedInApp(DEMO_USERS.south, '/app/templates/list');
     const empty = south.page.getByTestId('empty-state');
     await expect.poll(() => empty.textContent()).toContain('Save as layout');
     await south.goto('/app/templates/demo/smartphone');
@@ -292,9 +286,7 @@ describe('layouts and templates', () => {
     const id = dataOf<{ id: string }>(made).id;
     const onServer = async () =>
       (await e2e.serverModels(admin.accountId, 'template')).find((t) => t.id === id)?.attributes;
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/templates/${id}/details`);
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/templates/${id}/details`);
     const pages = new TemplatePages(tab.page);
     await expect.poll(() => pages.templateName()).toBe('Short-lived layout');
     await tab.page.getByRole('button', { name: 'Edit Description' }).click();
@@ -325,9 +317,7 @@ describe('layouts and templates', () => {
     const agent = await startAgent(e2e.server, admin.token, String(phone.attributes.gateway_id));
     stops.push(agent.stop);
 
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto('/app/templates/demo/smartphone');
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/templates/demo/smartphone');
     const pages = new TemplatePages(tab.page);
     await expect.poll(() => pages.templateName()).toBe(DEMO_SMARTPHONE.template);
     expect(

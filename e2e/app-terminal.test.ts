@@ -29,9 +29,11 @@ describe("the gateway's logs", () => {
     const gw = await demoGateway(e2e.server, admin.accountId, 5);
     stops.push((await startAgent(e2e.server, admin.token, gw.gatewayId)).stop);
     const browser = await e2e.browser();
-    const tab = await e2e.openApp(browser);
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/gateways/${gw.gatewayId}/logs`);
+    const tab = await e2e.signedInApp(
+      DEMO_USERS.admin,
+      `/app/gateways/${gw.gatewayId}/logs`,
+      browser,
+    );
     const messages = () =>
       tab.page
         .getByTestId('gateway-log-line')
@@ -62,9 +64,11 @@ describe('the gateway terminal', () => {
     stops.push((await startAgent(e2e.server, admin.token, gw.gatewayId)).stop);
 
     const browser = await e2e.browser();
-    const tab = await e2e.openApp(browser);
-    await tab.signInAt(DEMO_USERS.internal);
-    await tab.goto(`/app/gateways/${gw.gatewayId}/terminal`);
+    const tab = await e2e.signedInApp(
+      DEMO_USERS.internal,
+      `/app/gateways/${gw.gatewayId}/terminal`,
+      browser,
+    );
     const page = tab.page;
     const input = page.getByRole('textbox', { name: 'Command' });
     const answers = page.getByTestId('terminal-answer');
@@ -104,9 +108,11 @@ describe('the gateway terminal', () => {
 
     // Without the internal tag the terminal does not open: the app sends the user home.
     const other = await e2e.browser();
-    const adminTab = await e2e.openApp(other);
-    await adminTab.signInAt(DEMO_USERS.admin);
-    await adminTab.goto(`/app/gateways/${gw.gatewayId}/terminal`);
+    const adminTab = await e2e.signedInApp(
+      DEMO_USERS.admin,
+      `/app/gateways/${gw.gatewayId}/terminal`,
+      other,
+    );
     await expect.poll(() => adminTab.path()).toBe('/app/devices/list');
     expect(await adminTab.page.getByTestId('terminal-page').count()).toBe(0);
   });

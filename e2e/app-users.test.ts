@@ -41,9 +41,7 @@ async function invitationLinkFor(to: string): Promise<string> {
 
 describe('users and invitations', () => {
   it('lists the members with search; an invitation mail lets a new person join with the role; the link works once', async () => {
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto('/app/users/list');
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/users/list');
     const page = tab.page;
     const rows = page.getByTestId('user-row');
     await expect.poll(() => rows.count()).toBe(4);
@@ -114,9 +112,7 @@ describe('users and invitations', () => {
 
   it('a user edits its details (the phone rule shown on its field) and its notification window', async () => {
     const tech = await e2e.session(DEMO_USERS.tech);
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.tech);
-    await tab.goto(`/app/users/${tech.userId}/details`);
+    const tab = await e2e.signedInApp(DEMO_USERS.tech, `/app/users/${tech.userId}/details`);
     const page = tab.page;
     const phone = page.getByRole('textbox', { name: 'Phone' });
     await expect.poll(() => phone.count()).toBe(1);
@@ -149,17 +145,13 @@ describe('users and invitations', () => {
   });
 
   it("an internal user makes a tag and gives it to the technician; an admin's open list follows", async () => {
-    const adminTab = await e2e.openApp(await e2e.browser());
-    await adminTab.signInAt(DEMO_USERS.admin);
-    await adminTab.goto('/app/users/list');
+    const adminTab = await e2e.signedInApp(DEMO_USERS.admin, '/app/users/list');
     const adminRows = adminTab.page.getByTestId('user-row');
     await expect.poll(() => adminRows.count()).toBeGreaterThan(3);
     // The admin sees tags but may not hand them out.
     expect(await adminTab.page.getByTestId('new-tag-form').count()).toBe(0);
 
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.internal);
-    await tab.goto('/app/users/list');
+    const tab = await e2e.signedInApp(DEMO_USERS.internal, '/app/users/list');
     const form = tab.page.getByTestId('new-tag-form');
     await form.getByRole('textbox', { name: 'New tag' }).fill('Beta Program');
     await form.getByRole('button', { name: 'Create tag' }).click();
@@ -201,9 +193,7 @@ describe('users and invitations', () => {
       return (members.find((m) => m.id === tech.userId)?.roles.map((r) => r.slug) ?? []).sort();
     };
     expect(await slugs()).toEqual(['technician']);
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/users/${tech.userId}/actions`);
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/users/${tech.userId}/actions`);
     const page = tab.page.getByTestId('user-actions');
     await expect.poll(() => page.getByText('Technician', { exact: true }).count()).toBe(1);
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');

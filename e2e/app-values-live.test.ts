@@ -47,9 +47,11 @@ describe('live values on the asset page', () => {
     stopAgent = gateway.stop;
 
     const browser = await e2e.browser();
-    const tab = await e2e.openApp(browser);
-    await tab.signInAt(DEMO_USERS.admin);
-    await tab.goto(`/app/devices/${gateway.assetId}/details`);
+    const tab = await e2e.signedInApp(
+      DEMO_USERS.admin,
+      `/app/devices/${gateway.assetId}/details`,
+      browser,
+    );
     const details = new DeviceDetailsPage(tab.page);
     await expect.poll(() => details.name()).not.toBe('');
     const row = tab.page.locator(`[data-testid="stream-row"][data-id="${gateway.stream}"]`);

@@ -25,6 +25,18 @@ export class AppTab {
     return tab;
   }
 
+  /** A new tab of `context` in which `email` signed in and landed on `path` (`signInTo`). */
+  static async signedIn(
+    context: BrowserContext,
+    baseUrl: string,
+    email: string,
+    path: string,
+  ): Promise<AppTab> {
+    const tab = new AppTab(await context.newPage(), baseUrl);
+    await tab.signInTo(email, path);
+    return tab;
+  }
+
   async goto(path: string): Promise<void> {
     await this.page.goto(new URL(path, this.baseUrl).toString());
   }
@@ -68,10 +80,25 @@ export class AppTab {
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
 
-  /** Opens the sign-in screen and signs in. */
+  /** Opens the sign-in screen (unless it shows already: a signed-out start page) and signs in. */
   async signInAt(email: string, password = DEMO_PASSWORD): Promise<void> {
-    await this.goto('/user/login');
+    if (new URL(this.page.url()).pathname !== '/user/login') await this.goto('/user/login');
     await this.signIn(email, password);
+  }
+
+  /**
+   * Signs in from the sign-in screen that a link to `path` leads to (`/user/login?redirect=`),
+   * and lands on `path` as the user would, without loading the page again. Where the app sends
+   * the user elsewhere (the path needs a permission, say), the path is opened after all.
+   */
+  async signInTo(email: string, path: string, password = DEMO_PASSWORD): Promise<void> {
+    const target = new URL(path, this.baseUrl);
+    await this.goto(
+      `/user/login?${new URLSearchParams({ redirect: target.pathname + target.search })}`,
+    );
+    await this.signIn(email, password);
+    const at = new URL(this.page.url());
+    if (at.pathname + at.search !== target.pathname + target.search) await this.goto(path);
   }
 
   reload(): Promise<unknown> {

@@ -30,6 +30,10 @@ export interface BrowserProfile {
 }
 
 export interface ProfileOptions {
+  /**
+   * The app's service worker: 'block' by default in a context of the shared browser (it
+   * registers nothing), 'allow' by default in a browser of its own (push needs it).
+   */
   readonly serviceWorkers?: 'allow' | 'block';
   /** More Chromium flags (a fake camera: `--use-file-for-fake-video-capture=…`): its own browser. */
   readonly args?: readonly string[];
@@ -93,8 +97,10 @@ export class SharedChromium {
       args: CHROMIUM_ARGS,
     });
     const browser = await this.browser;
+    // Without the service worker unless asked for: its precache (the whole app, 5 MB) is a
+    // fifth of a test's CPU, and only the tests of the offline shell and its policy use it.
     const context = await prepared(
-      await browser.newContext({ serviceWorkers: options.serviceWorkers ?? 'allow' }),
+      await browser.newContext({ serviceWorkers: options.serviceWorkers ?? 'block' }),
     );
     let closing: Promise<void> | undefined;
     return {

@@ -52,8 +52,9 @@ export class E2e {
   }
 
   /**
-   * A new browser with an empty profile (`serviceWorkers: 'block'`: without the app's cache): a
-   * context of the file's one Chromium, or a browser of its own (`persistent`, `args`).
+   * A new browser with an empty profile: a context of the file's one Chromium, without the
+   * app's service worker unless `serviceWorkers: 'allow'`, or a browser of its own (`persistent`,
+   * `args`), with it.
    */
   async browser(options: ProfileOptions = {}): Promise<BrowserProfile> {
     const profile = await newProfile(this.chromium, options);
@@ -71,12 +72,12 @@ export class E2e {
     return AppTab.open(profile.context, this.web.url, path);
   }
 
-  /** A new browser in which `email` has signed in through the screen, then gone to `path`. */
-  async signedInApp(email: string, path: string): Promise<AppTab> {
-    const tab = await this.openApp(await this.browser(), '/user/login');
-    await tab.signIn(email);
-    await tab.goto(path);
-    return tab;
+  /**
+   * A tab in which `email` has signed in through the screen and landed on `path` (a new browser,
+   * or `profile`): the sign-in screen of a link to `path`, as a bookmark leads a signed-out user.
+   */
+  async signedInApp(email: string, path: string, profile?: BrowserProfile): Promise<AppTab> {
+    return AppTab.signedIn((profile ?? (await this.browser())).context, this.web.url, email, path);
   }
 
   /**

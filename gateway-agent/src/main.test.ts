@@ -153,9 +153,17 @@ async function expectWorksAndStops(
   gw: Awaited<ReturnType<typeof gatewayWithKey>>,
   dataDir: string,
 ) {
-  await expect
-    .poll(async () => (await gatewayAttributes(gw.gatewayId)).connection, WAIT)
-    .toBe('online');
+  try {
+    await expect
+      .poll(async () => (await gatewayAttributes(gw.gatewayId)).connection, WAIT)
+      .toBe('online');
+  } catch (err) {
+    // What the program said is what tells why (it waited for the server, was refused, …).
+    throw new Error(
+      `gateway ${gw.gatewayId} not online; the agent wrote:\n${agent.stdout()}${agent.stderr()}`,
+      { cause: err },
+    );
+  }
   for (const stream of Object.values(gw.streams)) {
     await expect.poll(() => storedCount(stream), WAIT).toBeGreaterThan(0);
   }
