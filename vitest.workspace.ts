@@ -87,7 +87,9 @@ export default defineConfig({
         test: {
           // The edge program against real protocol peers on loopback (and the real server).
           name: 'gateway-agent',
-          isolate: false, // as `server`
+          // Isolated: sharing a worker between its files, the worker process died during
+          // connectors/opcua-browse.test.ts in a clean clone's run (cause not found; alone and
+          // isolated it passes).
           include: ['gateway-agent/src/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => e2e.close());
 
 async function reference(): Promise<AppTab> {
-  const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/api');
+  const tab = await e2e.signedInTab(DEMO_USERS.admin, '/app/api');
   await tab.page.locator('[data-testid="api-reference"][data-state="loaded"]').waitFor();
   return tab;
 }
@@ -123,7 +123,7 @@ describe('/app/api', () => {
 
 describe('/app/api/map', () => {
   it('shows the models under their parents, with references that lead to the model named', async () => {
-    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/api/map');
+    const tab = await e2e.signedInTab(DEMO_USERS.admin, '/app/api/map');
     const asset = tab.page.locator('[data-testid="map-model"][data-type="asset"]');
     await asset.waitFor();
     // A data stream sits in a stream group, under the asset.

@@ -35,8 +35,15 @@ const ALL_ENTRIES = [
  * A signed-in tab on a page of the shell's own (an area's empty state): the start page is the
  * devices list, another part's work, which these tests do not depend on.
  */
-async function signedIn(email: string): Promise<{ tab: AppTab; shell: ShellPage }> {
-  const tab = await e2e.signedInApp(email, '/app/dashboards/list');
+async function signedIn(
+  email: string,
+  options: { readonly ownBrowser?: boolean } = {},
+): Promise<{ tab: AppTab; shell: ShellPage }> {
+  // A browser of its own for a test that stores a menu state; the others share one per user.
+  const tab =
+    options.ownBrowser === true
+      ? await e2e.signedInApp(email, '/app/dashboards/list')
+      : await e2e.signedInTab(email, '/app/dashboards/list');
   const shell = new ShellPage(tab.page);
   await shell.menu().waitFor();
   return { tab, shell };
@@ -76,7 +83,7 @@ describe('the side menu', () => {
   });
 
   it('cycles through its four display states and keeps the last one after a reload', async () => {
-    const { tab, shell } = await signedIn(DEMO_USERS.admin);
+    const { tab, shell } = await signedIn(DEMO_USERS.admin, { ownBrowser: true });
     const box = () => tab.page.locator('nav[data-menu-state]').boundingBox();
     await expect.poll(() => shell.menuState()).toBe('full');
     const fullWidth = (await box())?.width ?? 0;

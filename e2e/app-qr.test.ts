@@ -228,7 +228,7 @@ describe('QR labels', () => {
   it("an asset's page shows its code, and its label prints from there", async () => {
     const [asset] = await modelsOf('root', 'asset');
     if (asset === undefined) throw new Error('no asset');
-    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/devices/${asset.id}/details`);
+    const tab = await e2e.signedInTab(DEMO_USERS.admin, `/app/devices/${asset.id}/details`);
     await tab.page.getByTestId('qr-code-button').click();
     const dialog = tab.page.getByRole('dialog');
     await expect.poll(() => dialog.locator('svg[role="img"]').count()).toBe(1);
@@ -244,7 +244,7 @@ describe('QR labels', () => {
   it("a gateway's page shows its code: its /scan link", async () => {
     const [gateway] = await modelsOf('root', 'gateway');
     if (gateway === undefined) throw new Error('no gateway');
-    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/gateways/${gateway.id}/details`);
+    const tab = await e2e.signedInTab(DEMO_USERS.admin, `/app/gateways/${gateway.id}/details`);
     await tab.page.getByTestId('qr-code-button').click();
     const code = tab.page.getByRole('dialog').locator('svg[role="img"]');
     await expect.poll(() => code.count()).toBe(1);

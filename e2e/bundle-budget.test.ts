@@ -15,13 +15,11 @@ import {
  */
 
 /**
- * Pages over the 300 KB of issue 5 before this test, held where they are (a ratchet: they may only
- * shrink) until they are brought under it: each pulls a large library into its first visit.
+ * Pages allowed over the 300 KB of issue 5 (a ratchet: entries may only shrink or go). None
+ * since issue 29: the stream page was at 300.5 KB until the service worker's registration
+ * (workbox-window, 2.3 KB) left every first visit; it is at 297.9 KB.
  */
-const OVER_BUDGET_TODAY: Readonly<Record<string, number>> = {
-  // One data stream: the history chart (uPlot) on its first visit; 300.5 KB (its form is lazy).
-  'src/features/devices/stream-page.tsx': 305 * 1024,
-};
+const OVER_BUDGET_TODAY: Readonly<Record<string, number>> = {};
 
 let client: BuiltClient;
 

@@ -1,10 +1,10 @@
 import { Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { registerSW } from 'virtual:pwa-register';
 import { listenForInstallPrompt } from './features/banners/install-prompt';
 import { i18n } from './i18n/i18n';
 import { appStore } from './state/store';
 import { msg } from '@lingui/core/macro';
+import type { registerSW as RegisterSW } from 'virtual:pwa-register';
 
 /**
  * The service worker (/sw.js, vite-plugin-pwa): precaches the app shell, so that after one online
@@ -16,6 +16,16 @@ export function registerServiceWorker(): void {
   // The install offer comes once per page, often before sign-in: kept for the banner.
   listenForInstallPrompt(appStore);
   if (!('serviceWorker' in navigator)) return;
+  // Loaded beside the first screen, not before it: the registration (workbox-window, 2.3 KB gzip)
+  // is no part of any page's first-visit budget, and the worker installs a moment later.
+  // Should the chunk not load (the network went at that moment), the next page load tries again.
+  import('virtual:pwa-register').then(
+    ({ registerSW }) => register(registerSW),
+    () => undefined,
+  );
+}
+
+function register(registerSW: typeof RegisterSW): void {
   const update = registerSW({
     immediate: true,
     onNeedRefresh() {

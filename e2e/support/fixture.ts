@@ -25,6 +25,11 @@ import { serveWithApi, type WebServer } from './web';
 export class E2e {
   private readonly profiles: BrowserProfile[] = [];
   private readonly chromium = new SharedChromium();
+  /** `signedInTab`'s browser and last tab per user. */
+  private readonly signedIn = new Map<
+    string,
+    Promise<{ readonly profile: BrowserProfile; readonly tab: AppTab }>
+  >();
 
   private constructor(
     readonly server: TestServer,
@@ -78,6 +83,35 @@ export class E2e {
    */
   async signedInApp(email: string, path: string, profile?: BrowserProfile): Promise<AppTab> {
     return AppTab.signedIn((profile ?? (await this.browser())).context, this.web.url, email, path);
+  }
+
+  /**
+   * A tab on `path` in the file's one browser for `email`: the first call signs in
+   * (`signedInApp`), later ones open a new tab of that browser, as the user comes back to the
+   * app the next day, its local data there (no sign-in, no load of the account). The tab of the
+   * call before is closed. For tests that only look and leave nothing behind in the browser
+   * (no view choices stored, no unsent changes, no sign-out).
+   */
+  async signedInTab(email: string, path: string): Promise<AppTab> {
+    const known = this.signedIn.get(email);
+    if (known !== undefined) {
+      const { profile, tab } = await known;
+      await tab.close().catch(() => undefined);
+      const next = await this.openApp(profile, path);
+      this.signedIn.set(email, Promise.resolve({ profile, tab: next }));
+      return next;
+    }
+    const first = (async () => {
+      const profile = await this.browser();
+      return { profile, tab: await this.signedInApp(email, path, profile) };
+    })();
+    this.signedIn.set(email, first);
+    try {
+      return (await first).tab;
+    } catch (err) {
+      this.signedIn.delete(email);
+      throw err;
+    }
   }
 
   /**

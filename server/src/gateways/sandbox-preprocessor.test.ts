@@ -4,7 +4,7 @@ import type { Logger } from '../logger';
 import { CODE_NOT_RUN, CODE_TOO_SLOW } from '../sandbox/quickjs-sandbox';
 import { CODE_NOT_VALID } from '@plant/shared-schema';
 import type { Preprocessor } from './ingest';
-import { sandboxPreprocessor } from './sandbox-preprocessor';
+import { sandboxPreprocessor, sharedSandboxCount } from './sandbox-preprocessor';
 
 /** A logger that keeps what it was told. */
 function recordingLog(): Logger & {
@@ -110,16 +110,19 @@ describe('sandboxPreprocessor', () => {
 });
 
 describe('the shared sandbox', () => {
-  it('serves several preprocessors and stops when the last one is disposed', async () => {
+  it('serves several preprocessors, and one made soon after the last is disposed takes it over', async () => {
     const a = await sandboxPreprocessor(recordingLog());
+    const made = sharedSandboxCount();
     const b = await sandboxPreprocessor(recordingLog());
     expect(a.run('return $value * 3;', inputs(2))).toEqual([{ kind: 'value', value: 6 }]);
     a.dispose();
     expect(b.run('return $value * 4;', inputs(2))).toEqual([{ kind: 'value', value: 8 }]);
     expect(a.run('return $value;', inputs(2))).toEqual([{ kind: 'error', error: CODE_NOT_RUN }]);
     b.dispose();
+    // A server started again at once (as the tests do, one after another) finds it still there.
     const c = await sandboxPreprocessor(recordingLog());
     expect(c.run('return $value * 5;', inputs(2))).toEqual([{ kind: 'value', value: 10 }]);
     c.dispose();
+    expect(sharedSandboxCount()).toBe(made);
   });
 });

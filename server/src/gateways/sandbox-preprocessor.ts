@@ -117,17 +117,40 @@ async function ownSandbox(options: SandboxOptions): Promise<Lease> {
   return { sandbox, release: () => sandbox.dispose() };
 }
 
-let shared: { readonly sandbox: Promise<Sandbox>; users: number } | undefined;
+/**
+ * How long the shared sandbox outlives its last user: a server started again in the same process
+ * (the tests start hundreds, one after another) takes it over instead of loading QuickJS into new
+ * threads (a third of a second of CPU each time). Its threads never keep the process alive.
+ */
+const SHARED_SANDBOX_LINGER_MS = 10_000;
+
+let shared:
+  | {
+      readonly sandbox: Promise<Sandbox>;
+      users: number;
+      lingering: NodeJS.Timeout | undefined;
+    }
+  | undefined;
+
+let sharedSandboxesMade = 0;
+
+/** How many shared sandboxes this process made (for tests: a restarted server reuses one). */
+export function sharedSandboxCount(): number {
+  return sharedSandboxesMade;
+}
 
 async function shareSandbox(): Promise<Lease> {
   if (shared === undefined) {
-    const created = { sandbox: createSandbox(), users: 0 };
+    sharedSandboxesMade++;
+    const created = { sandbox: createSandbox(), users: 0, lingering: undefined };
     shared = created;
     created.sandbox.catch(() => {
       if (shared === created) shared = undefined;
     });
   }
   const entry = shared;
+  clearTimeout(entry.lingering);
+  entry.lingering = undefined;
   entry.users++;
   let sandbox: Sandbox;
   try {
@@ -144,8 +167,12 @@ async function shareSandbox(): Promise<Lease> {
       released = true;
       entry.users--;
       if (entry.users === 0 && shared === entry) {
-        shared = undefined;
-        sandbox.dispose();
+        entry.lingering = setTimeout(() => {
+          if (entry.users > 0 || shared !== entry) return;
+          shared = undefined;
+          sandbox.dispose();
+        }, SHARED_SANDBOX_LINGER_MS);
+        entry.lingering.unref();
       }
     },
   };
