@@ -32,9 +32,9 @@ export default defineConfig({
         test: {
           name: 'server',
           // The files of a worker share one module graph (issue 29): the server's modules are
-          // loaded once per worker, not once per file (import time 153 s to 33 s, half the
-          // CPU of these projects). A file must leave no global behind: every server it starts
-          // it closes, every timer it fakes it restores, every env it sets it resets.
+          // loaded once per worker, not once per file (figures in server CONTEXT). A file must
+          // leave no global behind: every server it starts it closes, every timer it fakes it
+          // restores, every env it sets it resets.
           isolate: false,
           include: ['server/src/**/*.test.ts'],
           // Several processes on Postgres and Redis: in server-postgres only.

@@ -7,7 +7,6 @@ import { systemClock } from '../server/src/lib/clock';
 import { ChangeFeed } from '../server/src/services/change-feed';
 import { ModelService } from '../server/src/services/model.service';
 import type { AppTab } from './support/app-tab';
-import type { BrowserProfile } from './support/browser';
 import { E2e } from './support/fixture';
 import { DevicesListPage } from './support/pages/devices';
 
@@ -95,11 +94,11 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => e2e.close());
 
-async function openList(user: string = DEMO_USERS.admin): Promise<{
+async function openList(): Promise<{
   tab: AppTab;
   list: DevicesListPage;
 }> {
-  const tab = await e2e.signedInApp(user, '/app/devices/list');
+  const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/devices/list');
   return { tab, list: new DevicesListPage(tab.page) };
 }
 
@@ -365,24 +364,18 @@ async function southTotal(): Promise<number> {
 
 describe('10,000 assets', () => {
   /**
-   * One browser for both tests: the first signs in and loads the 10,000 assets, the second opens
-   * a new tab of the same browser on the list, as a user does the next day (the local data is
-   * there; only its load is saved, several seconds of CPU).
+   * One browser for both tests (`signedInTab`): the first signs in and loads the 10,000 assets,
+   * the second opens a new tab of it on the list, as a user does the next day (the local data is
+   * there; only its load is saved, several seconds of CPU). The second chooses its own view.
    */
-  let southBrowser: Promise<BrowserProfile> | undefined;
   async function openSouthList(): Promise<{ tab: AppTab; list: DevicesListPage }> {
-    const first = southBrowser === undefined;
-    southBrowser ??= e2e.browser();
-    const profile = await southBrowser;
-    const tab = first
-      ? await e2e.signedInApp(DEMO_USERS.south, '/app/devices/list', profile)
-      : await e2e.openApp(profile, '/app/devices/list');
+    const tab = await e2e.signedInTab(DEMO_USERS.south, '/app/devices/list');
     return { tab, list: new DevicesListPage(tab.page) };
   }
 
   it('the panel is virtualised: a few cards in the DOM, the last one after scrolling', async () => {
     const total = await southTotal();
-    const { tab, list } = await openSouthList();
+    const { list } = await openSouthList();
     await expect.poll(() => list.count(), { timeout: 120_000 }).toBe(assetsText(total));
     await list.chooseView('Panel');
     await expect.poll(() => list.cards.count()).toBeGreaterThan(0);
@@ -392,7 +385,6 @@ describe('10,000 assets', () => {
     expect(await list.page.locator('[role="listitem"]').count()).toBeLessThan(200);
     const last = list.cards.filter({ hasText: largeName(LARGE - 1) });
     expect(await last.getAttribute('aria-setsize')).toBe(String(total));
-    await tab.close();
   }, 240_000);
 
   it('the map clusters them, stays responsive through a zoom in and out, and a tag narrows it', async () => {

@@ -98,7 +98,7 @@ export class SharedChromium {
     });
     const browser = await this.browser;
     // Without the service worker unless asked for: its precache (the whole app, 5 MB) is a
-    // fifth of a test's CPU, and only the tests of the offline shell and its policy use it.
+    // sixth of a test's CPU, and only the tests of the offline shell and its policy use it.
     const context = await prepared(
       await browser.newContext({ serviceWorkers: options.serviceWorkers ?? 'block' }),
     );

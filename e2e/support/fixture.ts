@@ -26,10 +26,7 @@ export class E2e {
   private readonly profiles: BrowserProfile[] = [];
   private readonly chromium = new SharedChromium();
   /** `signedInTab`'s browser and last tab per user. */
-  private readonly signedIn = new Map<
-    string,
-    Promise<{ readonly profile: BrowserProfile; readonly tab: AppTab }>
-  >();
+  private readonly signedIn = new Map<string, { readonly profile: BrowserProfile; tab: AppTab }>();
 
   private constructor(
     readonly server: TestServer,
@@ -89,29 +86,21 @@ export class E2e {
    * A tab on `path` in the file's one browser for `email`: the first call signs in
    * (`signedInApp`), later ones open a new tab of that browser, as the user comes back to the
    * app the next day, its local data there (no sign-in, no load of the account). The tab of the
-   * call before is closed. For tests that only look and leave nothing behind in the browser
-   * (no view choices stored, no unsent changes, no sign-out).
+   * call before is closed. For tests that leave nothing behind in the browser that a later test
+   * of the same user depends on (no unsent changes, no sign-out; a stored view choice only where
+   * the next test chooses its own).
    */
   async signedInTab(email: string, path: string): Promise<AppTab> {
     const known = this.signedIn.get(email);
     if (known !== undefined) {
-      const { profile, tab } = await known;
-      await tab.close().catch(() => undefined);
-      const next = await this.openApp(profile, path);
-      this.signedIn.set(email, Promise.resolve({ profile, tab: next }));
-      return next;
+      await known.tab.close().catch(() => undefined);
+      known.tab = await this.openApp(known.profile, path);
+      return known.tab;
     }
-    const first = (async () => {
-      const profile = await this.browser();
-      return { profile, tab: await this.signedInApp(email, path, profile) };
-    })();
-    this.signedIn.set(email, first);
-    try {
-      return (await first).tab;
-    } catch (err) {
-      this.signedIn.delete(email);
-      throw err;
-    }
+    const profile = await this.browser();
+    const tab = await this.signedInApp(email, path, profile);
+    this.signedIn.set(email, { profile, tab });
+    return tab;
   }
 
   /**
