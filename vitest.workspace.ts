@@ -110,6 +110,10 @@ export default defineConfig({
           // server. Each file starts its own server and browsers on free ports, so two files run
           // side by side like the other projects' (maxWorkers above).
           name: 'e2e',
+          // As `server`: a worker imports the server, Playwright and the support once, not once
+          // per file (that was 4 s of CPU a file). A file closes every server, browser and proxy
+          // it starts (E2e.close), and sets no global it does not reset.
+          isolate: false,
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
           // Postgres and Redis too: e2e/cluster.test.ts runs two server processes on them.

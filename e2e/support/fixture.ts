@@ -7,7 +7,13 @@ import {
 } from '../../server/src/testing/harness';
 import { startTcpProxy, type TcpProxy } from '../../sync-worker/src/testing/tcp-proxy';
 import type { TestSession } from '../page/contract';
-import { newProfile, SharedChromium, type BrowserProfile, type ProfileOptions } from './browser';
+import {
+  newProfile,
+  SharedChromium,
+  testScope,
+  type BrowserProfile,
+  type ProfileOptions,
+} from './browser';
 import { AppTab } from './app-tab';
 import { SyncPage } from './sync-page';
 import { serveWithApi, type WebServer } from './web';
@@ -59,6 +65,14 @@ export class E2e {
    * `args`), with it.
    */
   async browser(options: ProfileOptions = {}): Promise<BrowserProfile> {
+    const profile = await this.fileBrowser(options);
+    // Closed when the test that opened it ends (browser.ts): the next test may take it wiped.
+    testScope.add(profile);
+    return profile;
+  }
+
+  /** A profile that stays until the file's end (`signedInTab`'s, one per user and file). */
+  private async fileBrowser(options: ProfileOptions = {}): Promise<BrowserProfile> {
     const profile = await newProfile(this.chromium, options);
     this.profiles.push(profile);
     return profile;
@@ -97,7 +111,7 @@ export class E2e {
       known.tab = await this.openApp(known.profile, path);
       return known.tab;
     }
-    const profile = await this.browser();
+    const profile = await this.fileBrowser();
     const tab = await this.signedInApp(email, path, profile);
     this.signedIn.set(email, { profile, tab });
     return tab;

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, onTestFailed } from 'vitest';
+import { afterEach, beforeEach, onTestFinished } from 'vitest';
+import { testScope } from './browser';
 import { takeCspViolations } from './csp';
 import { describePages } from './witness';
 
@@ -18,8 +19,16 @@ afterEach(() => {
  * the run's summary, the one part of a long run's output that is sure to be read.
  */
 beforeEach(() => {
-  onTestFailed(async () => {
-    const pages = await describePages();
-    if (pages !== '') throw new Error(`What the pages showed when the test failed:\n${pages}`);
+  testScope.begin();
+  // The last of a test's end handlers (they run last registered first): the pages are still open.
+  onTestFinished(async ({ task }) => {
+    try {
+      if (task.result?.state !== 'fail') return;
+      const pages = await describePages();
+      if (pages !== '') throw new Error(`What the pages showed when the test failed:\n${pages}`);
+    } finally {
+      // Then the test's profiles close (browser.ts): a warm browser is wiped for the next test.
+      await testScope.end();
+    }
   });
 });
