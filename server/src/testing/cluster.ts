@@ -49,7 +49,7 @@ export class TestCluster {
     this.dirs.push(dataDir);
     const redis = process.env.PLANT_TEST_REDIS_URL;
     if (redis === undefined) throw new Error('PLANT_TEST_REDIS_URL is not set');
-    const p = startServerProcess({
+    const p = await startServerProcess({
       PORT: String(port),
       DATA_DIR: dataDir,
       DATABASE_URL: this.databaseUrl,
