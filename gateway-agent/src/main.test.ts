@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, type GatewayAttributes, type StreamValues } from '@plant/shared-schema';
 import { DEMO_USERS } from '../../server/src/seed/demo';
 import { demoGateway, makeGatewayCredentials } from '../../server/src/testing/gateway-client';
+import { bundledEntry } from '../../server/src/testing/bundled-entry';
 import { dataOf, startTestServer, type TestServer } from '../../server/src/testing/harness';
 
 /*
@@ -16,8 +17,8 @@ import { dataOf, startTestServer, type TestServer } from '../../server/src/testi
  */
 const MAIN = path.resolve(import.meta.dirname, 'main.ts');
 /**
- * A child program starts slowly on a machine busy with a full run (tsx compiles it, then the
- * protocol libraries load): once it was not online within 50 s beside two browser tests.
+ * A child program starts slowly on a machine busy with a full run (the protocol libraries load):
+ * once it was not online within 50 s beside two browser tests (under tsx then).
  */
 const WAIT = { timeout: 120_000, interval: 100 };
 /** A test that starts the program and waits for it several times. */
@@ -25,6 +26,8 @@ const PROGRAM_TEST_MS = 300_000;
 /** The settings the program also reads from the environment: the tests give them explicitly. */
 const AGENT_ENV = ['GATEWAY_SERVER', 'GATEWAY_ID', 'GATEWAY_KEY', 'GATEWAY_DATA', 'LOG_LEVEL'];
 
+/** main.ts as one file, run with plain node (bundled-entry.ts: tsx's loading cost each start). */
+let program: string;
 let server: TestServer;
 let admin: string;
 let ids: Awaited<ReturnType<TestServer['demoAccountIds']>>;
@@ -32,6 +35,7 @@ const children: ChildProcess[] = [];
 const dirs: string[] = [];
 
 beforeAll(async () => {
+  program = await bundledEntry(MAIN);
   server = await startTestServer();
   admin = await server.signIn(DEMO_USERS.admin);
   ids = await server.demoAccountIds();
@@ -62,11 +66,11 @@ interface LogLine {
   readonly [field: string]: unknown;
 }
 
-/** The program, started as `npm run gateway -- ARGS` starts it. */
+/** The program, started as `npm run gateway -- ARGS` starts it (from its bundle). */
 function runAgent(args: readonly string[]) {
   const env = { ...process.env };
   for (const name of AGENT_ENV) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const child = spawn(process.execPath, [program, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -12,6 +12,7 @@ describe('configuration from the environment', () => {
       logLevel: 'info',
       smtpUrl: undefined,
       gatewayPointsPerSecond: 5_000,
+      clusterHeartbeatMs: 5_000,
     });
     expect(c.dataDir).toBe(path.resolve('./data'));
     expect(c.tokenTtlMs).toBe(30 * 24 * 60 * 60 * 1000);
@@ -28,6 +29,7 @@ describe('configuration from the environment', () => {
       LOG_LEVEL: 'warn',
       TOKEN_TTL_DAYS: '7',
       GATEWAY_POINTS_PER_S: '20000',
+      CLUSTER_HEARTBEAT_MS: '1000',
       SMTP_URL: 'smtp://mail.local:25',
       APP_URL: 'https://plant.example/',
     });
@@ -39,6 +41,7 @@ describe('configuration from the environment', () => {
       logLevel: 'warn',
       tokenTtlMs: 7 * 24 * 60 * 60 * 1000,
       gatewayPointsPerSecond: 20_000,
+      clusterHeartbeatMs: 1_000,
       smtpUrl: 'smtp://mail.local:25',
       appUrl: 'https://plant.example',
     });
@@ -63,6 +66,10 @@ describe('configuration from the environment', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: LOG_LEVEL must be one of debug, info, warn, error, silent'],
     [{ TOKEN_TTL_DAYS: '0' }, 'TOKEN_TTL_DAYS: TOKEN_TTL_DAYS must be at least 1'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL: SMTP_URL must be an smtp:// or smtps:// URL'],
+    [
+      { CLUSTER_HEARTBEAT_MS: '50' },
+      'CLUSTER_HEARTBEAT_MS: CLUSTER_HEARTBEAT_MS must be at least 100',
+    ],
   ])('refuses %j', (env, problem) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {

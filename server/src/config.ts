@@ -33,6 +33,7 @@ const envSchema = z.object({
   TOKEN_TTL_DAYS: intInRange('TOKEN_TTL_DAYS', 1, 3650).default(30),
   LOG_RETENTION_DAYS: intInRange('LOG_RETENTION_DAYS', 1, 3650).default(14),
   GATEWAY_POINTS_PER_S: intInRange('GATEWAY_POINTS_PER_S', 1, 100_000_000).default(5_000),
+  CLUSTER_HEARTBEAT_MS: intInRange('CLUSTER_HEARTBEAT_MS', 100, 60_000).default(5_000),
   PUSH_SUBSCRIBE_TIMEOUT_S: intInRange('PUSH_SUBSCRIBE_TIMEOUT_S', 1, 300).default(20),
   SMTP_URL: z
     .url({ protocol: /^smtps?$/, error: 'SMTP_URL must be an smtp:// or smtps:// URL' })
@@ -106,6 +107,14 @@ export interface Config {
   readonly trustedProxies: readonly string[];
   /** Links this process with the others on the same Redis (DESIGN.md §11); undefined: alone. */
   readonly redisUrl: string | undefined;
+  /**
+   * The pace of a cluster's liveness (DESIGN.md §11): each process renews its alive key every
+   * heartbeat (the key lives three), the leader looks for gateways left online by a dead process
+   * every two, and a process not leading tries the leader lock every one. So a dead process's
+   * gateways go offline within five heartbeats (25 s at the default 5 s), a dead leader is replaced
+   * within one. The cluster tests shorten it (500 ms); production keeps the default.
+   */
+  readonly clusterHeartbeatMs: number;
   /**
    * Raster tiles (`https://…/{z}/{x}/{y}.png`) the asset map draws over its shipped base layer
    * for detail (/staticconf tells the client); undefined: the base layer alone.
@@ -194,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: path.resolve(e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    clusterHeartbeatMs: e.CLUSTER_HEARTBEAT_MS,
     mapTilesUrl: e.MAP_TILES_URL,
     smsUrl: e.SMS_URL,
     smsToken: e.SMS_TOKEN,

@@ -25,9 +25,12 @@ afterEach(async () => {
  * The real entry point as `npm start` runs it, in a child process; on the project's database
  * (in `server-postgres`, DATABASE_URL names a new Postgres database).
  */
-function start(env: Record<string, string>, database?: TestDatabase): ServerProcess {
+async function start(env: Record<string, string>, database?: TestDatabase): Promise<ServerProcess> {
   const url = database?.databaseUrl;
-  const p = startServerProcess({ ...env, ...(url === undefined ? {} : { DATABASE_URL: url }) });
+  const p = await startServerProcess({
+    ...env,
+    ...(url === undefined ? {} : { DATABASE_URL: url }),
+  });
   started.push(p);
   return p;
 }
@@ -39,12 +42,12 @@ async function newDatabase(): Promise<TestDatabase> {
   return database;
 }
 
-// Each test starts whole processes (tsx, migrations, the demo seed: on Postgres, up to 20 s each
+// Each test starts whole processes (the bundled main.ts, migrations, the demo seed: on Postgres, up to 20 s each
 // on a busy machine; server-process.ts waits 60 s for one), two in a row in one test.
 describe('the server process', { timeout: 120_000 }, () => {
   it('fails fast on a bad value, saying which, before touching DATA_DIR', async () => {
     const dataDir = path.join(os.tmpdir(), `plant-never-${process.pid}-${Date.now()}`);
-    const p = start({ PORT: 'not-a-port', DATA_DIR: dataDir });
+    const p = await start({ PORT: 'not-a-port', DATA_DIR: dataDir });
     expect(await p.exited).toBe(1);
     expect(p.errors()).toContain('PORT: PORT must be a whole number');
     expect(fs.existsSync(dataDir)).toBe(false);
@@ -53,7 +56,7 @@ describe('the server process', { timeout: 120_000 }, () => {
   it('starts, migrates and seeds into DATA_DIR, serves, and stops cleanly on SIGTERM', async () => {
     const database = await newDatabase();
     const dataDir = database.dataDir;
-    const p = start({ PORT: '0', DATA_DIR: dataDir }, database);
+    const p = await start({ PORT: '0', DATA_DIR: dataDir }, database);
     const url = await p.listening();
     const res = await fetch(`${url}/staticconf`);
     expect(res.status).toBe(200);
@@ -69,7 +72,7 @@ describe('the server process', { timeout: 120_000 }, () => {
     expect(p.output()).toContain('demo data seeded');
 
     // A second start keeps the data: no second seeding, the same first-party client.
-    const again = start({ PORT: '0', DATA_DIR: dataDir }, database);
+    const again = await start({ PORT: '0', DATA_DIR: dataDir }, database);
     const url2 = await again.listening();
     const conf2 = (await (await fetch(`${url2}/staticconf`)).json()) as { client_id: string };
     again.child.kill('SIGTERM');
@@ -81,7 +84,7 @@ describe('the server process', { timeout: 120_000 }, () => {
   it("makes a DATA_DIR that does not exist yet (on Postgres no database file makes it) and seeds the demo, its agents' keys in it", async () => {
     const database = await newDatabase();
     const dataDir = path.join(database.dataDir, 'not', 'yet');
-    const p = start({ PORT: '0', DATA_DIR: dataDir, SEED: 'demo' }, database);
+    const p = await start({ PORT: '0', DATA_DIR: dataDir, SEED: 'demo' }, database);
     const url = await p.listening();
     expect(p.output()).toContain('demo data seeded');
     expect(readDemoAgentKeys(dataDir).length).toBeGreaterThan(0);
@@ -103,7 +106,7 @@ describe('the server process', { timeout: 120_000 }, () => {
 
   it('SEED=none starts empty: nobody can sign in', async () => {
     const database = await newDatabase();
-    const p = start({ PORT: '0', DATA_DIR: database.dataDir, SEED: 'none' }, database);
+    const p = await start({ PORT: '0', DATA_DIR: database.dataDir, SEED: 'none' }, database);
     const url = await p.listening();
     const conf = (await (await fetch(`${url}/staticconf`)).json()) as { client_id: string };
     const res = await fetch(`${url}/api/v1/oauth/token`, {

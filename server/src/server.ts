@@ -110,13 +110,16 @@ function linkProcesses(
   cluster.on('access', () => void broker.refreshAccess());
 }
 
-/** How often the leader looks for gateways left online by a process that died. */
-const PRESENCE_SWEEP_MS = 10_000;
+/**
+ * How often the leader looks for gateways left online by a process that died, in heartbeats
+ * (CLUSTER_HEARTBEAT_MS: every 10 s by default).
+ */
+const PRESENCE_SWEEP_HEARTBEATS = 2;
 
-function presenceSweep(machineData: MachineData, log: Logger): Periodic {
+function presenceSweep(machineData: MachineData, log: Logger, heartbeatMs: number): Periodic {
   return new Periodic(
     () => machineData.presence.sweep(),
-    PRESENCE_SWEEP_MS,
+    PRESENCE_SWEEP_HEARTBEATS * heartbeatMs,
     (err) => log.error('presence sweep failed', { error: String(err) }),
   );
 }
@@ -215,7 +218,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   );
 
-  const cluster = await joinCluster(config.redisUrl, log);
+  const cluster = await joinCluster(config.redisUrl, log, config.clusterHeartbeatMs);
   const background = new BackgroundTasks(log);
   const feed = new ChangeFeed((err) => log.error('change listener failed', { error: String(err) }));
   const pruner = new LogPruner(db, clock, config.logRetentionMs, log);
@@ -355,10 +358,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       recordPruner,
       new FilePruner(db, clock, log, blobs),
       // Gateways left online by a process that died: offline once no live process links them.
-      ...(cluster.shared ? [presenceSweep(machineData, log)] : []),
+      ...(cluster.shared ? [presenceSweep(machineData, log, config.clusterHeartbeatMs)] : []),
     ],
     config.databaseUrl,
     log,
+    // A process not leading tries the lock every heartbeat (5 s by default).
+    config.clusterHeartbeatMs,
   );
   leader.start();
   const port = (server.address() as AddressInfo).port;

@@ -78,9 +78,12 @@ export class SingleProcess implements Cluster {
 }
 
 const PREFIX = 'plant:';
-/** A process counts as alive while its key lives; it renews the key every ALIVE_EVERY_MS. */
-const ALIVE_TTL_MS = 15_000;
-const ALIVE_EVERY_MS = 5_000;
+/**
+ * A process counts as alive while its key lives; it renews the key every heartbeat
+ * (CLUSTER_HEARTBEAT_MS, 5 s by default), and the key lives this many heartbeats (15 s): two
+ * renewals may be late or lost before others count it dead.
+ */
+const ALIVE_HEARTBEATS = 3;
 const aliveKey = (process: string) => `${PREFIX}alive:${process}`;
 const linksKey = (gatewayId: string) => `${PREFIX}links:${gatewayId}`;
 
@@ -103,6 +106,7 @@ export class RedisCluster implements Cluster {
   private constructor(
     private readonly url: string,
     private readonly log: Logger,
+    private readonly heartbeatMs: number,
   ) {
     // A lost link is retried by ioredis; commands wait for it meanwhile (offline queue).
     this.pub = new Redis(url, { lazyConnect: true });
@@ -116,22 +120,22 @@ export class RedisCluster implements Cluster {
   }
 
   /** Connects and subscribes; fails when Redis does not answer. */
-  static async connect(url: string, log: Logger): Promise<RedisCluster> {
-    const cluster = new RedisCluster(url, log);
+  static async connect(url: string, log: Logger, heartbeatMs: number): Promise<RedisCluster> {
+    const cluster = new RedisCluster(url, log, heartbeatMs);
     await Promise.all([cluster.pub.connect(), cluster.sub.connect()]);
     const channels: ClusterChannel[] = ['revoked', 'changed', 'gateway-answer'];
     await cluster.sub.subscribe(...channels.map((c) => PREFIX + c));
     await cluster.renewAlive();
     // The id names this process in Redis (its gateway links, its heartbeat).
     log.info('joined the cluster', { process: cluster.id });
-    cluster.alive = setInterval(() => void cluster.renewAlive(), ALIVE_EVERY_MS);
+    cluster.alive = setInterval(() => void cluster.renewAlive(), heartbeatMs);
     cluster.alive.unref();
     return cluster;
   }
 
   private async renewAlive(): Promise<void> {
     await this.pub
-      .set(aliveKey(this.id), '1', 'PX', ALIVE_TTL_MS)
+      .set(aliveKey(this.id), '1', 'PX', ALIVE_HEARTBEATS * this.heartbeatMs)
       .catch((err: unknown) => this.log.warn('cluster heartbeat failed', { error: String(err) }));
   }
 
@@ -226,7 +230,16 @@ export class RedisCluster implements Cluster {
   }
 }
 
-/** The cluster the configuration names: Redis when REDIS_URL is set, else this process alone. */
-export async function joinCluster(redisUrl: string | undefined, log: Logger): Promise<Cluster> {
-  return redisUrl === undefined ? new SingleProcess() : RedisCluster.connect(redisUrl, log);
+/**
+ * The cluster the configuration names: Redis when REDIS_URL is set, else this process alone.
+ * `heartbeatMs`: CLUSTER_HEARTBEAT_MS (config.ts).
+ */
+export async function joinCluster(
+  redisUrl: string | undefined,
+  log: Logger,
+  heartbeatMs: number,
+): Promise<Cluster> {
+  return redisUrl === undefined
+    ? new SingleProcess()
+    : RedisCluster.connect(redisUrl, log, heartbeatMs);
 }

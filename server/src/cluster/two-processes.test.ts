@@ -52,8 +52,17 @@ async function leaderPid(): Promise<number | undefined> {
   }
 }
 
+/**
+ * The cluster's liveness pace (config.ts): a process's alive key lives 3 heartbeats, the
+ * leader's sweep runs every 2, a leader is replaced within 1. At the default 5 s the dead
+ * process's gateway took up to 25 s to go offline (29 s of the file's 41); at 1 s, 5 s. Not
+ * shorter: a process whose renewals stall for 3 heartbeats on a busy machine counts as dead, and
+ * its gateways would go offline under the test that checks they stay online.
+ */
+const HEARTBEAT_MS = 1_000;
+
 beforeAll(async () => {
-  cluster = await TestCluster.create();
+  cluster = await TestCluster.create({ CLUSTER_HEARTBEAT_MS: String(HEARTBEAT_MS) });
   // Both at once: the start-up steps (migrations, first-party client, demo seed) take turns.
   [a, b] = await Promise.all([cluster.start(), cluster.start()]);
 }, 120_000);
@@ -366,7 +375,7 @@ describe('two server processes on Postgres and Redis', () => {
       for (const agent of agents.slice(0, 2)) await agent.endAsync(true);
       c.process.child.kill('SIGKILL');
       await c.process.exited;
-      // Its heartbeat key expires (15 s), then the next sweep (every 10 s) finds no live link.
+      // Its alive key expires (3 heartbeats), then the next sweep (every 2) finds no live link.
       await until(
         'the gateway offline',
         async () => ((await stored()) === 'offline' ? true : undefined),

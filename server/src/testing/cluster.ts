@@ -31,13 +31,15 @@ export class TestCluster {
   private constructor(
     readonly databaseUrl: string,
     private readonly dropDatabase: () => Promise<void>,
+    private readonly env: Record<string, string>,
   ) {}
 
-  static async create(): Promise<TestCluster> {
+  /** `env`: added to every process's environment (CLUSTER_HEARTBEAT_MS, …). */
+  static async create(env: Record<string, string> = {}): Promise<TestCluster> {
     const admin = process.env.PLANT_TEST_POSTGRES_URL;
     if (admin === undefined) throw new Error('PLANT_TEST_POSTGRES_URL is not set');
     const made = await createTestDatabase(admin);
-    return new TestCluster(made.url, () => made.drop());
+    return new TestCluster(made.url, () => made.drop(), env);
   }
 
   /**
@@ -49,12 +51,13 @@ export class TestCluster {
     this.dirs.push(dataDir);
     const redis = process.env.PLANT_TEST_REDIS_URL;
     if (redis === undefined) throw new Error('PLANT_TEST_REDIS_URL is not set');
-    const p = startServerProcess({
+    const p = await startServerProcess({
       PORT: String(port),
       DATA_DIR: dataDir,
       DATABASE_URL: this.databaseUrl,
       REDIS_URL: redis,
       CLIENT_DIR: path.join(dataDir, 'no-client'),
+      ...this.env,
       ...env,
     });
     const url = await p.listening();

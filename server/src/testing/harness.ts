@@ -233,16 +233,26 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   // The schema does not change while a server runs: its tables are read once.
   let tablesOnce: ReturnType<typeof server.db.introspection.getTables> | undefined;
   const tables = () => (tablesOnce ??= server.db.introspection.getTables());
-  // SQLite: the connection's count of changed rows (triggers' too) since it opened. While it
-  // stands still, no table changed, and the last hashes still hold (the suites that check
-  // that refused input wrote nothing call this twice around every request).
-  let lastHashes: { readonly changes: number; readonly hashes: Record<string, string> } | undefined;
-  const changesSoFar = async () =>
-    (await sql<{ n: number }>`select total_changes() as n`.execute(server.db)).rows[0]!.n;
+  // While nothing was written, the last hashes still hold (the suites that check that refused
+  // input wrote nothing call this twice around every request). SQLite: the connection's count of
+  // changed rows (triggers' too) since it opened (one connection writes the platform database).
+  // Postgres: the WAL's insert position, which every write to a logged table of any database on
+  // the test cluster moves (every platform table is logged); it moves for other files' servers
+  // and for vacuum too, which costs a new hash, never a stale one. Read before the hashes are
+  // made: a write while they are made shows as a move at the next call.
+  let lastHashes:
+    { readonly changes: number | string; readonly hashes: Record<string, string> } | undefined;
+  const changesSoFar = async (): Promise<number | string> =>
+    databaseUrl === undefined
+      ? (await sql<{ n: number }>`select total_changes() as n`.execute(server.db)).rows[0]!.n
+      : (await sql<{ l: string }>`select pg_current_wal_insert_lsn()::text as l`.execute(server.db))
+          .rows[0]!.l;
 
   const contentHashes = async () => {
     // The gateways' configurations follow committed changes a moment later: settled first.
     await server.machineData.configs.flush();
+    const changes = await changesSoFar();
+    if (lastHashes?.changes === changes) return { ...lastHashes.hashes };
     if (databaseUrl !== undefined) {
       // Postgres hashes each table itself, in one round trip: rows as text, in text order.
       const parts = (await tables()).map(
@@ -253,10 +263,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         name: string;
         hash: string;
       }>`${sql.join(parts, sql` union all `)}`.execute(server.db);
-      return Object.fromEntries(rows.map((r) => [r.name, r.hash]));
+      const hashes = Object.fromEntries(rows.map((r) => [r.name, r.hash]));
+      lastHashes = { changes, hashes };
+      return { ...hashes };
     }
-    const changes = await changesSoFar();
-    if (lastHashes?.changes === changes) return { ...lastHashes.hashes };
     const hashes: Record<string, string> = {};
     for (const t of await tables()) {
       // In the order of every column (not rowid).

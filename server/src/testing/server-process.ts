@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { bundledEntry } from './bundled-entry';
 
-/** The real entry point as `npm start` runs it. */
+/** The real entry point as `npm start` runs it (from a bundle of it: bundled-entry.ts). */
 const MAIN = path.resolve(import.meta.dirname, '..', 'main.ts');
 
 export interface ServerProcess {
@@ -15,8 +16,8 @@ export interface ServerProcess {
 }
 
 /** Starts the server in a child process with this environment added to the test's own. */
-export function startServerProcess(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [await bundledEntry(MAIN)], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
