@@ -39,6 +39,9 @@ export interface BenchWorker {
   /**
    * The worker bootstrap's steps timed apart, on the same pages: fetch and JSON.parse, the zod
    * parse of the envelope, and Replica.putModels (apply layer + RxDB) into an empty store.
+   * The store is opened without multi-instance, so putMs leaves out RxDB's broadcast of every
+   * event bulk to other tabs, which the worker pays (a quarter to a third more: sync-worker
+   * CONTEXT, "Where the bootstrap's ratio … goes").
    */
   bootstrapParts(origin: string, token: string, pageSize: number): Promise<BootstrapParts>;
   /**
