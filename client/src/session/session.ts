@@ -234,8 +234,10 @@ async function checkAccount(
   const account = await callApi('GET', apiPaths.userAccount(), accountViewSchema.nullable(), {
     quiet: true,
   });
-  // A switch or sign-out while it was asked: the answer is about a session that is gone.
+  // A switch or sign-out while it was asked: the answer is about a session that is gone. So too
+  // when another tab emptied or replaced the stored one (this tab reloads on that).
   if (appStore.get(sessionAtom)?.token !== session.token) return true;
+  if (loadSession()?.token !== session.token) return true;
   if ('error' in account) {
     if (account.error.status !== 401) return false;
     await signOut();
@@ -290,6 +292,9 @@ async function refreshUser(session: StoredSession): Promise<void> {
   // A switch or sign-out in the meantime: this answer is about a session that is gone.
   if (current?.token !== session.token) return;
   if (accountIdOf(current.user) !== accountIdOf(user.data)) return;
+  // Emptied or replaced in another tab while it was asked (this tab reloads on that): writing it
+  // now would store this session again, and the reload would start signed in.
+  if (loadSession()?.token !== session.token) return;
   appStore.set(sessionAtom, keepRole(current, user.data));
 }
 
@@ -308,6 +313,11 @@ export function reloadWhenStoredUserEmptied(): void {
     if (event.key !== STORAGE_KEYS.user && event.key !== null) return;
     const value = event.key === null ? null : event.newValue;
     if (value === null || value === '' || value === 'null') {
+      // A write of this tab's may have crossed the emptying (a refresh of the user answered just
+      // then, before this event came): the session stored now is then this tab's own, and the
+      // page would start signed in again. Another tab's new sign-in stays.
+      const mine = appStore.get(sessionAtom)?.token;
+      if (mine !== undefined && loadSession()?.token === mine) clearSession();
       location.reload();
       return;
     }
