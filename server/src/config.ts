@@ -112,7 +112,7 @@ export interface Config {
    * heartbeat (the key lives three), the leader looks for gateways left online by a dead process
    * every two, and a process not leading tries the leader lock every one. So a dead process's
    * gateways go offline within five heartbeats (25 s at the default 5 s), a dead leader is replaced
-   * within one. The cluster tests shorten it (500 ms); production keeps the default.
+   * within one. two-processes.test shortens it to 1 s; production keeps the default.
    */
   readonly clusterHeartbeatMs: number;
   /**

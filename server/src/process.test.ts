@@ -42,8 +42,9 @@ async function newDatabase(): Promise<TestDatabase> {
   return database;
 }
 
-// Each test starts whole processes (the bundled main.ts, migrations, the demo seed: on Postgres, up to 20 s each
-// on a busy machine; server-process.ts waits 60 s for one), two in a row in one test.
+// Each test starts whole processes (the bundled main.ts, migrations, the demo seed: on Postgres,
+// up to 20 s each on a busy machine; server-process.ts waits 60 s for one), two in a row in one
+// test.
 describe('the server process', { timeout: 120_000 }, () => {
   it('fails fast on a bad value, saying which, before touching DATA_DIR', async () => {
     const dataDir = path.join(os.tmpdir(), `plant-never-${process.pid}-${Date.now()}`);

@@ -234,10 +234,8 @@ async function checkAccount(
   const account = await callApi('GET', apiPaths.userAccount(), accountViewSchema.nullable(), {
     quiet: true,
   });
-  // A switch or sign-out while it was asked: the answer is about a session that is gone. So too
-  // when another tab emptied or replaced the stored one (this tab reloads on that).
+  // A switch or sign-out while it was asked: the answer is about a session that is gone.
   if (appStore.get(sessionAtom)?.token !== session.token) return true;
-  if (loadSession()?.token !== session.token) return true;
   if ('error' in account) {
     if (account.error.status !== 401) return false;
     await signOut();
@@ -292,9 +290,6 @@ async function refreshUser(session: StoredSession): Promise<void> {
   // A switch or sign-out in the meantime: this answer is about a session that is gone.
   if (current?.token !== session.token) return;
   if (accountIdOf(current.user) !== accountIdOf(user.data)) return;
-  // Emptied or replaced in another tab while it was asked (this tab reloads on that): writing it
-  // now would store this session again, and the reload would start signed in.
-  if (loadSession()?.token !== session.token) return;
   appStore.set(sessionAtom, keepRole(current, user.data));
 }
 

@@ -33,11 +33,17 @@ function saveSession(session: StoredSession | null): void {
 
 const sessionValue = atom<StoredSession | null>(loadSession());
 
-/** The session, kept in storage on every write (null: signed out). */
+/**
+ * The session, kept in storage on every write (null: signed out). An update of this tab's session
+ * (the same token: a refreshed user, a role, an account switch) is stored only while storage still
+ * holds it: once another tab emptied or replaced it, this tab reloads (session.ts), and storing it
+ * again would undo that sign-out or sign-in.
+ */
 export const sessionAtom = atom(
   (get) => get(sessionValue),
-  (_get, set, next: StoredSession | null) => {
-    saveSession(next);
+  (get, set, next: StoredSession | null) => {
+    const update = next !== null && get(sessionValue)?.token === next.token;
+    if (!update || readString(STORAGE_KEYS.token) === next.token) saveSession(next);
     set(sessionValue, next);
   },
 );
