@@ -23,7 +23,8 @@ async function signedIn(
   const tab = await e2e.openApp(browser, '/user/login');
   if (width !== undefined) await tab.page.setViewportSize({ width, height: 800 });
   await tab.signIn(DEMO_USERS.admin);
-  return { shell: new ShellPage(tab.page), goto: (path) => tab.goto(path) };
+  // Inside the running app, as a click on a link goes: no second page load after the sign-in.
+  return { shell: new ShellPage(tab.page), goto: (path) => tab.navigateInApp(path) };
 }
 
 describe('the breadcrumb', () => {

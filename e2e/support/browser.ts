@@ -11,6 +11,13 @@ import {
 import { watchContentSecurity } from './csp';
 import { witnessPages } from './witness';
 
+/**
+ * The folder for browser profiles, when the e2e global setup made one for the run (it deletes it
+ * at the run's end, with the profiles of browsers that outlived their file); else the temp folder.
+ */
+export const PROFILES_ENV = 'PLANT_E2E_PROFILES';
+const profilesDir = () => process.env[PROFILES_ENV] ?? os.tmpdir();
+
 /** Debian's chromium (`apt-get install -y chromium`); Playwright never downloads a browser here. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -67,7 +74,7 @@ async function prepared(context: BrowserContext): Promise<BrowserContext> {
  * page opened in it is a tab of the same browser.
  */
 export async function launchProfile(options: ProfileOptions = {}): Promise<BrowserProfile> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-chromium-'));
+  const dir = await fs.mkdtemp(path.join(profilesDir(), 'plant-chromium-'));
   const context = await prepared(
     await chromium.launchPersistentContext(dir, {
       executablePath: CHROMIUM,
@@ -116,7 +123,7 @@ class WarmChromium {
   }
 
   static async launch(): Promise<WarmChromium> {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'plant-chromium-'));
+    const dir = await fs.mkdtemp(path.join(profilesDir(), 'plant-chromium-'));
     const context = await prepared(
       await chromium.launchPersistentContext(dir, {
         executablePath: CHROMIUM,
@@ -151,6 +158,29 @@ class WarmChromium {
 }
 
 /**
+ * Warm browsers the worker's earlier files handed back, wiped (issue 29): the next file takes
+ * them instead of launching its own (about 0.9 s of CPU a launch), and since it serves the same
+ * page from the same origin (web.ts), the first sign-in of the file finds the app in V8's code
+ * cache. `isolate: false` keeps this module for all files of a worker. Browsers nobody takes
+ * within `IDLE_CLOSE_MS` close; when vitest ends the worker (SIGTERM), Playwright closes them,
+ * and the global setup's teardown deletes their profiles (`PROFILES_ENV`).
+ */
+const parkedWarm: WarmChromium[] = [];
+const MAX_PARKED = 3;
+const IDLE_CLOSE_MS = 10_000;
+let idleTimer: NodeJS.Timeout | undefined;
+
+async function park(warm: WarmChromium): Promise<void> {
+  if (parkedWarm.length >= MAX_PARKED) return warm.close();
+  parkedWarm.push(warm);
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    for (const w of parkedWarm.splice(0)) void w.close();
+  }, IDLE_CLOSE_MS);
+  idleTimer.unref();
+}
+
+/**
  * The Chromium of a test file's profiles. A default profile is a warm browser (above) no other
  * test holds, launched when none is free; a profile with the service worker is a new context of
  * one shared browser (the worker's precache would otherwise stay in the HTTP cache).
@@ -164,7 +194,7 @@ export class SharedChromium {
     if (options.serviceWorkers === 'allow') return this.withServiceWorker();
     let warm = this.free.pop();
     if (warm === undefined) {
-      warm = await WarmChromium.launch();
+      warm = parkedWarm.pop() ?? (await WarmChromium.launch());
       this.warm.push(warm);
     }
     const taken = warm;
@@ -204,8 +234,9 @@ export class SharedChromium {
     const browser = this.browser;
     this.browser = undefined;
     const warm = this.warm.splice(0);
-    this.free.length = 0;
-    await Promise.all(warm.map((w) => w.close()));
+    const wiped = new Set(this.free.splice(0));
+    // Wiped ones go on to the worker's next file; one still held (a profile not closed) closes.
+    await Promise.all(warm.map((w) => (wiped.has(w) ? park(w) : w.close())));
     if (browser !== undefined) await (await browser).close();
   }
 }

@@ -159,7 +159,8 @@ export class E2e {
   async close(): Promise<void> {
     for (const profile of this.profiles.splice(0)) await profile.close().catch(() => undefined);
     await this.chromium.close().catch(() => undefined);
-    await this.web.close();
+    // The page server and the warm browsers go on to the worker's next file (web.ts, browser.ts).
+    await this.web.release();
     await this.net.close();
     await this.server.close();
   }

@@ -65,7 +65,13 @@ export async function buildClient(): Promise<string> {
 export interface WebServer {
   /** `http://127.0.0.1:<port>`: the page, and the API behind it on the same origin. */
   readonly url: string;
+  /** Stops serving for good (a test may take the page's server away before the end). */
   close(): Promise<void>;
+  /**
+   * Done with it: the worker's next file that serves the same page takes it over (below), unless
+   * it was closed. Nothing of this file's stays: the next file gives its own API and policy.
+   */
+  release(): Promise<void>;
 }
 
 /**
@@ -100,10 +106,37 @@ const cspReports: Plugin = {
   },
 };
 
+/** A page server between files: its page, and what `serve` changes for the next file. */
+interface Pooled {
+  readonly dist: string;
+  readonly url: string;
+  /** The proxies' live options (Vite hands them to `configure`): `target` is read per request. */
+  readonly proxies: { target?: unknown }[];
+  /** The policy its pages are served under now, and whether it stopped for good. */
+  readonly state: { csp: string; closed: boolean };
+  close(): Promise<void>;
+}
+
+/**
+ * Page servers handed back by the worker's earlier files (issue 29): a test file of the same
+ * worker (`isolate: false` keeps this module) serves the same built page from the same origin,
+ * so a warm browser (browser.ts) finds the page's scripts in its HTTP cache and V8's code cache
+ * across files, not only across the tests of one file. A server nobody takes within
+ * `IDLE_CLOSE_MS` closes; the process's end closes the rest.
+ */
+const parked: Pooled[] = [];
+const IDLE_CLOSE_MS = 10_000;
+let idleTimer: NodeJS.Timeout | undefined;
+
+function policy(mapTilesUrl: string | undefined): string {
+  return `${contentSecurityPolicy(mapTilesUrl)}; report-uri ${CSP_REPORT_PATH}`;
+}
+
 /**
  * Serves a built page on a free loopback port with `/api`, `/staticconf` (HTTP) and `/mqtt`
  * (WebSocket) proxied to `api` (the real server, or a TCP fault proxy in front of it): the page,
- * the worker and the server share one origin, as in production.
+ * the worker and the server share one origin, as in production. A page server an earlier file
+ * of the worker released for the same page is taken over, with `api` and its policy.
  */
 export async function serveWithApi(
   dist: string,
@@ -111,36 +144,80 @@ export async function serveWithApi(
   /** The server's MAP_TILES_URL, when it has one: the policy lets the map fetch its tiles. */
   mapTilesUrl?: string,
 ): Promise<WebServer> {
-  const http = { target: api, configure: passFailuresOn };
+  const at = parked.findIndex((p) => p.dist === dist);
+  const pooled = at >= 0 ? parked.splice(at, 1)[0]! : await startPageServer(dist);
+  for (const options of pooled.proxies) options.target = api;
+  pooled.state.csp = policy(mapTilesUrl);
+  let released = false;
+  return {
+    url: pooled.url,
+    close: () => pooled.close(),
+    release: () => {
+      if (released || pooled.state.closed) return Promise.resolve();
+      released = true;
+      parked.push(pooled);
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => {
+        for (const p of parked.splice(0)) void p.close();
+      }, IDLE_CLOSE_MS);
+      idleTimer.unref();
+      return Promise.resolve();
+    },
+  };
+}
+
+async function startPageServer(dist: string): Promise<Pooled> {
+  const proxies: { target?: unknown }[] = [];
+  const http: ProxyOptions = {
+    configure: (proxy, options) => {
+      passFailuresOn(proxy);
+      proxies.push(options);
+    },
+  };
+  const state = { csp: policy(undefined), closed: false };
+  // The policy of the file served now, on every answer (Vite's `headers` are fixed at start).
+  const headers: Plugin = {
+    name: 'e2e:page-headers',
+    configurePreviewServer(server) {
+      server.middlewares.use((_req, res, next) => {
+        // The server's page policy (server/src/http/csp.ts), so the app is tested as it ships.
+        res.setHeader('Content-Security-Policy', state.csp);
+        res.setHeader('X-Frame-Options', 'DENY');
+        next();
+      });
+    },
+  };
   const server = await preview({
     configFile: false,
     root: dist,
     logLevel: 'silent',
     build: { outDir: dist },
-    plugins: [cspReports],
+    plugins: [cspReports, headers],
     preview: {
       host: '127.0.0.1',
       port: 0,
       strictPort: true,
       open: false,
-      // The server's page policy (server/src/http/csp.ts), so the app is tested as it ships.
-      headers: {
-        'Content-Security-Policy': `${contentSecurityPolicy(mapTilesUrl)}; report-uri ${CSP_REPORT_PATH}`,
-        'X-Frame-Options': 'DENY',
-      },
       proxy: {
-        '/api': http,
-        '/staticconf': http,
+        '/api': { ...http },
+        '/staticconf': { ...http },
         '/mqtt': { ...http, ws: true },
       },
     },
   });
-  let closing: Promise<void> | undefined;
   const address = server.httpServer.address();
   if (address === null || typeof address === 'string') throw new Error('preview has no port');
+  // A parked server does not keep the worker's process alive.
+  server.httpServer.unref();
+  let closing: Promise<void> | undefined;
   return {
+    dist,
     url: `http://127.0.0.1:${address.port}`,
-    // Once, however often called: a test may take the page's server away before the end.
-    close: () => (closing ??= server.close()),
+    proxies,
+    state,
+    close() {
+      state.closed = true;
+      return (closing ??= server.close());
+    },
   };
 }
