@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { API_BASE, apiPaths, isolate, OAUTH_TEXTS } from '@plant/shared-schema';
+import { API_BASE, apiPaths, appPaths, isolate, OAUTH_TEXTS } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { dataOf } from '../server/src/testing/harness';
 import { roleId } from '../server/src/testing/access';
@@ -33,12 +33,13 @@ async function userWith(token: string): Promise<{ status: number; email?: string
   };
 }
 
+/** `email` signed in where a link to its access tokens leads, and the page read. */
 async function signedInPage(email: string) {
   const session = await e2e.session(email);
-  const tab = await e2e.openApp(await e2e.browser());
-  await tab.signInAt(email);
-  const page = new AccessTokensPage(tab);
-  await page.open(session.userId);
+  const page = new AccessTokensPage(
+    await e2e.signedInApp(email, appPaths.accessTokens(session.userId)),
+  );
+  await page.read();
   return { page, session };
 }
 
@@ -228,10 +229,10 @@ describe('a client whose secret a password reset ended', () => {
       ).status;
     expect(await grant(client.secret)).toBe(401);
 
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.tech);
-    const page = new AccessTokensPage(tab);
-    await page.open(session.userId);
+    const page = new AccessTokensPage(
+      await e2e.signedInApp(DEMO_USERS.tech, appPaths.accessTokens(session.userId)),
+    );
+    await page.read();
     const row = page.clients.getByTestId('client-row').filter({ hasText: 'Nightly export' });
     await expect.poll(() => row.getByText('Needs a new secret').count()).toBe(1);
 
@@ -252,10 +253,9 @@ describe('whose tokens, and offline', () => {
   it("another user's page says only the user manages its own tokens", async () => {
     const other = await e2e.session(DEMO_USERS.tech);
     const admin = await e2e.session(DEMO_USERS.admin);
-    const tab = await e2e.openApp(await e2e.browser());
-    await tab.signInAt(DEMO_USERS.admin);
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, appPaths.accessTokens(other.userId));
     const page = new AccessTokensPage(tab);
-    await page.open(other.userId);
+    await page.read();
     expect(await page.state()).toBe('other');
     expect(
       await page.page.getByText('Only the user can manage its own access tokens').count(),

@@ -16,7 +16,7 @@ async function signedIn(width?: number): Promise<{ tab: AppTab; shell: ShellPage
   const tab = await e2e.openApp(browser, '/user/login');
   if (width !== undefined) await tab.page.setViewportSize({ width, height: 800 });
   await tab.signIn(DEMO_USERS.admin);
-  await tab.goto('/app/dashboards/list');
+  await tab.navigateInApp('/app/dashboards/list');
   const shell = new ShellPage(tab.page);
   await shell.breadcrumb().waitFor();
   return { tab, shell };

@@ -39,7 +39,7 @@ describe('German', () => {
     const browser = await e2e.browser();
     const tab = await e2e.openApp(browser, '/user/login');
     await tab.signIn(DEMO_USERS.admin);
-    await tab.goto('/app/dashboards/list');
+    await tab.navigateInApp('/app/dashboards/list');
     const shell = new ShellPage(tab.page);
     await shell.choosePreference('Deutsch');
     await expect.poll(() => tab.page.evaluate(() => document.documentElement.lang)).toBe('de');
@@ -57,7 +57,7 @@ describe('German', () => {
     const browser = await e2e.browser();
     const tab = await e2e.openApp(browser, '/user/login');
     await tab.signIn(DEMO_USERS.admin);
-    await tab.goto('/app/dashboards/list');
+    await tab.navigateInApp('/app/dashboards/list');
     const shell = new ShellPage(tab.page);
     await expect.poll(() => shell.menuEntries()).toContain('Users');
     const english = await shell.menuEntries();

@@ -137,8 +137,11 @@ function liveStreams(tab: AppTab): Promise<number> {
   );
 }
 
-/** A browser whose camera shows a QR code of `text`, signed in as the admin. */
-async function withCamera(name: string, text: string): Promise<AppTab> {
+/**
+ * A browser whose camera shows a QR code of `text`, signed in as the admin (landed on `path`,
+ * when given: one page load fewer).
+ */
+async function withCamera(name: string, text: string, path?: string): Promise<AppTab> {
   const video = await cameraVideo(name, text);
   const browser = await e2e.browser({
     args: [
@@ -148,6 +151,7 @@ async function withCamera(name: string, text: string): Promise<AppTab> {
     ],
   });
   await browser.context.addInitScript(RECORD_STREAMS);
+  if (path !== undefined) return e2e.signedInApp(DEMO_USERS.admin, path, browser);
   const tab = await e2e.openApp(browser, '/user/login');
   await tab.signIn(DEMO_USERS.admin);
   return tab;
@@ -277,8 +281,7 @@ describe('/app/qr/scan', () => {
   it('opens the asset whose code the camera sees, and stops the camera', async () => {
     const [asset] = await modelsOf('root', 'asset');
     if (asset === undefined) throw new Error('no asset');
-    const tab = await withCamera('asset', assetText(asset.id));
-    await tab.goto('/app/qr');
+    const tab = await withCamera('asset', assetText(asset.id), '/app/qr');
     await tab.page.getByTestId('qr-go-scan').click();
     await tab.waitForPath(new RegExp(`^/app/devices/${escaped(asset.id)}/details$`));
     await expect
@@ -292,8 +295,7 @@ describe('/app/qr/scan', () => {
   });
 
   it('says a foreign code is not ours, and keeps looking', async () => {
-    const tab = await withCamera('foreign', 'https://example.org/somewhere');
-    await tab.goto('/app/qr/scan');
+    const tab = await withCamera('foreign', 'https://example.org/somewhere', '/app/qr/scan');
     const refused = tab.page.getByTestId('qr-refused');
     await expect.poll(() => refused.getAttribute('data-kind')).toBe('foreign');
     expect(await refused.textContent()).toContain('https://example.org/somewhere');

@@ -136,7 +136,7 @@ describe('layouts and templates', () => {
       .poll(() => pages.groups.evaluateAll((els) => els.map((e) => e.getAttribute('data-name'))))
       .toEqual(expected.map((g) => g.name));
     expect(await pages.streams.count()).toBe(5);
-    await tab.goto('/app/templates/list');
+    await tab.navigateInApp('/app/templates/list');
     const row = pages.row('Cooling tower layout');
     await expect.poll(() => row.getByTestId('template-groups').textContent()).toBe('2');
     expect(await row.getByTestId('template-streams').textContent()).toBe('5');
@@ -295,7 +295,7 @@ describe('layouts and templates', () => {
     await description.press('Tab');
     await expect.poll(async () => (await onServer())?.description).toBe('For the bakery line.');
 
-    await tab.goto('/app/templates/list');
+    await tab.navigateInApp('/app/templates/list');
     const row = pages.row('Short-lived layout');
     await row.getByRole('button', { name: `Delete ${isolate('Short-lived layout')}` }).click();
     const dialog = tab.page.getByRole('dialog', {
@@ -325,7 +325,7 @@ describe('layouts and templates', () => {
     ).toEqual(['Motion', 'Orientation', 'Battery']);
     expect(await tab.page.getByTestId('template-source').textContent()).toBe(DEMO_SMARTPHONE.asset);
 
-    await tab.goto('/app/devices/demo/smartphone');
+    await tab.navigateInApp('/app/devices/demo/smartphone');
     await tab.waitForPath(new RegExp(`^/app/devices/${phone.id}/details$`));
     const details = new DeviceDetailsPage(tab.page);
     await expect.poll(() => details.name()).toBe(DEMO_SMARTPHONE.asset);

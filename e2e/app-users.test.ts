@@ -131,7 +131,7 @@ describe('users and invitations', () => {
     );
     expect(profile.phone).toBe('+49 170 1234567');
 
-    await tab.goto(`/app/users/${tech.userId}/notifications`);
+    await tab.navigateInApp(`/app/users/${tech.userId}/notifications`);
     await expect.poll(() => page.getByRole('checkbox', { name: 'SMS' }).count()).toBe(1);
     await page.getByRole('checkbox', { name: 'SMS' }).check();
     await page.getByRole('switch', { name: 'Only at certain times' }).check();

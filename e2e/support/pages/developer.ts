@@ -21,6 +21,11 @@ export class AccessTokensPage {
   /** Opens the page of `userId` and waits for it to be read (or to say why not). */
   async open(userId: string): Promise<void> {
     await this.tab.goto(appPaths.accessTokens(userId));
+    await this.read();
+  }
+
+  /** Waits for the page the tab shows to be read (or to say why not). */
+  async read(): Promise<void> {
     await this.page.locator('[data-testid="access-tokens"]:not([data-state="loading"])').waitFor();
   }
 
