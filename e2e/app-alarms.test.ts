@@ -145,8 +145,9 @@ describe('the alarm screens', () => {
     await page.getByTestId('alarm-filter-severity').selectOption('critical');
     await expect.poll(() => page.getByTestId('alarms-empty').count()).toBe(1);
 
-    // The asset lists: its worst raised alarm beside its status.
-    await tab.goto('/app/devices/list');
+    // The asset lists: its worst raised alarm beside its status (inside the running app, as its
+    // links go: a page load each was most of these tests' time).
+    await tab.navigateInApp('/app/devices/list');
     const assetRow = page.locator(`[data-testid="device-row"][data-id="${gw.assetId}"]`);
     await expect
       .poll(() => assetRow.getByTestId('asset-alarm-badge').getAttribute('data-severity'))
@@ -323,12 +324,12 @@ describe('the alarm screens', () => {
     await expect.poll(async () => (await serverAlarm(raisedId)).shelved_until).not.toBeNull();
     const until = (await serverAlarm(raisedId)).shelved_until ?? 0;
     expect(until).toBeGreaterThan(Date.now() + 50 * 60_000);
-    await tab.goto('/app/alarms');
+    await tab.navigateInApp('/app/alarms');
     await expect
       .poll(() => row('Spindle overspeed').getByTestId('alarm-state').textContent())
       .toMatch(/^Shelved until /);
 
-    await tab.goto(`/app/alarms/${raisedId}`);
+    await tab.navigateInApp(`/app/alarms/${raisedId}`);
     await page.getByTestId('alarm-unshelve').click();
     await expect
       .poll(() => page.getByTestId('alarm-state').first().getAttribute('data-state'))

@@ -69,11 +69,12 @@ describe('the side menu', () => {
 
   it('marks the section of the page as current, and offers the asset details on an asset', async () => {
     const { tab, shell } = await signedIn(DEMO_USERS.admin);
-    await tab.goto('/app/service/history');
+    // Inside the running app (as its links go), not a page load each.
+    await tab.navigateInApp('/app/service/history');
     await expect.poll(() => shell.currentEntry()).toBe('Past service requests');
 
     const [asset] = await e2e.serverModels(rootAccount, 'asset');
-    await tab.goto(`/app/devices/${asset?.id ?? ''}/details`);
+    await tab.navigateInApp(`/app/devices/${asset?.id ?? ''}/details`);
     await expect.poll(() => shell.menuEntries()).toContain('Details');
     await expect.poll(() => shell.currentEntry()).toBe('Details');
     await shell.menu().getByRole('link', { name: 'Gateways' }).click();
