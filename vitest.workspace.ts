@@ -10,7 +10,8 @@ export default defineConfig({
     // is waiting (servers, browsers, brokers, timers), which a third file fills; two left about a
     // fifth of the CPU idle (issue 29: 1,440 s of CPU in 897 s). Every test waits for what it
     // checks, never for a fixed time, so a busy neighbour only makes it slower; a test with a
-    // time limit gives it room for a load of 17 (the sandbox tests).
+    // time limit gives it room for a load of 17 (the sandbox tests). Four ran the suite in 715 s
+    // against three's 728 s: CPU-bound from here, so less work per test is what shortens it.
     maxWorkers: 3,
     // At the end: the 10 slowest files with their times (scripts/slowest-files.ts).
     reporters: ['default', './scripts/slowest-files.ts'],
