@@ -9,6 +9,7 @@ import {
   type Page,
 } from 'playwright-core';
 import { watchContentSecurity } from './csp';
+import { Parking } from './parking';
 import { witnessPages } from './witness';
 
 /**
@@ -158,27 +159,13 @@ class WarmChromium {
 }
 
 /**
- * Warm browsers the worker's earlier files handed back, wiped (issue 29): the next file takes
- * them instead of launching its own (about 0.9 s of CPU a launch), and since it serves the same
- * page from the same origin (web.ts), the first sign-in of the file finds the app in V8's code
- * cache. `isolate: false` keeps this module for all files of a worker. Browsers nobody takes
- * within `IDLE_CLOSE_MS` close; when vitest ends the worker (SIGTERM), Playwright closes them,
- * and the global setup's teardown deletes their profiles (`PROFILES_ENV`).
+ * Warm browsers the worker's earlier files handed back, wiped (issue 29, parking.ts): the next
+ * file takes them instead of launching its own (about 0.9 s of CPU a launch), and since it serves
+ * the same page from the same origin (web.ts), its first sign-in finds the app in V8's code cache.
+ * When vitest ends the worker (SIGTERM), Playwright closes them, and the global setup's teardown
+ * deletes their profiles (`PROFILES_ENV`).
  */
-const parkedWarm: WarmChromium[] = [];
-const MAX_PARKED = 3;
-const IDLE_CLOSE_MS = 10_000;
-let idleTimer: NodeJS.Timeout | undefined;
-
-async function park(warm: WarmChromium): Promise<void> {
-  if (parkedWarm.length >= MAX_PARKED) return warm.close();
-  parkedWarm.push(warm);
-  clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => {
-    for (const w of parkedWarm.splice(0)) void w.close();
-  }, IDLE_CLOSE_MS);
-  idleTimer.unref();
-}
+const parkedWarm = new Parking<WarmChromium>(3);
 
 /**
  * The Chromium of a test file's profiles. A default profile is a warm browser (above) no other
@@ -194,7 +181,7 @@ export class SharedChromium {
     if (options.serviceWorkers === 'allow') return this.withServiceWorker();
     let warm = this.free.pop();
     if (warm === undefined) {
-      warm = parkedWarm.pop() ?? (await WarmChromium.launch());
+      warm = parkedWarm.take() ?? (await WarmChromium.launch());
       this.warm.push(warm);
     }
     const taken = warm;
@@ -236,7 +223,7 @@ export class SharedChromium {
     const warm = this.warm.splice(0);
     const wiped = new Set(this.free.splice(0));
     // Wiped ones go on to the worker's next file; one still held (a profile not closed) closes.
-    await Promise.all(warm.map((w) => (wiped.has(w) ? park(w) : w.close())));
+    await Promise.all(warm.map((w) => (wiped.has(w) ? parkedWarm.park(w) : w.close())));
     if (browser !== undefined) await (await browser).close();
   }
 }

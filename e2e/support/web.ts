@@ -8,6 +8,7 @@ import { build, preview, type Plugin, type ProxyOptions } from 'vite';
 import { contentSecurityPolicy } from '../../server/src/http/csp';
 import { zodJitless } from '../../vite-zod-jitless';
 import { CSP_REPORT_PATH, recordCspReport } from './csp';
+import { Parking } from './parking';
 
 /**
  * Builds a page with Vite the way the client is built: production bundles, and the worker as an
@@ -118,15 +119,12 @@ interface Pooled {
 }
 
 /**
- * Page servers handed back by the worker's earlier files (issue 29): a test file of the same
- * worker (`isolate: false` keeps this module) serves the same built page from the same origin,
- * so a warm browser (browser.ts) finds the page's scripts in its HTTP cache and V8's code cache
- * across files, not only across the tests of one file. A server nobody takes within
- * `IDLE_CLOSE_MS` closes; the process's end closes the rest.
+ * Page servers handed back by the worker's earlier files (issue 29, parking.ts): the next file
+ * serves the same built page from the same origin, so a warm browser (browser.ts) finds the
+ * page's scripts in its HTTP cache and V8's code cache across files, not only across the tests
+ * of one file.
  */
-const parked: Pooled[] = [];
-const IDLE_CLOSE_MS = 10_000;
-let idleTimer: NodeJS.Timeout | undefined;
+const parked = new Parking<Pooled>();
 
 function policy(mapTilesUrl: string | undefined): string {
   return `${contentSecurityPolicy(mapTilesUrl)}; report-uri ${CSP_REPORT_PATH}`;
@@ -144,8 +142,7 @@ export async function serveWithApi(
   /** The server's MAP_TILES_URL, when it has one: the policy lets the map fetch its tiles. */
   mapTilesUrl?: string,
 ): Promise<WebServer> {
-  const at = parked.findIndex((p) => p.dist === dist);
-  const pooled = at >= 0 ? parked.splice(at, 1)[0]! : await startPageServer(dist);
+  const pooled = parked.take((p) => p.dist === dist) ?? (await startPageServer(dist));
   for (const options of pooled.proxies) options.target = api;
   pooled.state.csp = policy(mapTilesUrl);
   let released = false;
@@ -155,13 +152,7 @@ export async function serveWithApi(
     release: () => {
       if (released || pooled.state.closed) return Promise.resolve();
       released = true;
-      parked.push(pooled);
-      clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => {
-        for (const p of parked.splice(0)) void p.close();
-      }, IDLE_CLOSE_MS);
-      idleTimer.unref();
-      return Promise.resolve();
+      return parked.park(pooled);
     },
   };
 }

@@ -9,32 +9,9 @@ import {
   todayRange,
 } from './date-range';
 import { STORAGE_KEYS } from './storage';
+import { installLocalStorage } from '../testing/memory-storage';
 
-/** The browser's localStorage, which Node lacks: the same Storage interface over a Map. */
-class MemoryStorage implements Storage {
-  private readonly map = new Map<string, string>();
-  get length() {
-    return this.map.size;
-  }
-  clear() {
-    this.map.clear();
-  }
-  getItem(key: string) {
-    return this.map.get(key) ?? null;
-  }
-  key(index: number) {
-    return [...this.map.keys()][index] ?? null;
-  }
-  removeItem(key: string) {
-    this.map.delete(key);
-  }
-  setItem(key: string, value: string) {
-    this.map.set(key, String(value));
-  }
-}
-
-const storage = new MemoryStorage();
-Object.defineProperty(globalThis, 'localStorage', { value: storage, configurable: true });
+const storage = installLocalStorage();
 
 const at = (iso: string) => new Date(iso).getTime();
 const NOW = at('2026-11-22T14:30:00');

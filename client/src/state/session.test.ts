@@ -3,37 +3,16 @@ import { createStore } from 'jotai';
 import type { CurrentUser } from '@plant/shared-schema';
 import type * as SessionModule from './session';
 import type * as StorageModule from './storage';
+import { installLocalStorage, type MemoryStorage } from '../testing/memory-storage';
 
-/** The browser's localStorage as the app sees it: one store shared by every tab of the origin. */
-class MemoryStorage implements Storage {
-  private readonly items = new Map<string, string>();
-  get length() {
-    return this.items.size;
-  }
-  clear() {
-    this.items.clear();
-  }
-  getItem(key: string) {
-    return this.items.get(key) ?? null;
-  }
-  key(index: number) {
-    return [...this.items.keys()][index] ?? null;
-  }
-  removeItem(key: string) {
-    this.items.delete(key);
-  }
-  setItem(key: string, value: string) {
-    this.items.set(key, value);
-  }
-}
-
-const storage = new MemoryStorage();
+/** localStorage as the app sees it: one store shared by every tab of the origin. */
+let storage: MemoryStorage;
 let state: typeof SessionModule;
 let keys: typeof StorageModule;
 
 beforeAll(async () => {
   // Before the modules load: the session atom reads the stored session when it is made.
-  Object.defineProperty(globalThis, 'localStorage', { value: storage, configurable: true });
+  storage = installLocalStorage();
   state = await import('./session');
   keys = await import('./storage');
 });
