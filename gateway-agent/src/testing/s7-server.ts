@@ -37,8 +37,17 @@ export interface S7TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * Every snap7 server this process made, never let go: node-snap7 keeps its two libuv handles in
+ * C++ globals that each `S7Server` initialises and each one the garbage collector takes closes,
+ * so the second one collected aborts the whole process (libuv's `uv_close` assertion: a handle
+ * closed twice). Held here, none is collected; closed, one holds a few buffers.
+ */
+const made: unknown[] = [];
+
 export async function startS7TestServer(options: S7TestServerOptions = {}): Promise<S7TestServer> {
   const server = new snap7.S7Server();
+  made.push(server);
   const areaSize = options.areaSize ?? 64;
   const memory: Record<Exclude<S7Area, 'DB'>, { code: number; buffer: Buffer }> = {
     M: { code: server.srvAreaMK, buffer: Buffer.alloc(areaSize) },
