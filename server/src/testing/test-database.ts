@@ -1,7 +1,13 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { migrateToLatest, openConfiguredDatabase, openPostgres, type Db } from '../db/database';
+import {
+  DATABASE_FILE,
+  migrateToLatest,
+  openConfiguredDatabase,
+  openPostgres,
+  type Db,
+} from '../db/database';
 import { openPostgresTimeSeriesStore } from '../timeseries/postgres-time-series-store';
 import { createTestDatabase, type TestLocale } from './local-postgres';
 
@@ -82,20 +88,35 @@ export function setMigratedTemplate(name: string | undefined): void {
  * database gets `locale`, by default en-US (above). `migrated`: for a test server, which migrates
  * at its start anyway: on Postgres a copy of the run's migrated template (when there is one and
  * no other locale is asked for); otherwise, and always for the migration tests, empty.
+ * `copyOf`: a copy of another test database that nothing has open any more (its platform
+ * database only: the SQLite file, or `create database … template …` on Postgres).
  */
 export async function testDatabase(
   dataDir?: string,
-  options: { readonly locale?: TestLocale; readonly migrated?: boolean } = {},
+  options: {
+    readonly locale?: TestLocale;
+    readonly migrated?: boolean;
+    readonly copyOf?: TestDatabase;
+  } = {},
 ): Promise<TestDatabase> {
   const dir = dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'plant-test-')));
   let databaseUrl: string | undefined;
   let drop: () => Promise<void> = () => Promise.resolve();
+  const { copyOf } = options;
+  if (copyOf !== undefined && copyOf.databaseUrl === undefined) {
+    await fs.copyFile(path.join(copyOf.dataDir, DATABASE_FILE), path.join(dir, DATABASE_FILE));
+  }
   if (testsOnPostgres()) {
     const kept = await fs.readFile(path.join(dir, URL_FILE), 'utf8').catch(() => undefined);
     if (kept === undefined) {
-      const template = process.env[TEMPLATE_ENV];
+      const template =
+        copyOf?.databaseUrl === undefined
+          ? options.migrated === true && options.locale === undefined
+            ? process.env[TEMPLATE_ENV]
+            : undefined
+          : new URL(copyOf.databaseUrl).pathname.slice(1);
       const made =
-        options.migrated === true && options.locale === undefined && template !== undefined
+        template !== undefined
           ? await createTestDatabase(adminUrl(), undefined, template)
           : await createTestDatabase(adminUrl(), options.locale ?? DEFAULT_TEST_LOCALE);
       databaseUrl = made.url;
