@@ -45,9 +45,18 @@ async function scryptAsync(password: string, salt: Buffer, keylen: number, optio
   }
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export function hashPassword(password: string): Promise<string> {
+  return hashPasswordAtCost(password, SCRYPT.N);
+}
+
+/**
+ * The same at another cost (scrypt's N, a power of two), for test fixtures only: the stored
+ * parameters make such a hash verify as any other, at its own cost. The platform hashes with
+ * `hashPassword`.
+ */
+export async function hashPasswordAtCost(password: string, N: number): Promise<string> {
   const salt = randomBytes(16);
-  const { N, r, p, keylen } = SCRYPT;
+  const { r, p, keylen } = SCRYPT;
   const key = await scryptAsync(password, salt, keylen, { N, r, p });
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }

@@ -8,7 +8,8 @@ import { sql } from 'kysely';
 import { API_BASE, apiPaths, type SyncedModel } from '@plant/shared-schema';
 import { loadConfig } from '../config';
 import type { Clock } from '../lib/clock';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../seed/demo';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_USERS } from '../seed/demo';
+import { hashPasswordAtCost } from '../lib/secrets';
 import { startServer, type RunningServer } from '../server';
 import type { Db } from '../db/database';
 import { DEMO_AGENTS_FILE } from '../seed/demo-agents';
@@ -198,7 +199,13 @@ function testConfig(
  * own), and almost every test server starts with it: later ones start on a copy, which their
  * start finds seeded, as a restart does. The copy is the platform database and the demo agents'
  * keys (their hashes are in it); each server still makes its own VAPID keys and values store.
+ * Its demo users' password hashes are scrypt's at a sixteenth of the platform's cost
+ * (DEMO_HASH_COST; the hash keeps its parameters, so sign-in verifies it as any other): a
+ * sign-in was 40 ms of CPU in scrypt, and the tests sign the demo users in thousands of times.
+ * New passwords (sign-up, reset, change) and the unknown address's decoy keep the full cost.
  */
+const DEMO_HASH_COST = 1024;
+
 let demoSeeded: Promise<TestDatabase> | undefined;
 
 function demoSeededDatabase(): Promise<TestDatabase> {
@@ -209,6 +216,19 @@ function demoSeededDatabase(): Promise<TestDatabase> {
         const config = testConfig(database.dataDir, database.databaseUrl, 'demo');
         const server = await startServer({ config });
         await server.stop();
+        const db = database.open();
+        try {
+          for (const email of Object.values(DEMO_USERS)) {
+            const hash = await hashPasswordAtCost(DEMO_PASSWORD, DEMO_HASH_COST);
+            await db
+              .updateTable('users')
+              .set({ password_hash: hash })
+              .where('email', '=', email)
+              .execute();
+          }
+        } finally {
+          await db.destroy();
+        }
       } catch (err) {
         await database.remove();
         throw err;
