@@ -117,7 +117,7 @@ const COLD_IN_PAGE = `async function (session, rows, dbName, oursFirst) {
       open.onerror = () => reject(new Error(String(open.error)));
     });
     const index = db.transaction('docs', 'readonly').objectStore('docs')
-      .index('[_deleted+type+sort_key+key]');
+      .index('[_deleted+type+sort_key]');
     const found = await new Promise((resolve, reject) => {
       const req = index.getAll(IDBKeyRange.bound(['0', 'asset'], ['0', 'asset', []]), rows);
       req.onsuccess = () => resolve(req.result);

@@ -5,9 +5,10 @@ import type { IndexedDbEnv } from '../store/indexeddb';
  * Plain IndexedDB reads of the store's models database, beside RxDB (DESIGN.md §6: the first
  * rows of a list from disk, whatever the account's size). The database is the one RxDB's Dexie
  * storage keeps (`rxdb-dexie-<store>--<version>--models`, table `docs`); its list indexes are
- * `[_deleted+type+sort_key+key]` and `[_deleted+parent_key+sort_key+key]`, `_deleted` stored as
- * '0' / '1'. Reading them needs neither RxDB nor Dexie to be open: a list's first window comes
- * while the rest of the store is still starting. Nothing writes through this connection.
+ * `[_deleted+type+sort_key]` and `[_deleted+parent_key+sort_key]` (store/lean-models.ts: they end
+ * before the key, and IndexedDB orders equal entries by the key), `_deleted` stored as '0' / '1'.
+ * Reading them needs neither RxDB nor Dexie to be open: a list's first window comes while the
+ * rest of the store is still starting. Nothing writes through this connection.
  */
 
 /** The table RxDB's Dexie storage keeps documents in. */
@@ -15,8 +16,8 @@ const DOCS = 'docs';
 
 /** The two list indexes: a type in order, a parent's children in order. */
 export const LIST_INDEXES = {
-  type: '[_deleted+type+sort_key+key]',
-  parent: '[_deleted+parent_key+sort_key+key]',
+  type: '[_deleted+type+sort_key]',
+  parent: '[_deleted+parent_key+sort_key]',
 } as const;
 export type ListIndex = keyof typeof LIST_INDEXES;
 
@@ -92,12 +93,13 @@ export class ModelReader {
     return this.db.transaction(DOCS, 'readonly').objectStore(DOCS).index(LIST_INDEXES[range.index]);
   }
 
-  private bounds(range: ListRange, after?: readonly [sort: string, key: string]): IDBKeyRange {
-    // Arrays sort after every string: ['0', prefix, []] is above every ['0', prefix, sort, key].
+  /** Every live doc of a range; with `afterSort`, those whose sort key is above it. */
+  private bounds(range: ListRange, afterSort?: string): IDBKeyRange {
+    // Arrays sort after every string: ['0', prefix, []] is above every ['0', prefix, sort].
     const upper = ['0', range.prefix, []];
-    return after === undefined
+    return afterSort === undefined
       ? this.env.IDBKeyRange.bound(['0', range.prefix], upper)
-      : this.env.IDBKeyRange.bound(['0', range.prefix, after[0], after[1]], upper, true);
+      : this.env.IDBKeyRange.bound(['0', range.prefix, afterSort], upper, true);
   }
 
   /** Live docs of a range in list order, after a position, at most `limit`. */
@@ -106,8 +108,52 @@ export class ModelReader {
     limit: number,
     after?: readonly [sort: string, key: string],
   ): Promise<StoredDoc[]> {
-    const docs = await request(this.index(range).getAll(this.bounds(range, after), limit));
-    return docs as StoredDoc[];
+    const index = this.index(range);
+    if (after === undefined) {
+      return (await request(index.getAll(this.bounds(range), limit))) as StoredDoc[];
+    }
+    // The rest of the position's own sort key (keys above the position's), then the sort keys
+    // above it: the index holds no key, its entries of one sort key are in key order.
+    const [sort, key] = after;
+    const same = await this.sameSortAfter(index, [range.prefix, sort], key, limit);
+    if (same.length >= limit) return same;
+    const rest = await request(index.getAll(this.bounds(range, sort), limit - same.length));
+    return [...same, ...(rest as StoredDoc[])];
+  }
+
+  /** The docs at one (prefix, sort key) whose key is above `key`, at most `limit`, in key order. */
+  private sameSortAfter(
+    index: IDBIndex,
+    [prefix, sort]: readonly [string, string],
+    key: string,
+    limit: number,
+  ): Promise<StoredDoc[]> {
+    const at = ['0', prefix, sort];
+    const found: StoredDoc[] = [];
+    return new Promise((resolve, reject) => {
+      const opening = index.openCursor(this.env.IDBKeyRange.only(at));
+      let placed = false;
+      opening.onerror = () => reject(opening.error ?? new Error('IndexedDB request failed'));
+      opening.onsuccess = () => {
+        const cursor = opening.result;
+        if (cursor === null || found.length >= limit) {
+          resolve(found);
+          return;
+        }
+        // The docs table's primary key is the model key, a string.
+        const stored = cursor.primaryKey as string;
+        if (!placed) {
+          placed = true;
+          // The first entry at this sort key whose key is the position's or above.
+          if (stored < key) {
+            cursor.continuePrimaryKey(at, key);
+            return;
+          }
+        }
+        if (stored > key) found.push(cursor.value as StoredDoc);
+        cursor.continue();
+      };
+    });
   }
 
   /** How many live docs a range holds (hidden ones too: see QueryHub). */

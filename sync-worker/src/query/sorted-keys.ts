@@ -1,6 +1,6 @@
 /**
  * The keys of the models a list shows, in list order: by sort key, then by store key, exactly as
- * the store's `[_deleted+type+sort_key+key]` index orders them (IndexedDB compares strings by
+ * the store's `[_deleted+type+sort_key]` index orders them (ties by key; IndexedDB compares strings by
  * UTF-16 code units, like `<` here). A change costs a binary search and a move of the array's
  * tail, a large run of changes one merge: never a scan of the models themselves.
  */

@@ -1,8 +1,12 @@
 import {
+  INDEX_MAX,
+  INDEX_MIN,
   now,
   type DexieSettings,
   type DexieStorageInternals,
+  type PreparedQuery,
   type RxDocumentData,
+  type RxQueryPlan,
   type RxStorage,
   type RxStorageDefaultCheckpoint,
   type RxStorageInstance,
@@ -36,6 +40,11 @@ import type { IndexedDbEnv } from './indexeddb';
  *   version 1 are read again in that order;
  * - cleanup: the deleted documents only, through `[_deleted+last_seq+key]` (the schema's index,
  *   in every version: deleted documents are the `'1'` end of it).
+ * From `SHORT_MODELS_FROM` on, the schema's indexes are declared without the key RxDB ends each
+ * with (`[_deleted+type+sort_key]`, `[_deleted+parent_key+sort_key]`, `[_deleted+last_seq]`):
+ * IndexedDB orders an index's equal entries by primary key, so the order is the same and each
+ * entry shorter. RxDB's own queries and counts are put on them (`shortPlan`), and
+ * `query/model-reader.ts` reads them.
  * Measured (bench bootstrap): a bootstrap of 50,000 models in headless Chromium, see
  * sync-worker/CONTEXT.md.
  *
@@ -48,6 +57,15 @@ export const LEAN_MODELS_FROM = 1;
 
 /** The `models` schema version from which its Dexie database has no `[_deleted+key]` either. */
 export const KEYLESS_MODELS_FROM = 2;
+
+/**
+ * The `models` schema version from which its Dexie indexes end before the key: RxDB ends every
+ * index with the primary key, and IndexedDB keeps the primary key beside every index entry
+ * anyway (entries with equal index keys are in primary-key order), so the key was in each entry
+ * twice. Shorter entries are a cheaper write: a bootstrap of 50,000 models is mostly its index
+ * entries (sync-worker CONTEXT). RxDB's queries on these run through `shortQueries`.
+ */
+export const SHORT_MODELS_FROM = 3;
 
 /** The Dexie storage of the local store, with the lean `models` layout. */
 export function storeStorage(env: IndexedDbEnv): RxStorage<DexieStorageInternals, DexieSettings> {
@@ -63,8 +81,10 @@ export function storeStorage(env: IndexedDbEnv): RxStorage<DexieStorageInternals
       const instance = await dexie.createStorageInstance(params);
       if (params.collectionName === 'models') {
         const models = instance as unknown as ModelsInstance;
-        cleanupDeleted(models);
+        const short = params.schema.version >= SHORT_MODELS_FROM;
+        cleanupDeleted(models, short ? DELETED_BY_SEQ_SHORT : DELETED_BY_SEQ);
         if (params.schema.version >= LEAN_MODELS_FROM) changesInKeyOrder(models);
+        if (short) shortQueries(models);
       }
       return instance;
     },
@@ -115,11 +135,59 @@ export function withoutKeyIndex(spec: string): string {
     .join(', ');
 }
 
+/** The primary key, last in each of RxDB's indexes (and the suffix of its Dexie name). */
+const KEY = 'key';
+const KEY_SUFFIX = `+${KEY}]`;
+
+/** The Dexie store spec of the docs table with each compound index ending before the key. */
+export function withShortIndexes(spec: string): string {
+  return spec
+    .split(',')
+    .map((p) => p.trim())
+    .map((p) => (p.endsWith(KEY_SUFFIX) ? `${p.slice(0, -KEY_SUFFIX.length)}]` : p))
+    .join(', ');
+}
+
 /** The Dexie store spec of a models database's docs table at its schema version. */
 export function leanDocsSpec(spec: string, version: number): string {
   if (version < LEAN_MODELS_FROM) return spec;
   const lean = withoutLwtIndexes(spec);
-  return version < KEYLESS_MODELS_FROM ? lean : withoutKeyIndex(lean);
+  if (version < KEYLESS_MODELS_FROM) return lean;
+  const keyless = withoutKeyIndex(lean);
+  return version < SHORT_MODELS_FROM ? keyless : withShortIndexes(keyless);
+}
+
+/**
+ * RxDB's query plan for an index that ends with the key, on the same index without it. The order
+ * is the same (ties in primary-key order). Where the plan's range on the key is only the filler
+ * RxDB's planner puts after the fields it bounds, dropping it keeps the range exact; a range on
+ * the key itself (a selector on `key`) widens to the rest, and the query's matcher picks.
+ */
+export function shortPlan(plan: RxQueryPlan): RxQueryPlan {
+  const last = plan.index.length - 1;
+  if (last < 1 || plan.index[last] !== KEY) return plan;
+  const startFiller = plan.inclusiveStart ? INDEX_MIN : INDEX_MAX;
+  const endFiller = plan.inclusiveEnd ? INDEX_MAX : INDEX_MIN;
+  const exact = plan.startKeys[last] === startFiller && plan.endKeys[last] === endFiller;
+  return {
+    ...plan,
+    index: plan.index.slice(0, last),
+    startKeys: plan.startKeys.slice(0, last),
+    endKeys: plan.endKeys.slice(0, last),
+    ...(exact ? {} : { inclusiveStart: true, inclusiveEnd: true, selectorSatisfiedByIndex: false }),
+  };
+}
+
+/** RxDB's queries and counts of a short-index database, on its indexes (`shortPlan`). */
+function shortQueries(instance: ModelsInstance): void {
+  const query = instance.query.bind(instance);
+  const count = instance.count.bind(instance);
+  const onShort = (prepared: PreparedQuery<ModelsDoc>): PreparedQuery<ModelsDoc> => ({
+    ...prepared,
+    queryPlan: shortPlan(prepared.queryPlan),
+  });
+  instance.query = (prepared) => query(onShort(prepared));
+  instance.count = (prepared) => count(onShort(prepared));
 }
 
 /**
@@ -166,20 +234,24 @@ function changesInKeyOrder(instance: ModelsInstance): void {
   };
 }
 
+/** The schema's `last_seq` index in Dexie, before and from SHORT_MODELS_FROM. */
+const DELETED_BY_SEQ = '[_deleted+last_seq+key]';
+const DELETED_BY_SEQ_SHORT = '[_deleted+last_seq]';
+
 /**
  * `cleanup` without the `_meta.lwt` index, reading the deleted documents only: the `'1'` end of
- * `[_deleted+last_seq+key]` (an index of the schema, so every layout has it).
+ * the schema's `last_seq` index (`index`: its Dexie name in this layout; every layout has it).
  */
-function cleanupDeleted(instance: ModelsInstance): void {
+function cleanupDeleted(instance: ModelsInstance, index: string): void {
   instance.cleanup = async (minimumDeletedTime) => {
     const state = await instance.internals;
     const before = now() - minimumDeletedTime;
     await state.dexieDb.transaction('rw', state.dexieTable, async () => {
       // RxDB's Dexie storage stores `_deleted` as '1' / '0' (IndexedDB cannot index booleans).
       const deleted = (await state.dexieTable
-        .where('[_deleted+last_seq+key]')
-        // ['1'] is below every ['1', seq, key] (a prefix sorts first); arrays sort after every
-        // number, so ['1', []] is above them all.
+        .where(index)
+        // ['1'] is below every ['1', seq(, key)] (a prefix sorts first); arrays sort after
+        // every number, so ['1', []] is above them all.
         .between(['1'], ['1', []])
         .toArray()) as { key: string; _meta: { lwt: number } }[];
       const purge = deleted.filter((d) => d._meta.lwt < before).map((d) => d.key);

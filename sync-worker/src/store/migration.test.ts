@@ -4,11 +4,19 @@ import { sortKeyOf } from '../apply/keys';
 import { dexieDatabaseName } from './database-name';
 import { META_ID, modelKey, type ModelDoc } from './docs';
 import type { IndexedDbEnv } from './indexeddb';
-import { isLeanModelsDatabase, leanDocsSpec, withoutLwtIndexes } from './lean-models';
+import { INDEX_MAX, INDEX_MIN, type RxQueryPlan } from 'rxdb';
+import {
+  isLeanModelsDatabase,
+  leanDocsSpec,
+  shortPlan,
+  withShortIndexes,
+  withoutLwtIndexes,
+} from './lean-models';
 import {
   modelsSchemaV0,
   modelsSchemaV1,
   modelsSchemaV2,
+  modelsSchemaV3,
   STORE_DEFINITION,
   STORE_VERSION,
   type StoreDefinition,
@@ -18,10 +26,11 @@ import { syncedDoc } from '../testing/model-docs';
 
 /*
  * The migration path, shown working on the real versions: a store written by a build with
- * version 0 of `models` (RxDB's full Dexie layout) or version 1 (no `_meta.lwt` indexes) opened
- * by the current build (version 2, without `[_deleted+key]` too: lean-models.ts), and a later
- * version migrating from the lean layout with a strategy of the kind a real one would be (the
- * sort-key rule changed, so every doc's sort_key is computed again).
+ * version 0 of `models` (RxDB's full Dexie layout), version 1 (no `_meta.lwt` indexes) or
+ * version 2 (no `[_deleted+key]` either) opened by the current build (version 3, its indexes
+ * ending before the key: lean-models.ts), and a later version migrating from the current layout
+ * with a strategy of the kind a real one would be (the sort-key rule changed, so every doc's
+ * sort_key is computed again).
  */
 const v0: StoreDefinition = {
   ...STORE_DEFINITION,
@@ -33,6 +42,14 @@ const v1: StoreDefinition = {
   models: { schema: modelsSchemaV1, migrationStrategies: { 1: (doc: ModelDoc) => doc } },
 };
 
+const v2: StoreDefinition = {
+  ...STORE_DEFINITION,
+  models: {
+    schema: modelsSchemaV2,
+    migrationStrategies: { 1: (doc: ModelDoc) => doc, 2: (doc: ModelDoc) => doc },
+  },
+};
+
 /** The current version of `models`. */
 const CURRENT = STORE_DEFINITION.models.schema.version;
 
@@ -42,7 +59,7 @@ const NEXT = CURRENT + 1;
 const next: StoreDefinition = {
   ...STORE_DEFINITION,
   models: {
-    schema: { ...modelsSchemaV2, version: NEXT },
+    schema: { ...modelsSchemaV3, version: NEXT },
     migrationStrategies: {
       ...STORE_DEFINITION.models.migrationStrategies,
       [NEXT]: (doc: ModelDoc): ModelDoc => ({
@@ -120,9 +137,10 @@ describe('store schema migration', () => {
     expect((await store.meta()).store_version).toBe(STORE_VERSION);
     const lean = await rawDocsTable(env, dexieDatabaseName(store.name, CURRENT, 'models'));
     expect(lean.indexes).toEqual(
-      full.indexes.filter(
-        (i) => i !== '_meta.lwt' && i !== '[_meta.lwt+key]' && i !== '[_deleted+key]',
-      ),
+      full.indexes
+        .filter((i) => i !== '_meta.lwt' && i !== '[_meta.lwt+key]' && i !== '[_deleted+key]')
+        .map(withShortIndexes)
+        .sort(),
     );
     expect(lean.docs.map((d) => d.key).sort()).toEqual(['asset:a1', 'asset:a2']);
     // The version-0 database and RxDB's migration-state database are gone.
@@ -160,7 +178,7 @@ describe('store schema migration', () => {
     await later.wipe();
   });
 
-  it('copies version 1 models (no lwt indexes) into the current database, without [_deleted+key]', async () => {
+  it('copies version 1 models (no lwt indexes) into the current database, without [_deleted+key] and with short indexes', async () => {
     const env: IndexedDbEnv = { indexedDB: new IDBFactory(), IDBKeyRange };
     const old = await LocalStore.open({ ...options(env), definition: v1 });
     const ids = Array.from({ length: 250 }, (_, i) => `a${String(i).padStart(3, '0')}`);
@@ -182,7 +200,52 @@ describe('store schema migration', () => {
     expect((await store.meta()).last_seq).toBe(7);
     expect((await store.meta()).store_version).toBe(STORE_VERSION);
     const after = await rawDocsTable(env, dexieDatabaseName(store.name, CURRENT, 'models'));
-    expect(after.indexes).toEqual(before.indexes.filter((i) => i !== '[_deleted+key]'));
+    expect(after.indexes).toEqual(
+      before.indexes
+        .filter((i) => i !== '[_deleted+key]')
+        .map(withShortIndexes)
+        .sort(),
+    );
+    expect((await names(env)).filter((n) => n.includes('--models'))).toEqual([
+      `rxdb-dexie-${store.name}--${CURRENT}--models`,
+    ]);
+    await store.wipe();
+  });
+
+  it('copies version 2 models (indexes ending with the key) into short indexes; lists read the same', async () => {
+    const env: IndexedDbEnv = { indexedDB: new IDBFactory(), IDBKeyRange };
+    const old = await LocalStore.open({ ...options(env), definition: v2 });
+    const ids = Array.from({ length: 250 }, (_, i) => `a${String(i).padStart(3, '0')}`);
+    await old.commit(
+      ids.map((id) => ({ kind: 'put-model', doc: doc(id, `Machine ${id}`) })),
+      { last_seq: 9 },
+    );
+    await old.commit([{ kind: 'remove-model', key: modelKey('asset', 'a007') }]);
+    await (await old.db.meta.findOne(META_ID).exec())?.incrementalPatch({ store_version: 2 });
+    const before = await rawDocsTable(env, dexieDatabaseName(old.name, 2, 'models'));
+    expect(before.indexes).toEqual([
+      '[_deleted+last_seq+key]',
+      '[_deleted+parent_key+sort_key+key]',
+      '[_deleted+type+sort_key+key]',
+    ]);
+    await old.close();
+
+    const store = await LocalStore.open(options(env));
+    const after = await rawDocsTable(env, dexieDatabaseName(store.name, CURRENT, 'models'));
+    expect(after.indexes).toEqual([
+      '[_deleted+last_seq]',
+      '[_deleted+parent_key+sort_key]',
+      '[_deleted+type+sort_key]',
+    ]);
+    // The removed one as removed (cleanup purges it later).
+    expect(after.docs.filter((d) => d._deleted === '0').length).toBe(249);
+    expect(after.docs.filter((d) => d._deleted === '1').map((d) => d.key)).toEqual([
+      modelKey('asset', 'a007'),
+    ]);
+    const docs = await store.write((tx) => tx.allModels());
+    expect(docs.length).toBe(249);
+    expect(docs.find((d) => d.id === 'a007')).toBeUndefined();
+    expect((await store.meta()).last_seq).toBe(9);
     expect((await names(env)).filter((n) => n.includes('--models'))).toEqual([
       `rxdb-dexie-${store.name}--${CURRENT}--models`,
     ]);
@@ -231,7 +294,7 @@ describe('the lean models layout', () => {
     ).toBe('key, [_deleted+key], [_deleted+type+sort_key+key]');
   });
 
-  it('drops [_deleted+key] from version 2 on, and nothing at version 0', () => {
+  it("drops [_deleted+key] from version 2 on, the key at the indexes' end from 3, nothing at 0", () => {
     const full =
       'key, [_deleted+key], [_deleted+type+sort_key+key], [_deleted+last_seq+key], [_meta.lwt+key], _meta.lwt';
     expect(leanDocsSpec(full, 0)).toBe(full);
@@ -241,5 +304,105 @@ describe('the lean models layout', () => {
     expect(leanDocsSpec(full, 2)).toBe(
       'key, [_deleted+type+sort_key+key], [_deleted+last_seq+key]',
     );
+    expect(leanDocsSpec(full, 3)).toBe('key, [_deleted+type+sort_key], [_deleted+last_seq]');
+  });
+
+  it("answers RxDB's queries and counts on the short indexes as on the full ones", async () => {
+    const env: IndexedDbEnv = { indexedDB: new IDBFactory(), IDBKeyRange };
+    const store = await LocalStore.open(options(env));
+    const names = ['Pump', 'press', 'Press', 'Valve', 'Pump'];
+    const assets = names.map((name, i) => syncedDoc('asset', `a${i}`, name, 1));
+    const streams = names.map((name, i) => ({
+      ...syncedDoc('datastream', `s${i}`, `${name} speed`, 1),
+      parent_key: modelKey('asset', `a${i % 2}`),
+    }));
+    await store.commit([...assets, ...streams].map((d) => ({ kind: 'put-model', doc: d })));
+    await store.commit([{ kind: 'remove-model', key: modelKey('asset', 'a3') }]);
+    const all = await store.write((tx) => tx.allModels());
+    const keys = (docs: readonly { key: string }[]) => docs.map((d) => d.key);
+    const inOrder = (docs: readonly ModelDoc[]) =>
+      keys(
+        [...docs].sort((a, b) =>
+          a.sort_key === b.sort_key ? (a.key < b.key ? -1 : 1) : a.sort_key < b.sort_key ? -1 : 1,
+        ),
+      );
+    const models = store.db.models;
+    const byType = await models
+      .find({ selector: { type: 'asset' }, sort: [{ sort_key: 'asc' }] })
+      .exec();
+    expect(keys(byType)).toEqual(inOrder(all.filter((d) => d.type === 'asset')));
+    expect(byType.length).toBe(4);
+    expect(await models.count({ selector: { type: 'asset' } }).exec()).toBe(4);
+    const children = await models
+      .find({ selector: { parent_key: modelKey('asset', 'a1') } })
+      .exec();
+    expect(keys(children).sort()).toEqual(
+      keys(all.filter((d) => d.parent_key === modelKey('asset', 'a1'))).sort(),
+    );
+    const either = await models
+      .find({
+        selector: { parent_key: { $in: [modelKey('asset', 'a0'), modelKey('asset', 'a1')] } },
+      })
+      .exec();
+    expect(either.length).toBe(5);
+    // A bound on the key itself (RxDB plans it on an index that ends with the key).
+    const above = await models
+      .find({
+        selector: { type: 'asset', sort_key: 'pump', key: { $gt: modelKey('asset', 'a0') } },
+      })
+      .exec();
+    expect(keys(above)).toEqual([modelKey('asset', 'a4')]);
+    await store.wipe();
+  });
+
+  it("puts RxDB's query plans on the short indexes: exact where the key was filler, else the matcher picks", () => {
+    const plan = (over: Partial<RxQueryPlan>): RxQueryPlan => ({
+      index: ['_deleted', 'type', 'sort_key', 'key'],
+      startKeys: [INDEX_MIN, 'asset', INDEX_MIN, INDEX_MIN],
+      endKeys: [INDEX_MIN, 'asset', INDEX_MAX, INDEX_MAX],
+      inclusiveStart: true,
+      inclusiveEnd: true,
+      sortSatisfiedByIndex: true,
+      selectorSatisfiedByIndex: true,
+      ...over,
+    });
+    // `type` only: the same range without the key.
+    expect(shortPlan(plan({}))).toEqual({
+      ...plan({}),
+      index: ['_deleted', 'type', 'sort_key'],
+      startKeys: [INDEX_MIN, 'asset', INDEX_MIN],
+      endKeys: [INDEX_MIN, 'asset', INDEX_MAX],
+    });
+    // sort_key > 'm': RxDB fills the key with the top after an open start; still exact.
+    const above = plan({
+      startKeys: [INDEX_MIN, 'asset', 'm', INDEX_MAX],
+      inclusiveStart: false,
+    });
+    expect(shortPlan(above)).toMatchObject({
+      startKeys: [INDEX_MIN, 'asset', 'm'],
+      inclusiveStart: false,
+      selectorSatisfiedByIndex: true,
+    });
+    // A bound on the key itself: the range widens to its sort key, and the matcher decides.
+    const onKey = plan({
+      startKeys: [INDEX_MIN, 'asset', 'm', 'asset:a5'],
+      endKeys: [INDEX_MIN, 'asset', 'm', INDEX_MAX],
+      inclusiveStart: false,
+    });
+    expect(shortPlan(onKey)).toMatchObject({
+      index: ['_deleted', 'type', 'sort_key'],
+      startKeys: [INDEX_MIN, 'asset', 'm'],
+      endKeys: [INDEX_MIN, 'asset', 'm'],
+      inclusiveStart: true,
+      inclusiveEnd: true,
+      selectorSatisfiedByIndex: false,
+    });
+    // An index without the key at its end stays as it is.
+    const other = plan({
+      index: ['_deleted', 'last_seq'],
+      startKeys: [INDEX_MIN, 0],
+      endKeys: [INDEX_MIN, 9],
+    });
+    expect(shortPlan(other)).toBe(other);
   });
 });

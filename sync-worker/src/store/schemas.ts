@@ -60,6 +60,12 @@ export const modelsSchemaV1: RxJsonSchema<ModelDoc> = { ...modelsSchemaV0, versi
  */
 export const modelsSchemaV2: RxJsonSchema<ModelDoc> = { ...modelsSchemaV0, version: 2 };
 
+/**
+ * Version 3: the same documents; its Dexie indexes end before the key (lean-models.ts: each index
+ * entry without a second copy of the key, which IndexedDB keeps beside every entry anyway).
+ */
+export const modelsSchemaV3: RxJsonSchema<ModelDoc> = { ...modelsSchemaV0, version: 3 };
+
 export const outboxSchemaV0: RxJsonSchema<OutboxDoc> = {
   version: 0,
   title: 'outbox',
@@ -148,8 +154,12 @@ export interface StoreDefinition {
 
 export const STORE_DEFINITION: StoreDefinition = {
   models: {
-    schema: modelsSchemaV2,
-    migrationStrategies: { 1: (doc: ModelDoc) => doc, 2: (doc: ModelDoc) => doc },
+    schema: modelsSchemaV3,
+    migrationStrategies: {
+      1: (doc: ModelDoc) => doc,
+      2: (doc: ModelDoc) => doc,
+      3: (doc: ModelDoc) => doc,
+    },
   },
   outbox: { schema: outboxSchemaV0, migrationStrategies: {} },
   meta: { schema: metaSchemaV0, migrationStrategies: {} },
