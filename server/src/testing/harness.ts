@@ -12,8 +12,9 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_USERS } from '../seed/demo';
 import { hashPasswordAtCost } from '../lib/secrets';
 import { startServer, type RunningServer } from '../server';
 import type { Db } from '../db/database';
+import { DATABASE_FILE } from '../db/database';
 import { DEMO_AGENTS_FILE } from '../seed/demo-agents';
-import { testDatabase, type TestDatabase } from './test-database';
+import { testDatabase, type DatabaseCopy, type TestDatabase } from './test-database';
 import type { TestLocale } from './local-postgres';
 import type { AuthLimits } from '../services/auth.service';
 import type { BatchRateLimits } from '../gateways/batch-rate';
@@ -206,11 +207,17 @@ function testConfig(
  */
 const DEMO_HASH_COST = 1024;
 
-let demoSeeded: Promise<TestDatabase> | undefined;
+/** The demo-seeded database of this process, and its demo agents' keys. */
+interface DemoSeeded {
+  readonly copy: DatabaseCopy;
+  readonly agentKeys: Buffer;
+}
 
-function demoSeededDatabase(): Promise<TestDatabase> {
+let demoSeeded: Promise<DemoSeeded> | undefined;
+
+function demoSeededDatabase(): Promise<DemoSeeded> {
   if (demoSeeded === undefined) {
-    const made = (async () => {
+    const made = (async (): Promise<DemoSeeded> => {
       const database = await testDatabase(undefined, { migrated: true });
       try {
         const config = testConfig(database.dataDir, database.databaseUrl, 'demo');
@@ -229,13 +236,26 @@ function demoSeededDatabase(): Promise<TestDatabase> {
         } finally {
           await db.destroy();
         }
+        const { dataDir, databaseUrl } = database;
+        // Held in memory, so a test process that vitest ends leaves no folder behind; on
+        // Postgres the database stays (the run's throwaway cluster goes with the run).
+        const seeded: DemoSeeded = {
+          copy: {
+            databaseUrl,
+            file:
+              databaseUrl === undefined
+                ? fs.readFileSync(path.join(dataDir, DATABASE_FILE))
+                : undefined,
+          },
+          agentKeys: fs.readFileSync(path.join(dataDir, DEMO_AGENTS_FILE)),
+        };
+        if (databaseUrl === undefined) await database.remove();
+        else fs.rmSync(dataDir, { recursive: true, force: true });
+        return seeded;
       } catch (err) {
         await database.remove();
         throw err;
       }
-      // The folder goes with the process (a Postgres database with the run's cluster).
-      process.once('exit', () => fs.rmSync(database.dataDir, { recursive: true, force: true }));
-      return database;
     })();
     made.catch(() => {
       if (demoSeeded === made) demoSeeded = undefined;
@@ -269,11 +289,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let database: TestDatabase;
   if (startsSeededCopy(options)) {
     const seeded = await demoSeededDatabase();
-    database = await testDatabase(undefined, { copyOf: seeded });
-    fs.copyFileSync(
-      path.join(seeded.dataDir, DEMO_AGENTS_FILE),
-      path.join(database.dataDir, DEMO_AGENTS_FILE),
-    );
+    database = await testDatabase(undefined, { copyOf: seeded.copy });
+    fs.writeFileSync(path.join(database.dataDir, DEMO_AGENTS_FILE), seeded.agentKeys, {
+      mode: 0o600,
+    });
   } else {
     database = await testDatabase(options.dataDir, {
       migrated: true,

@@ -83,29 +83,35 @@ export function setMigratedTemplate(name: string | undefined): void {
 }
 
 /**
+ * A platform database to start test databases from: on SQLite its file's bytes (nothing left on
+ * disk), on Postgres a database nothing connects to any more, copied as a template.
+ */
+export interface DatabaseCopy {
+  readonly file: Buffer | undefined;
+  readonly databaseUrl: string | undefined;
+}
+
+/**
  * A test's database. With `dataDir` (a restart on an existing folder) the folder's database is
  * found again: the Postgres URL is kept in a file beside the SQLite files. A new Postgres
  * database gets `locale`, by default en-US (above). `migrated`: for a test server, which migrates
  * at its start anyway: on Postgres a copy of the run's migrated template (when there is one and
  * no other locale is asked for); otherwise, and always for the migration tests, empty.
- * `copyOf`: a copy of another test database that nothing has open any more (its platform
- * database only: the SQLite file, or `create database … template …` on Postgres).
+ * `copyOf`: a copy of a database kept for it (`DatabaseCopy`).
  */
 export async function testDatabase(
   dataDir?: string,
   options: {
     readonly locale?: TestLocale;
     readonly migrated?: boolean;
-    readonly copyOf?: TestDatabase;
+    readonly copyOf?: DatabaseCopy;
   } = {},
 ): Promise<TestDatabase> {
   const dir = dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'plant-test-')));
   let databaseUrl: string | undefined;
   let drop: () => Promise<void> = () => Promise.resolve();
   const { copyOf } = options;
-  if (copyOf !== undefined && copyOf.databaseUrl === undefined) {
-    await fs.copyFile(path.join(copyOf.dataDir, DATABASE_FILE), path.join(dir, DATABASE_FILE));
-  }
+  if (copyOf?.file !== undefined) await fs.writeFile(path.join(dir, DATABASE_FILE), copyOf.file);
   if (testsOnPostgres()) {
     const kept = await fs.readFile(path.join(dir, URL_FILE), 'utf8').catch(() => undefined);
     if (kept === undefined) {
