@@ -139,6 +139,8 @@ describe('sign-in (POST oauth/token)', () => {
     expect(res.status).toBe(401);
   });
 
+  // At the platform's cost: this describe's servers take a test clock, so they seed their own
+  // demo users (a server on the harness's seeded copy has cheaper demo hashes: harness.ts).
   it('passwords are stored as scrypt hashes', async () => {
     const row = await s.db
       .selectFrom('users')

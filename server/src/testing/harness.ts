@@ -204,6 +204,9 @@ function testConfig(
  * (DEMO_HASH_COST; the hash keeps its parameters, so sign-in verifies it as any other): a
  * sign-in was 40 ms of CPU in scrypt, and the tests sign the demo users in thousands of times.
  * New passwords (sign-up, reset, change) and the unknown address's decoy keep the full cost.
+ * So the servers of one test process share ids (accounts, users, roles, gateways, the OAuth
+ * clients) and the demo agents' secrets, and their seeded rows are older than their start: a
+ * test that needs a server whose ids no other has, or a seed at its start, gives it a clock.
  */
 const DEMO_HASH_COST = 1024;
 
@@ -221,7 +224,8 @@ function demoSeededDatabase(): Promise<DemoSeeded> {
       const database = await testDatabase(undefined, { migrated: true });
       try {
         const config = testConfig(database.dataDir, database.databaseUrl, 'demo');
-        const server = await startServer({ config });
+        // No alarm rounds on it: a test with `dispatch: false` gets a database none ran on.
+        const server = await startServer({ config, dispatch: false });
         await server.stop();
         const db = database.open();
         try {

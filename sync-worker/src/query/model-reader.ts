@@ -135,23 +135,28 @@ export class ModelReader {
       let placed = false;
       opening.onerror = () => reject(opening.error ?? new Error('IndexedDB request failed'));
       opening.onsuccess = () => {
-        const cursor = opening.result;
-        if (cursor === null || found.length >= limit) {
-          resolve(found);
-          return;
-        }
-        // The docs table's primary key is the model key, a string.
-        const stored = cursor.primaryKey as string;
-        if (!placed) {
-          placed = true;
-          // The first entry at this sort key whose key is the position's or above.
-          if (stored < key) {
-            cursor.continuePrimaryKey(at, key);
+        try {
+          const cursor = opening.result;
+          if (cursor === null) {
+            resolve(found);
             return;
           }
+          // The docs table's primary key is the model key, a string.
+          const stored = cursor.primaryKey as string;
+          if (!placed) {
+            placed = true;
+            // The first entry at this sort key whose key is the position's or above.
+            if (stored < key) {
+              cursor.continuePrimaryKey(at, key);
+              return;
+            }
+          }
+          if (stored > key) found.push(cursor.value as StoredDoc);
+          if (found.length >= limit) resolve(found);
+          else cursor.continue();
+        } catch (err) {
+          reject(err instanceof Error ? err : new Error(String(err)));
         }
-        if (stored > key) found.push(cursor.value as StoredDoc);
-        cursor.continue();
       };
     });
   }

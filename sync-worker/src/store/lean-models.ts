@@ -187,7 +187,15 @@ function shortQueries(instance: ModelsInstance): void {
     queryPlan: shortPlan(prepared.queryPlan),
   });
   instance.query = (prepared) => query(onShort(prepared));
-  instance.count = (prepared) => count(onShort(prepared));
+  instance.count = async (prepared) => {
+    const short = onShort(prepared);
+    if (short.queryPlan.selectorSatisfiedByIndex || !prepared.queryPlan.selectorSatisfiedByIndex) {
+      return count(short);
+    }
+    // Widened (a bound on the key): the matcher decides, so the count is what the query answers,
+    // as exact as the index's count was (RxDB refuses a 'slow' count unless told to allow it).
+    return { count: (await query(short)).documents.length, mode: 'fast' };
+  };
 }
 
 /**

@@ -246,6 +246,7 @@ describe('store schema migration', () => {
     expect(docs.length).toBe(249);
     expect(docs.find((d) => d.id === 'a007')).toBeUndefined();
     expect((await store.meta()).last_seq).toBe(9);
+    expect((await store.meta()).store_version).toBe(STORE_VERSION);
     expect((await names(env)).filter((n) => n.includes('--models'))).toEqual([
       `rxdb-dexie-${store.name}--${CURRENT}--models`,
     ]);
@@ -352,6 +353,14 @@ describe('the lean models layout', () => {
       })
       .exec();
     expect(keys(above)).toEqual([modelKey('asset', 'a4')]);
+    // Counted too (RxDB counts such a plan by the index; here by the query, as exactly).
+    expect(
+      await models
+        .count({
+          selector: { type: 'asset', sort_key: 'pump', key: { $gte: modelKey('asset', 'a0') } },
+        })
+        .exec(),
+    ).toBe(2);
     await store.wipe();
   });
 

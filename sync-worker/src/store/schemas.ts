@@ -22,7 +22,7 @@ import {
  */
 
 /** Bumped with any collection's schema version; kept in meta. */
-export const STORE_VERSION = 2;
+export const STORE_VERSION = 3;
 
 const seqNumber = { type: 'integer', minimum: 0, maximum: 1e15, multipleOf: 1 } as const;
 const jsonObject = { type: 'object', additionalProperties: true } as const;
