@@ -244,7 +244,7 @@ function changesInKeyOrder(instance: ModelsInstance): void {
 
 /** The schema's `last_seq` index in Dexie, before and from SHORT_MODELS_FROM. */
 const DELETED_BY_SEQ = '[_deleted+last_seq+key]';
-const DELETED_BY_SEQ_SHORT = '[_deleted+last_seq]';
+const DELETED_BY_SEQ_SHORT = withShortIndexes(DELETED_BY_SEQ);
 
 /**
  * `cleanup` without the `_meta.lwt` index, reading the deleted documents only: the `'1'` end of
