@@ -41,6 +41,11 @@ export default defineConfig({
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
         // Web push (show, click) lives in client/public/push-sw.js, loaded by the generated worker.
         importScripts: ['/push-sw.js'],
+        // The first visit must be enough for offline use (issue 30 item 14): the worker takes
+        // control of the page that installed it (and of its sync worker) once the whole app is
+        // precached, so a screen whose code was never loaded opens offline without a reload.
+        // Updates still wait for the user's "Reload to update" (no skipWaiting).
+        clientsClaim: true,
       },
     }),
   ],

@@ -272,9 +272,19 @@ describe('the alarm screens', () => {
     await page.getByLabel('Note (optional)').fill('Checked the spindle');
     await page.getByTestId('alarm-ack').click();
     await expect.poll(() => page.getByTestId('alarm-ack-waiting').count()).toBe(1);
+    // Issue 30 item 14: the status says so too, not 'Not acknowledged' beside it.
+    await expect.poll(() => page.getByTestId('alarm-acknowledged-here').count()).toBe(1);
+    expect(await page.getByTestId('alarm-not-acknowledged').count()).toBe(0);
+    // The pending badge opens the list of what waits.
+    await page.getByText('1 pending', { exact: true }).click();
+    await expect
+      .poll(() => page.getByTestId('pending-write').textContent())
+      .toContain('New Alarm acknowledgement');
+    await page.keyboard.press('Escape');
     await tab.reload();
     await expect.poll(() => page.getByTestId('alarm-ack-waiting').count()).toBe(1);
     expect(await page.getByTestId('alarm-ack').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('alarm-acknowledged-here').count()).toBe(1);
     // The raises and clears are the server's: offline the page says where they are.
     await expect
       .poll(() => page.getByTestId('alarm-events').getAttribute('data-state'))

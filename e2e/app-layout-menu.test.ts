@@ -18,6 +18,7 @@ const ALL_ENTRIES = [
   'Home',
   'Assets',
   'Alarms',
+  'Templates',
   'Gateways',
   'Dashboards',
   'Service requests',
@@ -55,11 +56,12 @@ describe('the side menu', () => {
     await expect.poll(() => shell.menuEntries()).toEqual(ALL_ENTRIES);
   });
 
-  it('hides from a technician what its role may not open: Accounts and Security insights', async () => {
+  it('hides from a technician what its role may not open: Templates, Accounts and Security insights', async () => {
     const { shell } = await signedIn(DEMO_USERS.tech);
+    const hidden = ['Templates', 'Accounts', 'Security insights'];
     await expect
       .poll(() => shell.menuEntries())
-      .toEqual(ALL_ENTRIES.filter((e) => e !== 'Accounts' && e !== 'Security insights'));
+      .toEqual(ALL_ENTRIES.filter((e) => !hidden.includes(e)));
   });
 
   it('shows an internal user everything', async () => {
@@ -114,10 +116,14 @@ describe('the side menu', () => {
 });
 
 describe('permission-guarded routes', () => {
-  it('send a technician from the account list to the start page', async () => {
+  it('send a technician from the account list to the start page, which says why', async () => {
     const { tab } = await signedIn(DEMO_USERS.tech);
     await tab.goto('/app/accounts/list');
     await tab.waitForPath(/^\/app\/devices\/list$/);
+    // Issue 30 item 3: not a silent jump.
+    await tab.page
+      .getByText('Please ask your administrator for the necessary permissions', { exact: true })
+      .waitFor();
   });
 
   it("send a technician from a gateway's terminal (tag internal) to the start page", async () => {
@@ -125,6 +131,7 @@ describe('permission-guarded routes', () => {
     const [gateway] = await e2e.serverModels(rootAccount, 'gateway');
     await tab.goto(`/app/gateways/${gateway?.id ?? ''}/terminal`);
     await tab.waitForPath(/^\/app\/devices\/list$/);
+    await tab.page.getByText('This page is not open to you', { exact: true }).waitFor();
   });
 
   it('let an admin stay on the account list', async () => {

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { E2e } from './support/fixture';
+import { DevicesListPage } from './support/pages/devices';
+import { ShellPage } from './support/pages/shell';
 
 /*
  * Issue 5 items 10 and 11: the app shell is precached by the service worker, so after one online
  * visit the app opens with no network at all; a page whose code cannot be loaded offers a reload.
+ * Issue 30 item 14: that first visit is enough, without a reload, and the app says when it is.
  */
 let e2e: E2e;
 
@@ -31,26 +34,116 @@ describe('the app without a network', () => {
     await expect.poll(() => tab.page.getByText('This page could not be loaded').count()).toBe(0);
   });
 
-  it('after one online visit the app opens with no network at all', async () => {
+  it('a first visit is enough: the app says when it is ready, then every screen and form opens offline without a reload, and after one', async () => {
+    // Issue 30 item 14: a fresh profile, one sign-in, no reload before the network goes.
     const browser = await e2e.browser({ serviceWorkers: 'allow' });
-    const tab = await e2e.openApp(browser, '/user/login');
-    await tab.signIn(DEMO_USERS.tech);
-    await tab.waitForPath(/^\/app\/devices\/list$/);
-    // The service worker has installed and precached the shell.
-    await tab.page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
-    await tab.page.locator('[data-testid="sync-indicator"][data-state="online"]').waitFor();
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/devices/list', browser);
+    const page = tab.page;
+    const shell = new ShellPage(page);
+    const devices = new DevicesListPage(page);
+    // On screen: once, as it happens, and in the sync details for as long as it holds.
+    await page.getByText('Ready for offline use', { exact: true }).waitFor();
+    await page.getByTestId('sync-indicator').click();
+    await expect
+      .poll(() => page.getByTestId('sync-details').textContent())
+      .toContain('This device is ready for offline use.');
+    await page.keyboard.press('Escape');
+    const assetName = (await devices.names())[0] ?? '';
 
-    // No network at all: the API is unreachable and the page's own server is gone.
+    // No network at all, and no reload: the API is unreachable and the page's own server gone.
     e2e.offline();
     await e2e.web.close();
+    await page.locator('[data-testid="sync-indicator"][data-state="offline"]').waitFor();
+    const notLoaded = () => page.getByText('This page could not be loaded').count();
+
+    // Every menu entry, by clicking it: each screen's code comes from the service worker.
+    const entries = await shell.menuEntries();
+    expect(entries.length).toBeGreaterThan(10);
+    for (const entry of entries) {
+      await shell.menu().getByRole('link', { name: entry, exact: true }).click();
+      await expect.poll(() => page.locator('main h1').count(), { message: entry }).toBe(1);
+      expect(await notLoaded(), entry).toBe(0);
+    }
+    // Every form of those screens, and of an asset's page.
+    const opensForm = async (screen: string, button: string, dialog: string) => {
+      await shell.menu().getByRole('link', { name: screen, exact: true }).click();
+      await page.getByRole('button', { name: button, exact: true }).click();
+      await page.getByRole('dialog', { name: dialog }).waitFor();
+      expect(await notLoaded(), button).toBe(0);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('dialog', { name: dialog }).count()).toBe(0);
+    };
+    await opensForm('Assets', 'New asset', 'New asset');
+    await opensForm('Alarms', 'New alarm', 'New alarm');
+    await shell.menu().getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByLabel('Invite by e-mail').waitFor();
+    // The account's page leads to its other screens (issue 30 item 3), all openable offline.
+    await shell.menu().getByRole('link', { name: 'Accounts', exact: true }).click();
+    await page.getByLabel('New subaccount').waitFor();
+    await page.getByTestId('account-row').first().getByRole('link').first().click();
+    const screens = page.getByRole('navigation', { name: "The account's screens" });
+    for (const screen of ['Roles', 'Design', 'Integrations', 'Services', 'Error code lists']) {
+      await screens.getByRole('link', { name: screen, exact: true }).click();
+      await tab.waitForPath(
+        /^\/app\/accounts\/[^/]+\/(roles|design|integrations|services|errorcodelists)$/,
+      );
+      await expect.poll(() => page.locator('main h1').count(), { message: screen }).toBe(1);
+      expect(await notLoaded(), screen).toBe(0);
+      await page.goBack();
+      await screens.waitFor();
+    }
+    // A gateway's page leads to its logs.
+    await shell.menu().getByRole('link', { name: 'Gateways', exact: true }).click();
+    await page.getByTestId('gateway-row').first().getByRole('link').first().click();
+    await page.getByRole('link', { name: 'Logs', exact: true }).click();
+    await tab.waitForPath(/^\/app\/gateways\/[^/]+\/logs$/);
+    await expect.poll(() => page.locator('main h1').count()).toBe(1);
+    expect(await notLoaded()).toBe(0);
+    await shell.menu().getByRole('link', { name: 'Assets', exact: true }).click();
+    await devices.open(assetName);
+    for (const [button, dialog] of [
+      ['Collect data', 'Collect data'],
+      ['Edit Asset', 'Edit Asset'],
+      ['QR code', 'QR code'],
+      ['Save as layout', 'Save as layout'],
+    ] as const) {
+      await page.getByRole('button', { name: button, exact: true }).click();
+      await page.getByRole('dialog', { name: dialog }).waitFor();
+      expect(await notLoaded(), button).toBe(0);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('dialog', { name: dialog }).count()).toBe(0);
+    }
+
+    // A change made now waits, and the pending badge opens the list saying what it changes.
+    await page.getByRole('button', { name: 'Edit Asset', exact: true }).click();
+    const form = page.getByTestId('asset-form');
+    await form.getByRole('textbox', { name: 'Name' }).fill(`${assetName} (offline)`);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => page.getByTestId('sync-indicator').getAttribute('data-pending'))
+      .toBe('1');
+    await page.getByText('1 pending', { exact: true }).click();
+    const pending = page.getByTestId('pending-write');
+    await expect.poll(() => pending.count()).toBe(1);
+    expect(await pending.textContent()).toContain(`Change of Asset “${assetName} (offline)”`);
+    expect(await pending.textContent()).toContain('Changes: name');
+    expect(await pending.textContent()).toContain('Waiting');
+    await page.keyboard.press('Escape');
+
+    // What the server last said about a gateway is only the last known state now.
+    await shell.menu().getByRole('link', { name: 'Gateways', exact: true }).click();
+    const presence = page.getByTestId('gateway-online').first();
+    await expect.poll(() => presence.getAttribute('data-last-known')).toBe('true');
+    expect(await presence.textContent()).toMatch(/^Last known: (online|offline)$/);
+
+    // And after a reload with no network, the app still opens, on any path.
     await tab.reload();
-    await tab.waitForPath(/^\/app\/devices\/list$/);
-    await tab.page.locator('[data-testid="sync-indicator"][data-state="offline"]').waitFor();
-    expect(await tab.page.locator('main').count()).toBe(1);
-    // Another app path, never visited, opens too (the shell answers every path).
+    await tab.waitForPath(/^\/app\/gateways\/list$/);
+    await page.locator('[data-testid="sync-indicator"][data-state="offline"]').waitFor();
+    await expect
+      .poll(() => page.getByTestId('sync-indicator').getAttribute('data-pending'))
+      .toBe('1');
     await tab.goto('/app/dashboards/list');
-    await tab.page.getByRole('heading', { name: 'Dashboards' }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboards' }).waitFor();
   });
 });

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { listenForInstallPrompt } from './features/banners/install-prompt';
 import { i18n } from './i18n/i18n';
 import { appStore } from './state/store';
+import { offlineReadinessAtom } from './sync/status';
 import { msg } from '@lingui/core/macro';
 import type { registerSW as RegisterSW } from 'virtual:pwa-register';
 
@@ -15,7 +16,11 @@ import type { registerSW as RegisterSW } from 'virtual:pwa-register';
 export function registerServiceWorker(): void {
   // The install offer comes once per page, often before sign-in: kept for the banner.
   listenForInstallPrompt(appStore);
-  if (!('serviceWorker' in navigator)) return;
+  if (!('serviceWorker' in navigator)) {
+    appStore.set(offlineReadinessAtom, 'unavailable');
+    return;
+  }
+  watchOfflineReadiness(navigator.serviceWorker);
   // Loaded beside the first screen, not before it: the registration (workbox-window, 2.3 KB gzip)
   // is no part of any page's first-visit budget, and the worker installs a moment later.
   // Should the chunk not load (the network went at that moment), the next page load tries again.
@@ -25,9 +30,37 @@ export function registerServiceWorker(): void {
   );
 }
 
+/**
+ * Ready for offline use once a service worker controls the page: it activates only after the whole
+ * app is precached, and takes the page that installed it (workbox `clientsClaim`, vite.config.ts).
+ * The moment it does on this page (the first visit), the user is told once.
+ */
+function watchOfflineReadiness(container: ServiceWorkerContainer): void {
+  if (container.controller !== null) {
+    appStore.set(offlineReadinessAtom, 'ready');
+    return;
+  }
+  container.addEventListener('controllerchange', () => {
+    if (container.controller === null || appStore.get(offlineReadinessAtom) === 'ready') return;
+    appStore.set(offlineReadinessAtom, 'ready');
+    notifications.show({
+      id: 'offline-ready',
+      color: 'green',
+      title: i18n._(msg`Ready for offline use`),
+      message: i18n._(msg`This device now opens the app and every screen without a network.`),
+    });
+  });
+}
+
 function register(registerSW: typeof RegisterSW): void {
   const update = registerSW({
     immediate: true,
+    onRegisterError() {
+      // Refused (a private window, a policy): the app works online, but not offline.
+      if (navigator.serviceWorker.controller === null) {
+        appStore.set(offlineReadinessAtom, 'unavailable');
+      }
+    },
     onNeedRefresh() {
       notifications.show({
         id: 'app-update',

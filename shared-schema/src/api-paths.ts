@@ -159,6 +159,8 @@ export const apiPaths = {
 export const appPaths = {
   gatewayDetails: (id: string) => `/app/gateways/${seg(id)}/details`,
   gatewayList: () => '/app/gateways/list',
+  gatewayLogs: (id: string) => `/app/gateways/${seg(id)}/logs`,
+  gatewayTerminal: (id: string) => `/app/gateways/${seg(id)}/terminal`,
   /** A user's personal access tokens, OAuth clients and authorized applications. */
   accessTokens: (userId: string) => `/app/users/${seg(userId)}/accesstokens`,
   /** The consent screen a third-party application sends the user to (with its query). */

@@ -101,6 +101,7 @@ export const ROUTE_REQUIREMENTS = {
   helpcenter: { permission: 'helpcenter::view' },
   securityInsights: { permission: 'security-insights::view' },
   gateways: { permission: 'gateway::view' },
+  templates: { permission: 'template::view' },
   gatewayTerminal: { permission: 'gateway::view', tag: 'internal' },
 } as const satisfies Record<string, RouteRequirement>;
 

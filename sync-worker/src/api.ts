@@ -147,6 +147,12 @@ export interface PendingWrite {
   readonly kind: 'create' | 'update' | 'delete';
   readonly type: string;
   readonly id: string;
+  /** The model's name (the write's own, else the local model's), when it has one. */
+  readonly name: string | null;
+  /** Where the model sits (an acknowledgement's alarm, a stream's asset), when known. */
+  readonly parent: { readonly type: string; readonly id: string } | null;
+  /** The attributes it changes: all for a create, the changed ones for an update, none for a delete. */
+  readonly fields: readonly string[];
   readonly state: 'pending' | 'sending' | 'confirmed' | 'failed';
   readonly attempts: number;
   readonly error: string | null;

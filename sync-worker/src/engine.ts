@@ -12,7 +12,14 @@ import {
   type ModelUpdate,
   type UpdateMessage,
 } from '@plant/shared-schema';
-import type { LocalModel, Result, SessionOptions, SyncEvent, SyncStatus } from './api';
+import type {
+  LocalModel,
+  PendingWrite,
+  Result,
+  SessionOptions,
+  SyncEvent,
+  SyncStatus,
+} from './api';
 import { alwaysLeader, type LeaderLock } from './leader';
 import type { Logger } from './log';
 import { OutboxSender, type SenderTimings } from './outbox/sender';
@@ -20,7 +27,7 @@ import { MissedUpdatePoller, type MissedUpdateTimings } from './poller/missed-up
 import { toLocalModel } from './queries';
 import { QueryHub, rxdbChanges } from './query/query-hub';
 import { valuesDatabaseName } from './store/database-name';
-import { META_ID, modelKey } from './store/docs';
+import { META_ID, modelKey, type OutboxDoc } from './store/docs';
 import { globalIndexedDb, type IndexedDbEnv } from './store/indexeddb';
 import { LocalStore, modelsDatabaseName } from './store/store';
 import { bootstrap, SNAPSHOT_PAGE } from './sync/bootstrap';
@@ -294,16 +301,7 @@ export class SyncEngine {
           if (entry.type === 'file') this.files.nudge();
           this.emit({
             name: 'write-rejected',
-            write: {
-              mutationId: entry.mutation_id,
-              kind: entry.kind,
-              type: entry.type,
-              id: entry.id,
-              state: entry.state,
-              attempts: entry.attempts,
-              error: entry.last_error,
-              createdAt: entry.created_at,
-            },
+            write: pendingWriteOf(entry, { name: ownName(entry), parent: null }),
             message,
             ...(fields === undefined ? {} : { fields }),
           });
@@ -510,6 +508,31 @@ export class SyncEngine {
     if (becameVisible) this.poller?.trigger('visible again');
   }
 
+  /** Every local write not yet confirmed, oldest first, each named and placed by its model. */
+  async pendingWrites(): Promise<PendingWrite[]> {
+    const outbox = await this.replica.outbox();
+    return Promise.all(
+      outbox.map(async (entry) => {
+        const local = isModelType(entry.type) ? await this.get(entry.type, entry.id) : null;
+        const attributes = { ...local?.attributes, ...entry.attributes } as Readonly<
+          Record<string, unknown>
+        >;
+        const name = attributes['name'];
+        const def = modelByType(entry.type);
+        const parentId =
+          local?.parentId ??
+          (def?.parentField === undefined ? null : (attributes[def.parentField] ?? null));
+        return pendingWriteOf(entry, {
+          name: typeof name === 'string' ? name : null,
+          parent:
+            def === undefined || typeof parentId !== 'string'
+              ? null
+              : { type: local?.parentType ?? def.parentType ?? 'account', id: parentId },
+        });
+      }),
+    );
+  }
+
   async get<T extends ModelType>(type: T, id: string): Promise<LocalModel<T> | null> {
     const doc = await this.replica.store.db.models.findOne(modelKey(type, id)).exec();
     // The doc at `<type>:<id>` is of that type (see toLocalModel).
@@ -638,4 +661,29 @@ export class SyncEngine {
   private emit(event: SyncEvent): void {
     for (const listener of this.eventListeners) listener(event);
   }
+}
+
+/** A write's own name attribute (a create's, or a rename's), if it carries one. */
+function ownName(entry: OutboxDoc): string | null {
+  const name = entry.attributes['name'];
+  return typeof name === 'string' ? name : null;
+}
+
+/** An outbox entry as the UI lists it. */
+function pendingWriteOf(
+  entry: OutboxDoc,
+  model: Pick<PendingWrite, 'name' | 'parent'>,
+): PendingWrite {
+  return {
+    mutationId: entry.mutation_id,
+    kind: entry.kind,
+    type: entry.type,
+    id: entry.id,
+    ...model,
+    fields: Object.keys(entry.attributes),
+    state: entry.state,
+    attempts: entry.attempts,
+    error: entry.last_error,
+    createdAt: entry.created_at,
+  };
 }

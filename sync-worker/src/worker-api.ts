@@ -219,17 +219,7 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
       return engine === undefined ? NOT_STARTED : engine.remove(type, id);
     },
     async list() {
-      if (engine === undefined) return [];
-      return (await engine.replica.outbox()).map((m) => ({
-        mutationId: m.mutation_id,
-        kind: m.kind,
-        type: m.type,
-        id: m.id,
-        state: m.state,
-        attempts: m.attempts,
-        error: m.last_error,
-        createdAt: m.created_at,
-      }));
+      return engine === undefined ? [] : engine.pendingWrites();
     },
     async retry(mutationId) {
       if (engine === undefined) return NOT_STARTED;

@@ -87,6 +87,13 @@ export const IconAsset = icon(
     <path d="M7 17h2M12 17h2" />
   </>,
 );
+export const IconTemplate = icon(
+  'Template',
+  <>
+    <path d="m12 4 8 4-8 4-8-4Z" />
+    <path d="m4 12 8 4 8-4M4 16l8 4 8-4" />
+  </>,
+);
 export const IconDetails = icon(
   'Details',
   <>

@@ -62,8 +62,8 @@ export function area(
     ...(requirement === undefined
       ? {}
       : {
-          beforeLoad: ({ context }: { context: RouterContext }) =>
-            requirePermission(context.store, requirement),
+          beforeLoad: ({ context, preload }: { context: RouterContext; preload: boolean }) =>
+            requirePermission(context.store, requirement, { quiet: preload }),
         }),
     ...(options.children === undefined ? { component: page } : {}),
   });
@@ -92,6 +92,8 @@ export function optional(
 }
 
 interface ListAreaOptions {
+  /** What the whole area needs (its menu entry says the same). */
+  readonly requirement?: RouteRequirement;
   /** The list's page; default: the area's empty state. */
   readonly list?: () => ReactNode;
   /** Screens of the area beside the list and the items (`demo/smartphone`). */
@@ -115,8 +117,9 @@ export function listArea(
   title: MessageDescriptor,
   options: ListAreaOptions,
 ) {
-  const { item } = options;
+  const { item, requirement } = options;
   return area(app, path, title, {
+    ...(requirement === undefined ? {} : { requirement }),
     children: (p) => [
       forward(p, '/', `/app/${path}/list`),
       area(p, 'list', title, options.list === undefined ? {} : { component: options.list }),

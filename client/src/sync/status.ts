@@ -21,8 +21,36 @@ export const browserOnlineAtom = atom<boolean>(
   typeof navigator === 'undefined' || navigator.onLine,
 );
 
+export type SyncState = 'online' | 'offline' | 'syncing';
+
+/** What the indicator says: syncing while loading or sending, offline without the server. */
+export function syncStateOf(status: SyncStatus, browserOnline: boolean): SyncState {
+  if (!browserOnline) return 'offline';
+  if (status.bootstrap.name === 'loading') return 'syncing';
+  const c = status.connection;
+  if (c.name === 'follower') return status.pendingWrites > 0 ? 'syncing' : 'online';
+  if (c.name !== 'connected') return 'offline';
+  return status.pendingWrites > 0 ? 'syncing' : 'online';
+}
+
+/**
+ * Whether this page hears the server now. While it does not, what the server last said about the
+ * world (a gateway online, a live state) is only the last known state, and says so.
+ */
+export const serverReachableAtom = atom(
+  (get) => syncStateOf(get(syncStatusAtom), get(browserOnlineAtom)) !== 'offline',
+);
+
 /**
  * Bumped whenever the worker starts a session (sign-in, start, account switch): live queries
  * subscribe again then, as a subscription belongs to the session it was made in.
  */
 export const sessionEpochAtom = atom(0);
+
+/**
+ * Whether this device opens the app without a network (issue 30 item 14): `ready` once a service
+ * worker with the whole app precached controls the page (pwa.tsx), `preparing` until then,
+ * `unavailable` where the browser has no service worker or refused it.
+ */
+export type OfflineReadiness = 'preparing' | 'ready' | 'unavailable';
+export const offlineReadinessAtom = atom<OfflineReadiness>('preparing');

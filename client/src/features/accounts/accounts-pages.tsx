@@ -288,6 +288,7 @@ export function AccountDetailsPage() {
       <Title order={1}>
         <Name>{account.name}</Name>
       </Title>
+      <AccountScreens id={account.id} />
       {account.active ? null : (
         <Badge color="gray" variant="light">
           <Trans>Deactivated</Trans>
@@ -314,6 +315,33 @@ export function AccountDetailsPage() {
       <PageError error={page.error} />
       <SavedNote saved={page.saved} />
     </Stack>
+  );
+}
+
+/** The account's other screens, from its page (issue 30 item 3: every screen by clicking). */
+function AccountScreens({ id }: { readonly id: string }) {
+  const { t } = useLingui();
+  const screens = [
+    { path: 'roles', label: t`Roles` },
+    { path: 'design', label: t`Design` },
+    { path: 'integrations', label: t`Integrations` },
+    { path: 'services', label: t`Services` },
+    { path: 'errorcodelists', label: t`Error code lists` },
+  ];
+  return (
+    <Group component="nav" aria-label={t`The account's screens`} gap="xs">
+      {screens.map((s) => (
+        <Button
+          key={s.path}
+          component={Link}
+          to={`/app/accounts/${encodeURIComponent(id)}/${s.path}`}
+          variant="light"
+          size="xs"
+        >
+          {s.label}
+        </Button>
+      ))}
+    </Group>
   );
 }
 

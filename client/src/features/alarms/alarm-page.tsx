@@ -33,6 +33,7 @@ import { AlarmEvents } from './alarm-events';
 import { AlarmForm } from './alarm-form';
 import {
   absoluteTime,
+  AcknowledgedHere,
   AlarmValue,
   AssetName,
   DeliveryNote,
@@ -42,6 +43,7 @@ import {
   UserName,
   useNow,
 } from './alarm-parts';
+import { useAcknowledgedHere } from '../../sync/pending';
 import { alarmPaths } from './alarm-paths';
 import { isShelved } from './alarm-rows';
 import {
@@ -175,6 +177,7 @@ function StatusPanel({
   readonly now: number;
 }) {
   const { i18n } = useLingui();
+  const acknowledgedHere = useAcknowledgedHere().has(alarm.id);
   const a = alarm.attributes;
   const s = a.status;
   return (
@@ -213,6 +216,8 @@ function StatusPanel({
               {s.acknowledged_at === null ? null : `, ${absoluteTime(i18n, s.acknowledged_at)}`}
               {s.note === null || s.note === '' ? null : ` – ${s.note}`}
             </Text>
+          ) : acknowledgedHere ? (
+            <AcknowledgedHere />
           ) : (
             <Text span c="red" data-testid="alarm-not-acknowledged">
               <Trans>Not acknowledged</Trans>

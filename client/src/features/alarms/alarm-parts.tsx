@@ -55,6 +55,15 @@ export function TimeAgo(props: { readonly at: number; readonly now: number }) {
   );
 }
 
+/** An acknowledgement made on this device and not sent yet: shown as made (issue 30 item 14). */
+export function AcknowledgedHere() {
+  return (
+    <Text span size="sm" c="orange" data-testid="alarm-acknowledged-here">
+      <Trans>Acknowledged on this device</Trans>
+    </Text>
+  );
+}
+
 const STATE_COLORS: Record<ShownState, string> = {
   normal: 'green',
   pending: 'orange',

@@ -17,6 +17,7 @@ import { EmptyState } from '../../components/empty-state';
 import { DataTable } from '../../components/data-table';
 import { alarmRows, NO_FILTER, type AlarmFilter, type ShownState } from './alarm-rows';
 import {
+  AcknowledgedHere,
   AlarmValue,
   AssetName,
   DeliveryNote,
@@ -26,6 +27,7 @@ import {
   UserName,
   useNow,
 } from './alarm-parts';
+import { useAcknowledgedHere } from '../../sync/pending';
 import { alarmPaths } from './alarm-paths';
 import { severityColor, severityLabel } from './alarm-texts';
 import { Name } from '../../components/name';
@@ -99,6 +101,7 @@ export interface AlarmsTableProps {
 export function AlarmsTable(props: AlarmsTableProps) {
   const { t, i18n } = useLingui();
   const now = useNow();
+  const acknowledgedHere = useAcknowledgedHere();
   const [filter, setFilter] = useState<AlarmFilter>(NO_FILTER);
   const rows = useMemo(
     () => (props.alarms === undefined ? undefined : alarmRows(props.alarms, filter, now)),
@@ -168,7 +171,13 @@ export function AlarmsTable(props: AlarmsTableProps) {
           {
             id: 'acknowledged',
             header: t`Acknowledged`,
-            cell: (m) => <Acknowledged status={m.attributes.status} now={now} />,
+            cell: (m) => (
+              <Acknowledged
+                status={m.attributes.status}
+                here={acknowledgedHere.has(m.id)}
+                now={now}
+              />
+            ),
           },
         ]}
         rowKey={(m) => m.id}
@@ -246,10 +255,13 @@ function Dash() {
 
 function Acknowledged(props: {
   readonly status: LocalModel<'alarm'>['attributes']['status'];
+  /** Acknowledged on this device, not sent yet. */
+  readonly here: boolean;
   readonly now: number;
 }) {
   const s = props.status;
   if (s === null || s.raised_at === null) return <Dash />;
+  if ((!s.acknowledged || s.acknowledged_by === null) && props.here) return <AcknowledgedHere />;
   if (!s.acknowledged || s.acknowledged_by === null) {
     return (
       <Text span size="sm" c="dimmed" data-testid="alarm-unacknowledged">

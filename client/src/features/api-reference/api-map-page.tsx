@@ -4,7 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { useMemo, type MouseEvent } from 'react';
 import { API_BASE, appPaths } from '@plant/shared-schema';
 import classes from './api-reference.module.css';
-import { modelLabel } from './api-texts';
+import { modelLabel } from '../../components/model-labels';
 import { modelMap, type MapModel, type ModelMap } from './model-map';
 
 const anchorOf = (type: string) => `model-${type}`;

@@ -29,6 +29,7 @@ import { syncWorker } from '../../sync/worker';
 import { assetStatusOf, statusColor, statusLabel, textOf } from './asset-texts';
 import { translateServerText } from '../../i18n/server-texts';
 import { InlineEdit, ValueText, type Validation } from './inline-edit';
+import { OnlineBadge } from '../gateway-pages/gateway-texts';
 import { devicePaths } from './paths';
 import { StreamGroups } from './stream-groups';
 import { AssetDocuments, AssetPhoto } from './asset-files';
@@ -274,7 +275,6 @@ function GatewayName({ id }: { readonly id: string }) {
     return <ValueText value="" empty={<Trans>A gateway you cannot see</Trans>} />;
   }
   const name = textOf(state.model.attributes, 'name');
-  const online = state.model.attributes.connection === 'online';
   return (
     <Group gap="xs">
       {can('gateway::view') ? (
@@ -286,9 +286,7 @@ function GatewayName({ id }: { readonly id: string }) {
           <Name>{name}</Name>
         </Text>
       )}
-      <Badge size="sm" variant="dot" color={online ? 'green' : 'gray'}>
-        {online ? <Trans>Online</Trans> : <Trans>Offline</Trans>}
-      </Badge>
+      <OnlineBadge gateway={state.model} size="sm" />
     </Group>
   );
 }

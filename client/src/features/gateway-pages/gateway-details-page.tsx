@@ -24,6 +24,7 @@ import {
   gatewayCredentialListSchema,
   gatewayCredentialsMadeSchema,
   gatewayProblems,
+  ROUTE_REQUIREMENTS,
   STATIC_IP_MISSING,
   type GatewayCredentialList,
 } from '@plant/shared-schema';
@@ -31,7 +32,7 @@ import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
 import { DataTable } from '../../components/data-table';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
-import { useCan } from '../../permissions/permissions';
+import { useCan, useMayEnter } from '../../permissions/permissions';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { textOf } from '../devices/asset-texts';
@@ -59,6 +60,23 @@ export function GatewayDetailsPage() {
     );
   }
   return <GatewayDetails gateway={state.model} />;
+}
+
+/** The gateway's other screens (issue 30 item 3): its logs, and the terminal where permitted. */
+function GatewayScreens({ id }: { readonly id: string }) {
+  const mayEnter = useMayEnter();
+  return (
+    <>
+      <Button component={Link} to={appPaths.gatewayLogs(id)} variant="light" size="xs">
+        <Trans>Logs</Trans>
+      </Button>
+      {mayEnter(ROUTE_REQUIREMENTS.gatewayTerminal) ? (
+        <Button component={Link} to={appPaths.gatewayTerminal(id)} variant="light" size="xs">
+          <Trans>Terminal</Trans>
+        </Button>
+      ) : null}
+    </>
+  );
 }
 
 function GatewayDetails({ gateway }: { readonly gateway: LocalModel<'gateway'> }) {
@@ -98,6 +116,7 @@ function GatewayDetails({ gateway }: { readonly gateway: LocalModel<'gateway'> }
         <Group gap="xs">
           <OnlineBadge gateway={gateway} />
           <QrCodeButton item={{ kind: 'gateway', id: gateway.id }} name={name} />
+          <GatewayScreens id={gateway.id} />
           <Anchor component={Link} to={appPaths.gatewayList()} size="sm">
             <Trans>All gateways</Trans>
           </Anchor>

@@ -1,21 +1,53 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Text, Tooltip } from '@mantine/core';
+import { useAtomValue } from 'jotai';
 import type { LocalModel } from '@plant/sync-worker/api';
+import { serverReachableAtom } from '../../sync/status';
 import { textOf } from '../devices/asset-texts';
 import { Name } from '../../components/name';
 
-/** Online or offline, as the server's presence says (spec 001 §4). */
-export function OnlineBadge({ gateway }: { readonly gateway: LocalModel<'gateway'> }) {
+/**
+ * Online or offline, as the server's presence says (spec 001 §4). While this page does not hear
+ * the server, that is only the last known state and the badge says so (issue 30 item 14).
+ */
+export function OnlineBadge({
+  gateway,
+  size,
+}: {
+  readonly gateway: LocalModel<'gateway'>;
+  readonly size?: 'sm';
+}) {
+  const { t } = useLingui();
+  const reachable = useAtomValue(serverReachableAtom);
   const online = gateway.attributes.connection === 'online';
-  return (
+  const badge = (
     <Badge
       variant="dot"
-      color={online ? 'green' : 'gray'}
+      size={size ?? 'md'}
+      color={!reachable ? 'gray' : online ? 'green' : 'gray'}
       data-testid="gateway-online"
       data-online={online}
+      data-last-known={!reachable}
     >
-      {online ? <Trans>Online</Trans> : <Trans>Offline</Trans>}
+      {reachable ? (
+        online ? (
+          <Trans>Online</Trans>
+        ) : (
+          <Trans>Offline</Trans>
+        )
+      ) : online ? (
+        <Trans>Last known: online</Trans>
+      ) : (
+        <Trans>Last known: offline</Trans>
+      )}
     </Badge>
+  );
+  return reachable ? (
+    badge
+  ) : (
+    <Tooltip label={t`This device is offline: the gateway's state may have changed since.`}>
+      {badge}
+    </Tooltip>
   );
 }
 

@@ -16,6 +16,7 @@ import {
   IconRelease,
   IconService,
   IconShield,
+  IconTemplate,
   IconTranslate,
   IconUsers,
   type IconProps,
@@ -73,6 +74,7 @@ const MENU_ICONS = {
   release: IconRelease,
   service: IconService,
   shield: IconShield,
+  template: IconTemplate,
   translate: IconTranslate,
   users: IconUsers,
 } as const satisfies Record<MenuIconName, ComponentType<IconProps>>;

@@ -28,6 +28,7 @@ export type MenuIconName =
   | 'release'
   | 'service'
   | 'shield'
+  | 'template'
   | 'translate'
   | 'users';
 

@@ -1,5 +1,6 @@
 import { createRoute, redirect } from '@tanstack/react-router';
 import { msg } from '@lingui/core/macro';
+import { ROUTE_REQUIREMENTS } from '@plant/shared-schema';
 import { area, listArea, type AreaDefinition } from '../../routes/area-routes';
 import { lazyPage } from '../../routes/lazy';
 
@@ -14,6 +15,7 @@ const DemoTemplatePage = lazyPage(() => import('./demo-pages'), 'DemoTemplatePag
 export const templatesArea: AreaDefinition = {
   app: (app) => [
     listArea(app, 'templates', msg`Templates`, {
+      requirement: ROUTE_REQUIREMENTS.templates,
       list: () => <TemplatesListPage />,
       more: (p) => [
         area(p, 'demo/smartphone', msg`Demo`, { component: () => <DemoTemplatePage /> }),
@@ -37,5 +39,20 @@ export const templatesArea: AreaDefinition = {
         ],
       },
     }),
+  ],
+  // Issue 30 item 3: reachable by clicking, not only from an asset's "Save as layout".
+  menu: [
+    {
+      group: 'operations',
+      position: 45,
+      entry: {
+        key: 'templates',
+        label: msg`Templates`,
+        icon: 'template',
+        to: '/app/templates/list',
+        section: '/app/templates',
+        requirement: ROUTE_REQUIREMENTS.templates,
+      },
+    },
   ],
 };
