@@ -544,16 +544,18 @@ describe('a dead source (issue 30 item 1)', () => {
     await report('connected');
     expect((await judged())?.state ?? 'normal').toBe('normal');
 
-    // The device stops answering: the agent says so, and the alarm is raised at once.
+    // The device stops answering: the agent says so, and the alarm is raised at once (the
+    // change of state has it judged, without waiting for the alarm timer's round).
     const failedAt = Date.now();
     await report('failed', 'Connection refused');
-    const raised = await judged();
+    const raised = (await alarm(id)).status;
     expect(raised).toMatchObject({ state: 'active', value: null });
     expect(raised?.raised_at).toBeGreaterThanOrEqual(failedAt);
+    expect(await judged()).toMatchObject({ state: 'active', raised_at: raised?.raised_at });
 
-    // It answers again: cleared on the next round.
+    // It answers again: cleared as soon.
     await report('connected');
-    expect(await judged()).toMatchObject({ state: 'normal' });
+    expect((await alarm(id)).status).toMatchObject({ state: 'normal' });
     await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
   });
 });

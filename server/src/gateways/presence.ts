@@ -70,6 +70,9 @@ export class GatewayPresence {
    */
   cluster: GatewayLinkCounts | undefined;
 
+  /** Told after a connection's state changed (written): its no-data alarms are judged at once. */
+  connectionStateChanged: ((accountId: string) => void) | undefined;
+
   connected(identity: GatewayIdentity): void {
     const n = (this.links.get(identity.gatewayId) ?? 0) + 1;
     this.links.set(identity.gatewayId, n);
@@ -235,6 +238,7 @@ export class GatewayPresence {
           await this.write(identity.accountId, connectionModel.collection, reported.id, {
             status: next,
           });
+        if (prev?.state !== next.state) this.connectionStateChanged?.(identity.accountId);
       }
     });
   }
