@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { isolate } from '@plant/shared-schema';
+import { apiPaths, isolate } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
+import { dataOf } from '../server/src/testing/harness';
 import { deviceGateway } from '../gateway-agent/src/testing/device-gateway';
 import {
   startModbusTestServer,
@@ -13,7 +14,9 @@ import { DeviceDetailsPage } from './support/pages/devices';
  * Live values on the asset page (issue 12): a Modbus TCP device on loopback, read by a real
  * gateway agent, through ingest and the broker to the tab's worker and on screen. A value
  * changed on the device shows without a reload; the sparkline draws the stream's recent values;
- * when the gateway goes offline the values say so.
+ * a device that stops answering marks its value at once and raises its "no data" alarm (issue
+ * 30 item 1), both gone when it answers again, its unchanged value unmarked; when the gateway
+ * goes offline the values say so.
  */
 let e2e: E2e;
 let device: ModbusTestServer;
@@ -30,7 +33,7 @@ afterAll(async () => {
 });
 
 describe('live values on the asset page', () => {
-  it('a value changed on the device shows without a reload; an offline gateway is marked', async () => {
+  it('a value changed on the device shows without a reload; a dead device and an offline gateway are marked', async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     device.setRegisters('holding', 4, 21.5, { datatype: 'float32' });
     const gateway = await deviceGateway({
@@ -45,6 +48,19 @@ describe('live values on the asset page', () => {
       address: { area: 'holding', index: 4, datatype: 'float32' },
     });
     stopAgent = gateway.stop;
+    // Ten minutes of silence before it fires: a dead device must not wait for them.
+    const made = await e2e.server.call('POST', apiPaths.collection('alarms'), {
+      token: admin.token,
+      json: {
+        asset_id: gateway.assetId,
+        datastream_id: gateway.stream,
+        name: 'Temperature gone',
+        kind: 'no_data',
+        after_s: 600,
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    const alarmId = dataOf<{ id: string }>(made).id;
 
     const browser = await e2e.browser();
     const tab = await e2e.signedInApp(
@@ -92,6 +108,40 @@ describe('live values on the asset page', () => {
         .getByRole('img', { name: `${isolate('Motor temperature')}: the last 2 hours` })
         .count(),
     ).toBe(1);
+
+    // The device stops answering: the agent says so within its polling interval (100 ms here),
+    // and the value is marked at once, no clock shifted; its no-data alarm goes active.
+    const alarmState = tab.page
+      .locator(`[data-testid="alarm-row"][data-id="${alarmId}"]`)
+      .getByTestId('alarm-state');
+    await expect.poll(() => alarmState.getAttribute('data-state')).toBe('normal');
+    const failing = row.getByTestId('stream-value-failing');
+    const stoppedAt = Date.now();
+    await device.stop();
+    await expect.poll(() => failing.count()).toBe(1);
+    // eslint-disable-next-line no-console -- the figure for the issue's note
+    console.log(`device stopped to value marked: ${Date.now() - stoppedAt} ms`);
+    expect(await value.getAttribute('data-freshness')).toBe('failing');
+    expect(await value.textContent()).toBe('68.25 °C');
+    // The mark says what and since when, to the eye (its tooltip) and to a screen reader.
+    expect(Number(await failing.getAttribute('data-since'))).toBeGreaterThanOrEqual(
+      stoppedAt - 1_000,
+    );
+    expect(await failing.textContent()).toMatch(/^Source failing: Failing since .+: .+/);
+    await failing.hover();
+    await expect.poll(() => tab.page.getByRole('tooltip').textContent()).toMatch(/^Failing since /);
+    await expect.poll(() => alarmState.getAttribute('data-state')).toBe('active');
+    // eslint-disable-next-line no-console -- the figure for the issue's note
+    console.log(`device stopped to alarm active: ${Date.now() - stoppedAt} ms`);
+
+    // It answers again: the unchanged value (not sent again) is fresh, the alarm clears.
+    await device.start();
+    await expect
+      .poll(() => value.getAttribute('data-freshness'), { timeout: 30_000 })
+      .toBe('fresh');
+    expect(await failing.count()).toBe(0);
+    expect(await value.textContent()).toBe('68.25 °C');
+    await expect.poll(() => alarmState.getAttribute('data-state')).toBe('normal');
 
     // The agent stops: its gateway goes offline, and the values shown say so.
     await gateway.stop();

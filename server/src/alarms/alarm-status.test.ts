@@ -514,3 +514,48 @@ describe('who acknowledges', () => {
     );
   });
 });
+
+describe('a dead source (issue 30 item 1)', () => {
+  it('a no-data alarm goes active once its connection reports failing, without a fixed age, and clears on recovery', async () => {
+    const rootId = (await server.demoAccountIds()).root;
+    const temperature = gw.streams['Motor temperature'] ?? '';
+    const connection = (await server.snapshot(admin)).find(
+      (m) =>
+        m.type === 'connection' &&
+        (m.attributes as { gateway_id: string }).gateway_id === gw.gatewayId,
+    );
+    if (connection === undefined) throw new Error('the demo gateway has no connection');
+    const id = await makeAlarm({
+      name: 'Temperature silent',
+      kind: 'no_data',
+      after_s: 600,
+      datastream_id: temperature,
+    });
+    const report = (state: 'connected' | 'failed', error: string | null = null) =>
+      agent.status([{ id: connection.id, state, error, last_read: Date.now() }]);
+    const judged = async () => {
+      await server.machineData.alarmWatch.account(rootId);
+      return (await alarm(id)).status;
+    };
+
+    // Healthy but unchanged: the only value is 20 minutes old (beyond the alarm's 10), and the
+    // connection reads it fine (the agent sends an unchanged value no more): no data missing.
+    await send([{ stream: temperature, ts: Date.now() - 20 * 60_000, value: 50 }]);
+    await report('connected');
+    expect((await judged())?.state ?? 'normal').toBe('normal');
+
+    // The device stops answering: the agent says so, and the alarm is raised at once (the
+    // change of state has it judged, without waiting for the alarm timer's round).
+    const failedAt = Date.now();
+    await report('failed', 'Connection refused');
+    const raised = (await alarm(id)).status;
+    expect(raised).toMatchObject({ state: 'active', value: null });
+    expect(raised?.raised_at).toBeGreaterThanOrEqual(failedAt);
+    expect(await judged()).toMatchObject({ state: 'active', raised_at: raised?.raised_at });
+
+    // It answers again: cleared as soon.
+    await report('connected');
+    expect((await alarm(id)).status).toMatchObject({ state: 'normal' });
+    await server.call('DELETE', apiPaths.model('alarms', id), { token: admin });
+  });
+});

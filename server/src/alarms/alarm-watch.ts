@@ -2,8 +2,12 @@ import {
   alarmModel,
   connectionModel,
   datapointModel,
+  expectedSilenceMs,
   gatewayModel,
+  sourcesByStream,
+  streamFreshness,
   type AlarmRule,
+  type StreamSource,
   type ConnectionAttributes,
   type DatapointAttributes,
   type GatewayAttributes,
@@ -33,17 +37,24 @@ const FACT_RULE: AlarmRule = {
   hysteresis: 0,
 };
 
-/** Since when a fact has held (epoch ms), or null while it does not. */
-type Fact = number | null;
+/** When a fact's alarm is due (epoch ms), or null while the fact does not hold. */
+type Due = number | null;
 
 const parsed = <T>(row: ModelRow) => JSON.parse(row.attributes) as T;
 
 /**
  * "No data for N minutes" and "gateway offline for N minutes" alarms (issue 17 item 2), judged
- * on the alarm timer: a no-data alarm's fact holds from its stream's latest point (or, with none
- * ever, from the alarm's making), an offline alarm's from when the gateway that feeds its stream
- * was last seen, while it is offline. Held for `after_s`, the alarm is raised at that moment; it
- * clears on the first round after data flows again or the gateway is back.
+ * on the alarm timer. An offline alarm's fact holds from when the gateway that feeds its stream
+ * was last seen, while it is offline; it is due `after_s` later.
+ *
+ * A no-data alarm asks the shared freshness rule (shared-schema `streamFreshness`, issue 30
+ * item 1), as the value marks on screen do: while the stream's connection reports failing, it is
+ * due at once (the agent knows: nothing is waiting to be sent); else it is due once the source
+ * has been silent for `after_s` and for longer than its expected interval (silence counts from
+ * the later of the latest value and the connection's last good read, so an unchanged value of
+ * a healthy connection is not silence; with no datapoint known, from the latest value, or with
+ * none ever, from the alarm's making). Due, the alarm is raised at that moment; it clears on the
+ * first round after it no longer is.
  *
  * The latest point's time is the device's own: a device clock far behind the server's would
  * read as silence.
@@ -71,17 +82,16 @@ export class AlarmWatch {
     const watched = await this.evaluator.watchedOf(accountId);
     if (watched.length === 0) return [];
     const now = this.clock.now();
-    const facts = await this.facts(accountId, watched);
+    const facts = await this.facts(accountId, watched, now);
     const states = await new AlarmRepository(this.db).states(
       accountId,
       watched.map((a) => a.id),
     );
     const work: { alarm: AlarmInfo; points: [number, number][] }[] = [];
     for (const alarm of watched) {
-      const since = facts.get(alarm.id) ?? null;
+      const due = facts.get(alarm.id) ?? null;
       const stored = states.get(alarm.id)?.state;
       const lastTs = stored?.lastTs ?? 0;
-      const due = since === null ? null : since + (alarm.rule.after_s ?? 0) * 1000;
       const rule = { ...alarm.rule, ...FACT_RULE };
       if (due !== null && due <= now) {
         work.push({ alarm: { ...alarm, rule }, points: [[Math.max(due, lastTs), 1]] });
@@ -92,58 +102,72 @@ export class AlarmWatch {
     return this.evaluator.stepAlarms(accountId, work);
   }
 
-  /** Since when each watched alarm's fact has held (absent or null: it does not). */
+  /** When each watched alarm is due (absent or null: its fact does not hold). */
   private async facts(
     accountId: string,
     watched: readonly WatchedAlarm[],
-  ): Promise<Map<string, Fact>> {
-    const out = new Map<string, Fact>();
+    now: number,
+  ): Promise<Map<string, Due>> {
+    const out = new Map<string, Due>();
+    const afterMs = (a: WatchedAlarm) => (a.rule.after_s ?? 0) * 1000;
     const silent = watched.filter((a) => a.rule.kind === 'no_data');
+    const offline = watched.filter((a) => a.rule.kind === 'offline');
+    const sources = await this.sourcesOfStreams(accountId);
     if (silent.length > 0) {
       const latest = await this.store.latest([...new Set(silent.map((a) => a.rule.datastream_id))]);
       for (const a of silent) {
-        const last = latest.get(a.rule.datastream_id)?.ts ?? a.madeAt;
-        out.set(a.id, last);
-      }
-    }
-    const offline = watched.filter((a) => a.rule.kind === 'offline');
-    if (offline.length > 0) {
-      const gatewayOf = await this.gatewaysOfStreams(accountId);
-      for (const a of offline) {
-        const gateway = gatewayOf.get(a.rule.datastream_id);
-        if (gateway === undefined || gateway.connection === 'online') {
-          out.set(a.id, null);
+        const source = sources.get(a.rule.datastream_id) ?? null;
+        const fresh = streamFreshness({
+          now,
+          lastValueAt: latest.get(a.rule.datastream_id)?.ts ?? null,
+          source,
+        });
+        if (fresh.state === 'failing' && fresh.since !== null) {
+          out.set(a.id, fresh.since);
           continue;
         }
-        const seen = gateway.last_seen === null ? Number.NaN : Date.parse(gateway.last_seen);
-        out.set(a.id, Number.isFinite(seen) ? seen : a.madeAt);
+        const from = fresh.heardAt ?? a.madeAt;
+        out.set(a.id, from + Math.max(afterMs(a), source === null ? 0 : expectedSilenceMs(source)));
       }
+    }
+    for (const a of offline) {
+      const gateway = sources.get(a.rule.datastream_id)?.gateway;
+      if (gateway === undefined || gateway.connection === 'online') {
+        out.set(a.id, null);
+        continue;
+      }
+      const seen = gateway.last_seen === null ? Number.NaN : Date.parse(gateway.last_seen);
+      out.set(a.id, (Number.isFinite(seen) ? seen : a.madeAt) + afterMs(a));
     }
     return out;
   }
 
-  /** The gateway that feeds each stream: its datapoint's connection's gateway. */
-  private async gatewaysOfStreams(accountId: string): Promise<Map<string, GatewayAttributes>> {
+  /** What feeds each stream: its datapoint's connection, and that connection's gateway. */
+  private async sourcesOfStreams(
+    accountId: string,
+  ): Promise<Map<string, StreamSource & { readonly gateway: GatewayAttributes }>> {
     const rows = await this.models.allOfTypes(accountId, [
       datapointModel.type,
       connectionModel.type,
       gatewayModel.type,
     ]);
     const gateways = new Map<string, GatewayAttributes>();
-    const connections = new Map<string, string>();
+    const connections = new Map<string, ConnectionAttributes>();
+    const datapoints: DatapointAttributes[] = [];
     for (const row of rows) {
       if (row.type === gatewayModel.type) gateways.set(row.id, parsed<GatewayAttributes>(row));
       if (row.type === connectionModel.type)
-        connections.set(row.id, parsed<ConnectionAttributes>(row).gateway_id);
+        connections.set(row.id, parsed<ConnectionAttributes>(row));
+      if (row.type === datapointModel.type) datapoints.push(parsed<DatapointAttributes>(row));
     }
-    const out = new Map<string, GatewayAttributes>();
-    for (const row of rows) {
-      if (row.type !== datapointModel.type) continue;
-      const point = parsed<DatapointAttributes>(row);
-      const gatewayId = connections.get(point.connection_id);
-      const gateway = gatewayId === undefined ? undefined : gateways.get(gatewayId);
-      if (point.datastream_id !== null && gateway !== undefined)
-        out.set(point.datastream_id, gateway);
+    const out = new Map<string, StreamSource & { readonly gateway: GatewayAttributes }>();
+    const sources = sourcesByStream(datapoints, connections, (id) => {
+      const gateway = gateways.get(id);
+      return gateway === undefined ? undefined : gateway.connection === 'online';
+    });
+    for (const [stream, source] of sources) {
+      const gateway = gateways.get(source.gatewayId);
+      if (gateway !== undefined) out.set(stream, { ...source, gateway });
     }
     return out;
   }

@@ -71,6 +71,8 @@ export class MachineData implements GatewayLink {
   /** No-data and offline alarms, judged on the alarm timer. */
   readonly alarmWatch: AlarmWatch;
   private readonly alarmTimer: Periodic;
+  /** No-data judgements started by a connection's change of state, not yet done. */
+  private readonly judging = new Set<Promise<void>>();
   private broker: MachineDataBroker | undefined;
   private stopWatchingAccounts: (() => void) | undefined;
 
@@ -112,6 +114,17 @@ export class MachineData implements GatewayLink {
       },
     });
     this.presence = new GatewayPresence(deps.db, deps.models, deps.clock, deps.log);
+    // A connection failing or back raises or clears its no-data alarms now, not on the timer.
+    this.presence.connectionStateChanged = (accountId) => {
+      const judged = this.alarmWatch
+        .account(accountId)
+        .then(() => undefined)
+        .catch((err: unknown) =>
+          deps.log.error('no-data alarms not judged', { error: String(err) }),
+        )
+        .finally(() => this.judging.delete(judged));
+      this.judging.add(judged);
+    };
     this.requests = new GatewayRequests(
       (topic, payload) => this.broker?.publishToGateway(topic, payload),
       (gatewayId) => this.presence.isOnline(gatewayId),
@@ -217,6 +230,7 @@ export class MachineData implements GatewayLink {
   async idle(): Promise<void> {
     await this.ingest.idle();
     await this.presence.idle();
+    await Promise.all([...this.judging]);
   }
 
   async stop(): Promise<void> {
@@ -225,6 +239,7 @@ export class MachineData implements GatewayLink {
     await this.alarmTimer.stop();
     await this.ingest.idle();
     await this.presence.idle();
+    await Promise.all([...this.judging]);
     this.requests.close();
     this.live.close();
     this.streams.close();

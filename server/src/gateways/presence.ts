@@ -1,4 +1,5 @@
 import {
+  CONNECTION_STATUS_REFRESH_MS,
   connectionModel,
   gatewayModel,
   gatewayStatusSchema,
@@ -12,8 +13,11 @@ import { ModelRepository } from '../repositories/model.repository';
 import type { GatewayIdentity } from '../services/gateway-credential.service';
 import type { ModelService } from '../services/model.service';
 
-/** last_seen and last_read are written again at most this often while nothing else changes. */
-export const SEEN_EVERY_MS = 60_000;
+/**
+ * last_seen and last_read are written again at most this often while nothing else changes (the
+ * shared freshness rule counts on it: a healthy connection's last_read is never much older).
+ */
+export const SEEN_EVERY_MS = CONNECTION_STATUS_REFRESH_MS;
 
 /**
  * A gateway's presence and what its agent reports (DESIGN.md §8, spec 001 §4): online while its
@@ -65,6 +69,9 @@ export class GatewayPresence {
    * wrote "online": it must not write "offline" over it.
    */
   cluster: GatewayLinkCounts | undefined;
+
+  /** Told after a connection's state changed (written): its no-data alarms are judged at once. */
+  connectionStateChanged: ((accountId: string) => void) | undefined;
 
   connected(identity: GatewayIdentity): void {
     const n = (this.links.get(identity.gatewayId) ?? 0) + 1;
@@ -213,13 +220,15 @@ export class GatewayPresence {
         };
         // Only this gateway's own connections.
         if (a.gateway_id !== identity.gatewayId) continue;
+        const prev = a.status;
         const next: ConnectionState = {
           state: reported.state,
           error: reported.error,
           last_read: reported.last_read,
           at: now,
+          // Since when the state holds: a failure's start is what a failing value's mark shows.
+          since: prev !== null && prev.state === reported.state ? (prev.since ?? prev.at) : now,
         };
-        const prev = a.status;
         const same =
           prev !== null &&
           prev.state === next.state &&
@@ -229,6 +238,7 @@ export class GatewayPresence {
           await this.write(identity.accountId, connectionModel.collection, reported.id, {
             status: next,
           });
+        if (prev?.state !== next.state) this.connectionStateChanged?.(identity.accountId);
       }
     });
   }

@@ -5,6 +5,7 @@ import {
   gatewayBrokerLogin,
   gatewayModel,
   gatewayTopics,
+  type ConnectionStatus,
   type GatewayAck,
   type GatewayCredentialsMade,
 } from '@plant/shared-schema';
@@ -116,6 +117,19 @@ export async function linkedAgent(
       const ack = acks[acks.length - 1];
       if (ack === undefined) throw new Error('no ack');
       return ack;
+    },
+    /** Reports its connections' states as the agent's `up/status` does; resolves once written. */
+    async status(connections: readonly ConnectionStatus[]): Promise<void> {
+      const payload = JSON.stringify({
+        config_version: null,
+        started_at: 0,
+        agent_version: 'test',
+        addresses: [],
+        connections,
+        buffer: { pending: 0, dropped: 0 },
+      });
+      await agent.publishAsync(gatewayTopics.status(gatewayId), payload, { qos: 1 });
+      await server.machineData.idle();
     },
     close: () => agent.endAsync(true),
   };

@@ -28,8 +28,9 @@ export const ALARM_CHANNELS = ['mail', 'sms', 'push'] as const;
 
 /**
  * What an alarm watches: `limit`, its stream's values against its limits; `no_data`, its stream
- * sending nothing for `after_s`; `offline`, the stream's gateway offline for `after_s`. The last
- * two use no limit, condition or hysteresis.
+ * silent for `after_s` (and longer than its source is expected to be), or at once while its
+ * source reports failing (`streamFreshness`, freshness.ts); `offline`, the stream's gateway
+ * offline for `after_s`. The last two use no limit, condition or hysteresis.
  */
 export const ALARM_KINDS = ['limit', 'no_data', 'offline'] as const;
 export type AlarmKind = (typeof ALARM_KINDS)[number];

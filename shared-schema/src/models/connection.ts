@@ -9,7 +9,10 @@ export const connectionStateSchema = z.object({
   state: z.enum(['connecting', 'connected', 'failed', 'disabled']),
   error: z.string().max(1000).nullable(),
   last_read: z.number().int().nullable(),
+  /** When the server last wrote it (again at least every minute while unchanged). */
   at: z.number().int(),
+  /** Since when the state holds (the server's clock); absent in statuses stored before it. */
+  since: z.number().int().optional(),
 });
 export type ConnectionState = z.infer<typeof connectionStateSchema>;
 

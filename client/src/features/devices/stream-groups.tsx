@@ -32,11 +32,15 @@ import { streamTypeLabel, textOf } from './asset-texts';
 import { devicePaths } from './paths';
 import { LatestValue, Sparkline, streamShapeOf } from './stream-values';
 import { Name } from '../../components/name';
-import { isolate } from '@plant/shared-schema';
+import { isolate, streamFreshness, type Freshness, type StreamSource } from '@plant/shared-schema';
+import { useStreamSources } from './stream-sources';
 
 /** The sparklines show this much history, in about this many points. */
 const SPARK_MS = 2 * 3_600_000;
 const SPARK_POINTS = 60;
+
+/** How often "now" moves on: a silent source is marked stale this late at most. */
+const NOW_EVERY_MS = 5_000;
 
 /** Now, again every `everyMs`: what "stale" is measured against. */
 function useNow(everyMs: number): number {
@@ -48,11 +52,27 @@ function useNow(everyMs: number): number {
   return now;
 }
 
-/** What the rows show of the asset's values: latest, the gateway's state, the time now. */
+/** What the rows show of the asset's values: latest, what feeds them, the time now. */
 interface LiveContext {
   readonly values: AssetValues | undefined;
   readonly gatewayOffline: boolean;
+  readonly sources: ReadonlyMap<string, StreamSource>;
   readonly now: number;
+}
+
+/** Whether a stream's latest value is to be believed (the shared rule) and, if not, why. */
+function freshnessOf(live: LiveContext, streamId: string): Freshness {
+  const point = live.values?.latest[streamId];
+  const lastValueAt = point === undefined ? null : point[0];
+  const fresh = streamFreshness({
+    now: live.now,
+    lastValueAt,
+    source: live.sources.get(streamId) ?? null,
+  });
+  // A stream no visible datapoint feeds still says when the asset's gateway is offline.
+  if (fresh.state === 'fresh' && live.gatewayOffline)
+    return { ...fresh, state: 'offline', since: lastValueAt, staleAt: null };
+  return fresh;
 }
 
 /**
@@ -73,8 +93,12 @@ export function StreamGroups({
     gatewayId !== null &&
     gateway.name === 'found' &&
     gateway.model.attributes.connection !== 'online';
-  const now = useNow(30_000);
-  const live = useMemo(() => ({ values, gatewayOffline, now }), [values, gatewayOffline, now]);
+  const { sources, watches } = useStreamSources(gatewayId, !gatewayOffline);
+  const now = useNow(NOW_EVERY_MS);
+  const live = useMemo(
+    () => ({ values, gatewayOffline, sources, now }),
+    [values, gatewayOffline, sources, now],
+  );
   const groups = useLiveQuery({
     type: 'datastreamgroup',
     parent: { type: 'asset', id: assetId },
@@ -111,6 +135,7 @@ export function StreamGroups({
   };
   return (
     <Stack gap="sm" data-testid="stream-groups">
+      {watches}
       {groups.items.map((group, index) => {
         const collapsible = group.attributes.collapsible !== false;
         const open =
@@ -284,8 +309,7 @@ function Streams({
             <LatestValue
               shape={streamShapeOf(stream.attributes)}
               point={live.values?.latest[stream.id]}
-              now={live.now}
-              gatewayOffline={live.gatewayOffline}
+              freshness={freshnessOf(live, stream.id)}
             />
           ),
         },

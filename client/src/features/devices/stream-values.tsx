@@ -1,18 +1,16 @@
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Badge, Group, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import type { HistorySeries, Point } from '@plant/sync-worker/api';
-import type { DatastreamAttributes } from '@plant/shared-schema';
+import type { DatastreamAttributes, Freshness } from '@plant/shared-schema';
 
 /**
  * How a stream's values read on screen (spec 001 §3, §4): numbers with their unit, state
- * streams through their state texts, booleans as on and off, a mark on values that are old or
- * come from a gateway that is offline.
+ * streams through their state texts, booleans as on and off, a mark on values whose source is
+ * failing, silent longer than expected, or behind an offline gateway (whether is decided by
+ * shared-schema's `streamFreshness`, the rule the "no data" alarm follows too).
  */
-
-/** A value older than this is marked stale (the simulator sends every 10 s, devices faster). */
-export const STALE_AFTER_MS = 5 * 60_000;
 
 const ON = msg`On`;
 const OFF = msg`Off`;
@@ -40,17 +38,15 @@ export function valueText(i18n: I18n, shape: StreamShape, value: number | string
   return value;
 }
 
-/** The latest value with its unit and, when it is old or its gateway offline, a mark saying so. */
+/** The latest value with its unit and, when its source is not to be believed, a mark saying so. */
 export function LatestValue({
   shape,
   point,
-  now,
-  gatewayOffline,
+  freshness,
 }: {
   readonly shape: StreamShape;
   readonly point: Point | undefined;
-  readonly now: number;
-  readonly gatewayOffline: boolean;
+  readonly freshness: Freshness;
 }) {
   const { i18n } = useLingui();
   if (point === undefined) {
@@ -61,7 +57,7 @@ export function LatestValue({
     );
   }
   const [ts, value] = point;
-  const stale = now - ts > STALE_AFTER_MS;
+  const marked = freshness.state !== 'fresh';
   const when = i18n.date(new Date(ts), { dateStyle: 'medium', timeStyle: 'medium' });
   const showUnit = shape.unit !== '' && typeof value === 'number' && shape.type === 'number';
   return (
@@ -70,27 +66,73 @@ export function LatestValue({
         <Text
           span
           fw={600}
-          {...(stale || gatewayOffline ? { c: 'dimmed' } : {})}
+          {...(marked ? { c: 'dimmed' } : {})}
           data-testid="stream-value"
           data-ts={ts}
-          data-stale={stale}
+          data-stale={marked}
+          data-freshness={freshness.state}
           style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
         >
           {valueText(i18n, shape, value)}
           {showUnit ? ` ${shape.unit}` : ''}
         </Text>
       </Tooltip>
-      {gatewayOffline ? (
-        <Badge size="xs" color="gray" variant="light" data-testid="stream-value-offline">
-          <Trans>Gateway offline</Trans>
-        </Badge>
-      ) : stale ? (
-        <Badge size="xs" color="yellow" variant="light" data-testid="stream-value-stale">
-          <Trans>Stale</Trans>
-        </Badge>
-      ) : null}
+      <FreshnessMark freshness={freshness} />
     </Group>
   );
+}
+
+/**
+ * The mark of a value not to be believed: a badge with the state's word, and since when (with
+ * the connection's error) in its tooltip and, for screen readers, inside the badge.
+ */
+function FreshnessMark({ freshness }: { readonly freshness: Freshness }) {
+  const { i18n, t } = useLingui();
+  if (freshness.state === 'fresh') return null;
+  const since =
+    freshness.since === null
+      ? null
+      : i18n.date(new Date(freshness.since), { dateStyle: 'medium', timeStyle: 'medium' });
+  const { error } = freshness;
+  let label: string;
+  let detail: string | null;
+  let color: string;
+  let testId: string;
+  if (freshness.state === 'failing') {
+    label = t`Source failing`;
+    color = 'red';
+    testId = 'stream-value-failing';
+    detail =
+      since === null
+        ? error
+        : error === null
+          ? t`Failing since ${since}`
+          : t`Failing since ${since}: ${error}`;
+  } else if (freshness.state === 'stale') {
+    label = t`No data`;
+    color = 'yellow';
+    testId = 'stream-value-stale';
+    detail = since === null ? null : t`Nothing heard since ${since}`;
+  } else {
+    label = t`Gateway offline`;
+    color = 'gray';
+    testId = 'stream-value-offline';
+    detail = since === null ? null : t`Nothing heard since ${since}`;
+  }
+  const badge = (
+    <Badge
+      size="xs"
+      color={color}
+      variant="light"
+      data-testid={testId}
+      data-since={freshness.since ?? undefined}
+      {...(detail === null ? {} : { tabIndex: 0 })}
+    >
+      {label}
+      {detail === null ? null : <VisuallyHidden>{`: ${detail}`}</VisuallyHidden>}
+    </Badge>
+  );
+  return detail === null ? badge : <Tooltip label={detail}>{badge}</Tooltip>;
 }
 
 /**
