@@ -46,6 +46,7 @@ export * from './models/connection';
 export * from './models/template';
 export * from './models/alarm';
 export * from './alarms/evaluate';
+export * from './alarms/tuning';
 export * from './models/managed';
 export * from './oauth/scopes';
 export * from './oauth/api';
