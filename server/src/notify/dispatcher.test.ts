@@ -234,7 +234,11 @@ describe('windows and digests', () => {
     if (one === undefined) throw new Error('no alarm');
     await f.clear(one);
     await dispatcher.round();
-    expect(mails().to(DEMO_USERS.admin).slice(before + 1)).toEqual([]);
+    expect(
+      mails()
+        .to(DEMO_USERS.admin)
+        .slice(before + 1),
+    ).toEqual([]);
     f.clock.advance(15 * 60_000);
     await dispatcher.round();
     const cleared = mails()
