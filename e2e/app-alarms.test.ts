@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import {
   apiPaths,
   replay,
+  suggestAlarmTuning,
   type AlarmAttributes,
   type AlarmRule,
   type PointValue,
@@ -33,6 +34,8 @@ let raisedId = '';
 let createdId = '';
 /** A day of the motor's temperature, stored before the tests. */
 let day: { now: number; points: { stream: string; ts: number; value: number }[] };
+/** Two noisy hours of the oil pressure (a value every 10 s), stored before the tests. */
+let noisy: [number, number][] = [];
 
 beforeAll(async () => {
   e2e = await E2e.start(inject('clientDist'));
@@ -60,6 +63,26 @@ beforeAll(async () => {
     points: points.map((p) => ({ ...p, account: admin.accountId })),
   });
   day = { now, points };
+  // 5 bar with ±0.2 of seeded noise, a value every 10 s, ending a minute ago.
+  let seed = 30;
+  const noise = () => {
+    seed = (seed * 16807) % 2147483647;
+    return seed / 2147483647 - 0.5;
+  };
+  noisy = Array.from({ length: 720 }, (_, i) => [
+    now - 60_000 - (719 - i) * 10_000,
+    Math.round((5 + noise() * 0.4) * 1000) / 1000,
+  ]);
+  await e2e.server.machineData.store.append({
+    source: 'e2e-alarms-noisy',
+    seq: 1,
+    points: noisy.map(([ts, value]) => ({
+      stream: gw.streams['Oil pressure'] ?? '',
+      ts,
+      value,
+      account: admin.accountId,
+    })),
+  });
   tab = await e2e.openApp(await e2e.browser(), '/user/login');
   page = tab.page;
   // A locator that never matches fails its test with its place instead of timing the test out.
@@ -429,6 +452,52 @@ describe('the alarm screens', () => {
     await expect.poll(() => form.getByLabel('Unit').inputValue()).toBe('bar');
     await form.getByLabel('Data stream').selectOption(stream('Motor temperature'));
     await expect.poll(() => form.getByLabel('Unit').inputValue()).toBe('°C');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByTestId('alarm-form').count()).toBe(0);
+  });
+
+  it('a new alarm on a noisy stream starts with a delay and hysteresis from its noise, and the try-this-rule figure follows them', async () => {
+    // Issue 30 item 2: a delay and hysteresis of 0 on a noisy value fired at every wobble.
+    const suggested = suggestAlarmTuning(noisy);
+    if (suggested === undefined) throw new Error('no suggestion');
+    expect(suggested.delay_s).toBe(30);
+    expect(suggested.hysteresis).toBeGreaterThan(0);
+    await tab.navigateInApp(`/app/devices/${gw.assetId}/input/${stream('Oil pressure')}`);
+    await page.getByTestId('new-alarm').click();
+    const form = page.getByTestId('alarm-form');
+    await form.waitFor();
+    // Prefilled, editable, and the hint says where they came from.
+    await expect
+      .poll(() => form.getByLabel('Delay (seconds)').inputValue(), { timeout: 30_000 })
+      .toBe('30');
+    expect(await form.getByLabel('Hysteresis').inputValue()).toBe(String(suggested.hysteresis));
+    expect(await form.getByTestId('alarm-suggestion').textContent()).toContain(
+      'Prefilled from the last 500 values of this data stream',
+    );
+    expect(await form.getByLabel('At most one message every (minutes)').inputValue()).toBe('15');
+
+    // A limit in the noise: the figure beside them, with what 0 and 0 would have done.
+    await form.getByLabel('Upper limit').fill('5.05');
+    const rule: AlarmRule = {
+      upper_limit: 5.05,
+      lower_limit: null,
+      condition: 'greater',
+      delay_s: suggested.delay_s,
+      hysteresis: suggested.hysteresis,
+    };
+    const until = Date.now();
+    const tuned = replay(rule, noisy, { until }).fired;
+    const plain = replay({ ...rule, delay_s: 0, hysteresis: 0 }, noisy, { until }).fired;
+    const unheld = replay({ ...rule, hysteresis: 0 }, noisy, { until }).fired;
+    expect(plain).toBeGreaterThan(100);
+    expect(unheld).toBeGreaterThan(tuned);
+    const fired = () => form.getByTestId('try-rule-fired').getAttribute('data-count');
+    await expect.poll(fired, { timeout: 30_000 }).toBe(String(tuned));
+    expect(await form.getByTestId('try-rule-plain').getAttribute('data-count')).toBe(String(plain));
+    // The user takes the hysteresis away: the figure follows at once.
+    await form.getByLabel('Hysteresis').fill('0');
+    await expect.poll(fired).toBe(String(unheld));
+    expect(await form.getByLabel('Delay (seconds)').inputValue()).toBe('30');
     await form.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => page.getByTestId('alarm-form').count()).toBe(0);
   });

@@ -47,6 +47,7 @@ export * from './models/template';
 export * from './models/alarm';
 export * from './alarms/evaluate';
 export * from './freshness';
+export * from './alarms/tuning';
 export * from './models/managed';
 export * from './oauth/scopes';
 export * from './oauth/api';

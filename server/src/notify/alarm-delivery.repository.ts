@@ -182,6 +182,80 @@ export class AlarmDeliveryRepository {
   }
 
   /**
+   * When this alarm last reached this recipient on this channel (the newest `sent_at` of its
+   * sent deliveries), undefined when never: the start of its message interval.
+   */
+  async lastSent(
+    accountId: string,
+    alarmId: string,
+    recipientKey: string,
+    channel: DeliveryRow['channel'],
+  ): Promise<number | undefined> {
+    const row = await scopeTo(this.db, accountId)
+      .selectFrom('alarm_deliveries')
+      .select('sent_at')
+      .where('alarm_id', '=', alarmId)
+      .where('recipient_key', '=', recipientKey)
+      .where('channel', '=', channel)
+      .where('state', '=', 'sent')
+      .where('sent_at', 'is not', null)
+      .orderBy('sent_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.sent_at ?? undefined;
+  }
+
+  /**
+   * Every due row of one alarm for one recipient on one channel (at most `limit`, oldest first):
+   * what one message about it tells at once, though the round's batch read only some of them.
+   */
+  dueOfAlarm(
+    accountId: string,
+    alarmId: string,
+    recipientKey: string,
+    channel: DeliveryRow['channel'],
+    now: number,
+    limit: number,
+  ): Promise<DeliveryRow[]> {
+    return scopeTo(this.db, accountId)
+      .selectFrom('alarm_deliveries')
+      .selectAll()
+      .where('alarm_id', '=', alarmId)
+      .where('recipient_key', '=', recipientKey)
+      .where('channel', '=', channel)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('state', '=', 'waiting'), eb('due_at', '<=', now)]),
+          eb.and([eb('state', '=', 'sending'), eb('lease_until', '<', now)]),
+        ]),
+      )
+      .orderBy('due_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Holds due rows until `until` (the end of their alarm's message interval): they stay waiting,
+   * due then, and go out together. Only rows still due are moved (a row another process claimed
+   * meanwhile stays its).
+   */
+  async hold(accountId: string, ids: readonly string[], until: number, now: number): Promise<void> {
+    if (ids.length === 0) return;
+    await scopeTo(this.db, accountId)
+      .updateTable('alarm_deliveries')
+      .set({ state: 'waiting', due_at: until, lease_until: null })
+      .where('id', 'in', ids)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('state', '=', 'waiting'), eb('due_at', '<=', now)]),
+          eb.and([eb('state', '=', 'sending'), eb('lease_until', '<', now)]),
+        ]),
+      )
+      .execute();
+  }
+
+  /**
    * Claims rows for one send (compare-and-set: only rows still due are taken, so two processes
    * never both send one row). Answers the rows this caller took, each with its attempt counted.
    */

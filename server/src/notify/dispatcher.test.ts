@@ -228,10 +228,18 @@ describe('windows and digests', () => {
     const got = mails().to(DEMO_USERS.admin).slice(before);
     expect(got.map((m) => m.subject)).toEqual([`3 alarms in ${isolate(DEMO_ACCOUNTS.root)}`]);
 
-    // One clears: one message to the admin, who got its raise.
+    // One clears: one message to the admin, who got its raise, once the alarm's message
+    // interval (15 minutes by default) since that raise's message ran out.
     const [one] = ids;
     if (one === undefined) throw new Error('no alarm');
     await f.clear(one);
+    await dispatcher.round();
+    expect(
+      mails()
+        .to(DEMO_USERS.admin)
+        .slice(before + 1),
+    ).toEqual([]);
+    f.clock.advance(15 * 60_000);
     await dispatcher.round();
     const cleared = mails()
       .to(DEMO_USERS.admin)

@@ -23,13 +23,19 @@ export interface MessageItem {
   readonly alarm: Pick<
     AlarmAttributes,
     'name' | 'kind' | 'condition' | 'upper_limit' | 'lower_limit' | 'unit' | 'after_s'
-  >;
+  > &
+    Partial<Pick<AlarmAttributes, 'notify_interval_min'>>;
   readonly severity: AlarmSeverity;
   readonly assetName: string;
   /** The value judged (null for no-data and offline alarms). */
   readonly value: number | null;
   /** When the transition happened (epoch ms). */
   readonly ts: number;
+  /**
+   * Earlier transitions of the same alarm this message stands for (held by the alarm's message
+   * interval, or waiting for a window): how many, since when, and the interval in minutes.
+   */
+  readonly omitted?: { readonly count: number; readonly since: number; readonly everyMin: number };
 }
 
 const SEVERITY_RANK: Record<AlarmSeverity, number> = { info: 0, warning: 1, critical: 2 };
@@ -115,8 +121,27 @@ function details(item: MessageItem, appUrl: string, timezone: string | null): st
   if (item.value !== null) lines.push(`Value: ${withUnit(item.value, item.alarm.unit)}`);
   lines.push(`Limit: ${limitText(item.alarm)}`);
   lines.push(`${item.kind === 'cleared' ? 'Cleared' : 'Since'}: ${timeText(item.ts, timezone)}`);
+  const omitted = item.omitted;
+  if (omitted !== undefined)
+    lines.push(
+      `${omittedText(omitted.count)} since ${timeText(omitted.since, timezone)} ${omitted.everyMin > 0 ? `(at most one message per ${omitted.everyMin} min while it flaps)` : '(they came due together)'}.`,
+    );
   lines.push(`Open: ${alarmUrl(appUrl, item.alarmId)}`);
   return lines;
+}
+
+/** "1 earlier state change not sent" / "N earlier state changes not sent". */
+function omittedText(count: number): string {
+  return count === 1
+    ? '1 earlier state change not sent on its own'
+    : `${count} earlier state changes not sent on their own`;
+}
+
+/** A headline with the count of what it stands for. */
+function titled(item: MessageItem): string {
+  const omitted = item.omitted;
+  if (omitted === undefined) return headline(item);
+  return `${headline(item)} (+${omitted.count} state ${omitted.count === 1 ? 'change' : 'changes'})`;
 }
 
 /** One transition, one message. */
@@ -127,7 +152,7 @@ export function singleMessage(
   appUrl: string,
   timezone: string | null,
 ): OutgoingMessage {
-  const subject = headline(item);
+  const subject = titled(item);
   return {
     accountId,
     subject,
@@ -150,7 +175,7 @@ export function digestMessage(
   const subject = `${items.length} alarms in ${isolate(accountName)}`;
   const blocks = [...items]
     .sort((a, b) => a.ts - b.ts)
-    .map((item) => [headline(item), ...details(item, appUrl, timezone)].join('\n'));
+    .map((item) => [titled(item), ...details(item, appUrl, timezone)].join('\n'));
   return {
     accountId,
     subject,

@@ -1,4 +1,4 @@
-import { uuidv7, type AlarmAttributes } from '@plant/shared-schema';
+import { notifyIntervalMs, uuidv7, type AlarmAttributes } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import type { Logger } from '../logger';
 import {
@@ -16,6 +16,12 @@ import { resolveKeys, SKIP_REASONS } from './recipients';
 
 /** Deliveries read per round at most. */
 export const SEND_BATCH = 500;
+
+/**
+ * Rows of one alarm told in one message at most (a day's flapping at 1 Hz held by a closed
+ * window is more): the rest go in the next one.
+ */
+export const FOLD_MAX = 5_000;
 
 export interface SendContext {
   readonly db: Db;
@@ -70,9 +76,11 @@ export async function sendDue(ctx: SendContext, now: number, touched: Touched): 
     groups.set(key, list);
   }
   let messages = 0;
-  for (const rows of groups.values()) {
-    const first = rows[0];
+  for (const group of groups.values()) {
+    const first = group[0];
     if (first === undefined) continue;
+    const rows = await holdWithinInterval(ctx.db, repo, group, now);
+    if (rows.length === 0) continue;
     const digestId = uuidv7(now);
     const ids = rows.map((r) => r.id);
     const claimed = await repo.claim(first.account_id, ids, digestId, now, now + LEASE_MS);
@@ -88,6 +96,91 @@ export async function sendDue(ctx: SendContext, now: number, touched: Touched): 
     }
   }
   return messages;
+}
+
+/**
+ * The message interval (issue 30 item 2): of one recipient's due rows on one channel, those of an
+ * alarm that reached this recipient on this channel less than its `notify_interval_min` ago are
+ * held until the interval ends (still waiting, due then); the others are answered. Held rows of
+ * one alarm then come due together and go out as one item that counts them (`foldByAlarm`), so
+ * a flapping alarm tells each recipient at most once per interval, and nothing is dropped. The
+ * state is the rows themselves: a restart holds and releases the same.
+ */
+async function holdWithinInterval(
+  db: Db,
+  repo: AlarmDeliveryRepository,
+  rows: readonly DeliveryRow[],
+  now: number,
+): Promise<DeliveryRow[]> {
+  const first = rows[0];
+  if (first === undefined) return [];
+  const byAlarm = new Map<string, DeliveryRow[]>();
+  for (const row of rows) byAlarm.set(row.alarm_id, [...(byAlarm.get(row.alarm_id) ?? []), row]);
+  const due: DeliveryRow[] = [];
+  for (const [alarmId, ofAlarm] of byAlarm) {
+    const alarm = await readAlarm(db, first.account_id, alarmId);
+    const interval = alarm === undefined ? 0 : notifyIntervalMs(alarm);
+    const last =
+      interval === 0
+        ? undefined
+        : await repo.lastSent(first.account_id, alarmId, first.recipient_key, first.channel);
+    if (last === undefined || now >= last + interval) {
+      // All of it at once, not only what this round's batch read: else the rest would wait
+      // for another interval behind the message sent now.
+      const all = await repo.dueOfAlarm(
+        first.account_id,
+        alarmId,
+        first.recipient_key,
+        first.channel,
+        now,
+        FOLD_MAX,
+      );
+      const ids = new Set(all.map((r) => r.id));
+      due.push(...all, ...ofAlarm.filter((r) => !ids.has(r.id)));
+      continue;
+    }
+    await repo.hold(
+      first.account_id,
+      ofAlarm.map((r) => r.id),
+      last + interval,
+      now,
+    );
+  }
+  return due;
+}
+
+/**
+ * One message item per alarm: rows of one alarm due together (held by its message interval, or
+ * waiting for a window) are told as their latest transition, with how many earlier ones it
+ * stands for and since when.
+ */
+function foldByAlarm(
+  items: readonly { row: DeliveryRow; item: MessageItem }[],
+): { rows: DeliveryRow[]; item: MessageItem }[] {
+  const byAlarm = new Map<string, { row: DeliveryRow; item: MessageItem }[]>();
+  for (const i of items) byAlarm.set(i.row.alarm_id, [...(byAlarm.get(i.row.alarm_id) ?? []), i]);
+  const out: { rows: DeliveryRow[]; item: MessageItem }[] = [];
+  for (const list of byAlarm.values()) {
+    const sorted = [...list].sort((a, b) => a.item.ts - b.item.ts || a.row.step - b.row.step);
+    const latest = sorted[sorted.length - 1];
+    const earliest = sorted[0];
+    if (latest === undefined || earliest === undefined) continue;
+    out.push({
+      rows: sorted.map((i) => i.row),
+      item:
+        sorted.length === 1
+          ? latest.item
+          : {
+              ...latest.item,
+              omitted: {
+                count: sorted.length - 1,
+                since: earliest.item.ts,
+                everyMin: Math.round(notifyIntervalMs(latest.item.alarm) / 60_000),
+              },
+            },
+    });
+  }
+  return out;
 }
 
 async function sendGroup(
@@ -147,23 +240,25 @@ async function sendGroup(
         },
       });
   }
-  const only = items[0];
-  if (only === undefined) return false;
+  const folded = foldByAlarm(items);
+  const only = folded[0];
+  const onlyRow = only?.rows[only.rows.length - 1];
+  if (only === undefined || onlyRow === undefined) return false;
   const timezone = reach.settings?.window?.timezone ?? null;
   const account = await repo.account(accountId);
   const message =
-    items.length === 1
+    folded.length === 1
       ? singleMessage(
           accountId,
           only.item,
-          `alarm:${only.row.alarm_id}:${only.row.event_id}:${only.row.step}`,
+          `alarm:${onlyRow.alarm_id}:${onlyRow.event_id}:${onlyRow.step}`,
           ctx.appUrl,
           timezone,
         )
       : digestMessage(
           accountId,
           account?.name ?? '',
-          items.map((i) => i.item),
+          folded.map((i) => i.item),
           `digest:${digestId}`,
           ctx.appUrl,
           timezone,

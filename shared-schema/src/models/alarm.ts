@@ -55,6 +55,13 @@ export const ALARM_LIMITS = {
   maxAfterS: 604_800,
   /** An acknowledgement's note. */
   maxNote: 500,
+  /**
+   * At most one message per alarm and recipient (and channel) in this many minutes while the
+   * alarm flaps (issue 30 item 2); what is held back goes out at the period's end, counted.
+   * 0: every state change is told at once.
+   */
+  defaultNotifyIntervalMin: 15,
+  maxNotifyIntervalMin: 1_440,
 } as const;
 
 /** The texts of alarm checks (English message ids; the client translates them). */
@@ -71,6 +78,7 @@ export const ALARM_TEXTS = {
   /** Spec 001 §5: "Must be at least {number}", for the delay and the hysteresis. */
   notNegative: 'Must be at least 0',
   delayTooLong: 'The delay may be at most 86,400 seconds (one day).',
+  notifyIntervalRange: 'Whole minutes from 0 to 1,440 (one day).',
   channelsRequired: 'Choose at least one channel.',
   channelTwice: 'A channel is listed twice.',
   recipientNeedsOne: 'A recipient is either a user or an email address.',
@@ -176,6 +184,17 @@ export const alarmAttributesSchema = z.object({
     .finite()
     .min(0, ALARM_TEXTS.notNegative)
     .default(0),
+  /**
+   * Minutes between two messages of this alarm to one recipient on one channel (issue 30 item
+   * 2): the state changes in between are held and told together, counted, when the period ends.
+   * 0: each at once. Alarms stored before the field read as the default (`notifyIntervalMs`).
+   */
+  notify_interval_min: z
+    .number({ error: ALARM_TEXTS.notifyIntervalRange })
+    .int(ALARM_TEXTS.notifyIntervalRange)
+    .min(0, ALARM_TEXTS.notifyIntervalRange)
+    .max(ALARM_LIMITS.maxNotifyIntervalMin, ALARM_TEXTS.notifyIntervalRange)
+    .default(ALARM_LIMITS.defaultNotifyIntervalMin),
   recipients: z
     .array(alarmRecipientSchema)
     .max(ALARM_LIMITS.maxRecipients, ALARM_TEXTS.tooManyRecipients)
@@ -198,6 +217,15 @@ export type AlarmRule = Pick<
   AlarmAttributes,
   'upper_limit' | 'lower_limit' | 'condition' | 'delay_s' | 'hysteresis'
 >;
+
+/**
+ * An alarm's message interval in milliseconds; an alarm stored before the field existed (its
+ * attributes as stored, not parsed) has the default.
+ */
+export function notifyIntervalMs(alarm: { readonly notify_interval_min?: number | null }): number {
+  const min = alarm.notify_interval_min ?? ALARM_LIMITS.defaultNotifyIntervalMin;
+  return min * 60_000;
+}
 
 /**
  * The rules between an alarm's fields, per field (the server refuses a write with any; the form

@@ -4,6 +4,8 @@ import {
   alarmProblems,
   alarmStreamProblems,
   fieldErrorsOf,
+  notifyIntervalMs,
+  ALARM_LIMITS,
   type AlarmAttributes,
   type AlarmChannel,
   type AlarmCondition,
@@ -37,6 +39,8 @@ export interface AlarmDraft {
   readonly hysteresis: string;
   /** Minutes, for no-data and offline alarms. */
   readonly afterMin: string;
+  /** Minutes between two messages of the alarm to one recipient while it flaps. */
+  readonly notifyEvery: string;
   readonly recipients: readonly DraftRecipient[];
   readonly enabled: boolean;
 }
@@ -55,6 +59,7 @@ export const DRAFT_FIELDS = [
   'delay_s',
   'hysteresis',
   'after_s',
+  'notify_interval_min',
   'recipients',
 ] as const;
 export type DraftField = (typeof DRAFT_FIELDS)[number];
@@ -79,6 +84,7 @@ export function draftOf(
       delay: '0',
       hysteresis: '0',
       afterMin: '',
+      notifyEvery: String(ALARM_LIMITS.defaultNotifyIntervalMin),
       recipients: [],
       enabled: true,
     };
@@ -96,6 +102,8 @@ export function draftOf(
     delay: String(alarm.delay_s),
     hysteresis: String(alarm.hysteresis),
     afterMin: alarm.after_s === null ? '' : String(alarm.after_s / 60),
+    // An alarm stored before the field has the default.
+    notifyEvery: String(notifyIntervalMs(alarm) / 60_000),
     recipients: alarm.recipients,
     enabled: alarm.enabled,
   };
@@ -138,6 +146,7 @@ export function checkDraft(
   const delay = parseNumber(draft.delay);
   const hysteresis = parseNumber(draft.hysteresis);
   const afterMin = parseNumber(draft.afterMin);
+  const notifyEvery = parseNumber(draft.notifyEvery);
   const limit = draft.kind === 'limit';
   const attributes = {
     asset_id: draft.assetId,
@@ -153,6 +162,8 @@ export function checkDraft(
     delay_s: delay ?? 0,
     hysteresis: limit ? (hysteresis ?? 0) : 0,
     after_s: limit || afterMin === null ? null : Math.round(afterMin * 60),
+    // Empty is no number: the schema's message says what it takes.
+    notify_interval_min: notifyEvery ?? Number.NaN,
     recipients: draft.recipients.map((r) => ({ ...r, channels: [...r.channels] })),
     enabled: draft.enabled,
   };

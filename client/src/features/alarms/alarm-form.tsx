@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
@@ -23,8 +23,10 @@ import {
   ALARM_KINDS,
   ALARM_SEVERITIES,
   emailField,
+  suggestAlarmTuning,
   uuidv7,
   type AlarmChannel,
+  type AlarmTuning,
 } from '@plant/shared-schema';
 import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
 import { callErrorText } from '../../i18n/server-texts';
@@ -42,7 +44,7 @@ import {
 } from './alarm-draft';
 import { userDisplayName } from './alarm-parts';
 import { alarmText, channelLabel, conditionLabel, kindLabel, severityLabel } from './alarm-texts';
-import { TryRule } from './try-rule';
+import { TryRule, useTrialHistory } from './try-rule';
 import { Name } from '../../components/name';
 
 export interface AlarmFormProps {
@@ -98,6 +100,23 @@ export function AlarmForm(props: AlarmFormProps) {
     setDraft((d) => (d.unit === '' || d.unit === before ? { ...d, unit } : d));
     prefilled.current = unit;
   }, [editing, stream]);
+
+  // A new limit alarm reads its stream's last day at once: its delay and hysteresis start from
+  // the stream's recent noise (issue 30 item 2), and "try this rule" shows what they would do.
+  const trial = useTrialHistory(draft.streamId, !editing && draft.kind === 'limit');
+  const suggestion = useMemo(
+    () => (editing || !trial.ready ? undefined : suggestAlarmTuning(trial.points)),
+    [editing, trial.ready, trial.points],
+  );
+  const typedTuning = touched.has('delay_s') || touched.has('hysteresis');
+  useEffect(() => {
+    if (suggestion === undefined || typedTuning) return;
+    setDraft((d) => ({
+      ...d,
+      delay: String(suggestion.delay_s),
+      hysteresis: String(suggestion.hysteresis),
+    }));
+  }, [suggestion, typedTuning]);
 
   const checked = checkDraft(
     draft,
@@ -286,6 +305,17 @@ export function AlarmForm(props: AlarmFormProps) {
                 error={shown('hysteresis')}
                 data-field="hysteresis"
               />
+              {editing ? null : (
+                <SuggestionHint
+                  suggestion={suggestion}
+                  ready={trial.ready}
+                  unit={draft.unit}
+                  typed={typedTuning}
+                />
+              )}
+              <div style={{ gridColumn: '1 / -1' }}>
+                <TryRule streamId={draft.streamId} rule={checked.rule} trial={trial} />
+              </div>
             </>
           ) : (
             <TextInput
@@ -297,6 +327,15 @@ export function AlarmForm(props: AlarmFormProps) {
               data-field="after_s"
             />
           )}
+          <TextInput
+            label={t`At most one message every (minutes)`}
+            description={t`Per recipient while the alarm flaps; the state changes in between follow in one message with their count. 0: every change at once.`}
+            inputMode="numeric"
+            value={draft.notifyEvery}
+            onChange={(e) => set('notify_interval_min', { notifyEvery: e.currentTarget.value })}
+            error={shown('notify_interval_min')}
+            data-field="notify_interval_min"
+          />
           <NativeSelect
             label={t`Severity`}
             value={draft.severity}
@@ -320,7 +359,6 @@ export function AlarmForm(props: AlarmFormProps) {
           rowError={(i) => shown(`recipients.${i}`)}
           onChange={(recipients) => set('recipients', { recipients })}
         />
-        {limit ? <TryRule streamId={draft.streamId} rule={checked.rule} /> : null}
         {formError === null ? null : (
           <Alert color="red" role="alert" data-testid="alarm-form-error">
             {formError}
@@ -336,6 +374,55 @@ export function AlarmForm(props: AlarmFormProps) {
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/**
+ * Where a new alarm's delay and hysteresis came from (issue 30 item 2): the stream's recent
+ * values, how often they come and how much they move from one to the next.
+ */
+function SuggestionHint(props: {
+  readonly suggestion: AlarmTuning | undefined;
+  readonly ready: boolean;
+  readonly unit: string;
+  readonly typed: boolean;
+}) {
+  const { i18n } = useLingui();
+  const s = props.suggestion;
+  if (!props.ready) return null;
+  if (s === undefined)
+    return (
+      <Text size="sm" c="dimmed" data-testid="alarm-suggestion" style={{ gridColumn: '1 / -1' }}>
+        <Trans>Too few recent values of this data stream to suggest a delay and hysteresis.</Trans>
+      </Text>
+    );
+  const points = s.points;
+  const interval = i18n.number(s.intervalS, { maximumSignificantDigits: 3 });
+  const step = `${i18n.number(s.typicalStep, { maximumSignificantDigits: 2 })}${props.unit === '' ? '' : ` ${props.unit}`}`;
+  const delay = s.delay_s;
+  const hysteresis = i18n.number(s.hysteresis);
+  return (
+    <Text
+      size="sm"
+      c="dimmed"
+      data-testid="alarm-suggestion"
+      data-delay={s.delay_s}
+      data-hysteresis={s.hysteresis}
+      style={{ gridColumn: '1 / -1' }}
+    >
+      {props.typed ? (
+        <Trans>
+          Suggested from the last {points} values (a value every {interval} s, moving by {step} from
+          one to the next): a delay of {delay} s and a hysteresis of {hysteresis}.
+        </Trans>
+      ) : (
+        <Trans>
+          Prefilled from the last {points} values of this data stream: a value every {interval} s,
+          moving by {step} from one to the next (median). The delay is three intervals, the
+          hysteresis three such steps.
+        </Trans>
+      )}
+    </Text>
   );
 }
 

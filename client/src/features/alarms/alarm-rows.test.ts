@@ -140,6 +140,26 @@ describe('the alarm form', () => {
     });
   });
 
+  it('takes the message interval in whole minutes, 15 for a new alarm and for one stored before it', () => {
+    const draft = { ...draftOf(null, start), name: 'Hot', upper: '80' };
+    expect(draft.notifyEvery).toBe('15');
+    expect(checkDraft(draft, stream).attributes).toMatchObject({ notify_interval_min: 15 });
+    expect(checkDraft({ ...draft, notifyEvery: '0' }, stream).attributes).toMatchObject({
+      notify_interval_min: 0,
+    });
+    for (const wrong of ['', '2.5', '-1', '1441'])
+      expect(checkDraft({ ...draft, notifyEvery: wrong }, stream).errors.notify_interval_min).toBe(
+        ALARM_TEXTS.notifyIntervalRange,
+      );
+    // Stored before the field: its attributes lack it.
+    const before: Partial<AlarmAttributes> = { ...alarm('Old').attributes };
+    delete before.notify_interval_min;
+    expect(draftOf(before as AlarmAttributes, start).notifyEvery).toBe('15');
+    expect(draftOf(alarm('Set', { notify_interval_min: 5 }).attributes, start).notifyEvery).toBe(
+      '5',
+    );
+  });
+
   it('a no-data alarm takes minutes and no limits', () => {
     const draft = { ...draftOf(null, start), name: 'Silent', kind: 'no_data' as const };
     expect(checkDraft(draft, stream).errors.after_s).toBe(ALARM_TEXTS.afterRequired);

@@ -62,6 +62,7 @@ const CHECKS = new Map<string, MessageDescriptor>([
   [ALARM_TEXTS.limitsCrossed, msg`The lower limit must not be above the upper limit.`],
   [ALARM_TEXTS.notNegative, msg`Must be at least 0`],
   [ALARM_TEXTS.delayTooLong, msg`The delay may be at most 86,400 seconds (one day).`],
+  [ALARM_TEXTS.notifyIntervalRange, msg`Whole minutes from 0 to 1,440 (one day).`],
   [ALARM_TEXTS.channelsRequired, msg`Choose at least one channel.`],
   [ALARM_TEXTS.channelTwice, msg`A channel is listed twice.`],
   [ALARM_TEXTS.recipientNeedsOne, msg`A recipient is either a user or an email address.`],

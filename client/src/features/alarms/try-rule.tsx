@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, List, Loader, Paper, Stack, Text } from '@mantine/core';
-import { replay, type AlarmRule } from '@plant/shared-schema';
-import type { HistoryQuery } from '@plant/sync-worker/api';
+import type { AlarmRule } from '@plant/shared-schema';
+import type { HistoryQuery, HistoryResult } from '@plant/sync-worker/api';
 import { useHistory } from '../../sync/values';
 import { absoluteTime } from './alarm-parts';
+import { numericPoints, trialOutcome } from './alarm-trial';
 
 /** The history a trial reads: the last 24 hours. */
 const TRIAL_MS = 24 * 3_600_000;
@@ -15,22 +16,32 @@ const SETTLE_MS = 1_500;
 /** Raise times listed (the newest). */
 const SHOWN_TIMES = 10;
 
+/** The stream's last day as a trial reads it (the form's defaults read it too). */
+export interface TrialHistory {
+  /** Reads the last 24 hours again (from now). */
+  readonly start: () => void;
+  /** Whether a read was asked for. */
+  readonly started: boolean;
+  /** The answer, once it is final (not the cache's first word while the server is asked). */
+  readonly history: HistoryResult | undefined;
+  readonly ready: boolean;
+  /** Its numeric points, in time order (empty until ready). */
+  readonly points: readonly [number, number][];
+}
+
 /**
- * "Try this rule on the last 24 hours" (issue 17 item 3): the stream's last day from the worker's
- * values cache (and the server for what the cache lacks, when it can be reached), replayed through
- * the form's current rule with the evaluator's own code: how often it would have fired, and when;
- * and how often without its delay and hysteresis, so the user sees what they save. It follows
- * the form as the user edits it.
+ * The stream's last day from the worker's values cache (and the server for what the cache lacks,
+ * when it can be reached). With `auto`, read as soon as the stream is known (a new alarm: its
+ * defaults and its trial need it); else on `start`.
  */
-export function TryRule(props: { readonly streamId: string; readonly rule: AlarmRule | null }) {
-  const { t } = useLingui();
+export function useTrialHistory(streamId: string, auto: boolean): TrialHistory {
   const [range, setRange] = useState<{ from: number; to: number } | null>(null);
   const query: HistoryQuery | null = useMemo(
     () =>
-      range === null || props.streamId === ''
+      range === null || streamId === ''
         ? null
-        : { streams: [props.streamId], range, points: TRIAL_POINTS },
-    [range, props.streamId],
+        : { streams: [streamId], range, points: TRIAL_POINTS },
+    [range, streamId],
   );
   const history = useHistory(query);
   // The first answer is the cache's alone, before the worker asks the server for what it lacks:
@@ -42,31 +53,56 @@ export function TryRule(props: { readonly streamId: string; readonly rule: Alarm
     if (range === null) return;
     const timer = setTimeout(() => setSettled(true), SETTLE_MS);
     return () => clearTimeout(timer);
-  }, [range]);
+  }, [range, streamId]);
   const start = () => {
     const to = Date.now();
     setSettled(false);
     setSawLoading(false);
     setRange({ from: to - TRIAL_MS, to });
   };
+  useEffect(() => {
+    if (auto && streamId !== '') start();
+  }, [auto, streamId]);
   const empty = (history?.series[0]?.ts.length ?? 0) === 0;
   const ready =
+    query !== null &&
     history !== undefined &&
     !history.loading &&
     (!empty || history.offline || sawLoading || settled);
+  const series = ready ? history.series[0] : undefined;
+  const points = useMemo(
+    () => (series === undefined ? [] : numericPoints(series.ts, series.values)),
+    [series],
+  );
+  return { start, started: query !== null, history: ready ? history : undefined, ready, points };
+}
+
+/**
+ * "Try this rule on the last 24 hours" (issue 17 item 3): the stream's last day replayed through
+ * the form's current rule with the evaluator's own code: how often it would have fired, and when;
+ * and how often without its delay and hysteresis, so the user sees what they save. It follows
+ * the form as the user edits it.
+ */
+export function TryRule(props: {
+  readonly streamId: string;
+  readonly rule: AlarmRule | null;
+  readonly trial: TrialHistory;
+}) {
+  const { t } = useLingui();
+  const { trial } = props;
   return (
     <Paper withBorder p="sm" radius="sm" data-testid="try-rule">
       <Stack gap="xs">
         <Group justify="space-between">
           <Button
             variant="light"
-            onClick={start}
+            onClick={trial.start}
             disabled={props.rule === null || props.streamId === ''}
             data-testid="try-rule-start"
           >
             <Trans>Try this rule on the last 24 hours</Trans>
           </Button>
-          {query !== null && !ready ? (
+          {trial.started && !trial.ready ? (
             <Group gap={6} role="status">
               <Loader size="xs" />
               <Text size="sm" c="dimmed">
@@ -80,14 +116,13 @@ export function TryRule(props: { readonly streamId: string; readonly rule: Alarm
             <Trans>Give the rule valid limits to try it.</Trans>
           </Text>
         ) : null}
-        {query !== null && history !== undefined && ready && props.rule !== null ? (
-          <TrialOutcome
+        {trial.history !== undefined && props.rule !== null ? (
+          <TrialOutcomeText
             rule={props.rule}
-            ts={history.series[0]?.ts ?? []}
-            values={history.series[0]?.values ?? []}
-            until={history.to}
-            offline={history.offline}
-            downsampled={history.series[0]?.downsampled ?? false}
+            points={trial.points}
+            until={trial.history.to}
+            offline={trial.history.offline}
+            downsampled={trial.history.series[0]?.downsampled ?? false}
             label={t`Times it would have fired`}
           />
         ) : null}
@@ -96,29 +131,19 @@ export function TryRule(props: { readonly streamId: string; readonly rule: Alarm
   );
 }
 
-function TrialOutcome(props: {
+function TrialOutcomeText(props: {
   readonly rule: AlarmRule;
-  readonly ts: readonly number[];
-  readonly values: readonly (number | string)[];
+  readonly points: readonly (readonly [number, number])[];
   readonly until: number;
   readonly offline: boolean;
   readonly downsampled: boolean;
   readonly label: string;
 }) {
   const { i18n } = useLingui();
-  const outcome = useMemo(() => {
-    const points: [number, number][] = [];
-    props.ts.forEach((ts, i) => {
-      const v = props.values[i];
-      if (typeof v === 'number') points.push([ts, v]);
-    });
-    if (points.length === 0) return null;
-    const withRule = replay(props.rule, points, { until: props.until });
-    const plain = replay({ ...props.rule, delay_s: 0, hysteresis: 0 }, points, {
-      until: props.until,
-    });
-    return { points: points.length, withRule, plain };
-  }, [props.rule, props.ts, props.values, props.until]);
+  const outcome = useMemo(
+    () => trialOutcome(props.rule, props.points, props.until),
+    [props.rule, props.points, props.until],
+  );
 
   if (outcome === null) {
     return (
@@ -134,10 +159,10 @@ function TrialOutcome(props: {
       </Alert>
     );
   }
-  const fired = outcome.withRule.fired;
-  const plain = outcome.plain.fired;
+  const fired = outcome.fired;
+  const plain = outcome.plain;
   const count = outcome.points;
-  const times = outcome.withRule.times.slice(-SHOWN_TIMES).reverse();
+  const times = outcome.times.slice(-SHOWN_TIMES).reverse();
   return (
     <Stack gap={6} aria-live="polite">
       <Text data-testid="try-rule-fired" data-count={fired}>
