@@ -18,6 +18,7 @@ import * as oauth from './20261127000000-oauth';
 import * as alarmDeliveries from './20261126000500-alarm-deliveries';
 import * as mutationWriter from './20261128000000-mutation-writer';
 import * as textByteOrder from './20261128000500-text-byte-order';
+import * as invitationRevoke from './20261129000200-invitation-revoke';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '20261127000000-oauth': oauth,
   '20261128000000-mutation-writer': mutationWriter,
   '20261128000500-text-byte-order': textByteOrder,
+  '20261129000200-invitation-revoke': invitationRevoke,
 };
