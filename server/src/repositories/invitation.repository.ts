@@ -64,7 +64,10 @@ export class InvitationRepository {
 
   /** The account's sent invitations with their role's name, newest first. */
   list(accountId: string, limit: number) {
-    return this.selected(accountId).orderBy('invitations.created_at', 'desc').limit(limit).execute();
+    return this.selected(accountId)
+      .orderBy('invitations.created_at', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   /** One of the account's invitations. */

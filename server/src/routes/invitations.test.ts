@@ -233,7 +233,12 @@ describe('sent invitations (issue 30 item 10)', () => {
     // The revoked link says so, and lets nobody in.
     for (const answer of [
       await info(revokedToken),
-      await accept({ token: revokedToken, firstname: 'R', lastname: 'R', password: 'secret-pass-1' }),
+      await accept({
+        token: revokedToken,
+        firstname: 'R',
+        lastname: 'R',
+        password: 'secret-pass-1',
+      }),
     ]) {
       expect(answer.status).toBe(422);
       expect(answer.json).toMatchObject({ message: INVITATION_REVOKED });
@@ -243,7 +248,10 @@ describe('sent invitations (issue 30 item 10)', () => {
     expect(again.status).toBe(409);
     expect(again.json).toMatchObject({ message: INVITATION_CLOSED });
     const acceptedId = (await byEmail('listed.pending@example.com')).id;
-    for (const path of [apiPaths.invitationRevoke(acceptedId), apiPaths.invitationResend(acceptedId)]) {
+    for (const path of [
+      apiPaths.invitationRevoke(acceptedId),
+      apiPaths.invitationResend(acceptedId),
+    ]) {
       expect((await s.call('POST', path, { token: admin })).status).toBe(409);
     }
 
@@ -283,14 +291,18 @@ describe('sent invitations (issue 30 item 10)', () => {
 
     // A pending one again: each send kills the link before it.
     const second = smtp.inbox.length;
-    expect((await s.call('POST', apiPaths.invitationResend(expired.id), { token: admin })).status).toBe(200);
+    expect(
+      (await s.call('POST', apiPaths.invitationResend(expired.id), { token: admin })).status,
+    ).toBe(200);
     const third = await mailedToken('resent.person@example.com', second);
     expect((await info(newToken)).status).toBe(422);
     expect((await info(third)).status).toBe(200);
 
     // INVITATION_RESENDS.limit sends an hour, then 429 with Retry-After, and no mail.
     for (let i = 2; i < INVITATION_RESENDS.limit; i++) {
-      expect((await s.call('POST', apiPaths.invitationResend(expired.id), { token: admin })).status).toBe(200);
+      expect(
+        (await s.call('POST', apiPaths.invitationResend(expired.id), { token: admin })).status,
+      ).toBe(200);
     }
     await s.idle();
     const mails = smtp.inbox.length;
@@ -300,7 +312,9 @@ describe('sent invitations (issue 30 item 10)', () => {
     await s.idle();
     expect(smtp.inbox.length).toBe(mails);
     clock.advance(INVITATION_RESENDS.windowMs);
-    expect((await s.call('POST', apiPaths.invitationResend(expired.id), { token: admin })).status).toBe(200);
+    expect(
+      (await s.call('POST', apiPaths.invitationResend(expired.id), { token: admin })).status,
+    ).toBe(200);
     await s.idle();
   });
 

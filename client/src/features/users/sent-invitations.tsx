@@ -98,7 +98,11 @@ export function SentInvitations(props: { readonly version: number }) {
         rows={list}
         name={{ labelledBy: 'sent-invitations-title' }}
         rowKey={(i) => i.id}
-        rowData={(i) => ({ 'data-testid': 'invitation-row', 'data-email': i.email, 'data-state': i.state })}
+        rowData={(i) => ({
+          'data-testid': 'invitation-row',
+          'data-email': i.email,
+          'data-state': i.state,
+        })}
         empty={
           <Text c="dimmed" size="sm">
             <Trans>No invitations sent yet.</Trans>
@@ -115,7 +119,8 @@ export function SentInvitations(props: { readonly version: number }) {
           {
             id: 'sent',
             header: t`Sent`,
-            cell: (i) => i18n.date(new Date(i.sent_at), { dateStyle: 'medium', timeStyle: 'short' }),
+            cell: (i) =>
+              i18n.date(new Date(i.sent_at), { dateStyle: 'medium', timeStyle: 'short' }),
           },
           {
             id: 'state',
