@@ -230,6 +230,9 @@ describe('sent invitations (issue 30 item 10)', () => {
     expect(revoke.status).toBe(200);
     expect(dataOf<SentInvitation>(revoke).state).toBe('revoked');
     expect((await byEmail('listed.revoked@example.com')).state).toBe('revoked');
+    const twice = await s.call('POST', apiPaths.invitationRevoke(toRevoke.id), { token: admin });
+    expect(twice.status).toBe(200);
+    expect(dataOf<SentInvitation>(twice).state).toBe('revoked');
     // The revoked link says so, and lets nobody in.
     for (const answer of [
       await info(revokedToken),

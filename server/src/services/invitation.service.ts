@@ -185,12 +185,13 @@ export class InvitationService {
     const now = isoAt(this.clock.now());
     const found = await invitations.find(account.id, id);
     if (found === undefined) throw notFound('Invitation');
-    if (found.accepted_at !== null) throw new DomainError('conflict', INVITATION_CLOSED);
-    await invitations.revoke(account.id, id, now);
-    const after = await invitations.find(account.id, id);
-    if (after === undefined) throw notFound('Invitation');
-    if (after.accepted_at !== null) throw new DomainError('conflict', INVITATION_CLOSED);
-    return this.view(after, now);
+    if (found.revoked_at !== null) return this.view(found, now);
+    // One UPDATE with the conditions in its WHERE: an acceptance at the same moment wins or loses
+    // whole, never both.
+    if (found.accepted_at !== null || !(await invitations.revoke(account.id, id, now))) {
+      throw new DomainError('conflict', INVITATION_CLOSED);
+    }
+    return this.view({ ...found, revoked_at: now }, now);
   }
 
   private view(row: Listed, nowIso: string): SentInvitation {
