@@ -12,7 +12,8 @@ import type { Services } from '../services';
 /**
  * Invitations (spec 001 §6): an admin invites by e-mail; the person answers the mailed link
  * without being signed in (the link's token proves the invitation) and is signed in afterwards,
- * like after registering.
+ * like after registering. The sent ones are listed with their state, sent again (a new link) or
+ * revoked (issue 30 item 10).
  */
 export function invitationRoutes(services: Services) {
   const app = new Hono<AppEnv>();

@@ -45,7 +45,8 @@ const SEARCH_MIN = 3;
  * from 3 characters, their roles (given and taken with user::edit, as writes of the synced
  * `user` model: at once, offline too, and followed live on other admins' screens), their tags
  * (internal users), removal from the account, a password-reset link, and invitations by full
- * e-mail address with a role. Invitations and reset links need the network, and say so.
+ * e-mail address with a role, and the sent invitations with their state (sent again or revoked).
+ * Invitations and reset links need the network, and say so.
  */
 export function UsersPage() {
   const { t } = useLingui();
