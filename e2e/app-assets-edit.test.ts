@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isolate } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { E2e } from './support/fixture';
-import { DeviceDetailsPage, syncIndicator } from './support/pages/devices';
+import { DeviceDetailsPage, DevicesListPage, syncIndicator } from './support/pages/devices';
 
 /*
  * Assets made, edited and deleted in the browser (issue 16 item 2, spec 001 §5): a name is
  * required and a MAC address checked; an asset made offline shows at once, survives a reload and
- * reaches the server once; Edit Asset changes its fields; the delete first says what goes with it.
+ * reaches the server once; Edit Asset changes its fields; the delete, an action of its own, first says what goes
+ * with it, and works offline through the outbox.
  */
 let e2e: E2e;
 
@@ -124,14 +125,33 @@ describe('assets: create, edit, delete', () => {
       (m) => m.attributes.asset_id === asset.id,
     );
     const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/devices/${asset.id}/details`);
-    await tab.page.getByTestId('edit-asset').click();
-    await tab.page.getByRole('button', { name: 'Delete asset' }).click();
-    const consequences = tab.page.getByTestId('delete-asset-consequences');
+    // An action of its own on the page (issue 30 item 13), with a confirmation naming the asset.
+    const deleteButton = tab.page.getByTestId('delete-asset');
+    const confirm = tab.page.getByRole('dialog', {
+      name: `Delete ${isolate('Assembly cell A9')}?`,
+    });
+    await deleteButton.click();
+    const consequences = confirm.getByTestId('delete-asset-consequences');
     await expect
       .poll(() => consequences.textContent())
       .toContain(`Its ${groups.length} stream groups, ${streams.length} data streams and 0 files`);
-    await tab.page.getByRole('button', { name: `Delete ${isolate('Assembly cell A9')}` }).click();
+    await confirm.getByRole('button', { name: 'Keep it' }).click();
+    await expect.poll(() => confirm.count()).toBe(0);
+
+    // Offline too: the delete is a write of the outbox, gone from the list at once, sent later.
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
+    e2e.offline();
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('offline');
+    await deleteButton.click();
+    await confirm.getByRole('button', { name: `Delete ${isolate('Assembly cell A9')}` }).click();
     await tab.waitForPath(/^\/app\/devices\/list$/);
+    const list = new DevicesListPage(tab.page);
+    await expect.poll(() => list.names()).toContain('Press line 1');
+    expect(await list.names()).not.toContain('Assembly cell A9');
+    expect((await e2e.serverModels(admin.accountId, 'asset')).some((a) => a.id === asset.id)).toBe(
+      true,
+    );
+    e2e.online();
     await expect
       .poll(async () =>
         (await e2e.serverModels(admin.accountId, 'asset')).some((a) => a.id === asset.id),
@@ -156,7 +176,7 @@ describe('assets: create, edit, delete', () => {
     await expect.poll(() => form.getByRole('textbox', { name: /^Name/ }).count()).toBe(1);
     expect(await form.getByRole('textbox', { name: 'Description' }).count()).toBe(0);
     // No delete without asset::delete.
-    expect(await tab.page.getByRole('button', { name: 'Delete asset' }).count()).toBe(0);
+    expect(await tab.page.getByTestId('delete-asset').count()).toBe(0);
     const tags = form.getByLabel('Tags');
     await tags.fill('checked-by-tech');
     await tags.press('Enter');

@@ -84,9 +84,8 @@ describe('names with bidirectional controls', () => {
 
     // The delete confirm mixes the name with its text: isolated there, and the "?" after it
     // stays after it on screen.
-    await tab.page.getByTestId('edit-asset').click();
-    await tab.page.getByRole('button', { name: 'Delete asset' }).click();
-    const confirm = tab.page.getByRole('alertdialog');
+    await tab.page.getByTestId('delete-asset').click();
+    const confirm = tab.page.getByRole('dialog');
     await expect.poll(() => confirm.count()).toBe(1);
     const title = `Delete ${isolate(EVIL)}?`;
     await expect.poll(() => confirm.getByText(title, { exact: true }).count()).toBe(1);

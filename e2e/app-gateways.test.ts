@@ -84,6 +84,29 @@ describe('the gateway pages', () => {
       })
       .toEqual(['static', '10.0.0.5', '255.255.255.0']);
 
+    // DHCP (issue 30 item 13): the static fields are disabled, and a half-typed address is
+    // neither checked nor sent; the stored static setting stays for a later switch back.
+    const fields = ['IP address', 'Subnet mask', 'DNS 1', 'DNS 2'] as const;
+    const ip = network.getByRole('textbox', { name: 'IP address' });
+    await ip.fill('10.0.0.300');
+    for (const name of fields) {
+      expect(await network.getByRole('textbox', { name }).isDisabled()).toBe(false);
+    }
+    await network.getByText('DHCP', { exact: true }).click();
+    for (const name of fields) {
+      await expect.poll(() => network.getByRole('textbox', { name }).isDisabled()).toBe(true);
+    }
+    await network.getByRole('button', { name: 'Save network settings' }).click();
+    await expect
+      .poll(async () => {
+        const saved = (await e2e.serverModels(admin.accountId, 'gateway')).find(
+          (g) => g.id === gw.gatewayId,
+        );
+        return [saved?.attributes.ip_assignment, saved?.attributes.ip];
+      })
+      .toEqual(['dhcp', '10.0.0.5']);
+    expect(await network.getByText('Please enter a valid IPv4 address').count()).toBe(0);
+
     // The key: shown once, listed after a reload without its secret, then revoked.
     const credentials = page.getByTestId('gateway-credentials');
     await credentials.getByTestId('gateway-key-make').click();

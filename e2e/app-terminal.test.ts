@@ -94,14 +94,23 @@ describe('the gateway terminal', () => {
     await input.press('ArrowUp');
     expect(await input.inputValue()).toBe('rm -rf /');
 
+    // A tag name with spaces, in quotes (issue 30 item 13): the agent is asked for that tag.
+    await input.fill('read "Oil temp left"');
+    await input.press('Enter');
+    await expect.poll(() => answers.count()).toBe(3);
+    expect(await answers.nth(2).getByTestId('terminal-answer-output').textContent()).toBe(
+      'Oil temp left: no such tag on this gateway',
+    );
+
     const rows = page.getByTestId('terminal-audit-row');
-    await expect.poll(() => rows.count()).toBe(2);
+    await expect.poll(() => rows.count()).toBe(3);
     expect(await rows.first().textContent()).toContain(DEMO_USERS.internal);
     const internal = await e2e.server.signIn(DEMO_USERS.internal);
     const audit = dataOf<TerminalAudit>(
       await e2e.server.call('GET', apiPaths.terminalAudit(gw.gatewayId), { token: internal }),
     );
     expect(audit.map((a) => [a.line, a.ok])).toEqual([
+      ['read "Oil temp left"', true],
       ['rm -rf /', false],
       ['status', true],
     ]);

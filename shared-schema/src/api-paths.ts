@@ -69,8 +69,12 @@ export const apiPaths = {
   memberRole: (id: string, roleId: string) => `account/users/${seg(id)}/roles/${seg(roleId)}`,
   /** POST mails the member a link to set a new password (spec 001 §6). */
   memberPasswordReset: (id: string) => `account/users/${seg(id)}/password-reset`,
-  /** POST invites a person into the active account by e-mail (InvitationSent). */
+  /** POST invites a person into the active account by e-mail (InvitationSent); GET lists them. */
   invitations: () => 'account/invitations',
+  /** POST mails an invitation again with a new link; the old link dies (SentInvitation). */
+  invitationResend: (id: string) => `account/invitations/${seg(id)}/resend`,
+  /** POST revokes an invitation: its link dies and says so (SentInvitation). */
+  invitationRevoke: (id: string) => `account/invitations/${seg(id)}/revoke`,
   /** What an invitation link is for (InvitationInfo), the token in the body. */
   invitationInfo: () => 'invitations/info',
   /** Answers an invitation: joins (new person) or accepts (existing user); signs in. */

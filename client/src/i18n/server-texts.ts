@@ -27,7 +27,9 @@ import {
   ALREADY_MEMBER,
   EMAIL_CHANGE_OWN,
   CONTACT_NOT_VALID,
+  INVITATION_CLOSED,
   INVITATION_INVALID,
+  INVITATION_REVOKED,
   LAST_ROLE,
   NOT_YOURSELF,
   RESET_LINK_SENT,
@@ -89,6 +91,11 @@ const KNOWN = new Map<string, MessageDescriptor>([
   // Users, invitations and user details (shared-schema api/members.ts, invitations.ts, profile.ts).
   [INVITATION_INVALID, msg`This invitation is invalid, was used already or has expired.`],
   [ALREADY_MEMBER, msg`This person is a member of the account already.`],
+  [
+    INVITATION_REVOKED,
+    msg`This invitation was revoked. Please ask whoever invited you for a new one.`,
+  ],
+  [INVITATION_CLOSED, msg`This invitation was accepted or revoked already.`],
   [LAST_ROLE, msg`A member keeps at least one role: remove it from the account instead.`],
   [NOT_YOURSELF, msg`You cannot remove yourself from the account.`],
   [RESET_LINK_SENT, msg`A link to set a new password is on its way.`],

@@ -313,6 +313,10 @@ export interface InvitationsTable {
   created_at: string;
   expires_at: string;
   accepted_at: string | null;
+  /** When it was revoked: its link is dead and says so. */
+  revoked_at: string | null;
+  /** When its current link was mailed (null on rows from before: `created_at`). */
+  sent_at: string | null;
 }
 
 /** Where one alarm stands (alarms/evaluate.ts's state); `version` is its compare-and-set. */

@@ -18,6 +18,7 @@ export class InvitationRepository {
       token_hash: string;
       invited_by: string;
       created_at: string;
+      sent_at: string;
       expires_at: string;
     },
   ): Promise<void> {
@@ -43,9 +44,86 @@ export class InvitationRepository {
         // A deactivated account takes no one new.
         .where('accounts.active', '=', 1)
         .where('invitations.accepted_at', 'is', null)
+        .where('invitations.revoked_at', 'is', null)
         .where('invitations.expires_at', '>', nowIso)
         .executeTakeFirst()
     );
+  }
+
+  /** Whether a token is a revoked invitation's (its link then says so). */
+  async isRevoked(tokenHash: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('invitations')
+      .select('id')
+      .where('token_hash', '=', tokenHash)
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is not', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The account's sent invitations with their role's name, newest first. */
+  list(accountId: string, limit: number) {
+    return this.selected(accountId)
+      .orderBy('invitations.created_at', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** One of the account's invitations. */
+  find(accountId: string, id: string) {
+    return this.selected(accountId).where('invitations.id', '=', id).executeTakeFirst();
+  }
+
+  private selected(accountId: string) {
+    return scopeTo(this.db, accountId)
+      .selectFrom('invitations')
+      .innerJoin('roles', 'roles.id', 'invitations.role_id')
+      .select([
+        'invitations.id',
+        'invitations.email',
+        'invitations.role_id',
+        'roles.name as role',
+        'roles.slug as role_slug',
+        'invitations.created_at',
+        'invitations.sent_at',
+        'invitations.expires_at',
+        'invitations.accepted_at',
+        'invitations.revoked_at',
+      ]);
+  }
+
+  /**
+   * A new link for an open invitation (not accepted, not revoked): the old token's hash is
+   * replaced, so the old link dies. Answers whether it was open.
+   */
+  async renew(
+    accountId: string,
+    id: string,
+    next: { token_hash: string; sent_at: string; expires_at: string },
+  ): Promise<boolean> {
+    const row = await scopeTo(this.db, accountId)
+      .updateTable('invitations')
+      .set(next)
+      .where('id', '=', id)
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Revokes an open invitation; answers whether it was open. */
+  async revoke(accountId: string, id: string, nowIso: string): Promise<boolean> {
+    const row = await scopeTo(this.db, accountId)
+      .updateTable('invitations')
+      .set({ revoked_at: nowIso })
+      .where('id', '=', id)
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /**
@@ -58,6 +136,7 @@ export class InvitationRepository {
       .set({ accepted_at: nowIso })
       .where('id', '=', id)
       .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
       .where('expires_at', '>', nowIso)
       .returning('id')
       .executeTakeFirst();

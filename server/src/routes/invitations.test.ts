@@ -2,11 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ALREADY_MEMBER,
   apiPaths,
+  INVITATION_CLOSED,
   INVITATION_INVALID,
+  INVITATION_RESENDS,
+  INVITATION_REVOKED,
   INVITATION_TTL_MS,
   type CurrentUser,
   type InvitationInfo,
   type RoleAdmin,
+  type SentInvitation,
 } from '@plant/shared-schema';
 import { DEMO_PASSWORD, DEMO_USERS } from '../seed/demo';
 import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
@@ -43,6 +47,19 @@ const roleId = async (slug: string) => {
   if (found === undefined) throw new Error(`no role ${slug}`);
   return found.id;
 };
+
+/** Waits for the one mail a call sent; answers its link's token. */
+async function mailedToken(email: string, before: number) {
+  await s.idle();
+  expect(smtp.inbox.length).toBe(before + 1);
+  const mail = smtp.inbox.at(-1);
+  expect(mail?.to).toEqual([email]);
+  const match = /\/user\/set-password\?invitation=([A-Za-z0-9_-]+)&email=/.exec(
+    decoded(mail?.raw ?? ''),
+  );
+  if (match?.[1] === undefined) throw new Error('no invitation link');
+  return match[1];
+}
 
 /** Invites and waits for the mail; answers the link's token. */
 async function invite(email: string, slug = 'technician', token = admin) {
@@ -173,5 +190,157 @@ describe('invitations', () => {
     });
     expect(bad.status).toBe(422);
     expect((await accept({ token: 'made-up', password: 'x' })).status).toBe(422);
+  });
+});
+
+describe('sent invitations (issue 30 item 10)', () => {
+  const listed = async (token = admin) => {
+    const res = await s.call('GET', apiPaths.invitations(), { token });
+    expect(res.status).toBe(200);
+    return dataOf<SentInvitation[]>(res);
+  };
+  const byEmail = async (email: string) => {
+    const found = (await listed()).find((i) => i.email === email);
+    if (found === undefined) throw new Error(`${email} not listed`);
+    return found;
+  };
+
+  it('are listed with role, time and state: pending, accepted, expired, revoked', async () => {
+    const at = clock.now();
+    const pendingToken = await invite('listed.pending@example.com', 'supervisor');
+    const pending = await byEmail('listed.pending@example.com');
+    expect(pending).toMatchObject({
+      role: 'Supervisor',
+      state: 'pending',
+      sent_at: new Date(at).toISOString(),
+      expires_at: new Date(at + INVITATION_TTL_MS).toISOString(),
+    });
+    const accepted = await accept({
+      token: pendingToken,
+      firstname: 'Lis',
+      lastname: 'Listed',
+      password: 'secret-pass-1',
+    });
+    expect(accepted.status).toBe(200);
+    expect((await byEmail('listed.pending@example.com')).state).toBe('accepted');
+
+    const revokedToken = await invite('listed.revoked@example.com');
+    const toRevoke = await byEmail('listed.revoked@example.com');
+    const revoke = await s.call('POST', apiPaths.invitationRevoke(toRevoke.id), { token: admin });
+    expect(revoke.status).toBe(200);
+    expect(dataOf<SentInvitation>(revoke).state).toBe('revoked');
+    expect((await byEmail('listed.revoked@example.com')).state).toBe('revoked');
+    const twice = await s.call('POST', apiPaths.invitationRevoke(toRevoke.id), { token: admin });
+    expect(twice.status).toBe(200);
+    expect(dataOf<SentInvitation>(twice).state).toBe('revoked');
+    // The revoked link says so, and lets nobody in.
+    for (const answer of [
+      await info(revokedToken),
+      await accept({
+        token: revokedToken,
+        firstname: 'R',
+        lastname: 'R',
+        password: 'secret-pass-1',
+      }),
+    ]) {
+      expect(answer.status).toBe(422);
+      expect(answer.json).toMatchObject({ message: INVITATION_REVOKED });
+    }
+    // A revoked one is not sent again; an accepted one is neither revoked nor sent again.
+    const again = await s.call('POST', apiPaths.invitationResend(toRevoke.id), { token: admin });
+    expect(again.status).toBe(409);
+    expect(again.json).toMatchObject({ message: INVITATION_CLOSED });
+    const acceptedId = (await byEmail('listed.pending@example.com')).id;
+    for (const path of [
+      apiPaths.invitationRevoke(acceptedId),
+      apiPaths.invitationResend(acceptedId),
+    ]) {
+      expect((await s.call('POST', path, { token: admin })).status).toBe(409);
+    }
+
+    await invite('listed.expired@example.com');
+    clock.advance(INVITATION_TTL_MS + 1_000);
+    expect((await byEmail('listed.expired@example.com')).state).toBe('expired');
+    expect((await byEmail('listed.revoked@example.com')).state).toBe('revoked');
+    // Newest first.
+    const emails = (await listed()).map((i) => i.email);
+    expect(emails.indexOf('listed.expired@example.com')).toBeLessThan(
+      emails.indexOf('listed.revoked@example.com'),
+    );
+  });
+
+  it('sending again mails a new link for a new week, the old link dies; limited per invitation', async () => {
+    const oldToken = await invite('resent.person@example.com');
+    clock.advance(INVITATION_TTL_MS + 1_000);
+    const expired = await byEmail('resent.person@example.com');
+    expect(expired.state).toBe('expired');
+
+    const before = smtp.inbox.length;
+    const res = await s.call('POST', apiPaths.invitationResend(expired.id), { token: admin });
+    expect(res.status).toBe(200);
+    const resent = dataOf<SentInvitation>(res);
+    expect(resent).toMatchObject({
+      id: expired.id,
+      state: 'pending',
+      sent_at: new Date(clock.now()).toISOString(),
+      expires_at: new Date(clock.now() + INVITATION_TTL_MS).toISOString(),
+    });
+    const newToken = await mailedToken('resent.person@example.com', before);
+    expect(newToken).not.toBe(oldToken);
+    const stored = await s.db.selectFrom('invitations').select('token_hash').execute();
+    expect(stored.some((r) => r.token_hash === newToken)).toBe(false);
+    expect((await info(oldToken)).json).toMatchObject({ message: INVITATION_INVALID });
+    expect(dataOf<InvitationInfo>(await info(newToken)).email).toBe('resent.person@example.com');
+
+    // A pending one again: each send kills the link before it.
+    const second = smtp.inbox.length;
+    expect(
+      (await s.call('POST', apiPaths.invitationResend(expired.id), { token: admin })).status,
+    ).toBe(200);
+    const third = await mailedToken('resent.person@example.com', second);
+    expect((await info(newToken)).status).toBe(422);
+    expect((await info(third)).status).toBe(200);
+
+    // INVITATION_RESENDS.limit sends an hour, then 429 with Retry-After, and no mail.
+    for (let i = 2; i < INVITATION_RESENDS.limit; i++) {
+      expect(
+        (await s.call('POST', apiPaths.invitationResend(expired.id), { token: admin })).status,
+      ).toBe(200);
+    }
+    await s.idle();
+    const mails = smtp.inbox.length;
+    const limited = await s.call('POST', apiPaths.invitationResend(expired.id), { token: admin });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    await s.idle();
+    expect(smtp.inbox.length).toBe(mails);
+    clock.advance(INVITATION_RESENDS.windowMs);
+    expect(
+      (await s.call('POST', apiPaths.invitationResend(expired.id), { token: admin })).status,
+    ).toBe(200);
+    await s.idle();
+  });
+
+  it('need user::edit in the account the invitation belongs to', async () => {
+    await invite('guarded.person@example.com');
+    const { id } = await byEmail('guarded.person@example.com');
+    const tech = await s.signIn(DEMO_USERS.tech);
+    expect((await s.call('GET', apiPaths.invitations(), { token: tech })).status).toBe(403);
+    for (const path of [apiPaths.invitationResend(id), apiPaths.invitationRevoke(id)]) {
+      expect((await s.call('POST', path, { token: tech })).status).toBe(403);
+    }
+    // Another account's admin neither sees it nor reaches it by its id.
+    const south = await s.signIn(DEMO_USERS.south);
+    const southUser = dataOf<CurrentUser>(await s.call('GET', apiPaths.user(), { token: south }));
+    const southAccount = (await s.demoAccountIds()).south;
+    const switched = await s.call('POST', apiPaths.setActiveAccount(southUser.id, southAccount), {
+      token: south,
+    });
+    expect(switched.status).toBe(200);
+    expect((await listed(south)).some((i) => i.id === id)).toBe(false);
+    for (const path of [apiPaths.invitationResend(id), apiPaths.invitationRevoke(id)]) {
+      expect((await s.call('POST', path, { token: south })).status).toBe(404);
+    }
+    expect((await byEmail('guarded.person@example.com')).state).toBe('pending');
   });
 });

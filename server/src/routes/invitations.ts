@@ -1,14 +1,19 @@
 import { Hono } from 'hono';
-import { invitationInfoRequestSchema, invitationRequestSchema } from '@plant/shared-schema';
+import {
+  invitationInfoRequestSchema,
+  invitationParamsSchema,
+  invitationRequestSchema,
+} from '@plant/shared-schema';
 import { requireAuth } from '../http/auth';
 import type { AppEnv } from '../http/context';
-import { readJson, validBody } from '../http/validate';
+import { readJson, validBody, validParams } from '../http/validate';
 import type { Services } from '../services';
 
 /**
  * Invitations (spec 001 §6): an admin invites by e-mail; the person answers the mailed link
  * without being signed in (the link's token proves the invitation) and is signed in afterwards,
- * like after registering.
+ * like after registering. The sent ones are listed with their state, sent again (a new link) or
+ * revoked (issue 30 item 10).
  */
 export function invitationRoutes(services: Services) {
   const app = new Hono<AppEnv>();
@@ -17,6 +22,20 @@ export function invitationRoutes(services: Services) {
   app.post('/account/invitations', requireAuth(services), async (c) => {
     const req = await validBody(c, invitationRequestSchema);
     return c.json({ data: await invitations.invite(c.get('session'), req) }, 201);
+  });
+
+  app.get('/account/invitations', requireAuth(services), async (c) =>
+    c.json({ data: await invitations.list(c.get('session')) }),
+  );
+
+  app.post('/account/invitations/:id/resend', requireAuth(services), async (c) => {
+    const { id } = validParams(c, invitationParamsSchema);
+    return c.json({ data: await invitations.resend(c.get('session'), id) });
+  });
+
+  app.post('/account/invitations/:id/revoke', requireAuth(services), async (c) => {
+    const { id } = validParams(c, invitationParamsSchema);
+    return c.json({ data: await invitations.revoke(c.get('session'), id) });
   });
 
   app.post('/invitations/info', async (c) => {

@@ -103,6 +103,7 @@ export function createServices(deps: ServiceDeps): Services {
       deps.background,
       auth,
       deps.feed,
+      counters,
     ),
     members: new MemberService(db, clock, deps.feed, passwords),
     profiles: new ProfileService(db, clock, deps.feed),

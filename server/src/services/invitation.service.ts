@@ -2,8 +2,12 @@ import {
   ALREADY_MEMBER,
   can,
   fieldErrorsOf,
+  INVITATION_CLOSED,
   INVITATION_INVALID,
+  INVITATION_RESENDS,
+  INVITATION_REVOKED,
   INVITATION_TTL_MS,
+  invitationState,
   invitationAcceptSchema,
   invitationJoinSchema,
   ROLE_SLUGS,
@@ -12,9 +16,11 @@ import {
   type InvitationInfo,
   type InvitationRequest,
   type InvitationSent,
+  type SentInvitation,
 } from '@plant/shared-schema';
 import { isUniqueViolation, type Db } from '../db/database';
 import type { BackgroundTasks } from '../lib/background';
+import { MemoryRateCounters, RateLimiter, type RateCounters } from '../lib/rate-limiter';
 import { isoAt, type Clock } from '../lib/clock';
 import { hashPassword, newToken, sha256, verifyPassword } from '../lib/secrets';
 import { InvitationRepository } from '../repositories/invitation.repository';
@@ -31,6 +37,13 @@ import type { Session } from './user.service';
 
 const invalid = () =>
   new DomainError('invalid', INVITATION_INVALID, { fields: { token: [INVITATION_INVALID] } });
+const revoked = () =>
+  new DomainError('invalid', INVITATION_REVOKED, { fields: { token: [INVITATION_REVOKED] } });
+
+/** How many sent invitations the list shows (newest first). */
+const LISTED = 200;
+
+type Listed = NonNullable<Awaited<ReturnType<InvitationRepository['find']>>>;
 
 /**
  * Invitations into an account (spec 001 §6). An admin (user::edit) invites a full e-mail address
@@ -39,6 +52,8 @@ const invalid = () =>
  * existing user accepts with its password. Only the token's SHA-256 is stored.
  */
 export class InvitationService {
+  private readonly resends: RateLimiter;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -47,11 +62,20 @@ export class InvitationService {
     private readonly background: BackgroundTasks,
     private readonly auth: AuthService,
     private readonly feed: ChangeFeed,
-  ) {}
+    counters: RateCounters = new MemoryRateCounters(() => clock.now()),
+  ) {
+    this.resends = new RateLimiter('invitation-resend', INVITATION_RESENDS, counters);
+  }
 
-  async invite(session: Session, req: InvitationRequest): Promise<InvitationSent> {
+  /** The active account's invitations (user::edit, as inviting). */
+  private accountOf(session: Session) {
     const account = session.activeAccount;
     if (account === null || !can(session.ctx, USER_EDIT_PERMISSION)) throw forbidden();
+    return account;
+  }
+
+  async invite(session: Session, req: InvitationRequest): Promise<InvitationSent> {
+    const account = this.accountOf(session);
     const role = await new RoleRepository(this.db).find(account.id, req.role_id);
     if (role === undefined) throw notFound('Role');
     if (role.slug === ROLE_SLUGS.norole) {
@@ -77,36 +101,124 @@ export class InvitationService {
       token_hash: sha256(token),
       invited_by: session.user.id,
       created_at: isoAt(now),
+      sent_at: isoAt(now),
       expires_at: sent.expires_at,
     });
+    this.mail(session, account.name, role.name, req.email, token);
+    return sent;
+  }
+
+  private mail(
+    session: Session,
+    accountName: string,
+    roleName: string,
+    email: string,
+    token: string,
+  ): void {
     const link =
       `${this.appUrl}/user/set-password?invitation=${encodeURIComponent(token)}` +
-      `&email=${encodeURIComponent(req.email)}`;
+      `&email=${encodeURIComponent(email)}`;
     const inviter = `${session.user.firstname} ${session.user.lastname}`;
     this.background.run('invitation mail', () =>
       this.mailer.send({
-        to: req.email,
-        subject: `Invitation to ${account.name}`,
+        to: email,
+        subject: `Invitation to ${accountName}`,
         text: [
           'Hello,',
           '',
-          `${inviter} invites you to the account ${account.name} as ${role.name}. To join, open:`,
+          `${inviter} invites you to the account ${accountName} as ${roleName}. To join, open:`,
           link,
           '',
           'The link works once and for 7 days. If you did not expect this, ignore this mail.',
         ].join('\n'),
       }),
     );
-    return sent;
+  }
+
+  /** The active account's sent invitations with their state, newest first. */
+  async list(session: Session): Promise<SentInvitation[]> {
+    const account = this.accountOf(session);
+    const now = isoAt(this.clock.now());
+    const rows = await new InvitationRepository(this.db).list(account.id, LISTED);
+    return rows.map((row) => this.view(row, now));
+  }
+
+  /**
+   * Mails an open invitation (pending or expired) again with a new link and a new week; the old
+   * link dies with its hash. The inviter must still be allowed to hand out its role. At most
+   * INVITATION_RESENDS per invitation (a mail flood to one address otherwise).
+   */
+  async resend(session: Session, id: string): Promise<SentInvitation> {
+    const account = this.accountOf(session);
+    const invitations = new InvitationRepository(this.db);
+    const found = await invitations.find(account.id, id);
+    if (found === undefined) throw notFound('Invitation');
+    if (found.accepted_at !== null || found.revoked_at !== null) {
+      throw new DomainError('conflict', INVITATION_CLOSED);
+    }
+    await mayHandOut(this.db, session, account.id, { id: found.role_id, slug: found.role_slug });
+    const decision = await this.resends.take(`${account.id}:${id}`);
+    if (!decision.allowed) {
+      throw new DomainError('rate_limited', 'Too many requests. Please try again later.', {
+        retryAfterS: decision.retryAfterS,
+      });
+    }
+    const token = newToken();
+    const now = this.clock.now();
+    const next = {
+      token_hash: sha256(token),
+      sent_at: isoAt(now),
+      expires_at: isoAt(now + INVITATION_TTL_MS),
+    };
+    // Accepted or revoked meanwhile: the renewal's WHERE refuses it.
+    if (!(await invitations.renew(account.id, id, next))) {
+      throw new DomainError('conflict', INVITATION_CLOSED);
+    }
+    this.mail(session, account.name, found.role, found.email, token);
+    return this.view({ ...found, ...next }, isoAt(now));
+  }
+
+  /** Revokes an open invitation: its link dies and says so. Revoking twice is the same. */
+  async revoke(session: Session, id: string): Promise<SentInvitation> {
+    const account = this.accountOf(session);
+    const invitations = new InvitationRepository(this.db);
+    const now = isoAt(this.clock.now());
+    const found = await invitations.find(account.id, id);
+    if (found === undefined) throw notFound('Invitation');
+    if (found.revoked_at !== null) return this.view(found, now);
+    // One UPDATE with the conditions in its WHERE: an acceptance at the same moment wins or loses
+    // whole, never both.
+    if (found.accepted_at !== null || !(await invitations.revoke(account.id, id, now))) {
+      throw new DomainError('conflict', INVITATION_CLOSED);
+    }
+    return this.view({ ...found, revoked_at: now }, now);
+  }
+
+  private view(row: Listed, nowIso: string): SentInvitation {
+    return {
+      id: row.id,
+      email: row.email,
+      role_id: row.role_id,
+      role: row.role,
+      sent_at: row.sent_at ?? row.created_at,
+      expires_at: row.expires_at,
+      state: invitationState(row, nowIso),
+    };
+  }
+
+  /** The usable invitation of a token; a revoked one's link says it was revoked. */
+  private async usable(token: unknown) {
+    if (typeof token !== 'string') throw invalid();
+    const invitations = new InvitationRepository(this.db);
+    const hash = sha256(token);
+    const found = await invitations.usable(hash, isoAt(this.clock.now()));
+    if (found !== undefined) return found;
+    throw (await invitations.isRevoked(hash)) ? revoked() : invalid();
   }
 
   /** What a link is for, before the person answers it. */
   async info(token: string): Promise<InvitationInfo> {
-    const found = await new InvitationRepository(this.db).usable(
-      sha256(token),
-      isoAt(this.clock.now()),
-    );
-    if (found === undefined) throw invalid();
+    const found = await this.usable(token);
     const existing = await new UserRepository(this.db).findByEmail(found.email);
     return {
       email: found.email,
@@ -122,12 +234,7 @@ export class InvitationService {
    * account is its active one, and it is signed in.
    */
   async accept(body: unknown, clientId: string) {
-    const token = (body as { token?: unknown } | null)?.token;
-    const found =
-      typeof token === 'string'
-        ? await new InvitationRepository(this.db).usable(sha256(token), isoAt(this.clock.now()))
-        : undefined;
-    if (found === undefined) throw invalid();
+    const found = await this.usable((body as { token?: unknown } | null)?.token);
     const users = new UserRepository(this.db);
     const existing = await users.findByEmail(found.email);
     let userId: string;

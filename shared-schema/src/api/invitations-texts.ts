@@ -5,3 +5,6 @@
  */
 export const INVITATION_INVALID = 'This invitation is invalid, was used already or has expired.';
 export const ALREADY_MEMBER = 'This person is a member of the account already.';
+export const INVITATION_REVOKED =
+  'This invitation was revoked. Please ask whoever invited you for a new one.';
+export const INVITATION_CLOSED = 'This invitation was accepted or revoked already.';

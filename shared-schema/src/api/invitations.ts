@@ -8,7 +8,12 @@ import {
   newPasswordField,
 } from './fields';
 import { INVITATION_INVALID } from './invitations-texts';
-export { ALREADY_MEMBER, INVITATION_INVALID } from './invitations-texts';
+export {
+  ALREADY_MEMBER,
+  INVITATION_CLOSED,
+  INVITATION_INVALID,
+  INVITATION_REVOKED,
+} from './invitations-texts';
 
 /** Inviting people into an account (spec 001 §6: "Users are invited by full email"). */
 export const USER_EDIT_PERMISSION = 'user::edit';
@@ -28,6 +33,48 @@ export const invitationSentSchema = z.object({
   expires_at: z.string(),
 });
 export type InvitationSent = z.infer<typeof invitationSentSchema>;
+
+/**
+ * Where a sent invitation stands: `pending` (its link works), `accepted`, `expired` (the link's
+ * week is over; sending it again makes a new link), `revoked` (its link says so).
+ */
+export const INVITATION_STATES = ['pending', 'accepted', 'expired', 'revoked'] as const;
+export type InvitationState = (typeof INVITATION_STATES)[number];
+
+/** The state of an invitation from its stored times (ISO texts compare in time order). */
+export function invitationState(
+  row: {
+    readonly accepted_at: string | null;
+    readonly revoked_at: string | null;
+    readonly expires_at: string;
+  },
+  nowIso: string,
+): InvitationState {
+  if (row.accepted_at !== null) return 'accepted';
+  if (row.revoked_at !== null) return 'revoked';
+  return row.expires_at > nowIso ? 'pending' : 'expired';
+}
+
+/** GET account/invitations: the active account's sent invitations, newest first. */
+export const sentInvitationSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role_id: z.string(),
+  /** The role's name. */
+  role: z.string(),
+  /** When its current link was mailed. */
+  sent_at: z.string(),
+  expires_at: z.string(),
+  state: z.enum(INVITATION_STATES),
+});
+export type SentInvitation = z.infer<typeof sentInvitationSchema>;
+export const sentInvitationsSchema = z.array(sentInvitationSchema);
+
+/** account/invitations/{id}/resend and …/revoke. */
+export const invitationParamsSchema = z.object({ id: idField });
+
+/** A link is mailed again at most this often per invitation (a new link each time). */
+export const INVITATION_RESENDS = { limit: 3, windowMs: 3_600_000 } as const;
 
 const tokenField = z.string({ error: INVITATION_INVALID }).min(1, INVITATION_INVALID).max(200);
 

@@ -21,4 +21,28 @@ describe('terminal lines', () => {
       expect(parseTerminalLine(line), line).toEqual({ error: TERMINAL_USAGE });
     }
   });
+
+  it('take a tag or connection name with spaces in double or single quotes, kept as written', () => {
+    expect(parseTerminalLine('read "Tag with spaces"')).toEqual({
+      command: { op: 'read', tag: 'Tag with spaces' },
+    });
+    expect(parseTerminalLine("read 'Oil  temp (°C)'")).toEqual({
+      command: { op: 'read', tag: 'Oil  temp (°C)' },
+    });
+    expect(parseTerminalLine('READ  "it\'s hot" ')).toEqual({
+      command: { op: 'read', tag: "it's hot" },
+    });
+    expect(parseTerminalLine('read Motor speed')).toEqual({
+      command: { op: 'read', tag: 'Motor speed' },
+    });
+    expect(parseTerminalLine('restart "Press PLC"')).toEqual({
+      command: { op: 'restart', connection: 'Press PLC' },
+    });
+    for (const line of ['read "open', 'read ""', 'read "a" "b"', 'read "a" b', 'status "x"']) {
+      expect(parseTerminalLine(line), line).toEqual({ error: TERMINAL_USAGE });
+    }
+    for (const line of ['"read" x', '"rm -rf /"', "'open"]) {
+      expect(parseTerminalLine(line), line).toEqual({ error: TERMINAL_UNKNOWN });
+    }
+  });
 });

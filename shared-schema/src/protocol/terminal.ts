@@ -17,7 +17,7 @@ export const TERMINAL_HELP = [
   'help: these commands',
   'status: the agent, its configuration, connections and buffer',
   'ping <host> <port>: opens a TCP connection to the host three times and says how long each took',
-  'read <tag>: the last value the agent read for the tag, and when',
+  'read <tag>: the last value the agent read for the tag, and when ("quotes" for spaces)',
   'restart <connection>: restarts a connection (by name or id)',
 ].join('\n');
 
@@ -36,17 +36,58 @@ export const terminalCommandSchema = z.discriminatedUnion('op', [
 ]);
 export type TerminalCommand = z.infer<typeof terminalCommandSchema>;
 
+/**
+ * A line's words: runs of characters other than spaces, or the text between a pair of double or
+ * single quotes (kept exactly, spaces included). Null when a quote is left open.
+ */
+export function terminalWords(line: string): { text: string; quoted: boolean }[] | null {
+  const words: { text: string; quoted: boolean }[] = [];
+  let i = 0;
+  while (i < line.length) {
+    const c = line.charAt(i);
+    if (/\s/.test(c)) {
+      i++;
+    } else if (c === '"' || c === "'") {
+      const end = line.indexOf(c, i + 1);
+      if (end < 0) return null;
+      words.push({ text: line.slice(i + 1, end), quoted: true });
+      i = end + 1;
+    } else {
+      let end = i;
+      while (end < line.length && !/[\s"']/.test(line.charAt(end))) end++;
+      words.push({ text: line.slice(i, end), quoted: false });
+      i = end;
+    }
+  }
+  return words;
+}
+
+/**
+ * The name a command takes (a tag, a connection): one quoted word as written, or the words
+ * typed without quotes joined by one space (`restart Press PLC`).
+ */
+function nameOf(args: readonly { text: string; quoted: boolean }[]): string | undefined {
+  if (args.length === 1) return args[0]?.text;
+  if (args.length > 1 && args.every((a) => !a.quoted)) return args.map((a) => a.text).join(' ');
+  return undefined;
+}
+
+const COMMANDS = new Set(['help', 'status', 'ping', 'read', 'restart']);
+
 /** A line typed in the terminal, as a command, help, or why it is refused. */
 export function parseTerminalLine(
   line: string,
 ): { command: TerminalCommand } | { help: true } | { error: string } {
-  const words = line
-    .trim()
-    .split(/\s+/)
-    .filter((w) => w !== '');
-  const [name, ...args] = words;
+  const words = terminalWords(line);
   const usage = { error: TERMINAL_USAGE };
-  switch ((name ?? '').toLowerCase()) {
+  if (words === null) {
+    // A quote left open: a known command's arguments are wrong, anything else is unknown.
+    const typed = /^\s*([^\s"']+)/.exec(line)?.[1]?.toLowerCase() ?? '';
+    return COMMANDS.has(typed) ? usage : { error: TERMINAL_UNKNOWN };
+  }
+  const [first, ...args] = words;
+  const name = first?.quoted === false ? first.text : '';
+  switch (name.toLowerCase()) {
     case 'help':
       return args.length === 0 ? { help: true } : usage;
     case 'status':
@@ -54,17 +95,19 @@ export function parseTerminalLine(
     case 'ping': {
       const parsed = terminalCommandSchema.safeParse({
         op: 'ping',
-        host: args[0],
-        port: Number(args[1]),
+        host: args[0]?.text,
+        port: Number(args[1]?.text),
       });
       return args.length === 2 && parsed.success ? { command: parsed.data } : usage;
     }
-    case 'read':
-      return args.length === 1 ? { command: { op: 'read', tag: args[0] ?? '' } } : usage;
-    case 'restart':
-      return args.length >= 1 && args.join(' ').length <= 250
-        ? { command: { op: 'restart', connection: args.join(' ') } }
-        : usage;
+    case 'read': {
+      const parsed = terminalCommandSchema.safeParse({ op: 'read', tag: nameOf(args) });
+      return parsed.success ? { command: parsed.data } : usage;
+    }
+    case 'restart': {
+      const parsed = terminalCommandSchema.safeParse({ op: 'restart', connection: nameOf(args) });
+      return parsed.success ? { command: parsed.data } : usage;
+    }
     default:
       return { error: TERMINAL_UNKNOWN };
   }

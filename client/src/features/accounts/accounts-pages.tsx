@@ -18,28 +18,27 @@ import {
 } from '@mantine/core';
 import { Link, useParams } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { activeAccountIdAtom } from '../../state/session';
-import { z } from 'zod';
+import { activeAccountIdAtom, sessionAtom } from '../../state/session';
 import {
   isolate,
   ACCOUNT_EDIT_PERMISSION,
   accountDesignSchema,
-  accountTreeNodeSchema,
-  apiPaths,
   type AccountDesign,
-  type AccountTreeNode,
   type ModelAttributes,
   type ModelInput,
 } from '@plant/shared-schema';
 import { useCan } from '../../permissions/permissions';
-import { callApi } from '../../session/api';
+import {
+  accountCounts,
+  accountTreeAtom,
+  loadAccountTree,
+  treeNodes,
+} from '../../session/account-tree';
 import { PageError, SavedNote, usePageState } from '../../components/page-state';
 import { useLiveModel, useLiveQuery, type ModelState } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { useWriteOutcome } from '../../sync/write-outcome';
 import { Name } from '../../components/name';
-
-const treeSchema = z.array(accountTreeNodeSchema);
 
 /** An account as the screens show it: the synced `account` model. */
 type Account = { readonly id: string } & ModelAttributes<'account'>;
@@ -48,13 +47,13 @@ type Account = { readonly id: string } & ModelAttributes<'account'>;
 interface Row {
   readonly account: Account;
   readonly depth: number;
-  readonly counts: AccountTreeNode['value'] | undefined;
+  readonly counts: ReturnType<typeof accountCounts>;
 }
 
 /** The accounts in tree order: depth first, each parent before its children, siblings by name. */
 function treeRows(
   accounts: readonly Account[],
-  counts: ReadonlyMap<string, AccountTreeNode['value']>,
+  countsOf: (id: string) => ReturnType<typeof accountCounts>,
 ): Row[] {
   const ids = new Set(accounts.map((a) => a.id));
   const children = new Map<string | null, Account[]>();
@@ -65,7 +64,7 @@ function treeRows(
   const rows: Row[] = [];
   const visit = (parent: string | null, depth: number) => {
     for (const a of children.get(parent) ?? []) {
-      rows.push({ account: a, depth, counts: counts.get(a.id) });
+      rows.push({ account: a, depth, counts: countsOf(a.id) });
       if (depth < 50) visit(a.id, depth + 1);
     }
   };
@@ -86,7 +85,12 @@ export function AccountsListPage() {
   const can = useCan();
   const mayEdit = can(ACCOUNT_EDIT_PERMISSION);
   const result = useLiveQuery({ type: 'account', limit: 1000 });
-  const [counts, setCounts] = useState<ReadonlyMap<string, AccountTreeNode['value']>>(new Map());
+  const user = useAtomValue(sessionAtom)?.user.id;
+  const nodes = treeNodes(useAtomValue(accountTreeAtom), user);
+  // The active account's own members and assets as this device knows them: when they change,
+  // the counts are read again (another admin's new asset arrives as a live update).
+  const members = useLiveQuery({ type: 'user', limit: 1 })?.total;
+  const assets = useLiveQuery({ type: 'asset', limit: 1 })?.total;
   const [error, took, clearError] = useWriteOutcome();
   const [name, setName] = useState('');
   const [parent, setParent] = useState('');
@@ -94,13 +98,13 @@ export function AccountsListPage() {
     id: m.id,
     ...m.attributes,
   }));
-  // The counts again whenever the tree changes (a quiet call: offline, the tree shows without).
+  // The counts again whenever the tree or the active account's members or assets change, into
+  // the tree the account switcher shows too (session/account-tree.ts: one source, the same
+  // counts). Offline the call fails quietly and the last counts stay ('–' before any).
   const shape = JSON.stringify(accounts?.map((a) => [a.id, a.parent_id]) ?? []);
   useEffect(() => {
-    void callApi('GET', apiPaths.userAccounts(), treeSchema, { quiet: true }).then((answer) => {
-      if (!('error' in answer)) setCounts(new Map(answer.data.map((n) => [n.id, n.value])));
-    });
-  }, [shape]);
+    if (user !== undefined) void loadAccountTree(user);
+  }, [shape, user, members, assets]);
 
   const change = async (id: string, changes: Partial<ModelInput<'account'>>) =>
     took(await syncWorker().writes.update('account', id, changes));
@@ -122,7 +126,7 @@ export function AccountsListPage() {
       </Text>
     );
   }
-  const rows = treeRows(accounts, counts);
+  const rows = treeRows(accounts, (id) => accountCounts(nodes, id));
   const current = rows[0]?.account;
 
   return (
@@ -202,8 +206,8 @@ export function AccountsListPage() {
                   )}
                 </Group>
               </Table.Td>
-              <Table.Td>{n?.userCount ?? '–'}</Table.Td>
-              <Table.Td>{n?.assetCount ?? '–'}</Table.Td>
+              <Table.Td data-testid="account-users">{n?.users ?? '–'}</Table.Td>
+              <Table.Td data-testid="account-assets">{n?.assets ?? '–'}</Table.Td>
               {mayEdit ? (
                 <Table.Td>
                   <Switch

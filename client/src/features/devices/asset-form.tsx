@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import { ModalForm } from '../../components/modal-form';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
-  Alert,
   Button,
   CloseButton,
   FileButton,
@@ -18,7 +17,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
-import { isolate, assetAttributesSchema, type ModelInput } from '@plant/shared-schema';
+import { assetAttributesSchema, type ModelInput } from '@plant/shared-schema';
 import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
@@ -458,123 +457,53 @@ export function NewAssetForm(props: { readonly onClose: () => void }) {
 
 /**
  * "Edit Asset" on the asset's page (spec 001: an asset is edited and deleted there): the form,
- * and with asset::delete the delete, which first says what goes with the asset.
+ * with asset::edit. Deleting is an action of its own beside it (asset-delete.tsx).
  */
 export function EditAssetButton(props: { readonly model: LocalModel<'asset'> }) {
   const { t } = useLingui();
   const can = useCan();
   const [open, setOpen] = useState(false);
-  if (!can('asset::edit') && !can('asset::delete')) return null;
+  if (!can('asset::edit')) return null;
   return (
     <>
       <Button variant="light" onClick={() => setOpen(true)} data-testid="edit-asset">
         <Trans>Edit Asset</Trans>
       </Button>
       <Modal opened={open} onClose={() => setOpen(false)} title={t`Edit Asset`} size="lg">
-        {can('asset::edit') ? (
-          <AssetFields
-            initial={draftOf(props.model)}
-            hidden={new Set(FIELDS.filter((f) => !(f in props.model.attributes)))}
-            photo={
-              typeof props.model.attributes.photo === 'string' ? props.model.attributes.photo : null
-            }
-            submitLabel={t`Save`}
-            onCancel={() => setOpen(false)}
-            onSubmit={async (attributes, photo) => {
-              const before = props.model.attributes.photo;
-              const photoError = await savePhoto(
-                props.model.id,
-                photo,
-                typeof before === 'string' ? before : null,
-              );
-              if (photoError !== null) return photoError;
-              // Only what changed: a field hidden from the user's roles is never written.
-              const was = attributesOf(draftOf(props.model)) as Record<string, unknown>;
-              const changed = Object.fromEntries(
-                Object.entries(attributes).filter(
-                  ([k, v]) => JSON.stringify(v) !== JSON.stringify(was[k]),
-                ),
-              ) as Partial<ModelInput<'asset'>>;
-              if (Object.keys(changed).length === 0) {
-                setOpen(false);
-                return null;
-              }
-              const answer = await syncWorker().writes.update('asset', props.model.id, changed);
-              if ('error' in answer) return answer.error;
+        <AssetFields
+          initial={draftOf(props.model)}
+          hidden={new Set(FIELDS.filter((f) => !(f in props.model.attributes)))}
+          photo={
+            typeof props.model.attributes.photo === 'string' ? props.model.attributes.photo : null
+          }
+          submitLabel={t`Save`}
+          onCancel={() => setOpen(false)}
+          onSubmit={async (attributes, photo) => {
+            const before = props.model.attributes.photo;
+            const photoError = await savePhoto(
+              props.model.id,
+              photo,
+              typeof before === 'string' ? before : null,
+            );
+            if (photoError !== null) return photoError;
+            // Only what changed: a field hidden from the user's roles is never written.
+            const was = attributesOf(draftOf(props.model)) as Record<string, unknown>;
+            const changed = Object.fromEntries(
+              Object.entries(attributes).filter(
+                ([k, v]) => JSON.stringify(v) !== JSON.stringify(was[k]),
+              ),
+            ) as Partial<ModelInput<'asset'>>;
+            if (Object.keys(changed).length === 0) {
               setOpen(false);
               return null;
-            }}
-          />
-        ) : null}
-        {can('asset::delete') ? <DeleteAsset model={props.model} /> : null}
+            }
+            const answer = await syncWorker().writes.update('asset', props.model.id, changed);
+            if ('error' in answer) return answer.error;
+            setOpen(false);
+            return null;
+          }}
+        />
       </Modal>
     </>
-  );
-}
-
-/** The delete, after a confirmation that counts what goes with the asset. */
-function DeleteAsset(props: { readonly model: LocalModel<'asset'> }) {
-  const { t, i18n } = useLingui();
-  const navigate = useNavigate();
-  const [asking, setAsking] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const parent = { type: 'asset', id: props.model.id };
-  const groups = useLiveQuery(asking ? { type: 'datastreamgroup', parent, limit: 1 } : null);
-  const streams = useLiveQuery(
-    asking
-      ? {
-          type: 'datastream',
-          search: { text: props.model.id, fields: ['asset_id'] },
-          limit: 1,
-        }
-      : null,
-  );
-  const files = useLiveQuery(asking ? { type: 'file', parent, limit: 1 } : null);
-  // Isolated: the name is inside the confirm's texts.
-  const name = isolate(textOf(props.model.attributes, 'name'));
-  const remove = async () => {
-    const answer = await syncWorker().writes.remove('asset', props.model.id);
-    if ('error' in answer) {
-      setError(translateServerText(i18n, callErrorText(answer.error)));
-      return;
-    }
-    await navigate({ to: devicePaths.list() });
-  };
-  if (!asking) {
-    return (
-      <Group justify="flex-start" mt="lg">
-        <Button color="red" variant="outline" onClick={() => setAsking(true)}>
-          <Trans>Delete asset</Trans>
-        </Button>
-      </Group>
-    );
-  }
-  const groupCount = groups?.total ?? 0;
-  const streamCount = streams?.total ?? 0;
-  const fileCount = files?.total ?? 0;
-  return (
-    <Alert color="red" mt="lg" role="alertdialog" title={t`Delete ${name}?`}>
-      <Stack gap="sm">
-        <Text size="sm" data-testid="delete-asset-consequences">
-          <Trans>
-            Its {groupCount} stream groups, {streamCount} data streams and {fileCount} files (photo
-            and documents) are deleted with it. This cannot be undone.
-          </Trans>
-        </Text>
-        {error === null ? null : (
-          <Text c="red" size="sm" role="alert">
-            {error}
-          </Text>
-        )}
-        <Group>
-          <Button variant="default" onClick={() => setAsking(false)}>
-            <Trans>Keep it</Trans>
-          </Button>
-          <Button color="red" onClick={() => void remove()}>
-            <Trans>Delete {name}</Trans>
-          </Button>
-        </Group>
-      </Stack>
-    </Alert>
   );
 }

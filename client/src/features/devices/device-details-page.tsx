@@ -49,6 +49,9 @@ const AlarmsSection = lazy(() =>
 const EditAssetButton = lazy(() =>
   import('./asset-form').then((m) => ({ default: m.EditAssetButton })),
 );
+const DeleteAssetButton = lazy(() =>
+  import('./asset-delete').then((m) => ({ default: m.DeleteAssetButton })),
+);
 const QrCodeButton = lazy(() =>
   import('../qr/qr-code-button').then((m) => ({ default: m.QrCodeButton })),
 );
@@ -147,6 +150,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
             <QrCodeButton item={{ kind: 'asset', id: model.id }} name={name} />
             <SaveAsLayoutButton asset={model} />
             <EditAssetButton model={model} />
+            <DeleteAssetButton model={model} />
           </Suspense>
         </Group>
       </Group>

@@ -257,8 +257,25 @@ function NetworkSettings({
     dns2: t`DNS 2`,
   };
 
+  // DHCP: the address fields are the stored static ones, shown greyed out; they are neither
+  // checked nor sent, so a half-typed static setting never blocks switching to DHCP.
+  const dhcp = draft.ip_assignment !== 'static';
+
   const save = async () => {
     setSaved(false);
+    if (dhcp) {
+      setErrors({});
+      const result = await syncWorker().writes.update('gateway', gateway.id, {
+        ip_assignment: 'dhcp',
+      });
+      if ('error' in result) {
+        const fields = result.error.fields ?? {};
+        setErrors(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v[0] ?? ''])));
+        return;
+      }
+      setSaved(true);
+      return;
+    }
     const attributes = {
       ip_assignment: draft.ip_assignment,
       ...Object.fromEntries(
@@ -313,7 +330,10 @@ function NetworkSettings({
             aria-label={t`Address assignment`}
             disabled={!canEdit}
             value={draft.ip_assignment ?? 'dhcp'}
-            onChange={(v) => setDraft((d) => ({ ...d, ip_assignment: v }))}
+            onChange={(v) => {
+              setDraft((d) => ({ ...d, ip_assignment: v }));
+              if (v !== 'static') setErrors({});
+            }}
             data={[
               { value: 'dhcp', label: t`DHCP` },
               { value: 'static', label: t`Static` },
@@ -326,13 +346,17 @@ function NetworkSettings({
                 label={labels[f]}
                 value={draft[f] ?? ''}
                 readOnly={!canEdit}
+                disabled={dhcp}
+                description={dhcp && f === 'ip' ? t`Assigned by DHCP` : undefined}
                 inputMode="decimal"
                 onChange={(e) => {
                   const value = e.currentTarget.value;
                   setDraft((d) => ({ ...d, [f]: value }));
                 }}
                 error={
-                  errors[f] === undefined ? undefined : translateServerText(i18n, errors[f] ?? '')
+                  dhcp || errors[f] === undefined
+                    ? undefined
+                    : translateServerText(i18n, errors[f] ?? '')
                 }
                 data-field={f}
               />

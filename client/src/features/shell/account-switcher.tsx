@@ -1,11 +1,16 @@
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Loader, Menu, Text } from '@mantine/core';
 import { useRouter } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { accountTreeSchema, apiPaths, type AccountTree } from '@plant/shared-schema';
+import type { AccountTree } from '@plant/shared-schema';
 import { IconCheck, IconChevronDown, IconSearch } from '../../components/icons';
-import { callApi } from '../../session/api';
+import {
+  accountCounts,
+  accountTreeAtom,
+  loadAccountTree,
+  treeNodes,
+} from '../../session/account-tree';
 import { switchAccount } from '../../session/session';
 import { sessionAtom } from '../../state/session';
 import classes from './shell.module.css';
@@ -13,12 +18,6 @@ import { Name } from '../../components/name';
 
 /** From this many accounts on, the switcher offers a search field. */
 const SEARCH_FROM = 8;
-
-type TreeState =
-  | { readonly name: 'idle' }
-  | { readonly name: 'loading'; readonly nodes: AccountTree | null }
-  | { readonly name: 'loaded'; readonly nodes: AccountTree }
-  | { readonly name: 'failed'; readonly nodes: AccountTree | null };
 
 /** How deep each node sits (the answer is flat, in tree order, parents before children). */
 export function depthsOf(nodes: AccountTree): Map<string, number> {
@@ -33,28 +32,18 @@ export function depthsOf(nodes: AccountTree): Map<string, number> {
 /**
  * The account switcher (spec 000 §3, §4): the accounts of GET user/accounts as an indented tree
  * with their user and asset counts, 'Deactivated' on inactive ones, searchable when long. The
- * tree is read each time it opens (the counts change); choosing an account the user works in
+ * tree is read each time it opens (the counts change), into the one tree the account list reads
+ * too (session/account-tree.ts: both show the same counts); choosing an account the user works in
  * switches to it (the overlay shows the switch); the current account and accounts the user only
  * sees from above (no role there) cannot be chosen.
  */
 export function AccountSwitcher({ narrow }: { readonly narrow: boolean }) {
   const { t } = useLingui();
   const router = useRouter();
-  const account = useAtomValue(sessionAtom)?.user.activeAccount ?? null;
-  const [tree, setTree] = useState<TreeState>({ name: 'idle' });
+  const user = useAtomValue(sessionAtom)?.user;
+  const account = user?.activeAccount ?? null;
+  const tree = useAtomValue(accountTreeAtom);
   const [search, setSearch] = useState('');
-
-  const load = useCallback(async () => {
-    setTree((prev) => ({ name: 'loading', nodes: 'nodes' in prev ? prev.nodes : null }));
-    const answer = await callApi('GET', apiPaths.userAccounts(), accountTreeSchema, {
-      quiet: true,
-    });
-    setTree((prev) =>
-      'error' in answer
-        ? { name: 'failed', nodes: 'nodes' in prev ? prev.nodes : null }
-        : { name: 'loaded', nodes: answer.data },
-    );
-  }, []);
 
   const choose = (id: string, name: string) => {
     void switchAccount({ accountId: id, accountName: name }, async (to) => {
@@ -62,8 +51,10 @@ export function AccountSwitcher({ narrow }: { readonly narrow: boolean }) {
     });
   };
 
-  const nodes = 'nodes' in tree ? (tree.nodes ?? []) : [];
+  const nodes = treeNodes(tree, user?.id);
   const depths = depthsOf(nodes);
+  const load = () => (user === undefined ? Promise.resolve() : loadAccountTree(user.id));
+  const countsOf = (id: string) => accountCounts(nodes, id) ?? { users: 0, assets: 0 };
   const needle = search.trim().toLocaleLowerCase();
   const shown =
     needle === '' ? nodes : nodes.filter((n) => n.text.toLocaleLowerCase().includes(needle));
@@ -147,9 +138,9 @@ export function AccountSwitcher({ narrow }: { readonly narrow: boolean }) {
               </Text>
               <span className={classes.accountMeta}>
                 <Text span size="xs" c="dimmed">
-                  <Plural value={node.value.userCount} one="# user" other="# users" />
+                  <Plural value={countsOf(node.id).users} one="# user" other="# users" />
                   {' · '}
-                  <Plural value={node.value.assetCount} one="# asset" other="# assets" />
+                  <Plural value={countsOf(node.id).assets} one="# asset" other="# assets" />
                 </Text>
                 {node.value.active ? null : (
                   <Badge size="xs" color="gray" variant="light">

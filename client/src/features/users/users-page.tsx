@@ -35,6 +35,7 @@ import {
   type Role,
 } from './member-actions';
 import { Name } from '../../components/name';
+import { SentInvitations } from './sent-invitations';
 
 /** Search starts at 3 characters (spec 001 §5). */
 const SEARCH_MIN = 3;
@@ -44,7 +45,8 @@ const SEARCH_MIN = 3;
  * from 3 characters, their roles (given and taken with user::edit, as writes of the synced
  * `user` model: at once, offline too, and followed live on other admins' screens), their tags
  * (internal users), removal from the account, a password-reset link, and invitations by full
- * e-mail address with a role. Invitations and reset links need the network, and say so.
+ * e-mail address with a role, and the sent invitations with their state (sent again or revoked).
+ * Invitations and reset links need the network, and say so.
  */
 export function UsersPage() {
   const { t } = useLingui();
@@ -55,6 +57,8 @@ export function UsersPage() {
   const actions = useMemberActions();
   const { assignable, tags, toMember } = useMemberDirectory();
   const [search, setSearch] = useState('');
+  // Bumped by every invitation sent: the list of sent invitations reads again.
+  const [sentVersion, setSentVersion] = useState(0);
   const text = search.trim();
   const memberResult = useLiveQuery({
     type: 'user',
@@ -75,7 +79,10 @@ export function UsersPage() {
       {mayEdit ? (
         <InviteForm
           roles={assignable}
-          onSent={(email) => actions.setNotice(t`Invitation sent to ${{ email: isolate(email) }}.`)}
+          onSent={(email) => {
+            actions.setNotice(t`Invitation sent to ${{ email: isolate(email) }}.`);
+            setSentVersion((v) => v + 1);
+          }}
         />
       ) : null}
       {mayTag ? <NewTagForm onError={actions.setError} /> : null}
@@ -151,6 +158,7 @@ export function UsersPage() {
           </Table.Tbody>
         </Table>
       )}
+      {mayEdit ? <SentInvitations version={sentVersion} /> : null}
     </Stack>
   );
 }

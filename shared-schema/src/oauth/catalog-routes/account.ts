@@ -6,8 +6,11 @@ import {
   invitationInfoRequestSchema,
   invitationInfoSchema,
   invitationJoinSchema,
+  invitationParamsSchema,
   invitationRequestSchema,
   invitationSentSchema,
+  sentInvitationSchema,
+  sentInvitationsSchema,
 } from '../../api/invitations';
 import { memberParamsSchema, memberRoleParamsSchema, memberSchema } from '../../api/members';
 import {
@@ -212,6 +215,32 @@ export const ACCOUNT_ROUTES: readonly ApiRoute[] = [
     body: invitationRequestSchema,
     response: data(invitationSentSchema),
     status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/account/invitations',
+    access: FIRST_PARTY,
+    tag: 'Members',
+    summary: "The active account's sent invitations with their state, newest first.",
+    response: data(sentInvitationsSchema),
+  },
+  {
+    method: 'POST',
+    path: '/account/invitations/:id/resend',
+    access: FIRST_PARTY,
+    tag: 'Members',
+    summary: 'Mails an invitation again with a new link; the old link stops working.',
+    params: invitationParamsSchema,
+    response: data(sentInvitationSchema),
+  },
+  {
+    method: 'POST',
+    path: '/account/invitations/:id/revoke',
+    access: FIRST_PARTY,
+    tag: 'Members',
+    summary: 'Revokes an invitation: its link stops working and says so.',
+    params: invitationParamsSchema,
+    response: data(sentInvitationSchema),
   },
   {
     method: 'POST',
