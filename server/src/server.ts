@@ -10,7 +10,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { serve } from '@hono/node-server';
-import { API_BASE, uuidv7 } from '@plant/shared-schema';
+import { API_BASE, SERVER_TIME_HEADER, uuidv7 } from '@plant/shared-schema';
 import { createApp } from './app';
 import { EmbeddedBroker } from './broker/broker';
 import { BATCH_RATE, type BatchRateLimits } from './gateways/batch-rate';
@@ -188,13 +188,19 @@ async function ensurePersonalAccessClient(db: Db, clock: Clock): Promise<string>
  * Headers every API answer carries, set on the node response before Hono runs. Set inside Hono,
  * they made the node adapter build undici Headers for every answer, a third of the cost of a
  * cached GET (bench/get-user). Answers with personal data are never to be stored by any cache.
+ * Each carries the server's time in milliseconds (SERVER_TIME_HEADER): the sync worker measures
+ * the device's clock against it, so "5 minutes ago" is counted on the server's clock.
  */
-const createServerWithApiHeaders = ((options: HttpServerOptions, listener: RequestListener) =>
-  createServer(options, (req: IncomingMessage, res: ServerResponse) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    if (req.url?.startsWith(`${API_BASE}/`) === true) res.setHeader('Cache-Control', 'no-store');
-    listener(req, res);
-  })) as typeof createServer;
+const createServerWithApiHeaders = (clock: Clock) =>
+  ((options: HttpServerOptions, listener: RequestListener) =>
+    createServer(options, (req: IncomingMessage, res: ServerResponse) => {
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      if (req.url?.startsWith(`${API_BASE}/`) === true) {
+        res.setHeader('Cache-Control', 'no-store');
+        res.setHeader(SERVER_TIME_HEADER, String(clock.now()));
+      }
+      listener(req, res);
+    })) as typeof createServer;
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config } = options;
@@ -319,7 +325,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         fetch: app.fetch,
         port: config.port,
         hostname: config.host,
-        createServer: createServerWithApiHeaders,
+        createServer: createServerWithApiHeaders(clock),
       },
       () => resolve(s as Server),
     );

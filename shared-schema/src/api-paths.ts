@@ -6,6 +6,12 @@ const seg = (value: string) => encodeURIComponent(value);
 
 export const API_BASE = '/api/v1';
 
+/**
+ * Every API answer's header with the server's time in milliseconds since the epoch: the sync
+ * worker measures the device's clock against it (relative times count on the server's clock).
+ */
+export const SERVER_TIME_HEADER = 'X-Server-Time';
+
 /** A list by type, optionally under one parent: what a bootstrap loads first. */
 export interface SnapshotFirst {
   readonly type: string;

@@ -139,6 +139,11 @@ export interface SyncStatus {
   readonly lastSyncedAt: number | null;
   /** The account this sync runs for (null: stopped). */
   readonly accountId: string | null;
+  /**
+   * How far the server's clock is ahead of this device's (ms), from its answers: "5 minutes ago"
+   * counts on the server's clock (Date.now() + clockOffsetMs). 0 until measured.
+   */
+  readonly clockOffsetMs: number;
 }
 
 /** A pending or failed local write, as the UI lists it. */

@@ -79,6 +79,7 @@ export const STOPPED_STATUS: SyncStatus = {
   failedWrites: 0,
   lastSyncedAt: null,
   accountId: null,
+  clockOffsetMs: 0,
 };
 const READ_GUARD_MS = TIMINGS.identicalRequestGuardMs;
 
@@ -231,6 +232,7 @@ export class SyncEngine {
         events: (updates) => this.receive(updates),
         permissionChecks: (checks) => this.emit({ name: 'permission-checks', checks }),
         feedback: (feedback) => this.emit({ name: 'feedback', feedback }),
+        clock: (offsetMs) => this.setStatus({ clockOffsetMs: offsetMs }),
         answered: () => {
           if (this.broker !== undefined && this.broker.state.name !== 'connected')
             this.poller?.trigger('answer while the broker is down');

@@ -11,6 +11,7 @@ export const INITIAL_STATUS: SyncStatus = {
   failedWrites: 0,
   lastSyncedAt: null,
   accountId: null,
+  clockOffsetMs: 0,
 };
 
 /** The worker's sync status, always current (the sync indicator and the progress bar read it). */

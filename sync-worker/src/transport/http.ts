@@ -4,10 +4,12 @@ import {
   apiPaths,
   ERROR_TEXTS,
   modelUpdateSchema,
+  SERVER_TIME_HEADER,
   type ModelUpdate,
   type RequestFailed,
 } from '@plant/shared-schema';
 import type { Logger } from '../log';
+import { ClockOffset } from './clock-offset';
 
 /** Why a call failed. `network`: no answer at all (offline, reset); the rest are answers. */
 export type ApiErrorKind = 'network' | 'http' | 'empty' | 'unparseable' | 'invalid';
@@ -35,6 +37,8 @@ export interface ApiListener {
   feedback?(feedback: Feedback): void;
   /** Any answer arrived (not for network failures): the server is reachable. */
   answered?(ok: boolean): void;
+  /** The server's clock was measured anew: it is `offsetMs` ahead of this device's. */
+  clock?(offsetMs: number): void;
 }
 
 export interface Feedback {
@@ -105,6 +109,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export class ApiClient {
   private readonly listeners = new Set<ApiListener>();
+  private readonly clock = new ClockOffset();
+  private toldOffset = 0;
   private readonly fetchImpl: typeof fetch;
 
   constructor(private readonly options: ApiClientOptions) {
@@ -146,7 +152,9 @@ export class ApiClient {
     let response: Response;
     let text: string;
     try {
+      const sentAt = Date.now();
       response = await this.fetchImpl(url, init);
+      this.measureClock(sentAt, response);
       if (options.binary === true && response.ok) {
         const blob = await response.blob();
         if (options.background !== true) this.tell((l) => l.answered?.(true));
@@ -207,6 +215,22 @@ export class ApiClient {
       });
     }
     return { ok: true, status: response.status, data: parsed.data };
+  }
+
+  /** The server's clock, ahead of this device's by this much (ms): relative times use it. */
+  get clockOffset(): number {
+    return this.clock.offset;
+  }
+
+  private measureClock(sentAt: number, response: Response): void {
+    const header = response.headers.get(SERVER_TIME_HEADER);
+    if (header === null) return;
+    if (!this.clock.sample(sentAt, Date.now(), Number(header))) return;
+    // Told on a change that shows (a quarter second), not on every answer's jitter.
+    const offset = this.clock.offset;
+    if (Math.abs(offset - this.toldOffset) < 250) return;
+    this.toldOffset = offset;
+    this.tell((l) => l.clock?.(offset));
   }
 
   /** Applies what an answer's envelope carries besides its data. */

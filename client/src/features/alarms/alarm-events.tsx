@@ -7,7 +7,8 @@ import { alarmEventSchema, apiPaths, type AlarmEvent } from '@plant/shared-schem
 import { callApi } from '../../session/api';
 import { DataTable } from '../../components/data-table';
 import { syncStatusAtom } from '../../sync/status';
-import { AlarmValue, TimeAgo, UserName } from './alarm-parts';
+import { AlarmValue, UserName } from './alarm-parts';
+import { TimeAgo } from '../../components/time-ago';
 import type { LocalModel } from '@plant/sync-worker/api';
 
 const pageSchema = z.object({

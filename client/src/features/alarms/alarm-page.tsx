@@ -32,17 +32,15 @@ import { syncWorker } from '../../sync/worker';
 import { AlarmEvents } from './alarm-events';
 import { AlarmForm } from './alarm-form';
 import {
-  absoluteTime,
   AcknowledgedHere,
   AlarmValue,
   AssetName,
   DeliveryNote,
   StateBadge,
   StreamName,
-  TimeAgo,
   UserName,
-  useNow,
 } from './alarm-parts';
+import { TimeAgo, absoluteTime, useServerNow } from '../../components/time-ago';
 import { useAcknowledgedHere } from '../../sync/pending';
 import { alarmPaths } from './alarm-paths';
 import { isShelved } from './alarm-rows';
@@ -82,7 +80,7 @@ export function AlarmPage() {
 function AlarmView({ alarm }: { readonly alarm: LocalModel<'alarm'> }) {
   const { t, i18n } = useLingui();
   const can = useCan();
-  const now = useNow(15_000);
+  const now = useServerNow(15_000);
   const a = alarm.attributes;
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);

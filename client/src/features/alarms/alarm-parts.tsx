@@ -1,7 +1,5 @@
-import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import type { I18n } from '@lingui/core';
-import { Anchor, Badge, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import type { AlarmAttributes } from '@plant/shared-schema';
 import { useLiveModel } from '../../sync/hooks';
@@ -9,51 +7,9 @@ import { devicePaths } from '../devices/paths';
 import { streamShapeOf, valueText } from '../devices/stream-values';
 import { shownState, type ShownState } from './alarm-rows';
 import { Name } from '../../components/name';
+import { absoluteTime } from '../../components/time-ago';
 
-/* Small pieces the alarm screens share: times, states, names of what an alarm watches. */
-
-/** `now`, moving every `ms` (relative times and shelves that run out re-render). */
-export function useNow(ms = 30_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(timer);
-  }, [ms]);
-  return now;
-}
-
-const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
-  ['day', 86_400_000],
-  ['hour', 3_600_000],
-  ['minute', 60_000],
-];
-
-/** "5 minutes ago", "in 2 hours": the largest whole unit (under a minute: seconds). */
-export function relativeTime(i18n: I18n, at: number, now: number): string {
-  const format = new Intl.RelativeTimeFormat(i18n.locale, { numeric: 'auto' });
-  const diff = at - now;
-  for (const [unit, size] of UNITS) {
-    if (Math.abs(diff) >= size) return format.format(Math.round(diff / size), unit);
-  }
-  return format.format(Math.round(diff / 1000), 'second');
-}
-
-export function absoluteTime(i18n: I18n, at: number): string {
-  return i18n.date(new Date(at), { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-/** A time as "5 minutes ago", the date and time on hover and for screen readers. */
-export function TimeAgo(props: { readonly at: number; readonly now: number }) {
-  const { i18n } = useLingui();
-  const absolute = absoluteTime(i18n, props.at);
-  return (
-    <Tooltip label={absolute}>
-      <time dateTime={new Date(props.at).toISOString()} title={absolute}>
-        {relativeTime(i18n, props.at, props.now)}
-      </time>
-    </Tooltip>
-  );
-}
+/* Small pieces the alarm screens share: states, names of what an alarm watches. */
 
 /** An acknowledgement made on this device and not sent yet: shown as made (issue 30 item 14). */
 export function AcknowledgedHere() {

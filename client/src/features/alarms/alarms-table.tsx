@@ -23,10 +23,9 @@ import {
   DeliveryNote,
   StateBadge,
   StreamName,
-  TimeAgo,
   UserName,
-  useNow,
 } from './alarm-parts';
+import { TimeAgo, useServerNow } from '../../components/time-ago';
 import { useAcknowledgedHere } from '../../sync/pending';
 import { alarmPaths } from './alarm-paths';
 import { severityColor, severityLabel } from './alarm-texts';
@@ -100,7 +99,7 @@ export interface AlarmsTableProps {
  */
 export function AlarmsTable(props: AlarmsTableProps) {
   const { t, i18n } = useLingui();
-  const now = useNow();
+  const now = useServerNow();
   const acknowledgedHere = useAcknowledgedHere();
   const [filter, setFilter] = useState<AlarmFilter>(NO_FILTER);
   const rows = useMemo(

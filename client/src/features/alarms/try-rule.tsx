@@ -4,7 +4,7 @@ import { Alert, Button, Group, List, Loader, Paper, Stack, Text } from '@mantine
 import type { AlarmRule } from '@plant/shared-schema';
 import type { HistoryQuery, HistoryResult } from '@plant/sync-worker/api';
 import { useHistory } from '../../sync/values';
-import { absoluteTime } from './alarm-parts';
+import { absoluteTime } from '../../components/time-ago';
 import { numericPoints, trialOutcome } from './alarm-trial';
 
 /** The history a trial reads: the last 24 hours. */

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type DragEvent } from 'react';
+import { useMemo, useState, type DragEvent } from 'react';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Anchor,
@@ -34,6 +34,7 @@ import { LatestValue, Sparkline, streamShapeOf } from './stream-values';
 import { Name } from '../../components/name';
 import { isolate, streamFreshness, type Freshness, type StreamSource } from '@plant/shared-schema';
 import { useStreamSources } from './stream-sources';
+import { useServerNow } from '../../components/time-ago';
 
 /** The sparklines show this much history, in about this many points. */
 const SPARK_MS = 2 * 3_600_000;
@@ -41,16 +42,6 @@ const SPARK_POINTS = 60;
 
 /** How often "now" moves on: a silent source is marked stale this late at most. */
 const NOW_EVERY_MS = 5_000;
-
-/** Now, again every `everyMs`: what "stale" is measured against. */
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
-}
 
 /** What the rows show of the asset's values: latest, what feeds them, the time now. */
 interface LiveContext {
@@ -94,7 +85,8 @@ export function StreamGroups({
     gateway.name === 'found' &&
     gateway.model.attributes.connection !== 'online';
   const { sources, watches } = useStreamSources(gatewayId, !gatewayOffline);
-  const now = useNow(NOW_EVERY_MS);
+  // The server's now: the values' times are the server's and its gateways'.
+  const now = useServerNow(NOW_EVERY_MS);
   const live = useMemo(
     () => ({ values, gatewayOffline, sources, now }),
     [values, gatewayOffline, sources, now],
