@@ -91,3 +91,67 @@ describe('the breadcrumb', () => {
     await expect.poll(() => shell.crumbs()).toEqual(['Service requests']);
   });
 });
+
+describe('the breadcrumb, issue 30 item 7', () => {
+  it('names streams, gateways, accounts and roles, and every crumb leads somewhere', async () => {
+    const { accountId } = await e2e.session(DEMO_USERS.admin);
+    const [stream] = await e2e.serverModels(accountId, 'datastream');
+    const [gateway] = await e2e.serverModels(accountId, 'gateway');
+    const role = await e2e.server.db
+      .selectFrom('roles')
+      .select(['id', 'name'])
+      .where('account_id', '=', accountId)
+      .where('slug', '=', 'technician')
+      .executeTakeFirst();
+    if (stream === undefined || gateway === undefined || role === undefined) {
+      throw new Error('the demo account lacks a stream, a gateway or a role');
+    }
+    const streamAsset = String(stream.attributes['asset_id']);
+    const assetName = String(
+      (await e2e.serverModels(accountId, 'asset')).find((a) => a.id === streamAsset)?.attributes[
+        'name'
+      ],
+    );
+    const { shell, goto } = await signedIn();
+    const page = shell.page;
+    const links = async () =>
+      shell
+        .breadcrumb()
+        .locator('li')
+        .evaluateAll((items) =>
+          items.map((li) => li.querySelector('a')?.getAttribute('href') ?? null),
+        );
+
+    await goto(`/app/devices/${streamAsset}/input/${stream.id}`);
+    await expect.poll(() => shell.crumbs()).toEqual(['Assets', String(stream.attributes['name'])]);
+    await expect.poll(() => shell.hiddenCrumbs()).toEqual([assetName, 'Input']);
+    // The hidden ones are links too: the asset, and 'Input' leads to the asset's page.
+    const hidden = page.getByRole('menu').getByRole('menuitem');
+    expect(await hidden.evaluateAll((items) => items.map((i) => i.getAttribute('href')))).toEqual([
+      `/app/devices/${streamAsset}/details`,
+      `/app/devices/${streamAsset}/details`,
+    ]);
+    await page.keyboard.press('Escape');
+
+    await goto(`/app/gateways/${gateway.id}/logs`);
+    await expect
+      .poll(() => shell.crumbs())
+      .toEqual(['Gateways', String(gateway.attributes['name']), 'Gateway logs']);
+    // The gateway's crumb leads to its page (its bare path is none).
+    expect((await links()).slice(0, 2)).toEqual([
+      '/app/gateways/list',
+      `/app/gateways/${gateway.id}/details`,
+    ]);
+    await shell
+      .breadcrumb()
+      .getByRole('link', { name: String(gateway.attributes['name']) })
+      .click();
+    await shell.page.waitForURL((url) => url.pathname === `/app/gateways/${gateway.id}/details`);
+
+    await goto(`/app/accounts/${accountId}/roles/${role.id}`);
+    await expect.poll(() => shell.crumbs()).toEqual(['Accounts', role.name]);
+    await expect.poll(() => shell.hiddenCrumbs()).toEqual(['Demo Machine Builder', 'Roles']);
+    await page.keyboard.press('Escape');
+    expect((await links())[0]).toBe('/app/accounts/list');
+  });
+});

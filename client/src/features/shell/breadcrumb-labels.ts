@@ -69,11 +69,29 @@ export const SEGMENT_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   '3dmodel': msg`3D model`,
 };
 
-/** Synced model types whose ids appear right after a segment (their names are cheap: local). */
-export const ID_TYPES: Readonly<Record<string, 'asset' | 'gateway' | 'template' | 'alarm'>> = {
+/** The synced model types whose names the breadcrumb shows (cheap: read from the local store). */
+export type NamedType =
+  'account' | 'alarm' | 'asset' | 'datastream' | 'gateway' | 'role' | 'template' | 'user';
+
+/** Synced model types whose ids appear right after a segment. */
+export const ID_TYPES: Readonly<Record<string, NamedType>> = {
+  accounts: 'account',
   alarms: 'alarm',
   devices: 'asset',
   '3dmodel': 'asset',
   gateways: 'gateway',
+  input: 'datastream',
+  roles: 'role',
   templates: 'template',
+  users: 'user',
+};
+
+/**
+ * Ids after a screen of an account (`/app/accounts/{id}/details/{selected}`): the screen's
+ * `selected` model. Only under accounts: `details` elsewhere is a screen of its own.
+ */
+export const ACCOUNT_SELECTED: Readonly<Record<string, NamedType>> = {
+  details: 'account',
+  design: 'account',
+  roles: 'role',
 };

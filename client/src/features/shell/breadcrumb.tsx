@@ -6,7 +6,8 @@ import { IconDots } from '../../components/icons';
 import { safeDecode } from '../../components/safe-decode';
 import { sessionAtom } from '../../state/session';
 import { useLiveModel } from '../../sync/hooks';
-import { ID_TYPES, SEGMENT_LABELS } from './breadcrumb-labels';
+import type { LocalModel } from '@plant/sync-worker/api';
+import { ACCOUNT_SELECTED, ID_TYPES, SEGMENT_LABELS, type NamedType } from './breadcrumb-labels';
 import classes from './shell.module.css';
 import { Name } from '../../components/name';
 
@@ -20,23 +21,49 @@ export interface Crumb {
   /** The path up to and including this segment. */
   readonly path: string;
   readonly segment: string;
-  /** The segment before it (what kind of id this is). */
-  readonly previous: string | null;
-  /** Whether the path is a page of its own (else the crumb is plain text). */
-  readonly linked: boolean;
+  /** The segments before it (what kind of id this is). */
+  readonly before: readonly string[];
+  /**
+   * Where the crumb leads (issue 30 item 7: every crumb is a link): the page it stands for
+   * (`/app/gateways/{id}` -> its details, `/app/dashboards` -> its list), else its own path when
+   * that is a page, else its parent's.
+   */
+  readonly to: string | null;
 }
 
-/** Crumbs for a path below /app; `isPage` tells which partial paths are pages. */
-export function crumbsOf(pathname: string, isPage: (path: string) => boolean): Crumb[] {
+/** The pages an item's or an area's path stands for, in this order. */
+const STANDS_FOR = ['details', 'list'] as const;
+
+/**
+ * Crumbs for a path below /app. `pageOf` answers the route pattern a partial path is a page of
+ * (`/app/gateways/$id/details`), or null.
+ */
+export function crumbsOf(pathname: string, pageOf: (path: string) => string | null): Crumb[] {
   const segments = pathname.split('/').filter((s) => s !== '');
   if (segments[0] !== 'app') return [];
   const crumbs: Crumb[] = [];
   let path = '/app';
   for (const [i, segment] of segments.slice(1).entries()) {
     path = `${path}/${segment}`;
-    crumbs.push({ path, segment, previous: segments[i] ?? null, linked: isPage(path) });
+    // Its details or list first: an item's bare path is an empty frame or only forwards.
+    // A screen's name, not a value of a parameter (`input/$streamid` with "details").
+    const screen = STANDS_FOR.map((s) => `${path}/${s}`).find((p) =>
+      pageOf(p)?.endsWith(p.slice(p.lastIndexOf('/'))),
+    );
+    const own = screen ?? (pageOf(path) === null ? undefined : path);
+    const to = own ?? crumbs.at(-1)?.to ?? null;
+    crumbs.push({ path, segment, before: segments.slice(0, i + 1), to });
   }
   return crumbs;
+}
+
+/** The model a crumb's segment names, if it is an id. */
+export function namedModel(crumb: Crumb): { type: NamedType; id: string } | null {
+  const previous = crumb.before.at(-1);
+  if (previous === undefined || SEGMENT_LABELS[crumb.segment] !== undefined) return null;
+  const underAccount = crumb.before.length >= 3 && crumb.before.at(-3) === 'accounts';
+  const type = underAccount ? ACCOUNT_SELECTED[previous] : ID_TYPES[previous];
+  return type === undefined ? null : { type, id: safeDecode(crumb.segment) };
 }
 
 /** How many items the breadcrumb shows before it collapses. */
@@ -54,7 +81,8 @@ export function Breadcrumb({ narrow }: { readonly narrow: boolean }) {
   const crumbs = crumbsOf(pathname, (path) => {
     // The router matches loosely ("**": the rest it could not place); a page is an exact match.
     const [, params, route] = router.getMatchedRoutes(path);
-    return route !== undefined && (route.path === '/' || params['**'] === undefined);
+    const page = route !== undefined && (route.path === '/' || params['**'] === undefined);
+    return page ? String(route.fullPath) : null;
   });
   if (crumbs.length === 0) return null;
   const max = narrow ? MAX_CRUMBS.narrow : MAX_CRUMBS.wide;
@@ -67,7 +95,7 @@ export function Breadcrumb({ narrow }: { readonly narrow: boolean }) {
     <nav aria-label={t`Breadcrumb`} className={classes.breadcrumb} data-testid="breadcrumb">
       <ol className={classes.crumbs}>
         {head.map((crumb) => (
-          <CrumbItem key={crumb.path} crumb={crumb} current={false} />
+          <CrumbItem key={crumb.path} crumb={crumb} current={false} here={pathname} />
         ))}
         {hidden.length > 0 ? (
           <li className={classes.crumb}>
@@ -85,11 +113,11 @@ export function Breadcrumb({ narrow }: { readonly narrow: boolean }) {
               </Menu.Target>
               <Menu.Dropdown>
                 {hidden.map((crumb) =>
-                  crumb.linked ? (
+                  crumb.to !== null ? (
                     <Menu.Item
                       key={crumb.path}
                       component={Link}
-                      to={crumb.path}
+                      to={crumb.to}
                       activeOptions={{ exact: true }}
                     >
                       <CrumbLabel crumb={crumb} />
@@ -105,23 +133,38 @@ export function Breadcrumb({ narrow }: { readonly narrow: boolean }) {
           </li>
         ) : null}
         {tail.map((crumb) => (
-          <CrumbItem key={crumb.path} crumb={crumb} current />
+          <CrumbItem key={crumb.path} crumb={crumb} current here={pathname} />
         ))}
       </ol>
     </nav>
   );
 }
 
-function CrumbItem({ crumb, current }: { readonly crumb: Crumb; readonly current: boolean }) {
+function CrumbItem({
+  crumb,
+  current,
+  here,
+}: {
+  readonly crumb: Crumb;
+  readonly current: boolean;
+  /** The page's path. */
+  readonly here: string;
+}) {
   return (
     <li className={classes.crumb} data-testid="breadcrumb-item">
       {current ? (
         <span aria-current="page" className={classes.crumbCurrent}>
           <CrumbLabel crumb={crumb} />
         </span>
-      ) : crumb.linked ? (
+      ) : crumb.to === here ? (
+        // An ancestor that stands for this very page (an asset on its details): a link, but no
+        // second "current page" (the router's Link would mark it so).
+        <a href={crumb.to} className={classes.crumbLink} onClick={(e) => e.preventDefault()}>
+          <CrumbLabel crumb={crumb} />
+        </a>
+      ) : crumb.to !== null ? (
         // Exact: the router would mark every ancestor of the page as current.
-        <Link to={crumb.path} className={classes.crumbLink} activeOptions={{ exact: true }}>
+        <Link to={crumb.to} className={classes.crumbLink} activeOptions={{ exact: true }}>
           <CrumbLabel crumb={crumb} />
         </Link>
       ) : (
@@ -139,23 +182,30 @@ function CrumbLabel({ crumb }: { readonly crumb: Crumb }) {
   const session = useAtomValue(sessionAtom);
   const label = SEGMENT_LABELS[crumb.segment];
   if (label !== undefined) return <>{i18n._(label)}</>;
+  const named = namedModel(crumb);
   const id = safeDecode(crumb.segment);
-  const type = crumb.previous === null ? undefined : ID_TYPES[crumb.previous];
-  if (type !== undefined) return <ModelName type={type} id={id} />;
+  // The active account's name is in the session, also before its model is loaded.
   const account = session?.user.activeAccount;
-  if (crumb.previous === 'accounts' && account?.id === id) return <Name>{account.name}</Name>;
+  if (named?.type === 'account' && account?.id === id) return <Name>{account.name}</Name>;
+  if (named !== null) return <ModelName type={named.type} id={named.id} />;
   return <span title={id}>{shortId(id)}</span>;
 }
 
-function ModelName({
-  type,
-  id,
-}: {
-  readonly type: 'asset' | 'gateway' | 'template' | 'alarm';
-  readonly id: string;
-}) {
+function ModelName({ type, id }: { readonly type: NamedType; readonly id: string }) {
   const state = useLiveModel(type, id);
-  const name = state.name === 'found' ? state.model.attributes.name : undefined;
-  if (name !== undefined && name !== '') return <Name>{name}</Name>;
+  const name = state.name === 'found' ? modelName(state.model) : '';
+  if (name !== '') return <Name>{name}</Name>;
   return <span title={id}>{shortId(id)}</span>;
+}
+
+/** A model's name as people know it: its name, or a user's full name or e-mail address. */
+function modelName(model: LocalModel<NamedType>): string {
+  const a = model.attributes as Readonly<Record<string, unknown>>;
+  const text = (key: string) => {
+    const value = a[key];
+    return typeof value === 'string' ? value.trim() : '';
+  };
+  if (model.type !== 'user') return text('name');
+  const full = `${text('firstname')} ${text('lastname')}`.trim();
+  return full !== '' ? full : text('email');
 }
