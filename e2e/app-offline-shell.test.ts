@@ -103,9 +103,9 @@ describe('the app without a network', () => {
     await devices.open(assetName);
     for (const [button, dialog] of [
       ['Collect data', 'Collect data'],
-      ['Edit Asset', 'Edit Asset'],
+      ['Edit asset', 'Edit asset'],
       ['QR code', 'QR code'],
-      ['Save as layout', 'Save as layout'],
+      ['Save as template', 'Save as template'],
     ] as const) {
       await page.getByRole('button', { name: button, exact: true }).click();
       await page.getByRole('dialog', { name: dialog }).waitFor();
@@ -115,7 +115,7 @@ describe('the app without a network', () => {
     }
 
     // A change made now waits, and the pending badge opens the list saying what it changes.
-    await page.getByRole('button', { name: 'Edit Asset', exact: true }).click();
+    await page.getByRole('button', { name: 'Edit asset', exact: true }).click();
     const form = page.getByTestId('asset-form');
     await form.getByRole('textbox', { name: 'Name' }).fill(`${assetName} (offline)`);
     await form.getByRole('button', { name: 'Save' }).click();

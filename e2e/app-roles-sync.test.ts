@@ -32,7 +32,10 @@ describe('roles, synced', () => {
     const first = await e2e.signedInApp(DEMO_USERS.admin, path);
     const second = await e2e.signedInApp(DEMO_USERS.internal, path);
 
-    const box = (tab: typeof first) => tab.page.getByRole('checkbox', { name: 'dashboard::view' });
+    const box = (tab: typeof first) =>
+      tab.page
+        .getByRole('group', { name: 'Dashboards' })
+        .getByRole('checkbox', { name: 'View', exact: true });
     await expect.poll(() => box(first).isChecked()).toBe(false);
     await expect.poll(() => box(second).isChecked()).toBe(false);
     // The box follows the local store (the worker answers a moment later): click, then wait.
@@ -65,7 +68,10 @@ describe('roles, synced', () => {
       DEMO_USERS.admin,
       `/app/accounts/${admin.accountId}/roles/${role.id}`,
     );
-    const box = () => tab.page.getByRole('checkbox', { name: 'security-insights::view' });
+    const box = () =>
+      tab.page
+        .getByRole('group', { name: 'Security insights' })
+        .getByRole('checkbox', { name: 'View', exact: true });
     await expect.poll(() => box().isChecked()).toBe(false);
     await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
 

@@ -100,7 +100,23 @@ describe('roles', () => {
       )
       .toBe(1);
     expect(await tab.page.getByRole('button', { name: 'Delete role' }).isDisabled()).toBe(true);
-    expect(await tab.page.getByRole('checkbox', { name: 'asset::view' }).isDisabled()).toBe(true);
+    const matrix = tab.page.getByTestId('permission-matrix');
+    const assetView = matrix
+      .getByRole('group', { name: 'Assets' })
+      .getByRole('checkbox', { name: 'View', exact: true });
+    expect(await assetView.isDisabled()).toBe(true);
+    // Issue 30 item 11: readable names, the id only in a tooltip, each permission once.
+    const labels = await matrix.locator('label').allTextContents();
+    expect(labels.filter((l) => l.includes('::'))).toEqual([]);
+    const ids = await matrix
+      .locator('[data-permission]')
+      .evaluateAll((boxes) => boxes.map((b) => b.getAttribute('data-permission')));
+    expect(new Set(ids).size).toBe(ids.length);
+    const alarms = matrix.getByRole('group', { name: 'Alarms' });
+    expect(await alarms.getByRole('checkbox').count()).toBe(5);
+    expect(await alarms.getByRole('checkbox', { name: 'Acknowledge' }).count()).toBe(1);
+    await assetView.hover();
+    await expect.poll(() => tab.page.getByRole('tooltip').textContent()).toBe('asset::view');
 
     // A technician (no account::view) does not get the screen at all.
     const other = await e2e.signedInApp(DEMO_USERS.tech, `/app/accounts/${admin.accountId}/roles`);

@@ -100,19 +100,19 @@ describe('layouts and templates', () => {
     const pages = new TemplatePages(page);
     await page.getByTestId('save-as-layout').click();
     const form = page.getByTestId('save-layout-form');
-    const name = form.getByRole('textbox', { name: /^Name of the layout/ });
+    const name = form.getByRole('textbox', { name: /^Name of the template/ });
     // The asset's name by default; the summary counts what is kept.
     await expect.poll(() => name.inputValue()).toBe('Cooling tower CT-2');
     await expect
       .poll(() => form.getByTestId('layout-summary').textContent())
       .toBe(
-        "The layout keeps this asset's 2 stream groups and 5 data streams with their settings, not their values.",
+        "The template keeps this asset's 2 stream groups and 5 data streams with their settings, not their values.",
       );
     await name.fill(' ');
-    await form.getByRole('button', { name: 'Save layout' }).click();
+    await form.getByRole('button', { name: 'Save template' }).click();
     await expect.poll(() => form.getByText('Name is required').count()).toBe(1);
     await name.fill('Cooling tower layout');
-    await form.getByRole('button', { name: 'Save layout' }).click();
+    await form.getByRole('button', { name: 'Save template' }).click();
     await expect.poll(() => page.getByTestId('layout-saved').count()).toBe(1);
 
     const template = async () =>
@@ -272,7 +272,7 @@ describe('layouts and templates', () => {
     // Customer South has no templates.
     const south = await e2e.signedInApp(DEMO_USERS.south, '/app/templates/list');
     const empty = south.page.getByTestId('empty-state');
-    await expect.poll(() => empty.textContent()).toContain('Save as layout');
+    await expect.poll(() => empty.textContent()).toContain('Save as template');
     await south.goto('/app/templates/demo/smartphone');
     await expect.poll(() => south.page.getByTestId('demo-missing').count()).toBe(1);
     await south.goto('/app/devices/demo/smartphone');

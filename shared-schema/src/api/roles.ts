@@ -31,22 +31,28 @@ export const PERMISSION_AREAS: readonly { readonly area: string; readonly names:
 ];
 
 /**
- * One area per model type with permissions of its own: a type that borrows another's (stream
- * groups use the streams', files the assets') adds none, and managed types have their own areas.
+ * One area per permission prefix (`alarm::…`), named by the first model type that has it, each
+ * permission once (issue 30 item 11): a type that borrows another's (stream groups use the
+ * streams', files the assets') adds none, one that adds a permission (an acknowledgement's
+ * `alarm::acknowledge`) adds it to its prefix's area; managed types have their own areas.
  */
 function modelAreas(): { area: string; names: string[] }[] {
   const seen = new Set<string>();
-  const areas: { area: string; names: string[] }[] = [];
+  const byPrefix = new Map<string, { area: string; names: string[] }>();
   for (const m of MODELS as readonly ModelDefinition[]) {
     // Groups are named by the streams' area, which comes after them.
     if (m.managed === true || m.type === 'datastreamgroup') continue;
     const { view, create, update } = m.permissions;
-    const names = [view, create, update, m.permissions.delete];
-    if (names.every((n) => seen.has(n))) continue;
-    names.forEach((n) => seen.add(n));
-    areas.push({ area: m.collection, names });
+    for (const name of [view, create, update, m.permissions.delete]) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const prefix = name.split('::')[0] ?? name;
+      const area = byPrefix.get(prefix) ?? { area: m.collection, names: [] };
+      area.names.push(name);
+      byPrefix.set(prefix, area);
+    }
   }
-  return areas;
+  return [...byPrefix.values()];
 }
 
 export const KNOWN_PERMISSIONS: ReadonlySet<string> = new Set(

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, List, Loader, Paper, Stack, Text } from '@mantine/core';
 import type { AlarmRule } from '@plant/shared-schema';
 import type { HistoryQuery, HistoryResult } from '@plant/sync-worker/api';
@@ -167,12 +167,19 @@ function TrialOutcomeText(props: {
     <Stack gap={6} aria-live="polite">
       <Text data-testid="try-rule-fired" data-count={fired}>
         {fired === 0 ? (
-          <Trans>Over the last 24 hours ({count} values) this rule would not have fired.</Trans>
+          <Trans>
+            Over the last 24 hours (<Plural value={count} one="# value" other="# values" />) this
+            rule would not have fired.
+          </Trans>
         ) : fired === 1 ? (
-          <Trans>Over the last 24 hours ({count} values) this rule would have fired once.</Trans>
+          <Trans>
+            Over the last 24 hours (<Plural value={count} one="# value" other="# values" />) this
+            rule would have fired once.
+          </Trans>
         ) : (
           <Trans>
-            Over the last 24 hours ({count} values) this rule would have fired {fired} times.
+            Over the last 24 hours (<Plural value={count} one="# value" other="# values" />) this
+            rule would have fired {fired} times.
           </Trans>
         )}
       </Text>

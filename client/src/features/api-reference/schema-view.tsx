@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Code, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
@@ -228,7 +229,8 @@ function Bounds({ schema }: { readonly schema: Schema }) {
     );
   }
   const maxItems = num('maxItems');
-  if (maxItems !== undefined) parts.push(t`at most ${maxItems} items`);
+  if (maxItems !== undefined)
+    parts.push(t`${plural(maxItems, { one: 'at most # item', other: 'at most # items' })}`);
   if (typeof schema.pattern === 'string') parts.push(t`pattern ${schema.pattern}`);
   if ('default' in schema) parts.push(t`default ${JSON.stringify(schema.default)}`);
   if (parts.length === 0) return null;

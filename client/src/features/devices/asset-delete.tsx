@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { isolate } from '@plant/shared-schema';
@@ -65,8 +65,10 @@ export function DeleteAssetButton(props: { readonly model: LocalModel<'asset'> }
         <Stack gap="sm">
           <Text size="sm" data-testid="delete-asset-consequences">
             <Trans>
-              Its {groupCount} stream groups, {streamCount} data streams and {fileCount} files
-              (photo and documents) are deleted with it. This cannot be undone.
+              Its <Plural value={groupCount} one="# stream group" other="# stream groups" />,{' '}
+              <Plural value={streamCount} one="# data stream" other="# data streams" /> and{' '}
+              <Plural value={fileCount} one="# file" other="# files" /> (photo and documents) are
+              deleted with it. This cannot be undone.
             </Trans>
           </Text>
           {error === null ? null : (

@@ -456,7 +456,7 @@ export function NewAssetForm(props: { readonly onClose: () => void }) {
 }
 
 /**
- * "Edit Asset" on the asset's page (spec 001: an asset is edited and deleted there): the form,
+ * "Edit asset" on the asset's page (spec 001: an asset is edited and deleted there): the form,
  * with asset::edit. Deleting is an action of its own beside it (asset-delete.tsx).
  */
 export function EditAssetButton(props: { readonly model: LocalModel<'asset'> }) {
@@ -467,9 +467,9 @@ export function EditAssetButton(props: { readonly model: LocalModel<'asset'> }) 
   return (
     <>
       <Button variant="light" onClick={() => setOpen(true)} data-testid="edit-asset">
-        <Trans>Edit Asset</Trans>
+        <Trans>Edit asset</Trans>
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={t`Edit Asset`} size="lg">
+      <Modal opened={open} onClose={() => setOpen(false)} title={t`Edit asset`} size="lg">
         <AssetFields
           initial={draftOf(props.model)}
           hidden={new Set(FIELDS.filter((f) => !(f in props.model.attributes)))}

@@ -1,5 +1,5 @@
 import { useState, type DragEvent, type ReactNode } from 'react';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   ActionIcon,
   Alert,
@@ -15,6 +15,7 @@ import {
   Text,
   TextInput,
   Title,
+  Tooltip,
 } from '@mantine/core';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import {
@@ -34,6 +35,7 @@ import { EmptyState } from '../../components/empty-state';
 import { PageError, usePageState } from '../../components/page-state';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
+import { permissionAreaLabel, permissionLabel } from './permission-texts';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import type { WorkerError } from '@plant/sync-worker/api';
@@ -308,7 +310,7 @@ function RoleDetails(props: {
   readonly change: RoleChange;
   readonly onDelete: () => Promise<void>;
 }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const { role, mayEdit, change } = props;
   const [name, setName] = useState(role.name);
   const [search, setSearch] = useState('');
@@ -356,7 +358,7 @@ function RoleDetails(props: {
           <Trans>Delete role</Trans>
         </Button>
         <Badge variant="light">
-          <Trans>{role.members} users</Trans>
+          <Plural value={role.members} one="# user" other="# users" />
         </Badge>
       </Group>
       {role.fixed ? (
@@ -371,17 +373,23 @@ function RoleDetails(props: {
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 3 }} data-testid="permission-matrix">
           {PERMISSION_AREAS.map((area) => (
-            <Checkbox.Group key={area.area} label={area.area} value={[...permissions]}>
+            <Checkbox.Group
+              key={area.area}
+              label={permissionAreaLabel(i18n, area.area)}
+              value={[...permissions]}
+            >
               <Stack gap={4} mt={4}>
                 {area.names.map((permission) => (
-                  <Checkbox
-                    key={permission}
-                    value={permission}
-                    label={permission}
-                    disabled={!mayEdit}
-                    checked={permissions.has(permission)}
-                    onChange={(e) => togglePermission(permission, e.currentTarget.checked)}
-                  />
+                  <Tooltip key={permission} label={permission} position="top-start" openDelay={400}>
+                    <Checkbox
+                      value={permission}
+                      label={permissionLabel(i18n, permission)}
+                      data-permission={permission}
+                      disabled={!mayEdit}
+                      checked={permissions.has(permission)}
+                      onChange={(e) => togglePermission(permission, e.currentTarget.checked)}
+                    />
+                  </Tooltip>
                 ))}
               </Stack>
             </Checkbox.Group>

@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { ActionIcon, Menu } from '@mantine/core';
 import { Link, useLocation, useRouter } from '@tanstack/react-router';
@@ -105,7 +106,7 @@ export function Breadcrumb({ narrow }: { readonly narrow: boolean }) {
                   variant="subtle"
                   color="gray"
                   size="sm"
-                  aria-label={t`Show ${hidden.length} more levels of the path`}
+                  aria-label={t`${plural(hidden.length, { one: 'Show # more level of the path', other: 'Show # more levels of the path' })}`}
                   data-testid="breadcrumb-more"
                 >
                   <IconDots size={16} />

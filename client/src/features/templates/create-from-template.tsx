@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Button, Modal, Text, TextInput } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { isolate, assetAttributesSchema, uuidv7, type TemplateGroup } from '@plant/shared-schema';
@@ -128,8 +128,10 @@ function CreateFromTemplateForm(props: {
     >
       <Text size="sm" c="dimmed">
         <Trans>
-          The new asset gets the template's {groupTotal} stream groups and {streamTotal} data
-          streams with their settings. It starts without values.
+          The new asset gets the template's{' '}
+          <Plural value={groupTotal} one="# stream group" other="# stream groups" /> and{' '}
+          <Plural value={streamTotal} one="# data stream" other="# data streams" /> with their
+          settings. It starts without values.
         </Trans>
       </Text>
       <TextInput

@@ -71,7 +71,7 @@ function NoDemo({ children }: { readonly children: ReactNode }) {
         <Text c="dimmed" ta="center" maw={480}>
           <Trans>
             The smartphone demo comes with the demo data of the machine builder's account. Switch to
-            that account, or make your own template with “Save as layout” on an asset.
+            that account, or make your own template with “Save as template” on an asset.
           </Trans>
         </Text>
         {children}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import {
@@ -30,9 +30,9 @@ export function SaveAsLayoutButton({ asset }: { readonly asset: LocalModel<'asse
   return (
     <>
       <Button variant="light" onClick={() => setOpen(true)} data-testid="save-as-layout">
-        <Trans>Save as layout</Trans>
+        <Trans>Save as template</Trans>
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={t`Save as layout`}>
+      <Modal opened={open} onClose={() => setOpen(false)} title={t`Save as template`}>
         {open ? <SaveLayoutForm asset={asset} onClose={() => setOpen(false)} /> : null}
       </Modal>
     </>
@@ -73,7 +73,9 @@ function SaveLayoutForm(props: {
     return (
       <Stack gap="sm" role="status" data-testid="layout-saved">
         <Text>
-          <Trans>The layout {isolate(saved.name)} is saved. New assets can be made from it.</Trans>
+          <Trans>
+            The template {isolate(saved.name)} is saved. New assets can be made from it.
+          </Trans>
         </Text>
         <Group justify="flex-end">
           <Anchor component={Link} to={templatePaths.details(saved.id)}>
@@ -95,7 +97,7 @@ function SaveLayoutForm(props: {
     if (!loaded) return;
     if (tooLarge()) {
       page.fail(
-        t`This asset's groups and streams are too large for one layout: pre-processing code takes the most room.`,
+        t`This asset's groups and streams are too large for one template: pre-processing code takes the most room.`,
       );
       return;
     }
@@ -117,15 +119,17 @@ function SaveLayoutForm(props: {
       testId="save-layout-form"
       onSubmit={submit}
       onCancel={props.onClose}
-      submitLabel={<Trans>Save layout</Trans>}
+      submitLabel={<Trans>Save template</Trans>}
       error={page.error}
       disabled={!loaded}
     >
       <Text size="sm" c="dimmed" data-testid="layout-summary">
         {loaded ? (
           <Trans>
-            The layout keeps this asset's {groupTotal} stream groups and {streamTotal} data streams
-            with their settings, not their values.
+            The template keeps this asset's{' '}
+            <Plural value={groupTotal} one="# stream group" other="# stream groups" /> and{' '}
+            <Plural value={streamTotal} one="# data stream" other="# data streams" /> with their
+            settings, not their values.
           </Trans>
         ) : (
           <Trans>Reading the asset's streams…</Trans>
@@ -133,7 +137,7 @@ function SaveLayoutForm(props: {
       </Text>
       <TextInput
         id="layout-name"
-        label={t`Name of the layout`}
+        label={t`Name of the template`}
         required
         value={name}
         onChange={(e) => setName(e.currentTarget.value)}

@@ -1,5 +1,5 @@
 import type { I18n } from '@lingui/core';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Badge,
   Box,
@@ -151,8 +151,9 @@ export function TemplateDetails({ model }: { readonly model: LocalModel<'templat
         </Title>
         <Text size="sm" c="dimmed" data-testid="template-summary">
           <Trans>
-            {groupTotal} stream groups, {streamTotal} data streams. A new asset made from this
-            template gets them with their settings, without values.
+            <Plural value={groupTotal} one="# stream group" other="# stream groups" />,{' '}
+            <Plural value={streamTotal} one="# data stream" other="# data streams" />. A new asset
+            made from this template gets them with their settings, without values.
           </Trans>
         </Text>
         {groups.length === 0 ? (

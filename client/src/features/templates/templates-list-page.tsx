@@ -38,9 +38,9 @@ export function TemplatesListPage() {
         <EmptyState title={<Trans>No templates yet</Trans>}>
           <Text c="dimmed" ta="center" maw={480}>
             <Trans>
-              A template is an asset's layout: its stream groups and data streams with their
-              settings. Open an asset and choose “Save as layout” to make one; new assets can then
-              be made from it.
+              A template keeps an asset's stream groups and data streams with their settings. Open
+              an asset and choose “Save as template” to make one; new assets can then be made from
+              it.
             </Trans>
           </Text>
           <Button component={Link} to={devicePaths.list()} variant="light">

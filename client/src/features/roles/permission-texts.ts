@@ -1,0 +1,44 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+
+/*
+ * The role matrix's words (issue 30 item 11): an area and an action people read, the permission's
+ * id only in a tooltip. An id this list does not know is shown as it is.
+ */
+
+const AREAS: ReadonlyMap<string, MessageDescriptor> = new Map([
+  ['assets', msg`Assets`],
+  ['gateways', msg`Gateways`],
+  ['datastreams', msg`Data streams`],
+  ['integrations', msg`Integrations`],
+  ['services', msg`Services`],
+  ['errorcodelists', msg`Error code lists`],
+  ['templates', msg`Templates`],
+  ['alarms', msg`Alarms`],
+  ['accounts', msg`Accounts`],
+  ['users', msg`Users`],
+  ['roles', msg`Roles`],
+  ['dashboards', msg`Dashboards`],
+  ['helpcenter', msg`Help center`],
+  ['security', msg`Security insights`],
+]);
+
+const ACTIONS: ReadonlyMap<string, MessageDescriptor> = new Map([
+  ['view', msg`View`],
+  ['create', msg`Create`],
+  ['edit', msg`Edit`],
+  ['delete', msg`Delete`],
+  ['acknowledge', msg`Acknowledge`],
+]);
+
+export function permissionAreaLabel(i18n: I18n, area: string): string {
+  const known = AREAS.get(area);
+  return known === undefined ? area : i18n._(known);
+}
+
+/** `alarm::acknowledge` -> "Acknowledge" (its area says whose). */
+export function permissionLabel(i18n: I18n, permission: string): string {
+  const action = permission.split('::')[1] ?? permission;
+  const known = ACTIONS.get(action);
+  return known === undefined ? permission : i18n._(known);
+}
