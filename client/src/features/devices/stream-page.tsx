@@ -29,7 +29,6 @@ import { useHistory } from '../../sync/values';
 import { syncWorker } from '../../sync/worker';
 import { streamTypeLabel, textOf } from './asset-texts';
 import { devicePaths } from './paths';
-import { StreamChart } from './stream-chart';
 import { streamShapeOf, valueText, type StreamShape } from './stream-values';
 import { Name } from '../../components/name';
 
@@ -38,6 +37,11 @@ const AlarmsSection = lazy(() =>
   import('../alarms/alarms-section').then((m) => ({ default: m.AlarmsSection })),
 );
 /* The stream's form opens on a click: its chunk (NumberInput and its number formatting) after the page. */
+/**
+ * The chart (uPlot, about a tenth of the page's first visit) is a chunk of its own, fetched with
+ * the page's history: the page's first paint needs neither (issue 30: the bundle budget).
+ */
+const StreamChart = lazy(() => import('./stream-chart').then((m) => ({ default: m.StreamChart })));
 const StreamForm = lazy(() => import('./stream-form').then((m) => ({ default: m.StreamForm })));
 
 /**
@@ -165,16 +169,18 @@ function StreamView({
         ) : shape.type === 'text' ? (
           <TextValues series={series} shape={shape} />
         ) : (
-          <StreamChart
-            series={series}
-            from={history?.from ?? range.from}
-            to={history?.to ?? range.to}
-            visMin={numberOrNull(stream.attributes.vis_min)}
-            visMax={numberOrNull(stream.attributes.vis_max)}
-            label={t`${{ name: isolate(name) }} over the chosen range`}
-            onWidth={onWidth}
-            onZoom={onZoom}
-          />
+          <Suspense fallback={<Skeleton height={320} data-testid="stream-chart-loading" />}>
+            <StreamChart
+              series={series}
+              from={history?.from ?? range.from}
+              to={history?.to ?? range.to}
+              visMin={numberOrNull(stream.attributes.vis_min)}
+              visMax={numberOrNull(stream.attributes.vis_max)}
+              label={t`${{ name: isolate(name) }} over the chosen range`}
+              onWidth={onWidth}
+              onZoom={onZoom}
+            />
+          </Suspense>
         )}
         {series !== undefined && series.ts.length === 0 && history?.loading === false ? (
           <Text c="dimmed" ta="center" data-testid="stream-no-values">
