@@ -20,6 +20,7 @@ const GERMAN_MENU = {
     'Startseite',
     'Anlagen',
     'Alarme',
+    'Vorlagen',
     'Gateways',
     'Dashboards',
     'Serviceanfragen',
