@@ -103,6 +103,8 @@ interface ListAreaOptions {
     readonly param: string;
     readonly title: MessageDescriptor;
     readonly children?: (parent: AnyRoute) => AnyRoute[];
+    /** The item's page (without children); default: the area's empty state. */
+    readonly component?: () => ReactNode;
   };
 }
 
@@ -128,7 +130,11 @@ export function listArea(
         p,
         item.param,
         item.title,
-        item.children === undefined ? {} : { children: item.children },
+        item.children !== undefined
+          ? { children: item.children }
+          : item.component !== undefined
+            ? { component: item.component }
+            : {},
       ),
     ],
   });

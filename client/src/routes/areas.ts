@@ -9,6 +9,7 @@ import { feedbackArea } from '../features/feedback/routes';
 import { firmwareArea } from '../features/firmware/routes';
 import { gatewaysArea } from '../features/gateway-pages/routes';
 import { helpcenterArea } from '../features/helpcenter/routes';
+import { homeArea } from '../features/home/routes';
 import { integrationArea } from '../features/integration/routes';
 import { qrArea } from '../features/qr/routes';
 import { reportArea } from '../features/report/routes';
@@ -38,6 +39,7 @@ export const AREAS: readonly AreaDefinition[] = [
   boardsArea,
   usersArea,
   templatesArea,
+  homeArea,
   devicesArea,
   alarmsArea,
   developerArea,

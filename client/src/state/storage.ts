@@ -27,6 +27,8 @@ export const STORAGE_KEYS = {
   devicesView: 'devicesView',
   /** Ours: the asset table's optional columns shown (a JSON list of column ids). */
   devicesColumns: 'devicesColumns',
+  /** Ours: the assets and dashboards recently opened, per user and account (state/recent.ts). */
+  recentlyOpened: 'recentlyOpened',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

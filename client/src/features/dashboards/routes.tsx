@@ -1,11 +1,18 @@
 import { msg } from '@lingui/core/macro';
 import { listArea, type AreaDefinition } from '../../routes/area-routes';
+import { lazyPage } from '../../routes/lazy';
+
+const DashboardPage = lazyPage(() => import('./dashboard-page'), 'DashboardPage');
 
 /** Dashboards (a later issue builds them): the list and one dashboard. */
 export const dashboardsArea: AreaDefinition = {
   app: (app) => [
     listArea(app, 'dashboards', msg`Dashboards`, {
-      item: { param: '$dashboardid', title: msg`Dashboard` },
+      item: {
+        param: '$dashboardid',
+        title: msg`Dashboard`,
+        component: () => <DashboardPage />,
+      },
     }),
   ],
   menu: [

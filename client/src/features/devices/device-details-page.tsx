@@ -24,6 +24,7 @@ import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
 import { useCan } from '../../permissions/permissions';
 import { useLiveModel } from '../../sync/hooks';
+import { useRecordVisit } from '../../state/recent';
 import { syncStatusAtom } from '../../sync/status';
 import { syncWorker } from '../../sync/worker';
 import { assetStatusOf, statusColor, statusLabel, textOf } from './asset-texts';
@@ -71,6 +72,8 @@ export function DeviceDetailsPage() {
   const { id = '' }: { id?: string } = useParams({ strict: false });
   const state = useLiveModel('asset', id);
   const { bootstrap } = useAtomValue(syncStatusAtom);
+  // Home's "Recently opened" (issue 30 item 4): an asset that exists here.
+  useRecordVisit('asset', state.name === 'found' ? id : null);
   if (state.name === 'found') return <AssetDetails model={state.model} />;
   // Not in the store yet is not "not found" while the store is still loading the account.
   if (state.name === 'loading' || bootstrap.name === 'idle' || bootstrap.name === 'loading') {

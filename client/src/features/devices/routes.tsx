@@ -46,12 +46,6 @@ export const devicesArea: AreaDefinition = {
   menu: [
     {
       group: 'operations',
-      position: 10,
-      // Home only forwards (to the assets), so it is never the current entry.
-      entry: { key: 'home', label: msg`Home`, icon: 'home', to: '/app/devices', section: null },
-    },
-    {
-      group: 'operations',
       position: 20,
       entry: {
         key: 'assets',

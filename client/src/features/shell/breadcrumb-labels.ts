@@ -30,6 +30,7 @@ export const SEGMENT_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   hardware: msg`Hardware feedback`,
   helpcenter: msg`Help center`,
   history: msg`Past service requests`,
+  home: msg`Home`,
   i: msg`Integration`,
   input: msg`Input`,
   integration: msg`Integration`,
