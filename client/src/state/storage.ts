@@ -27,6 +27,11 @@ export const STORAGE_KEYS = {
   devicesView: 'devicesView',
   /** Ours: the asset table's optional columns shown (a JSON list of column ids). */
   devicesColumns: 'devicesColumns',
+  /**
+   * Ours: the sign-in screen's brand, the last active account's title and login image
+   * (features/shell/account-brand.tsx); kept over sign-out, like the language.
+   */
+  loginBrand: 'loginBrand',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
