@@ -34,13 +34,18 @@ export function useLiveAccountDesign(): {
   const color1 = design?.color1 ?? null;
   const color2 = design?.color2 ?? null;
   const title = design?.title ?? null;
+  const found = model !== null;
   useEffect(() => {
-    if (model === null) return;
+    // Not in the local store yet (an account switch empties it): GET style's colours show.
+    if (!found) return;
     const root = document.documentElement.style;
     root.setProperty('--account-color1', color1 ?? DEFAULT_COLORS['--account-color1']);
     root.setProperty('--account-color2', color2 ?? DEFAULT_COLORS['--account-color2']);
     document.title = title ?? name;
-  }, [model, color1, color2, title, name]);
+    return () => {
+      for (const key of Object.keys(DEFAULT_COLORS)) root.removeProperty(key);
+    };
+  }, [found, color1, color2, title, name]);
   const loginImage = design?.loginImage ?? null;
   useEffect(() => {
     if (name !== '') rememberLoginBrand({ title: title ?? name, loginImage });
