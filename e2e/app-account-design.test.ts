@@ -123,7 +123,7 @@ describe("the account's design", () => {
     expect(await brand.getByRole('img').count()).toBe(0);
 
     // Remove takes the image away; the login image that cannot be loaded is saved.
-    await page.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('button', { name: 'Remove Desktop logo' }).click();
     expect(await desktop.inputValue()).toBe('');
     expect(await page.getByTestId('design-preview').count()).toBe(0);
     await page.getByRole('textbox', { name: 'Title' }).fill('Machine Works');

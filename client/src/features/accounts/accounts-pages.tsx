@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -441,12 +441,10 @@ function DesignImage(props: {
   readonly onChange: (text: string) => void;
 }) {
   const { t } = useLingui();
-  const id = useId();
   const { label, value } = props;
   return (
     <Stack gap={4}>
       <TextInput
-        id={id}
         label={label}
         value={value ?? ''}
         disabled={props.disabled}
@@ -456,7 +454,7 @@ function DesignImage(props: {
       />
       {value === null ? null : (
         <Group gap="sm" align="center">
-          <Paper withBorder p={4} data-testid="design-preview" aria-label={t`Preview: ${label}`}>
+          <Paper withBorder p={4} data-testid="design-preview">
             <BrandImage
               src={value}
               alt={t`Preview: ${label}`}
@@ -473,7 +471,7 @@ function DesignImage(props: {
             color="red"
             size="xs"
             disabled={props.disabled}
-            aria-describedby={id}
+            aria-label={t`Remove ${label}`}
             onClick={() => props.onChange('')}
           >
             <Trans>Remove</Trans>
