@@ -53,6 +53,7 @@ import {
   FILE_WRONG_TYPE,
   PHOTO_NOT_OF_ASSET,
   LONGITUDE_MESSAGE,
+  DESIGN_IMAGE_INVALID,
 } from '@plant/shared-schema';
 import type { WorkerError } from '@plant/sync-worker/api';
 
@@ -106,6 +107,10 @@ const KNOWN = new Map<string, MessageDescriptor>([
   [NOT_YOURS_TEXT, msg`You can only give rights you have yourself.`],
   ['Choose a role that may use the product.', msg`Choose a role that may use the product.`],
   ['Valid hex code for colours', msg`Valid hex code for colours`],
+  [
+    DESIGN_IMAGE_INVALID,
+    msg`An image is a path on this server (starting with one /) or an https:// address, without spaces.`,
+  ],
   [ACCOUNT_MOVE_CYCLE, msg`An account cannot move under itself or one of its subaccounts.`],
   [
     ACCOUNT_REACTIVATED_FROM_ABOVE,

@@ -29,6 +29,11 @@ export const STORAGE_KEYS = {
   devicesColumns: 'devicesColumns',
   /** Ours: the assets and dashboards recently opened, per user and account (state/recent.ts). */
   recentlyOpened: 'recentlyOpened',
+  /**
+   * Ours: the sign-in screen's brand, the last active account's title and login image
+   * (features/shell/account-brand.tsx); kept over sign-out, like the language.
+   */
+  loginBrand: 'loginBrand',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

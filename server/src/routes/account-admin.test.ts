@@ -4,6 +4,7 @@ import {
   ACCOUNT_MOVE_CYCLE,
   ACCOUNT_REACTIVATED_FROM_ABOVE,
   apiPaths,
+  DESIGN_IMAGE_INVALID,
   type AccountTreeNode,
   type AccountView,
   type SyncedModel,
@@ -94,6 +95,57 @@ describe('account administration', () => {
     });
     const style = await s.call('GET', apiPaths.style(ids.north), { token: admin });
     expect(style.text).toContain('#112233');
+  });
+
+  it('refuses colours that are not #rrggbb and images that are not a path or https address', async () => {
+    const design = {
+      color1: null,
+      color2: null,
+      title: null,
+      logoDesktop: null,
+      logoMobile: null,
+      loginImage: null,
+    };
+    const put = (json: object) =>
+      s.call('PUT', apiPaths.accountDesign(ids.north), {
+        token: admin,
+        json: { ...design, ...json },
+      });
+    for (const color of ['#12345', '#1234567', '336699', 'blue', '#12345g', ' #123456']) {
+      const bad = await put({ color2: color });
+      expect(bad.status, color).toBe(422);
+      expect(bad.json, color).toMatchObject({ errors: { color2: ['Valid hex code for colours'] } });
+    }
+    for (const image of [
+      'javascript:alert(1)',
+      '//elsewhere.example/a.png',
+      'http://a.example/a.png',
+      '/a b.png',
+      'logo.png',
+      'data:image/png;base64,AAAA',
+    ]) {
+      const bad = await put({ logoDesktop: image });
+      expect(bad.status, image).toBe(422);
+      expect(bad.json, image).toMatchObject({ errors: { logoDesktop: [DESIGN_IMAGE_INVALID] } });
+    }
+    const good = await put({
+      color1: '#AbCdEf',
+      logoDesktop: '/images/logo.png',
+      loginImage: 'https://cdn.example.com/login.jpg',
+    });
+    expect(good.status).toBe(200);
+    expect(dataOf<AccountView>(good).theme).toMatchObject({
+      color1: '#AbCdEf',
+      logoDesktop: '/images/logo.png',
+      loginImage: 'https://cdn.example.com/login.jpg',
+    });
+    // The design page writes the synced account model: the same checks there.
+    const model = await change(ids.north, { theme: { ...design, color1: 'red' } });
+    expect(model.status).toBe(422);
+    expect(JSON.stringify(model.json)).toContain('Valid hex code for colours');
+    const image = await change(ids.north, { theme: { ...design, logoMobile: 'javascript:x' } });
+    expect(image.status).toBe(422);
+    expect(JSON.stringify(image.json)).toContain(DESIGN_IMAGE_INVALID);
   });
 
   it('a deactivated account is turned back on from above, never by its own admin', async () => {

@@ -3,14 +3,26 @@ import { LANGUAGES } from '../constants';
 
 export const hexColorField = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Valid hex code for colours');
 
+export const DESIGN_IMAGE_INVALID =
+  'An image is a path on this server (starting with one /) or an https:// address, without spaces.';
+
+/**
+ * An image of an account's design (logos, login image): shown by <img> and CSS url(), so only a
+ * path on this server or an https address; no other scheme (javascript:, data:, http:).
+ */
+export const designImageField = z
+  .string()
+  .max(2000)
+  .regex(/^(\/(?!\/)|https:\/\/)\S*$/, DESIGN_IMAGE_INVALID);
+
 /** An account's design (spec 000 §3 Theme): colours, title, logos and the login image. */
 export const accountDesignSchema = z.object({
   color1: hexColorField.nullable(),
   color2: hexColorField.nullable(),
   title: z.string().max(250).nullable(),
-  logoDesktop: z.string().max(2000).nullable(),
-  logoMobile: z.string().max(2000).nullable(),
-  loginImage: z.string().max(2000).nullable(),
+  logoDesktop: designImageField.nullable(),
+  logoMobile: designImageField.nullable(),
+  loginImage: designImageField.nullable(),
 });
 export type AccountDesign = z.infer<typeof accountDesignSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { modelNameField } from '../api/fields';
-import { hexColorField } from '../api/user';
+import { designImageField, hexColorField } from '../api/user';
 import type { ModelDefinition } from './registry-types';
 import { viewEditPermissions } from './model-permissions';
 import { TAG_SLUG_MESSAGE } from './managed-texts';
@@ -101,9 +101,9 @@ export const accountThemeSchema = z.object({
   color1: hexColorField.nullable().default(null),
   color2: hexColorField.nullable().default(null),
   title: z.string().max(250).nullable().default(null),
-  logoDesktop: z.string().max(2000).nullable().default(null),
-  logoMobile: z.string().max(2000).nullable().default(null),
-  loginImage: z.string().max(2000).nullable().default(null),
+  logoDesktop: designImageField.nullable().default(null),
+  logoMobile: designImageField.nullable().default(null),
+  loginImage: designImageField.nullable().default(null),
 });
 
 /** The active account and, for account::view, the accounts below it (spec 000 §3). */

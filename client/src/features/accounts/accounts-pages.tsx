@@ -5,7 +5,7 @@ import {
   Anchor,
   Badge,
   Button,
-  ColorSwatch,
+  ColorInput,
   Group,
   NativeSelect,
   Paper,
@@ -39,6 +39,8 @@ import { useLiveModel, useLiveQuery, type ModelState } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { useWriteOutcome } from '../../sync/write-outcome';
 import { Name } from '../../components/name';
+import { BrandImage } from '../../components/brand-image';
+import classes from './accounts.module.css';
 
 /** An account as the screens show it: the synced `account` model. */
 type Account = { readonly id: string } & ModelAttributes<'account'>;
@@ -381,16 +383,28 @@ export function AccountDesignPage() {
       error={page.fields[field]}
     />
   );
-  // A plain field (#rrggbb) with a swatch: what is typed is what is checked.
+  // Picked from the swatch and picker or typed (#rrggbb); a wrong text stays as typed (no fix on
+  // leaving the field) and the check names it at the field.
   const colour = (field: 'color1' | 'color2', label: string) => (
-    <TextInput
+    <ColorInput
       label={label}
       value={value[field] ?? ''}
       disabled={!mayEdit}
       placeholder="#0b5394"
-      leftSection={<ColorSwatch color={value[field] ?? 'transparent'} size={18} />}
-      onChange={(e) => set(field, e.currentTarget.value.trim())}
+      format="hex"
+      fixOnBlur={false}
+      withEyeDropper={false}
+      onChange={(text) => set(field, text.trim())}
       error={page.fields[field]}
+    />
+  );
+  const image = (field: 'loginImage' | 'logoMobile' | 'logoDesktop', label: string) => (
+    <DesignImage
+      label={label}
+      value={value[field]}
+      disabled={!mayEdit}
+      error={page.fields[field]}
+      onChange={(text) => set(field, text)}
     />
   );
   return (
@@ -401,9 +415,9 @@ export function AccountDesignPage() {
       {colour('color1', t`Color1`)}
       {colour('color2', t`Color2`)}
       {text('title', t`Title`)}
-      {text('loginImage', t`Login image`)}
-      {text('logoMobile', t`Mobile logo`)}
-      {text('logoDesktop', t`Desktop logo`)}
+      {image('loginImage', t`Login image`)}
+      {image('logoMobile', t`Mobile logo`)}
+      {image('logoDesktop', t`Desktop logo`)}
       <PageError error={page.error} />
       <Group>
         <Button disabled={!mayEdit} onClick={() => void save()}>
@@ -411,6 +425,59 @@ export function AccountDesignPage() {
         </Button>
         <SavedNote saved={page.saved} />
       </Group>
+    </Stack>
+  );
+}
+
+/**
+ * An image of the design: its address, a preview of it (what the header will show, or a note
+ * when it cannot be shown) and a Remove action.
+ */
+function DesignImage(props: {
+  readonly label: string;
+  readonly value: string | null;
+  readonly disabled: boolean;
+  readonly error: string | undefined;
+  readonly onChange: (text: string) => void;
+}) {
+  const { t } = useLingui();
+  const { label, value } = props;
+  return (
+    <Stack gap={4}>
+      <TextInput
+        label={label}
+        value={value ?? ''}
+        disabled={props.disabled}
+        placeholder="/images/logo.png"
+        onChange={(e) => props.onChange(e.currentTarget.value)}
+        error={props.error}
+      />
+      {value === null ? null : (
+        <Group gap="sm" align="center">
+          <Paper withBorder p={4} data-testid="design-preview">
+            <BrandImage
+              src={value}
+              alt={t`Preview: ${label}`}
+              className={classes.preview}
+              fallback={
+                <Text size="sm" c="red" role="note">
+                  <Trans>This image cannot be shown.</Trans>
+                </Text>
+              }
+            />
+          </Paper>
+          <Button
+            variant="subtle"
+            color="red"
+            size="xs"
+            disabled={props.disabled}
+            aria-label={t`Remove ${label}`}
+            onClick={() => props.onChange('')}
+          >
+            <Trans>Remove</Trans>
+          </Button>
+        </Group>
+      )}
     </Stack>
   );
 }

@@ -1,63 +1,69 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { sessionAtom } from '../../state/session';
+import type { AccountDesign } from '@plant/shared-schema';
+import { activeAccountIdAtom, sessionAtom } from '../../state/session';
+import { rememberLoginBrand } from '../../session/login-brand';
+import { useLiveModel } from '../../sync/hooks';
+import { BrandImage } from '../../components/brand-image';
 import classes from './shell.module.css';
 
-const LOGO_VARS = {
-  desktop: '--account-logo-desktop',
-  mobile: '--account-logo-mobile',
+/** What app.css sets when the account has no colour. */
+const DEFAULT_COLORS = {
+  '--account-color1': 'var(--mantine-color-blue-6)',
+  '--account-color2': 'var(--mantine-color-gray-7)',
 } as const;
 
-interface AccountLogos {
-  readonly desktop: boolean;
-  readonly mobile: boolean;
-}
-
-function readLogos(): AccountLogos {
-  const style = getComputedStyle(document.documentElement);
-  const set = (name: string) => style.getPropertyValue(name).trim() !== '';
-  return { desktop: set(LOGO_VARS.desktop), mobile: set(LOGO_VARS.mobile) };
-}
-
 /**
- * Which logos the account's style (session/style.ts, a <style> in <head> replaced on every
- * account switch) sets: read from the page's computed style, again whenever <head> changes.
+ * The active account's design, live: the synced account model (a save on the design page, in
+ * another tab or by another admin arrives here at once), else the one stored with the session.
+ * Its colours go onto <html> (above GET style's <style>, which is read once per start) and its
+ * title into the tab's title, so a change shows without a reload.
  */
-function useAccountLogos(): AccountLogos {
-  const [logos, setLogos] = useState(readLogos);
+export function useLiveAccountDesign(): {
+  readonly name: string;
+  readonly design: AccountDesign | null;
+} {
+  const stored = useAtomValue(sessionAtom)?.user.activeAccount ?? null;
+  const id = useAtomValue(activeAccountIdAtom) ?? '';
+  const live = useLiveModel('account', id);
+  const model = live.name === 'found' ? live.model.attributes : null;
+  const name = model?.name ?? stored?.name ?? '';
+  const design = model?.theme ?? stored?.theme ?? null;
+  const color1 = design?.color1 ?? null;
+  const color2 = design?.color2 ?? null;
+  const title = design?.title ?? null;
+  const found = model !== null;
   useEffect(() => {
-    const observer = new MutationObserver(() => {
-      const next = readLogos();
-      setLogos((prev) =>
-        prev.desktop === next.desktop && prev.mobile === next.mobile ? prev : next,
-      );
-    });
-    observer.observe(document.head, { childList: true, subtree: true, characterData: true });
-    return () => observer.disconnect();
-  }, []);
-  return logos;
+    // Not in the local store yet (an account switch empties it): GET style's colours show.
+    if (!found) return;
+    const root = document.documentElement.style;
+    root.setProperty('--account-color1', color1 ?? DEFAULT_COLORS['--account-color1']);
+    root.setProperty('--account-color2', color2 ?? DEFAULT_COLORS['--account-color2']);
+    document.title = title ?? name;
+    return () => {
+      for (const key of Object.keys(DEFAULT_COLORS)) root.removeProperty(key);
+    };
+  }, [found, color1, color2, title, name]);
+  const loginImage = design?.loginImage ?? null;
+  useEffect(() => {
+    if (name !== '') rememberLoginBrand({ title: title ?? name, loginImage });
+  }, [title, name, loginImage]);
+  return { name, design };
 }
 
 /**
- * The account's logo (desktop or mobile one, from its style), else its name; leads to the start
- * page. On narrow screens without a logo it stays away: the account switcher shows the name.
+ * The account's logo (desktop or mobile one, from its live design), else its name; leads to the
+ * start page. On narrow screens without a logo it stays away: the account switcher shows the name.
  */
 export function AccountBrand({ narrow }: { readonly narrow: boolean }) {
   const { t } = useLingui();
-  const account = useAtomValue(sessionAtom)?.user.activeAccount ?? null;
-  const logos = useAccountLogos();
-  const name = account?.name ?? '';
-  const logo = narrow
-    ? logos.mobile
-      ? LOGO_VARS.mobile
-      : null
-    : logos.desktop
-      ? LOGO_VARS.desktop
-      : logos.mobile
-        ? LOGO_VARS.mobile
-        : null;
+  const { name, design } = useLiveAccountDesign();
+  const desktop = design?.logoDesktop ?? null;
+  const mobile = design?.logoMobile ?? null;
+  const logo = narrow ? mobile : (desktop ?? mobile);
+  const nameText = <bdi className={classes.brandName}>{name}</bdi>;
   if (narrow && logo === null) return null;
   return (
     <Link
@@ -67,15 +73,14 @@ export function AccountBrand({ narrow }: { readonly narrow: boolean }) {
       data-testid="account-brand"
     >
       {logo === null ? (
-        <bdi className={classes.brandName}>{name}</bdi>
+        nameText
       ) : (
-        <span
-          role="img"
-          aria-label={name}
-          className={
-            logo === LOGO_VARS.mobile ? `${classes.logo} ${classes.logoMobile}` : classes.logo
-          }
-          style={{ backgroundImage: `var(${logo})` }}
+        <BrandImage
+          src={logo}
+          alt={name}
+          className={logo === desktop ? classes.logo : `${classes.logo} ${classes.logoMobile}`}
+          fallback={nameText}
+          testId="brand-logo"
         />
       )}
     </Link>
