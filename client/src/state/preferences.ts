@@ -53,13 +53,25 @@ export const directionAtom = atom(
 export const MENU_STATES = ['full', 'icons', 'hidden', 'overlay'] as const;
 export type MenuState = (typeof MENU_STATES)[number];
 
-function storedMenuState(): MenuState {
-  const index = Number(readString(STORAGE_KEYS.menuState) ?? '0');
+/** The user's choice, or null: none yet, the screen's width decides (`defaultMenuState`). */
+function storedMenuState(): MenuState | null {
+  const stored = readString(STORAGE_KEYS.menuState);
+  if (stored === null) return null;
+  const index = Number(stored);
   return MENU_STATES[Number.isInteger(index) ? index % MENU_STATES.length : 0] ?? 'full';
 }
 
-const menuStateValue = atom<MenuState>(storedMenuState());
+/**
+ * Before the user chooses (issue 30 item 12): the full menu on a wide screen, its icons on a
+ * tablet's (1024 px and less), where the full one takes a quarter of the page.
+ */
+export function defaultMenuState(tablet: boolean): MenuState {
+  return tablet ? 'icons' : 'full';
+}
 
+const menuStateValue = atom<MenuState | null>(storedMenuState());
+
+/** The chosen display state of the side menu, null until the user chooses one. */
 export const menuStateAtom = atom(
   (get) => get(menuStateValue),
   (_get, set, next: MenuState) => {

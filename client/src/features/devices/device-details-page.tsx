@@ -117,9 +117,10 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
 
   return (
     <Stack gap="lg" data-testid="asset-details" data-id={model.id}>
-      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
+      {/* The actions wrap under the name on a tablet rather than squeeze it (issue 30 item 12). */}
+      <Group justify="space-between" align="flex-start" gap="md">
         <AssetPhoto asset={model} size={96} />
-        <Box miw={0} style={{ flex: 1 }}>
+        <Box miw={0} style={{ flex: '1 1 16rem' }}>
           <InlineEdit
             label={t`Name`}
             value={name}
@@ -128,7 +129,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
             save={save('name')}
             testId="asset-name"
           >
-            <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+            <Title order={1} style={{ overflowWrap: 'break-word' }}>
               <Name testId="asset-title-name">{name}</Name>
             </Title>
           </InlineEdit>

@@ -278,7 +278,8 @@ export function RolesPage() {
             </form>
           ) : null}
         </Stack>
-        <div style={{ flex: 1 }}>
+        {/* Shrinks beside the list (min-width 0): the matrix scrolls in its own frame instead. */}
+        <div style={{ flex: 1, minWidth: 0 }}>
           {selected === null ? (
             <EmptyState title={t`Choose a role to see what it may do.`} />
           ) : (
@@ -371,7 +372,11 @@ function RoleDetails(props: {
         <Title order={2} size="h4">
           <Trans>Permissions</Trans>
         </Title>
-        <SimpleGrid cols={{ base: 1, sm: 3 }} data-testid="permission-matrix">
+        <SimpleGrid
+          cols={{ base: 1, sm: 3 }}
+          data-testid="permission-matrix"
+          style={{ overflowX: 'auto' }}
+        >
           {PERMISSION_AREAS.map((area) => (
             <Checkbox.Group
               key={area.area}

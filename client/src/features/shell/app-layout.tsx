@@ -5,7 +5,12 @@ import { useMediaQuery, useReducedMotion } from '@mantine/hooks';
 import { Outlet, useLocation } from '@tanstack/react-router';
 import { useAtom } from 'jotai';
 import { IconMenu } from '../../components/icons';
-import { menuStateAtom, nextMenuState, type MenuState } from '../../state/preferences';
+import {
+  defaultMenuState,
+  menuStateAtom,
+  nextMenuState,
+  type MenuState,
+} from '../../state/preferences';
 import { Banners } from '../banners/banners';
 import { AccountBrand } from './account-brand';
 import { AccountSwitcher } from './account-switcher';
@@ -19,6 +24,8 @@ import menuClasses from './side-menu.module.css';
 
 /** Spec 000 §9: mobile is a width under 769 px. */
 export const NARROW_QUERY = '(max-width: 768px)';
+/** A tablet's width (1024 x 768 landscape): the menu starts as icons there. */
+export const TABLET_QUERY = '(max-width: 1024px)';
 
 const MENU_WIDTH = { full: 248, rail: 64 } as const;
 
@@ -33,7 +40,11 @@ export function AppLayout() {
     getInitialValueInEffect: false,
   });
   const reduced = useReducedMotion();
-  const [menuState, setMenuState] = useAtom(menuStateAtom);
+  const tablet = useMediaQuery(TABLET_QUERY, matchMedia(TABLET_QUERY).matches, {
+    getInitialValueInEffect: false,
+  });
+  const [chosenMenuState, setMenuState] = useAtom(menuStateAtom);
+  const menuState = chosenMenuState ?? defaultMenuState(tablet);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const pathname = useLocation({ select: (l) => l.pathname });
   const menuId = useId();

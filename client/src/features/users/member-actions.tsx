@@ -200,6 +200,8 @@ export function MemberTags(props: {
         <Badge
           key={tag.id}
           variant="outline"
+          // A slug is one word, its hyphens included: the column makes room for it whole.
+          styles={{ label: { whiteSpace: 'nowrap' } }}
           rightSection={
             mayTag ? (
               <ActionIcon
