@@ -116,19 +116,21 @@ export function DateRangeControl() {
             )}
           </Button>
         </Popover.Target>
-        <Popover.Dropdown>
-          <Stack gap="sm" w={280}>
+        <Popover.Dropdown data-testid="date-range-custom">
+          {/* Each button on its own row, full width: a longer word (German, Russian) or a wider
+              number field never pushes one past the edge (issue 30 item 8). */}
+          <Stack gap="sm" w={300} maw="calc(100vw - 48px)">
             <Text size="sm" fw={600}>
               <Trans>The last</Trans>
             </Text>
-            <Group gap="xs" wrap="nowrap" align="flex-end">
+            <Group gap="xs" wrap="nowrap" align="flex-end" grow preventGrowOverflow={false}>
               <NumberInput
                 label={t`Amount`}
                 min={1}
                 max={9999}
                 value={amount}
                 onChange={setAmount}
-                w={90}
+                miw={0}
               />
               <Select
                 label={t`Unit`}
@@ -139,12 +141,12 @@ export function DateRangeControl() {
                   if (picked !== undefined) setUnit(picked.value);
                 }}
                 data={UNITS.map((u) => ({ value: u.value, label: i18n._(u.label) }))}
-                w={110}
+                miw={0}
               />
-              <Button size="sm" onClick={applyRelative}>
-                <Trans>Show</Trans>
-              </Button>
             </Group>
+            <Button size="sm" onClick={applyRelative} fullWidth>
+              <Trans>Show</Trans>
+            </Button>
             <Text size="sm" fw={600}>
               <Trans>A fixed range</Trans>
             </Text>
@@ -160,7 +162,7 @@ export function DateRangeControl() {
               value={to}
               onChange={(e) => setTo(e.currentTarget.value)}
             />
-            <Button size="sm" variant="light" onClick={applyHistoric}>
+            <Button size="sm" variant="light" onClick={applyHistoric} fullWidth>
               <Trans>Show this range</Trans>
             </Button>
             {error === null ? null : (
