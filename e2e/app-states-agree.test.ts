@@ -4,6 +4,7 @@ import { apiPaths, type PointValue } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { demoGateway } from '../server/src/testing/gateway-client';
 import { E2e } from './support/fixture';
+import { ShellPage } from './support/pages/shell';
 
 /*
  * States agree (issue 30 item 8, and the charts of item 12): an asset with a raised critical alarm
@@ -103,8 +104,7 @@ function pointerValue(page: Page): Promise<string | null> {
     .textContent();
 }
 
-const metric = (page: Page, key: string) =>
-  page.locator(`[data-metric="${key}"] dd`).textContent();
+const metric = (page: Page, key: string) => page.locator(`[data-metric="${key}"] dd`).textContent();
 
 /** Every button of the custom range popover lies inside it, and it inside the window. */
 async function popoverFits(page: Page): Promise<string[]> {
@@ -112,6 +112,8 @@ async function popoverFits(page: Page): Promise<string[]> {
   await rangeButton.click();
   const dropdown = page.getByTestId('date-range-custom');
   await expect.poll(() => dropdown.isVisible()).toBe(true);
+  // Its form is a chunk of its own, loaded on the first opening.
+  await expect.poll(() => dropdown.locator('input[type="datetime-local"]').count()).toBe(2);
   // Wait for the popover to stand still (its transition): the same box twice in a row.
   let last = '';
   await expect
@@ -132,7 +134,18 @@ async function popoverFits(page: Page): Promise<string[]> {
       if (r.width === 0 && r.height === 0) continue;
       if (r.left < outer.left - 0.5 || r.right > outer.right + 0.5) {
         const name = child.textContent || child.getAttribute('aria-label') || child.id;
-        out.push(`${child.tagName} ${name} cut: ${r.left}..${r.right} in ${outer.left}..${outer.right}`);
+        out.push(
+          `${child.tagName} ${name} cut: ${r.left}..${r.right} in ${outer.left}..${outer.right}`,
+        );
+      }
+      // A button squeezed narrower than its words clips them (its label hides the overflow).
+      for (const part of [child, ...child.querySelectorAll('span')]) {
+        if (part.scrollWidth > part.clientWidth + 1) {
+          out.push(
+            `${child.tagName} ${child.textContent} squeezed: ${part.scrollWidth} > ${part.clientWidth}`,
+          );
+          break;
+        }
       }
     }
     return out;
@@ -277,5 +290,12 @@ describe('states agree', () => {
       expect(xs.every((l) => l.start >= 0 && l.end <= width + 20)).toBe(true);
       expect(collisions(await axisLabels(page, 'y'), 0), quick).toEqual([]);
     }
+
+    // In German (longer words: "Anzeigen" did not fit beside the two fields), tablet and desktop.
+    await new ShellPage(page).choosePreference('Deutsch');
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('de');
+    expect(await popoverFits(page)).toEqual([]);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    expect(await popoverFits(page)).toEqual([]);
   });
 });
