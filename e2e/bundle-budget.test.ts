@@ -17,7 +17,8 @@ import {
 /**
  * Pages allowed over the 300 KB of issue 5 (a ratchet: entries may only shrink or go). None
  * since issue 29: the stream page was at 300.5 KB until the service worker's registration
- * (workbox-window, 2.3 KB) left every first visit; it is at 297.9 KB.
+ * (workbox-window, 2.3 KB) left every first visit; at 301.5 KB again with issue 30's chart
+ * labels, it is at 283.9 KB since the custom range's form loads on its first opening.
  */
 const OVER_BUDGET_TODAY: Readonly<Record<string, number>> = {};
 

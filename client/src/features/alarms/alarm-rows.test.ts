@@ -86,6 +86,11 @@ describe('the alarm list', () => {
     expect(summary.worstByAsset.get(ASSET)).toBe('critical');
     expect(summarise(list.slice(0, 2), NOW).worstByAsset.get(ASSET)).toBe('info');
     expect(summarise([list[0]!], NOW).worstByAsset.size).toBe(0);
+    // The worst raised alarm itself, with its name: what the asset's shown status reads.
+    expect(summary.raisedByAsset.get(ASSET)).toEqual({
+      severity: 'critical',
+      name: 'active critical acked',
+    });
   });
 });
 

@@ -77,17 +77,35 @@ export function alarmRows<T extends { readonly attributes: Alarmish }>(
     .sort((x, y) => compareAlarms(x.attributes, y.attributes, now));
 }
 
-/** Per asset, the worst severity of its raised alarms; and how many alarms need attention. */
+/** An asset's worst raised alarm: what its shown status and badges read. */
+export interface RaisedAlarm {
+  readonly severity: AlarmSeverity;
+  readonly name: string;
+}
+
+/**
+ * Per asset, its worst raised alarm (the worst severity; among equals the first by name) and that
+ * severity; and how many alarms need attention.
+ */
 export function summarise(
   alarms: readonly { readonly attributes: Alarmish }[],
   now: number,
-): { readonly worstByAsset: ReadonlyMap<string, AlarmSeverity>; readonly attention: number } {
-  const worstByAsset = new Map<string, AlarmSeverity>();
+): {
+  readonly worstByAsset: ReadonlyMap<string, AlarmSeverity>;
+  readonly raisedByAsset: ReadonlyMap<string, RaisedAlarm>;
+  readonly attention: number;
+} {
+  const raisedByAsset = new Map<string, RaisedAlarm>();
   let attention = 0;
   for (const { attributes: a } of alarms) {
     if (needsAttention(a, now)) attention += 1;
-    if (isRaised(a, now))
-      worstByAsset.set(a.asset_id, worse(a.severity, worstByAsset.get(a.asset_id)));
+    if (!isRaised(a, now)) continue;
+    const known = raisedByAsset.get(a.asset_id);
+    const rank = known === undefined ? 1 : SEVERITY_RANK[known.severity] - SEVERITY_RANK[a.severity];
+    if (rank > 0 || (rank === 0 && known !== undefined && a.name.localeCompare(known.name) < 0))
+      raisedByAsset.set(a.asset_id, { severity: a.severity, name: a.name });
   }
-  return { worstByAsset, attention };
+  const worstByAsset = new Map<string, AlarmSeverity>();
+  for (const [asset, alarm] of raisedByAsset) worstByAsset.set(asset, alarm.severity);
+  return { worstByAsset, raisedByAsset, attention };
 }

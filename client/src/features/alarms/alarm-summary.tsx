@@ -6,7 +6,7 @@ import { Badge, VisuallyHidden, type MantineColor } from '@mantine/core';
 import type { AlarmSeverity } from '@plant/shared-schema';
 import { useCan } from '../../permissions/permissions';
 import { useLiveQuery } from '../../sync/hooks';
-import { summarise } from './alarm-rows';
+import { summarise, type RaisedAlarm } from './alarm-rows';
 
 /*
  * What the always-loaded screens show of alarms (the menu's badge, the asset lists' and the asset
@@ -42,11 +42,13 @@ const SUMMARY_LIMIT = 1000;
 export interface AlarmSummary {
   /** Per asset id, the worst severity of its raised alarms. */
   readonly worstByAsset: ReadonlyMap<string, AlarmSeverity>;
+  /** Per asset id, its worst raised alarm (what its shown status reads: devices/asset-texts). */
+  readonly raisedByAsset: ReadonlyMap<string, RaisedAlarm>;
   /** Raised, unacknowledged, not shelved. */
   readonly attention: number;
 }
 
-const NONE: AlarmSummary = { worstByAsset: new Map(), attention: 0 };
+const NONE: AlarmSummary = { worstByAsset: new Map(), raisedByAsset: new Map(), attention: 0 };
 
 /** The account's alarms, summarised live (nothing without alarm::view). */
 export function useAlarmSummary(): AlarmSummary {

@@ -21,11 +21,6 @@ const STATUS_COLORS: Record<AssetStatus, MantineColor> = {
   offline: 'gray',
 };
 
-/** An asset's status as stored. */
-export function assetStatusOf(attributes: { readonly status: AssetStatus }): AssetStatus {
-  return attributes.status;
-}
-
 export function statusLabel(i18n: I18n, status: AssetStatus): string {
   return i18n._(STATUS_LABELS[status]);
 }

@@ -27,7 +27,9 @@ import { useLiveModel } from '../../sync/hooks';
 import { useRecordVisit } from '../../state/recent';
 import { syncStatusAtom } from '../../sync/status';
 import { syncWorker } from '../../sync/worker';
-import { assetStatusOf, statusColor, statusLabel, textOf } from './asset-texts';
+import { textOf } from './asset-texts';
+import { assetStatusOf } from './asset-status-rule';
+import { AssetStatusBadge } from './asset-status';
 import { translateServerText } from '../../i18n/server-texts';
 import { InlineEdit, ValueText, type Validation } from './inline-edit';
 import { OnlineBadge } from '../gateway-pages/gateway-texts';
@@ -101,11 +103,10 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
   const name = textOf(model.attributes, 'name');
   const description = textOf(model.attributes, 'description');
   const mac = textOf(model.attributes, 'mac');
-  const status = assetStatusOf(model.attributes);
   const gatewayId = model.attributes.gateway_id;
   const [collecting, setCollecting] = useState(false);
   const canCollect = can('gateway::edit') && can('datastream::create');
-  const { worstByAsset } = useAlarmSummary();
+  const { worstByAsset, raisedByAsset } = useAlarmSummary();
 
   const save =
     (field: EditableField) =>
@@ -146,9 +147,10 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
               </Badge>
             </Tooltip>
           ) : null}
-          <Badge color={statusColor(status)} variant="light">
-            {statusLabel(i18n, status)}
-          </Badge>
+          <AssetStatusBadge
+            shown={assetStatusOf(model.attributes, raisedByAsset.get(model.id))}
+            size="md"
+          />
           <AlarmSeverityBadge severity={worstByAsset.get(model.id)} size="md" />
           <Suspense fallback={null}>
             <QrCodeButton item={{ kind: 'asset', id: model.id }} name={name} />

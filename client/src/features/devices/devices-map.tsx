@@ -18,6 +18,8 @@ import type { LocalModel, QueryResult } from '@plant/sync-worker/api';
 import { callApi } from '../../session/api';
 import { useLiveQuery, type ListQuery } from '../../sync/hooks';
 import { statusColor, type AssetStatus } from './asset-texts';
+import { assetStatusOf } from './asset-status-rule';
+import { useAlarmSummary } from '../alarms/alarm-summary';
 import { useFillHeight } from './devices-table';
 import classes from './devices.module.css';
 import { devicePaths } from './paths';
@@ -54,6 +56,7 @@ export default function DevicesMap({ query, onShowTable }: DevicesMapProps) {
   const { t } = useLingui();
   const navigate = useNavigate();
   const assets = useAllModels(query);
+  const { raisedByAsset } = useAlarmSummary();
   const placed = useMemo<FeatureCollection<Point, AssetFeature['properties']>>(
     () => ({
       type: 'FeatureCollection',
@@ -64,12 +67,16 @@ export default function DevicesMap({ query, onShowTable }: DevicesMapProps) {
           {
             type: 'Feature',
             geometry: { type: 'Point', coordinates: [position.lng, position.lat] },
-            properties: { id: m.id, name: m.attributes.name, status: m.attributes.status },
+            properties: {
+              id: m.id,
+              name: m.attributes.name,
+              status: assetStatusOf(m.attributes, raisedByAsset.get(m.id)).status,
+            },
           },
         ];
       }),
     }),
-    [assets.items],
+    [assets.items, raisedByAsset],
   );
   const tilesUrl = useTilesUrl();
   const webgl = useMemo(hasWebGl2, []);

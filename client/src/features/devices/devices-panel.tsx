@@ -8,15 +8,18 @@ import {
   type RefObject,
 } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Badge, Highlight, Skeleton, Text, VisuallyHidden } from '@mantine/core';
+import { Highlight, Skeleton, Text, VisuallyHidden } from '@mantine/core';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { AlarmSeverity } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { useLiveQuery } from '../../sync/hooks';
 import { useAssetValues } from '../../sync/values';
-import { assetStatusOf, statusColor, statusLabel, textOf } from './asset-texts';
+import { textOf } from './asset-texts';
+import { assetStatusOf } from './asset-status-rule';
+import { AssetStatusBadge } from './asset-status';
 import { AlarmSeverityBadge, useAlarmSummary, worstOf } from '../alarms/alarm-summary';
+import type { RaisedAlarm } from '../alarms/alarm-rows';
 import { useFillHeight, useListWindow, type ListWindowProps } from './devices-table';
 import classes from './devices.module.css';
 import { FileImage } from './file-image';
@@ -54,7 +57,7 @@ export function DevicesPanel(props: DevicesPanelProps) {
   const { total, at, highlight } = props;
   const { t } = useLingui();
   // One live query of the account's alarms for every card (the worst raised one per asset).
-  const { worstByAsset } = useAlarmSummary();
+  const { worstByAsset, raisedByAsset } = useAlarmSummary();
   const navigate = useNavigate();
   const scrollRef = useRef<HTMLDivElement>(null);
   const height = useFillHeight(scrollRef);
@@ -165,6 +168,7 @@ export function DevicesPanel(props: DevicesPanelProps) {
                   total={total}
                   model={at(index)}
                   alarm={worstOf(worstByAsset, at(index))}
+                  raised={raisedByAsset}
                   highlight={highlight}
                   tabbable={index === tabbable}
                   onFocus={() => setActive(index)}
@@ -184,6 +188,7 @@ function AssetCard({
   total,
   model,
   alarm,
+  raised,
   highlight,
   tabbable,
   onFocus,
@@ -193,12 +198,12 @@ function AssetCard({
   readonly total: number;
   readonly model: LocalModel<'asset'> | undefined;
   readonly alarm: AlarmSeverity | undefined;
+  readonly raised: ReadonlyMap<string, RaisedAlarm>;
   readonly highlight: string;
   readonly tabbable: boolean;
   readonly onFocus: () => void;
   readonly onClick: (event: MouseEvent<HTMLElement>) => void;
 }) {
-  const { i18n } = useLingui();
   const common = {
     role: 'listitem',
     'aria-posinset': index + 1,
@@ -218,7 +223,6 @@ function AssetCard({
     );
   }
   const name = textOf(model.attributes, 'name');
-  const status = assetStatusOf(model.attributes);
   return (
     <div {...common} data-testid="device-card" data-id={model.id} onClick={onClick}>
       <AssetCardPhoto name={name} photo={model.attributes.photo} />
@@ -229,14 +233,10 @@ function AssetCard({
             {name}
           </Highlight>
         </Link>
-        <Badge
-          color={statusColor(status)}
-          variant="light"
-          size="sm"
-          data-testid="device-card-status"
-        >
-          {statusLabel(i18n, status)}
-        </Badge>
+        <AssetStatusBadge
+          shown={assetStatusOf(model.attributes, raised.get(model.id))}
+          testId="device-card-status"
+        />
         <AlarmSeverityBadge severity={alarm} size="xs" />
         <KeyValues assetId={model.id} />
       </div>

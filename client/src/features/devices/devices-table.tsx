@@ -26,7 +26,9 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { LocalModel } from '@plant/sync-worker/api';
 import type { ListRange } from '../../sync/hooks';
 import type { DeviceColumn } from '../../state/preferences';
-import { assetStatusOf, statusColor, statusLabel, textOf } from './asset-texts';
+import { textOf } from './asset-texts';
+import { assetStatusOf } from './asset-status-rule';
+import { AssetStatusBadge } from './asset-status';
 import { AlarmSeverityBadge, useAlarmSummary, worstOf } from '../alarms/alarm-summary';
 import classes from './devices.module.css';
 import { devicePaths } from './paths';
@@ -105,7 +107,7 @@ export interface DevicesTableProps extends ListWindowProps {
 export function DevicesTable(props: DevicesTableProps) {
   const { total, at, highlight, gatewayCell, sort, onSort } = props;
   const shown = new Set<ColumnId>(['name', ...props.columns]);
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const navigate = useNavigate();
   const scrollRef = useRef<HTMLDivElement>(null);
   const height = useFillHeight(scrollRef);
@@ -122,7 +124,7 @@ export function DevicesTable(props: DevicesTableProps) {
   const last = items.at(-1)?.index ?? 0;
   const { offset, active, setActive } = useListWindow(virtualizer, { first, last }, props);
   // One live query of the account's alarms for every row (the worst raised one per asset).
-  const { worstByAsset } = useAlarmSummary();
+  const { worstByAsset, raisedByAsset } = useAlarmSummary();
 
   const columns = useMemo<ColumnDef<TableRow>[]>(() => {
     const all: ColumnDef<TableRow>[] = [
@@ -146,12 +148,10 @@ export function DevicesTable(props: DevicesTableProps) {
         id: 'status',
         header: t`Status`,
         cell: ({ row }) => {
-          const status = assetStatusOf(row.original.model.attributes);
+          const { model } = row.original;
           return (
             <Group gap={4} wrap="nowrap">
-              <Badge color={statusColor(status)} variant="light" size="sm">
-                {statusLabel(i18n, status)}
-              </Badge>
+              <AssetStatusBadge shown={assetStatusOf(model.attributes, raisedByAsset.get(model.id))} />
               <AlarmSeverityBadge severity={worstOf(worstByAsset, row.original.model)} size="xs" />
             </Group>
           );
@@ -194,7 +194,7 @@ export function DevicesTable(props: DevicesTableProps) {
       },
     ];
     return all;
-  }, [t, i18n, highlight, gatewayCell, worstByAsset]);
+  }, [t, highlight, gatewayCell, worstByAsset, raisedByAsset]);
   const visibleColumns = useMemo(
     () => columns.filter((c) => shown.has(c.id as ColumnId)),
     // `shown` is made from `props.columns` on every render.

@@ -1,12 +1,37 @@
 import { useEffect, useRef, useState } from 'react';
+import { useLingui } from '@lingui/react/macro';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { HistorySeries } from '@plant/sync-worker/api';
+import { isStepped, stepLevels } from './stream-figures';
+import { valueText, valueWithUnit, type StreamShape } from './stream-values';
+
+/* The axes' font, set here so the labels' widths can be measured as drawn. */
+const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+/* At least this much room per x label (CSS px): "00:00" and "29 Nov" with air between. */
+const X_SPACE = 90;
+const DAY = 86_400_000;
+
+/** A label as drawn on an axis: its text and where it starts and ends (CSS px in the chart). */
+interface DrawnLabel {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** How many decimals an axis step needs (uPlot's steps are 1, 2, 2.5, 5 times powers of 10). */
+function decimalsOf(step: number): number {
+  const text = String(step);
+  const dot = text.indexOf('.');
+  return dot < 0 || text.includes('e') ? 0 : Math.min(6, text.length - dot - 1);
+}
 
 /**
- * A stream's history as a uPlot line: the x axis is the range asked for (gaps stay gaps), the y
- * axis the stream's visualisation minimum and maximum when set. Dragging across the chart picks
- * a range (`onZoom`), which the page makes the shared range.
+ * A stream's history as a uPlot chart: the x axis is the range asked for (gaps stay gaps), the y
+ * axis the stream's visualisation minimum and maximum when set. Booleans and states are steps
+ * labelled On/Off or by their state texts. The value under the pointer shows in the legend below
+ * (with its unit). Dragging across the chart picks a range (`onZoom`), which the page makes the
+ * shared range; a double-click asks for the range before (`onReset`).
  */
 export function StreamChart({
   series,
@@ -14,25 +39,41 @@ export function StreamChart({
   to,
   visMin,
   visMax,
+  name,
   label,
+  shape,
   onWidth,
   onZoom,
+  onReset,
 }: {
   readonly series: HistorySeries | undefined;
   readonly from: number;
   readonly to: number;
   readonly visMin: number | null;
   readonly visMax: number | null;
+  /** The stream's name (the legend's). */
+  readonly name: string;
+  /** The chart's accessible name. */
   readonly label: string;
+  readonly shape: StreamShape;
   /** The chart's width in CSS pixels (the page asks for about twice as many points). */
   readonly onWidth: (width: number) => void;
   readonly onZoom: (from: number, to: number) => void;
+  readonly onReset: () => void;
 }) {
+  const { t, i18n } = useLingui();
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [width, setWidth] = useState(0);
   const zoom = useRef(onZoom);
   zoom.current = onZoom;
+  const reset = useRef(onReset);
+  reset.current = onReset;
+  const stepped = isStepped(shape);
+  // A state stream's levels: its coded states and the codes in the range (a new one redraws).
+  const levels = stepped ? stepLevels(shape, series?.values ?? []) : [];
+  const levelsKey = levels.join(',');
+  const shapeKey = `${shape.type}|${shape.unit}|${JSON.stringify(shape.stateTexts)}`;
 
   // The width follows the box (tablets turn, menus open).
   useEffect(() => {
@@ -51,25 +92,97 @@ export function StreamChart({
   useEffect(() => {
     const el = box.current;
     if (el === null || width === 0) return;
+    const texts = (v: number) => valueText(i18n, shape, v);
+    const xLabel = (ts: number, step: number) => {
+      const date = new Date(ts * 1000);
+      const midnight = date.getHours() === 0 && date.getMinutes() === 0;
+      if (step * 1000 >= DAY || (midnight && step < 86_400)) {
+        return i18n.date(date, { day: 'numeric', month: 'short' });
+      }
+      return i18n.date(date, { hour: '2-digit', minute: '2-digit' });
+    };
+    const steps = uPlot.paths.stepped?.({ align: 1 });
+    const yLevels = levelsKey === '' ? [] : levelsKey.split(',').map(Number);
+    // What each axis drew last, for the data attributes the layout checks read.
+    const drawn: { x: number[]; xText: string[]; y: number[]; yText: string[] } = {
+      x: [],
+      xText: [],
+      y: [],
+      yText: [],
+    };
+    const measure = (u: uPlot, text: string) => {
+      u.ctx.save();
+      u.ctx.font = AXIS_FONT;
+      const w = u.ctx.measureText(text).width;
+      u.ctx.restore();
+      return w;
+    };
+    const yScale: uPlot.Scale = stepped
+      ? {
+          range: () => [
+            Math.min(...yLevels, 0) - 0.3,
+            Math.max(...yLevels, stepped && shape.type === 'boolean' ? 1 : 0) + 0.3,
+          ],
+        }
+      : visMin !== null || visMax !== null
+        ? { range: (_u, min, max) => [visMin ?? min, visMax ?? max] }
+        : { auto: true };
     const opts: uPlot.Options = {
       width,
       height: 320,
       cursor: { drag: { x: true, y: false, setScale: false } },
       scales: {
         x: { time: true, range: () => [from / 1000, to / 1000] },
-        y:
-          visMin !== null || visMax !== null
-            ? {
-                range: (_u, min, max) => [visMin ?? min, visMax ?? max],
-              }
-            : { auto: true },
+        y: yScale,
       },
-      axes: [{}, { size: 60 }],
-      series: [
-        {},
-        { label, stroke: '#228be6', width: 1.5, spanGaps: false, points: { show: false } },
+      axes: [
+        {
+          font: AXIS_FONT,
+          space: X_SPACE,
+          values: (_u, splits, _axis, _space, step) => {
+            const out = splits.map((s) => xLabel(s, step));
+            drawn.x = splits;
+            drawn.xText = out;
+            return out;
+          },
+        },
+        {
+          font: AXIS_FONT,
+          ...(stepped ? { splits: () => yLevels } : {}),
+          values: (_u, splits, _axis, _space, step) => {
+            const out = stepped
+              ? splits.map(texts)
+              : splits.map((s) => i18n.number(s, { maximumFractionDigits: decimalsOf(step) }));
+            drawn.y = splits;
+            drawn.yText = out;
+            return out;
+          },
+          // As wide as its longest label (a state text, a long number) plus the ticks.
+          size: (u, values) => {
+            const longest = Math.max(0, ...(values ?? []).map((v) => measure(u, v)));
+            return Math.ceil(Math.min(200, longest) + 18);
+          },
+        },
       ],
-      legend: { show: false },
+      series: [
+        {
+          label: t`Time`,
+          value: (_u, v) =>
+            v === null
+              ? '–'
+              : i18n.date(new Date(v * 1000), { dateStyle: 'medium', timeStyle: 'medium' }),
+        },
+        {
+          label: name,
+          stroke: '#228be6',
+          width: 1.5,
+          spanGaps: false,
+          points: { show: false },
+          ...(stepped && steps !== undefined ? { paths: steps } : {}),
+          value: (_u, v) => (v === null ? '–' : valueWithUnit(i18n, shape, v)),
+        },
+      ],
+      legend: { show: true, live: true },
       hooks: {
         setSelect: [
           (u) => {
@@ -80,15 +193,41 @@ export function StreamChart({
             zoom.current(Math.round(a), Math.round(b));
           },
         ],
+        // The labels as drawn, for the layout checks (e2e): where each starts and ends.
+        draw: [
+          (u) => {
+            const left = u.bbox.left / uPlot.pxRatio;
+            const top = u.bbox.top / uPlot.pxRatio;
+            const xs: DrawnLabel[] = drawn.x.map((s, i) => {
+              const text = drawn.xText[i] ?? '';
+              const mid = left + u.valToPos(s, 'x');
+              const w = measure(u, text);
+              return { text, start: mid - w / 2, end: mid + w / 2 };
+            });
+            const ys: DrawnLabel[] = drawn.y.map((s, i) => {
+              const mid = top + u.valToPos(s, 'y');
+              return { text: drawn.yText[i] ?? '', start: mid - 7, end: mid + 7 };
+            });
+            u.root.dataset.xLabels = JSON.stringify(xs);
+            u.root.dataset.yLabels = JSON.stringify(ys);
+            u.root.dataset.plotWidth = String(Math.round(u.width));
+          },
+        ],
       },
     };
     const made = new uPlot(opts, [[], []], el);
+    // A double-click goes back to the range chosen before zooming in.
+    const onDoubleClick = () => reset.current();
+    made.over.addEventListener('dblclick', onDoubleClick);
     plot.current = made;
     return () => {
+      made.over.removeEventListener('dblclick', onDoubleClick);
       made.destroy();
       plot.current = null;
     };
-  }, [width, from, to, visMin, visMax, label]);
+    // `shape` is read through shapeKey; `levels` through levelsKey.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [width, from, to, visMin, visMax, name, shapeKey, levelsKey, stepped, i18n, t]);
 
   useEffect(() => {
     const u = plot.current;
@@ -101,7 +240,7 @@ export function StreamChart({
       ys.push(typeof v === 'number' ? v : null);
     }
     u.setData([xs, ys]);
-  }, [series, width, from, to, visMin, visMax, label]);
+  }, [series, width, from, to, visMin, visMax, name, shapeKey, levelsKey, i18n, t]);
 
   return (
     <div
@@ -110,6 +249,7 @@ export function StreamChart({
       aria-label={label}
       data-testid="stream-chart"
       data-points={series?.ts.length ?? 0}
+      data-stepped={stepped}
       style={{ width: '100%', minHeight: 320 }}
     />
   );

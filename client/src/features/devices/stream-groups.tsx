@@ -16,6 +16,7 @@ import {
 import { Link } from '@tanstack/react-router';
 import type { AssetValues, HistoryResult, LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
+import { isStepped } from './stream-figures';
 import { DataTable } from '../../components/data-table';
 import { useCan } from '../../permissions/permissions';
 import {
@@ -313,6 +314,7 @@ function Streams({
               series={history?.series.find((x) => x.stream === stream.id)}
               from={history?.from ?? live.now - SPARK_MS}
               to={history?.to ?? live.now}
+              stepped={isStepped(stream.attributes)}
               label={t`${{ name: isolate(textOf(stream.attributes, 'name')) }}: the last 2 hours`}
             />
           ),

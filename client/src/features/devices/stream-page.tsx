@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -22,13 +22,19 @@ import type { HistoryQuery, HistorySeries, LocalModel } from '@plant/sync-worker
 import { DateRangeControl } from '../../components/date-range-control';
 import { EmptyState } from '../../components/empty-state';
 import { translateServerText } from '../../i18n/server-texts';
-import { dateRangeAtom, historicRange } from '../../state/date-range';
+import {
+  dateRangeAtom,
+  historicRange,
+  relativeRange,
+  type DateRange,
+} from '../../state/date-range';
 import { useCan } from '../../permissions/permissions';
 import { useLiveModel } from '../../sync/hooks';
 import { useHistory } from '../../sync/values';
 import { syncWorker } from '../../sync/worker';
 import { streamTypeLabel, textOf } from './asset-texts';
 import { devicePaths } from './paths';
+import { isStepped, stepFigures } from './stream-figures';
 import { streamShapeOf, valueText, type StreamShape } from './stream-values';
 import { Name } from '../../components/name';
 
@@ -46,7 +52,7 @@ const StreamForm = lazy(() => import('./stream-form').then((m) => ({ default: m.
 
 /**
  * /app/devices/{id}/input/{inputid}: one data stream over the shared date range (spec 000 §4,
- * spec 001 §2): a diagram (a state timeline for state streams, the latest values for texts),
+ * spec 001 §2): a diagram (steps for booleans and states, the latest values for texts),
  * the range's metrics, and its CSV. The values come from the worker's cache first, so the page
  * works offline over what this device has seen, and says so.
  */
@@ -66,6 +72,10 @@ export function StreamPage() {
     );
   }
   return <StreamView stream={state.model} assetId={id} />;
+}
+
+function sameRange(a: DateRange, b: DateRange): boolean {
+  return a.mode === b.mode && a.from === b.from && a.to === b.to;
 }
 
 function numberOrNull(value: number | null): number | null {
@@ -101,7 +111,31 @@ function StreamView({
   const history = useHistory(query);
   const series = history?.series[0];
   const onWidth = useCallback((w: number) => setWidth(Math.round(w / 100) * 100 || 100), []);
-  const onZoom = useCallback((a: number, b: number) => setRange(historicRange(a, b)), [setRange]);
+  // Zooming in (dragging across the chart) makes a fixed shared range; a double-click on the
+  // chart goes back to the range chosen before (a relative one slides on from now), as long as
+  // nothing else changed the range meanwhile.
+  const zoomed = useRef<{ readonly before: DateRange; readonly zoomed: DateRange } | null>(null);
+  const onZoom = useCallback(
+    (a: number, b: number) => {
+      const next = historicRange(a, b);
+      const current = zoomed.current;
+      const before = current !== null && sameRange(current.zoomed, range) ? current.before : range;
+      zoomed.current = { before, zoomed: next };
+      setRange(next);
+    },
+    [range, setRange],
+  );
+  const onReset = useCallback(() => {
+    const current = zoomed.current;
+    if (current === null || !sameRange(current.zoomed, range)) return;
+    zoomed.current = null;
+    const { before } = current;
+    setRange(
+      before.mode === 'relative' && before.relative !== undefined
+        ? relativeRange(before.relative, Date.now())
+        : before,
+    );
+  }, [range, setRange]);
 
   return (
     <Stack gap="md" data-testid="stream-page" data-id={stream.id}>
@@ -159,14 +193,7 @@ function StreamView({
             </Text>
           </Group>
         ) : null}
-        {shape.type === 'state' ? (
-          <StateTimeline
-            series={series}
-            shape={shape}
-            from={history?.from ?? range.from}
-            to={history?.to ?? range.to}
-          />
-        ) : shape.type === 'text' ? (
+        {shape.type === 'text' ? (
           <TextValues series={series} shape={shape} />
         ) : (
           <Suspense fallback={<Skeleton height={320} data-testid="stream-chart-loading" />}>
@@ -176,9 +203,12 @@ function StreamView({
               to={history?.to ?? range.to}
               visMin={numberOrNull(stream.attributes.vis_min)}
               visMax={numberOrNull(stream.attributes.vis_max)}
+              name={name}
               label={t`${{ name: isolate(name) }} over the chosen range`}
+              shape={shape}
               onWidth={onWidth}
               onZoom={onZoom}
+              onReset={onReset}
             />
           </Suspense>
         )}
@@ -189,7 +219,7 @@ function StreamView({
         ) : null}
       </Paper>
 
-      <Metrics series={series} shape={shape} />
+      <Metrics series={series} shape={shape} end={history?.to ?? range.to} />
       <CsvDownload
         streamId={stream.id}
         name={name}
@@ -205,34 +235,68 @@ function StreamView({
   );
 }
 
-/** Min, max, average and last of the range (numbers and booleans). */
+/**
+ * The range's figures: for numbers min, max, average and last; for booleans and states (codes,
+ * whose average means nothing) how long On was, how often the value changed, and the last value.
+ */
 function Metrics({
   series,
   shape,
+  end,
 }: {
   readonly series: HistorySeries | undefined;
   readonly shape: StreamShape;
+  /** The range's end (the last value holds until then, or until now when that is earlier). */
+  readonly end: number;
 }) {
   const { t, i18n } = useLingui();
   const numbers = (series?.values ?? []).filter((v): v is number => typeof v === 'number');
   if (numbers.length === 0 || shape.type === 'text') return null;
-  const format = (v: number) =>
+  const format = (v: number | string) =>
     `${valueText(i18n, shape, v)}${shape.unit === '' || shape.type !== 'number' ? '' : ` ${shape.unit}`}`;
-  const min = Math.min(...numbers);
-  const max = Math.max(...numbers);
-  const avg = numbers.reduce((a, b) => a + b, 0) / numbers.length;
-  const last = numbers.at(-1) ?? 0;
-  const items = [
-    { key: 'min', label: t`Minimum`, value: format(min) },
-    { key: 'max', label: t`Maximum`, value: format(max) },
-    {
-      key: 'avg',
-      // From the points shown: over a downsampled range it is an estimate.
-      label: series?.downsampled === true ? t`Average (about)` : t`Average`,
-      value: `${i18n.number(avg, { maximumFractionDigits: 3 })}${shape.unit === '' || shape.type !== 'number' ? '' : ` ${shape.unit}`}`,
-    },
-    { key: 'last', label: t`Last`, value: format(last) },
-  ];
+  const downsampled = series?.downsampled === true;
+  let items: { key: string; label: string; value: string }[];
+  if (isStepped(shape)) {
+    const figures = stepFigures(series?.ts ?? [], series?.values ?? [], Math.min(end, Date.now()));
+    items = [
+      ...(shape.type === 'boolean' && figures.onShare !== null
+        ? [
+            {
+              key: 'on',
+              // From the points shown: over a downsampled range it is an estimate.
+              label: downsampled ? t`Time On (about)` : t`Time On`,
+              value: i18n.number(figures.onShare, { style: 'percent', maximumFractionDigits: 0 }),
+            },
+          ]
+        : []),
+      {
+        key: 'changes',
+        label: downsampled ? t`Changes (at least)` : t`Changes`,
+        value: i18n.number(figures.changes),
+      },
+      {
+        key: 'last',
+        label: t`Last`,
+        value: figures.last === undefined ? '–' : format(figures.last),
+      },
+    ];
+  } else {
+    const min = Math.min(...numbers);
+    const max = Math.max(...numbers);
+    const avg = numbers.reduce((a, b) => a + b, 0) / numbers.length;
+    const last = numbers.at(-1) ?? 0;
+    items = [
+      { key: 'min', label: t`Minimum`, value: format(min) },
+      { key: 'max', label: t`Maximum`, value: format(max) },
+      {
+        key: 'avg',
+        // From the points shown: over a downsampled range it is an estimate.
+        label: downsampled ? t`Average (about)` : t`Average`,
+        value: `${i18n.number(avg, { maximumFractionDigits: 3 })}${shape.unit === '' ? '' : ` ${shape.unit}`}`,
+      },
+      { key: 'last', label: t`Last`, value: format(last) },
+    ];
+  }
   return (
     <SimpleGrid cols={{ base: 2, sm: 4 }} component="dl" m={0} data-testid="stream-metrics">
       {items.map((item) => (
@@ -246,78 +310,6 @@ function Metrics({
         </Paper>
       ))}
     </SimpleGrid>
-  );
-}
-
-const STATE_COLORS = [
-  '#228be6',
-  '#40c057',
-  '#fab005',
-  '#fa5252',
-  '#7950f2',
-  '#15aabf',
-  '#fd7e14',
-  '#868e96',
-];
-
-/** A state stream as bands of time, one colour per state, with the state texts as legend. */
-function StateTimeline({
-  series,
-  shape,
-  from,
-  to,
-}: {
-  readonly series: HistorySeries | undefined;
-  readonly shape: StreamShape;
-  readonly from: number;
-  readonly to: number;
-}) {
-  const { t, i18n } = useLingui();
-  const ts = series?.ts ?? [];
-  const values = series?.values ?? [];
-  const states = [...new Set(values.map(String))];
-  const color = (v: number | string) =>
-    STATE_COLORS[states.indexOf(String(v)) % STATE_COLORS.length];
-  const x = (time: number) => ((time - from) / Math.max(1, to - from)) * 1000;
-  return (
-    <Stack gap="xs">
-      <svg
-        viewBox="0 0 1000 40"
-        preserveAspectRatio="none"
-        width="100%"
-        height={40}
-        role="img"
-        aria-label={t`States over the chosen range`}
-        data-testid="state-timeline"
-        data-points={ts.length}
-      >
-        {ts.map((time, i) => {
-          const end = ts[i + 1] ?? to;
-          const v = values[i] ?? '';
-          return (
-            <rect
-              key={time}
-              x={x(time)}
-              width={Math.max(0.5, x(end) - x(time))}
-              y={0}
-              height={40}
-              fill={color(v)}
-            />
-          );
-        })}
-      </svg>
-      <Group gap="md">
-        {states.map((s) => (
-          <Group key={s} gap={6}>
-            <span
-              aria-hidden
-              style={{ display: 'inline-block', width: 12, height: 12, background: color(s) }}
-            />
-            <Text size="sm">{valueText(i18n, shape, Number.isNaN(Number(s)) ? s : Number(s))}</Text>
-          </Group>
-        ))}
-      </Group>
-    </Stack>
   );
 }
 

@@ -3,7 +3,7 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Group, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import type { HistorySeries, Point } from '@plant/sync-worker/api';
-import type { DatastreamAttributes, Freshness } from '@plant/shared-schema';
+import { isolate, type DatastreamAttributes, type Freshness } from '@plant/shared-schema';
 
 /**
  * How a stream's values read on screen (spec 001 §3, §4): numbers with their unit, state
@@ -36,6 +36,17 @@ export function valueText(i18n: I18n, shape: StreamShape, value: number | string
   if (shape.type === 'boolean' && typeof value === 'number') return i18n._(value ? ON : OFF);
   if (typeof value === 'number') return i18n.number(value, { maximumFractionDigits: 3 });
   return value;
+}
+
+/**
+ * One value as text with its unit (numbers only), the two isolated together: beside a name or in
+ * a right-to-left page the unit stays with its number.
+ */
+export function valueWithUnit(i18n: I18n, shape: StreamShape, value: number | string): string {
+  const text = valueText(i18n, shape, value);
+  return shape.type === 'number' && shape.unit !== '' && typeof value === 'number'
+    ? isolate(`${text} ${shape.unit}`)
+    : text;
 }
 
 /** The latest value with its unit and, when its source is not to be believed, a mark saying so. */
@@ -136,7 +147,7 @@ function FreshnessMark({ freshness }: { readonly freshness: Freshness }) {
 }
 
 /**
- * A small line of a stream's recent history (numbers only; states and texts have no line).
+ * A small line of a stream's recent history (numbers, and booleans and states as steps).
  * SVG, not a chart library: one per row of a table must cost next to nothing.
  */
 export function Sparkline({
@@ -144,11 +155,14 @@ export function Sparkline({
   from,
   to,
   label,
+  stepped = false,
 }: {
   readonly series: HistorySeries | undefined;
   readonly from: number;
   readonly to: number;
   readonly label: string;
+  /** Booleans and states: each value holds until the next (steps, no slopes). */
+  readonly stepped?: boolean;
 }) {
   const width = 120;
   const height = 28;
@@ -170,7 +184,11 @@ export function Sparkline({
   const x = (t: number) => ((t - from) / Math.max(1, to - from)) * (width - 2) + 1;
   const y = (v: number) => height - 2 - ((v - min) / span) * (height - 4);
   const d = numeric
-    .map(([t, v], i) => `${i === 0 ? 'M' : 'L'}${x(t).toFixed(1)},${y(v).toFixed(1)}`)
+    .map(([t, v], i) => {
+      const point = `${x(t).toFixed(1)},${y(v).toFixed(1)}`;
+      if (i === 0) return `M${point}`;
+      return stepped ? `H${x(t).toFixed(1)}L${point}` : `L${point}`;
+    })
     .join('');
   return (
     <svg
@@ -180,6 +198,7 @@ export function Sparkline({
       aria-label={label}
       data-testid="sparkline"
       data-points={numeric.length}
+      data-stepped={stepped}
     >
       <path d={d} fill="none" stroke="var(--mantine-color-blue-filled)" strokeWidth={1.5} />
     </svg>
