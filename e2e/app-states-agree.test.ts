@@ -89,7 +89,10 @@ function collisions(labels: readonly DrawnLabel[], gap: number): string[] {
 
 /** Moves the pointer to a share (0 to 1) of the chart's plot width, half way down. */
 async function pointAt(page: Page, share: number): Promise<void> {
-  const box = await page.getByTestId('stream-chart').locator('.u-over').boundingBox();
+  // The chart is a chunk of its own: it may still be on its way.
+  const plot = page.getByTestId('stream-chart').locator('.u-over');
+  await plot.waitFor();
+  const box = await plot.boundingBox();
   if (box === null) throw new Error('no plot area');
   await page.mouse.move(box.x + box.width * share, box.y + box.height / 2);
 }
