@@ -22,7 +22,7 @@ import { useAtomValue } from 'jotai';
 import { assetAttributesSchema } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
-import { useCan } from '../../permissions/permissions';
+import { useCan, useMayEdit } from '../../permissions/permissions';
 import { useLiveModel } from '../../sync/hooks';
 import { syncStatusAtom } from '../../sync/status';
 import { syncWorker } from '../../sync/worker';
@@ -94,7 +94,8 @@ function validator(i18n: I18n, field: EditableField): (draft: string) => Validat
 function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
   const { t, i18n } = useLingui();
   const can = useCan();
-  const canEdit = can('asset::edit');
+  const canEdit = useMayEdit('asset', model);
+  const mayEditDescription = useMayEdit('asset', model, 'description');
   const name = textOf(model.attributes, 'name');
   const description = textOf(model.attributes, 'description');
   const mac = textOf(model.attributes, 'mac');
@@ -162,7 +163,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
               label={t`Description`}
               value={description}
               multiline
-              canEdit={canEdit}
+              canEdit={mayEditDescription}
               validate={validator(i18n, 'description')}
               save={save('description')}
               testId="asset-description"
