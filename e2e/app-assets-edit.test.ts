@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isolate } from '@plant/shared-schema';
+import { AssetAccessRepository } from '../server/src/repositories/asset-access.repository';
 import { DEMO_USERS } from '../server/src/seed/demo';
+import { roleId } from '../server/src/testing/access';
 import { E2e } from './support/fixture';
 import { DeviceDetailsPage, DevicesListPage, syncIndicator } from './support/pages/devices';
 
@@ -164,7 +166,7 @@ describe('assets: create, edit, delete', () => {
     ).toBe(false);
   });
 
-  it("a technician's Edit Asset leaves out the field hidden from its role, and saves only what changed", async () => {
+  it("a technician's Edit Asset leaves out the field hidden from its role and saves only what changed; pencils only where it may edit, and a refused rename keeps its text and says why", async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const asset = (await e2e.serverModels(admin.accountId, 'asset')).find(
       (a) => a.attributes.name === 'Press line 1',
@@ -191,5 +193,66 @@ describe('assets: create, edit, delete', () => {
     // The description the technician never saw is as it was.
     const after = (await e2e.serverModels(admin.accountId, 'asset')).find((a) => a.id === asset.id);
     expect(after?.attributes.description).toBe(asset.attributes.description);
+
+    // Issue 30 item 5: edit controls follow the access per asset and field. Press line 1 (given
+    // with edit rights) has the name's pencil, none for the hidden description.
+    const page = tab.page;
+    const details = new DeviceDetailsPage(page);
+    const namePencil = page.getByRole('button', { name: 'Edit Name' });
+    await expect.poll(() => namePencil.count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Edit Description' }).count()).toBe(0);
+    // Press line 2 is only seen: no pencil, no Edit Asset.
+    const viewed = (await e2e.serverModels(admin.accountId, 'asset')).find(
+      (a) => a.attributes.name === 'Press line 2',
+    );
+    if (viewed === undefined) throw new Error('no Press line 2');
+    await tab.navigateInApp(`/app/devices/${viewed.id}/details`);
+    await expect.poll(() => details.name()).toBe('Press line 2');
+    expect(await namePencil.count()).toBe(0);
+    expect(await page.getByTestId('edit-asset').count()).toBe(0);
+
+    // A rename typed offline, while an admin takes the edit right away: the server refuses it,
+    // and the notification says what (the asset, the field, the technician's text) and why.
+    await tab.navigateInApp(`/app/devices/${asset.id}/details`);
+    await expect.poll(() => namePencil.count()).toBe(1);
+    await expect.poll(() => syncIndicator(page).getAttribute('data-state')).toBe('online');
+    e2e.offline();
+    await expect.poll(() => syncIndicator(page).getAttribute('data-state')).toBe('offline');
+    await details.editName();
+    await details.nameInput.fill('Press line 1 – new seals fitted');
+    await details.nameInput.press('Enter');
+    await expect.poll(() => details.name()).toBe('Press line 1 – new seals fitted');
+    const technician = await roleId(e2e.server.db, admin.accountId, 'technician');
+    await new AssetAccessRepository(e2e.server.db).grant(
+      admin.accountId,
+      technician,
+      asset.id,
+      false,
+    );
+    e2e.online();
+    const refused = page.getByTestId('refused-write');
+    await expect.poll(() => refused.count()).toBe(1);
+    const said = (await refused.textContent()) ?? '';
+    expect(said).toContain('Change of Asset “Press line 1”');
+    expect(said).toContain('name: “Press line 1 – new seals fitted”');
+    expect(said).toContain('Please ask your administrator for the necessary permissions');
+    expect(await refused.getByRole('button', { name: 'Copy' }).count()).toBe(1);
+    // The server's state is shown again, and the pencil is gone: the browser asked anew.
+    await expect.poll(() => details.name()).toBe('Press line 1');
+    await expect.poll(() => namePencil.count()).toBe(0);
+    // The refused write stays listed with the text, to send again or give up.
+    await page
+      .getByRole('alert')
+      .filter({ has: refused })
+      .getByRole('button', { name: 'Close' })
+      .click();
+    await expect.poll(() => refused.count()).toBe(0);
+    await syncIndicator(page).click();
+    const pending = page.getByTestId('pending-write');
+    await expect.poll(() => pending.count()).toBe(1);
+    expect(await pending.textContent()).toContain('“Press line 1 – new seals fitted”');
+    expect(await pending.textContent()).toContain('Refused');
+    await pending.getByRole('button', { name: 'Give up this change' }).click();
+    await expect.poll(() => pending.count()).toBe(0);
   });
 });

@@ -158,6 +158,8 @@ export interface PendingWrite {
   readonly parent: { readonly type: string; readonly id: string } | null;
   /** The attributes it changes: all for a create, the changed ones for an update, none for a delete. */
   readonly fields: readonly string[];
+  /** The values it writes, as the user gave them (kept so a refused change is not lost). */
+  readonly values: Readonly<Record<string, unknown>>;
   readonly state: 'pending' | 'sending' | 'confirmed' | 'failed';
   readonly attempts: number;
   readonly error: string | null;

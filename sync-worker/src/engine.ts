@@ -301,12 +301,17 @@ export class SyncEngine {
         rejected: (entry, message, fields) => {
           // A file's refused write: its upload says so.
           if (entry.type === 'file') this.files.nudge();
-          this.emit({
-            name: 'write-rejected',
-            write: pendingWriteOf(entry, { name: ownName(entry), parent: null }),
-            message,
-            ...(fields === undefined ? {} : { fields }),
-          });
+          // Named as the user knows the model (its stored name: the refused one may be a rename).
+          void this.describe(entry, true)
+            .catch(() => pendingWriteOf(entry, { name: ownName(entry), parent: null }))
+            .then((write) =>
+              this.emit({
+                name: 'write-rejected',
+                write,
+                message,
+                ...(fields === undefined ? {} : { fields }),
+              }),
+            );
         },
         unauthorized: () => this.emit({ name: 'signed-out', reason: 'unauthorized' }),
       },
@@ -513,26 +518,32 @@ export class SyncEngine {
   /** Every local write not yet confirmed, oldest first, each named and placed by its model. */
   async pendingWrites(): Promise<PendingWrite[]> {
     const outbox = await this.replica.outbox();
-    return Promise.all(
-      outbox.map(async (entry) => {
-        const local = isModelType(entry.type) ? await this.get(entry.type, entry.id) : null;
-        const attributes = { ...local?.attributes, ...entry.attributes } as Readonly<
-          Record<string, unknown>
-        >;
-        const name = attributes['name'];
-        const def = modelByType(entry.type);
-        const parentId =
-          local?.parentId ??
-          (def?.parentField === undefined ? null : (attributes[def.parentField] ?? null));
-        return pendingWriteOf(entry, {
-          name: typeof name === 'string' ? name : null,
-          parent:
-            def === undefined || typeof parentId !== 'string'
-              ? null
-              : { type: local?.parentType ?? def.parentType ?? 'account', id: parentId },
-        });
-      }),
-    );
+    return Promise.all(outbox.map((entry) => this.describe(entry, false)));
+  }
+
+  /**
+   * An outbox entry named and placed by its model: by the write's own name, or (`stored`) by the
+   * name the local model has, the write's only when there is none.
+   */
+  private async describe(entry: OutboxDoc, stored: boolean): Promise<PendingWrite> {
+    const local = isModelType(entry.type) ? await this.get(entry.type, entry.id) : null;
+    const attributes = (
+      stored
+        ? { ...entry.attributes, ...local?.attributes }
+        : { ...local?.attributes, ...entry.attributes }
+    ) as Readonly<Record<string, unknown>>;
+    const name = attributes['name'];
+    const def = modelByType(entry.type);
+    const parentId =
+      local?.parentId ??
+      (def?.parentField === undefined ? null : (attributes[def.parentField] ?? null));
+    return pendingWriteOf(entry, {
+      name: typeof name === 'string' ? name : null,
+      parent:
+        def === undefined || typeof parentId !== 'string'
+          ? null
+          : { type: local?.parentType ?? def.parentType ?? 'account', id: parentId },
+    });
   }
 
   async get<T extends ModelType>(type: T, id: string): Promise<LocalModel<T> | null> {
@@ -683,6 +694,7 @@ function pendingWriteOf(
     id: entry.id,
     ...model,
     fields: Object.keys(entry.attributes),
+    values: entry.kind === 'delete' ? {} : entry.attributes,
     state: entry.state,
     attempts: entry.attempts,
     error: entry.last_error,

@@ -282,6 +282,16 @@ function checkWhenReachable(session: StoredSession, navigate: (to: string) => Pr
   window.addEventListener('online', again);
 }
 
+/**
+ * Reads the signed-in user again when what it may see or change may have moved (the worker
+ * loaded the account again after `_notify/access`, or the server refused a write): its stored
+ * access (the pencils, DESIGN.md §10) follows. Offline it keeps what it has.
+ */
+export async function refreshSignedInUser(): Promise<void> {
+  const session = appStore.get(sessionAtom);
+  if (session !== null) await refreshUser(session);
+}
+
 /** Reads the signed-in user again (roles, permissions, tags may have changed). */
 async function refreshUser(session: StoredSession): Promise<void> {
   const user = await callApi('GET', apiPaths.user(), currentUserSchema, { quiet: true });

@@ -3,6 +3,7 @@ import {
   apiPaths,
   mqttlogsAnswerSchema,
   topics,
+  type CurrentUser,
   type ModelUpdate,
   type SyncedModel,
   type UpdateMessage,
@@ -245,6 +246,28 @@ describe('access per asset and field', () => {
     await until(() => got.length >= 1);
     await settle();
     expect(got.map((g) => g.topic)).toEqual([topics.assetValues(account, viewed.id)]);
+  });
+
+  it("GET user says which assets the user may change (the browser's pencils): the technician the first machine, the admin every one, and follows a change of the role", async () => {
+    const access = async (token: string) =>
+      dataOf<CurrentUser>(await s.call('GET', apiPaths.user(), { token })).access;
+    const edited = await byName('Press line 1');
+    const viewed = await byName('Press line 2');
+    expect(await access(admin)).toEqual({ allAssets: true, edit: [], hidden: {} });
+    expect(await access(tech)).toEqual({
+      allAssets: false,
+      edit: [edited.id],
+      hidden: { asset: ['description'] },
+    });
+    // Another account's user is told of its own account only.
+    expect(await access(await s.signIn(DEMO_USERS.south))).toMatchObject({ edit: [] });
+    expect((await s.call('GET', apiPaths.user(), {})).status).toBe(401);
+    const technician = await roleId(s.db, account, 'technician');
+    const grants = new AssetAccessRepository(s.db);
+    await grants.grant(account, technician, viewed.id, true);
+    expect((await access(tech))?.edit.sort()).toEqual([edited.id, viewed.id].sort());
+    await grants.grant(account, technician, viewed.id, false);
+    expect((await access(tech))?.edit).toEqual([edited.id]);
   });
 
   it('a change of the role reaches its users at once: an asset given is in the snapshot, taken away it is gone', async () => {

@@ -16,6 +16,7 @@ import {
   type UpdateMessage,
   withoutAssetWas,
   type PermissionContext,
+  type AssetAccessView,
 } from '@plant/shared-schema';
 import type { StoredGrants } from '../repositories/asset-access.repository';
 import type { AssetFilter } from '../repositories/model.repository';
@@ -130,6 +131,19 @@ export class AccessDecision {
   /** The snapshot's SQL form of the same decision: undefined when every asset is seen. */
   get assetFilter(): AssetFilter {
     return this.assets.all ? undefined : { roleIds: this.roleIds };
+  }
+
+  /** What the browser is told of it (GET user's `access`): the assets the user may change. */
+  get assetAccessView(): AssetAccessView {
+    const hidden: Record<string, string[]> = {};
+    for (const [type, shown] of this.fields) {
+      const names = Object.keys(modelByType(type)?.attributes.shape ?? {});
+      const off = names.filter((n) => !shown.has(n));
+      if (off.length > 0) hidden[type] = off;
+    }
+    return this.assets.all
+      ? { allAssets: true, edit: [], hidden }
+      : { allAssets: false, edit: [...this.assets.edit].sort(), hidden };
   }
 
   seesAsset(assetId: string): boolean {

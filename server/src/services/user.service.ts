@@ -89,6 +89,25 @@ export class UserService {
             this.access.tagsOf(inAccount.id, user.id),
           ]);
     const memberOf = new Set(roles.map((r) => r.account_id));
+    const ctx: PermissionContext = {
+      activeRoles,
+      permissions,
+      tags,
+      featureFlags,
+      internalFeaturesDisabled: internalFeaturesDisabled || narrowed !== undefined,
+      ...(narrowed === undefined ? {} : { scopes: narrowed.scopes }),
+    };
+    const grants =
+      inAccount === null
+        ? { allAssets: [], assets: [], fields: [] }
+        : await this.grants.grantsOf(
+            inAccount.id,
+            activeRoles.map((r) => r.id),
+          );
+    const access = AccessDecision.of(ctx, grants, {
+      userId: user.id,
+      accountId: inAccount?.id ?? null,
+    });
     const view: CurrentUser = {
       id: user.id,
       firstname: user.firstname,
@@ -102,27 +121,9 @@ export class UserService {
       permissions,
       tags,
       featureFlags,
-    };
-    const ctx: PermissionContext = {
-      activeRoles,
-      permissions,
-      tags,
-      featureFlags,
-      internalFeaturesDisabled: internalFeaturesDisabled || narrowed !== undefined,
-      ...(narrowed === undefined ? {} : { scopes: narrowed.scopes }),
+      access: access.assetAccessView,
     };
     const viewJson = JSON.stringify({ data: view });
-    const grants =
-      inAccount === null
-        ? { allAssets: [], assets: [], fields: [] }
-        : await this.grants.grantsOf(
-            inAccount.id,
-            activeRoles.map((r) => r.id),
-          );
-    const access = AccessDecision.of(ctx, grants, {
-      userId: user.id,
-      accountId: inAccount?.id ?? null,
-    });
     return {
       user,
       activeAccount: inAccount,

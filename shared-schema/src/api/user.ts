@@ -79,6 +79,20 @@ export const userPublicSchema = z.object({
 export type UserPublic = z.infer<typeof userPublicSchema>;
 
 /**
+ * Which assets the user may change in its active account (DESIGN.md §10): every one it sees
+ * (`allAssets`), else those in `edit`, the assets its roles were given with the pencil; and the
+ * fields its roles hide. The server's access decision of the session; the browser hides the edit
+ * controls whose save it would refuse.
+ */
+export const assetAccessViewSchema = z.object({
+  allAssets: z.boolean(),
+  edit: z.array(z.string()),
+  /** Per type, the attributes hidden from the user's roles (a type absent: none). */
+  hidden: z.record(z.string(), z.array(z.string())),
+});
+export type AssetAccessView = z.infer<typeof assetAccessViewSchema>;
+
+/**
  * The signed-in user (GET /api/v1/user): everything the client's permission manager needs
  * (active roles, their permission records, tags, feature flags) comes in this one answer.
  */
@@ -95,6 +109,8 @@ export const currentUserSchema = z.object({
   permissions: z.array(permissionRecordSchema),
   tags: z.array(tagViewSchema),
   featureFlags: z.array(featureFlagViewSchema),
+  /** Absent in a user stored before it came (the type permissions alone then decide). */
+  access: assetAccessViewSchema.optional(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 

@@ -124,7 +124,7 @@ export function UploadStatus(props: {
 
 /**
  * The asset's documents: listed with size and upload state, downloaded (from this device when
- * kept), added and removed with asset::edit; and how much of the asset is kept for offline use.
+ * kept), added and removed where the user may change the asset (useMayEdit on the page); and how much of the asset is kept for offline use.
  */
 export function AssetDocuments(props: { readonly assetId: string; readonly canEdit: boolean }) {
   const { i18n } = useLingui();

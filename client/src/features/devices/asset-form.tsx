@@ -20,7 +20,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { assetAttributesSchema, type ModelInput } from '@plant/shared-schema';
 import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
-import { useCan } from '../../permissions/permissions';
+import { useMayEdit } from '../../permissions/permissions';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import {
@@ -457,13 +457,14 @@ export function NewAssetForm(props: { readonly onClose: () => void }) {
 
 /**
  * "Edit asset" on the asset's page (spec 001: an asset is edited and deleted there): the form,
- * with asset::edit. Deleting is an action of its own beside it (asset-delete.tsx).
+ * where the user may change the asset (useMayEdit). Deleting is an action of its own beside it
+ * (asset-delete.tsx).
  */
 export function EditAssetButton(props: { readonly model: LocalModel<'asset'> }) {
   const { t } = useLingui();
-  const can = useCan();
+  const mayEdit = useMayEdit('asset', props.model);
   const [open, setOpen] = useState(false);
-  if (!can('asset::edit')) return null;
+  if (!mayEdit) return null;
   return (
     <>
       <Button variant="light" onClick={() => setOpen(true)} data-testid="edit-asset">

@@ -22,7 +22,7 @@ import { useAtomValue } from 'jotai';
 import { assetAttributesSchema } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
-import { useCan } from '../../permissions/permissions';
+import { useCan, useMayEdit } from '../../permissions/permissions';
 import { useLiveModel } from '../../sync/hooks';
 import { useRecordVisit } from '../../state/recent';
 import { syncStatusAtom } from '../../sync/status';
@@ -99,7 +99,8 @@ function validator(i18n: I18n, field: EditableField): (draft: string) => Validat
 function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
   const { t, i18n } = useLingui();
   const can = useCan();
-  const canEdit = can('asset::edit');
+  const canEdit = useMayEdit('asset', model);
+  const mayEditDescription = useMayEdit('asset', model, 'description');
   const name = textOf(model.attributes, 'name');
   const description = textOf(model.attributes, 'description');
   const mac = textOf(model.attributes, 'mac');
@@ -168,7 +169,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
               label={t`Description`}
               value={description}
               multiline
-              canEdit={canEdit}
+              canEdit={mayEditDescription}
               validate={validator(i18n, 'description')}
               save={save('description')}
               testId="asset-description"

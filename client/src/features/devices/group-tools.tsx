@@ -13,7 +13,7 @@ import {
 import { isolate, datastreamGroupAttributesSchema, type ModelInput } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { translateServerText } from '../../i18n/server-texts';
-import { useCan } from '../../permissions/permissions';
+import { useCan, useMayEdit } from '../../permissions/permissions';
 import { syncWorker } from '../../sync/worker';
 import { useWriteOutcome } from '../../sync/write-outcome';
 import { textOf } from './asset-texts';
@@ -99,9 +99,9 @@ export function GroupTools(props: {
   readonly onSettings: () => void;
 }) {
   const { t } = useLingui();
-  const can = useCan();
+  const mayEdit = useMayEdit('datastreamgroup', props.group);
   const open = props.settingsOpen;
-  if (!can('datastream::edit')) return null;
+  if (!mayEdit) return null;
   const { group, groups, index } = props;
   // Isolated: the name is inside the labels' text.
   const name = isolate(textOf(group.attributes, 'name'));
@@ -233,8 +233,8 @@ export function MoveStreamSelect(props: {
   readonly groups: readonly StreamGroup[];
 }) {
   const { t } = useLingui();
-  const can = useCan();
-  if (!can('datastream::edit') || props.groups.length < 2) return null;
+  const mayEdit = useMayEdit('datastream', props.stream);
+  if (!mayEdit || props.groups.length < 2) return null;
   const name = isolate(textOf(props.stream.attributes, 'name'));
   return (
     <NativeSelect

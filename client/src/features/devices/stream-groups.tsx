@@ -18,7 +18,7 @@ import type { AssetValues, HistoryResult, LocalModel } from '@plant/sync-worker/
 import { EmptyState } from '../../components/empty-state';
 import { isStepped } from './stream-figures';
 import { DataTable } from '../../components/data-table';
-import { useCan } from '../../permissions/permissions';
+import { useMayEdit } from '../../permissions/permissions';
 import {
   GROUP_DRAG_TYPE,
   GroupSettings,
@@ -185,7 +185,7 @@ function GroupSection({
   const name = textOf(group.attributes, 'name');
   const panelId = `stream-group-${group.id}`;
   const [settings, setSettings] = useState(false);
-  const mayEdit = useCan()('datastream::edit');
+  const mayEdit = useMayEdit('datastreamgroup', group);
   const count =
     streams === undefined ? null : (
       <Badge variant="light" color="gray" size="sm">
@@ -268,7 +268,7 @@ function Streams({
   readonly history: HistoryResult | undefined;
 }) {
   const { t, i18n } = useLingui();
-  const movable = useCan()('datastream::edit') && groups.length > 1;
+  const movable = useMayEdit('datastreamgroup', groups[0]) && groups.length > 1;
   return (
     <DataTable
       rows={streams}

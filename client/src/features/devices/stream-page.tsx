@@ -28,7 +28,7 @@ import {
   relativeRange,
   type DateRange,
 } from '../../state/date-range';
-import { useCan } from '../../permissions/permissions';
+import { useMayEdit } from '../../permissions/permissions';
 import { useLiveModel } from '../../sync/hooks';
 import { useHistory } from '../../sync/values';
 import { syncWorker } from '../../sync/worker';
@@ -94,7 +94,7 @@ function StreamView({
   const setRange = useSetAtom(dateRangeAtom);
   const [width, setWidth] = useState(800);
   const [editing, setEditing] = useState(false);
-  const can = useCan();
+  const mayEdit = useMayEdit('datastream', stream);
   const name = textOf(stream.attributes, 'name');
   const shape = streamShapeOf(stream.attributes);
   // About twice the chart's pixel width in points: more is not seen, only paid for.
@@ -159,7 +159,7 @@ function StreamView({
             <Anchor component={Link} to={devicePaths.details(assetId)} size="sm">
               <Trans>Back to the asset</Trans>
             </Anchor>
-            {can('datastream::edit') && !editing ? (
+            {mayEdit && !editing ? (
               <Button size="xs" variant="light" onClick={() => setEditing(true)}>
                 <Trans>Edit definition</Trans>
               </Button>

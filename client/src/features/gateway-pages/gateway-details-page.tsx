@@ -32,7 +32,7 @@ import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
 import { DataTable } from '../../components/data-table';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
-import { useCan, useMayEnter } from '../../permissions/permissions';
+import { useMayEdit, useMayEnter } from '../../permissions/permissions';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { textOf } from '../devices/asset-texts';
@@ -81,8 +81,7 @@ function GatewayScreens({ id }: { readonly id: string }) {
 
 function GatewayDetails({ gateway }: { readonly gateway: LocalModel<'gateway'> }) {
   const { t, i18n } = useLingui();
-  const can = useCan();
-  const canEdit = can('gateway::edit');
+  const canEdit = useMayEdit('gateway', gateway);
   const name = textOf(gateway.attributes, 'name');
   const agent = gateway.attributes.agent;
   const connections = useLiveQuery({

@@ -2,11 +2,11 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Group, ScrollArea, Stack, Text } from '@mantine/core';
 import { useAtomValue } from 'jotai';
 import type { PendingWrite } from '@plant/sync-worker/api';
-import { modelLabel } from '../../components/model-labels';
 import { translateServerText } from '../../i18n/server-texts';
 import { usePendingWrites } from '../../sync/pending';
 import { offlineReadinessAtom, syncStatusAtom } from '../../sync/status';
 import { syncWorker } from '../../sync/worker';
+import { shownValue, writeTitle, writtenValues } from './write-texts';
 
 /**
  * The sync indicator's details (issue 30 item 14): when the local store last caught up, whether
@@ -54,22 +54,12 @@ export function SyncDetails() {
 }
 
 function PendingWriteRow({ write }: { write: PendingWrite }) {
-  const { i18n, t } = useLingui();
-  const what = modelLabel(i18n, write.type);
-  const name = write.name;
-  const title =
-    name === null
-      ? write.kind === 'create'
-        ? t`New ${what}`
-        : write.kind === 'update'
-          ? t`Change of ${what}`
-          : t`Deletion of ${what}`
-      : write.kind === 'create'
-        ? t`New ${what} “${name}”`
-        : write.kind === 'update'
-          ? t`Change of ${what} “${name}”`
-          : t`Deletion of ${what} “${name}”`;
-  const fields = write.fields.join(', ');
+  const { i18n } = useLingui();
+  const title = writeTitle(i18n, write);
+  // The values as given: a refused change stays readable here until sent again or given up.
+  const fields = writtenValues(write)
+    .map(({ field, value }) => `${field} ${shownValue(value)}`)
+    .join(', ');
   return (
     <li style={{ listStyle: 'none' }} data-testid="pending-write">
       <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">

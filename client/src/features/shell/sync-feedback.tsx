@@ -3,10 +3,11 @@ import { useLingui } from '@lingui/react/macro';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from '@tanstack/react-router';
 import type { SyncEvent } from '@plant/sync-worker/api';
-import { signOut } from '../../session/session';
+import { refreshSignedInUser, signOut } from '../../session/session';
 import { onSyncEvent } from '../../sync/bridge';
 import { clearSession } from '../../state/storage';
 import { translateServerText } from '../../i18n/server-texts';
+import { RefusedWrite } from './refused-write';
 
 /** Opened only when the server sends checks: its dialog (Mantine's Modal) is a chunk of its own. */
 const PermissionChecksDialog = lazy(() =>
@@ -62,16 +63,23 @@ export function SyncFeedback() {
             notifications.show({
               color: 'red',
               title: t`A change was not saved`,
-              message: [
-                translateServerText(i18n, event.message),
-                // The server's per-field reasons, each on its own line.
-                ...Object.values(event.fields ?? {}).flatMap((messages) =>
-                  messages.map((m) => translateServerText(i18n, m)),
-                ),
-              ].join('\n'),
-              style: { whiteSpace: 'pre-line' },
+              message: (
+                <RefusedWrite
+                  write={event.write}
+                  reasons={[
+                    translateServerText(i18n, event.message),
+                    // The server's per-field reasons, each on its own line.
+                    ...Object.values(event.fields ?? {}).flatMap((messages) =>
+                      messages.map((m) => translateServerText(i18n, m)),
+                    ),
+                  ]}
+                />
+              ),
               autoClose: false,
+              closeButtonProps: { 'aria-label': t`Close` },
             });
+            // A refusal may mean the user's access moved: its edit controls follow.
+            void refreshSignedInUser();
             return;
           case 'upload-progress':
             return;
@@ -86,6 +94,9 @@ export function SyncFeedback() {
             }, SIGNED_OUT_DELAY_MS);
             return;
           case 'resynced':
+            // Loaded again after `_notify/access` (or a gap): what the user may change may have
+            // moved too, and the stored user (its pencils) follows.
+            void refreshSignedInUser();
             notifications.show({
               message: t`The local data was loaded again from the server.`,
             });

@@ -18,7 +18,7 @@ import { isolate, templateAttributesSchema, type TemplateGroup } from '@plant/sh
 import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
 import { translateServerText } from '../../i18n/server-texts';
-import { useCan } from '../../permissions/permissions';
+import { useCan, useMayEdit } from '../../permissions/permissions';
 import { useLiveModel } from '../../sync/hooks';
 import { syncStatusAtom } from '../../sync/status';
 import { syncWorker } from '../../sync/worker';
@@ -67,9 +67,8 @@ function validator(i18n: I18n, field: EditableField): (draft: string) => Validat
  */
 export function TemplateDetails({ model }: { readonly model: LocalModel<'template'> }) {
   const { t, i18n } = useLingui();
-  const can = useCan();
   const navigate = useNavigate();
-  const canEdit = can('template::edit');
+  const canEdit = useMayEdit('template', model);
   const { name, description, groups, source_asset_id: source, demo } = model.attributes;
   const groupTotal = groups.length;
   const streamTotal = streamCount(groups);
