@@ -143,6 +143,13 @@ describe('live values on the asset page', () => {
     expect(await value.textContent()).toBe('68.25 °C');
     await expect.poll(() => alarmState.getAttribute('data-state')).toBe('normal');
 
+    // This page loses the server: a fresh value is only the last known (issue 30 item 14).
+    const lastKnown = row.getByTestId('stream-value-last-known');
+    e2e.offline();
+    await expect.poll(() => lastKnown.count()).toBe(1);
+    e2e.online();
+    await expect.poll(() => lastKnown.count()).toBe(0);
+
     // The agent stops: its gateway goes offline, and the values shown say so.
     await gateway.stop();
     stopAgent = undefined;

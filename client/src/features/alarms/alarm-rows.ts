@@ -101,7 +101,8 @@ export function summarise(
     if (needsAttention(a, now)) attention += 1;
     if (!isRaised(a, now)) continue;
     const known = raisedByAsset.get(a.asset_id);
-    const rank = known === undefined ? 1 : SEVERITY_RANK[known.severity] - SEVERITY_RANK[a.severity];
+    const rank =
+      known === undefined ? 1 : SEVERITY_RANK[known.severity] - SEVERITY_RANK[a.severity];
     if (rank > 0 || (rank === 0 && known !== undefined && a.name.localeCompare(known.name) < 0))
       raisedByAsset.set(a.asset_id, { severity: a.severity, name: a.name });
   }

@@ -23,9 +23,9 @@ describe('an asset shown status (issue 30 item 8)', () => {
 
 describe('stepped streams (issue 30 item 8)', () => {
   it('steps booleans and states, not numbers or texts', () => {
-    expect(['boolean', 'state', 'number', 'text'].map((type) => isStepped({ type } as never))).toEqual(
-      [true, true, false, false],
-    );
+    expect(
+      ['boolean', 'state', 'number', 'text'].map((type) => isStepped({ type } as never)),
+    ).toEqual([true, true, false, false]);
   });
   it('labels a state stream at its coded states and every code seen', () => {
     const shape = { type: 'state', stateTexts: { '2': 'Manual', '0': 'Off', x: 'bad' } } as const;

@@ -151,7 +151,9 @@ export function DevicesTable(props: DevicesTableProps) {
           const { model } = row.original;
           return (
             <Group gap={4} wrap="nowrap">
-              <AssetStatusBadge shown={assetStatusOf(model.attributes, raisedByAsset.get(model.id))} />
+              <AssetStatusBadge
+                shown={assetStatusOf(model.attributes, raisedByAsset.get(model.id))}
+              />
               <AlarmSeverityBadge severity={worstOf(worstByAsset, row.original.model)} size="xs" />
             </Group>
           );

@@ -4,6 +4,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Group, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import type { HistorySeries, Point } from '@plant/sync-worker/api';
 import { isolate, type DatastreamAttributes, type Freshness } from '@plant/shared-schema';
+import { useAtomValue } from 'jotai';
+import { serverReachableAtom } from '../../sync/status';
 
 /**
  * How a stream's values read on screen (spec 001 §3, §4): numbers with their unit, state
@@ -60,6 +62,8 @@ export function LatestValue({
   readonly freshness: Freshness;
 }) {
   const { i18n } = useLingui();
+  // While this page does not hear the server, a value that looked fresh is only the last known.
+  const reachable = useAtomValue(serverReachableAtom);
   if (point === undefined) {
     return (
       <Text span c="dimmed" size="sm" data-testid="stream-value" data-empty>
@@ -88,8 +92,32 @@ export function LatestValue({
           {showUnit ? ` ${shape.unit}` : ''}
         </Text>
       </Tooltip>
-      <FreshnessMark freshness={freshness} />
+      {freshness.state === 'fresh' && !reachable ? (
+        <LastKnownMark />
+      ) : (
+        <FreshnessMark freshness={freshness} />
+      )}
     </Group>
+  );
+}
+
+/** A value this device can no longer follow (issue 30 item 14): the last known, not the live. */
+function LastKnownMark() {
+  const { t } = useLingui();
+  const detail = t`This device is offline: the value may have changed since.`;
+  return (
+    <Tooltip label={detail}>
+      <Badge
+        size="xs"
+        color="gray"
+        variant="light"
+        data-testid="stream-value-last-known"
+        tabIndex={0}
+      >
+        <Trans>Last known</Trans>
+        <VisuallyHidden>{`: ${detail}`}</VisuallyHidden>
+      </Badge>
+    </Tooltip>
   );
 }
 
