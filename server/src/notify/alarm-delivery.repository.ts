@@ -1,6 +1,6 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database';
-import type { AlarmDeliveriesTable, AlarmEventsTable } from '../db/types';
+import type { AlarmDeliveriesTable, AlarmEventsTable, Database } from '../db/types';
 import { scopeTo } from '../repositories/account-scope';
 
 export type EventRow = Selectable<AlarmEventsTable>;
@@ -169,12 +169,7 @@ export class AlarmDeliveryRepository {
     return this.db
       .selectFrom('alarm_deliveries')
       .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('state', '=', 'waiting'), eb('due_at', '<=', now)]),
-          eb.and([eb('state', '=', 'sending'), eb('lease_until', '<', now)]),
-        ]),
-      )
+      .where((eb) => dueNow(eb, now))
       .orderBy('due_at')
       .orderBy('id')
       .limit(limit)
@@ -223,12 +218,7 @@ export class AlarmDeliveryRepository {
       .where('alarm_id', '=', alarmId)
       .where('recipient_key', '=', recipientKey)
       .where('channel', '=', channel)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('state', '=', 'waiting'), eb('due_at', '<=', now)]),
-          eb.and([eb('state', '=', 'sending'), eb('lease_until', '<', now)]),
-        ]),
-      )
+      .where((eb) => dueNow(eb, now))
       .orderBy('due_at')
       .orderBy('id')
       .limit(limit)
@@ -246,12 +236,7 @@ export class AlarmDeliveryRepository {
       .updateTable('alarm_deliveries')
       .set({ state: 'waiting', due_at: until, lease_until: null })
       .where('id', 'in', ids)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('state', '=', 'waiting'), eb('due_at', '<=', now)]),
-          eb.and([eb('state', '=', 'sending'), eb('lease_until', '<', now)]),
-        ]),
-      )
+      .where((eb) => dueNow(eb, now))
       .execute();
   }
 
@@ -276,12 +261,7 @@ export class AlarmDeliveryRepository {
         attempts: eb('attempts', '+', 1),
       }))
       .where('id', 'in', ids)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('state', '=', 'waiting'), eb('due_at', '<=', now)]),
-          eb.and([eb('state', '=', 'sending'), eb('lease_until', '<', now)]),
-        ]),
-      )
+      .where((eb) => dueNow(eb, now))
       .returningAll()
       .execute();
   }
@@ -347,4 +327,12 @@ export class AlarmDeliveryRepository {
     }
     return out;
   }
+}
+
+/** A delivery due at `now`: waiting and due, or sending by a claim whose lease ran out. */
+function dueNow(eb: ExpressionBuilder<Database, 'alarm_deliveries'>, now: number) {
+  return eb.or([
+    eb.and([eb('state', '=', 'waiting'), eb('due_at', '<=', now)]),
+    eb.and([eb('state', '=', 'sending'), eb('lease_until', '<', now)]),
+  ]);
 }

@@ -102,28 +102,12 @@ export class InvitationRepository {
     id: string,
     next: { token_hash: string; sent_at: string; expires_at: string },
   ): Promise<boolean> {
-    const row = await scopeTo(this.db, accountId)
-      .updateTable('invitations')
-      .set(next)
-      .where('id', '=', id)
-      .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .returning('id')
-      .executeTakeFirst();
-    return row !== undefined;
+    return this.updateOpen(accountId, id, next);
   }
 
   /** Revokes an open invitation; answers whether it was open. */
   async revoke(accountId: string, id: string, nowIso: string): Promise<boolean> {
-    const row = await scopeTo(this.db, accountId)
-      .updateTable('invitations')
-      .set({ revoked_at: nowIso })
-      .where('id', '=', id)
-      .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .returning('id')
-      .executeTakeFirst();
-    return row !== undefined;
+    return this.updateOpen(accountId, id, { revoked_at: nowIso });
   }
 
   /**
@@ -131,15 +115,33 @@ export class InvitationRepository {
    * conditions in its WHERE: the same link answered twice at once joins once.
    */
   async consume(accountId: string, id: string, nowIso: string): Promise<boolean> {
-    const row = await scopeTo(this.db, accountId)
+    return this.updateOpen(accountId, id, { accepted_at: nowIso }, nowIso);
+  }
+
+  /**
+   * One UPDATE of an invitation neither accepted nor revoked (and, with `unexpiredAt`, not
+   * expired then); answers whether it changed one. The conditions in the WHERE decide races.
+   */
+  private async updateOpen(
+    accountId: string,
+    id: string,
+    set: Partial<{
+      token_hash: string;
+      sent_at: string;
+      expires_at: string;
+      revoked_at: string;
+      accepted_at: string;
+    }>,
+    unexpiredAt?: string,
+  ): Promise<boolean> {
+    let update = scopeTo(this.db, accountId)
       .updateTable('invitations')
-      .set({ accepted_at: nowIso })
+      .set(set)
       .where('id', '=', id)
       .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', nowIso)
-      .returning('id')
-      .executeTakeFirst();
+      .where('revoked_at', 'is', null);
+    if (unexpiredAt !== undefined) update = update.where('expires_at', '>', unexpiredAt);
+    const row = await update.returning('id').executeTakeFirst();
     return row !== undefined;
   }
 }

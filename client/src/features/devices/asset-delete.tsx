@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { isolate } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
@@ -10,6 +10,7 @@ import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { textOf } from './asset-texts';
 import { devicePaths } from './paths';
+import { ConfirmDelete } from '../../components/confirm-delete';
 
 /**
  * "Delete asset" on the asset's page, an action of its own beside Edit Asset (issue 30 item 13),
@@ -61,31 +62,24 @@ export function DeleteAssetButton(props: { readonly model: LocalModel<'asset'> }
       >
         <Trans>Delete asset</Trans>
       </Button>
-      <Modal opened={asking} onClose={close} title={t`Delete ${name}?`}>
-        <Stack gap="sm">
-          <Text size="sm" data-testid="delete-asset-consequences">
-            <Trans>
-              Its <Plural value={groupCount} one="# stream group" other="# stream groups" />,{' '}
-              <Plural value={streamCount} one="# data stream" other="# data streams" /> and{' '}
-              <Plural value={fileCount} one="# file" other="# files" /> (photo and documents) are
-              deleted with it. This cannot be undone.
-            </Trans>
-          </Text>
-          {error === null ? null : (
-            <Text c="red" size="sm" role="alert">
-              {error}
-            </Text>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close} data-autofocus>
-              <Trans>Keep it</Trans>
-            </Button>
-            <Button color="red" loading={busy} onClick={() => void remove()}>
-              <Trans>Delete {name}</Trans>
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDelete
+        opened={asking}
+        title={t`Delete ${name}?`}
+        consequences={
+          <Trans>
+            Its <Plural value={groupCount} one="# stream group" other="# stream groups" />,{' '}
+            <Plural value={streamCount} one="# data stream" other="# data streams" /> and{' '}
+            <Plural value={fileCount} one="# file" other="# files" /> (photo and documents) are
+            deleted with it. This cannot be undone.
+          </Trans>
+        }
+        consequencesTestId="delete-asset-consequences"
+        error={error}
+        busy={busy}
+        confirmLabel={<Trans>Delete {name}</Trans>}
+        onClose={close}
+        onConfirm={() => void remove()}
+      />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Anchor, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
@@ -10,6 +10,7 @@ import { useLiveModel } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { devicePaths } from '../devices/paths';
 import { templatePaths } from './template-paths';
+import { ConfirmDelete } from '../../components/confirm-delete';
 import { Name } from '../../components/name';
 import { isolate } from '@plant/shared-schema';
 
@@ -77,28 +78,20 @@ export function DeleteTemplateButton(props: {
       >
         <Trans>Delete</Trans>
       </Button>
-      <Modal opened={asking} onClose={() => setAsking(false)} title={t`Delete ${name}?`}>
-        <Stack gap="sm">
-          <Text size="sm">
-            <Trans>
-              The template is deleted. Assets made from it stay as they are. This cannot be undone.
-            </Trans>
-          </Text>
-          {error === null ? null : (
-            <Text c="red" size="sm" role="alert">
-              {error}
-            </Text>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setAsking(false)} data-autofocus>
-              <Trans>Keep it</Trans>
-            </Button>
-            <Button color="red" onClick={() => void remove()} data-testid="confirm-delete-template">
-              <Trans>Delete template</Trans>
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDelete
+        opened={asking}
+        title={t`Delete ${name}?`}
+        consequences={
+          <Trans>
+            The template is deleted. Assets made from it stay as they are. This cannot be undone.
+          </Trans>
+        }
+        error={error}
+        confirmLabel={<Trans>Delete template</Trans>}
+        confirmTestId="confirm-delete-template"
+        onClose={() => setAsking(false)}
+        onConfirm={() => void remove()}
+      />
     </>
   );
 }
