@@ -36,6 +36,7 @@ export * from './protocol/m4';
 export * from './protocol/terminal';
 export * from './models/registry-types';
 export * from './models/registry';
+export * from './models/edit-rules';
 export * from './models/asset';
 export * from './models/file';
 export * from './models/gateway';

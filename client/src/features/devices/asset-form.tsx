@@ -20,7 +20,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { assetAttributesSchema, type ModelInput } from '@plant/shared-schema';
 import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
-import { useMayEdit } from '../../permissions/permissions';
+import { useMayEdit } from '../../permissions/may-edit';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import {

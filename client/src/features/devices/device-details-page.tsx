@@ -22,7 +22,8 @@ import { useAtomValue } from 'jotai';
 import { assetAttributesSchema } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
-import { useCan, useMayEdit } from '../../permissions/permissions';
+import { useCan } from '../../permissions/permissions';
+import { useMayEdit } from '../../permissions/may-edit';
 import { useLiveModel } from '../../sync/hooks';
 import { useRecordVisit } from '../../state/recent';
 import { syncStatusAtom } from '../../sync/status';
@@ -35,7 +36,7 @@ import { InlineEdit, ValueText, type Validation } from './inline-edit';
 import { OnlineBadge } from '../gateway-pages/gateway-texts';
 import { devicePaths } from './paths';
 import { StreamGroups } from './stream-groups';
-import { AssetDocuments, AssetPhoto } from './asset-files';
+import { AssetPhoto } from './file-image';
 import { AlarmSeverityBadge, useAlarmSummary } from '../alarms/alarm-summary';
 import { Name } from '../../components/name';
 
@@ -49,6 +50,10 @@ const AlarmsSection = lazy(() =>
  * (e2e/bundle-budget.test.ts). The buttons show when their chunk has come (the service worker
  * keeps every chunk for offline use).
  */
+/* The documents (their table, uploads and kept copies) below the fold: a chunk of their own. */
+const AssetDocuments = lazy(() =>
+  import('./asset-files').then((m) => ({ default: m.AssetDocuments })),
+);
 const EditAssetButton = lazy(() =>
   import('./asset-form').then((m) => ({ default: m.EditAssetButton })),
 );
@@ -189,7 +194,9 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
         </SimpleGrid>
       </Paper>
 
-      <AssetDocuments assetId={model.id} canEdit={canEdit} />
+      <Suspense fallback={<Skeleton height={80} />}>
+        <AssetDocuments assetId={model.id} canEdit={canEdit} />
+      </Suspense>
 
       <Suspense fallback={null}>
         <AlarmsSection assetId={model.id} />

@@ -13,7 +13,8 @@ import {
 import { isolate, datastreamGroupAttributesSchema, type ModelInput } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { translateServerText } from '../../i18n/server-texts';
-import { useCan, useMayEdit } from '../../permissions/permissions';
+import { useCan } from '../../permissions/permissions';
+import { useMayEdit } from '../../permissions/may-edit';
 import { syncWorker } from '../../sync/worker';
 import { useWriteOutcome } from '../../sync/write-outcome';
 import { textOf } from './asset-texts';

@@ -18,7 +18,7 @@ import type { AssetValues, HistoryResult, LocalModel } from '@plant/sync-worker/
 import { EmptyState } from '../../components/empty-state';
 import { isStepped } from './stream-figures';
 import { DataTable } from '../../components/data-table';
-import { useMayEdit } from '../../permissions/permissions';
+import { useMayEdit } from '../../permissions/may-edit';
 import {
   GROUP_DRAG_TYPE,
   GroupSettings,

@@ -28,7 +28,7 @@ import {
   relativeRange,
   type DateRange,
 } from '../../state/date-range';
-import { useMayEdit } from '../../permissions/permissions';
+import { useMayEdit } from '../../permissions/may-edit';
 import { useLiveModel } from '../../sync/hooks';
 import { useHistory } from '../../sync/values';
 import { syncWorker } from '../../sync/worker';

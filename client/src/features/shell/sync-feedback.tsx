@@ -7,7 +7,11 @@ import { refreshSignedInUser, signOut } from '../../session/session';
 import { onSyncEvent } from '../../sync/bridge';
 import { clearSession } from '../../state/storage';
 import { translateServerText } from '../../i18n/server-texts';
-import { RefusedWrite } from './refused-write';
+
+/** A refused write's notice (what, with the user's text, and why): a chunk of its own. */
+const RefusedWrite = lazy(() =>
+  import('./refused-write').then((m) => ({ default: m.RefusedWrite })),
+);
 
 /** Opened only when the server sends checks: its dialog (Mantine's Modal) is a chunk of its own. */
 const PermissionChecksDialog = lazy(() =>
@@ -64,16 +68,18 @@ export function SyncFeedback() {
               color: 'red',
               title: t`A change was not saved`,
               message: (
-                <RefusedWrite
-                  write={event.write}
-                  reasons={[
-                    translateServerText(i18n, event.message),
-                    // The server's per-field reasons, each on its own line.
-                    ...Object.values(event.fields ?? {}).flatMap((messages) =>
-                      messages.map((m) => translateServerText(i18n, m)),
-                    ),
-                  ]}
-                />
+                <Suspense fallback={translateServerText(i18n, event.message)}>
+                  <RefusedWrite
+                    write={event.write}
+                    reasons={[
+                      translateServerText(i18n, event.message),
+                      // The server's per-field reasons, each on its own line.
+                      ...Object.values(event.fields ?? {}).flatMap((messages) =>
+                        messages.map((m) => translateServerText(i18n, m)),
+                      ),
+                    ]}
+                  />
+                </Suspense>
               ),
               autoClose: false,
               closeButtonProps: { 'aria-label': t`Close` },

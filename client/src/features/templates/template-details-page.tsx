@@ -18,7 +18,8 @@ import { isolate, templateAttributesSchema, type TemplateGroup } from '@plant/sh
 import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
 import { translateServerText } from '../../i18n/server-texts';
-import { useCan, useMayEdit } from '../../permissions/permissions';
+import { useCan } from '../../permissions/permissions';
+import { useMayEdit } from '../../permissions/may-edit';
 import { useLiveModel } from '../../sync/hooks';
 import { syncStatusAtom } from '../../sync/status';
 import { syncWorker } from '../../sync/worker';

@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionContext } from '@plant/shared-schema';
-import type * as PermissionsModule from './permissions';
+import type * as MayEditModule from './may-edit';
 import { installLocalStorage } from '../testing/memory-storage';
 
-let mayEdit: typeof PermissionsModule.mayEdit;
+let mayEdit: typeof MayEditModule.mayEdit;
 
 beforeAll(async () => {
   // Before the modules load: the session atom reads the stored session when it is made.
   installLocalStorage();
-  ({ mayEdit } = await import('./permissions'));
+  ({ mayEdit } = await import('./may-edit'));
 });
 
 const technician: PermissionContext = {

@@ -1,0 +1,32 @@
+import type { ModelType } from './registry';
+
+/**
+ * What changing a model of each type takes: the permission of its updates, and where its asset is
+ * (`self`, the attribute holding the asset's id, or null outside any asset). The same facts as
+ * the registry's `permissions.update` and `asset`, in a module without the types' schemas: the
+ * client's edit controls read it without loading every schema on first visit (issue 30 item 5).
+ * `edit-rules.test.ts` keeps it equal to the registry.
+ */
+export const EDIT_RULES = {
+  asset: { update: 'asset::edit', asset: 'self' },
+  gateway: { update: 'gateway::edit', asset: null },
+  datastreamgroup: { update: 'datastream::edit', asset: 'asset_id' },
+  datastream: { update: 'datastream::edit', asset: 'asset_id' },
+  connection: { update: 'gateway::edit', asset: null },
+  datapoint: { update: 'gateway::edit', asset: null },
+  file: { update: 'asset::edit', asset: 'asset_id' },
+  integration: { update: 'integration::edit', asset: null },
+  service: { update: 'service::edit', asset: null },
+  errorcodelist: { update: 'errorcode::edit', asset: null },
+  template: { update: 'template::edit', asset: null },
+  alarm: { update: 'alarm::edit', asset: 'asset_id' },
+  alarm_ack: { update: 'alarm::delete', asset: 'asset_id' },
+  role: { update: 'role::edit', asset: null },
+  user: { update: 'user::edit', asset: null },
+  account: { update: 'account::edit', asset: null },
+  tag: { update: 'tag::edit', asset: null },
+} as const satisfies Record<ModelType, { update: string; asset: string | null }>;
+
+export function editRuleOf(type: string): { update: string; asset: string | null } | undefined {
+  return (EDIT_RULES as Readonly<Record<string, { update: string; asset: string | null }>>)[type];
+}
