@@ -98,6 +98,32 @@ describe('live values on the asset page', () => {
       `device change to screen: ${shownAt - changedAt} ms (read to screen ${shownAt - readAt} ms)`,
     );
     expect(await tab.page.evaluate('window.__notReloaded')).toBe(true);
+    // On a right-to-left page the number still comes before its unit (issue 30 item 11).
+    const order = await value.evaluate((el) => {
+      document.documentElement.dir = 'rtl';
+      const texts = Array.from(el.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE);
+      const leftOf = (node: Node | undefined, char: string) => {
+        const range = document.createRange();
+        const from = node?.textContent?.indexOf(char) ?? -1;
+        if (node === undefined || from < 0) throw new Error(`no ${char} in the value`);
+        range.setStart(node, from);
+        range.setEnd(node, from + 1);
+        return range.getBoundingClientRect().left;
+      };
+      const left = {
+        number: leftOf(
+          texts.find((t) => t.textContent?.includes('6')),
+          '6',
+        ),
+        unit: leftOf(
+          texts.find((t) => t.textContent?.includes('°')),
+          '°',
+        ),
+      };
+      document.documentElement.dir = 'ltr';
+      return left;
+    });
+    expect(order.number).toBeLessThan(order.unit);
     expect(await value.getAttribute('data-stale')).toBe('false');
     // The sparkline draws the values of the last hours (here: the few seconds since the start).
     await expect

@@ -83,6 +83,9 @@ export function LatestValue({
           fw={600}
           {...(marked ? { c: 'dimmed' } : {})}
           data-testid="stream-value"
+          // Isolated with its own direction (issue 30 item 11): a number and its unit read in
+          // their order on a right-to-left page too ("68.25 °C", not "C° 68.25").
+          dir="auto"
           data-ts={ts}
           data-stale={marked}
           data-freshness={freshness.state}
