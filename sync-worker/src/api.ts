@@ -156,9 +156,10 @@ export interface PendingWrite {
   readonly name: string | null;
   /** Where the model sits (an acknowledgement's alarm, a stream's asset), when known. */
   readonly parent: { readonly type: string; readonly id: string } | null;
-  /** The attributes it changes: all for a create, the changed ones for an update, none for a delete. */
-  readonly fields: readonly string[];
-  /** The values it writes, as the user gave them (kept so a refused change is not lost). */
+  /**
+   * The values it writes, as the user gave them (kept so a refused change is not lost): every
+   * attribute for a create, the changed ones for an update, none for a delete.
+   */
   readonly values: Readonly<Record<string, unknown>>;
   readonly state: 'pending' | 'sending' | 'confirmed' | 'failed';
   readonly attempts: number;

@@ -693,7 +693,6 @@ function pendingWriteOf(
     type: entry.type,
     id: entry.id,
     ...model,
-    fields: Object.keys(entry.attributes),
     values: entry.kind === 'delete' ? {} : entry.attributes,
     state: entry.state,
     attempts: entry.attempts,

@@ -30,10 +30,10 @@ const SHOWN_CHARS = 300;
 
 /** The values a write gives, each as text: the user's own words, kept when the write is refused. */
 export function writtenValues(write: PendingWrite): { field: string; value: string }[] {
-  return write.fields.map((field) => {
-    const value = write.values[field];
-    return { field, value: typeof value === 'string' ? value : (JSON.stringify(value) ?? '') };
-  });
+  return Object.entries(write.values).map(([field, value]) => ({
+    field,
+    value: typeof value === 'string' ? value : (JSON.stringify(value) ?? ''),
+  }));
 }
 
 /** One value as shown in a line: quoted, cut after SHOWN_CHARS. */
