@@ -38,6 +38,8 @@ export * from './models/registry-types';
 export * from './models/registry';
 export * from './models/edit-rules';
 export * from './models/asset';
+export * from './models/dashboard';
+export * from './models/report';
 export * from './models/file';
 export * from './models/gateway';
 export * from './models/code-rules';

@@ -36,6 +36,8 @@ export function mayEdit(
   if (rule.asset === null || access === undefined || access.allAssets) return true;
   if (model === null || model === undefined) return false;
   const assetId = rule.asset === 'self' ? model.id : model.attributes[rule.asset];
+  // The account's own model of a type whose asset is optional: the permission alone decides.
+  if ((assetId === null || assetId === undefined) && rule.assetOptional === true) return true;
   return typeof assetId === 'string' && access.edit.includes(assetId);
 }
 

@@ -157,12 +157,16 @@ export class AccessDecision {
 
   /**
    * A model of `type` that belongs to `assetId` (null: to no asset, or not known: an update
-   * logged before updates named their asset, which only a user who sees every asset receives).
+   * logged before updates named their asset, which only a user who sees every asset receives;
+   * for a type whose asset is optional, null is the account's own model, which its type's
+   * permission alone decides).
    */
   seesModel(type: string, assetId: string | null): boolean {
     if (!this.types.has(type)) return false;
-    if (modelByType(type)?.asset === undefined || this.assets.all) return true;
-    return assetId !== null && this.seesAsset(assetId);
+    const def = modelByType(type);
+    if (def?.asset === undefined || this.assets.all) return true;
+    if (assetId === null) return def.assetOptional === true;
+    return this.seesAsset(assetId);
   }
 
   /**

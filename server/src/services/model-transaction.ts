@@ -174,13 +174,19 @@ export class ModelTransaction {
 
   /** The writer may change what belongs to this asset (requireAsset: 404 unseen, 403 view only). */
   private mayChange(assetId: string | null): void {
-    if (this.def.asset === undefined) return;
+    if (this.def.asset === undefined || this.ofAccount(assetId)) return;
     this.checkAsset({ asset: assetId, edit: true });
   }
 
   /** The writer sees this asset: one it does not see is unknown to it (404). */
   private maySee(assetId: string | null): void {
+    if (this.ofAccount(assetId)) return;
     this.checkAsset({ asset: assetId, edit: false });
+  }
+
+  /** A model of a type whose asset is optional, without one: the account's (the type decides). */
+  private ofAccount(assetId: string | null): boolean {
+    return assetId === null && this.def.assetOptional === true;
   }
 
   /**

@@ -8,7 +8,11 @@ describe('the edit rules', () => {
     const fromRegistry = Object.fromEntries(
       (MODELS as readonly ModelDefinition[]).map((m) => [
         m.type,
-        { update: m.permissions.update, asset: m.asset ?? null },
+        {
+          update: m.permissions.update,
+          asset: m.asset ?? null,
+          ...(m.assetOptional === true ? { assetOptional: true } : {}),
+        },
       ]),
     );
     expect(EDIT_RULES).toEqual(fromRegistry);

@@ -2,8 +2,9 @@ import type { ModelType } from './registry';
 
 /**
  * What changing a model of each type takes: the permission of its updates, and where its asset is
- * (`self`, the attribute holding the asset's id, or null outside any asset). The same facts as
- * the registry's `permissions.update` and `asset`, in a module without the types' schemas: the
+ * (`self`, the attribute holding the asset's id, or null outside any asset), and whether that
+ * asset may be absent. The same facts as the registry's `permissions.update`, `asset` and
+ * `assetOptional`, in a module without the types' schemas: the
  * client's edit controls read it without loading every schema on first visit (issue 30 item 5).
  * `edit-rules.test.ts` keeps it equal to the registry.
  */
@@ -25,8 +26,17 @@ export const EDIT_RULES = {
   user: { update: 'user::edit', asset: null },
   account: { update: 'account::edit', asset: null },
   tag: { update: 'tag::edit', asset: null },
-} as const satisfies Record<ModelType, { update: string; asset: string | null }>;
+  dashboard: { update: 'dashboard::edit', asset: 'asset_id', assetOptional: true },
+  report: { update: 'report::edit', asset: 'asset_id', assetOptional: true },
+} as const satisfies Record<ModelType, EditRule>;
 
-export function editRuleOf(type: string): { update: string; asset: string | null } | undefined {
-  return (EDIT_RULES as Readonly<Record<string, { update: string; asset: string | null }>>)[type];
+/** A type's edit rule; `assetOptional`: without an asset, the model is the account's. */
+export interface EditRule {
+  readonly update: string;
+  readonly asset: string | null;
+  readonly assetOptional?: true;
+}
+
+export function editRuleOf(type: string): EditRule | undefined {
+  return (EDIT_RULES as Readonly<Record<string, EditRule>>)[type];
 }

@@ -59,6 +59,13 @@ export interface ModelDefinition<T extends string = string, S extends z.ZodObjec
    */
   readonly asset?: 'self' | (keyof z.infer<S> & string);
   /**
+   * The `asset` attribute may be null, and then the model belongs to the account as a whole (an
+   * account's dashboard beside an asset's): its type's permissions alone decide who sees and
+   * writes it, as for a model outside any asset. Without it, a null asset is seen only by who
+   * sees every asset.
+   */
+  readonly assetOptional?: true;
+  /**
    * Kept by the server in its own tables (roles, memberships, accounts: models/managed.ts), not
    * in `models`: written through the same routes and logged like the others, each change as the
    * model's whole state.

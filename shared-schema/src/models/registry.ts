@@ -7,6 +7,8 @@ import { errorCodeListModel, integrationModel, serviceModel } from './account-li
 import { accountModel, memberModel, roleModel, tagModel } from './managed';
 import { templateModel } from './template';
 import { alarmAckModel, alarmModel } from './alarm';
+import { dashboardModel } from './dashboard';
+import { reportModel } from './report';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -33,6 +35,8 @@ export const MODELS = [
   memberModel,
   accountModel,
   tagModel,
+  dashboardModel,
+  reportModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];

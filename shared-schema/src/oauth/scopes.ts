@@ -22,7 +22,7 @@ export const SCOPE_AREAS = {
     subjects: ['gateway', 'terminal'],
     what: 'gateways, their connections and data points',
   },
-  dashboards: { subjects: ['dashboard'], what: 'dashboards' },
+  dashboards: { subjects: ['dashboard', 'report'], what: 'dashboards and reports' },
   service: {
     subjects: ['service', 'integration', 'errorcode'],
     what: 'service requests, integrations and error codes',
