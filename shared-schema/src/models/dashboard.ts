@@ -103,15 +103,16 @@ export const dashboardWidgetSchema = z
   .strictObject({
     id: idField,
     type: z.enum(WIDGET_TYPES),
-    x: z.number().int().min(0).max(DASHBOARD_COLUMNS - 1),
+    x: z
+      .number()
+      .int()
+      .min(0)
+      .max(DASHBOARD_COLUMNS - 1),
     y: z.number().int().min(0).max(DASHBOARD_MAX_ROWS),
     w: z.number().int().min(1).max(DASHBOARD_COLUMNS),
     h: z.number().int().min(1).max(DASHBOARD_MAX_ROWS),
     title: z.string().trim().max(120).nullable().default(null),
-    streams: z
-      .array(idField)
-      .max(WIDGET_MAX_STREAMS, DASHBOARD_TEXTS.tooManyStreams)
-      .default([]),
+    streams: z.array(idField).max(WIDGET_MAX_STREAMS, DASHBOARD_TEXTS.tooManyStreams).default([]),
     options: z.record(z.string().max(40), boundedJson(6, 400)).default({}),
   })
   .refine((w) => w.x + w.w <= DASHBOARD_COLUMNS, {

@@ -1,0 +1,88 @@
+import { Trans } from '@lingui/react/macro';
+import { Text } from '@mantine/core';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import type { DashboardWidget, WidgetType } from '@plant/shared-schema';
+
+/*
+ * The contract between a dashboard (its page, grid and range: ../) and its widgets (this folder).
+ * The dashboard page renders `WidgetBody` in each grid cell and `WidgetSettings` when a widget is
+ * added or edited; this folder owns what a widget shows and asks.
+ */
+
+/** What a widget needs of its dashboard besides itself. */
+export interface WidgetContext {
+  readonly dashboardId: string;
+  /** The asset whose dashboard it is; null for the account's. */
+  readonly assetId: string | null;
+  /** The span shown now (epoch ms), resolved from the dashboard's range. */
+  readonly range: { readonly from: number; readonly to: number };
+  /** True when the range is relative: it moves with now and live values extend it. */
+  readonly live: boolean;
+  /** A chart zoomed to a span: the dashboard's range becomes it (shared by every widget). */
+  readonly onRangeChange?: (range: { from: number; to: number }) => void;
+}
+
+/** One stream a widget may show, as the dashboard offers it (only streams the user sees). */
+export interface StreamChoice {
+  readonly id: string;
+  readonly name: string;
+  readonly unit: string;
+  readonly type: string;
+  /** Where it lives, for the picker's groups: the asset's and the stream group's names. */
+  readonly assetName: string;
+  readonly groupName: string;
+}
+
+export const WIDGET_LABELS: Record<WidgetType, MessageDescriptor> = {
+  line: msg`Line chart`,
+  value: msg`Value`,
+  gauge: msg`Gauge`,
+  state: msg`State timeline`,
+  bar: msg`Bar chart`,
+  table: msg`Table of latest values`,
+  alarms: msg`Alarms`,
+  map: msg`Map of assets`,
+  text: msg`Text`,
+};
+
+/** The size a new widget of each type gets, in grid columns (of 24) and rows. */
+export const WIDGET_DEFAULT_SIZE: Record<WidgetType, { readonly w: number; readonly h: number }> = {
+  line: { w: 12, h: 8 },
+  value: { w: 4, h: 4 },
+  gauge: { w: 6, h: 6 },
+  state: { w: 12, h: 4 },
+  bar: { w: 12, h: 8 },
+  table: { w: 8, h: 8 },
+  alarms: { w: 8, h: 8 },
+  map: { w: 12, h: 10 },
+  text: { w: 6, h: 4 },
+};
+
+/** What a widget shows in its grid cell. */
+export function WidgetBody(props: {
+  readonly widget: DashboardWidget;
+  readonly context: WidgetContext;
+}) {
+  return (
+    <Text c="dimmed" size="sm">
+      <Trans>{props.widget.streams.length} data streams</Trans>
+    </Text>
+  );
+}
+
+/** The form of a widget's own settings (its title, streams and options), new or edited. */
+export function WidgetSettings(props: {
+  readonly type: WidgetType;
+  /** The widget being edited; null for a new one (the form fills defaults). */
+  readonly widget: DashboardWidget | null;
+  readonly streams: readonly StreamChoice[];
+  readonly onSave: (widget: Pick<DashboardWidget, 'title' | 'streams' | 'options'>) => void;
+  readonly onCancel: () => void;
+}) {
+  return (
+    <Text>
+      <Trans>Settings</Trans> {props.type}
+    </Text>
+  );
+}
