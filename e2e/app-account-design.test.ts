@@ -6,9 +6,10 @@ import { ShellPage } from './support/pages/shell';
 
 /*
  * Issue 30 item 9: an account's design. Colours picked or typed (#rrggbb, a wrong one named at
- * its field and kept as typed) apply to the running app at once; a logo shows in a preview and
- * in the header; a logo that cannot be loaded leaves the account's name, in the header and on
- * the sign-in screen. One page load and one sign-out.
+ * its field and kept as typed) apply to the running app at once; logos and the login image are
+ * uploaded as files, shown in a preview, in the header and on the sign-in screen (without a
+ * token); an image that cannot be loaded leaves the account's name, in the header and on the
+ * sign-in screen. One page load, one sign-out and two reloads of the sign-in screen.
  */
 let e2e: E2e;
 
@@ -61,10 +62,7 @@ describe("the account's design", () => {
     const tab = await e2e.signedInTab(DEMO_USERS.admin, `/app/accounts/${root.id}/design`);
     const { page } = tab;
     const shell = new ShellPage(page);
-    // The images: a logo on this server, and one that is gone.
-    await page.route('**/e2e-brand/logo.png', (route) =>
-      route.fulfill({ status: 200, contentType: 'image/png', body: png(120, 30) }),
-    );
+    // An image that is gone.
     await page.route('**/e2e-brand/gone.png', (route) =>
       route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' }),
     );
@@ -99,9 +97,23 @@ describe("the account's design", () => {
     await expect.poll(stripColour).toBe('rgb(51, 102, 153)');
     expect(await color1.getAttribute('aria-invalid')).not.toBe('true');
 
-    // A desktop logo: a preview before saving, the header's logo after.
+    // A desktop logo, uploaded as a file: a preview before saving, the header's logo after,
+    // served by the server from the account's file store.
+    const choose = async (
+      button: string,
+      file: { name: string; mimeType: string; buffer: Buffer },
+    ) => {
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByRole('button', { name: button }).click();
+      await (await chooser).setFiles(file);
+    };
     const desktop = page.getByRole('textbox', { name: 'Desktop logo' });
-    await desktop.fill('/e2e-brand/logo.png');
+    await choose('Upload Desktop logo', {
+      name: 'logo.png',
+      mimeType: 'image/png',
+      buffer: png(120, 30),
+    });
+    await expect.poll(() => desktop.inputValue()).toMatch(/^\/api\/v1\/design-images\//);
     const preview = page.getByRole('img', { name: 'Preview: Desktop logo' });
     await expect
       .poll(() => preview.evaluate((img) => (img as HTMLImageElement).naturalWidth))
@@ -122,12 +134,30 @@ describe("the account's design", () => {
     await expect.poll(() => brand.textContent()).toBe(root.name);
     expect(await brand.getByRole('img').count()).toBe(0);
 
-    // Remove takes the image away; the login image that cannot be loaded is saved.
+    // Remove takes the image away.
     await page.getByRole('button', { name: 'Remove Desktop logo' }).click();
     expect(await desktop.inputValue()).toBe('');
     expect(await page.getByTestId('design-preview').count()).toBe(0);
+
+    // A file that is no image is refused before it is sent, and says why.
+    await choose('Upload Login image', {
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('not a picture'),
+    });
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: 'PNG, JPEG, WebP or GIF' }).count())
+      .toBe(1);
+    // The login image, uploaded.
+    const loginImage = page.getByRole('textbox', { name: 'Login image' });
+    await choose('Upload Login image', {
+      name: 'login.png',
+      mimeType: 'image/png',
+      buffer: png(200, 50),
+    });
+    await expect.poll(() => loginImage.inputValue()).toMatch(/^\/api\/v1\/design-images\//);
+    const uploaded = await loginImage.inputValue();
     await page.getByRole('textbox', { name: 'Title' }).fill('Machine Works');
-    await page.getByRole('textbox', { name: 'Login image' }).fill('/e2e-brand/gone.png');
     await save.click();
     await expect.poll(() => page.title()).toBe('Machine Works');
     expect(await stillSamePage()).toBe('kept');
@@ -140,15 +170,35 @@ describe("the account's design", () => {
             .where('id', '=', root.id)
             .executeTakeFirstOrThrow(),
       )
-      .toEqual({ color1: '#336699', logo_desktop: null, login_image: '/e2e-brand/gone.png' });
+      .toEqual({ color1: '#336699', logo_desktop: null, login_image: uploaded });
 
-    // The sign-in screen: the account's title stays beside a login image that cannot be shown.
+    // The sign-in screen shows the uploaded login image, read from the server without a token
+    // (after a reload: nothing of the upload is left in the page), and the title.
+    await shell.signOut();
+    await tab.waitForPath(/^\/user\/login/);
+    await page.reload();
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('login-image')
+          .evaluate((img) => (img as HTMLImageElement).naturalWidth)
+          .catch(() => 0),
+      )
+      .toBe(200);
+    expect(await page.getByTestId('login-brand').textContent()).toBe('Machine Works');
+
+    // A login image that cannot be shown leaves the account's title.
     let asked = 0;
     page.on('request', (request) => {
       if (request.url().endsWith('/e2e-brand/gone.png')) asked += 1;
     });
-    await shell.signOut();
-    await tab.waitForPath(/^\/user\/login/);
+    await page.evaluate(() =>
+      localStorage.setItem(
+        'loginBrand',
+        JSON.stringify({ title: 'Machine Works', loginImage: '/e2e-brand/gone.png' }),
+      ),
+    );
+    await page.reload();
     await expect.poll(() => asked).toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('login-image').count()).toBe(0);
     expect(await page.getByTestId('login-brand').textContent()).toBe('Machine Works');

@@ -62,8 +62,8 @@ describe('narrow screens', () => {
     expect(await shell.menu().count()).toBe(1);
     const box = await shell.menu().boundingBox();
     expect(box?.x ?? -1).toBeLessThan(50);
-    await shell.menu().getByRole('link', { name: 'Themes' }).click();
-    await tab.waitForPath(/^\/app\/themes\/list$/);
+    await shell.menu().getByRole('link', { name: 'Alarms' }).click();
+    await tab.waitForPath(/^\/app\/alarms$/);
     await drawer.waitFor({ state: 'detached' });
 
     await shell.choosePreference('Right to left');
@@ -99,7 +99,7 @@ describe('page transitions', () => {
           seen();
         }),
     );
-    await shell.menu().getByRole('link', { name: 'Themes' }).click();
+    await shell.menu().getByRole('link', { name: 'Alarms' }).click();
     expect(await played).toContain('translateX(24px)');
 
     await tab.page.emulateMedia({ reducedMotion: 'reduce' });

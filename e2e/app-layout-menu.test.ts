@@ -13,7 +13,12 @@ beforeAll(async () => {
 });
 afterAll(() => e2e.close());
 
-/** Every entry of spec 000 §2's menu but details (which shows only on an asset), in menu order. */
+/**
+ * Every entry of spec 000 §2's menu that is built, but details (which shows only on an asset), in
+ * menu order. The areas still to come (service requests, help center, security insights, release
+ * management, themes, translations) are not offered, though their addresses open (issue 30 item
+ * 3: no entry leads to a page that only says "Nothing here yet").
+ */
 const ALL_ENTRIES = [
   'Home',
   'Assets',
@@ -21,11 +26,13 @@ const ALL_ENTRIES = [
   'Templates',
   'Gateways',
   'Dashboards',
+  'Users',
+  'Accounts',
+];
+const NOT_BUILT = [
   'Service requests',
   'Past service requests',
   'Help center',
-  'Users',
-  'Accounts',
   'Security insights',
   'Release management',
   'Themes',
@@ -52,13 +59,18 @@ async function signedIn(
 
 describe('the side menu', () => {
   it('shows an admin every entry, Accounts and Gateways among them', async () => {
-    const { shell } = await signedIn(DEMO_USERS.admin);
+    const { tab, shell } = await signedIn(DEMO_USERS.admin);
     await expect.poll(() => shell.menuEntries()).toEqual(ALL_ENTRIES);
+    for (const entry of NOT_BUILT) expect(await shell.menuEntries()).not.toContain(entry);
+    // An area not built yet still answers its address, with its honest empty state.
+    await tab.navigateInApp('/app/themes/list');
+    await tab.page.getByText('Nothing here yet').waitFor();
+    expect(await shell.currentEntry()).toBeNull();
   });
 
-  it('hides from a technician what its role may not open: Templates, Accounts and Security insights', async () => {
+  it('hides from a technician what its role may not open: Templates and Accounts', async () => {
     const { shell } = await signedIn(DEMO_USERS.tech);
-    const hidden = ['Templates', 'Accounts', 'Security insights'];
+    const hidden = ['Templates', 'Accounts'];
     await expect
       .poll(() => shell.menuEntries())
       .toEqual(ALL_ENTRIES.filter((e) => !hidden.includes(e)));
@@ -72,8 +84,8 @@ describe('the side menu', () => {
   it('marks the section of the page as current, and offers the asset details on an asset', async () => {
     const { tab, shell } = await signedIn(DEMO_USERS.admin);
     // Inside the running app (as its links go), not a page load each.
-    await tab.navigateInApp('/app/service/history');
-    await expect.poll(() => shell.currentEntry()).toBe('Past service requests');
+    await tab.navigateInApp('/app/alarms');
+    await expect.poll(() => shell.currentEntry()).toBe('Alarms');
 
     const [asset] = await e2e.serverModels(rootAccount, 'asset');
     await tab.navigateInApp(`/app/devices/${asset?.id ?? ''}/details`);

@@ -3,6 +3,8 @@ import { bodyLimit } from 'hono/body-limit';
 import {
   API_BASE,
   appPaths,
+  DESIGN_IMAGE_MAX_BYTES,
+  DESIGN_IMAGE_TEXTS,
   MAX_BODY_BYTES,
   UPLOAD_CHUNK_MAX_BYTES,
   type PushKey,
@@ -55,12 +57,18 @@ export function createApp(
     maxSize: UPLOAD_CHUNK_MAX_BYTES,
     onError: (c) => c.json({ success: false, message: 'The chunk is too large.' }, 413),
   });
+  // An image of an account's design is one request of its whole bytes.
+  const imageTooLarge = bodyLimit({
+    maxSize: DESIGN_IMAGE_MAX_BYTES,
+    onError: (c) => c.json({ success: false, message: DESIGN_IMAGE_TEXTS.tooLarge }, 413),
+  });
   const uploadPath = new RegExp(`^${API_BASE}/files/[^/]+/upload$`);
-  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], `${API_BASE}/*`, (c, next) =>
-    c.req.method === 'PUT' && uploadPath.test(c.req.path)
-      ? chunkTooLarge(c, next)
-      : tooLarge(c, next),
-  );
+  const designImagePath = new RegExp(`^${API_BASE}/accounts/[^/]+/design/images$`);
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], `${API_BASE}/*`, (c, next) => {
+    if (c.req.method === 'PUT' && uploadPath.test(c.req.path)) return chunkTooLarge(c, next);
+    if (c.req.method === 'POST' && designImagePath.test(c.req.path)) return imageTooLarge(c, next);
+    return tooLarge(c, next);
+  });
 
   const api = new Hono<AppEnv>();
   const deps: ApiDeps = { services, log, values, files, push, alarmRecipients };

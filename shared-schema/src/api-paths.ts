@@ -63,6 +63,11 @@ export const apiPaths = {
   accountById: (id: string) => `accounts/${seg(id)}`,
   /** An account's design (AccountDesign): PUT. */
   accountDesign: (id: string) => `accounts/${seg(id)}/design`,
+  /** POST an image of the account's design (its bytes as the body). */
+  accountDesignImages: (id: string) => `accounts/${seg(id)}/design/images`,
+  /** Where an image of an account's design is served (to anyone, while the design names it). */
+  designImage: (account: string, name: string) =>
+    `${API_BASE}/design-images/${seg(account)}/${seg(name)}`,
   /** A user's details (UserProfile): GET, PUT. */
   userProfile: (id: string) => `users/${seg(id)}/profile`,
   /** A user's notification channels and window (NotificationSettings): GET, PUT. */

@@ -24,6 +24,7 @@ export * from './api/profile';
 export * from './api/alarms';
 export * from './api/alarm-recipients';
 export * from './api/account-admin';
+export * from './api/design-images';
 export * from './api/static-conf';
 export * from './topics';
 export * from './protocol/model-update';

@@ -303,6 +303,16 @@ export interface HttpArea {
     body?: unknown,
     options?: CallOptions,
   ): Promise<Result<unknown>>;
+  /**
+   * POSTs a file's bytes as one request (an image of the account's design), telling
+   * `onProgress` how much has gone out (0 to 1; pass it through Comlink's `proxy`). The answer
+   * as `call`'s, failures quiet: the caller shows them at its field.
+   */
+  upload(
+    path: string,
+    file: Blob,
+    onProgress?: (fraction: number) => void,
+  ): Promise<Result<unknown>>;
 }
 
 /** A point of a stream: `[ts (ms), value]` (booleans as 0/1, texts as strings). */

@@ -28,7 +28,7 @@ import {
 import { LocalStore, modelsDatabaseName } from './store/store';
 import { FilesDatabase, filesDatabaseName, userFilesPrefix } from './files/file-db';
 import { Replica } from './sync/replica';
-import { ApiClient } from './transport/http';
+import { ApiClient, progressTransport } from './transport/http';
 
 export interface WorkerApiOptions {
   readonly log: Logger;
@@ -342,6 +342,17 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
         log: options.log,
       });
       const answer = await client.call(method, path, call);
+      return answer.ok ? { data: answer.data } : { error: answer.error };
+    },
+    async upload(path, file, onProgress) {
+      await sessionOps;
+      const running = engine;
+      if (running === undefined) return NOT_STARTED;
+      const answer = await running.api.call('POST', path, {
+        bytes: file,
+        quiet: true,
+        transport: progressTransport((fraction) => onProgress?.(fraction)),
+      });
       return answer.ok ? { data: answer.data } : { error: answer.error };
     },
   };

@@ -5,6 +5,7 @@ import type { Logger } from '../logger';
 import { ModelRepository } from '../repositories/model.repository';
 import { Pruner } from '../services/pruner';
 import type { BlobStore } from './blob-store';
+import { DesignImages } from './design-images';
 
 /**
  * Bytes nothing refers to wait this long before they go: a blob a new file of the same bytes is
@@ -15,7 +16,7 @@ export const UNUSED_FILE_GRACE_MS = 60 * 60 * 1000;
 /**
  * Frees the file store every hour (Pruner, run by the cluster's leader): blobs (and their
  * thumbnails) that no file of their account names any more (the file, or its asset, was
- * deleted), and parts of uploads whose file is gone or already stored.
+ * deleted), nor its design (an image uploaded but never saved, or replaced since), and parts of uploads whose file is gone or already stored.
  */
 export class FilePruner extends Pruner {
   constructor(
@@ -39,7 +40,11 @@ export class FilePruner extends Pruner {
         id: row.id,
         ...(JSON.parse(row.attributes) as { sha256?: string; state?: string }),
       }));
-      const named = new Set(files.map((f) => f.sha256));
+      // The images the account's design names live in the same store.
+      const named = new Set([
+        ...files.map((f) => f.sha256),
+        ...(await new DesignImages(this.db, this.store).namedBy(accountId)),
+      ]);
       const uploading = new Set(files.filter((f) => f.state !== 'ready').map((f) => f.id));
       for (const blob of await this.store.blobs(accountId)) {
         if (named.has(blob.sha256) || blob.storedAt > before) continue;

@@ -18,6 +18,7 @@ import { DomainError, forbidden, invalidInput, notFound } from '../services/doma
 import type { ModelService } from '../services/model.service';
 import type { Session } from '../services/user.service';
 import { ChunkTooLarge, type BlobStore } from './blob-store';
+import { DesignImages } from './design-images';
 
 /** The longest side of a thumbnail, in pixels. */
 export const THUMBNAIL_PX = 320;
@@ -70,13 +71,17 @@ export class FileService {
   /** One chunk at a time per file: a second tab's chunk waits for the first. */
   private readonly busy = new Map<string, Promise<unknown>>();
   progress: ProgressSink = () => undefined;
+  /** The images of the accounts' designs, in the same store. */
+  readonly design: DesignImages;
 
   constructor(
     private readonly db: Db,
     private readonly blobs: BlobStore,
     private readonly models: ModelService,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.design = new DesignImages(db, blobs);
+  }
 
   private async find(session: Session, id: string, write: boolean): Promise<FoundFile> {
     const accountId = session.activeAccount?.id;

@@ -55,6 +55,11 @@ export class AccountAdminService {
     return this.get(session, id);
   }
 
+  /** Whether the user may change the account's design: 404 out of reach, 403 without the right. */
+  async mayChangeDesign(session: Session, id: string): Promise<void> {
+    await new AccountOps(this.db, this.clock, session).inReach(id, ACCOUNT_EDIT_PERMISSION);
+  }
+
   async setDesign(session: Session, id: string, design: AccountDesign): Promise<AccountView> {
     await this.run(session, [id], (ops) => ops.change(id, { theme: design }));
     return this.get(session, id);

@@ -68,6 +68,8 @@ export interface CallOptions<T> {
   readonly bytes?: Blob;
   /** The answer is bytes (a file), answered as a Blob without the envelope. */
   readonly binary?: boolean;
+  /** How the request goes out, when not by fetch (an upload that reports its progress). */
+  readonly transport?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 /** A `raw` call's answer: the status and the body (parsed JSON, else the text). */
@@ -141,7 +143,8 @@ export class ApiClient {
     if (token !== null) headers.Authorization = `Bearer ${token}`;
     const init: RequestInit = { method, headers };
     if (options.bytes !== undefined) {
-      headers['Content-Type'] = 'application/octet-stream';
+      headers['Content-Type'] =
+        options.bytes.type === '' ? 'application/octet-stream' : options.bytes.type;
       init.body = options.bytes;
     } else if (options.body !== undefined) {
       headers['Content-Type'] = 'application/json';
@@ -153,7 +156,7 @@ export class ApiClient {
     let text: string;
     try {
       const sentAt = Date.now();
-      response = await this.fetchImpl(url, init);
+      response = await (options.transport ?? this.fetchImpl)(url, init);
       this.measureClock(sentAt, response);
       if (options.binary === true && response.ok) {
         const blob = await response.blob();
@@ -319,4 +322,47 @@ export class ApiClient {
       }
     }
   }
+}
+
+/**
+ * A transport that tells how much of the request's body has gone out (`onProgress`, 0 to 1):
+ * fetch cannot, XMLHttpRequest can (in a worker too). Answers a Response like fetch, and fails
+ * like fetch when no answer comes.
+ */
+export function progressTransport(
+  onProgress: (fraction: number) => void,
+): (url: string, init: RequestInit) => Promise<Response> {
+  return (url, init) =>
+    new Promise<Response>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open(init.method ?? 'GET', url);
+      xhr.responseType = 'arraybuffer';
+      for (const [name, value] of Object.entries(init.headers ?? {}) as [string, string][]) {
+        xhr.setRequestHeader(name, value);
+      }
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+      };
+      xhr.onload = () => {
+        const headers = new Headers();
+        for (const line of xhr
+          .getAllResponseHeaders()
+          .trim()
+          .split(/[\r\n]+/)) {
+          const at = line.indexOf(':');
+          if (at > 0) headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
+        }
+        const empty = xhr.status === 204 || xhr.status === 304;
+        resolve(
+          new Response(empty ? null : (xhr.response as ArrayBuffer), {
+            status: xhr.status,
+            headers,
+          }),
+        );
+      };
+      xhr.onerror = () => reject(new TypeError('The upload could not reach the server.'));
+      xhr.onabort = () => reject(new DOMException('The upload was stopped.', 'AbortError'));
+      init.signal?.addEventListener('abort', () => xhr.abort());
+      xhr.send((init.body ?? null) as XMLHttpRequestBodyInit | null);
+    });
 }

@@ -39,8 +39,7 @@ import { useLiveModel, useLiveQuery, type ModelState } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { useWriteOutcome } from '../../sync/write-outcome';
 import { Name } from '../../components/name';
-import { BrandImage } from '../../components/brand-image';
-import classes from './accounts.module.css';
+import { DesignImage } from './design-image';
 
 /** An account as the screens show it: the synced `account` model. */
 type Account = { readonly id: string } & ModelAttributes<'account'>;
@@ -400,6 +399,7 @@ export function AccountDesignPage() {
   );
   const image = (field: 'loginImage' | 'logoMobile' | 'logoDesktop', label: string) => (
     <DesignImage
+      accountId={account.id}
       label={label}
       value={value[field]}
       disabled={!mayEdit}
@@ -425,59 +425,6 @@ export function AccountDesignPage() {
         </Button>
         <SavedNote saved={page.saved} />
       </Group>
-    </Stack>
-  );
-}
-
-/**
- * An image of the design: its address, a preview of it (what the header will show, or a note
- * when it cannot be shown) and a Remove action.
- */
-function DesignImage(props: {
-  readonly label: string;
-  readonly value: string | null;
-  readonly disabled: boolean;
-  readonly error: string | undefined;
-  readonly onChange: (text: string) => void;
-}) {
-  const { t } = useLingui();
-  const { label, value } = props;
-  return (
-    <Stack gap={4}>
-      <TextInput
-        label={label}
-        value={value ?? ''}
-        disabled={props.disabled}
-        placeholder="/images/logo.png"
-        onChange={(e) => props.onChange(e.currentTarget.value)}
-        error={props.error}
-      />
-      {value === null ? null : (
-        <Group gap="sm" align="center">
-          <Paper withBorder p={4} data-testid="design-preview">
-            <BrandImage
-              src={value}
-              alt={t`Preview: ${label}`}
-              className={classes.preview}
-              fallback={
-                <Text size="sm" c="red" role="note">
-                  <Trans>This image cannot be shown.</Trans>
-                </Text>
-              }
-            />
-          </Paper>
-          <Button
-            variant="subtle"
-            color="red"
-            size="xs"
-            disabled={props.disabled}
-            aria-label={t`Remove ${label}`}
-            onClick={() => props.onChange('')}
-          >
-            <Trans>Remove</Trans>
-          </Button>
-        </Group>
-      )}
     </Stack>
   );
 }

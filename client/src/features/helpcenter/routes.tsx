@@ -13,6 +13,7 @@ export const helpcenterArea: AreaDefinition = {
   menu: [
     {
       group: 'service',
+      placeholder: true,
       position: 30,
       entry: ({ language }) => ({
         key: 'helpcenter',

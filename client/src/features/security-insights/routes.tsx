@@ -18,6 +18,7 @@ export const securityInsightsArea: AreaDefinition = {
   menu: [
     {
       group: 'administration',
+      placeholder: true,
       position: 30,
       entry: {
         key: 'securityInsights',

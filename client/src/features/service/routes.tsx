@@ -14,6 +14,7 @@ export const serviceArea: AreaDefinition = {
   menu: [
     {
       group: 'service',
+      placeholder: true,
       position: 10,
       entry: {
         key: 'service',
@@ -25,6 +26,7 @@ export const serviceArea: AreaDefinition = {
     },
     {
       group: 'service',
+      placeholder: true,
       position: 20,
       entry: {
         key: 'serviceHistory',

@@ -99,10 +99,14 @@ export function currentAssetId(pathname: string): string | null {
   return DEVICE_SCREENS.has(first) ? null : safeDecode(first);
 }
 
-/** Every group with every entry the areas show on this path, before permissions. */
+/**
+ * Every group with every entry the areas show on this path, before permissions; areas not built
+ * yet (`placeholder`) show none.
+ */
 export function menuGroups(pathname: string, language: Language): MenuGroup[] {
   const where: MenuWhere = { assetId: currentAssetId(pathname), language };
-  const placed = AREAS.flatMap((a) => a.menu ?? []).flatMap(({ group, position, entry }) => {
+  const built = AREAS.flatMap((a) => a.menu ?? []).filter((m) => m.placeholder !== true);
+  const placed = built.flatMap(({ group, position, entry }) => {
     const shown = typeof entry === 'function' ? entry(where) : entry;
     return shown === null ? [] : [{ group, position, entry: shown }];
   });

@@ -68,4 +68,10 @@ export interface AreaMenuEntry {
   readonly position: number;
   /** The entry, or a function of where the user is (null: not shown there). */
   readonly entry: MenuEntryDefinition | ((where: MenuWhere) => MenuEntryDefinition | null);
+  /**
+   * The area is not built yet (its pages are the empty state 'Nothing here yet'): the entry
+   * stays out of the menu until the issue that builds it removes this (issue 30 item 3). Its
+   * routes stay, so links and bookmarks of spec 000 §2 still open.
+   */
+  readonly placeholder?: true;
 }

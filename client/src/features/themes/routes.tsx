@@ -9,6 +9,7 @@ export const themesArea: AreaDefinition = {
   menu: [
     {
       group: 'administration',
+      placeholder: true,
       position: 50,
       entry: {
         key: 'themes',

@@ -14,6 +14,7 @@ export const translationsArea: AreaDefinition = {
   menu: [
     {
       group: 'administration',
+      placeholder: true,
       position: 60,
       entry: {
         key: 'translations',

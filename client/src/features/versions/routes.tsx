@@ -33,6 +33,7 @@ export const versionsArea: AreaDefinition = {
   menu: [
     {
       group: 'administration',
+      placeholder: true,
       position: 40,
       entry: {
         key: 'versions',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { accountParamsSchema, subaccountRequestSchema } from '../../api/account-admin';
 import { alarmSettingsSchema } from '../../api/alarms';
+import { designImageAnswerSchema, designImageParamsSchema } from '../../api/design-images';
 import {
   invitationAcceptSchema,
   invitationInfoRequestSchema,
@@ -290,6 +291,25 @@ export const ACCOUNT_ROUTES: readonly ApiRoute[] = [
     params: accountParamsSchema,
     body: accountDesignSchema,
     response: data(accountViewSchema),
+  },
+  {
+    method: 'POST',
+    path: '/accounts/:id/design/images',
+    access: needs('account:write'),
+    tag: 'Accounts',
+    summary:
+      "An image for the account's design (its PNG, JPEG, WebP or GIF bytes as the body, at most 2 MB): answers its address, which the design then names.",
+    params: accountParamsSchema,
+    response: data(designImageAnswerSchema),
+  },
+  {
+    method: 'GET',
+    path: '/design-images/:account/:name',
+    access: PUBLIC,
+    tag: 'Accounts',
+    summary:
+      "An image of an account's design, while its design names it (the sign-in screen shows it before anyone signs in).",
+    params: designImageParamsSchema,
   },
   {
     method: 'GET',
