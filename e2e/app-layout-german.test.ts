@@ -15,7 +15,8 @@ afterAll(() => e2e.close());
  * catalogue is extracted and translated with these words.
  */
 const GERMAN_MENU = {
-  groups: ['Betrieb', 'Service', 'Verwaltung'],
+  // The service group's areas are not built yet: the menu leaves them out (issue 30 item 3).
+  groups: ['Betrieb', 'Verwaltung'],
   entries: [
     'Startseite',
     'Anlagen',
@@ -23,15 +24,8 @@ const GERMAN_MENU = {
     'Vorlagen',
     'Gateways',
     'Dashboards',
-    'Serviceanfragen',
-    'Vergangene Serviceanfragen',
-    'Hilfe-Center',
     'Benutzer',
     'Konten',
-    'Sicherheitseinblicke',
-    'Release-Management',
-    'Designs',
-    'Übersetzungen',
   ],
 };
 
