@@ -74,9 +74,7 @@ export function DashboardGrid(props: {
       data-editing={editing}
     >
       <VisuallyHidden id={helpId}>
-        <Trans>
-          Arrow keys move the widget by one cell; Shift with an arrow key changes its size.
-        </Trans>
+        <Trans>Arrow keys move the widget, Shift and arrow keys size it.</Trans>
       </VisuallyHidden>
       <div aria-live="polite" className={classes.live} data-testid="dashboard-announcement">
         {announcement}
@@ -120,7 +118,7 @@ export function DashboardGrid(props: {
                     </Text>
                     {editing ? (
                       <Group gap={2} wrap="nowrap">
-                        <Tooltip label={t`Edit widget`}>
+                        <Tooltip label={t`Edit widget ${isolate(title)}`}>
                           <ActionIcon
                             variant="subtle"
                             size="sm"
@@ -130,7 +128,7 @@ export function DashboardGrid(props: {
                             ✎
                           </ActionIcon>
                         </Tooltip>
-                        <Tooltip label={t`Remove widget`}>
+                        <Tooltip label={t`Remove widget ${isolate(title)}`}>
                           <ActionIcon
                             variant="subtle"
                             color="red"

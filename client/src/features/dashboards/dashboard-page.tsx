@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { I18n } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
@@ -36,13 +36,25 @@ import { useLiveModel } from '../../sync/hooks';
 import { syncStatusAtom } from '../../sync/status';
 import { syncWorker } from '../../sync/worker';
 import { InlineEdit, type Validation } from '../devices/inline-edit';
-import { DashboardGrid } from './dashboard-grid';
 import { useMayDeleteDashboard } from './dashboard-permissions';
 import { DashboardRangeControl } from './dashboard-range';
 import { freeSpot, placesOf } from './grid-layout';
 import { dashboardPaths } from './paths';
-import { AddWidgetDialog, WidgetSettingsDialog } from './widget-dialog';
-import { WIDGET_DEFAULT_SIZE } from './widgets';
+
+/*
+ * The grid (react-grid-layout and the widgets) and the widget dialogs come in chunks of their
+ * own after the page: the page's first visit stays within its budget (e2e/bundle-budget.test.ts),
+ * and the service worker keeps every chunk for offline use.
+ */
+const DashboardGrid = lazy(() =>
+  import('./dashboard-grid').then((m) => ({ default: m.DashboardGrid })),
+);
+const AddWidgetDialog = lazy(() =>
+  import('./widget-dialog').then((m) => ({ default: m.AddWidgetDialog })),
+);
+const WidgetSettingsDialog = lazy(() =>
+  import('./widget-dialog').then((m) => ({ default: m.WidgetSettingsDialog })),
+);
 
 /**
  * /app/dashboards/{dashboardid}, and an asset's or a template's `dashboard/{dashboardid}`: one
@@ -73,7 +85,7 @@ export function DashboardPage() {
       </Title>
       <EmptyState title={<Trans>There is no such dashboard here</Trans>}>
         <Text c="dimmed" ta="center">
-          <Trans>It may have been deleted, or it belongs to an asset you do not see.</Trans>
+          <Trans>It may have been deleted.</Trans>
         </Text>
         <Button component={Link} to={dashboardPaths.list()} variant="light">
           <Trans>Go to the dashboards</Trans>
@@ -146,14 +158,14 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
     viewerRanges.set(model.id, next);
     setViewerRange(next);
   };
-  const addWidget = (type: WidgetType) => {
-    const size = WIDGET_DEFAULT_SIZE[type];
+  const addWidget = (type: WidgetType, size: { readonly w: number; readonly h: number }) => {
     const spot = freeSpot(placesOf(widgets), size.w, size.h);
     const widget: DashboardWidget = {
       id: uuidv7(),
       type,
       ...spot,
-      ...size,
+      w: size.w,
+      h: size.h,
       title: null,
       streams: [],
       options: {},
@@ -198,10 +210,7 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
           </InlineEdit>
           {templateId !== null ? (
             <Text size="sm" c="dimmed">
-              <Trans>
-                A template's dashboard: every asset made from the template gets a copy over its own
-                data streams.
-              </Trans>
+              <Trans>Each asset made from the template gets a copy.</Trans>
             </Text>
           ) : null}
         </Box>
@@ -249,7 +258,7 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
         <DashboardRangeControl value={range} resolved={resolved} onChange={pickRange} />
         {!mayEdit ? (
           <Text size="xs" c="dimmed">
-            <Trans>A range chosen here is kept for this visit only.</Trans>
+            <Trans>Your range is kept for this visit only.</Trans>
           </Text>
         ) : null}
       </Group>
@@ -275,38 +284,43 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
           ) : null}
         </EmptyState>
       ) : null}
-      <DashboardGrid
-        widgets={widgets}
-        editing={mayEdit && editing}
-        context={{
-          dashboardId: model.id,
-          assetId,
-          range: resolved,
-          live: range.kind === 'relative',
-          // A chart zoomed to a span: the dashboard's range becomes it (stored as any pick is).
-          onRangeChange: (span) =>
-            pickRange({ kind: 'fixed', from: Math.round(span.from), to: Math.round(span.to) }),
-        }}
-        onLayout={(next) => void write({ widgets: next })}
-        onEdit={setSettingsOf}
-        onRemove={removeWidget}
-      />
+      <Suspense fallback={<Skeleton height={240} aria-hidden />}>
+        <DashboardGrid
+          widgets={widgets}
+          editing={mayEdit && editing}
+          context={{
+            dashboardId: model.id,
+            assetId,
+            range: resolved,
+            live: range.kind === 'relative',
+            // A chart zoomed to a span: the dashboard's range becomes it (stored as any pick is).
+            onRangeChange: (span) =>
+              pickRange({ kind: 'fixed', from: Math.round(span.from), to: Math.round(span.to) }),
+          }}
+          onLayout={(next) => void write({ widgets: next })}
+          onEdit={setSettingsOf}
+          onRemove={removeWidget}
+        />
+      </Suspense>
 
-      <AddWidgetDialog opened={adding} onClose={() => setAdding(false)} onAdd={addWidget} />
-      <WidgetSettingsDialog
-        widget={settingsOf}
-        scope={scope}
-        onClose={() => setSettingsOf(null)}
-        onSave={saveWidget}
-      />
+      <Suspense fallback={null}>
+        {adding ? (
+          <AddWidgetDialog opened onClose={() => setAdding(false)} onAdd={addWidget} />
+        ) : null}
+        {settingsOf !== null ? (
+          <WidgetSettingsDialog
+            widget={settingsOf}
+            scope={scope}
+            onClose={() => setSettingsOf(null)}
+            onSave={saveWidget}
+          />
+        ) : null}
+      </Suspense>
       <ConfirmDelete
         opened={deleting}
         title={t`Delete the dashboard ${isolate(name)}?`}
         consequences={
-          <Trans>
-            The dashboard and its widgets are deleted for everyone. The data streams and their
-            values stay. This cannot be undone.
-          </Trans>
+          <Trans>Its widgets go with it; the data streams stay. This cannot be undone.</Trans>
         }
         error={null}
         confirmLabel={<Trans>Delete dashboard</Trans>}

@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Loader, Modal, Radio, SimpleGrid, Stack } from '@mantine/core';
 import { WIDGET_TYPES, type DashboardWidget, type WidgetType } from '@plant/shared-schema';
 import { useStreamChoices, type DashboardScope } from './stream-choices';
-import { WIDGET_LABELS, WidgetSettings } from './widgets';
+import { WIDGET_DEFAULT_SIZE, WIDGET_LABELS, WidgetSettings } from './widgets';
 
 /**
  * The first step of "Add widget": its type (spec 001 §2's widgets). The new widget is placed at
@@ -12,7 +12,8 @@ import { WIDGET_LABELS, WidgetSettings } from './widgets';
 export function AddWidgetDialog(props: {
   readonly opened: boolean;
   readonly onClose: () => void;
-  readonly onAdd: (type: WidgetType) => void;
+  /** The chosen type and its default size (columns, rows). */
+  readonly onAdd: (type: WidgetType, size: { readonly w: number; readonly h: number }) => void;
 }) {
   const { t, i18n } = useLingui();
   const [type, setType] = useState<WidgetType>('line');
@@ -22,7 +23,7 @@ export function AddWidgetDialog(props: {
         data-testid="add-widget-form"
         onSubmit={(e) => {
           e.preventDefault();
-          props.onAdd(type);
+          props.onAdd(type, WIDGET_DEFAULT_SIZE[type]);
         }}
       >
         <Stack gap="md">

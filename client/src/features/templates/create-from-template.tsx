@@ -175,8 +175,8 @@ function CreateFromTemplateForm(props: {
         <Text size="sm" c="dimmed" data-testid="template-dashboard-count">
           <Plural
             value={dashboards.length}
-            one="It also gets the template's dashboard, over its own data streams."
-            other="It also gets the template's # dashboards, over its own data streams."
+            one="And the template's dashboard."
+            other="And the template's # dashboards."
           />
         </Text>
       )}
