@@ -150,6 +150,12 @@ describe('dashboards', () => {
             ?.attributes['name'],
       )
       .toBe('Line 1 board');
+    // Home's "Recently opened" names it.
+    await tab.navigateInApp('/app/home');
+    const recent = page.getByTestId('home-recent').getByRole('link', { name: 'Line 1 board' });
+    await expect.poll(() => recent.count()).toBe(1);
+    await recent.click();
+    await expect.poll(() => page.getByTestId('dashboard-title').textContent()).toBe('Line 1 board');
 
     // Offline: a layout edit is kept on the device and lands once when the server is back.
     const updatesOf = async () =>
