@@ -102,6 +102,12 @@ describe('dashboards', () => {
     expect(await placeOf(value)).toBe('0,0,4,4');
     expect(await placeOf(gauge)).toBe('4,0,6,6');
     expect(await placeOf(text)).toBe('10,0,6,4');
+    // The tablet's page does not scroll sideways with the grid on it.
+    expect(
+      await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      ),
+    ).toBeLessThanOrEqual(0);
 
     // The keyboard: arrows move the focused widget, Shift with an arrow sizes it; a live region
     // says where it is. The widget keeps the focus through each write.

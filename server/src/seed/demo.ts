@@ -283,7 +283,7 @@ async function seedDemoDashboard(
   clock: Clock,
   accountId: string,
   machines: readonly string[],
-): Promise<void> {
+): Promise<string> {
   const rows = await new ModelRepository(trx).allOfTypes(accountId, ['datastream']);
   const streamOf = (machine: number, name: string): string[] => {
     const row = rows.find((r) => {
@@ -329,9 +329,10 @@ async function seedDemoDashboard(
       ...streamOf(1, 'Oil pressure'),
     ]),
   ];
-  await new ModelService(trx, clock, new ChangeFeed()).applyIn(trx, accountId, {
+  const { answer } = await new ModelService(trx, clock, new ChangeFeed()).applyIn(trx, accountId, {
     kind: 'create',
     collection: 'dashboards',
     body: { name: DEMO_DASHBOARD, widgets },
   });
+  return answer.body.data?.id ?? '';
 }
