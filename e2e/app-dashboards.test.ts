@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { apiPaths, templateStreamKey, type TemplateGroup } from '@plant/shared-schema';
+import { apiPaths, isolate, templateStreamKey, type TemplateGroup } from '@plant/shared-schema';
 import { DEMO_DASHBOARD, DEMO_USERS } from '../server/src/seed/demo';
 import { E2e } from './support/fixture';
+import { ShellPage } from './support/pages/shell';
 
 /*
  * Issue 31 item 1 and item 3's layout edits made offline: a dashboard made, three widgets added,
@@ -156,6 +157,8 @@ describe('dashboards', () => {
             ?.attributes['name'],
       )
       .toBe('Line 1 board');
+    // The breadcrumb names it.
+    await expect.poll(() => new ShellPage(page).crumbs()).toEqual(['Dashboards', 'Line 1 board']);
     // Home's "Recently opened" names it.
     await tab.navigateInApp('/app/home');
     const recent = page.getByTestId('home-recent').getByRole('link', { name: 'Line 1 board' });
@@ -179,6 +182,17 @@ describe('dashboards', () => {
     await expect.poll(() => serverPlaces(admin.accountId, id)).toEqual(after);
     await expect.poll(() => page.getByTestId('dashboard-pending').count()).toBe(0);
     expect(await updatesOf()).toBe(before + 1);
+
+    // A widget's settings open from its pencil; its cross removes it (one write).
+    await page.getByRole('button', { name: `Edit widget ${isolate('Gauge')}` }).click();
+    await page.getByTestId('widget-settings').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('widget-settings').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: `Remove widget ${isolate('Gauge')}` }).click();
+    await expect.poll(() => widgets.count()).toBe(2);
+    await expect
+      .poll(async () => Object.keys(await serverPlaces(admin.accountId, id)).length)
+      .toBe(2);
 
     // The delete asks first ("Keep it" keeps it), then deletes and goes back to the list.
     await page.getByTestId('dashboard-delete').click();
