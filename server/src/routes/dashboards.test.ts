@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, type SyncedModel } from '@plant/shared-schema';
+import { apiPaths, mqttlogsAnswerSchema, type SyncedModel } from '@plant/shared-schema';
 import { DEMO_DASHBOARD, DEMO_USERS } from '../seed/demo';
 import { roleId } from '../testing/access';
 import { startTestServer, type TestServer } from '../testing/harness';
@@ -64,6 +64,9 @@ describe('dashboards', () => {
     expect(names).toContain('Hall board');
     expect(names).toContain('Press 2 board');
     expect(names).not.toContain('Packaging board');
+    expect(
+      (await s.call('GET', apiPaths.graph('dashboard', ofAccount.id), { token: tech })).status,
+    ).toBe(200);
     // One it does not see is unknown to it.
     expect(
       (await s.call('GET', apiPaths.graph('dashboard', ofUnseen.id), { token: tech })).status,
@@ -79,7 +82,21 @@ describe('dashboards', () => {
       json: { name: 'Mine' },
     });
     expect(made.status).toBe(403);
+    // The change log says so too: the account's change whole, the unseen asset's a stand-in.
+    const before = mqttlogsAnswerSchema.parse(
+      (await s.call('GET', apiPaths.mqttlogs(0), { token: tech })).json,
+    ).through;
     expect((await put(ofAccount.id, { name: 'Hall overview' }, admin)).status).toBe(200);
+    expect((await put(ofUnseen.id, { name: 'Packaging overview' }, admin)).status).toBe(200);
+    const logs = mqttlogsAnswerSchema.parse(
+      (await s.call('GET', apiPaths.mqttlogs(before.ts), { token: tech })).json,
+    );
+    const messages = logs.data.map((d) => d.msg);
+    expect(messages).toMatchObject([
+      { action: 'attributes_updated', attributes: { name: 'Hall overview' } },
+      { action: 'hidden' },
+    ]);
+    expect(JSON.stringify(logs)).not.toContain('Packaging');
   });
 
   it("with dashboard::edit, the account's dashboards are changed by the permission alone, an asset's by the asset's edit right", async () => {
