@@ -17,6 +17,11 @@ const UNSCOPED_TYPES = (MODELS as readonly ModelDefinition[])
   .filter((m) => m.asset === undefined)
   .map((m) => m.type);
 
+/** Types whose asset may be absent: without one the model is the account's (its type decides). */
+const ASSET_OPTIONAL_TYPES = (MODELS as readonly ModelDefinition[])
+  .filter((m) => m.asset !== undefined && m.assetOptional === true)
+  .map((m) => m.type);
+
 function assetsOfRoles(accountId: string, filter: { readonly roleIds: readonly string[] }) {
   return (eb: ExpressionBuilder<Database, 'models'>) => {
     const given = eb
@@ -27,6 +32,10 @@ function assetsOfRoles(accountId: string, filter: { readonly roleIds: readonly s
     return eb.or([
       eb('models.type', 'in', UNSCOPED_TYPES.length === 0 ? [''] : UNSCOPED_TYPES),
       eb('models.asset_id', 'in', given),
+      eb.and([
+        eb('models.type', 'in', ASSET_OPTIONAL_TYPES.length === 0 ? [''] : ASSET_OPTIONAL_TYPES),
+        eb('models.asset_id', 'is', null),
+      ]),
     ]);
   };
 }

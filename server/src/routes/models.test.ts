@@ -764,6 +764,8 @@ describe('reads: mqttlogs, snapshot, graph', () => {
         'datastream',
         // The supervisor holds template::view (the demo template).
         'template',
+        // And dashboard::view (the demo's Plant overview).
+        'dashboard',
       ]),
     );
     // With user::view (supervisor), every member of the account is a read model.

@@ -55,6 +55,7 @@ describe('GET user', () => {
       'alarm::view',
       'asset::edit',
       'asset::view',
+      'dashboard::view',
       'datastream::view',
       'gateway::view',
       'helpcenter::view',

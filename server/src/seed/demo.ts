@@ -42,6 +42,8 @@ const TECHNICIAN_PERMISSIONS = [
   // Issue 17: the technician sees the alarms of its machines and acknowledges them.
   'alarm::view',
   'alarm::acknowledge',
+  // Issue 31: the account's dashboards and those of its machines, to look at, not to change.
+  'dashboard::view',
 ];
 /** How many of the root account's machines the technician sees (the first of them it edits). */
 export const TECHNICIAN_MACHINES = 4;
@@ -193,6 +195,7 @@ export async function seedDemo(
       Object.keys(assetModel.attributes.shape).filter((f) => !TECHNICIAN_HIDDEN.includes(f)),
     );
     await seedDemoAlarms(trx, clock, root.id, rootMachines, ids.admin);
+    await seedDemoDashboard(trx, clock, root.id, rootMachines);
     // The smartphone demo (template and asset) in the machine builder's account.
     return [...machines, await seedDemoSmartphone(trx, clock, root.id)];
   });
@@ -265,4 +268,71 @@ async function seedDemoAlarms(
       },
     });
   }
+}
+
+/** The demo dashboard's name (issue 31 item 6): the root account's, over its first machines. */
+export const DEMO_DASHBOARD = 'Plant overview';
+
+/**
+ * The root account's dashboard "Plant overview" (issue 31 item 6): a value, a line chart, a
+ * gauge, a state timeline, the alarms and a table over the first demo machines' simulated
+ * streams, written through the same code as a client's write (logged, synced).
+ */
+async function seedDemoDashboard(
+  trx: Db,
+  clock: Clock,
+  accountId: string,
+  machines: readonly string[],
+): Promise<string> {
+  const rows = await new ModelRepository(trx).allOfTypes(accountId, ['datastream']);
+  const streamOf = (machine: number, name: string): string[] => {
+    const row = rows.find((r) => {
+      const a = JSON.parse(r.attributes) as { asset_id?: string; name?: string };
+      return a.asset_id === machines[machine] && a.name === name;
+    });
+    return row === undefined ? [] : [row.id];
+  };
+  const widget = (
+    id: string,
+    type: string,
+    place: [number, number, number, number],
+    title: string,
+    streams: string[],
+  ) => {
+    const [x, y, w, h] = place;
+    return { id, type, x, y, w, h, title, streams, options: {} };
+  };
+  const widgets = [
+    widget(
+      'motor-now',
+      'value',
+      [0, 0, 4, 4],
+      'Motor temperature',
+      streamOf(0, 'Motor temperature'),
+    ),
+    widget('speed-gauge', 'gauge', [4, 0, 6, 6], 'Spindle speed', streamOf(0, 'Spindle speed')),
+    widget('alarms', 'alarms', [10, 0, 14, 6], 'Alarms', []),
+    widget('temperatures', 'line', [0, 6, 12, 8], 'Motor temperatures', [
+      ...streamOf(0, 'Motor temperature'),
+      ...streamOf(1, 'Motor temperature'),
+      ...streamOf(2, 'Motor temperature'),
+    ]),
+    widget('pressure', 'line', [12, 6, 12, 8], 'Oil pressure', streamOf(1, 'Oil pressure')),
+    widget('modes', 'state', [0, 14, 12, 4], 'Operating mode', [
+      ...streamOf(0, 'Operating mode'),
+      ...streamOf(1, 'Operating mode'),
+    ]),
+    widget('latest', 'table', [12, 14, 12, 8], 'Latest values', [
+      ...streamOf(0, 'Motor temperature'),
+      ...streamOf(0, 'Spindle speed'),
+      ...streamOf(0, 'Running'),
+      ...streamOf(1, 'Oil pressure'),
+    ]),
+  ];
+  const { answer } = await new ModelService(trx, clock, new ChangeFeed()).applyIn(trx, accountId, {
+    kind: 'create',
+    collection: 'dashboards',
+    body: { name: DEMO_DASHBOARD, widgets },
+  });
+  return answer.body.data?.id ?? '';
 }

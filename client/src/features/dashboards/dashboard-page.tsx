@@ -1,16 +1,333 @@
-import { msg } from '@lingui/core/macro';
-import { useParams } from '@tanstack/react-router';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import type { I18n } from '@lingui/core';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Group,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
+import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { useAtomValue } from 'jotai';
+import {
+  dashboardAttributesSchema,
+  isolate,
+  resolveRange,
+  uuidv7,
+  type DashboardRange,
+  type DashboardWidget,
+  type WidgetType,
+} from '@plant/shared-schema';
+import type { LocalModel } from '@plant/sync-worker/api';
+import { ConfirmDelete } from '../../components/confirm-delete';
+import { EmptyState } from '../../components/empty-state';
+import { Name } from '../../components/name';
+import { translateServerText } from '../../i18n/server-texts';
+import { useMayEdit } from '../../permissions/may-edit';
 import { useRecordVisit } from '../../state/recent';
-import { AreaPage } from '../areas/area-page';
+import { useLiveModel } from '../../sync/hooks';
+import { syncStatusAtom } from '../../sync/status';
+import { syncWorker } from '../../sync/worker';
+import { InlineEdit, type Validation } from '../devices/inline-edit';
+import { useMayDeleteDashboard } from './dashboard-permissions';
+import { DashboardRangeControl } from './dashboard-range';
+import { freeSpot, placesOf } from './grid-layout';
+import { dashboardPaths } from './paths';
 
-const TITLE = msg`Dashboard`;
+/*
+ * The grid (react-grid-layout and the widgets) and the widget dialogs come in chunks of their
+ * own after the page: the page's first visit stays within its budget (e2e/bundle-budget.test.ts),
+ * and the service worker keeps every chunk for offline use.
+ */
+const DashboardGrid = lazy(() =>
+  import('./dashboard-grid').then((m) => ({ default: m.DashboardGrid })),
+);
+const AddWidgetDialog = lazy(() =>
+  import('./widget-dialog').then((m) => ({ default: m.AddWidgetDialog })),
+);
+const WidgetSettingsDialog = lazy(() =>
+  import('./widget-dialog').then((m) => ({ default: m.WidgetSettingsDialog })),
+);
 
 /**
- * /app/dashboards/{dashboardid}: the area's empty state until dashboards are built, but the visit
- * is recorded already for Home's "Recently opened" (issue 30 item 4), so it fills in once they are.
+ * /app/dashboards/{dashboardid}, and an asset's or a template's `dashboard/{dashboardid}`: one
+ * dashboard from the local store, live (offline too). The visit is recorded for Home's
+ * "Recently opened" (issue 30 item 4).
  */
 export function DashboardPage() {
   const { dashboardid = '' }: { dashboardid?: string } = useParams({ strict: false });
   useRecordVisit('dashboard', dashboardid === '' ? null : dashboardid);
-  return <AreaPage title={TITLE} />;
+  const state = useLiveModel('dashboard', dashboardid);
+  const { bootstrap } = useAtomValue(syncStatusAtom);
+  if (state.name === 'found') return <DashboardView key={state.model.id} model={state.model} />;
+  if (state.name === 'loading' || bootstrap.name === 'idle' || bootstrap.name === 'loading') {
+    return (
+      <Stack gap={10} aria-busy role="status">
+        <VisuallyHidden>
+          <Trans>Loading the dashboard…</Trans>
+        </VisuallyHidden>
+        <Skeleton height={36} width="40%" aria-hidden />
+        <Skeleton height={240} aria-hidden />
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="md" data-testid="dashboard-not-found">
+      <Title order={1}>
+        <Trans>Dashboard</Trans>
+      </Title>
+      <EmptyState title={<Trans>There is no such dashboard here</Trans>}>
+        <Text c="dimmed" ta="center">
+          <Trans>It may have been deleted.</Trans>
+        </Text>
+        <Button component={Link} to={dashboardPaths.list()} variant="light">
+          <Trans>Go to the dashboards</Trans>
+        </Button>
+      </EmptyState>
+    </Stack>
+  );
+}
+
+/** The viewer's own ranges (no right to store one): kept for this session of the app only. */
+const viewerRanges = new Map<string, DashboardRange>();
+
+/** Now, again every 30 s: a relative range moves with it. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+function nameValidator(i18n: I18n): (draft: string) => Validation {
+  const schema = dashboardAttributesSchema.shape.name;
+  return (draft) => {
+    const parsed = schema.safeParse(draft);
+    if (parsed.success) return { value: parsed.data };
+    return { error: translateServerText(i18n, parsed.error.issues[0]?.message ?? '') };
+  };
+}
+
+function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const mayEdit = useMayEdit('dashboard', model);
+  const { name, asset_id: assetId, template_id: templateId, widgets } = model.attributes;
+  const mayDelete = useMayDeleteDashboard(assetId);
+  const [editing, setEditing] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [settingsOf, setSettingsOf] = useState<DashboardWidget | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [viewerRange, setViewerRange] = useState(() => viewerRanges.get(model.id));
+  const range = mayEdit ? model.attributes.range : (viewerRange ?? model.attributes.range);
+  const now = useNow();
+  const resolved = resolveRange(range, now);
+  const scope = { assetId, templateId };
+
+  /** One write of the model: shown at once, queued offline, landed once. */
+  const write = async (changes: {
+    widgets?: DashboardWidget[];
+    range?: DashboardRange;
+    name?: string;
+  }) => {
+    const result = await syncWorker().writes.update('dashboard', model.id, changes);
+    if (!('error' in result)) {
+      setProblem(null);
+      return null;
+    }
+    const first = Object.values(result.error.fields ?? {})[0]?.[0];
+    const text = translateServerText(i18n, first ?? result.error.message);
+    setProblem(text);
+    return text;
+  };
+  const pickRange = (next: DashboardRange) => {
+    if (mayEdit) {
+      void write({ range: next });
+      return;
+    }
+    viewerRanges.set(model.id, next);
+    setViewerRange(next);
+  };
+  const addWidget = (type: WidgetType, size: { readonly w: number; readonly h: number }) => {
+    const spot = freeSpot(placesOf(widgets), size.w, size.h);
+    const widget: DashboardWidget = {
+      id: uuidv7(),
+      type,
+      ...spot,
+      w: size.w,
+      h: size.h,
+      title: null,
+      streams: [],
+      options: {},
+    };
+    setAdding(false);
+    void write({ widgets: [...widgets, widget] }).then((failed) => {
+      if (failed === null) setSettingsOf(widget);
+    });
+  };
+  const saveWidget = (widget: DashboardWidget) => {
+    setSettingsOf(null);
+    void write({ widgets: widgets.map((w) => (w.id === widget.id ? widget : w)) });
+  };
+  const removeWidget = (widget: DashboardWidget) => {
+    void write({ widgets: widgets.filter((w) => w.id !== widget.id) });
+  };
+  const remove = async () => {
+    const result = await syncWorker().writes.remove('dashboard', model.id);
+    if ('error' in result) {
+      setProblem(translateServerText(i18n, result.error.message));
+      return;
+    }
+    setDeleting(false);
+    await navigate({ to: dashboardPaths.home(model.attributes) });
+  };
+
+  return (
+    <Stack gap="md" data-testid="dashboard" data-id={model.id}>
+      <Group justify="space-between" align="flex-start" gap="md">
+        <Box miw={0} style={{ flex: '1 1 16rem' }}>
+          <InlineEdit
+            label={t`Name`}
+            value={name}
+            canEdit={mayEdit}
+            validate={nameValidator(i18n)}
+            save={(value) => write({ name: value })}
+            testId="dashboard-name"
+          >
+            <Title order={1} style={{ overflowWrap: 'break-word' }}>
+              <Name testId="dashboard-title">{name}</Name>
+            </Title>
+          </InlineEdit>
+          {templateId !== null ? (
+            <Text size="sm" c="dimmed">
+              <Trans>Each asset made from the template gets a copy.</Trans>
+            </Text>
+          ) : null}
+        </Box>
+        <Group gap="xs">
+          {model.pending ? (
+            <Tooltip
+              label={t`Saved on this device. It is sent to the server as soon as the connection allows.`}
+              multiline
+              w={260}
+            >
+              <Badge color="orange" variant="light" data-testid="dashboard-pending">
+                <Trans>Not synced yet</Trans>
+              </Badge>
+            </Tooltip>
+          ) : null}
+          {mayEdit ? (
+            <Button
+              variant={editing ? 'filled' : 'light'}
+              onClick={() => setEditing((e) => !e)}
+              aria-pressed={editing}
+              data-testid="dashboard-edit"
+            >
+              {editing ? <Trans>Done</Trans> : <Trans>Edit layout</Trans>}
+            </Button>
+          ) : null}
+          {mayEdit && editing ? (
+            <Button variant="light" onClick={() => setAdding(true)} data-testid="add-widget">
+              <Trans>Add widget</Trans>
+            </Button>
+          ) : null}
+          {mayDelete ? (
+            <Button
+              variant="subtle"
+              color="red"
+              onClick={() => setDeleting(true)}
+              data-testid="dashboard-delete"
+            >
+              <Trans>Delete dashboard</Trans>
+            </Button>
+          ) : null}
+        </Group>
+      </Group>
+
+      <Group justify="space-between" gap="xs">
+        <DashboardRangeControl value={range} resolved={resolved} onChange={pickRange} />
+        {!mayEdit ? (
+          <Text size="xs" c="dimmed">
+            <Trans>Your range is kept for this visit only.</Trans>
+          </Text>
+        ) : null}
+      </Group>
+
+      {problem === null ? null : (
+        <Alert color="red" role="alert" withCloseButton onClose={() => setProblem(null)}>
+          {problem}
+        </Alert>
+      )}
+
+      {widgets.length === 0 ? (
+        <EmptyState title={<Trans>This dashboard has no widgets yet</Trans>}>
+          {mayEdit ? (
+            <Button
+              variant="light"
+              onClick={() => {
+                setEditing(true);
+                setAdding(true);
+              }}
+            >
+              <Trans>Add widget</Trans>
+            </Button>
+          ) : null}
+        </EmptyState>
+      ) : null}
+      <Suspense fallback={<Skeleton height={240} aria-hidden />}>
+        <DashboardGrid
+          widgets={widgets}
+          editing={mayEdit && editing}
+          context={{
+            dashboardId: model.id,
+            assetId,
+            range: resolved,
+            live: range.kind === 'relative',
+            // A chart zoomed to a span: the dashboard's range becomes it (stored as any pick is).
+            onRangeChange: (span) =>
+              pickRange({ kind: 'fixed', from: Math.round(span.from), to: Math.round(span.to) }),
+          }}
+          onLayout={(next) => void write({ widgets: next })}
+          onEdit={setSettingsOf}
+          onRemove={removeWidget}
+        />
+      </Suspense>
+
+      <Suspense fallback={null}>
+        {adding ? (
+          <AddWidgetDialog opened onClose={() => setAdding(false)} onAdd={addWidget} />
+        ) : null}
+        {settingsOf !== null ? (
+          <WidgetSettingsDialog
+            widget={settingsOf}
+            scope={scope}
+            onClose={() => setSettingsOf(null)}
+            onSave={saveWidget}
+          />
+        ) : null}
+      </Suspense>
+      <ConfirmDelete
+        opened={deleting}
+        title={t`Delete the dashboard ${isolate(name)}?`}
+        consequences={
+          <Trans>Its widgets go with it; the data streams stay. This cannot be undone.</Trans>
+        }
+        error={null}
+        confirmLabel={<Trans>Delete dashboard</Trans>}
+        confirmTestId="dashboard-delete-confirm"
+        onClose={() => setDeleting(false)}
+        onConfirm={() => void remove()}
+      />
+    </Stack>
+  );
 }

@@ -2,12 +2,15 @@ import { msg } from '@lingui/core/macro';
 import { listArea, type AreaDefinition } from '../../routes/area-routes';
 import { lazyPage } from '../../routes/lazy';
 
-const DashboardPage = lazyPage(() => import('./dashboard-page'), 'DashboardPage');
+const DashboardsListPage = lazyPage(() => import('./dashboards-list-page'), 'DashboardsListPage');
+/** Also the asset's and the template's `dashboard/{dashboardid}` (their routes name it). */
+export const DashboardPage = lazyPage(() => import('./dashboard-page'), 'DashboardPage');
 
-/** Dashboards (a later issue builds them): the list and one dashboard. */
+/** Dashboards (issue 31): the list and one dashboard. */
 export const dashboardsArea: AreaDefinition = {
   app: (app) => [
     listArea(app, 'dashboards', msg`Dashboards`, {
+      list: () => <DashboardsListPage />,
       item: {
         param: '$dashboardid',
         title: msg`Dashboard`,

@@ -44,6 +44,10 @@ import { Name } from '../../components/name';
 const AlarmsSection = lazy(() =>
   import('../alarms/alarms-section').then((m) => ({ default: m.AlarmsSection })),
 );
+/* The asset's dashboards (issue 31): a chunk of its own, below the fold. */
+const OwnDashboards = lazy(() =>
+  import('../dashboards/dashboards-list-page').then((m) => ({ default: m.OwnDashboards })),
+);
 /*
  * What opens on a click (the asset form, the QR code, saving as a layout, the data wizard) comes in
  * chunks of their own, after the page: the page's first visit stays within its budget
@@ -200,6 +204,10 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
 
       <Suspense fallback={null}>
         <AlarmsSection assetId={model.id} />
+      </Suspense>
+
+      <Suspense fallback={null}>
+        <OwnDashboards assetId={model.id} templateId={null} />
       </Suspense>
 
       <Stack gap="sm">

@@ -2,6 +2,7 @@ import { createRoute, redirect } from '@tanstack/react-router';
 import { msg } from '@lingui/core/macro';
 import { area, listArea, type AreaDefinition } from '../../routes/area-routes';
 import { lazyPage } from '../../routes/lazy';
+import { DashboardPage } from '../dashboards/routes';
 
 const DevicesListPage = lazyPage(() => import('./devices-list-page'), 'DevicesListPage');
 const DeviceDetailsPage = lazyPage(() => import('./device-details-page'), 'DeviceDetailsPage');
@@ -31,7 +32,9 @@ export const devicesArea: AreaDefinition = {
           area(d, 'details', msg`Details`, { component: () => <DeviceDetailsPage /> }),
           area(d, 'input/$inputid', msg`Input`, { component: () => <StreamPage /> }),
           area(d, 'uml/$diagramid', msg`UML diagram`),
-          area(d, 'dashboard/$dashboardid', msg`Dashboard`),
+          area(d, 'dashboard/$dashboardid', msg`Dashboard`, {
+            component: () => <DashboardPage />,
+          }),
           area(d, 'report/$reportid', msg`Report`),
           area(d, 'eventinspection/$opportunityid', msg`Event inspection`),
           area(d, 'i/$integrationslug', msg`Integration`),

@@ -26,6 +26,7 @@ import { alarmPaths } from '../alarms/alarm-paths';
 import { compareAlarms, needsAttention } from '../alarms/alarm-rows';
 import { severityColor, severityLabel } from '../alarms/alarm-summary';
 import { textOf } from '../devices/asset-texts';
+import { dashboardPaths } from '../dashboards/paths';
 import { devicePaths } from '../devices/paths';
 import { OnlineBadge } from '../gateway-pages/gateway-texts';
 import { SyncDetails } from '../shell/sync-details';
@@ -309,21 +310,30 @@ function RecentSection() {
 }
 
 function RecentItem({ visit }: { readonly visit: RecentVisit }) {
-  return visit.kind === 'asset' ? (
-    <RecentAsset id={visit.id} />
-  ) : (
-    <RecentRow kind="dashboard" id={visit.id}>
+  return visit.kind === 'asset' ? <RecentAsset id={visit.id} /> : <RecentDashboard id={visit.id} />;
+}
+
+/** A dashboard by its name where the local store has it (issue 31), else by the id visited. */
+function RecentDashboard({ id }: { readonly id: string }) {
+  const state = useLiveModel('dashboard', id);
+  const found = state.name === 'found' ? state.model : null;
+  return (
+    <RecentRow kind="dashboard" id={id}>
       <Anchor
         component={Link}
-        to={`/app/dashboards/${encodeURIComponent(visit.id)}`}
+        to={
+          found === null ? dashboardPaths.of(id, NO_OWNER) : dashboardPaths.of(id, found.attributes)
+        }
         size="sm"
         style={{ overflowWrap: 'anywhere' }}
       >
-        <Name>{visit.id}</Name>
+        <Name>{found === null ? id : found.attributes.name}</Name>
       </Anchor>
     </RecentRow>
   );
 }
+
+const NO_OWNER = { asset_id: null, template_id: null } as const;
 
 function RecentRow(props: {
   readonly kind: RecentKind;

@@ -1,5 +1,11 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import jsQR from 'jsqr';
+
+/*
+ * The decoder (jsQR, about 12 KB) is a chunk of its own, asked for as the camera starts: the
+ * scan page's first visit stays within its budget (e2e/bundle-budget.test.ts); the service
+ * worker keeps it for offline use.
+ */
+const loadDecoder = () => import('jsqr').then((m) => m.default);
 
 /** Frames are decoded at most this often: enough to feel instant, light on a phone's battery. */
 const DECODE_INTERVAL_MS = 150;
@@ -80,6 +86,7 @@ export function useCameraScan(
     let frame = 0;
     setState({ name: 'starting' });
     void (async () => {
+      const decoder = loadDecoder();
       let started: MediaStream;
       try {
         started = await media.getUserMedia({
@@ -101,6 +108,15 @@ export function useCameraScan(
       element.srcObject = started;
       // Autoplay of a muted inline video is allowed; a refusal still shows the first frames.
       await element.play().catch(() => undefined);
+      let jsQR: Awaited<ReturnType<typeof loadDecoder>>;
+      try {
+        jsQR = await decoder;
+      } catch (error) {
+        // The decoder did not come (offline before the app was kept): no camera for nothing.
+        stopTracks(started);
+        if (!stopped) setState(failureOf(error));
+        return;
+      }
       if (stopped) return;
       setState({ name: 'scanning' });
       const canvas = document.createElement('canvas');

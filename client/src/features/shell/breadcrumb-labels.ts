@@ -72,12 +72,23 @@ export const SEGMENT_LABELS: Readonly<Record<string, MessageDescriptor>> = {
 
 /** The synced model types whose names the breadcrumb shows (cheap: read from the local store). */
 export type NamedType =
-  'account' | 'alarm' | 'asset' | 'datastream' | 'gateway' | 'role' | 'template' | 'user';
+  | 'account'
+  | 'alarm'
+  | 'asset'
+  | 'dashboard'
+  | 'datastream'
+  | 'gateway'
+  | 'role'
+  | 'template'
+  | 'user';
 
 /** Synced model types whose ids appear right after a segment. */
 export const ID_TYPES: Readonly<Record<string, NamedType>> = {
   accounts: 'account',
   alarms: 'alarm',
+  // An account's dashboard (/app/dashboards/{id}), an asset's or a template's (…/dashboard/{id}).
+  dashboard: 'dashboard',
+  dashboards: 'dashboard',
   devices: 'asset',
   '3dmodel': 'asset',
   gateways: 'gateway',

@@ -2,31 +2,44 @@ import { useState } from 'react';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Button, Modal, Text, TextInput } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
-import { isolate, assetAttributesSchema, uuidv7, type TemplateGroup } from '@plant/shared-schema';
+import {
+  assetAttributesSchema,
+  bindTemplateWidgets,
+  isolate,
+  uuidv7,
+  type TemplateGroup,
+} from '@plant/shared-schema';
 import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
 import { ModalForm } from '../../components/modal-form';
 import { usePageState } from '../../components/page-state';
 import { useCan } from '../../permissions/permissions';
+import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { devicePaths } from '../devices/paths';
 import { streamCount } from './layout';
 
 /**
  * A new asset from a layout: the asset, then its groups in the layout's order, then each group's
- * streams with their settings. The ids are made here, so each write names its parent before the
- * parent has reached the server; every write lands in the local store at once and is queued, so
- * this works offline and the outbox sends them in this order when the connection is back.
+ * streams with their settings, then a copy of each of the template's dashboards for the asset,
+ * its widgets bound to the new streams (issue 31: `bindTemplateWidgets`). The ids are made here,
+ * so each write names its parent before the parent has reached the server; every write lands in
+ * the local store at once and is queued, so this works offline and the outbox sends them in this
+ * order when the connection is back.
  */
 export async function createAssetFromLayout(
   name: string,
   groups: readonly TemplateGroup[],
+  dashboards: readonly LocalModel<'dashboard'>[] = [],
 ): Promise<{ readonly id: string } | { readonly error: WorkerError }> {
   const writes = syncWorker().writes;
   const assetId = uuidv7();
   const asset = await writes.create('asset', { name }, assetId);
   if ('error' in asset) return asset;
+  const streamIds: string[][] = [];
   for (const [order, group] of groups.entries()) {
     const groupId = uuidv7();
+    const ids: string[] = [];
+    streamIds.push(ids);
     const made = await writes.create(
       'datastreamgroup',
       {
@@ -40,13 +53,30 @@ export async function createAssetFromLayout(
     );
     if ('error' in made) return made;
     for (const stream of group.streams) {
+      const streamId = uuidv7();
+      ids.push(streamId);
       const written = await writes.create(
         'datastream',
         { ...stream, asset_id: assetId, group_id: groupId },
-        uuidv7(),
+        streamId,
       );
       if ('error' in written) return written;
     }
+  }
+  for (const dashboard of dashboards) {
+    const { name: boardName, range, widgets } = dashboard.attributes;
+    const copied = await writes.create(
+      'dashboard',
+      {
+        name: boardName,
+        asset_id: assetId,
+        template_id: null,
+        range,
+        widgets: bindTemplateWidgets(widgets, streamIds),
+      },
+      uuidv7(),
+    );
+    if ('error' in copied) return copied;
   }
   return { id: assetId };
 }
@@ -100,6 +130,13 @@ function CreateFromTemplateForm(props: {
   const page = usePageState(['name']);
   const [busy, setBusy] = useState(false);
   const groups = props.template.attributes.groups;
+  // The template's dashboards come along for who may make dashboards (issue 31).
+  const can = useCan();
+  const mayCopy = can('dashboard::create');
+  const boards = useLiveQuery(mayCopy ? { type: 'dashboard', limit: 1000 } : null);
+  const dashboards = (boards?.items ?? []).filter(
+    (d) => d.attributes.template_id === props.template.id,
+  );
   const groupTotal = groups.length;
   const streamTotal = streamCount(groups);
 
@@ -111,7 +148,7 @@ function CreateFromTemplateForm(props: {
       return;
     }
     setBusy(true);
-    const made = await createAssetFromLayout(checked.name, groups);
+    const made = await createAssetFromLayout(checked.name, groups, dashboards);
     setBusy(false);
     if (!page.took('error' in made ? made : { data: made }) || 'error' in made) return;
     await navigate({ to: devicePaths.details(made.id) });
@@ -134,6 +171,15 @@ function CreateFromTemplateForm(props: {
           settings. It starts without values.
         </Trans>
       </Text>
+      {dashboards.length === 0 ? null : (
+        <Text size="sm" c="dimmed" data-testid="template-dashboard-count">
+          <Plural
+            value={dashboards.length}
+            one="And the template's dashboard."
+            other="And the template's # dashboards."
+          />
+        </Text>
+      )}
       <TextInput
         id="template-asset-name"
         label={t`Name of the new asset`}

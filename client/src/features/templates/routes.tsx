@@ -3,6 +3,7 @@ import { msg } from '@lingui/core/macro';
 import { ROUTE_REQUIREMENTS } from '@plant/shared-schema';
 import { area, listArea, type AreaDefinition } from '../../routes/area-routes';
 import { lazyPage } from '../../routes/lazy';
+import { DashboardPage } from '../dashboards/routes';
 
 const TemplatesListPage = lazyPage(() => import('./templates-list-page'), 'TemplatesListPage');
 const TemplateDetailsPage = lazyPage(
@@ -32,7 +33,9 @@ export const templatesArea: AreaDefinition = {
             },
           }),
           area(t, 'input/$inputid', msg`Input`),
-          area(t, 'dashboard/$dashboardid', msg`Dashboard`),
+          area(t, 'dashboard/$dashboardid', msg`Dashboard`, {
+            component: () => <DashboardPage />,
+          }),
           area(t, 'details', msg`Details`, { component: () => <TemplateDetailsPage /> }),
           area(t, 'scene/$sceneid', msg`Scene`),
           area(t, '3d/$threedmodelid', msg`3D model`),

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import type { I18n } from '@lingui/core';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
@@ -35,6 +36,11 @@ import {
 } from './template-parts';
 import { templatePaths } from './template-paths';
 import { Name } from '../../components/name';
+
+/* The template's dashboards (issue 31): a chunk of its own. */
+const OwnDashboards = lazy(() =>
+  import('../dashboards/dashboards-list-page').then((m) => ({ default: m.OwnDashboards })),
+);
 
 /** /app/templates/{id}/details: one template from the local store, live. */
 export function TemplateDetailsPage() {
@@ -166,6 +172,10 @@ export function TemplateDetails({ model }: { readonly model: LocalModel<'templat
           groups.map((group, i) => <TemplateGroupView key={i} group={group} />)
         )}
       </Stack>
+
+      <Suspense fallback={null}>
+        <OwnDashboards assetId={null} templateId={model.id} />
+      </Suspense>
     </Stack>
   );
 }
