@@ -89,7 +89,7 @@ describe('dashboards', () => {
     expect((await put(ofAccount.id, { name: 'Hall overview' }, admin)).status).toBe(200);
     expect((await put(ofUnseen.id, { name: 'Packaging overview' }, admin)).status).toBe(200);
     const logs = mqttlogsAnswerSchema.parse(
-      (await s.call('GET', apiPaths.mqttlogs(before.ts), { token: tech })).json,
+      (await s.call('GET', apiPaths.mqttlogs(before?.ts ?? 0), { token: tech })).json,
     );
     const messages = logs.data.map((d) => d.msg);
     expect(messages).toMatchObject([
