@@ -524,11 +524,16 @@ class HistoryWatch implements Watch {
         to,
         this.query.points,
       );
+      const held = await this.hub.cache.held(stream, from, to, {
+        first: cached.ts[0],
+        last: cached.ts.at(-1),
+      });
       series.push({
         stream,
         ts: points.map((p) => p[0]),
         values: points.map((p) => p[1]),
         downsampled,
+        held,
       });
     }
     if (this.ended) return;
