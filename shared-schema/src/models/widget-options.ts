@@ -20,13 +20,13 @@ export const BAR_BUCKETS = ['hour', 'day', 'week'] as const;
 export type BarBucket = (typeof BAR_BUCKETS)[number];
 
 /** What a bar shows of its bucket's values. */
-export const BAR_AGGREGATES = ['avg', 'min', 'max', 'sum', 'count'] as const;
+export const BAR_AGGREGATES = ['avg', 'min', 'max'] as const;
 export type BarAggregate = (typeof BAR_AGGREGATES)[number];
 
 const limit = z.number().finite().nullable();
 
 /** A minimum below its maximum, when both are given. */
-function ordered<T extends { min?: number | null; max?: number | null }>(o: T): boolean {
+function ordered(o: { min?: number | null | undefined; max?: number | null | undefined }): boolean {
   return o.min === undefined || o.max === undefined || o.min === null || o.max === null
     ? true
     : o.min < o.max;
@@ -92,6 +92,11 @@ export const widgetOptionsSchemas = {
 
 export type WidgetOptions<T extends WidgetType> = z.infer<(typeof widgetOptionsSchemas)[T]>;
 
+/** A widget's options with every default filled in. */
+export type FullWidgetOptions<T extends WidgetType> = {
+  [K in keyof WidgetOptions<T>]-?: Exclude<WidgetOptions<T>[K], undefined>;
+};
+
 /** How many data streams a widget type shows at most (at least one, except where 0). */
 export const WIDGET_STREAM_LIMITS: Record<WidgetType, { readonly min: number; readonly max: number }> =
   {
@@ -117,7 +122,7 @@ const DEFAULTS = {
   alarms: { raised_only: false },
   map: {},
   text: { text: '' },
-} as const satisfies { [T in WidgetType]: Required<WidgetOptions<T>> };
+} as const satisfies { [T in WidgetType]: FullWidgetOptions<T> };
 
 /**
  * A widget's options with its type's defaults filled in. Options that do not pass the type's
@@ -126,12 +131,12 @@ const DEFAULTS = {
 export function widgetOptions<T extends WidgetType>(
   type: T,
   options: Readonly<Record<string, unknown>>,
-): Required<WidgetOptions<T>> {
+): FullWidgetOptions<T> {
   const parsed = widgetOptionsSchemas[type].safeParse(options);
   const given = parsed.success ? (parsed.data as Record<string, unknown>) : {};
   const out: Record<string, unknown> = { ...DEFAULTS[type] };
   for (const [k, v] of Object.entries(given)) if (v !== undefined) out[k] = v;
-  return out as Required<WidgetOptions<T>>;
+  return out as FullWidgetOptions<T>;
 }
 
 /**
