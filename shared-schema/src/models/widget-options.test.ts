@@ -20,7 +20,9 @@ const widget = (over: Record<string, unknown>) => ({
 
 function issuesOf(widgets: unknown[]) {
   const parsed = dashboardAttributesSchema.safeParse({ name: 'Plant', widgets });
-  return parsed.success ? [] : parsed.error.issues.map((i) => ({ path: i.path, message: i.message }));
+  return parsed.success
+    ? []
+    : parsed.error.issues.map((i) => ({ path: i.path, message: i.message }));
 }
 
 describe('widget options', () => {
@@ -60,7 +62,9 @@ describe('widget options', () => {
     ]);
     expect(
       issuesOf([widget({ type: 'text', streams: [], options: { text: 'x'.repeat(2001) } })]),
-    ).toEqual([{ path: ['widgets', 0, 'options', 'text'], message: WIDGET_OPTION_TEXTS.textTooLong }]);
+    ).toEqual([
+      { path: ['widgets', 0, 'options', 'text'], message: WIDGET_OPTION_TEXTS.textTooLong },
+    ]);
   });
 
   it('limits the streams per type', () => {
@@ -75,7 +79,11 @@ describe('widget options', () => {
   it('reads defaults for options left out, and for options that do not pass', () => {
     expect(widgetOptions('bar', {})).toEqual({ bucket: 'hour', aggregate: 'avg' });
     expect(widgetOptions('bar', { bucket: 'week' })).toEqual({ bucket: 'week', aggregate: 'avg' });
-    expect(widgetOptions('gauge', { min: 5, max: 1 })).toEqual({ min: null, max: null, decimals: null });
+    expect(widgetOptions('gauge', { min: 5, max: 1 })).toEqual({
+      min: null,
+      max: null,
+      decimals: null,
+    });
     expect(widgetOptions('text', { text: 'hi' })).toEqual({ text: 'hi' });
   });
 });

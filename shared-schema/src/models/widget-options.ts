@@ -98,18 +98,20 @@ export type FullWidgetOptions<T extends WidgetType> = {
 };
 
 /** How many data streams a widget type shows at most (at least one, except where 0). */
-export const WIDGET_STREAM_LIMITS: Record<WidgetType, { readonly min: number; readonly max: number }> =
-  {
-    line: { min: 1, max: 12 },
-    value: { min: 1, max: 1 },
-    gauge: { min: 1, max: 1 },
-    state: { min: 1, max: 12 },
-    bar: { min: 1, max: 12 },
-    table: { min: 1, max: 12 },
-    alarms: { min: 0, max: 0 },
-    map: { min: 0, max: 0 },
-    text: { min: 0, max: 0 },
-  };
+export const WIDGET_STREAM_LIMITS: Record<
+  WidgetType,
+  { readonly min: number; readonly max: number }
+> = {
+  line: { min: 1, max: 12 },
+  value: { min: 1, max: 1 },
+  gauge: { min: 1, max: 1 },
+  state: { min: 1, max: 12 },
+  bar: { min: 1, max: 12 },
+  table: { min: 1, max: 12 },
+  alarms: { min: 0, max: 0 },
+  map: { min: 0, max: 0 },
+  text: { min: 0, max: 0 },
+};
 
 /** Defaults of every option, as a widget saved without them reads. */
 const DEFAULTS = {
@@ -144,7 +146,11 @@ export function widgetOptions<T extends WidgetType>(
  * path (for the dashboard schema's refinement of every widget).
  */
 export function checkWidgetOptions(
-  widget: { readonly type: WidgetType; readonly options: unknown; readonly streams: readonly string[] },
+  widget: {
+    readonly type: WidgetType;
+    readonly options: unknown;
+    readonly streams: readonly string[];
+  },
   ctx: z.RefinementCtx,
 ): void {
   const parsed = widgetOptionsSchemas[widget.type].safeParse(widget.options);

@@ -57,7 +57,14 @@ export function AlarmsWidget({ widget, context }: WidgetProps) {
     );
   }
   return (
-    <Stack gap={4} component="ul" p={0} m={0} style={{ listStyle: 'none' }} data-testid="widget-alarms">
+    <Stack
+      gap={4}
+      component="ul"
+      p={0}
+      m={0}
+      style={{ listStyle: 'none' }}
+      data-testid="widget-alarms"
+    >
       {rows.map((a) => (
         <Group
           key={a.id}

@@ -81,7 +81,13 @@ function Gauge({
         data-min={min}
         data-max={max}
       >
-        <path d={arc(START, START + SWEEP)} fill="none" stroke="var(--mantine-color-gray-3)" strokeWidth={14} strokeLinecap="round" />
+        <path
+          d={arc(START, START + SWEEP)}
+          fill="none"
+          stroke="var(--mantine-color-gray-3)"
+          strokeWidth={14}
+          strokeLinecap="round"
+        />
         {numeric === null || share <= 0 ? null : (
           <path
             d={arc(START, START + SWEEP * share)}
@@ -92,18 +98,44 @@ function Gauge({
             data-testid="widget-gauge-arc"
           />
         )}
-        <text x={CX} y={CY} textAnchor="middle" fontSize={28} fontWeight={700} fill="currentColor" data-testid="widget-gauge-value">
+        <text
+          x={CX}
+          y={CY}
+          textAnchor="middle"
+          fontSize={28}
+          fontWeight={700}
+          fill="currentColor"
+          data-testid="widget-gauge-value"
+        >
           {text}
         </text>
         {unit === '' ? null : (
-          <text x={CX} y={CY + 24} textAnchor="middle" fontSize={14} fill="var(--mantine-color-dimmed)">
+          <text
+            x={CX}
+            y={CY + 24}
+            textAnchor="middle"
+            fontSize={14}
+            fill="var(--mantine-color-dimmed)"
+          >
             {unit}
           </text>
         )}
-        <text x={polar(START)[0]} y={polar(START)[1] + 22} textAnchor="middle" fontSize={12} fill="var(--mantine-color-dimmed)">
+        <text
+          x={polar(START)[0]}
+          y={polar(START)[1] + 22}
+          textAnchor="middle"
+          fontSize={12}
+          fill="var(--mantine-color-dimmed)"
+        >
           {minText}
         </text>
-        <text x={polar(START + SWEEP)[0]} y={polar(START + SWEEP)[1] + 22} textAnchor="middle" fontSize={12} fill="var(--mantine-color-dimmed)">
+        <text
+          x={polar(START + SWEEP)[0]}
+          y={polar(START + SWEEP)[1] + 22}
+          textAnchor="middle"
+          fontSize={12}
+          fill="var(--mantine-color-dimmed)"
+        >
           {maxText}
         </text>
       </svg>

@@ -33,7 +33,9 @@ export function useLatest(stream: LocalModel<'datastream'>): Latest {
   const gatewayId = asset.name === 'found' ? asset.model.attributes.gateway_id : null;
   const gateway = useLiveModel('gateway', gatewayId ?? '');
   const gatewayOffline =
-    gatewayId !== null && gateway.name === 'found' && gateway.model.attributes.connection !== 'online';
+    gatewayId !== null &&
+    gateway.name === 'found' &&
+    gateway.model.attributes.connection !== 'online';
   const { sources, watches } = useStreamSources(gatewayId, !gatewayOffline);
   const now = useServerNow(NOW_EVERY_MS);
   const point = values?.latest[stream.id];

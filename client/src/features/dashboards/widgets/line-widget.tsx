@@ -6,7 +6,12 @@ import 'uplot/dist/uPlot.min.css';
 import { isolate, widgetOptions } from '@plant/shared-schema';
 import type { HistoryResult, LocalModel } from '@plant/sync-worker/api';
 import { isStepped, stepLevels } from '../../devices/stream-figures';
-import { streamShapeOf, valueText, valueWithUnit, type StreamShape } from '../../devices/stream-values';
+import {
+  streamShapeOf,
+  valueText,
+  valueWithUnit,
+  type StreamShape,
+} from '../../devices/stream-values';
 import { useStreamHistories, useStreamModels } from './shared-reads';
 import { CoverageNote, NotAvailable, StreamsGate } from './widget-parts';
 import type { WidgetProps } from './widget-props';
@@ -19,7 +24,20 @@ import type { WidgetProps } from './widget-props';
  * chunk of its own: uPlot loads only with a dashboard that has a chart.
  */
 
-const COLORS = ['#228be6', '#fa5252', '#40c057', '#fab005', '#7950f2', '#15aabf', '#fd7e14', '#e64980', '#82c91e', '#4c6ef5', '#be4bdb', '#12b886'];
+const COLORS = [
+  '#228be6',
+  '#fa5252',
+  '#40c057',
+  '#fab005',
+  '#7950f2',
+  '#15aabf',
+  '#fd7e14',
+  '#e64980',
+  '#82c91e',
+  '#4c6ef5',
+  '#be4bdb',
+  '#12b886',
+];
 const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const DAY = 86_400_000;
 
@@ -64,7 +82,11 @@ function LineChart({
 
   const shapes = useMemo(() => streams.map((s) => streamShapeOf(s.attributes)), [streams]);
   const names = streams.map((s) => s.attributes.name);
-  const shapeKey = JSON.stringify([shapes, names, streams.map((s) => [s.attributes.vis_min, s.attributes.vis_max])]);
+  const shapeKey = JSON.stringify([
+    shapes,
+    names,
+    streams.map((s) => [s.attributes.vis_min, s.attributes.vis_max]),
+  ]);
   // The steps' levels: their state codes and the codes in the range (a new one redraws).
   const levels = shapes.map((shape, i) =>
     isStepped(shape) ? stepLevels(shape, histories[i]?.series[0]?.values ?? []) : [],
@@ -98,7 +120,10 @@ function LineChart({
       if (isStepped(shape)) {
         const ls = levels[i] ?? [];
         scales[key] = {
-          range: () => [Math.min(...ls, 0) - 0.3, Math.max(...ls, shape.type === 'boolean' ? 1 : 0) + 0.3],
+          range: () => [
+            Math.min(...ls, 0) - 0.3,
+            Math.max(...ls, shape.type === 'boolean' ? 1 : 0) + 0.3,
+          ],
         };
       } else if (scales[key] === undefined) {
         // The widget's bounds, else the one stream's visualisation range, else automatic.
@@ -107,7 +132,9 @@ function LineChart({
         const lo = options.min ?? vis?.vis_min ?? null;
         const hi = options.max ?? vis?.vis_max ?? null;
         scales[key] =
-          lo === null && hi === null ? { auto: true } : { range: (_u, min, max) => [lo ?? min, hi ?? max] };
+          lo === null && hi === null
+            ? { auto: true }
+            : { range: (_u, min, max) => [lo ?? min, hi ?? max] };
       }
     });
     const xLabel = (ts: number, step: number) => {
@@ -159,7 +186,9 @@ function LineChart({
         {
           label: t`Time`,
           value: (_u, v) =>
-            v === null ? '–' : i18n.date(new Date(v * 1000), { dateStyle: 'short', timeStyle: 'medium' }),
+            v === null
+              ? '–'
+              : i18n.date(new Date(v * 1000), { dateStyle: 'short', timeStyle: 'medium' }),
         },
         ...streams.map((s, i): uPlot.Series => {
           const shape = shapes[i] as StreamShape;
@@ -214,7 +243,19 @@ function LineChart({
   const data = useMemo(() => alignSeries(histories, streams.length), [histories, streams.length]);
   useEffect(() => {
     plot.current?.setData(data.aligned);
-  }, [data, size.width, size.height, from, to, shapeKey, levelsKey, options.min, options.max, i18n, t]);
+  }, [
+    data,
+    size.width,
+    size.height,
+    from,
+    to,
+    shapeKey,
+    levelsKey,
+    options.min,
+    options.max,
+    i18n,
+    t,
+  ]);
 
   const label = t`Line chart of ${names.map((n) => isolate(n)).join(', ')}`;
   return (

@@ -84,7 +84,11 @@ export function barsOf(
   max = 400,
 ): Bar[] {
   const starts: number[] = [];
-  for (let b = bucketStart(from, bucket); b <= to && starts.length < 10_000; b = nextBucket(b, bucket)) {
+  for (
+    let b = bucketStart(from, bucket);
+    b <= to && starts.length < 10_000;
+    b = nextBucket(b, bucket)
+  ) {
     starts.push(b);
   }
   const kept = starts.slice(-max);
@@ -110,4 +114,3 @@ export function barsOf(
     return { from: start, to: nextBucket(start, bucket), value };
   });
 }
-

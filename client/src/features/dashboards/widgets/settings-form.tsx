@@ -201,8 +201,16 @@ export default function SettingsForm(props: {
 
         {type === 'line' || type === 'gauge' ? (
           <Group grow align="flex-start">
-            {numberField('min', t`Minimum`, type === 'gauge' ? t`Empty: the data stream's` : t`Empty: automatic`)}
-            {numberField('max', t`Maximum`, type === 'gauge' ? t`Empty: the data stream's` : t`Empty: automatic`)}
+            {numberField(
+              'min',
+              t`Minimum`,
+              type === 'gauge' ? t`Empty: the data stream's` : t`Empty: automatic`,
+            )}
+            {numberField(
+              'max',
+              t`Maximum`,
+              type === 'gauge' ? t`Empty: the data stream's` : t`Empty: automatic`,
+            )}
           </Group>
         ) : null}
         {type === 'value' || type === 'gauge' || type === 'table'

@@ -1,7 +1,13 @@
 import { useCallback, useRef, useSyncExternalStore } from 'react';
 import { useAtomValue } from 'jotai';
 import { releaseProxy } from 'comlink';
-import type { AssetValues, HistoryQuery, HistoryResult, LocalModel, RemoteUnsubscribe } from '@plant/sync-worker/api';
+import type {
+  AssetValues,
+  HistoryQuery,
+  HistoryResult,
+  LocalModel,
+  RemoteUnsubscribe,
+} from '@plant/sync-worker/api';
 import { sessionEpochAtom } from '../../../sync/status';
 import { proxy, syncWorker } from '../../../sync/worker';
 import { SharedStore } from './shared-store';
@@ -29,14 +35,16 @@ function openRead(key: string, onValue: (value: unknown) => void): () => void {
     if (!closed) onValue(value);
   });
   const values = syncWorker().values;
-  const pending = (
-    spec.kind === 'history'
-      ? values.watchHistory(spec.query, callback)
-      : spec.kind === 'asset'
-        ? values.watchAsset(spec.asset, callback)
-        : // A stream missing from the store answers null: the widget says 'not available'.
-          syncWorker().data.watch('datastream', spec.id, callback)
-  ) as Promise<unknown> as Promise<RemoteUnsubscribe>;
+  const pending = (spec.kind === 'history'
+    ? values.watchHistory(spec.query, callback)
+    : spec.kind === 'asset'
+      ? values.watchAsset(spec.asset, callback)
+      : // A stream missing from the store answers null: the widget says 'not available'.
+        syncWorker().data.watch(
+          'datastream',
+          spec.id,
+          callback,
+        )) as Promise<unknown> as Promise<RemoteUnsubscribe>;
   return () => {
     closed = true;
     void pending
@@ -58,7 +66,8 @@ function useShared<T>(specs: readonly ReadSpec[]): readonly (T | undefined)[] {
   const joined = specs.map((s) => `${epoch}|${JSON.stringify(s)}`).join('\n');
   const subscribe = useCallback(
     (onChange: () => void) => {
-      const stops = joined === '' ? [] : joined.split('\n').map((k) => widgetReads.follow(k, onChange));
+      const stops =
+        joined === '' ? [] : joined.split('\n').map((k) => widgetReads.follow(k, onChange));
       return () => {
         for (const stop of stops) stop();
       };
@@ -85,7 +94,9 @@ function useShared<T>(specs: readonly ReadSpec[]): readonly (T | undefined)[] {
  * The history read of a dashboard's range: a relative range is the worker's moving window (one
  * key while it moves on), a fixed one its span.
  */
-export function historyRange(context: Pick<WidgetContext, 'range' | 'live'>): HistoryQuery['range'] {
+export function historyRange(
+  context: Pick<WidgetContext, 'range' | 'live'>,
+): HistoryQuery['range'] {
   const { from, to } = context.range;
   if (context.live) return { last: Math.max(60_000, Math.round((to - from) / 60_000) * 60_000) };
   return { from, to };
@@ -124,6 +135,10 @@ export function useStreamModels(ids: readonly string[]): readonly StreamState[] 
     ids.map((id) => ({ kind: 'stream', id })),
   );
   return models.map((m) =>
-    m === undefined ? { name: 'loading' } : m === null ? { name: 'missing' } : { name: 'found', model: m },
+    m === undefined
+      ? { name: 'loading' }
+      : m === null
+        ? { name: 'missing' }
+        : { name: 'found', model: m },
   );
 }

@@ -15,7 +15,18 @@ import type { WidgetProps } from './widget-props';
  * shared history as the line charts: no read of their own.
  */
 
-const PALETTE = ['teal', 'orange', 'blue', 'red', 'grape', 'yellow', 'cyan', 'pink', 'lime', 'indigo'];
+const PALETTE = [
+  'teal',
+  'orange',
+  'blue',
+  'red',
+  'grape',
+  'yellow',
+  'cyan',
+  'pink',
+  'lime',
+  'indigo',
+];
 
 function colorOf(value: number | string, order: readonly string[]): string {
   const i = order.indexOf(String(value));
@@ -63,7 +74,13 @@ function StateBand({
   const shape = streamShapeOf(stream.attributes);
   const series = history?.series[0];
   const { from, to } = range;
-  const segments = segmentsOf(series?.ts ?? [], series?.values ?? [], from, to, Math.min(to, Date.now()));
+  const segments = segmentsOf(
+    series?.ts ?? [],
+    series?.values ?? [],
+    from,
+    to,
+    Math.min(to, Date.now()),
+  );
   const order = [...Object.keys(shape.stateTexts), ...segments.map((s) => String(s.value))].filter(
     (v, i, all) => all.indexOf(v) === i,
   );
@@ -71,7 +88,12 @@ function StateBand({
   const time = (ts: number) => i18n.date(new Date(ts), { dateStyle: 'short', timeStyle: 'short' });
   const shown = [...new Set(segments.map((s) => String(s.value)))];
   return (
-    <Stack gap={2} data-testid="widget-state-band" data-stream={stream.id} data-segments={segments.length}>
+    <Stack
+      gap={2}
+      data-testid="widget-state-band"
+      data-stream={stream.id}
+      data-segments={segments.length}
+    >
       <Text size="xs" fw={500}>
         <Name>{stream.attributes.name}</Name>
       </Text>
@@ -108,7 +130,9 @@ function StateBand({
         {shown.map((v) => (
           <Group key={v} gap={4} wrap="nowrap">
             <Box w={10} h={10} bg={colorOf(v, order)} style={{ borderRadius: 2 }} aria-hidden />
-            <Text size="xs">{valueWithUnit(i18n, shape, Number.isNaN(Number(v)) ? v : Number(v))}</Text>
+            <Text size="xs">
+              {valueWithUnit(i18n, shape, Number.isNaN(Number(v)) ? v : Number(v))}
+            </Text>
           </Group>
         ))}
       </Group>
@@ -160,7 +184,15 @@ function Bars({
   const options = widgetOptions('bar', widget.options);
   const shape = streamShapeOf(stream.attributes);
   const series = history?.series[0];
-  const bars = barsOf(series?.ts ?? [], series?.values ?? [], range.from, range.to, options.bucket, options.aggregate, 60);
+  const bars = barsOf(
+    series?.ts ?? [],
+    series?.values ?? [],
+    range.from,
+    range.to,
+    options.bucket,
+    options.aggregate,
+    60,
+  );
   const numbers = bars.flatMap((b) => (b.value === null ? [] : [b.value]));
   const top = Math.max(0, ...numbers);
   const bottom = Math.min(0, ...numbers);
@@ -171,7 +203,12 @@ function Bars({
       : i18n.date(new Date(ts), { day: 'numeric', month: 'short' });
   const aggregateText = { avg: t`average`, min: t`minimum`, max: t`maximum` }[options.aggregate];
   return (
-    <Stack gap={2} style={{ flex: 1, minHeight: 60 }} data-testid="widget-bar-stream" data-bars={bars.length}>
+    <Stack
+      gap={2}
+      style={{ flex: 1, minHeight: 60 }}
+      data-testid="widget-bar-stream"
+      data-bars={bars.length}
+    >
       <Text size="xs" fw={500}>
         <Name>{stream.attributes.name}</Name>{' '}
         <Text span c="dimmed" size="xs">
@@ -184,9 +221,17 @@ function Bars({
           )
         </Text>
       </Text>
-      <Group gap={2} align="flex-end" wrap="nowrap" style={{ flex: 1 }} role="list" aria-label={isolate(stream.attributes.name)}>
+      <Group
+        gap={2}
+        align="flex-end"
+        wrap="nowrap"
+        style={{ flex: 1 }}
+        role="list"
+        aria-label={isolate(stream.attributes.name)}
+      >
         {bars.map((b) => {
-          const text = b.value === null ? '–' : valueWithUnit(i18n, shape, Math.round(b.value * 1000) / 1000);
+          const text =
+            b.value === null ? '–' : valueWithUnit(i18n, shape, Math.round(b.value * 1000) / 1000);
           const name = `${label(b.from)}: ${text}`;
           return (
             <Tooltip key={b.from} label={name}>
@@ -197,7 +242,8 @@ function Bars({
                 style={{
                   flex: 1,
                   minWidth: 2,
-                  height: b.value === null ? 0 : `${Math.max(2, ((b.value - bottom) / span) * 100)}%`,
+                  height:
+                    b.value === null ? 0 : `${Math.max(2, ((b.value - bottom) / span) * 100)}%`,
                   background: 'var(--mantine-color-blue-filled)',
                   borderRadius: '2px 2px 0 0',
                 }}

@@ -63,7 +63,9 @@ function BigValue({
           <Trans>No value yet</Trans>
         </Text>
       ) : (
-        <Tooltip label={i18n.date(new Date(point[0]), { dateStyle: 'medium', timeStyle: 'medium' })}>
+        <Tooltip
+          label={i18n.date(new Date(point[0]), { dateStyle: 'medium', timeStyle: 'medium' })}
+        >
           <Text
             fz={32}
             fw={700}
@@ -153,7 +155,11 @@ function TableRow({
         {latest.watches}
         <Name>{stream.attributes.name}</Name>
       </Table.Th>
-      <Table.Td ta="end" dir="auto" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+      <Table.Td
+        ta="end"
+        dir="auto"
+        style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+      >
         {point === undefined ? (
           '–'
         ) : (

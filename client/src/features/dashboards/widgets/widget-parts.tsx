@@ -34,7 +34,12 @@ export function WidgetMessage(props: { readonly children: ReactNode; readonly te
 /** The time of a range's end as the note says it: with the day when not today. */
 function when(i18n: ReturnType<typeof useLingui>['i18n'], ts: number, withDay: boolean): string {
   return withDay
-    ? i18n.date(new Date(ts), { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' })
+    ? i18n.date(new Date(ts), {
+        day: 'numeric',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+      })
     : i18n.date(new Date(ts), { hour: '2-digit', minute: '2-digit' });
 }
 
@@ -55,9 +60,17 @@ export function CoverageNote(props: { readonly results: readonly (HistoryResult 
   const rangeTo = when(i18n, first.to, long);
   let text: ReactNode;
   if (coverage.kind === 'full') {
-    text = <Trans>Showing the stored values of {rangeFrom} to {rangeTo} (offline)</Trans>;
+    text = (
+      <Trans>
+        Showing the stored values of {rangeFrom} to {rangeTo} (offline)
+      </Trans>
+    );
   } else if (coverage.kind === 'none') {
-    text = <Trans>No values of {rangeFrom} to {rangeTo} are stored on this device (offline)</Trans>;
+    text = (
+      <Trans>
+        No values of {rangeFrom} to {rangeTo} are stored on this device (offline)
+      </Trans>
+    );
   } else {
     const heldFrom = when(i18n, coverage.from, long);
     const heldTo = when(i18n, coverage.to, long);

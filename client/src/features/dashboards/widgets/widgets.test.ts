@@ -52,7 +52,13 @@ describe('what a widget holds offline', () => {
     to: 1_000_000,
     loading: false,
     offline: true,
-    series: held.map((h, i) => ({ stream: `s${i}`, ts: [], values: [], downsampled: false, held: h })),
+    series: held.map((h, i) => ({
+      stream: `s${i}`,
+      ts: [],
+      values: [],
+      downsampled: false,
+      held: h,
+    })),
   });
   it('says full, part (from the earliest to the latest held time) or none', () => {
     expect(coverageOf([result([[{ from: 0, to: 1_000_000 }]])], 1000)).toEqual({ kind: 'full' });
@@ -69,8 +75,17 @@ describe('what a widget holds offline', () => {
     ).toEqual({ kind: 'part', from: 0, to: 900_000 });
     // A gap inside counts as not full.
     expect(
-      coverageOf([result([[{ from: 0, to: 400_000 }, { from: 600_000, to: 1_000_000 }]])], 1000)
-        .kind,
+      coverageOf(
+        [
+          result([
+            [
+              { from: 0, to: 400_000 },
+              { from: 600_000, to: 1_000_000 },
+            ],
+          ]),
+        ],
+        1000,
+      ).kind,
     ).toBe('part');
     expect(coverageOf([result([[]])], 1000)).toEqual({ kind: 'none' });
     expect(coverageOf([undefined], 1000)).toEqual({ kind: 'full' });
@@ -95,7 +110,10 @@ describe('the text widget markdown', () => {
       {
         kind: 'list',
         ordered: false,
-        items: [[{ kind: 'text', text: 'a' }], [{ kind: 'em', children: [{ kind: 'text', text: 'b' }] }]],
+        items: [
+          [{ kind: 'text', text: 'a' }],
+          [{ kind: 'em', children: [{ kind: 'text', text: 'b' }] }],
+        ],
       },
       { kind: 'list', ordered: true, items: [[{ kind: 'text', text: 'c' }]] },
       {
@@ -140,7 +158,9 @@ describe('states and bars', () => {
     const ts = [start + 1000, start + 2000, start + h + 1000];
     const bars = barsOf(ts, [1, 3, 10], start, start + 2 * h - 1, 'hour', 'avg');
     expect(bars.map((b) => b.value)).toEqual([2, 10]);
-    expect(barsOf(ts, [1, 3, 10], start, start + 2 * h - 1, 'hour', 'max').map((b) => b.value)).toEqual([3, 10]);
+    expect(
+      barsOf(ts, [1, 3, 10], start, start + 2 * h - 1, 'hour', 'max').map((b) => b.value),
+    ).toEqual([3, 10]);
     // A bucket without points has no bar; texts are not counted.
     expect(barsOf([start + 1], ['x'], start, start + h - 1, 'hour', 'min')).toEqual([
       { from: start, to: start + h, value: null },
@@ -153,10 +173,21 @@ describe('states and bars', () => {
 
 describe('the gauge', () => {
   it("takes the widget's bounds, else the stream's, else 0 to 100", () => {
-    expect(gaugeBounds({ min: null, max: null }, { vis_min: 10, vis_max: 90 })).toEqual({ min: 10, max: 90 });
-    expect(gaugeBounds({ min: 0, max: 200 }, { vis_min: 10, vis_max: 90 })).toEqual({ min: 0, max: 200 });
-    expect(gaugeBounds({ min: null, max: null }, { vis_min: null, vis_max: null })).toEqual({ min: 0, max: 100 });
-    expect(gaugeBounds({ min: 50, max: null }, { vis_min: null, vis_max: 20 }).max).toBeGreaterThan(50);
+    expect(gaugeBounds({ min: null, max: null }, { vis_min: 10, vis_max: 90 })).toEqual({
+      min: 10,
+      max: 90,
+    });
+    expect(gaugeBounds({ min: 0, max: 200 }, { vis_min: 10, vis_max: 90 })).toEqual({
+      min: 0,
+      max: 200,
+    });
+    expect(gaugeBounds({ min: null, max: null }, { vis_min: null, vis_max: null })).toEqual({
+      min: 0,
+      max: 100,
+    });
+    expect(gaugeBounds({ min: 50, max: null }, { vis_min: null, vis_max: 20 }).max).toBeGreaterThan(
+      50,
+    );
     expect(gaugeAngle(50, 0, 200)).toBe(0.25);
     expect(gaugeAngle(500, 0, 200)).toBe(1);
     expect(gaugeAngle(-5, 0, 200)).toBe(0);
@@ -176,23 +207,44 @@ describe('the settings form check', () => {
     text: '',
   };
   it('turns the fields into options, each problem under its field', () => {
-    expect(settingsProblems('gauge', { ...draft, min: '0', max: '120' }, 0, widgetOptionsSchemas.gauge)).toEqual({
+    expect(
+      settingsProblems('gauge', { ...draft, min: '0', max: '120' }, 0, widgetOptionsSchemas.gauge),
+    ).toEqual({
       options: { min: 0, max: 120, decimals: null },
       problems: {},
     });
-    expect(settingsProblems('gauge', { ...draft, min: '9', max: '3' }, 0, widgetOptionsSchemas.gauge)).toEqual({
+    expect(
+      settingsProblems('gauge', { ...draft, min: '9', max: '3' }, 0, widgetOptionsSchemas.gauge),
+    ).toEqual({
       options: null,
       problems: { max: WIDGET_OPTION_TEXTS.minBelowMax },
     });
-    expect(settingsProblems('value', { ...draft, streams: [], decimals: '8' }, 0, widgetOptionsSchemas.value)).toEqual({
+    expect(
+      settingsProblems(
+        'value',
+        { ...draft, streams: [], decimals: '8' },
+        0,
+        widgetOptionsSchemas.value,
+      ),
+    ).toEqual({
       options: null,
       problems: { streams: 'choose-stream', decimals: WIDGET_OPTION_TEXTS.decimals },
     });
     // A stream the user may not see counts: a value widget keeps its one stream.
-    expect(settingsProblems('value', { ...draft, streams: ['s2'] }, 1, widgetOptionsSchemas.value).problems).toEqual({
+    expect(
+      settingsProblems('value', { ...draft, streams: ['s2'] }, 1, widgetOptionsSchemas.value)
+        .problems,
+    ).toEqual({
       streams: WIDGET_OPTION_TEXTS.oneStream,
     });
-    expect(settingsProblems('text', { ...draft, streams: [], text: '# hi' }, 0, widgetOptionsSchemas.text).options).toEqual({
+    expect(
+      settingsProblems(
+        'text',
+        { ...draft, streams: [], text: '# hi' },
+        0,
+        widgetOptionsSchemas.text,
+      ).options,
+    ).toEqual({
       text: '# hi',
     });
   });
