@@ -1,6 +1,6 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
+import { msg, plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -18,13 +18,13 @@ import {
 import {
   BAR_AGGREGATES,
   BAR_BUCKETS,
-  WIDGET_OPTION_TEXTS,
   WIDGET_STREAM_LIMITS,
   widgetOptions,
   widgetOptionsSchemas,
   type DashboardWidget,
   type WidgetType,
 } from '@plant/shared-schema';
+import { translateServerText } from '../../../i18n/server-texts';
 import { WIDGET_LABELS, type StreamChoice } from './index';
 import { settingsProblems, type SettingsDraft } from './settings-rules';
 
@@ -36,11 +36,6 @@ import { settingsProblems, type SettingsDraft } from './settings-rules';
  */
 
 const OPTION_TEXTS: Record<string, MessageDescriptor> = {
-  [WIDGET_OPTION_TEXTS.minBelowMax]: msg`The minimum must be below the maximum.`,
-  [WIDGET_OPTION_TEXTS.decimals]: msg`Between 0 and 6 decimals.`,
-  [WIDGET_OPTION_TEXTS.textTooLong]: msg`At most 2,000 characters.`,
-  [WIDGET_OPTION_TEXTS.oneStream]: msg`This widget shows one data stream.`,
-  [WIDGET_OPTION_TEXTS.noStreams]: msg`This widget shows no data streams.`,
   'choose-stream': msg`Choose a data stream.`,
   'too-many-streams': msg`A widget may show at most 12 data streams.`,
   'not-a-number': msg`Enter a number.`,
@@ -95,7 +90,8 @@ export default function SettingsForm(props: {
     const p = problems[field];
     if (p === undefined) return undefined;
     const text = OPTION_TEXTS[p];
-    return text === undefined ? p : i18n._(text);
+    // The shared schemas' texts (the server's too) translate in one table.
+    return text === undefined ? translateServerText(i18n, p) : i18n._(text);
   };
 
   const data = useMemo(() => {
@@ -193,9 +189,10 @@ export default function SettingsForm(props: {
         )}
         {unseen.length > 0 ? (
           <Text size="xs" c="dimmed" data-testid="widget-settings-unseen">
-            <Trans>
-              This widget also shows {unseen.length} data streams you may not see; they stay.
-            </Trans>
+            {t`${plural(unseen.length, {
+              one: 'This widget also shows # data stream you may not see; it stays.',
+              other: 'This widget also shows # data streams you may not see; they stay.',
+            })}`}
           </Text>
         ) : null}
 
