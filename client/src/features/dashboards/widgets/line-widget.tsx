@@ -221,6 +221,11 @@ function LineChart({
       },
     };
     const made = new uPlot(opts, [[], ...streams.map(() => [])], el);
+    // The legend (the values under the pointer) sits below the plot, inside the cell.
+    const legend = made.root.querySelector<HTMLElement>('.u-legend')?.offsetHeight ?? 0;
+    if (legend > 0) {
+      made.setSize({ width: size.width, height: Math.max(80, size.height - legend - 4) });
+    }
     el.dataset.ready = 'true';
     // A double-click goes back to the range before zooming in.
     const onDoubleClick = () => {
