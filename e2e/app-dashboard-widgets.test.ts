@@ -86,6 +86,7 @@ describe('dashboard widgets', () => {
           widget('chart', 'line', 6, [temp]),
           widget('dial', 'gauge', 12, [temp]),
           widget('secret', 'value', 18, [secret]),
+          { ...widget('bars', 'bar', 0, [temp]), y: 6, w: 12 },
         ],
       },
     });
@@ -105,6 +106,13 @@ describe('dashboard widgets', () => {
     // The stream the technician may not see: 'Not available', nothing of its values.
     await expect.poll(() => body('secret').getByTestId('widget-not-available').count()).toBe(1);
     expect(await body('secret').textContent()).not.toContain('99.5');
+    // The bar chart per hour, from the server's exact hourly sums (the range touches 3 hours).
+    const bars = body('bars').getByTestId('widget-bar-stream');
+    await expect.poll(() => bars.getAttribute('data-exact')).toBe('true');
+    expect(Number(await bars.getAttribute('data-bars'))).toBeGreaterThanOrEqual(2);
+    expect(
+      await bars.locator('[role="listitem"][data-value]:not([data-value=""])').count(),
+    ).toBeGreaterThanOrEqual(2);
 
     // Live values move the value widget and the gauge, without a reload.
     await page.evaluate('window.__notReloaded = true');

@@ -114,3 +114,46 @@ export function barsOf(
     return { from: start, to: nextBucket(start, bucket), value };
   });
 }
+
+/** One hour of a stream from the server's rollups: `[hourStart, count, sum, min, max]`. */
+export type HourRow = readonly [number, number, number, number, number];
+
+/**
+ * The bars of [from, to] from the server's exact hourly rollups: each hour folded into the
+ * bucket (hour, day or week in the browser's time zone) it starts in; the average is the sum
+ * over the count, never an average of averages. At most `max` bars: the newest are kept.
+ */
+export function barsFromHours(
+  hours: readonly HourRow[],
+  from: number,
+  to: number,
+  bucket: Bucket,
+  aggregate: Aggregate,
+  max = 400,
+): Bar[] {
+  const starts: number[] = [];
+  for (
+    let b = bucketStart(from, bucket);
+    b <= to && starts.length < 10_000;
+    b = nextBucket(b, bucket)
+  ) {
+    starts.push(b);
+  }
+  const kept = starts.slice(-max);
+  const index = new Map(kept.map((b, i) => [b, i]));
+  const stats = kept.map(() => ({ n: 0, sum: 0, min: Infinity, max: -Infinity }));
+  for (const [hour, count, sum, min, maxValue] of hours) {
+    const s = stats[index.get(bucketStart(hour, bucket)) ?? -1];
+    if (s === undefined || count === 0) continue;
+    s.n += count;
+    s.sum += sum;
+    s.min = Math.min(s.min, min);
+    s.max = Math.max(s.max, maxValue);
+  }
+  return kept.map((start, i) => {
+    const s = stats[i] ?? { n: 0, sum: 0, min: 0, max: 0 };
+    const value =
+      s.n === 0 ? null : aggregate === 'avg' ? s.sum / s.n : aggregate === 'min' ? s.min : s.max;
+    return { from: start, to: nextBucket(start, bucket), value };
+  });
+}

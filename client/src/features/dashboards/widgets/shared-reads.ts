@@ -8,6 +8,8 @@ import type {
   LocalModel,
   RemoteUnsubscribe,
 } from '@plant/sync-worker/api';
+import { apiPaths, streamValuesSchema } from '@plant/shared-schema';
+import { callApi } from '../../../session/api';
 import { sessionEpochAtom } from '../../../sync/status';
 import { proxy, syncWorker } from '../../../sync/worker';
 import { SharedStore } from './shared-store';
@@ -25,11 +27,46 @@ export const WIDGET_POINTS = 800;
 
 type ReadSpec =
   | { readonly kind: 'history'; readonly query: HistoryQuery }
+  | { readonly kind: 'hours'; readonly stream: string; readonly range: HistoryQuery['range'] }
   | { readonly kind: 'asset'; readonly asset: string }
   | { readonly kind: 'stream'; readonly id: string };
 
+/** How often an hourly read of a moving range is read again (the current hour grows). */
+export const HOURS_EVERY_MS = 60_000;
+
+const hoursAnswer = streamValuesSchema.pick({ hours: true });
+
+/**
+ * A stream's hourly rollups from the server (the bar chart's exact sums): read now and, for a
+ * moving range, every minute. Offline it answers null (the bars then come from the cached
+ * history, as an estimate).
+ */
+function openHours(
+  spec: Extract<ReadSpec, { kind: 'hours' }>,
+  onValue: (value: unknown) => void,
+): () => void {
+  let closed = false;
+  const read = async () => {
+    const now = Date.now();
+    const { from, to } =
+      'last' in spec.range ? { from: now - spec.range.last, to: now } : spec.range;
+    const answer = await callApi('GET', apiPaths.streamHours(spec.stream, from, to), hoursAnswer, {
+      quiet: true,
+    });
+    if (closed) return;
+    onValue('error' in answer ? null : { from, to, hours: answer.data.hours ?? [] });
+  };
+  void read();
+  const timer = 'last' in spec.range ? setInterval(() => void read(), HOURS_EVERY_MS) : undefined;
+  return () => {
+    closed = true;
+    clearInterval(timer);
+  };
+}
+
 function openRead(key: string, onValue: (value: unknown) => void): () => void {
   const spec = JSON.parse(key.slice(key.indexOf('|') + 1)) as ReadSpec;
+  if (spec.kind === 'hours') return openHours(spec, onValue);
   let closed = false;
   const callback = proxy((value: unknown) => {
     if (!closed) onValue(value);
@@ -114,6 +151,22 @@ export function useStreamHistories(
       query: { streams: [s], range, points: WIDGET_POINTS },
     })),
   );
+}
+
+/** A stream's hours from the server: null when they could not be read (offline). */
+export interface HoursRead {
+  readonly from: number;
+  readonly to: number;
+  readonly hours: readonly (readonly [number, number, number, number, number])[];
+}
+
+/** Each stream's hourly rollups over the dashboard's range (one shared read per stream). */
+export function useStreamHours(
+  streams: readonly string[],
+  context: Pick<WidgetContext, 'range' | 'live'>,
+): readonly (HoursRead | null | undefined)[] {
+  const range = historyRange(context);
+  return useShared<HoursRead | null>(streams.map((stream) => ({ kind: 'hours', stream, range })));
 }
 
 /** The latest values of assets, live (one shared watch per asset). */

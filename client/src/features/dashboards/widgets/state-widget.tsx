@@ -4,8 +4,13 @@ import { isolate, widgetOptions } from '@plant/shared-schema';
 import type { HistoryResult, LocalModel } from '@plant/sync-worker/api';
 import { Name } from '../../../components/name';
 import { streamShapeOf, valueText, valueWithUnit } from '../../devices/stream-values';
-import { barsOf, segmentsOf } from './segments';
-import { useStreamHistories, useStreamModels } from './shared-reads';
+import { barsFromHours, barsOf, segmentsOf } from './segments';
+import {
+  useStreamHistories,
+  useStreamHours,
+  useStreamModels,
+  type HoursRead,
+} from './shared-reads';
 import { CoverageNote, NotAvailable, StreamsGate } from './widget-parts';
 import type { WidgetProps } from './widget-props';
 
@@ -143,10 +148,10 @@ function StateBand({
 export function BarWidget({ widget, context }: WidgetProps) {
   const states = useStreamModels(widget.streams);
   const found = states.flatMap((s) => (s.name === 'found' ? [s.model] : []));
-  const histories = useStreamHistories(
-    found.map((m) => m.id),
-    context,
-  );
+  const ids = found.map((m) => m.id);
+  // The server's exact hourly sums; the cached history when they cannot be read (offline).
+  const histories = useStreamHistories(ids, context);
+  const hours = useStreamHours(ids, context);
   return (
     <StreamsGate states={states}>
       <Stack gap={6} h="100%" data-testid="widget-bar">
@@ -157,6 +162,7 @@ export function BarWidget({ widget, context }: WidgetProps) {
               key={s.model.id}
               stream={s.model}
               history={histories[found.indexOf(s.model)]}
+              hours={hours[found.indexOf(s.model)]}
               widget={widget}
               range={context.range}
             />
@@ -172,11 +178,13 @@ export function BarWidget({ widget, context }: WidgetProps) {
 function Bars({
   stream,
   history,
+  hours,
   widget,
   range,
 }: {
   readonly stream: LocalModel<'datastream'>;
   readonly history: HistoryResult | undefined;
+  readonly hours: HoursRead | null | undefined;
   readonly widget: WidgetProps['widget'];
   readonly range: { readonly from: number; readonly to: number };
 }) {
@@ -184,15 +192,18 @@ function Bars({
   const options = widgetOptions('bar', widget.options);
   const shape = streamShapeOf(stream.attributes);
   const series = history?.series[0];
-  const bars = barsOf(
-    series?.ts ?? [],
-    series?.values ?? [],
-    range.from,
-    range.to,
-    options.bucket,
-    options.aggregate,
-    60,
-  );
+  const exact = hours !== null && hours !== undefined;
+  const bars = exact
+    ? barsFromHours(hours.hours, range.from, range.to, options.bucket, options.aggregate, 60)
+    : barsOf(
+        series?.ts ?? [],
+        series?.values ?? [],
+        range.from,
+        range.to,
+        options.bucket,
+        options.aggregate,
+        60,
+      );
   const numbers = bars.flatMap((b) => (b.value === null ? [] : [b.value]));
   const top = Math.max(0, ...numbers);
   const bottom = Math.min(0, ...numbers);
@@ -208,12 +219,13 @@ function Bars({
       style={{ flex: 1, minHeight: 60 }}
       data-testid="widget-bar-stream"
       data-bars={bars.length}
+      data-exact={exact}
     >
       <Text size="xs" fw={500}>
         <Name>{stream.attributes.name}</Name>{' '}
         <Text span c="dimmed" size="xs">
           ({aggregateText}
-          {series?.downsampled === true && options.aggregate === 'avg' ? (
+          {!exact && series?.downsampled === true && options.aggregate === 'avg' ? (
             <>
               , <Trans>an estimate</Trans>
             </>

@@ -4,7 +4,7 @@ import type { HistoryResult } from '@plant/sync-worker/api';
 import { coverageOf } from './coverage';
 import { gaugeAngle, gaugeBounds } from './gauge-math';
 import { parseMarkdown, safeHref } from './markdown';
-import { barsOf, bucketStart, segmentsOf } from './segments';
+import { barsFromHours, barsOf, bucketStart, segmentsOf } from './segments';
 import { settingsProblems, type SettingsDraft } from './settings-rules';
 import { SharedStore } from './shared-store';
 
@@ -165,6 +165,34 @@ describe('states and bars', () => {
     expect(barsOf([start + 1], ['x'], start, start + h - 1, 'hour', 'min')).toEqual([
       { from: start, to: start + h, value: null },
     ]);
+    // From the server's hourly rollups: exact, the average is the sum over the count.
+    const fromHours = barsFromHours(
+      [
+        [start, 2, 4, 1, 3],
+        [start + h, 1, 10, 10, 10],
+        [start + 2 * h, 3, 3, 0, 2],
+      ],
+      start,
+      start + 3 * h - 1,
+      'hour',
+      'avg',
+    );
+    expect(fromHours.map((b) => b.value)).toEqual([2, 10, 1]);
+    // Hours fold into their week: one bar, the sum over the count of all three.
+    const week = barsFromHours(
+      [
+        [start, 2, 4, 1, 3],
+        [start + h, 1, 10, 10, 10],
+      ],
+      start,
+      start + 2 * h - 1,
+      'week',
+      'avg',
+    );
+    expect(week.at(-1)?.value).toBe(14 / 3);
+    expect(
+      barsFromHours([[start, 2, 4, 1, 3]], start, start + h - 1, 'hour', 'max').map((b) => b.value),
+    ).toEqual([3]);
     const monday = bucketStart(Date.UTC(2026, 10, 26, 12), 'week');
     expect(new Date(monday).getDay()).toBe(1);
     expect(new Date(bucketStart(Date.UTC(2026, 10, 26, 12), 'day')).getHours()).toBe(0);
