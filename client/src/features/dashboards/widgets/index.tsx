@@ -4,11 +4,6 @@ import { Loader, Text } from '@mantine/core';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { DashboardWidget, WidgetType } from '@plant/shared-schema';
-import { AlarmsWidget } from './alarms-widget';
-import { GaugeWidget } from './gauge-widget';
-import { BarWidget, StateWidget } from './state-widget';
-import { TextWidget } from './text-widget';
-import { TableWidget, ValueWidget } from './value-widget';
 import type { WidgetProps } from './widget-props';
 
 /*
@@ -71,10 +66,20 @@ export const WIDGET_DEFAULT_SIZE: Record<WidgetType, { readonly w: number; reado
   text: { w: 6, h: 4 },
 };
 
-// uPlot and MapLibre come only with a dashboard that shows them: chunks of their own.
+// The widgets load after the dashboard page's first paint (its first visit stays small); uPlot
+// and MapLibre come only with a dashboard that shows them: chunks of their own. The other
+// widgets share one chunk (each chunk costs its own overhead).
 const LineWidget = lazy(() => import('./line-widget'));
 const MapWidget = lazy(() => import('./map-widget'));
 const SettingsForm = lazy(() => import('./settings-form'));
+const basic = () => import('./basic-widgets');
+const ValueWidget = lazy(() => basic().then((m) => ({ default: m.ValueWidget })));
+const GaugeWidget = lazy(() => basic().then((m) => ({ default: m.GaugeWidget })));
+const StateWidget = lazy(() => basic().then((m) => ({ default: m.StateWidget })));
+const BarWidget = lazy(() => basic().then((m) => ({ default: m.BarWidget })));
+const TableWidget = lazy(() => basic().then((m) => ({ default: m.TableWidget })));
+const AlarmsWidget = lazy(() => basic().then((m) => ({ default: m.AlarmsWidget })));
+const TextWidget = lazy(() => basic().then((m) => ({ default: m.TextWidget })));
 
 const BODIES: Record<WidgetType, ComponentType<WidgetProps>> = {
   line: LineWidget,
