@@ -12,7 +12,7 @@ import {
   valueWithUnit,
   type StreamShape,
 } from '../../devices/stream-values';
-import { useStreamHistories, useStreamModels } from './shared-reads';
+import { useWidgetHistories } from './shared-reads';
 import { CoverageNote, NotAvailable, StreamsGate } from './widget-parts';
 import type { WidgetProps } from './widget-props';
 
@@ -42,12 +42,7 @@ const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif
 const DAY = 86_400_000;
 
 export default function LineWidget({ widget, context }: WidgetProps) {
-  const states = useStreamModels(widget.streams);
-  const found = states.flatMap((s) => (s.name === 'found' ? [s.model] : []));
-  const histories = useStreamHistories(
-    found.map((m) => m.id),
-    context,
-  );
+  const { states, found, histories } = useWidgetHistories(widget.streams, context);
   const missing = states.filter((s) => s.name === 'missing').length;
   return (
     <StreamsGate states={states}>

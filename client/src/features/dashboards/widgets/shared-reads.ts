@@ -195,3 +195,24 @@ export function useStreamModels(ids: readonly string[]): readonly StreamState[] 
         : { name: 'found', model: m },
   );
 }
+
+/**
+ * A widget's streams and their histories: the history reads start beside the models' (not after
+ * them: a chart draws one round trip sooner), for every stream not known to be missing; only the
+ * streams found in the store are answered with theirs (a missing one shows none of its values).
+ */
+export function useWidgetHistories(
+  ids: readonly string[],
+  context: Pick<WidgetContext, 'range' | 'live'>,
+): {
+  readonly states: readonly StreamState[];
+  readonly found: readonly LocalModel<'datastream'>[];
+  readonly histories: readonly (HistoryResult | undefined)[];
+} {
+  const states = useStreamModels(ids);
+  const wanted = ids.filter((_, i) => states[i]?.name !== 'missing');
+  const read = useStreamHistories(wanted, context);
+  const byId = new Map(wanted.map((id, i) => [id, read[i]]));
+  const found = states.flatMap((s) => (s.name === 'found' ? [s.model] : []));
+  return { states, found, histories: found.map((m) => byId.get(m.id)) };
+}

@@ -5,12 +5,7 @@ import type { HistoryResult, LocalModel } from '@plant/sync-worker/api';
 import { Name } from '../../../components/name';
 import { streamShapeOf, valueText, valueWithUnit } from '../../devices/stream-values';
 import { barsFromHours, barsOf, segmentsOf } from './segments';
-import {
-  useStreamHistories,
-  useStreamHours,
-  useStreamModels,
-  type HoursRead,
-} from './shared-reads';
+import { useStreamHours, useWidgetHistories, type HoursRead } from './shared-reads';
 import { CoverageNote, NotAvailable, StreamsGate } from './widget-parts';
 import type { WidgetProps } from './widget-props';
 
@@ -39,12 +34,7 @@ function colorOf(value: number | string, order: readonly string[]): string {
 }
 
 export function StateWidget({ widget, context }: WidgetProps) {
-  const states = useStreamModels(widget.streams);
-  const found = states.flatMap((s) => (s.name === 'found' ? [s.model] : []));
-  const histories = useStreamHistories(
-    found.map((m) => m.id),
-    context,
-  );
+  const { states, found, histories } = useWidgetHistories(widget.streams, context);
   return (
     <StreamsGate states={states}>
       <Stack gap={6} data-testid="widget-state">
@@ -146,12 +136,12 @@ function StateBand({
 }
 
 export function BarWidget({ widget, context }: WidgetProps) {
-  const states = useStreamModels(widget.streams);
-  const found = states.flatMap((s) => (s.name === 'found' ? [s.model] : []));
-  const ids = found.map((m) => m.id);
   // The server's exact hourly sums; the cached history when they cannot be read (offline).
-  const histories = useStreamHistories(ids, context);
-  const hours = useStreamHours(ids, context);
+  const { states, found, histories } = useWidgetHistories(widget.streams, context);
+  const hours = useStreamHours(
+    found.map((m) => m.id),
+    context,
+  );
   return (
     <StreamsGate states={states}>
       <Stack gap={6} h="100%" data-testid="widget-bar">
