@@ -4,6 +4,7 @@ import { Loader, Text } from '@mantine/core';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { DashboardWidget, WidgetType } from '@plant/shared-schema';
+import { useWidgetHistories } from './shared-reads';
 import type { WidgetProps } from './widget-props';
 
 /*
@@ -69,7 +70,7 @@ export const WIDGET_DEFAULT_SIZE: Record<WidgetType, { readonly w: number; reado
 // The widgets load after the dashboard page's first paint (its first visit stays small); uPlot
 // and MapLibre come only with a dashboard that shows them: chunks of their own. The other
 // widgets share one chunk (each chunk costs its own overhead).
-const LineWidget = lazy(() => import('./line-widget'));
+const LineView = lazy(() => import('./line-widget'));
 const MapWidget = lazy(() => import('./map-widget'));
 const SettingsForm = lazy(() => import('./settings-form'));
 const basic = () => import('./basic-widgets');
@@ -80,6 +81,12 @@ const BarWidget = lazy(() => basic().then((m) => ({ default: m.BarWidget })));
 const TableWidget = lazy(() => basic().then((m) => ({ default: m.TableWidget })));
 const AlarmsWidget = lazy(() => basic().then((m) => ({ default: m.AlarmsWidget })));
 const TextWidget = lazy(() => basic().then((m) => ({ default: m.TextWidget })));
+
+/** The line chart's reads start at once, while uPlot's chunk loads (the offline first paint). */
+function LineWidget(props: WidgetProps) {
+  const data = useWidgetHistories(props.widget.streams, props.context);
+  return <LineView {...props} data={data} />;
+}
 
 const BODIES: Record<WidgetType, ComponentType<WidgetProps>> = {
   line: LineWidget,

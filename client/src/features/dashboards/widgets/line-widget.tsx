@@ -12,7 +12,7 @@ import {
   valueWithUnit,
   type StreamShape,
 } from '../../devices/stream-values';
-import { useWidgetHistories } from './shared-reads';
+import type { useWidgetHistories } from './shared-reads';
 import { CoverageNote, NotAvailable, StreamsGate } from './widget-parts';
 import type { WidgetProps } from './widget-props';
 
@@ -41,8 +41,15 @@ const COLORS = [
 const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const DAY = 86_400_000;
 
-export default function LineWidget({ widget, context }: WidgetProps) {
-  const { states, found, histories } = useWidgetHistories(widget.streams, context);
+export default function LineWidget({
+  widget,
+  context,
+  data,
+}: WidgetProps & {
+  /** The streams and their histories, read by index.tsx while this chunk loads. */
+  readonly data: ReturnType<typeof useWidgetHistories>;
+}) {
+  const { states, found, histories } = data;
   const missing = states.filter((s) => s.name === 'missing').length;
   return (
     <StreamsGate states={states}>
