@@ -54,7 +54,6 @@ import {
   PHOTO_NOT_OF_ASSET,
   LONGITUDE_MESSAGE,
   DESIGN_IMAGE_INVALID,
-  WIDGET_OPTION_TEXTS,
 } from '@plant/shared-schema';
 import type { WorkerError } from '@plant/sync-worker/api';
 
@@ -280,12 +279,6 @@ const KNOWN = new Map<string, MessageDescriptor>([
     msg`ping reaches only the hosts of this gateway's connections and addresses in its own networks.`,
   ],
   [NUL_TEXT_MESSAGE, msg`The text may not contain NUL characters.`],
-  // Dashboard widgets' options (shared-schema models/widget-options-texts.ts).
-  [WIDGET_OPTION_TEXTS.minBelowMax, msg`The minimum must be below the maximum.`],
-  [WIDGET_OPTION_TEXTS.decimals, msg`Between 0 and 6 decimals.`],
-  [WIDGET_OPTION_TEXTS.textTooLong, msg`At most 2,000 characters.`],
-  [WIDGET_OPTION_TEXTS.oneStream, msg`This widget shows one data stream.`],
-  [WIDGET_OPTION_TEXTS.noStreams, msg`This widget shows no data streams.`],
   [TERMINAL_NOT_ALLOWED, msg`The terminal needs the internal tag and gateway::view.`],
   [
     'The gateway is offline. Interactions are limited until it is back.',

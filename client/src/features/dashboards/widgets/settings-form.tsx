@@ -18,6 +18,7 @@ import {
 import {
   BAR_AGGREGATES,
   BAR_BUCKETS,
+  WIDGET_OPTION_TEXTS,
   WIDGET_STREAM_LIMITS,
   widgetOptions,
   widgetOptionsSchemas,
@@ -35,7 +36,17 @@ import { settingsProblems, type SettingsDraft } from './settings-rules';
  * at its field and the first field in trouble gets the focus; nothing typed is lost on an error.
  */
 
+/*
+ * The shared option checks' texts (shared-schema widget-options-texts.ts) are translated here, not
+ * in i18n/server-texts.ts: that table is in every page's first visit, and these are only ever
+ * shown by this form (the form checks what the server would refuse).
+ */
 const OPTION_TEXTS: Record<string, MessageDescriptor> = {
+  [WIDGET_OPTION_TEXTS.minBelowMax]: msg`The minimum must be below the maximum.`,
+  [WIDGET_OPTION_TEXTS.decimals]: msg`Between 0 and 6 decimals.`,
+  [WIDGET_OPTION_TEXTS.textTooLong]: msg`At most 2,000 characters.`,
+  [WIDGET_OPTION_TEXTS.oneStream]: msg`This widget shows one data stream.`,
+  [WIDGET_OPTION_TEXTS.noStreams]: msg`This widget shows no data streams.`,
   'choose-stream': msg`Choose a data stream.`,
   'too-many-streams': msg`A widget may show at most 12 data streams.`,
   'not-a-number': msg`Enter a number.`,
