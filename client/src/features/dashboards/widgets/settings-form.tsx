@@ -151,7 +151,7 @@ export default function SettingsForm(props: {
       onSubmit={submit}
       noValidate
       aria-label={t`Settings of the widget: ${i18n._(WIDGET_LABELS[type])}`}
-      data-testid="widget-settings"
+      data-testid="widget-settings-form"
     >
       <Stack gap="sm">
         {Object.keys(problems).length > 0 ? (
