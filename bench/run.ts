@@ -3,6 +3,7 @@ import { benchAlarmMail, benchAlarms } from './alarms.bench';
 import { benchBootstrap } from './bootstrap.bench';
 import { benchBundleSize } from './bundle-size.bench';
 import { benchChangeLog } from './change-log.bench';
+import { benchDashboard } from './dashboard.bench';
 import { benchDevicesViews } from './devices-views.bench';
 import { benchFanout } from './fanout.bench';
 import { benchGatewayFlood } from './gateway-flood.bench';
@@ -56,6 +57,9 @@ const benches: [string, () => Promise<string[]>][] = [
   ['alarms', benchAlarms],
   // Issue 17: a value over its limit at the gateway to the mail accepted by SMTP, p50/p95.
   ['alarm-mail', benchAlarmMail],
+  // Issue 31: a dashboard of 12 line widgets over 24 h of 1 s data opened, vs uPlot drawing the
+  // same M4 points already in a page; the offline first paint from the caches.
+  ['dashboard', benchDashboard],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {

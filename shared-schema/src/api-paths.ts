@@ -123,6 +123,9 @@ export const apiPaths = {
   /** One stream's values over a range, downsampled to `points` (StreamValues). */
   streamValues: (id: string, from: number, to: number, points?: number) =>
     `datastreams/${seg(id)}/values?from=${from}&to=${to}${points === undefined ? '' : `&points=${points}`}`,
+  /** One stream's hourly count, sum, min and max over a range (StreamValues with `hours`). */
+  streamHours: (id: string, from: number, to: number) =>
+    `datastreams/${seg(id)}/values?from=${from}&to=${to}&aggregate=hour`,
   /** The raw points of a range as CSV. */
   streamValuesCsv: (id: string, from: number, to: number) =>
     `datastreams/${seg(id)}/values.csv?from=${from}&to=${to}`,

@@ -41,6 +41,7 @@ export * from './models/edit-rules';
 export * from './models/asset';
 export * from './models/dashboard';
 export * from './models/dashboard-template';
+export * from './models/widget-options';
 export * from './models/report';
 export * from './models/file';
 export * from './models/gateway';

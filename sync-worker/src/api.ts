@@ -342,6 +342,11 @@ export interface HistorySeries {
   readonly values: readonly (number | string)[];
   /** Fewer points than the cache holds for the range (M4). */
   readonly downsampled: boolean;
+  /**
+   * The parts of the range the cache holds for this stream (read from the server at any
+   * resolution, or live values since), sorted: what a chart offline can say it shows.
+   */
+  readonly held: readonly { readonly from: number; readonly to: number }[];
 }
 
 export interface HistoryResult {

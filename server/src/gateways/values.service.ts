@@ -84,9 +84,25 @@ export class ValuesService {
   async range(
     session: Session,
     ids: readonly string[],
-    q: { from: number; to: number; points: number },
+    q: { from: number; to: number; points: number; aggregate?: 'hour' | undefined },
   ): Promise<StreamValues[]> {
     const streams = await this.streams(session, ids);
+    if (q.aggregate === 'hour') {
+      // Hourly rollups instead of points (a bar chart per hour, day or week).
+      const rows = await this.data.store.hours(
+        streams.map((s) => s.id),
+        q.from,
+        q.to,
+      );
+      return rows.map((r) => ({
+        stream: r.stream,
+        from: q.from,
+        to: q.to,
+        downsampled: true,
+        points: [],
+        hours: r.hours,
+      }));
+    }
     const ranges = await this.data.store.range(
       streams.map((s) => s.id),
       q.from,

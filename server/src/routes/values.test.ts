@@ -91,6 +91,33 @@ describe('values of one stream', () => {
     expect(hour.points[1]).toEqual([T0 + 60_000, 50 + 10 * Math.sin(1 / 60)]);
   });
 
+  it('come as hourly count, sum, min and max with aggregate=hour (issue 31: bar charts)', async () => {
+    const temp = stream('Motor temperature');
+    const v = dataOf<StreamValues>(
+      await s.call('GET', apiPaths.streamHours(temp, T0 + 30 * 60_000, T0 + 3 * HOUR - 1), {
+        token: admin,
+      }),
+    );
+    expect(v.points).toEqual([]);
+    expect(v.hours?.map((h) => [h[0], h[1]])).toEqual([
+      [T0, 60],
+      [T0 + HOUR, 60],
+      [T0 + 2 * HOUR, 60],
+    ]);
+    // The spike (minute 700) is the maximum of hour 11.
+    const spiky = dataOf<StreamValues>(
+      await s.call('GET', apiPaths.streamHours(temp, T0 + 11 * HOUR, T0 + 11 * HOUR), {
+        token: admin,
+      }),
+    );
+    expect(spiky.hours?.[0]?.[4]).toBe(999);
+    // At most 10,000 hours in one read.
+    const long = await s.call('GET', apiPaths.streamHours(temp, 0, 10_001 * HOUR), {
+      token: admin,
+    });
+    expect(long.status).toBe(422);
+  });
+
   it('of several streams come in the order asked', async () => {
     const temp = stream('Motor temperature');
     const others = Object.values(gw.streams).filter((id) => id !== temp);

@@ -26,7 +26,13 @@ import {
   rollupOf,
   rollupOfRow,
 } from './rollup';
-import type { RangeAnswer, StoredBatch, StoredPoint, TimeSeriesStore } from './time-series-store';
+import type {
+  HourRows,
+  RangeAnswer,
+  StoredBatch,
+  StoredPoint,
+  TimeSeriesStore,
+} from './time-series-store';
 
 /** Rows read per statement by `scan` (and raw downsampling): no connection is held meanwhile. */
 const SCAN_CHUNK = 5_000;
@@ -353,6 +359,35 @@ class PostgresTimeSeriesStore implements TimeSeriesStore {
     }
     return Promise.all(
       streams.map((stream) => this.rangeOf(stream, found.get(stream), from, to, points)),
+    );
+  }
+
+  async hours(streams: readonly string[], from: number, to: number): Promise<HourRows[]> {
+    const ids = new Map<string, number>();
+    for (const [stream, id] of await rowsOf(
+      this.pool,
+      'select stream, id from ts_series where stream = any($1::text[])',
+      [[...new Set(streams)]],
+    )) {
+      ids.set(stream as string, id as number);
+    }
+    return Promise.all(
+      streams.map(async (stream): Promise<HourRows> => {
+        const series = ids.get(stream);
+        if (series === undefined || from > to) return { stream, hours: [] };
+        const rows = await rowsOf(
+          this.pool,
+          `select ${ROLLUP_COLUMNS} from ts_hour where series = $1 and bucket between $2 and $3 order by bucket`,
+          [series, bucketOf(from, HOUR_MS), bucketOf(to, HOUR_MS)],
+        );
+        return {
+          stream,
+          hours: rows.map((row) => {
+            const r = rollupOfRow(row);
+            return [Number(row[1]), r.count, r.sum, r.min, r.max];
+          }),
+        };
+      }),
     );
   }
 

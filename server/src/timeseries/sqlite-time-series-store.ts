@@ -18,7 +18,7 @@ import {
   upsertSql,
   type Rollup,
 } from './rollup';
-import type { RangeAnswer, StoredBatch, TimeSeriesStore } from './time-series-store';
+import type { HourRows, RangeAnswer, StoredBatch, TimeSeriesStore } from './time-series-store';
 
 export const TIME_SERIES_FILE = 'timeseries.sqlite';
 
@@ -358,6 +358,27 @@ class SqliteTimeSeriesStore implements TimeSeriesStore {
       m4.unit(row[1] as number, rollupOfRow(row));
     }
     if (end <= to) this.feed(finer, series, end, to, m4);
+  }
+
+  hours(streams: readonly string[], from: number, to: number): Promise<HourRows[]> {
+    return settle(() =>
+      streams.map((stream) => {
+        const series = this.find(stream);
+        if (series === undefined || from > to) return { stream, hours: [] };
+        const rows = this.s.hour.range.all(
+          series.id,
+          bucketOf(from, HOUR_MS),
+          bucketOf(to, HOUR_MS),
+        ) as unknown[][];
+        return {
+          stream,
+          hours: rows.map((row) => {
+            const r = rollupOfRow(row);
+            return [row[1] as number, r.count, r.sum, r.min, r.max];
+          }),
+        };
+      }),
+    );
   }
 
   latest(streams: readonly string[]): Promise<Map<string, { ts: number; value: number | string }>> {

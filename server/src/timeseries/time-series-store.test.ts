@@ -369,6 +369,36 @@ describe.each(eachStore())('%s time-series store: range', (_name, kind) => {
   });
 });
 
+describe.each(eachStore())('%s time-series store: hours', (_name, kind) => {
+  it("answers each hour's count, sum, min and max of the hours a range touches (issue 31: bars)", async () => {
+    const { store } = await storeOf(kind);
+    // Three hours of one value a minute, and a text stream (not rolled up).
+    await put(
+      store,
+      's1',
+      series(180, MINUTE, (i) => i),
+    );
+    await put(
+      store,
+      's2',
+      series(3, MINUTE, () => 'run'),
+    );
+    const [s1, s2, none] = await store.hours(['s1', 's2', 'nope'], T0 + 30 * MINUTE, T0 + 2 * HOUR);
+    const sum = (a: number, b: number) =>
+      Array.from({ length: b - a + 1 }, (_, i) => a + i).reduce((x, y) => x + y, 0);
+    expect(s1).toEqual({
+      stream: 's1',
+      hours: [
+        [T0, 60, sum(0, 59), 0, 59],
+        [T0 + HOUR, 60, sum(60, 119), 60, 119],
+        [T0 + 2 * HOUR, 60, sum(120, 179), 120, 179],
+      ],
+    });
+    expect(s2).toEqual({ stream: 's2', hours: [] });
+    expect(none).toEqual({ stream: 'nope', hours: [] });
+  });
+});
+
 describe.each(eachStore())('%s time-series store: latest and scan', (_name, kind) => {
   it('answers the latest point of each stream that has one', async () => {
     const store = (await storeOf(kind)).store;

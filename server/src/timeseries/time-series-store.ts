@@ -32,6 +32,12 @@ export interface RangeAnswer {
   readonly points: [number, number | string][];
 }
 
+/** One stream's hours: `[hourStart, count, sum, min, max]`. */
+export interface HourRows {
+  readonly stream: string;
+  readonly hours: [number, number, number, number, number][];
+}
+
 /**
  * The time-series store (DESIGN.md §8): one interface, SQLite by default; the scale-out issue
  * adds Postgres behind it. Values are not model updates: they never enter the change log.
@@ -56,6 +62,11 @@ export interface TimeSeriesStore {
     to: number,
     points: number,
   ): Promise<RangeAnswer[]>;
+  /**
+   * Each stream's hourly rollups of its numbers over the hours [from, to] touches, in time
+   * order: `[hourStart, count, sum, min, max]` (hours without numbers are left out).
+   */
+  hours(streams: readonly string[], from: number, to: number): Promise<HourRows[]>;
   /** The latest point of each stream that has one (booleans come back as 1/0). */
   latest(streams: readonly string[]): Promise<Map<string, { ts: number; value: number | string }>>;
   /** Every raw point of one stream over [from, to] in time order, read as it is consumed. */

@@ -21,7 +21,7 @@ describe('template dashboards', () => {
       h: 8,
       title: 'Drive',
       streams: [templateStreamKey(0, 1), templateStreamKey(1, 0), templateStreamKey(4, 0)],
-      options: { smooth: true },
+      options: { min: 0, max: 100 },
     });
     const [bound] = bindTemplateWidgets([widget], [['s00', 's01'], ['s10']]);
     expect(bound).toEqual({ ...widget, streams: ['s01', 's10'] });

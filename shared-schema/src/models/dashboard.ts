@@ -3,6 +3,7 @@ import { idField, modelNameField } from '../api/fields';
 import { boundedJson } from '../api/json-value';
 import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
+import { checkWidgetOptions } from './widget-options';
 
 /**
  * Dashboards (DESIGN.md §12, spec 001 §1 to §4, §9): a name, a time range every widget shares, and
@@ -118,7 +119,9 @@ export const dashboardWidgetSchema = z
   .refine((w) => w.x + w.w <= DASHBOARD_COLUMNS, {
     error: DASHBOARD_TEXTS.outsideGrid,
     path: ['w'],
-  });
+  })
+  // Each type's options and number of streams (widget-options.ts).
+  .superRefine(checkWidgetOptions);
 export type DashboardWidget = z.infer<typeof dashboardWidgetSchema>;
 
 export const dashboardAttributesSchema = z.object({

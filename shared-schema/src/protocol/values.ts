@@ -36,9 +36,29 @@ export const valuesQuerySchema = z
       .min(2, 'Must be at least 2')
       .max(MAX_VALUE_POINTS, `Must be at most ${MAX_VALUE_POINTS}`)
       .default(1_000),
+    /**
+     * `hour`: instead of points, the stream's hourly rollups (count, sum, min, max of its numbers)
+     * of every hour [from, to] touches, from the store's exact per-hour summaries (a bar chart
+     * per hour, day or week adds them up). At most MAX_VALUE_POINTS hours.
+     */
+    aggregate: z.enum(['hour']).optional(),
   })
-  .refine((q) => q.from <= q.to, { message: 'The time needs to be valid', path: ['to'] });
+  .refine((q) => q.from <= q.to, { message: 'The time needs to be valid', path: ['to'] })
+  .refine((q) => q.aggregate === undefined || (q.to - q.from) / 3_600_000 < MAX_VALUE_POINTS, {
+    message: `At most ${MAX_VALUE_POINTS} hours`,
+    path: ['to'],
+  });
 export type ValuesQuery = z.infer<typeof valuesQuerySchema>;
+
+/** One hour of a stream: its start (ms), and the count, sum, min and max of its numbers. */
+export const hourRollupSchema = z.tuple([
+  z.number(),
+  z.number(),
+  z.number(),
+  z.number(),
+  z.number(),
+]);
+export type HourRollup = z.infer<typeof hourRollupSchema>;
 
 /** `?from=&to=` of the CSV download. */
 export const valuesCsvQuerySchema = z
@@ -70,6 +90,8 @@ export const streamValuesSchema = z.object({
   to: z.number(),
   downsampled: z.boolean(),
   points: z.array(valuePointSchema),
+  /** With `aggregate=hour`: the hours (points is empty then). */
+  hours: z.array(hourRollupSchema).optional(),
 });
 export type StreamValues = z.infer<typeof streamValuesSchema>;
 

@@ -114,4 +114,19 @@ describe('values cache', () => {
     const firstKept = kept.ts[0] ?? 0;
     expect(await cache.gaps('s1', T0, T0 + 12 * HOUR_MS, 0)).toEqual([{ from: T0, to: firstKept }]);
   });
+
+  it('says which part of a range it holds (issue 31: a dashboard offline)', async () => {
+    const cache = await open();
+    // An hour read from the server at a coarse step, then live values for 10 minutes after it.
+    await cache.put('s1', [[T0 + 60_000, 1]], { from: T0, to: T0 + HOUR_MS, step: 60_000 });
+    const live: ValuePoint[] = [];
+    for (let i = 1; i <= 600; i++) live.push([T0 + HOUR_MS + i * 1000, i]);
+    await cache.put('s1', live);
+    expect(await cache.held('s1', T0 - HOUR_MS, T0 + 2 * HOUR_MS)).toEqual([
+      { from: T0, to: T0 + HOUR_MS + 600_000 },
+    ]);
+    // Nothing of another stream, nothing outside what was read.
+    expect(await cache.held('s2', T0, T0 + HOUR_MS)).toEqual([]);
+    expect(await cache.held('s1', T0 + 3 * HOUR_MS, T0 + 4 * HOUR_MS)).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import { Dexie, type Table } from 'dexie';
 import type { ValuePoint } from '@plant/shared-schema';
 import type { IndexedDbEnv } from '../store/indexeddb';
-import { addSpan, cutSpans, gapsOf, type Span } from './spans';
+import { addSpan, cutSpans, gapsOf, heldOf, type Span } from './spans';
 
 /**
  * The values cache (DESIGN.md §8): machine values in their own lean IndexedDB database (Dexie,
@@ -212,6 +212,26 @@ export class ValuesCache {
   ): Promise<{ from: number; to: number }[]> {
     const spans = (await this.db.spans.get(stream))?.spans ?? [];
     return gapsOf(spans, from, to, step);
+  }
+
+  /**
+   * The parts of [from, to] of a stream the cache holds, at any resolution (read from the server,
+   * or live values after the last read); `first`/`last`: its first and last cached point in the
+   * range, when the caller has read them already.
+   */
+  async held(
+    stream: string,
+    from: number,
+    to: number,
+    points?: { readonly first: number | undefined; readonly last: number | undefined },
+  ): Promise<{ from: number; to: number }[]> {
+    const spans = (await this.db.spans.get(stream))?.spans ?? [];
+    let ends = points;
+    if (ends === undefined) {
+      const cached = await this.read(stream, from, to);
+      ends = { first: cached.ts[0], last: cached.ts.at(-1) };
+    }
+    return heldOf(spans, from, to, ends.first, ends.last);
   }
 
   /** How big the cache is (bytes as counted for the bound) and how many chunks it holds. */

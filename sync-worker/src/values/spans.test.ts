@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addSpan, cutSpans, gapsOf, MAX_SPANS, type Span } from './spans';
+import { addSpan, cutSpans, gapsOf, heldOf, MAX_SPANS, type Span } from './spans';
 
 describe('value spans', () => {
   it('answers the parts of a range no span covers', () => {
@@ -56,5 +56,26 @@ describe('value spans', () => {
       to: (MAX_SPANS + 9) * 10 + 5,
       step: 1,
     });
+  });
+
+  it('says which parts of a range it holds, at any resolution, with the live tail', () => {
+    const spans: Span[] = [
+      { from: 0, to: 20, step: 10 },
+      { from: 20, to: 30, step: 1 },
+      { from: 50, to: 70, step: 1 },
+    ];
+    // Spans of different steps that touch are one held part; clipped to the range.
+    expect(heldOf(spans, 10, 60, undefined, undefined)).toEqual([
+      { from: 10, to: 30 },
+      { from: 50, to: 60 },
+    ]);
+    // Live points cached after the last read extend its part to the newest of them.
+    expect(heldOf(spans, 10, 100, 12, 85)).toEqual([
+      { from: 10, to: 30 },
+      { from: 50, to: 85 },
+    ]);
+    // Only live points: from the first to the last.
+    expect(heldOf([], 0, 100, 40, 60)).toEqual([{ from: 40, to: 60 }]);
+    expect(heldOf([], 0, 100, undefined, undefined)).toEqual([]);
   });
 });

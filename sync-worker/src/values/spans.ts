@@ -91,3 +91,34 @@ function merge(spans: readonly Span[]): Span[] {
   }
   return out;
 }
+
+/**
+ * The parts of [from, to] a stream's cache holds (issue 31 item 3: a widget offline says which
+ * part of its range it shows): every span read from the server, whatever its resolution, and
+ * the live points cached after the last of them (`firstTs`/`lastTs`: the first and last cached
+ * point within the range, if any). Sorted, disjoint, clipped to the range.
+ */
+export function heldOf(
+  spans: readonly Span[],
+  from: number,
+  to: number,
+  firstTs: number | undefined,
+  lastTs: number | undefined,
+): { from: number; to: number }[] {
+  const held: { from: number; to: number }[] = [];
+  for (const s of merge(spans.map((s) => ({ ...s, step: 0 })))) {
+    const a = Math.max(from, s.from);
+    const b = Math.min(to, s.to);
+    if (b > a) held.push({ from: a, to: b });
+  }
+  if (firstTs === undefined || lastTs === undefined) return held;
+  const last = held.at(-1);
+  if (last === undefined) {
+    // Only live points: from the first to the last.
+    if (lastTs > firstTs) held.push({ from: firstTs, to: lastTs });
+  } else if (lastTs > last.to) {
+    // Live values went on arriving after the last read: held up to the newest of them.
+    held[held.length - 1] = { from: last.from, to: lastTs };
+  }
+  return held;
+}

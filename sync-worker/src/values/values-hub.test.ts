@@ -138,6 +138,12 @@ describe('values in the worker', () => {
       () => second.last()?.offline === true && second.last()?.loading === false,
     );
     expect(second.last()?.series[0]?.ts).toHaveLength(60);
+    // It says which part of the range the cache holds: from the start to the first read's end.
+    const offline = second.last();
+    const held = offline?.series[0]?.held ?? [];
+    expect(held).toHaveLength(1);
+    expect(held[0]?.from).toBe(offline?.from);
+    expect(held[0]?.to).toBeLessThan(gapTs);
 
     // Back: the value stored meanwhile arrives without a new watch.
     proxy.refuse(false);
@@ -147,6 +153,7 @@ describe('values in the worker', () => {
         second.last()?.offline === false && second.last()?.series[0]?.values.includes(999) === true,
       20_000,
     );
+    expect(second.last()?.series[0]?.held.at(-1)?.to).toBeGreaterThanOrEqual(gapTs);
     stopSecond();
     await f.stopEngine(engine);
   });

@@ -457,15 +457,18 @@ class HistoryWatch implements Watch {
   }
 
   private async start(): Promise<void> {
+    // What the cache holds goes to the page first (a dashboard's charts draw at once); the
+    // streams' assets (for the live subscriptions) are looked up in the store meanwhile.
+    const first = this.send();
     const assets = new Set<string>();
     for (const stream of this.query.streams) {
       const asset = await this.hub.streamAsset(stream);
       if (asset !== undefined) assets.add(asset);
     }
+    await first;
     if (this.ended) return;
     this.assets = assets;
     this.hub.wantChanged();
-    await this.send();
     await this.fill();
     // A moving range reads its new tail now and then even without live values.
     if ('last' in this.query.range) {
@@ -524,11 +527,16 @@ class HistoryWatch implements Watch {
         to,
         this.query.points,
       );
+      const held = await this.hub.cache.held(stream, from, to, {
+        first: cached.ts[0],
+        last: cached.ts.at(-1),
+      });
       series.push({
         stream,
         ts: points.map((p) => p[0]),
         values: points.map((p) => p[1]),
         downsampled,
+        held,
       });
     }
     if (this.ended) return;

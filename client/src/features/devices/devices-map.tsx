@@ -46,6 +46,31 @@ const START = { center: [10, 48] as [number, number], zoom: 3 };
 
 type AssetFeature = Feature<Point, { id: string; name: string; status: AssetStatus }>;
 
+/** The assets that have a position, as the map's points (coloured by their shown status). */
+export function placedAssets(
+  items: readonly LocalModel<'asset'>[],
+  raisedByAsset: ReturnType<typeof useAlarmSummary>['raisedByAsset'],
+): FeatureCollection<Point, AssetFeature['properties']> {
+  return {
+    type: 'FeatureCollection',
+    features: items.flatMap((m): AssetFeature[] => {
+      const position = m.attributes.position;
+      if (position === null) return [];
+      return [
+        {
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: [position.lng, position.lat] },
+          properties: {
+            id: m.id,
+            name: m.attributes.name,
+            status: assetStatusOf(m.attributes, raisedByAsset.get(m.id)).status,
+          },
+        },
+      ];
+    }),
+  };
+}
+
 interface DevicesMapProps {
   /** The list's search and tag: the map shows the same assets as the other views. */
   readonly query: ListQuery<'asset'>;
@@ -57,25 +82,8 @@ export default function DevicesMap({ query, onShowTable }: DevicesMapProps) {
   const navigate = useNavigate();
   const assets = useAllModels(query);
   const { raisedByAsset } = useAlarmSummary();
-  const placed = useMemo<FeatureCollection<Point, AssetFeature['properties']>>(
-    () => ({
-      type: 'FeatureCollection',
-      features: assets.items.flatMap((m): AssetFeature[] => {
-        const position = m.attributes.position;
-        if (position === null) return [];
-        return [
-          {
-            type: 'Feature',
-            geometry: { type: 'Point', coordinates: [position.lng, position.lat] },
-            properties: {
-              id: m.id,
-              name: m.attributes.name,
-              status: assetStatusOf(m.attributes, raisedByAsset.get(m.id)).status,
-            },
-          },
-        ];
-      }),
-    }),
+  const placed = useMemo(
+    () => placedAssets(assets.items, raisedByAsset),
     [assets.items, raisedByAsset],
   );
   const tilesUrl = useTilesUrl();
@@ -126,18 +134,22 @@ export default function DevicesMap({ query, onShowTable }: DevicesMapProps) {
  * The map itself: made once, its clustered source fed with every change of the placed assets.
  * `data-state` says when it is drawn; `data-zoom` follows the view (both for tests and tools).
  */
-function MapCanvas({
+export function MapCanvas({
   data,
   tilesUrl,
   onOpen,
+  height: fixedHeight,
 }: {
   readonly data: FeatureCollection<Point, AssetFeature['properties']>;
   readonly tilesUrl: string | null | undefined;
   readonly onOpen: (id: string) => void;
+  /** The map's height (a dashboard's cell); default: down to the window's bottom. */
+  readonly height?: number | string;
 }) {
   const { t } = useLingui();
   const container = useRef<HTMLDivElement>(null);
-  const height = useFillHeight(container);
+  const fillHeight = useFillHeight(container);
+  const height = fixedHeight ?? fillHeight;
   const mapRef = useRef<MapLibreMap | null>(null);
   const [ready, setReady] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -338,7 +350,7 @@ function MapCanvas({
  * Every model of a query, live, read in windows of the most the worker answers at once (one
  * subscription each; the first says how many there are). The feeds render nothing.
  */
-function useAllModels(query: ListQuery<'asset'>): {
+export function useAllModels(query: ListQuery<'asset'>): {
   readonly items: readonly LocalModel<'asset'>[];
   readonly complete: boolean;
   readonly feeds: ReactNode;
@@ -397,7 +409,7 @@ function WindowFeed({
  * none or the server cannot be reached (offline: the shipped base layer alone), undefined while
  * asking.
  */
-function useTilesUrl(): string | null | undefined {
+export function useTilesUrl(): string | null | undefined {
   const [url, setUrl] = useState<string | null>();
   useEffect(() => {
     let current = true;
@@ -414,7 +426,7 @@ function useTilesUrl(): string | null | undefined {
   return url;
 }
 
-function hasWebGl2(): boolean {
+export function hasWebGl2(): boolean {
   try {
     const gl = document.createElement('canvas').getContext('webgl2');
     // Given back at once: a page may hold only a few WebGL contexts.

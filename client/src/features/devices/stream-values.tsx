@@ -105,7 +105,7 @@ export function LatestValue({
 }
 
 /** A value this device can no longer follow (issue 30 item 14): the last known, not the live. */
-function LastKnownMark() {
+export function LastKnownMark() {
   const { t } = useLingui();
   const detail = t`This device is offline: the value may have changed since.`;
   return (
@@ -128,7 +128,7 @@ function LastKnownMark() {
  * The mark of a value not to be believed: a badge with the state's word, and since when (with
  * the connection's error) in its tooltip and, for screen readers, inside the badge.
  */
-function FreshnessMark({ freshness }: { readonly freshness: Freshness }) {
+export function FreshnessMark({ freshness }: { readonly freshness: Freshness }) {
   const { i18n, t } = useLingui();
   if (freshness.state === 'fresh') return null;
   const since =

@@ -136,7 +136,8 @@ export const DATA_ROUTES: readonly ApiRoute[] = [
     path: '/datastreams/:id/values',
     access: needs('datastreams:read'),
     tag: 'Values',
-    summary: "A stream's values over a range, downsampled to about `points`.",
+    summary:
+      "A stream's values over a range, downsampled to about `points`; with `aggregate=hour`, its hourly count, sum, min and max instead.",
     params: idParams,
     query: valuesQuerySchema,
     response: data(streamValuesSchema),

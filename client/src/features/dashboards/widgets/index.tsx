@@ -1,8 +1,11 @@
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Trans } from '@lingui/react/macro';
-import { Text } from '@mantine/core';
+import { Loader, Text } from '@mantine/core';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { DashboardWidget, WidgetType } from '@plant/shared-schema';
+import { useWidgetHistories } from './shared-reads';
+import type { WidgetProps } from './widget-props';
 
 /*
  * The contract between a dashboard (its page, grid and range: ../) and its widgets (this folder).
@@ -21,6 +24,11 @@ export interface WidgetContext {
   readonly live: boolean;
   /** A chart zoomed to a span: the dashboard's range becomes it (shared by every widget). */
   readonly onRangeChange?: (range: { from: number; to: number }) => void;
+  /**
+   * A double-click on a zoomed chart: back to the range chosen before the zoom (added by the
+   * widgets: without it, the chart sets the span it showed before its own zoom).
+   */
+  readonly onRangeReset?: () => void;
 }
 
 /** One stream a widget may show, as the dashboard offers it (only streams the user sees). */
@@ -59,15 +67,60 @@ export const WIDGET_DEFAULT_SIZE: Record<WidgetType, { readonly w: number; reado
   text: { w: 6, h: 4 },
 };
 
+// The widgets load after the dashboard page's first paint (its first visit stays small); uPlot
+// and MapLibre come only with a dashboard that shows them: chunks of their own. The other
+// widgets share one chunk (each chunk costs its own overhead).
+const LineView = lazy(() => import('./line-widget'));
+const MapWidget = lazy(() => import('./map-widget'));
+const SettingsForm = lazy(() => import('./settings-form'));
+const basic = () => import('./basic-widgets');
+const ValueWidget = lazy(() => basic().then((m) => ({ default: m.ValueWidget })));
+const GaugeWidget = lazy(() => basic().then((m) => ({ default: m.GaugeWidget })));
+const StateWidget = lazy(() => basic().then((m) => ({ default: m.StateWidget })));
+const BarWidget = lazy(() => basic().then((m) => ({ default: m.BarWidget })));
+const TableWidget = lazy(() => basic().then((m) => ({ default: m.TableWidget })));
+const AlarmsWidget = lazy(() => basic().then((m) => ({ default: m.AlarmsWidget })));
+const TextWidget = lazy(() => basic().then((m) => ({ default: m.TextWidget })));
+
+/** The line chart's reads start at once, while uPlot's chunk loads (the offline first paint). */
+function LineWidget(props: WidgetProps) {
+  const data = useWidgetHistories(props.widget.streams, props.context);
+  return <LineView {...props} data={data} />;
+}
+
+const BODIES: Record<WidgetType, ComponentType<WidgetProps>> = {
+  line: LineWidget,
+  value: ValueWidget,
+  gauge: GaugeWidget,
+  state: StateWidget,
+  bar: BarWidget,
+  table: TableWidget,
+  alarms: AlarmsWidget,
+  map: MapWidget,
+  text: TextWidget,
+};
+
+function Loading() {
+  return <Loader size="xs" type="dots" data-testid="widget-loading" />;
+}
+
 /** What a widget shows in its grid cell. */
 export function WidgetBody(props: {
   readonly widget: DashboardWidget;
   readonly context: WidgetContext;
 }) {
+  const Body = BODIES[props.widget.type];
   return (
-    <Text c="dimmed" size="sm">
-      <Trans>{props.widget.streams.length} data streams</Trans>
-    </Text>
+    <div
+      data-testid="widget-body"
+      data-widget={props.widget.id}
+      data-type={props.widget.type}
+      style={{ height: '100%', minHeight: 0, display: 'flex', flexDirection: 'column' }}
+    >
+      <Suspense fallback={<Loading />}>
+        <Body widget={props.widget} context={props.context} />
+      </Suspense>
+    </div>
   );
 }
 
@@ -81,8 +134,14 @@ export function WidgetSettings(props: {
   readonly onCancel: () => void;
 }) {
   return (
-    <Text>
-      <Trans>Settings</Trans> {props.type}
-    </Text>
+    <Suspense
+      fallback={
+        <Text c="dimmed" size="sm" role="status">
+          <Trans>Loading the form…</Trans>
+        </Text>
+      }
+    >
+      <SettingsForm {...props} />
+    </Suspense>
   );
 }

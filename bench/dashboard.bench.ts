@@ -1,0 +1,209 @@
+import { rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { apiPaths, MAX_VALUE_POINTS, type StreamValues } from '@plant/shared-schema';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { demoGateway } from '../server/src/testing/gateway-client';
+import { dataOf } from '../server/src/testing/harness';
+import { E2e } from '../e2e/support/fixture';
+import { buildClient } from '../e2e/support/web';
+import { median, ms } from './browser-env';
+
+/*
+ * Issue 31's dashboard benchmark, the production build in headless Chromium: a dashboard of 12
+ * line widgets over 24 h of 1 s data (86,400 points a stream, 1,036,800 in all), opened in the
+ * app (a navigation inside the signed-in app: the worker reads each stream's M4 points, cache
+ * first, and the charts draw) until every chart has drawn its points, against uPlot drawing the
+ * same M4 points already in a page (12 charts of the same size). Then the offline first paint:
+ * the server out of reach, a reload of the dashboard until every chart has drawn from the cache.
+ */
+
+const STREAMS = 12;
+const DAY_S = 86_400;
+const ROUNDS = Number(process.env.BENCH_DASHBOARD_ROUNDS ?? 6);
+const WARM_UP = 1;
+/** The widgets' points per stream (client/src/features/dashboards/widgets/shared-reads.ts). */
+const WIDGET_POINTS = 800;
+
+/**
+ * Resolves with performance.now() when the dashboard page showed (its grid in the DOM) and in
+ * the frame after all 12 charts have drawn points.
+ */
+const ALL_DRAWN = `new Promise((resolve) => {
+  let shown = null;
+  const check = () => {
+    if (shown === null && document.querySelector('[data-testid="widget-body"]') !== null) shown = performance.now();
+    const charts = document.querySelectorAll('[data-testid="widget-line"]');
+    const drawn = [...charts].filter((c) => Number(c.getAttribute('data-points')) > 0);
+    if (drawn.length === ${STREAMS}) requestAnimationFrame(() => resolve({ shown, drawn: performance.now() }));
+    else requestAnimationFrame(check);
+  };
+  check();
+})`;
+
+interface Drawn {
+  readonly shown: number;
+  readonly drawn: number;
+}
+
+/** The baseline: 12 uPlot charts of the given points drawn in the page; answers the ms taken. */
+const DRAW_DIRECT = (series: readonly (readonly [number[], number[]])[], width: number) => `(() => {
+  const series = ${JSON.stringify(series)};
+  document.body.innerHTML = '';
+  const start = performance.now();
+  for (const [xs, ys] of series) {
+    const el = document.createElement('div');
+    document.body.appendChild(el);
+    new uPlot({
+      width: ${width},
+      height: 220,
+      scales: { x: { time: true } },
+      series: [{}, { stroke: '#228be6', width: 1.5, points: { show: false } }],
+      legend: { show: true, live: true },
+    }, [xs, ys], el);
+  }
+  return new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now() - start)));
+})()`;
+
+export async function benchDashboard(): Promise<string[]> {
+  const dist = await buildClient();
+  const e2e = await E2e.start(dist);
+  try {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const streams: string[] = [];
+    for (let i = 0; i < STREAMS; i++) {
+      const gw = await demoGateway(e2e.server, admin.accountId, i);
+      streams.push(gw.streams['Motor temperature'] ?? '');
+    }
+    // 24 h of one value a second per stream, straight into the server's store.
+    const end = Math.floor(Date.now() / 1000) * 1000;
+    let seq = 0;
+    for (const stream of streams) {
+      for (let s = 0; s < DAY_S; s += 20_000) {
+        const points = [];
+        for (let k = s; k < Math.min(DAY_S, s + 20_000); k++) {
+          points.push({
+            stream,
+            account: admin.accountId,
+            ts: end - (DAY_S - k) * 1000,
+            value: 50 + 10 * Math.sin(k / 600) + (k % 997 === 0 ? 30 : 0),
+          });
+        }
+        seq += 1;
+        await e2e.server.machineData.store.append({ source: 'bench-dashboard', seq, points });
+      }
+    }
+    const widgets = streams.map((stream, i) => ({
+      id: `line-${i}`,
+      type: 'line',
+      x: (i % 2) * 12,
+      y: Math.floor(i / 2) * 7,
+      w: 12,
+      h: 7,
+      title: null,
+      streams: [stream],
+      options: {},
+    }));
+    const made = await e2e.server.call('POST', apiPaths.collection('dashboards'), {
+      token: admin.token,
+      json: {
+        name: 'Twelve lines',
+        range: { kind: 'relative', last: 24, unit: 'hours' },
+        widgets,
+      },
+    });
+    if (made.status !== 201) throw new Error(`dashboard: ${made.status} ${made.text}`);
+    const dashboard = `/app/dashboards/${dataOf<{ id: string }>(made).id}`;
+
+    const profile = await e2e.browser({ serviceWorkers: 'block' });
+    const tab = await e2e.openApp(profile, '/user/login');
+    const page = tab.page;
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    await tab.signIn(DEMO_USERS.admin);
+    await tab.goto('/app/home');
+    await page.locator('[data-testid="bootstrap-progress"]').waitFor({ state: 'detached' });
+
+    // ---- opened in the app ---------------------------------------------------------------------
+    const opened: number[] = [];
+    const openedShown: number[] = [];
+    for (let r = 0; r < ROUNDS + WARM_UP; r++) {
+      await tab.navigateInApp('/app/home');
+      // The widgets' shared reads linger 2 s after the last widget leaves: gone before the next.
+      await page.waitForTimeout(2_500);
+      const start = await page.evaluate<number>('performance.now()');
+      await tab.navigateInApp(dashboard);
+      const drawn = await page.evaluate<Drawn>(ALL_DRAWN);
+      if (r >= WARM_UP) {
+        opened.push(drawn.drawn - start);
+        openedShown.push(drawn.shown - start);
+      }
+    }
+    const chartWidth = await page
+      .locator('[data-testid="widget-line"]')
+      .first()
+      .evaluate((el) => Math.floor(el.clientWidth));
+
+    // ---- the baseline: the same M4 points, already in a page, drawn by uPlot ---------------------
+    const now = Date.now();
+    const answer = await e2e.server.call(
+      'GET',
+      apiPaths.severalValues(
+        streams,
+        now - DAY_S * 1000,
+        now,
+        Math.min(MAX_VALUE_POINTS, WIDGET_POINTS),
+      ),
+      { token: admin.token },
+    );
+    const series = dataOf<StreamValues[]>(answer).map(
+      (v) =>
+        [v.points.map((p) => p[0] / 1000), v.points.map((p) => Number(p[1]))] as [
+          number[],
+          number[],
+        ],
+    );
+    const m4Points = series.reduce((n, [xs]) => n + xs.length, 0);
+    const blank = await profile.context.newPage();
+    const require = createRequire(import.meta.url);
+    await blank.addScriptTag({ path: require.resolve('uplot/dist/uPlot.iife.min.js') });
+    await blank.addStyleTag({ path: require.resolve('uplot/dist/uPlot.min.css') });
+    const direct: number[] = [];
+    for (let r = 0; r < ROUNDS + WARM_UP; r++) {
+      const took = await blank.evaluate<number>(DRAW_DIRECT(series, chartWidth));
+      if (r >= WARM_UP) direct.push(took);
+    }
+    await blank.close();
+
+    // ---- offline: a reload of the dashboard, from the caches ----------------------------------
+    await tab.navigateInApp(dashboard);
+    await page.evaluate<Drawn>(ALL_DRAWN);
+    e2e.offline();
+    const offline: number[] = [];
+    const offlineShown: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      await page.reload();
+      const drawn = await page.evaluate<Drawn>(ALL_DRAWN);
+      offline.push(drawn.drawn);
+      offlineShown.push(drawn.shown);
+    }
+    e2e.online();
+    await profile.close();
+
+    const ours = median(opened);
+    const base = median(direct);
+    const off = median(offline);
+    return [
+      `dashboard-open: ${(ours / base).toFixed(2)} (ours/baseline, target at most 1.5) 12 line ` +
+        `widgets over 24 h of 1 s data (${(STREAMS * DAY_S).toLocaleString('en')} points) opened ` +
+        `in the app to every chart drawn ${ms(ours)} (the grid shown at ` +
+        `${ms(median(openedShown))}); uPlot drawing the same ${m4Points} M4 points ` +
+        `already in the page ${ms(base)}`,
+      `dashboard-offline: ${(off / base).toFixed(2)} (ours/baseline) offline reload of the ` +
+        `dashboard to every chart drawn from the cache ${ms(off)} (target under 1 s, from the ` +
+        `navigation's start: the app's start included; the grid shown at ` +
+        `${ms(median(offlineShown))}); the baseline ${ms(base)}`,
+    ];
+  } finally {
+    await e2e.close();
+    await rm(dist, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,306 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useLingui } from '@lingui/react/macro';
+import { Stack } from '@mantine/core';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { isolate, widgetOptions } from '@plant/shared-schema';
+import type { HistoryResult, LocalModel } from '@plant/sync-worker/api';
+import { isStepped, stepLevels } from '../../devices/stream-figures';
+import {
+  streamShapeOf,
+  valueText,
+  valueWithUnit,
+  type StreamShape,
+} from '../../devices/stream-values';
+import type { useWidgetHistories } from './shared-reads';
+import { CoverageNote, NotAvailable, StreamsGate } from './widget-parts';
+import type { WidgetProps } from './widget-props';
+
+/*
+ * The line chart widget (issue 31 item 2): several streams over the dashboard's range in one
+ * uPlot, with the stream page's rules (devices/stream-chart.tsx): booleans and states as steps
+ * labelled by their texts, the value under the pointer in the legend, dragging across picks a
+ * range that becomes the dashboard's (every widget follows), a double-click takes it back. A
+ * chunk of its own: uPlot loads only with a dashboard that has a chart.
+ */
+
+const COLORS = [
+  '#228be6',
+  '#fa5252',
+  '#40c057',
+  '#fab005',
+  '#7950f2',
+  '#15aabf',
+  '#fd7e14',
+  '#e64980',
+  '#82c91e',
+  '#4c6ef5',
+  '#be4bdb',
+  '#12b886',
+];
+const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const DAY = 86_400_000;
+
+export default function LineWidget({
+  widget,
+  context,
+  data,
+}: WidgetProps & {
+  /** The streams and their histories, read by index.tsx while this chunk loads. */
+  readonly data: ReturnType<typeof useWidgetHistories>;
+}) {
+  const { states, found, histories } = data;
+  const missing = states.filter((s) => s.name === 'missing').length;
+  return (
+    <StreamsGate states={states}>
+      <Stack gap={2} h="100%" data-testid="widget-line-box">
+        <CoverageNote results={histories} />
+        <LineChart widget={widget} context={context} streams={found} histories={histories} />
+        {missing > 0 ? <NotAvailable /> : null}
+      </Stack>
+    </StreamsGate>
+  );
+}
+
+function LineChart({
+  widget,
+  context,
+  streams,
+  histories,
+}: WidgetProps & {
+  readonly streams: readonly LocalModel<'datastream'>[];
+  readonly histories: readonly (HistoryResult | undefined)[];
+}) {
+  const { t, i18n } = useLingui();
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  const options = widgetOptions('line', widget.options);
+  const { from, to } = context.range;
+  // The range before a zoom, for the double-click back.
+  const beforeZoom = useRef<{ from: number; to: number } | null>(null);
+  const handlers = useRef(context);
+  handlers.current = context;
+
+  const shapes = useMemo(() => streams.map((s) => streamShapeOf(s.attributes)), [streams]);
+  const names = streams.map((s) => s.attributes.name);
+  const shapeKey = JSON.stringify([
+    shapes,
+    names,
+    streams.map((s) => [s.attributes.vis_min, s.attributes.vis_max]),
+  ]);
+  // The steps' levels: their state codes and the codes in the range (a new one redraws).
+  const levels = shapes.map((shape, i) =>
+    isStepped(shape) ? stepLevels(shape, histories[i]?.series[0]?.values ?? []) : [],
+  );
+  const levelsKey = JSON.stringify(levels);
+
+  useEffect(() => {
+    const el = box.current;
+    if (el === null) return;
+    const measure = () =>
+      setSize({ width: Math.floor(el.clientWidth), height: Math.floor(el.clientHeight) });
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    measure();
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    const el = box.current;
+    if (el === null || size.width === 0 || streams.length === 0) return;
+    const steps = uPlot.paths.stepped?.({ align: 1 });
+    const units = [...new Set(shapes.filter((s) => !isStepped(s)).map((s) => s.unit))];
+    const onlySteps = units.length === 0;
+    const scaleOf = (i: number) => {
+      const shape = shapes[i] as StreamShape;
+      return isStepped(shape) ? `steps${i}` : `unit:${shape.unit}`;
+    };
+    const scales: uPlot.Scales = { x: { time: true, range: () => [from / 1000, to / 1000] } };
+    shapes.forEach((shape, i) => {
+      const key = scaleOf(i);
+      if (isStepped(shape)) {
+        const ls = levels[i] ?? [];
+        scales[key] = {
+          range: () => [
+            Math.min(...ls, 0) - 0.3,
+            Math.max(...ls, shape.type === 'boolean' ? 1 : 0) + 0.3,
+          ],
+        };
+      } else if (scales[key] === undefined) {
+        // The widget's bounds, else the one stream's visualisation range, else automatic.
+        const same = streams.filter((_s, j) => scaleOf(j) === key);
+        const vis = same.length === 1 ? same[0]?.attributes : undefined;
+        const lo = options.min ?? vis?.vis_min ?? null;
+        const hi = options.max ?? vis?.vis_max ?? null;
+        scales[key] =
+          lo === null && hi === null
+            ? { auto: true }
+            : { range: (_u, min, max) => [lo ?? min, hi ?? max] };
+      }
+    });
+    const xLabel = (ts: number, step: number) => {
+      const date = new Date(ts * 1000);
+      const midnight = date.getHours() === 0 && date.getMinutes() === 0;
+      if (step * 1000 >= DAY || (midnight && step < 86_400)) {
+        return i18n.date(date, { day: 'numeric', month: 'short' });
+      }
+      return i18n.date(date, { hour: '2-digit', minute: '2-digit' });
+    };
+    const axes: uPlot.Axis[] = [
+      {
+        font: AXIS_FONT,
+        space: 90,
+        values: (_u, splits, _a, _s, step) => splits.map((s) => xLabel(s, step)),
+      },
+    ];
+    if (onlySteps) {
+      // One stepped stream: its levels labelled by their texts.
+      const ls = levels[0] ?? [];
+      const shape = shapes[0] as StreamShape;
+      axes.push({
+        scale: scaleOf(0),
+        font: AXIS_FONT,
+        splits: () => ls,
+        values: (_u, splits) => splits.map((v) => valueText(i18n, shape, v)),
+        size: 80,
+      });
+    } else {
+      units.slice(0, 2).forEach((unit, k) => {
+        axes.push({
+          scale: `unit:${unit}`,
+          font: AXIS_FONT,
+          side: k === 0 ? 3 : 1,
+          grid: { show: k === 0 },
+          ...(unit === '' ? {} : { label: unit, labelSize: 18 }),
+          values: (_u, splits) => splits.map((s) => i18n.number(s, { maximumFractionDigits: 3 })),
+          size: 56,
+        });
+      });
+    }
+    const opts: uPlot.Options = {
+      width: size.width,
+      height: Math.max(80, size.height),
+      cursor: { drag: { x: true, y: false, setScale: false } },
+      scales,
+      axes,
+      series: [
+        {
+          label: t`Time`,
+          value: (_u, v) =>
+            v === null
+              ? '–'
+              : i18n.date(new Date(v * 1000), { dateStyle: 'short', timeStyle: 'medium' }),
+        },
+        ...streams.map((s, i): uPlot.Series => {
+          const shape = shapes[i] as StreamShape;
+          return {
+            label: isolate(s.attributes.name),
+            scale: scaleOf(i),
+            stroke: COLORS[i % COLORS.length] ?? '#228be6',
+            width: 1.5,
+            spanGaps: false,
+            points: { show: false },
+            ...(isStepped(shape) && steps !== undefined ? { paths: steps } : {}),
+            value: (_u, v) => (v === null ? '–' : valueWithUnit(i18n, shape, v)),
+          };
+        }),
+      ],
+      legend: { show: true, live: true },
+      hooks: {
+        setSelect: [
+          (u) => {
+            if (u.select.width < 4) return;
+            const a = Math.round(u.posToVal(u.select.left, 'x') * 1000);
+            const b = Math.round(u.posToVal(u.select.left + u.select.width, 'x') * 1000);
+            u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+            const ctx = handlers.current;
+            if (ctx.onRangeChange === undefined || b <= a) return;
+            beforeZoom.current ??= { ...ctx.range };
+            ctx.onRangeChange({ from: a, to: b });
+          },
+        ],
+      },
+    };
+    const made = new uPlot(opts, [[], ...streams.map(() => [])], el);
+    // The legend (the values under the pointer) sits below the plot, inside the cell.
+    const legend = made.root.querySelector<HTMLElement>('.u-legend')?.offsetHeight ?? 0;
+    if (legend > 0) {
+      made.setSize({ width: size.width, height: Math.max(80, size.height - legend - 4) });
+    }
+    el.dataset.ready = 'true';
+    // A double-click goes back to the range before zooming in.
+    const onDoubleClick = () => {
+      const ctx = handlers.current;
+      if (ctx.onRangeReset !== undefined) ctx.onRangeReset();
+      else if (beforeZoom.current !== null) ctx.onRangeChange?.(beforeZoom.current);
+      beforeZoom.current = null;
+    };
+    made.over.addEventListener('dblclick', onDoubleClick);
+    plot.current = made;
+    return () => {
+      made.over.removeEventListener('dblclick', onDoubleClick);
+      made.destroy();
+      plot.current = null;
+    };
+    // `shapes`, `streams` and `levels` are read through shapeKey and levelsKey.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [size.width, size.height, from, to, shapeKey, levelsKey, options.min, options.max, i18n, t]);
+
+  const data = useMemo(() => alignSeries(histories, streams.length), [histories, streams.length]);
+  useEffect(() => {
+    plot.current?.setData(data.aligned);
+  }, [
+    data,
+    size.width,
+    size.height,
+    from,
+    to,
+    shapeKey,
+    levelsKey,
+    options.min,
+    options.max,
+    i18n,
+    t,
+  ]);
+
+  const label = t`Line chart of ${names.map((n) => isolate(n)).join(', ')}`;
+  return (
+    <div
+      ref={box}
+      role="img"
+      aria-label={label}
+      data-testid="widget-line"
+      data-points={data.points}
+      data-series={streams.length}
+      style={{ width: '100%', flex: 1, minHeight: 80, overflow: 'hidden' }}
+    />
+  );
+}
+
+/**
+ * The streams' points on one time axis for uPlot (each stream's values where it has a point,
+ * null elsewhere; texts are not drawn). Answers the total of points drawn too.
+ */
+export function alignSeries(
+  histories: readonly (HistoryResult | undefined)[],
+  count: number,
+): { aligned: uPlot.AlignedData; points: number } {
+  const tables: uPlot.AlignedData[] = [];
+  let points = 0;
+  for (let i = 0; i < count; i++) {
+    const s = histories[i]?.series[0];
+    const xs: number[] = [];
+    const ys: (number | null)[] = [];
+    for (let k = 0; k < (s?.ts.length ?? 0); k++) {
+      const v = s?.values[k];
+      xs.push((s?.ts[k] ?? 0) / 1000);
+      ys.push(typeof v === 'number' ? v : null);
+    }
+    points += xs.length;
+    tables.push([xs, ys]);
+  }
+  if (tables.length === 0) return { aligned: [[]], points };
+  if (tables.length === 1) return { aligned: tables[0] as uPlot.AlignedData, points };
+  return { aligned: uPlot.join(tables), points };
+}

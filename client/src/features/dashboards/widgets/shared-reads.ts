@@ -1,0 +1,218 @@
+import { useCallback, useRef, useSyncExternalStore } from 'react';
+import { useAtomValue } from 'jotai';
+import { releaseProxy } from 'comlink';
+import type {
+  AssetValues,
+  HistoryQuery,
+  HistoryResult,
+  LocalModel,
+  RemoteUnsubscribe,
+} from '@plant/sync-worker/api';
+import { apiPaths, streamValuesSchema } from '@plant/shared-schema';
+import { callApi } from '../../../session/api';
+import { sessionEpochAtom } from '../../../sync/status';
+import { proxy, syncWorker } from '../../../sync/worker';
+import { SharedStore } from './shared-store';
+import type { WidgetContext } from './index';
+
+/*
+ * The widgets' reads through the worker (DESIGN.md §8, §12): a stream's history over the
+ * dashboard's range, an asset's latest values, a stream's model. Each is ONE worker watch per
+ * key, shared by every widget that shows it (shared-store.ts): twelve widgets over one stream
+ * and range cost one read and one cache lookup, not twelve.
+ */
+
+/** Points per stream and range: about twice a wide chart's pixels (M4 keeps min and max). */
+export const WIDGET_POINTS = 800;
+
+type ReadSpec =
+  | { readonly kind: 'history'; readonly query: HistoryQuery }
+  | { readonly kind: 'hours'; readonly stream: string; readonly range: HistoryQuery['range'] }
+  | { readonly kind: 'asset'; readonly asset: string }
+  | { readonly kind: 'stream'; readonly id: string };
+
+/** How often an hourly read of a moving range is read again (the current hour grows). */
+export const HOURS_EVERY_MS = 60_000;
+
+const hoursAnswer = streamValuesSchema.pick({ hours: true });
+
+/**
+ * A stream's hourly rollups from the server (the bar chart's exact sums): read now and, for a
+ * moving range, every minute. Offline it answers null (the bars then come from the cached
+ * history, as an estimate).
+ */
+function openHours(
+  spec: Extract<ReadSpec, { kind: 'hours' }>,
+  onValue: (value: unknown) => void,
+): () => void {
+  let closed = false;
+  const read = async () => {
+    const now = Date.now();
+    const { from, to } =
+      'last' in spec.range ? { from: now - spec.range.last, to: now } : spec.range;
+    const answer = await callApi('GET', apiPaths.streamHours(spec.stream, from, to), hoursAnswer, {
+      quiet: true,
+    });
+    if (closed) return;
+    onValue('error' in answer ? null : { from, to, hours: answer.data.hours ?? [] });
+  };
+  void read();
+  const timer = 'last' in spec.range ? setInterval(() => void read(), HOURS_EVERY_MS) : undefined;
+  return () => {
+    closed = true;
+    clearInterval(timer);
+  };
+}
+
+function openRead(key: string, onValue: (value: unknown) => void): () => void {
+  const spec = JSON.parse(key.slice(key.indexOf('|') + 1)) as ReadSpec;
+  if (spec.kind === 'hours') return openHours(spec, onValue);
+  let closed = false;
+  const callback = proxy((value: unknown) => {
+    if (!closed) onValue(value);
+  });
+  const values = syncWorker().values;
+  const pending = (spec.kind === 'history'
+    ? values.watchHistory(spec.query, callback)
+    : spec.kind === 'asset'
+      ? values.watchAsset(spec.asset, callback)
+      : // A stream missing from the store answers null: the widget says 'not available'.
+        syncWorker().data.watch(
+          'datastream',
+          spec.id,
+          callback,
+        )) as Promise<unknown> as Promise<RemoteUnsubscribe>;
+  return () => {
+    closed = true;
+    void pending
+      .then(async (unsubscribe) => {
+        await unsubscribe();
+        unsubscribe[releaseProxy]();
+      })
+      .catch(() => undefined);
+  };
+}
+
+/** The one store of the page's widget reads. */
+export const widgetReads = new SharedStore(openRead);
+
+/** Follows several keys of the store; answers their latest values in the same order. */
+function useShared<T>(specs: readonly ReadSpec[]): readonly (T | undefined)[] {
+  const epoch = useAtomValue(sessionEpochAtom);
+  // A read belongs to the worker session it was made in (sign-in, account switch).
+  const joined = specs.map((s) => `${epoch}|${JSON.stringify(s)}`).join('\n');
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const stops =
+        joined === '' ? [] : joined.split('\n').map((k) => widgetReads.follow(k, onChange));
+      return () => {
+        for (const stop of stops) stop();
+      };
+    },
+    [joined],
+  );
+  const last = useRef<{ key: string; versions: string; values: readonly (T | undefined)[] }>(
+    undefined,
+  );
+  const snapshot = useCallback(() => {
+    const keys = joined === '' ? [] : joined.split('\n');
+    const entries = keys.map((k) => widgetReads.get(k));
+    const versions = entries.map((e) => e.version).join(',');
+    const was = last.current;
+    if (was !== undefined && was.key === joined && was.versions === versions) return was.values;
+    const values = entries.map((e) => e.value as T | undefined);
+    last.current = { key: joined, versions, values };
+    return values;
+  }, [joined]);
+  return useSyncExternalStore(subscribe, snapshot, snapshot);
+}
+
+/**
+ * The history read of a dashboard's range: a relative range is the worker's moving window (one
+ * key while it moves on), a fixed one its span.
+ */
+export function historyRange(
+  context: Pick<WidgetContext, 'range' | 'live'>,
+): HistoryQuery['range'] {
+  const { from, to } = context.range;
+  if (context.live) return { last: Math.max(60_000, Math.round((to - from) / 60_000) * 60_000) };
+  return { from, to };
+}
+
+/** Each stream's history over the dashboard's range (one shared read per stream and range). */
+export function useStreamHistories(
+  streams: readonly string[],
+  context: Pick<WidgetContext, 'range' | 'live'>,
+): readonly (HistoryResult | undefined)[] {
+  const range = historyRange(context);
+  return useShared<HistoryResult>(
+    streams.map((s) => ({
+      kind: 'history',
+      query: { streams: [s], range, points: WIDGET_POINTS },
+    })),
+  );
+}
+
+/** A stream's hours from the server: null when they could not be read (offline). */
+export interface HoursRead {
+  readonly from: number;
+  readonly to: number;
+  readonly hours: readonly (readonly [number, number, number, number, number])[];
+}
+
+/** Each stream's hourly rollups over the dashboard's range (one shared read per stream). */
+export function useStreamHours(
+  streams: readonly string[],
+  context: Pick<WidgetContext, 'range' | 'live'>,
+): readonly (HoursRead | null | undefined)[] {
+  const range = historyRange(context);
+  return useShared<HoursRead | null>(streams.map((stream) => ({ kind: 'hours', stream, range })));
+}
+
+/** The latest values of assets, live (one shared watch per asset). */
+export function useAssetsValues(assets: readonly string[]): readonly (AssetValues | undefined)[] {
+  return useShared<AssetValues>(assets.map((asset) => ({ kind: 'asset', asset })));
+}
+
+export type StreamState =
+  | { readonly name: 'loading' }
+  | { readonly name: 'missing' }
+  | { readonly name: 'found'; readonly model: LocalModel<'datastream'> };
+
+/**
+ * The streams' models from the local store, live: 'missing' for a stream the store does not
+ * hold (deleted, or the user may no longer see it: the worker removed it, DESIGN.md §10).
+ */
+export function useStreamModels(ids: readonly string[]): readonly StreamState[] {
+  const models = useShared<LocalModel<'datastream'> | null>(
+    ids.map((id) => ({ kind: 'stream', id })),
+  );
+  return models.map((m) =>
+    m === undefined
+      ? { name: 'loading' }
+      : m === null
+        ? { name: 'missing' }
+        : { name: 'found', model: m },
+  );
+}
+
+/**
+ * A widget's streams and their histories: the history reads start beside the models' (not after
+ * them: a chart draws one round trip sooner), for every stream not known to be missing; only the
+ * streams found in the store are answered with theirs (a missing one shows none of its values).
+ */
+export function useWidgetHistories(
+  ids: readonly string[],
+  context: Pick<WidgetContext, 'range' | 'live'>,
+): {
+  readonly states: readonly StreamState[];
+  readonly found: readonly LocalModel<'datastream'>[];
+  readonly histories: readonly (HistoryResult | undefined)[];
+} {
+  const states = useStreamModels(ids);
+  const wanted = ids.filter((_, i) => states[i]?.name !== 'missing');
+  const read = useStreamHistories(wanted, context);
+  const byId = new Map(wanted.map((id, i) => [id, read[i]]));
+  const found = states.flatMap((s) => (s.name === 'found' ? [s.model] : []));
+  return { states, found, histories: found.map((m) => byId.get(m.id)) };
+}
