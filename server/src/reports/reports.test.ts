@@ -254,8 +254,10 @@ describe('scheduled reports', () => {
     });
     expect(run?.at).toBe(dueAt);
     expect(run?.files.map((f) => f.type).sort()).toEqual(['csv', 'pdf']);
-    const after = await report(created.id);
-    expect(after.last_run?.state).toBe('sent');
+    const after = await eventually(async () => {
+      const r = await report(created.id);
+      return r.last_run?.state === 'sent' ? r : undefined;
+    });
     expect(after.next_at).toBe(dueAt + 60_000);
     // One mail for one due time, however often the scheduler looks.
     await s.reports.tick();
@@ -339,6 +341,7 @@ describe('scheduled reports', () => {
       return list[0]?.state === 'sent' ? list : undefined;
     });
     expect(again).toMatchObject({ id: run.id, attempts: 2, error: null });
+    await eventually(async () => ((await report(created.id)).last_run?.state === 'sent' ? true : undefined));
     expect((await report(created.id)).last_run).toMatchObject({ state: 'sent', error: null });
     await s.call('PUT', apiPaths.model('reports', created.id), { token: admin, json: { state: 'paused' } });
   });
