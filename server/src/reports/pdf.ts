@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
-import type { LatestRow, Point, ReportContent, SeriesContent, WidgetContent } from './report-content';
+import type {
+  LatestRow,
+  Point,
+  ReportContent,
+  SeriesContent,
+  WidgetContent,
+} from './report-content';
 
 /**
  * A report's PDF, made without a browser (issue 31 item 5): pdfkit draws A4 pages with the
@@ -26,7 +32,20 @@ const BOTTOM = A4.height - MARGIN - FOOTER_H;
 const WIDTH = A4.width - 2 * MARGIN;
 const ROW_H = 15;
 
-const PALETTE = ['#1c7ed6', '#e8590c', '#2f9e44', '#ae3ec9', '#f08c00', '#0c8599', '#c2255c', '#5c940d', '#6741d9', '#d9480f', '#1864ab', '#862e9c'];
+const PALETTE = [
+  '#1c7ed6',
+  '#e8590c',
+  '#2f9e44',
+  '#ae3ec9',
+  '#f08c00',
+  '#0c8599',
+  '#c2255c',
+  '#5c940d',
+  '#6741d9',
+  '#d9480f',
+  '#1864ab',
+  '#862e9c',
+];
 const GREY = '#868e96';
 const INK = '#212529';
 
@@ -122,9 +141,15 @@ class Pages {
   }
 
   /** Rows of cells at given column widths (fractions of the width), continued on new pages. */
-  table(head: readonly string[], rows: readonly (readonly string[])[], cols: readonly number[]): void {
+  table(
+    head: readonly string[],
+    rows: readonly (readonly string[])[],
+    cols: readonly number[],
+  ): void {
     const line = (cells: readonly string[], bold: boolean) => {
-      this.font(bold).fontSize(9).fillColor(bold ? GREY : INK);
+      this.font(bold)
+        .fontSize(9)
+        .fillColor(bold ? GREY : INK);
       let x = MARGIN;
       cells.forEach((cell, i) => {
         const w = (cols[i] ?? 0) * WIDTH;
@@ -163,7 +188,11 @@ function legend(p: Pages, series: readonly SeriesContent[]): void {
     doc.rect(MARGIN, p.y + 4, 8, 8).fill(PALETTE[i % PALETTE.length] ?? INK);
     p.font().fontSize(9).fillColor(INK);
     const label = s.unit === '' ? s.name : `${s.name} (${s.unit})`;
-    doc.text(label, MARGIN + 14, p.y + 3, { width: WIDTH * 0.55, lineBreak: false, ellipsis: true });
+    doc.text(label, MARGIN + 14, p.y + 3, {
+      width: WIDTH * 0.55,
+      lineBreak: false,
+      ellipsis: true,
+    });
     doc.fillColor(GREY).text(stats, MARGIN + WIDTH * 0.58, p.y + 3, {
       width: WIDTH * 0.42,
       align: 'right',
@@ -201,7 +230,10 @@ function axes(p: Pages, content: ReportContent, height: number, values: readonly
   for (let i = 0; i <= 4; i += 1) {
     const v = lo + ((hi - lo) * i) / 4;
     const y = f.y + f.h - (f.h * i) / 4;
-    doc.moveTo(f.x, y).lineTo(f.x + f.w, y).stroke();
+    doc
+      .moveTo(f.x, y)
+      .lineTo(f.x + f.w, y)
+      .stroke();
     doc.text(formatValue(v, ''), MARGIN, y - 4, { width: 44, align: 'right', lineBreak: false });
   }
   for (let i = 0; i <= 4; i += 1) {
@@ -252,7 +284,8 @@ function lineChart(p: Pages, content: ReportContent, series: readonly SeriesCont
 /** Bars per hour, day or week (whichever gives at most 60), each the mean of its points. */
 function barChart(p: Pages, content: ReportContent, series: readonly SeriesContent[]): void {
   const span = content.to - content.from;
-  const bucket = span <= 60 * 3_600_000 ? 3_600_000 : span <= 60 * 86_400_000 ? 86_400_000 : 7 * 86_400_000;
+  const bucket =
+    span <= 60 * 3_600_000 ? 3_600_000 : span <= 60 * 86_400_000 ? 86_400_000 : 7 * 86_400_000;
   const buckets = Math.max(1, Math.ceil(span / bucket));
   const means = series.map((s) => {
     const sum = new Array<number>(buckets).fill(0);
@@ -319,7 +352,9 @@ function stateTimeline(p: Pages, content: ReportContent, series: readonly Series
   for (const [value, colour] of colours) {
     if (x > MARGIN + WIDTH - 60) break;
     doc.rect(x, p.y + 3, 8, 8).fill(colour);
-    doc.fillColor(INK).text(value, x + 11, p.y + 2, { width: 60, lineBreak: false, ellipsis: true });
+    doc
+      .fillColor(INK)
+      .text(value, x + 11, p.y + 2, { width: 60, lineBreak: false, ellipsis: true });
     x += 76;
   }
   p.y += ROW_H;
@@ -337,7 +372,11 @@ function valueTiles(p: Pages, rows: readonly LatestRow[]): void {
       p.font().fontSize(8).fillColor(GREY);
       doc.text(r.name, x, p.y, { width: w - 8, lineBreak: false, ellipsis: true });
       p.font(true).fontSize(18).fillColor(INK);
-      doc.text(formatValue(r.value, r.unit), x, p.y + 12, { width: w - 8, lineBreak: false, ellipsis: true });
+      doc.text(formatValue(r.value, r.unit), x, p.y + 12, {
+        width: w - 8,
+        lineBreak: false,
+        ellipsis: true,
+      });
     });
     p.y += 48;
   }
@@ -375,12 +414,29 @@ function gauges(p: Pages, rows: readonly LatestRow[], min: number, max: number):
         if (share > 0) arc(Math.PI, Math.PI - Math.PI * share, PALETTE[0] ?? INK);
       }
       p.font(true).fontSize(12).fillColor(INK);
-      doc.text(formatValue(r.value, r.unit), cx - w / 2, cy - 16, { width: w, align: 'center', lineBreak: false });
+      doc.text(formatValue(r.value, r.unit), cx - w / 2, cy - 16, {
+        width: w,
+        align: 'center',
+        lineBreak: false,
+      });
       p.font().fontSize(7).fillColor(GREY);
-      doc.text(formatValue(lo, ''), cx - radius - 20, cy + 6, { width: 40, align: 'center', lineBreak: false });
-      doc.text(formatValue(hi, ''), cx + radius - 20, cy + 6, { width: 40, align: 'center', lineBreak: false });
+      doc.text(formatValue(lo, ''), cx - radius - 20, cy + 6, {
+        width: 40,
+        align: 'center',
+        lineBreak: false,
+      });
+      doc.text(formatValue(hi, ''), cx + radius - 20, cy + 6, {
+        width: 40,
+        align: 'center',
+        lineBreak: false,
+      });
       p.font().fontSize(8).fillColor(INK);
-      doc.text(r.name, cx - w / 2 + 4, p.y, { width: w - 8, align: 'center', lineBreak: false, ellipsis: true });
+      doc.text(r.name, cx - w / 2 + 4, p.y, {
+        width: w - 8,
+        align: 'center',
+        lineBreak: false,
+        ellipsis: true,
+      });
     });
     p.y += 84;
   }
@@ -457,7 +513,11 @@ export function renderPdf(content: ReportContent): Promise<Buffer> {
       margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
       bufferPages: true,
       compress: true,
-      info: { Title: `${content.title}: ${content.reportName}`, Producer: 'plant', Creator: 'plant' },
+      info: {
+        Title: `${content.title}: ${content.reportName}`,
+        Producer: 'plant',
+        Creator: 'plant',
+      },
     });
     if (haveDejaVu) {
       doc.registerFont('regular', FONTS.regular);

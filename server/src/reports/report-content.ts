@@ -81,10 +81,32 @@ export interface LatestRow {
 }
 
 export type WidgetContent =
-  | { readonly kind: 'series'; readonly type: 'line' | 'bar' | 'state'; readonly title: string; readonly series: readonly SeriesContent[]; readonly hidden: number }
-  | { readonly kind: 'latest'; readonly type: 'value' | 'gauge' | 'table'; readonly title: string; readonly rows: readonly LatestRow[]; readonly min: number; readonly max: number; readonly hidden: number }
-  | { readonly kind: 'alarms'; readonly title: string; readonly rows: readonly { name: string; severity: string; state: string; asset: string }[] }
-  | { readonly kind: 'map'; readonly title: string; readonly rows: readonly { name: string; position: { lat: number; lng: number } | null }[] }
+  | {
+      readonly kind: 'series';
+      readonly type: 'line' | 'bar' | 'state';
+      readonly title: string;
+      readonly series: readonly SeriesContent[];
+      readonly hidden: number;
+    }
+  | {
+      readonly kind: 'latest';
+      readonly type: 'value' | 'gauge' | 'table';
+      readonly title: string;
+      readonly rows: readonly LatestRow[];
+      readonly min: number;
+      readonly max: number;
+      readonly hidden: number;
+    }
+  | {
+      readonly kind: 'alarms';
+      readonly title: string;
+      readonly rows: readonly { name: string; severity: string; state: string; asset: string }[];
+    }
+  | {
+      readonly kind: 'map';
+      readonly title: string;
+      readonly rows: readonly { name: string; position: { lat: number; lng: number } | null }[];
+    }
   | { readonly kind: 'text'; readonly title: string; readonly text: string };
 
 export interface ReportContent {
@@ -241,7 +263,11 @@ export function contentFor(data: ReportData, viewer: Viewer): ReportContent | nu
 
 /** Rows of the models a report reads, parsed (the run reads them once). */
 export interface ModelRows {
-  readonly streams: readonly { id: string; asset_id: string | null; attributes: DatastreamAttributes }[];
+  readonly streams: readonly {
+    id: string;
+    asset_id: string | null;
+    attributes: DatastreamAttributes;
+  }[];
   readonly assets: readonly { id: string; attributes: AssetAttributes }[];
   readonly alarms: readonly { id: string; attributes: AlarmAttributes }[];
 }

@@ -1,7 +1,4 @@
-import {
-  reportProblems,
-  type ReportAttributes,
-} from '@plant/shared-schema';
+import { reportProblems, type ReportAttributes } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { scopeTo } from '../repositories/account-scope';
 

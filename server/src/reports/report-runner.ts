@@ -85,15 +85,13 @@ export function runView(row: ReportRunRow, mayRead: (f: StoredFile) => boolean):
     attempts: row.attempts,
     manual: row.manual === 1,
     recipients: recipients.map((r) => ({ recipient: r.label, state: r.state, reason: r.reason })),
-    files: files
-      .filter(mayRead)
-      .map((f) => ({
-        index: f.index,
-        name: f.name,
-        type: f.type,
-        size: f.size,
-        recipient: f.recipient,
-      })),
+    files: files.filter(mayRead).map((f) => ({
+      index: f.index,
+      name: f.name,
+      type: f.type,
+      size: f.size,
+      recipient: f.recipient,
+    })),
   };
 }
 
@@ -209,7 +207,15 @@ export class ReportRunner implements ClusterWork {
   async sendNow(accountId: string, row: ModelRow): Promise<ReportRunRow> {
     const report = JSON.parse(row.attributes) as ReportAttributes;
     const now = this.deps.clock.now();
-    const run = this.newRun(accountId, row.id, report, now, `${row.id}@now:${now}:${uuidv7(now)}`, true, now);
+    const run = this.newRun(
+      accountId,
+      row.id,
+      report,
+      now,
+      `${row.id}@now:${now}:${uuidv7(now)}`,
+      true,
+      now,
+    );
     await this.runs.claim(accountId, run);
     await this.deps.models.serverUpdate(accountId, reportModel.collection, row.id, {
       last_run: { id: run.id, at: now, state: 'running', error: null },
@@ -293,7 +299,8 @@ export class ReportRunner implements ClusterWork {
     userId: string,
   ): Promise<{ viewer: Viewer; email: string; label: string } | undefined> {
     const session = await this.deps.users.sessionIn(userId, accountId);
-    if (session === undefined || !mayUseApp(session.activeRoles.map((r) => r.slug))) return undefined;
+    if (session === undefined || !mayUseApp(session.activeRoles.map((r) => r.slug)))
+      return undefined;
     const { user, access, ctx } = session;
     return {
       email: user.email,
@@ -385,20 +392,35 @@ export class ReportRunner implements ClusterWork {
             continue;
           }
           if (error !== null) {
-            outcomes.push({ key, label: done?.label ?? key.slice(2), state: 'waiting', reason: null });
+            outcomes.push({
+              key,
+              label: done?.label ?? key.slice(2),
+              state: 'waiting',
+              reason: null,
+            });
             continue;
           }
           let to: { viewer: Viewer; email: string; label: string } | undefined;
           if ('user_id' in r) {
             to = await this.memberViewer(accountId, r.user_id);
             if (to === undefined) {
-              outcomes.push({ key, label: r.user_id, state: 'skipped', reason: REPORT_SKIP_TEXTS.notMember });
+              outcomes.push({
+                key,
+                label: r.user_id,
+                state: 'skipped',
+                reason: REPORT_SKIP_TEXTS.notMember,
+              });
               continue;
             }
           } else {
             const email = r.email.toLowerCase();
             if (invited.get(email)?.state !== 'confirmed') {
-              outcomes.push({ key, label: r.email, state: 'skipped', reason: REPORT_SKIP_TEXTS.unconfirmed });
+              outcomes.push({
+                key,
+                label: r.email,
+                state: 'skipped',
+                reason: REPORT_SKIP_TEXTS.unconfirmed,
+              });
               continue;
             }
             outside ??= await this.outsideViewer(accountId);
@@ -406,7 +428,12 @@ export class ReportRunner implements ClusterWork {
           }
           const content = contentFor(data, to.viewer);
           if (content === null) {
-            outcomes.push({ key, label: to.label, state: 'skipped', reason: REPORT_SKIP_TEXTS.seesNothing });
+            outcomes.push({
+              key,
+              label: to.label,
+              state: 'skipped',
+              reason: REPORT_SKIP_TEXTS.seesNothing,
+            });
             continue;
           }
           const attachments: { filename: string; content: Buffer; contentType: string }[] = [];
@@ -420,11 +447,19 @@ export class ReportRunner implements ClusterWork {
               outcomes.push({ key, label: to.label, state: 'waiting', reason: null });
               continue;
             }
-            attachments.push({ filename: fileName(report, run.to_ms, 'pdf'), content: bytes, contentType: 'application/pdf' });
+            attachments.push({
+              filename: fileName(report, run.to_ms, 'pdf'),
+              content: bytes,
+              contentType: 'application/pdf',
+            });
           }
           if (csv) {
             const text = reportCsv(content.streams, csvPoints);
-            attachments.push({ filename: fileName(report, run.to_ms, 'csv'), content: Buffer.from(text, 'utf8'), contentType: 'text/csv; charset=utf-8' });
+            attachments.push({
+              filename: fileName(report, run.to_ms, 'csv'),
+              content: Buffer.from(text, 'utf8'),
+              contentType: 'text/csv; charset=utf-8',
+            });
           }
           for (const a of attachments) {
             const sha256 = await this.keep(accountId, a.content);
@@ -454,7 +489,12 @@ export class ReportRunner implements ClusterWork {
             outcomes.push({ key, label: to.label, state: 'sent', reason: null });
           } catch (err) {
             log.warn('report mail failed', { report: run.report_id, error: String(err) });
-            outcomes.push({ key, label: to.label, state: 'failed', reason: REPORT_SKIP_TEXTS.mailFailed });
+            outcomes.push({
+              key,
+              label: to.label,
+              state: 'failed',
+              reason: REPORT_SKIP_TEXTS.mailFailed,
+            });
             error ??= REPORT_SKIP_TEXTS.mailFailed;
           }
         }
@@ -474,7 +514,9 @@ export class ReportRunner implements ClusterWork {
       state,
       error,
       retry_at:
-        failed && retry && run.attempts < REPORT_MAX_ATTEMPTS ? now + retryDelayMs(run.attempts) : null,
+        failed && retry && run.attempts < REPORT_MAX_ATTEMPTS
+          ? now + retryDelayMs(run.attempts)
+          : null,
       recipients: JSON.stringify(outcomes),
       files: JSON.stringify(files),
       finished_at: now,

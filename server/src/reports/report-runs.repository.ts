@@ -43,10 +43,7 @@ export class ReportRunRepository {
    * Takes a run: inserted once per `run_key` across the cluster (false: another took it first),
    * leased to this process while it works.
    */
-  async claim(
-    accountId: string,
-    run: Omit<ReportRunRow, 'account_id'>,
-  ): Promise<boolean> {
+  async claim(accountId: string, run: Omit<ReportRunRow, 'account_id'>): Promise<boolean> {
     const result = await scopeTo(this.db, accountId)
       .insertInto('report_runs', [run])
       .onConflict((oc) => oc.column('run_key').doNothing())

@@ -60,19 +60,25 @@ beforeAll(async () => {
     .execute();
   const attrs = (r: { attributes: string }) => JSON.parse(r.attributes) as Record<string, unknown>;
   machines = rows
-    .filter((r) => r.type === 'asset' && attrs(r).template_id == null)
+    .filter((r) => r.type === 'asset' && (attrs(r).template_id ?? null) === null)
     .flatMap((a) => {
       const stream = rows.find(
-        (r) => r.type === 'datastream' && r.asset_id === a.id && attrs(r).name === 'Motor temperature',
+        (r) =>
+          r.type === 'datastream' && r.asset_id === a.id && attrs(r).name === 'Motor temperature',
       );
       return stream === undefined
         ? []
-        : [{ assetId: a.id, name: String(attrs(a).name), stream: stream.id, streamName: 'Motor temperature' }];
+        : [
+            {
+              assetId: a.id,
+              name: String(attrs(a).name),
+              stream: stream.id,
+              streamName: 'Motor temperature',
+            },
+          ];
     });
   const tech = await s.signIn(DEMO_USERS.tech);
-  techAssets = new Set(
-    (await s.snapshot(tech)).filter((m) => m.type === 'asset').map((m) => m.id),
-  );
+  techAssets = new Set((await s.snapshot(tech)).filter((m) => m.type === 'asset').map((m) => m.id));
   // A week of values, one a minute, with one spike each that a chart must keep.
   const now = clock.now();
   const points = machines.flatMap((m, i) =>
@@ -99,9 +105,35 @@ async function dashboard(name: string, of: typeof machines): Promise<string> {
       name,
       range: { kind: 'relative', last: 7, unit: 'days' },
       widgets: [
-        { id: 'line1', type: 'line', x: 0, y: 0, w: 24, h: 8, title: 'Temperatures', streams: of.map((m) => m.stream) },
-        { id: 'table1', type: 'table', x: 0, y: 8, w: 12, h: 8, title: 'Latest', streams: of.map((m) => m.stream) },
-        { id: 'text1', type: 'text', x: 12, y: 8, w: 12, h: 4, options: { text: 'Weekly figures.' } },
+        {
+          id: 'line1',
+          type: 'line',
+          x: 0,
+          y: 0,
+          w: 24,
+          h: 8,
+          title: 'Temperatures',
+          streams: of.map((m) => m.stream),
+        },
+        {
+          id: 'table1',
+          type: 'table',
+          x: 0,
+          y: 8,
+          w: 12,
+          h: 8,
+          title: 'Latest',
+          streams: of.map((m) => m.stream),
+        },
+        {
+          id: 'text1',
+          type: 'text',
+          x: 12,
+          y: 8,
+          w: 12,
+          h: 4,
+          options: { text: 'Weekly figures.' },
+        },
       ],
     },
   });
@@ -119,7 +151,11 @@ async function createReport(body: Record<string, unknown>) {
 }
 
 async function report(id: string): Promise<ReportAttributes> {
-  const row = await s.db.selectFrom('models').select('attributes').where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await s.db
+    .selectFrom('models')
+    .select('attributes')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   return JSON.parse(row.attributes) as ReportAttributes;
 }
 
@@ -130,7 +166,10 @@ async function runs(id: string, token = admin): Promise<ReportRun[]> {
 }
 
 /** Waits (real time: the scheduler ticks every 100 ms) until `check` holds. */
-async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+async function eventually<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  ms = 20_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await check();
@@ -171,7 +210,12 @@ describe('report writes', () => {
     expect(none.text).toContain(REPORT_TEXTS.whenRequired);
     const stranger = await s.call('POST', apiPaths.collection('reports'), {
       token: admin,
-      json: { name: 'Stranger', dashboard_id: dash, interval_ms: 60_000, recipients: [{ user_id: 'nobody-of-this-account' }] },
+      json: {
+        name: 'Stranger',
+        dashboard_id: dash,
+        interval_ms: 60_000,
+        recipients: [{ user_id: 'nobody-of-this-account' }],
+      },
     });
     expect(stranger.status).toBe(422);
     // A technician has no report permissions: the server refuses its write.
@@ -204,21 +248,32 @@ describe('report writes', () => {
       json: { next_at: 1, state: 'active' },
     });
     expect((await report(weekly.id)).next_at).toBe(Date.parse('2026-11-30T06:00:00Z'));
-    await s.call('PUT', apiPaths.model('reports', weekly.id), { token: admin, json: { state: 'paused' } });
+    await s.call('PUT', apiPaths.model('reports', weekly.id), {
+      token: admin,
+      json: { state: 'paused' },
+    });
   });
 
   it('computes schedules across daylight saving and short months', () => {
     const tz = 'Europe/Berlin';
     // The last Sunday of March 2027 at 02:30 does not exist in Berlin: it is taken an hour later.
-    expect(nextScheduled({ every: 'day', at: '02:30', weekday: null, monthday: null, tz }, Date.parse('2027-03-27T12:00:00Z'))).toBe(
-      Date.parse('2027-03-28T01:30:00Z'),
-    );
+    expect(
+      nextScheduled(
+        { every: 'day', at: '02:30', weekday: null, monthday: null, tz },
+        Date.parse('2027-03-27T12:00:00Z'),
+      ),
+    ).toBe(Date.parse('2027-03-28T01:30:00Z'));
     // Monthly on the 31st: February sends on its last day.
-    expect(nextScheduled({ every: 'month', at: '08:00', weekday: null, monthday: 31, tz: 'UTC' }, Date.parse('2027-02-01T00:00:00Z'))).toBe(
-      Date.parse('2027-02-28T08:00:00Z'),
-    );
+    expect(
+      nextScheduled(
+        { every: 'month', at: '08:00', weekday: null, monthday: 31, tz: 'UTC' },
+        Date.parse('2027-02-01T00:00:00Z'),
+      ),
+    ).toBe(Date.parse('2027-02-28T08:00:00Z'));
     // An interval goes on from the last due time, skipping what the server missed.
-    expect(nextRunAt({ state: 'active', schedule: null, interval_ms: 60_000 }, 1_000_000, 880_000)).toBe(1_060_000);
+    expect(
+      nextRunAt({ state: 'active', schedule: null, interval_ms: 60_000 }, 1_000_000, 880_000),
+    ).toBe(1_060_000);
     expect(nextRunAt({ state: 'paused', schedule: null, interval_ms: 60_000 }, 0)).toBeNull();
   });
 });
@@ -227,13 +282,21 @@ describe('scheduled reports', () => {
   it('mails a report due now once, with a PDF that holds the stream names and the range', async () => {
     const shown = machines.slice(0, 2);
     const dash = await dashboard('Due now', shown);
-    const created = await createReport({ name: 'Due now report', dashboard_id: dash, interval_ms: 60_000, recipients: [{ user_id: adminId }], attachments: ['pdf', 'csv'] });
+    const created = await createReport({
+      name: 'Due now report',
+      dashboard_id: dash,
+      interval_ms: 60_000,
+      recipients: [{ user_id: adminId }],
+      attachments: ['pdf', 'csv'],
+    });
     const dueAt = created.attributes.next_at ?? 0;
     expect(dueAt).toBe(clock.now() + 60_000);
     expect(mailsFor('Due now report')).toHaveLength(0);
     clock.advance(60_000);
     const sentAt = Date.now();
-    const [mail] = await eventually(() => (mailsFor('Due now report').length > 0 ? mailsFor('Due now report') : undefined));
+    const [mail] = await eventually(() =>
+      mailsFor('Due now report').length > 0 ? mailsFor('Due now report') : undefined,
+    );
     // Well within spec 001 §9's 2 minutes of its time (the scheduler looks every REPORT_TICK_MS).
     expect(Date.now() - sentAt).toBeLessThan(120_000);
     expect(mail?.to).toEqual([DEMO_USERS.admin]);
@@ -265,15 +328,26 @@ describe('scheduled reports', () => {
     expect(mailsFor('Due now report')).toHaveLength(1);
     // The PDF downloads with the caller's access checked.
     const pdf = run?.files.find((f) => f.type === 'pdf');
-    const file = await s.call('GET', apiPaths.reportRunFile(created.id, run?.id ?? '', pdf?.index ?? 0), { token: admin });
+    const file = await s.call(
+      'GET',
+      apiPaths.reportRunFile(created.id, run?.id ?? '', pdf?.index ?? 0),
+      { token: admin },
+    );
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('application/pdf');
     expect(file.text.startsWith('%PDF')).toBe(true);
     const tech = await s.signIn(DEMO_USERS.tech);
-    const refused = await s.call('GET', apiPaths.reportRunFile(created.id, run?.id ?? '', pdf?.index ?? 0), { token: tech });
+    const refused = await s.call(
+      'GET',
+      apiPaths.reportRunFile(created.id, run?.id ?? '', pdf?.index ?? 0),
+      { token: tech },
+    );
     expect(refused.status).toBe(403);
     // Paused from now on: nothing more, however long.
-    await s.call('PUT', apiPaths.model('reports', created.id), { token: admin, json: { state: 'paused' } });
+    await s.call('PUT', apiPaths.model('reports', created.id), {
+      token: admin,
+      json: { state: 'paused' },
+    });
     clock.advance(10 * 60_000);
     await s.reports.tick();
     expect(mailsFor('Due now report')).toHaveLength(1);
@@ -281,7 +355,13 @@ describe('scheduled reports', () => {
 
   it('sends nothing for a paused report', async () => {
     const dash = await dashboard('Paused', machines.slice(0, 1));
-    const created = await createReport({ name: 'Paused report', dashboard_id: dash, interval_ms: 60_000, recipients: [{ user_id: adminId }], state: 'paused' });
+    const created = await createReport({
+      name: 'Paused report',
+      dashboard_id: dash,
+      interval_ms: 60_000,
+      recipients: [{ user_id: adminId }],
+      state: 'paused',
+    });
     expect(created.attributes.next_at).toBeNull();
     clock.advance(5 * 60_000);
     await s.reports.tick();
@@ -295,11 +375,29 @@ describe('scheduled reports', () => {
     expect(machines).toHaveLength(12);
     expect(machines.filter((m) => techAssets.has(m.assetId))).toHaveLength(TECHNICIAN_MACHINES);
     const all = await dashboard('All machines', machines);
-    const created = await createReport({ name: 'All machines report', dashboard_id: all, interval_ms: 60_000, recipients: [{ user_id: techId }, { user_id: adminId }] });
-    const hidden = await dashboard('Hidden machines', machines.filter((m) => !techAssets.has(m.assetId)));
-    const none = await createReport({ name: 'Hidden machines report', dashboard_id: hidden, interval_ms: 60_000, recipients: [{ user_id: techId }, { user_id: adminId }] });
+    const created = await createReport({
+      name: 'All machines report',
+      dashboard_id: all,
+      interval_ms: 60_000,
+      recipients: [{ user_id: techId }, { user_id: adminId }],
+    });
+    const hidden = await dashboard(
+      'Hidden machines',
+      machines.filter((m) => !techAssets.has(m.assetId)),
+    );
+    const none = await createReport({
+      name: 'Hidden machines report',
+      dashboard_id: hidden,
+      interval_ms: 60_000,
+      recipients: [{ user_id: techId }, { user_id: adminId }],
+    });
     clock.advance(60_000);
-    await eventually(() => (mailsFor('All machines report').length === 2 && mailsFor('Hidden machines report').length === 1 ? true : undefined));
+    await eventually(() =>
+      mailsFor('All machines report').length === 2 &&
+      mailsFor('Hidden machines report').length === 1
+        ? true
+        : undefined,
+    );
     const [techMail] = mailsFor('All machines report', DEMO_USERS.tech);
     const techText = pdfText(pdfOf(techMail?.raw ?? ''));
     for (const m of machines) {
@@ -319,19 +417,33 @@ describe('scheduled reports', () => {
       state: 'skipped',
       reason: REPORT_SKIP_TEXTS.seesNothing,
     });
-    await s.call('PUT', apiPaths.model('reports', created.id), { token: admin, json: { state: 'paused' } });
-    await s.call('PUT', apiPaths.model('reports', none.id), { token: admin, json: { state: 'paused' } });
+    await s.call('PUT', apiPaths.model('reports', created.id), {
+      token: admin,
+      json: { state: 'paused' },
+    });
+    await s.call('PUT', apiPaths.model('reports', none.id), {
+      token: admin,
+      json: { state: 'paused' },
+    });
   });
 
   it('shows a failed PDF on the report and its run, and tries again later', async () => {
     const dash = await dashboard('Failing', machines.slice(0, 1));
-    const created = await createReport({ name: 'Failing report', dashboard_id: dash, interval_ms: 3_600_000, recipients: [{ user_id: adminId }] });
+    const created = await createReport({
+      name: 'Failing report',
+      dashboard_id: dash,
+      interval_ms: 3_600_000,
+      recipients: [{ user_id: adminId }],
+    });
     failPdf = 1;
     const sent = await s.call('POST', apiPaths.reportSend(created.id), { token: admin });
     expect(sent.status, sent.text).toBe(200);
     const run = dataOf<ReportRun>(sent);
     expect(run).toMatchObject({ state: 'failed', error: REPORT_TEXTS.pdfFailed, manual: true });
-    expect((await report(created.id)).last_run).toMatchObject({ state: 'failed', error: REPORT_TEXTS.pdfFailed });
+    expect((await report(created.id)).last_run).toMatchObject({
+      state: 'failed',
+      error: REPORT_TEXTS.pdfFailed,
+    });
     expect(mailsFor('Failing report')).toHaveLength(0);
     // Its retry is due after the backoff: then it is made and sent, on the same run.
     clock.advance(retryDelayMs(1));
@@ -341,9 +453,14 @@ describe('scheduled reports', () => {
       return list[0]?.state === 'sent' ? list : undefined;
     });
     expect(again).toMatchObject({ id: run.id, attempts: 2, error: null });
-    await eventually(async () => ((await report(created.id)).last_run?.state === 'sent' ? true : undefined));
+    await eventually(async () =>
+      (await report(created.id)).last_run?.state === 'sent' ? true : undefined,
+    );
     expect((await report(created.id)).last_run).toMatchObject({ state: 'sent', error: null });
-    await s.call('PUT', apiPaths.model('reports', created.id), { token: admin, json: { state: 'paused' } });
+    await s.call('PUT', apiPaths.model('reports', created.id), {
+      token: admin,
+      json: { state: 'paused' },
+    });
   });
 
   it('paginates a long table onto further A4 pages', async () => {
@@ -352,17 +469,34 @@ describe('scheduled reports', () => {
       token: admin,
       json: {
         name: 'Long',
-        widgets: Array.from({ length: 6 }, (_, i) => ({ id: `t${i}`, type: 'table', x: 0, y: i * 8, w: 24, h: 8, streams: many.slice(0, 12).map((m) => m.stream) })),
+        widgets: Array.from({ length: 6 }, (_, i) => ({
+          id: `t${i}`,
+          type: 'table',
+          x: 0,
+          y: i * 8,
+          w: 24,
+          h: 8,
+          streams: many.slice(0, 12).map((m) => m.stream),
+        })),
       },
     });
-    const created = await createReport({ name: 'Long report', dashboard_id: dataOf<{ id: string }>(answer).id, interval_ms: 3_600_000, recipients: [{ user_id: adminId }] });
+    const created = await createReport({
+      name: 'Long report',
+      dashboard_id: dataOf<{ id: string }>(answer).id,
+      interval_ms: 3_600_000,
+      recipients: [{ user_id: adminId }],
+    });
     const sent = await s.call('POST', apiPaths.reportSend(created.id), { token: admin });
     expect(dataOf<ReportRun>(sent).state).toBe('sent');
-    const [mail] = await eventually(() => (mailsFor('Long report').length > 0 ? mailsFor('Long report') : undefined));
+    const [mail] = await eventually(() =>
+      mailsFor('Long report').length > 0 ? mailsFor('Long report') : undefined,
+    );
     const pdf = pdfOf(mail?.raw ?? '');
     expect(pdfPages(pdf)).toBeGreaterThan(1);
     // Every page carries the account's title in its header.
-    const pages = pdfText(pdf).split('\f').filter((p) => p.trim() !== '');
+    const pages = pdfText(pdf)
+      .split('\f')
+      .filter((p) => p.trim() !== '');
     for (const page of pages) expect(page).toContain(DEMO_ACCOUNTS.root);
   });
 });

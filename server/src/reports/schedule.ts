@@ -70,11 +70,7 @@ export function nextScheduled(schedule: ReportSchedule, after: number): number {
       const weekday = ((date.getUTCDay() + 6) % 7) + 1;
       if (weekday !== schedule.weekday) continue;
     } else if (schedule.every === 'month') {
-      const wanted = dayOfMonth(
-        date.getUTCFullYear(),
-        date.getUTCMonth(),
-        schedule.monthday ?? 1,
-      );
+      const wanted = dayOfMonth(date.getUTCFullYear(), date.getUTCMonth(), schedule.monthday ?? 1);
       if (wanted !== day) continue;
     }
     const at = instantOf(day + atMs, schedule.tz);
@@ -94,7 +90,8 @@ export function nextRunAt(
   lastDue?: number,
 ): number | null {
   if (report.state !== 'active') return null;
-  if (report.schedule !== null) return nextScheduled(report.schedule, Math.max(now, lastDue ?? now));
+  if (report.schedule !== null)
+    return nextScheduled(report.schedule, Math.max(now, lastDue ?? now));
   const every = report.interval_ms;
   if (every === null) return null;
   if (lastDue === undefined) return now + every;

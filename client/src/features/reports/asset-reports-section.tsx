@@ -10,7 +10,9 @@ export function AssetReportsSection(props: { readonly assetId: string }) {
   const can = useCan();
   const allowed = can('report::view');
   const reports = useLiveQuery(
-    allowed ? { type: 'report', search: { text: props.assetId, fields: ['asset_id'] }, limit: 1000 } : null,
+    allowed
+      ? { type: 'report', search: { text: props.assetId, fields: ['asset_id'] }, limit: 1000 }
+      : null,
   );
   if (!allowed) return null;
   // The search is a substring match: keep exactly this asset's.

@@ -53,7 +53,12 @@ export function draftOf(report: ReportAttributes | null, dashboardId = ''): Repo
     weekday: String(s?.weekday ?? 1),
     monthday: String(s?.monthday ?? 1),
     tz: s?.tz ?? localTimeZone(),
-    interval: interval === null ? '3600' : interval % 1000 === 0 ? String(interval / 1000) : String(interval),
+    interval:
+      interval === null
+        ? '3600'
+        : interval % 1000 === 0
+          ? String(interval / 1000)
+          : String(interval),
     intervalUnit: interval !== null && interval % 1000 !== 0 ? 'ms' : 's',
     recipients: report?.recipients ?? [],
     pdf: report?.attachments.includes('pdf') ?? true,

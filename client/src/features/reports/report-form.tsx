@@ -222,12 +222,18 @@ export function ReportForm(props: ReportFormProps) {
           <Stack gap="xs">
             <Radio.Group
               value={draft.when}
-              onChange={(value) => set('schedule', { when: value === 'interval' ? 'interval' : 'schedule' })}
+              onChange={(value) =>
+                set('schedule', { when: value === 'interval' ? 'interval' : 'schedule' })
+              }
               aria-label={t`When it is sent`}
             >
               <Group gap="md">
                 <Radio value="schedule" label={t`On a schedule`} />
-                <Radio value="interval" label={t`At a sending interval`} data-testid="report-when-interval" />
+                <Radio
+                  value="interval"
+                  label={t`At a sending interval`}
+                  data-testid="report-when-interval"
+                />
               </Group>
             </Radio.Group>
             {draft.when === 'schedule' ? (
@@ -297,7 +303,9 @@ export function ReportForm(props: ReportFormProps) {
                   label={t`Unit`}
                   value={draft.intervalUnit}
                   onChange={(e) =>
-                    set('interval_ms', { intervalUnit: e.currentTarget.value === 'ms' ? 'ms' : 's' })
+                    set('interval_ms', {
+                      intervalUnit: e.currentTarget.value === 'ms' ? 'ms' : 's',
+                    })
                   }
                   data={[
                     { value: 's', label: t`seconds` },
@@ -415,7 +423,10 @@ function Recipients(props: {
                 const whoText = 'user_id' in r ? (names.get(r.user_id) ?? r.user_id) : r.email;
                 const rowError = props.rowError(i);
                 return (
-                  <Table.Tr key={'user_id' in r ? r.user_id : r.email} data-testid="report-recipient">
+                  <Table.Tr
+                    key={'user_id' in r ? r.user_id : r.email}
+                    data-testid="report-recipient"
+                  >
                     <Table.Td>
                       <Name>{whoText}</Name>
                       {'email' in r ? (

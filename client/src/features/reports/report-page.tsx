@@ -53,9 +53,8 @@ import { ReportStateBadge } from './reports-table';
  * report::edit) Edit, Pause or Activate, Send now; Delete with report::delete.
  */
 export function ReportPage() {
-  const params = useParams({ strict: false });
-  const id = params.reportid ?? '';
-  const state = useLiveModel('report', id);
+  const { reportid = '' }: { reportid?: string } = useParams({ strict: false });
+  const state = useLiveModel('report', reportid);
   if (state.name === 'loading') return <Skeleton height={160} />;
   if (state.name === 'missing') {
     return (
@@ -144,14 +143,18 @@ function ReportDetails({ report }: { readonly report: LocalModel<'report'> }) {
               {a.state === 'active' ? <Trans>Pause</Trans> : <Trans>Activate</Trans>}
             </Button>
             {a.state === 'active' ? (
-              <Button onClick={() => void sendNow()} loading={sending} data-testid="report-send-now">
+              <Button
+                onClick={() => void sendNow()}
+                loading={sending}
+                data-testid="report-send-now"
+              >
                 <Trans>Send now</Trans>
               </Button>
             ) : null}
           </Group>
         ) : null}
       </Group>
-      {failed && a.last_run?.error != null ? (
+      {failed && typeof a.last_run?.error === 'string' ? (
         <Alert color="red" role="alert" data-testid="report-failure">
           {reportText(i18n, a.last_run.error)}
         </Alert>
@@ -175,7 +178,9 @@ function ReportDetails({ report }: { readonly report: LocalModel<'report'> }) {
           <Field label={t`Range`}>{range}</Field>
           <Field label={t`When`}>{whenText(i18n, a)}</Field>
           <Field label={t`Next`}>{a.next_at === null ? '–' : timeText(i18n, a.next_at)}</Field>
-          <Field label={t`Attachments`}>{a.attachments.map((x) => x.toUpperCase()).join(', ')}</Field>
+          <Field label={t`Attachments`}>
+            {a.attachments.map((x) => x.toUpperCase()).join(', ')}
+          </Field>
           <Field label={t`Recipients`}>
             {a.recipients.length === 0 ? (
               <Trans>Nobody</Trans>
@@ -298,7 +303,9 @@ function Runs(props: {
                   </Table.Td>
                   <Table.Td>
                     <Badge
-                      color={run.state === 'sent' ? 'green' : run.state === 'failed' ? 'red' : 'gray'}
+                      color={
+                        run.state === 'sent' ? 'green' : run.state === 'failed' ? 'red' : 'gray'
+                      }
                       variant="light"
                     >
                       {runStateLabel(i18n, run.state)}
@@ -374,7 +381,9 @@ function DeleteReport({ report }: { readonly report: LocalModel<'report'> }) {
     <Alert color="red" role="alertdialog" title={t`Delete ${name}?`}>
       <Stack gap="sm">
         <Text size="sm">
-          <Trans>The report stops being sent and its runs are no longer listed. This cannot be undone.</Trans>
+          <Trans>
+            The report stops being sent and its runs are no longer listed. This cannot be undone.
+          </Trans>
         </Text>
         {error === null ? null : (
           <Text c="red" size="sm" role="alert">

@@ -88,11 +88,11 @@ export function whenText(
   if (ms === null) return '';
   if (ms % 3_600_000 === 0) {
     const hours = ms / 3_600_000;
-    return i18n._(msg`Every ${hours} hours`);
+    return hours === 1 ? i18n._(msg`Every hour`) : i18n._(msg`Every ${hours} hours`);
   }
   if (ms % 60_000 === 0) {
     const minutes = ms / 60_000;
-    return i18n._(msg`Every ${minutes} minutes`);
+    return minutes === 1 ? i18n._(msg`Every minute`) : i18n._(msg`Every ${minutes} minutes`);
   }
   const seconds = ms / 1000;
   return i18n._(msg`Every ${seconds} seconds`);
