@@ -37,7 +37,7 @@ describe('the report screens', () => {
     await form.getByLabel('Name').fill('Weekly by hand');
     await form.getByLabel('Dashboard').selectOption({ label: 'Reported dashboard' });
     await form.getByLabel('At a sending interval').check();
-    await form.getByLabel('Sending interval').fill('3600');
+    await form.getByLabel('Sending interval', { exact: true }).fill('3600');
     await form.getByLabel('User of the account').selectOption({ label: 'Ada Administrator' });
     await form.getByRole('button', { name: 'Add user' }).click();
     await expect.poll(() => form.getByTestId('report-recipient').count()).toBe(1);
