@@ -21,7 +21,11 @@ const FONTS = {
   regular: `${FONT_DIR}/DejaVuSans.ttf`,
   bold: `${FONT_DIR}/DejaVuSans-Bold.ttf`,
 };
-const haveDejaVu = fs.existsSync(FONTS.regular) && fs.existsSync(FONTS.bold);
+/** The font files, read once per process (each PDF embeds the glyphs it uses). */
+const dejaVu =
+  fs.existsSync(FONTS.regular) && fs.existsSync(FONTS.bold)
+    ? { regular: fs.readFileSync(FONTS.regular), bold: fs.readFileSync(FONTS.bold) }
+    : undefined;
 
 const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = 40;
@@ -519,9 +523,9 @@ export function renderPdf(content: ReportContent): Promise<Buffer> {
         Creator: 'plant',
       },
     });
-    if (haveDejaVu) {
-      doc.registerFont('regular', FONTS.regular);
-      doc.registerFont('bold', FONTS.bold);
+    if (dejaVu !== undefined) {
+      doc.registerFont('regular', dejaVu.regular);
+      doc.registerFont('bold', dejaVu.bold);
     } else {
       doc.registerFont('regular', 'Helvetica');
       doc.registerFont('bold', 'Helvetica-Bold');

@@ -427,6 +427,45 @@ describe('scheduled reports', () => {
     });
   });
 
+  it('sends an outside address nothing until it confirms, then only what every member sees', async () => {
+    const all = await dashboard('Outside', machines);
+    const created = await createReport({
+      name: 'Outside report',
+      dashboard_id: all,
+      interval_ms: 3_600_000,
+      recipients: [{ email: 'auditor@example.com' }],
+    });
+    const first = await s.call('POST', apiPaths.reportSend(created.id), { token: admin });
+    expect(dataOf<ReportRun>(first)).toMatchObject({ state: 'nobody' });
+    expect(dataOf<ReportRun>(first).recipients[0]).toMatchObject({
+      state: 'skipped',
+      reason: REPORT_SKIP_TEXTS.unconfirmed,
+    });
+    expect(mailsFor('Outside report')).toHaveLength(0);
+    // The address confirmed its invitation (the alarm recipients' confirm page).
+    await s.db
+      .updateTable('alarm_recipient_invites')
+      .set({ state: 'confirmed' })
+      .where('email', '=', 'auditor@example.com')
+      .execute();
+    const second = await s.call('POST', apiPaths.reportSend(created.id), { token: admin });
+    expect(dataOf<ReportRun>(second).state).toBe('sent');
+    const [mail] = await eventually(() =>
+      mailsFor('Outside report').length > 0 ? mailsFor('Outside report') : undefined,
+    );
+    expect(mail?.to).toEqual(['auditor@example.com']);
+    // The technician, a member who views data streams, sees 4 machines: so does the address.
+    const text = pdfText(pdfOf(mail?.raw ?? ''));
+    for (const m of machines) {
+      if (techAssets.has(m.assetId)) expect(text).toContain(m.name);
+      else expect(text).not.toContain(m.name);
+    }
+    await s.call('PUT', apiPaths.model('reports', created.id), {
+      token: admin,
+      json: { state: 'paused' },
+    });
+  });
+
   it('shows a failed PDF on the report and its run, and tries again later', async () => {
     const dash = await dashboard('Failing', machines.slice(0, 1));
     const created = await createReport({
