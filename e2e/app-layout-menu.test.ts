@@ -21,6 +21,7 @@ const ALL_ENTRIES = [
   'Templates',
   'Gateways',
   'Dashboards',
+  'Reports',
   'Service requests',
   'Past service requests',
   'Help center',
@@ -56,9 +57,9 @@ describe('the side menu', () => {
     await expect.poll(() => shell.menuEntries()).toEqual(ALL_ENTRIES);
   });
 
-  it('hides from a technician what its role may not open: Templates, Accounts and Security insights', async () => {
+  it('hides from a technician what its role may not open: Templates, Reports, Accounts and Security insights', async () => {
     const { shell } = await signedIn(DEMO_USERS.tech);
-    const hidden = ['Templates', 'Accounts', 'Security insights'];
+    const hidden = ['Templates', 'Reports', 'Accounts', 'Security insights'];
     await expect
       .poll(() => shell.menuEntries())
       .toEqual(ALL_ENTRIES.filter((e) => !hidden.includes(e)));
