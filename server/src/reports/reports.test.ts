@@ -6,7 +6,14 @@ import {
   type ReportAttributes,
   type ReportRun,
 } from '@plant/shared-schema';
-import { DEMO_ACCOUNTS, DEMO_USERS, TECHNICIAN_MACHINES } from '../seed/demo';
+import {
+  DEMO_ACCOUNTS,
+  DEMO_REPORT_DASHBOARD,
+  DEMO_REPORT_NAME,
+  DEMO_USERS,
+  seedDemoReport,
+  TECHNICIAN_MACHINES,
+} from '../seed/demo';
 import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
 import { mailAttachments, pdfPages, pdfText } from '../testing/pdf-text';
 import { startSmtp } from '../testing/smtp';
@@ -537,5 +544,34 @@ describe('scheduled reports', () => {
       .split('\f')
       .filter((p) => p.trim() !== '');
     for (const page of pages) expect(page).toContain(DEMO_ACCOUNTS.root);
+  });
+});
+
+describe('the demo (issue 31 item 6)', () => {
+  it('makes an active weekly report of "Plant overview" to the admin once that dashboard exists', async () => {
+    const reportsNamed = async () =>
+      (
+        await s.db
+          .selectFrom('models')
+          .select(['attributes'])
+          .where('account_id', '=', rootId)
+          .where('type', '=', 'report')
+          .execute()
+      )
+        .map((r) => JSON.parse(r.attributes) as ReportAttributes)
+        .filter((r) => r.name === DEMO_REPORT_NAME);
+    // Without the dashboard (the dashboards' seed makes it) there is nothing to mail.
+    await s.db.transaction().execute((trx) => seedDemoReport(trx, clock, rootId, adminId));
+    expect(await reportsNamed()).toEqual([]);
+    const dash = await dashboard(DEMO_REPORT_DASHBOARD, machines.slice(0, 4));
+    await s.db.transaction().execute((trx) => seedDemoReport(trx, clock, rootId, adminId));
+    const [demo] = await reportsNamed();
+    expect(demo).toMatchObject({
+      dashboard_id: dash,
+      state: 'active',
+      recipients: [{ user_id: adminId }],
+      schedule: { every: 'week', weekday: 1, at: '07:00' },
+    });
+    expect(demo?.next_at).toBeGreaterThan(clock.now());
   });
 });

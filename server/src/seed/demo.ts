@@ -278,7 +278,7 @@ export const DEMO_REPORT_NAME = 'Weekly plant overview';
  * Berlin, over the last week (issue 31 item 6). The dashboard is the dashboards' seed's: without
  * it (a seed that runs before it, or none) there is nothing to mail and no report is made.
  */
-async function seedDemoReport(
+export async function seedDemoReport(
   trx: Db,
   clock: Clock,
   accountId: string,
