@@ -32,7 +32,11 @@ function percentile(values: readonly number[], p: number): number {
  * The baseline: pdfkit alone drawing the same polylines (the same M4 points, already in memory)
  * on A4 pages, with no read, no layout of ours, no text but a title per chart.
  */
-function plainPdf(series: readonly (readonly Point[])[], from: number, to: number): Promise<Buffer> {
+function plainPdf(
+  series: readonly (readonly Point[])[],
+  from: number,
+  to: number,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: 'A4', margin: 40 });
     const chunks: Buffer[] = [];
