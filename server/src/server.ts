@@ -50,7 +50,7 @@ import type { Agent as HttpsAgent } from 'node:https';
 import { AlarmDispatcher } from './notify/dispatcher';
 import { ReportRunner, type PdfRenderer } from './reports/report-runner';
 import { ReportService } from './reports/report.service';
-import { renderPdf } from './reports/pdf';
+import { PdfThread } from './reports/pdf-thread';
 
 export interface ServerOptions {
   readonly config: Config;
@@ -316,6 +316,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const files = new FileService(db, blobs, services.models, log);
   // Reports' PDFs and CSVs in a blob store of their own: the file pruner keeps to file models'.
   const reportBlobs = new DiskBlobStore(path.join(config.dataDir, 'report-files'));
+  // Reports' PDFs are drawn on a thread of their own, off the event loop.
+  const pdfThread = new PdfThread();
   const reports = new ReportRunner({
     db,
     clock,
@@ -326,7 +328,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     mailer,
     blobs: reportBlobs,
     tickMs: config.reportTickMs,
-    ...(options.reportPdf === undefined ? {} : { renderPdf: options.reportPdf(renderPdf) }),
+    renderPdf:
+      options.reportPdf === undefined ? pdfThread.render : options.reportPdf(pdfThread.render),
   });
   const app = createApp(
     services,
@@ -407,6 +410,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await broker.stop();
       await machineData.stop();
       await dispatcher.stop();
+      await pdfThread.close();
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(force);
