@@ -515,15 +515,27 @@ describe('scheduled reports', () => {
       token: admin,
       json: {
         name: 'Long',
-        widgets: Array.from({ length: 6 }, (_, i) => ({
-          id: `t${i}`,
-          type: 'table',
-          x: 0,
-          y: i * 8,
-          w: 24,
-          h: 8,
-          streams: many.slice(0, 12).map((m) => m.stream),
-        })),
+        widgets: [
+          // Cyrillic: written in the embedded DejaVu Sans (Helvetica has none).
+          {
+            id: 'ru',
+            type: 'text',
+            x: 0,
+            y: 60,
+            w: 24,
+            h: 2,
+            options: { text: 'Сводка за неделю' },
+          },
+          ...Array.from({ length: 6 }, (_, i) => ({
+            id: `t${i}`,
+            type: 'table',
+            x: 0,
+            y: i * 8,
+            w: 24,
+            h: 8,
+            streams: many.slice(0, 12).map((m) => m.stream),
+          })),
+        ],
       },
     });
     const created = await createReport({
@@ -544,6 +556,7 @@ describe('scheduled reports', () => {
       .split('\f')
       .filter((p) => p.trim() !== '');
     for (const page of pages) expect(page).toContain(DEMO_ACCOUNTS.root);
+    expect(pdfText(pdf)).toContain('Сводка за неделю');
   });
 });
 
