@@ -54,6 +54,12 @@ export const REPORT_MAX_ATTEMPTS = 4;
 /** The wait before a failed run's next try: 1, 4, then 16 minutes. */
 export const retryDelayMs = (attempts: number): number => 60_000 * 4 ** Math.max(0, attempts - 1);
 
+/** One tick's reads of dashboards' data, by account, dashboard, asset, range and CSV. */
+type ReadCache = Map<
+  string,
+  Promise<{ data: ReportData; csvPoints: ReadonlyMap<string, readonly Point[]> }>
+>;
+
 /** What makes a PDF (tests put a failing one in front of the real one). */
 export type PdfRenderer = (content: ReportContent) => Promise<Buffer>;
 
@@ -143,11 +149,13 @@ export class ReportRunner implements ClusterWork {
   /** One look for work: the reports due, then the runs to try again. */
   async tick(): Promise<void> {
     const now = this.deps.clock.now();
+    // Reports due together over the same dashboard and range share one read of its data.
+    const reads: ReadCache = new Map();
     for (const accountId of await this.rows.accountsWithType(reportModel.type)) {
       for (const row of await this.rows.allOfTypes(accountId, [reportModel.type])) {
         const report = JSON.parse(row.attributes) as ReportAttributes;
         if (report.state !== 'active' || report.next_at === null || report.next_at > now) continue;
-        await this.due(accountId, row, report, report.next_at, now);
+        await this.due(accountId, row, report, report.next_at, now, reads);
       }
     }
     for (const run of await this.runs.toRetake(now, REPORT_MAX_ATTEMPTS)) {
@@ -162,6 +170,7 @@ export class ReportRunner implements ClusterWork {
     report: ReportAttributes,
     dueAt: number,
     now: number,
+    reads: ReadCache,
   ): Promise<void> {
     const run = this.newRun(accountId, row.id, report, dueAt, `${row.id}@${dueAt}`, false, now);
     const claimed = await this.runs.claim(accountId, run);
@@ -169,7 +178,7 @@ export class ReportRunner implements ClusterWork {
       next_at: nextRunAt(report, now, dueAt),
       ...(claimed ? { last_run: { id: run.id, at: dueAt, state: 'running', error: null } } : {}),
     });
-    if (claimed) await this.execute({ ...run, account_id: accountId });
+    if (claimed) await this.execute({ ...run, account_id: accountId }, reads);
   }
 
   private newRun(
@@ -223,8 +232,35 @@ export class ReportRunner implements ClusterWork {
     return this.execute(run);
   }
 
-  /** Reads what the report shows, once for all its recipients. */
+  /** Reads what the report shows, once for all its recipients (and reports due with it). */
   private async readData(
+    accountId: string,
+    report: ReportAttributes,
+    dashboard: DashboardAttributes,
+    run: ReportRunRow,
+    csv: boolean,
+    reads?: ReadCache,
+  ): Promise<{ data: ReportData; csvPoints: ReadonlyMap<string, readonly Point[]> }> {
+    const key = [accountId, report.dashboard_id, report.asset_id, run.from_ms, run.to_ms, csv].join(
+      '|',
+    );
+    let read = reads?.get(key);
+    if (read === undefined) {
+      read = this.readShared(accountId, report, dashboard, run, csv);
+      reads?.set(key, read);
+    }
+    const shared = await read;
+    return {
+      data: {
+        ...shared.data,
+        reportName: report.name,
+        tz: report.schedule?.tz ?? 'UTC',
+      },
+      csvPoints: shared.csvPoints,
+    };
+  }
+
+  private async readShared(
     accountId: string,
     report: ReportAttributes,
     dashboard: DashboardAttributes,
@@ -351,7 +387,7 @@ export class ReportRunner implements ClusterWork {
    * Makes and sends a claimed run for each recipient not yet done (a retry skips those sent or
    * skipped before), then records how it went on the run and as the report's `last_run`.
    */
-  async execute(run: ReportRunRow): Promise<ReportRunRow> {
+  async execute(run: ReportRunRow, reads?: ReadCache): Promise<ReportRunRow> {
     const accountId = run.account_id;
     const { clock, log } = this.deps;
     const before = new Map(
@@ -373,7 +409,14 @@ export class ReportRunner implements ClusterWork {
         const dashboard = JSON.parse(dashRow.attributes) as DashboardAttributes;
         const csv = report.attachments.includes('csv');
         const pdf = report.attachments.includes('pdf');
-        const { data, csvPoints } = await this.readData(accountId, report, dashboard, run, csv);
+        const { data, csvPoints } = await this.readData(
+          accountId,
+          report,
+          dashboard,
+          run,
+          csv,
+          reads,
+        );
         let outside: Viewer | undefined;
         await this.invites.ensure(
           accountId,
