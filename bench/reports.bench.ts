@@ -173,7 +173,7 @@ export async function benchReportPdf(): Promise<string[]> {
 }
 
 const DUE_REPORTS = Number(process.env.BENCH_REPORTS_DUE ?? 100);
-const INGEST_POINTS = Number(process.env.BENCH_REPORT_INGEST_POINTS ?? 100_000);
+const INGEST_POINTS = Number(process.env.BENCH_REPORT_INGEST_POINTS ?? 200_000);
 const ROUNDS = 2;
 
 /**
@@ -226,7 +226,14 @@ async function dueReports(origin: string, dataDir: string, config: GatewayConfig
   try {
     db.prepare(
       `UPDATE models SET attributes = json_set(attributes, '$.next_at', ?) WHERE type = 'report'`,
-    ).run(Date.now() + 300);
+    ).run(Date.now() - 1_000);
+    // The timed ingest starts once the scheduler has begun on them.
+    const started = Date.now();
+    const runs = db.prepare('SELECT count(*) AS n FROM report_runs');
+    while ((runs.get() as { n: number }).n === 0) {
+      if (Date.now() - started > 30_000) throw new Error('no report run began');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   } finally {
     db.close();
   }

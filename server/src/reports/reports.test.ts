@@ -343,6 +343,17 @@ describe('scheduled reports', () => {
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('application/pdf');
     expect(file.text.startsWith('%PDF')).toBe(true);
+    // Another account's user: the report, its runs and its files are unknown to it.
+    const south = await s.signIn(DEMO_USERS.south);
+    for (const [method, p] of [
+      ['GET', apiPaths.reportRuns(created.id)],
+      ['POST', apiPaths.reportSend(created.id)],
+      ['GET', apiPaths.reportRunFile(created.id, run?.id ?? '', pdf?.index ?? 0)],
+    ] as const) {
+      const answer = await s.call(method, p, { token: south });
+      expect([403, 404], `${method} ${p}`).toContain(answer.status);
+      expect(answer.text).not.toContain('Due now report');
+    }
     const tech = await s.signIn(DEMO_USERS.tech);
     const refused = await s.call(
       'GET',
