@@ -54,11 +54,25 @@ export const REPORT_MAX_ATTEMPTS = 4;
 /** The wait before a failed run's next try: 1, 4, then 16 minutes. */
 export const retryDelayMs = (attempts: number): number => 60_000 * 4 ** Math.max(0, attempts - 1);
 
-/** One tick's reads of dashboards' data, by account, dashboard, asset, range and CSV. */
-type ReadCache = Map<
-  string,
-  Promise<{ data: ReportData; csvPoints: ReadonlyMap<string, readonly Point[]> }>
->;
+/**
+ * What one tick reads once for every report due in it: dashboards' data (by account, dashboard,
+ * asset, range and CSV) and recipients' access (by account and user; the outside rule by account).
+ */
+interface ReadCache {
+  readonly data: Map<
+    string,
+    Promise<{ data: ReportData; csvPoints: ReadonlyMap<string, readonly Point[]> }>
+  >;
+  readonly members: Map<string, Promise<MemberView | undefined>>;
+  readonly outside: Map<string, Promise<Viewer>>;
+}
+
+/** A member as a recipient: its access, address and name. */
+interface MemberView {
+  readonly viewer: Viewer;
+  readonly email: string;
+  readonly label: string;
+}
 
 /** What makes a PDF (tests put a failing one in front of the real one). */
 export type PdfRenderer = (content: ReportContent) => Promise<Buffer>;
@@ -150,7 +164,7 @@ export class ReportRunner implements ClusterWork {
   async tick(): Promise<void> {
     const now = this.deps.clock.now();
     // Reports due together over the same dashboard and range share one read of its data.
-    const reads: ReadCache = new Map();
+    const reads: ReadCache = { data: new Map(), members: new Map(), outside: new Map() };
     for (const accountId of await this.rows.accountsWithType(reportModel.type)) {
       for (const row of await this.rows.allOfTypes(accountId, [reportModel.type])) {
         const report = JSON.parse(row.attributes) as ReportAttributes;
@@ -244,10 +258,10 @@ export class ReportRunner implements ClusterWork {
     const key = [accountId, report.dashboard_id, report.asset_id, run.from_ms, run.to_ms, csv].join(
       '|',
     );
-    let read = reads?.get(key);
+    let read = reads?.data.get(key);
     if (read === undefined) {
       read = this.readShared(accountId, report, dashboard, run, csv);
-      reads?.set(key, read);
+      reads?.data.set(key, read);
     }
     const shared = await read;
     return {
@@ -330,10 +344,26 @@ export class ReportRunner implements ClusterWork {
   }
 
   /** A member's access in the report's account (undefined: not a member who may use the app). */
-  private async memberViewer(
-    accountId: string,
-    userId: string,
-  ): Promise<{ viewer: Viewer; email: string; label: string } | undefined> {
+  private memberOf(accountId: string, userId: string, reads?: ReadCache) {
+    const key = `${accountId}|${userId}`;
+    let view = reads?.members.get(key);
+    if (view === undefined) {
+      view = this.memberViewer(accountId, userId);
+      reads?.members.set(key, view);
+    }
+    return view;
+  }
+
+  private outsideOf(accountId: string, reads?: ReadCache): Promise<Viewer> {
+    let view = reads?.outside.get(accountId);
+    if (view === undefined) {
+      view = this.outsideViewer(accountId);
+      reads?.outside.set(accountId, view);
+    }
+    return view;
+  }
+
+  private async memberViewer(accountId: string, userId: string): Promise<MemberView | undefined> {
     const session = await this.deps.users.sessionIn(userId, accountId);
     if (session === undefined || !mayUseApp(session.activeRoles.map((r) => r.slug)))
       return undefined;
@@ -418,15 +448,14 @@ export class ReportRunner implements ClusterWork {
           reads,
         );
         let outside: Viewer | undefined;
-        await this.invites.ensure(
-          accountId,
-          report.recipients.flatMap((r) => ('email' in r ? [r.email.toLowerCase()] : [])),
-          clock.now(),
+        const emails = report.recipients.flatMap((r) =>
+          'email' in r ? [r.email.toLowerCase()] : [],
         );
-        const invited = await this.invites.byEmails(
-          accountId,
-          report.recipients.flatMap((r) => ('email' in r ? [r.email.toLowerCase()] : [])),
-        );
+        if (emails.length > 0) await this.invites.ensure(accountId, emails, clock.now());
+        const invited =
+          emails.length === 0
+            ? new Map<string, { state: string }>()
+            : await this.invites.byEmails(accountId, emails);
         for (const r of report.recipients) {
           const key = recipientKey(r);
           const done = before.get(key);
@@ -445,7 +474,7 @@ export class ReportRunner implements ClusterWork {
           }
           let to: { viewer: Viewer; email: string; label: string } | undefined;
           if ('user_id' in r) {
-            to = await this.memberViewer(accountId, r.user_id);
+            to = await this.memberOf(accountId, r.user_id, reads);
             if (to === undefined) {
               outcomes.push({
                 key,
@@ -466,7 +495,7 @@ export class ReportRunner implements ClusterWork {
               });
               continue;
             }
-            outside ??= await this.outsideViewer(accountId);
+            outside ??= await this.outsideOf(accountId, reads);
             to = { viewer: outside, email: r.email, label: r.email };
           }
           // Each recipient's drawing is a stretch of CPU on the event loop: ingest and requests
