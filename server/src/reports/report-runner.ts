@@ -463,7 +463,9 @@ export class ReportRunner implements ClusterWork {
             outcomes.push(done);
             continue;
           }
-          if (error !== null) {
+          // A PDF that failed fails for the rest too: they wait for the retry. (A mail refused
+          // for one address does not hold up the others.)
+          if (error === REPORT_TEXTS.pdfFailed) {
             outcomes.push({
               key,
               label: done?.label ?? key.slice(2),
