@@ -9,7 +9,7 @@ export type ReportRunRow = Selectable<ReportRunsTable>;
 export interface StoredRecipient {
   /** `u:<user id>` or `e:<address>`. */
   readonly key: string;
-  /** What the runs list shows: the user's name and address, or the address. */
+  /** What the runs list shows: the user's name, or the outside address. */
   readonly label: string;
   readonly state: 'sent' | 'failed' | 'skipped' | 'waiting';
   readonly reason: string | null;

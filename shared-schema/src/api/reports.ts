@@ -33,7 +33,7 @@ export const reportRunFileSchema = z.object({
 export type ReportRunFile = z.infer<typeof reportRunFileSchema>;
 
 export const reportRunRecipientSchema = z.object({
-  /** The user's name and address, or the outside address. */
+  /** The user's name, or the outside address. */
   recipient: z.string(),
   state: z.enum(REPORT_DELIVERY_STATES),
   /** Why it was skipped or failed (REPORT_SKIP_TEXTS), else null. */
