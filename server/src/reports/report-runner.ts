@@ -521,7 +521,6 @@ export class ReportRunner implements ClusterWork {
           await new Promise((resolve) =>
             rest > 0 ? setTimeout(resolve, rest) : setImmediate(resolve),
           );
-          else await new Promise((resolve) => setImmediate(resolve));
           const began = performance.now();
           const content = contentFor(data, to.viewer);
           if (content === null) {
