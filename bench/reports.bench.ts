@@ -181,6 +181,9 @@ const ROUNDS = 2;
  * reports of it to the admin through the API, then makes them all due as the timed ingest starts
  * (their next time written in the database: the scheduler looks every second here).
  */
+/** When the bench's reports fell due (epoch ms). */
+let dueAt = 0;
+
 async function dueReports(origin: string, dataDir: string, config: GatewayConfig): Promise<void> {
   const streams = config.connections
     .flatMap((c) => c.datapoints)
@@ -226,7 +229,7 @@ async function dueReports(origin: string, dataDir: string, config: GatewayConfig
   try {
     db.prepare(
       `UPDATE models SET attributes = json_set(attributes, '$.next_at', ?) WHERE type = 'report'`,
-    ).run(Date.now() - 1_000);
+    ).run((dueAt = Date.now() - 1_000));
     // The timed ingest starts once the scheduler has begun on them.
     const started = Date.now();
     const runs = db.prepare('SELECT count(*) AS n FROM report_runs');
@@ -251,9 +254,28 @@ export async function benchReportIngest(): Promise<string[]> {
   const sent: number[] = [];
   const env = { REPORT_TICK_MS: '1000' };
   /** How many reports had been made and mailed when the ingest ended (written as .eml). */
+  const allSent: number[] = [];
   const mailed = async (_origin: string, dataDir: string) => {
-    const files = await fs.readdir(path.join(dataDir, 'mail')).catch(() => []);
-    sent.push(files.length);
+    const db = new Database(path.join(dataDir, 'platform.sqlite'), { readonly: true });
+    try {
+      const count = db.prepare(
+        `SELECT count(*) AS n, max(finished_at) AS last FROM report_runs WHERE state = 'sent'`,
+      );
+      sent.push((count.get() as { n: number }).n);
+      // Then every report out: how long after their time the last one was mailed.
+      const until = Date.now() + 150_000;
+      for (;;) {
+        const { n, last } = count.get() as { n: number; last: number | null };
+        if (n >= DUE_REPORTS) {
+          allSent.push((last ?? 0) - dueAt);
+          break;
+        }
+        if (Date.now() > until) throw new Error(`only ${n} reports mailed in 150 s`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      db.close();
+    }
   };
   for (let round = 0; round < ROUNDS; round += 1) {
     none.push((await wholePathIngest(env, { points: INGEST_POINTS })).perSecond);
@@ -270,5 +292,8 @@ export async function benchReportIngest(): Promise<string[]> {
     `  with ${DUE_REPORTS} reports due: ${ours.toFixed(0)} points/s; reports mailed by the ` +
       `ingest's end: ${sent.join(', ')}`,
     `  with none:             ${base.toFixed(0)} points/s`,
+    `report-due-all: ${(Math.max(...allSent) / 120_000).toFixed(2)} (the last of ${DUE_REPORTS} ` +
+      `reports due at once mailed ${allSent.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} ` +
+      `after their time / spec 001 §9's 2 minutes, target <= 1)`,
   ];
 }
