@@ -71,6 +71,8 @@ export async function wholePathIngest(
     readonly points?: number;
     /** Runs once the gateway's configuration is known, before the timed part (alarm rules). */
     readonly prepare?: (origin: string, dataDir: string, config: GatewayConfig) => Promise<void>;
+    /** Runs once the timed part is over, before the server stops (what else got done). */
+    readonly after?: (origin: string, dataDir: string) => Promise<void>;
   } = {},
 ): Promise<{ perSecond: number; points: { stream: string; ts: number; value: PointValue }[] }> {
   const count = options.points ?? POINTS;
@@ -128,6 +130,7 @@ export async function wholePathIngest(
     const oursMs = performance.now() - started;
     await uplink.stop();
     buffer.close();
+    await options.after?.(server.url, dataDir);
     return { perSecond: (count / oursMs) * 1_000, points };
   } finally {
     await server.stop();

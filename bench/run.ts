@@ -13,6 +13,7 @@ import { benchIngest } from './ingest.bench';
 import { benchLargeList } from './large-list.bench';
 import { benchListRows } from './list-rows.bench';
 import { benchScaleOut } from './scale-out.bench';
+import { benchReportIngest, benchReportPdf } from './reports.bench';
 import { benchLiveLatency } from './live-latency.bench';
 import { benchMqttlogs } from './mqttlogs.bench';
 import { benchStoreApply } from './store-apply.bench';
@@ -60,6 +61,9 @@ const benches: [string, () => Promise<string[]>][] = [
   // Issue 31: a dashboard of 12 line widgets over 24 h of 1 s data opened, vs uPlot drawing the
   // same M4 points already in a page; the offline first paint from the caches.
   ['dashboard', benchDashboard],
+  // Issue 31: a PDF of 12 widgets over 30 days (p95 under 5 s); ingest with 100 reports due.
+  ['report-pdf', benchReportPdf],
+  ['report-ingest', benchReportIngest],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {

@@ -26,6 +26,7 @@ const ALL_ENTRIES = [
   'Templates',
   'Gateways',
   'Dashboards',
+  'Reports',
   'Users',
   'Accounts',
 ];
@@ -68,9 +69,9 @@ describe('the side menu', () => {
     expect(await shell.currentEntry()).toBeNull();
   });
 
-  it('hides from a technician what its role may not open: Templates and Accounts', async () => {
+  it('hides from a technician what its role may not open: Templates, Reports and Accounts', async () => {
     const { shell } = await signedIn(DEMO_USERS.tech);
-    const hidden = ['Templates', 'Accounts'];
+    const hidden = ['Templates', 'Reports', 'Accounts'];
     await expect
       .poll(() => shell.menuEntries())
       .toEqual(ALL_ENTRIES.filter((e) => !hidden.includes(e)));

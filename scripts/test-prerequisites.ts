@@ -2,7 +2,8 @@
  * The first step of `npm test`: what the tests need from Debian and a fresh machine lacks.
  * Debian's chromium for the browser tests (DESIGN.md §7: never a downloaded browser); Debian's
  * postgresql for the server suite on Postgres, redis-server and nginx for the cluster tests
- * (DESIGN.md §11). They are installed with apt-get
+ * (DESIGN.md §11); poppler-utils (pdftotext, pdfinfo) to read reports' PDFs and fonts-dejavu-core,
+ * the font they are written in (issue 31). They are installed with apt-get
  * when the test runs as root; otherwise the run stops at once with one line naming the command.
  */
 import { spawnSync } from 'node:child_process';
@@ -40,6 +41,16 @@ const needs: { pkg: string; why: string; present: () => boolean }[] = [
     pkg: 'nginx',
     why: "the README's load-balancer example",
     present: () => spawnSync('/usr/sbin/nginx', ['-v'], { stdio: 'ignore' }).status === 0,
+  },
+  {
+    pkg: 'poppler-utils',
+    why: "reading the reports' PDFs (pdftotext)",
+    present: () => spawnSync('pdftotext', ['-v'], { stdio: 'ignore' }).status === 0,
+  },
+  {
+    pkg: 'fonts-dejavu-core',
+    why: "the reports' PDF font",
+    present: () => fs.existsSync('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'),
   },
 ];
 

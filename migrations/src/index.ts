@@ -20,6 +20,7 @@ import * as mutationWriter from './20261128000000-mutation-writer';
 import * as textByteOrder from './20261128000500-text-byte-order';
 import * as alarmDeliveryRate from './20261129000100-alarm-delivery-rate';
 import * as invitationRevoke from './20261129000200-invitation-revoke';
+import * as reportRuns from './20261129003100-report-runs';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '20261128000500-text-byte-order': textByteOrder,
   '20261129000100-alarm-delivery-rate': alarmDeliveryRate,
   '20261129000200-invitation-revoke': invitationRevoke,
+  '20261129003100-report-runs': reportRuns,
 };

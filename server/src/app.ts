@@ -20,6 +20,7 @@ import type { Services } from './services';
 import type { ValuesService } from './gateways/values.service';
 import type { FileService } from './files/file.service';
 import type { RecipientInvites } from './notify/recipient-invites';
+import type { ReportService } from './reports/report.service';
 
 /** Bodies past this are refused with 413 before they are read into memory. */
 export { MAX_BODY_BYTES };
@@ -37,6 +38,8 @@ export function createApp(
   mapTilesUrl?: string,
   /** Recipient invitations of the alarm dispatcher (`AlarmDispatcher.invites`). */
   alarmRecipients?: RecipientInvites,
+  /** Reports' runs and files (issue 31). */
+  reports?: ReportService,
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const proxies: ReadonlySet<string> = new Set(trustedProxies.map(exactAddress));
@@ -71,7 +74,7 @@ export function createApp(
   });
 
   const api = new Hono<AppEnv>();
-  const deps: ApiDeps = { services, log, values, files, push, alarmRecipients };
+  const deps: ApiDeps = { services, log, values, files, push, alarmRecipients, reports };
   for (const routes of API_ROUTE_MODULES) {
     const sub = routes(deps);
     if (sub !== null) api.route('/', sub);

@@ -48,6 +48,9 @@ import { loadVapidKeys } from './notify/channels/vapid-keys';
 import { createChannels } from './notify/channels';
 import type { Agent as HttpsAgent } from 'node:https';
 import { AlarmDispatcher } from './notify/dispatcher';
+import { ReportRunner, type PdfRenderer } from './reports/report-runner';
+import { ReportService } from './reports/report.service';
+import { PdfThread } from './reports/pdf-thread';
 
 export interface ServerOptions {
   readonly config: Config;
@@ -70,6 +73,8 @@ export interface ServerOptions {
   readonly dispatch?: boolean;
   /** Tests only: pre-processing in a sandbox of this process's own, with these limits. */
   readonly sandbox?: SandboxOptions;
+  /** Tests only: what makes reports' PDFs (one that fails first, say). */
+  readonly reportPdf?: (real: PdfRenderer) => PdfRenderer;
 }
 
 /**
@@ -137,6 +142,8 @@ export interface RunningServer {
   readonly machineData: MachineData;
   /** Alarm notifications: who is told what, when (issue 17). */
   readonly dispatcher: AlarmDispatcher;
+  /** Reports' runs (issue 31): `tick()` looks for work now, as the leader's loop does. */
+  readonly reports: ReportRunner;
   /** Resolves when background work (mails) started so far is done. */
   idle(): Promise<void>;
   /** Stops accepting, lets open requests finish (at most 10 s), then closes the database. */
@@ -307,6 +314,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const valuePruner = new ValuePruner(store, clock, log, () => accounts.valueRetention());
   const blobs = new DiskBlobStore(path.join(config.dataDir, 'files'));
   const files = new FileService(db, blobs, services.models, log);
+  // Reports' PDFs and CSVs in a blob store of their own: the file pruner keeps to file models'.
+  const reportBlobs = new DiskBlobStore(path.join(config.dataDir, 'report-files'));
+  // Reports' PDFs are drawn on a thread of their own, off the event loop.
+  const pdfThread = new PdfThread();
+  const reports = new ReportRunner({
+    db,
+    clock,
+    log,
+    models: services.models,
+    users: services.users,
+    store,
+    mailer,
+    blobs: reportBlobs,
+    tickMs: config.reportTickMs,
+    renderPdf:
+      options.reportPdf === undefined ? pdfThread.render : options.reportPdf(pdfThread.render),
+  });
   const app = createApp(
     services,
     log,
@@ -317,6 +341,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     config.trustedProxies,
     config.mapTilesUrl,
     dispatcher.invites,
+    new ReportService(db, reports, reportBlobs),
   );
 
   const server = await new Promise<Server>((resolve, reject) => {
@@ -363,6 +388,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       pruner,
       recordPruner,
       new FilePruner(db, clock, log, blobs),
+      // Reports due: made and mailed once in the cluster.
+      reports,
       // Gateways left online by a process that died: offline once no live process links them.
       ...(cluster.shared ? [presenceSweep(machineData, log, config.clusterHeartbeatMs)] : []),
     ],
@@ -383,6 +410,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await broker.stop();
       await machineData.stop();
       await dispatcher.stop();
+      await pdfThread.close();
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(force);
@@ -405,6 +433,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     broker,
     machineData,
     dispatcher,
+    reports,
     idle: () => background.drain(),
     stop,
   };

@@ -45,6 +45,13 @@ export const apiPaths = {
   accountAlarmHistory: () => 'alarm-history',
   /** The active account's alarm settings (AlarmSettings): GET, PUT. */
   alarmSettings: () => 'account/alarm-settings',
+  /** Sends a report now (POST; report::edit): answers the run (ReportRun). */
+  reportSend: (reportId: string) => `reports/${seg(reportId)}/send`,
+  /** A report's runs, newest first (ReportRun[]). */
+  reportRuns: (reportId: string) => `reports/${seg(reportId)}/runs`,
+  /** One file of a run (GET), served with the reader's access checked. */
+  reportRunFile: (reportId: string, runId: string, index: number) =>
+    `reports/${seg(reportId)}/runs/${seg(runId)}/files/${index}`,
   passwordForgot: () => 'password/forgot',
   passwordReset: () => 'password/reset',
   collection: (collection: string) => seg(collection),

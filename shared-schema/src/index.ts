@@ -23,6 +23,7 @@ export * from './api/members';
 export * from './api/profile';
 export * from './api/alarms';
 export * from './api/alarm-recipients';
+export * from './api/reports';
 export * from './api/account-admin';
 export * from './api/design-images';
 export * from './api/static-conf';

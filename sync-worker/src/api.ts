@@ -276,6 +276,8 @@ export interface CallOptions {
   readonly quiet?: boolean;
   /** The answer is text (GET style's stylesheet), not an envelope: `data` is the string. */
   readonly text?: boolean;
+  /** The answer is bytes (a report's PDF): `data` is a Blob. */
+  readonly binary?: boolean;
   /**
    * The answer as it came, whatever its status (the API reference's "Try it"): `data` is
    * `{ status, body }` (the parsed JSON, or the text when it is none), and nothing else happens:

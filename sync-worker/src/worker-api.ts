@@ -325,6 +325,7 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
         ...(body === undefined ? {} : { body }),
         quiet: callOptions.quiet === true,
         text: callOptions.text === true,
+        binary: callOptions.binary === true,
         raw: callOptions.raw === true,
       };
       const running = engine;

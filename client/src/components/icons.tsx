@@ -48,6 +48,13 @@ export const IconDashboard = icon(
     <rect x="4" y="15" width="7" height="5" rx="1" />
   </>,
 );
+export const IconReport = icon(
+  'Report',
+  <>
+    <path d="M6.5 3.5h7.5l4 4v13h-11.5Z" />
+    <path d="M14 3.5v4h4M9.5 17v-3M12.5 17v-5M15.5 17v-2" />
+  </>,
+);
 export const IconHelp = icon(
   'Help',
   <>

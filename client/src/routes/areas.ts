@@ -13,6 +13,7 @@ import { homeArea } from '../features/home/routes';
 import { integrationArea } from '../features/integration/routes';
 import { qrArea } from '../features/qr/routes';
 import { reportArea } from '../features/report/routes';
+import { reportsArea } from '../features/reports/routes';
 import { securityInsightsArea } from '../features/security-insights/routes';
 import { serviceArea } from '../features/service/routes';
 import { singleArea } from '../features/single/routes';
@@ -50,6 +51,7 @@ export const AREAS: readonly AreaDefinition[] = [
   versionsArea,
   gatewaysArea,
   dashboardsArea,
+  reportsArea,
   translationsArea,
   themesArea,
   reportArea,

@@ -400,7 +400,32 @@ export interface AlarmRecipientInvitesTable {
   lease_until: number | null;
 }
 
+/** One run of a report (reports/report-runs.repository.ts): made and sent once per run_key. */
+export interface ReportRunsTable {
+  id: string;
+  account_id: string;
+  report_id: string;
+  /** `<report id>@<due ms>` (or `…@now:<ms>` for "Send now"): unique across the cluster. */
+  run_key: string;
+  due_at: number;
+  manual: number;
+  from_ms: number;
+  to_ms: number;
+  state: 'running' | 'sent' | 'failed' | 'nobody';
+  error: string | null;
+  attempts: number;
+  retry_at: number | null;
+  lease_until: number | null;
+  /** JSON: StoredRecipient[]. */
+  recipients: string;
+  /** JSON: StoredFile[]. */
+  files: string;
+  created_at: number;
+  finished_at: number | null;
+}
+
 export interface Database {
+  report_runs: ReportRunsTable;
   alarm_states: AlarmStatesTable;
   alarm_events: AlarmEventsTable;
   alarm_deliveries: AlarmDeliveriesTable;

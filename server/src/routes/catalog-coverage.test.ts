@@ -29,6 +29,8 @@ function registeredRoutes(): string[] {
     undefined,
     // The alarm recipients' routes are mounted only when given: the server always gives them.
     standIn<NonNullable<Args[8]>>(),
+    // So are the reports' (issue 31).
+    standIn<NonNullable<Args[9]>>(),
   );
   const keys = app.routes
     // Middleware (app.use, the body limits on `${API_BASE}/*`) is not a route of its own.

@@ -6,6 +6,7 @@ import type { AppEnv } from '../http/context';
 import type { Logger } from '../logger';
 import type { RecipientInvites } from '../notify/recipient-invites';
 import type { Services } from '../services';
+import type { ReportService } from '../reports/report.service';
 import { accountAdminRoutes } from './account-admin';
 import { alarmRecipientRoutes } from './alarm-recipients';
 import { alarmRoutes } from './alarms';
@@ -17,6 +18,7 @@ import { invitationRoutes } from './invitations';
 import { memberRoutes } from './members';
 import { modelRoutes } from './models';
 import { oauthRoutes } from './oauth';
+import { reportRoutes } from './reports';
 import { openapiRoutes } from './openapi';
 import { roleRoutes } from './roles';
 import { subscriptionRoutes } from './subscriptions';
@@ -34,6 +36,8 @@ export interface ApiDeps {
   readonly push: PushKey;
   /** Recipient invitations of the alarm dispatcher; without them their routes are not mounted. */
   readonly alarmRecipients: RecipientInvites | undefined;
+  /** Reports' runs and files (issue 31); without them their routes are not mounted. */
+  readonly reports: ReportService | undefined;
 }
 
 /** One area's sub-app under the API base, or null when this process does not serve it. */
@@ -61,6 +65,7 @@ export const API_ROUTE_MODULES: readonly ApiRouteModule[] = [
   ({ alarmRecipients }) =>
     alarmRecipients === undefined ? null : alarmRecipientRoutes(alarmRecipients),
   ({ services }) => alarmRoutes(services),
+  ({ services, reports }) => (reports === undefined ? null : reportRoutes(services, reports)),
   () => openapiRoutes(),
   // Last: its /:collection paths must not shadow the fixed paths above.
   ({ services, log }) => modelRoutes(services, log),

@@ -196,6 +196,8 @@ export async function seedDemo(
     );
     await seedDemoAlarms(trx, clock, root.id, rootMachines, ids.admin);
     await seedDemoDashboard(trx, clock, root.id, rootMachines);
+    // After the demo dashboards: the weekly report mails "Plant overview" (issue 31 item 6).
+    await seedDemoReport(trx, clock, root.id, ids.admin);
     // The smartphone demo (template and asset) in the machine builder's account.
     return [...machines, await seedDemoSmartphone(trx, clock, root.id)];
   });
@@ -335,4 +337,39 @@ async function seedDemoDashboard(
     body: { name: DEMO_DASHBOARD, widgets },
   });
   return answer.body.data?.id ?? '';
+}
+
+/** The demo's dashboard that the weekly report mails (issue 31 item 6). */
+export const DEMO_REPORT_DASHBOARD = DEMO_DASHBOARD;
+export const DEMO_REPORT_NAME = 'Weekly plant overview';
+
+/**
+ * An active weekly report of the dashboard "Plant overview" to the admin, Mondays at 07:00 in
+ * Berlin, over the last week (issue 31 item 6). The dashboard is the dashboards' seed's: without
+ * it (a seed that runs before it, or none) there is nothing to mail and no report is made.
+ */
+export async function seedDemoReport(
+  trx: Db,
+  clock: Clock,
+  accountId: string,
+  adminId: string,
+): Promise<void> {
+  const dashboards = await new ModelRepository(trx).allOfTypes(accountId, ['dashboard']);
+  const dashboard = dashboards.find(
+    (row) => (JSON.parse(row.attributes) as { name?: string }).name === DEMO_REPORT_DASHBOARD,
+  );
+  if (dashboard === undefined) return;
+  await new ModelService(trx, clock, new ChangeFeed()).applyIn(trx, accountId, {
+    kind: 'create',
+    collection: 'reports',
+    body: {
+      name: DEMO_REPORT_NAME,
+      dashboard_id: dashboard.id,
+      range: { kind: 'relative', last: 1, unit: 'weeks' },
+      schedule: { every: 'week', at: '07:00', weekday: 1, monthday: null, tz: 'Europe/Berlin' },
+      recipients: [{ user_id: adminId }],
+      attachments: ['pdf'],
+      state: 'active',
+    },
+  });
 }

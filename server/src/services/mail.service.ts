@@ -7,6 +7,12 @@ export interface Mail {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  /** Files sent with it (a report's PDF and CSV). */
+  readonly attachments?: readonly {
+    readonly filename: string;
+    readonly content: Buffer;
+    readonly contentType: string;
+  }[];
 }
 
 /**
@@ -27,7 +33,12 @@ export class Mailer {
   }
 
   async send(mail: Mail): Promise<void> {
-    const info: unknown = await this.transport.sendMail({ from: this.options.from, ...mail });
+    const { attachments, ...plain } = mail;
+    const info: unknown = await this.transport.sendMail({
+      from: this.options.from,
+      ...plain,
+      ...(attachments === undefined ? {} : { attachments: attachments.map((a) => ({ ...a })) }),
+    });
     if (this.options.smtpUrl !== undefined) {
       this.log.info('mail sent', { to: mail.to, subject: mail.subject });
       return;

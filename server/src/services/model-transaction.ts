@@ -32,6 +32,8 @@ import {
   alarmAckModel,
   type AlarmAckAttributes,
   type DatastreamAttributes,
+  reportModel,
+  type ReportAttributes,
 } from '@plant/shared-schema';
 import { z } from 'zod';
 import type { Db } from '../db/database';
@@ -45,6 +47,8 @@ import type { AccessDecision } from './access-decision';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import { acknowledgeIn, standDownIn, type Acknowledged } from '../alarms/acknowledge';
 import { AlarmRepository } from '../repositories/alarm.repository';
+import { reportWriteProblems } from '../reports/report-rules';
+import { nextRunAt } from '../reports/schedule';
 
 type Draft = Omit<ModelUpdate, 'muid' | 'ts' | 'seq'>;
 
@@ -252,6 +256,9 @@ export class ModelTransaction {
     this.mayCreateIn(assetId);
     this.refuseContradicted(contradicted);
     await this.check(attributes, Object.keys(attributes), modelId);
+    // A report's next time is the server's (a schedule in its time zone, or an interval).
+    if (this.def.type === reportModel.type && !this.asServer)
+      attributes.next_at = nextRunAt(attributes as ReportAttributes, this.now);
     if (await this.models.idTaken(modelId)) {
       throw new DomainError('conflict', 'This id is already taken.', {
         fields: { id: ['This id is already taken.'] },
@@ -347,6 +354,15 @@ export class ModelTransaction {
         this.now,
       );
       if (status !== undefined) after.status = changed.status = status;
+    }
+    if (
+      this.def.type === reportModel.type &&
+      !this.asServer &&
+      ['schedule', 'interval_ms', 'state'].some((k) => k in changed)
+    ) {
+      // A new schedule, interval or state moves the next time (null while paused).
+      const next = nextRunAt(after as ReportAttributes, this.now);
+      if (next !== after.next_at) after.next_at = changed.next_at = next;
     }
     // Only what this write changes is checked: a reference that went stale under another
     // model's delete must not block edits of unrelated fields.
@@ -620,6 +636,15 @@ export class ModelTransaction {
       Object.assign(problems, await this.tagProblems(attributes, selfId));
     }
     if (this.def.type === 'alarm') Object.assign(problems, await this.alarmChecks(attributes));
+    if (this.def.type === reportModel.type) {
+      const report = attributes as ReportAttributes;
+      Object.assign(problems, await reportWriteProblems(this.trx, this.accountId, report, touched));
+      // The dashboard it mails is one the writer sees (an asset's dashboard: that asset's).
+      if (touched.has('dashboard_id') && problems.dashboard_id === undefined) {
+        const dashboard = await this.models.find(this.accountId, 'dashboard', report.dashboard_id);
+        if (dashboard !== undefined) this.maySee(dashboard.asset_id);
+      }
+    }
     if (this.def.type === 'datastream' && (touched.has('type') || touched.has('unit')))
       Object.assign(problems, await this.streamOfAlarms(attributes, selfId));
     if (Object.keys(problems).length > 0) throw invalidInput(problems);

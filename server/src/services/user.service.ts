@@ -51,12 +51,14 @@ export class UserService {
     userId: string,
     internalFeaturesDisabled: boolean,
     narrowed?: TokenNarrowing,
+    /** Another account than the user's active one (a report made for a recipient there). */
+    inAccountId?: string,
   ): Promise<Session> {
     const user = await this.users.findById(userId);
     if (user === undefined) throw new DomainError('unauthenticated', 'Unauthenticated.');
     // The app's own sign-in reads its active account beside the roles, as before tokens had roles;
     // a scoped token's account is its role's, known once the roles are read.
-    const activeId = narrowed === undefined ? user.active_account_id : null;
+    const activeId = narrowed === undefined ? (inAccountId ?? user.active_account_id) : null;
     const [allRoles, featureFlags, ownAccount] = await Promise.all([
       this.users.allRoles(user.id),
       this.access.featureFlags(),
@@ -135,6 +137,16 @@ export class UserService {
       ctx,
       access,
     };
+  }
+
+  /**
+   * The user's session in an account of its choosing (not its active one), as if it worked there:
+   * what a report made for that user may show (DESIGN.md §10: the same decision). Undefined when
+   * the user is not a member there.
+   */
+  async sessionIn(userId: string, accountId: string): Promise<Session | undefined> {
+    const session = await this.session(userId, false, undefined, accountId);
+    return session.activeAccount?.id === accountId ? session : undefined;
   }
 
   /** A user as the caller may see it: itself, or a member of its active account with user::view. */

@@ -18,6 +18,7 @@ import { testDatabase, type DatabaseCopy, type TestDatabase } from './test-datab
 import type { TestLocale } from './local-postgres';
 import type { AuthLimits } from '../services/auth.service';
 import type { BatchRateLimits } from '../gateways/batch-rate';
+import type { PdfRenderer } from '../reports/report-runner';
 
 /** A clock the test moves by hand (token and reset-link expiry without waiting). */
 export class ManualClock implements Clock {
@@ -92,6 +93,8 @@ export interface TestServerOptions {
   postgresLocale?: TestLocale;
   /** Limits of a pre-processing sandbox of the server's own (a longer time limit, say). */
   sandbox?: SandboxOptions;
+  /** What makes reports' PDFs, from the real one (a renderer that fails first, say). */
+  reportPdf?: (real: PdfRenderer) => PdfRenderer;
 }
 
 /** One HTTP request from a chosen local address (fetch cannot pick its source address). */
@@ -314,6 +317,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.pushAgent === undefined ? {} : { testPush: { agent: options.pushAgent } }),
     ...(options.dispatch === undefined ? {} : { dispatch: options.dispatch }),
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+    ...(options.reportPdf === undefined ? {} : { reportPdf: options.reportPdf }),
   });
 
   const { call, signIn, clientId } = await apiClient(server.url);

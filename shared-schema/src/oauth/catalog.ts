@@ -1,5 +1,6 @@
 import { ACCOUNT_ROUTES } from './catalog-routes/account';
 import { DATA_ROUTES } from './catalog-routes/data';
+import { REPORT_ROUTES } from './catalog-routes/reports';
 import { SESSION_ROUTES } from './catalog-routes/session';
 import type { ApiRoute, RouteAccess } from './route-access';
 
@@ -24,6 +25,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...SESSION_ROUTES,
   ...ACCOUNT_ROUTES,
   ...DATA_ROUTES,
+  ...REPORT_ROUTES,
 ];
 
 const byKey: ReadonlyMap<string, ApiRoute> = new Map(

@@ -39,6 +39,7 @@ import { StreamGroups } from './stream-groups';
 import { AssetPhoto } from './file-image';
 import { AlarmSeverityBadge, useAlarmSummary } from '../alarms/alarm-summary';
 import { Name } from '../../components/name';
+import { AssetReports } from '../reports/asset-reports';
 
 /* The alarms' section (with its table and form) is its own chunk: the page shows without it. */
 const AlarmsSection = lazy(() =>
@@ -209,6 +210,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
       <Suspense fallback={null}>
         <OwnDashboards assetId={model.id} templateId={null} />
       </Suspense>
+      <AssetReports assetId={model.id} />
 
       <Stack gap="sm">
         <Group justify="space-between">

@@ -8,6 +8,7 @@ const DevicesListPage = lazyPage(() => import('./devices-list-page'), 'DevicesLi
 const DeviceDetailsPage = lazyPage(() => import('./device-details-page'), 'DeviceDetailsPage');
 const StreamPage = lazyPage(() => import('./stream-page'), 'StreamPage');
 const DemoDevicePage = lazyPage(() => import('../templates/demo-pages'), 'DemoDevicePage');
+const AssetReportPage = lazyPage(() => import('../reports/report-page'), 'ReportPage');
 
 /** The assets (/app/devices): the overview, and one asset's details, streams and screens. */
 export const devicesArea: AreaDefinition = {
@@ -35,7 +36,7 @@ export const devicesArea: AreaDefinition = {
           area(d, 'dashboard/$dashboardid', msg`Dashboard`, {
             component: () => <DashboardPage />,
           }),
-          area(d, 'report/$reportid', msg`Report`),
+          area(d, 'report/$reportid', msg`Report`, { component: () => <AssetReportPage /> }),
           area(d, 'eventinspection/$opportunityid', msg`Event inspection`),
           area(d, 'i/$integrationslug', msg`Integration`),
           area(d, 'servicebooklet', msg`Service booklet`),

@@ -48,6 +48,7 @@ export const SEGMENT_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   platforms: msg`Platforms`,
   qr: msg`QR codes`,
   report: msg`Report`,
+  reports: msg`Reports`,
   roles: msg`Roles`,
   scan: msg`Scan`,
   scene: msg`Scene`,

@@ -26,6 +26,7 @@ export type MenuIconName =
   | 'home'
   | 'palette'
   | 'release'
+  | 'report'
   | 'service'
   | 'shield'
   | 'template'
