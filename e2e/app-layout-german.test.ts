@@ -24,6 +24,7 @@ const GERMAN_MENU = {
     'Vorlagen',
     'Gateways',
     'Dashboards',
+    'Berichte',
     'Benutzer',
     'Konten',
   ],

@@ -34,7 +34,7 @@ describe('roles, synced', () => {
 
     const box = (tab: typeof first) =>
       tab.page
-        .getByRole('group', { name: 'Dashboards' })
+        .getByRole('group', { name: 'Reports' })
         .getByRole('checkbox', { name: 'View', exact: true });
     await expect.poll(() => box(first).isChecked()).toBe(false);
     await expect.poll(() => box(second).isChecked()).toBe(false);
@@ -44,7 +44,7 @@ describe('roles, synced', () => {
     await expect.poll(() => box(second).isChecked()).toBe(true);
     await expect
       .poll(async () => (await technicianRole(admin.token)).permissions)
-      .toContain('dashboard::view');
+      .toContain('report::view');
 
     // And back: the second admin renames the role, the first sees the new name.
     const nameField = second.page.getByRole('textbox', { name: 'Name' });

@@ -4,6 +4,7 @@ import { boundedJson } from '../api/json-value';
 import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
 import { checkWidgetOptions } from './widget-options';
+import { WIDGET_TYPES } from './widget-types';
 
 /**
  * Dashboards (DESIGN.md §12, spec 001 §1 to §4, §9): a name, a time range every widget shares, and
@@ -18,18 +19,7 @@ export const DASHBOARD_MAX_ROWS = 400;
 export const DASHBOARD_MAX_WIDGETS = 48;
 export const WIDGET_MAX_STREAMS = 12;
 
-export const WIDGET_TYPES = [
-  'line',
-  'value',
-  'gauge',
-  'state',
-  'bar',
-  'table',
-  'alarms',
-  'map',
-  'text',
-] as const;
-export type WidgetType = (typeof WIDGET_TYPES)[number];
+export { WIDGET_TYPES, type WidgetType } from './widget-types';
 
 export const RANGE_UNITS = ['hours', 'days', 'weeks', 'months'] as const;
 export type RangeUnit = (typeof RANGE_UNITS)[number];

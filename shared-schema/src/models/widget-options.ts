@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { WidgetType } from './dashboard';
+import type { WidgetType } from './widget-types';
 import { WIDGET_OPTION_TEXTS } from './widget-options-texts';
 
 export { WIDGET_OPTION_TEXTS } from './widget-options-texts';

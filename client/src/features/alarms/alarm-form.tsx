@@ -2,17 +2,14 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
-  ActionIcon,
   Alert,
   Button,
   Checkbox,
-  Fieldset,
   Group,
   NativeSelect,
   SimpleGrid,
   Stack,
   Switch,
-  Table,
   Text,
   TextInput,
 } from '@mantine/core';
@@ -22,7 +19,6 @@ import {
   ALARM_CONDITIONS,
   ALARM_KINDS,
   ALARM_SEVERITIES,
-  emailField,
   suggestAlarmTuning,
   uuidv7,
   type AlarmChannel,
@@ -30,6 +26,7 @@ import {
 } from '@plant/shared-schema';
 import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
 import { callErrorText } from '../../i18n/server-texts';
+import { RecipientsEditor } from './recipients-editor';
 import { onSyncEvent } from '../../sync/bridge';
 import { syncStatusAtom } from '../../sync/status';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
@@ -42,10 +39,8 @@ import {
   type DraftErrors,
   type DraftRecipient,
 } from './alarm-draft';
-import { userDisplayName } from './alarm-parts';
 import { alarmText, channelLabel, conditionLabel, kindLabel, severityLabel } from './alarm-texts';
 import { TryRule, useTrialHistory } from './try-rule';
-import { Name } from '../../components/name';
 
 export interface AlarmFormProps {
   /** The alarm edited; absent: a new one. */
@@ -138,6 +133,17 @@ export function AlarmForm(props: AlarmFormProps) {
       return next;
     });
   };
+  // A recipient's channel on or off; the channels keep their order.
+  const toggleChannel = (index: number, channel: AlarmChannel) =>
+    set('recipients', {
+      recipients: draft.recipients.map((r, i) => {
+        if (i !== index) return r;
+        const channels = r.channels.includes(channel)
+          ? r.channels.filter((c) => c !== channel)
+          : ALARM_CHANNELS.filter((c) => c === channel || r.channels.includes(c));
+        return { ...r, channels };
+      }),
+    });
 
   // The server's refusal of the write, on its fields; its confirmation closes the form.
   const saved = useLiveModel('alarm', waitingFor ?? '');
@@ -353,11 +359,26 @@ export function AlarmForm(props: AlarmFormProps) {
           onChange={(e) => set('enabled', { enabled: e.currentTarget.checked })}
           data-testid="alarm-form-enabled"
         />
-        <Recipients
+        <RecipientsEditor
           recipients={draft.recipients}
           error={shown('recipients')}
           rowError={(i) => shown(`recipients.${i}`)}
           onChange={(recipients) => set('recipients', { recipients })}
+          make={(who): DraftRecipient => ({ ...who, channels: ['mail'] })}
+          empty={<Trans>Nobody is told yet: add users of the account or email addresses.</Trans>}
+          testId="alarm-recipients"
+          columns={ALARM_CHANNELS.map((c) => ({
+            key: c,
+            header: channelLabel(i18n, c),
+            cell: (r: DraftRecipient, i: number, whoText: string) => (
+              <Checkbox
+                aria-label={t`${channelLabel(i18n, c)} for ${{ whoText: isolate(whoText) }}`}
+                checked={r.channels.includes(c)}
+                onChange={() => toggleChannel(i, c)}
+              />
+            ),
+          }))}
+          translate={(text) => alarmText(i18n, text)}
         />
         {formError === null ? null : (
           <Alert color="red" role="alert" data-testid="alarm-form-error">
@@ -477,148 +498,5 @@ function StreamPickers(props: {
         data-field="datastream_id"
       />
     </SimpleGrid>
-  );
-}
-
-/** Who is told: users of the account or outside addresses, each with its channels. */
-function Recipients(props: {
-  readonly recipients: readonly DraftRecipient[];
-  readonly error: string | undefined;
-  readonly rowError: (index: number) => string | undefined;
-  readonly onChange: (recipients: DraftRecipient[]) => void;
-}) {
-  const { t, i18n } = useLingui();
-  const users = useLiveQuery({ type: 'user', limit: 1000 });
-  const [user, setUser] = useState('');
-  const [email, setEmail] = useState('');
-  const [emailError, setEmailError] = useState<string | null>(null);
-  const list = props.recipients;
-  // The names of the list's users from the one query above, not a watch per recipient.
-  const names = new Map((users?.items ?? []).map((u) => [u.id, userDisplayName(u.attributes)]));
-  const taken = new Set(list.map((r) => ('user_id' in r ? r.user_id : '')));
-  const addUser = () => {
-    if (user === '') return;
-    props.onChange([...list, { user_id: user, channels: ['mail'] }]);
-    setUser('');
-  };
-  const addEmail = () => {
-    const parsed = emailField.safeParse(email);
-    if (!parsed.success) {
-      setEmailError(alarmText(i18n, parsed.error.issues[0]?.message ?? ''));
-      return;
-    }
-    setEmailError(null);
-    props.onChange([...list, { email: parsed.data, channels: ['mail'] }]);
-    setEmail('');
-  };
-  const toggle = (index: number, channel: AlarmChannel) =>
-    props.onChange(
-      list.map((r, i) => {
-        if (i !== index) return r;
-        const channels = r.channels.includes(channel)
-          ? r.channels.filter((c) => c !== channel)
-          : ALARM_CHANNELS.filter((c) => c === channel || r.channels.includes(c));
-        return { ...r, channels };
-      }),
-    );
-  return (
-    <Fieldset legend={t`Recipients`} data-field="recipients" tabIndex={-1}>
-      <Stack gap="xs">
-        {list.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            <Trans>Nobody is told yet: add users of the account or email addresses.</Trans>
-          </Text>
-        ) : (
-          <Table data-testid="alarm-recipients">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">
-                  <Trans>Recipient</Trans>
-                </Table.Th>
-                {ALARM_CHANNELS.map((c) => (
-                  <Table.Th scope="col" key={c}>
-                    {channelLabel(i18n, c)}
-                  </Table.Th>
-                ))}
-                <Table.Th scope="col">
-                  <Trans>Remove</Trans>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((r, i) => {
-                const whoText = 'user_id' in r ? (names.get(r.user_id) ?? r.user_id) : r.email;
-                const rowError = props.rowError(i);
-                return (
-                  <Table.Tr
-                    key={'user_id' in r ? r.user_id : r.email}
-                    data-testid="alarm-recipient"
-                  >
-                    <Table.Td>
-                      <Name>{whoText}</Name>
-                      {rowError === undefined ? null : (
-                        <Text size="xs" c="red" role="alert">
-                          {rowError}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    {ALARM_CHANNELS.map((c) => (
-                      <Table.Td key={c}>
-                        <Checkbox
-                          aria-label={t`${channelLabel(i18n, c)} for ${{ whoText: isolate(whoText) }}`}
-                          checked={r.channels.includes(c)}
-                          onChange={() => toggle(i, c)}
-                        />
-                      </Table.Td>
-                    ))}
-                    <Table.Td>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={t`Remove ${{ whoText: isolate(whoText) }}`}
-                        onClick={() => props.onChange(list.filter((_, j) => j !== i))}
-                      >
-                        ×
-                      </ActionIcon>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        )}
-        {props.error === undefined ? null : (
-          <Text size="sm" c="red" role="alert">
-            {props.error}
-          </Text>
-        )}
-        <Group align="flex-end" gap="xs">
-          <NativeSelect
-            label={t`User of the account`}
-            value={user}
-            onChange={(e) => setUser(e.currentTarget.value)}
-            data={[
-              { value: '', label: t`Choose a user` },
-              ...(users?.items ?? [])
-                .filter((u) => !taken.has(u.id))
-                .map((u) => ({ value: u.id, label: names.get(u.id) ?? u.id })),
-            ]}
-          />
-          <Button variant="light" onClick={addUser} disabled={user === ''}>
-            <Trans>Add user</Trans>
-          </Button>
-          <TextInput
-            label={t`Email address`}
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={emailError}
-          />
-          <Button variant="light" onClick={addEmail} disabled={email.trim() === ''}>
-            <Trans>Add address</Trans>
-          </Button>
-        </Group>
-      </Stack>
-    </Fieldset>
   );
 }

@@ -10,7 +10,7 @@ import {
   Switch,
   TextInput,
 } from '@mantine/core';
-import { isolate, datastreamGroupAttributesSchema, type ModelInput } from '@plant/shared-schema';
+import { isolate, modelNameField, type ModelInput } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
@@ -20,6 +20,12 @@ import { useWriteOutcome } from '../../sync/write-outcome';
 import { textOf } from './asset-texts';
 
 type StreamGroup = LocalModel<'datastreamgroup'>;
+
+/**
+ * A group's name is checked as its model checks it (the shared name field), without the
+ * streams' module and its code rules, which the asset's page would otherwise load at once.
+ */
+const groupName = modelNameField;
 
 /** The drag data of a group being moved (its id). */
 export const GROUP_DRAG_TYPE = 'application/x-plant-stream-group';
@@ -51,7 +57,7 @@ export function NewGroupForm(props: { readonly assetId: string; readonly count: 
   const [problem, setProblem] = useState<string | null>(null);
   if (!can('datastream::create')) return null;
   const create = async () => {
-    const checked = datastreamGroupAttributesSchema.shape.name.safeParse(name);
+    const checked = groupName.safeParse(name);
     if (!checked.success) {
       setProblem(translateServerText(i18n, checked.error.issues[0]?.message ?? ''));
       return;
@@ -155,7 +161,7 @@ export function GroupSettings(props: {
   const update = async (changes: Partial<ModelInput<'datastreamgroup'>>) =>
     took(await syncWorker().writes.update('datastreamgroup', group.id, changes));
   const rename = async () => {
-    const checked = datastreamGroupAttributesSchema.shape.name.safeParse(name);
+    const checked = groupName.safeParse(name);
     if (!checked.success) {
       setProblem(translateServerText(i18n, checked.error.issues[0]?.message ?? ''));
       return;

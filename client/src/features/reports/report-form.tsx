@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
-  ActionIcon,
   Alert,
   Button,
   Checkbox,
@@ -13,19 +12,16 @@ import {
   SimpleGrid,
   Stack,
   Switch,
-  Table,
   Text,
   TextInput,
 } from '@mantine/core';
-import { emailField, isolate, uuidv7, type ReportRecipient } from '@plant/shared-schema';
+import { uuidv7 } from '@plant/shared-schema';
 import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
-import { Name } from '../../components/name';
 import { callErrorText } from '../../i18n/server-texts';
 import { onSyncEvent } from '../../sync/bridge';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncStatusAtom } from '../../sync/status';
 import { syncWorker } from '../../sync/worker';
-import { userDisplayName } from '../alarms/alarm-parts';
 import {
   checkDraft,
   draftOf,
@@ -36,6 +32,7 @@ import {
   type ReportDraft,
 } from './report-draft';
 import { reportText, unitLabel, weekdayLabel } from './report-texts';
+import { RecipientsEditor } from '../alarms/recipients-editor';
 
 export interface ReportFormProps {
   /** The report edited; absent: a new one. */
@@ -321,11 +318,16 @@ export function ReportForm(props: ReportFormProps) {
             ) : null}
           </Stack>
         </Fieldset>
-        <Recipients
+        <RecipientsEditor
           recipients={draft.recipients}
           error={shown('recipients')}
           rowError={(i) => shown(`recipients.${i}`)}
           onChange={(recipients) => set('recipients', { recipients })}
+          make={(who) => who}
+          empty={<Trans>Nobody gets it yet: add users of the account or email addresses.</Trans>}
+          testId="report-recipients"
+          addressNote={<Trans>Gets reports once the address confirms.</Trans>}
+          translate={(text) => reportText(i18n, text)}
         />
         <Fieldset legend={t`Attachments`} data-field="attachments" tabIndex={-1}>
           <Group gap="md">
@@ -366,128 +368,5 @@ export function ReportForm(props: ReportFormProps) {
         </Group>
       </Stack>
     </form>
-  );
-}
-
-/** Who gets it: users of the account (by mail) or outside addresses (once they confirm). */
-function Recipients(props: {
-  readonly recipients: readonly ReportRecipient[];
-  readonly error: string | undefined;
-  readonly rowError: (index: number) => string | undefined;
-  readonly onChange: (recipients: ReportRecipient[]) => void;
-}) {
-  const { t, i18n } = useLingui();
-  const users = useLiveQuery({ type: 'user', limit: 1000 });
-  const [user, setUser] = useState('');
-  const [email, setEmail] = useState('');
-  const [emailError, setEmailError] = useState<string | null>(null);
-  const list = props.recipients;
-  const names = new Map((users?.items ?? []).map((u) => [u.id, userDisplayName(u.attributes)]));
-  const taken = new Set(list.map((r) => ('user_id' in r ? r.user_id : '')));
-  const addUser = () => {
-    if (user === '') return;
-    props.onChange([...list, { user_id: user }]);
-    setUser('');
-  };
-  const addEmail = () => {
-    const parsed = emailField.safeParse(email);
-    if (!parsed.success) {
-      setEmailError(reportText(i18n, parsed.error.issues[0]?.message ?? ''));
-      return;
-    }
-    setEmailError(null);
-    props.onChange([...list, { email: parsed.data }]);
-    setEmail('');
-  };
-  return (
-    <Fieldset legend={t`Recipients`} data-field="recipients" tabIndex={-1}>
-      <Stack gap="xs">
-        {list.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            <Trans>Nobody gets it yet: add users of the account or email addresses.</Trans>
-          </Text>
-        ) : (
-          <Table data-testid="report-recipients">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">
-                  <Trans>Recipient</Trans>
-                </Table.Th>
-                <Table.Th scope="col">
-                  <Trans>Remove</Trans>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((r, i) => {
-                const whoText = 'user_id' in r ? (names.get(r.user_id) ?? r.user_id) : r.email;
-                const rowError = props.rowError(i);
-                return (
-                  <Table.Tr
-                    key={'user_id' in r ? r.user_id : r.email}
-                    data-testid="report-recipient"
-                  >
-                    <Table.Td>
-                      <Name>{whoText}</Name>
-                      {'email' in r ? (
-                        <Text size="xs" c="dimmed">
-                          <Trans>Gets reports once the address confirms.</Trans>
-                        </Text>
-                      ) : null}
-                      {rowError === undefined ? null : (
-                        <Text size="xs" c="red" role="alert">
-                          {rowError}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={t`Remove ${{ whoText: isolate(whoText) }}`}
-                        onClick={() => props.onChange(list.filter((_, j) => j !== i))}
-                      >
-                        ×
-                      </ActionIcon>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        )}
-        {props.error === undefined ? null : (
-          <Text size="sm" c="red" role="alert">
-            {props.error}
-          </Text>
-        )}
-        <Group align="flex-end" gap="xs">
-          <NativeSelect
-            label={t`User of the account`}
-            value={user}
-            onChange={(e) => setUser(e.currentTarget.value)}
-            data={[
-              { value: '', label: t`Choose a user` },
-              ...(users?.items ?? [])
-                .filter((u) => !taken.has(u.id))
-                .map((u) => ({ value: u.id, label: names.get(u.id) ?? u.id })),
-            ]}
-          />
-          <Button variant="light" onClick={addUser} disabled={user === ''}>
-            <Trans>Add user</Trans>
-          </Button>
-          <TextInput
-            label={t`Email address`}
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={emailError}
-          />
-          <Button variant="light" onClick={addEmail} disabled={email.trim() === ''}>
-            <Trans>Add address</Trans>
-          </Button>
-        </Group>
-      </Stack>
-    </Fieldset>
   );
 }

@@ -19,6 +19,7 @@ const AREAS: ReadonlyMap<string, MessageDescriptor> = new Map([
   ['users', msg`Users`],
   ['roles', msg`Roles`],
   ['dashboards', msg`Dashboards`],
+  ['reports', msg`Reports`],
   ['helpcenter', msg`Help center`],
   ['security', msg`Security insights`],
 ]);

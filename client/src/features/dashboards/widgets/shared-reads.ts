@@ -13,7 +13,7 @@ import { callApi } from '../../../session/api';
 import { sessionEpochAtom } from '../../../sync/status';
 import { proxy, syncWorker } from '../../../sync/worker';
 import { SharedStore } from './shared-store';
-import type { WidgetContext } from './index';
+import type { WidgetContext } from './widget-props';
 
 /*
  * The widgets' reads through the worker (DESIGN.md §8, §12): a stream's history over the
