@@ -102,6 +102,15 @@ describe('dashboard widgets', () => {
 
     // The history of the range, drawn; the latest value on the value widget and the gauge.
     await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBe(115);
+    // The plot takes its cell but for the legend below it, once uPlot's stylesheet has laid the
+    // legend out in a line (measured before that, the legend took the cell and the plot 80 px).
+    const free = () =>
+      chart.evaluate((box) => {
+        const wrap = box.querySelector('.u-wrap')?.clientHeight ?? 0;
+        const legend = (box.querySelector('.u-legend') as HTMLElement | null)?.offsetHeight ?? 0;
+        return box.clientHeight - wrap - legend;
+      });
+    await expect.poll(free).toBeLessThanOrEqual(8);
     await expect.poll(() => value.textContent()).toBe('44 °C');
     // The stream the technician may not see: 'Not available', nothing of its values.
     await expect.poll(() => body('secret').getByTestId('widget-not-available').count()).toBe(1);

@@ -223,11 +223,17 @@ function LineChart({
       },
     };
     const made = new uPlot(opts, [[], ...streams.map(() => [])], el);
-    // The legend (the values under the pointer) sits below the plot, inside the cell.
-    const legend = made.root.querySelector<HTMLElement>('.u-legend')?.offsetHeight ?? 0;
-    if (legend > 0) {
-      made.setSize({ width: size.width, height: Math.max(80, size.height - legend - 4) });
-    }
+    // The legend (the values under the pointer) sits below the plot, inside the cell. Its height
+    // changes once uPlot's stylesheet (loaded with this chunk, maybe after it ran) lays it out
+    // in a line: the plot takes the rest of the cell each time the legend's height changes.
+    const legend = made.root.querySelector<HTMLElement>('.u-legend');
+    const fit = () => {
+      const height = Math.max(80, size.height - (legend?.offsetHeight ?? 0) - 4);
+      if (made.height !== height) made.setSize({ width: size.width, height });
+    };
+    fit();
+    const legendSize = new ResizeObserver(fit);
+    if (legend !== null) legendSize.observe(legend);
     el.dataset.ready = 'true';
     // A double-click goes back to the range before zooming in.
     const onDoubleClick = () => {
@@ -239,6 +245,7 @@ function LineChart({
     made.over.addEventListener('dblclick', onDoubleClick);
     plot.current = made;
     return () => {
+      legendSize.disconnect();
       made.over.removeEventListener('dblclick', onDoubleClick);
       made.destroy();
       plot.current = null;
