@@ -107,7 +107,7 @@ describe('dashboard widgets', () => {
     const free = () =>
       chart.evaluate((box) => {
         const wrap = box.querySelector('.u-wrap')?.clientHeight ?? 0;
-        const legend = (box.querySelector('.u-legend') as HTMLElement | null)?.offsetHeight ?? 0;
+        const legend = box.querySelector<HTMLElement>('.u-legend')?.offsetHeight ?? 0;
         return box.clientHeight - wrap - legend;
       });
     await expect.poll(free).toBeLessThanOrEqual(8);
