@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useAtomValue } from 'jotai';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -24,11 +23,9 @@ import {
   type AlarmChannel,
   type AlarmTuning,
 } from '@plant/shared-schema';
-import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
-import { callErrorText } from '../../i18n/server-texts';
+import type { LocalModel } from '@plant/sync-worker/api';
 import { RecipientsEditor } from './recipients-editor';
-import { onSyncEvent } from '../../sync/bridge';
-import { syncStatusAtom } from '../../sync/status';
+import { useConfirmedWrite } from '../../sync/confirmed-write';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import {
@@ -51,9 +48,6 @@ export interface AlarmFormProps {
   readonly onDone: (savedId: string | null) => void;
 }
 
-/** The server's answer to the write, once it is sent (ms): past it, the form closes anyway. */
-const CONFIRM_WAIT_MS = 8_000;
-
 /**
  * The alarm form (issue 17 items 1, 3): kind, name, limits, condition, severity, unit (the
  * stream's, prefilled), delay, hysteresis, minutes for no-data and offline alarms, recipients
@@ -74,14 +68,20 @@ export function AlarmForm(props: AlarmFormProps) {
   );
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<DraftErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [waitingFor, setWaitingFor] = useState<string | null>(null);
+  const {
+    serverErrors,
+    setServerErrors,
+    formError,
+    setFormError,
+    waitingFor,
+    showWorkerError,
+    waitOrClose,
+  } = useConfirmedWrite<DraftErrors>(
+    'alarm',
+    (id) => props.onDone(id),
+    (text) => alarmText(i18n, text),
+  );
   const form = useRef<HTMLFormElement>(null);
-  const onDone = useRef(props.onDone);
-  useEffect(() => {
-    onDone.current = props.onDone;
-  });
 
   const streamState = useLiveModel('datastream', draft.streamId);
   const stream = streamState.name === 'found' ? streamState.model : null;
@@ -144,46 +144,6 @@ export function AlarmForm(props: AlarmFormProps) {
         return { ...r, channels };
       }),
     });
-
-  // The server's refusal of the write, on its fields; its confirmation closes the form.
-  const saved = useLiveModel('alarm', waitingFor ?? '');
-  useEffect(() => {
-    if (waitingFor === null) return;
-    const off = onSyncEvent((event) => {
-      if (event.name !== 'write-rejected' || event.write.id !== waitingFor) return;
-      setWaitingFor(null);
-      const fields = Object.fromEntries(
-        Object.entries(event.fields ?? {}).map(([k, v]) => [k, v[0] ?? '']),
-      );
-      setServerErrors(fields);
-      if (Object.keys(fields).length === 0) setFormError(alarmText(i18n, event.message));
-    });
-    const timer = setTimeout(() => onDone.current(waitingFor), CONFIRM_WAIT_MS);
-    return () => {
-      off();
-      clearTimeout(timer);
-    };
-  }, [waitingFor, i18n]);
-  useEffect(() => {
-    if (waitingFor !== null && saved.name === 'found' && !saved.model.pending) {
-      onDone.current(waitingFor);
-    }
-  }, [waitingFor, saved]);
-
-  const showWorkerError = (error: WorkerError) => {
-    const fields = Object.fromEntries(
-      Object.entries(error.fields ?? {}).map(([k, v]) => [k, v[0] ?? '']),
-    );
-    setServerErrors(fields);
-    if (Object.keys(fields).length === 0) setFormError(alarmText(i18n, callErrorText(error)));
-  };
-
-  const status = useAtomValue(syncStatusAtom);
-  /** Online, the server's answer is awaited (its refusal shows here); offline the write waits. */
-  const waitOrClose = (id: string) => {
-    if (status.connection.name === 'connected') setWaitingFor(id);
-    else props.onDone(id);
-  };
 
   const save = async () => {
     setSubmitted(true);

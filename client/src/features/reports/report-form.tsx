@@ -1,5 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
-import { useAtomValue } from 'jotai';
+import { useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -16,11 +15,9 @@ import {
   TextInput,
 } from '@mantine/core';
 import { uuidv7 } from '@plant/shared-schema';
-import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
-import { callErrorText } from '../../i18n/server-texts';
-import { onSyncEvent } from '../../sync/bridge';
-import { useLiveModel, useLiveQuery } from '../../sync/hooks';
-import { syncStatusAtom } from '../../sync/status';
+import type { LocalModel } from '@plant/sync-worker/api';
+import { useConfirmedWrite } from '../../sync/confirmed-write';
+import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import {
   checkDraft,
@@ -43,9 +40,6 @@ export interface ReportFormProps {
   readonly onDone: (savedId: string | null) => void;
 }
 
-/** The server's answer to the write, once it is sent (ms): past it, the form closes anyway. */
-const CONFIRM_WAIT_MS = 8_000;
-
 /**
  * The report form (issue 31 item 4): name, dashboard, range (the last N hours, days, weeks or
  * months), a schedule (daily, weekly or monthly at a time in a time zone) or a sending interval
@@ -59,14 +53,20 @@ export function ReportForm(props: ReportFormProps) {
   const [draft, setDraft] = useState<ReportDraft>(() => draftOf(props.report?.attributes ?? null));
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<DraftErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [waitingFor, setWaitingFor] = useState<string | null>(null);
+  const {
+    serverErrors,
+    setServerErrors,
+    formError,
+    setFormError,
+    waitingFor,
+    showWorkerError,
+    waitOrClose,
+  } = useConfirmedWrite<DraftErrors>(
+    'report',
+    (id) => props.onDone(id),
+    (text) => reportText(i18n, text),
+  );
   const form = useRef<HTMLFormElement>(null);
-  const onDone = useRef(props.onDone);
-  useEffect(() => {
-    onDone.current = props.onDone;
-  });
 
   // The dashboards it may mail: the account's, and (for an asset's report) the asset's own.
   const dashboards = useLiveQuery({ type: 'dashboard', limit: 1000 });
@@ -90,45 +90,6 @@ export function ReportForm(props: ReportFormProps) {
       );
       return Object.keys(next).length === Object.keys(e).length ? e : next;
     });
-  };
-
-  // The server's refusal of the write, on its fields; its confirmation closes the form.
-  const saved = useLiveModel('report', waitingFor ?? '');
-  useEffect(() => {
-    if (waitingFor === null) return;
-    const off = onSyncEvent((event) => {
-      if (event.name !== 'write-rejected' || event.write.id !== waitingFor) return;
-      setWaitingFor(null);
-      const fields = Object.fromEntries(
-        Object.entries(event.fields ?? {}).map(([k, v]) => [k, v[0] ?? '']),
-      );
-      setServerErrors(fields);
-      if (Object.keys(fields).length === 0) setFormError(reportText(i18n, event.message));
-    });
-    const timer = setTimeout(() => onDone.current(waitingFor), CONFIRM_WAIT_MS);
-    return () => {
-      off();
-      clearTimeout(timer);
-    };
-  }, [waitingFor, i18n]);
-  useEffect(() => {
-    if (waitingFor !== null && saved.name === 'found' && !saved.model.pending) {
-      onDone.current(waitingFor);
-    }
-  }, [waitingFor, saved]);
-
-  const showWorkerError = (error: WorkerError) => {
-    const fields = Object.fromEntries(
-      Object.entries(error.fields ?? {}).map(([k, v]) => [k, v[0] ?? '']),
-    );
-    setServerErrors(fields);
-    if (Object.keys(fields).length === 0) setFormError(reportText(i18n, callErrorText(error)));
-  };
-
-  const status = useAtomValue(syncStatusAtom);
-  const waitOrClose = (id: string) => {
-    if (status.connection.name === 'connected') setWaitingFor(id);
-    else props.onDone(id);
   };
 
   const save = async () => {
