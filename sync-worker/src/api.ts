@@ -376,8 +376,36 @@ export interface ValuesArea {
     query: HistoryQuery,
     callback: (result: HistoryResult) => void,
   ): Promise<Unsubscribe>;
+  /**
+   * Several watches in one call (a dashboard's widgets): streams' history, assets' latest values
+   * and models, as `watchHistory`, `watchAsset` and `data.watch` answer them. Their answers come
+   * in batches, each with its watch's index: the first ones wait a moment for the others (the
+   * page draws them at once), later ones go together when they come close. The handle stops
+   * some (by index) or all of them; release it once all are stopped.
+   */
+  watchMany(
+    watches: readonly ManyWatch[],
+    callback: (answers: readonly ManyAnswer[]) => void,
+  ): Promise<ManyWatches>;
   /** How much the values cache holds (bytes as counted for its bound). */
   cacheSize(): Promise<{ bytes: number; chunks: number; maxBytes: number }>;
+}
+
+/** One watch of `values.watchMany`. */
+export type ManyWatch =
+  | { readonly kind: 'history'; readonly query: HistoryQuery }
+  | { readonly kind: 'asset'; readonly asset: string }
+  | { readonly kind: 'model'; readonly type: ModelType; readonly id: string };
+
+/** A watch's answer: what its own call would have given (a model: null while it is missing). */
+export interface ManyAnswer {
+  readonly index: number;
+  readonly value: HistoryResult | AssetValues | LocalModel | null;
+}
+
+/** The watches of one `watchMany` call: `stop()` ends them all, `stop([i])` the i-th. */
+export interface ManyWatches {
+  stop(indexes?: readonly number[]): void;
 }
 
 /** A gateway terminal's answer (spec 000 §2): who ran what, and what came back. */

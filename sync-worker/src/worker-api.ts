@@ -3,6 +3,7 @@ import type {
   DataArea,
   FilesArea,
   HttpArea,
+  ManyWatch,
   Result,
   SessionArea,
   SessionOptions,
@@ -18,6 +19,7 @@ import { STOPPED_STATUS, SyncEngine, type EngineOptions } from './engine';
 import { alwaysLeader, webLocksLeader, type LeaderLock } from './leader';
 import type { Logger } from './log';
 import { QueryHub } from './query/query-hub';
+import { watchMany } from './values/watch-many';
 import { userDexiePrefix, userValuesPrefix, valuesDatabaseName } from './store/database-name';
 import {
   deleteDatabase,
@@ -261,6 +263,24 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     watchHistory(query, callback) {
       if (engine === undefined) return Promise.resolve(remote(() => undefined));
       return Promise.resolve(remote(engine.values.watchHistory(query, callback)));
+    },
+    watchMany(watches, callback) {
+      const running = engine;
+      const hub = queries;
+      if (running === undefined || hub === undefined) {
+        return Promise.resolve(Comlink.proxy({ stop: () => undefined }));
+      }
+      const open = (watch: ManyWatch, onValue: (value: unknown) => void): (() => void) => {
+        switch (watch.kind) {
+          case 'history':
+            return running.values.watchHistory(watch.query, onValue);
+          case 'asset':
+            return running.values.watchAsset(watch.asset, onValue);
+          case 'model':
+            return hub.watch(watch.type, watch.id, onValue);
+        }
+      };
+      return Promise.resolve(Comlink.proxy(watchMany(watches, open, callback)));
     },
     async cacheSize() {
       if (engine === undefined) return { bytes: 0, chunks: 0, maxBytes: 0 };

@@ -194,16 +194,18 @@ export class ValuesHub {
 
   /**
    * Reads streams' values over [from, to] at `points` each from the server into the cache, the
-   * span marked as read (up to SETTLE_MS before now). Answers false when the server could not be
-   * reached.
+   * span marked as read (up to SETTLE_MS before now). Answers whether the server could be reached
+   * and how many points came.
    */
   async fill(
     reads: readonly { stream: string; from: number; to: number }[],
     step: number,
-  ): Promise<boolean> {
+  ): Promise<{ reached: boolean; points: number }> {
     const now = this.now();
     let reached = true;
+    let count = 0;
     const store = async (values: StreamValues, from: number, to: number) => {
+      count += values.points.length;
       const end = Math.min(to, now - SETTLE_MS);
       await this.cache.put(
         values.stream,
@@ -247,7 +249,7 @@ export class ValuesHub {
         for (const values of list) await store(values, from, to);
       }
     }
-    return reached;
+    return { reached, points: count };
   }
 
   // ---- live subscriptions -------------------------------------------------------------------
@@ -377,7 +379,7 @@ class AssetWatch implements Watch {
     }
     if (reads.length === 0) return;
     const from = Math.min(...reads.map((r) => r.from));
-    const reached = await this.hub.fill(
+    const { reached } = await this.hub.fill(
       reads.map((r) => ({ ...r, from })),
       step,
     );
@@ -494,13 +496,19 @@ class HistoryWatch implements Watch {
       this.offline = false;
       return;
     }
-    this.loading = true;
-    this.post.schedule();
-    const reached = await this.hub.fill(reads, step);
+    // Only the moving range's newest moments missing (read again on every open and refill): no
+    // 'loading' for them, and no new answer unless they held points or the server was not there.
+    const tail = reads.every((r) => r.from >= to - 2 * SETTLE_MS - step);
+    if (!tail) {
+      this.loading = true;
+      this.post.schedule();
+    }
+    const { reached, points } = await this.hub.fill(reads, step);
     if (this.ended) return;
+    const changed = !tail || points > 0 || this.offline !== !reached;
     this.loading = false;
     this.offline = !reached;
-    this.post.schedule();
+    if (changed) this.post.schedule();
   }
 
   live(message: LiveValues): void {

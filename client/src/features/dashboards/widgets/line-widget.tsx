@@ -95,20 +95,41 @@ function LineChart({
   );
   const levelsKey = JSON.stringify(levels);
 
+  // The cell's size from the observer's entries (reading it while the other charts are being
+  // made would force a layout per chart).
   useEffect(() => {
     const el = box.current;
     if (el === null) return;
-    const measure = () =>
-      setSize({ width: Math.floor(el.clientWidth), height: Math.floor(el.clientHeight) });
-    const observer = new ResizeObserver(measure);
+    const observer = new ResizeObserver((entries) => {
+      const rect = entries.at(-1)?.contentRect;
+      if (rect === undefined) return;
+      const next = { width: Math.floor(rect.width), height: Math.floor(rect.height) };
+      setSize((was) => (was.width === next.width && was.height === next.height ? was : next));
+    });
     observer.observe(el);
-    measure();
     return () => observer.disconnect();
   }, []);
 
+  // The chart is made once its cell has a size and every stream's first answer is here (made
+  // with its points: one drawing, not an empty one and then the points); a new size or range
+  // only resizes or redraws it.
+  const ready =
+    size.width > 0 &&
+    histories.length === streams.length &&
+    histories.every((h) => h !== undefined);
+  const sizeNow = useRef(size);
+  sizeNow.current = size;
+  const rangeNow = useRef({ from, to });
+  rangeNow.current = { from, to };
+  const data = useMemo(() => alignSeries(histories, streams.length), [histories, streams.length]);
+  const dataNow = useRef(data);
+  dataNow.current = data;
+  const drawn = useRef<uPlot.AlignedData | null>(null);
+  const drawnRange = useRef('');
+
   useEffect(() => {
     const el = box.current;
-    if (el === null || size.width === 0 || streams.length === 0) return;
+    if (el === null || !ready || streams.length === 0) return;
     const steps = uPlot.paths.stepped?.({ align: 1 });
     const units = [...new Set(shapes.filter((s) => !isStepped(s)).map((s) => s.unit))];
     const onlySteps = units.length === 0;
@@ -116,7 +137,12 @@ function LineChart({
       const shape = shapes[i] as StreamShape;
       return isStepped(shape) ? `steps${i}` : `unit:${shape.unit}`;
     };
-    const scales: uPlot.Scales = { x: { time: true, range: () => [from / 1000, to / 1000] } };
+    const scales: uPlot.Scales = {
+      x: {
+        time: true,
+        range: () => [rangeNow.current.from / 1000, rangeNow.current.to / 1000],
+      },
+    };
     shapes.forEach((shape, i) => {
       const key = scaleOf(i);
       if (isStepped(shape)) {
@@ -139,13 +165,12 @@ function LineChart({
             : { range: (_u, min, max) => [lo ?? min, hi ?? max] };
       }
     });
+    const { dayLabel, timeLabel, axisNumber } = tickFormats(i18n.locale);
     const xLabel = (ts: number, step: number) => {
       const date = new Date(ts * 1000);
       const midnight = date.getHours() === 0 && date.getMinutes() === 0;
-      if (step * 1000 >= DAY || (midnight && step < 86_400)) {
-        return i18n.date(date, { day: 'numeric', month: 'short' });
-      }
-      return i18n.date(date, { hour: '2-digit', minute: '2-digit' });
+      if (step * 1000 >= DAY || (midnight && step < 86_400)) return dayLabel.format(date);
+      return timeLabel.format(date);
     };
     const axes: uPlot.Axis[] = [
       {
@@ -173,14 +198,14 @@ function LineChart({
           side: k === 0 ? 3 : 1,
           grid: { show: k === 0 },
           ...(unit === '' ? {} : { label: unit, labelSize: 18 }),
-          values: (_u, splits) => splits.map((s) => i18n.number(s, { maximumFractionDigits: 3 })),
+          values: (_u, splits) => splits.map((s) => axisNumber.format(s)),
           size: 56,
         });
       });
     }
     const opts: uPlot.Options = {
-      width: size.width,
-      height: Math.max(80, size.height),
+      width: sizeNow.current.width,
+      height: plotHeight(sizeNow.current.height, streams.length),
       cursor: { drag: { x: true, y: false, setScale: false } },
       scales,
       axes,
@@ -222,17 +247,21 @@ function LineChart({
         ],
       },
     };
-    const made = new uPlot(opts, [[], ...streams.map(() => [])], el);
-    // The legend (the values under the pointer) sits below the plot, inside the cell. Its height
-    // changes once uPlot's stylesheet (loaded with this chunk, maybe after it ran) lays it out
-    // in a line: the plot takes the rest of the cell each time the legend's height changes.
+    const made = new uPlot(opts, dataNow.current.aligned, el);
+    drawn.current = dataNow.current.aligned;
+    drawnRange.current = `${rangeNow.current.from}-${rangeNow.current.to}`;
+    // The legend (the values under the pointer) sits below the plot, inside the cell: the plot
+    // takes the rest. Its height is known once laid out (uPlot's stylesheet, loaded with this
+    // chunk, may come after): the observer's entry gives it without forcing a layout, and the
+    // next chart of as many streams starts from it.
     const legend = made.root.querySelector<HTMLElement>('.u-legend');
-    const fit = () => {
-      const height = Math.max(80, size.height - (legend?.offsetHeight ?? 0) - 4);
-      if (made.height !== height) made.setSize({ width: size.width, height });
-    };
-    fit();
-    const legendSize = new ResizeObserver(fit);
+    const legendSize = new ResizeObserver((entries) => {
+      const entry = entries.at(-1);
+      if (entry === undefined) return;
+      const height = entry.borderBoxSize?.[0]?.blockSize ?? entry.contentRect.height;
+      legendHeights.set(streams.length, Math.ceil(height));
+      fitPlot(made, sizeNow.current, streams.length);
+    });
     if (legend !== null) legendSize.observe(legend);
     el.dataset.ready = 'true';
     // A double-click goes back to the range before zooming in.
@@ -250,26 +279,26 @@ function LineChart({
       made.destroy();
       plot.current = null;
     };
-    // `shapes`, `streams` and `levels` are read through shapeKey and levelsKey.
+    // `shapes`, `streams` and `levels` are read through shapeKey and levelsKey; the size, range
+    // and points through their refs (they change the chart below, not make it anew).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [size.width, size.height, from, to, shapeKey, levelsKey, options.min, options.max, i18n, t]);
+  }, [ready, shapeKey, levelsKey, options.min, options.max, i18n, t]);
 
-  const data = useMemo(() => alignSeries(histories, streams.length), [histories, streams.length]);
   useEffect(() => {
-    plot.current?.setData(data.aligned);
-  }, [
-    data,
-    size.width,
-    size.height,
-    from,
-    to,
-    shapeKey,
-    levelsKey,
-    options.min,
-    options.max,
-    i18n,
-    t,
-  ]);
+    const made = plot.current;
+    if (made !== null) fitPlot(made, size, streams.length);
+  }, [size, streams.length]);
+
+  useEffect(() => {
+    const made = plot.current;
+    if (made === null) return;
+    // New points, or the same points over a moved range (setData scales x anew).
+    if (drawn.current !== data.aligned || drawnRange.current !== `${from}-${to}`) {
+      drawn.current = data.aligned;
+      drawnRange.current = `${from}-${to}`;
+      made.setData(data.aligned);
+    }
+  }, [data, from, to]);
 
   const label = t`Line chart of ${names.map((n) => isolate(n)).join(', ')}`;
   return (
@@ -283,6 +312,43 @@ function LineChart({
       style={{ width: '100%', flex: 1, minHeight: 80, overflow: 'hidden' }}
     />
   );
+}
+
+/**
+ * The ticks' formatters per locale, made once: a formatter made per tick (i18n.date, i18n.number)
+ * or even per chart was most of a dashboard's drawing time.
+ */
+const formats = new Map<
+  string,
+  { dayLabel: Intl.DateTimeFormat; timeLabel: Intl.DateTimeFormat; axisNumber: Intl.NumberFormat }
+>();
+
+function tickFormats(locale: string) {
+  let made = formats.get(locale);
+  if (made === undefined) {
+    made = {
+      dayLabel: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' }),
+      timeLabel: new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }),
+      axisNumber: new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }),
+    };
+    formats.set(locale, made);
+  }
+  return made;
+}
+
+/** The legend's height by its streams' count, as last laid out (the next chart starts from it). */
+const legendHeights = new Map<number, number>();
+
+/** The plot's height in a cell: the cell less its legend (at least 80 px). */
+function plotHeight(cellHeight: number, series: number): number {
+  return Math.max(80, cellHeight - (legendHeights.get(series) ?? 0) - 4);
+}
+
+function fitPlot(made: uPlot, size: { width: number; height: number }, series: number): void {
+  const height = plotHeight(size.height, series);
+  if (made.width !== size.width || made.height !== height) {
+    made.setSize({ width: size.width, height });
+  }
 }
 
 /**

@@ -1,12 +1,14 @@
-import { useCallback, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
 import { useAtomValue } from 'jotai';
-import { releaseProxy } from 'comlink';
+import { releaseProxy, type Remote } from 'comlink';
 import type {
   AssetValues,
   HistoryQuery,
   HistoryResult,
   LocalModel,
-  RemoteUnsubscribe,
+  ManyAnswer,
+  ManyWatch,
+  ManyWatches,
 } from '@plant/sync-worker/api';
 import { apiPaths, streamValuesSchema } from '@plant/shared-schema';
 import { callApi } from '../../../session/api';
@@ -19,7 +21,8 @@ import type { WidgetContext } from './widget-props';
  * The widgets' reads through the worker (DESIGN.md §8, §12): a stream's history over the
  * dashboard's range, an asset's latest values, a stream's model. Each is ONE worker watch per
  * key, shared by every widget that shows it (shared-store.ts): twelve widgets over one stream
- * and range cost one read and one cache lookup, not twelve.
+ * and range cost one read and one cache lookup, not twelve. The watches opened in one task go
+ * to the worker as one call and come back in batches (openQueued).
  */
 
 /** Points per stream and range: about twice a wide chart's pixels (M4 keeps min and max). */
@@ -64,43 +67,86 @@ function openHours(
   };
 }
 
+/** A read waiting to be opened with the others of its task. */
+interface Queued {
+  readonly watch: ManyWatch;
+  readonly onValue: (value: unknown) => void;
+  closed: boolean;
+  batch?: { readonly handle: Promise<Remote<ManyWatches>>; remaining: number };
+  index?: number;
+}
+
+let queue: Queued[] = [];
+
+/**
+ * Opens the reads queued in this task as ONE worker call (values.watchMany): a dashboard's
+ * widgets mount together, so its twelve charts cost one call and one answer message, not 24
+ * calls and their answers one by one (each a render of its own).
+ */
+function openQueued(): void {
+  const items = queue.filter((q) => !q.closed);
+  queue = [];
+  if (items.length === 0) return;
+  const callback = proxy((answers: readonly ManyAnswer[]) => {
+    for (const { index, value } of answers) {
+      const item = items[index];
+      if (item !== undefined && !item.closed) item.onValue(value);
+    }
+  });
+  const handle = syncWorker().values.watchMany(
+    items.map((q) => q.watch),
+    callback,
+  ) as Promise<unknown> as Promise<Remote<ManyWatches>>;
+  const batch = { handle, remaining: items.length };
+  items.forEach((item, index) => {
+    item.batch = batch;
+    item.index = index;
+  });
+}
+
+function closeQueued(item: Queued): void {
+  if (item.closed) return;
+  item.closed = true;
+  const { batch, index } = item;
+  if (batch === undefined || index === undefined) return;
+  batch.remaining -= 1;
+  const last = batch.remaining === 0;
+  void batch.handle
+    .then(async (handle) => {
+      await (last ? handle.stop() : handle.stop([index]));
+      if (last) handle[releaseProxy]();
+    })
+    .catch(() => undefined);
+}
+
 function openRead(key: string, onValue: (value: unknown) => void): () => void {
   const spec = JSON.parse(key.slice(key.indexOf('|') + 1)) as ReadSpec;
   if (spec.kind === 'hours') return openHours(spec, onValue);
-  let closed = false;
-  const callback = proxy((value: unknown) => {
-    if (!closed) onValue(value);
-  });
-  const values = syncWorker().values;
-  const pending = (spec.kind === 'history'
-    ? values.watchHistory(spec.query, callback)
-    : spec.kind === 'asset'
-      ? values.watchAsset(spec.asset, callback)
-      : // A stream missing from the store answers null: the widget says 'not available'.
-        syncWorker().data.watch(
-          'datastream',
-          spec.id,
-          callback,
-        )) as Promise<unknown> as Promise<RemoteUnsubscribe>;
-  return () => {
-    closed = true;
-    void pending
-      .then(async (unsubscribe) => {
-        await unsubscribe();
-        unsubscribe[releaseProxy]();
-      })
-      .catch(() => undefined);
-  };
+  const watch: ManyWatch =
+    spec.kind === 'history'
+      ? { kind: 'history', query: spec.query }
+      : spec.kind === 'asset'
+        ? { kind: 'asset', asset: spec.asset }
+        : // A stream missing from the store answers null: the widget says 'not available'.
+          { kind: 'model', type: 'datastream', id: spec.id };
+  const item: Queued = { watch, onValue, closed: false };
+  queue.push(item);
+  if (queue.length === 1) queueMicrotask(openQueued);
+  return () => closeQueued(item);
 }
 
 /** The one store of the page's widget reads. */
 export const widgetReads = new SharedStore(openRead);
 
+/** A read's key: it belongs to the worker session it was made in (sign-in, account switch). */
+function readKey(epoch: number, spec: ReadSpec): string {
+  return `${epoch}|${JSON.stringify(spec)}`;
+}
+
 /** Follows several keys of the store; answers their latest values in the same order. */
 function useShared<T>(specs: readonly ReadSpec[]): readonly (T | undefined)[] {
   const epoch = useAtomValue(sessionEpochAtom);
-  // A read belongs to the worker session it was made in (sign-in, account switch).
-  const joined = specs.map((s) => `${epoch}|${JSON.stringify(s)}`).join('\n');
+  const joined = specs.map((s) => readKey(epoch, s)).join('\n');
   const subscribe = useCallback(
     (onChange: () => void) => {
       const stops =
@@ -187,12 +233,17 @@ export function useStreamModels(ids: readonly string[]): readonly StreamState[] 
   const models = useShared<LocalModel<'datastream'> | null>(
     ids.map((id) => ({ kind: 'stream', id })),
   );
-  return models.map((m) =>
-    m === undefined
-      ? { name: 'loading' }
-      : m === null
-        ? { name: 'missing' }
-        : { name: 'found', model: m },
+  // The same answers give the same array: a widget's effects run on new answers only.
+  return useMemo(
+    () =>
+      models.map((m) =>
+        m === undefined
+          ? { name: 'loading' }
+          : m === null
+            ? { name: 'missing' }
+            : { name: 'found', model: m },
+      ),
+    [models],
   );
 }
 
@@ -212,7 +263,11 @@ export function useWidgetHistories(
   const states = useStreamModels(ids);
   const wanted = ids.filter((_, i) => states[i]?.name !== 'missing');
   const read = useStreamHistories(wanted, context);
-  const byId = new Map(wanted.map((id, i) => [id, read[i]]));
-  const found = states.flatMap((s) => (s.name === 'found' ? [s.model] : []));
-  return { states, found, histories: found.map((m) => byId.get(m.id)) };
+  return useMemo(() => {
+    const byId = new Map(wanted.map((id, i) => [id, read[i]]));
+    const found = states.flatMap((s) => (s.name === 'found' ? [s.model] : []));
+    return { states, found, histories: found.map((m) => byId.get(m.id)) };
+    // `wanted` follows from `states` and `ids`; `read` is the same array while its answers are.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [states, read]);
 }
