@@ -147,6 +147,8 @@ function readKey(epoch: number, spec: ReadSpec): string {
 function useShared<T>(specs: readonly ReadSpec[]): readonly (T | undefined)[] {
   const epoch = useAtomValue(sessionEpochAtom);
   const joined = specs.map((s) => readKey(epoch, s)).join('\n');
+  // Opened as the widget renders, not a frame later when its effects subscribe.
+  if (joined !== '') for (const key of joined.split('\n')) widgetReads.touch(key);
   const subscribe = useCallback(
     (onChange: () => void) => {
       const stops =

@@ -44,6 +44,29 @@ describe('shared widget reads', () => {
     expect(closed.sort()).toEqual(['s1|2h', 's2|2h']);
     expect(store.size).toBe(0);
   });
+
+  it('opens a key touched while a widget renders; its follower takes it over, else it closes', () => {
+    vi.useFakeTimers();
+    const closed: string[] = [];
+    const store = new SharedStore((key, onValue) => {
+      onValue(`value of ${key}`);
+      return () => closed.push(key);
+    }, 1000);
+    store.touch('s1|2h');
+    store.touch('s1|2h');
+    store.touch('s2|2h');
+    expect(store.opened).toBe(2);
+    // The widget's effect subscribes later and finds the read open, its value there.
+    const stop = store.follow('s1|2h', () => undefined);
+    expect(store.opened).toBe(2);
+    expect(store.get('s1|2h').value).toBe('value of s1|2h');
+    vi.advanceTimersByTime(1500);
+    // Followed: still open; touched only: closed after the linger.
+    expect(closed).toEqual(['s2|2h']);
+    stop();
+    vi.advanceTimersByTime(1500);
+    expect(closed).toEqual(['s2|2h', 's1|2h']);
+  });
 });
 
 describe('what a widget holds offline', () => {
