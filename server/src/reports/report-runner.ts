@@ -561,16 +561,22 @@ export class ReportRunner implements ClusterWork {
           }
           for (const a of attachments) {
             const sha256 = await this.keep(accountId, a.content);
-            files.push({
-              index: files.length,
+            const type = a.contentType === 'application/pdf' ? 'pdf' : 'csv';
+            // A retry's file takes the place (and index) of the failed attempt's for the same
+            // recipient: the run lists each file once.
+            const earlier = files.findIndex((f) => f.recipientKey === key && f.type === type);
+            const file: StoredFile = {
+              index: earlier === -1 ? files.length : (files[earlier]?.index ?? files.length),
               name: a.filename,
-              type: a.contentType === 'application/pdf' ? 'pdf' : 'csv',
+              type,
               size: a.content.length,
               sha256,
               recipientKey: key,
               recipient: to.label,
               assets: content.assets,
-            });
+            };
+            if (earlier === -1) files.push(file);
+            else files[earlier] = file;
           }
           try {
             await this.deps.mailer.send({

@@ -39,9 +39,14 @@ let machines: { assetId: string; name: string; stream: string; streamName: strin
 /** The machines the technician sees. */
 let techAssets: Set<string>;
 let failPdf = 0;
+/** Addresses the SMTP server refuses for now (450), as a full mailbox or a busy relay does. */
+const refusing = new Set<string>();
 
 beforeAll(async () => {
-  smtp = await startSmtp();
+  smtp = await startSmtp({
+    refuse: (address) =>
+      refusing.has(address) ? { code: 450, text: 'Mailbox busy, try later' } : undefined,
+  });
   s = await startTestServer({
     clock,
     env: { SMTP_URL: smtp.url, REPORT_TICK_MS: '100' },
@@ -514,6 +519,35 @@ describe('scheduled reports', () => {
       (await report(created.id)).last_run?.state === 'sent' ? true : undefined,
     );
     expect((await report(created.id)).last_run).toMatchObject({ state: 'sent', error: null });
+    await s.call('PUT', apiPaths.model('reports', created.id), {
+      token: admin,
+      json: { state: 'paused' },
+    });
+  });
+
+  it('a mail refused is tried again on the same run, its files listed once', async () => {
+    const dash = await dashboard('Refused', machines.slice(0, 1));
+    const created = await createReport({
+      name: 'Refused report',
+      dashboard_id: dash,
+      interval_ms: 3_600_000,
+      recipients: [{ user_id: adminId }],
+      attachments: ['pdf', 'csv'],
+    });
+    refusing.add(DEMO_USERS.admin);
+    const sent = await s.call('POST', apiPaths.reportSend(created.id), { token: admin });
+    expect(sent.status, sent.text).toBe(200);
+    expect(dataOf<ReportRun>(sent)).toMatchObject({ state: 'failed' });
+    refusing.clear();
+    clock.advance(retryDelayMs(1));
+    await eventually(() => (mailsFor('Refused report').length === 1 ? true : undefined));
+    const [run] = await eventually(async () => {
+      const list = await runs(created.id);
+      return list[0]?.state === 'sent' ? list : undefined;
+    });
+    expect(run?.attempts).toBe(2);
+    // The second attempt's PDF and CSV take the first one's places: one of each, not two.
+    expect(run?.files.map((f) => f.type).sort()).toEqual(['csv', 'pdf']);
     await s.call('PUT', apiPaths.model('reports', created.id), {
       token: admin,
       json: { state: 'paused' },
