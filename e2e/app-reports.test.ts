@@ -6,10 +6,12 @@ import { E2e } from './support/fixture';
 
 /*
  * The report screens (issue 31 item 4), in Chromium against the real server: a report made in
- * the form, "Send now", and the run listed with its PDF, downloaded through the worker.
+ * the form, "Send now", and the run listed with its PDF, downloaded through the worker; its
+ * dashboard's delete question names the report and offers no deletion.
  */
 let e2e: E2e;
 let admin: Awaited<ReturnType<E2e['session']>>;
+let dashboardId = '';
 
 beforeAll(async () => {
   e2e = await E2e.start(inject('clientDist'));
@@ -23,7 +25,8 @@ beforeAll(async () => {
     },
   });
   expect(made.status, made.text).toBe(201);
-  expect(dataOf<{ id: string }>(made).id).not.toBe('');
+  dashboardId = dataOf<{ id: string }>(made).id;
+  expect(dashboardId).not.toBe('');
 });
 afterAll(() => e2e.close());
 
@@ -62,5 +65,14 @@ describe('the report screens', () => {
     const row = page.getByTestId('report-row').filter({ hasText: 'Weekly by hand' });
     await expect.poll(() => row.count()).toBe(1);
     await expect.poll(() => row.getByText('Sent').count()).toBe(1);
+
+    // Its dashboard cannot go while the report sends it: the question says so before.
+    await tab.navigateInApp(`/app/dashboards/${dashboardId}`);
+    await page.getByTestId('dashboard-delete').click();
+    const consequences = page.getByTestId('dashboard-delete-consequences');
+    await expect
+      .poll(() => consequences.textContent())
+      .toContain('Weekly by hand\u2069 sends this dashboard: change or delete it first.');
+    expect(await page.getByTestId('dashboard-delete-confirm').isDisabled()).toBe(true);
   });
 });

@@ -14,6 +14,8 @@ export function ConfirmDelete(props: {
   readonly consequencesTestId?: string;
   readonly error: string | null;
   readonly busy?: boolean;
+  /** The deletion cannot be done now (the consequences say why): only "Keep it" is offered. */
+  readonly disabled?: boolean;
   readonly confirmLabel: ReactNode;
   readonly confirmTestId?: string;
   readonly onClose: () => void;
@@ -37,6 +39,7 @@ export function ConfirmDelete(props: {
           <Button
             color="red"
             loading={props.busy ?? false}
+            disabled={props.disabled ?? false}
             onClick={props.onConfirm}
             data-testid={props.confirmTestId}
           >

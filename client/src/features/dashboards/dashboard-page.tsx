@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { I18n } from '@lingui/core';
+import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -32,7 +33,7 @@ import { Name } from '../../components/name';
 import { translateServerText } from '../../i18n/server-texts';
 import { useMayEdit } from '../../permissions/may-edit';
 import { useRecordVisit } from '../../state/recent';
-import { useLiveModel } from '../../sync/hooks';
+import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncStatusAtom } from '../../sync/status';
 import { syncWorker } from '../../sync/worker';
 import { InlineEdit, type Validation } from '../devices/inline-edit';
@@ -182,6 +183,15 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
   const removeWidget = (widget: DashboardWidget) => {
     void write({ widgets: widgets.filter((w) => w.id !== widget.id) });
   };
+  // The reports that send this dashboard (those this user sees): the server refuses to delete
+  // it while one does, so the question says so before, not a failed write after.
+  const usingReports = useLiveQuery(
+    deleting
+      ? { type: 'report', search: { text: model.id, fields: ['dashboard_id'] }, limit: 20 }
+      : null,
+  );
+  const usedBy = (usingReports?.items ?? []).filter((r) => r.attributes.dashboard_id === model.id);
+  const reportNames = usedBy.map((r) => isolate(r.attributes.name)).join(', ');
   const remove = async () => {
     const result = await syncWorker().writes.remove('dashboard', model.id);
     if ('error' in result) {
@@ -320,8 +330,17 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
         opened={deleting}
         title={t`Delete the dashboard ${isolate(name)}?`}
         consequences={
-          <Trans>Its widgets go with it; the data streams stay. This cannot be undone.</Trans>
+          usedBy.length > 0 ? (
+            t`${plural(usedBy.length, {
+              one: `The report ${reportNames} sends this dashboard: change or delete it first.`,
+              other: `The reports ${reportNames} send this dashboard: change or delete them first.`,
+            })}`
+          ) : (
+            <Trans>Its widgets go with it; the data streams stay. This cannot be undone.</Trans>
+          )
         }
+        consequencesTestId="dashboard-delete-consequences"
+        disabled={usedBy.length > 0}
         error={null}
         confirmLabel={<Trans>Delete dashboard</Trans>}
         confirmTestId="dashboard-delete-confirm"
