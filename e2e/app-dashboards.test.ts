@@ -9,7 +9,8 @@ import { ShellPage } from './support/pages/shell';
  * Issue 31 item 1 and item 3's layout edits made offline: a dashboard made, three widgets added,
  * one moved and sized with the mouse, one with the keyboard, the layout held over a reload, the
  * name edited, an edit made offline landing once, the delete's question, a template's dashboard
- * carried into an asset made from it; a user without dashboard::edit gets no edit controls. The widgets' own content is the widgets' business
+ * carried into an asset made from it; a user without dashboard::edit gets no edit controls; the
+ * demo's overview names same-named streams with their machines. The widgets' own content is the widgets' business
  * (asserted elsewhere): this asserts the grid.
  */
 let e2e: E2e;
@@ -252,6 +253,44 @@ describe('dashboards', () => {
       return [stream?.attributes['asset_id'], stream?.attributes['name']];
     };
     await expect.poll(boundTo).toEqual([made, first]);
+  });
+
+  it("the demo's Plant overview tells its machines' same-named streams apart by their assets", async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const overview = (await e2e.serverModels(admin.accountId, 'dashboard')).find(
+      (d) => d.attributes['name'] === DEMO_DASHBOARD,
+    );
+    const widgets = (overview?.attributes['widgets'] ?? []) as { id: string; streams: string[] }[];
+    const streams = await e2e.serverModels(admin.accountId, 'datastream');
+    const assets = await e2e.serverModels(admin.accountId, 'asset');
+    const expected = (widgetId: string) =>
+      (widgets.find((w) => w.id === widgetId)?.streams ?? []).map((id) => {
+        const stream = streams.find((m) => m.id === id);
+        const asset = assets.find((a) => a.id === stream?.attributes['asset_id']);
+        return `${String(stream?.attributes['name'])} (${String(asset?.attributes['name'])})`;
+      });
+    const plain = (texts: string[]) => texts.map((t) => t.replace(/[\u2066-\u2069]/g, '').trim());
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/dashboards/${overview?.id ?? ''}`);
+    const body = (id: string) =>
+      tab.page.locator(`[data-testid="widget-body"][data-widget="${id}"]`);
+    // Three machines' motor temperatures in one chart: each line's legend names its machine.
+    const temperatures = expected('temperatures');
+    expect(new Set(temperatures).size).toBe(3);
+    await expect
+      .poll(async () =>
+        plain(await body('temperatures').locator('.u-series .u-label').allTextContents()),
+      )
+      .toEqual(['Time', ...temperatures]);
+    // Two machines' operating modes as state bands, each named with its machine.
+    await expect
+      .poll(async () =>
+        plain(
+          await body('modes')
+            .getByTestId('widget-state-band')
+            .evaluateAll((bands) => bands.map((b) => b.firstElementChild?.textContent ?? '')),
+        ),
+      )
+      .toEqual(expected('modes'));
   });
 
   it('without dashboard::edit: the dashboard shows, no control changes it, a range is the viewer’s own', async () => {

@@ -12,7 +12,7 @@ import {
   valueWithUnit,
   type StreamShape,
 } from '../../devices/stream-values';
-import type { useWidgetHistories } from './shared-reads';
+import { useStreamLabels, type useWidgetHistories } from './shared-reads';
 import { CoverageNote, NotAvailable, StreamsGate } from './widget-parts';
 import type { WidgetProps } from './widget-props';
 
@@ -83,7 +83,8 @@ function LineChart({
   handlers.current = context;
 
   const shapes = useMemo(() => streams.map((s) => streamShapeOf(s.attributes)), [streams]);
-  const names = streams.map((s) => s.attributes.name);
+  const labels = useStreamLabels(streams);
+  const names = streams.map((s) => labels.get(s.id) ?? s.attributes.name);
   const shapeKey = JSON.stringify([
     shapes,
     names,
@@ -220,7 +221,7 @@ function LineChart({
         ...streams.map((s, i): uPlot.Series => {
           const shape = shapes[i] as StreamShape;
           return {
-            label: isolate(s.attributes.name),
+            label: isolate(names[i] ?? s.attributes.name),
             scale: scaleOf(i),
             stroke: COLORS[i % COLORS.length] ?? '#228be6',
             width: 1.5,

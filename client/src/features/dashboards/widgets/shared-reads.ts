@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
 import { useAtomValue } from 'jotai';
+import { useLingui } from '@lingui/react/macro';
 import { releaseProxy, type Remote } from 'comlink';
 import type {
   AssetValues,
@@ -32,7 +33,8 @@ type ReadSpec =
   | { readonly kind: 'history'; readonly query: HistoryQuery }
   | { readonly kind: 'hours'; readonly stream: string; readonly range: HistoryQuery['range'] }
   | { readonly kind: 'asset'; readonly asset: string }
-  | { readonly kind: 'stream'; readonly id: string };
+  | { readonly kind: 'stream'; readonly id: string }
+  | { readonly kind: 'asset-model'; readonly id: string };
 
 /** How often an hourly read of a moving range is read again (the current hour grows). */
 export const HOURS_EVERY_MS = 60_000;
@@ -127,8 +129,10 @@ function openRead(key: string, onValue: (value: unknown) => void): () => void {
       ? { kind: 'history', query: spec.query }
       : spec.kind === 'asset'
         ? { kind: 'asset', asset: spec.asset }
-        : // A stream missing from the store answers null: the widget says 'not available'.
-          { kind: 'model', type: 'datastream', id: spec.id };
+        : spec.kind === 'asset-model'
+          ? { kind: 'model', type: 'asset', id: spec.id }
+          : // A stream missing from the store answers null: the widget says 'not available'.
+            { kind: 'model', type: 'datastream', id: spec.id };
   const item: Queued = { watch, onValue, closed: false };
   queue.push(item);
   if (queue.length === 1) queueMicrotask(openQueued);
@@ -247,6 +251,36 @@ export function useStreamModels(ids: readonly string[]): readonly StreamState[] 
       ),
     [models],
   );
+}
+
+/**
+ * How a widget names its streams: by their names, and where two of them share a name (the same
+ * stream of several machines on an account's dashboard) with their asset's too, 'Motor
+ * temperature (Press 3)': a legend, a band or a row that reads alike tells nothing apart.
+ */
+export function useStreamLabels(
+  streams: readonly LocalModel<'datastream'>[],
+): ReadonlyMap<string, string> {
+  const { t } = useLingui();
+  const counts = new Map<string, number>();
+  for (const s of streams) counts.set(s.attributes.name, (counts.get(s.attributes.name) ?? 0) + 1);
+  const shared = streams.filter((s) => (counts.get(s.attributes.name) ?? 0) > 1);
+  const assetIds = [...new Set(shared.map((s) => s.attributes.asset_id))];
+  const assets = useShared<LocalModel<'asset'> | null>(
+    assetIds.map((id) => ({ kind: 'asset-model', id })),
+  );
+  return useMemo(() => {
+    const assetName = new Map(assetIds.map((id, i) => [id, assets[i]?.attributes.name]));
+    return new Map(
+      streams.map((s) => {
+        const name = s.attributes.name;
+        const asset = (counts.get(name) ?? 0) > 1 ? assetName.get(s.attributes.asset_id) : null;
+        return [s.id, asset === null || asset === undefined ? name : t`${name} (${asset})`];
+      }),
+    );
+    // `counts` and `assetIds` follow from `streams`.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [streams, assets, t]);
 }
 
 /**

@@ -5,7 +5,12 @@ import type { HistoryResult, LocalModel } from '@plant/sync-worker/api';
 import { Name } from '../../../components/name';
 import { streamShapeOf, valueText, valueWithUnit } from '../../devices/stream-values';
 import { barsFromHours, barsOf, segmentsOf } from './segments';
-import { useStreamHours, useWidgetHistories, type HoursRead } from './shared-reads';
+import {
+  useStreamHours,
+  useStreamLabels,
+  useWidgetHistories,
+  type HoursRead,
+} from './shared-reads';
 import { CoverageNote, NotAvailable, StreamsGate } from './widget-parts';
 import type { WidgetProps } from './widget-props';
 
@@ -35,6 +40,7 @@ function colorOf(value: number | string, order: readonly string[]): string {
 
 export function StateWidget({ widget, context }: WidgetProps) {
   const { states, found, histories } = useWidgetHistories(widget.streams, context);
+  const labels = useStreamLabels(found);
   return (
     <StreamsGate states={states}>
       <Stack gap={6} data-testid="widget-state">
@@ -44,6 +50,7 @@ export function StateWidget({ widget, context }: WidgetProps) {
             <StateBand
               key={s.model.id}
               stream={s.model}
+              label={labels.get(s.model.id) ?? s.model.attributes.name}
               history={histories[found.indexOf(s.model)]}
               range={context.range}
             />
@@ -58,10 +65,13 @@ export function StateWidget({ widget, context }: WidgetProps) {
 
 function StateBand({
   stream,
+  label,
   history,
   range,
 }: {
   readonly stream: LocalModel<'datastream'>;
+  /** Its name, with its asset's where another stream of the widget has the same. */
+  readonly label: string;
   readonly history: HistoryResult | undefined;
   readonly range: { readonly from: number; readonly to: number };
 }) {
@@ -90,7 +100,7 @@ function StateBand({
       data-segments={segments.length}
     >
       <Text size="xs" fw={500}>
-        <Name>{stream.attributes.name}</Name>
+        <Name>{label}</Name>
       </Text>
       <Box
         pos="relative"
@@ -98,7 +108,7 @@ function StateBand({
         bg="var(--mantine-color-gray-1)"
         style={{ borderRadius: 3, overflow: 'hidden' }}
         role="list"
-        aria-label={isolate(stream.attributes.name)}
+        aria-label={isolate(label)}
       >
         {segments.map((s) => {
           const text = valueText(i18n, shape, s.value);
@@ -142,6 +152,7 @@ export function BarWidget({ widget, context }: WidgetProps) {
     found.map((m) => m.id),
     context,
   );
+  const labels = useStreamLabels(found);
   return (
     <StreamsGate states={states}>
       <Stack gap={6} h="100%" data-testid="widget-bar">
@@ -151,6 +162,7 @@ export function BarWidget({ widget, context }: WidgetProps) {
             <Bars
               key={s.model.id}
               stream={s.model}
+              label={labels.get(s.model.id) ?? s.model.attributes.name}
               history={histories[found.indexOf(s.model)]}
               hours={hours[found.indexOf(s.model)]}
               widget={widget}
@@ -167,12 +179,14 @@ export function BarWidget({ widget, context }: WidgetProps) {
 
 function Bars({
   stream,
+  label,
   history,
   hours,
   widget,
   range,
 }: {
   readonly stream: LocalModel<'datastream'>;
+  readonly label: string;
   readonly history: HistoryResult | undefined;
   readonly hours: HoursRead | null | undefined;
   readonly widget: WidgetProps['widget'];
@@ -198,7 +212,7 @@ function Bars({
   const top = Math.max(0, ...numbers);
   const bottom = Math.min(0, ...numbers);
   const span = top - bottom || 1;
-  const label = (ts: number) =>
+  const barLabel = (ts: number) =>
     options.bucket === 'hour'
       ? i18n.date(new Date(ts), { hour: '2-digit', minute: '2-digit' })
       : i18n.date(new Date(ts), { day: 'numeric', month: 'short' });
@@ -212,7 +226,7 @@ function Bars({
       data-exact={exact}
     >
       <Text size="xs" fw={500}>
-        <Name>{stream.attributes.name}</Name>{' '}
+        <Name>{label}</Name>{' '}
         <Text span c="dimmed" size="xs">
           ({aggregateText}
           {!exact && series?.downsampled === true && options.aggregate === 'avg' ? (
@@ -229,12 +243,12 @@ function Bars({
         wrap="nowrap"
         style={{ flex: 1 }}
         role="list"
-        aria-label={isolate(stream.attributes.name)}
+        aria-label={isolate(label)}
       >
         {bars.map((b) => {
           const text =
             b.value === null ? '–' : valueWithUnit(i18n, shape, Math.round(b.value * 1000) / 1000);
-          const name = `${label(b.from)}: ${text}`;
+          const name = `${barLabel(b.from)}: ${text}`;
           return (
             <Tooltip key={b.from} label={name}>
               <Box
@@ -257,10 +271,10 @@ function Bars({
       </Group>
       <Group justify="space-between">
         <Text size="xs" c="dimmed">
-          {bars[0] === undefined ? '' : label(bars[0].from)}
+          {bars[0] === undefined ? '' : barLabel(bars[0].from)}
         </Text>
         <Text size="xs" c="dimmed">
-          {bars.at(-1) === undefined ? '' : label(bars.at(-1)?.from ?? 0)}
+          {bars.at(-1) === undefined ? '' : barLabel(bars.at(-1)?.from ?? 0)}
         </Text>
       </Group>
     </Stack>

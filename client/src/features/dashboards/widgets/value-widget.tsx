@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { useAtomValue } from 'jotai';
@@ -7,7 +8,7 @@ import { Name } from '../../../components/name';
 import { serverReachableAtom } from '../../../sync/status';
 import { FreshnessMark, LastKnownMark, streamShapeOf } from '../../devices/stream-values';
 import { formatValue, useLatest } from './latest';
-import { useStreamModels } from './shared-reads';
+import { useStreamLabels, useStreamModels } from './shared-reads';
 import { NotAvailable, StreamsGate } from './widget-parts';
 import type { WidgetProps } from './widget-props';
 
@@ -98,6 +99,11 @@ export function TableWidget({ widget }: WidgetProps) {
   const { t } = useLingui();
   const states = useStreamModels(widget.streams);
   const options = widgetOptions('table', widget.options);
+  const found = useMemo(
+    () => states.flatMap((s) => (s.name === 'found' ? [s.model] : [])),
+    [states],
+  );
+  const labels = useStreamLabels(found);
   return (
     <StreamsGate states={states}>
       <Table
@@ -123,7 +129,12 @@ export function TableWidget({ widget }: WidgetProps) {
         <Table.Tbody>
           {states.map((s, i) =>
             s.name === 'found' ? (
-              <TableRow key={s.model.id} stream={s.model} decimals={options.decimals} />
+              <TableRow
+                key={s.model.id}
+                stream={s.model}
+                label={labels.get(s.model.id) ?? s.model.attributes.name}
+                decimals={options.decimals}
+              />
             ) : (
               <Table.Tr key={widget.streams[i] ?? i} data-testid="widget-table-row">
                 <Table.Th scope="row" colSpan={3}>
@@ -140,9 +151,12 @@ export function TableWidget({ widget }: WidgetProps) {
 
 function TableRow({
   stream,
+  label,
   decimals,
 }: {
   readonly stream: LocalModel<'datastream'>;
+  /** Its name, with its asset's where another row has the same. */
+  readonly label: string;
   readonly decimals: number | null;
 }) {
   const { i18n } = useLingui();
@@ -153,7 +167,7 @@ function TableRow({
     <Table.Tr data-testid="widget-table-row" data-stream={stream.id}>
       <Table.Th scope="row" fw={500}>
         {latest.watches}
-        <Name>{stream.attributes.name}</Name>
+        <Name>{label}</Name>
       </Table.Th>
       <Table.Td
         ta="end"
