@@ -1,6 +1,7 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';
 import {
+  DASHBOARD_TEXTS,
   ACCOUNT_CHANGED_MESSAGE,
   CODE_NOT_VALID,
   CODE_REASONS,
@@ -162,6 +163,21 @@ const KNOWN = new Map<string, MessageDescriptor>([
   [FILE_CHECKSUM_MISMATCH, msg`The uploaded bytes do not match the file: the upload starts again.`],
   [FILE_NOT_UPLOADED, msg`The file has not been uploaded yet.`],
   [PHOTO_NOT_OF_ASSET, msg`The photo must be a photo of this asset.`],
+  // Dashboards (issue 31).
+  [DASHBOARD_TEXTS.rangeOrder, msg`The start of the range must be before its end.`],
+  [DASHBOARD_TEXTS.rangeLast, msg`Between 1 and 1,000.`],
+  [DASHBOARD_TEXTS.outsideGrid, msg`The widget does not fit the grid.`],
+  [DASHBOARD_TEXTS.widgetTwice, msg`Two widgets have the same id.`],
+  [DASHBOARD_TEXTS.tooManyWidgets, msg`A dashboard may have at most 48 widgets.`],
+  [DASHBOARD_TEXTS.tooManyStreams, msg`A widget may show at most 12 data streams.`],
+  [
+    DASHBOARD_TEXTS.assetAndTemplate,
+    msg`A dashboard belongs to an asset or to a template, not both.`,
+  ],
+  [
+    DASHBOARD_TEXTS.streamOfOtherAsset,
+    msg`An asset’s dashboard shows only data streams of that asset.`,
+  ],
   [LONGITUDE_MESSAGE, msg`The longitude lies between -180 and 180.`],
   [
     'Please enter a valid MAC address (six pairs of hex digits)',

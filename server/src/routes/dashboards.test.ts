@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, mqttlogsAnswerSchema, type SyncedModel } from '@plant/shared-schema';
+import {
+  apiPaths,
+  DASHBOARD_TEXTS,
+  mqttlogsAnswerSchema,
+  type SyncedModel,
+} from '@plant/shared-schema';
 import { DEMO_DASHBOARD, DEMO_USERS } from '../seed/demo';
 import { roleId } from '../testing/access';
 import { startTestServer, type TestServer } from '../testing/harness';
@@ -123,5 +128,33 @@ describe('dashboards', () => {
     expect((await put(ofViewed.id, { widgets }, tech)).status).toBe(403);
     // An asset's dashboard stays its asset's: it cannot be moved to the account.
     expect((await put(ofEdited.id, { asset_id: null }, tech)).status).toBe(422);
+  });
+
+  it("an asset's dashboard shows that asset's streams only, as the server has them stored", async () => {
+    const one = await assetNamed('Press line 1');
+    const two = await assetNamed('Press line 2');
+    const streams = ofType(await s.snapshot(admin), 'datastream');
+    const ofOne = streams.find((m) => m.attributes.asset_id === one.id);
+    const ofTwo = streams.find((m) => m.attributes.asset_id === two.id);
+    if (ofOne === undefined || ofTwo === undefined) throw new Error('no streams');
+    const line = (stream: string) => [
+      { id: 'w1', type: 'line', x: 0, y: 0, w: 12, h: 8, streams: [stream], options: {} },
+    ];
+    const board = await create({
+      name: 'Press 1 board',
+      asset_id: one.id,
+      widgets: line(ofOne.id),
+    });
+    const refused = await put(board.id, { widgets: line(ofTwo.id) }, admin);
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain(DASHBOARD_TEXTS.streamOfOtherAsset);
+    const made = await s.call('POST', apiPaths.collection('dashboards'), {
+      token: admin,
+      json: { name: 'Mixed board', asset_id: one.id, widgets: line(ofTwo.id) },
+    });
+    expect(made.status).toBe(422);
+    // The account's dashboard may show both.
+    const shared = await create({ name: 'Both', widgets: line(ofTwo.id) });
+    expect((await put(shared.id, { widgets: line(ofOne.id) }, admin)).status).toBe(200);
   });
 });

@@ -28,6 +28,8 @@ import {
   alarmProblems,
   alarmStreamProblems,
   type AlarmAttributes,
+  type DashboardAttributes,
+  DASHBOARD_TEXTS,
   alarmModel,
   alarmAckModel,
   type AlarmAckAttributes,
@@ -645,9 +647,29 @@ export class ModelTransaction {
         if (dashboard !== undefined) this.maySee(dashboard.asset_id);
       }
     }
+    if (this.def.type === 'dashboard' && touched.has('widgets')) {
+      Object.assign(problems, await this.dashboardStreams(attributes as DashboardAttributes));
+    }
     if (this.def.type === 'datastream' && (touched.has('type') || touched.has('unit')))
       Object.assign(problems, await this.streamOfAlarms(attributes, selfId));
     if (Object.keys(problems).length > 0) throw invalidInput(problems);
+  }
+
+  /**
+   * An asset's dashboard shows that asset's streams: each stream a widget names, as stored, is
+   * of the dashboard's asset (a stream deleted since is not asked about: its widget shows 'not
+   * available'). An account's dashboard may show any; a template's names the template's keys.
+   */
+  private async dashboardStreams(dashboard: DashboardAttributes) {
+    if (dashboard.asset_id === null) return {};
+    const ids = [...new Set(dashboard.widgets.flatMap((w) => w.streams))];
+    for (const id of ids) {
+      const stream = await this.models.find(this.accountId, 'datastream', id);
+      if (stream !== undefined && stream.asset_id !== dashboard.asset_id) {
+        return { widgets: [DASHBOARD_TEXTS.streamOfOtherAsset] };
+      }
+    }
+    return {};
   }
 
   /** A stream with alarms keeps a type and a unit they can watch. */

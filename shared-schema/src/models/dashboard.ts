@@ -33,6 +33,7 @@ export const DASHBOARD_TEXTS = {
   tooManyWidgets: 'A dashboard may have at most 48 widgets.',
   tooManyStreams: 'A widget may show at most 12 data streams.',
   assetAndTemplate: 'A dashboard belongs to an asset or to a template, not both.',
+  streamOfOtherAsset: 'An asset’s dashboard shows only data streams of that asset.',
 } as const;
 
 /** Epoch milliseconds, within what a Date holds. */
