@@ -15,6 +15,12 @@ const CustomRangeForm = lazy(() =>
   import('./date-range-custom').then((m) => ({ default: m.CustomRangeForm })),
 );
 
+/** `datetime-local` text for a time, in the browser's zone. */
+export function localInput(ts: number): string {
+  const d = new Date(ts - new Date(ts).getTimezoneOffset() * 60_000);
+  return d.toISOString().slice(0, 16);
+}
+
 /**
  * The shared date range (spec 000 §4) as a control: quick choices, "last N hours, days, weeks or
  * months", or a fixed range; every time-based screen reads the same range.

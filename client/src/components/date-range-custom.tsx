@@ -8,13 +8,7 @@ import {
   relativeRange,
   type RelativeUnit,
 } from '../state/date-range';
-import { UNITS } from './date-range-control';
-
-/** `datetime-local` text for a time, in the browser's zone. */
-function localInput(ts: number): string {
-  const d = new Date(ts - new Date(ts).getTimezoneOffset() * 60_000);
-  return d.toISOString().slice(0, 16);
-}
+import { localInput, UNITS } from './date-range-control';
 
 /**
  * The custom range popover's form (its own chunk, loaded on the first opening): "the last N

@@ -1,5 +1,4 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import type { I18n } from '@lingui/core';
 import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
@@ -36,7 +35,7 @@ import { useRecordVisit } from '../../state/recent';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncStatusAtom } from '../../sync/status';
 import { syncWorker } from '../../sync/worker';
-import { InlineEdit, type Validation } from '../devices/inline-edit';
+import { InlineEdit, schemaValidator } from '../devices/inline-edit';
 import { useMayDeleteDashboard } from './dashboard-permissions';
 import { DashboardRangeControl } from './dashboard-range';
 import { freeSpot, placesOf } from './grid-layout';
@@ -107,15 +106,6 @@ function useNow(): number {
     return () => clearInterval(timer);
   }, []);
   return now;
-}
-
-function nameValidator(i18n: I18n): (draft: string) => Validation {
-  const schema = dashboardAttributesSchema.shape.name;
-  return (draft) => {
-    const parsed = schema.safeParse(draft);
-    if (parsed.success) return { value: parsed.data };
-    return { error: translateServerText(i18n, parsed.error.issues[0]?.message ?? '') };
-  };
 }
 
 function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
@@ -210,7 +200,7 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
             label={t`Name`}
             value={name}
             canEdit={mayEdit}
-            validate={nameValidator(i18n)}
+            validate={schemaValidator(i18n, dashboardAttributesSchema.shape.name)}
             save={(value) => write({ name: value })}
             testId="dashboard-name"
           >

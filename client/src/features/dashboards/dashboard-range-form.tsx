@@ -7,13 +7,7 @@ import {
   type DashboardRange,
   type RangeUnit,
 } from '@plant/shared-schema';
-import { UNITS } from '../../components/date-range-control';
-
-/** `datetime-local` text for a time, in the browser's zone. */
-function localInput(ts: number): string {
-  const d = new Date(ts - new Date(ts).getTimezoneOffset() * 60_000);
-  return d.toISOString().slice(0, 16);
-}
+import { localInput, UNITS } from '../../components/date-range-control';
 
 /** The range popover's form (its own chunk): the last N hours … months, or a fixed range. */
 export function RangeForm(props: {

@@ -1,6 +1,5 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import type { I18n } from '@lingui/core';
 import {
   Anchor,
   Badge,
@@ -32,7 +31,7 @@ import { textOf } from './asset-texts';
 import { assetStatusOf } from './asset-status-rule';
 import { AssetStatusBadge } from './asset-status';
 import { translateServerText } from '../../i18n/server-texts';
-import { InlineEdit, ValueText, type Validation } from './inline-edit';
+import { InlineEdit, ValueText, schemaValidator } from './inline-edit';
 import { OnlineBadge } from '../gateway-pages/gateway-texts';
 import { devicePaths } from './paths';
 import { StreamGroups } from './stream-groups';
@@ -96,16 +95,6 @@ export function DeviceDetailsPage() {
 
 type EditableField = 'name' | 'description';
 
-/** The shared schema's check of one field (the worker and the server apply the same). */
-function validator(i18n: I18n, field: EditableField): (draft: string) => Validation {
-  const schema = assetAttributesSchema.shape[field];
-  return (draft) => {
-    const parsed = schema.safeParse(draft);
-    if (parsed.success) return { value: parsed.data };
-    return { error: translateServerText(i18n, parsed.error.issues[0]?.message ?? '') };
-  };
-}
-
 function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
   const { t, i18n } = useLingui();
   const can = useCan();
@@ -137,7 +126,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
             label={t`Name`}
             value={name}
             canEdit={canEdit}
-            validate={validator(i18n, 'name')}
+            validate={schemaValidator(i18n, assetAttributesSchema.shape.name)}
             save={save('name')}
             testId="asset-name"
           >
@@ -180,7 +169,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
               value={description}
               multiline
               canEdit={mayEditDescription}
-              validate={validator(i18n, 'description')}
+              validate={schemaValidator(i18n, assetAttributesSchema.shape.description)}
               save={save('description')}
               testId="asset-description"
             >

@@ -1,8 +1,26 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Group, Text, TextInput, Textarea, Tooltip } from '@mantine/core';
+import type { I18n } from '@lingui/core';
+import type { z } from 'zod';
+import { translateServerText } from '../../i18n/server-texts';
 
 export type Validation = { readonly value: string } | { readonly error: string };
+
+/**
+ * A field's check by its shared schema (the worker and the server apply the same), its message
+ * translated: an inline edit's `validate`.
+ */
+export function schemaValidator(
+  i18n: I18n,
+  schema: z.ZodType<string>,
+): (draft: string) => Validation {
+  return (draft) => {
+    const parsed = schema.safeParse(draft);
+    if (parsed.success) return { value: parsed.data };
+    return { error: translateServerText(i18n, parsed.error.issues[0]?.message ?? '') };
+  };
+}
 
 export interface InlineEditProps {
   /** The field's name as the user reads it ("Name"): the input's and the button's label. */

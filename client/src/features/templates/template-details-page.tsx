@@ -1,5 +1,4 @@
 import { lazy, Suspense } from 'react';
-import type { I18n } from '@lingui/core';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Badge,
@@ -25,7 +24,7 @@ import { useLiveModel } from '../../sync/hooks';
 import { syncStatusAtom } from '../../sync/status';
 import { syncWorker } from '../../sync/worker';
 import { streamTypeLabel } from '../devices/asset-texts';
-import { InlineEdit, ValueText, type Validation } from '../devices/inline-edit';
+import { InlineEdit, schemaValidator, ValueText } from '../devices/inline-edit';
 import { CreateFromTemplateButton } from './create-from-template';
 import { streamCount } from './layout';
 import {
@@ -58,15 +57,6 @@ export function TemplateDetailsPage() {
 
 type EditableField = 'name' | 'description';
 
-function validator(i18n: I18n, field: EditableField): (draft: string) => Validation {
-  const schema = templateAttributesSchema.shape[field];
-  return (draft) => {
-    const parsed = schema.safeParse(draft);
-    if (parsed.success) return { value: parsed.data };
-    return { error: translateServerText(i18n, parsed.error.issues[0]?.message ?? '') };
-  };
-}
-
 /**
  * A template's details: name and description edited in place (template::edit), the asset it was
  * saved from, and its groups and streams as a new asset gets them (read-only: a layout is changed
@@ -96,7 +86,7 @@ export function TemplateDetails({ model }: { readonly model: LocalModel<'templat
             label={t`Name`}
             value={name}
             canEdit={canEdit}
-            validate={validator(i18n, 'name')}
+            validate={schemaValidator(i18n, templateAttributesSchema.shape.name)}
             save={save('name')}
             testId="template-name"
           >
@@ -135,7 +125,7 @@ export function TemplateDetails({ model }: { readonly model: LocalModel<'templat
               value={description}
               multiline
               canEdit={canEdit}
-              validate={validator(i18n, 'description')}
+              validate={schemaValidator(i18n, templateAttributesSchema.shape.description)}
               save={save('description')}
               testId="template-description"
             >
