@@ -25,16 +25,21 @@ const WARM_UP = 1;
 const WIDGET_POINTS = 800;
 
 /**
- * Resolves with performance.now() when the dashboard page showed (its grid in the DOM) and in
- * the frame after all 12 charts have drawn points.
+ * Resolves with performance.now() when the dashboard page showed (its grid in the DOM) and when
+ * all 12 charts have drawn their points: checked at the start of every frame, so the moment is
+ * the start of the first frame that shows them all, as the baseline's (DRAW_DIRECT) is.
  */
 const ALL_DRAWN = `new Promise((resolve) => {
   let shown = null;
   const check = () => {
     if (shown === null && document.querySelector('[data-testid="widget-body"]') !== null) shown = performance.now();
     const charts = document.querySelectorAll('[data-testid="widget-line"]');
-    const drawn = [...charts].filter((c) => Number(c.getAttribute('data-points')) > 0);
-    if (drawn.length === ${STREAMS}) requestAnimationFrame(() => resolve({ shown, drawn: performance.now() }));
+    // Drawn: uPlot made in the cell (its canvas there) with the points (the attribute alone is
+    // set as the widget renders its data, before its effect makes the chart).
+    const drawn = [...charts].filter(
+      (c) => Number(c.getAttribute('data-points')) > 0 && c.querySelector('canvas') !== null,
+    );
+    if (drawn.length === ${STREAMS}) resolve({ shown, drawn: performance.now() });
     else requestAnimationFrame(check);
   };
   check();
@@ -129,8 +134,13 @@ export async function benchDashboard(): Promise<string[]> {
       await tab.navigateInApp('/app/home');
       // The widgets' shared reads linger 2 s after the last widget leaves: gone before the next.
       await page.waitForTimeout(2_500);
-      const start = await page.evaluate<number>('performance.now()');
-      await tab.navigateInApp(dashboard);
+      // The clock read in the same task as the navigation (no round trip between them).
+      const start = await page.evaluate((to) => {
+        const at = performance.now();
+        history.pushState(history.state, '', to);
+        dispatchEvent(new PopStateEvent('popstate', { state: history.state as unknown }));
+        return at;
+      }, dashboard);
       const drawn = await page.evaluate<Drawn>(ALL_DRAWN);
       if (r >= WARM_UP) {
         opened.push(drawn.drawn - start);

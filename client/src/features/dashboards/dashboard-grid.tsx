@@ -1,7 +1,15 @@
-import { useId, useMemo, useState, type KeyboardEvent } from 'react';
+import {
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type RefObject,
+} from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Group, Paper, Text, Tooltip, VisuallyHidden } from '@mantine/core';
-import ReactGridLayout, { noCompactor, useContainerWidth, type Layout } from 'react-grid-layout';
+import ReactGridLayout, { noCompactor, type Layout } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
 import { DASHBOARD_COLUMNS, isolate, type DashboardWidget } from '@plant/shared-schema';
 import { Name } from '../../components/name';
@@ -17,6 +25,37 @@ const KEYS: Readonly<Record<string, Direction>> = {
   ArrowUp: 'up',
   ArrowDown: 'down',
 };
+
+/** The grid's width when it was last shown: a dashboard opened again lays out at once. */
+let lastWidth = 0;
+
+/**
+ * The grid's width, known before its widgets are laid out: read as the grid mounts (before the
+ * first paint: a grid laid out at a guessed width and again at its own moves every widget, and
+ * each chart is drawn twice), then followed.
+ */
+function useGridWidth(): { width: number; containerRef: RefObject<HTMLDivElement | null> } {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(lastWidth);
+  useLayoutEffect(() => {
+    const el = containerRef.current;
+    if (el === null) return;
+    const note = (next: number) => {
+      const rounded = Math.round(next);
+      if (rounded <= 0) return;
+      lastWidth = rounded;
+      setWidth((was) => (was === rounded ? was : rounded));
+    };
+    note(el.clientWidth);
+    const observer = new ResizeObserver((entries) => {
+      const rect = entries.at(-1)?.contentRect;
+      if (rect !== undefined) note(rect.width);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return { width, containerRef };
+}
 
 /**
  * The dashboard's widgets on a 24-column grid (react-grid-layout; its stylesheet comes with this
@@ -35,7 +74,7 @@ export function DashboardGrid(props: {
   readonly onRemove: (widget: DashboardWidget) => void;
 }) {
   const { t, i18n } = useLingui();
-  const { width, containerRef, mounted } = useContainerWidth({ initialWidth: 960 });
+  const { width, containerRef } = useGridWidth();
   const [announcement, setAnnouncement] = useState('');
   const helpId = useId();
   const { widgets, editing } = props;
@@ -79,7 +118,7 @@ export function DashboardGrid(props: {
       <div aria-live="polite" className={classes.live} data-testid="dashboard-announcement">
         {announcement}
       </div>
-      {mounted ? (
+      {width > 0 ? (
         <ReactGridLayout
           width={width}
           layout={layout}

@@ -40,15 +40,18 @@ import { useMayDeleteDashboard } from './dashboard-permissions';
 import { DashboardRangeControl } from './dashboard-range';
 import { freeSpot, placesOf } from './grid-layout';
 import { dashboardPaths } from './paths';
+import { Chunk, chunkOf, useChunks } from './widgets/chunks';
+import { usePrefetchWidgetReads } from './widgets/shared-reads';
 
 /*
  * The grid (react-grid-layout and the widgets) and the widget dialogs come in chunks of their
  * own after the page: the page's first visit stays within its budget (e2e/bundle-budget.test.ts),
  * and the service worker keeps every chunk for offline use.
  */
-const DashboardGrid = lazy(() =>
-  import('./dashboard-grid').then((m) => ({ default: m.DashboardGrid })),
-);
+const gridChunk = new Chunk(() => import('./dashboard-grid'));
+// This page shows a dashboard: the grid's chunk is asked for as the page's chunk runs, beside
+// the dashboard's read, not after it.
+void gridChunk.load().catch(() => undefined);
 const AddWidgetDialog = lazy(() =>
   import('./widget-dialog').then((m) => ({ default: m.AddWidgetDialog })),
 );
@@ -124,6 +127,12 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
   const now = useNow();
   const resolved = resolveRange(range, now);
   const scope = { assetId, templateId };
+  const live = range.kind === 'relative';
+  // The charts' reads start now, while the grid's and the widgets' chunks load; the grid shows
+  // once these are all here (chunks.ts: no Suspense fallback to wait out).
+  usePrefetchWidgetReads(widgets, { range: resolved, live });
+  const chunksHere = useChunks([gridChunk, ...widgets.map((w) => chunkOf(w.type))]);
+  const Grid = chunksHere ? gridChunk.module?.DashboardGrid : undefined;
 
   /** One write of the model: shown at once, queued offline, landed once. */
   const write = async (changes: {
@@ -284,15 +293,17 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
           ) : null}
         </EmptyState>
       ) : null}
-      <Suspense fallback={<Skeleton height={240} aria-hidden />}>
-        <DashboardGrid
+      {Grid === undefined ? (
+        <Skeleton height={240} aria-hidden data-testid="dashboard-grid-loading" />
+      ) : (
+        <Grid
           widgets={widgets}
           editing={mayEdit && editing}
           context={{
             dashboardId: model.id,
             assetId,
             range: resolved,
-            live: range.kind === 'relative',
+            live,
             // A chart zoomed to a span: the dashboard's range becomes it (stored as any pick is).
             onRangeChange: (span) =>
               pickRange({ kind: 'fixed', from: Math.round(span.from), to: Math.round(span.to) }),
@@ -301,7 +312,7 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
           onEdit={setSettingsOf}
           onRemove={removeWidget}
         />
-      </Suspense>
+      )}
 
       <Suspense fallback={null}>
         {adding ? (

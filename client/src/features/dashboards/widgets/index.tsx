@@ -4,6 +4,7 @@ import { Loader, Text } from '@mantine/core';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { DashboardWidget, WidgetType } from '@plant/shared-schema';
+import { basicChunk, chunkComponent, lineChunk, mapChunk } from './chunks';
 import { useWidgetHistories } from './shared-reads';
 import type { WidgetProps } from './widget-props';
 
@@ -55,17 +56,16 @@ export const WIDGET_DEFAULT_SIZE: Record<WidgetType, { readonly w: number; reado
 // The widgets load after the dashboard page's first paint (its first visit stays small); uPlot
 // and MapLibre come only with a dashboard that shows them: chunks of their own. The other
 // widgets share one chunk (each chunk costs its own overhead).
-const LineView = lazy(() => import('./line-widget'));
-const MapWidget = lazy(() => import('./map-widget'));
+const LineView = chunkComponent(lineChunk, (m) => m.default);
+const MapWidget = chunkComponent(mapChunk, (m) => m.default);
 const SettingsForm = lazy(() => import('./settings-form'));
-const basic = () => import('./basic-widgets');
-const ValueWidget = lazy(() => basic().then((m) => ({ default: m.ValueWidget })));
-const GaugeWidget = lazy(() => basic().then((m) => ({ default: m.GaugeWidget })));
-const StateWidget = lazy(() => basic().then((m) => ({ default: m.StateWidget })));
-const BarWidget = lazy(() => basic().then((m) => ({ default: m.BarWidget })));
-const TableWidget = lazy(() => basic().then((m) => ({ default: m.TableWidget })));
-const AlarmsWidget = lazy(() => basic().then((m) => ({ default: m.AlarmsWidget })));
-const TextWidget = lazy(() => basic().then((m) => ({ default: m.TextWidget })));
+const ValueWidget = chunkComponent(basicChunk, (m) => m.ValueWidget);
+const GaugeWidget = chunkComponent(basicChunk, (m) => m.GaugeWidget);
+const StateWidget = chunkComponent(basicChunk, (m) => m.StateWidget);
+const BarWidget = chunkComponent(basicChunk, (m) => m.BarWidget);
+const TableWidget = chunkComponent(basicChunk, (m) => m.TableWidget);
+const AlarmsWidget = chunkComponent(basicChunk, (m) => m.AlarmsWidget);
+const TextWidget = chunkComponent(basicChunk, (m) => m.TextWidget);
 
 /** The line chart's reads start at once, while uPlot's chunk loads (the offline first paint). */
 function LineWidget(props: WidgetProps) {

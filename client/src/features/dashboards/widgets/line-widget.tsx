@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { Stack } from '@mantine/core';
 import uPlot from 'uplot';
@@ -96,11 +96,14 @@ function LineChart({
   );
   const levelsKey = JSON.stringify(levels);
 
-  // The cell's size from the observer's entries (reading it while the other charts are being
-  // made would force a layout per chart).
-  useEffect(() => {
+  // The cell's size as the grid mounts (the grid's charts read theirs one after another before
+  // any is made: one layout for all), then from the observer's entries (a read while other
+  // charts are being made would force a layout per chart).
+  useLayoutEffect(() => {
     const el = box.current;
     if (el === null) return;
+    const rect = el.getBoundingClientRect();
+    if (rect.width > 0) setSize({ width: Math.floor(rect.width), height: Math.floor(rect.height) });
     const observer = new ResizeObserver((entries) => {
       const rect = entries.at(-1)?.contentRect;
       if (rect === undefined) return;
@@ -248,7 +251,12 @@ function LineChart({
         ],
       },
     };
-    const made = new uPlot(opts, dataNow.current.aligned, el);
+    // Drawn before it joins the page: a canvas in the page resolves its font against the page's
+    // styles, so each chart drawn in place recalculated the styles of all the DOM made since.
+    const made = new uPlot(opts, dataNow.current.aligned, (u, init) =>
+      u.batch(() => (init as () => void)()),
+    );
+    el.appendChild(made.root);
     drawn.current = dataNow.current.aligned;
     drawnRange.current = `${rangeNow.current.from}-${rangeNow.current.to}`;
     // The legend (the values under the pointer) sits below the plot, inside the cell: the plot

@@ -11,7 +11,12 @@ import type {
   ManyWatch,
   ManyWatches,
 } from '@plant/sync-worker/api';
-import { apiPaths, streamValuesSchema } from '@plant/shared-schema';
+import {
+  apiPaths,
+  streamValuesSchema,
+  type DashboardWidget,
+  type WidgetType,
+} from '@plant/shared-schema';
 import { callApi } from '../../../session/api';
 import { sessionEpochAtom } from '../../../sync/status';
 import { proxy, syncWorker } from '../../../sync/worker';
@@ -191,18 +196,43 @@ export function historyRange(
   return { from, to };
 }
 
+/** A widget's history read of one stream (its key is shared by every widget that shows it). */
+function historySpec(stream: string, range: HistoryQuery['range']): ReadSpec {
+  return { kind: 'history', query: { streams: [stream], range, points: WIDGET_POINTS } };
+}
+
 /** Each stream's history over the dashboard's range (one shared read per stream and range). */
 export function useStreamHistories(
   streams: readonly string[],
   context: Pick<WidgetContext, 'range' | 'live'>,
 ): readonly (HistoryResult | undefined)[] {
   const range = historyRange(context);
-  return useShared<HistoryResult>(
-    streams.map((s) => ({
-      kind: 'history',
-      query: { streams: [s], range, points: WIDGET_POINTS },
-    })),
-  );
+  return useShared<HistoryResult>(streams.map((s) => historySpec(s, range)));
+}
+
+/** The widgets that read their streams' histories (useWidgetHistories). */
+const HISTORY_WIDGETS: ReadonlySet<WidgetType> = new Set(['line', 'state', 'bar']);
+
+/**
+ * Opens the history reads a dashboard's charts will ask for as soon as the dashboard is known: its
+ * grid's chunk loads and lays out while the worker reads, and the widgets find their answers
+ * (the keys are theirs: one read each, shared). Reads nobody follows close after the linger.
+ */
+export function usePrefetchWidgetReads(
+  widgets: readonly Pick<DashboardWidget, 'type' | 'streams'>[],
+  context: Pick<WidgetContext, 'range' | 'live'>,
+): void {
+  const epoch = useAtomValue(sessionEpochAtom);
+  const range = historyRange(context);
+  for (const widget of widgets) {
+    if (!HISTORY_WIDGETS.has(widget.type)) continue;
+    for (const id of widget.streams) {
+      widgetReads.touch(readKey(epoch, { kind: 'stream', id }));
+      widgetReads.touch(readKey(epoch, historySpec(id, range)));
+    }
+  }
+  // Sent now, not when this render's task ends (a dashboard's first render is a long one).
+  openQueued();
 }
 
 /** A stream's hours from the server: null when they could not be read (offline). */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { widgetOptionsSchemas, WIDGET_OPTION_TEXTS } from '@plant/shared-schema';
 import type { HistoryResult } from '@plant/sync-worker/api';
+import { Chunk } from './chunks';
 import { coverageOf } from './coverage';
 import { gaugeAngle, gaugeBounds } from './gauge-math';
 import { parseMarkdown, safeHref } from './markdown';
@@ -66,6 +67,27 @@ describe('shared widget reads', () => {
     stop();
     vi.advanceTimersByTime(1500);
     expect(closed).toEqual(['s2|2h', 's1|2h']);
+  });
+});
+
+describe("the dashboard's chunks", () => {
+  it('loads a chunk once, holds its module for renders, and tries a failed load again', async () => {
+    let calls = 0;
+    let fail = true;
+    const chunk = new Chunk(() => {
+      calls += 1;
+      return fail ? Promise.reject(new Error('no network')) : Promise.resolve({ made: calls });
+    });
+    await expect(chunk.load()).rejects.toThrow('no network');
+    expect(chunk.module).toBeUndefined();
+    fail = false;
+    // Asked for twice while loading: one import.
+    const [a, b] = await Promise.all([chunk.load(), chunk.load()]);
+    expect(a).toBe(b);
+    expect(calls).toBe(2);
+    expect(chunk.module).toEqual({ made: 2 });
+    await chunk.load();
+    expect(calls).toBe(2);
   });
 });
 
