@@ -10,6 +10,7 @@ import {
 } from '../../../server/src/testing/gateway-client';
 import type { AssetValues, HistoryResult } from '../api';
 import type { LeaderLock } from '../leader';
+import { TAIL_WAIT_MS } from './values-hub';
 import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy';
 import { SyncFixture, until, type Session } from '../testing/sync-fixture';
 
@@ -155,6 +156,44 @@ describe('values in the worker', () => {
     );
     expect(second.last()?.series[0]?.held.at(-1)?.to).toBeGreaterThanOrEqual(gapTs);
     stopSecond();
+    await f.stopEngine(engine);
+  });
+
+  it('opened again, a moving range draws from the cache and reads its newest moments a moment later', async () => {
+    const speed = stream('Spindle speed');
+    const engine = await f.engine(admin);
+    await until('loaded', () => engine.status.bootstrap.name === 'done');
+    const query = { streams: [speed], range: { last: 3 * 3_600_000 }, points: 400 } as const;
+    const first = collect<HistoryResult>();
+    const stopFirst = engine.values.watchHistory(query, first.callback);
+    await until('history read', () => {
+      const r = first.last();
+      return r !== undefined && !r.loading && (r.series[0]?.ts.length ?? 0) >= 60;
+    });
+    stopFirst();
+
+    // The server's reads of the stream's values from now on, with when they were asked.
+    const asked: number[] = [];
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes(speed) && url.includes('/values')) asked.push(Date.now());
+      return realFetch(input, init);
+    };
+    try {
+      const second = collect<HistoryResult>();
+      const opened = Date.now();
+      const stopSecond = engine.values.watchHistory(query, second.callback);
+      await until('answered from the cache', () => second.seen.length > 0);
+      expect(second.seen[0]?.series[0]?.ts.length).toBeGreaterThanOrEqual(60);
+      expect(second.seen[0]?.loading).toBe(false);
+      await until('the newest moments read', () => asked.length > 0, 20_000);
+      // Not while the page draws what the cache gave: after TAIL_WAIT_MS.
+      expect((asked[0] ?? 0) - opened).toBeGreaterThanOrEqual(TAIL_WAIT_MS);
+      stopSecond();
+    } finally {
+      globalThis.fetch = realFetch;
+    }
     await f.stopEngine(engine);
   });
 

@@ -31,6 +31,11 @@ export const SETTLE_MS = 30_000;
 export const WANT_EVERY_MS = 10_000;
 /** A watch whose gaps could not be read tries again this often (and at once on reconnect). */
 export const REFILL_EVERY_MS = 15_000;
+/**
+ * How long a history watch whose cache lacks only a moving range's newest moments waits before
+ * reading them (the page draws what the cache gave first; live values arrive meanwhile).
+ */
+export const TAIL_WAIT_MS = 1_000;
 
 const latestAnswer = envelopeSchema(latestValuesSchema);
 const severalAnswer = envelopeSchema(z.array(streamValuesSchema));
@@ -442,6 +447,7 @@ class HistoryWatch implements Watch {
   private filling: Promise<void> | undefined;
   private readonly post = frameThrottle(() => this.hub.background(() => this.send()));
   private refillTimer: ReturnType<typeof setInterval> | undefined;
+  private tailTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly hub: ValuesHub,
@@ -471,6 +477,18 @@ class HistoryWatch implements Watch {
     if (this.ended) return;
     this.assets = assets;
     this.hub.wantChanged();
+    // The cache held all but a moving range's newest moments (a dashboard opened again): they
+    // are read a moment later, not while the page draws what the cache gave (their requests
+    // and the answers they bring compete with the first paint for a tablet's few cores).
+    const { tail, reads } = await this.missing();
+    if (this.ended) return;
+    if (tail && reads.length > 0) {
+      await new Promise((resolve) => {
+        this.tailTimer = setTimeout(resolve, TAIL_WAIT_MS);
+      });
+      this.tailTimer = undefined;
+      if (this.ended) return;
+    }
     await this.fill();
     // A moving range reads its new tail now and then even without live values.
     if ('last' in this.query.range) {
@@ -483,7 +501,15 @@ class HistoryWatch implements Watch {
     return this.filling;
   }
 
-  private async fillOnce(): Promise<void> {
+  /**
+   * What the cache lacks of the window, and whether that is only a moving range's newest moments
+   * (read again on every open and refill).
+   */
+  private async missing(): Promise<{
+    readonly reads: { stream: string; from: number; to: number }[];
+    readonly tail: boolean;
+    readonly step: number;
+  }> {
     const { from, to, step } = this.window();
     const reads: { stream: string; from: number; to: number }[] = [];
     for (const stream of this.query.streams) {
@@ -491,14 +517,19 @@ class HistoryWatch implements Watch {
         reads.push({ stream, from: Math.floor(gap.from), to: Math.ceil(gap.to) });
       }
     }
+    const tail = reads.every((r) => r.from >= to - 2 * SETTLE_MS - step);
+    return { reads, tail, step };
+  }
+
+  private async fillOnce(): Promise<void> {
+    const { reads, tail, step } = await this.missing();
     if (this.ended) return;
     if (reads.length === 0) {
       this.offline = false;
       return;
     }
-    // Only the moving range's newest moments missing (read again on every open and refill): no
-    // 'loading' for them, and no new answer unless they held points or the server was not there.
-    const tail = reads.every((r) => r.from >= to - 2 * SETTLE_MS - step);
+    // Only the newest moments missing: no 'loading' for them, and no new answer unless they
+    // held points or the server was not there.
     if (!tail) {
       this.loading = true;
       this.post.schedule();
@@ -516,7 +547,9 @@ class HistoryWatch implements Watch {
   }
 
   reconnected(): void {
-    // Gaps that could not be read, or the new tail of a moving range.
+    // Gaps that could not be read, or the new tail of a moving range (unless that read is
+    // waiting already: it comes when the wait ends).
+    if (this.tailTimer !== undefined) return;
     if (!this.ended && (this.offline || 'last' in this.query.range)) {
       this.hub.background(() => this.fill());
     }
@@ -555,5 +588,6 @@ class HistoryWatch implements Watch {
     this.ended = true;
     this.post.cancel();
     clearInterval(this.refillTimer);
+    clearTimeout(this.tailTimer);
   }
 }

@@ -87,9 +87,13 @@ function LineChart({
   const names = streams.map((s) => labels.get(s.id) ?? s.attributes.name);
   const shapeKey = JSON.stringify([
     shapes,
-    names,
     streams.map((s) => [s.attributes.vis_min, s.attributes.vis_max]),
   ]);
+  // The names are not the chart's shape: a name that changes (the assets' names arriving for
+  // same-named streams) relabels the legend, it does not make the chart anew.
+  const namesKey = JSON.stringify(names);
+  const namesNow = useRef(names);
+  namesNow.current = names;
   // The steps' levels: their state codes and the codes in the range (a new one redraws).
   const levels = shapes.map((shape, i) =>
     isStepped(shape) ? stepLevels(shape, histories[i]?.series[0]?.values ?? []) : [],
@@ -224,7 +228,7 @@ function LineChart({
         ...streams.map((s, i): uPlot.Series => {
           const shape = shapes[i] as StreamShape;
           return {
-            label: isolate(names[i] ?? s.attributes.name),
+            label: isolate(namesNow.current[i] ?? s.attributes.name),
             scale: scaleOf(i),
             stroke: COLORS[i % COLORS.length] ?? '#228be6',
             width: 1.5,
@@ -300,6 +304,11 @@ function LineChart({
 
   useEffect(() => {
     const made = plot.current;
+    if (made !== null) relabel(made, namesNow.current);
+  }, [namesKey]);
+
+  useEffect(() => {
+    const made = plot.current;
     if (made === null) return;
     // New points, or the same points over a moved range (setData scales x anew).
     if (drawn.current !== data.aligned || drawnRange.current !== `${from}-${to}`) {
@@ -343,6 +352,19 @@ function tickFormats(locale: string) {
     formats.set(locale, made);
   }
   return made;
+}
+
+/** Gives the chart's series these names, in the legend too (its rows follow the series). */
+function relabel(made: uPlot, names: readonly string[]): void {
+  const rows = made.root.querySelectorAll('.u-legend .u-series');
+  names.forEach((name, i) => {
+    const series = made.series[i + 1];
+    const label = isolate(name);
+    if (series === undefined || series.label === label) return;
+    series.label = label;
+    const text = rows[i + 1]?.querySelector('.u-label');
+    if (text) text.textContent = label;
+  });
 }
 
 /** The legend's height by its streams' count, as last laid out (the next chart starts from it). */
