@@ -44,6 +44,8 @@ async function measure(
     const code = await readFile(path.join(dist, url)).catch(() => undefined);
     if (code === undefined) continue;
     const size = gzipSync(code, { level: 9 }).length;
+    // BUNDLE_LIST=1 lists each file with its gzip size (what grew, between two builds).
+    if (process.env.BUNDLE_LIST) process.stdout.write(`  ${url} ${size}\n`);
     if (HEAVY.test(code.toString('utf8'))) heavy.push(url);
     if (workerUrls.has(url) || url.includes('worker')) workerBytes += size;
     else pageBytes += size;
