@@ -477,12 +477,12 @@ class HistoryWatch implements Watch {
     if (this.ended) return;
     this.assets = assets;
     this.hub.wantChanged();
-    // The cache held all but a moving range's newest moments (a dashboard opened again): they
-    // are read a moment later, not while the page draws what the cache gave (their requests
+    // The cache held all but a moving range's newest moments (a dashboard opened again, within a
+    // minute or so of its last read): they are read a moment later, not while the page draws what the cache gave (their requests
     // and the answers they bring compete with the first paint for a tablet's few cores).
     const { tail, reads } = await this.missing();
     if (this.ended) return;
-    if (tail && reads.length > 0) {
+    if (tail && reads.length > 0 && 'last' in this.query.range) {
       await new Promise((resolve) => {
         this.tailTimer = setTimeout(resolve, TAIL_WAIT_MS);
       });

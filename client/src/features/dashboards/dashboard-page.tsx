@@ -129,10 +129,20 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
   const scope = { assetId, templateId };
   const live = range.kind === 'relative';
   // The charts' reads start now, while the grid's and the widgets' chunks load; the grid shows
-  // once these are all here (chunks.ts: no Suspense fallback to wait out).
-  usePrefetchWidgetReads(widgets, { range: resolved, live });
-  const chunksHere = useChunks([gridChunk, ...widgets.map((w) => chunkOf(w.type))]);
+  // once these are all here (chunks.ts: no Suspense fallback to wait out), then stays: a widget
+  // of a new type added later loads in its own cell. The map's chunk (MapLibre) is not waited
+  // for: the rest shows while it loads in its cell.
+  usePrefetchWidgetReads(widgets, { range: resolved, live }, templateId === null);
+  const [gridShown, setGridShown] = useState(false);
+  const chunksHere = useChunks(
+    gridShown
+      ? [gridChunk]
+      : [gridChunk, ...widgets.filter((w) => w.type !== 'map').map((w) => chunkOf(w.type))],
+  );
   const Grid = chunksHere ? gridChunk.module?.DashboardGrid : undefined;
+  useEffect(() => {
+    if (Grid !== undefined) setGridShown(true);
+  }, [Grid]);
 
   /** One write of the model: shown at once, queued offline, landed once. */
   const write = async (changes: {
@@ -294,7 +304,12 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
         </EmptyState>
       ) : null}
       {Grid === undefined ? (
-        <Skeleton height={240} aria-hidden data-testid="dashboard-grid-loading" />
+        <Box role="status" aria-busy data-testid="dashboard-grid-loading">
+          <VisuallyHidden>
+            <Trans>Loading the dashboard…</Trans>
+          </VisuallyHidden>
+          <Skeleton height={240} aria-hidden />
+        </Box>
       ) : (
         <Grid
           widgets={widgets}

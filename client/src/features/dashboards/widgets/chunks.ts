@@ -1,4 +1,5 @@
-import { createElement, lazy, useEffect, useState, type ComponentType } from 'react';
+import { createElement, use, useEffect, useState, type ComponentType } from 'react';
+import { withTimeout } from '../../../routes/lazy';
 import type { WidgetType } from '@plant/shared-schema';
 
 /*
@@ -21,9 +22,12 @@ export class Chunk<T> {
 
   constructor(private readonly importer: () => Promise<T>) {}
 
-  /** Starts the load (once; a failed one is tried again on the next ask). */
+  /**
+   * Starts the load (once; a failed one, or one not done within the pages' 120 s, is tried again
+   * on the next ask).
+   */
   load(): Promise<T> {
-    this.loading ??= this.importer().then(
+    this.loading ??= withTimeout(this.importer()).then(
       (module) => (this.module = module),
       (err: unknown) => {
         this.loading = undefined;
@@ -74,16 +78,16 @@ export function useChunks(chunks: readonly Chunk<unknown>[]): boolean {
 }
 
 /**
- * A component of a chunk: once the chunk is here it renders at once (React.lazy suspends on its
- * first render even then); before, it is lazy (its Suspense boundary shows the fallback).
+ * A component of a chunk: rendered at once when the chunk is here (React.lazy suspends on its
+ * first render even then), else it suspends on the chunk's load (its Suspense boundary shows the
+ * fallback). One component type either way: it is not made anew when the chunk arrives.
  */
 export function chunkComponent<T, P extends object>(
   chunk: Chunk<T>,
   pick: (module: T) => ComponentType<P>,
 ): ComponentType<P> {
-  const Lazy = lazy(async () => ({ default: pick(await chunk.load()) }));
   return function ChunkComponent(props: P) {
-    const module = chunk.module;
-    return module === undefined ? createElement(Lazy, props) : createElement(pick(module), props);
+    const module = chunk.module ?? use(chunk.load());
+    return createElement(pick(module), props);
   };
 }

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { useAtomValue } from 'jotai';
 import { useLingui } from '@lingui/react/macro';
 import { releaseProxy, type Remote } from 'comlink';
@@ -216,23 +216,41 @@ const HISTORY_WIDGETS: ReadonlySet<WidgetType> = new Set(['line', 'state', 'bar'
 /**
  * Opens the history reads a dashboard's charts will ask for as soon as the dashboard is known: its
  * grid's chunk loads and lays out while the worker reads, and the widgets find their answers
- * (the keys are theirs: one read each, shared). Reads nobody follows close after the linger.
+ * (the keys are theirs: one read each, shared). The page follows them until it leaves, so a slow
+ * chunk does not outlast the linger. `real`: false for a template's dashboard (its widgets name
+ * the template's stream places, not streams). A stream known to be missing gets no history read
+ * (its widget reads none either).
  */
 export function usePrefetchWidgetReads(
   widgets: readonly Pick<DashboardWidget, 'type' | 'streams'>[],
   context: Pick<WidgetContext, 'range' | 'live'>,
+  real: boolean,
 ): void {
   const epoch = useAtomValue(sessionEpochAtom);
   const range = historyRange(context);
-  for (const widget of widgets) {
-    if (!HISTORY_WIDGETS.has(widget.type)) continue;
-    for (const id of widget.streams) {
-      widgetReads.touch(readKey(epoch, { kind: 'stream', id }));
-      widgetReads.touch(readKey(epoch, historySpec(id, range)));
+  const keys: string[] = [];
+  if (real) {
+    for (const widget of widgets) {
+      if (!HISTORY_WIDGETS.has(widget.type)) continue;
+      for (const id of widget.streams) {
+        const model = readKey(epoch, { kind: 'stream', id });
+        keys.push(model);
+        if (widgetReads.get(model).value !== null)
+          keys.push(readKey(epoch, historySpec(id, range)));
+      }
     }
   }
+  for (const key of keys) widgetReads.touch(key);
   // Sent now, not when this render's task ends (a dashboard's first render is a long one).
   openQueued();
+  const joined = keys.join('\n');
+  useEffect(() => {
+    if (joined === '') return;
+    const stops = joined.split('\n').map((k) => widgetReads.follow(k, () => undefined));
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }, [joined]);
 }
 
 /** A stream's hours from the server: null when they could not be read (offline). */
