@@ -438,6 +438,14 @@ class AssetWatch implements Watch {
   }
 }
 
+/** What a history watch's cache lacks of its window (HistoryWatch.missing). */
+interface Missing {
+  readonly reads: { stream: string; from: number; to: number }[];
+  /** Only a moving range's newest moments. */
+  readonly tail: boolean;
+  readonly step: number;
+}
+
 /** Streams' history over a range: cache first, gaps from the server, live values on top. */
 class HistoryWatch implements Watch {
   assets: ReadonlySet<string> = new Set();
@@ -477,27 +485,31 @@ class HistoryWatch implements Watch {
     if (this.ended) return;
     this.assets = assets;
     this.hub.wantChanged();
-    // The cache held all but a moving range's newest moments (a dashboard opened again, within a
-    // minute or so of its last read): they are read a moment later, not while the page draws what the cache gave (their requests
-    // and the answers they bring compete with the first paint for a tablet's few cores).
-    const { tail, reads } = await this.missing();
+    // The cache held all but a moving range's newest moments (a dashboard opened again, within
+    // a minute or so of its last read): they are read a moment later, not while the page draws
+    // what the cache gave (their requests and the answers they bring compete with the first
+    // paint for a tablet's few cores). Otherwise the gaps just found are read now.
+    const missing = await this.missing();
     if (this.ended) return;
-    if (tail && reads.length > 0 && 'last' in this.query.range) {
+    if (missing.tail && missing.reads.length > 0 && 'last' in this.query.range) {
       await new Promise((resolve) => {
         this.tailTimer = setTimeout(resolve, TAIL_WAIT_MS);
       });
       this.tailTimer = undefined;
       if (this.ended) return;
+      await this.fill();
+    } else {
+      await this.fill(missing);
     }
-    await this.fill();
     // A moving range reads its new tail now and then even without live values.
     if ('last' in this.query.range) {
       this.refillTimer = setInterval(() => this.hub.background(() => this.fill()), REFILL_EVERY_MS);
     }
   }
 
-  private fill(): Promise<void> {
-    this.filling ??= this.fillOnce().finally(() => (this.filling = undefined));
+  /** Reads what the cache lacks (`known`: just found, else looked up now), once at a time. */
+  private fill(known?: Missing): Promise<void> {
+    this.filling ??= this.fillOnce(known).finally(() => (this.filling = undefined));
     return this.filling;
   }
 
@@ -505,11 +517,7 @@ class HistoryWatch implements Watch {
    * What the cache lacks of the window, and whether that is only a moving range's newest moments
    * (read again on every open and refill).
    */
-  private async missing(): Promise<{
-    readonly reads: { stream: string; from: number; to: number }[];
-    readonly tail: boolean;
-    readonly step: number;
-  }> {
+  private async missing(): Promise<Missing> {
     const { from, to, step } = this.window();
     const reads: { stream: string; from: number; to: number }[] = [];
     for (const stream of this.query.streams) {
@@ -521,8 +529,8 @@ class HistoryWatch implements Watch {
     return { reads, tail, step };
   }
 
-  private async fillOnce(): Promise<void> {
-    const { reads, tail, step } = await this.missing();
+  private async fillOnce(known?: Missing): Promise<void> {
+    const { reads, tail, step } = known ?? (await this.missing());
     if (this.ended) return;
     if (reads.length === 0) {
       this.offline = false;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
@@ -133,16 +133,16 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
   // of a new type added later loads in its own cell. The map's chunk (MapLibre) is not waited
   // for: the rest shows while it loads in its cell.
   usePrefetchWidgetReads(widgets, { range: resolved, live }, templateId === null);
-  const [gridShown, setGridShown] = useState(false);
+  // A latch, not state: setting state once the grid showed re-rendered the whole dashboard
+  // while its charts were being drawn.
+  const gridShown = useRef(false);
   const chunksHere = useChunks(
-    gridShown
+    gridShown.current
       ? [gridChunk]
       : [gridChunk, ...widgets.filter((w) => w.type !== 'map').map((w) => chunkOf(w.type))],
   );
   const Grid = chunksHere ? gridChunk.module?.DashboardGrid : undefined;
-  useEffect(() => {
-    if (Grid !== undefined) setGridShown(true);
-  }, [Grid]);
+  if (Grid !== undefined) gridShown.current = true;
 
   /** One write of the model: shown at once, queued offline, landed once. */
   const write = async (changes: {

@@ -3,14 +3,12 @@ import { useLingui } from '@lingui/react/macro';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { HistorySeries } from '@plant/sync-worker/api';
+import { AXIS_FONT, axisNumberFormat, timeTickLabel } from './chart-axes';
 import { isStepped, stepLevels } from './stream-figures';
 import { valueText, valueWithUnit, type StreamShape } from './stream-values';
 
-/* The axes' font, set here so the labels' widths can be measured as drawn. */
-const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 /* At least this much room per x label (CSS px): "00:00" and "29 Nov" with air between. */
 const X_SPACE = 90;
-const DAY = 86_400_000;
 
 /** A label as drawn on an axis: its text and where it starts and ends (CSS px in the chart). */
 interface DrawnLabel {
@@ -93,14 +91,7 @@ export function StreamChart({
     const el = box.current;
     if (el === null || width === 0) return;
     const texts = (v: number) => valueText(i18n, shape, v);
-    const xLabel = (ts: number, step: number) => {
-      const date = new Date(ts * 1000);
-      const midnight = date.getHours() === 0 && date.getMinutes() === 0;
-      if (step * 1000 >= DAY || (midnight && step < 86_400)) {
-        return i18n.date(date, { day: 'numeric', month: 'short' });
-      }
-      return i18n.date(date, { hour: '2-digit', minute: '2-digit' });
-    };
+    const xLabel = timeTickLabel(i18n);
     const steps = uPlot.paths.stepped?.({ align: 1 });
     const yLevels = levelsKey === '' ? [] : levelsKey.split(',').map(Number);
     // What each axis drew last, for the data attributes the layout checks read.
@@ -152,7 +143,7 @@ export function StreamChart({
           values: (_u, splits, _axis, _space, step) => {
             const out = stepped
               ? splits.map(texts)
-              : splits.map((s) => i18n.number(s, { maximumFractionDigits: decimalsOf(step) }));
+              : splits.map((s) => axisNumberFormat(i18n, decimalsOf(step)).format(s));
             drawn.y = splits;
             drawn.yText = out;
             return out;

@@ -5,6 +5,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { isolate, widgetOptions } from '@plant/shared-schema';
 import type { HistoryResult, LocalModel } from '@plant/sync-worker/api';
+import { AXIS_FONT, axisNumberFormat, timeTickLabel } from '../../devices/chart-axes';
 import { isStepped, stepLevels } from '../../devices/stream-figures';
 import {
   streamShapeOf,
@@ -38,8 +39,6 @@ const COLORS = [
   '#be4bdb',
   '#12b886',
 ];
-const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-const DAY = 86_400_000;
 
 export default function LineWidget({
   widget,
@@ -83,8 +82,8 @@ function LineChart({
   handlers.current = context;
 
   const shapes = useMemo(() => streams.map((s) => streamShapeOf(s.attributes)), [streams]);
-  const labels = useStreamLabels(streams);
-  const names = streams.map((s) => labels.get(s.id) ?? s.attributes.name);
+  const labelOf = useStreamLabels(streams);
+  const names = streams.map(labelOf);
   const shapeKey = JSON.stringify([
     shapes,
     streams.map((s) => [s.attributes.vis_min, s.attributes.vis_max]),
@@ -173,13 +172,8 @@ function LineChart({
             : { range: (_u, min, max) => [lo ?? min, hi ?? max] };
       }
     });
-    const { dayLabel, timeLabel, axisNumber } = tickFormats(i18n.locale);
-    const xLabel = (ts: number, step: number) => {
-      const date = new Date(ts * 1000);
-      const midnight = date.getHours() === 0 && date.getMinutes() === 0;
-      if (step * 1000 >= DAY || (midnight && step < 86_400)) return dayLabel.format(date);
-      return timeLabel.format(date);
-    };
+    const xLabel = timeTickLabel(i18n);
+    const axisNumber = axisNumberFormat(i18n, 3);
     const axes: uPlot.Axis[] = [
       {
         font: AXIS_FONT,
@@ -330,28 +324,6 @@ function LineChart({
       style={{ width: '100%', flex: 1, minHeight: 80, overflow: 'hidden' }}
     />
   );
-}
-
-/**
- * The ticks' formatters per locale, made once: a formatter made per tick (i18n.date, i18n.number)
- * or even per chart was most of a dashboard's drawing time.
- */
-const formats = new Map<
-  string,
-  { dayLabel: Intl.DateTimeFormat; timeLabel: Intl.DateTimeFormat; axisNumber: Intl.NumberFormat }
->();
-
-function tickFormats(locale: string) {
-  let made = formats.get(locale);
-  if (made === undefined) {
-    made = {
-      dayLabel: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' }),
-      timeLabel: new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }),
-      axisNumber: new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }),
-    };
-    formats.set(locale, made);
-  }
-  return made;
 }
 
 /** Gives the chart's series these names, in the legend too (its rows follow the series). */

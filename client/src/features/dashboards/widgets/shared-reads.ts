@@ -308,7 +308,7 @@ export function useStreamModels(ids: readonly string[]): readonly StreamState[] 
  */
 export function useStreamLabels(
   streams: readonly LocalModel<'datastream'>[],
-): ReadonlyMap<string, string> {
+): (stream: LocalModel<'datastream'>) => string {
   const { t } = useLingui();
   const counts = new Map<string, number>();
   for (const s of streams) counts.set(s.attributes.name, (counts.get(s.attributes.name) ?? 0) + 1);
@@ -319,13 +319,11 @@ export function useStreamLabels(
   );
   return useMemo(() => {
     const assetName = new Map(assetIds.map((id, i) => [id, assets[i]?.attributes.name]));
-    return new Map(
-      streams.map((s) => {
-        const name = s.attributes.name;
-        const asset = (counts.get(name) ?? 0) > 1 ? assetName.get(s.attributes.asset_id) : null;
-        return [s.id, asset === null || asset === undefined ? name : t`${name} (${asset})`];
-      }),
-    );
+    return (stream) => {
+      const name = stream.attributes.name;
+      const asset = (counts.get(name) ?? 0) > 1 ? assetName.get(stream.attributes.asset_id) : null;
+      return asset === null || asset === undefined ? name : t`${name} (${asset})`;
+    };
     // `counts` and `assetIds` follow from `streams`.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [streams, assets, t]);

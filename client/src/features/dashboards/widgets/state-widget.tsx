@@ -40,7 +40,7 @@ function colorOf(value: number | string, order: readonly string[]): string {
 
 export function StateWidget({ widget, context }: WidgetProps) {
   const { states, found, histories } = useWidgetHistories(widget.streams, context);
-  const labels = useStreamLabels(found);
+  const labelOf = useStreamLabels(found);
   return (
     <StreamsGate states={states}>
       <Stack gap={6} data-testid="widget-state">
@@ -50,7 +50,7 @@ export function StateWidget({ widget, context }: WidgetProps) {
             <StateBand
               key={s.model.id}
               stream={s.model}
-              label={labels.get(s.model.id) ?? s.model.attributes.name}
+              label={labelOf(s.model)}
               history={histories[found.indexOf(s.model)]}
               range={context.range}
             />
@@ -152,7 +152,7 @@ export function BarWidget({ widget, context }: WidgetProps) {
     found.map((m) => m.id),
     context,
   );
-  const labels = useStreamLabels(found);
+  const labelOf = useStreamLabels(found);
   return (
     <StreamsGate states={states}>
       <Stack gap={6} h="100%" data-testid="widget-bar">
@@ -162,7 +162,7 @@ export function BarWidget({ widget, context }: WidgetProps) {
             <Bars
               key={s.model.id}
               stream={s.model}
-              label={labels.get(s.model.id) ?? s.model.attributes.name}
+              label={labelOf(s.model)}
               history={histories[found.indexOf(s.model)]}
               hours={hours[found.indexOf(s.model)]}
               widget={widget}

@@ -103,7 +103,7 @@ export function TableWidget({ widget }: WidgetProps) {
     () => states.flatMap((s) => (s.name === 'found' ? [s.model] : [])),
     [states],
   );
-  const labels = useStreamLabels(found);
+  const labelOf = useStreamLabels(found);
   return (
     <StreamsGate states={states}>
       <Table
@@ -132,7 +132,7 @@ export function TableWidget({ widget }: WidgetProps) {
               <TableRow
                 key={s.model.id}
                 stream={s.model}
-                label={labels.get(s.model.id) ?? s.model.attributes.name}
+                label={labelOf(s.model)}
                 decimals={options.decimals}
               />
             ) : (
