@@ -1,4 +1,5 @@
 import {
+  memo,
   useId,
   useLayoutEffect,
   useMemo,
@@ -65,7 +66,7 @@ function useGridWidth(): { width: number; containerRef: RefObject<HTMLDivElement
  * down. Every finished change is ONE `onLayout` (one write of the model), never one per step of a
  * drag; nothing is written when nothing moved.
  */
-export function DashboardGrid(props: {
+export const DashboardGrid = memo(function DashboardGrid(props: {
   readonly widgets: readonly DashboardWidget[];
   readonly editing: boolean;
   readonly context: WidgetContext;
@@ -192,4 +193,4 @@ export function DashboardGrid(props: {
       ) : null}
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
@@ -42,6 +42,7 @@ import { freeSpot, placesOf } from './grid-layout';
 import { dashboardPaths } from './paths';
 import { Chunk, chunkOf, useChunks } from './widgets/chunks';
 import { usePrefetchWidgetReads } from './widgets/shared-reads';
+import type { WidgetContext } from './widgets/widget-props';
 
 /*
  * The grid (react-grid-layout and the widgets) and the widget dialogs come in chunks of their
@@ -192,6 +193,36 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
   const removeWidget = (widget: DashboardWidget) => {
     void write({ widgets: widgets.filter((w) => w.id !== widget.id) });
   };
+  // The grid's props stay the same while what they say does: the page renders again as its
+  // permissions and visits are read, and each time the whole grid did too, twelve charts' cells
+  // while the first paint was due.
+  const latest = useRef({ pickRange, write, removeWidget });
+  latest.current = { pickRange, write, removeWidget };
+  const context = useMemo<WidgetContext>(
+    () => ({
+      dashboardId: model.id,
+      assetId,
+      range: { from: resolved.from, to: resolved.to },
+      live,
+      // A chart zoomed to a span: the dashboard's range becomes it (stored as any pick is).
+      onRangeChange: (span) =>
+        latest.current.pickRange({
+          kind: 'fixed',
+          from: Math.round(span.from),
+          to: Math.round(span.to),
+        }),
+    }),
+    [model.id, assetId, resolved.from, resolved.to, live],
+  );
+  const onLayout = useMemo(
+    () => (next: DashboardWidget[]) => void latest.current.write({ widgets: next }),
+    [],
+  );
+  const onRemove = useMemo(
+    () => (widget: DashboardWidget) => latest.current.removeWidget(widget),
+    [],
+  );
+
   // The reports that send this dashboard (those this user sees): the server refuses to delete
   // it while one does, so the question says so before, not a failed write after.
   const usingReports = useLiveQuery(
@@ -314,18 +345,10 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
         <Grid
           widgets={widgets}
           editing={mayEdit && editing}
-          context={{
-            dashboardId: model.id,
-            assetId,
-            range: resolved,
-            live,
-            // A chart zoomed to a span: the dashboard's range becomes it (stored as any pick is).
-            onRangeChange: (span) =>
-              pickRange({ kind: 'fixed', from: Math.round(span.from), to: Math.round(span.to) }),
-          }}
-          onLayout={(next) => void write({ widgets: next })}
+          context={context}
+          onLayout={onLayout}
           onEdit={setSettingsOf}
-          onRemove={removeWidget}
+          onRemove={onRemove}
         />
       )}
 
