@@ -45,6 +45,7 @@ export * from './models/dashboard-template';
 export * from './models/widget-options';
 export * from './models/report';
 export * from './models/file';
+export * from './models/threedmodel';
 export * from './models/gateway';
 export * from './models/code-rules';
 export * from './models/datastream';

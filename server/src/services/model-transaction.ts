@@ -36,6 +36,12 @@ import {
   type DatastreamAttributes,
   reportModel,
   type ReportAttributes,
+  FILE_ONLY_SERVER,
+  FILE_TOO_LARGE,
+  THREED_LIMITS,
+  THREED_TEXTS,
+  threedmodelModel,
+  type ThreedmodelAttributes,
 } from '@plant/shared-schema';
 import { z } from 'zod';
 import type { Db } from '../db/database';
@@ -607,6 +613,12 @@ export class ModelTransaction {
     if (this.def.type === 'file') {
       for (const [field, text] of Object.entries(fileProblems(attributes as FileAttributes)))
         problems[field] = [text];
+      // A 3D model's levels and thumbnail are the server's (threed/model-processor.ts).
+      if (touched.has('kind') && attributes.kind === 'level' && !this.asServer)
+        problems.kind = [FILE_ONLY_SERVER];
+    }
+    if (this.def.type === threedmodelModel.type && touched.has('sources')) {
+      Object.assign(problems, await this.threedSources(attributes as ThreedmodelAttributes));
     }
     if (this.def.type === 'asset' && touched.has('photo') && typeof attributes.photo === 'string') {
       const photo = await this.models.find(this.accountId, fileModel.type, attributes.photo);
@@ -669,6 +681,23 @@ export class ModelTransaction {
         return { widgets: [DASHBOARD_TEXTS.streamOfOtherAsset] };
       }
     }
+    return {};
+  }
+
+  /**
+   * A 3D model is made of files uploaded for it: each, as stored, a 3D model file (kind 'model')
+   * of the model's asset, all together within the input limit.
+   */
+  private async threedSources(model: ThreedmodelAttributes) {
+    let bytes = 0;
+    for (const source of model.sources) {
+      const row = await this.models.find(this.accountId, fileModel.type, source.file_id);
+      const file = row === undefined ? undefined : (JSON.parse(row.attributes) as FileAttributes);
+      if (file === undefined || file.asset_id !== model.asset_id || file.kind !== 'model')
+        return { sources: [THREED_TEXTS.sourcesOfAsset] };
+      bytes += file.size;
+    }
+    if (bytes > THREED_LIMITS.inputBytes) return { sources: [FILE_TOO_LARGE.model] };
     return {};
   }
 

@@ -7,6 +7,7 @@ export {
   FILE_CHECKSUM_MISMATCH,
   FILE_FIXED,
   FILE_NOT_UPLOADED,
+  FILE_ONLY_SERVER,
   FILE_REQUIRED,
   FILE_TOO_LARGE,
   FILE_WRONG_TYPE,
@@ -14,11 +15,13 @@ export {
 } from './file-texts';
 
 /**
- * Files of an asset (DESIGN.md §9, spec 001 §3: an asset's photo and documents). The model is the
+ * Files of an asset (DESIGN.md §9, spec 001 §3: an asset's photo and documents; DESIGN.md §13: the
+ * files a 3D model was uploaded as, kind 'model', and the levels and thumbnail the server made of
+ * them, kind 'level', which no client may create). The model is the
  * file's metadata; its bytes are uploaded in chunks to the server's file store, content-addressed
  * by `sha256`, and served with the reader's access checked.
  */
-export const FILE_KINDS = ['photo', 'document'] as const;
+export const FILE_KINDS = ['photo', 'document', 'model', 'level'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
 export const FILE_STATES = ['uploading', 'ready'] as const;
@@ -58,6 +61,25 @@ export const FILE_LIMITS: Record<
       'model/gltf+json',
     ],
   },
+  model: {
+    maxBytes: 500 * MB,
+    types: [
+      'model/gltf-binary',
+      'model/gltf+json',
+      'model/step',
+      'model/vnd.fbx',
+      // A glTF's bin, an FBX: browsers know no type for them.
+      'application/octet-stream',
+      'application/zip',
+      'application/x-zip-compressed',
+      // A glTF's textures.
+      'image/png',
+      'image/jpeg',
+      'image/webp',
+      'image/ktx2',
+    ],
+  },
+  level: { maxBytes: 500 * MB, types: ['model/gltf-binary', 'image/png'] },
 };
 
 /** The largest file of any kind. */
@@ -142,6 +164,9 @@ const BY_ENDING: Readonly<Record<string, string>> = {
   step: 'model/step',
   stp: 'model/step',
   glb: 'model/gltf-binary',
+  fbx: 'model/vnd.fbx',
+  bin: 'application/octet-stream',
+  ktx2: 'image/ktx2',
   gltf: 'model/gltf+json',
   csv: 'text/csv',
   txt: 'text/plain',

@@ -9,6 +9,7 @@ import { templateModel } from './template';
 import { alarmAckModel, alarmModel } from './alarm';
 import { dashboardModel } from './dashboard';
 import { reportModel } from './report';
+import { threedmodelModel } from './threedmodel';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -37,6 +38,7 @@ export const MODELS = [
   tagModel,
   dashboardModel,
   reportModel,
+  threedmodelModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];

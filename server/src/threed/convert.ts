@@ -1,0 +1,51 @@
+import { THREED_LIMITS, THREED_TEXTS, type ThreedFormat } from '@plant/shared-schema';
+import { boundsOf, countTriangles, makeLevels, type MadeLevel } from './levels';
+import { findModelFile, gltfIo, loadModel } from './load-model';
+import { thumbnailOf } from './thumbnail';
+import { ModelRefused } from './zip-unpack';
+
+/*
+ * One model's processing (DESIGN.md §13), run on a thread of its own (convert-thread.ts): the
+ * uploaded files in `dir` to the canonical model, its three levels, bounds and thumbnail.
+ */
+
+export interface Converted {
+  readonly format: ThreedFormat;
+  readonly levels: MadeLevel[];
+  readonly bounds: { min: [number, number, number]; max: [number, number, number] } | null;
+  readonly thumbnail: Uint8Array;
+}
+
+export type ConvertOutcome = { readonly ok: Converted } | { readonly refused: string };
+
+/** The limits a conversion checks itself (time and memory are the thread's). */
+export interface ConvertLimits {
+  readonly triangles: number;
+}
+
+/** Processes the upload in `dir`; `progress` hears each step's share of the work done. */
+export async function convert(
+  dir: string,
+  progress: (share: number) => void = () => undefined,
+  limits: ConvertLimits = { triangles: THREED_LIMITS.triangles },
+): Promise<ConvertOutcome> {
+  try {
+    const { file, format } = findModelFile(dir);
+    progress(0.1);
+    const doc = await loadModel(file, format);
+    const triangles = countTriangles(doc);
+    if (triangles === 0) return { refused: THREED_TEXTS.loadFailed };
+    if (triangles > limits.triangles) return { refused: THREED_TEXTS.tooManyTriangles };
+    const bounds = boundsOf(doc);
+    const canonical = await gltfIo().writeBinary(doc);
+    progress(0.3);
+    const levels = await makeLevels(canonical, (_quality, index) => progress(0.4 + 0.15 * index));
+    const low = levels.find((l) => l.quality === 'low') ?? levels[0];
+    const thumbnail = await thumbnailOf(await gltfIo().readBinary(low?.glb ?? canonical));
+    progress(0.9);
+    return { ok: { format, levels, bounds, thumbnail } };
+  } catch (err) {
+    if (err instanceof ModelRefused) return { refused: err.reason };
+    return { refused: THREED_TEXTS.loadFailed };
+  }
+}
