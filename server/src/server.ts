@@ -51,6 +51,8 @@ import { AlarmDispatcher } from './notify/dispatcher';
 import { ReportRunner, type PdfRenderer } from './reports/report-runner';
 import { ReportService } from './reports/report.service';
 import { PdfThread } from './reports/pdf-thread';
+import { ModelProcessor } from './threed/model-processor';
+import type { ThreadLimits } from './threed/convert-thread';
 
 export interface ServerOptions {
   readonly config: Config;
@@ -75,6 +77,8 @@ export interface ServerOptions {
   readonly sandbox?: SandboxOptions;
   /** Tests only: what makes reports' PDFs (one that fails first, say). */
   readonly reportPdf?: (real: PdfRenderer) => PdfRenderer;
+  /** Tests only: narrower limits of a 3D model's processing (its time, heap, triangles). */
+  readonly threedLimits?: ThreadLimits;
 }
 
 /**
@@ -144,6 +148,7 @@ export interface RunningServer {
   readonly dispatcher: AlarmDispatcher;
   /** Reports' runs (issue 31): `tick()` looks for work now, as the leader's loop does. */
   readonly reports: ReportRunner;
+  readonly threed: ModelProcessor;
   /** Resolves when background work (mails) started so far is done. */
   idle(): Promise<void>;
   /** Stops accepting, lets open requests finish (at most 10 s), then closes the database. */
@@ -314,6 +319,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const valuePruner = new ValuePruner(store, clock, log, () => accounts.valueRetention());
   const blobs = new DiskBlobStore(path.join(config.dataDir, 'files'));
   const files = new FileService(db, blobs, services.models, log);
+  // Uploaded 3D models processed in the background, on threads of their own (DESIGN.md §13).
+  const threed = new ModelProcessor({
+    db,
+    models: services.models,
+    blobs,
+    feed,
+    log,
+    workDir: path.join(config.dataDir, 'work', '3d'),
+    ...(options.threedLimits === undefined ? {} : { limits: options.threedLimits }),
+  });
   // Reports' PDFs and CSVs in a blob store of their own: the file pruner keeps to file models'.
   const reportBlobs = new DiskBlobStore(path.join(config.dataDir, 'report-files'));
   // Reports' PDFs are drawn on a thread of their own, off the event loop.
@@ -377,6 +392,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await broker.start();
   files.progress = (accountId, assetId, progress) =>
     broker.publishUploadProgress(accountId, assetId, progress);
+  threed.progress = files.progress;
   linkProcesses(cluster, feed, broker, services, machineData);
   // Alone, no gateway can be connected before the broker starts: every "online" is stale. In a
   // cluster, gateways connected to the other processes are online.
@@ -390,6 +406,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       new FilePruner(db, clock, log, blobs),
       // Reports due: made and mailed once in the cluster.
       reports,
+      // Uploaded 3D models: processed once in the cluster.
+      threed,
       // Gateways left online by a process that died: offline once no live process links them.
       ...(cluster.shared ? [presenceSweep(machineData, log, config.clusterHeartbeatMs)] : []),
     ],
@@ -434,6 +452,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     machineData,
     dispatcher,
     reports,
+    threed,
     idle: () => background.drain(),
     stop,
   };

@@ -250,6 +250,24 @@ export class ModelService {
     this.feed.publish(accountId, updates);
   }
 
+  /**
+   * The server's own new model (a 3D model's levels): no session, may set serverFields, logged
+   * and published like any write. Answers the model as stored.
+   */
+  async serverCreate(
+    accountId: string,
+    collection: string,
+    body: Record<string, unknown>,
+  ): Promise<SyncedModel> {
+    const { answer, updates } = await this.db
+      .transaction()
+      .execute((trx) => this.applyIn(trx, accountId, { kind: 'create', collection, body }, true));
+    this.feed.publish(accountId, updates);
+    const model = answer.body.data;
+    if (model === null) throw new Error('a server create answered no model');
+    return model;
+  }
+
   private requireId(id: string | undefined): string {
     const parsed = clientIdField.safeParse(id);
     if (!parsed.success) throw notFound('Model');

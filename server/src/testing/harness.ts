@@ -19,6 +19,7 @@ import type { TestLocale } from './local-postgres';
 import type { AuthLimits } from '../services/auth.service';
 import type { BatchRateLimits } from '../gateways/batch-rate';
 import type { PdfRenderer } from '../reports/report-runner';
+import type { ThreadLimits } from '../threed/convert-thread';
 
 /** A clock the test moves by hand (token and reset-link expiry without waiting). */
 export class ManualClock implements Clock {
@@ -95,6 +96,8 @@ export interface TestServerOptions {
   sandbox?: SandboxOptions;
   /** What makes reports' PDFs, from the real one (a renderer that fails first, say). */
   reportPdf?: (real: PdfRenderer) => PdfRenderer;
+  /** Narrower limits of a 3D model's processing (a heap too small to convert, say). */
+  threedLimits?: ThreadLimits;
 }
 
 /** One HTTP request from a chosen local address (fetch cannot pick its source address). */
@@ -318,6 +321,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.dispatch === undefined ? {} : { dispatch: options.dispatch }),
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
     ...(options.reportPdf === undefined ? {} : { reportPdf: options.reportPdf }),
+    ...(options.threedLimits === undefined ? {} : { threedLimits: options.threedLimits }),
   });
 
   const { call, signIn, clientId } = await apiClient(server.url);

@@ -7,6 +7,7 @@ import { THREED_TEXTS } from '@plant/shared-schema';
 import { sphereGlb, sphereGltfFolder, zipBomb, zipOf } from '../testing/model-files';
 import { cylinderStep } from '../testing/step-part';
 import { convert, type ConvertOutcome } from './convert';
+import { convertOnThread } from './convert-thread';
 import { gltfIo } from './load-model';
 import { countTriangles } from './levels';
 import { unpackZip } from './zip-unpack';
@@ -139,5 +140,22 @@ describe('converting an upload', () => {
     expect(await convert(await upload({ 'notes.txt': 'not a model' }))).toEqual({
       refused: THREED_TEXTS.loadFailed,
     });
+  });
+});
+
+describe('a conversion on its own thread', () => {
+  it('ends a conversion over its time or its heap with their texts, and the next one converts', async () => {
+    const dir = await upload({ 'pump.glb': await sphereGlb(60) });
+    const limits = { timeMs: 60_000, heapMb: 2048, triangles: 1_000_000 };
+    const slow = convertOnThread(dir, () => undefined, { ...limits, timeMs: 1 });
+    expect(await slow.outcome).toEqual({ refused: THREED_TEXTS.tooSlow });
+    const starved = convertOnThread(dir, () => undefined, { ...limits, heapMb: 4 });
+    expect(await starved.outcome).toEqual({ refused: THREED_TEXTS.tooMuchMemory });
+    const shares: number[] = [];
+    const fine = convertOnThread(dir, (share) => shares.push(share), limits);
+    const outcome = await fine.outcome;
+    expect(ok(outcome).levels).toHaveLength(3);
+    expect(shares.length).toBeGreaterThan(2);
+    expect(shares).toEqual([...shares].sort((a, b) => a - b));
   });
 });

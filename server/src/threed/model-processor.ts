@@ -1,0 +1,287 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  fileModel,
+  THREED_TEXTS,
+  threedmodelAttributesSchema,
+  threedmodelModel,
+  uuidv7,
+  type FileAttributes,
+  type ModelUpdate,
+  type ThreedLevel,
+  type ThreedmodelAttributes,
+} from '@plant/shared-schema';
+import type { ClusterWork } from '../cluster/leader';
+import type { Db } from '../db/database';
+import type { ProgressSink } from '../files/file.service';
+import type { BlobStore } from '../files/blob-store';
+import type { Logger } from '../logger';
+import { ModelRepository } from '../repositories/model.repository';
+import type { ChangeFeed } from '../services/change-feed';
+import type { ModelService } from '../services/model.service';
+import type { ConvertOutcome } from './convert';
+import { convertOnThread, DEFAULT_THREAD_LIMITS, type ThreadLimits } from './convert-thread';
+
+/*
+ * Processes uploaded 3D models in the background (DESIGN.md §13, issue 32 item 2), once in the
+ * cluster (the leader's work, like the reports): a model whose files are all stored is taken
+ * ('processing', its progress on the model and on the upload topic), converted on a thread of its
+ * own (convert-thread.ts), and its levels and thumbnail stored as files of kind 'level' of its
+ * asset; then 'ready' with them, or 'failed' with the reason. One model at a time: a conversion
+ * may take a core and gigabytes. A model left 'processing' by a process that ended is taken again
+ * at the next start.
+ */
+
+export interface ModelProcessorDeps {
+  readonly db: Db;
+  readonly models: ModelService;
+  readonly blobs: BlobStore;
+  readonly feed: ChangeFeed;
+  readonly log: Logger;
+  /** Where a model's files are gathered while it is processed (emptied at start). */
+  readonly workDir: string;
+  readonly limits?: ThreadLimits;
+  /** How often the models waiting are looked for besides the changes heard (ms). */
+  readonly scanMs?: number;
+}
+
+const SCAN_MS = 30_000;
+/** The model's progress is written at most this often (each write is a logged update). */
+const PROGRESS_EVERY_MS = 500;
+
+export class ModelProcessor implements ClusterWork {
+  /** Where upload progress goes (the broker's topic), set once the broker runs. */
+  progress: ProgressSink = () => undefined;
+  private readonly rows: ModelRepository;
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+  /** Models left 'processing' by an ended process are taken again once, at the first scan. */
+  private resume = true;
+  private current: (() => Promise<void>) | undefined;
+
+  constructor(private readonly deps: ModelProcessorDeps) {
+    this.rows = new ModelRepository(deps.db);
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.resume = true;
+    this.unsubscribe = this.deps.feed.subscribe((_account, updates) => {
+      if (updates.some(concernsModels)) this.wake();
+    });
+    this.timer = setInterval(() => this.wake(), this.deps.scanMs ?? SCAN_MS);
+    this.timer.unref();
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearInterval(this.timer);
+    await this.current?.();
+    await this.running;
+  }
+
+  /** Looks for models to process now (a change was heard, or the scan's time came). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running !== undefined) {
+      this.again = true;
+      return;
+    }
+    this.running = this.loop().finally(() => (this.running = undefined));
+  }
+
+  /** Whether nothing is being processed or waiting to be looked at (tests wait for it). */
+  get idle(): boolean {
+    return this.running === undefined;
+  }
+
+  private async loop(): Promise<void> {
+    if (this.resume) await rm(this.deps.workDir, { recursive: true, force: true });
+    do {
+      this.again = false;
+      const resume = this.resume;
+      this.resume = false;
+      try {
+        for (const accountId of await this.rows.accountsWithType(threedmodelModel.type)) {
+          const waiting = [
+            ...(await this.rows.referencing(accountId, threedmodelModel.type, 'state', 'uploaded')),
+            ...(resume
+              ? await this.rows.referencing(accountId, threedmodelModel.type, 'state', 'processing')
+              : []),
+          ];
+          for (const row of waiting) {
+            if (this.stopped) return;
+            await this.process(accountId, row.id);
+          }
+        }
+      } catch (err) {
+        this.deps.log.error('3D processing failed', { error: String(err) });
+      }
+    } while (this.again && !this.stopped);
+  }
+
+  /** The stored model, or undefined once deleted. */
+  private async model(accountId: string, id: string): Promise<ThreedmodelAttributes | undefined> {
+    const row = await this.rows.find(accountId, threedmodelModel.type, id);
+    return row === undefined
+      ? undefined
+      : threedmodelAttributesSchema.parse(JSON.parse(row.attributes));
+  }
+
+  private async process(accountId: string, id: string): Promise<void> {
+    const model = await this.model(accountId, id);
+    if (model === undefined) return;
+    // Its files, as stored: each a 3D model file of its asset (checked on write, and again here).
+    const sources: { path: string; sha256: string }[] = [];
+    for (const source of model.sources) {
+      const row = await this.rows.find(accountId, fileModel.type, source.file_id);
+      const file = row === undefined ? undefined : (JSON.parse(row.attributes) as FileAttributes);
+      if (file === undefined || file.asset_id !== model.asset_id) {
+        await this.fail(accountId, id, THREED_TEXTS.sourceMissing);
+        return;
+      }
+      // Still uploading: taken when its last file is stored.
+      if (file.state !== 'ready') return;
+      sources.push({ path: source.path, sha256: file.sha256 });
+    }
+    await this.set(accountId, id, { state: 'processing', progress: 0.05, reason: null });
+    this.progress(accountId, model.asset_id, { id, message: 'processing', progress: 0.05 });
+    await mkdir(this.deps.workDir, { recursive: true });
+    const dir = await mkdtemp(path.join(this.deps.workDir, 'model-'));
+    try {
+      for (const source of sources) {
+        const target = path.join(dir, ...source.path.split('/'));
+        await mkdir(path.dirname(target), { recursive: true });
+        await pipeline(this.deps.blobs.open(accountId, source.sha256), createWriteStream(target));
+      }
+      let written = 0;
+      const run = convertOnThread(
+        dir,
+        (share) => {
+          this.progress(accountId, model.asset_id, { id, message: 'processing', progress: share });
+          const now = Date.now();
+          if (now - written < PROGRESS_EVERY_MS) return;
+          written = now;
+          void this.set(accountId, id, { progress: share }).catch(() => undefined);
+        },
+        this.deps.limits ?? DEFAULT_THREAD_LIMITS,
+      );
+      this.current = run.stop;
+      const outcome = await run.outcome;
+      this.current = undefined;
+      if (this.stopped && 'refused' in outcome) return;
+      await this.finish(accountId, id, model, outcome);
+    } finally {
+      this.current = undefined;
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  private async finish(
+    accountId: string,
+    id: string,
+    model: ThreedmodelAttributes,
+    outcome: ConvertOutcome,
+  ): Promise<void> {
+    if ('refused' in outcome) {
+      await this.fail(accountId, id, outcome.refused);
+      return;
+    }
+    // Deleted while it was processed: nothing of it is kept.
+    if ((await this.model(accountId, id)) === undefined) return;
+    const made = outcome.ok;
+    const levels: ThreedLevel[] = [];
+    for (const level of made.levels) {
+      const file = await this.keepFile(accountId, model, {
+        name: `${model.name} (${level.quality}).glb`,
+        type: 'model/gltf-binary',
+        bytes: level.glb,
+      });
+      levels.push({
+        quality: level.quality,
+        file_id: file,
+        triangles: level.triangles,
+        bytes: level.glb.byteLength,
+      });
+    }
+    const thumbnail = await this.keepFile(accountId, model, {
+      name: `${model.name}.png`,
+      type: 'image/png',
+      bytes: made.thumbnail,
+    });
+    await this.set(accountId, id, {
+      state: 'ready',
+      progress: 1,
+      reason: null,
+      format: made.format,
+      levels,
+      bounds: made.bounds,
+      thumbnail_file_id: thumbnail,
+    });
+    this.progress(accountId, model.asset_id, { id, message: 'ready', progress: 1 });
+  }
+
+  /** Stores bytes as a ready file of kind 'level' of the model's asset; answers its id. */
+  private async keepFile(
+    accountId: string,
+    model: ThreedmodelAttributes,
+    file: { name: string; type: string; bytes: Uint8Array },
+  ): Promise<string> {
+    const sha256 = createHash('sha256').update(file.bytes).digest('hex');
+    const { blobs } = this.deps;
+    if ((await blobs.size(accountId, sha256)) === undefined) {
+      const partId = uuidv7();
+      const body = Readable.toWeb(
+        Readable.from([Buffer.from(file.bytes)]),
+      ) as unknown as ReadableStream<Uint8Array>;
+      await blobs.append(accountId, partId, body, file.bytes.byteLength + 1);
+      if (!(await blobs.complete(accountId, partId, sha256)))
+        throw new Error('level stored wrongly');
+    } else {
+      await blobs.touch(accountId, sha256);
+    }
+    const made = await this.deps.models.serverCreate(accountId, fileModel.collection, {
+      asset_id: model.asset_id,
+      kind: 'level',
+      name: file.name.slice(0, 250),
+      type: file.type,
+      size: file.bytes.byteLength,
+      sha256,
+      state: 'ready',
+    });
+    return made.id;
+  }
+
+  private async fail(accountId: string, id: string, reason: string): Promise<void> {
+    this.deps.log.warn('3D model refused', { accountId, id, reason });
+    await this.set(accountId, id, { state: 'failed', progress: 0, reason });
+  }
+
+  private async set(
+    accountId: string,
+    id: string,
+    changes: Record<string, unknown>,
+  ): Promise<void> {
+    try {
+      await this.deps.models.serverUpdate(accountId, threedmodelModel.collection, id, changes);
+    } catch (err) {
+      // Deleted meanwhile: nothing to say.
+      if ((await this.rows.find(accountId, threedmodelModel.type, id)) !== undefined) throw err;
+    }
+  }
+}
+
+/** Whether updates may mean a model to process: a 3D model made, or a file stored. */
+function concernsModels(update: ModelUpdate): boolean {
+  if (update.action === 'child_created') return update.child_type === threedmodelModel.type;
+  return update.type === fileModel.type && update.action !== 'item_deleted';
+}

@@ -1,0 +1,266 @@
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  API_BASE,
+  apiPaths,
+  FILE_ONLY_SERVER,
+  THREED_TEXTS,
+  uuidv7,
+  type SyncedModel,
+  type ThreedmodelAttributes,
+} from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { startTestServer, type TestServer } from '../testing/harness';
+import { sphereGlb, sphereGltfFolder, zipBomb, zipOf } from '../testing/model-files';
+import { cylinderStep } from '../testing/step-part';
+import { countTriangles } from './levels';
+import { gltfIo } from './load-model';
+
+/*
+ * 3D models through the server (issue 32 items 1 and 2): files uploaded through the resumable
+ * file path, a `threedmodel` naming them, processed in the background into three levels (files
+ * of kind 'level' served like any file), bounds and a thumbnail; ZIP archives refused with their
+ * reasons; only who may change the asset's 3D models makes one, and only of its own files.
+ */
+let s: TestServer;
+let admin = '';
+let tech = '';
+let press = '';
+
+const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Uploads bytes as a 3D model file of the asset (one model, one chunk); answers its id. */
+async function uploadFile(name: string, bytes: Uint8Array, token = admin): Promise<string> {
+  const id = uuidv7();
+  const made = await s.call('POST', apiPaths.collection('files'), {
+    token,
+    json: {
+      id,
+      asset_id: press,
+      kind: 'model',
+      name,
+      type: 'application/octet-stream',
+      size: bytes.length,
+      sha256: sha(bytes),
+    },
+  });
+  expect(made.status, made.text).toBe(201);
+  const put = await fetch(`${s.url}${API_BASE}/${apiPaths.fileUpload(id, 0)}`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
+    body: bytes,
+  });
+  expect(put.status).toBe(200);
+  return id;
+}
+
+/** Makes a 3D model of the press from these files (path → bytes); answers its id. */
+async function makeModel(name: string, files: Record<string, Uint8Array | string>) {
+  const sources = [];
+  for (const [path, content] of Object.entries(files)) {
+    const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+    sources.push({ file_id: await uploadFile(path.split('/').at(-1) ?? path, bytes), path });
+  }
+  const id = uuidv7();
+  const made = await s.call('POST', apiPaths.collection('threedmodels'), {
+    token: admin,
+    json: { id, asset_id: press, name, sources },
+  });
+  expect(made.status, made.text).toBe(201);
+  return id;
+}
+
+async function modelOf(id: string, token = admin): Promise<SyncedModel | undefined> {
+  return (await s.snapshot(token)).find((m) => m.id === id);
+}
+
+/** Waits until the model is processed (ready or failed), as a client reading it sees. */
+async function processed(id: string): Promise<ThreedmodelAttributes> {
+  let attributes: ThreedmodelAttributes | undefined;
+  await expect
+    .poll(
+      async () => {
+        attributes = (await modelOf(id))?.attributes as ThreedmodelAttributes | undefined;
+        return attributes?.state;
+      },
+      { timeout: 60_000, interval: 200 },
+    )
+    .toMatch(/^(ready|failed)$/);
+  return attributes as ThreedmodelAttributes;
+}
+
+async function download(fileId: string): Promise<Uint8Array> {
+  const res = await fetch(`${s.url}${API_BASE}/${apiPaths.fileContent(fileId)}`, {
+    headers: { Authorization: `Bearer ${admin}` },
+  });
+  expect(res.status).toBe(200);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+/** The model reached ready with three levels that read back, fewer triangles the lower. */
+async function expectReady(id: string) {
+  const model = await processed(id);
+  expect(model.reason).toBeNull();
+  expect(model.state).toBe('ready');
+  expect(model.progress).toBe(1);
+  expect(model.levels.map((l) => l.quality)).toEqual(['high', 'medium', 'low']);
+  const [high, , low] = model.levels;
+  expect(low?.triangles).toBeLessThan(high?.triangles ?? 0);
+  for (const level of model.levels) {
+    const glb = await download(level.file_id);
+    expect(glb.byteLength).toBe(level.bytes);
+    expect(countTriangles(await gltfIo().readBinary(glb))).toBe(level.triangles);
+  }
+  const thumbnail = await download(model.thumbnail_file_id ?? '');
+  expect((await sharp(thumbnail).metadata()).format).toBe('png');
+  return model;
+}
+
+beforeAll(async () => {
+  s = await startTestServer();
+  admin = await s.signIn(DEMO_USERS.admin);
+  tech = await s.signIn(DEMO_USERS.tech);
+  press =
+    (await s.snapshot(admin)).find(
+      (m) => m.type === 'asset' && m.attributes.name === 'Press line 1',
+    )?.id ?? '';
+});
+afterAll(() => s.close());
+
+describe('3D models processed in the background', () => {
+  it('makes three levels, bounds and a thumbnail of an uploaded GLB', async () => {
+    const id = await makeModel('Pump', { 'pump.glb': await sphereGlb(100) });
+    const model = await expectReady(id);
+    expect(model.format).toBe('glb');
+    expect(model.levels[0]?.triangles).toBe(20_000);
+    expect(model.bounds?.max[1]).toBeCloseTo(0.5, 3);
+    // The levels are files of the asset, of kind 'level', ready: the same path serves them.
+    const files = (await s.snapshot(admin)).filter(
+      (m) => m.type === 'file' && model.levels.some((l) => l.file_id === m.id),
+    );
+    expect(
+      files.map((f) => [f.attributes.kind, f.attributes.state, f.attributes.asset_id]),
+    ).toEqual([...Array(3)].map(() => ['level', 'ready', press]));
+  });
+
+  it('reads a glTF folder whose JSON names its separate bin', async () => {
+    const folder = await sphereGltfFolder(60, 'gearbox');
+    const files = Object.fromEntries(Object.entries(folder).map(([k, v]) => [`gearbox/${k}`, v]));
+    expect((await expectReady(await makeModel('Gearbox', files))).format).toBe('gltf');
+  });
+
+  it('unpacks a ZIP on the server', async () => {
+    const zip = zipOf(await sphereGltfFolder(50));
+    expect((await expectReady(await makeModel('Zipped', { 'model.zip': zip }))).format).toBe(
+      'gltf',
+    );
+  });
+
+  it('meshes a small STEP part', async () => {
+    const model = await expectReady(
+      await makeModel('Flange', { 'flange.stp': cylinderStep(40, 100) }),
+    );
+    expect(model.format).toBe('step');
+    expect(model.bounds?.max[1]).toBeCloseTo(0.1, 4);
+  });
+
+  it('refuses a ZIP with an entry that leaves its folder, and one that unpacks to 1 GB', async () => {
+    const escaping = await makeModel('Escaping', {
+      'model.zip': zipOf({
+        'model.glb': await sphereGlb(8),
+        '../../etc/evil.glb': await sphereGlb(8),
+      }),
+    });
+    const bomb = await makeModel('Bomb', { 'model.zip': zipBomb(20, 50 * 1024 * 1024) });
+    expect(await processed(escaping)).toMatchObject({
+      state: 'failed',
+      reason: THREED_TEXTS.zipPath,
+      levels: [],
+    });
+    expect(await processed(bomb)).toMatchObject({
+      state: 'failed',
+      reason: THREED_TEXTS.zipTooLarge,
+    });
+  });
+
+  it('says when the files hold no model it can read', async () => {
+    const { 'machine.gltf': json } = await sphereGltfFolder(10);
+    expect(
+      await processed(await makeModel('No bin', { 'machine.gltf': json ?? '' })),
+    ).toMatchObject({
+      state: 'failed',
+      reason: THREED_TEXTS.loadFailed,
+    });
+  });
+});
+
+describe('who makes 3D models, of which files', () => {
+  it('refuses a model of files of another kind or of another asset, and levels made by a client', async () => {
+    const document = uuidv7();
+    const bytes = await sphereGlb(4);
+    const made = await s.call('POST', apiPaths.collection('files'), {
+      token: admin,
+      json: {
+        id: document,
+        asset_id: press,
+        kind: 'document',
+        name: 'pump.glb',
+        type: 'model/gltf-binary',
+        size: bytes.length,
+        sha256: sha(bytes),
+      },
+    });
+    expect(made.status).toBe(201);
+    const refused = await s.call('POST', apiPaths.collection('threedmodels'), {
+      token: admin,
+      json: { asset_id: press, name: 'Doc', sources: [{ file_id: document, path: 'pump.glb' }] },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain(THREED_TEXTS.sourcesOfAsset);
+    const level = await s.call('POST', apiPaths.collection('files'), {
+      token: admin,
+      json: {
+        asset_id: press,
+        kind: 'level',
+        name: 'fake.glb',
+        type: 'model/gltf-binary',
+        size: bytes.length,
+        sha256: sha(bytes),
+      },
+    });
+    expect(level.status).toBe(422);
+    expect(level.text).toContain(FILE_ONLY_SERVER);
+    const badPath = await s.call('POST', apiPaths.collection('threedmodels'), {
+      token: admin,
+      json: { asset_id: press, name: 'Bad', sources: [{ file_id: document, path: '../pump.glb' }] },
+    });
+    expect(badPath.status).toBe(422);
+    expect(badPath.text).toContain(THREED_TEXTS.badPath);
+  });
+
+  it('refuses a user without the 3D permission, and sets no server field a client sends', async () => {
+    const file = await uploadFile('part.glb', await sphereGlb(6));
+    const denied = await s.call('POST', apiPaths.collection('threedmodels'), {
+      token: tech,
+      json: { asset_id: press, name: 'Tech', sources: [{ file_id: file, path: 'part.glb' }] },
+    });
+    expect(denied.status).toBe(403);
+    const id = uuidv7();
+    const forged = await s.call('POST', apiPaths.collection('threedmodels'), {
+      token: admin,
+      json: {
+        id,
+        asset_id: press,
+        name: 'Forged',
+        sources: [{ file_id: file, path: 'part.glb' }],
+        state: 'ready',
+        levels: [{ quality: 'high', file_id: file, triangles: 1, bytes: 1 }],
+      },
+    });
+    expect(forged.status).toBe(201);
+    const model = await processed(id);
+    expect(model.levels.every((l) => l.file_id !== file)).toBe(true);
+    expect(model.state).toBe('ready');
+  });
+});
