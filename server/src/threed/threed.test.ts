@@ -141,7 +141,7 @@ describe('3D models processed in the background', () => {
     );
     expect(
       files.map((f) => [f.attributes.kind, f.attributes.state, f.attributes.asset_id]),
-    ).toEqual([...Array(3)].map(() => ['level', 'ready', press]));
+    ).toEqual([0, 1, 2].map(() => ['level', 'ready', press]));
   });
 
   it('reads a glTF folder whose JSON names its separate bin', async () => {
