@@ -392,7 +392,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await broker.start();
   files.progress = (accountId, assetId, progress) =>
     broker.publishUploadProgress(accountId, assetId, progress);
-  threed.progress = files.progress;
   linkProcesses(cluster, feed, broker, services, machineData);
   // Alone, no gateway can be connected before the broker starts: every "online" is stale. In a
   // cluster, gateways connected to the other processes are online.

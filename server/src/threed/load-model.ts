@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Document, Logger, NodeIO, type Node as GltfNode } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
-import occtImport from 'occt-import-js';
 import { Loader, LoadingManager, Mesh, Texture, type BufferGeometry, type Object3D } from 'three';
 import { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
 import { THREED_TEXTS, type ThreedFormat } from '@plant/shared-schema';
@@ -17,6 +17,20 @@ import { ModelRefused, unpackZip } from './zip-unpack';
  * metres, FBX through three's FBXLoader (geometry and material colours; its textures are not
  * read: FBXLoader loads images through the DOM).
  */
+
+/** occt-import-js ships no types: the part of its API the STEP reader uses. */
+interface OcctModule {
+  ReadStepFile(
+    content: Uint8Array,
+    params: {
+      readonly linearUnit: 'millimeter' | 'centimeter' | 'meter' | 'inch' | 'foot';
+      readonly linearDeflectionType: 'bounding_box_ratio' | 'absolute_value';
+      readonly linearDeflection: number;
+      readonly angularDeflection: number;
+    },
+  ): unknown;
+}
+const occtImport = createRequire(import.meta.url)('occt-import-js') as () => Promise<OcctModule>;
 
 /** The reader and writer of every format step: every extension known, meshopt's codec. */
 export function gltfIo(): NodeIO {

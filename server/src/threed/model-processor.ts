@@ -17,7 +17,6 @@ import {
 } from '@plant/shared-schema';
 import type { ClusterWork } from '../cluster/leader';
 import type { Db } from '../db/database';
-import type { ProgressSink } from '../files/file.service';
 import type { BlobStore } from '../files/blob-store';
 import type { Logger } from '../logger';
 import { ModelRepository } from '../repositories/model.repository';
@@ -29,7 +28,9 @@ import { convertOnThread, DEFAULT_THREAD_LIMITS, type ThreadLimits } from './con
 /*
  * Processes uploaded 3D models in the background (DESIGN.md §13, issue 32 item 2), once in the
  * cluster (the leader's work, like the reports): a model whose files are all stored is taken
- * ('processing', its progress on the model and on the upload topic), converted on a thread of its
+ * ('processing', its progress an attribute of the model: synced like any change, so every tab
+ * and device that shows the model's tile follows it; the upload topic is the files'), converted
+ * on a thread of its
  * own (convert-thread.ts), and its levels and thumbnail stored as files of kind 'level' of its
  * asset; then 'ready' with them, or 'failed' with the reason. One model at a time: a conversion
  * may take a core and gigabytes. A model left 'processing' by a process that ended is taken again
@@ -54,8 +55,6 @@ const SCAN_MS = 30_000;
 const PROGRESS_EVERY_MS = 500;
 
 export class ModelProcessor implements ClusterWork {
-  /** Where upload progress goes (the broker's topic), set once the broker runs. */
-  progress: ProgressSink = () => undefined;
   private readonly rows: ModelRepository;
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -154,7 +153,6 @@ export class ModelProcessor implements ClusterWork {
       sources.push({ path: source.path, sha256: file.sha256 });
     }
     await this.set(accountId, id, { state: 'processing', progress: 0.05, reason: null });
-    this.progress(accountId, model.asset_id, { id, message: 'processing', progress: 0.05 });
     await mkdir(this.deps.workDir, { recursive: true });
     const dir = await mkdtemp(path.join(this.deps.workDir, 'model-'));
     try {
@@ -167,7 +165,6 @@ export class ModelProcessor implements ClusterWork {
       const run = convertOnThread(
         dir,
         (share) => {
-          this.progress(accountId, model.asset_id, { id, message: 'processing', progress: share });
           const now = Date.now();
           if (now - written < PROGRESS_EVERY_MS) return;
           written = now;
@@ -227,7 +224,6 @@ export class ModelProcessor implements ClusterWork {
       bounds: made.bounds,
       thumbnail_file_id: thumbnail,
     });
-    this.progress(accountId, model.asset_id, { id, message: 'ready', progress: 1 });
   }
 
   /** Stores bytes as a ready file of kind 'level' of the model's asset; answers its id. */

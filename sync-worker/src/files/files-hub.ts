@@ -210,9 +210,15 @@ export class FilesHub {
    * read from the server; kept files the asset no longer has go. Answers what is kept of it.
    */
   async keep(assetId: string): Promise<Result<{ files: number; bytes: number }>> {
-    const files = (await this.options.filesOf(assetId)).filter(
-      (f) => f.attributes.state === 'ready',
+    const all = await this.options.filesOf(assetId);
+    // A 3D model's files (its upload, up to 500 MB, and its levels) are not the asset's papers:
+    // its levels are kept when a scene shows them, never the upload.
+    const threed = new Set(
+      all
+        .filter((f) => f.attributes.kind === 'model' || f.attributes.kind === 'level')
+        .map((f) => f.id),
     );
+    const files = all.filter((f) => f.attributes.state === 'ready' && !threed.has(f.id));
     const { db } = this.options;
     const wanted = new Set<string>();
     let failure: WorkerError | undefined;
@@ -229,7 +235,7 @@ export class FilesHub {
       }
     }
     const stale = (await db.kept.where('asset_id').equals(assetId).toArray()).filter(
-      (k) => !wanted.has(k.key),
+      (k) => !wanted.has(k.key) && !threed.has(k.file_id),
     );
     await db.kept.bulkDelete(stale.map((k) => k.key));
     if (failure !== undefined) return { error: failure };
