@@ -58,6 +58,10 @@ const OwnDashboards = lazy(() =>
 const AssetDocuments = lazy(() =>
   import('./asset-files').then((m) => ({ default: m.AssetDocuments })),
 );
+/* The asset's 3D models (issue 32): their tiles and uploads, a chunk of their own. */
+const AssetModels = lazy(() =>
+  import('../threed/asset-models').then((m) => ({ default: m.AssetModels })),
+);
 const EditAssetButton = lazy(() =>
   import('./asset-form').then((m) => ({ default: m.EditAssetButton })),
 );
@@ -190,6 +194,10 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
 
       <Suspense fallback={<Skeleton height={80} />}>
         <AssetDocuments assetId={model.id} canEdit={canEdit} />
+      </Suspense>
+
+      <Suspense fallback={null}>
+        <AssetModels assetId={model.id} canEdit={canEdit} />
       </Suspense>
 
       <Suspense fallback={null}>

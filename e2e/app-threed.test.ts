@@ -1,0 +1,120 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { THREED_TEXTS } from '@plant/shared-schema';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { sphereGlb, sphereGltfFolder } from '../server/src/testing/model-files';
+import { cylinderStep } from '../server/src/testing/step-part';
+import { E2e } from './support/fixture';
+import { syncIndicator } from './support/pages/devices';
+
+/*
+ * 3D models on an asset's page (issue 32 items 1 and 2): a GLB uploaded as one file and a glTF
+ * with its bin as a folder reach their tiles' "Ready" with a thumbnail and three levels, the
+ * processing's progress on the way; a STEP part added offline waits, says it has no preview,
+ * and lands once when the network is back.
+ */
+let e2e: E2e;
+let dir = '';
+
+beforeAll(async () => {
+  e2e = await E2e.start(inject('clientDist'));
+  dir = await mkdtemp(path.join(tmpdir(), 'plant-models-'));
+});
+afterAll(async () => {
+  await e2e.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Whether an <img> has loaded its picture. */
+const loaded = (img: Locator) =>
+  img.evaluate(
+    (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0,
+  );
+
+/** A model's tile by its name (its label isolates the name: matched by the text shown). */
+const tileOf = (section: Locator, name: string) =>
+  section.getByTestId('model-tile').filter({ hasText: name });
+
+async function pressId(accountId: string): Promise<string> {
+  const press = (await e2e.serverModels(accountId, 'asset')).find(
+    (a) => a.attributes.name === 'Press line 1',
+  );
+  if (press === undefined) throw new Error('no Press line 1');
+  return press.id;
+}
+
+describe('3D models of an asset', () => {
+  it('a GLB and a glTF folder uploaded from the asset’s page reach ready with a thumbnail and three levels', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const press = await pressId(admin.accountId);
+    await writeFile(path.join(dir, 'Pump housing.glb'), await sphereGlb(100));
+    const folder = path.join(dir, 'Gearbox');
+    await mkdir(folder, { recursive: true });
+    for (const [name, bytes] of Object.entries(await sphereGltfFolder(60, 'gearbox')))
+      await writeFile(path.join(folder, name), bytes);
+
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/devices/${press}/details`);
+    const section = tab.page.getByTestId('asset-models');
+    await expect.poll(() => section.getByTestId('no-models').count()).toBe(1);
+    const chooser = tab.page.waitForEvent('filechooser');
+    await section.getByTestId('upload-model-file').click();
+    await (await chooser).setFiles(path.join(dir, 'Pump housing.glb'));
+    await section.getByTestId('upload-model-folder-input').setInputFiles(folder);
+
+    const pump = tileOf(section, 'Pump housing');
+    const gearbox = tileOf(section, 'Gearbox');
+    for (const tile of [pump, gearbox]) {
+      await expect.poll(() => tile.getAttribute('data-state'), { timeout: 60_000 }).toBe('ready');
+      await expect.poll(() => tile.getByTestId('model-status').textContent()).toBe('Ready');
+      const picture = tile.getByRole('img');
+      await expect.poll(() => picture.count()).toBe(1);
+      await expect.poll(() => loaded(picture)).toBe(true);
+    }
+    expect(await pump.getByTestId('model-levels').textContent()).toMatch(
+      /^High: 20,000 triangles · Medium: [\d,]+ triangles · Low: [\d,]+ triangles$/,
+    );
+    const models = await e2e.serverModels(admin.accountId, 'threedmodel');
+    expect(models.map((m) => m.attributes.name).sort()).toEqual(['Gearbox', 'Pump housing']);
+    const gear = models.find((m) => m.attributes.name === 'Gearbox');
+    expect((gear?.attributes.sources as { path: string }[]).map((s) => s.path).sort()).toEqual([
+      'gearbox.bin',
+      'gearbox.gltf',
+    ]);
+  });
+
+  it('a STEP part added offline waits, says it has no preview, and lands once', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const press = await pressId(admin.accountId);
+    await writeFile(path.join(dir, 'flange.step'), cylinderStep(40, 100));
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/devices/${press}/details`);
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
+    e2e.offline();
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('offline');
+    const section = tab.page.getByTestId('asset-models');
+    const chooser = tab.page.waitForEvent('filechooser');
+    await section.getByTestId('upload-model-file').click();
+    await (await chooser).setFiles(path.join(dir, 'flange.step'));
+    const tile = tileOf(section, 'flange');
+    await expect
+      .poll(() => tile.getByTestId('model-status').textContent())
+      .toMatch(/^Waiting to upload/);
+    expect(await tile.getByTestId('model-step-note').textContent()).toBe(THREED_TEXTS.stepPreview);
+    expect(
+      (await e2e.serverModels(admin.accountId, 'threedmodel')).filter(
+        (m) => m.attributes.name === 'flange',
+      ),
+    ).toHaveLength(0);
+
+    e2e.online();
+    await expect.poll(() => tile.getAttribute('data-state'), { timeout: 60_000 }).toBe('ready');
+    expect(await tile.getByTestId('model-step-note').count()).toBe(0);
+    const landed = (await e2e.serverModels(admin.accountId, 'threedmodel')).filter(
+      (m) => m.attributes.name === 'flange',
+    );
+    expect(landed).toHaveLength(1);
+    expect(landed[0]?.attributes.format).toBe('step');
+  });
+});
