@@ -5,6 +5,10 @@ import { defineConfig } from '@lingui/cli';
  * Russian and Plain are kept up to date by `npm run i18n` (lingui extract). Plain is for
  * translators: the app shows each message's id instead of a text (client/src/i18n/i18n.ts).
  */
+/** Areas with a catalogue of their own (issue 32: the 3D area's texts left the first visit). */
+const AREAS = ['threed'];
+const TESTS = ['**/*.test.ts', '**/*.test.tsx', '**/node_modules/**'];
+
 export default defineConfig({
   sourceLocale: 'en',
   locales: ['en', 'de', 'pt', 'ru', 'plain'],
@@ -13,9 +17,17 @@ export default defineConfig({
     {
       path: '<rootDir>/client/src/locales/{locale}/messages',
       include: ['<rootDir>/client/src'],
-      // Tests' own catalogues (i18n.test.ts) are not the product's texts.
-      exclude: ['**/*.test.ts', '**/*.test.tsx', '**/node_modules/**'],
+      // Tests' own catalogues (i18n.test.ts) are not the product's texts; an area with its own
+      // catalogue (below) keeps its texts there.
+      exclude: [...TESTS, ...AREAS.map((area) => `<rootDir>/client/src/features/${area}/**`)],
     },
+    // Areas whose texts only their own screens show: a catalogue beside their code, loaded with
+    // their chunk (client/src/i18n/i18n.ts addAreaCatalogues), so no first visit carries it.
+    ...AREAS.map((area) => ({
+      path: `<rootDir>/client/src/features/${area}/locales/{locale}/messages`,
+      include: [`<rootDir>/client/src/features/${area}`],
+      exclude: TESTS,
+    })),
   ],
   format: 'po',
 });

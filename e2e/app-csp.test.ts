@@ -74,7 +74,9 @@ describe('the app under its Content-Security-Policy', () => {
     // answers it with the precached index.html.
     const answer = await tab.page.goto(`${e2e.web.url}/app/dashboards/list`);
     expect(answer?.fromServiceWorker()).toBe(true);
-    expect(answer?.headers()['content-security-policy']).toContain("script-src 'self';");
+    expect(answer?.headers()['content-security-policy']).toContain(
+      "script-src 'self' 'wasm-unsafe-eval';",
+    );
     expect(answer?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
     await tab.page.getByRole('heading', { name: 'Dashboards' }).waitFor();
     // And the browser enforces it there: an inline script does not run.

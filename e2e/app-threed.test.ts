@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { THREED_TEXTS } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
@@ -37,6 +38,32 @@ const loaded = (img: Locator) =>
 /** A model's tile by its name (its label isolates the name: matched by the text shown). */
 const tileOf = (section: Locator, name: string) =>
   section.getByTestId('model-tile').filter({ hasText: name });
+
+/** How many of the viewer's pixels are not its background (#eef1f5): the model drawn. */
+async function drawnPixels(viewer: Locator): Promise<number> {
+  const { data, info } = await sharp(await viewer.screenshot())
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  let drawn = 0;
+  for (let i = 0; i < data.length; i += info.channels) {
+    const off =
+      Math.abs((data[i] ?? 0) - 0xee) +
+      Math.abs((data[i + 1] ?? 0) - 0xf1) +
+      Math.abs((data[i + 2] ?? 0) - 0xf5);
+    if (off > 40) drawn += 1;
+  }
+  return drawn;
+}
+
+/** Takes the viewer's WebGL context away, as a GPU out of memory does. */
+async function loseContext(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const canvas = document.querySelector('[data-testid="model-viewer"] canvas');
+    if (!(canvas instanceof HTMLCanvasElement)) throw new Error('no canvas');
+    const gl = canvas.getContext('webgl2');
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+  });
+}
 
 async function pressId(accountId: string): Promise<string> {
   const press = (await e2e.serverModels(accountId, 'asset')).find(
@@ -116,5 +143,44 @@ describe('3D models of an asset', () => {
     );
     expect(landed).toHaveLength(1);
     expect(landed[0]?.attributes.format).toBe('step');
+  });
+
+  it('the viewer draws the model, lowers its quality when the GPU runs out of memory, says AR is not here, and draws again offline', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const press = await pressId(admin.accountId);
+    await writeFile(path.join(dir, 'Valve.glb'), await sphereGlb(90));
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/devices/${press}/details`);
+    const section = tab.page.getByTestId('asset-models');
+    const chooser = tab.page.waitForEvent('filechooser');
+    await section.getByTestId('upload-model-file').click();
+    await (await chooser).setFiles(path.join(dir, 'Valve.glb'));
+    const tile = tileOf(section, 'Valve');
+    await expect.poll(() => tile.getAttribute('data-state'), { timeout: 60_000 }).toBe('ready');
+    await tile.getByTestId('model-open').click();
+    await tab.waitForPath(/\/3d\/[^/]+$/);
+
+    const viewer = tab.page.getByTestId('model-viewer');
+    await expect.poll(() => viewer.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
+    expect(await viewer.getAttribute('data-quality')).toBe('high');
+    await expect.poll(() => drawnPixels(viewer)).toBeGreaterThan(2_000);
+
+    await loseContext(tab.page);
+    await expect
+      .poll(() => tab.page.getByTestId('viewer-memory').textContent())
+      .toBe('Too little available memory, quality reduced and model reloaded');
+    await expect.poll(() => viewer.getAttribute('data-quality')).toBe('medium');
+    await expect.poll(() => viewer.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
+    await expect.poll(() => drawnPixels(viewer)).toBeGreaterThan(2_000);
+
+    await tab.page.getByTestId('viewer-ar').click();
+    await expect
+      .poll(() => tab.page.getByTestId('viewer-ar-missing').textContent())
+      .toBe('Augmented Reality not available on the device');
+
+    e2e.offline();
+    await tab.reload();
+    await expect.poll(() => viewer.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
+    await expect.poll(() => drawnPixels(viewer)).toBeGreaterThan(2_000);
+    e2e.online();
   });
 });

@@ -16,12 +16,13 @@ vi.mock('../locales/de/messages.po', async () => {
   await gates.de.opened;
   return { messages: { hello: 'Hallo' } };
 });
+vi.mock('../locales/en/messages.po', () => ({ messages: { hello: 'Hello' } }));
 vi.mock('../locales/ru/messages.po', async () => {
   await gates.ru.opened;
   return { messages: { hello: 'Привет' } };
 });
 
-const { activateLanguage, i18n } = await import('./i18n');
+const { activateLanguage, addAreaCatalogues, i18n } = await import('./i18n');
 
 const page = { documentElement: { lang: 'en' } };
 beforeAll(() => {
@@ -43,5 +44,27 @@ describe('choosing a language', () => {
     expect(i18n.locale).toBe('ru');
     expect(i18n._('hello')).toBe('Привет');
     expect(page.documentElement.lang).toBe('ru');
+  });
+});
+
+describe("an area's own catalogue", () => {
+  it('adds its texts to the active language as it loads, and to every language chosen later', async () => {
+    await activateLanguage('ru');
+    const area = {
+      en: () => Promise.resolve({ messages: { valve: 'Valve' } }),
+      de: () => Promise.resolve({ messages: { valve: 'Ventil' } }),
+      pt: () => Promise.resolve({ messages: { valve: 'Válvula' } }),
+      ru: () => Promise.resolve({ messages: { valve: 'Клапан' } }),
+    };
+    await addAreaCatalogues(area);
+    expect(i18n._('valve')).toBe('Клапан');
+    // The app's own texts stay.
+    expect(i18n._('hello')).toBe('Привет');
+    await activateLanguage('de');
+    expect(i18n._('valve')).toBe('Ventil');
+    expect(i18n._('hello')).toBe('Hallo');
+    await activateLanguage('plain');
+    expect(i18n._('valve')).toBe('valve');
+    expect(i18n._('hello')).toBe('hello');
   });
 });

@@ -2,8 +2,6 @@ import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';
 import {
   DASHBOARD_TEXTS,
-  FILE_ONLY_SERVER,
-  THREED_TEXTS,
   ACCOUNT_CHANGED_MESSAGE,
   CODE_NOT_VALID,
   CODE_REASONS,
@@ -165,29 +163,6 @@ const KNOWN = new Map<string, MessageDescriptor>([
   [FILE_CHECKSUM_MISMATCH, msg`The uploaded bytes do not match the file: the upload starts again.`],
   [FILE_NOT_UPLOADED, msg`The file has not been uploaded yet.`],
   [PHOTO_NOT_OF_ASSET, msg`The photo must be a photo of this asset.`],
-  [FILE_TOO_LARGE.model, msg`The 3D model is too large: its files may have up to 500 MB.`],
-  [
-    FILE_WRONG_TYPE.model,
-    msg`This file cannot be part of a 3D model: FBX, glTF with its bin and images, GLB, STEP and ZIP files can.`,
-  ],
-  [FILE_ONLY_SERVER, msg`Only the server makes the levels of a 3D model.`],
-  // 3D models (issue 32, spec 001 §8).
-  [
-    THREED_TEXTS.loadFailed,
-    msg`Loading the model failed (check the format; multi-file models need the folder upload)`,
-  ],
-  [THREED_TEXTS.stepPreview, msg`Preview not available for STEP files`],
-  [THREED_TEXTS.zipPath, msg`The ZIP archive holds a path that leaves its folder.`],
-  [THREED_TEXTS.zipTooLarge, msg`The ZIP archive unpacks to more than 512 MB.`],
-  [THREED_TEXTS.zipTooManyEntries, msg`The ZIP archive holds more than 2,000 files.`],
-  [THREED_TEXTS.zipBroken, msg`The ZIP archive cannot be read.`],
-  [THREED_TEXTS.tooManyTriangles, msg`The model has more than 5 million triangles.`],
-  [THREED_TEXTS.tooSlow, msg`Processing the model took longer than 10 minutes.`],
-  [THREED_TEXTS.tooMuchMemory, msg`Processing the model needed more memory than it may use.`],
-  [THREED_TEXTS.sourceMissing, msg`A file of the model is missing: upload the model again.`],
-  [THREED_TEXTS.sourcesOfAsset, msg`The files of a 3D model must be 3D model files of its asset.`],
-  [THREED_TEXTS.samePath, msg`Two files of the model have the same path.`],
-  [THREED_TEXTS.badPath, msg`A file path of the model is not valid.`],
   // Dashboards (issue 31).
   [DASHBOARD_TEXTS.rangeOrder, msg`The start of the range must be before its end.`],
   [DASHBOARD_TEXTS.rangeLast, msg`Between 1 and 1,000.`],
@@ -344,6 +319,14 @@ const SIGN_IN_LIMIT = /^Too many sign-in attempts\. Please try again in (\d+) se
 /** The message of a failed call: the server's own, or that no answer came. */
 export function callErrorText(error: WorkerError): string {
   return error.kind === 'network' ? NO_ANSWER_MESSAGE : error.message;
+}
+
+/**
+ * Texts an area adds as its chunk loads (issue 32: the 3D area's): a table every first visit
+ * would carry otherwise, for texts only that area's screens show.
+ */
+export function addServerTexts(entries: Iterable<readonly [string, MessageDescriptor]>): void {
+  for (const [text, descriptor] of entries) KNOWN.set(text, descriptor);
 }
 
 /** A text of the server, the worker or a shared schema, in the chosen language where known. */

@@ -8,7 +8,9 @@ import { secureHeaders } from 'hono/secure-headers';
  *
  * Everything comes from our origin: the app's scripts, its sync worker and MapLibre's worker (set
  * to a file of the build with `setWorkerUrl`, so no blob: worker), the service worker and the
- * script it imports (push-sw.js). No inline script and no eval. Same-origin WebSockets (/mqtt)
+ * script it imports (push-sw.js). No inline script and no eval of JavaScript; WebAssembly may be
+ * compiled ('wasm-unsafe-eval': the 3D viewer's meshopt decoder builds its WASM module from bytes
+ * in its own script, which no policy source can name). Same-origin WebSockets (/mqtt)
  * count as 'self' in CSP level 3 browsers. `mapTilesUrl`, when configured, adds its origin to
  * connect-src (MapLibre fetches the tiles) and img-src.
  *
@@ -26,7 +28,7 @@ export function contentSecurityPolicy(mapTilesUrl?: string): string {
   const tiles = mapTilesUrl === undefined ? [] : [new URL(mapTilesUrl).origin];
   const directives: Record<string, readonly string[]> = {
     'default-src': ["'self'"],
-    'script-src': ["'self'"],
+    'script-src': ["'self'", "'wasm-unsafe-eval'"],
     'worker-src': ["'self'"],
     'connect-src': ["'self'", ...tiles],
     'img-src': ["'self'", 'data:', 'blob:', ...tiles],

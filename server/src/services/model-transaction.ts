@@ -37,7 +37,7 @@ import {
   reportModel,
   type ReportAttributes,
   FILE_ONLY_SERVER,
-  FILE_TOO_LARGE,
+  MODEL_FILE_TEXTS,
   THREED_LIMITS,
   THREED_TEXTS,
   threedmodelModel,
@@ -697,7 +697,7 @@ export class ModelTransaction {
         return { sources: [THREED_TEXTS.sourcesOfAsset] };
       bytes += file.size;
     }
-    if (bytes > THREED_LIMITS.inputBytes) return { sources: [FILE_TOO_LARGE.model] };
+    if (bytes > THREED_LIMITS.inputBytes) return { sources: [MODEL_FILE_TEXTS.tooLarge] };
     return {};
   }
 

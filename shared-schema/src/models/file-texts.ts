@@ -4,28 +4,21 @@
  * takes them without the schemas (package.json `sideEffects: false`).
  */
 /** file.ts's FileKind, named here too: file.ts imports these texts (no circle back). */
-type FileKind = 'photo' | 'document' | 'model' | 'level';
+type FileKind = 'photo' | 'document';
 
 /** Spec 001 §5's text for a form without its file, and for an empty file. */
 export const FILE_REQUIRED = 'Please upload a file';
 export const FILE_TOO_LARGE = {
   photo: 'The photo is too large: photos may have up to 20 MB.',
   document: 'The document is too large: documents may have up to 100 MB.',
-  model: 'The 3D model is too large: its files may have up to 500 MB.',
-  level: 'The 3D model is too large: its files may have up to 500 MB.',
 } as const satisfies Record<FileKind, string>;
 export const FILE_WRONG_TYPE = {
   photo: 'A photo must be a JPEG, PNG, WebP or GIF image.',
   document:
     'This type of document cannot be uploaded: PDF, text, CSV, images, ZIP, office and 3D model files can.',
-  model:
-    'This file cannot be part of a 3D model: FBX, glTF with its bin and images, GLB, STEP and ZIP files can.',
-  level: 'Only the server makes the levels of a 3D model.',
 } as const satisfies Record<FileKind, string>;
 export const FILE_FIXED = 'A file cannot be changed: upload a new one.';
 export const FILE_CHECKSUM_MISMATCH =
   'The uploaded bytes do not match the file: the upload starts again.';
 export const FILE_NOT_UPLOADED = 'The file has not been uploaded yet.';
 export const PHOTO_NOT_OF_ASSET = 'The photo must be a photo of this asset.';
-/** A client's create of a file only the server makes (a 3D model's levels and thumbnail). */
-export const FILE_ONLY_SERVER = 'Only the server makes the levels of a 3D model.';

@@ -3,16 +3,17 @@ import { idField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 import { viewEditPermissions } from './model-permissions';
 import { FILE_REQUIRED, FILE_TOO_LARGE, FILE_WRONG_TYPE } from './file-texts';
+import { FILE_ONLY_SERVER, MODEL_FILE_TEXTS } from './threedmodel-texts';
 export {
   FILE_CHECKSUM_MISMATCH,
   FILE_FIXED,
   FILE_NOT_UPLOADED,
-  FILE_ONLY_SERVER,
   FILE_REQUIRED,
   FILE_TOO_LARGE,
   FILE_WRONG_TYPE,
   PHOTO_NOT_OF_ASSET,
 } from './file-texts';
+export { FILE_ONLY_SERVER, MODEL_FILE_TEXTS } from './threedmodel-texts';
 
 /**
  * Files of an asset (DESIGN.md §9, spec 001 §3: an asset's photo and documents; DESIGN.md §13: the
@@ -31,13 +32,23 @@ const MB = 1024 * 1024;
 /** What each kind of file may be: its largest size and its media types. */
 export const FILE_LIMITS: Record<
   FileKind,
-  { readonly maxBytes: number; readonly types: readonly string[] }
+  {
+    readonly maxBytes: number;
+    readonly types: readonly string[];
+    /** What a file over the size or of another type is told. */
+    readonly tooLarge: string;
+    readonly wrongType: string;
+  }
 > = {
   photo: {
+    tooLarge: FILE_TOO_LARGE.photo,
+    wrongType: FILE_WRONG_TYPE.photo,
     maxBytes: 20 * MB,
     types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'],
   },
   document: {
+    tooLarge: FILE_TOO_LARGE.document,
+    wrongType: FILE_WRONG_TYPE.document,
     maxBytes: 100 * MB,
     types: [
       'application/pdf',
@@ -62,6 +73,8 @@ export const FILE_LIMITS: Record<
     ],
   },
   model: {
+    tooLarge: MODEL_FILE_TEXTS.tooLarge,
+    wrongType: MODEL_FILE_TEXTS.wrongType,
     maxBytes: 500 * MB,
     types: [
       'model/gltf-binary',
@@ -79,7 +92,12 @@ export const FILE_LIMITS: Record<
       'image/ktx2',
     ],
   },
-  level: { maxBytes: 500 * MB, types: ['model/gltf-binary', 'image/png'] },
+  level: {
+    tooLarge: MODEL_FILE_TEXTS.tooLarge,
+    wrongType: FILE_ONLY_SERVER,
+    maxBytes: 500 * MB,
+    types: ['model/gltf-binary', 'image/png'],
+  },
 };
 
 /** The largest file of any kind. */
@@ -125,9 +143,9 @@ export function fileProblems(file: {
 }): Partial<Record<'type' | 'size', string>> {
   const limits = FILE_LIMITS[file.kind];
   const problems: Partial<Record<'type' | 'size', string>> = {};
-  if (!limits.types.includes(file.type.toLowerCase())) problems.type = FILE_WRONG_TYPE[file.kind];
+  if (!limits.types.includes(file.type.toLowerCase())) problems.type = limits.wrongType;
   if (file.size < 1) problems.size = FILE_REQUIRED;
-  else if (file.size > limits.maxBytes) problems.size = FILE_TOO_LARGE[file.kind];
+  else if (file.size > limits.maxBytes) problems.size = limits.tooLarge;
   return problems;
 }
 

@@ -21,3 +21,16 @@ export const THREED_TEXTS = {
   samePath: 'Two files of the model have the same path.',
   badPath: 'A file path of the model is not valid.',
 } as const;
+
+/**
+ * The texts of a 3D model's files (issue 32), apart from the photos' and documents': kept
+ * apart from file-texts.ts, which every first visit carries (its translation table), so that
+ * only the 3D area's chunk and the server hold these.
+ */
+export const MODEL_FILE_TEXTS = {
+  tooLarge: 'The 3D model is too large: its files may have up to 500 MB.',
+  wrongType:
+    'This file cannot be part of a 3D model: FBX, glTF with its bin and images, GLB, STEP and ZIP files can.',
+} as const;
+/** A client's create of a file only the server makes (a 3D model's levels and thumbnail). */
+export const FILE_ONLY_SERVER = 'Only the server makes the levels of a 3D model.';

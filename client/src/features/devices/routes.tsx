@@ -9,6 +9,7 @@ const DeviceDetailsPage = lazyPage(() => import('./device-details-page'), 'Devic
 const StreamPage = lazyPage(() => import('./stream-page'), 'StreamPage');
 const DemoDevicePage = lazyPage(() => import('../templates/demo-pages'), 'DemoDevicePage');
 const AssetReportPage = lazyPage(() => import('../reports/report-page'), 'ReportPage');
+const ThreedModelPage = lazyPage(() => import('../threed/threed-model-page'), 'ThreedModelPage');
 
 /** The assets (/app/devices): the overview, and one asset's details, streams and screens. */
 export const devicesArea: AreaDefinition = {
@@ -42,7 +43,7 @@ export const devicesArea: AreaDefinition = {
           area(d, 'servicebooklet', msg`Service booklet`),
           area(d, 'scene/$sceneid', msg`Scene`),
           area(d, 'scene/v3/$sceneid', msg`Scene`),
-          area(d, '3d/$threedmodelid', msg`3D model`),
+          area(d, '3d/$threedmodelid', msg`3D model`, { component: () => <ThreedModelPage /> }),
         ],
       },
     }),

@@ -1,7 +1,10 @@
+import './catalogues';
+import './server-texts';
 import { useEffect, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
+  Anchor,
   Box,
   Button,
   FileButton,
@@ -22,7 +25,9 @@ import { useCan } from '../../permissions/permissions';
 import { useUploads } from '../../sync/files';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
+import { Link } from '@tanstack/react-router';
 import { FileImage } from '../devices/file-image';
+import { threedPaths } from './paths';
 import { isStepModel, modelUpload, type Picked } from './model-upload';
 
 /*
@@ -303,7 +308,17 @@ function ModelTile(props: {
         </Box>
         <Stack gap={4} miw={0} style={{ flex: 1 }}>
           <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-            <Name>{name}</Name>
+            {state === 'ready' ? (
+              <Anchor
+                component={Link}
+                to={threedPaths.model(model.attributes.asset_id, model.id)}
+                data-testid="model-open"
+              >
+                <Name>{name}</Name>
+              </Anchor>
+            ) : (
+              <Name>{name}</Name>
+            )}
           </Text>
           <Text size="sm" c={status.tone} role="status" data-testid="model-status">
             {status.text}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FILE_TOO_LARGE, FILE_WRONG_TYPE, THREED_TEXTS } from '@plant/shared-schema';
+import { MODEL_FILE_TEXTS, THREED_TEXTS } from '@plant/shared-schema';
 import { modelUpload, type Picked } from './model-upload';
 
 /* What a user picks for a 3D model, as the upload sends it (issue 32 item 1). */
@@ -40,10 +40,10 @@ describe('a picked 3D model', () => {
   it('says what is wrong before a byte is sent', () => {
     expect(modelUpload([])).toEqual({ problem: 'Please upload a file' });
     expect(modelUpload([file('manual.pdf', 10, '', 'application/pdf')])).toEqual({
-      problem: FILE_WRONG_TYPE.model,
+      problem: MODEL_FILE_TEXTS.wrongType,
     });
     expect(modelUpload([file('huge.glb', 600 * 1024 * 1024)])).toEqual({
-      problem: FILE_TOO_LARGE.model,
+      problem: MODEL_FILE_TEXTS.tooLarge,
     });
     expect(modelUpload([file('a.bin', 10, 'Folder/a.bin')])).toEqual({
       problem: THREED_TEXTS.loadFailed,

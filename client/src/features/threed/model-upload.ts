@@ -1,6 +1,6 @@
 import {
   fileProblems,
-  FILE_TOO_LARGE,
+  MODEL_FILE_TEXTS,
   isSafeModelPath,
   mediaTypeOf,
   THREED_LIMITS,
@@ -56,7 +56,7 @@ export function modelUpload<F extends Picked>(picked: readonly F[]): ModelUpload
     if (first !== undefined && !folder) return { problem: first };
     bytes += file.size;
   }
-  if (bytes > THREED_LIMITS.inputBytes) return { problem: FILE_TOO_LARGE.model };
+  if (bytes > THREED_LIMITS.inputBytes) return { problem: MODEL_FILE_TEXTS.tooLarge };
   const wanted = folder
     ? files.filter(({ file }) => {
         const problems = fileProblems({

@@ -1,0 +1,34 @@
+import { msg } from '@lingui/core/macro';
+import { FILE_ONLY_SERVER, MODEL_FILE_TEXTS, THREED_TEXTS } from '@plant/shared-schema';
+import { addServerTexts } from '../../i18n/server-texts';
+
+/*
+ * The 3D area's texts that come from the server, the worker or the shared schemas (spec 001 §8,
+ * DESIGN.md §13's limits): added to the translation table when this area's chunk loads, not
+ * carried by every first visit.
+ */
+addServerTexts([
+  [MODEL_FILE_TEXTS.tooLarge, msg`The 3D model is too large: its files may have up to 500 MB.`],
+  [
+    MODEL_FILE_TEXTS.wrongType,
+    msg`This file cannot be part of a 3D model: FBX, glTF with its bin and images, GLB, STEP and ZIP files can.`,
+  ],
+  [FILE_ONLY_SERVER, msg`Only the server makes the levels of a 3D model.`],
+  // 3D models (issue 32, spec 001 §8).
+  [
+    THREED_TEXTS.loadFailed,
+    msg`Loading the model failed (check the format; multi-file models need the folder upload)`,
+  ],
+  [THREED_TEXTS.stepPreview, msg`Preview not available for STEP files`],
+  [THREED_TEXTS.zipPath, msg`The ZIP archive holds a path that leaves its folder.`],
+  [THREED_TEXTS.zipTooLarge, msg`The ZIP archive unpacks to more than 512 MB.`],
+  [THREED_TEXTS.zipTooManyEntries, msg`The ZIP archive holds more than 2,000 files.`],
+  [THREED_TEXTS.zipBroken, msg`The ZIP archive cannot be read.`],
+  [THREED_TEXTS.tooManyTriangles, msg`The model has more than 5 million triangles.`],
+  [THREED_TEXTS.tooSlow, msg`Processing the model took longer than 10 minutes.`],
+  [THREED_TEXTS.tooMuchMemory, msg`Processing the model needed more memory than it may use.`],
+  [THREED_TEXTS.sourceMissing, msg`A file of the model is missing: upload the model again.`],
+  [THREED_TEXTS.sourcesOfAsset, msg`The files of a 3D model must be 3D model files of its asset.`],
+  [THREED_TEXTS.samePath, msg`Two files of the model have the same path.`],
+  [THREED_TEXTS.badPath, msg`A file path of the model is not valid.`],
+]);

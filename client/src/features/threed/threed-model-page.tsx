@@ -1,0 +1,60 @@
+import './catalogues';
+import './server-texts';
+import { lazy, Suspense } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Anchor, Loader, Stack, Text, Title } from '@mantine/core';
+import { Link, useParams } from '@tanstack/react-router';
+import { THREED_TEXTS } from '@plant/shared-schema';
+import { EmptyState } from '../../components/empty-state';
+import { Name } from '../../components/name';
+import { translateServerText } from '../../i18n/server-texts';
+import { useLiveModel } from '../../sync/hooks';
+import { threedPaths } from './paths';
+
+/* three and @react-three/fiber come with the viewer's chunk, on the 3D routes only. */
+const ModelViewer = lazy(() =>
+  import('./viewer/model-viewer').then((m) => ({ default: m.ModelViewer })),
+);
+
+/**
+ * /app/devices/{id}/3d/{threedmodelid}: one 3D model of an asset, from the local store (offline
+ * too), in the viewer once the server has processed it.
+ */
+export function ThreedModelPage() {
+  const { t, i18n } = useLingui();
+  const { id = '', threedmodelid = '' }: { id?: string; threedmodelid?: string } = useParams({
+    strict: false,
+  });
+  const state = useLiveModel('threedmodel', threedmodelid);
+  if (state.name === 'loading') return <Loader role="status" aria-label={t`Loading the model…`} />;
+  if (state.name !== 'found' || state.model.attributes.asset_id !== id) {
+    return (
+      <EmptyState title={<Trans>There is no such 3D model here</Trans>}>
+        <Anchor component={Link} to={threedPaths.asset(id)}>
+          <Trans>Back to the asset</Trans>
+        </Anchor>
+      </EmptyState>
+    );
+  }
+  const { name, state: processing, reason, levels } = state.model.attributes;
+  return (
+    <Stack gap="md" data-testid="threed-model-page">
+      <Title order={1}>
+        <Name>{name}</Name>
+      </Title>
+      {processing === 'ready' ? (
+        <Suspense fallback={<Loader role="status" aria-label={t`Loading the viewer…`} />}>
+          <ModelViewer levels={levels} name={name} />
+        </Suspense>
+      ) : processing === 'failed' ? (
+        <Text c="red" role="alert">
+          {translateServerText(i18n, reason ?? THREED_TEXTS.loadFailed)}
+        </Text>
+      ) : (
+        <Text c="dimmed" role="status">
+          <Trans>The model is being processed; it shows here once it is ready.</Trans>
+        </Text>
+      )}
+    </Stack>
+  );
+}
