@@ -63,6 +63,29 @@ export interface BlobStore {
   touch(accountId: string, sha256: string): Promise<void>;
 }
 
+/**
+ * Keeps bytes the server made (a report's PDF, a 3D model's level) as the account's blob of their
+ * SHA-256 (the same bytes once); answers the checksum.
+ */
+export async function keepBytes(
+  blobs: BlobStore,
+  accountId: string,
+  bytes: Uint8Array,
+): Promise<string> {
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if ((await blobs.size(accountId, sha256)) !== undefined) {
+    await blobs.touch(accountId, sha256);
+    return sha256;
+  }
+  const partId = randomUUID();
+  const body = Readable.toWeb(
+    Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]),
+  ) as unknown as ReadableStream<Uint8Array>;
+  await blobs.append(accountId, partId, body, bytes.byteLength + 1);
+  if (!(await blobs.complete(accountId, partId, sha256))) throw new Error('bytes stored wrongly');
+  return sha256;
+}
+
 /** A folder's entries, none when it does not exist. */
 async function entries(dir: string): Promise<string[]> {
   try {

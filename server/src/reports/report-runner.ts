@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import {
   can,
   mayUseApp,
@@ -17,7 +15,7 @@ import {
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import type { ClusterWork } from '../cluster/leader';
-import type { BlobStore } from '../files/blob-store';
+import { keepBytes, type BlobStore } from '../files/blob-store';
 import type { Clock } from '../lib/clock';
 import { Periodic } from '../lib/periodic';
 import type { Logger } from '../logger';
@@ -415,20 +413,6 @@ export class ReportRunner implements ClusterWork {
     };
   }
 
-  private async keep(accountId: string, bytes: Buffer): Promise<string> {
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    if ((await this.deps.blobs.size(accountId, sha256)) !== undefined) {
-      await this.deps.blobs.touch(accountId, sha256);
-      return sha256;
-    }
-    const partId = uuidv7();
-    const body = Readable.toWeb(Readable.from([bytes])) as unknown as ReadableStream<Uint8Array>;
-    await this.deps.blobs.append(accountId, partId, body, bytes.length + 1);
-    if (!(await this.deps.blobs.complete(accountId, partId, sha256)))
-      throw new Error('report file stored wrongly');
-    return sha256;
-  }
-
   /**
    * Makes and sends a claimed run for each recipient not yet done (a retry skips those sent or
    * skipped before), then records how it went on the run and as the report's `last_run`.
@@ -560,7 +544,7 @@ export class ReportRunner implements ClusterWork {
             });
           }
           for (const a of attachments) {
-            const sha256 = await this.keep(accountId, a.content);
+            const sha256 = await keepBytes(this.deps.blobs, accountId, a.content);
             const type = a.contentType === 'application/pdf' ? 'pdf' : 'csv';
             // A retry's file takes the place (and index) of the failed attempt's for the same
             // recipient: the run lists each file once.

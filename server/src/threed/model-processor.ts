@@ -1,15 +1,12 @@
-import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   fileModel,
   THREED_TEXTS,
   threedmodelAttributesSchema,
   threedmodelModel,
-  uuidv7,
   type FileAttributes,
   type ModelUpdate,
   type ThreedLevel,
@@ -17,7 +14,7 @@ import {
 } from '@plant/shared-schema';
 import type { ClusterWork } from '../cluster/leader';
 import type { Db } from '../db/database';
-import type { BlobStore } from '../files/blob-store';
+import { keepBytes, type BlobStore } from '../files/blob-store';
 import type { Logger } from '../logger';
 import { ModelRepository } from '../repositories/model.repository';
 import type { ChangeFeed } from '../services/change-feed';
@@ -232,19 +229,7 @@ export class ModelProcessor implements ClusterWork {
     model: ThreedmodelAttributes,
     file: { name: string; type: string; bytes: Uint8Array },
   ): Promise<string> {
-    const sha256 = createHash('sha256').update(file.bytes).digest('hex');
-    const { blobs } = this.deps;
-    if ((await blobs.size(accountId, sha256)) === undefined) {
-      const partId = uuidv7();
-      const body = Readable.toWeb(
-        Readable.from([Buffer.from(file.bytes)]),
-      ) as unknown as ReadableStream<Uint8Array>;
-      await blobs.append(accountId, partId, body, file.bytes.byteLength + 1);
-      if (!(await blobs.complete(accountId, partId, sha256)))
-        throw new Error('level stored wrongly');
-    } else {
-      await blobs.touch(accountId, sha256);
-    }
+    const sha256 = await keepBytes(this.deps.blobs, accountId, file.bytes);
     const made = await this.deps.models.serverCreate(accountId, fileModel.collection, {
       asset_id: model.asset_id,
       kind: 'level',
