@@ -19,6 +19,7 @@ import { benchMqttlogs } from './mqttlogs.bench';
 import { benchStoreApply } from './store-apply.bench';
 import { benchUpdateLatency } from './update-latency.bench';
 import { benchUpload } from './upload.bench';
+import { benchThreed } from './threed.bench';
 import { benchValuesScreen } from './values-screen.bench';
 
 /** `npm run bench`: every benchmark, each printing `name: ratio (ours/baseline) …` lines. */
@@ -61,6 +62,8 @@ const benches: [string, () => Promise<string[]>][] = [
   // Issue 31: a dashboard of 12 line widgets over 24 h of 1 s data opened, vs uPlot drawing the
   // same M4 points already in a page; the offline first paint from the caches.
   ['dashboard', benchDashboard],
+  // Issue 32: a 1 M-triangle GLB with a 4 K texture into three levels, vs gltf-transform's CLI.
+  ['threed', benchThreed],
   // Issue 31: a PDF of 12 widgets over 30 days (p95 under 5 s); ingest with 100 reports due.
   ['report-pdf', benchReportPdf],
   ['report-ingest', benchReportIngest],

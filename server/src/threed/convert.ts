@@ -23,6 +23,22 @@ export interface ConvertLimits {
   readonly triangles: number;
 }
 
+/**
+ * The model read and checked, as the canonical GLB: the document it was read into is not kept
+ * past this (a large model's document is several times its GLB; the levels read the GLB anew).
+ */
+async function canonicalOf(
+  file: string,
+  format: ThreedFormat,
+  limits: ConvertLimits,
+): Promise<{ canonical: Uint8Array; bounds: Converted['bounds'] } | { refused: string }> {
+  const doc = await loadModel(file, format);
+  const triangles = countTriangles(doc);
+  if (triangles === 0) return { refused: THREED_TEXTS.loadFailed };
+  if (triangles > limits.triangles) return { refused: THREED_TEXTS.tooManyTriangles };
+  return { canonical: await gltfIo().writeBinary(doc), bounds: boundsOf(doc) };
+}
+
 /** Processes the upload in `dir`; `progress` hears each step's share of the work done. */
 export async function convert(
   dir: string,
@@ -32,12 +48,9 @@ export async function convert(
   try {
     const { file, format } = findModelFile(dir);
     progress(0.1);
-    const doc = await loadModel(file, format);
-    const triangles = countTriangles(doc);
-    if (triangles === 0) return { refused: THREED_TEXTS.loadFailed };
-    if (triangles > limits.triangles) return { refused: THREED_TEXTS.tooManyTriangles };
-    const bounds = boundsOf(doc);
-    const canonical = await gltfIo().writeBinary(doc);
+    const read = await canonicalOf(file, format, limits);
+    if ('refused' in read) return read;
+    const { canonical, bounds } = read;
     progress(0.3);
     const levels = await makeLevels(canonical, (_quality, index) => progress(0.4 + 0.15 * index));
     const low = levels.find((l) => l.quality === 'low') ?? levels[0];

@@ -1,11 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Document, Logger, NodeIO, type Node as GltfNode } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
-import { Loader, LoadingManager, Mesh, Texture, type BufferGeometry, type Object3D } from 'three';
-import { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
 import { THREED_TEXTS, type ThreedFormat } from '@plant/shared-schema';
 import { ModelRefused, unpackZip } from './zip-unpack';
 
@@ -17,20 +14,6 @@ import { ModelRefused, unpackZip } from './zip-unpack';
  * metres, FBX through three's FBXLoader (geometry and material colours; its textures are not
  * read: FBXLoader loads images through the DOM).
  */
-
-/** occt-import-js ships no types: the part of its API the STEP reader uses. */
-interface OcctModule {
-  ReadStepFile(
-    content: Uint8Array,
-    params: {
-      readonly linearUnit: 'millimeter' | 'centimeter' | 'meter' | 'inch' | 'foot';
-      readonly linearDeflectionType: 'bounding_box_ratio' | 'absolute_value';
-      readonly linearDeflection: number;
-      readonly angularDeflection: number;
-    },
-  ): unknown;
-}
-const occtImport = createRequire(import.meta.url)('occt-import-js') as () => Promise<OcctModule>;
 
 /** The reader and writer of every format step: every extension known, meshopt's codec. */
 export function gltfIo(): NodeIO {
@@ -84,8 +67,9 @@ export function findModelFile(dir: string): { file: string; format: ThreedFormat
 export async function loadModel(file: string, format: ThreedFormat): Promise<Document> {
   try {
     if (format === 'glb' || format === 'gltf') return await gltfIo().read(file);
-    if (format === 'step') return await loadStep(readFileSync(file));
-    return loadFbx(readFileSync(file), path.dirname(file));
+    // OpenCascade's WASM and three load only for a model that needs them.
+    if (format === 'step') return await (await import('./load-step')).loadStep(readFileSync(file));
+    return (await import('./load-fbx')).loadFbx(readFileSync(file), path.dirname(file));
   } catch (err) {
     if (err instanceof ModelRefused) throw err;
     throw new ModelRefused(THREED_TEXTS.loadFailed);
@@ -93,7 +77,7 @@ export async function loadModel(file: string, format: ThreedFormat): Promise<Doc
 }
 
 /** One mesh to put into a document: triangles, optional normals, one colour. */
-interface RawMesh {
+export interface RawMesh {
   readonly name: string;
   readonly positions: Float32Array;
   readonly normals: Float32Array | null;
@@ -150,90 +134,4 @@ export function documentOf(meshes: readonly RawMesh[], zUp = false): Document {
     root.addChild(node);
   }
   return doc;
-}
-
-interface OcctMesh {
-  name?: string;
-  color?: [number, number, number];
-  attributes: { position: { array: number[] }; normal?: { array: number[] } };
-  index: { array: number[] };
-}
-
-/** A STEP part or assembly, meshed by OpenCascade in metres. */
-async function loadStep(bytes: Uint8Array): Promise<Document> {
-  const occt = await occtImport();
-  const result = occt.ReadStepFile(bytes, {
-    linearUnit: 'meter',
-    linearDeflectionType: 'bounding_box_ratio',
-    linearDeflection: 0.001,
-    angularDeflection: 0.2,
-  }) as { success: boolean; meshes: OcctMesh[] };
-  if (!result.success || result.meshes.length === 0)
-    throw new ModelRefused(THREED_TEXTS.loadFailed);
-  return documentOf(
-    result.meshes.map((m, i) => ({
-      name: m.name !== undefined && m.name !== '' ? m.name : `Part ${i + 1}`,
-      positions: Float32Array.from(m.attributes.position.array),
-      normals:
-        m.attributes.normal === undefined ? null : Float32Array.from(m.attributes.normal.array),
-      indices: Uint32Array.from(m.index.array),
-      color: m.color ?? null,
-    })),
-    true,
-  );
-}
-
-/** FBXLoader's textures come through the DOM's images: here each is an empty texture. */
-class NoImages extends Loader<Texture> {
-  override load(): Texture {
-    return new Texture();
-  }
-}
-
-/** An FBX model through three's loader: its meshes with their places and colours. */
-function loadFbx(bytes: Buffer, dir: string): Document {
-  const manager = new LoadingManager();
-  const images = new NoImages(manager);
-  for (const ending of [
-    'png',
-    'jpg',
-    'jpeg',
-    'tga',
-    'bmp',
-    'gif',
-    'webp',
-    'tif',
-    'tiff',
-    'dds',
-    'psd',
-  ])
-    manager.addHandler(new RegExp(`\\.${ending}$`, 'i'), images);
-  const loader = new FBXLoader(manager);
-  const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  const root = loader.parse(arrayBuffer as ArrayBuffer, `${dir}/`);
-  root.updateMatrixWorld(true);
-  const meshes: RawMesh[] = [];
-  root.traverse((object: Object3D) => {
-    if (!(object instanceof Mesh)) return;
-    const geometry = (object.geometry as BufferGeometry).toNonIndexed();
-    const position = geometry.getAttribute('position');
-    if (position === undefined) return;
-    const normal = geometry.getAttribute('normal');
-    const count = position.count - (position.count % 3);
-    const indices = new Uint32Array(count);
-    for (let i = 0; i < count; i++) indices[i] = i;
-    const materials: unknown = object.material;
-    const material: unknown = Array.isArray(materials) ? (materials as unknown[])[0] : materials;
-    const color = (material as { color?: { r: number; g: number; b: number } } | undefined)?.color;
-    meshes.push({
-      name: object.name === '' ? `Mesh ${meshes.length + 1}` : object.name,
-      positions: Float32Array.from(position.array as ArrayLike<number>),
-      normals: normal === undefined ? null : Float32Array.from(normal.array as ArrayLike<number>),
-      indices,
-      color: color === undefined ? null : [color.r, color.g, color.b],
-      matrix: object.matrixWorld.elements,
-    });
-  });
-  if (meshes.length === 0) throw new ModelRefused(THREED_TEXTS.loadFailed);
-  return documentOf(meshes);
 }
