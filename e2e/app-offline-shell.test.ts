@@ -127,7 +127,8 @@ describe('the app without a network', () => {
     await expect.poll(() => pending.count()).toBe(1);
     expect(await pending.textContent()).toContain(`Change of Asset “${assetName} (offline)”`);
     expect(await pending.textContent()).toContain('Changes: name');
-    expect(await pending.textContent()).toContain('Waiting');
+    // The outbox may be trying the server at this moment ('Sending'): it waits between tries.
+    await expect.poll(() => pending.textContent()).toContain('Waiting');
     await page.keyboard.press('Escape');
 
     // What the server last said about a gateway is only the last known state now.
