@@ -2,13 +2,17 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Locator } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API_BASE, apiPaths } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { E2e } from './support/fixture';
-import { DeviceDetailsPage, DevicesListPage, syncIndicator } from './support/pages/devices';
+import {
+  DeviceDetailsPage,
+  DevicesListPage,
+  imageLoaded,
+  syncIndicator,
+} from './support/pages/devices';
 
 /*
  * Photos and documents of assets in the browser (issue 16 item 4, DESIGN.md §9): a photo given to
@@ -39,12 +43,6 @@ async function serverBytes(token: string, id: string): Promise<Uint8Array> {
   if (res.status !== 200) throw new Error(`file ${id}: ${res.status}`);
   return new Uint8Array(await res.arrayBuffer());
 }
-
-/** Whether an <img> has loaded its picture. */
-const loaded = (img: Locator) =>
-  img.evaluate(
-    (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0,
-  );
 
 describe('photos and documents', () => {
   it('an asset made offline with a photo shows it, keeps it through a reload, and lands once; another user sees both live', async () => {
@@ -78,12 +76,12 @@ describe('photos and documents', () => {
     await expect.poll(() => details.name()).toBe('Camera pump');
     const photo = tab.page.getByTestId('asset-details').getByTestId('asset-photo');
     await expect.poll(() => photo.count()).toBe(1);
-    await expect.poll(() => loaded(photo)).toBe(true);
+    await expect.poll(() => imageLoaded(photo)).toBe(true);
 
     await tab.reload();
     await expect.poll(() => details.name()).toBe('Camera pump');
     await expect.poll(() => photo.count()).toBe(1);
-    await expect.poll(() => loaded(photo)).toBe(true);
+    await expect.poll(() => imageLoaded(photo)).toBe(true);
     expect((await e2e.serverModels(admin.accountId, 'asset')).some((a) => a.id === id)).toBe(false);
 
     // The other user waits on the asset's page: not there yet.
@@ -112,7 +110,7 @@ describe('photos and documents', () => {
     await expect.poll(() => theirs.name(), { timeout: 20_000 }).toBe('Camera pump');
     const theirPhoto = other.page.getByTestId('asset-details').getByTestId('asset-photo');
     await expect.poll(() => theirPhoto.count(), { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => loaded(theirPhoto)).toBe(true);
+    await expect.poll(() => imageLoaded(theirPhoto)).toBe(true);
     expect(
       await theirPhoto.evaluate((el) => (el as HTMLImageElement).naturalWidth),
     ).toBeLessThanOrEqual(320);
@@ -126,7 +124,7 @@ describe('photos and documents', () => {
     await expect.poll(() => card.count()).toBe(1);
     const cardPhoto = card.getByTestId('asset-photo');
     await expect.poll(() => cardPhoto.count()).toBe(1);
-    await expect.poll(() => loaded(cardPhoto)).toBe(true);
+    await expect.poll(() => imageLoaded(cardPhoto)).toBe(true);
   });
 
   it('a document upload cut in the middle resumes with the same bytes, its percent moving; it stays readable offline until freed', async () => {

@@ -9,7 +9,7 @@ import { DEMO_USERS } from '../server/src/seed/demo';
 import { sphereGlb, sphereGltfFolder } from '../server/src/testing/model-files';
 import { cylinderStep } from '../server/src/testing/step-part';
 import { E2e } from './support/fixture';
-import { syncIndicator } from './support/pages/devices';
+import { imageLoaded, syncIndicator } from './support/pages/devices';
 
 /*
  * 3D models on an asset's page (issue 32 items 1 and 2): a GLB uploaded as one file and a glTF
@@ -28,12 +28,6 @@ afterAll(async () => {
   await e2e.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Whether an <img> has loaded its picture. */
-const loaded = (img: Locator) =>
-  img.evaluate(
-    (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0,
-  );
 
 /** A model's tile by its name (its label isolates the name: matched by the text shown). */
 const tileOf = (section: Locator, name: string) =>
@@ -98,7 +92,7 @@ describe('3D models of an asset', () => {
       await expect.poll(() => tile.getByTestId('model-status').textContent()).toBe('Ready');
       const picture = tile.getByRole('img');
       await expect.poll(() => picture.count()).toBe(1);
-      await expect.poll(() => loaded(picture)).toBe(true);
+      await expect.poll(() => imageLoaded(picture)).toBe(true);
     }
     expect(await pump.getByTestId('model-levels').textContent()).toMatch(
       /^High: 20,000 triangles · Medium: [\d,]+ triangles · Low: [\d,]+ triangles$/,

@@ -254,3 +254,10 @@ export class DeviceDetailsPage {
 export function syncIndicator(page: Page): Locator {
   return page.getByTestId('sync-indicator');
 }
+
+/** Whether an <img> has loaded its picture (a photo, a 3D model's thumbnail). */
+export function imageLoaded(img: Locator): Promise<boolean> {
+  return img.evaluate(
+    (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0,
+  );
+}

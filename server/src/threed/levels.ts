@@ -1,4 +1,4 @@
-import type { Document, Node as GltfNode, Primitive } from '@gltf-transform/core';
+import type { Document, Primitive } from '@gltf-transform/core';
 import {
   dedup,
   getBounds,
@@ -15,7 +15,7 @@ import { gltfIo } from './load-model';
 
 /*
  * The three quality levels of a canonical model (DESIGN.md §13): high is the model itself, medium
- * and low are simplified by meshoptimizer (half and a sixth of the triangles, each within its
+ * and low are simplified by meshoptimizer (half and about a sixth of the triangles, each within its
  * error bound: a flat face keeps its two triangles), textures at most 2048, 1024 and 512 px; each
  * level compressed with meshopt (EXT_meshopt_compression with quantised attributes) as a GLB.
  */
@@ -75,14 +75,6 @@ export function boundsOf(
   const { min, max } = getBounds(scene);
   if (!min.every(Number.isFinite) || !max.every(Number.isFinite)) return null;
   return { min: [min[0], min[1], min[2]], max: [max[0], max[1], max[2]] };
-}
-
-/** The nodes that draw, for the thumbnail (world matrices applied there). */
-export function drawingNodes(doc: Document): GltfNode[] {
-  return doc
-    .getRoot()
-    .listNodes()
-    .filter((n) => n.getMesh() !== null);
 }
 
 /**

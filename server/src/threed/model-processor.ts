@@ -56,7 +56,9 @@ export class ModelProcessor implements ClusterWork {
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private running: Promise<void> | undefined;
-  private again = false;
+  /** The accounts to look at next: every one (start, the scan's timer), or those changed. */
+  private everyAccount = true;
+  private readonly changed = new Set<string>();
   private stopped = true;
   /** Models left 'processing' by an ended process are taken again once, at the first scan. */
   private resume = true;
@@ -69,8 +71,8 @@ export class ModelProcessor implements ClusterWork {
   start(): void {
     this.stopped = false;
     this.resume = true;
-    this.unsubscribe = this.deps.feed.subscribe((_account, updates) => {
-      if (updates.some(concernsModels)) this.wake();
+    this.unsubscribe = this.deps.feed.subscribe((accountId, updates) => {
+      if (updates.some(concernsModels)) this.wake(accountId);
     });
     this.timer = setInterval(() => this.wake(), this.deps.scanMs ?? SCAN_MS);
     this.timer.unref();
@@ -85,29 +87,29 @@ export class ModelProcessor implements ClusterWork {
     await this.running;
   }
 
-  /** Looks for models to process now (a change was heard, or the scan's time came). */
-  wake(): void {
+  /**
+   * Looks for models to process now: in the account a change was heard in, or in every account
+   * (the scan's time came).
+   */
+  wake(accountId?: string): void {
     if (this.stopped) return;
-    if (this.running !== undefined) {
-      this.again = true;
-      return;
-    }
-    this.running = this.loop().finally(() => (this.running = undefined));
-  }
-
-  /** Whether nothing is being processed or waiting to be looked at (tests wait for it). */
-  get idle(): boolean {
-    return this.running === undefined;
+    if (accountId === undefined) this.everyAccount = true;
+    else this.changed.add(accountId);
+    this.running ??= this.loop().finally(() => (this.running = undefined));
   }
 
   private async loop(): Promise<void> {
     if (this.resume) await rm(this.deps.workDir, { recursive: true, force: true });
-    do {
-      this.again = false;
+    while ((this.everyAccount || this.changed.size > 0) && !this.stopped) {
       const resume = this.resume;
       this.resume = false;
+      const accounts = this.everyAccount
+        ? await this.rows.accountsWithType(threedmodelModel.type)
+        : [...this.changed];
+      this.everyAccount = false;
+      this.changed.clear();
       try {
-        for (const accountId of await this.rows.accountsWithType(threedmodelModel.type)) {
+        for (const accountId of accounts) {
           const waiting = [
             ...(await this.rows.referencing(accountId, threedmodelModel.type, 'state', 'uploaded')),
             ...(resume
@@ -122,7 +124,7 @@ export class ModelProcessor implements ClusterWork {
       } catch (err) {
         this.deps.log.error('3D processing failed', { error: String(err) });
       }
-    } while (this.again && !this.stopped);
+    }
   }
 
   /** The stored model, or undefined once deleted. */
@@ -171,7 +173,6 @@ export class ModelProcessor implements ClusterWork {
       );
       this.current = run.stop;
       const outcome = await run.outcome;
-      this.current = undefined;
       if (this.stopped && 'refused' in outcome) return;
       await this.finish(accountId, id, model, outcome);
     } finally {

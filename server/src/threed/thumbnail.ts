@@ -1,6 +1,5 @@
-import type { Document } from '@gltf-transform/core';
+import type { Document, Node as GltfNode } from '@gltf-transform/core';
 import sharp from 'sharp';
-import { drawingNodes } from './levels';
 
 /*
  * A model's thumbnail without a browser (DESIGN.md §13): its triangles drawn by our own small
@@ -25,6 +24,14 @@ const cross = (a: Vec3, b: Vec3): Vec3 => [
   a[0] * b[1] - a[1] * b[0],
 ];
 const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+
+/** The nodes that draw (their world matrices applied where drawn). */
+function drawingNodes(doc: Document): GltfNode[] {
+  return doc
+    .getRoot()
+    .listNodes()
+    .filter((n) => n.getMesh() !== null);
+}
 
 /** Applies a column-major 4x4 matrix to a point. */
 function transform(m: readonly number[], p: Vec3): Vec3 {

@@ -1,5 +1,4 @@
 import './catalogues';
-import './server-texts';
 import { useEffect, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
@@ -16,7 +15,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { isolate, THREED_TEXTS, uuidv7, type Quality } from '@plant/shared-schema';
+import { isolate, THREED_TEXTS, type Quality } from '@plant/shared-schema';
 import type { LocalModel, UploadView } from '@plant/sync-worker/api';
 import { ConfirmDelete } from '../../components/confirm-delete';
 import { Name } from '../../components/name';
@@ -26,9 +25,10 @@ import { useUploads } from '../../sync/files';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { Link } from '@tanstack/react-router';
+import { formatPercent } from '../devices/asset-files';
 import { FileImage } from '../devices/file-image';
 import { threedPaths } from './paths';
-import { isStepModel, modelUpload, type Picked } from './model-upload';
+import { isStepModel, MODEL_ENDINGS, modelUpload, type Picked } from './model-upload';
 
 /*
  * An asset's 3D models (issue 32 item 1): each as a status tile (its files uploading, waiting,
@@ -38,14 +38,7 @@ import { isStepModel, modelUpload, type Picked } from './model-upload';
  * once); the model names them by their paths in the folder.
  */
 
-const MODEL_ACCEPT = '.glb,.gltf,.fbx,.step,.stp,.zip';
-
-/** The percentage a tile shows (0 decimals). */
-function percent(locale: string, share: number): string {
-  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(
-    Math.min(1, Math.max(0, share)),
-  );
-}
+const MODEL_ACCEPT = MODEL_ENDINGS.map((e) => `.${e}`).join(',');
 
 export function AssetModels(props: { readonly assetId: string; readonly canEdit: boolean }) {
   const { i18n } = useLingui();
@@ -85,11 +78,11 @@ export function AssetModels(props: { readonly assetId: string; readonly canEdit:
         }
         sources.push({ file_id: added.data.id, path });
       }
-      const made = await syncWorker().writes.create(
-        'threedmodel',
-        { asset_id: props.assetId, name: plan.name, sources },
-        uuidv7(),
-      );
+      const made = await syncWorker().writes.create('threedmodel', {
+        asset_id: props.assetId,
+        name: plan.name,
+        sources,
+      });
       if ('error' in made) setProblem(translateServerText(i18n, callErrorText(made.error)));
     } finally {
       setBusy(false);
@@ -255,14 +248,14 @@ function ModelTile(props: {
   } else if (sent.failed !== null) {
     status = { text: translateServerText(i18n, sent.failed), share: null, tone: 'red' };
   } else if (sent.uploading) {
-    const shown = percent(i18n.locale, sent.share);
+    const shown = formatPercent(i18n, sent.share);
     status = {
       text: sent.waiting ? t`Waiting to upload (${shown})` : t`Uploading (${shown})`,
       share: sent.share,
       tone: 'dimmed',
     };
   } else if (state === 'processing') {
-    const shown = percent(i18n.locale, progress);
+    const shown = formatPercent(i18n, progress);
     status = { text: t`Processing (${shown})`, share: progress, tone: 'dimmed' };
   } else {
     status = { text: t`Waiting to be processed`, share: 0, tone: 'dimmed' };

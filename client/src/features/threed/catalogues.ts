@@ -1,8 +1,10 @@
 import { addAreaCatalogues } from '../../i18n/i18n';
+// Its texts from the server and the shared schemas join the translation table with it.
+import './server-texts';
 
 /*
  * The 3D area's catalogues (lingui.config.ts): its texts come with its chunk, in the active
- * language, before its screens render.
+ * language, before its screens render. Every entry module of the area imports this first.
  */
 await addAreaCatalogues({
   en: () => import('./locales/en/messages.po'),

@@ -31,7 +31,9 @@ export type ModelUpload<F extends Picked> =
     }
   | { readonly problem: string };
 
-const MODEL_FILE = /\.(glb|gltf|fbx|step|stp|zip)$/i;
+/** The endings of the files a model is read from (the server's load-model.ts), for the picker. */
+export const MODEL_ENDINGS = ['glb', 'gltf', 'fbx', 'step', 'stp', 'zip'] as const;
+const MODEL_FILE = new RegExp(`\\.(${MODEL_ENDINGS.join('|')})$`, 'i');
 
 /** The upload of what was picked, or the problem (an English text of THREED_TEXTS/file.ts). */
 export function modelUpload<F extends Picked>(picked: readonly F[]): ModelUpload<F> {
@@ -42,31 +44,22 @@ export function modelUpload<F extends Picked>(picked: readonly F[]): ModelUpload
     file,
     // A folder's files keep their places below the folder; a lone file is its own name.
     path: folder ? file.webkitRelativePath.split('/').slice(1).join('/') : file.name,
-  }));
-  if (files.some((f) => !isSafeModelPath(f.path))) return { problem: THREED_TEXTS.badPath };
-  let bytes = 0;
-  for (const { file } of files) {
-    const problems = fileProblems({
+    problems: fileProblems({
       kind: 'model',
       type: mediaTypeOf(file.name, file.type),
       size: file.size,
-    });
+    }),
+  }));
+  if (files.some((f) => !isSafeModelPath(f.path))) return { problem: THREED_TEXTS.badPath };
+  // A folder brings what else lies in it (a readme): only its model's files are sent.
+  const wanted = folder ? files.filter((f) => f.problems.type === undefined) : files;
+  let bytes = 0;
+  for (const { file, problems } of wanted) {
     const first = problems.size ?? problems.type;
-    // A folder brings what else lies in it (a readme): only its model's files are refused.
-    if (first !== undefined && !folder) return { problem: first };
+    if (first !== undefined) return { problem: first };
     bytes += file.size;
   }
   if (bytes > THREED_LIMITS.inputBytes) return { problem: MODEL_FILE_TEXTS.tooLarge };
-  const wanted = folder
-    ? files.filter(({ file }) => {
-        const problems = fileProblems({
-          kind: 'model',
-          type: mediaTypeOf(file.name, file.type),
-          size: file.size,
-        });
-        return problems.size === undefined && problems.type === undefined;
-      })
-    : files;
   const main = wanted.map((f) => f.path).find((p) => MODEL_FILE.test(p));
   if (main === undefined) return { problem: THREED_TEXTS.loadFailed };
   const name = folder
@@ -74,7 +67,7 @@ export function modelUpload<F extends Picked>(picked: readonly F[]): ModelUpload
     : main.replace(/\.[^.]+$/, '');
   return {
     name: name.slice(0, 250) || main,
-    files: wanted,
+    files: wanted.map(({ file, path }) => ({ file, path })),
     step: isStepModel(wanted.map((f) => f.path)),
   };
 }

@@ -1,5 +1,4 @@
 import './catalogues';
-import './server-texts';
 import { lazy, Suspense } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Loader, Stack, Text, Title } from '@mantine/core';
