@@ -4,10 +4,13 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { THREED_TEXTS } from '@plant/shared-schema';
+import { apiPaths, SCENE_TEXTS, THREED_TEXTS } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { sphereGlb, sphereGltfFolder } from '../server/src/testing/model-files';
 import { cylinderStep } from '../server/src/testing/step-part';
+import { demoGateway, linkedAgent } from '../server/src/testing/gateway-client';
+import { dataOf } from '../server/src/testing/harness';
+import { uploadModel } from '../server/src/testing/model-upload';
 import { E2e } from './support/fixture';
 import { imageLoaded, syncIndicator } from './support/pages/devices';
 
@@ -142,12 +145,12 @@ describe('3D models of an asset', () => {
   it('the viewer draws the model, lowers its quality when the GPU runs out of memory, says AR is not here, and draws again offline', async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const press = await pressId(admin.accountId);
-    await writeFile(path.join(dir, 'Valve.glb'), await sphereGlb(90));
+    // Uploaded as the page does (the first test drives the page's upload).
+    await uploadModel(e2e.server, admin.token, press, 'Valve', {
+      'Valve.glb': await sphereGlb(90),
+    });
     const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/devices/${press}/details`);
     const section = tab.page.getByTestId('asset-models');
-    const chooser = tab.page.waitForEvent('filechooser');
-    await section.getByTestId('upload-model-file').click();
-    await (await chooser).setFiles(path.join(dir, 'Valve.glb'));
     const tile = tileOf(section, 'Valve');
     await expect.poll(() => tile.getAttribute('data-state'), { timeout: 60_000 }).toBe('ready');
     await tile.getByTestId('model-open').click();
@@ -176,5 +179,112 @@ describe('3D models of an asset', () => {
     await expect.poll(() => viewer.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
     await expect.poll(() => drawnPixels(viewer)).toBeGreaterThan(2_000);
     e2e.online();
+  });
+});
+
+describe('a scene with hotspots', () => {
+  it('draws its model, places a hotspot by a click on it (beside it refused), shows its live value coloured by alarm, lowers quality when memory runs out, and draws again offline', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const gw = await demoGateway(e2e.server, admin.accountId, 0);
+    const stream = gw.streams['Motor temperature'] ?? '';
+    const modelId = await uploadModel(e2e.server, admin.token, gw.assetId, 'Tank', {
+      'tank.glb': await sphereGlb(60),
+    });
+    await expect
+      .poll(
+        async () =>
+          (await e2e.serverModels(admin.accountId, 'threedmodel')).find((m) => m.id === modelId)
+            ?.attributes.state,
+        { timeout: 60_000 },
+      )
+      .toBe('ready');
+    const made = await e2e.server.call('POST', apiPaths.collection('scenes'), {
+      token: admin.token,
+      json: { asset_id: gw.assetId, name: 'Tank hall', models: [{ threedmodel_id: modelId }] },
+    });
+    expect(made.status, made.text).toBe(201);
+    const sceneId = dataOf<{ id: string }>(made).id;
+    const alarm = await e2e.server.call('POST', apiPaths.collection('alarms'), {
+      token: admin.token,
+      json: {
+        asset_id: gw.assetId,
+        datastream_id: stream,
+        name: 'Tank too hot',
+        condition: 'greater',
+        upper_limit: 60,
+        unit: '°C',
+        severity: 'critical',
+      },
+    });
+    expect(alarm.status, alarm.text).toBe(201);
+    const agent = await linkedAgent(e2e.server, admin.token, gw.gatewayId, 'scene-test');
+    await agent.send([{ stream, ts: Date.now(), value: 21.5 }]);
+
+    const tab = await e2e.signedInApp(
+      DEMO_USERS.admin,
+      `/app/devices/${gw.assetId}/scene/${sceneId}`,
+    );
+    const page = tab.page;
+    const viewer = page.getByTestId('model-viewer');
+    await expect.poll(() => viewer.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
+    expect(await viewer.getAttribute('data-nav')).toBe('orbit');
+    await expect.poll(() => drawnPixels(viewer)).toBeGreaterThan(2_000);
+
+    // Edit mode: a click beside the model is refused, a click on it asks for a name.
+    await page.getByTestId('scene-mode').getByText('Edit').click();
+    await expect.poll(() => viewer.getAttribute('data-picking')).toBe('true');
+    const canvas = viewer.locator('canvas');
+    const box = await canvas.boundingBox();
+    if (box === null) throw new Error('no canvas');
+    await canvas.click({ position: { x: 8, y: 8 } });
+    await expect
+      .poll(() => page.getByTestId('hotspot-refused').textContent())
+      .toBe(SCENE_TEXTS.offModel);
+    await canvas.click({ position: { x: box.width / 2, y: box.height / 2 } });
+    await expect.poll(() => page.getByText(SCENE_TEXTS.placed).count()).toBe(1);
+    await page.getByRole('textbox', { name: 'Name' }).fill('Pump P1');
+    await page.getByTestId('hotspot-save').click();
+    const marker = page.getByTestId('hotspot-marker');
+    await expect.poll(() => marker.count()).toBe(1);
+    await expect
+      .poll(async () => (await e2e.serverModels(admin.accountId, 'hotspot')).length)
+      .toBe(1);
+    const point = (await e2e.serverModels(admin.accountId, 'hotspot'))[0]?.attributes
+      .point as number[];
+    // On the sphere's surface (radius 0.5 m), in the model's own metres.
+    expect(Math.hypot(...point)).toBeCloseTo(0.5, 1);
+
+    // Its data: the motor's temperature, live in the scene.
+    const details = page.getByTestId('hotspot-details');
+    await details.getByTestId('hotspot-entry-choice').click();
+    await page.getByRole('option', { name: 'Motor temperature' }).click();
+    await details.getByTestId('hotspot-entry-add').click();
+    await details.getByTestId('hotspot-form-save').click();
+    const value = marker.getByTestId('hotspot-value');
+    // The value with its unit, isolated (bidi marks) as every value is shown.
+    const shown = async () => (await value.textContent())?.replace(/[\u2066-\u2069]/g, '');
+    await expect.poll(shown, { timeout: 20_000 }).toBe('21.5 °C');
+    expect(await value.getAttribute('data-alarm')).toBe('none');
+    await agent.send([{ stream, ts: Date.now(), value: 68.25 }]);
+    await expect.poll(shown, { timeout: 20_000 }).toBe('68.25 °C');
+    await expect.poll(() => value.getAttribute('data-alarm'), { timeout: 20_000 }).toBe('critical');
+
+    // The GPU runs out of memory: a lower level, said, drawn.
+    await loseContext(page);
+    await expect
+      .poll(() => page.getByTestId('viewer-memory').textContent())
+      .toBe('Too little available memory, quality reduced and model reloaded');
+    await expect.poll(() => viewer.getAttribute('data-quality')).toBe('medium');
+    await expect.poll(() => viewer.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
+    await expect.poll(() => drawnPixels(viewer)).toBeGreaterThan(2_000);
+
+    // Offline: the scene, its model and its hotspot from the device.
+    e2e.offline();
+    await tab.reload();
+    await expect.poll(() => viewer.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
+    await expect.poll(() => drawnPixels(viewer)).toBeGreaterThan(2_000);
+    await expect.poll(() => marker.count()).toBe(1);
+    e2e.online();
+    await agent.close();
   });
 });

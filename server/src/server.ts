@@ -37,6 +37,7 @@ import { ValuesService } from './gateways/values.service';
 import { FileService } from './files/file.service';
 import { DiskBlobStore } from './files/blob-store';
 import { FilePruner } from './files/file-pruner';
+import { SurfaceIndex } from './threed/surface';
 import { AccountRepository } from './repositories/account.repository';
 import { openTimeSeriesStore } from './timeseries/sqlite-time-series-store';
 import { openPostgresTimeSeriesStore } from './timeseries/postgres-time-series-store';
@@ -79,6 +80,11 @@ export interface ServerOptions {
   readonly reportPdf?: (real: PdfRenderer) => PdfRenderer;
   /** Tests only: narrower limits of a 3D model's processing (its time, heap, triangles). */
   readonly threedLimits?: ThreadLimits;
+  /**
+   * Whether the demo seed makes its 3D scene (a model file in the blob store, processed after
+   * the start). Default true; the test harness leaves it out unless a test asks for it.
+   */
+  readonly demoScene?: boolean;
 }
 
 /**
@@ -222,6 +228,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // the VAPID keys, mail and SMS outboxes and the files are written there.
   fs.mkdirSync(config.dataDir, { recursive: true });
   const db = openConfiguredDatabase(config);
+  // The files' bytes (DESIGN.md §9): the demo seed's 3D model goes there, hotspot writes read
+  // 3D levels from them (threed/surface.ts).
+  const blobs = new DiskBlobStore(path.join(config.dataDir, 'files'));
   // Processes of a cluster starting at once take these steps one after another.
   const { firstPartyClientId, personalClientId, seeded } = await exclusively(
     db,
@@ -231,7 +240,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return {
         firstPartyClientId: await ensureFirstPartyClient(db, clock),
         personalClientId: await ensurePersonalAccessClient(db, clock),
-        seeded: config.seed === 'demo' ? await seedDemo(db, clock, log) : undefined,
+        seeded:
+          config.seed === 'demo'
+            ? await seedDemo(db, clock, log, options.demoScene === false ? undefined : blobs)
+            : undefined,
       };
     },
   );
@@ -250,6 +262,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     clock,
     log,
     mailer,
+    surfaces: new SurfaceIndex(blobs),
     background,
     feed,
     appUrl: config.appUrl,
@@ -317,7 +330,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   machineData.alarms.onRecorded(() => dispatcher.wake());
   const accounts = new AccountRepository(db);
   const valuePruner = new ValuePruner(store, clock, log, () => accounts.valueRetention());
-  const blobs = new DiskBlobStore(path.join(config.dataDir, 'files'));
   const files = new FileService(db, blobs, services.models, log);
   // Uploaded 3D models processed in the background, on threads of their own (DESIGN.md §13).
   const threed = new ModelProcessor({

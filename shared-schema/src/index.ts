@@ -46,6 +46,7 @@ export * from './models/widget-options';
 export * from './models/report';
 export * from './models/file';
 export * from './models/threedmodel';
+export * from './models/scene';
 export * from './models/gateway';
 export * from './models/code-rules';
 export * from './models/datastream';

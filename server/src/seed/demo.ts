@@ -14,6 +14,8 @@ import { ModelService } from '../services/model.service';
 import { ModelRepository } from '../repositories/model.repository';
 import { seedDemoModels, type DemoGateway } from './demo-models';
 import { seedDemoSmartphone } from './demo-smartphone';
+import { seedDemoScene } from './demo-scene';
+import type { BlobStore } from '../files/blob-store';
 
 /** The demo sign-ins, listed in README.md. Every one has this password. */
 export const DEMO_PASSWORD = 'demo-pass-1';
@@ -86,6 +88,8 @@ export async function seedDemo(
   db: Db,
   clock: Clock,
   log: Logger,
+  /** Where the demo's 3D model goes (its scene is seeded only with it: issue 32 item 8). */
+  blobs?: BlobStore,
 ): Promise<readonly DemoGateway[] | undefined> {
   if (await new AccountRepository(db).anyExists()) return undefined;
   const hashes = await demoPasswordHashes();
@@ -198,6 +202,10 @@ export async function seedDemo(
     await seedDemoDashboard(trx, clock, root.id, rootMachines);
     // After the demo dashboards: the weekly report mails "Plant overview" (issue 31 item 6).
     await seedDemoReport(trx, clock, root.id, ids.admin);
+    // The first machine's 3D scene, its model processed in the background after the start.
+    const first = rootMachines[0];
+    if (blobs !== undefined && first !== undefined)
+      await seedDemoScene(trx, clock, root.id, first, blobs);
     // The smartphone demo (template and asset) in the machine builder's account.
     return [...machines, await seedDemoSmartphone(trx, clock, root.id)];
   });

@@ -1,4 +1,5 @@
 import { OAuthService } from './oauth.service';
+import type { SurfaceCheck } from '../threed/surface';
 import { MemoryRateCounters, type RateCounters } from '../lib/rate-limiter';
 import type { Db } from '../db/database';
 import { InvitationService } from './invitation.service';
@@ -65,6 +66,8 @@ export interface ServiceDeps {
   /** Where rate limits count: shared by the cluster's processes (Redis), or this one's memory. */
   readonly rateCounters?: RateCounters;
   readonly feed: ChangeFeed;
+  /** Whether a hotspot's point lies on its 3D model (threed/surface.ts). */
+  readonly surfaces?: SurfaceCheck;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -89,7 +92,7 @@ export function createServices(deps: ServiceDeps): Services {
     passwords,
     clientReports: new ClientReportService(db, clock, counters),
     pushSubscriptions: new PushSubscriptionService(db, clock),
-    models: new ModelService(db, clock, deps.feed),
+    models: new ModelService(db, clock, deps.feed, deps.surfaces),
     gateways: new GatewayService(db),
     gatewayCredentials: new GatewayCredentialService(db, clock),
     browserCredentials: new BrowserCredentialService(db, clock),

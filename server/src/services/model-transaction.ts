@@ -42,7 +42,14 @@ import {
   THREED_TEXTS,
   threedmodelModel,
   type ThreedmodelAttributes,
+  hotspotModel,
+  sceneModel,
+  SCENE_TEXTS,
+  surfaceTolerance,
+  type HotspotAttributes,
+  type SceneAttributes,
 } from '@plant/shared-schema';
+import type { SurfaceCheck } from '../threed/surface';
 import { z } from 'zod';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
@@ -157,6 +164,8 @@ export class ModelTransaction {
      * see (nor write). Undefined for the server's own writes and the seed.
      */
     private readonly access?: AccessDecision,
+    /** Whether a hotspot's point lies on its model (the server's; absent: not asked). */
+    private readonly surfaces?: SurfaceCheck,
   ) {
     this.trx = trx;
     this.models = new ModelRepository(trx);
@@ -620,6 +629,12 @@ export class ModelTransaction {
     if (this.def.type === threedmodelModel.type && touched.has('sources')) {
       Object.assign(problems, await this.threedSources(attributes as ThreedmodelAttributes));
     }
+    if (this.def.type === sceneModel.type && touched.has('models')) {
+      Object.assign(problems, await this.sceneModels(attributes as SceneAttributes));
+    }
+    if (this.def.type === hotspotModel.type) {
+      Object.assign(problems, await this.hotspotProblems(attributes as HotspotAttributes, touched));
+    }
     if (this.def.type === 'asset' && touched.has('photo') && typeof attributes.photo === 'string') {
       const photo = await this.models.find(this.accountId, fileModel.type, attributes.photo);
       const file =
@@ -699,6 +714,84 @@ export class ModelTransaction {
     }
     if (bytes > THREED_LIMITS.inputBytes) return { sources: [MODEL_FILE_TEXTS.tooLarge] };
     return {};
+  }
+
+  /** A scene places 3D models of its own asset (as stored). */
+  private async sceneModels(scene: SceneAttributes) {
+    for (const placed of scene.models) {
+      const row = await this.models.find(
+        this.accountId,
+        threedmodelModel.type,
+        placed.threedmodel_id,
+      );
+      if (row?.asset_id !== scene.asset_id) return { models: [SCENE_TEXTS.modelsOfAsset] };
+    }
+    return {};
+  }
+
+  /**
+   * A hotspot sits on a model its scene places (the stored scene's), on that model's surface
+   * (spec 001 §8: measured against the model's medium level, within the levels' simplification
+   * error); its streams and files are of its asset, its links name objects that exist.
+   */
+  private async hotspotProblems(hotspot: HotspotAttributes, touched: ReadonlySet<string>) {
+    const problems: Record<string, string[]> = {};
+    if (touched.has('point') || touched.has('threedmodel_id')) {
+      const text = await this.offSurface(hotspot);
+      if (text !== null) problems.point = [text];
+    }
+    if (touched.has('metadata')) {
+      for (const entry of hotspot.metadata) {
+        const [type, id] =
+          entry.kind === 'stream'
+            ? ['datastream', entry.datastream_id]
+            : entry.kind === 'file'
+              ? [fileModel.type, entry.file_id]
+              : entry.kind === 'link'
+                ? [entry.target, entry.id]
+                : [null, null];
+        if (type === null || id === null) continue;
+        const row = await this.models.find(this.accountId, type, id);
+        if (row === undefined) problems.metadata = [`Unknown ${type}.`];
+        else if (entry.kind !== 'link' && row.asset_id !== hotspot.asset_id)
+          problems.metadata = [SCENE_TEXTS.metadataOfAsset];
+        // A link is to something the writer sees.
+        else if (entry.kind === 'link' && row.asset_id !== null) this.maySee(row.asset_id);
+      }
+    }
+    return problems;
+  }
+
+  /** Why the hotspot's point is not on its model, or null when it is. */
+  private async offSurface(hotspot: HotspotAttributes): Promise<string | null> {
+    const sceneRow = await this.models.find(this.accountId, sceneModel.type, hotspot.scene_id);
+    if (sceneRow === undefined) return null; // the ref check says so
+    const scene = JSON.parse(sceneRow.attributes) as SceneAttributes;
+    if (!scene.models.some((m) => m.threedmodel_id === hotspot.threedmodel_id))
+      return SCENE_TEXTS.modelNotInScene;
+    // The server's own hotspots (the demo's) are placed by the seed on a known surface.
+    if (this.asServer || this.surfaces === undefined) return null;
+    const row = await this.models.find(
+      this.accountId,
+      threedmodelModel.type,
+      hotspot.threedmodel_id,
+    );
+    const model =
+      row === undefined ? undefined : (JSON.parse(row.attributes) as ThreedmodelAttributes);
+    if (model?.state !== 'ready') return SCENE_TEXTS.modelNotReady;
+    const level =
+      model.levels.find((l) => l.quality === 'medium') ??
+      model.levels.find((l) => l.quality === 'high') ??
+      model.levels[0];
+    const file =
+      level === undefined
+        ? undefined
+        : await this.models.find(this.accountId, fileModel.type, level.file_id);
+    if (file === undefined) return SCENE_TEXTS.modelNotReady;
+    const { sha256 } = JSON.parse(file.attributes) as FileAttributes;
+    const distance = await this.surfaces.distance(this.accountId, { sha256 }, hotspot.point);
+    if (distance === null || distance > surfaceTolerance(model.bounds)) return SCENE_TEXTS.offModel;
+    return null;
   }
 
   /** A stream with alarms keeps a type and a unit they can watch. */

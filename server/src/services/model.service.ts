@@ -27,6 +27,7 @@ import {
   type WriteKind,
 } from './model-transaction';
 import type { Session } from './session';
+import type { SurfaceCheck } from '../threed/surface';
 
 // WriteKind lives in model-transaction.ts: managed-writes.ts needs it, and this module needs that one.
 export type { WriteKind } from './model-transaction';
@@ -69,6 +70,8 @@ export class ModelService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly feed: ChangeFeed,
+    /** Whether a hotspot lies on its model (threed/surface.ts); absent in the seed. */
+    private readonly surfaces?: SurfaceCheck,
   ) {}
 
   async write(session: Session, op: WriteOp): Promise<WriteAnswer> {
@@ -204,7 +207,15 @@ export class ModelService {
       others = managed.others;
       accessMoved = managed.accessMoved;
     } else {
-      const tx = new ModelTransaction(trx, this.clock, accountId, def, asServer, access);
+      const tx = new ModelTransaction(
+        trx,
+        this.clock,
+        accountId,
+        def,
+        asServer,
+        access,
+        this.surfaces,
+      );
       result =
         op.kind === 'create'
           ? await tx.create(meta.data.id, op.body)

@@ -98,6 +98,8 @@ export interface TestServerOptions {
   reportPdf?: (real: PdfRenderer) => PdfRenderer;
   /** Narrower limits of a 3D model's processing (a heap too small to convert, say). */
   threedLimits?: ThreadLimits;
+  /** The demo seed's 3D scene (issue 32 item 8): a fresh seed (not the copy) with it. */
+  demoScene?: boolean;
 }
 
 /** One HTTP request from a chosen local address (fetch cannot pick its source address). */
@@ -231,7 +233,7 @@ function demoSeededDatabase(): Promise<DemoSeeded> {
       try {
         const config = testConfig(database.dataDir, database.databaseUrl, 'demo');
         // No alarm rounds on it: a test with `dispatch: false` gets a database none ran on.
-        const server = await startServer({ config, dispatch: false });
+        const server = await startServer({ config, dispatch: false, demoScene: false });
         await server.stop();
         const db = database.open();
         try {
@@ -287,6 +289,7 @@ function startsSeededCopy(options: TestServerOptions): boolean {
     options.clock === undefined &&
     options.dataDir === undefined &&
     options.postgresLocale === undefined &&
+    options.demoScene !== true &&
     !('SEED' in env || 'DATA_DIR' in env || 'DATABASE_URL' in env)
   );
 }
@@ -322,6 +325,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
     ...(options.reportPdf === undefined ? {} : { reportPdf: options.reportPdf }),
     ...(options.threedLimits === undefined ? {} : { threedLimits: options.threedLimits }),
+    // The demo's 3D scene only where a test asks (its model is processed after every start).
+    demoScene: options.demoScene === true,
   });
 
   const { call, signIn, clientId } = await apiClient(server.url);

@@ -5,6 +5,7 @@ import {
   API_BASE,
   apiPaths,
   FILE_ONLY_SERVER,
+  SCENE_TEXTS,
   THREED_TEXTS,
   uuidv7,
   type SyncedModel,
@@ -14,6 +15,7 @@ import { DEMO_USERS } from '../seed/demo';
 import { startTestServer, type TestServer } from '../testing/harness';
 import { sphereGlb, sphereGltfFolder, zipBomb, zipOf } from '../testing/model-files';
 import { cylinderStep } from '../testing/step-part';
+import { uploadModel, uploadModelFile } from '../testing/model-upload';
 import { countTriangles } from './levels';
 import { gltfIo } from './load-model';
 
@@ -30,46 +32,13 @@ let press = '';
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** Uploads bytes as a 3D model file of the asset (one model, one chunk); answers its id. */
-async function uploadFile(name: string, bytes: Uint8Array, token = admin): Promise<string> {
-  const id = uuidv7();
-  const made = await s.call('POST', apiPaths.collection('files'), {
-    token,
-    json: {
-      id,
-      asset_id: press,
-      kind: 'model',
-      name,
-      type: 'application/octet-stream',
-      size: bytes.length,
-      sha256: sha(bytes),
-    },
-  });
-  expect(made.status, made.text).toBe(201);
-  const put = await fetch(`${s.url}${API_BASE}/${apiPaths.fileUpload(id, 0)}`, {
-    method: 'PUT',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
-    body: bytes,
-  });
-  expect(put.status).toBe(200);
-  return id;
-}
+/** Uploads bytes as a 3D model file of the press (one chunk); answers its id. */
+const uploadFile = (name: string, bytes: Uint8Array, token = admin) =>
+  uploadModelFile(s, token, press, name, bytes);
 
 /** Makes a 3D model of the press from these files (path → bytes); answers its id. */
-async function makeModel(name: string, files: Record<string, Uint8Array | string>) {
-  const sources = [];
-  for (const [path, content] of Object.entries(files)) {
-    const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
-    sources.push({ file_id: await uploadFile(path.split('/').at(-1) ?? path, bytes), path });
-  }
-  const id = uuidv7();
-  const made = await s.call('POST', apiPaths.collection('threedmodels'), {
-    token: admin,
-    json: { id, asset_id: press, name, sources },
-  });
-  expect(made.status, made.text).toBe(201);
-  return id;
-}
+const makeModel = (name: string, files: Record<string, Uint8Array | string>) =>
+  uploadModel(s, admin, press, name, files);
 
 async function modelOf(id: string, token = admin): Promise<SyncedModel | undefined> {
   return (await s.snapshot(token)).find((m) => m.id === id);
@@ -262,5 +231,115 @@ describe('who makes 3D models, of which files', () => {
     const model = await processed(id);
     expect(model.levels.every((l) => l.file_id !== file)).toBe(true);
     expect(model.state).toBe('ready');
+  });
+});
+
+describe('scenes and hotspots', () => {
+  let modelId = '';
+  let sceneId = '';
+  it('makes a scene that places a processed model', async () => {
+    modelId = await makeModel('Tank', { 'tank.glb': await sphereGlb(40) });
+    await expectReady(modelId);
+    sceneId = uuidv7();
+    const made = await s.call('POST', apiPaths.collection('scenes'), {
+      token: admin,
+      json: {
+        id: sceneId,
+        asset_id: press,
+        name: 'Line',
+        models: [{ threedmodel_id: modelId, position: [2, 0, 0] }],
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+  });
+
+  const hotspot = (fields: Record<string, unknown>, token = admin) =>
+    s.call('POST', apiPaths.collection('hotspots'), {
+      token,
+      json: { scene_id: sceneId, name: 'Valve', threedmodel_id: modelId, ...fields },
+    });
+
+  it('places a model once, and only a model of the scene’s asset', async () => {
+    const other = (await s.snapshot(admin)).find((m) => m.type === 'asset' && m.id !== press)?.id;
+    const foreign = await s.call('POST', apiPaths.collection('scenes'), {
+      token: admin,
+      json: { asset_id: other, name: 'Elsewhere', models: [{ threedmodel_id: modelId }] },
+    });
+    expect(foreign.status).toBe(422);
+    expect(foreign.text).toContain(SCENE_TEXTS.modelsOfAsset);
+    const twice = await s.call('POST', apiPaths.collection('scenes'), {
+      token: admin,
+      json: {
+        asset_id: press,
+        name: 'Twice',
+        models: [{ threedmodel_id: modelId }, { threedmodel_id: modelId }],
+      },
+    });
+    expect(twice.status).toBe(422);
+    expect(twice.text).toContain(SCENE_TEXTS.modelTwice);
+  });
+
+  it('keeps a hotspot on the model’s surface, in the model’s own metres', async () => {
+    // The sphere's radius is 0.5 m around its origin: the scene's placement does not count.
+    const on = await hotspot({ point: [0.5, 0, 0], normal: [1, 0, 0], icon: 'valve' });
+    expect(on.status, on.text).toBe(201);
+    const made = (on.json as { data: SyncedModel }).data;
+    expect(made.attributes).toMatchObject({ asset_id: press, icon: 'valve' });
+    for (const point of [
+      [2.5, 0, 0],
+      [0, 0, 0],
+      [0.5, 0.5, 0.5],
+    ]) {
+      const off = await hotspot({ point });
+      expect(off.status, String(point)).toBe(422);
+      expect(off.text).toContain(SCENE_TEXTS.offModel);
+    }
+    // Moving a hotspot off the surface is refused too.
+    const moved = await s.call('PUT', apiPaths.model('hotspots', made.id), {
+      token: admin,
+      json: { point: [0, 3, 0] },
+    });
+    expect(moved.status).toBe(422);
+    expect(moved.text).toContain(SCENE_TEXTS.offModel);
+  });
+
+  it('refuses an icon outside the icon font, a model not in the scene, and data of another asset', async () => {
+    const icon = await hotspot({ point: [0, 0.5, 0], icon: 'unicorn' });
+    expect(icon.status).toBe(422);
+    expect(icon.text).toContain(SCENE_TEXTS.unknownIcon);
+    const notPlaced = await hotspot({ point: [0, 0.5, 0], threedmodel_id: uuidv7() });
+    expect(notPlaced.status).toBe(422);
+    expect(notPlaced.text).toContain(SCENE_TEXTS.modelNotInScene);
+    const streams = (await s.snapshot(admin)).filter((m) => m.type === 'datastream');
+    const ours = streams.find((m) => m.attributes.asset_id === press)?.id;
+    const theirs = streams.find((m) => m.attributes.asset_id !== press)?.id;
+    const foreign = await hotspot({
+      point: [0, 0.5, 0],
+      metadata: [{ kind: 'stream', datastream_id: theirs }],
+    });
+    expect(foreign.status).toBe(422);
+    expect(foreign.text).toContain(SCENE_TEXTS.metadataOfAsset);
+    const live = await hotspot({
+      point: [0, 0.5, 0],
+      metadata: [
+        { kind: 'stream', datastream_id: ours },
+        { kind: 'text', text: 'Check the seal weekly.' },
+        { kind: 'link', target: 'asset', id: press },
+      ],
+      qr_description: 'Pump P1',
+    });
+    expect(live.status, live.text).toBe(201);
+  });
+
+  it('takes the asset from the stored scene, and asks the 3D permission', async () => {
+    const other = (await s.snapshot(admin)).find((m) => m.type === 'asset' && m.id !== press)?.id;
+    // Naming another asset beside the scene is refused; naming none takes the scene's.
+    const forged = await hotspot({ point: [0, -0.5, 0], asset_id: other });
+    expect(forged.status).toBe(422);
+    expect(forged.text).toContain('The scene belongs to another asset.');
+    const plain = await hotspot({ point: [0, -0.5, 0] });
+    expect((plain.json as { data: SyncedModel }).data.attributes.asset_id).toBe(press);
+    const denied = await hotspot({ point: [0, -0.5, 0] }, tech);
+    expect(denied.status).toBe(403);
   });
 });

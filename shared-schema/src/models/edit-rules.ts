@@ -29,6 +29,8 @@ export const EDIT_RULES = {
   dashboard: { update: 'dashboard::edit', asset: 'asset_id', assetOptional: true },
   report: { update: 'report::edit', asset: 'asset_id', assetOptional: true },
   threedmodel: { update: 'scene::edit', asset: 'asset_id' },
+  scene: { update: 'scene::edit', asset: 'asset_id' },
+  hotspot: { update: 'scene::edit', asset: 'asset_id' },
 } as const satisfies Record<ModelType, EditRule>;
 
 /** A type's edit rule; `assetOptional`: without an asset, the model is the account's. */

@@ -10,6 +10,7 @@ import { alarmAckModel, alarmModel } from './alarm';
 import { dashboardModel } from './dashboard';
 import { reportModel } from './report';
 import { threedmodelModel } from './threedmodel';
+import { hotspotModel, sceneModel } from './scene';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -39,6 +40,8 @@ export const MODELS = [
   dashboardModel,
   reportModel,
   threedmodelModel,
+  sceneModel,
+  hotspotModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];

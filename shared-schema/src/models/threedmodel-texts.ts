@@ -34,3 +34,20 @@ export const MODEL_FILE_TEXTS = {
 } as const;
 /** A client's create of a file only the server makes (a 3D model's levels and thumbnail). */
 export const FILE_ONLY_SERVER = 'Only the server makes the levels of a 3D model.';
+
+/** The texts of scenes and hotspots (spec 001 §8's 3D rules) that the server and client show. */
+export const SCENE_TEXTS = {
+  /** Spec 001 §8: a hotspot sits on a model's surface. */
+  offModel: 'A hotspot must lie on a model.',
+  /** Spec 001 §8: its icon is one of the icon font's. */
+  unknownIcon: 'An icon must be part of the icon font.',
+  modelsOfAsset: 'A scene shows 3D models of its own asset.',
+  modelTwice: 'A 3D model is placed once in a scene.',
+  modelNotInScene: 'The hotspot’s 3D model is not placed in this scene.',
+  modelNotReady: 'The 3D model is not processed yet.',
+  tooManyModels: 'A scene may place at most 50 models.',
+  tooManyMetadata: 'A hotspot may carry at most 20 entries.',
+  metadataOfAsset: 'A hotspot shows data streams and files of its own asset.',
+  /** Said on the client when a click hit a model. */
+  placed: 'Point on the model chosen: name the hotspot.',
+} as const;

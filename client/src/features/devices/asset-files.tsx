@@ -22,7 +22,7 @@ import {
   mediaTypeOf,
   type FileKind,
 } from '@plant/shared-schema';
-import type { LocalModel, UploadView } from '@plant/sync-worker/api';
+import type { LocalModel, UploadView, WorkerError } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useKeptFiles, useUploads } from '../../sync/files';
 import { useLiveQuery } from '../../sync/hooks';
@@ -214,6 +214,24 @@ export function AssetDocuments(props: { readonly assetId: string; readonly canEd
   );
 }
 
+/**
+ * Saves a file's bytes to the user's disk under its name (from this device when kept here);
+ * answers why it could not, or null.
+ */
+export async function downloadFile(id: string, name: string): Promise<WorkerError | null> {
+  const answer = await syncWorker().files.read(id, 'content');
+  if ('error' in answer) return answer.error;
+  const url = URL.createObjectURL(answer.data);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return null;
+}
+
 function DocumentRow(props: {
   readonly file: LocalModel<'file'>;
   readonly upload: UploadView | undefined;
@@ -226,20 +244,8 @@ function DocumentRow(props: {
   const [asking, setAsking] = useState(false);
 
   const download = async () => {
-    const answer = await syncWorker().files.read(file.id, 'content');
-    if ('error' in answer) {
-      setError(translateServerText(i18n, callErrorText(answer.error)));
-      return;
-    }
-    setError(null);
-    const url = URL.createObjectURL(answer.data);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = name;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    const failed = await downloadFile(file.id, name);
+    setError(failed === null ? null : translateServerText(i18n, callErrorText(failed)));
   };
   const remove = async () => {
     const answer = await syncWorker().writes.remove('file', file.id);

@@ -9,6 +9,7 @@ const DeviceDetailsPage = lazyPage(() => import('./device-details-page'), 'Devic
 const StreamPage = lazyPage(() => import('./stream-page'), 'StreamPage');
 const DemoDevicePage = lazyPage(() => import('../templates/demo-pages'), 'DemoDevicePage');
 const AssetReportPage = lazyPage(() => import('../reports/report-page'), 'ReportPage');
+const ScenePage = lazyPage(() => import('../threed/scene-page'), 'ScenePage');
 const ThreedModelPage = lazyPage(() => import('../threed/threed-model-page'), 'ThreedModelPage');
 
 /** The assets (/app/devices): the overview, and one asset's details, streams and screens. */
@@ -41,8 +42,8 @@ export const devicesArea: AreaDefinition = {
           area(d, 'eventinspection/$opportunityid', msg`Event inspection`),
           area(d, 'i/$integrationslug', msg`Integration`),
           area(d, 'servicebooklet', msg`Service booklet`),
-          area(d, 'scene/$sceneid', msg`Scene`),
-          area(d, 'scene/v3/$sceneid', msg`Scene`),
+          area(d, 'scene/$sceneid', msg`Scene`, { component: () => <ScenePage /> }),
+          area(d, 'scene/v3/$sceneid', msg`Scene`, { component: () => <ScenePage /> }),
           area(d, '3d/$threedmodelid', msg`3D model`, { component: () => <ThreedModelPage /> }),
         ],
       },

@@ -27,6 +27,7 @@ import { syncWorker } from '../../sync/worker';
 import { Link } from '@tanstack/react-router';
 import { formatPercent } from '../devices/asset-files';
 import { FileImage } from '../devices/file-image';
+import { AssetScenes } from './asset-scenes';
 import { threedPaths } from './paths';
 import { isStepModel, MODEL_ENDINGS, modelUpload, type Picked } from './model-upload';
 
@@ -91,59 +92,67 @@ export function AssetModels(props: { readonly assetId: string; readonly canEdit:
 
   const items = models?.items ?? [];
   return (
-    <Stack gap="sm" data-testid="asset-models">
-      <Group justify="space-between">
-        <Title order={2} size="h3">
-          <Trans>3D models</Trans>
-        </Title>
+    <Stack gap="lg">
+      <AssetScenes assetId={props.assetId} canEdit={props.canEdit} models={items} />
+      <Stack gap="sm" data-testid="asset-models">
+        <Group justify="space-between">
+          <Title order={2} size="h3">
+            <Trans>3D models</Trans>
+          </Title>
+          {mayUpload ? (
+            <Group gap="xs">
+              <FileButton
+                onChange={(f) => {
+                  if (f !== null) void upload([f]);
+                }}
+                accept={MODEL_ACCEPT}
+              >
+                {(button) => (
+                  <Button
+                    variant="light"
+                    loading={busy}
+                    {...button}
+                    data-testid="upload-model-file"
+                  >
+                    <Trans>Upload a model file</Trans>
+                  </Button>
+                )}
+              </FileButton>
+              <FolderButton disabled={busy} onPick={(f) => void upload(f)} />
+            </Group>
+          ) : null}
+        </Group>
         {mayUpload ? (
-          <Group gap="xs">
-            <FileButton
-              onChange={(f) => {
-                if (f !== null) void upload([f]);
-              }}
-              accept={MODEL_ACCEPT}
-            >
-              {(button) => (
-                <Button variant="light" loading={busy} {...button} data-testid="upload-model-file">
-                  <Trans>Upload a model file</Trans>
-                </Button>
-              )}
-            </FileButton>
-            <FolderButton disabled={busy} onPick={(f) => void upload(f)} />
-          </Group>
+          <Text size="xs" c="dimmed">
+            <Trans>
+              FBX, glTF, GLB, STEP or a ZIP of them. A glTF with a separate bin or textures needs
+              the folder upload.
+            </Trans>
+          </Text>
         ) : null}
-      </Group>
-      {mayUpload ? (
-        <Text size="xs" c="dimmed">
-          <Trans>
-            FBX, glTF, GLB, STEP or a ZIP of them. A glTF with a separate bin or textures needs the
-            folder upload.
-          </Trans>
-        </Text>
-      ) : null}
-      {problem === null ? null : (
-        <Alert color="red" role="alert" data-testid="model-upload-problem">
-          {problem}
-        </Alert>
-      )}
-      {models === undefined ? null : items.length === 0 ? (
-        <Text c="dimmed" size="sm" data-testid="no-models">
-          <Trans>No 3D models yet.</Trans>
-        </Text>
-      ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
-          {items.map((model) => (
-            <ModelTile
-              key={model.id}
-              model={model}
-              files={fileById}
-              uploads={uploads}
-              canDelete={props.canEdit && can('scene::delete')}
-            />
-          ))}
-        </SimpleGrid>
-      )}
+        {problem === null ? null : (
+          <Alert color="red" role="alert" data-testid="model-upload-problem">
+            {problem}
+          </Alert>
+        )}
+        {models === undefined ? null : items.length === 0 ? (
+          <Text c="dimmed" size="sm" data-testid="no-models">
+            <Trans>No 3D models yet.</Trans>
+          </Text>
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+            {items.map((model) => (
+              <ModelTile
+                key={model.id}
+                model={model}
+                files={fileById}
+                uploads={uploads}
+                canDelete={props.canEdit && can('scene::delete')}
+              />
+            ))}
+          </SimpleGrid>
+        )}
+      </Stack>
     </Stack>
   );
 }

@@ -4,4 +4,5 @@ const seg = (value: string) => encodeURIComponent(value);
 export const threedPaths = {
   asset: (assetId: string) => `/app/devices/${seg(assetId)}/details`,
   model: (assetId: string, modelId: string) => `/app/devices/${seg(assetId)}/3d/${seg(modelId)}`,
+  scene: (assetId: string, sceneId: string) => `/app/devices/${seg(assetId)}/scene/${seg(sceneId)}`,
 } as const;

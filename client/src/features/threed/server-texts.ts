@@ -1,5 +1,10 @@
 import { msg } from '@lingui/core/macro';
-import { FILE_ONLY_SERVER, MODEL_FILE_TEXTS, THREED_TEXTS } from '@plant/shared-schema';
+import {
+  FILE_ONLY_SERVER,
+  MODEL_FILE_TEXTS,
+  SCENE_TEXTS,
+  THREED_TEXTS,
+} from '@plant/shared-schema';
 import { addServerTexts } from '../../i18n/server-texts';
 
 /*
@@ -31,4 +36,15 @@ addServerTexts([
   [THREED_TEXTS.sourcesOfAsset, msg`The files of a 3D model must be 3D model files of its asset.`],
   [THREED_TEXTS.samePath, msg`Two files of the model have the same path.`],
   [THREED_TEXTS.badPath, msg`A file path of the model is not valid.`],
+  // Scenes and hotspots (spec 001 §8).
+  [SCENE_TEXTS.offModel, msg`A hotspot must lie on a model.`],
+  [SCENE_TEXTS.unknownIcon, msg`An icon must be part of the icon font.`],
+  [SCENE_TEXTS.modelsOfAsset, msg`A scene shows 3D models of its own asset.`],
+  [SCENE_TEXTS.modelTwice, msg`A 3D model is placed once in a scene.`],
+  [SCENE_TEXTS.modelNotInScene, msg`The hotspot’s 3D model is not placed in this scene.`],
+  [SCENE_TEXTS.modelNotReady, msg`The 3D model is not processed yet.`],
+  [SCENE_TEXTS.tooManyModels, msg`A scene may place at most 50 models.`],
+  [SCENE_TEXTS.tooManyMetadata, msg`A hotspot may carry at most 20 entries.`],
+  [SCENE_TEXTS.metadataOfAsset, msg`A hotspot shows data streams and files of its own asset.`],
+  [SCENE_TEXTS.placed, msg`Point on the model chosen: name the hotspot.`],
 ]);

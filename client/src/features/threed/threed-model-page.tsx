@@ -11,8 +11,8 @@ import { useLiveModel } from '../../sync/hooks';
 import { threedPaths } from './paths';
 
 /* three and @react-three/fiber come with the viewer's chunk, on the 3D routes only. */
-const ModelViewer = lazy(() =>
-  import('./viewer/model-viewer').then((m) => ({ default: m.ModelViewer })),
+const SceneViewer = lazy(() =>
+  import('./viewer/scene-viewer').then((m) => ({ default: m.SceneViewer })),
 );
 
 /**
@@ -43,7 +43,21 @@ export function ThreedModelPage() {
       </Title>
       {processing === 'ready' ? (
         <Suspense fallback={<Loader role="status" aria-label={t`Loading the viewer…`} />}>
-          <ModelViewer levels={levels} name={name} />
+          <SceneViewer
+            name={name}
+            camera={null}
+            placements={[
+              {
+                id: threedmodelid,
+                name,
+                levels,
+                position: [0, 0, 0],
+                rotation: [0, 0, 0],
+                flipX: false,
+                quality: 'auto',
+              },
+            ]}
+          />
         </Suspense>
       ) : processing === 'failed' ? (
         <Text c="red" role="alert">

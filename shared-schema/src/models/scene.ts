@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { idField, modelNameField } from '../api/fields';
+import type { ModelDefinition } from './registry-types';
+import { ownPermissions } from './model-permissions';
+import { QUALITIES } from './threedmodel';
+import { SCENE_TEXTS } from './threedmodel-texts';
+export { SCENE_TEXTS } from './threedmodel-texts';
+
+/*
+ * Scenes and their hotspots (DESIGN.md §13, issue 32 items 3 and 4). A scene places 3D models of
+ * its asset in metres; a hotspot is a point on one placed model's surface, stored in that model's
+ * own metres (the frame of its canonical GLB, which every quality level shares), so it stays on
+ * the surface at every level and wherever the model is moved. The server refuses a point off the
+ * model (server/src/threed/surface.ts). Both are under the 3D area's `scene::…` permissions.
+ */
+
+export const SCENE_LIMITS = {
+  models: 50,
+  metadata: 20,
+  /** How far a coordinate may be from the origin, in metres. */
+  extent: 100_000,
+} as const;
+
+const coordinate = z.number().finite().min(-SCENE_LIMITS.extent).max(SCENE_LIMITS.extent);
+export const vec3Schema = z.tuple([coordinate, coordinate, coordinate]);
+export type Vec3 = z.infer<typeof vec3Schema>;
+
+const degrees = z.number().finite().min(-360).max(360);
+
+/** A view of the scene: where the camera is and what it looks at, in the scene's metres. */
+export const sceneCameraSchema = z.strictObject({
+  position: vec3Schema,
+  target: vec3Schema,
+});
+export type SceneCamera = z.infer<typeof sceneCameraSchema>;
+
+export const SCENE_QUALITIES = ['auto', ...QUALITIES] as const;
+export type SceneQuality = (typeof SCENE_QUALITIES)[number];
+
+/** One model in a scene: where it stands (metres), how it is turned (degrees, XYZ), mirrored. */
+export const scenePlacementSchema = z.strictObject({
+  threedmodel_id: idField,
+  position: vec3Schema.default([0, 0, 0]),
+  rotation: z.tuple([degrees, degrees, degrees]).default([0, 0, 0]),
+  /** Mirrored along X (models exported from left-handed tools). */
+  flip_x: z.boolean().default(false),
+  quality: z.enum(SCENE_QUALITIES).default('auto'),
+});
+export type ScenePlacement = z.infer<typeof scenePlacementSchema>;
+
+export const sceneAttributesSchema = z.object({
+  asset_id: idField,
+  name: modelNameField,
+  models: z
+    .array(scenePlacementSchema)
+    .max(SCENE_LIMITS.models, SCENE_TEXTS.tooManyModels)
+    .refine((list) => new Set(list.map((m) => m.threedmodel_id)).size === list.length, {
+      error: SCENE_TEXTS.modelTwice,
+    })
+    .default([]),
+  /** The view it opens with; null: fitted to its models. */
+  camera: sceneCameraSchema.nullable().default(null),
+});
+export type SceneAttributes = z.infer<typeof sceneAttributesSchema>;
+
+export const sceneModel = {
+  type: 'scene',
+  collection: 'scenes',
+  parentType: 'asset',
+  parentField: 'asset_id',
+  attributes: sceneAttributesSchema,
+  refs: { asset_id: 'asset' },
+  permissions: ownPermissions('scene'),
+  sortField: 'name',
+  fixed: ['asset_id'],
+  asset: 'asset_id',
+} as const satisfies ModelDefinition<'scene', typeof sceneAttributesSchema>;
+
+/**
+ * The hotspot icon font: the glyphs a hotspot may show (the client draws each, features/threed/
+ * hotspot-icons.tsx); any other name is refused ('An icon must be part of the icon font.').
+ */
+export const HOTSPOT_ICONS = [
+  'pin',
+  'info',
+  'warning',
+  'gauge',
+  'pump',
+  'motor',
+  'valve',
+  'document',
+  'wrench',
+  'bolt',
+] as const;
+export type HotspotIcon = (typeof HOTSPOT_ICONS)[number];
+
+/** What a hotspot links to: another object of the account. */
+export const HOTSPOT_LINK_TYPES = ['asset', 'dashboard'] as const;
+
+const latitude = z.number().finite().min(-90).max(90);
+const longitude = z.number().finite().min(-180).max(180);
+
+/** One entry of a hotspot's metadata (spec 001 §3: any kind). */
+export const hotspotMetadataSchema = z.discriminatedUnion('kind', [
+  /** A data stream of the asset: its live value in the scene, coloured by its alarms. */
+  z.strictObject({ kind: z.literal('stream'), datastream_id: idField }),
+  /** A file of the asset (a manual, a drawing). */
+  z.strictObject({ kind: z.literal('file'), file_id: idField }),
+  /** A place on the map (where the part is on the site). */
+  z.strictObject({
+    kind: z.literal('position'),
+    label: z.string().trim().max(120).default(''),
+    latitude,
+    longitude,
+  }),
+  /** Another object of the account. */
+  z.strictObject({ kind: z.literal('link'), target: z.enum(HOTSPOT_LINK_TYPES), id: idField }),
+  z.strictObject({ kind: z.literal('text'), text: z.string().trim().min(1).max(2000) }),
+]);
+export type HotspotMetadata = z.infer<typeof hotspotMetadataSchema>;
+
+export const hotspotAttributesSchema = z.object({
+  scene_id: idField,
+  /** The scene's asset (copied from the scene by the server). */
+  asset_id: idField,
+  name: modelNameField,
+  /** The placed model it sits on. */
+  threedmodel_id: idField,
+  /** On that model's surface, in the model's own metres. */
+  point: vec3Schema,
+  /** The surface's direction there (unit length, model frame): where the icon faces. */
+  normal: vec3Schema.default([0, 1, 0]),
+  /** The view a jump to it opens (scene metres); null: looking at the point. */
+  camera: sceneCameraSchema.nullable().default(null),
+  icon: z.enum(HOTSPOT_ICONS, { error: SCENE_TEXTS.unknownIcon }).default('pin'),
+  metadata: z
+    .array(hotspotMetadataSchema)
+    .max(SCENE_LIMITS.metadata, SCENE_TEXTS.tooManyMetadata)
+    .default([]),
+  /** Printed above its QR code. */
+  qr_description: z.string().trim().max(200).default(''),
+});
+export type HotspotAttributes = z.infer<typeof hotspotAttributesSchema>;
+
+export const hotspotModel = {
+  type: 'hotspot',
+  collection: 'hotspots',
+  parentType: 'scene',
+  parentField: 'scene_id',
+  attributes: hotspotAttributesSchema,
+  // Its model is checked against the scene's placements (server model-transaction.ts), not as a
+  // ref: a model's delete is not refused for its hotspots; the viewer leaves them out.
+  refs: { scene_id: 'scene', asset_id: 'asset' },
+  fromParent: ['asset_id'],
+  permissions: ownPermissions('scene'),
+  sortField: 'name',
+  fixed: ['scene_id'],
+  asset: 'asset_id',
+} as const satisfies ModelDefinition<'hotspot', typeof hotspotAttributesSchema>;
+
+/** How far from a model's surface a hotspot may be: a share of the model's size, at least 1 mm. */
+export function surfaceTolerance(bounds: { min: Vec3; max: Vec3 } | null): number {
+  if (bounds === null) return 0.001;
+  const d = Math.hypot(
+    bounds.max[0] - bounds.min[0],
+    bounds.max[1] - bounds.min[1],
+    bounds.max[2] - bounds.min[2],
+  );
+  // The low level is simplified within 2 % of the model's extent (server levels.ts): a point
+  // picked on it lies within that of the full surface.
+  return Math.max(0.001, d * 0.025);
+}
