@@ -7,17 +7,17 @@ import { ChangeFeed } from '../services/change-feed';
 import { ModelService } from '../services/model.service';
 
 /*
- * The demo's 3D scene (issue 32 item 8): the first demo machine gets a model the seed builds (a
- * filling unit: a base plate, a tank and a motor, in metres), uploaded as a GLB file would be, so
+ * The demo's 3D scene (issue 32 item 8): the first demo machine gets a model the seed builds (the
+ * press's hydraulic unit: a base plate, a tank and a motor, in metres), uploaded as a GLB file would be, so
  * the server processes it in the background like any upload; a scene placing it; and two
  * hotspots on its surface: the motor, showing the machine's live motor temperature, and the
  * tank, with a service note.
  */
 
 export const DEMO_SCENE = {
-  name: 'Filling unit',
-  model: 'Filling unit',
-  file: 'filling-unit.glb',
+  name: 'Hydraulic unit',
+  model: 'Hydraulic unit',
+  file: 'hydraulic-unit.glb',
   motor: 'Motor',
   tank: 'Tank',
 } as const;
@@ -121,11 +121,11 @@ function cylinder(center: readonly number[], radius: number, height: number): Me
   return { positions, normals };
 }
 
-/** The filling unit as a GLB: one node per part, each with its own colour. */
+/** The hydraulic unit as a GLB: one node per part, each with its own colour. */
 export async function demoMachineGlb(): Promise<Uint8Array> {
   const doc = new Document();
   const buffer = doc.createBuffer();
-  const scene = doc.createScene('Filling unit');
+  const scene = doc.createScene('Hydraulic unit');
   const parts: [string, Mesh, [number, number, number, number]][] = [
     ['Base', box(BASE.center, BASE.size), [0.35, 0.38, 0.42, 1]],
     ['Tank', cylinder(TANK.center, TANK.radius, TANK.height), [0.75, 0.78, 0.8, 1]],

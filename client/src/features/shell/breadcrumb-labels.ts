@@ -67,6 +67,8 @@ export const SEGMENT_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   uml: msg`UML diagram`,
   users: msg`Users`,
   versions: msg`Release management`,
+  // `scene/v3/{id}`: the same scene under the address of spec 000 §2's third viewer.
+  v3: msg`Scene`,
   '3d': msg`3D model`,
   '3dmodel': msg`3D model`,
 };
@@ -80,7 +82,9 @@ export type NamedType =
   | 'datastream'
   | 'gateway'
   | 'role'
+  | 'scene'
   | 'template'
+  | 'threedmodel'
   | 'user';
 
 /** Synced model types whose ids appear right after a segment. */
@@ -95,6 +99,10 @@ export const ID_TYPES: Readonly<Record<string, NamedType>> = {
   gateways: 'gateway',
   input: 'datastream',
   roles: 'role',
+  // An asset's scene (…/scene/{id}; `scene/v3/{id}` names it after `v3`) and 3D model.
+  scene: 'scene',
+  v3: 'scene',
+  '3d': 'threedmodel',
   templates: 'template',
   users: 'user',
 };

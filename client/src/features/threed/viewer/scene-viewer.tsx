@@ -486,6 +486,9 @@ function Markers(props: {
   }, [hotspots, invalidate]);
   const at = new Vector3();
   useFrame(({ camera }) => {
+    // Before this frame's render: the camera and the models as moved since the last one.
+    camera.updateMatrixWorld();
+    scene.updateMatrixWorld();
     const groups = placedGroups(scene);
     for (const h of hotspots) {
       const el = elements.current.get(h.id);
