@@ -183,7 +183,7 @@ describe('3D models of an asset', () => {
 });
 
 describe('a scene with hotspots', () => {
-  it('draws its model, places a hotspot by a click on it (beside it refused), shows its live value coloured by alarm, lowers quality when memory runs out, and draws again offline', async () => {
+  it('draws its model, places a hotspot by a click on it (beside it refused), shows its live value coloured by alarm, makes a rendering the asset’s picture, lowers quality when memory runs out, and draws again offline', async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const gw = await demoGateway(e2e.server, admin.accountId, 0);
     const stream = gw.streams['Motor temperature'] ?? '';
@@ -242,7 +242,7 @@ describe('a scene with hotspots', () => {
       .toBe(SCENE_TEXTS.offModel);
     await canvas.click({ position: { x: box.width / 2, y: box.height / 2 } });
     await expect.poll(() => page.getByText(SCENE_TEXTS.placed).count()).toBe(1);
-    await page.getByRole('textbox', { name: 'Name' }).fill('Pump P1');
+    await page.getByRole('dialog').getByRole('textbox', { name: 'Name' }).fill('Pump P1');
     await page.getByTestId('hotspot-save').click();
     const marker = page.getByTestId('hotspot-marker');
     await expect.poll(() => marker.count()).toBe(1);
@@ -268,6 +268,22 @@ describe('a scene with hotspots', () => {
     await agent.send([{ stream, ts: Date.now(), value: 68.25 }]);
     await expect.poll(shown, { timeout: 20_000 }).toBe('68.25 °C');
     await expect.poll(() => value.getAttribute('data-alarm'), { timeout: 20_000 }).toBe('critical');
+
+    // A rendering of this view, made by the server, becomes the asset's picture.
+    await page.getByTestId('rendering-make').click();
+    const tile = page.getByTestId('rendering-tile');
+    await expect.poll(() => tile.getAttribute('data-state'), { timeout: 60_000 }).toBe('ready');
+    await expect.poll(() => imageLoaded(tile.getByRole('img'))).toBe(true);
+    await tile.getByTestId('rendering-set-picture').click();
+    await expect.poll(() => tile.getByTestId('rendering-is-picture').count()).toBe(1);
+    const rendering = (await e2e.serverModels(admin.accountId, 'rendering'))[0];
+    await expect
+      .poll(
+        async () =>
+          (await e2e.serverModels(admin.accountId, 'asset')).find((a) => a.id === gw.assetId)
+            ?.attributes.photo,
+      )
+      .toBe(rendering?.attributes.file_id);
 
     // The GPU runs out of memory: a lower level, said, drawn.
     await loseContext(page);

@@ -38,6 +38,8 @@ import { FileService } from './files/file.service';
 import { DiskBlobStore } from './files/blob-store';
 import { FilePruner } from './files/file-pruner';
 import { SurfaceIndex } from './threed/surface';
+import { RenderingProcessor } from './threed/rendering-processor';
+import { ChromiumRenderer } from './threed/scene-renderer';
 import { AccountRepository } from './repositories/account.repository';
 import { openTimeSeriesStore } from './timeseries/sqlite-time-series-store';
 import { openPostgresTimeSeriesStore } from './timeseries/postgres-time-series-store';
@@ -341,6 +343,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     workDir: path.join(config.dataDir, 'work', '3d'),
     ...(options.threedLimits === undefined ? {} : { limits: options.threedLimits }),
   });
+  // Renderings of 3D scenes, drawn by the server's Chromium in the background (DESIGN.md §13).
+  const renderings = new RenderingProcessor({
+    db,
+    models: services.models,
+    blobs,
+    feed,
+    log,
+    renderer: new ChromiumRenderer(log),
+  });
   // Reports' PDFs and CSVs in a blob store of their own: the file pruner keeps to file models'.
   const reportBlobs = new DiskBlobStore(path.join(config.dataDir, 'report-files'));
   // Reports' PDFs are drawn on a thread of their own, off the event loop.
@@ -417,8 +428,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       new FilePruner(db, clock, log, blobs),
       // Reports due: made and mailed once in the cluster.
       reports,
-      // Uploaded 3D models: processed once in the cluster.
+      // Uploaded 3D models: processed once in the cluster; renderings made once.
       threed,
+      renderings,
       // Gateways left online by a process that died: offline once no live process links them.
       ...(cluster.shared ? [presenceSweep(machineData, log, config.clusterHeartbeatMs)] : []),
     ],

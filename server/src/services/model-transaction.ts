@@ -639,7 +639,10 @@ export class ModelTransaction {
       const photo = await this.models.find(this.accountId, fileModel.type, attributes.photo);
       const file =
         photo === undefined ? undefined : (JSON.parse(photo.attributes) as FileAttributes);
-      if (file !== undefined && (file.asset_id !== selfId || file.kind !== 'photo'))
+      // A photo of the asset, or a picture the server made of its 3D scenes (a rendering).
+      const picture =
+        file?.kind === 'photo' || (file?.kind === 'level' && file.type === 'image/png');
+      if (file !== undefined && (file.asset_id !== selfId || !picture))
         problems.photo = [PHOTO_NOT_OF_ASSET];
     }
     if (this.def.type === 'connection' && (touched.has('settings') || touched.has('protocol'))) {

@@ -12,15 +12,14 @@ import {
   type ThreedLevel,
   type ThreedmodelAttributes,
 } from '@plant/shared-schema';
-import type { ClusterWork } from '../cluster/leader';
 import type { Db } from '../db/database';
 import { keepBytes, type BlobStore } from '../files/blob-store';
 import type { Logger } from '../logger';
-import { ModelRepository } from '../repositories/model.repository';
 import type { ChangeFeed } from '../services/change-feed';
 import type { ModelService } from '../services/model.service';
 import type { ConvertOutcome } from './convert';
 import { convertOnThread, DEFAULT_THREAD_LIMITS, type ThreadLimits } from './convert-thread';
+import { StateQueue } from './state-queue';
 
 /*
  * Processes uploaded 3D models in the background (DESIGN.md §13, issue 32 item 2), once in the
@@ -51,80 +50,33 @@ const SCAN_MS = 30_000;
 /** The model's progress is written at most this often (each write is a logged update). */
 const PROGRESS_EVERY_MS = 500;
 
-export class ModelProcessor implements ClusterWork {
-  private readonly rows: ModelRepository;
-  private timer: NodeJS.Timeout | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private running: Promise<void> | undefined;
-  /** The accounts to look at next: every one (start, the scan's timer), or those changed. */
-  private everyAccount = true;
-  private readonly changed = new Set<string>();
-  private stopped = true;
-  /** Models left 'processing' by an ended process are taken again once, at the first scan. */
-  private resume = true;
+export class ModelProcessor extends StateQueue {
   private current: (() => Promise<void>) | undefined;
 
   constructor(private readonly deps: ModelProcessorDeps) {
-    this.rows = new ModelRepository(deps.db);
-  }
-
-  start(): void {
-    this.stopped = false;
-    this.resume = true;
-    this.unsubscribe = this.deps.feed.subscribe((accountId, updates) => {
-      if (updates.some(concernsModels)) this.wake(accountId);
+    super({
+      db: deps.db,
+      feed: deps.feed,
+      log: deps.log,
+      type: threedmodelModel.type,
+      waiting: 'uploaded',
+      working: 'processing',
+      concerns: concernsModels,
+      scanMs: deps.scanMs ?? SCAN_MS,
+      what: '3D processing',
     });
-    this.timer = setInterval(() => this.wake(), this.deps.scanMs ?? SCAN_MS);
-    this.timer.unref();
-    this.wake();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.unsubscribe?.();
-    clearInterval(this.timer);
+  protected override async onStart(): Promise<void> {
+    await rm(this.deps.workDir, { recursive: true, force: true });
+  }
+
+  protected override async interrupt(): Promise<void> {
     await this.current?.();
-    await this.running;
   }
 
-  /**
-   * Looks for models to process now: in the account a change was heard in, or in every account
-   * (the scan's time came).
-   */
-  wake(accountId?: string): void {
-    if (this.stopped) return;
-    if (accountId === undefined) this.everyAccount = true;
-    else this.changed.add(accountId);
-    this.running ??= this.loop().finally(() => (this.running = undefined));
-  }
-
-  private async loop(): Promise<void> {
-    if (this.resume) await rm(this.deps.workDir, { recursive: true, force: true });
-    while ((this.everyAccount || this.changed.size > 0) && !this.stopped) {
-      const resume = this.resume;
-      this.resume = false;
-      const accounts = this.everyAccount
-        ? await this.rows.accountsWithType(threedmodelModel.type)
-        : [...this.changed];
-      this.everyAccount = false;
-      this.changed.clear();
-      try {
-        for (const accountId of accounts) {
-          const waiting = [
-            ...(await this.rows.referencing(accountId, threedmodelModel.type, 'state', 'uploaded')),
-            ...(resume
-              ? await this.rows.referencing(accountId, threedmodelModel.type, 'state', 'processing')
-              : []),
-          ];
-          for (const row of waiting) {
-            if (this.stopped) return;
-            await this.process(accountId, row.id);
-          }
-        }
-      } catch (err) {
-        this.deps.log.error('3D processing failed', { error: String(err) });
-      }
-    }
+  protected override take(accountId: string, id: string): Promise<void> {
+    return this.process(accountId, id);
   }
 
   /** The stored model, or undefined once deleted. */

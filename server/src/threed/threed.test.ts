@@ -8,6 +8,7 @@ import {
   SCENE_TEXTS,
   THREED_TEXTS,
   uuidv7,
+  type RenderingAttributes,
   type SyncedModel,
   type ThreedmodelAttributes,
 } from '@plant/shared-schema';
@@ -341,5 +342,66 @@ describe('scenes and hotspots', () => {
     expect((plain.json as { data: SyncedModel }).data.attributes.asset_id).toBe(press);
     const denied = await hotspot({ point: [0, -0.5, 0] }, tech);
     expect(denied.status).toBe(403);
+  });
+});
+
+describe('renderings', () => {
+  it('draws the scene from a view in the background, and the picture may become the asset’s', async () => {
+    const sceneId = (await s.snapshot(admin)).find(
+      (m) => m.type === 'scene' && m.attributes.name === 'Line',
+    )?.id;
+    expect(sceneId).toBeDefined();
+    const made = await s.call('POST', apiPaths.collection('renderings'), {
+      token: admin,
+      json: {
+        scene_id: sceneId,
+        name: 'Front',
+        // The tank stands at x = 2 m in the scene: looked at from 2.5 m in front.
+        camera: { position: [2, 0, 2.5], target: [2, 0, 0] },
+        width: 320,
+        height: 240,
+        state: 'ready',
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    const id = (made.json as { data: SyncedModel }).data.id;
+    let rendering: RenderingAttributes | undefined;
+    await expect
+      .poll(
+        async () => {
+          rendering = (await modelOf(id))?.attributes as RenderingAttributes | undefined;
+          return rendering?.state;
+        },
+        { timeout: 90_000, interval: 250 },
+      )
+      .toMatch(/^(ready|failed)$/);
+    expect(rendering?.reason ?? null).toBeNull();
+    const png = await download(rendering?.file_id ?? '');
+    const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([320, 240]);
+    let drawn = 0;
+    for (let i = 0; i < data.length; i += info.channels) {
+      const off =
+        Math.abs((data[i] ?? 0) - 0xee) +
+        Math.abs((data[i + 1] ?? 0) - 0xf1) +
+        Math.abs((data[i + 2] ?? 0) - 0xf5);
+      if (off > 40) drawn += 1;
+    }
+    // The sphere fills a good part of the picture, the background the rest.
+    expect(drawn).toBeGreaterThan(320 * 240 * 0.1);
+    expect(drawn).toBeLessThan(320 * 240 * 0.9);
+
+    const picture = await s.call('PUT', apiPaths.model('assets', press), {
+      token: admin,
+      json: { photo: rendering?.file_id },
+    });
+    expect(picture.status, picture.text).toBe(200);
+    // A model's uploaded file is not a picture.
+    const upload = await uploadFile('part.glb', await sphereGlb(4));
+    const refused = await s.call('PUT', apiPaths.model('assets', press), {
+      token: admin,
+      json: { photo: upload },
+    });
+    expect(refused.status).toBe(422);
   });
 });

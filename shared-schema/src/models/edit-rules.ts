@@ -31,6 +31,7 @@ export const EDIT_RULES = {
   threedmodel: { update: 'scene::edit', asset: 'asset_id' },
   scene: { update: 'scene::edit', asset: 'asset_id' },
   hotspot: { update: 'scene::edit', asset: 'asset_id' },
+  rendering: { update: 'scene::edit', asset: 'asset_id' },
 } as const satisfies Record<ModelType, EditRule>;
 
 /** A type's edit rule; `assetOptional`: without an asset, the model is the account's. */

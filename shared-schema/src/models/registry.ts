@@ -10,7 +10,7 @@ import { alarmAckModel, alarmModel } from './alarm';
 import { dashboardModel } from './dashboard';
 import { reportModel } from './report';
 import { threedmodelModel } from './threedmodel';
-import { hotspotModel, sceneModel } from './scene';
+import { hotspotModel, renderingModel, sceneModel } from './scene';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -42,6 +42,7 @@ export const MODELS = [
   threedmodelModel,
   sceneModel,
   hotspotModel,
+  renderingModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];

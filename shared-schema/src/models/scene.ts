@@ -170,3 +170,47 @@ export function surfaceTolerance(bounds: { min: Vec3; max: Vec3 } | null): numbe
   // picked on it lies within that of the full surface.
   return Math.max(0.001, d * 0.025);
 }
+
+export const RENDERING_STATES = ['waiting', 'rendering', 'ready', 'failed'] as const;
+export type RenderingState = (typeof RENDERING_STATES)[number];
+
+/** The sizes a rendering may have, in pixels. */
+export const RENDERING_LIMITS = { min: 64, max: 4096 } as const;
+
+const renderingSide = z.number().int().min(RENDERING_LIMITS.min).max(RENDERING_LIMITS.max);
+
+/**
+ * A rendering (DESIGN.md §13, spec 001 §3): a picture of the scene from a chosen view, made by
+ * the server in the background (server/src/threed/rendering-processor.ts) as a PNG file of the
+ * asset; once ready it may become the asset's picture.
+ */
+export const renderingAttributesSchema = z.object({
+  scene_id: idField,
+  /** The scene's asset (copied from the scene by the server). */
+  asset_id: idField,
+  name: modelNameField,
+  camera: sceneCameraSchema,
+  width: renderingSide.default(1280),
+  height: renderingSide.default(720),
+  /** The server's: waiting, rendering, ready (with its file) or failed (with the reason). */
+  state: z.enum(RENDERING_STATES).default('waiting'),
+  reason: z.string().max(500).nullable().default(null),
+  file_id: idField.nullable().default(null),
+});
+export type RenderingAttributes = z.infer<typeof renderingAttributesSchema>;
+
+export const renderingModel = {
+  type: 'rendering',
+  collection: 'renderings',
+  parentType: 'scene',
+  parentField: 'scene_id',
+  attributes: renderingAttributesSchema,
+  refs: { scene_id: 'scene', asset_id: 'asset' },
+  fromParent: ['asset_id'],
+  permissions: ownPermissions('scene'),
+  sortField: 'name',
+  serverFields: ['state', 'reason', 'file_id'],
+  // A new view is a new rendering.
+  fixed: ['scene_id', 'camera', 'width', 'height'],
+  asset: 'asset_id',
+} as const satisfies ModelDefinition<'rendering', typeof renderingAttributesSchema>;

@@ -48,6 +48,9 @@ export const SCENE_TEXTS = {
   tooManyModels: 'A scene may place at most 50 models.',
   tooManyMetadata: 'A hotspot may carry at most 20 entries.',
   metadataOfAsset: 'A hotspot shows data streams and files of its own asset.',
+  /** A rendering could not be made (the server's browser, its time). */
+  renderFailed: 'The rendering could not be made; try again later.',
+  noBrowser: 'Renderings need Chromium on the server.',
   /** Said on the client when a click hit a model. */
   placed: 'Point on the model chosen: name the hotspot.',
 } as const;

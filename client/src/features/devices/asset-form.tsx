@@ -21,7 +21,7 @@ import { assetAttributesSchema, type ModelInput } from '@plant/shared-schema';
 import type { LocalModel, WorkerError } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { useMayEdit } from '../../permissions/may-edit';
-import { useLiveQuery } from '../../sync/hooks';
+import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import {
   firstFieldWithError,
@@ -464,6 +464,14 @@ export function EditAssetButton(props: { readonly model: LocalModel<'asset'> }) 
   const { t } = useLingui();
   const mayEdit = useMayEdit('asset', props.model);
   const [open, setOpen] = useState(false);
+  // A rendering of a 3D scene as the picture is the scene's file: replaced or taken away, it
+  // stays with its rendering; only an uploaded photo goes with the asset's picture.
+  const current = props.model.attributes.photo;
+  const pictureFile = useLiveModel('file', typeof current === 'string' ? current : '');
+  const ownPhoto =
+    pictureFile.name === 'found' && pictureFile.model.attributes.kind === 'photo'
+      ? pictureFile.model.id
+      : null;
   if (!mayEdit) return null;
   return (
     <>
@@ -480,12 +488,7 @@ export function EditAssetButton(props: { readonly model: LocalModel<'asset'> }) 
           submitLabel={t`Save`}
           onCancel={() => setOpen(false)}
           onSubmit={async (attributes, photo) => {
-            const before = props.model.attributes.photo;
-            const photoError = await savePhoto(
-              props.model.id,
-              photo,
-              typeof before === 'string' ? before : null,
-            );
+            const photoError = await savePhoto(props.model.id, photo, ownPhoto);
             if (photoError !== null) return photoError;
             // Only what changed: a field hidden from the user's roles is never written.
             const was = attributesOf(draftOf(props.model)) as Record<string, unknown>;

@@ -38,6 +38,7 @@ import { HotspotGlyph } from './hotspot-icons';
 import { HotspotMarker, firstStream, StreamValue } from './hotspot-parts';
 import { threedPaths } from './paths';
 import { PlacementsEditor } from './placements-editor';
+import { SceneRenderings } from './scene-renderings';
 import type { PickedPoint, ViewerHandle } from './viewer/scene-viewer';
 
 /* three and @react-three/fiber come with the viewer's chunk, on the 3D routes only. */
@@ -276,6 +277,11 @@ function SceneScreen(props: { readonly scene: LocalModel<'scene'> }) {
               />
             )}
             {editing ? <PlacementsEditor scene={scene} models={models?.items ?? []} /> : null}
+            <SceneRenderings
+              scene={scene}
+              mayCreate={mayCreate}
+              currentView={() => handle.current?.currentCamera() ?? null}
+            />
           </Stack>
         </Grid.Col>
       </Grid>

@@ -47,4 +47,6 @@ addServerTexts([
   [SCENE_TEXTS.tooManyMetadata, msg`A hotspot may carry at most 20 entries.`],
   [SCENE_TEXTS.metadataOfAsset, msg`A hotspot shows data streams and files of its own asset.`],
   [SCENE_TEXTS.placed, msg`Point on the model chosen: name the hotspot.`],
+  [SCENE_TEXTS.renderFailed, msg`The rendering could not be made; try again later.`],
+  [SCENE_TEXTS.noBrowser, msg`Renderings need Chromium on the server.`],
 ]);
