@@ -20,6 +20,7 @@ import { benchStoreApply } from './store-apply.bench';
 import { benchUpdateLatency } from './update-latency.bench';
 import { benchUpload } from './upload.bench';
 import { benchThreed } from './threed.bench';
+import { benchScene } from './scene.bench';
 import { benchValuesScreen } from './values-screen.bench';
 
 /** `npm run bench`: every benchmark, each printing `name: ratio (ours/baseline) …` lines. */
@@ -64,6 +65,8 @@ const benches: [string, () => Promise<string[]>][] = [
   ['dashboard', benchDashboard],
   // Issue 32: a 1 M-triangle GLB with a 4 K texture into three levels, vs gltf-transform's CLI.
   ['threed', benchThreed],
+  // Issue 32: a cached scene's first frame in the app vs GLTFLoader in a bare page; three's chunk.
+  ['scene', benchScene],
   // Issue 31: a PDF of 12 widgets over 30 days (p95 under 5 s); ingest with 100 reports due.
   ['report-pdf', benchReportPdf],
   ['report-ingest', benchReportIngest],

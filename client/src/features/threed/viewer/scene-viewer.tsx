@@ -216,8 +216,9 @@ export function SceneViewer(props: SceneViewerProps) {
           pointerDown.current = { x: e.clientX, y: e.clientY };
         }}
       >
-        {state === 'ready' ? (
+        {state === 'ready' || state === 'loading' ? (
           <>
+            {/* Made while the levels load: the context's start overlaps their reading. */}
             <Canvas
               key={contextKey}
               frameloop="demand"
@@ -267,11 +268,23 @@ export function SceneViewer(props: SceneViewerProps) {
                 camera={props.camera}
                 jump={props.jump ?? null}
                 handle={props.handle}
-                layout={key}
+                layout={`${key}:${String(ready.length)}`}
               />
               <Markers hotspots={props.hotspots ?? []} elements={markers} />
-              <Drawn onDrawn={() => box.current?.setAttribute('data-drawn', 'true')} />
+              <Drawn
+                complete={state === 'ready'}
+                onDrawn={() => box.current?.setAttribute('data-drawn', 'true')}
+              />
             </Canvas>
+            {state === 'loading' ? (
+              <Loader
+                pos="absolute"
+                top="var(--mantine-spacing-md)"
+                left="var(--mantine-spacing-md)"
+                role="status"
+                aria-label={t`Loading the model…`}
+              />
+            ) : null}
             {(props.hotspots ?? []).map((h) => (
               <button
                 key={h.id}
@@ -414,7 +427,8 @@ function Controls(props: {
         : new MapControls(camera, gl.domElement);
     made.enableDamping = false;
     if (nav === 'orbit') made.enablePan = false;
-    const start = controls.current === null ? props.camera : null;
+    // Until a model is here there is nothing to fit: the first view comes with the first model.
+    const start = fitted.current ? null : props.camera;
     if (start !== null) {
       camera.position.set(...start.position);
       made.target.set(...start.target);
@@ -429,7 +443,7 @@ function Controls(props: {
     } else {
       made.target.copy(controls.current?.target ?? center);
     }
-    fitted.current = true;
+    if (groups.size > 0) fitted.current = true;
     camera.updateProjectionMatrix();
     made.update();
     made.addEventListener('change', () => invalidate());
@@ -510,14 +524,28 @@ function Markers(props: {
   return null;
 }
 
-/** Tells once a frame with the models was drawn. */
-function Drawn(props: { readonly onDrawn: () => void }) {
+/**
+ * Tells once a frame with the models was drawn: right after the first frame's render (a microtask
+ * of the frame's task), when one pixel read back says the GPU has finished it (SwiftShader and
+ * slow GPUs draw well after the calls return).
+ */
+function Drawn(props: { readonly complete: boolean; readonly onDrawn: () => void }) {
   const done = useRef(false);
+  const complete = useRef(props.complete);
+  complete.current = props.complete;
+  const gl = useThree((state) => state.gl);
+  const invalidate = useThree((state) => state.invalidate);
+  useEffect(() => {
+    if (props.complete) invalidate();
+  }, [props.complete, invalidate]);
   useFrame(() => {
-    if (done.current) return;
+    if (done.current || !complete.current) return;
     done.current = true;
-    // After this frame's draw: the next task.
-    setTimeout(props.onDrawn, 0);
+    queueMicrotask(() => {
+      const context = gl.getContext();
+      context.readPixels(0, 0, 1, 1, context.RGBA, context.UNSIGNED_BYTE, new Uint8Array(4));
+      props.onDrawn();
+    });
   });
   return null;
 }
