@@ -56,7 +56,7 @@ describe('the app shell', () => {
       [`/app/accounts/${a}/roles/v2`, new RegExp(`^/app/accounts/${a}/roles$`), 'Roles'],
       [`/app/accounts/${a}/errorcodelists`, /errorcodelists$/, 'Error code lists'],
       [`/app/users/${u}/accesstokens`, /accesstokens$/, 'Access tokens'],
-      [`/app/devices/${d}/scene/v3/s1`, /scene\/v3\/s1$/, 'Scene'],
+      [`/app/devices/${d}/eventinspection/o1`, /eventinspection\/o1$/, 'Event inspection'],
       [`/app/devices/${d}/servicebooklet`, /servicebooklet$/, 'Service booklet'],
       ['/app/templates/t1/3d/m1', /3d\/m1$/, '3D model'],
       ['/app/firmware/f1', /firmware\/f1$/, 'Firmware'],

@@ -300,7 +300,13 @@ describe('a scene with hotspots', () => {
     await expect.poll(() => viewer.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
     await expect.poll(() => drawnPixels(viewer)).toBeGreaterThan(2_000);
     await expect.poll(() => marker.count()).toBe(1);
+    // Back online: the live value moves again.
     e2e.online();
+    await agent.send([{ stream, ts: Date.now(), value: 30.75 }]);
+    await expect.poll(shown, { timeout: 30_000 }).toBe('30.75 °C');
+    // The scene's third-viewer address (spec 000 §2) shows the same scene.
+    await tab.navigateInApp(`/app/devices/${gw.assetId}/scene/v3/${sceneId}`);
+    await expect.poll(() => viewer.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
     await agent.close();
   });
 });

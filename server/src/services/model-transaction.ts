@@ -74,7 +74,26 @@ type Draft = Omit<ModelUpdate, 'muid' | 'ts' | 'seq'>;
 function otherAssetText(parentType: string): string {
   if (parentType === alarmModel.parentType) return ALARM_TEXTS.streamOfOtherAsset;
   if (parentType === 'datastreamgroup') return 'The group belongs to another asset.';
+  if (parentType === sceneModel.type) return SCENE_TEXTS.sceneOfOtherAsset;
   return `The ${parentType} belongs to another asset.`;
+}
+
+/**
+ * The level a hotspot's point is measured against (the medium one: within the levels'
+ * simplification error of every level), as its file's checksum; undefined when there is none.
+ */
+export async function surfaceLevelOf(
+  models: ModelRepository,
+  accountId: string,
+  model: ThreedmodelAttributes,
+): Promise<string | undefined> {
+  const level =
+    model.levels.find((l) => l.quality === 'medium') ??
+    model.levels.find((l) => l.quality === 'high') ??
+    model.levels[0];
+  if (level === undefined) return undefined;
+  const file = await models.find(accountId, fileModel.type, level.file_id);
+  return file === undefined ? undefined : (JSON.parse(file.attributes) as FileAttributes).sha256;
 }
 
 /** `asset_was` for an update that moves its subject from one asset to another. */
@@ -755,11 +774,17 @@ export class ModelTransaction {
                 : [null, null];
         if (type === null || id === null) continue;
         const row = await this.models.find(this.accountId, type, id);
-        if (row === undefined) problems.metadata = [`Unknown ${type}.`];
-        else if (entry.kind !== 'link' && row.asset_id !== hotspot.asset_id)
+        // Missing and hidden are told alike: the answer says nothing of another asset's items.
+        const seen =
+          row !== undefined &&
+          (row.asset_id === null ||
+            this.access === undefined ||
+            this.access.seesAsset(row.asset_id));
+        if (entry.kind === 'link') {
+          if (!seen) problems.metadata = [SCENE_TEXTS.linkMissing];
+        } else if (!seen || row.asset_id !== hotspot.asset_id) {
           problems.metadata = [SCENE_TEXTS.metadataOfAsset];
-        // A link is to something the writer sees.
-        else if (entry.kind === 'link' && row.asset_id !== null) this.maySee(row.asset_id);
+        }
       }
     }
     return problems;
@@ -782,16 +807,8 @@ export class ModelTransaction {
     const model =
       row === undefined ? undefined : (JSON.parse(row.attributes) as ThreedmodelAttributes);
     if (model?.state !== 'ready') return SCENE_TEXTS.modelNotReady;
-    const level =
-      model.levels.find((l) => l.quality === 'medium') ??
-      model.levels.find((l) => l.quality === 'high') ??
-      model.levels[0];
-    const file =
-      level === undefined
-        ? undefined
-        : await this.models.find(this.accountId, fileModel.type, level.file_id);
-    if (file === undefined) return SCENE_TEXTS.modelNotReady;
-    const { sha256 } = JSON.parse(file.attributes) as FileAttributes;
+    const sha256 = await surfaceLevelOf(this.models, this.accountId, model);
+    if (sha256 === undefined) return SCENE_TEXTS.modelNotReady;
     const distance = await this.surfaces.distance(this.accountId, { sha256 }, hotspot.point);
     if (distance === null || distance > surfaceTolerance(model.bounds)) return SCENE_TEXTS.offModel;
     return null;

@@ -3,17 +3,22 @@ import {
   can,
   clientIdField,
   fieldErrorsOf,
+  hotspotModel,
   modelByCollection,
+  threedmodelModel,
   uuidv7,
   withoutAssetWas,
   writeMetaSchema,
+  type HotspotAttributes,
   type ModelUpdate,
   type SyncedModel,
+  type ThreedmodelAttributes,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { MutationRepository } from '../repositories/mutation.repository';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
+import { ModelRepository } from '../repositories/model.repository';
 import type { AccessDecision } from './access-decision';
 import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
@@ -23,6 +28,7 @@ import {
   ModelTransaction,
   refuseHiddenFields,
   requireAsset,
+  surfaceLevelOf,
   type AssetNeed,
   type WriteKind,
 } from './model-transaction';
@@ -79,6 +85,7 @@ export class ModelService {
     if (def === undefined) throw notFound('Collection');
     const accountId = this.checkAccount(session, op.accountId);
     if (!can(session.ctx, def.permissions[op.kind])) throw forbidden();
+    if (def.type === hotspotModel.type) await this.warmSurface(accountId, op);
     const { answer, updates, givenAsset, others, accessMoved } = await this.db
       .transaction()
       .execute((trx) => this.applyIn(trx, accountId, op, false, session.access, session));
@@ -90,6 +97,34 @@ export class ModelService {
     // writer's answer already shows it.
     this.feed.accessChanged(accountId);
     return this.asSeenBy(session.access.withAsset(givenAsset), answer);
+  }
+
+  /**
+   * A hotspot's model read ahead of the write (its level's triangles: a first read of a large
+   * model takes a few hundred ms), so the write's transaction holds the database only for the
+   * scan. Only a cache is filled here; the write checks what it reads itself.
+   */
+  private async warmSurface(accountId: string, op: WriteOp): Promise<void> {
+    if (this.surfaces === undefined || op.kind === 'delete') return;
+    const models = new ModelRepository(this.db);
+    let modelId = (op.body as { threedmodel_id?: unknown }).threedmodel_id;
+    if (typeof modelId !== 'string' && op.id !== undefined) {
+      const stored = await models.find(accountId, hotspotModel.type, op.id);
+      modelId =
+        stored === undefined
+          ? undefined
+          : (JSON.parse(stored.attributes) as HotspotAttributes).threedmodel_id;
+    }
+    if (typeof modelId !== 'string') return;
+    const row = await models.find(accountId, threedmodelModel.type, modelId);
+    if (row === undefined) return;
+    const sha256 = await surfaceLevelOf(
+      models,
+      accountId,
+      JSON.parse(row.attributes) as ThreedmodelAttributes,
+    );
+    if (sha256 !== undefined)
+      await this.surfaces.warm(accountId, { sha256 }).catch(() => undefined);
   }
 
   /**

@@ -27,6 +27,12 @@ import { StateQueue } from './state-queue';
  * with the file, or 'failed' with the reason. Every tab showing the scene sees it change.
  */
 
+/** The levels a rendering reads, together (each is held in memory while drawn). */
+const RENDER_MAX_BYTES = 500 * 1024 * 1024;
+
+/** A scene whose models together pass RENDER_MAX_BYTES. */
+class TooLarge extends Error {}
+
 export interface RenderingProcessorDeps {
   readonly db: Db;
   readonly models: ModelService;
@@ -65,9 +71,11 @@ export class RenderingProcessor extends StateQueue {
       renderingAttributesSchema,
     );
     if (rendering === undefined) return;
-    await this.set(accountId, id, { state: 'rendering', reason: null });
     try {
       const models = await this.sceneModels(accountId, rendering);
+      // A model still processing: the rendering waits for it (the next scan takes it again).
+      if (models === 'later') return;
+      await this.set(accountId, id, { state: 'rendering', reason: null });
       const png = await this.deps.renderer.render({
         models,
         camera: rendering.camera,
@@ -90,7 +98,12 @@ export class RenderingProcessor extends StateQueue {
       await this.set(accountId, id, { state: 'ready', file_id: file.id, reason: null });
     } catch (err) {
       if (this.stopped) return;
-      const reason = err instanceof NoBrowser ? SCENE_TEXTS.noBrowser : SCENE_TEXTS.renderFailed;
+      const reason =
+        err instanceof NoBrowser
+          ? SCENE_TEXTS.noBrowser
+          : err instanceof TooLarge
+            ? SCENE_TEXTS.tooLargeToRender
+            : SCENE_TEXTS.renderFailed;
       this.deps.log.warn('rendering failed', { accountId, id, error: String(err) });
       await this.set(accountId, id, { state: 'failed', reason });
     }
@@ -100,7 +113,7 @@ export class RenderingProcessor extends StateQueue {
   private async sceneModels(
     accountId: string,
     rendering: RenderingAttributes,
-  ): Promise<RenderedModel[]> {
+  ): Promise<RenderedModel[] | 'later'> {
     const scene = await this.read(
       accountId,
       sceneModel.type,
@@ -108,6 +121,7 @@ export class RenderingProcessor extends StateQueue {
       sceneAttributesSchema,
     );
     const models: RenderedModel[] = [];
+    let bytes = 0;
     for (const placed of scene?.models ?? []) {
       const model = await this.read(
         accountId,
@@ -115,8 +129,11 @@ export class RenderingProcessor extends StateQueue {
         placed.threedmodel_id,
         threedmodelAttributesSchema,
       );
+      if (model?.state === 'uploaded' || model?.state === 'processing') return 'later';
       const level = model?.levels.find((l) => l.quality === 'high') ?? model?.levels[0];
       if (model?.state !== 'ready' || level === undefined) continue;
+      bytes += level.bytes;
+      if (bytes > RENDER_MAX_BYTES) throw new TooLarge();
       const row = await this.rows.find(accountId, fileModel.type, level.file_id);
       if (row === undefined) continue;
       const { sha256 } = JSON.parse(row.attributes) as FileAttributes;

@@ -195,15 +195,21 @@ export class ChromiumRenderer implements SceneRenderer {
     browser.on('disconnected', () => {
       this.browser = undefined;
     });
-    const page = await browser.newPage();
-    // Everything the page asks for is answered here; anything else is refused.
-    await page.route('**/*', (route) =>
-      this.answer(route).catch(() => route.fulfill({ status: 500, body: '' })),
-    );
-    await page.goto(`${ORIGIN}/`);
-    await page.waitForFunction('window.renderReady === true');
-    this.log.info('renderer started', { executable: this.executable });
-    return { browser, page };
+    try {
+      const page = await browser.newPage();
+      // Everything the page asks for is answered here; anything else is refused.
+      await page.route('**/*', (route) =>
+        this.answer(route).catch(() => route.fulfill({ status: 500, body: '' })),
+      );
+      await page.goto(`${ORIGIN}/`);
+      await page.waitForFunction('window.renderReady === true');
+      this.log.info('renderer started', { executable: this.executable });
+      return { browser, page };
+    } catch (err) {
+      // A browser that could not make its page is not kept running.
+      await browser.close().catch(() => undefined);
+      throw err;
+    }
   }
 
   private async answer(route: Route): Promise<void> {

@@ -78,21 +78,29 @@ export abstract class StateQueue implements ClusterWork {
     if (this.stopped) return;
     if (accountId === undefined) this.everyAccount = true;
     else this.changed.add(accountId);
-    this.running ??= this.loop().finally(() => (this.running = undefined));
+    this.running ??= this.loop()
+      .catch((err: unknown) => {
+        this.options.log.error(`${this.options.what} failed`, { error: String(err) });
+      })
+      .finally(() => {
+        this.running = undefined;
+        // Woken while the loop was ending: looked at now, not at the next scan.
+        if (!this.stopped && (this.everyAccount || this.changed.size > 0)) this.wake();
+      });
   }
 
   private async loop(): Promise<void> {
     const { type, waiting, working } = this.options;
-    if (this.resume) await this.onStart();
     while ((this.everyAccount || this.changed.size > 0) && !this.stopped) {
       const resume = this.resume;
-      this.resume = false;
-      const accounts = this.everyAccount
-        ? await this.rows.accountsWithType(type)
-        : [...this.changed];
-      this.everyAccount = false;
-      this.changed.clear();
       try {
+        if (resume) await this.onStart();
+        this.resume = false;
+        const accounts = this.everyAccount
+          ? await this.rows.accountsWithType(type)
+          : [...this.changed];
+        this.everyAccount = false;
+        this.changed.clear();
         for (const accountId of accounts) {
           const found = [
             ...(await this.rows.referencing(accountId, type, 'state', waiting)),
@@ -100,11 +108,21 @@ export abstract class StateQueue implements ClusterWork {
           ];
           for (const row of found) {
             if (this.stopped) return;
-            await this.take(accountId, row.id);
+            // One model's trouble is its own: the others are still taken.
+            await this.take(accountId, row.id).catch((err: unknown) => {
+              this.options.log.error(`${this.options.what} failed`, {
+                accountId,
+                id: row.id,
+                error: String(err),
+              });
+            });
           }
         }
       } catch (err) {
         this.options.log.error(`${this.options.what} failed`, { error: String(err) });
+        // Tried again at the next scan, not in a loop here.
+        this.everyAccount = false;
+        this.changed.clear();
       }
     }
   }

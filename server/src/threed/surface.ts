@@ -16,6 +16,8 @@ export interface SurfaceCheck {
     level: { readonly sha256: string },
     point: readonly [number, number, number],
   ): Promise<number | null>;
+  /** Reads the level's triangles ahead (before a write's transaction): the check then only scans. */
+  warm(accountId: string, level: { readonly sha256: string }): Promise<void>;
 }
 
 /** Triangles kept across models, as floats (9 per triangle): about 110 MB. */
@@ -34,6 +36,10 @@ export class SurfaceIndex implements SurfaceCheck {
   ): Promise<number | null> {
     const triangles = await this.triangles(accountId, level.sha256);
     return triangles === null ? null : nearestDistance(triangles, point);
+  }
+
+  async warm(accountId: string, level: { readonly sha256: string }): Promise<void> {
+    await this.triangles(accountId, level.sha256);
   }
 
   private async triangles(accountId: string, sha256: string): Promise<Float32Array | null> {

@@ -48,6 +48,11 @@ export const SCENE_TEXTS = {
   tooManyModels: 'A scene may place at most 50 models.',
   tooManyMetadata: 'A hotspot may carry at most 20 entries.',
   metadataOfAsset: 'A hotspot shows data streams and files of its own asset.',
+  /** An attached item that does not exist, or that the writer does not see (told alike). */
+  linkMissing: 'The linked item does not exist.',
+  sceneOfOtherAsset: 'The scene belongs to another asset.',
+  /** A rendering's models together, at their high level. */
+  tooLargeToRender: 'The scene is too large to render: its models have more than 500 MB.',
   /** A rendering could not be made (the server's browser, its time). */
   renderFailed: 'The rendering could not be made; try again later.',
   noBrowser: 'Renderings need Chromium on the server.',

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -6,6 +6,7 @@ import {
   Box,
   Button,
   Group,
+  Loader,
   Modal,
   Paper,
   SimpleGrid,
@@ -30,7 +31,6 @@ import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncStatusAtom } from '../../sync/status';
 import { syncWorker } from '../../sync/worker';
 import { AlarmEvents } from './alarm-events';
-import { AlarmForm } from './alarm-form';
 import {
   AcknowledgedHere,
   AlarmValue,
@@ -53,6 +53,9 @@ import {
   severityLabel,
 } from './alarm-texts';
 import { Name } from '../../components/name';
+
+/* The edit form loads with its dialog: the page's first visit stays within its budget. */
+const AlarmForm = lazy(() => import('./alarm-form').then((m) => ({ default: m.AlarmForm })));
 
 /**
  * /app/alarms/{id}: one alarm from the local store (what a push notification opens): its status,
@@ -134,7 +137,11 @@ function AlarmView({ alarm }: { readonly alarm: LocalModel<'alarm'> }) {
         </Alert>
       )}
       <Modal opened={editing} onClose={() => setEditing(false)} title={t`Edit alarm`} size="xl">
-        {editing ? <AlarmForm alarm={alarm} onDone={() => setEditing(false)} /> : null}
+        {editing ? (
+          <Suspense fallback={<Loader role="status" aria-label={t`Loading the form…`} />}>
+            <AlarmForm alarm={alarm} onDone={() => setEditing(false)} />
+          </Suspense>
+        ) : null}
       </Modal>
 
       <StatusPanel alarm={alarm} now={now} />

@@ -22,8 +22,9 @@ import {
   mediaTypeOf,
   type FileKind,
 } from '@plant/shared-schema';
-import type { LocalModel, UploadView, WorkerError } from '@plant/sync-worker/api';
+import type { LocalModel, UploadView } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import { downloadFile } from '../../sync/download-file';
 import { useKeptFiles, useUploads } from '../../sync/files';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
@@ -212,24 +213,6 @@ export function AssetDocuments(props: { readonly assetId: string; readonly canEd
       <OfflineNote assetId={props.assetId} kept={kept.kept} onFreed={kept.refresh} />
     </Stack>
   );
-}
-
-/**
- * Saves a file's bytes to the user's disk under its name (from this device when kept here);
- * answers why it could not, or null.
- */
-export async function downloadFile(id: string, name: string): Promise<WorkerError | null> {
-  const answer = await syncWorker().files.read(id, 'content');
-  if ('error' in answer) return answer.error;
-  const url = URL.createObjectURL(answer.data);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  return null;
 }
 
 function DocumentRow(props: {

@@ -37,11 +37,14 @@ import { HotspotDetails } from './hotspot-details';
 import { HotspotGlyph } from './hotspot-icons';
 import { HotspotMarker, firstStream, StreamValue } from './hotspot-parts';
 import { threedPaths } from './paths';
-import { PlacementsEditor } from './placements-editor';
 import { SceneRenderings } from './scene-renderings';
 import type { PickedPoint, ViewerHandle } from './viewer/scene-viewer';
 
 /* three and @react-three/fiber come with the viewer's chunk, on the 3D routes only. */
+/* Edit mode's placement form loads with edit mode. */
+const PlacementsEditor = lazy(() =>
+  import('./placements-editor').then((m) => ({ default: m.PlacementsEditor })),
+);
 const SceneViewer = lazy(() =>
   import('./viewer/scene-viewer').then((m) => ({ default: m.SceneViewer })),
 );
@@ -279,7 +282,13 @@ function SceneScreen(props: {
                 onDeleted={() => setSelected(null)}
               />
             )}
-            {editing ? <PlacementsEditor scene={scene} models={models ?? []} /> : null}
+            {editing ? (
+              <Suspense
+                fallback={<Loader size="sm" role="status" aria-label={t`Loading the form…`} />}
+              >
+                <PlacementsEditor scene={scene} models={models ?? []} />
+              </Suspense>
+            ) : null}
             <SceneRenderings
               scene={scene}
               mayCreate={mayCreate}

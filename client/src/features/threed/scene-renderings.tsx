@@ -116,9 +116,9 @@ export function SceneRenderings(props: {
               <Trans>Render this view</Trans>
             </Button>
           </Group>
-          {page.error === null ? null : (
+          {page.error === null && page.fields.camera === undefined ? null : (
             <Alert color="red" role="alert" mt="xs">
-              {page.error}
+              {page.error ?? t`The view is not ready yet: wait until the scene is drawn.`}
             </Alert>
           )}
         </form>

@@ -49,4 +49,10 @@ addServerTexts([
   [SCENE_TEXTS.placed, msg`Point on the model chosen: name the hotspot.`],
   [SCENE_TEXTS.renderFailed, msg`The rendering could not be made; try again later.`],
   [SCENE_TEXTS.noBrowser, msg`Renderings need Chromium on the server.`],
+  [SCENE_TEXTS.linkMissing, msg`The linked item does not exist.`],
+  [SCENE_TEXTS.sceneOfOtherAsset, msg`The scene belongs to another asset.`],
+  [
+    SCENE_TEXTS.tooLargeToRender,
+    msg`The scene is too large to render: its models have more than 500 MB.`,
+  ],
 ]);
