@@ -7,7 +7,8 @@ import type { ReactNode, SVGProps } from 'react';
  */
 export type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'> & { readonly size?: number };
 
-function icon(name: string, paths: ReactNode) {
+/** An icon component of these paths (the hotspot icon font draws its glyphs with it too). */
+export function icon(name: string, paths: ReactNode) {
   function Icon({ size = 20, ...props }: IconProps) {
     return (
       <svg

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import type { HotspotIcon } from '@plant/shared-schema';
+import { HOTSPOT_ICONS, type HotspotIcon } from '@plant/shared-schema';
+import { icon } from '../../components/icons';
 
 /*
  * The hotspot icon font (shared-schema HOTSPOT_ICONS; the server refuses any other name): one
@@ -63,23 +64,12 @@ const GLYPHS: Record<HotspotIcon, ReactNode> = {
   bolt: <path d="M13 3 5 13.5h6L10 21l8-10.5h-6Z" />,
 };
 
+/** The glyphs as icon components, drawn as the shell's icons are. */
+const GLYPH_ICONS = Object.fromEntries(
+  HOTSPOT_ICONS.map((name) => [name, icon(`Hotspot-${name}`, GLYPHS[name])]),
+) as Record<HotspotIcon, ReturnType<typeof icon>>;
+
 export function HotspotGlyph(props: { readonly icon: HotspotIcon; readonly size?: number }) {
-  const size = props.size ?? 20;
-  return (
-    <svg
-      xmlns="http://www.w3.org/2000/svg"
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {GLYPHS[props.icon]}
-    </svg>
-  );
+  const Glyph = GLYPH_ICONS[props.icon];
+  return <Glyph size={props.size ?? 20} />;
 }
