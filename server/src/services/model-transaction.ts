@@ -43,10 +43,13 @@ import {
   threedmodelModel,
   type ThreedmodelAttributes,
   hotspotModel,
+  renderingModel,
+  RENDERING_LIMITS,
   sceneModel,
   SCENE_TEXTS,
   surfaceTolerance,
   type HotspotAttributes,
+  type RenderingAttributes,
   type SceneAttributes,
 } from '@plant/shared-schema';
 import type { SurfaceCheck } from '../threed/surface';
@@ -651,6 +654,9 @@ export class ModelTransaction {
     if (this.def.type === sceneModel.type && touched.has('models')) {
       Object.assign(problems, await this.sceneModels(attributes as SceneAttributes));
     }
+    if (this.def.type === renderingModel.type && touched.has('scene_id')) {
+      Object.assign(problems, await this.renderingsUnderWay(attributes as RenderingAttributes));
+    }
     if (this.def.type === hotspotModel.type) {
       Object.assign(problems, await this.hotspotProblems(attributes as HotspotAttributes, touched));
     }
@@ -736,6 +742,26 @@ export class ModelTransaction {
     }
     if (bytes > THREED_LIMITS.inputBytes) return { sources: [MODEL_FILE_TEXTS.tooLarge] };
     return {};
+  }
+
+  /**
+   * A scene's renderings waiting or being drawn are bounded (the leader draws one at a time, each
+   * up to 2 minutes): a writer cannot fill the queue.
+   */
+  private async renderingsUnderWay(rendering: RenderingAttributes) {
+    const siblings = await this.models.children(
+      this.accountId,
+      sceneModel.type,
+      rendering.scene_id,
+    );
+    const underWay = siblings.filter((row) => {
+      if (row.type !== renderingModel.type) return false;
+      const state = (JSON.parse(row.attributes) as RenderingAttributes).state;
+      return state === 'waiting' || state === 'rendering';
+    });
+    return underWay.length >= RENDERING_LIMITS.underWay
+      ? { scene_id: [SCENE_TEXTS.tooManyRenderings] }
+      : {};
   }
 
   /** A scene places 3D models of its own asset (as stored). */

@@ -405,3 +405,27 @@ describe('renderings', () => {
     expect(refused.status).toBe(422);
   });
 });
+
+describe('renderings under way', () => {
+  it('refuses a sixth rendering of a scene while five wait or are drawn', async () => {
+    const sceneId = (await s.snapshot(admin)).find(
+      (m) => m.type === 'scene' && m.attributes.name === 'Line',
+    )?.id;
+    const ask = (name: string) =>
+      s.call('POST', apiPaths.collection('renderings'), {
+        token: admin,
+        json: {
+          scene_id: sceneId,
+          name,
+          camera: { position: [2, 0, 2.5], target: [2, 0, 0] },
+          width: 64,
+          height: 64,
+        },
+      });
+    // Made back to back: the leader draws one at a time, each far longer than these writes.
+    for (const name of ['A', 'B', 'C', 'D', 'E']) expect((await ask(name)).status).toBe(201);
+    const sixth = await ask('F');
+    expect(sixth.status).toBe(422);
+    expect(sixth.text).toContain(SCENE_TEXTS.tooManyRenderings);
+  });
+});

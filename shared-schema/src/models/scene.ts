@@ -175,7 +175,7 @@ export const RENDERING_STATES = ['waiting', 'rendering', 'ready', 'failed'] as c
 export type RenderingState = (typeof RENDERING_STATES)[number];
 
 /** The sizes a rendering may have, in pixels. */
-export const RENDERING_LIMITS = { min: 64, max: 4096 } as const;
+export const RENDERING_LIMITS = { min: 64, max: 4096, underWay: 5 } as const;
 
 const renderingSide = z.number().int().min(RENDERING_LIMITS.min).max(RENDERING_LIMITS.max);
 

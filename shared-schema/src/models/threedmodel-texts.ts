@@ -51,6 +51,8 @@ export const SCENE_TEXTS = {
   /** An attached item that does not exist, or that the writer does not see (told alike). */
   linkMissing: 'The linked item does not exist.',
   sceneOfOtherAsset: 'The scene belongs to another asset.',
+  /** Renderings waiting or being drawn, per scene (the server draws one at a time). */
+  tooManyRenderings: 'This scene has 5 renderings under way: wait until one is done.',
   /** A rendering's models together, at their high level. */
   tooLargeToRender: 'The scene is too large to render: its models have more than 500 MB.',
   /** A rendering could not be made (the server's browser, its time). */

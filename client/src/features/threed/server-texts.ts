@@ -50,6 +50,10 @@ addServerTexts([
   [SCENE_TEXTS.renderFailed, msg`The rendering could not be made; try again later.`],
   [SCENE_TEXTS.noBrowser, msg`Renderings need Chromium on the server.`],
   [SCENE_TEXTS.linkMissing, msg`The linked item does not exist.`],
+  [
+    SCENE_TEXTS.tooManyRenderings,
+    msg`This scene has 5 renderings under way: wait until one is done.`,
+  ],
   [SCENE_TEXTS.sceneOfOtherAsset, msg`The scene belongs to another asset.`],
   [
     SCENE_TEXTS.tooLargeToRender,
