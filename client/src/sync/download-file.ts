@@ -10,7 +10,13 @@ import { syncWorker } from './worker';
 export async function downloadFile(id: string, name: string): Promise<WorkerError | null> {
   const answer = await syncWorker().files.read(id, 'content');
   if ('error' in answer) return answer.error;
-  const url = URL.createObjectURL(answer.data);
+  saveBlob(answer.data, name);
+  return null;
+}
+
+/** Bytes already here to the user's disk under a name (the browser's download). */
+export function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = name;
@@ -18,5 +24,4 @@ export async function downloadFile(id: string, name: string): Promise<WorkerErro
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  return null;
 }

@@ -32,6 +32,7 @@ import { useMayEdit } from '../../permissions/may-edit';
 import { useCan } from '../../permissions/permissions';
 import { callApi } from '../../session/api';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
+import { saveBlob } from '../../sync/download-file';
 import { syncWorker } from '../../sync/worker';
 import { userDisplayName } from '../alarms/alarm-parts';
 import { devicePaths } from '../devices/paths';
@@ -238,14 +239,7 @@ function Runs(props: {
       return;
     }
     setFileError(null);
-    const url = URL.createObjectURL(answer.data as Blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = name;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    saveBlob(answer.data as Blob, name);
   };
   return (
     <Stack gap="sm">

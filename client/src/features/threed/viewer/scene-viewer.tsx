@@ -14,6 +14,7 @@ import {
   Matrix4,
   Vector3,
   type Group as ThreeGroup,
+  type Mesh,
   type Object3D,
   type WebGLRenderer,
 } from 'three';
@@ -138,7 +139,16 @@ export function SceneViewer(props: SceneViewerProps) {
 
   useEffect(() => {
     let live = true;
-    for (const fileId of key.split(',')) {
+    // Levels no longer drawn (another quality, a model taken out) are let go: after memory ran
+    // out, the higher level must not stay held beside the lower one.
+    const wanted = new Set(key.split(','));
+    setLevels((m) => {
+      const dropped = [...m].filter(([id]) => !wanted.has(id));
+      if (dropped.length === 0) return m;
+      for (const [, state] of dropped) if (state.name === 'ready') disposeLevel(state.scene);
+      return new Map([...m].filter(([id]) => wanted.has(id)));
+    });
+    for (const fileId of wanted) {
       if (fileId === '' || levels.has(fileId)) continue;
       loadLevel(fileId).then(
         (got) => live && setLevels((m) => new Map(m).set(fileId, { name: 'ready', ...got })),
@@ -336,6 +346,16 @@ export function SceneViewer(props: SceneViewerProps) {
       </Box>
     </Box>
   );
+}
+
+/** A level's geometries and materials, released (the objects go with their last reference). */
+function disposeLevel(scene: Object3D): void {
+  scene.traverse((object) => {
+    const mesh = object as Partial<Mesh>;
+    mesh.geometry?.dispose();
+    const materials = mesh.material === undefined ? [] : [mesh.material].flat();
+    for (const material of materials) material.dispose();
+  });
 }
 
 function moved(down: { x: number; y: number }, event: MouseEvent): boolean {
