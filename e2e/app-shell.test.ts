@@ -58,7 +58,7 @@ describe('the app shell', () => {
       [`/app/users/${u}/accesstokens`, /accesstokens$/, 'Access tokens'],
       [`/app/devices/${d}/eventinspection/o1`, /eventinspection\/o1$/, 'Event inspection'],
       [`/app/devices/${d}/servicebooklet`, /servicebooklet$/, 'Service booklet'],
-      ['/app/templates/t1/3d/m1', /3d\/m1$/, '3D model'],
+      ['/app/templates/t1/input/i1', /input\/i1$/, 'Input'],
       ['/app/firmware/f1', /firmware\/f1$/, 'Firmware'],
       ['/app/boards/b1/details', /b1\/details$/, 'Details'],
       ['/app/versions/modules/m1/1.2.0/featureflags', /featureflags$/, 'Feature flags'],

@@ -299,3 +299,97 @@ describe('a scene with hotspots', () => {
     await agent.close();
   });
 });
+
+describe('a template’s scene', () => {
+  it('draws on the template’s page, and comes with its model and hotspot into an asset made from the template', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const call = (collection: string, json: Record<string, unknown>) =>
+      e2e.server.call('POST', apiPaths.collection(collection), { token: admin.token, json });
+    const template = await call('templates', {
+      name: 'Tank skid',
+      groups: [{ name: 'Tank', streams: [{ name: 'Fill level', unit: '%', type: 'number' }] }],
+    });
+    expect(template.status, template.text).toBe(201);
+    const templateId = dataOf<{ id: string }>(template).id;
+    const modelId = await uploadModel(e2e.server, admin.token, { template: templateId }, 'Tank', {
+      'tank.glb': await sphereGlb(50),
+    });
+    await expect
+      .poll(
+        async () =>
+          (await e2e.serverModels(admin.accountId, 'threedmodel')).find((m) => m.id === modelId)
+            ?.attributes.state,
+        { timeout: 60_000 },
+      )
+      .toBe('ready');
+    const scene = await call('scenes', {
+      template_id: templateId,
+      name: 'Skid hall',
+      models: [{ threedmodel_id: modelId }],
+    });
+    expect(scene.status, scene.text).toBe(201);
+    const hotspot = await call('hotspots', {
+      scene_id: dataOf<{ id: string }>(scene).id,
+      name: 'Level probe',
+      threedmodel_id: modelId,
+      point: [0.5, 0, 0],
+      normal: [1, 0, 0],
+      metadata: [{ kind: 'stream', datastream_id: 'tpl-0-0' }],
+    });
+    expect(hotspot.status, hotspot.text).toBe(201);
+
+    // The template's page lists the model and the scene; the scene draws with its hotspot.
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/templates/${templateId}/details`);
+    const page = tab.page;
+    const tile = tileOf(page.getByTestId('asset-models'), 'Tank');
+    await expect.poll(() => tile.getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
+    await page.getByTestId('asset-scenes').getByTestId('scene-open').click();
+    await tab.waitForPath(new RegExp(`/app/templates/${templateId}/scene/[^/]+$`));
+    const viewer = page.getByTestId('model-viewer');
+    await expect.poll(() => viewer.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
+    await expect.poll(() => drawnPixels(viewer)).toBeGreaterThan(2_000);
+    const marker = page.getByTestId('hotspot-marker');
+    await expect.poll(() => marker.count()).toBe(1);
+    expect(await marker.getByTestId('hotspot-value').textContent()).toBe(
+      'Live in each asset made from the template',
+    );
+    // No renderings of a template's scene.
+    expect(await page.getByTestId('rendering-make').count()).toBe(0);
+
+    // A new asset from the template: its own copy of the model, the scene and the hotspot.
+    await tab.navigateInApp(`/app/templates/${templateId}/details`);
+    await page.getByTestId('create-from-template').click();
+    const form = page.getByTestId('create-from-template-form');
+    await expect
+      .poll(() => form.getByTestId('template-threed-count').textContent())
+      .toBe("And the template's 1 3D model and 1 scene with their hotspots.");
+    await form.getByRole('textbox', { name: 'Name of the new asset' }).fill('Tank skid 4');
+    await form.getByRole('button', { name: 'Create asset' }).click();
+    await tab.waitForPath(/\/app\/devices\/[^/]+\/details$/);
+    const assetId = new URL(page.url()).pathname.split('/')[3] ?? '';
+    const copyTile = tileOf(page.getByTestId('asset-models'), 'Tank');
+    await expect.poll(() => copyTile.getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
+    await page.getByTestId('asset-scenes').getByTestId('scene-open').click();
+    await tab.waitForPath(new RegExp(`/app/devices/${assetId}/scene/[^/]+$`));
+    await expect.poll(() => viewer.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
+    await expect.poll(() => drawnPixels(viewer)).toBeGreaterThan(2_000);
+    await expect.poll(() => marker.count()).toBe(1);
+    // The asset's stream, not the template's key: it has no value yet.
+    await expect.poll(() => marker.getByTestId('hotspot-value').textContent()).toBe('No value yet');
+
+    // On the server: a copy (no second processing) and a hotspot on the asset's own stream.
+    const copy = (await e2e.serverModels(admin.accountId, 'threedmodel')).find(
+      (m) => m.attributes.asset_id === assetId,
+    );
+    expect(copy?.attributes).toMatchObject({ copy_of: modelId, state: 'ready' });
+    const level = (await e2e.serverModels(admin.accountId, 'datastream')).find(
+      (m) => m.attributes.asset_id === assetId,
+    );
+    const spots = (await e2e.serverModels(admin.accountId, 'hotspot')).filter(
+      (m) => m.attributes.asset_id === assetId,
+    );
+    expect(spots.map((h) => h.attributes.metadata)).toEqual([
+      [{ kind: 'stream', datastream_id: level?.id }],
+    ]);
+  });
+});

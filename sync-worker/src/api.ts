@@ -452,6 +452,9 @@ export interface FilesUsage {
   readonly waitingBytes: number;
 }
 
+/** Whose file: an asset's (its id), or a template's 3D model's. */
+export type FileOwner = string | { readonly template: string };
+
 /** Files of assets (DESIGN.md §9): added offline too, uploaded in chunks, kept for offline use. */
 export interface FilesArea {
   /**
@@ -460,7 +463,8 @@ export interface FilesArea {
    * a cut or a reload. Answers the new file's id.
    */
   add(
-    assetId: string,
+    /** The asset's id, or the template whose 3D model the file is part of (DESIGN.md §13). */
+    owner: FileOwner,
     kind: FileKind,
     file: Blob,
     name: string,

@@ -4,6 +4,7 @@ import {
   fieldErrorsOf,
   graphAnswerSchema,
   modelByType,
+  parentOf,
   TIMINGS,
   uuidv7,
   isModelType,
@@ -534,15 +535,18 @@ export class SyncEngine {
     ) as Readonly<Record<string, unknown>>;
     const name = attributes['name'];
     const def = modelByType(entry.type);
-    const parentId =
-      local?.parentId ??
-      (def?.parentField === undefined ? null : (attributes[def.parentField] ?? null));
+    // A model placed by its attributes (a template's scene sits under the template).
+    const placed =
+      def === undefined || (def.parentField === undefined && def.altParent === undefined)
+        ? null
+        : parentOf(def, attributes, '');
+    const parentId = local?.parentId ?? (placed?.id === '' ? null : (placed?.id ?? null));
     return pendingWriteOf(entry, {
       name: typeof name === 'string' ? name : null,
       parent:
         def === undefined || typeof parentId !== 'string'
           ? null
-          : { type: local?.parentType ?? def.parentType ?? 'account', id: parentId },
+          : { type: local?.parentType ?? placed?.type ?? def.parentType, id: parentId },
     });
   }
 

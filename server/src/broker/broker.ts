@@ -152,7 +152,7 @@ export class EmbeddedBroker {
   /** Per published upload progress (by payload), parsed once for all subscribers. */
   private readonly uploadNotices = new WeakMap<
     object,
-    { assetId: string; payload: Buffer } | undefined
+    { assetId: string | null; payload: Buffer } | undefined
   >();
   /** Per published update (by payload), parsed once for all subscribers. */
   private readonly forwards = new WeakMap<object, ForwardInfo>();
@@ -424,16 +424,17 @@ export class EmbeddedBroker {
   /** An upload progress as published (with its asset) and as forwarded (without). */
   private uploadNotice(
     packet: AedesPublishPacket,
-  ): { assetId: string; payload: Buffer } | undefined {
+  ): { assetId: string | null; payload: Buffer } | undefined {
     const key = packet.payload as object;
     if (this.uploadNotices.has(key)) return this.uploadNotices.get(key);
-    let notice: { assetId: string; payload: Buffer } | undefined;
+    let notice: { assetId: string | null; payload: Buffer } | undefined;
     try {
       const { asset_id: assetId, ...progress } = JSON.parse(packet.payload.toString()) as {
         asset_id?: unknown;
       };
       const valid = uploadProgressSchema.safeParse(progress);
-      if (typeof assetId === 'string' && valid.success) {
+      // null: a template's file (files/file.service.ts).
+      if ((typeof assetId === 'string' || assetId === null) && valid.success) {
         notice = { assetId, payload: Buffer.from(JSON.stringify(valid.data)) };
       }
     } catch {
@@ -487,7 +488,7 @@ export class EmbeddedBroker {
    * Upload progress of a file of `assetId`: published with the asset, which the forward check
    * reads to reach only who sees it, and strips (spec 000 §7's message: id, message, progress).
    */
-  publishUploadProgress(accountId: string, assetId: string, progress: UploadProgress): void {
+  publishUploadProgress(accountId: string, assetId: string | null, progress: UploadProgress): void {
     const valid = uploadProgressSchema.parse(progress);
     this.publish(topics.uploadProgress(accountId), JSON.stringify({ ...valid, asset_id: assetId }));
   }

@@ -44,9 +44,13 @@ interface FoundFile {
 
 /**
  * Where progress goes: the broker's `account/{id}/_notify/upload` (set once it runs), to who
- * sees the file's asset.
+ * sees the file's asset (null: a template's file, seen by who may see files).
  */
-export type ProgressSink = (accountId: string, assetId: string, progress: UploadProgress) => void;
+export type ProgressSink = (
+  accountId: string,
+  assetId: string | null,
+  progress: UploadProgress,
+) => void;
 
 /**
  * Uploads in chunks that resume after a cut, and downloads, of the files of the active account
@@ -93,10 +97,16 @@ export class FileService {
       throw notFound('File');
     }
     if (!can(session.ctx, permission)) throw forbidden();
-    if (write && (row.asset_id === null || !session.access.editsAsset(row.asset_id))) {
+    const attributes = fileAttributesSchema.parse(JSON.parse(row.attributes));
+    // A template's file (its 3D model's) has no asset: the type's permission decides.
+    const ofTemplate = row.asset_id === null && attributes.template_id !== null;
+    if (
+      write &&
+      !ofTemplate &&
+      (row.asset_id === null || !session.access.editsAsset(row.asset_id))
+    ) {
       throw forbidden();
     }
-    const attributes = fileAttributesSchema.parse(JSON.parse(row.attributes));
     return { accountId, id, attributes };
   }
 

@@ -13,6 +13,7 @@ import {
   assetIdOf,
   modelByType,
   parentIdOf,
+  parentOf,
   sortKeyOf,
   uuidv7,
   type GatewayAttributes,
@@ -51,6 +52,8 @@ import {
   type HotspotAttributes,
   type RenderingAttributes,
   type SceneAttributes,
+  templateStreamPlace,
+  type TemplateAttributes,
 } from '@plant/shared-schema';
 import type { SurfaceCheck } from '../threed/surface';
 import { z } from 'zod';
@@ -176,7 +179,7 @@ export class ModelTransaction {
 
   constructor(
     trx: Db,
-    clock: Clock,
+    private readonly clock: Clock,
     private readonly accountId: string,
     private readonly def: ModelDefinition,
     /** The server's own write (a gateway's presence): it may set the registry's serverFields. */
@@ -294,6 +297,11 @@ export class ModelTransaction {
     const assetId = assetIdOf(this.def, modelId, attributes);
     this.mayCreateIn(assetId);
     this.refuseContradicted(contradicted);
+    // A copy of a 3D model (an asset made from a template) takes its original's files as made.
+    const copied =
+      this.def.type === threedmodelModel.type
+        ? await this.copyModel(attributes as ThreedmodelAttributes)
+        : [];
     await this.check(attributes, Object.keys(attributes), modelId);
     // A report's next time is the server's (a schedule in its time zone, or an interval).
     if (this.def.type === reportModel.type && !this.asServer)
@@ -315,7 +323,9 @@ export class ModelTransaction {
       );
       Object.assign(attributes, acknowledged.ack);
     }
-    const parentId = this.parentOf(attributes);
+    // A template's 3D model, scene or file sits under the template (registry `altParent`).
+    const parent = parentOf(this.def, attributes, this.accountId);
+    const parentId = parent.id;
     const sortKey = sortKeyOf(this.def, attributes);
     this.assets.set(modelId, assetId);
     if (this.def.asset === 'self') await this.giveNewAsset(modelId);
@@ -323,7 +333,7 @@ export class ModelTransaction {
       { action: 'updated', type: this.def.type, id: modelId, attributes },
       {
         action: 'child_created',
-        type: this.def.parentType,
+        type: parent.type,
         id: parentId,
         child_type: this.def.type,
         child_id: modelId,
@@ -340,7 +350,7 @@ export class ModelTransaction {
     const row: Omit<ModelRow, 'account_id'> = {
       id: modelId,
       type: this.def.type,
-      parent_type: this.def.parentType,
+      parent_type: parent.type,
       parent_id: parentId,
       sort_key: sortKey,
       attributes: JSON.stringify(attributes),
@@ -351,7 +361,62 @@ export class ModelTransaction {
     };
     await this.models.insert(this.accountId, row);
     await this.keepSecrets(modelId);
-    return { model: toSyncedModel({ ...row, account_id: this.accountId }), updates };
+    return {
+      model: toSyncedModel({ ...row, account_id: this.accountId }),
+      updates: [...copied, ...updates],
+    };
+  }
+
+  /**
+   * A 3D model made as a copy (`copy_of`): the original, as stored, is one the writer sees and is
+   * processed; its files (uploads, levels, thumbnail) are copied for the new model's asset or
+   * template (new file models naming the same stored bytes, so nothing is uploaded or processed
+   * again), and the copy takes its levels, bounds and format with them. Returns the copies' updates.
+   */
+  private async copyModel(model: ThreedmodelAttributes): Promise<ModelUpdate[]> {
+    if (model.copy_of === null) return [];
+    const row = await this.models.find(this.accountId, threedmodelModel.type, model.copy_of);
+    if (row === undefined) throw invalidInput({ copy_of: [THREED_TEXTS.copyMissing] });
+    this.maySee(row.asset_id);
+    const original = JSON.parse(row.attributes) as ThreedmodelAttributes;
+    if (original.state !== 'ready') throw invalidInput({ copy_of: [THREED_TEXTS.copyNotReady] });
+    const updates: ModelUpdate[] = [];
+    const copies = new Map<string, string>();
+    const copy = async (fileId: string): Promise<string> => {
+      const known = copies.get(fileId);
+      if (known !== undefined) return known;
+      const fileRow = await this.models.find(this.accountId, fileModel.type, fileId);
+      if (fileRow === undefined) throw invalidInput({ copy_of: [THREED_TEXTS.sourceMissing] });
+      const file = JSON.parse(fileRow.attributes) as FileAttributes;
+      const id = uuidv7(this.now);
+      const tx = new ModelTransaction(this.trx, this.clock, this.accountId, fileModel, true);
+      const made = await tx.create(id, {
+        ...file,
+        asset_id: model.asset_id,
+        template_id: model.template_id,
+      });
+      updates.push(...made.updates);
+      copies.set(fileId, id);
+      return id;
+    };
+    const sources = [];
+    for (const source of original.sources)
+      sources.push({ path: source.path, file_id: await copy(source.file_id) });
+    const levels = [];
+    for (const level of original.levels)
+      levels.push({ ...level, file_id: await copy(level.file_id) });
+    Object.assign(model, {
+      sources,
+      levels,
+      state: original.state,
+      progress: 1,
+      reason: null,
+      format: original.format,
+      bounds: original.bounds,
+      thumbnail_file_id:
+        original.thumbnail_file_id === null ? null : await copy(original.thumbnail_file_id),
+    } satisfies Partial<ThreedmodelAttributes>);
+    return updates;
   }
 
   async update(id: string, given: Record<string, unknown>): Promise<WriteResult> {
@@ -633,6 +698,14 @@ export class ModelTransaction {
   ) {
     const problems: Record<string, string[]> = {};
     const touched = new Set(fields);
+    // An asset's or a template's (registry `altParent`): exactly one of the two is named.
+    const alt = this.def.altParent;
+    if (alt !== undefined && this.def.parentField !== undefined && touched.has(alt.field)) {
+      const named = [this.def.parentField, alt.field].filter(
+        (f) => typeof attributes[f] === 'string',
+      );
+      if (named.length !== 1) problems[this.def.parentField] = [THREED_TEXTS.oneOwner];
+    }
     for (const [field, type] of Object.entries(this.def.refs ?? {})) {
       const value = attributes[field];
       if (!touched.has(field) || typeof value !== 'string' || type === undefined) continue;
@@ -655,7 +728,10 @@ export class ModelTransaction {
       Object.assign(problems, await this.sceneModels(attributes as SceneAttributes));
     }
     if (this.def.type === renderingModel.type && touched.has('scene_id')) {
-      Object.assign(problems, await this.renderingsUnderWay(attributes as RenderingAttributes));
+      // A template's scene (no asset) has no pictures: the asset made from it renders its own.
+      if (attributes.asset_id === null) problems.scene_id = [SCENE_TEXTS.renderingOfTemplate];
+      else
+        Object.assign(problems, await this.renderingsUnderWay(attributes as RenderingAttributes));
     }
     if (this.def.type === hotspotModel.type) {
       Object.assign(problems, await this.hotspotProblems(attributes as HotspotAttributes, touched));
@@ -729,14 +805,22 @@ export class ModelTransaction {
 
   /**
    * A 3D model is made of files uploaded for it: each, as stored, a 3D model file (kind 'model')
-   * of the model's asset, all together within the input limit.
+   * of the model's asset (or template), all together within the input limit. A copy's are the
+   * server's copies of its original's.
    */
   private async threedSources(model: ThreedmodelAttributes) {
+    if (model.copy_of !== null) return {};
+    if (model.sources.length === 0) return { sources: [THREED_TEXTS.noSources] };
     let bytes = 0;
     for (const source of model.sources) {
       const row = await this.models.find(this.accountId, fileModel.type, source.file_id);
       const file = row === undefined ? undefined : (JSON.parse(row.attributes) as FileAttributes);
-      if (file === undefined || file.asset_id !== model.asset_id || file.kind !== 'model')
+      if (
+        file === undefined ||
+        file.asset_id !== model.asset_id ||
+        file.template_id !== model.template_id ||
+        file.kind !== 'model'
+      )
         return { sources: [THREED_TEXTS.sourcesOfAsset] };
       bytes += file.size;
     }
@@ -764,7 +848,7 @@ export class ModelTransaction {
       : {};
   }
 
-  /** A scene places 3D models of its own asset (as stored). */
+  /** A scene places 3D models of its own asset or template (as stored). */
   private async sceneModels(scene: SceneAttributes) {
     for (const placed of scene.models) {
       const row = await this.models.find(
@@ -772,7 +856,10 @@ export class ModelTransaction {
         threedmodelModel.type,
         placed.threedmodel_id,
       );
-      if (row?.asset_id !== scene.asset_id) return { models: [SCENE_TEXTS.modelsOfAsset] };
+      const model =
+        row === undefined ? undefined : (JSON.parse(row.attributes) as ThreedmodelAttributes);
+      if (model?.asset_id !== scene.asset_id || model.template_id !== scene.template_id)
+        return { models: [SCENE_TEXTS.modelsOfAsset] };
     }
     return {};
   }
@@ -788,7 +875,9 @@ export class ModelTransaction {
       const text = await this.offSurface(hotspot);
       if (text !== null) problems.point = [text];
     }
-    if (touched.has('metadata')) {
+    if (touched.has('metadata') && hotspot.asset_id === null) {
+      Object.assign(problems, await this.templateHotspotMetadata(hotspot));
+    } else if (touched.has('metadata')) {
       for (const entry of hotspot.metadata) {
         const [type, id] =
           entry.kind === 'stream'
@@ -814,6 +903,45 @@ export class ModelTransaction {
       }
     }
     return problems;
+  }
+
+  /**
+   * A template's scene's hotspot (no asset) names the template's streams by their place
+   * (`templateStreamKey`, bound to the new streams in each asset made from it) and no files;
+   * its links are checked as any hotspot's.
+   */
+  private async templateHotspotMetadata(hotspot: HotspotAttributes) {
+    const sceneRow = await this.models.find(this.accountId, sceneModel.type, hotspot.scene_id);
+    const templateId =
+      sceneRow === undefined
+        ? null
+        : (JSON.parse(sceneRow.attributes) as SceneAttributes).template_id;
+    const templateRow =
+      templateId === null
+        ? undefined
+        : await this.models.find(this.accountId, 'template', templateId);
+    const groups =
+      templateRow === undefined
+        ? []
+        : (JSON.parse(templateRow.attributes) as TemplateAttributes).groups;
+    for (const entry of hotspot.metadata) {
+      if (entry.kind === 'file') return { metadata: [SCENE_TEXTS.metadataOfTemplate] };
+      if (entry.kind === 'stream') {
+        const place = templateStreamPlace(entry.datastream_id);
+        if (place === null || groups[place.group]?.streams[place.stream] === undefined)
+          return { metadata: [SCENE_TEXTS.metadataOfTemplate] };
+      }
+      if (entry.kind === 'link') {
+        const row = await this.models.find(this.accountId, entry.target, entry.id);
+        const seen =
+          row !== undefined &&
+          (row.asset_id === null ||
+            this.access === undefined ||
+            this.access.seesAsset(row.asset_id));
+        if (!seen) return { metadata: [SCENE_TEXTS.linkMissing] };
+      }
+    }
+    return {};
   }
 
   /** Why the hotspot's point is not on its model, or null when it is. */

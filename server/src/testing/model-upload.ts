@@ -2,15 +2,25 @@ import { createHash } from 'node:crypto';
 import { API_BASE, apiPaths, uuidv7 } from '@plant/shared-schema';
 import type { TestServer } from './harness';
 
+/** Whose 3D model: an asset's (its id) or a template's. */
+export type ModelOwner = string | { readonly template: string };
+
+function ownerFields(owner: ModelOwner) {
+  return typeof owner === 'string'
+    ? { asset_id: owner, template_id: null }
+    : { asset_id: null, template_id: owner.template };
+}
+
 /*
  * A 3D model made as a client makes one (issue 32): each file created as a 3D model file of the
- * asset and its bytes sent in one chunk through the resumable path, then the `threedmodel`
- * naming them by their paths. Answers the model's id; the server processes it in the background.
+ * asset (or template) and its bytes sent in one chunk through the resumable path, then the
+ * `threedmodel` naming them by their paths. Answers the model's id; the server processes it in
+ * the background.
  */
 export async function uploadModel(
   server: TestServer,
   token: string,
-  assetId: string,
+  assetId: ModelOwner,
   name: string,
   files: Readonly<Record<string, Uint8Array | string>>,
 ): Promise<string> {
@@ -22,7 +32,7 @@ export async function uploadModel(
   const id = uuidv7();
   const made = await server.call('POST', apiPaths.collection('threedmodels'), {
     token,
-    json: { id, asset_id: assetId, name, sources },
+    json: { id, ...ownerFields(assetId), name, sources },
   });
   if (made.status !== 201) throw new Error(`threedmodel: ${made.status} ${made.text}`);
   return id;
@@ -32,7 +42,7 @@ export async function uploadModel(
 export async function uploadModelFile(
   server: TestServer,
   token: string,
-  assetId: string,
+  assetId: ModelOwner,
   path: string,
   bytes: Uint8Array,
 ): Promise<string> {
@@ -41,7 +51,7 @@ export async function uploadModelFile(
     token,
     json: {
       id,
-      asset_id: assetId,
+      ...ownerFields(assetId),
       kind: 'model',
       name: path.split('/').at(-1) ?? path,
       type: 'application/octet-stream',

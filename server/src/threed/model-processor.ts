@@ -95,7 +95,11 @@ export class ModelProcessor extends StateQueue {
     for (const source of model.sources) {
       const row = await this.rows.find(accountId, fileModel.type, source.file_id);
       const file = row === undefined ? undefined : (JSON.parse(row.attributes) as FileAttributes);
-      if (file === undefined || file.asset_id !== model.asset_id) {
+      if (
+        file === undefined ||
+        file.asset_id !== model.asset_id ||
+        file.template_id !== model.template_id
+      ) {
         await this.fail(accountId, id, THREED_TEXTS.sourceMissing);
         return;
       }
@@ -185,6 +189,7 @@ export class ModelProcessor extends StateQueue {
     const sha256 = await keepBytes(this.deps.blobs, accountId, file.bytes);
     const made = await this.deps.models.serverCreate(accountId, fileModel.collection, {
       asset_id: model.asset_id,
+      template_id: model.template_id,
       kind: 'level',
       name: file.name.slice(0, 250),
       type: file.type,

@@ -429,3 +429,161 @@ describe('renderings under way', () => {
     expect(sixth.text).toContain(SCENE_TEXTS.tooManyRenderings);
   });
 });
+
+describe('a template’s 3D models and scenes, carried into an asset made from it', () => {
+  let templateId = '';
+  let templateModel = '';
+  let templateScene = '';
+  const post = (collection: string, json: Record<string, unknown>, token = admin) =>
+    s.call('POST', apiPaths.collection(collection), { token, json });
+
+  it('keeps models, scenes and hotspots on a template, hotspots naming its streams by place', async () => {
+    templateId = uuidv7();
+    const template = await post('templates', {
+      id: templateId,
+      name: 'Pump skid',
+      groups: [{ name: 'Pump', streams: [{ name: 'Pressure', unit: 'bar', type: 'number' }] }],
+    });
+    expect(template.status, template.text).toBe(201);
+    templateModel = await uploadModel(s, admin, { template: templateId }, 'Pump', {
+      'pump.glb': await sphereGlb(30),
+    });
+    const model = await expectReady(templateModel);
+    expect(model).toMatchObject({ asset_id: null, template_id: templateId });
+    // Its levels are files of the template.
+    const files = (await s.snapshot(admin)).filter((m) => m.type === 'file');
+    const level = files.find((f) => f.id === model.levels[0]?.file_id);
+    expect(level?.attributes).toMatchObject({ asset_id: null, template_id: templateId });
+
+    templateScene = uuidv7();
+    const scene = await post('scenes', {
+      id: templateScene,
+      template_id: templateId,
+      name: 'Skid',
+      models: [{ threedmodel_id: templateModel, position: [1, 0, 0] }],
+    });
+    expect(scene.status, scene.text).toBe(201);
+    const hotspot = (metadata: unknown[]) =>
+      post('hotspots', {
+        scene_id: templateScene,
+        name: 'Outlet',
+        threedmodel_id: templateModel,
+        point: [0.5, 0, 0],
+        normal: [1, 0, 0],
+        metadata,
+      });
+    const made = await hotspot([{ kind: 'stream', datastream_id: 'tpl-0-0' }]);
+    expect(made.status, made.text).toBe(201);
+    expect((made.json as { data: SyncedModel }).data.attributes.asset_id).toBeNull();
+    // A place the template has no stream at, a real stream's id, a file: refused.
+    const streamId = (await s.snapshot(admin)).find((m) => m.type === 'datastream')?.id;
+    for (const entry of [
+      { kind: 'stream', datastream_id: 'tpl-3-0' },
+      { kind: 'stream', datastream_id: streamId },
+      { kind: 'file', file_id: model.levels[0]?.file_id },
+    ]) {
+      const refused = await hotspot([entry]);
+      expect(refused.status, JSON.stringify(entry)).toBe(422);
+      expect(refused.text).toContain(SCENE_TEXTS.metadataOfTemplate);
+    }
+    // No renderings of a template's scene: the asset made from it renders its own.
+    const rendering = await post('renderings', {
+      scene_id: templateScene,
+      name: 'Front',
+      camera: { position: [0, 0, 3], target: [0, 0, 0] },
+    });
+    expect(rendering.status).toBe(422);
+    expect(rendering.text).toContain(SCENE_TEXTS.renderingOfTemplate);
+  });
+
+  it('refuses a model or scene of both or neither, and a template’s scene placing an asset’s model', async () => {
+    const file = await uploadModelFile(s, admin, press, 'both.glb', await sphereGlb(8));
+    const both = await post('threedmodels', {
+      asset_id: press,
+      template_id: templateId,
+      name: 'Both',
+      sources: [{ file_id: file, path: 'both.glb' }],
+    });
+    expect(both.status).toBe(422);
+    expect(both.text).toContain(THREED_TEXTS.oneOwner);
+    const neither = await post('scenes', { name: 'Nowhere' });
+    expect(neither.status).toBe(422);
+    expect(neither.text).toContain(THREED_TEXTS.oneOwner);
+    // The template's model on an asset's scene, an asset's model on the template's scene.
+    const assetModel = await uploadModel(s, admin, press, 'Small', { 's.glb': await sphereGlb(8) });
+    for (const json of [
+      { asset_id: press, name: 'Mixed', models: [{ threedmodel_id: templateModel }] },
+      { template_id: templateId, name: 'Mixed', models: [{ threedmodel_id: assetModel }] },
+    ]) {
+      const mixed = await post('scenes', json);
+      expect(mixed.status).toBe(422);
+      expect(mixed.text).toContain(SCENE_TEXTS.modelsOfAsset);
+    }
+  });
+
+  it('copies the template’s model for a new asset without processing it again, and survives the template', async () => {
+    const assetId = uuidv7();
+    expect((await post('assets', { id: assetId, name: 'Skid 7' })).status).toBe(201);
+    const missing = await post('threedmodels', {
+      asset_id: assetId,
+      name: 'Pump',
+      copy_of: uuidv7(),
+    });
+    expect(missing.status).toBe(422);
+    expect(missing.text).toContain(THREED_TEXTS.copyMissing);
+    const copyId = uuidv7();
+    const copied = await post('threedmodels', {
+      id: copyId,
+      asset_id: assetId,
+      name: 'Pump',
+      copy_of: templateModel,
+      // Server fields a client sends are ignored: the original's are taken.
+      state: 'failed',
+    });
+    expect(copied.status, copied.text).toBe(201);
+    const copy = (copied.json as { data: SyncedModel }).data.attributes as ThreedmodelAttributes;
+    const original = (await modelOf(templateModel))?.attributes as ThreedmodelAttributes;
+    // Ready as the write answers: the same levels, as new files of the new asset.
+    expect(copy).toMatchObject({ state: 'ready', asset_id: assetId, bounds: original.bounds });
+    expect(copy.levels.map((l) => [l.quality, l.triangles, l.bytes])).toEqual(
+      original.levels.map((l) => [l.quality, l.triangles, l.bytes]),
+    );
+    const snapshot = await s.snapshot(admin);
+    for (const [i, level] of copy.levels.entries()) {
+      expect(level.file_id).not.toBe(original.levels[i]?.file_id);
+      const file = snapshot.find((m) => m.id === level.file_id);
+      expect(file?.attributes).toMatchObject({
+        asset_id: assetId,
+        template_id: null,
+        kind: 'level',
+      });
+    }
+    expect(copy.sources).toHaveLength(1);
+    expect(copy.sources[0]?.file_id).not.toBe(original.sources[0]?.file_id);
+    // The copy's scene and hotspot, at the template's point: on the copy's surface too.
+    const sceneId = uuidv7();
+    const scene = await post('scenes', {
+      id: sceneId,
+      asset_id: assetId,
+      name: 'Skid',
+      models: [{ threedmodel_id: copyId, position: [1, 0, 0] }],
+    });
+    expect(scene.status, scene.text).toBe(201);
+    const hotspot = await post('hotspots', {
+      scene_id: sceneId,
+      name: 'Outlet',
+      threedmodel_id: copyId,
+      point: [0.5, 0, 0],
+    });
+    expect(hotspot.status, hotspot.text).toBe(201);
+
+    // The template goes with its models, scenes and files; the asset's copy stays whole.
+    const gone = await s.call('DELETE', apiPaths.model('templates', templateId), { token: admin });
+    expect(gone.status, gone.text).toBe(200);
+    const after = await s.snapshot(admin);
+    for (const id of [templateModel, templateScene, ...original.levels.map((l) => l.file_id)])
+      expect(after.some((m) => m.id === id)).toBe(false);
+    const glb = await download(copy.levels[0]?.file_id ?? '');
+    expect(glb.byteLength).toBe(copy.levels[0]?.bytes);
+  });
+});

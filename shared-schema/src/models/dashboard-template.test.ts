@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { idField } from '../api/fields';
 import { dashboardWidgetSchema } from './dashboard';
-import { bindTemplateWidgets, templateStreamKey, templateStreamPlace } from './dashboard-template';
+import {
+  bindTemplateMetadata,
+  bindTemplateWidgets,
+  templateStreamKey,
+  templateStreamPlace,
+} from './dashboard-template';
 
 describe('template dashboards', () => {
   it('a key names a template stream by its place and is a valid id', () => {
@@ -27,5 +32,22 @@ describe('template dashboards', () => {
     expect(bound).toEqual({ ...widget, streams: ['s01', 's10'] });
     // The template's own widget is not changed.
     expect(widget.streams).toHaveLength(3);
+  });
+
+  it("a template hotspot's entries name the asset's streams; texts and links stay", () => {
+    const bound = bindTemplateMetadata(
+      [
+        { kind: 'stream', datastream_id: templateStreamKey(1, 0) },
+        { kind: 'stream', datastream_id: templateStreamKey(3, 3) },
+        { kind: 'text', text: 'Check the seal.' },
+        { kind: 'link', target: 'asset', id: 'a1' },
+      ],
+      [['s00'], ['s10']],
+    );
+    expect(bound).toEqual([
+      { kind: 'stream', datastream_id: 's10' },
+      { kind: 'text', text: 'Check the seal.' },
+      { kind: 'link', target: 'asset', id: 'a1' },
+    ]);
   });
 });

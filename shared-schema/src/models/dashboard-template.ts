@@ -1,4 +1,5 @@
 import type { DashboardWidget } from './dashboard';
+import type { HotspotMetadata } from './scene';
 
 /**
  * A template's dashboard names the template's streams by their place, not by id (a template's
@@ -38,4 +39,21 @@ export function bindTemplateWidgets(
       return id === undefined ? [] : [id];
     }),
   }));
+}
+
+/**
+ * A template's hotspot's entries for the asset made from it: each stream key becomes the id of
+ * the asset's stream at that place (as `bindTemplateWidgets`), a key without a stream there is
+ * left out; the other entries (texts, positions, links) stay as they are.
+ */
+export function bindTemplateMetadata(
+  metadata: readonly HotspotMetadata[],
+  streamIds: readonly (readonly string[])[],
+): HotspotMetadata[] {
+  return metadata.flatMap((entry): HotspotMetadata[] => {
+    if (entry.kind !== 'stream') return [{ ...entry }];
+    const place = templateStreamPlace(entry.datastream_id);
+    const id = place === null ? undefined : streamIds[place.group]?.[place.stream];
+    return id === undefined ? [] : [{ kind: 'stream', datastream_id: id }];
+  });
 }

@@ -15,7 +15,7 @@ export const EDIT_RULES = {
   datastream: { update: 'datastream::edit', asset: 'asset_id' },
   connection: { update: 'gateway::edit', asset: null },
   datapoint: { update: 'gateway::edit', asset: null },
-  file: { update: 'asset::edit', asset: 'asset_id' },
+  file: { update: 'asset::edit', asset: 'asset_id', assetOptional: true },
   integration: { update: 'integration::edit', asset: null },
   service: { update: 'service::edit', asset: null },
   errorcodelist: { update: 'errorcode::edit', asset: null },
@@ -28,10 +28,10 @@ export const EDIT_RULES = {
   tag: { update: 'tag::edit', asset: null },
   dashboard: { update: 'dashboard::edit', asset: 'asset_id', assetOptional: true },
   report: { update: 'report::edit', asset: 'asset_id', assetOptional: true },
-  threedmodel: { update: 'scene::edit', asset: 'asset_id' },
-  scene: { update: 'scene::edit', asset: 'asset_id' },
-  hotspot: { update: 'scene::edit', asset: 'asset_id' },
-  rendering: { update: 'scene::edit', asset: 'asset_id' },
+  threedmodel: { update: 'scene::edit', asset: 'asset_id', assetOptional: true },
+  scene: { update: 'scene::edit', asset: 'asset_id', assetOptional: true },
+  hotspot: { update: 'scene::edit', asset: 'asset_id', assetOptional: true },
+  rendering: { update: 'scene::edit', asset: 'asset_id', assetOptional: true },
 } as const satisfies Record<ModelType, EditRule>;
 
 /** A type's edit rule; `assetOptional`: without an asset, the model is the account's. */

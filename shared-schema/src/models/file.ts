@@ -114,7 +114,10 @@ const mediaType = z
   .transform((t) => t.toLowerCase());
 
 export const fileAttributesSchema = z.object({
-  asset_id: idField,
+  /** The asset it belongs to; null for a template's 3D model files (then `template_id`). */
+  asset_id: idField.nullable().default(null),
+  /** The template whose 3D model it belongs to (DESIGN.md §13); null for an asset's file. */
+  template_id: idField.nullable().default(null),
   kind: z.enum(FILE_KINDS).default('document'),
   name: z
     .string({ error: FILE_REQUIRED })
@@ -155,13 +158,16 @@ export const fileModel = {
   parentType: 'asset',
   parentField: 'asset_id',
   attributes: fileAttributesSchema,
-  refs: { asset_id: 'asset' },
+  altParent: { type: 'template', field: 'template_id' },
+  refs: { asset_id: 'asset', template_id: 'template' },
   // Files are part of what an asset is: who edits the asset adds and removes them.
   permissions: viewEditPermissions('asset::view', 'asset::edit'),
   sortField: 'name',
   serverFields: ['state', 'thumbnail'],
-  fixed: ['asset_id', 'kind', 'type', 'size', 'sha256'],
+  fixed: ['asset_id', 'template_id', 'kind', 'type', 'size', 'sha256'],
+  // A template's files (no asset) are decided by the type's permissions alone.
   asset: 'asset_id',
+  assetOptional: true,
 } as const satisfies ModelDefinition<'file', typeof fileAttributesSchema>;
 
 /** Where an upload stands (GET and PUT files/{id}/upload). */

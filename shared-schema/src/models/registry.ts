@@ -118,20 +118,39 @@ export function assetIdOf(
  * The attributes a role's field list can never hide (DESIGN.md §10): those that place the model
  * (its parent and its asset), without which a client could not put it anywhere.
  */
-export function structuralFields(def: Pick<ModelDefinition, 'asset' | 'parentField'>): string[] {
+export function structuralFields(
+  def: Pick<ModelDefinition, 'asset' | 'parentField' | 'altParent'>,
+): string[] {
   return [
     ...(def.parentField === undefined ? [] : [def.parentField]),
+    ...(def.altParent === undefined ? [] : [def.altParent.field]),
     ...(def.asset === undefined || def.asset === 'self' ? [] : [def.asset]),
   ];
 }
 
-/** The id of a model's parent: its parentField's value, or the account when it has none. */
+/**
+ * The id of a model's parent: its parentField's value (or its `altParent`'s, when that one is
+ * set), or the account when it has none.
+ */
 export function parentIdOf(
-  def: Pick<ModelDefinition, 'parentField'>,
+  def: Pick<ModelDefinition, 'parentType' | 'parentField' | 'altParent'>,
   attributes: object,
   accountId: string,
 ): string {
-  if (def.parentField === undefined) return accountId;
-  const value = (attributes as Record<string, unknown>)[def.parentField];
-  return typeof value === 'string' ? value : '';
+  return parentOf(def, attributes, accountId).id;
+}
+
+/** A model's parent, type and id: its `altParent` when that attribute is set, else as parentIdOf. */
+export function parentOf(
+  def: Pick<ModelDefinition, 'parentType' | 'parentField' | 'altParent'>,
+  attributes: object,
+  accountId: string,
+): { readonly type: string; readonly id: string } {
+  const read = (field: string) => (attributes as Record<string, unknown>)[field];
+  const alt = def.altParent === undefined ? undefined : read(def.altParent.field);
+  if (def.altParent !== undefined && typeof alt === 'string')
+    return { type: def.altParent.type, id: alt };
+  if (def.parentField === undefined) return { type: def.parentType, id: accountId };
+  const value = read(def.parentField);
+  return { type: def.parentType, id: typeof value === 'string' ? value : '' };
 }

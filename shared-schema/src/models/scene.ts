@@ -49,7 +49,10 @@ export const scenePlacementSchema = z.strictObject({
 export type ScenePlacement = z.infer<typeof scenePlacementSchema>;
 
 export const sceneAttributesSchema = z.object({
-  asset_id: idField,
+  /** The asset it belongs to; null for a template's scene (then `template_id`). */
+  asset_id: idField.nullable().default(null),
+  /** The template it belongs to (carried into each asset made from it); null for an asset's. */
+  template_id: idField.nullable().default(null),
   name: modelNameField,
   models: z
     .array(scenePlacementSchema)
@@ -68,12 +71,15 @@ export const sceneModel = {
   collection: 'scenes',
   parentType: 'asset',
   parentField: 'asset_id',
+  altParent: { type: 'template', field: 'template_id' },
   attributes: sceneAttributesSchema,
-  refs: { asset_id: 'asset' },
+  refs: { asset_id: 'asset', template_id: 'template' },
   permissions: ownPermissions('scene'),
   sortField: 'name',
-  fixed: ['asset_id'],
+  fixed: ['asset_id', 'template_id'],
+  // A template's scenes (no asset) are decided by the type's permissions alone.
   asset: 'asset_id',
+  assetOptional: true,
 } as const satisfies ModelDefinition<'scene', typeof sceneAttributesSchema>;
 
 /**
@@ -121,8 +127,8 @@ export type HotspotMetadata = z.infer<typeof hotspotMetadataSchema>;
 
 export const hotspotAttributesSchema = z.object({
   scene_id: idField,
-  /** The scene's asset (copied from the scene by the server). */
-  asset_id: idField,
+  /** The scene's asset (copied from the scene by the server); null on a template's scene. */
+  asset_id: idField.nullable().default(null),
   name: modelNameField,
   /** The placed model it sits on. */
   threedmodel_id: idField,
@@ -155,7 +161,9 @@ export const hotspotModel = {
   permissions: ownPermissions('scene'),
   sortField: 'name',
   fixed: ['scene_id'],
+  // A template's scene's hotspots (no asset) are decided by the type's permissions alone.
   asset: 'asset_id',
+  assetOptional: true,
 } as const satisfies ModelDefinition<'hotspot', typeof hotspotAttributesSchema>;
 
 /** How far from a model's surface a hotspot may be: a share of the model's size, at least 1 mm. */
@@ -186,8 +194,8 @@ const renderingSide = z.number().int().min(RENDERING_LIMITS.min).max(RENDERING_L
  */
 export const renderingAttributesSchema = z.object({
   scene_id: idField,
-  /** The scene's asset (copied from the scene by the server). */
-  asset_id: idField,
+  /** The scene's asset (copied from the scene by the server); a template's scene has none. */
+  asset_id: idField.nullable().default(null),
   name: modelNameField,
   camera: sceneCameraSchema,
   width: renderingSide.default(1280),
@@ -212,5 +220,7 @@ export const renderingModel = {
   serverFields: ['state', 'reason', 'file_id'],
   // A new view is a new rendering.
   fixed: ['scene_id', 'camera', 'width', 'height'],
+  // A template's scene (no asset) has none: its writes are told so (server model-transaction.ts).
   asset: 'asset_id',
+  assetOptional: true,
 } as const satisfies ModelDefinition<'rendering', typeof renderingAttributesSchema>;

@@ -20,6 +20,12 @@ export const THREED_TEXTS = {
   sourcesOfAsset: 'The files of a 3D model must be 3D model files of its asset.',
   samePath: 'Two files of the model have the same path.',
   badPath: 'A file path of the model is not valid.',
+  /** A model, a scene or a file names its asset or its template (DESIGN.md §13), not both. */
+  oneOwner: 'It belongs to an asset or to a template: name one of them.',
+  noSources: 'Please upload a file',
+  /** A copy's original (a template's model, for an asset made from the template). */
+  copyMissing: 'The 3D model to copy does not exist.',
+  copyNotReady: 'The 3D model to copy is not processed yet.',
 } as const;
 
 /**
@@ -51,6 +57,10 @@ export const SCENE_TEXTS = {
   /** An attached item that does not exist, or that the writer does not see (told alike). */
   linkMissing: 'The linked item does not exist.',
   sceneOfOtherAsset: 'The scene belongs to another asset.',
+  /** A template's hotspot names the template's streams (by their place) and no files. */
+  metadataOfTemplate: 'A template’s hotspot shows data streams of its template, and no files.',
+  /** A rendering is a picture of an asset's scene (it may become the asset's picture). */
+  renderingOfTemplate: 'Renderings are made of an asset’s scenes, not of a template’s.',
   /** Renderings waiting or being drawn, per scene (the server draws one at a time). */
   tooManyRenderings: 'This scene has 5 renderings under way: wait until one is done.',
   /** A rendering's models together, at their high level. */

@@ -69,14 +69,25 @@ export const threedLevelSchema = z.object({
 export type ThreedLevel = z.infer<typeof threedLevelSchema>;
 
 export const threedmodelAttributesSchema = z.object({
-  asset_id: idField,
+  /** The asset it belongs to; null for a template's model (then `template_id`). */
+  asset_id: idField.nullable().default(null),
+  /** The template it belongs to (carried into each asset made from it); null for an asset's. */
+  template_id: idField.nullable().default(null),
+  /**
+   * The model this one is a copy of (an asset made from a template: the template's model), set
+   * when made: the server copies its files, levels and bounds instead of processing uploads.
+   */
+  copy_of: idField.nullable().default(null),
   name: modelNameField,
-  /** The uploaded files (kind 'model' of the same asset), by their paths in the upload. */
+  /**
+   * The uploaded files (kind 'model' of the same asset or template), by their paths in the
+   * upload; a copy names none (the server fills in the copies of the original's).
+   */
   sources: z
     .array(z.object({ file_id: idField, path: modelPathField }))
-    .min(1, 'Please upload a file')
     .max(THREED_LIMITS.files)
-    .refine((s) => new Set(s.map((f) => f.path)).size === s.length, THREED_TEXTS.samePath),
+    .refine((s) => new Set(s.map((f) => f.path)).size === s.length, THREED_TEXTS.samePath)
+    .default([]),
   /** The server's: uploaded (waiting for its files), processing, ready or failed. */
   state: z.enum(THREED_STATES).default('uploaded'),
   /** The processing's progress, 0 to 1 (the status tile's). */
@@ -97,12 +108,16 @@ export const threedmodelModel = {
   collection: 'threedmodels',
   parentType: 'asset',
   parentField: 'asset_id',
+  altParent: { type: 'template', field: 'template_id' },
   attributes: threedmodelAttributesSchema,
-  refs: { asset_id: 'asset' },
+  // copy_of is no ref: the original may go while its copies stay.
+  refs: { asset_id: 'asset', template_id: 'template' },
   permissions: ownPermissions('scene'),
   sortField: 'name',
   serverFields: ['state', 'progress', 'reason', 'format', 'levels', 'bounds', 'thumbnail_file_id'],
   // A model made anew is uploaded anew: its files are what it is.
-  fixed: ['asset_id', 'sources'],
+  fixed: ['asset_id', 'template_id', 'copy_of', 'sources'],
+  // A template's models (no asset) are decided by the type's permissions alone.
   asset: 'asset_id',
+  assetOptional: true,
 } as const satisfies ModelDefinition<'threedmodel', typeof threedmodelAttributesSchema>;

@@ -1,4 +1,4 @@
-import { modelByType, parentIdOf, sortKeyOf as registrySortKey } from '@plant/shared-schema';
+import { modelByType, parentOf, sortKeyOf as registrySortKey } from '@plant/shared-schema';
 import { modelKey, type Attributes } from '../store/docs';
 
 /** Longest sort key stored: the index needs a bound, and 200 characters sort any real list. */
@@ -32,9 +32,11 @@ export function placementOf(
   fallback: Placement | undefined,
 ): Placement {
   const def = modelByType(type);
+  const parent =
+    def !== undefined && attributes !== null ? parentOf(def, attributes, accountId) : undefined;
   const parentKey =
-    def !== undefined && attributes !== null
-      ? modelKey(def.parentType, parentIdOf(def, attributes, accountId))
+    parent !== undefined
+      ? modelKey(parent.type, parent.id)
       : (fallback?.parent_key ?? modelKey('account', accountId));
   return {
     parent_key: parentKey,

@@ -12,6 +12,7 @@ import { encodeNamePart } from '../store/database-name';
 export interface UploadRow {
   /** The file model's id. */
   readonly id: string;
+  /** The asset it belongs to (a template's id for a template's 3D model files). */
   readonly asset_id: string;
   readonly name: string;
   readonly blob: Blob;
@@ -35,6 +36,7 @@ export interface KeptRow {
   /** `<file id>:<variant>`. */
   readonly key: string;
   readonly file_id: string;
+  /** The asset it belongs to (a template's id for a template's 3D model files). */
   readonly asset_id: string;
   readonly variant: FileVariant;
   readonly blob: Blob;

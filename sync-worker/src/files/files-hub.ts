@@ -13,7 +13,7 @@ import {
   type UploadProgress,
   type UploadState,
 } from '@plant/shared-schema';
-import type { FilesUsage, LocalModel, Result, UploadView, WorkerError } from '../api';
+import type { FileOwner, FilesUsage, LocalModel, Result, UploadView, WorkerError } from '../api';
 import type { Logger } from '../log';
 import type { OutboxDoc } from '../store/docs';
 import type { ApiClient, ApiError } from '../transport/http';
@@ -111,7 +111,7 @@ export class FilesHub {
    * queued. The answer carries the new file's id.
    */
   async add(
-    assetId: string,
+    owner: FileOwner,
     kind: FileKind,
     blob: Blob,
     name: string,
@@ -126,6 +126,12 @@ export class FilesHub {
     }
     const sha256 = await sha256Of(blob);
     const id = uuidv7();
+    // Kept here by the owner's id (an asset's, or a template's for its 3D model files).
+    const assetId = typeof owner === 'string' ? owner : owner.template;
+    const placed =
+      typeof owner === 'string'
+        ? { asset_id: owner, template_id: null }
+        : { asset_id: null, template_id: owner.template };
     // The bytes first: a model without its bytes could never be uploaded; bytes without their
     // model are dropped by the uploader.
     const row: UploadRow = {
@@ -142,7 +148,7 @@ export class FilesHub {
     };
     await this.options.db.uploads.put(row);
     const made = await this.options.create(
-      { asset_id: assetId, kind, name, type, size: blob.size, sha256 },
+      { ...placed, kind, name, type, size: blob.size, sha256 },
       id,
     );
     if ('error' in made) {
@@ -196,7 +202,7 @@ export class FilesHub {
     await this.options.db.kept.put({
       key: keptKey(model.id, variant),
       file_id: model.id,
-      asset_id: model.attributes.asset_id,
+      asset_id: model.attributes.asset_id ?? model.attributes.template_id ?? '',
       variant,
       blob,
       size: blob.size,

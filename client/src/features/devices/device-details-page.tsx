@@ -197,7 +197,7 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
       </Suspense>
 
       <Suspense fallback={null}>
-        <AssetModels assetId={model.id} canEdit={canEdit} />
+        <AssetModels owner={{ kind: 'asset', id: model.id }} canEdit={canEdit} />
       </Suspense>
 
       <Suspense fallback={null}>

@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Button, Modal, Text, TextInput } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import {
   assetAttributesSchema,
+  bindTemplateMetadata,
   bindTemplateWidgets,
   isolate,
   uuidv7,
@@ -18,10 +19,23 @@ import { syncWorker } from '../../sync/worker';
 import { devicePaths } from '../devices/paths';
 import { streamCount } from './layout';
 
+/* The note on the 3D models and scenes that come along: its text is the 3D area's. */
+const TemplateThreedNote = lazy(() =>
+  import('../threed/template-note').then((m) => ({ default: m.TemplateThreedNote })),
+);
+
+/** A template's 3D models, scenes and their hotspots (issue 32), as the local store has them. */
+export interface TemplateThreed {
+  readonly models: readonly LocalModel<'threedmodel'>[];
+  readonly scenes: readonly LocalModel<'scene'>[];
+  readonly hotspots: readonly LocalModel<'hotspot'>[];
+}
+
 /**
  * A new asset from a layout: the asset, then its groups in the layout's order, then each group's
  * streams with their settings, then a copy of each of the template's dashboards for the asset,
- * its widgets bound to the new streams (issue 31: `bindTemplateWidgets`). The ids are made here,
+ * its widgets bound to the new streams (issue 31: `bindTemplateWidgets`), then its 3D models,
+ * scenes and hotspots (issue 32: `copyTemplateThreed`). The ids are made here,
  * so each write names its parent before the parent has reached the server; every write lands in
  * the local store at once and is queued, so this works offline and the outbox sends them in this
  * order when the connection is back.
@@ -30,6 +44,7 @@ export async function createAssetFromLayout(
   name: string,
   groups: readonly TemplateGroup[],
   dashboards: readonly LocalModel<'dashboard'>[] = [],
+  threed: TemplateThreed = { models: [], scenes: [], hotspots: [] },
 ): Promise<{ readonly id: string } | { readonly error: WorkerError }> {
   const writes = syncWorker().writes;
   const assetId = uuidv7();
@@ -78,7 +93,95 @@ export async function createAssetFromLayout(
     );
     if ('error' in copied) return copied;
   }
-  return { id: assetId };
+  const copied = await copyTemplateThreed(assetId, threed, streamIds);
+  return copied ?? { id: assetId };
+}
+
+/**
+ * The template's 3D models, scenes and hotspots for the new asset. Each processed model is made
+ * as a copy (`copy_of`: the server copies its files and levels, nothing is uploaded or processed
+ * again); each scene places the copies where the template's places the originals; each hotspot
+ * keeps its point (in the model's own metres, so on the copy's surface too), its entries' stream
+ * keys bound to the new streams. Answers the first refused write's error, else null.
+ */
+async function copyTemplateThreed(
+  assetId: string,
+  threed: TemplateThreed,
+  streamIds: readonly (readonly string[])[],
+): Promise<{ readonly error: WorkerError } | null> {
+  const writes = syncWorker().writes;
+  const copies = new Map<string, string>();
+  for (const model of threed.models) {
+    // One still being processed has nothing to copy yet.
+    if (model.attributes.state !== 'ready') continue;
+    const id = uuidv7();
+    const made = await writes.create(
+      'threedmodel',
+      { asset_id: assetId, template_id: null, name: model.attributes.name, copy_of: model.id },
+      id,
+    );
+    if ('error' in made) return made;
+    copies.set(model.id, id);
+  }
+  for (const scene of threed.scenes) {
+    const sceneId = uuidv7();
+    const { name, camera, models } = scene.attributes;
+    const made = await writes.create(
+      'scene',
+      {
+        asset_id: assetId,
+        template_id: null,
+        name,
+        camera,
+        models: models.flatMap((placed) => {
+          const id = copies.get(placed.threedmodel_id);
+          return id === undefined ? [] : [{ ...placed, threedmodel_id: id }];
+        }),
+      },
+      sceneId,
+    );
+    if ('error' in made) return made;
+    for (const hotspot of threed.hotspots) {
+      const h = hotspot.attributes;
+      const modelId = copies.get(h.threedmodel_id);
+      if (h.scene_id !== scene.id || modelId === undefined) continue;
+      const spot = await writes.create(
+        'hotspot',
+        {
+          scene_id: sceneId,
+          asset_id: assetId,
+          name: h.name,
+          threedmodel_id: modelId,
+          point: h.point,
+          normal: h.normal,
+          camera: h.camera,
+          icon: h.icon,
+          metadata: bindTemplateMetadata(h.metadata, streamIds),
+          qr_description: h.qr_description,
+        },
+        uuidv7(),
+      );
+      if ('error' in spot) return spot;
+    }
+  }
+  return null;
+}
+
+/** A template's 3D models, scenes and hotspots from the local store, for who may make scenes. */
+function useTemplateThreed(templateId: string): TemplateThreed {
+  const can = useCan();
+  const may = can('scene::create') && can('scene::view');
+  const parent = { type: 'template', id: templateId } as const;
+  const models = useLiveQuery(may ? { type: 'threedmodel', parent, limit: 200 } : null);
+  const scenes = useLiveQuery(may ? { type: 'scene', parent, limit: 200 } : null);
+  const sceneIds = new Set((scenes?.items ?? []).map((s) => s.id));
+  // Only asked when the template has scenes: most have none.
+  const hotspots = useLiveQuery(may && sceneIds.size > 0 ? { type: 'hotspot', limit: 5000 } : null);
+  return {
+    models: models?.items ?? [],
+    scenes: scenes?.items ?? [],
+    hotspots: (hotspots?.items ?? []).filter((h) => sceneIds.has(h.attributes.scene_id)),
+  };
 }
 
 /** Whether the user may make assets with streams (what a template gives them). */
@@ -137,8 +240,11 @@ function CreateFromTemplateForm(props: {
   const dashboards = (boards?.items ?? []).filter(
     (d) => d.attributes.template_id === props.template.id,
   );
+  const threed = useTemplateThreed(props.template.id);
   const groupTotal = groups.length;
   const streamTotal = streamCount(groups);
+  const modelTotal = threed.models.filter((m) => m.attributes.state === 'ready').length;
+  const sceneTotal = threed.scenes.length;
 
   const submit = async () => {
     // The name alone is checked here: its messages belong on the field.
@@ -148,7 +254,7 @@ function CreateFromTemplateForm(props: {
       return;
     }
     setBusy(true);
-    const made = await createAssetFromLayout(checked.name, groups, dashboards);
+    const made = await createAssetFromLayout(checked.name, groups, dashboards, threed);
     setBusy(false);
     if (!page.took('error' in made ? made : { data: made }) || 'error' in made) return;
     await navigate({ to: devicePaths.details(made.id) });
@@ -179,6 +285,11 @@ function CreateFromTemplateForm(props: {
             other="And the template's # dashboards."
           />
         </Text>
+      )}
+      {modelTotal === 0 && sceneTotal === 0 ? null : (
+        <Suspense fallback={null}>
+          <TemplateThreedNote models={modelTotal} scenes={sceneTotal} />
+        </Suspense>
       )}
       <TextInput
         id="template-asset-name"

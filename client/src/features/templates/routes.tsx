@@ -11,6 +11,11 @@ const TemplateDetailsPage = lazyPage(
   'TemplateDetailsPage',
 );
 const DemoTemplatePage = lazyPage(() => import('./demo-pages'), 'DemoTemplatePage');
+const ScenePage = lazyPage(() => import('../threed/scene-page'), 'TemplateScenePage');
+const ThreedModelPage = lazyPage(
+  () => import('../threed/threed-model-page'),
+  'TemplateThreedModelPage',
+);
 
 /** Templates: the list, the demo, and one template's details and screens. */
 export const templatesArea: AreaDefinition = {
@@ -37,8 +42,12 @@ export const templatesArea: AreaDefinition = {
             component: () => <DashboardPage />,
           }),
           area(t, 'details', msg`Details`, { component: () => <TemplateDetailsPage /> }),
-          area(t, 'scene/$sceneid', msg`Scene`),
-          area(t, '3d/$threedmodelid', msg`3D model`),
+          area(t, 'scene/$sceneid', msg`Scene`, {
+            component: () => <ScenePage />,
+          }),
+          area(t, '3d/$threedmodelid', msg`3D model`, {
+            component: () => <ThreedModelPage />,
+          }),
         ],
       },
     }),

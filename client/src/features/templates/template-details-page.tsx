@@ -41,6 +41,11 @@ const OwnDashboards = lazy(() =>
   import('../dashboards/dashboards-list-page').then((m) => ({ default: m.OwnDashboards })),
 );
 
+/* The template's 3D models and scenes (issue 32): the 3D area's chunk, as on an asset's page. */
+const TemplateModels = lazy(() =>
+  import('../threed/asset-models').then((m) => ({ default: m.AssetModels })),
+);
+
 /** /app/templates/{id}/details: one template from the local store, live. */
 export function TemplateDetailsPage() {
   const { id = '' }: { id?: string } = useParams({ strict: false });
@@ -165,6 +170,11 @@ export function TemplateDetails({ model }: { readonly model: LocalModel<'templat
 
       <Suspense fallback={null}>
         <OwnDashboards assetId={null} templateId={model.id} />
+      </Suspense>
+      {/* A template's 3D models and scenes are decided by the 3D permissions, as its dashboards by
+          theirs: carried into each asset made from it. */}
+      <Suspense fallback={null}>
+        <TemplateModels owner={{ kind: 'template', id: model.id }} canEdit />
       </Suspense>
     </Stack>
   );

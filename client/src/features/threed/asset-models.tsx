@@ -28,6 +28,7 @@ import { Link } from '@tanstack/react-router';
 import { formatPercent } from '../devices/asset-files';
 import { FileImage } from '../devices/file-image';
 import { AssetScenes } from './asset-scenes';
+import { fileOwnerOf, ownerFields, ownerOf, ownerParent, type ThreedOwner } from './owner';
 import { threedPaths } from './paths';
 import { isStepModel, MODEL_ENDINGS, modelUpload, type Picked } from './model-upload';
 
@@ -41,19 +42,14 @@ import { isStepModel, MODEL_ENDINGS, modelUpload, type Picked } from './model-up
 
 const MODEL_ACCEPT = MODEL_ENDINGS.map((e) => `.${e}`).join(',');
 
-export function AssetModels(props: { readonly assetId: string; readonly canEdit: boolean }) {
+export function AssetModels(props: { readonly owner: ThreedOwner; readonly canEdit: boolean }) {
   const { i18n } = useLingui();
   const can = useCan();
+  const parent = ownerParent(props.owner);
   const models = useLiveQuery(
-    can('scene::view')
-      ? { type: 'threedmodel', parent: { type: 'asset', id: props.assetId }, limit: 200 }
-      : null,
+    can('scene::view') ? { type: 'threedmodel', parent, limit: 200 } : null,
   );
-  const files = useLiveQuery(
-    can('scene::view')
-      ? { type: 'file', parent: { type: 'asset', id: props.assetId }, limit: 2000 }
-      : null,
-  );
+  const files = useLiveQuery(can('scene::view') ? { type: 'file', parent, limit: 2000 } : null);
   const uploads = useUploads();
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -72,7 +68,12 @@ export function AssetModels(props: { readonly assetId: string; readonly canEdit:
     try {
       const sources: { file_id: string; path: string }[] = [];
       for (const { file, path } of plan.files) {
-        const added = await syncWorker().files.add(props.assetId, 'model', file, file.name);
+        const added = await syncWorker().files.add(
+          fileOwnerOf(props.owner),
+          'model',
+          file,
+          file.name,
+        );
         if ('error' in added) {
           setProblem(`${file.name}: ${translateServerText(i18n, callErrorText(added.error))}`);
           return;
@@ -80,7 +81,7 @@ export function AssetModels(props: { readonly assetId: string; readonly canEdit:
         sources.push({ file_id: added.data.id, path });
       }
       const made = await syncWorker().writes.create('threedmodel', {
-        asset_id: props.assetId,
+        ...ownerFields(props.owner),
         name: plan.name,
         sources,
       });
@@ -93,7 +94,7 @@ export function AssetModels(props: { readonly assetId: string; readonly canEdit:
   const items = models?.items ?? [];
   return (
     <Stack gap="lg">
-      <AssetScenes assetId={props.assetId} canEdit={props.canEdit} models={items} />
+      <AssetScenes owner={props.owner} canEdit={props.canEdit} models={items} />
       <Stack gap="sm" data-testid="asset-models">
         <Group justify="space-between">
           <Title order={2} size="h3">
@@ -313,7 +314,7 @@ function ModelTile(props: {
             {state === 'ready' ? (
               <Anchor
                 component={Link}
-                to={threedPaths.model(model.attributes.asset_id, model.id)}
+                to={threedPaths.model(ownerOf(model.attributes), model.id)}
                 data-testid="model-open"
               >
                 <Name>{name}</Name>

@@ -20,6 +20,7 @@ import { usePageState } from '../../components/page-state';
 import { useCan } from '../../permissions/permissions';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
+import { ownerFields, ownerParent, type ThreedOwner } from './owner';
 import { threedPaths } from './paths';
 
 /*
@@ -44,16 +45,12 @@ export function sideBySide(models: readonly LocalModel<'threedmodel'>[]): SceneP
 }
 
 export function AssetScenes(props: {
-  readonly assetId: string;
+  readonly owner: ThreedOwner;
   readonly canEdit: boolean;
   readonly models: readonly LocalModel<'threedmodel'>[];
 }) {
   const can = useCan();
-  const scenes = useLiveQuery({
-    type: 'scene',
-    parent: { type: 'asset', id: props.assetId },
-    limit: 200,
-  });
+  const scenes = useLiveQuery({ type: 'scene', parent: ownerParent(props.owner), limit: 200 });
   const [making, setMaking] = useState(false);
   const { t } = useLingui();
   const mayCreate = props.canEdit && can('scene::create');
@@ -80,7 +77,7 @@ export function AssetScenes(props: {
             <li key={scene.id}>
               <Anchor
                 component={Link}
-                to={threedPaths.scene(props.assetId, scene.id)}
+                to={threedPaths.scene(props.owner, scene.id)}
                 data-testid="scene-open"
               >
                 <Name>{scene.attributes.name}</Name>
@@ -92,7 +89,7 @@ export function AssetScenes(props: {
       <Modal opened={making} onClose={() => setMaking(false)} title={t`New scene`}>
         {making ? (
           <NewSceneForm
-            assetId={props.assetId}
+            owner={props.owner}
             models={props.models}
             onCancel={() => setMaking(false)}
           />
@@ -103,7 +100,7 @@ export function AssetScenes(props: {
 }
 
 function NewSceneForm(props: {
-  readonly assetId: string;
+  readonly owner: ThreedOwner;
   readonly models: readonly LocalModel<'threedmodel'>[];
   readonly onCancel: () => void;
 }) {
@@ -119,7 +116,7 @@ function NewSceneForm(props: {
     const picked = props.models.filter((m) => chosen.has(m.id));
     const checked = page.check(
       sceneAttributesSchema.safeParse({
-        asset_id: props.assetId,
+        ...ownerFields(props.owner),
         name,
         models: sideBySide(picked),
       }),
@@ -132,7 +129,7 @@ function NewSceneForm(props: {
     const id = uuidv7();
     const made = await syncWorker().writes.create('scene', checked, id);
     setBusy(false);
-    if (page.took(made, 'none')) void navigate({ to: threedPaths.scene(props.assetId, id) });
+    if (page.took(made, 'none')) void navigate({ to: threedPaths.scene(props.owner, id) });
   };
   return (
     <ModalForm
@@ -154,7 +151,13 @@ function NewSceneForm(props: {
       />
       {props.models.length === 0 ? (
         <Text size="sm" c="dimmed">
-          <Trans>The asset has no 3D models yet: upload one, then place it in the scene.</Trans>
+          {props.owner.kind === 'asset' ? (
+            <Trans>The asset has no 3D models yet: upload one, then place it in the scene.</Trans>
+          ) : (
+            <Trans>
+              The template has no 3D models yet: upload one, then place it in the scene.
+            </Trans>
+          )}
         </Text>
       ) : (
         <Checkbox.Group

@@ -58,7 +58,7 @@ export function HotspotDetails(props: {
           <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {metadata.map((entry, index) => (
               <li key={index} data-testid="hotspot-entry" data-kind={entry.kind}>
-                <EntryView entry={entry} assetId={hotspot.attributes.asset_id} />
+                <EntryView entry={entry} />
               </li>
             ))}
           </Stack>

@@ -14,7 +14,7 @@ import { StreamValue } from './hotspot-parts';
 /* A hotspot's entries as a reader sees them (issue 32 item 4): the panel's and the edit form's. */
 
 /** One entry as a reader sees it. */
-export function EntryView(props: { readonly entry: HotspotMetadata; readonly assetId: string }) {
+export function EntryView(props: { readonly entry: HotspotMetadata }) {
   const { i18n } = useLingui();
   const { entry } = props;
   switch (entry.kind) {

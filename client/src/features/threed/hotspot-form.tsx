@@ -28,6 +28,7 @@ import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { EntryView } from './hotspot-entries';
 import { HotspotGlyph } from './hotspot-icons';
+import { useSceneOwner } from './owner';
 
 /*
  * A hotspot's edit form (issue 32 item 4, edit mode only: a chunk of its own): name, icon from the
@@ -193,7 +194,8 @@ export function HotspotForm(props: {
 
 /** The hotspot's entries: each shown with a remove button, and a new one of a chosen kind. */
 function EntriesEditor(props: {
-  readonly assetId: string;
+  /** The hotspot's asset; null on a template's scene (its streams by key, no files). */
+  readonly assetId: string | null;
   readonly entries: readonly HotspotMetadata[];
   readonly onChange: (entries: HotspotMetadata[]) => void;
 }) {
@@ -220,7 +222,7 @@ function EntriesEditor(props: {
           data-kind={entry.kind}
         >
           <div style={{ flex: 1, minWidth: 0 }}>
-            <EntryView entry={entry} assetId={props.assetId} />
+            <EntryView entry={entry} />
           </div>
           <ActionIcon
             variant="subtle"
@@ -240,7 +242,10 @@ function EntriesEditor(props: {
         onChange={(v) => {
           if (v !== null) setKind(v);
         }}
-        data={KINDS.map((value) => ({ value, label: kindLabels[value] }))}
+        data={KINDS.filter((k) => props.assetId !== null || k !== 'file').map((value) => ({
+          value,
+          label: kindLabels[value],
+        }))}
         data-testid="hotspot-entry-kind"
       />
       <NewEntry
@@ -256,7 +261,7 @@ function EntriesEditor(props: {
 /** The fields of a new entry of one kind, and its Add button. */
 function NewEntry(props: {
   readonly kind: Kind;
-  readonly assetId: string;
+  readonly assetId: string | null;
   readonly onAdd: (entry: HotspotMetadata) => void;
 }) {
   const { t } = useLingui();
@@ -264,21 +269,26 @@ function NewEntry(props: {
   const [text, setText] = useState('');
   const [lat, setLat] = useState<number | string>('');
   const [lon, setLon] = useState<number | string>('');
+  const owner = useSceneOwner();
+  const assetId = props.assetId;
   const streams = useLiveQuery(
-    props.kind === 'stream' ? { type: 'datastream', limit: 2000 } : null,
+    props.kind === 'stream' && assetId !== null ? { type: 'datastream', limit: 2000 } : null,
   );
   const files = useLiveQuery(
-    props.kind === 'file'
-      ? { type: 'file', parent: { type: 'asset', id: props.assetId }, limit: 2000 }
+    props.kind === 'file' && assetId !== null
+      ? { type: 'file', parent: { type: 'asset', id: assetId }, limit: 2000 }
       : null,
   );
   const assets = useLiveQuery(props.kind === 'link' ? { type: 'asset', limit: 2000 } : null);
   const boards = useLiveQuery(props.kind === 'link' ? { type: 'dashboard', limit: 1000 } : null);
   let options: { value: string; label: string }[] = [];
   if (props.kind === 'stream')
-    options = (streams?.items ?? [])
-      .filter((s) => s.attributes.asset_id === props.assetId)
-      .map((s) => ({ value: s.id, label: s.attributes.name }));
+    options =
+      assetId === null
+        ? [...(owner?.templateStreams ?? [])].map(([value, label]) => ({ value, label }))
+        : (streams?.items ?? [])
+            .filter((s) => s.attributes.asset_id === assetId)
+            .map((s) => ({ value: s.id, label: s.attributes.name }));
   if (props.kind === 'file')
     options = (files?.items ?? [])
       .filter((f) => f.attributes.kind === 'document' || f.attributes.kind === 'photo')

@@ -1,6 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Text } from '@mantine/core';
-import type { AlarmSeverity, HotspotMetadata } from '@plant/shared-schema';
+import {
+  templateStreamPlace,
+  type AlarmSeverity,
+  type HotspotMetadata,
+} from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { Name } from '../../components/name';
 import { useServerNow } from '../../components/time-ago';
@@ -11,6 +15,7 @@ import { severityColor } from '../alarms/alarm-summary';
 import { useLatest } from '../dashboards/widgets/latest';
 import { streamShapeOf, valueWithUnit } from '../devices/stream-values';
 import { HotspotGlyph } from './hotspot-icons';
+import { useSceneOwner } from './owner';
 
 /*
  * A hotspot as the scene shows it (issue 32 item 4): its icon in a disc, its name, and the live
@@ -85,8 +90,38 @@ export function HotspotMarker(props: {
   );
 }
 
-/** A stream's latest value with its unit, live; coloured by its raised alarms. */
+/**
+ * A stream's latest value with its unit, live; coloured by its raised alarms. A template's
+ * stream (its key) has a name and no values.
+ */
 export function StreamValue(props: { readonly id: string; readonly withName?: boolean }) {
+  const templateName = useSceneOwner()?.templateStreams.get(props.id);
+  if (templateStreamPlace(props.id) !== null)
+    return <TemplateStream name={templateName ?? null} withName={props.withName ?? false} />;
+  return <AssetStreamValue id={props.id} withName={props.withName ?? false} />;
+}
+
+function TemplateStream(props: { readonly name: string | null; readonly withName: boolean }) {
+  return (
+    <>
+      {props.withName && props.name !== null ? (
+        <Text span size="sm">
+          <Name>{props.name}</Name>
+          {': '}
+        </Text>
+      ) : null}
+      <Text span size="xs" c="dimmed" data-testid="hotspot-value" data-empty>
+        {props.name === null ? (
+          <Trans>Not available</Trans>
+        ) : (
+          <Trans>Live in each asset made from the template</Trans>
+        )}
+      </Text>
+    </>
+  );
+}
+
+function AssetStreamValue(props: { readonly id: string; readonly withName: boolean }) {
   const state = useLiveModel('datastream', props.id);
   if (state.name !== 'found')
     return state.name === 'missing' ? (
@@ -94,7 +129,7 @@ export function StreamValue(props: { readonly id: string; readonly withName?: bo
         <Trans>Not available</Trans>
       </Text>
     ) : null;
-  return <LiveValue stream={state.model} withName={props.withName ?? false} />;
+  return <LiveValue stream={state.model} withName={props.withName} />;
 }
 
 function LiveValue(props: {

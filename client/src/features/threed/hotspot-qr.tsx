@@ -4,6 +4,7 @@ import { isolate } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { QrCode } from '../qr/qr-code';
 import qr from '../qr/qr.module.css';
+import { useSceneOwner } from './owner';
 import { threedPaths } from './paths';
 import classes from './threed.module.css';
 
@@ -20,7 +21,9 @@ export function HotspotQrLabel(props: { readonly hotspot: LocalModel<'hotspot'> 
     asset_id: assetId,
     scene_id: sceneId,
   } = hotspot.attributes;
-  const text = `${location.origin}${threedPaths.scene(assetId, sceneId)}?hotspot=${encodeURIComponent(hotspot.id)}`;
+  // The scene on screen's owner (a template's scene's hotspot has no asset).
+  const owner = useSceneOwner()?.owner ?? { kind: 'asset', id: assetId ?? '' };
+  const text = `${location.origin}${threedPaths.scene(owner, sceneId)}?hotspot=${encodeURIComponent(hotspot.id)}`;
   return (
     <Stack gap="sm">
       <figure

@@ -36,6 +36,14 @@ import { syncWorker } from '../../sync/worker';
 import { HotspotDetails } from './hotspot-details';
 import { HotspotGlyph } from './hotspot-icons';
 import { HotspotMarker, firstStream, StreamValue } from './hotspot-parts';
+import {
+  ownerOf,
+  ownerParent,
+  sameOwner,
+  SceneOwnerContext,
+  templateStreamChoices,
+  type ThreedOwner,
+} from './owner';
 import { threedPaths } from './paths';
 import { SceneRenderings } from './scene-renderings';
 import type { PickedPoint, ViewerHandle } from './viewer/scene-viewer';
@@ -50,36 +58,58 @@ const SceneViewer = lazy(() =>
 );
 
 /**
- * /app/devices/{id}/scene/{sceneid} (and scene/v3/…): a scene of an asset (issue 32 items 3 and
- * 4), from the local store (offline too). View mode: the models with their hotspots, a hotspot's
- * data and QR code; edit mode (scene::edit on the asset): the models' placement, the start view,
- * and hotspots placed by a click on a model ('A hotspot must lie on a model.' beside them).
+ * /app/devices/{id}/scene/{sceneid} (and scene/v3/…), and a template's /app/templates/{id}/
+ * scene/{sceneid}: a scene of an asset or a template (issue 32 items 3 and 4), from the local
+ * store (offline too). View mode: the models with their hotspots, a hotspot's data and QR code;
+ * edit mode (scene::edit on the asset): the models' placement, the start view, and hotspots placed
+ * by a click on a model ('A hotspot must lie on a model.' beside them).
  */
-export function ScenePage() {
+export function ScenePage(props: { readonly of?: ThreedOwner['kind'] }) {
   const { t } = useLingui();
   const { id = '', sceneid = '' }: { id?: string; sceneid?: string } = useParams({
     strict: false,
   });
+  const owner: ThreedOwner = { kind: props.of ?? 'asset', id };
   const state = useLiveModel('scene', sceneid);
-  // Read beside the scene (its asset is the route's), not after it: one worker round trip less
+  // Read beside the scene (its owner is the route's), not after it: one worker round trip less
   // before the viewer starts.
-  const models = useLiveQuery({ type: 'threedmodel', parent: { type: 'asset', id }, limit: 200 });
+  const models = useLiveQuery({ type: 'threedmodel', parent: ownerParent(owner), limit: 200 });
+  const template = useLiveModel('template', owner.kind === 'template' ? id : '');
   if (state.name === 'loading') return <Loader role="status" aria-label={t`Loading the scene…`} />;
-  if (state.name !== 'found' || state.model.attributes.asset_id !== id) {
+  if (state.name !== 'found' || !sameOwner(ownerOf(state.model.attributes), owner)) {
     return (
       <EmptyState title={<Trans>There is no such scene here</Trans>}>
-        <Anchor component={Link} to={threedPaths.asset(id)}>
-          <Trans>Back to the asset</Trans>
+        <Anchor component={Link} to={threedPaths.owner(owner)}>
+          {owner.kind === 'asset' ? (
+            <Trans>Back to the asset</Trans>
+          ) : (
+            <Trans>Back to the template</Trans>
+          )}
         </Anchor>
       </EmptyState>
     );
   }
-  return <SceneScreen scene={state.model} models={models?.items} />;
+  const groups = template.name === 'found' ? template.model.attributes.groups : [];
+  return (
+    <SceneOwnerContext.Provider
+      value={{
+        owner,
+        templateStreams: new Map(templateStreamChoices(groups).map((c) => [c.value, c.label])),
+      }}
+    >
+      <SceneScreen scene={state.model} models={models?.items} />
+    </SceneOwnerContext.Provider>
+  );
+}
+
+/** /app/templates/{id}/scene/{sceneid}: a template's scene. */
+export function TemplateScenePage() {
+  return <ScenePage of="template" />;
 }
 
 function SceneScreen(props: {
   readonly scene: LocalModel<'scene'>;
-  /** The asset's 3D models; undefined while read. */
+  /** The owner's 3D models; undefined while read. */
   readonly models: readonly LocalModel<'threedmodel'>[] | undefined;
 }) {
   const { t, i18n } = useLingui();
@@ -289,11 +319,14 @@ function SceneScreen(props: {
                 <PlacementsEditor scene={scene} models={models ?? []} />
               </Suspense>
             ) : null}
-            <SceneRenderings
-              scene={scene}
-              mayCreate={mayCreate}
-              currentView={() => handle.current?.currentCamera() ?? null}
-            />
+            {/* A template's scene has no renderings: each asset made from it renders its own. */}
+            {scene.attributes.asset_id === null ? null : (
+              <SceneRenderings
+                scene={scene}
+                mayCreate={mayCreate}
+                currentView={() => handle.current?.currentCamera() ?? null}
+              />
+            )}
           </Stack>
         </Grid.Col>
       </Grid>

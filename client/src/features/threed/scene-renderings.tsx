@@ -151,7 +151,8 @@ function RenderingTile(props: { readonly rendering: LocalModel<'rendering'> }) {
     asset_id: assetId,
   } = rendering.attributes;
   const can = useCan();
-  const asset = useLiveModel('asset', assetId);
+  // Only an asset's scene has renderings (the server refuses a template's).
+  const asset = useLiveModel('asset', assetId ?? '');
   const mayEditAsset = useMayEdit('asset', asset.name === 'found' ? asset.model : null);
   const mayDelete = useMayEdit('rendering', rendering) && can('scene::delete');
   const isPicture = asset.name === 'found' && asset.model.attributes.photo === fileId;
@@ -164,6 +165,7 @@ function RenderingTile(props: { readonly rendering: LocalModel<'rendering'> }) {
     failed: t`Failed`,
   };
   const setPicture = async () => {
+    if (assetId === null) return;
     const answer = await syncWorker().writes.update('asset', assetId, { photo: fileId });
     setError('error' in answer ? translateServerText(i18n, callErrorText(answer.error)) : null);
   };

@@ -36,6 +36,9 @@ addServerTexts([
   [THREED_TEXTS.sourcesOfAsset, msg`The files of a 3D model must be 3D model files of its asset.`],
   [THREED_TEXTS.samePath, msg`Two files of the model have the same path.`],
   [THREED_TEXTS.badPath, msg`A file path of the model is not valid.`],
+  [THREED_TEXTS.oneOwner, msg`It belongs to an asset or to a template: name one of them.`],
+  [THREED_TEXTS.copyMissing, msg`The 3D model to copy does not exist.`],
+  [THREED_TEXTS.copyNotReady, msg`The 3D model to copy is not processed yet.`],
   // Scenes and hotspots (spec 001 §8).
   [SCENE_TEXTS.offModel, msg`A hotspot must lie on a model.`],
   [SCENE_TEXTS.unknownIcon, msg`An icon must be part of the icon font.`],
@@ -55,6 +58,14 @@ addServerTexts([
     msg`This scene has 5 renderings under way: wait until one is done.`,
   ],
   [SCENE_TEXTS.sceneOfOtherAsset, msg`The scene belongs to another asset.`],
+  [
+    SCENE_TEXTS.metadataOfTemplate,
+    msg`A template’s hotspot shows data streams of its template, and no files.`,
+  ],
+  [
+    SCENE_TEXTS.renderingOfTemplate,
+    msg`Renderings are made of an asset’s scenes, not of a template’s.`,
+  ],
   [
     SCENE_TEXTS.tooLargeToRender,
     msg`The scene is too large to render: its models have more than 500 MB.`,

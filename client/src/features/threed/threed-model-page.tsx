@@ -8,6 +8,7 @@ import { EmptyState } from '../../components/empty-state';
 import { Name } from '../../components/name';
 import { translateServerText } from '../../i18n/server-texts';
 import { useLiveModel } from '../../sync/hooks';
+import { ownerOf, sameOwner, type ThreedOwner } from './owner';
 import { threedPaths } from './paths';
 
 /* three and @react-three/fiber come with the viewer's chunk, on the 3D routes only. */
@@ -16,21 +17,27 @@ const SceneViewer = lazy(() =>
 );
 
 /**
- * /app/devices/{id}/3d/{threedmodelid}: one 3D model of an asset, from the local store (offline
- * too), in the viewer once the server has processed it.
+ * /app/devices/{id}/3d/{threedmodelid} and /app/templates/{id}/3d/{threedmodelid}: one 3D model
+ * of an asset or a template, from the local store (offline too), in the viewer once the server
+ * has processed it.
  */
-export function ThreedModelPage() {
+export function ThreedModelPage(props: { readonly of?: ThreedOwner['kind'] }) {
   const { t, i18n } = useLingui();
   const { id = '', threedmodelid = '' }: { id?: string; threedmodelid?: string } = useParams({
     strict: false,
   });
+  const owner: ThreedOwner = { kind: props.of ?? 'asset', id };
   const state = useLiveModel('threedmodel', threedmodelid);
   if (state.name === 'loading') return <Loader role="status" aria-label={t`Loading the model…`} />;
-  if (state.name !== 'found' || state.model.attributes.asset_id !== id) {
+  if (state.name !== 'found' || !sameOwner(ownerOf(state.model.attributes), owner)) {
     return (
       <EmptyState title={<Trans>There is no such 3D model here</Trans>}>
-        <Anchor component={Link} to={threedPaths.asset(id)}>
-          <Trans>Back to the asset</Trans>
+        <Anchor component={Link} to={threedPaths.owner(owner)}>
+          {owner.kind === 'asset' ? (
+            <Trans>Back to the asset</Trans>
+          ) : (
+            <Trans>Back to the template</Trans>
+          )}
         </Anchor>
       </EmptyState>
     );
@@ -70,4 +77,9 @@ export function ThreedModelPage() {
       )}
     </Stack>
   );
+}
+
+/** /app/templates/{id}/3d/{threedmodelid}: a template's 3D model. */
+export function TemplateThreedModelPage() {
+  return <ThreedModelPage of="template" />;
 }
