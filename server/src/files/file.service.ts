@@ -98,8 +98,9 @@ export class FileService {
     }
     if (!can(session.ctx, permission)) throw forbidden();
     const attributes = fileAttributesSchema.parse(JSON.parse(row.attributes));
-    // A template's file (its 3D model's) has no asset: the type's permission decides.
+    // A template's file (its 3D model's) has no asset: who may edit templates uploads it.
     const ofTemplate = row.asset_id === null && attributes.template_id !== null;
+    if (write && ofTemplate && !session.access.editsTemplates) throw forbidden();
     if (
       write &&
       !ofTemplate &&

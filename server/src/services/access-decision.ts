@@ -51,6 +51,11 @@ export class AccessDecision {
     /** The active roles that count for asset access (the snapshot's SQL filter reads theirs). */
     readonly roleIds: readonly string[],
     private readonly owner: DecisionOwner | undefined,
+    /**
+     * Whether the user may edit templates: a template's 3D models, scenes and their files (no
+     * asset) are changed by who may (model-transaction.ts), besides their own type's permission.
+     */
+    readonly editsTemplates: boolean,
   ) {}
 
   /** The user the decision is for (null for one made without an owner). */
@@ -63,6 +68,7 @@ export class AccessDecision {
     // The users screen gives roles: who views members views the roles they hold.
     if (can(ctx, 'user::view')) types.add(roleModel.type);
     const everything = isInternal(ctx) || ctx.activeRoles.some((r) => r.slug === ROLE_SLUGS.admin);
+    const editsTemplates = can(ctx, 'template::edit');
     if (everything) {
       return new AccessDecision(
         types,
@@ -70,6 +76,7 @@ export class AccessDecision {
         new Map(),
         ctx.activeRoles.map((r) => r.id),
         owner,
+        editsTemplates,
       );
     }
     // A role counts for what it lets one view: its asset access only if it grants the view of
@@ -99,7 +106,7 @@ export class AccessDecision {
       if (lists.length === 0 || lists.some((l) => l === undefined)) continue;
       fields.set(def.type, new Set([...lists.flatMap((l) => l ?? []), ...structuralFields(def)]));
     }
-    return new AccessDecision(types, assets, fields, assetRoles, owner);
+    return new AccessDecision(types, assets, fields, assetRoles, owner, editsTemplates);
   }
 
   /** The same decision, seeing and editing one more asset (one the user just made). */
@@ -115,6 +122,7 @@ export class AccessDecision {
       this.fields,
       this.roleIds,
       this.owner,
+      this.editsTemplates,
     );
   }
 
@@ -184,6 +192,12 @@ export class AccessDecision {
   seesUpdate(update: ModelUpdate): boolean {
     const type = updateSubjectType(update);
     if (this.seesItself(type, update.child_id ?? update.id)) return true;
+    // A file's update logged before updates named their asset names neither asset nor template.
+    const unplaced =
+      update.asset === undefined &&
+      update.template === undefined &&
+      modelByType(type)?.altParent !== undefined;
+    if (unplaced) return this.types.has(type) && this.assets.all;
     return this.seesModel(type, update.asset ?? null);
   }
 

@@ -74,6 +74,19 @@ import { nextRunAt } from '../reports/schedule';
 type Draft = Omit<ModelUpdate, 'muid' | 'ts' | 'seq'>;
 
 /**
+ * The types that belong to a template when they have no asset (DESIGN.md §13: its 3D models and
+ * scenes, their files, hotspots and renderings): besides their own permission, writing one needs
+ * the template's edit permission.
+ */
+const TEMPLATE_PARTS: ReadonlySet<string> = new Set([
+  fileModel.type,
+  threedmodelModel.type,
+  sceneModel.type,
+  hotspotModel.type,
+  renderingModel.type,
+]);
+
+/**
  * Why a write naming its parent beside an asset that is not the parent's was refused (registry
  * `fromParent`: every copied attribute is an `asset_id`), in the texts the screens know.
  */
@@ -220,7 +233,13 @@ export class ModelTransaction {
 
   /** The writer may change what belongs to this asset (requireAsset: 404 unseen, 403 view only). */
   private mayChange(assetId: string | null): void {
-    if (this.def.asset === undefined || this.ofAccount(assetId)) return;
+    if (this.def.asset === undefined) return;
+    if (this.ofAccount(assetId)) {
+      // A template's 3D model, scene, their files and hotspots (no asset): who edits templates.
+      if (TEMPLATE_PARTS.has(this.def.type) && this.access?.editsTemplates === false)
+        throw forbidden();
+      return;
+    }
     this.checkAsset({ asset: assetId, edit: true });
   }
 
@@ -328,6 +347,7 @@ export class ModelTransaction {
     const parentId = parent.id;
     const sortKey = sortKeyOf(this.def, attributes);
     this.assets.set(modelId, assetId);
+    if (parent.type !== this.def.parentType) this.templates.set(modelId, parent.id);
     if (this.def.asset === 'self') await this.giveNewAsset(modelId);
     const drafts: Draft[] = [
       { action: 'updated', type: this.def.type, id: modelId, attributes },
@@ -376,10 +396,13 @@ export class ModelTransaction {
   private async copyModel(model: ThreedmodelAttributes): Promise<ModelUpdate[]> {
     if (model.copy_of === null) return [];
     const row = await this.models.find(this.accountId, threedmodelModel.type, model.copy_of);
-    if (row === undefined) throw invalidInput({ copy_of: [THREED_TEXTS.copyMissing] });
-    this.maySee(row.asset_id);
-    const original = JSON.parse(row.attributes) as ThreedmodelAttributes;
-    if (original.state !== 'ready') throw invalidInput({ copy_of: [THREED_TEXTS.copyNotReady] });
+    const original =
+      row === undefined ? undefined : (JSON.parse(row.attributes) as ThreedmodelAttributes);
+    // Only a template's model is copied (into an asset made from it): never another asset's,
+    // whose files would become the copy's owner's. Any other is told as missing.
+    if (row?.asset_id !== null || (original?.template_id ?? null) === null)
+      throw invalidInput({ copy_of: [THREED_TEXTS.copyMissing] });
+    if (original?.state !== 'ready') throw invalidInput({ copy_of: [THREED_TEXTS.copyNotReady] });
     const updates: ModelUpdate[] = [];
     const copies = new Map<string, string>();
     const copy = async (fileId: string): Promise<string> => {
@@ -815,10 +838,11 @@ export class ModelTransaction {
     for (const source of model.sources) {
       const row = await this.models.find(this.accountId, fileModel.type, source.file_id);
       const file = row === undefined ? undefined : (JSON.parse(row.attributes) as FileAttributes);
+      // Stored before templates had models, a file names no template (undefined).
       if (
         file === undefined ||
-        file.asset_id !== model.asset_id ||
-        file.template_id !== model.template_id ||
+        (file.asset_id ?? null) !== model.asset_id ||
+        (file.template_id ?? null) !== model.template_id ||
         file.kind !== 'model'
       )
         return { sources: [THREED_TEXTS.sourcesOfAsset] };
@@ -858,7 +882,12 @@ export class ModelTransaction {
       );
       const model =
         row === undefined ? undefined : (JSON.parse(row.attributes) as ThreedmodelAttributes);
-      if (model?.asset_id !== scene.asset_id || model.template_id !== scene.template_id)
+      // Stored before templates had models, a model names no template (undefined).
+      if (
+        model === undefined ||
+        (model.asset_id ?? null) !== scene.asset_id ||
+        (model.template_id ?? null) !== scene.template_id
+      )
         return { models: [SCENE_TEXTS.modelsOfAsset] };
     }
     return {};
@@ -1114,16 +1143,44 @@ export class ModelTransaction {
     return this.assetOfModel(subjectType, d.child_id ?? d.id);
   }
 
+  /** The templates of the models this write touched that sit under one (registry altParent). */
+  private readonly templates = new Map<string, string | null>();
+
+  /** The template a model sits under, when its type may sit under one (else null). */
+  private async templateOfModel(type: string, id: string): Promise<string | null> {
+    const alt = modelByType(type)?.altParent;
+    if (alt === undefined) return null;
+    const known = this.templates.get(id);
+    if (known !== undefined) return known;
+    const row = await this.models.find(this.accountId, type, id);
+    const value =
+      row === undefined ? null : (JSON.parse(row.attributes) as Record<string, unknown>)[alt.field];
+    const templateId = typeof value === 'string' ? value : null;
+    this.templates.set(id, templateId);
+    return templateId;
+  }
+
   /** Gives each draft the account's next seq and ts, and writes them to the log. */
   private async stamp(drafts: readonly Draft[]): Promise<ModelUpdate[]> {
     const assets = await Promise.all(drafts.map((d) => this.subjectAsset(d)));
-    return this.log.record(
-      this.accountId,
-      drafts.map((d, i) => {
-        const asset = assets[i];
-        return asset === null || asset === undefined ? d : { ...d, asset };
-      }),
-      this.now,
-    );
+    const placed: Draft[] = [];
+    for (const [i, d] of drafts.entries()) {
+      const asset = assets[i];
+      if (asset !== null && asset !== undefined) {
+        placed.push({ ...d, asset });
+        continue;
+      }
+      // A template's model names its template (access-decision.ts seesUpdate).
+      const subject =
+        d.child_type === undefined
+          ? { type: d.type, id: d.id }
+          : d.child_id === undefined
+            ? null
+            : { type: d.child_type, id: d.child_id };
+      const template =
+        subject === null ? null : await this.templateOfModel(subject.type, subject.id);
+      placed.push(template === null ? d : { ...d, template });
+    }
+    return this.log.record(this.accountId, placed, this.now);
   }
 }

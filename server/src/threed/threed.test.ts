@@ -9,11 +9,13 @@ import {
   THREED_TEXTS,
   uuidv7,
   type RenderingAttributes,
+  type RoleAdmin,
   type SyncedModel,
   type ThreedmodelAttributes,
 } from '@plant/shared-schema';
+import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { DEMO_USERS } from '../seed/demo';
-import { startTestServer, type TestServer } from '../testing/harness';
+import { dataOf, startTestServer, type TestServer } from '../testing/harness';
 import { sphereGlb, sphereGltfFolder, zipBomb, zipOf } from '../testing/model-files';
 import { cylinderStep } from '../testing/step-part';
 import { uploadModel, uploadModelFile } from '../testing/model-upload';
@@ -585,5 +587,82 @@ describe('a template’s 3D models and scenes, carried into an asset made from i
       expect(after.some((m) => m.id === id)).toBe(false);
     const glb = await download(copy.levels[0]?.file_id ?? '');
     expect(glb.byteLength).toBe(copy.levels[0]?.bytes);
+  });
+});
+
+describe('who changes a template’s 3D models and scenes', () => {
+  it('asks the template’s edit permission besides the 3D one, and copies only a template’s model', async () => {
+    const templateId = uuidv7();
+    const made = await s.call('POST', apiPaths.collection('templates'), {
+      token: admin,
+      json: { id: templateId, name: 'Guarded skid' },
+    });
+    expect(made.status, made.text).toBe(201);
+    // The technician gets a role for 3D models, without the templates' edit permission.
+    const role = dataOf<RoleAdmin>(
+      await s.call('POST', apiPaths.roles(), { token: admin, json: { name: 'Modeller' } }),
+    );
+    const grant = (permissions: string[]) =>
+      s.call('PUT', apiPaths.rolePermissions(role.id), { token: admin, json: { permissions } });
+    const modelling = ['scene::view', 'scene::create', 'scene::edit', 'asset::view', 'asset::edit'];
+    expect((await grant([...modelling, 'template::view'])).status).toBe(200);
+    const members = dataOf<{ id: string; email: string }[]>(
+      await s.call('GET', apiPaths.members(), { token: admin }),
+    );
+    const techId = members.find((m) => m.email === DEMO_USERS.tech)?.id ?? '';
+    expect(
+      (await s.call('PUT', apiPaths.memberRole(techId, role.id), { token: admin })).status,
+    ).toBe(200);
+    const modeller = await s.signIn(DEMO_USERS.tech);
+    const scene = () =>
+      s.call('POST', apiPaths.collection('scenes'), {
+        token: modeller,
+        json: { template_id: templateId, name: 'Skid' },
+      });
+    expect((await scene()).status).toBe(403);
+    await expect(
+      uploadModelFile(s, modeller, { template: templateId }, 'part.glb', await sphereGlb(6)),
+    ).rejects.toThrow(/403/);
+    // With it, the same writes are taken.
+    expect((await grant([...modelling, 'template::view', 'template::edit'])).status).toBe(200);
+    const allowed = await s.signIn(DEMO_USERS.tech);
+    expect((await scene()).status).toBe(201);
+    const partId = await uploadModelFile(
+      s,
+      allowed,
+      { template: templateId },
+      'part.glb',
+      await sphereGlb(6),
+    );
+
+    // The technician sees only some assets. A template's file reaches it (its updates name the
+    // template); a file's update logged before updates named their asset does not.
+    const row = await s.db
+      .selectFrom('models')
+      .select('account_id')
+      .where('id', '=', templateId)
+      .executeTakeFirstOrThrow();
+    await new ChangeLogRepository(s.db).record(
+      row.account_id,
+      [{ action: 'updated', type: 'file', id: uuidv7(), attributes: { name: 'Old manual.pdf' } }],
+      Date.now(),
+    );
+    const logs = (token: string) => s.call('GET', apiPaths.mqttlogs(0), { token });
+    const seenByModeller = await logs(allowed);
+    expect(seenByModeller.text).toContain(partId);
+    expect(seenByModeller.text).not.toContain('Old manual.pdf');
+    expect((await logs(admin)).text).toContain('Old manual.pdf');
+
+    // A copy's original is a template's model: an asset's is told as missing.
+    const assetModel = await uploadModel(s, admin, press, 'Not a template’s', {
+      'n.glb': await sphereGlb(6),
+    });
+    await expectReady(assetModel);
+    const stolen = await s.call('POST', apiPaths.collection('threedmodels'), {
+      token: admin,
+      json: { template_id: templateId, name: 'Copy', copy_of: assetModel },
+    });
+    expect(stolen.status).toBe(422);
+    expect(stolen.text).toContain(THREED_TEXTS.copyMissing);
   });
 });

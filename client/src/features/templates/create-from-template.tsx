@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Button, Modal, Text, TextInput } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
@@ -168,20 +168,53 @@ async function copyTemplateThreed(
 }
 
 /** A template's 3D models, scenes and hotspots from the local store, for who may make scenes. */
-function useTemplateThreed(templateId: string): TemplateThreed {
+function useTemplateThreed(templateId: string): {
+  readonly threed: TemplateThreed;
+  /** One reader per scene (a hook per scene), rendered with the form: they fill the hotspots. */
+  readonly readers: ReactNode;
+} {
   const can = useCan();
   const may = can('scene::create') && can('scene::view');
   const parent = { type: 'template', id: templateId } as const;
   const models = useLiveQuery(may ? { type: 'threedmodel', parent, limit: 200 } : null);
   const scenes = useLiveQuery(may ? { type: 'scene', parent, limit: 200 } : null);
-  const sceneIds = new Set((scenes?.items ?? []).map((s) => s.id));
-  // Only asked when the template has scenes: most have none.
-  const hotspots = useLiveQuery(may && sceneIds.size > 0 ? { type: 'hotspot', limit: 5000 } : null);
+  const [bySceneId, setBySceneId] = useState<
+    Readonly<Record<string, readonly LocalModel<'hotspot'>[]>>
+  >({});
+  const sceneItems = scenes?.items ?? [];
   return {
-    models: models?.items ?? [],
-    scenes: scenes?.items ?? [],
-    hotspots: (hotspots?.items ?? []).filter((h) => sceneIds.has(h.attributes.scene_id)),
+    threed: {
+      models: models?.items ?? [],
+      scenes: sceneItems,
+      hotspots: sceneItems.flatMap((s) => bySceneId[s.id] ?? []),
+    },
+    readers: sceneItems.map((s) => (
+      <SceneHotspots
+        key={s.id}
+        sceneId={s.id}
+        onRead={(items) => setBySceneId((known) => ({ ...known, [s.id]: items }))}
+      />
+    )),
   };
+}
+
+/** Reads one template scene's hotspots from the local store (renders nothing). */
+function SceneHotspots(props: {
+  readonly sceneId: string;
+  readonly onRead: (items: readonly LocalModel<'hotspot'>[]) => void;
+}) {
+  const read = useLiveQuery({
+    type: 'hotspot',
+    parent: { type: 'scene', id: props.sceneId },
+    limit: 1000,
+  });
+  const { onRead } = props;
+  useEffect(() => {
+    if (read !== undefined) onRead(read.items);
+    // onRead is made anew each render; the items are what changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [read]);
+  return null;
 }
 
 /** Whether the user may make assets with streams (what a template gives them). */
@@ -240,7 +273,7 @@ function CreateFromTemplateForm(props: {
   const dashboards = (boards?.items ?? []).filter(
     (d) => d.attributes.template_id === props.template.id,
   );
-  const threed = useTemplateThreed(props.template.id);
+  const { threed, readers } = useTemplateThreed(props.template.id);
   const groupTotal = groups.length;
   const streamTotal = streamCount(groups);
   const modelTotal = threed.models.filter((m) => m.attributes.state === 'ready').length;
@@ -286,6 +319,7 @@ function CreateFromTemplateForm(props: {
           />
         </Text>
       )}
+      {readers}
       {modelTotal === 0 && sceneTotal === 0 ? null : (
         <Suspense fallback={null}>
           <TemplateThreedNote models={modelTotal} scenes={sceneTotal} />

@@ -171,10 +171,10 @@ export function TemplateDetails({ model }: { readonly model: LocalModel<'templat
       <Suspense fallback={null}>
         <OwnDashboards assetId={null} templateId={model.id} />
       </Suspense>
-      {/* A template's 3D models and scenes are decided by the 3D permissions, as its dashboards by
-          theirs: carried into each asset made from it. */}
+      {/* A template's 3D models and scenes: changed by who edits the template (and may make 3D
+          models), carried into each asset made from it. */}
       <Suspense fallback={null}>
-        <TemplateModels owner={{ kind: 'template', id: model.id }} canEdit />
+        <TemplateModels owner={{ kind: 'template', id: model.id }} canEdit={canEdit} />
       </Suspense>
     </Stack>
   );

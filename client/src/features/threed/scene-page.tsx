@@ -42,6 +42,7 @@ import {
   sameOwner,
   SceneOwnerContext,
   templateStreamChoices,
+  useSceneOwner,
   type ThreedOwner,
 } from './owner';
 import { threedPaths } from './paths';
@@ -116,7 +117,9 @@ function SceneScreen(props: {
   const { scene } = props;
   const { name } = scene.attributes;
   const can = useCan();
-  const mayEdit = useMayEdit('scene', scene);
+  // A template's scene is changed by who may edit the template too (the server asks the same).
+  const ofTemplate = useSceneOwner()?.owner.kind === 'template';
+  const mayEdit = useMayEdit('scene', scene) && (!ofTemplate || can('template::edit'));
   const mayCreate = mayEdit && can('scene::create');
   const search: { hotspot?: unknown } = useSearch({ strict: false });
   const [mode, setMode] = useState<'view' | 'edit'>('view');
