@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
+import type { Document } from '@gltf-transform/core';
 import { THREED_LIMITS, THREED_TEXTS, type ThreedFormat } from '@plant/shared-schema';
-import { boundsOf, countTriangles, makeLevels, type MadeLevel } from './levels';
+import { boundsOf, countTriangles, fitTextures, makeLevels, type MadeLevel } from './levels';
 import { findModelFile, gltfIo, loadModel } from './load-model';
 import { thumbnailOf } from './thumbnail';
 import { ModelRefused } from './zip-unpack';
@@ -24,19 +26,26 @@ export interface ConvertLimits {
 }
 
 /**
- * The model read and checked, as the canonical GLB: the document it was read into is not kept
- * past this (a large model's document is several times its GLB; the levels read the GLB anew).
+ * The model read and checked, as the canonical GLB (its textures at most the high level's size:
+ * `fitTextures`) and the document it was read into. A GLB without textures is canonical as
+ * uploaded (glTF's metres, Y up): its bytes are kept, not written anew. The document goes to the
+ * first level, which takes it out of here; the other levels read the GLB anew.
  */
 async function canonicalOf(
   file: string,
   format: ThreedFormat,
   limits: ConvertLimits,
-): Promise<{ canonical: Uint8Array; bounds: Converted['bounds'] } | { refused: string }> {
-  const doc = await loadModel(file, format);
+): Promise<
+  { canonical: Uint8Array; bounds: Converted['bounds']; doc?: Document } | { refused: string }
+> {
+  const bytes = format === 'glb' ? new Uint8Array(await readFile(file)) : null;
+  const doc = bytes === null ? await loadModel(file, format) : await gltfIo().readBinary(bytes);
   const triangles = countTriangles(doc);
   if (triangles === 0) return { refused: THREED_TEXTS.loadFailed };
   if (triangles > limits.triangles) return { refused: THREED_TEXTS.tooManyTriangles };
-  return { canonical: await gltfIo().writeBinary(doc), bounds: boundsOf(doc) };
+  const fitted = await fitTextures(doc);
+  const canonical = bytes !== null && !fitted ? bytes : await gltfIo().writeBinary(doc);
+  return { canonical, bounds: boundsOf(doc), doc };
 }
 
 /** Processes the upload in `dir`; `progress` hears each step's share of the work done. */
@@ -52,7 +61,11 @@ export async function convert(
     if ('refused' in read) return read;
     const { canonical, bounds } = read;
     progress(0.3);
-    const levels = await makeLevels(canonical, (_quality, index) => progress(0.4 + 0.15 * index));
+    const levels = await makeLevels(
+      canonical,
+      (_quality, index) => progress(0.4 + 0.15 * index),
+      read,
+    );
     const low = levels.find((l) => l.quality === 'low') ?? levels[0];
     const thumbnail = await thumbnailOf(await gltfIo().readBinary(low?.glb ?? canonical));
     progress(0.9);

@@ -78,18 +78,37 @@ export function boundsOf(
 }
 
 /**
+ * Brings the document's textures down to the high level's size at most, once, before any level is
+ * made: each level then decodes these (a 4096 px texture decoded for each of three levels was
+ * most of a large model's peak memory). Answers whether there were textures.
+ */
+export async function fitTextures(doc: Document): Promise<boolean> {
+  if (doc.getRoot().listTextures().length === 0) return false;
+  const side = LEVEL_PLANS[0]?.texture ?? 2048;
+  await doc.transform(textureCompress({ encoder: sharp, resize: [side, side] }));
+  return true;
+}
+
+/**
  * Makes the three levels from the canonical model's GLB, one after another (each from a fresh
  * read: the transforms change the document they run on). `onLevel` hears each as it is done.
+ * `read.doc`: the canonical model as a document already (it was just read, its textures fitted
+ * by `fitTextures`): the first level is made of it, so a large model is parsed once less and its
+ * textures are not encoded twice; it is taken out of `read`, so that nothing holds it past its
+ * level.
  */
 export async function makeLevels(
   canonical: Uint8Array,
   onLevel: (quality: Quality, index: number) => void = () => undefined,
+  read: { doc?: Document } = {},
 ): Promise<MadeLevel[]> {
   await Promise.all([MeshoptEncoder.ready, MeshoptSimplifier.ready]);
   const io = gltfIo();
   const made: MadeLevel[] = [];
   for (const [index, plan] of LEVEL_PLANS.entries()) {
-    const doc = await io.readBinary(canonical);
+    const fitted = read.doc !== undefined;
+    const doc = read.doc ?? (await io.readBinary(canonical));
+    delete read.doc;
     await doc.transform(
       weld(),
       ...(plan.ratio < 1
@@ -97,7 +116,7 @@ export async function makeLevels(
         : []),
       dedup(),
       prune(),
-      ...(doc.getRoot().listTextures().length > 0
+      ...(doc.getRoot().listTextures().length > 0 && !(fitted && index === 0)
         ? [textureCompress({ encoder: sharp, resize: [plan.texture, plan.texture] })]
         : []),
       meshopt({ encoder: MeshoptEncoder, level: 'medium' }),
