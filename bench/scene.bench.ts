@@ -26,17 +26,26 @@ const ROUNDS = Number(process.env.BENCH_SCENE_ROUNDS ?? 8);
 const WARM_UP = 1;
 const SEGMENTS = Number(process.env.BENCH_SCENE_SEGMENTS ?? 300);
 
-/** Resolves with performance.now() once the viewer says its first frame was drawn. */
+/**
+ * Resolves with performance.now() once the viewer says its first frame was drawn: told by a
+ * MutationObserver as the attribute is set (a poll each animation frame came up to a frame late,
+ * and frames are slow while SwiftShader draws), with when the page, the viewer and its canvas
+ * appeared.
+ */
 const FIRST_FRAME = `new Promise((resolve) => {
   const seen = {};
   const check = () => {
     const viewer = document.querySelector('[data-testid="model-viewer"]');
     for (const [k, sel] of [['page', '[data-testid="scene-page"]'], ['viewer', '[data-testid="model-viewer"]'], ['canvas', '[data-testid="model-viewer"] canvas']])
       if (seen[k] === undefined && document.querySelector(sel) !== null) seen[k] = performance.now();
-    if (viewer !== null && viewer.getAttribute('data-drawn') === 'true') { window.__seen = seen; resolve(performance.now()); }
-    else requestAnimationFrame(check);
+    if (viewer === null || viewer.getAttribute('data-drawn') !== 'true') return false;
+    window.__seen = seen;
+    resolve(performance.now());
+    return true;
   };
-  check();
+  if (check()) return;
+  const watch = new MutationObserver(() => { if (check()) watch.disconnect(); });
+  watch.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-drawn', 'data-testid'] });
 })`;
 
 /** three's own page: the modules answered from node_modules on an origin of its own. */
@@ -170,7 +179,9 @@ export async function benchScene(): Promise<string[]> {
       const drawn = await page.evaluate<number>(FIRST_FRAME);
       if (r >= WARM_UP) opened.push(drawn - start);
       if (process.env.BENCH_SCENE_PHASES === '1') {
-        const seen = await page.evaluate<Record<string, number>>('window.__seen');
+        const seen = await page.evaluate<Record<string, number>>(
+          '(() => { const s = { ...window.__seen }; for (const [i, m] of performance.getEntriesByType("mark").entries()) s[m.name + "#" + i] = m.startTime; performance.clearMarks(); return s; })()',
+        );
         process.stdout.write(
           `phases: ${Object.entries(seen)
             .map(([k, v]) => `${k} ${ms(v - start)}`)

@@ -174,6 +174,9 @@ export function SceneViewer(props: SceneViewerProps) {
   const loading = states.some((s) => s === undefined);
   const failed = states.find((s) => s?.name === 'failed');
   const state = loading ? 'loading' : ready.length > 0 ? 'ready' : failed ? 'failed' : 'empty';
+  // Whether the canvas was made: it stays while another level loads (a quality change).
+  const [started, setStarted] = useState(false);
+  if (state === 'ready' && !started) setStarted(true);
   const nav =
     (props.activeModel ?? null) !== null || props.placements.length === 1 ? 'orbit' : 'free';
   const pointerDown = useRef<{ x: number; y: number } | null>(null);
@@ -226,12 +229,17 @@ export function SceneViewer(props: SceneViewerProps) {
           pointerDown.current = { x: e.clientX, y: e.clientY };
         }}
       >
-        {state === 'ready' || state === 'loading' ? (
+        {state === 'ready' || (state === 'loading' && started) ? (
           <>
-            {/* Made while the levels load: the context's start overlaps their reading. */}
+            {/* Made once the first levels are read, so that its first frame draws them (a canvas
+                made while they loaded drew an empty frame first, and the models' waited behind
+                it), and kept while another level loads. Measured at once: r3f's default waits
+                50 ms after the box's size is known (a debounce meant for scrolling; our events
+                read offsets, not the page's scroll). */}
             <Canvas
               key={contextKey}
               frameloop="demand"
+              resize={{ scroll: false, debounce: 0 }}
               dpr={[1, 2]}
               camera={{ fov: 45 }}
               aria-hidden
