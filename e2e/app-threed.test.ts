@@ -65,6 +65,18 @@ async function loseContext(page: Page): Promise<void> {
   });
 }
 
+/** Waits until the server has processed the 3D model. */
+async function processed(accountId: string, modelId: string): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (await e2e.serverModels(accountId, 'threedmodel')).find((m) => m.id === modelId)?.attributes
+          .state,
+      { timeout: 60_000 },
+    )
+    .toBe('ready');
+}
+
 async function pressId(accountId: string): Promise<string> {
   const press = (await e2e.serverModels(accountId, 'asset')).find(
     (a) => a.attributes.name === 'Press line 1',
@@ -179,14 +191,7 @@ describe('a scene with hotspots', () => {
     const modelId = await uploadModel(e2e.server, admin.token, gw.assetId, 'Tank', {
       'tank.glb': await sphereGlb(60),
     });
-    await expect
-      .poll(
-        async () =>
-          (await e2e.serverModels(admin.accountId, 'threedmodel')).find((m) => m.id === modelId)
-            ?.attributes.state,
-        { timeout: 60_000 },
-      )
-      .toBe('ready');
+    await processed(admin.accountId, modelId);
     const made = await e2e.server.call('POST', apiPaths.collection('scenes'), {
       token: admin.token,
       json: { asset_id: gw.assetId, name: 'Tank hall', models: [{ threedmodel_id: modelId }] },
@@ -314,14 +319,7 @@ describe('a template’s scene', () => {
     const modelId = await uploadModel(e2e.server, admin.token, { template: templateId }, 'Tank', {
       'tank.glb': await sphereGlb(50),
     });
-    await expect
-      .poll(
-        async () =>
-          (await e2e.serverModels(admin.accountId, 'threedmodel')).find((m) => m.id === modelId)
-            ?.attributes.state,
-        { timeout: 60_000 },
-      )
-      .toBe('ready');
+    await processed(admin.accountId, modelId);
     const scene = await call('scenes', {
       template_id: templateId,
       name: 'Skid hall',
