@@ -99,15 +99,11 @@ export class FileService {
     if (!can(session.ctx, permission)) throw forbidden();
     const attributes = fileAttributesSchema.parse(JSON.parse(row.attributes));
     // A template's file (its 3D model's) has no asset: who may edit templates uploads it.
-    const ofTemplate = row.asset_id === null && attributes.template_id !== null;
-    if (write && ofTemplate && !session.access.editsTemplates) throw forbidden();
-    if (
-      write &&
-      !ofTemplate &&
-      (row.asset_id === null || !session.access.editsAsset(row.asset_id))
-    ) {
-      throw forbidden();
-    }
+    const mayWrite =
+      row.asset_id !== null
+        ? session.access.editsAsset(row.asset_id)
+        : attributes.template_id !== null && session.access.editsTemplates;
+    if (write && !mayWrite) throw forbidden();
     return { accountId, id, attributes };
   }
 

@@ -192,7 +192,8 @@ export class AccessDecision {
   seesUpdate(update: ModelUpdate): boolean {
     const type = updateSubjectType(update);
     if (this.seesItself(type, update.child_id ?? update.id)) return true;
-    // A file's update logged before updates named their asset names neither asset nor template.
+    // A model that may sit under a template (`altParent`) whose update names neither asset nor
+    // template: logged before updates named their asset (a file's, then), for who sees all.
     const unplaced =
       update.asset === undefined &&
       update.template === undefined &&

@@ -21,6 +21,7 @@ import {
   type ModelUpdate,
   type SyncedModel,
   FILE_FIXED,
+  FILE_REQUIRED,
   PHOTO_NOT_OF_ASSET,
   fileModel,
   fileProblems,
@@ -833,7 +834,7 @@ export class ModelTransaction {
    */
   private async threedSources(model: ThreedmodelAttributes) {
     if (model.copy_of !== null) return {};
-    if (model.sources.length === 0) return { sources: [THREED_TEXTS.noSources] };
+    if (model.sources.length === 0) return { sources: [FILE_REQUIRED] };
     let bytes = 0;
     for (const source of model.sources) {
       const row = await this.models.find(this.accountId, fileModel.type, source.file_id);
@@ -904,10 +905,18 @@ export class ModelTransaction {
       const text = await this.offSurface(hotspot);
       if (text !== null) problems.point = [text];
     }
-    if (touched.has('metadata') && hotspot.asset_id === null) {
-      Object.assign(problems, await this.templateHotspotMetadata(hotspot));
-    } else if (touched.has('metadata')) {
+    if (touched.has('metadata')) {
+      // A template's scene's hotspot (no asset) names the template's streams by place.
+      const groups = hotspot.asset_id === null ? await this.templateGroupsOf(hotspot) : null;
       for (const entry of hotspot.metadata) {
+        if (groups !== null && entry.kind !== 'link') {
+          // Its streams by place and no files; texts and positions as on any hotspot.
+          const place = entry.kind === 'stream' ? templateStreamPlace(entry.datastream_id) : null;
+          const stream = place === null ? undefined : groups[place.group]?.streams[place.stream];
+          if (entry.kind === 'file' || (entry.kind === 'stream' && stream === undefined))
+            problems.metadata = [SCENE_TEXTS.metadataOfTemplate];
+          continue;
+        }
         const [type, id] =
           entry.kind === 'stream'
             ? ['datastream', entry.datastream_id]
@@ -935,11 +944,10 @@ export class ModelTransaction {
   }
 
   /**
-   * A template's scene's hotspot (no asset) names the template's streams by their place
-   * (`templateStreamKey`, bound to the new streams in each asset made from it) and no files;
-   * its links are checked as any hotspot's.
+   * The groups of the template whose scene the hotspot is on: its streams are named by their
+   * place (`templateStreamKey`, bound to the new streams in each asset made from it).
    */
-  private async templateHotspotMetadata(hotspot: HotspotAttributes) {
+  private async templateGroupsOf(hotspot: HotspotAttributes) {
     const sceneRow = await this.models.find(this.accountId, sceneModel.type, hotspot.scene_id);
     const templateId =
       sceneRow === undefined
@@ -949,28 +957,9 @@ export class ModelTransaction {
       templateId === null
         ? undefined
         : await this.models.find(this.accountId, 'template', templateId);
-    const groups =
-      templateRow === undefined
-        ? []
-        : (JSON.parse(templateRow.attributes) as TemplateAttributes).groups;
-    for (const entry of hotspot.metadata) {
-      if (entry.kind === 'file') return { metadata: [SCENE_TEXTS.metadataOfTemplate] };
-      if (entry.kind === 'stream') {
-        const place = templateStreamPlace(entry.datastream_id);
-        if (place === null || groups[place.group]?.streams[place.stream] === undefined)
-          return { metadata: [SCENE_TEXTS.metadataOfTemplate] };
-      }
-      if (entry.kind === 'link') {
-        const row = await this.models.find(this.accountId, entry.target, entry.id);
-        const seen =
-          row !== undefined &&
-          (row.asset_id === null ||
-            this.access === undefined ||
-            this.access.seesAsset(row.asset_id));
-        if (!seen) return { metadata: [SCENE_TEXTS.linkMissing] };
-      }
-    }
-    return {};
+    return templateRow === undefined
+      ? []
+      : (JSON.parse(templateRow.attributes) as TemplateAttributes).groups;
   }
 
   /** Why the hotspot's point is not on its model, or null when it is. */

@@ -95,11 +95,11 @@ export class ModelProcessor extends StateQueue {
     for (const source of model.sources) {
       const row = await this.rows.find(accountId, fileModel.type, source.file_id);
       const file = row === undefined ? undefined : (JSON.parse(row.attributes) as FileAttributes);
-      // Stored before templates had models, a model or file names no template (undefined).
+      // Stored before templates had models, a file names no template (undefined).
       if (
         file === undefined ||
-        (file.asset_id ?? null) !== (model.asset_id ?? null) ||
-        (file.template_id ?? null) !== (model.template_id ?? null)
+        (file.asset_id ?? null) !== model.asset_id ||
+        (file.template_id ?? null) !== model.template_id
       ) {
         await this.fail(accountId, id, THREED_TEXTS.sourceMissing);
         return;

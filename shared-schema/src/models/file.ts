@@ -165,7 +165,7 @@ export const fileModel = {
   sortField: 'name',
   serverFields: ['state', 'thumbnail'],
   fixed: ['asset_id', 'template_id', 'kind', 'type', 'size', 'sha256'],
-  // A template's files (no asset) are decided by the type's permissions alone.
+  // A template's files (no asset): the type's permissions and `template::edit` decide (server).
   asset: 'asset_id',
   assetOptional: true,
 } as const satisfies ModelDefinition<'file', typeof fileAttributesSchema>;

@@ -77,7 +77,7 @@ export const sceneModel = {
   permissions: ownPermissions('scene'),
   sortField: 'name',
   fixed: ['asset_id', 'template_id'],
-  // A template's scenes (no asset) are decided by the type's permissions alone.
+  // A template's scenes (no asset): the type's permissions and `template::edit` decide (server).
   asset: 'asset_id',
   assetOptional: true,
 } as const satisfies ModelDefinition<'scene', typeof sceneAttributesSchema>;
@@ -161,7 +161,7 @@ export const hotspotModel = {
   permissions: ownPermissions('scene'),
   sortField: 'name',
   fixed: ['scene_id'],
-  // A template's scene's hotspots (no asset) are decided by the type's permissions alone.
+  // A template's scene's hotspots: the type's permissions and `template::edit` (server).
   asset: 'asset_id',
   assetOptional: true,
 } as const satisfies ModelDefinition<'hotspot', typeof hotspotAttributesSchema>;

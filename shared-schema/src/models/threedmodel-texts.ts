@@ -22,7 +22,6 @@ export const THREED_TEXTS = {
   badPath: 'A file path of the model is not valid.',
   /** A model, a scene or a file names its asset or its template (DESIGN.md §13), not both. */
   oneOwner: 'It belongs to an asset or to a template: name one of them.',
-  noSources: 'Please upload a file',
   /** A copy's original (a template's model, for an asset made from the template). */
   copyMissing: 'The 3D model to copy does not exist.',
   copyNotReady: 'The 3D model to copy is not processed yet.',

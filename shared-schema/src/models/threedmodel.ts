@@ -117,7 +117,7 @@ export const threedmodelModel = {
   serverFields: ['state', 'progress', 'reason', 'format', 'levels', 'bounds', 'thumbnail_file_id'],
   // A model made anew is uploaded anew: its files are what it is.
   fixed: ['asset_id', 'template_id', 'copy_of', 'sources'],
-  // A template's models (no asset) are decided by the type's permissions alone.
+  // A template's models (no asset): the type's permissions and `template::edit` decide (server).
   asset: 'asset_id',
   assetOptional: true,
 } as const satisfies ModelDefinition<'threedmodel', typeof threedmodelAttributesSchema>;

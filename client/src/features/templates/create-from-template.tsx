@@ -1,4 +1,12 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useState,
+  type Dispatch,
+  type ReactNode,
+  type SetStateAction,
+} from 'react';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Button, Modal, Text, TextInput } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
@@ -189,11 +197,7 @@ function useTemplateThreed(templateId: string): {
       hotspots: sceneItems.flatMap((s) => bySceneId[s.id] ?? []),
     },
     readers: sceneItems.map((s) => (
-      <SceneHotspots
-        key={s.id}
-        sceneId={s.id}
-        onRead={(items) => setBySceneId((known) => ({ ...known, [s.id]: items }))}
-      />
+      <SceneHotspots key={s.id} sceneId={s.id} onRead={setBySceneId} />
     )),
   };
 }
@@ -201,19 +205,19 @@ function useTemplateThreed(templateId: string): {
 /** Reads one template scene's hotspots from the local store (renders nothing). */
 function SceneHotspots(props: {
   readonly sceneId: string;
-  readonly onRead: (items: readonly LocalModel<'hotspot'>[]) => void;
+  readonly onRead: Dispatch<
+    SetStateAction<Readonly<Record<string, readonly LocalModel<'hotspot'>[]>>>
+  >;
 }) {
+  const { sceneId, onRead } = props;
   const read = useLiveQuery({
     type: 'hotspot',
-    parent: { type: 'scene', id: props.sceneId },
+    parent: { type: 'scene', id: sceneId },
     limit: 1000,
   });
-  const { onRead } = props;
   useEffect(() => {
-    if (read !== undefined) onRead(read.items);
-    // onRead is made anew each render; the items are what changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [read]);
+    if (read !== undefined) onRead((known) => ({ ...known, [sceneId]: read.items }));
+  }, [read, sceneId, onRead]);
   return null;
 }
 

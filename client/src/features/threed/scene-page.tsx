@@ -1,5 +1,5 @@
 import './catalogues';
-import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -75,7 +75,6 @@ export function ScenePage(props: { readonly of?: ThreedOwner['kind'] }) {
   // Read beside the scene (its owner is the route's), not after it: one worker round trip less
   // before the viewer starts.
   const models = useLiveQuery({ type: 'threedmodel', parent: ownerParent(owner), limit: 200 });
-  const template = useLiveModel('template', owner.kind === 'template' ? id : '');
   if (state.name === 'loading') return <Loader role="status" aria-label={t`Loading the scene…`} />;
   if (state.name !== 'found' || !sameOwner(ownerOf(state.model.attributes), owner)) {
     return (
@@ -90,17 +89,39 @@ export function ScenePage(props: { readonly of?: ThreedOwner['kind'] }) {
       </EmptyState>
     );
   }
-  const groups = template.name === 'found' ? template.model.attributes.groups : [];
-  return (
-    <SceneOwnerContext.Provider
-      value={{
-        owner,
-        templateStreams: new Map(templateStreamChoices(groups).map((c) => [c.value, c.label])),
-      }}
-    >
-      <SceneScreen scene={state.model} models={models?.items} />
-    </SceneOwnerContext.Provider>
+  const screen = <SceneScreen scene={state.model} models={models?.items} />;
+  return owner.kind === 'template' ? (
+    <TemplateSceneOwner id={id}>{screen}</TemplateSceneOwner>
+  ) : (
+    <AssetSceneOwner id={id}>{screen}</AssetSceneOwner>
   );
+}
+
+const NO_STREAMS: ReadonlyMap<string, string> = new Map();
+
+/** The parts of an asset's scene learn its owner. */
+function AssetSceneOwner(props: { readonly id: string; readonly children: ReactNode }) {
+  const { id } = props;
+  const value = useMemo(
+    () => ({ owner: { kind: 'asset', id } as const, templateStreams: NO_STREAMS }),
+    [id],
+  );
+  return <SceneOwnerContext.Provider value={value}>{props.children}</SceneOwnerContext.Provider>;
+}
+
+/** The parts of a template's scene learn its owner and the template's streams by key. */
+function TemplateSceneOwner(props: { readonly id: string; readonly children: ReactNode }) {
+  const { id } = props;
+  const template = useLiveModel('template', id);
+  const groups = template.name === 'found' ? template.model.attributes.groups : undefined;
+  const value = useMemo(
+    () => ({
+      owner: { kind: 'template', id } as const,
+      templateStreams: new Map(templateStreamChoices(groups ?? []).map((c) => [c.value, c.label])),
+    }),
+    [id, groups],
+  );
+  return <SceneOwnerContext.Provider value={value}>{props.children}</SceneOwnerContext.Provider>;
 }
 
 /** /app/templates/{id}/scene/{sceneid}: a template's scene. */
