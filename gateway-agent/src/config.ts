@@ -112,6 +112,42 @@ function readConfigFile(file: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+const OPTIONS = {
+  server: { type: 'string' },
+  gateway: { type: 'string' },
+  key: { type: 'string' },
+  data: { type: 'string' },
+  'log-level': { type: 'string' },
+  'buffer-max-points': { type: 'string' },
+  'batch-points': { type: 'string' },
+  config: { type: 'string' },
+} as const;
+
+/**
+ * A gateway key is base64url, so one in 64 begins with a dash: `--key -Xy…` would be refused by
+ * parseArgs as ambiguous. Every option here takes a value, so the word after one is its value
+ * unless it is itself one of our options: such pairs become `--key=-Xy…`.
+ */
+function joinDashValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    if (
+      name !== undefined &&
+      Object.hasOwn(OPTIONS, name) &&
+      next !== undefined &&
+      next.startsWith('-') &&
+      !(next.startsWith('--') && Object.hasOwn(OPTIONS, next.slice(2).split('=')[0]!))
+    ) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /**
  * From the command line (`--server --gateway --key`, or `--config file.json` with the same keys,
  * snake_case), with GATEWAY_* environment variables as fallbacks (GATEWAY_SERVER, GATEWAY_ID,
@@ -125,20 +161,7 @@ export function parseAgentConfig(
 ): AgentConfig {
   let args;
   try {
-    args = parseArgs({
-      args: [...argv],
-      options: {
-        server: { type: 'string' },
-        gateway: { type: 'string' },
-        key: { type: 'string' },
-        data: { type: 'string' },
-        'log-level': { type: 'string' },
-        'buffer-max-points': { type: 'string' },
-        'batch-points': { type: 'string' },
-        config: { type: 'string' },
-      },
-      strict: true,
-    }).values;
+    args = parseArgs({ args: joinDashValues(argv), options: OPTIONS, strict: true }).values;
   } catch (err) {
     throw new AgentConfigError([err instanceof Error ? err.message : String(err)]);
   }
