@@ -21,6 +21,7 @@ import * as textByteOrder from './20261128000500-text-byte-order';
 import * as alarmDeliveryRate from './20261129000100-alarm-delivery-rate';
 import * as invitationRevoke from './20261129000200-invitation-revoke';
 import * as reportRuns from './20261129003100-report-runs';
+import * as articleSearch from './20261130000100-article-search';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '20261129000100-alarm-delivery-rate': alarmDeliveryRate,
   '20261129000200-invitation-revoke': invitationRevoke,
   '20261129003100-report-runs': reportRuns,
+  '20261130000100-article-search': articleSearch,
 };

@@ -45,6 +45,9 @@ export const apiPaths = {
   accountAlarmHistory: () => 'alarm-history',
   /** The active account's alarm settings (AlarmSettings): GET, PUT. */
   alarmSettings: () => 'account/alarm-settings',
+  /** The help centre's search over published articles (DESIGN.md §14; helpcenter::view). */
+  articleSearch: (q: string, lang: string) =>
+    `articles/search?q=${encodeURIComponent(q)}&lang=${encodeURIComponent(lang)}`,
   /** Sends a report now (POST; report::edit): answers the run (ReportRun). */
   reportSend: (reportId: string) => `reports/${seg(reportId)}/send`,
   /** A report's runs, newest first (ReportRun[]). */

@@ -424,7 +424,30 @@ export interface ReportRunsTable {
   finished_at: number | null;
 }
 
+/** One published article text, as the help centre's search reads it (migration 20261130000100). */
+export interface ArticleSearchTable {
+  text_id: string;
+  account_id: string;
+  article_id: string;
+  number: number | null;
+  lang: string;
+  title: string;
+  body: string;
+  /** The folded words (shared-schema help/fold.ts `indexedText`). */
+  terms: string;
+}
+
+/** SQLite only: the FTS5 table the triggers keep equal to article_search. */
+export interface ArticleFtsTable {
+  text_id: string;
+  account_id: string;
+  terms: string;
+  rank: number;
+}
+
 export interface Database {
+  article_search: ArticleSearchTable;
+  article_fts: ArticleFtsTable;
   report_runs: ReportRunsTable;
   alarm_states: AlarmStatesTable;
   alarm_events: AlarmEventsTable;

@@ -10,6 +10,7 @@ import type { ReportService } from '../reports/report.service';
 import { accountAdminRoutes } from './account-admin';
 import { alarmRecipientRoutes } from './alarm-recipients';
 import { alarmRoutes } from './alarms';
+import { articleRoutes } from './articles';
 import { authRoutes } from './auth';
 import { clientReportRoutes } from './client-reports';
 import { fileRoutes } from './files';
@@ -62,6 +63,7 @@ export const API_ROUTE_MODULES: readonly ApiRouteModule[] = [
   ({ services, values }) => gatewayRoutes(services, values),
   ({ services, values }) => valueRoutes(services, values),
   ({ services, files }) => fileRoutes(services, files),
+  ({ services }) => articleRoutes(services),
   ({ alarmRecipients }) =>
     alarmRecipients === undefined ? null : alarmRecipientRoutes(alarmRecipients),
   ({ services }) => alarmRoutes(services),

@@ -15,6 +15,7 @@ import { ModelRepository } from '../repositories/model.repository';
 import { seedDemoModels, type DemoGateway } from './demo-models';
 import { seedDemoSmartphone } from './demo-smartphone';
 import { seedDemoScene } from './demo-scene';
+import { seedDemoHelp } from './demo-help';
 import type { BlobStore } from '../files/blob-store';
 
 /** The demo sign-ins, listed in README.md. Every one has this password. */
@@ -198,6 +199,8 @@ export async function seedDemo(
       assetModel.type,
       Object.keys(assetModel.attributes.shape).filter((f) => !TECHNICIAN_HIDDEN.includes(f)),
     );
+    // The help centre's articles (issue 33 item 8), before the alarms that link one of them.
+    await seedDemoHelp(trx, clock, root.id);
     await seedDemoAlarms(trx, clock, root.id, rootMachines, ids.admin);
     await seedDemoDashboard(trx, clock, root.id, rootMachines);
     // After the demo dashboards: the weekly report mails "Plant overview" (issue 31 item 6).

@@ -25,10 +25,12 @@ import { SyncService } from './sync.service';
 import { SessionService } from './session.service';
 import { UserService } from './user.service';
 import { AlarmService } from '../alarms/alarm.service';
+import { ArticleService } from '../help/article.service';
 
 export interface Services {
   readonly auth: AuthService;
   readonly alarms: AlarmService;
+  readonly articles: ArticleService;
   readonly sessions: SessionService;
   readonly users: UserService;
   readonly accounts: AccountService;
@@ -86,6 +88,7 @@ export function createServices(deps: ServiceDeps): Services {
   return {
     auth,
     alarms: new AlarmService(db),
+    articles: new ArticleService(db),
     sessions: new SessionService(db, clock, auth, users),
     users,
     accounts: new AccountService(db),

@@ -48,6 +48,9 @@ import {
   renderingModel,
   RENDERING_LIMITS,
   sceneModel,
+  articleModel,
+  articleTextModel,
+  type ArticleTextAttributes,
   SCENE_TEXTS,
   surfaceTolerance,
   type HotspotAttributes,
@@ -71,6 +74,13 @@ import { acknowledgeIn, standDownIn, type Acknowledged } from '../alarms/acknowl
 import { AlarmRepository } from '../repositories/alarm.repository';
 import { reportWriteProblems } from '../reports/report-rules';
 import { nextRunAt } from '../reports/schedule';
+import {
+  HELP_TYPES,
+  helpProblems,
+  indexArticleText,
+  nextArticleNumber,
+  unindexArticleTexts,
+} from '../help/article-rules';
 
 type Draft = Omit<ModelUpdate, 'muid' | 'ts' | 'seq'>;
 
@@ -224,6 +234,13 @@ export class ModelTransaction {
     refuseHiddenFields(this.access, this.def, given);
   }
 
+  /** A help model's writer and time (serverFields `changed_by`, `changed_at`). */
+  private stampWriter(attributes: Record<string, unknown>): void {
+    if (!this.asServer || attributes.changed_by === undefined)
+      attributes.changed_by = this.access?.userId ?? null;
+    attributes.changed_at = this.now;
+  }
+
   /** Every per-asset need this write passed, in order (kept with its mutation id). */
   readonly needs: AssetNeed[] = [];
 
@@ -322,6 +339,12 @@ export class ModelTransaction {
       this.def.type === threedmodelModel.type
         ? await this.copyModel(attributes as ThreedmodelAttributes)
         : [];
+    if (HELP_TYPES.has(this.def.type)) {
+      // An article's number is the next free one; who wrote a help model and when, the server's.
+      if (this.def.type === articleModel.type && attributes.number === null)
+        attributes.number = await nextArticleNumber(this.trx, this.accountId);
+      this.stampWriter(attributes);
+    }
     await this.check(attributes, Object.keys(attributes), modelId);
     // A report's next time is the server's (a schedule in its time zone, or an interval).
     if (this.def.type === reportModel.type && !this.asServer)
@@ -382,6 +405,13 @@ export class ModelTransaction {
     };
     await this.models.insert(this.accountId, row);
     await this.keepSecrets(modelId);
+    if (this.def.type === articleTextModel.type)
+      await indexArticleText(
+        this.trx,
+        this.accountId,
+        modelId,
+        attributes as ArticleTextAttributes,
+      );
     return {
       model: toSyncedModel({ ...row, account_id: this.accountId }),
       updates: [...copied, ...updates],
@@ -492,6 +522,11 @@ export class ModelTransaction {
       const next = nextRunAt(after as ReportAttributes, this.now);
       if (next !== after.next_at) after.next_at = changed.next_at = next;
     }
+    if (HELP_TYPES.has(this.def.type)) {
+      this.stampWriter(after);
+      changed.changed_by = after.changed_by;
+      changed.changed_at = after.changed_at;
+    }
     // Only what this write changes is checked: a reference that went stale under another
     // model's delete must not block edits of unrelated fields.
     await this.check(after, Object.keys(changed), id);
@@ -540,6 +575,8 @@ export class ModelTransaction {
       asset_id: assetId,
     };
     await this.models.update(this.accountId, id, changes);
+    if (this.def.type === articleTextModel.type)
+      await indexArticleText(this.trx, this.accountId, id, after as ArticleTextAttributes);
     updates.push(...(await this.passDown(existing, changed)));
     return { model: toSyncedModel({ ...existing, ...changes }), updates };
   }
@@ -584,6 +621,8 @@ export class ModelTransaction {
       if (row.type === connectionModel.type) await this.secrets.remove(this.accountId, row.id);
       if (row.type === alarmModel.type)
         await new AlarmRepository(this.trx).forget(this.accountId, [row.id]);
+      if (row.type === articleTextModel.type)
+        await unindexArticleTexts(this.trx, this.accountId, [row.id]);
     }
     // The roles that had the asset changed too: their synced models follow.
     updates.push(...(await this.logRoles(rolesLosing)));
@@ -793,6 +832,17 @@ export class ModelTransaction {
       Object.assign(problems, await this.tagProblems(attributes, selfId));
     }
     if (this.def.type === 'alarm') Object.assign(problems, await this.alarmChecks(attributes));
+    if (HELP_TYPES.has(this.def.type)) {
+      const help = await helpProblems(
+        this.trx,
+        this.accountId,
+        this.def.type,
+        attributes,
+        touched,
+        selfId,
+      );
+      Object.assign(problems, help);
+    }
     if (this.def.type === reportModel.type) {
       const report = attributes as ReportAttributes;
       Object.assign(problems, await reportWriteProblems(this.trx, this.accountId, report, touched));

@@ -25,7 +25,6 @@ export const PERMISSION_AREAS: readonly { readonly area: string; readonly names:
   { area: 'accounts', names: ['account::view', 'account::edit'] },
   { area: 'users', names: ['user::view', 'user::edit'] },
   { area: 'roles', names: [ROLE_EDIT_PERMISSION] },
-  { area: 'helpcenter', names: ['helpcenter::view'] },
   { area: 'security', names: ['security-insights::view'] },
 ];
 

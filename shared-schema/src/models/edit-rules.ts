@@ -32,6 +32,9 @@ export const EDIT_RULES = {
   scene: { update: 'scene::edit', asset: 'asset_id', assetOptional: true },
   hotspot: { update: 'scene::edit', asset: 'asset_id', assetOptional: true },
   rendering: { update: 'scene::edit', asset: 'asset_id', assetOptional: true },
+  article: { update: 'helpcenter::edit', asset: null },
+  article_text: { update: 'helpcenter::edit', asset: null },
+  article_draft: { update: 'helpcenter::edit', asset: null },
 } as const satisfies Record<ModelType, EditRule>;
 
 /** A type's edit rule; `assetOptional`: without an asset, the model is the account's. */

@@ -11,6 +11,7 @@ import { dashboardModel } from './dashboard';
 import { reportModel } from './report';
 import { threedmodelModel } from './threedmodel';
 import { hotspotModel, renderingModel, sceneModel } from './scene';
+import { articleDraftModel, articleModel, articleTextModel } from './article';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -43,6 +44,9 @@ export const MODELS = [
   sceneModel,
   hotspotModel,
   renderingModel,
+  articleModel,
+  articleTextModel,
+  articleDraftModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];

@@ -6,6 +6,7 @@ import {
   alarmRecipientPaths,
 } from '../../api/alarm-recipients';
 import { alarmEventSchema, alarmHistoryQuerySchema } from '../../api/alarms';
+import { articleSearchAnswerSchema, articleSearchQuerySchema } from '../../api/articles';
 import {
   gatewayCredentialListSchema,
   gatewayCredentialsMadeSchema,
@@ -227,6 +228,17 @@ export const DATA_ROUTES: readonly ApiRoute[] = [
     summary: "The active account's alarm history (of one asset with `asset_id`), newest first.",
     query: alarmHistoryQuerySchema,
     response: data(alarmHistoryPageSchema),
+  },
+  // --- Help centre -----------------------------------------------------------------------------
+  {
+    method: 'GET',
+    path: '/articles/search',
+    access: needs('insights:read'),
+    tag: 'Help centre',
+    summary:
+      'Published articles whose words start with every word of `q` (ß as ss, umlauts as their plain spellings), best first.',
+    query: articleSearchQuerySchema,
+    response: articleSearchAnswerSchema,
   },
   {
     method: 'GET',

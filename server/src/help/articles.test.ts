@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, type ArticleSearchHit, type SyncedModel } from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { roleId } from '../testing/access';
+import { DEMO_TAG_TABLE_ARTICLE } from '../seed/demo-help';
+import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+
+/*
+ * The help centre on the server (issue 33): articles as three models (the reader's article, the
+ * published texts, the authors' drafts), the numbers, the sanitiser at write time and the
+ * database's full-text search, against the demo's articles.
+ */
+let s: TestServer;
+let admin = '';
+let tech = '';
+
+beforeAll(async () => {
+  s = await startTestServer();
+  admin = await s.signIn(DEMO_USERS.admin);
+  tech = await s.signIn(DEMO_USERS.tech);
+});
+afterAll(() => s.close());
+
+const search = (token: string, q: string, lang = 'en') =>
+  s.call('GET', apiPaths.articleSearch(q, lang), { token });
+const found = async (token: string, q: string, lang = 'en') => {
+  const answer = await search(token, q, lang);
+  expect(answer.status).toBe(200);
+  return dataOf<ArticleSearchHit[]>(answer);
+};
+const create = (collection: string, json: unknown, token = admin) =>
+  s.call('POST', apiPaths.collection(collection), { token, json });
+
+describe('help centre articles', () => {
+  it('finds the demo articles by their words, ß as ss and umlauts as their plain spellings', async () => {
+    const street = await found(tech, 'Strasse', 'de');
+    expect(street.map((h) => h.title)).toEqual(['Anlieferung von der Straßenseite']);
+    expect(street[0]?.snippet).toContain('Straßenseite');
+    expect((await found(tech, 'Straße', 'de')).map((h) => h.number)).toEqual([103]);
+    expect((await found(tech, 'Oelwechsel', 'de')).map((h) => h.number)).toEqual([102]);
+
+    // Article 136 in the reader's language: the German text for a German reader.
+    const de = await found(tech, 'variablentabelle export', 'de');
+    expect(de).toEqual([
+      expect.objectContaining({
+        number: DEMO_TAG_TABLE_ARTICLE,
+        lang: 'de',
+        title: 'Variablentabelle aus dem TIA Portal exportieren',
+      }),
+    ]);
+    const en = await found(tech, 'tag table', 'en');
+    expect(en.map((h) => [h.number, h.lang])).toEqual([[DEMO_TAG_TABLE_ARTICLE, 'en']]);
+    // A word found in both languages answers once, in the reader's.
+    const both = await found(tech, 'TIA Portal', 'de');
+    expect(both.map((h) => [h.number, h.lang])).toEqual([[DEMO_TAG_TABLE_ARTICLE, 'de']]);
+  });
+
+  it('numbers new articles, publishes only with a text, one text per language', async () => {
+    const made = await create('articles', { number: 5, tags: ['Pump'], languages: ['en'] });
+    expect(made.status).toBe(201);
+    const article = dataOf<SyncedModel>(made);
+    // The client's number is ignored: the next free one is the server's.
+    expect(article.attributes.number).toBe(DEMO_TAG_TABLE_ARTICLE + 1);
+    expect(article.attributes.state).toBe('draft');
+    const publish = () =>
+      s.call('PUT', apiPaths.model('articles', article.id), {
+        token: admin,
+        json: { state: 'published' },
+      });
+    const early = await publish();
+    expect(early.status).toBe(422);
+    expect(JSON.stringify(early.json)).toContain('Please fill in at least one translation');
+
+    const noTitle = await create('article_texts', {
+      article_id: article.id,
+      lang: 'en',
+      title: '',
+    });
+    expect(JSON.stringify(noTitle.json)).toContain('Title is required');
+    const text = await create('article_texts', {
+      article_id: article.id,
+      lang: 'en',
+      title: 'Pump seal',
+      content: {
+        time: 1,
+        version: '2.27.0',
+        blocks: [{ type: 'paragraph', data: { text: 'Replace the pump seal yearly.' } }],
+      },
+    });
+    expect(text.status).toBe(201);
+    expect(dataOf<SyncedModel>(text).attributes.changed_by).not.toBeNull();
+    const twice = await create('article_texts', {
+      article_id: article.id,
+      lang: 'en',
+      title: 'Again',
+    });
+    expect(twice.status).toBe(422);
+    expect((await publish()).status).toBe(200);
+    expect((await found(tech, 'pump seal')).map((h) => h.number)).toEqual([
+      DEMO_TAG_TABLE_ARTICLE + 1,
+    ]);
+
+    // Unpublished (its text deleted, the article a draft again): no longer found.
+    expect(
+      (
+        await s.call('DELETE', apiPaths.model('article_texts', dataOf<SyncedModel>(text).id), {
+          token: admin,
+        })
+      ).status,
+    ).toBe(200);
+    expect(await found(tech, 'pump seal')).toEqual([]);
+  });
+
+  it('readers get articles and published texts, never drafts, and may not write', async () => {
+    const readers = await s.snapshot(tech);
+    const types = (models: readonly SyncedModel[]) => new Set(models.map((m) => m.type));
+    expect(types(readers).has('article')).toBe(true);
+    expect(types(readers).has('article_text')).toBe(true);
+    expect(types(readers).has('article_draft')).toBe(false);
+    expect(types(await s.snapshot(admin)).has('article_draft')).toBe(true);
+    const refused = await create('articles', { languages: ['en'] }, tech);
+    expect(refused.status).toBe(403);
+  });
+
+  it('stores hostile content sanitised: no script, no handler, no javascript: or data: link', async () => {
+    const article = dataOf<SyncedModel>(await create('articles', { languages: ['en'] }));
+    const hostile = await create('article_drafts', {
+      article_id: article.id,
+      lang: 'en',
+      title: 'Hostile <script>alert(1)</script>',
+      content: {
+        time: 1,
+        version: '2.27.0',
+        blocks: [
+          {
+            type: 'paragraph',
+            data: {
+              text: '<script>alert(1)</script><img src=x onerror=alert(2)>Hi <a href="javascript:alert(3)">there</a> <a href="data:text/html,x">data</a>',
+            },
+          },
+          {
+            type: 'image',
+            data: { file: { url: 'javascript:alert(4)' }, caption: '<svg onload=alert(5)>' },
+          },
+          { type: 'raw', data: { html: '<iframe src="javascript:alert(6)">' } },
+          {
+            type: 'list',
+            data: { style: 'unordered', items: ['<a href=" jAvAsCrIpT:alert(7)">x</a>'] },
+          },
+        ],
+      },
+    });
+    expect(hostile.status).toBe(201);
+    const stored = (await s.snapshot(admin)).find((m) => m.id === dataOf<SyncedModel>(hostile).id);
+    const json = JSON.stringify(stored?.attributes.content);
+    expect(json).not.toMatch(/javascript:|data:text|<script|onerror|onload|<img|<svg|<iframe/i);
+    expect(json).toContain('Hi there data');
+  });
+  it('needs 3 characters and helpcenter::view (last: it takes the technician’s)', async () => {
+    const short = await search(tech, 'ab');
+    expect(short.status).toBe(422);
+    expect(JSON.stringify(short.json)).toContain('Search needs at least 3 characters');
+    // Without helpcenter::view (taken from the technician's role): refused.
+    const technician = await roleId(s.db, (await s.demoAccountIds()).root, 'technician');
+    await s.db
+      .deleteFrom('permissions')
+      .where('role_id', '=', technician)
+      .where('name', '=', 'helpcenter::view')
+      .execute();
+    await expect.poll(async () => (await search(tech, 'Strasse')).status).toBe(403);
+  });
+});

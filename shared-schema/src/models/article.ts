@@ -1,0 +1,325 @@
+import { z } from 'zod';
+import { idField } from '../api/fields';
+import { LANGUAGES, type Language } from '../constants';
+import { withinJsonBounds } from '../api/json-value';
+import { inlineText, parseInline, sanitizeInline } from '../help/inline';
+import type { ModelDefinition } from './registry-types';
+import { viewEditPermissions } from './model-permissions';
+
+/**
+ * The help centre (DESIGN.md §14, issue 33). An article is three kinds of model, so that a reader
+ * never receives what is not published:
+ *
+ * - `article`: the numbered entry every reader syncs (helpcenter::view): its number (links like
+ *   `help/136`), state, tags, categories, its languages in the order they were written.
+ * - `article_text`: one language of a PUBLISHED article (title and Editor.js document), under the
+ *   article; readers sync these. Publishing writes them, unpublishing deletes them.
+ * - `article_draft`: one language as its authors are writing it, under the article; only who may
+ *   edit the help centre (helpcenter::edit) syncs these.
+ *
+ * One language per model keeps each write within the 64 KiB a request may carry.
+ */
+
+export const ARTICLE_TEXTS = {
+  titleRequired: 'Title is required',
+  oneTranslation: 'Please fill in at least one translation',
+  languageTwice: 'This article has a text in this language already.',
+  tooManyBlocks: 'An article may have at most 600 blocks per language.',
+  listTooDeep: 'A list may nest at most 8 levels and hold at most 2,000 items.',
+  blockInvalid: 'This block is not a valid Editor.js 2.27 block.',
+  documentInvalid: 'The content must be an Editor.js document: { time, blocks, version }.',
+} as const;
+
+export const ARTICLE_STATES = ['draft', 'published'] as const;
+export type ArticleState = (typeof ARTICLE_STATES)[number];
+
+export const ARTICLE_MAX_BLOCKS = 600;
+export const LIST_MAX_DEPTH = 8;
+export const LIST_MAX_ITEMS = 2000;
+const INLINE_MAX = 20_000;
+
+export interface ArticleListItem {
+  readonly content: string;
+  readonly items: readonly ArticleListItem[];
+}
+
+/** The blocks we write and read; others are kept as they came and shown as a quiet placeholder. */
+export type ArticleBlock =
+  | { readonly id: string; readonly type: 'paragraph'; readonly data: { readonly text: string } }
+  | {
+      readonly id: string;
+      readonly type: 'header';
+      readonly data: { readonly text: string; readonly level: number };
+    }
+  | {
+      readonly id: string;
+      readonly type: 'list';
+      readonly data: {
+        readonly style: 'ordered' | 'unordered';
+        readonly items: readonly ArticleListItem[];
+      };
+    }
+  | {
+      readonly id: string;
+      readonly type: 'image';
+      readonly data: {
+        /** The picture: a `file` model of the help centre (uploaded through the file path). */
+        readonly file: { readonly file_id: string | null; readonly url: string | null };
+        readonly caption: string;
+        readonly withBorder: boolean;
+        readonly stretched: boolean;
+        readonly withBackground: boolean;
+      };
+    }
+  | { readonly id: string; readonly type: 'unknown'; readonly data: { readonly type: string } };
+
+/** An Editor.js 2.27 document as stored: `{ time, blocks, version }`. */
+export interface ArticleDocument {
+  readonly time: number;
+  readonly blocks: readonly ArticleBlock[];
+  readonly version: string;
+}
+
+export const EMPTY_DOCUMENT: ArticleDocument = { time: 0, blocks: [], version: '2.27.0' };
+
+type Problem = { readonly problem: string };
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function inline(v: unknown): string | Problem {
+  if (v === undefined || v === null) return '';
+  if (typeof v !== 'string') return { problem: ARTICLE_TEXTS.blockInvalid };
+  if (v.length > INLINE_MAX) return { problem: ARTICLE_TEXTS.blockInvalid };
+  return sanitizeInline(v);
+}
+
+/**
+ * A list's items (Editor.js list 1.x: strings; 2.x: `{ content, items }`), walked without
+ * recursion so that a hostile depth cannot exhaust the stack; deeper than LIST_MAX_DEPTH or more
+ * than LIST_MAX_ITEMS in all is refused.
+ */
+function listItems(raw: unknown): ArticleListItem[] | Problem {
+  if (!Array.isArray(raw)) return { problem: ARTICLE_TEXTS.blockInvalid };
+  const top: ArticleListItem[] = [];
+  const work: { items: readonly unknown[]; into: ArticleListItem[]; depth: number }[] = [
+    { items: raw, into: top, depth: 1 },
+  ];
+  let count = 0;
+  while (work.length > 0) {
+    const { items, into, depth } = work.pop()!;
+    if (depth > LIST_MAX_DEPTH) return { problem: ARTICLE_TEXTS.listTooDeep };
+    for (const item of items) {
+      if (++count > LIST_MAX_ITEMS) return { problem: ARTICLE_TEXTS.listTooDeep };
+      const content = inline(isRecord(item) ? item.content : item);
+      if (typeof content !== 'string') return content;
+      const children: ArticleListItem[] = [];
+      into.push({ content, items: children });
+      if (isRecord(item) && item.items !== undefined) {
+        if (!Array.isArray(item.items)) return { problem: ARTICLE_TEXTS.blockInvalid };
+        if (item.items.length > 0)
+          work.push({ items: item.items, into: children, depth: depth + 1 });
+      }
+    }
+  }
+  return top;
+}
+
+function block(raw: unknown, index: number): ArticleBlock | Problem {
+  if (!isRecord(raw) || typeof raw.type !== 'string' || raw.type.length > 40)
+    return { problem: ARTICLE_TEXTS.blockInvalid };
+  const id =
+    typeof raw.id === 'string' && /^[A-Za-z0-9_-]{1,40}$/.test(raw.id) ? raw.id : `b${index}`;
+  const data = isRecord(raw.data) ? raw.data : {};
+  switch (raw.type) {
+    case 'paragraph': {
+      const text = inline(data.text);
+      return typeof text === 'string' ? { id, type: 'paragraph', data: { text } } : text;
+    }
+    case 'header': {
+      const text = inline(data.text);
+      const level = typeof data.level === 'number' ? Math.round(data.level) : 2;
+      if (typeof text !== 'string') return text;
+      return { id, type: 'header', data: { text, level: Math.min(6, Math.max(1, level)) } };
+    }
+    case 'list': {
+      const items = listItems(data.items);
+      if (!Array.isArray(items)) return items;
+      return {
+        id,
+        type: 'list',
+        data: { style: data.style === 'ordered' ? 'ordered' : 'unordered', items },
+      };
+    }
+    case 'image': {
+      const file = isRecord(data.file) ? data.file : {};
+      const fileId = idField.safeParse(file.file_id);
+      const caption = inline(data.caption);
+      if (typeof caption !== 'string') return caption;
+      // Only a file of ours is shown; a URL is kept only when it is a plain http(s) one.
+      const url =
+        typeof file.url === 'string' && /^https?:\/\/[^\s"'<>]{1,2000}$/i.test(file.url)
+          ? file.url
+          : null;
+      return {
+        id,
+        type: 'image',
+        data: {
+          file: { file_id: fileId.success ? fileId.data : null, url },
+          caption,
+          withBorder: data.withBorder === true,
+          stretched: data.stretched === true,
+          withBackground: data.withBackground === true,
+        },
+      };
+    }
+    default:
+      // Kept by its type only: nothing of an unknown block is ever shown.
+      return { id, type: 'unknown', data: { type: raw.type } };
+  }
+}
+
+/**
+ * Any value as a stored document, or the problem with it: blocks checked one by one, every
+ * inline text through the allowlist (sanitizeInline), unknown blocks reduced to their type.
+ */
+export function normalizeDocument(raw: unknown): ArticleDocument | Problem {
+  if (!isRecord(raw) || !Array.isArray(raw.blocks))
+    return { problem: ARTICLE_TEXTS.documentInvalid };
+  if (raw.blocks.length > ARTICLE_MAX_BLOCKS) return { problem: ARTICLE_TEXTS.tooManyBlocks };
+  const blocks: ArticleBlock[] = [];
+  for (const [index, item] of raw.blocks.entries()) {
+    const normal = block(item, index);
+    if ('problem' in normal) return normal;
+    blocks.push(normal);
+  }
+  const time = typeof raw.time === 'number' && Number.isFinite(raw.time) ? Math.round(raw.time) : 0;
+  const version =
+    typeof raw.version === 'string' && /^[0-9.a-z-]{1,20}$/i.test(raw.version)
+      ? raw.version
+      : '2.27.0';
+  return { time, blocks, version };
+}
+
+/** The document field: any JSON in, the normalised document out (or the problem, as an issue). */
+export const articleDocumentField = z
+  .unknown()
+  .refine((v) => withinJsonBounds(v, 40, 50_000), ARTICLE_TEXTS.documentInvalid)
+  .transform((value, ctx): ArticleDocument => {
+    const normal = normalizeDocument(value);
+    if ('problem' in normal) {
+      ctx.addIssue({ code: 'custom', message: normal.problem });
+      return z.NEVER;
+    }
+    return normal;
+  });
+
+const languageField = z.enum(LANGUAGES);
+
+const wordList = (max: number) =>
+  z
+    .array(z.string().trim().min(1).max(40))
+    .max(max)
+    .default([])
+    .transform((l) => [...new Set(l)]);
+
+export const articleAttributesSchema = z.object({
+  /** The number of links like help/136: the server's, the next free one in the account. */
+  number: z.number().int().positive().nullable().default(null),
+  state: z.enum(ARTICLE_STATES).default('draft'),
+  tags: wordList(20),
+  categories: wordList(10),
+  /** The languages written, the first the one it was written in (the reader's fallback). */
+  languages: z
+    .array(languageField)
+    .max(LANGUAGES.length)
+    .default([])
+    .transform((l) => [...new Set(l)]),
+  changed_by: z.string().nullable().default(null),
+  changed_at: z.number().int().nullable().default(null),
+});
+export type ArticleAttributes = z.output<typeof articleAttributesSchema>;
+
+export const articleModel = {
+  type: 'article',
+  collection: 'articles',
+  parentType: 'account',
+  attributes: articleAttributesSchema,
+  permissions: viewEditPermissions('helpcenter::view', 'helpcenter::edit'),
+  sortField: 'number',
+  serverFields: ['number', 'changed_by', 'changed_at'],
+} as const satisfies ModelDefinition<'article', typeof articleAttributesSchema>;
+
+const textAttributes = z.object({
+  article_id: idField,
+  lang: languageField,
+  title: z
+    .string({ error: ARTICLE_TEXTS.titleRequired })
+    .trim()
+    .min(1, ARTICLE_TEXTS.titleRequired)
+    .max(200, 'The title may not be longer than 200 characters'),
+  content: articleDocumentField.default(EMPTY_DOCUMENT),
+  changed_by: z.string().nullable().default(null),
+  changed_at: z.number().int().nullable().default(null),
+});
+export type ArticleTextAttributes = z.output<typeof textAttributes>;
+
+export const articleTextModel = {
+  type: 'article_text',
+  collection: 'article_texts',
+  parentType: 'article',
+  parentField: 'article_id',
+  attributes: textAttributes,
+  refs: { article_id: 'article' },
+  permissions: viewEditPermissions('helpcenter::view', 'helpcenter::edit'),
+  sortField: 'lang',
+  fixed: ['article_id', 'lang'],
+  serverFields: ['changed_by', 'changed_at'],
+} as const satisfies ModelDefinition<'article_text', typeof textAttributes>;
+
+export const articleDraftModel = {
+  type: 'article_draft',
+  collection: 'article_drafts',
+  parentType: 'article',
+  parentField: 'article_id',
+  attributes: textAttributes,
+  refs: { article_id: 'article' },
+  permissions: viewEditPermissions('helpcenter::edit', 'helpcenter::edit'),
+  sortField: 'lang',
+  fixed: ['article_id', 'lang'],
+  serverFields: ['changed_by', 'changed_at'],
+} as const satisfies ModelDefinition<'article_draft', typeof textAttributes>;
+
+/**
+ * The language a reader is shown: theirs (Plain reads English), else the article's first written
+ * language that has a text, else any; `fallback` says it is not the reader's.
+ */
+export function readerLanguage(
+  wanted: Language,
+  written: readonly Language[],
+  available: readonly Language[],
+): { readonly lang: Language; readonly fallback: boolean } | undefined {
+  const own: Language = wanted === 'plain' && !available.includes('plain') ? 'en' : wanted;
+  if (available.includes(own)) return { lang: own, fallback: false };
+  const first = written.find((l) => available.includes(l)) ?? available[0];
+  return first === undefined ? undefined : { lang: first, fallback: true };
+}
+
+/** A document's words without markup, block by block (search, snippets, the worker's index). */
+export function documentText(doc: ArticleDocument): string {
+  const lines: string[] = [];
+  const text = (html: string) => inlineText(parseInline(html));
+  for (const b of doc.blocks) {
+    if (b.type === 'paragraph' || b.type === 'header') lines.push(text(b.data.text));
+    else if (b.type === 'image') lines.push(text(b.data.caption));
+    else if (b.type === 'list') {
+      const work = [...b.data.items];
+      while (work.length > 0) {
+        const item = work.shift()!;
+        lines.push(text(item.content));
+        work.unshift(...item.items);
+      }
+    }
+  }
+  return lines.filter((l) => l.length > 0).join('\n');
+}
