@@ -766,6 +766,9 @@ describe('reads: mqttlogs, snapshot, graph', () => {
         'template',
         // And dashboard::view (the demo's Plant overview).
         'dashboard',
+        // And helpcenter::view: the published articles, never their drafts.
+        'article',
+        'article_text',
       ]),
     );
     // With user::view (supervisor), every member of the account is a read model.

@@ -91,8 +91,8 @@ function escapeAttribute(text: string): string {
  * `java\tscript:` is `javascript:`). Anything else: undefined.
  */
 export function safeHref(raw: string): string | undefined {
-  // eslint-disable-next-line no-control-regex
   const cleaned = decodeEntities(raw).replace(
+    // eslint-disable-next-line no-control-regex
     /[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\ufeff]/g,
     '',
   );

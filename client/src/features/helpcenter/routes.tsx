@@ -1,19 +1,52 @@
 import { msg } from '@lingui/core/macro';
+import { createRoute, redirect } from '@tanstack/react-router';
 import { ROUTE_REQUIREMENTS } from '@plant/shared-schema';
 import { area, type AreaDefinition } from '../../routes/area-routes';
-import { helpCenterPath } from './helpcenter-paths';
+import type { RouterContext } from '../../routes/guards';
+import { lazyPage } from '../../routes/lazy';
+import { languageAtom } from '../../state/preferences';
+import { helpArticlePath, helpCenterPath, helpLanguage } from './helpcenter-paths';
 
-/** The help center (a later issue builds it): one help center in one language. */
+const HelpCenterPage = lazyPage(() => import('./helpcenter-page'), 'HelpCenterPage');
+const ArticlePage = lazyPage(() => import('./article-page'), 'ArticlePage');
+
+/**
+ * The help centre (issue 33): one help centre in one language, its articles by number, and
+ * `help/{number}` (the links articles, alarms and hotspots carry) opening one in the user's
+ * language.
+ */
 export const helpcenterArea: AreaDefinition = {
   app: (app) => [
     area(app, 'helpcenter/$helpcenterid/$helpcenterlang', msg`Help center`, {
       requirement: ROUTE_REQUIREMENTS.helpcenter,
+      component: () => <HelpCenterPage />,
+      children: (parent) => [
+        createRoute({
+          getParentRoute: () => parent,
+          path: '$number',
+          staticData: { title: msg`Article` },
+          component: () => <ArticlePage />,
+        }),
+      ],
+    }),
+    createRoute({
+      getParentRoute: () => app,
+      path: 'help/$number',
+      beforeLoad: ({ context, params }: { context: RouterContext; params: { number: string } }) => {
+        const language = helpLanguage(context.store.get(languageAtom));
+        const number = Number(params.number);
+        throw redirect({
+          to:
+            Number.isInteger(number) && number > 0
+              ? helpArticlePath(language, number)
+              : helpCenterPath(language),
+        });
+      },
     }),
   ],
   menu: [
     {
       group: 'service',
-      placeholder: true,
       position: 30,
       entry: ({ language }) => ({
         key: 'helpcenter',

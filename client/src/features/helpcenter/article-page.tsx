@@ -1,0 +1,99 @@
+import './catalogues';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Alert, Anchor, Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Link, useParams } from '@tanstack/react-router';
+import { EmptyState } from '../../components/empty-state';
+import { Name } from '../../components/name';
+import { ArticleContent } from './article-content';
+import { useHelpEntries } from './help-data';
+import { HELP_CENTER_ID } from './helpcenter-paths';
+import { useRouteLanguage } from './route-language';
+import { HELP_LANGUAGE_NAMES } from './language-names';
+import classes from './article-content.module.css';
+
+/**
+ * /app/helpcenter/{id}/{lang}/{number}: one article, read from the store (offline too), in the
+ * reader's language or, told so, in the first language it was written in. Printing gives the
+ * article alone (the shell is not printed).
+ */
+export function ArticlePage() {
+  const { t, i18n } = useLingui();
+  const lang = useRouteLanguage();
+  const { number = '' }: { number?: string } = useParams({ strict: false });
+  const entries = useHelpEntries(lang);
+  const back = `/app/helpcenter/${HELP_CENTER_ID}/${lang}`;
+  if (entries === undefined)
+    return (
+      <Stack gap="sm" aria-busy>
+        <Skeleton height={36} width="60%" />
+        <Skeleton height={120} />
+      </Stack>
+    );
+  const entry = entries.find((e) => String(e.article.attributes.number) === number);
+  if (entry === undefined || entry.text === undefined)
+    return (
+      <Stack gap="md">
+        <EmptyState title={<Trans>Article not found</Trans>}>
+          <Text size="sm" c="dimmed">
+            <Trans>It may not be published, or not be on this device yet.</Trans>
+          </Text>
+        </EmptyState>
+        <Anchor component={Link} to={back}>
+          <Trans>All articles</Trans>
+        </Anchor>
+      </Stack>
+    );
+  const text = entry.text;
+  const changed = text.attributes.changed_at;
+  return (
+    <Stack gap="md" component="article" data-testid="article-page" data-lang={text.attributes.lang}>
+      <Group justify="space-between" className={classes.noPrint}>
+        <Anchor component={Link} to={back}>
+          <Trans>All articles</Trans>
+        </Anchor>
+        <Button variant="default" size="xs" onClick={() => window.print()}>
+          <Trans>Print</Trans>
+        </Button>
+      </Group>
+      <Group gap="xs" align="baseline">
+        <Title order={1} lang={text.attributes.lang === 'plain' ? 'en' : text.attributes.lang}>
+          <Name>{text.attributes.title}</Name>
+        </Title>
+        <Text c="dimmed">#{entry.article.attributes.number}</Text>
+        {entry.draft ? (
+          <Badge variant="light" color="gray">
+            <Trans>Draft</Trans>
+          </Badge>
+        ) : null}
+      </Group>
+      {entry.fallback ? (
+        <Alert
+          color="blue"
+          variant="light"
+          data-testid="article-fallback"
+          className={classes.noPrint}
+        >
+          <Trans>
+            This article is not available in {HELP_LANGUAGE_NAMES[lang]}: it is shown in{' '}
+            {HELP_LANGUAGE_NAMES[text.attributes.lang]}.
+          </Trans>
+        </Alert>
+      ) : null}
+      <div lang={text.attributes.lang === 'plain' ? 'en' : text.attributes.lang}>
+        <ArticleContent content={text.attributes.content} lang={lang} />
+      </div>
+      <Group gap="xs">
+        {entry.article.attributes.tags.map((tag) => (
+          <Badge key={tag} size="sm" variant="dot">
+            <Name>{tag}</Name>
+          </Badge>
+        ))}
+      </Group>
+      {changed === null ? null : (
+        <Text size="xs" c="dimmed">
+          {t`Changed on ${i18n.date(new Date(changed), { dateStyle: 'medium', timeStyle: 'short' })}`}
+        </Text>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,22 @@
+import type { Language } from '@plant/shared-schema';
+
+/** Each content language by its own name (an endonym is never translated). */
+export const HELP_LANGUAGE_NAMES: Record<Language, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  pt: 'Português',
+  ru: 'Русский',
+  plain: 'Plain',
+};
+
+export const HELP_LANGUAGES = [
+  'en',
+  'de',
+  'pt',
+  'ru',
+  'plain',
+] as const satisfies readonly Language[];
+
+export function isHelpLanguage(value: string): value is Language {
+  return (HELP_LANGUAGES as readonly string[]).includes(value);
+}

@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { apiPaths, type SyncedModel } from '@plant/shared-schema';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { DEMO_TAG_TABLE_ARTICLE } from '../server/src/seed/demo-help';
+import { dataOf } from '../server/src/testing/harness';
+import { E2e } from './support/fixture';
+
+/*
+ * Issue 33, the reader: `help/136` opens article 136 in the reader's language; a German reader
+ * finds 'Straße' by 'Strasse' online (the server's index) and offline (the store); a language
+ * the article lacks shows its first one and says so; drafts never reach a reader; stored hostile
+ * content is neither run nor shown as markup, on screen or in print.
+ */
+let e2e: E2e;
+
+beforeAll(async () => {
+  e2e = await E2e.start(inject('clientDist'));
+});
+afterAll(() => e2e.close());
+
+/** What the article on the page holds that a reader must never get: markup that runs. */
+const dangerous = (page: Page) =>
+  page.getByTestId('article-page').evaluate((root) => {
+    const bad: string[] = [];
+    for (const el of root.querySelectorAll('*')) {
+      const tag = el.tagName.toLowerCase();
+      if (
+        ['script', 'iframe', 'object', 'embed', 'svg', 'style', 'img'].includes(tag) &&
+        !(tag === 'img' && (el as HTMLImageElement).src.startsWith('blob:'))
+      )
+        bad.push(tag);
+      for (const attr of el.getAttributeNames())
+        if (attr.startsWith('on') || attr === 'srcdoc') bad.push(`${tag}[${attr}]`);
+      const href = el.getAttribute('href');
+      if (href !== null && !/^(https?:|mailto:|\/app\/)/.test(href)) bad.push(`href ${href}`);
+    }
+    return bad;
+  });
+
+describe('help centre: the reader', () => {
+  it('help/136 opens article 136; a German reader finds Straße by Strasse online and offline; fallbacks are told', async () => {
+    const tab = await e2e.signedInApp(DEMO_USERS.tech, `/app/help/${DEMO_TAG_TABLE_ARTICLE}`);
+    const { page } = tab;
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await tab.waitForPath(new RegExp(`^/app/helpcenter/default/en/${DEMO_TAG_TABLE_ARTICLE}$`));
+    const article = page.getByTestId('article-page');
+    await expect
+      .poll(() => article.getByRole('heading', { level: 1 }).textContent())
+      .toBe('Exporting a tag table from TIA Portal');
+    await expect.poll(() => article.getByRole('listitem').count()).toBe(4);
+    await expect.poll(() => article.locator('b').first().textContent()).toBe('S7 controller');
+    expect(await page.getByTestId('article-fallback').count()).toBe(0);
+
+    // Portuguese: not written in it, shown in German (its first language), and told so.
+    await tab.navigateInApp(`/app/helpcenter/default/pt/${DEMO_TAG_TABLE_ARTICLE}`);
+    await expect
+      .poll(() => page.getByTestId('article-fallback').textContent())
+      .toMatch(/Português.*Deutsch/);
+    expect(await article.getAttribute('data-lang')).toBe('de');
+
+    // The German list and the search by the plain spelling: the server's index.
+    await tab.navigateInApp('/app/helpcenter/default/de');
+    const rows = page.getByTestId('help-row');
+    await expect.poll(() => rows.count()).toBe(5);
+    await expect
+      .poll(() => rows.allTextContents())
+      .toContainEqual(expect.stringContaining('Variablentabelle aus dem TIA Portal exportieren'));
+    const search = page.getByLabel('Search articles');
+    await search.fill('St');
+    await expect.poll(() => page.getByText('Search needs at least 3 characters').count()).toBe(1);
+    await search.fill('Strasse');
+    const results = page.getByTestId('help-results');
+    await expect.poll(() => results.getAttribute('data-offline')).toBe('false');
+    await expect
+      .poll(() => page.getByTestId('help-hit').allTextContents())
+      .toEqual([expect.stringContaining('Anlieferung von der Straßenseite')]);
+    expect(await page.getByTestId('help-hit').locator('mark').first().textContent()).toBe('Straße');
+
+    // Offline: the same search over the articles in the browser's store.
+    e2e.offline();
+    try {
+      await search.fill('');
+      await search.fill('Strasse');
+      await expect.poll(() => results.getAttribute('data-offline')).toBe('true');
+      await expect
+        .poll(() => page.getByTestId('help-hit').allTextContents())
+        .toEqual([expect.stringContaining('Anlieferung von der Straßenseite')]);
+      await search.fill('Oelwechsel');
+      await expect
+        .poll(() => page.getByTestId('help-hit').allTextContents())
+        .toEqual([expect.stringContaining('Ölwechsel an der Presse')]);
+      // An article opens offline, from the store.
+      await page.getByRole('link', { name: 'Ölwechsel an der Presse' }).click();
+      await expect
+        .poll(() => article.getByRole('heading', { level: 1 }).textContent())
+        .toBe('Ölwechsel an der Presse');
+    } finally {
+      e2e.online();
+    }
+  });
+
+  it('drafts stay with the authors; stored hostile content is neither run nor shown as markup, on screen or in print', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const create = async (collection: string, json: unknown) => {
+      const answer = await e2e.server.call('POST', apiPaths.collection(collection), {
+        token: admin.token,
+        json,
+      });
+      expect(answer.status).toBe(201);
+      return dataOf<SyncedModel>(answer);
+    };
+    // A draft: an article with only an authors' text.
+    const draft = await create('articles', { languages: ['en'], tags: ['Secret'] });
+    await create('article_drafts', { article_id: draft.id, lang: 'en', title: 'Unreleased pump' });
+    // A published article whose stored text is then made hostile behind the server's back (a
+    // database restored from elsewhere): the reader's renderer must hold on its own.
+    const hostile = await create('articles', { languages: ['en'] });
+    const text = await create('article_texts', {
+      article_id: hostile.id,
+      lang: 'en',
+      title: 'Hostile',
+      content: { time: 1, version: '2.27.0', blocks: [{ type: 'paragraph', data: { text: 'x' } }] },
+    });
+    const published = await e2e.server.call('PUT', apiPaths.model('articles', hostile.id), {
+      token: admin.token,
+      json: { state: 'published' },
+    });
+    expect(published.status).toBe(200);
+    let deep: unknown[] = [{ content: 'bottom', items: [] }];
+    for (let d = 0; d < 40; d++) deep = [{ content: `level ${d}`, items: deep }];
+    const stored = {
+      article_id: hostile.id,
+      lang: 'en',
+      title: 'Hostile <img src=x onerror=alert(1)>',
+      changed_by: null,
+      changed_at: null,
+      content: {
+        time: 1,
+        version: '2.27.0',
+        blocks: [
+          {
+            id: 'p',
+            type: 'paragraph',
+            data: {
+              text: 'Hello <script>alert(1)</script><img src=x onerror="alert(2)"><a href="javascript:alert(3)">js</a> <a href="data:text/html,<script>alert(4)</script>">data</a> <svg onload=alert(5)></svg><b onclick="alert(6)">bold</b> <a href="https://example.com">ok</a>',
+            },
+          },
+          { id: 'r', type: 'raw', data: { html: '<iframe srcdoc="<script>alert(7)</script>">' } },
+          {
+            id: 'i',
+            type: 'image',
+            data: {
+              file: { url: 'data:image/svg+xml,<svg onload=alert(8)>' },
+              caption: '<a href=" java&#9;script:alert(9)">caption</a>',
+            },
+          },
+          { id: 'l', type: 'list', data: { style: 'unordered', items: deep } },
+        ],
+      },
+    };
+    await e2e.server.db
+      .updateTable('models')
+      .set({ attributes: JSON.stringify(stored) })
+      .where('id', '=', text.id)
+      .execute();
+
+    const tab = await e2e.signedInApp(DEMO_USERS.tech, '/app/helpcenter/default/en');
+    const { page } = tab;
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    const rows = page.getByTestId('help-row');
+    await expect
+      .poll(() => rows.allTextContents())
+      .toContainEqual(expect.stringContaining('Hostile'));
+    expect((await rows.allTextContents()).join()).not.toContain('Unreleased pump');
+
+    const number = (hostile.attributes.number as number).toString();
+    await tab.navigateInApp(`/app/helpcenter/default/en/${number}`);
+    const article = page.getByTestId('article-page');
+    await expect.poll(() => article.getByText('Hello').count()).toBeGreaterThan(0);
+    // Markup in a title is text; bad markup is dropped, an unknown block and the list deeper
+    // than 8 levels show as quiet notes.
+    expect(await article.getByRole('heading', { level: 1 }).textContent()).toBe(
+      'Hostile <img src=x onerror=alert(1)>',
+    );
+    expect(await page.getByTestId('article-unknown-block').count()).toBe(2);
+    expect(await article.locator('b').textContent()).toBe('bold');
+    expect(await dangerous(page)).toEqual([]);
+    for (const media of ['print', 'screen'] as const) {
+      await page.emulateMedia({ media });
+      expect(await dangerous(page)).toEqual([]);
+    }
+    // Printed: the article alone, without the app's menu and header.
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('.mantine-AppShell-navbar').isVisible()).toBe(false);
+    expect(await article.isVisible()).toBe(true);
+    await page.emulateMedia({ media: 'screen' });
+    expect(dialogs).toEqual([]);
+  });
+});
