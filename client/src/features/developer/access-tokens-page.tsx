@@ -1,3 +1,4 @@
+import './catalogues';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from '@tanstack/react-router';

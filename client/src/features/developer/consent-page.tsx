@@ -1,3 +1,4 @@
+import './catalogues';
 import { useEffect, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
