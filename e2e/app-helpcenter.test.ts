@@ -201,4 +201,93 @@ describe('help centre: the reader', () => {
     await page.emulateMedia({ media: 'screen' });
     expect(dialogs).toEqual([]);
   });
+
+  it('an author writes an article offline, reloads, publishes offline: it lands once and readers find it', async () => {
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/helpcenter/default/en');
+    const { page } = tab;
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.getByTestId('help-row').first().waitFor();
+    const accountId = (await e2e.session(DEMO_USERS.admin)).accountId;
+    const before = (await e2e.serverModels(accountId, 'article')).length;
+
+    e2e.offline();
+    try {
+      await page.getByTestId('article-new').click();
+      await tab.waitForPath(/^\/app\/helpcenter\/default\/en\/edit\//);
+      const editor = page.getByTestId('article-editor');
+      // Nothing written: publishing asks for a translation.
+      await editor.getByTestId('article-publish').click();
+      await expect
+        .poll(() => page.getByTestId('publish-problem').textContent())
+        .toBe('Please fill in at least one translation');
+
+      // German words without a title: the title is asked for, on the German tab.
+      await page.getByTestId('article-tab-de').click();
+      await page.locator('[data-testid=block-editor] .ce-paragraph').first().click();
+      await page.keyboard.type('Dichtung prüfen.');
+      await expect
+        .poll(() => page.getByTestId('draft-state').textContent())
+        .toMatch(/Kept on this device/);
+      await editor.getByTestId('article-publish').click();
+      await expect
+        .poll(() => page.getByTestId('publish-problem').textContent())
+        .toBe('Title is required (Deutsch)');
+
+      await page.getByTestId('article-title').fill('Pumpendichtung');
+      await page.getByTestId('article-tab-en').click();
+      await page.getByTestId('article-title').fill('Offline pump guide');
+      await page.locator('[data-testid=block-editor] .ce-paragraph').first().click();
+      await page.keyboard.type('Check the seal weekly.');
+      await expect
+        .poll(() => page.getByTestId('draft-state').textContent())
+        .toMatch(/Kept on this device/);
+
+      // A reload while offline: the work is in the worker's store, not in the page.
+      const path = tab.path();
+      await page.reload();
+      await tab.waitForPath(new RegExp(`^${path}$`));
+      await expect
+        .poll(() => page.getByTestId('article-title').inputValue())
+        .toBe('Offline pump guide');
+      await expect
+        .poll(() => page.locator('[data-testid=block-editor] .ce-paragraph').first().textContent())
+        .toBe('Check the seal weekly.');
+      await editor.getByTestId('article-publish').click();
+      await expect.poll(() => page.getByTestId('publish-problem').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('article-pending').count()).toBe(1);
+    } finally {
+      e2e.online();
+    }
+
+    // Back online: one article, its two texts, published once; a reader finds it.
+    await expect
+      .poll(async () => (await e2e.serverModels(accountId, 'article')).length, { timeout: 60_000 })
+      .toBe(before + 1);
+    const made = (await e2e.serverModels(accountId, 'article')).filter(
+      (a) =>
+        a.attributes.state === 'published' &&
+        (a.attributes.languages as string[]).includes('de') &&
+        a.attributes.number !== null,
+    );
+    await expect
+      .poll(async () =>
+        (await e2e.serverModels(accountId, 'article_text'))
+          .map((x) => x.attributes.title)
+          .filter((title) => title === 'Offline pump guide' || title === 'Pumpendichtung')
+          .sort(),
+      )
+      .toEqual(['Offline pump guide', 'Pumpendichtung']);
+    await expect.poll(() => page.getByTestId('article-pending').count()).toBe(0);
+    expect(made.length).toBeGreaterThan(0);
+    const tech = await e2e.session(DEMO_USERS.tech);
+    await expect
+      .poll(async () =>
+        dataOf<{ title: string }[]>(
+          await e2e.server.call('GET', apiPaths.articleSearch('pump guide', 'en'), {
+            token: tech.token,
+          }),
+        ).map((h) => h.title),
+      )
+      .toEqual(['Offline pump guide']);
+  });
 });

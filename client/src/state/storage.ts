@@ -34,6 +34,11 @@ export const STORAGE_KEYS = {
    * (features/shell/account-brand.tsx); kept over sign-out, like the language.
    */
   loginBrand: 'loginBrand',
+  /**
+   * Ours: an article's edits typed in the last moment before they reached the worker (the help
+   * centre's editor writes its drafts a moment after typing rests): a reload restores them.
+   */
+  articleEdits: 'articleEdits',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
@@ -44,6 +49,7 @@ const SESSION_KEYS: readonly StorageKey[] = [
   STORAGE_KEYS.role,
   STORAGE_KEYS.token,
   STORAGE_KEYS.account,
+  STORAGE_KEYS.articleEdits,
 ];
 
 function store(): Storage | undefined {

@@ -277,18 +277,23 @@ export const articleTextModel = {
   serverFields: ['changed_by', 'changed_at'],
 } as const satisfies ModelDefinition<'article_text', typeof textAttributes>;
 
+/** An authors' draft may have no title yet (publishing asks for one). */
+const draftAttributes = textAttributes.extend({
+  title: z.string().trim().max(200, 'The title may not be longer than 200 characters').default(''),
+});
+
 export const articleDraftModel = {
   type: 'article_draft',
   collection: 'article_drafts',
   parentType: 'article',
   parentField: 'article_id',
-  attributes: textAttributes,
+  attributes: draftAttributes,
   refs: { article_id: 'article' },
   permissions: viewEditPermissions('helpcenter::edit', 'helpcenter::edit'),
   sortField: 'lang',
   fixed: ['article_id', 'lang'],
   serverFields: ['changed_by', 'changed_at'],
-} as const satisfies ModelDefinition<'article_draft', typeof textAttributes>;
+} as const satisfies ModelDefinition<'article_draft', typeof draftAttributes>;
 
 /**
  * The language a reader is shown: theirs (Plain reads English), else the article's first written

@@ -6,7 +6,9 @@ import { EmptyState } from '../../components/empty-state';
 import { Name } from '../../components/name';
 import { ArticleContent } from './article-content';
 import { useHelpEntries } from './help-data';
-import { HELP_CENTER_ID } from './helpcenter-paths';
+import { HELP_CENTER_ID, helpEditorPath } from './helpcenter-paths';
+import { useCan } from '../../permissions/permissions';
+import { articleModel } from '@plant/shared-schema';
 import { useRouteLanguage } from './route-language';
 import { HELP_LANGUAGE_NAMES } from './language-names';
 import classes from './article-content.module.css';
@@ -18,6 +20,7 @@ import classes from './article-content.module.css';
  */
 export function ArticlePage() {
   const { t, i18n } = useLingui();
+  const can = useCan();
   const lang = useRouteLanguage();
   const { number = '' }: { number?: string } = useParams({ strict: false });
   const entries = useHelpEntries(lang);
@@ -51,9 +54,22 @@ export function ArticlePage() {
         <Anchor component={Link} to={back}>
           <Trans>All articles</Trans>
         </Anchor>
-        <Button variant="default" size="xs" onClick={() => window.print()}>
-          <Trans>Print</Trans>
-        </Button>
+        <Group gap="xs">
+          {can(articleModel.permissions.update) ? (
+            <Button
+              component={Link}
+              to={helpEditorPath(lang, entry.article.id)}
+              variant="default"
+              size="xs"
+              data-testid="article-edit"
+            >
+              <Trans>Edit</Trans>
+            </Button>
+          ) : null}
+          <Button variant="default" size="xs" onClick={() => window.print()}>
+            <Trans>Print</Trans>
+          </Button>
+        </Group>
       </Group>
       <Group gap="xs" align="baseline">
         <Title order={1} lang={text.attributes.lang === 'plain' ? 'en' : text.attributes.lang}>

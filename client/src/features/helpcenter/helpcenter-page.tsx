@@ -4,6 +4,7 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Anchor,
   Badge,
+  Button,
   Chip,
   Group,
   Paper,
@@ -18,6 +19,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import {
   apiPaths,
+  articleModel,
   articleSearchAnswerSchema,
   searchable,
   type ArticleSearchHit,
@@ -29,7 +31,10 @@ import { callApi } from '../../session/api';
 import { serverReachableAtom } from '../../sync/status';
 import { searchLocally, useHelpEntries, type HelpEntry } from './help-data';
 import { Highlight } from './highlight';
-import { HELP_CENTER_ID, helpArticlePath } from './helpcenter-paths';
+import { HELP_CENTER_ID, helpArticlePath, helpEditorPath } from './helpcenter-paths';
+import { useCan } from '../../permissions/permissions';
+import { useWriteOutcome } from '../../sync/write-outcome';
+import { syncWorker } from '../../sync/worker';
 import { HELP_LANGUAGES, HELP_LANGUAGE_NAMES } from './language-names';
 import { useRouteLanguage } from './route-language';
 
@@ -130,9 +135,12 @@ export function HelpCenterPage() {
   return (
     <Stack gap="md" data-testid="helpcenter-page">
       <Group justify="space-between" align="flex-end">
-        <Title order={1}>
-          <Trans>Help center</Trans>
-        </Title>
+        <Group gap="sm">
+          <Title order={1}>
+            <Trans>Help center</Trans>
+          </Title>
+          <NewArticleButton lang={lang} />
+        </Group>
         <SegmentedControl
           aria-label={t`Language of the articles`}
           value={lang}
@@ -195,9 +203,36 @@ export function HelpCenterPage() {
   );
 }
 
+/** For authors: makes a draft article in the route's language and opens it in the editor. */
+function NewArticleButton({ lang }: { readonly lang: Language }) {
+  const can = useCan();
+  const navigate = useNavigate();
+  const [error, took] = useWriteOutcome();
+  if (!can(articleModel.permissions.create)) return null;
+  const make = async () => {
+    const answer = await syncWorker().writes.create('article', { languages: [lang] });
+    if (took(answer) && 'data' in answer)
+      await navigate({ to: helpEditorPath(lang, answer.data.id) });
+  };
+  return (
+    <Group gap="xs">
+      <Button size="xs" onClick={() => void make()} data-testid="article-new">
+        <Trans>New article</Trans>
+      </Button>
+      {error === null ? null : (
+        <Text c="red" size="sm">
+          {error}
+        </Text>
+      )}
+    </Group>
+  );
+}
+
 function ArticleRow({ entry, lang }: { readonly entry: HelpEntry; readonly lang: Language }) {
+  const can = useCan();
   const { number } = entry.article.attributes;
-  const title = entry.text?.attributes.title;
+  const title = entry.text?.attributes.title || undefined;
+  const author = can(articleModel.permissions.update);
   return (
     <Paper
       component="li"
@@ -209,7 +244,11 @@ function ArticleRow({ entry, lang }: { readonly entry: HelpEntry; readonly lang:
     >
       <Group gap="xs" wrap="nowrap" justify="space-between">
         <Group gap="xs">
-          {number === null ? (
+          {author && (number === null || entry.draft) ? (
+            <Anchor component={Link} to={helpEditorPath(lang, entry.article.id)} fw={600}>
+              {title === undefined ? <Trans>Untitled</Trans> : <Name>{title}</Name>}
+            </Anchor>
+          ) : number === null ? (
             <Text fw={600}>
               {title === undefined ? <Trans>Untitled</Trans> : <Name>{title}</Name>}
             </Text>

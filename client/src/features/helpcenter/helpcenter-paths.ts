@@ -17,3 +17,8 @@ export function helpCenterPath(language: Language): string {
 export function helpArticlePath(language: Language, number: number): string {
   return `/app/helpcenter/${HELP_CENTER_ID}/${language}/${number}`;
 }
+
+/** The author's editor of one article (by id: a new one has no number until the server gives it). */
+export function helpEditorPath(language: Language, articleId: string): string {
+  return `/app/helpcenter/${HELP_CENTER_ID}/${language}/edit/${articleId}`;
+}

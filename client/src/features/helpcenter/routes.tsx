@@ -9,6 +9,10 @@ import { helpArticlePath, helpCenterPath, helpLanguage } from './helpcenter-path
 
 const HelpCenterPage = lazyPage(() => import('./helpcenter-page'), 'HelpCenterPage');
 const ArticlePage = lazyPage(() => import('./article-page'), 'ArticlePage');
+const ArticleEditorPage = lazyPage(
+  () => import('./editor/article-editor-page'),
+  'ArticleEditorPage',
+);
 
 /**
  * The help centre (issue 33): one help centre in one language, its articles by number, and
@@ -26,6 +30,12 @@ export const helpcenterArea: AreaDefinition = {
           path: '$number',
           staticData: { title: msg`Article` },
           component: () => <ArticlePage />,
+        }),
+        createRoute({
+          getParentRoute: () => parent,
+          path: 'edit/$articleid',
+          staticData: { title: msg`Edit article` },
+          component: () => <ArticleEditorPage />,
         }),
       ],
     }),

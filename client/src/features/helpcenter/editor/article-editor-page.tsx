@@ -1,0 +1,396 @@
+import '../catalogues';
+import { useEffect, useRef, useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Skeleton,
+  Stack,
+  Tabs,
+  TagsInput,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { articleDraftModel, isolate, type Language } from '@plant/shared-schema';
+import type { LocalModel } from '@plant/sync-worker/api';
+import { ConfirmDelete } from '../../../components/confirm-delete';
+import { EmptyState } from '../../../components/empty-state';
+import { useCan } from '../../../permissions/permissions';
+import { translateServerText } from '../../../i18n/server-texts';
+import { useLiveModel, useLiveQuery } from '../../../sync/hooks';
+import { useWriteOutcome } from '../../../sync/write-outcome';
+import { syncWorker } from '../../../sync/worker';
+import { HELP_CENTER_ID } from '../helpcenter-paths';
+import { HELP_LANGUAGES, HELP_LANGUAGE_NAMES } from '../language-names';
+import { useRouteLanguage } from '../route-language';
+import { BlockEditor } from './block-editor';
+import { publishProblems, type DraftText } from './publish';
+import { forgetUnsent, keepUnsent, unsentEdit, type UnsentEdit } from './unsent-edits';
+
+/** How long typing rests before the language's draft is written (the worker keeps it at once). */
+const SAVE_AFTER_MS = 800;
+
+type Draft = LocalModel<'article_draft'>;
+
+/**
+ * /app/helpcenter/{id}/{lang}/edit/{articleid}: the author's editor (issue 33 item 2). Each
+ * language is an `article_draft`, written to the worker as the author types (so a reload or a
+ * lost network loses nothing, and the writes land once when the server is back); Publish copies
+ * the drafts into the texts readers get.
+ */
+export function ArticleEditorPage() {
+  const { t } = useLingui();
+  const can = useCan();
+  const lang = useRouteLanguage();
+  const { articleid = '' }: { articleid?: string } = useParams({ strict: false });
+  const article = useLiveModel('article', articleid);
+  const drafts = useLiveQuery({
+    type: 'article_draft',
+    parent: { type: 'article', id: articleid },
+    limit: 10,
+  });
+  const texts = useLiveQuery({
+    type: 'article_text',
+    parent: { type: 'article', id: articleid },
+    limit: 10,
+  });
+  const [tab, setTab] = useState<Language>(lang);
+  if (!can(articleDraftModel.permissions.update))
+    return (
+      <EmptyState
+        title={<Trans>Please ask your administrator for the necessary permissions</Trans>}
+      />
+    );
+  if (article.name === 'loading' || drafts === undefined || texts === undefined)
+    return (
+      <Stack gap="sm" aria-busy>
+        <Skeleton height={36} width="50%" />
+        <Skeleton height={200} />
+      </Stack>
+    );
+  if (article.name === 'missing') return <EmptyState title={<Trans>Article not found</Trans>} />;
+  return (
+    <Stack gap="md" data-testid="article-editor">
+      <Group justify="space-between">
+        <Title order={1}>
+          {article.model.attributes.number === null ? (
+            <Trans>New article</Trans>
+          ) : (
+            <Trans>Article {article.model.attributes.number}</Trans>
+          )}
+        </Title>
+        <Group gap="xs">
+          {article.model.pending ? (
+            <Badge color="orange" variant="light" data-testid="article-pending">
+              <Trans>Not synced yet</Trans>
+            </Badge>
+          ) : null}
+          <Badge
+            variant="light"
+            color={article.model.attributes.state === 'published' ? 'green' : 'gray'}
+          >
+            {article.model.attributes.state === 'published' ? t`Published` : t`Draft`}
+          </Badge>
+        </Group>
+      </Group>
+      <Tabs value={tab} onChange={(v) => v !== null && setTab(v as Language)} keepMounted={false}>
+        <Tabs.List aria-label={t`Languages`}>
+          {HELP_LANGUAGES.map((l) => {
+            const has = drafts.items.some((d) => d.attributes.lang === l);
+            return (
+              <Tabs.Tab key={l} value={l} data-testid={`article-tab-${l}`}>
+                {HELP_LANGUAGE_NAMES[l]}
+                {has ? ' •' : ''}
+              </Tabs.Tab>
+            );
+          })}
+        </Tabs.List>
+        {HELP_LANGUAGES.map((l) => (
+          <Tabs.Panel key={l} value={l} pt="md">
+            <LanguageEditor
+              articleId={articleid}
+              lang={l}
+              draft={drafts.items.find((d) => d.attributes.lang === l)}
+            />
+          </Tabs.Panel>
+        ))}
+      </Tabs>
+      <ArticleFacts article={article.model} />
+      <PublishBar
+        article={article.model}
+        drafts={drafts.items}
+        texts={texts.items}
+        onProblemIn={setTab}
+      />
+    </Stack>
+  );
+}
+
+/**
+ * One language's title and blocks, written to its draft as they change (created on the first
+ * words). The draft in the store is where the work lives: nothing is held only in this page.
+ */
+function LanguageEditor(props: {
+  readonly articleId: string;
+  readonly lang: Language;
+  readonly draft: Draft | undefined;
+}) {
+  const { t } = useLingui();
+  const { draft, articleId, lang } = props;
+  const key = `${articleId}:${lang}`;
+  // Edits a reload interrupted before they reached the worker come first (unsent-edits.ts).
+  const [leftover] = useState(() => unsentEdit(key));
+  const [title, setTitle] = useState(leftover?.title ?? draft?.attributes.title ?? '');
+  const [error, took] = useWriteOutcome();
+  // The draft's id once made (the store's answer may come after the next keystroke).
+  const draftId = useRef<string | undefined>(draft?.id);
+  draftId.current ??= draft?.id;
+  const pending = useRef<UnsentEdit>({});
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // Typed but not yet in the worker (the editor tells its changes a moment after a keystroke).
+  const [unsaved, setUnsaved] = useState(leftover !== undefined);
+  const writing = useRef<Promise<void>>(Promise.resolve());
+
+  const flush = () => {
+    clearTimeout(timer.current);
+    const change = pending.current;
+    pending.current = {};
+    if (Object.keys(change).length === 0) return;
+    writing.current = writing.current.then(async () => {
+      const writes = syncWorker().writes;
+      if (draftId.current === undefined) {
+        const answer = await writes.create('article_draft', {
+          article_id: articleId,
+          lang,
+          title: change.title ?? title,
+          content: change.content,
+        });
+        if (took(answer) && 'data' in answer) {
+          draftId.current = answer.data.id;
+          forgetUnsent(key, change);
+        }
+      } else if (took(await writes.update('article_draft', draftId.current, change))) {
+        forgetUnsent(key, change);
+      }
+      if (Object.keys(pending.current).length === 0) setUnsaved(false);
+    });
+  };
+  const schedule = (change: UnsentEdit) => {
+    pending.current = { ...pending.current, ...change };
+    keepUnsent(key, change);
+    setUnsaved(true);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(flush, SAVE_AFTER_MS);
+  };
+  // What a reload interrupted is written now; leaving the tab or the page writes what waits.
+  useEffect(() => {
+    if (leftover !== undefined) schedule(leftover);
+    return () => flush();
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
+  return (
+    <Stack gap="sm" lang={lang === 'plain' ? 'en' : lang}>
+      <TextInput
+        label={t`Title`}
+        value={title}
+        onChange={(e) => {
+          setTitle(e.currentTarget.value);
+          schedule({ title: e.currentTarget.value });
+        }}
+        onBlur={flush}
+        maxLength={200}
+        data-testid="article-title"
+      />
+      <BlockEditor
+        docKey={`${articleId}:${lang}`}
+        initial={leftover?.content ?? draft?.attributes.content}
+        label={t`Content (${HELP_LANGUAGE_NAMES[lang]})`}
+        onChange={(doc) => schedule({ content: doc })}
+        onInput={() => setUnsaved(true)}
+      />
+      <Group gap="xs">
+        <Text size="xs" c="dimmed" data-testid="draft-state">
+          {unsaved ? (
+            <Trans>Saving…</Trans>
+          ) : draft === undefined ? (
+            <Trans>Nothing written in this language yet.</Trans>
+          ) : draft.pending ? (
+            <Trans>Kept on this device; sent when the server can be reached.</Trans>
+          ) : (
+            <Trans>Saved.</Trans>
+          )}
+        </Text>
+      </Group>
+      {error === null ? null : (
+        <Alert color="red" variant="light">
+          {error}
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
+function ArticleFacts({ article }: { readonly article: LocalModel<'article'> }) {
+  const { t } = useLingui();
+  const [error, took] = useWriteOutcome();
+  const write = (change: { tags?: string[]; categories?: string[] }) =>
+    void syncWorker().writes.update('article', article.id, change).then(took);
+  return (
+    <Stack gap="xs">
+      <Group grow align="flex-start">
+        <TagsInput
+          label={t`Tags`}
+          value={[...article.attributes.tags]}
+          onChange={(tags) => write({ tags })}
+          maxTags={20}
+          data-testid="article-tags"
+        />
+        <TagsInput
+          label={t`Categories`}
+          value={[...article.attributes.categories]}
+          onChange={(categories) => write({ categories })}
+          maxTags={10}
+          data-testid="article-categories"
+        />
+      </Group>
+      {error === null ? null : (
+        <Text c="red" size="sm">
+          {error}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * Publish: every language with words needs a title, one language at least; then each draft
+ * becomes the language's published text (made or changed), texts of languages no longer written
+ * go, and the article is published with its languages. Unpublish takes the texts back.
+ */
+function PublishBar(props: {
+  readonly article: LocalModel<'article'>;
+  readonly drafts: readonly Draft[];
+  readonly texts: readonly LocalModel<'article_text'>[];
+  readonly onProblemIn: (lang: Language) => void;
+}) {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const lang = useRouteLanguage();
+  const { article, drafts, texts } = props;
+  const [problem, setProblem] = useState<string | null>(null);
+  const [error, took] = useWriteOutcome();
+  const [busy, setBusy] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const back = `/app/helpcenter/${HELP_CENTER_ID}/${lang}`;
+
+  const publish = async () => {
+    const given: DraftText[] = drafts.map((d) => d.attributes);
+    const problems = publishProblems(given);
+    const first = problems.titles[0];
+    if (problems.article !== undefined) {
+      setProblem(translateServerText(i18n, problems.article));
+      return;
+    }
+    if (first !== undefined) {
+      setProblem(
+        t`Title is required` +
+          ` (${problems.titles.map((l) => HELP_LANGUAGE_NAMES[l]).join(', ')})`,
+      );
+      props.onProblemIn(first);
+      return;
+    }
+    setProblem(null);
+    setBusy(true);
+    try {
+      const writes = syncWorker().writes;
+      const written = drafts.filter((d) => d.attributes.title.trim().length > 0);
+      for (const draft of written) {
+        const { title, content } = draft.attributes;
+        const text = texts.find((x) => x.attributes.lang === draft.attributes.lang);
+        const answer =
+          text === undefined
+            ? await writes.create('article_text', {
+                article_id: article.id,
+                lang: draft.attributes.lang,
+                title,
+                content,
+              })
+            : await writes.update('article_text', text.id, { title, content });
+        if (!took(answer)) return;
+      }
+      for (const text of texts)
+        if (!written.some((d) => d.attributes.lang === text.attributes.lang))
+          if (!took(await writes.remove('article_text', text.id))) return;
+      const languages = [
+        ...article.attributes.languages.filter((l) => written.some((d) => d.attributes.lang === l)),
+        ...written
+          .map((d) => d.attributes.lang)
+          .filter((l) => !article.attributes.languages.includes(l)),
+      ];
+      took(await writes.update('article', article.id, { state: 'published', languages }));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const unpublish = async () => {
+    setBusy(true);
+    try {
+      const writes = syncWorker().writes;
+      if (!took(await writes.update('article', article.id, { state: 'draft' }))) return;
+      for (const text of texts) if (!took(await writes.remove('article_text', text.id))) return;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    if (took(await syncWorker().writes.remove('article', article.id))) {
+      setDeleting(false);
+      await navigate({ to: back });
+    }
+  };
+
+  const title = drafts.find((d) => d.attributes.title.length > 0)?.attributes.title ?? '';
+  return (
+    <Stack gap="xs">
+      {problem === null && error === null ? null : (
+        <Alert color="red" variant="light" role="alert" data-testid="publish-problem">
+          {problem ?? error}
+        </Alert>
+      )}
+      <Group justify="space-between">
+        <Group gap="xs">
+          <Button onClick={() => void publish()} loading={busy} data-testid="article-publish">
+            {article.attributes.state === 'published' ? t`Publish changes` : t`Publish`}
+          </Button>
+          {article.attributes.state === 'published' ? (
+            <Button variant="default" onClick={() => void unpublish()} disabled={busy}>
+              <Trans>Unpublish</Trans>
+            </Button>
+          ) : null}
+          <Anchor component={Link} to={back}>
+            <Trans>All articles</Trans>
+          </Anchor>
+        </Group>
+        <Button color="red" variant="subtle" onClick={() => setDeleting(true)}>
+          <Trans>Delete article</Trans>
+        </Button>
+      </Group>
+      <ConfirmDelete
+        opened={deleting}
+        title={title === '' ? t`Delete this article?` : t`Delete the article ${isolate(title)}?`}
+        consequences={<Trans>Its texts in every language go with it. This cannot be undone.</Trans>}
+        error={null}
+        confirmLabel={<Trans>Delete article</Trans>}
+        onClose={() => setDeleting(false)}
+        onConfirm={() => void remove()}
+      />
+    </Stack>
+  );
+}

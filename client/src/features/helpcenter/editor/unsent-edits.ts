@@ -1,0 +1,39 @@
+import { readJson, STORAGE_KEYS, writeJson } from '../../../state/storage';
+
+/**
+ * The editor's edits between a keystroke and their write to the worker (the drafts are written a
+ * moment after typing rests, so that an hour of writing offline is not thousands of queued
+ * writes). Kept synchronously in the browser's storage, by article and language, so a reload in
+ * that moment loses nothing: the editor opens with them and writes them. Removed once written.
+ */
+export interface UnsentEdit {
+  readonly title?: string;
+  readonly content?: unknown;
+}
+
+type Edits = Record<string, UnsentEdit>;
+
+function all(): Edits {
+  const stored = readJson(STORAGE_KEYS.articleEdits);
+  return typeof stored === 'object' && stored !== null ? (stored as Edits) : {};
+}
+
+export function unsentEdit(key: string): UnsentEdit | undefined {
+  return all()[key];
+}
+
+export function keepUnsent(key: string, edit: UnsentEdit): void {
+  const edits = all();
+  edits[key] = { ...edits[key], ...edit };
+  writeJson(STORAGE_KEYS.articleEdits, edits);
+}
+
+/** Forgets the key's edits once written (unless newer ones came meanwhile: `written` is what went). */
+export function forgetUnsent(key: string, written: UnsentEdit): void {
+  const edits = all();
+  const now = edits[key];
+  if (now === undefined) return;
+  if (JSON.stringify(now) !== JSON.stringify({ ...now, ...written })) return;
+  delete edits[key];
+  writeJson(STORAGE_KEYS.articleEdits, Object.keys(edits).length === 0 ? null : edits);
+}
