@@ -1,16 +1,33 @@
-import { useEffect, useRef } from 'react';
-import { useLingui } from '@lingui/react/macro';
-import EditorJS, { type OutputData } from '@editorjs/editorjs/dist/editorjs.mjs';
-import Header from '@editorjs/header';
-import InlineCode from '@editorjs/inline-code';
-import List from '@editorjs/list';
-import Marker from '@editorjs/marker';
+import { useEffect, useRef, useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Text } from '@mantine/core';
+import type EditorJS from '@editorjs/editorjs/dist/editorjs.mjs';
+import type { OutputData } from '@editorjs/editorjs/dist/editorjs.mjs';
 import { forEditor } from './publish';
 import classes from './block-editor.module.css';
 
+/** Editor.js and its tools: a chunk of their own, fetched when an editor first mounts. */
+async function loadEditor() {
+  const [editor, header, list, marker, inlineCode] = await Promise.all([
+    import('@editorjs/editorjs/dist/editorjs.mjs'),
+    import('@editorjs/header'),
+    import('@editorjs/list'),
+    import('@editorjs/marker'),
+    import('@editorjs/inline-code'),
+  ]);
+  return {
+    EditorJS: editor.default,
+    Header: header.default,
+    List: list.default,
+    Marker: marker.default,
+    InlineCode: inlineCode.default,
+  };
+}
+
 /**
  * Editor.js 2.27.0 (the spec's editor) with paragraph, header, list, marker and inline code; its
- * own chunk, loaded on the editor route only. It is made once per `docKey` (an article's language)
+ * own chunk, loaded on the editor route only, once the page is up (the title and the tabs do
+ * not wait for it). It is made once per `docKey` (an article's language)
  * from `initial`, and tells every change through `onChange` with the editor's saved document;
  * later changes of `initial` (its own saves coming back from the store) do not reset it.
  */
@@ -29,34 +46,49 @@ export function BlockEditor(props: {
   const initial = useRef(props.initial);
   initial.current = props.initial;
   const placeholder = t`Write here: press Tab for headings and lists`;
+  const [failed, setFailed] = useState(false);
   useEffect(() => {
     const element = holder.current;
     if (element === null) return;
     let editor: EditorJS | undefined;
     let closed = false;
-    editor = new EditorJS({
-      holder: element,
-      data: forEditor(initial.current) as OutputData,
-      placeholder,
-      minHeight: 160,
-      tools: {
-        header: { class: Header, config: { levels: [2, 3, 4], defaultLevel: 2 } },
-        list: { class: List, inlineToolbar: true },
-        marker: { class: Marker },
-        inlineCode: { class: InlineCode },
-      },
-      onChange: (api) => {
-        void api.saver.save().then((doc) => {
-          if (!closed) onChange.current(doc);
+    void loadEditor().then(
+      ({ EditorJS: Editor, Header, List, Marker, InlineCode }) => {
+        if (closed) return;
+        editor = new Editor({
+          holder: element,
+          data: forEditor(initial.current) as OutputData,
+          placeholder,
+          minHeight: 160,
+          tools: {
+            header: { class: Header, config: { levels: [2, 3, 4], defaultLevel: 2 } },
+            list: { class: List, inlineToolbar: true },
+            marker: { class: Marker },
+            inlineCode: { class: InlineCode },
+          },
+          onChange: (api) => {
+            void api.saver.save().then((doc) => {
+              if (!closed) onChange.current(doc);
+            });
+          },
         });
       },
-    });
+      () => {
+        if (!closed) setFailed(true);
+      },
+    );
     return () => {
       closed = true;
       void editor?.isReady.then(() => editor?.destroy()).catch(() => undefined);
       editor = undefined;
     };
   }, [props.docKey, placeholder]);
+  if (failed)
+    return (
+      <Text c="red" size="sm" role="alert">
+        <Trans>The editor could not be loaded: check the connection and reload the page.</Trans>
+      </Text>
+    );
   return (
     <div
       ref={holder}
