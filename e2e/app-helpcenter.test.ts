@@ -7,7 +7,8 @@ import { dataOf } from '../server/src/testing/harness';
 import { E2e } from './support/fixture';
 
 /*
- * Issue 33, the reader: `help/136` opens article 136 in the reader's language; a German reader
+ * Issue 33, the reader: `help/136` opens article 136 in the reader's language, and so does the
+ * link on the alarm that names it; a German reader
  * finds 'Straße' by 'Strasse' online (the server's index) and offline (the store); a language
  * the article lacks shows its first one and says so; drafts never reach a reader; stored hostile
  * content is neither run nor shown as markup, on screen or in print.
@@ -51,6 +52,15 @@ describe('help centre: the reader', () => {
     await expect.poll(() => article.getByRole('listitem').count()).toBe(4);
     await expect.poll(() => article.locator('b').first().textContent()).toBe('S7 controller');
     expect(await page.getByTestId('article-fallback').count()).toBe(0);
+
+    // The demo's oil pressure alarm links article 136: its page carries the link.
+    const account = (await e2e.session(DEMO_USERS.tech)).accountId;
+    const oil = (await e2e.serverModels(account, 'alarm')).find(
+      (a) => a.attributes.name === 'Oil pressure low',
+    );
+    await tab.navigateInApp(`/app/alarms/${oil?.id ?? ''}`);
+    await page.getByTestId('help-link').getByRole('link').click();
+    await tab.waitForPath(new RegExp(`^/app/helpcenter/default/en/${DEMO_TAG_TABLE_ARTICLE}$`));
 
     // Portuguese: not written in it, shown in German (its first language), and told so.
     await tab.navigateInApp(`/app/helpcenter/default/pt/${DEMO_TAG_TABLE_ARTICLE}`);

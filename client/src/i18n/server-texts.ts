@@ -1,6 +1,7 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';
 import {
+  ARTICLE_TEXTS,
   DASHBOARD_TEXTS,
   ACCOUNT_CHANGED_MESSAGE,
   CODE_NOT_VALID,
@@ -86,6 +87,12 @@ const KNOWN = new Map<string, MessageDescriptor>([
   [ERROR_TEXTS.emptyBody, msg`Error in endpoint occured`],
   [ACCOUNT_CHANGED_MESSAGE, msg`This change was made in another account than the active one.`],
   ['Invalid id or type given.', msg`Invalid id or type given.`],
+  // A help article linked from an alarm, a stream or a hotspot (issue 33 item 5).
+  [ARTICLE_TEXTS.unknownArticle, msg`No help article has this number.`],
+  [
+    'The article number is a whole number, as in help/136.',
+    msg`The article number is a whole number, as in help/136.`,
+  ],
   [
     'The component already has a running request!',
     msg`The component already has a running request!`,

@@ -109,3 +109,19 @@ export async function unindexArticleTexts(
 ): Promise<void> {
   await new ArticleSearchRepository(trx).remove(accountId, textIds);
 }
+
+/** A model that links a help article (`help_article`) names one the account has. */
+export async function linkedArticleProblems(
+  trx: Db,
+  accountId: string,
+  attributes: Record<string, unknown>,
+  touched: ReadonlySet<string>,
+): Promise<Record<string, string[]>> {
+  const number = attributes.help_article;
+  if (!touched.has('help_article') || typeof number !== 'number') return {};
+  const articles = await new ModelRepository(trx).allOfTypes(accountId, [articleModel.type]);
+  const known = articles.some(
+    (row) => (JSON.parse(row.attributes) as ArticleAttributes).number === number,
+  );
+  return known ? {} : { help_article: [ARTICLE_TEXTS.unknownArticle] };
+}

@@ -156,6 +156,18 @@ describe('help centre articles', () => {
     expect(json).not.toMatch(/javascript:|data:text|<script|onerror|onload|<img|<svg|<iframe/i);
     expect(json).toContain('Hi there data');
   });
+  it('an alarm links an article the account has (the demo oil pressure alarm: 136)', async () => {
+    const alarms = (await s.snapshot(admin)).filter((m) => m.type === 'alarm');
+    const oil = alarms.find((a) => a.attributes.name === 'Oil pressure low');
+    expect(oil?.attributes.help_article).toBe(DEMO_TAG_TABLE_ARTICLE);
+    const refused = await s.call('PUT', apiPaths.model('alarms', oil?.id ?? ''), {
+      token: admin,
+      json: { help_article: 99_999 },
+    });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.json)).toContain('No help article has this number.');
+  });
+
   it('needs 3 characters and helpcenter::view (last: it takes the technician’s)', async () => {
     const short = await search(tech, 'ab');
     expect(short.status).toBe(422);

@@ -40,6 +40,24 @@ describe('messages', () => {
     expect(m.url).toBe('https://plant.example/app/alarms/a1');
   });
 
+  it('carry the link of the help article the alarm names, and none without one', () => {
+    const linked = item({ alarm: { ...alarm, help_article: 136 } });
+    const m = singleMessage('acc', linked, 'tag', 'https://plant.example', null);
+    expect(m.text.split('\n')).toContain('Help: https://plant.example/app/help/136');
+    const digest = digestMessage(
+      'acc',
+      'North',
+      [linked, item()],
+      'tag',
+      'https://plant.example',
+      null,
+    );
+    expect(digest.text.match(/Help: /g)).toHaveLength(1);
+    expect(singleMessage('acc', item(), 'tag', 'https://plant.example', null).text).not.toContain(
+      'Help:',
+    );
+  });
+
   it('say each condition’s limit in words', () => {
     expect(limitText({ ...alarm, condition: 'less', upper_limit: null, lower_limit: 2 })).toBe(
       'below 2 °C',

@@ -24,7 +24,7 @@ export interface MessageItem {
     AlarmAttributes,
     'name' | 'kind' | 'condition' | 'upper_limit' | 'lower_limit' | 'unit' | 'after_s'
   > &
-    Partial<Pick<AlarmAttributes, 'notify_interval_min'>>;
+    Partial<Pick<AlarmAttributes, 'notify_interval_min' | 'help_article'>>;
   readonly severity: AlarmSeverity;
   readonly assetName: string;
   /** The value judged (null for no-data and offline alarms). */
@@ -127,6 +127,9 @@ function details(item: MessageItem, appUrl: string, timezone: string | null): st
       `${omittedText(omitted.count)} since ${timeText(omitted.since, timezone)} ${omitted.everyMin > 0 ? `(at most one message per ${omitted.everyMin} min while it flaps)` : '(they came due together)'}.`,
     );
   lines.push(`Open: ${alarmUrl(appUrl, item.alarmId)}`);
+  // The help article the alarm links (issue 33 item 5): what to do, readable offline in the app.
+  const help = item.alarm.help_article;
+  if (help !== undefined && help !== null) lines.push(`Help: ${appUrl}/app/help/${help}`);
   return lines;
 }
 

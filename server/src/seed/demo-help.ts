@@ -57,6 +57,10 @@ export const DEMO_ARTICLES: readonly DemoArticle[] = [
             type: 'paragraph',
             text: 'Optimierte Bausteinzugriffe haben keine absoluten Adressen: schalten Sie sie für die Datenbausteine ab, die das Gateway lesen soll.',
           },
+          {
+            type: 'paragraph',
+            text: 'Zeigt ein Datenstrom unplausible Werte (etwa einen Öldruck, der nicht zur Anlage passt), vergleichen Sie zuerst seine Adresse mit der Variablentabelle.',
+          },
         ],
       },
       en: {
@@ -80,6 +84,10 @@ export const DEMO_ARTICLES: readonly DemoArticle[] = [
           {
             type: 'paragraph',
             text: 'Optimised block access leaves no absolute addresses: turn it off for the data blocks the gateway should read.',
+          },
+          {
+            type: 'paragraph',
+            text: 'When a data stream shows readings that make no sense (an oil pressure that does not fit the machine), compare its address with the tag table first.',
           },
         ],
       },

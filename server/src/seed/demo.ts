@@ -230,6 +230,8 @@ export const DEMO_ALARMS = [
       severity: 'warning',
       delay_s: 60,
       hysteresis: 3,
+      // Its help article (issue 33 item 5): what to check when the motor runs hot.
+      help_article: 101,
     },
     mailAdmin: true,
   },
@@ -245,6 +247,8 @@ export const DEMO_ALARMS = [
       severity: 'critical',
       delay_s: 30,
       hysteresis: 5,
+      // Article 136 (spec 001 §2): a reading that looks wrong starts with the tag table.
+      help_article: 136,
     },
     mailAdmin: false,
   },

@@ -78,6 +78,7 @@ import {
   HELP_TYPES,
   helpProblems,
   indexArticleText,
+  linkedArticleProblems,
   nextArticleNumber,
   unindexArticleTexts,
 } from '../help/article-rules';
@@ -832,6 +833,11 @@ export class ModelTransaction {
       Object.assign(problems, await this.tagProblems(attributes, selfId));
     }
     if (this.def.type === 'alarm') Object.assign(problems, await this.alarmChecks(attributes));
+    if ('help_article' in this.def.attributes.shape)
+      Object.assign(
+        problems,
+        await linkedArticleProblems(this.trx, this.accountId, attributes, touched),
+      );
     if (HELP_TYPES.has(this.def.type)) {
       const help = await helpProblems(
         this.trx,

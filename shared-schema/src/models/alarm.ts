@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { helpArticleField } from './help-article-field';
 import { emailField, idField, modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
@@ -199,6 +200,8 @@ export const alarmAttributesSchema = z.object({
     .array(alarmRecipientSchema)
     .max(ALARM_LIMITS.maxRecipients, ALARM_TEXTS.tooManyRecipients)
     .default([]),
+  /** The help article that tells what to do (links like help/136). */
+  help_article: helpArticleField,
   enabled: z.boolean().default(true),
   /**
    * Shelved for maintenance until then (epoch ms): evaluated and shown, nobody is told. Null:

@@ -5,6 +5,7 @@ import { withinJsonBounds } from '../api/json-value';
 import { inlineText, parseInline, sanitizeInline } from '../help/inline';
 import type { ModelDefinition } from './registry-types';
 import { viewEditPermissions } from './model-permissions';
+import { ARTICLE_TEXTS } from './article-texts';
 
 /**
  * The help centre (DESIGN.md §14, issue 33). An article is three kinds of model, so that a reader
@@ -20,17 +21,11 @@ import { viewEditPermissions } from './model-permissions';
  * One language per model keeps each write within the 64 KiB a request may carry.
  */
 
-export const ARTICLE_TEXTS = {
-  titleRequired: 'Title is required',
-  oneTranslation: 'Please fill in at least one translation',
-  languageTwice: 'This article has a text in this language already.',
-  tooManyBlocks: 'An article may have at most 600 blocks per language.',
-  listTooDeep: 'A list may nest at most 8 levels and hold at most 2,000 items.',
-  blockInvalid: 'This block is not a valid Editor.js 2.27 block.',
-  documentInvalid: 'The content must be an Editor.js document: { time, blocks, version }.',
-} as const;
+export { ARTICLE_TEXTS } from './article-texts';
 
 export const ARTICLE_STATES = ['draft', 'published'] as const;
+
+export { helpArticleField } from './help-article-field';
 export type ArticleState = (typeof ARTICLE_STATES)[number];
 
 export const ARTICLE_MAX_BLOCKS = 600;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { helpArticleField } from './help-article-field';
 import { idField, modelNameField } from '../api/fields';
 import { CODE_NOT_VALID, codeReason, MAX_CODE_CHARS } from './code-rules';
 import type { ModelDefinition } from './registry-types';
@@ -73,6 +74,8 @@ export const datastreamAttributesSchema = z.object({
   vis_max: z.number().finite().nullable().default(null),
   state_texts: z.record(z.string().max(50), z.string().max(250)).default({}),
   preprocessing: preprocessingCodeField.default(''),
+  /** The help article about it (links like help/136). */
+  help_article: helpArticleField,
 });
 export type DatastreamAttributes = z.infer<typeof datastreamAttributesSchema>;
 

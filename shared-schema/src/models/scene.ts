@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { helpArticleField } from './help-article-field';
 import { idField, modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
@@ -132,6 +133,8 @@ export const hotspotAttributesSchema = z.object({
   name: modelNameField,
   /** The placed model it sits on. */
   threedmodel_id: idField,
+  /** The help article about it (links like help/136). */
+  help_article: helpArticleField,
   /** On that model's surface, in the model's own metres. */
   point: vec3Schema,
   /** The surface's direction there (unit length, model frame): where the icon faces. */

@@ -41,6 +41,8 @@ export interface AlarmDraft {
   readonly afterMin: string;
   /** Minutes between two messages of the alarm to one recipient while it flaps. */
   readonly notifyEvery: string;
+  /** The number of the help article it links ('' for none). */
+  readonly helpArticle: string;
   readonly recipients: readonly DraftRecipient[];
   readonly enabled: boolean;
 }
@@ -60,6 +62,7 @@ export const DRAFT_FIELDS = [
   'hysteresis',
   'after_s',
   'notify_interval_min',
+  'help_article',
   'recipients',
 ] as const;
 export type DraftField = (typeof DRAFT_FIELDS)[number];
@@ -85,6 +88,7 @@ export function draftOf(
       hysteresis: '0',
       afterMin: '',
       notifyEvery: String(ALARM_LIMITS.defaultNotifyIntervalMin),
+      helpArticle: '',
       recipients: [],
       enabled: true,
     };
@@ -104,6 +108,7 @@ export function draftOf(
     afterMin: alarm.after_s === null ? '' : String(alarm.after_s / 60),
     // An alarm stored before the field has the default.
     notifyEvery: String(notifyIntervalMs(alarm) / 60_000),
+    helpArticle: alarm.help_article === null ? '' : String(alarm.help_article),
     recipients: alarm.recipients,
     enabled: alarm.enabled,
   };
@@ -147,6 +152,7 @@ export function checkDraft(
   const hysteresis = parseNumber(draft.hysteresis);
   const afterMin = parseNumber(draft.afterMin);
   const notifyEvery = parseNumber(draft.notifyEvery);
+  const helpArticle = parseNumber(draft.helpArticle);
   const limit = draft.kind === 'limit';
   const attributes = {
     asset_id: draft.assetId,
@@ -164,6 +170,7 @@ export function checkDraft(
     after_s: limit || afterMin === null ? null : Math.round(afterMin * 60),
     // Empty is no number: the schema's message says what it takes.
     notify_interval_min: notifyEvery ?? Number.NaN,
+    help_article: helpArticle,
     recipients: draft.recipients.map((r) => ({ ...r, channels: [...r.channels] })),
     enabled: draft.enabled,
   };

@@ -302,6 +302,15 @@ export function AlarmForm(props: AlarmFormProps) {
             error={shown('notify_interval_min')}
             data-field="notify_interval_min"
           />
+          <TextInput
+            label={t`Help article (number)`}
+            description={t`The help centre article that says what to do, as in help/136. Empty: none.`}
+            inputMode="numeric"
+            value={draft.helpArticle}
+            onChange={(e) => set('help_article', { helpArticle: e.currentTarget.value })}
+            error={shown('help_article')}
+            data-field="help_article"
+          />
           <NativeSelect
             label={t`Severity`}
             value={draft.severity}

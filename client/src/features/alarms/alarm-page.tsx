@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { HelpLink } from '../../components/help-link';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -144,6 +145,7 @@ function AlarmView({ alarm }: { readonly alarm: LocalModel<'alarm'> }) {
         ) : null}
       </Modal>
 
+      <HelpLink number={a.help_article} />
       <StatusPanel alarm={alarm} now={now} />
       {can('alarm::acknowledge') ? <Acknowledge alarm={alarm} /> : null}
       {can('alarm::edit') ? <Shelve alarm={alarm} now={now} onUpdate={update} /> : null}

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { HelpLink } from '../../components/help-link';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -184,6 +185,7 @@ function StreamView({
         </Alert>
       ) : null}
 
+      <HelpLink number={stream.attributes.help_article} />
       <Paper withBorder p="sm" radius="sm" pos="relative">
         {history === undefined || history.loading ? (
           <Group gap={6} pos="absolute" top={8} right={8} data-testid="stream-loading">

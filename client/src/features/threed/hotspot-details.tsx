@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
+import { HelpLink } from '../../components/help-link';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Loader, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { isolate, type SceneCamera } from '@plant/shared-schema';
@@ -46,6 +47,7 @@ export function HotspotDetails(props: {
           </Button>
           <HotspotQr hotspot={hotspot} />
         </Group>
+        <HelpLink number={hotspot.attributes.help_article} />
         {props.editing ? (
           <Suspense fallback={<Loader size="sm" role="status" aria-label={t`Loading the form…`} />}>
             <HotspotForm hotspot={hotspot} useView={props.useView} onDeleted={props.onDeleted} />
