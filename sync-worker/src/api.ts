@@ -14,6 +14,7 @@ import type { Remote } from 'comlink';
 import type {
   AttributeName,
   FileKind,
+  Language,
   ModelAttributes,
   ModelInput,
   ModelType,
@@ -485,6 +486,20 @@ export interface FilesArea {
   ): Promise<Unsubscribe>;
 }
 
+/** One article the offline search found (help/help-index.ts). */
+export interface HelpHit {
+  readonly articleId: string;
+  readonly number: number | null;
+  readonly lang: Language;
+  readonly title: string;
+  readonly snippet: string;
+}
+
+/** The help centre's search over the store (issue 33 item 4): MiniSearch, offline. */
+export interface HelpArea {
+  search(query: string, lang: Language): Promise<readonly HelpHit[]>;
+}
+
 export interface SyncWorkerApi {
   readonly session: SessionArea;
   readonly data: DataArea;
@@ -494,6 +509,7 @@ export interface SyncWorkerApi {
   readonly values: ValuesArea;
   readonly terminal: TerminalArea;
   readonly files: FilesArea;
+  readonly help: HelpArea;
 }
 
 /**

@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import type {
   DataArea,
   FilesArea,
+  HelpArea,
   HttpArea,
   ManyWatch,
   Result,
@@ -19,6 +20,7 @@ import { STOPPED_STATUS, SyncEngine, type EngineOptions } from './engine';
 import { alwaysLeader, webLocksLeader, type LeaderLock } from './leader';
 import type { Logger } from './log';
 import { QueryHub } from './query/query-hub';
+import { HelpIndex } from './help/help-index';
 import { watchMany } from './values/watch-many';
 import { userDexiePrefix, userValuesPrefix, valuesDatabaseName } from './store/database-name';
 import {
@@ -378,6 +380,20 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     },
   };
 
+  /** The help centre's offline search: one index per live-query hub (session and account). */
+  let help: { readonly hub: QueryHub; readonly index: HelpIndex } | undefined;
+  const helpArea: HelpArea = {
+    async search(query, lang) {
+      const hub = queries;
+      if (hub === undefined) return [];
+      if (help?.hub !== hub) {
+        help?.index.close();
+        help = { hub, index: new HelpIndex(hub) };
+      }
+      return help.index.search(query, lang);
+    },
+  };
+
   return {
     session: sessionArea,
     data: dataArea,
@@ -387,5 +403,6 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     values: valuesArea,
     terminal: terminalArea,
     files: filesArea,
+    help: helpArea,
   };
 }

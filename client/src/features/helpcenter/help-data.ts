@@ -1,13 +1,5 @@
 import { useMemo } from 'react';
-import {
-  articleDraftModel,
-  documentText,
-  indexedText,
-  readerLanguage,
-  searchTerms,
-  snippetOf,
-  type Language,
-} from '@plant/shared-schema';
+import { articleDraftModel, readerLanguage, type Language } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { useCan } from '../../permissions/permissions';
 import { useLiveQuery } from '../../sync/hooks';
@@ -76,33 +68,4 @@ export function useHelpEntries(lang: Language): readonly HelpEntry[] | undefined
     }
     return entries;
   }, [articles, texts, drafts, author, lang]);
-}
-
-/** A result of the local search (offline): the entry and a snippet around the match. */
-export interface LocalHit {
-  readonly entry: HelpEntry;
-  readonly snippet: string;
-}
-
-/**
- * The search of the server's index, over the texts in the store: every word of the query starts a
- * word of the text (ß as ss, umlauts as their plain spellings). Titles first.
- */
-export function searchLocally(entries: readonly HelpEntry[], query: string): LocalHit[] {
-  const terms = searchTerms(query);
-  if (terms.length === 0) return [];
-  const hits: { hit: LocalHit; inTitle: boolean }[] = [];
-  for (const entry of entries) {
-    if (entry.draft || entry.text === undefined) continue;
-    const title = entry.text.attributes.title;
-    const body = documentText(entry.text.attributes.content);
-    const words = indexedText(`${title}\n${body}`).split(' ');
-    if (!terms.every((t) => words.some((w) => w.startsWith(t)))) continue;
-    const titleWords = indexedText(title).split(' ');
-    hits.push({
-      hit: { entry, snippet: snippetOf(body, query) },
-      inTitle: terms.some((t) => titleWords.some((w) => w.startsWith(t))),
-    });
-  }
-  return hits.sort((a, b) => Number(b.inTitle) - Number(a.inTitle)).map((h) => h.hit);
 }

@@ -29,7 +29,7 @@ import { EmptyState } from '../../components/empty-state';
 import { Name } from '../../components/name';
 import { callApi } from '../../session/api';
 import { serverReachableAtom } from '../../sync/status';
-import { searchLocally, useHelpEntries, type HelpEntry } from './help-data';
+import { useHelpEntries, type HelpEntry } from './help-data';
 import { Highlight } from './highlight';
 import { HELP_CENTER_ID, helpArticlePath, helpEditorPath } from './helpcenter-paths';
 import { useCan } from '../../permissions/permissions';
@@ -60,11 +60,7 @@ type Found =
  * The search: the server's full-text index while it is reachable, else the same matching over the
  * articles in the store. Answers for the query it was asked.
  */
-function useSearch(
-  query: string,
-  lang: Language,
-  entries: readonly HelpEntry[] | undefined,
-): Found {
+function useSearch(query: string, lang: Language): Found {
   const reachable = useAtomValue(serverReachableAtom);
   const [found, setFound] = useState<{ key: string; found: Found }>({
     key: '',
@@ -72,25 +68,27 @@ function useSearch(
   });
   const key = `${lang}|${query}|${reachable}`;
   useEffect(() => {
-    if (!searchable(query) || entries === undefined) return;
+    if (!searchable(query)) return;
     let closed = false;
-    const local = (): Found => ({
-      state: 'done',
-      offline: true,
-      hits: searchLocally(entries, query).map(({ entry, snippet }) => ({
-        number: entry.article.attributes.number,
-        title: entry.text?.attributes.title ?? '',
-        snippet,
-        lang: entry.text?.attributes.lang ?? lang,
-        draft: false,
-      })),
-    });
-    if (!reachable) {
-      setFound({ key, found: local() });
-      return;
-    }
+    // Offline (or the server's search failing): MiniSearch over the store, in the worker.
+    const local = async () => {
+      const hits = await syncWorker().help.search(query, lang);
+      if (!closed)
+        setFound({
+          key,
+          found: {
+            state: 'done',
+            offline: true,
+            hits: hits.map((h) => ({ ...h, draft: false })),
+          },
+        });
+    };
     setFound({ key, found: { state: 'searching' } });
     const timer = setTimeout(() => {
+      if (!reachable) {
+        void local();
+        return;
+      }
       void callApi(
         'GET',
         apiPaths.articleSearch(query, lang),
@@ -98,7 +96,7 @@ function useSearch(
       ).then((answer) => {
         if (closed) return;
         if ('error' in answer) {
-          setFound({ key, found: local() });
+          void local();
           return;
         }
         const hits = answer.data.map((h: ArticleSearchHit) => ({ ...h, draft: false }));
@@ -109,9 +107,7 @@ function useSearch(
       closed = true;
       clearTimeout(timer);
     };
-    // `entries` changes with every store change; the local search reads the latest on its own.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, entries === undefined]);
+  }, [key, query, lang, reachable]);
   return found.key === key ? found.found : { state: 'idle' };
 }
 
@@ -124,7 +120,7 @@ export function HelpCenterPage() {
   const [text, setText] = useState('');
   const [category, setCategory] = useState<string | null>(null);
   const query = text.trim();
-  const found = useSearch(query, lang, entries);
+  const found = useSearch(query, lang);
   const categories = useMemo(
     () => [...new Set((entries ?? []).flatMap((e) => e.article.attributes.categories))].sort(),
     [entries],

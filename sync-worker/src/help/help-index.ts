@@ -1,0 +1,174 @@
+import MiniSearch from 'minisearch';
+import {
+  documentText,
+  indexedText,
+  searchTerms,
+  snippetOf,
+  type Language,
+} from '@plant/shared-schema';
+import type { LocalModel, QueryResult } from '../api';
+import type { QueryHub } from '../query/query-hub';
+
+/** One article the offline search found: its text in the reader's language when that matched. */
+export interface HelpHit {
+  readonly articleId: string;
+  readonly number: number | null;
+  readonly lang: Language;
+  readonly title: string;
+  readonly snippet: string;
+}
+
+/** Models per window of the store's live lists (the hub's largest). */
+const WINDOW = 1000;
+/** At most this many articles answer a search (as the server's). */
+export const HELP_SEARCH_LIMIT = 20;
+/** How long a first search waits for the store's lists. */
+const READY_MS = 5_000;
+
+interface IndexedDoc {
+  readonly id: string;
+  readonly title: string;
+  readonly body: string;
+}
+
+/**
+ * Every model of one type from the store, live, in windows of the hub's list size: a window more
+ * is watched as soon as the total passes the last one.
+ */
+class AllOfType<T extends 'article' | 'article_text'> {
+  private readonly windows = new Map<number, readonly LocalModel<T>[]>();
+  private readonly offs: (() => void)[] = [];
+  private readonly answered = new Set<number>();
+  private waiting: (() => void)[] = [];
+  version = 0;
+
+  constructor(
+    private readonly hub: QueryHub,
+    private readonly type: T,
+  ) {
+    this.watch(0);
+  }
+
+  private watch(offset: number): void {
+    this.offs.push(
+      this.hub.subscribe({ type: this.type, offset, limit: WINDOW }, (result: QueryResult) => {
+        this.windows.set(offset, result.items as readonly LocalModel<T>[]);
+        this.answered.add(offset);
+        this.version += 1;
+        const next = offset + WINDOW;
+        if (result.total > next && !this.windows.has(next) && !this.answered.has(next)) {
+          this.windows.set(next, []);
+          this.watch(next);
+        }
+        if (this.ready) for (const resolve of this.waiting.splice(0)) resolve();
+      }),
+    );
+  }
+
+  /** Every watched window has answered once. */
+  get ready(): boolean {
+    return [...this.windows.keys(), 0].every((offset) => this.answered.has(offset));
+  }
+
+  whenReady(): Promise<void> {
+    if (this.ready) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  items(): LocalModel<T>[] {
+    return [...this.windows.values()].flat();
+  }
+
+  close(): void {
+    for (const off of this.offs.splice(0)) off();
+    for (const resolve of this.waiting.splice(0)) resolve();
+  }
+}
+
+/**
+ * The help centre's search in the worker (issue 33 item 4): MiniSearch over the published texts
+ * in the store, with the words folded as the server folds them (shared-schema help/fold.ts: ß as
+ * ss, umlauts also in their e-spelling), every word of the query a prefix of a word of the text.
+ * The index is built on the first search after a change of the texts, not on every change.
+ */
+export class HelpIndex {
+  private readonly texts: AllOfType<'article_text'>;
+  private readonly articles: AllOfType<'article'>;
+  private built: { version: string; search: MiniSearch<IndexedDoc> } | undefined;
+  private readonly docs = new Map<string, LocalModel<'article_text'>>();
+  private readonly bodies = new Map<string, string>();
+
+  constructor(hub: QueryHub) {
+    this.texts = new AllOfType(hub, 'article_text');
+    this.articles = new AllOfType(hub, 'article');
+  }
+
+  private async index(): Promise<MiniSearch<IndexedDoc>> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all([this.texts.whenReady(), this.articles.whenReady()]),
+      new Promise((resolve) => (timer = setTimeout(resolve, READY_MS))),
+    ]);
+    clearTimeout(timer);
+    const version = `${this.texts.version}`;
+    if (this.built?.version === version) return this.built.search;
+    const search = new MiniSearch<IndexedDoc>({
+      fields: ['title', 'body'],
+      idField: 'id',
+      // The words as the server indexes them; the query's as it searches (searchTerms).
+      tokenize: (text) => (text === '' ? [] : indexedText(text).split(' ')),
+      processTerm: (term) => term,
+      searchOptions: {
+        tokenize: (query) => searchTerms(query),
+        processTerm: (term) => term,
+        prefix: true,
+        combineWith: 'AND',
+        boost: { title: 2 },
+      },
+    });
+    this.docs.clear();
+    this.bodies.clear();
+    const docs: IndexedDoc[] = [];
+    for (const text of this.texts.items()) {
+      const body = documentText(text.attributes.content);
+      this.docs.set(text.id, text);
+      this.bodies.set(text.id, body);
+      docs.push({ id: text.id, title: text.attributes.title, body });
+    }
+    search.addAll(docs);
+    this.built = { version, search };
+    return search;
+  }
+
+  /** Published articles whose texts hold every word of the query, best first. */
+  async search(query: string, lang: Language): Promise<HelpHit[]> {
+    if (searchTerms(query).length === 0) return [];
+    const search = await this.index();
+    const published = new Map(
+      this.articles
+        .items()
+        .filter((a) => a.attributes.state === 'published')
+        .map((a) => [a.id, a] as const),
+    );
+    const best = new Map<string, LocalModel<'article_text'>>();
+    for (const result of search.search(query)) {
+      const text = this.docs.get(String(result.id));
+      if (text === undefined || !published.has(text.attributes.article_id)) continue;
+      const kept = best.get(text.attributes.article_id);
+      if (kept === undefined || (kept.attributes.lang !== lang && text.attributes.lang === lang))
+        best.set(text.attributes.article_id, text);
+    }
+    return [...best.values()].slice(0, HELP_SEARCH_LIMIT).map((text) => ({
+      articleId: text.attributes.article_id,
+      number: published.get(text.attributes.article_id)?.attributes.number ?? null,
+      lang: text.attributes.lang,
+      title: text.attributes.title,
+      snippet: snippetOf(this.bodies.get(text.id) ?? '', query),
+    }));
+  }
+
+  close(): void {
+    this.texts.close();
+    this.articles.close();
+  }
+}
