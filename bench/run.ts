@@ -8,6 +8,7 @@ import { benchDevicesViews } from './devices-views.bench';
 import { benchFanout } from './fanout.bench';
 import { benchGatewayFlood } from './gateway-flood.bench';
 import { benchGetUser } from './get-user.bench';
+import { benchHelp } from './help.bench';
 import { benchHistory } from './history.bench';
 import { benchIngest } from './ingest.bench';
 import { benchLargeList } from './large-list.bench';
@@ -70,6 +71,8 @@ const benches: [string, () => Promise<string[]>][] = [
   // Issue 31: a PDF of 12 widgets over 30 days (p95 under 5 s); ingest with 100 reports due.
   ['report-pdf', benchReportPdf],
   ['report-ingest', benchReportIngest],
+  // Issue 33: the help centre's server search (full-text index) vs a plain LIKE, 2,000 texts.
+  ['help', benchHelp],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {
