@@ -46,6 +46,8 @@ interface Draft {
   visMax: string;
   states: { value: string; text: string }[];
   code: string;
+  /** The number of the help article it links ('' for none). */
+  helpArticle: string;
 }
 
 function draftOf(stream: LocalModel<'datastream'>): Draft {
@@ -59,6 +61,7 @@ function draftOf(stream: LocalModel<'datastream'>): Draft {
     visMax: num(a.vis_max),
     states: Object.entries(a.state_texts).map(([value, text]) => ({ value, text })),
     code: a.preprocessing,
+    helpArticle: num(a.help_article),
   };
 }
 
@@ -80,6 +83,7 @@ function check(
   };
   const visMin = number(draft.visMin, 'vis_min');
   const visMax = number(draft.visMax, 'vis_max');
+  const helpArticle = number(draft.helpArticle, 'help_article');
   if (visMin !== null && visMax !== null && visMin >= visMax) errors.vis_max = MIN_NOT_BELOW_MAX;
   const stateTexts: Record<string, string> = {};
   draft.states.forEach((s, i) => {
@@ -98,6 +102,7 @@ function check(
     vis_max: visMax,
     state_texts: draft.type === 'state' ? stateTexts : {},
     preprocessing: draft.code,
+    help_article: helpArticle,
   };
   const parsed = datastreamAttributesSchema
     .pick({
@@ -108,6 +113,7 @@ function check(
       vis_max: true,
       state_texts: true,
       preprocessing: true,
+      help_article: true,
     })
     .safeParse(attributes);
   if (!parsed.success) {
@@ -119,7 +125,16 @@ function check(
   return Object.keys(errors).length > 0 ? { errors } : { attributes: parsed.data };
 }
 
-const FIELD_ORDER = ['name', 'unit', 'type', 'vis_min', 'vis_max', 'state_texts', 'preprocessing'];
+const FIELD_ORDER = [
+  'name',
+  'unit',
+  'type',
+  'vis_min',
+  'vis_max',
+  'help_article',
+  'state_texts',
+  'preprocessing',
+];
 
 export function StreamForm({
   stream,
@@ -223,6 +238,15 @@ export function StreamForm({
               onChange={(e) => set({ visMax: e.currentTarget.value })}
               error={tr(errors.vis_max)}
               data-field="vis_max"
+            />
+            <TextInput
+              label={t`Help article (number)`}
+              description={t`The help centre article about this stream, as in help/136. Empty: none.`}
+              inputMode="numeric"
+              value={draft.helpArticle}
+              onChange={(e) => set({ helpArticle: e.currentTarget.value })}
+              error={tr(errors.help_article)}
+              data-field="help_article"
             />
           </SimpleGrid>
           {draft.type === 'state' ? (

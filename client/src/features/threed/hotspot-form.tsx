@@ -52,7 +52,10 @@ export function HotspotForm(props: {
   const [camera, setCamera] = useState(a.camera);
   const [entries, setEntries] = useState<HotspotMetadata[]>([...a.metadata]);
   const [description, setDescription] = useState(a.qr_description);
-  const page = usePageState(['name', 'metadata', 'qr_description']);
+  const [helpArticle, setHelpArticle] = useState(
+    a.help_article === null ? '' : String(a.help_article),
+  );
+  const page = usePageState(['name', 'help_article', 'metadata', 'qr_description']);
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const iconLabels: Record<HotspotIcon, string> = {
@@ -71,8 +74,23 @@ export function HotspotForm(props: {
   const save = async () => {
     const checked = page.check(
       hotspotAttributesSchema
-        .pick({ name: true, icon: true, camera: true, metadata: true, qr_description: true })
-        .safeParse({ name, icon, camera, metadata: entries, qr_description: description }),
+        .pick({
+          name: true,
+          icon: true,
+          camera: true,
+          metadata: true,
+          qr_description: true,
+          help_article: true,
+        })
+        .safeParse({
+          name,
+          icon,
+          camera,
+          metadata: entries,
+          qr_description: description,
+          // Empty: none; anything else goes as typed (the schema says what it takes).
+          help_article: helpArticle.trim() === '' ? null : Number(helpArticle.trim()),
+        }),
     );
     if (checked === null) return;
     page.took(await syncWorker().writes.update('hotspot', hotspot.id, checked), 'write');
@@ -120,6 +138,15 @@ export function HotspotForm(props: {
             </Group>
           )}
           leftSection={<HotspotGlyph icon={icon} size={16} />}
+        />
+        <TextInput
+          label={t`Help article (number)`}
+          description={t`The help centre article about this part, as in help/136. Empty: none.`}
+          inputMode="numeric"
+          value={helpArticle}
+          onChange={(e) => setHelpArticle(e.currentTarget.value)}
+          error={page.fields.help_article}
+          data-testid="hotspot-help-article"
         />
         <Group gap="xs">
           <Button
