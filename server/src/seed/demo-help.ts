@@ -1,8 +1,7 @@
 import type { Language } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
-import { ChangeFeed } from '../services/change-feed';
-import { ModelService } from '../services/model.service';
+import { seedWrites } from './seed-writes';
 
 /**
  * The demo help centre (issue 33 item 8): a handful of published articles in German and English,
@@ -240,19 +239,7 @@ function documentOf(blocks: readonly Block[], time: number) {
 
 /** Seeds the demo articles, each with its texts published. Returns article 136's id. */
 export async function seedDemoHelp(trx: Db, clock: Clock, accountId: string): Promise<string> {
-  const models = new ModelService(trx, clock, new ChangeFeed());
-  const create = async (collection: string, body: Record<string, unknown>) => {
-    // As the server: the seed names the articles' numbers (136 is the spec's).
-    const { answer } = await models.applyIn(
-      trx,
-      accountId,
-      { kind: 'create', collection, body },
-      true,
-    );
-    const id = answer.body.data?.id;
-    if (id === undefined) throw new Error(`demo help: no ${collection}`);
-    return id;
-  };
+  const { create, update } = seedWrites(trx, clock, accountId, 'demo help');
   let tagTable = '';
   for (const article of DEMO_ARTICLES) {
     const languages = Object.keys(article.texts) as Language[];
@@ -274,17 +261,7 @@ export async function seedDemoHelp(trx: Db, clock: Clock, accountId: string): Pr
       await create('article_drafts', body);
       await create('article_texts', body);
     }
-    await models.applyIn(
-      trx,
-      accountId,
-      {
-        kind: 'update',
-        collection: 'articles',
-        id,
-        body: { state: 'published' },
-      },
-      true,
-    );
+    await update('articles', id, { state: 'published' });
     if (article.number === DEMO_TAG_TABLE_ARTICLE) tagTable = id;
   }
   return tagTable;

@@ -3,8 +3,7 @@ import type { Db } from '../db/database';
 import { keepBytes, type BlobStore } from '../files/blob-store';
 import type { Clock } from '../lib/clock';
 import { ModelRepository } from '../repositories/model.repository';
-import { ChangeFeed } from '../services/change-feed';
-import { ModelService } from '../services/model.service';
+import { seedWrites } from './seed-writes';
 
 /*
  * The demo's 3D scene (issue 32 item 8): the first demo machine gets a model the seed builds (the
@@ -164,18 +163,7 @@ export async function seedDemoScene(
   assetId: string,
   blobs: BlobStore,
 ): Promise<void> {
-  const models = new ModelService(trx, clock, new ChangeFeed());
-  const create = async (collection: string, body: Record<string, unknown>) => {
-    const { answer } = await models.applyIn(
-      trx,
-      accountId,
-      { kind: 'create', collection, body },
-      true,
-    );
-    const id = answer.body.data?.id;
-    if (id === undefined) throw new Error(`demo scene: no ${collection}`);
-    return id;
-  };
+  const { create } = seedWrites(trx, clock, accountId, 'demo scene');
   const glb = await demoMachineGlb();
   const sha256 = await keepBytes(blobs, accountId, glb);
   const fileId = await create('files', {

@@ -6,17 +6,8 @@ import {
   snippetOf,
   type Language,
 } from '@plant/shared-schema';
-import type { LocalModel, QueryResult } from '../api';
+import type { HelpHit, LocalModel, QueryResult } from '../api';
 import type { QueryHub } from '../query/query-hub';
-
-/** One article the offline search found: its text in the reader's language when that matched. */
-export interface HelpHit {
-  readonly articleId: string;
-  readonly number: number | null;
-  readonly lang: Language;
-  readonly title: string;
-  readonly snippet: string;
-}
 
 /** Models per window of the store's live lists (the hub's largest). */
 const WINDOW = 1000;
