@@ -8,7 +8,8 @@ import { isPostgres, textType } from './dialect';
  * umlauts also in their e-spelling), `title` and `body` the original words for snippets. The
  * database's own full-text index answers the search: on SQLite an FTS5 table that triggers keep
  * equal to `article_search` (a deleted account's rows go by the foreign key, and their index rows
- * with them); on Postgres a GIN index over `to_tsvector('simple', terms)`.
+ * with them); on Postgres a GIN index over `to_tsvector('simple', terms)`. `article_numbers`:
+ * the last article number each account gave.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const text = textType(db);
@@ -23,6 +24,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('body', text, (c) => c.notNull())
     .addColumn('terms', text, (c) => c.notNull())
     .execute();
+  // The highest article number each account gave: numbers only go up (a deleted article's
+  // number is never given again, so old help/N links never open another article).
+  await db.schema
+    .createTable('article_numbers')
+    .addColumn('account_id', text, (c) =>
+      c.primaryKey().references('accounts.id').onDelete('cascade'),
+    )
+    .addColumn('last', 'bigint', (c) => c.notNull())
+    .execute();
   await db.schema
     .createIndex('article_search_article')
     .on('article_search')
@@ -33,20 +43,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       using gin (to_tsvector('simple', terms))`.execute(db);
     return;
   }
+  // The index's rows share their rowid with article_search's: a delete finds its row at once.
   await sql`create virtual table article_fts using fts5(
-    text_id unindexed, account_id unindexed, terms, tokenize = 'unicode61 remove_diacritics 2'
+    terms, tokenize = 'unicode61 remove_diacritics 2'
   )`.execute(db);
   await sql`create trigger article_search_ai after insert on article_search begin
-    insert into article_fts (text_id, account_id, terms)
-      values (new.text_id, new.account_id, new.terms);
+    insert into article_fts (rowid, terms) values (new.rowid, new.terms);
   end`.execute(db);
   await sql`create trigger article_search_ad after delete on article_search begin
-    delete from article_fts where text_id = old.text_id;
+    delete from article_fts where rowid = old.rowid;
   end`.execute(db);
   await sql`create trigger article_search_au after update on article_search begin
-    delete from article_fts where text_id = old.text_id;
-    insert into article_fts (text_id, account_id, terms)
-      values (new.text_id, new.account_id, new.terms);
+    delete from article_fts where rowid = old.rowid;
+    insert into article_fts (rowid, terms) values (new.rowid, new.terms);
   end`.execute(db);
 }
 
@@ -58,4 +67,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     await sql`drop table if exists article_fts`.execute(db);
   }
   await db.schema.dropTable('article_search').execute();
+  await db.schema.dropTable('article_numbers').execute();
 }

@@ -437,17 +437,23 @@ export interface ArticleSearchTable {
   terms: string;
 }
 
-/** SQLite only: the FTS5 table the triggers keep equal to article_search. */
+/** SQLite only: the FTS5 table the triggers keep equal to article_search (by rowid). */
 export interface ArticleFtsTable {
-  text_id: string;
-  account_id: string;
+  rowid: number;
   terms: string;
   rank: number;
+}
+
+/** The last article number each account gave (numbers only go up). */
+export interface ArticleNumbersTable {
+  account_id: string;
+  last: number;
 }
 
 export interface Database {
   article_search: ArticleSearchTable;
   article_fts: ArticleFtsTable;
+  article_numbers: ArticleNumbersTable;
   report_runs: ReportRunsTable;
   alarm_states: AlarmStatesTable;
   alarm_events: AlarmEventsTable;

@@ -10,6 +10,7 @@ import {
 import type { Db } from '../db/database';
 import { ArticleSearchRepository } from '../repositories/article-search.repository';
 import { ModelRepository } from '../repositories/model.repository';
+import { scopeTo } from '../repositories/account-scope';
 
 /**
  * The help centre's rules on the generic model writes (issue 33, DESIGN.md §14), called by the
@@ -24,14 +25,33 @@ export const HELP_TYPES: ReadonlySet<string> = new Set([
   articleDraftModel.type,
 ]);
 
-/** The next free article number of the account (the first is 1). */
+/**
+ * The account's next article number (the first is 1): one more than the highest it ever gave or
+ * holds, so a deleted article's number is never given again (old help/N links never open
+ * another article). Kept in `article_numbers`, inside the writer's transaction.
+ */
 export async function nextArticleNumber(trx: Db, accountId: string): Promise<number> {
   let highest = 0;
   for (const row of await new ModelRepository(trx).allOfTypes(accountId, [articleModel.type])) {
     const n = (JSON.parse(row.attributes) as ArticleAttributes).number;
     if (n !== null && n > highest) highest = n;
   }
-  return highest + 1;
+  const given = await scopeTo(trx, accountId)
+    .selectFrom('article_numbers')
+    .select('last')
+    .executeTakeFirst();
+  const next = Math.max(highest, Number(given?.last ?? 0)) + 1;
+  await noteArticleNumber(trx, accountId, next);
+  return next;
+}
+
+/** Remembers that the account gave `number` (the seed's numbers too). */
+export async function noteArticleNumber(trx: Db, accountId: string, number: number): Promise<void> {
+  const scope = scopeTo(trx, accountId);
+  const given = await scope.selectFrom('article_numbers').select('last').executeTakeFirst();
+  if (given === undefined) await scope.insertInto('article_numbers', [{ last: number }]).execute();
+  else if (Number(given.last) < number)
+    await scope.updateTable('article_numbers').set({ last: number }).execute();
 }
 
 /**

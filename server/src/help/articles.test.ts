@@ -109,6 +109,12 @@ describe('help centre articles', () => {
       ).status,
     ).toBe(200);
     expect(await found(tech, 'pump seal')).toEqual([]);
+
+    // Numbers only go up: a deleted article's number is not given again (old links stay dead).
+    const gone = await s.call('DELETE', apiPaths.model('articles', article.id), { token: admin });
+    expect(gone.status).toBe(200);
+    const next = dataOf<SyncedModel>(await create('articles', { languages: ['en'] }));
+    expect(next.attributes.number).toBe(DEMO_TAG_TABLE_ARTICLE + 2);
   });
 
   it('readers get articles and published texts, never drafts, and may not write', async () => {

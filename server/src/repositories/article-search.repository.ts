@@ -80,7 +80,9 @@ export class ArticleSearchRepository {
     const match = terms.map((t) => `"${t}"*`).join(' ');
     return scopeTo(this.db, accountId)
       .selectFrom('article_search')
-      .innerJoin('article_fts', 'article_fts.text_id', 'article_search.text_id')
+      .innerJoin('article_fts', (join) =>
+        join.on(sql<boolean>`article_fts.rowid = article_search.rowid`),
+      )
       .select(columns.map((c) => `article_search.${c}` as const))
       .where(sql<boolean>`article_fts match ${match}`)
       .orderBy(sql`article_fts.rank`)

@@ -80,6 +80,7 @@ import {
   indexArticleText,
   linkedArticleProblems,
   nextArticleNumber,
+  noteArticleNumber,
   unindexArticleTexts,
 } from '../help/article-rules';
 
@@ -342,8 +343,11 @@ export class ModelTransaction {
         : [];
     if (HELP_TYPES.has(this.def.type)) {
       // An article's number is the next free one; who wrote a help model and when, the server's.
-      if (this.def.type === articleModel.type && attributes.number === null)
-        attributes.number = await nextArticleNumber(this.trx, this.accountId);
+      if (this.def.type === articleModel.type) {
+        if (attributes.number === null)
+          attributes.number = await nextArticleNumber(this.trx, this.accountId);
+        else await noteArticleNumber(this.trx, this.accountId, attributes.number as number);
+      }
       this.stampWriter(attributes);
     }
     await this.check(attributes, Object.keys(attributes), modelId);

@@ -119,10 +119,11 @@ export class HelpIndex {
     });
     this.docs.clear();
     this.bodies.clear();
+    // A text may stand in two windows for a moment (an insert shifts them): once by id.
+    for (const text of this.texts.items()) this.docs.set(text.id, text);
     const docs: IndexedDoc[] = [];
-    for (const text of this.texts.items()) {
+    for (const text of this.docs.values()) {
       const body = documentText(text.attributes.content);
-      this.docs.set(text.id, text);
       this.bodies.set(text.id, body);
       docs.push({ id: text.id, title: text.attributes.title, body });
     }

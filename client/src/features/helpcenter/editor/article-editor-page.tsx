@@ -1,5 +1,5 @@
 import '../catalogues';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -32,6 +32,13 @@ import { BlockEditor } from './block-editor';
 import { publishProblems, type DraftText } from './publish';
 import { forgetUnsent, keepUnsent, unsentEdit, type UnsentEdit } from './unsent-edits';
 
+/** Whether two documents hold the same blocks (Editor.js stamps each save with a new time). */
+function sameBlocks(a: unknown, b: unknown): boolean {
+  const blocks = (doc: unknown) =>
+    typeof doc === 'object' && doc !== null ? (doc as { blocks?: unknown }).blocks : undefined;
+  return JSON.stringify(blocks(a)) === JSON.stringify(blocks(b));
+}
+
 /** How long typing rests before the language's draft is written (the worker keeps it at once). */
 const SAVE_AFTER_MS = 800;
 
@@ -60,6 +67,11 @@ export function ArticleEditorPage() {
     limit: 10,
   });
   const [tab, setTab] = useState<Language>(lang);
+  const flushers = useRef(new Map<Language, () => Promise<DraftText>>());
+  const onFlusher = useCallback((l: Language, flush: (() => Promise<DraftText>) | null) => {
+    if (flush === null) flushers.current.delete(l);
+    else flushers.current.set(l, flush);
+  }, []);
   if (!can(articleDraftModel.permissions.update))
     return (
       <EmptyState
@@ -116,6 +128,7 @@ export function ArticleEditorPage() {
               articleId={articleid}
               lang={l}
               draft={drafts.items.find((d) => d.attributes.lang === l)}
+              onFlusher={onFlusher}
             />
           </Tabs.Panel>
         ))}
@@ -126,6 +139,10 @@ export function ArticleEditorPage() {
         drafts={drafts.items}
         texts={texts.items}
         onProblemIn={setTab}
+        flushAll={async () => {
+          const now = await Promise.all([...flushers.current.values()].map((f) => f()));
+          return now;
+        }}
       />
     </Stack>
   );
@@ -139,6 +156,8 @@ function LanguageEditor(props: {
   readonly articleId: string;
   readonly lang: Language;
   readonly draft: Draft | undefined;
+  /** Hands the page this language's "write everything now" (null when it goes). */
+  readonly onFlusher: (lang: Language, flush: (() => Promise<DraftText>) | null) => void;
 }) {
   const { t } = useLingui();
   const { draft, articleId, lang } = props;
@@ -155,6 +174,15 @@ function LanguageEditor(props: {
   // Typed but not yet in the worker (the editor tells its changes a moment after a keystroke).
   const [unsaved, setUnsaved] = useState(leftover !== undefined);
   const writing = useRef<Promise<void>>(Promise.resolve());
+  // Keystrokes in the blocks the editor has not told yet (its onChange comes a moment later).
+  const inputs = useRef(0);
+  // What this language holds now, for Publish (the store's draft may be a moment behind).
+  const latest = useRef<DraftText>({
+    lang,
+    title: leftover?.title ?? draft?.attributes.title ?? '',
+    content: leftover?.content ?? draft?.attributes.content,
+  });
+  const saveNow = useRef<(() => Promise<unknown>) | null>(null);
 
   const flush = () => {
     clearTimeout(timer.current);
@@ -177,20 +205,37 @@ function LanguageEditor(props: {
       } else if (took(await writes.update('article_draft', draftId.current, change))) {
         forgetUnsent(key, change);
       }
-      if (Object.keys(pending.current).length === 0) setUnsaved(false);
+      if (Object.keys(pending.current).length === 0 && inputs.current === 0) setUnsaved(false);
     });
   };
   const schedule = (change: UnsentEdit) => {
     pending.current = { ...pending.current, ...change };
+    latest.current = { ...latest.current, ...change };
     keepUnsent(key, change);
     setUnsaved(true);
     clearTimeout(timer.current);
     timer.current = setTimeout(flush, SAVE_AFTER_MS);
   };
+  /** Everything typed so far into the worker (the editor asked for its blocks first). */
+  const flushNow = async (): Promise<DraftText> => {
+    // An editor that cannot say (it failed to load) leaves what it told already.
+    const doc = await saveNow.current?.().catch(() => undefined);
+    if (doc !== undefined) {
+      inputs.current = 0;
+      schedule({ content: doc });
+    }
+    flush();
+    await writing.current;
+    return latest.current;
+  };
   // What a reload interrupted is written now; leaving the tab or the page writes what waits.
   useEffect(() => {
     if (leftover !== undefined) schedule(leftover);
-    return () => flush();
+    props.onFlusher(lang, flushNow);
+    return () => {
+      props.onFlusher(lang, null);
+      flush();
+    };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   return (
@@ -210,8 +255,20 @@ function LanguageEditor(props: {
         docKey={`${articleId}:${lang}`}
         initial={leftover?.content ?? draft?.attributes.content}
         label={t`Content (${HELP_LANGUAGE_NAMES[lang]})`}
-        onChange={(doc) => schedule({ content: doc })}
-        onInput={() => setUnsaved(true)}
+        onChange={(doc) => {
+          inputs.current = 0;
+          // The editor tells its blocks on leaving too: the same blocks are not written again.
+          if (sameBlocks(doc, latest.current.content)) {
+            if (Object.keys(pending.current).length === 0) setUnsaved(false);
+            return;
+          }
+          schedule({ content: doc });
+        }}
+        onInput={() => {
+          inputs.current += 1;
+          setUnsaved(true);
+        }}
+        saveNow={saveNow}
       />
       <Group gap="xs">
         <Text size="xs" c="dimmed" data-testid="draft-state">
@@ -277,6 +334,8 @@ function PublishBar(props: {
   readonly drafts: readonly Draft[];
   readonly texts: readonly LocalModel<'article_text'>[];
   readonly onProblemIn: (lang: Language) => void;
+  /** Writes what the open editors hold and answers it (the store's drafts may be behind). */
+  readonly flushAll: () => Promise<DraftText[]>;
 }) {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
@@ -289,7 +348,12 @@ function PublishBar(props: {
   const back = `/app/helpcenter/${HELP_CENTER_ID}/${lang}`;
 
   const publish = async () => {
-    const given: DraftText[] = drafts.map((d) => d.attributes);
+    const open = await props.flushAll();
+    // The drafts as stored, each language an open editor holds as it holds it.
+    const given: DraftText[] = [
+      ...drafts.map((d) => d.attributes).filter((d) => !open.some((o) => o.lang === d.lang)),
+      ...open.filter((o) => o.title.trim() !== '' || o.content !== undefined),
+    ];
     const problems = publishProblems(given);
     const first = problems.titles[0];
     if (problems.article !== undefined) {
@@ -308,15 +372,15 @@ function PublishBar(props: {
     setBusy(true);
     try {
       const writes = syncWorker().writes;
-      const written = drafts.filter((d) => d.attributes.title.trim().length > 0);
+      const written = given.filter((d) => d.title.trim().length > 0);
       for (const draft of written) {
-        const { title, content } = draft.attributes;
-        const text = texts.find((x) => x.attributes.lang === draft.attributes.lang);
+        const { title, content } = draft;
+        const text = texts.find((x) => x.attributes.lang === draft.lang);
         const answer =
           text === undefined
             ? await writes.create('article_text', {
                 article_id: article.id,
-                lang: draft.attributes.lang,
+                lang: draft.lang,
                 title,
                 content,
               })
@@ -324,13 +388,11 @@ function PublishBar(props: {
         if (!took(answer)) return;
       }
       for (const text of texts)
-        if (!written.some((d) => d.attributes.lang === text.attributes.lang))
+        if (!written.some((d) => d.lang === text.attributes.lang))
           if (!took(await writes.remove('article_text', text.id))) return;
       const languages = [
-        ...article.attributes.languages.filter((l) => written.some((d) => d.attributes.lang === l)),
-        ...written
-          .map((d) => d.attributes.lang)
-          .filter((l) => !article.attributes.languages.includes(l)),
+        ...article.attributes.languages.filter((l) => written.some((d) => d.lang === l)),
+        ...written.map((d) => d.lang).filter((l) => !article.attributes.languages.includes(l)),
       ];
       took(await writes.update('article', article.id, { state: 'published', languages }));
     } finally {

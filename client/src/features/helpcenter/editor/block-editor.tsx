@@ -38,6 +38,8 @@ export function BlockEditor(props: {
   readonly onChange: (doc: OutputData) => void;
   /** At once on every keystroke (Editor.js tells `onChange` a moment later). */
   readonly onInput: () => void;
+  /** Set while the editor is up: its blocks now, whatever it has not told yet. */
+  readonly saveNow: { current: (() => Promise<unknown>) | null };
 }) {
   const { t } = useLingui();
   const holder = useRef<HTMLDivElement>(null);
@@ -45,8 +47,11 @@ export function BlockEditor(props: {
   onChange.current = props.onChange;
   const initial = useRef(props.initial);
   initial.current = props.initial;
-  const placeholder = t`Write here: press Tab for headings and lists`;
+  // Read when the editor is made: a change of language must not rebuild it from stale data.
+  const placeholder = useRef('');
+  placeholder.current = t`Write here: press Tab for headings and lists`;
   const [failed, setFailed] = useState(false);
+  const saveNow = props.saveNow;
   useEffect(() => {
     const element = holder.current;
     if (element === null) return;
@@ -58,7 +63,7 @@ export function BlockEditor(props: {
         editor = new Editor({
           holder: element,
           data: forEditor(initial.current) as OutputData,
-          placeholder,
+          placeholder: placeholder.current,
           minHeight: 160,
           tools: {
             header: { class: Header, config: { levels: [2, 3, 4], defaultLevel: 2 } },
@@ -72,6 +77,12 @@ export function BlockEditor(props: {
             });
           },
         });
+        const made = editor;
+        // Its API is there once it is ready (before, `save` is not yet a method).
+        saveNow.current = async () => {
+          await made.isReady;
+          return made.save();
+        };
       },
       () => {
         if (!closed) setFailed(true);
@@ -79,10 +90,18 @@ export function BlockEditor(props: {
     );
     return () => {
       closed = true;
-      void editor?.isReady.then(() => editor?.destroy()).catch(() => undefined);
+      saveNow.current = null;
+      const going = editor;
       editor = undefined;
+      // What it holds and has not told yet goes out before it is taken down (a tab switch).
+      void going?.isReady
+        .then(async () => {
+          onChange.current(await going.save());
+        })
+        .catch(() => undefined)
+        .finally(() => going.destroy());
     };
-  }, [props.docKey, placeholder]);
+  }, [props.docKey, saveNow]);
   if (failed)
     return (
       <Text c="red" size="sm" role="alert">

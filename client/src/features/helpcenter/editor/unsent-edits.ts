@@ -28,12 +28,15 @@ export function keepUnsent(key: string, edit: UnsentEdit): void {
   writeJson(STORAGE_KEYS.articleEdits, edits);
 }
 
-/** Forgets the key's edits once written (unless newer ones came meanwhile: `written` is what went). */
+/** Forgets the fields of the key's edits that were written (a field changed since stays). */
 export function forgetUnsent(key: string, written: UnsentEdit): void {
   const edits = all();
   const now = edits[key];
   if (now === undefined) return;
-  if (JSON.stringify(now) !== JSON.stringify({ ...now, ...written })) return;
-  delete edits[key];
+  const left: Record<string, unknown> = { ...now };
+  for (const [field, value] of Object.entries(written))
+    if (JSON.stringify(left[field]) === JSON.stringify(value)) delete left[field];
+  if (Object.keys(left).length === 0) delete edits[key];
+  else edits[key] = left;
   writeJson(STORAGE_KEYS.articleEdits, Object.keys(edits).length === 0 ? null : edits);
 }
