@@ -25,22 +25,27 @@ export const HELP_TYPES: ReadonlySet<string> = new Set([
   articleDraftModel.type,
 ]);
 
-/**
- * The account's next article number (the first is 1): one more than the highest it ever gave or
- * holds, so a deleted article's number is never given again (old help/N links never open
- * another article). Kept in `article_numbers`, inside the writer's transaction.
- */
-export async function nextArticleNumber(trx: Db, accountId: string): Promise<number> {
-  let highest = 0;
+/** The account's articles by number (the numbers' checks read it). */
+async function articleIdsByNumber(trx: Db, accountId: string): Promise<Map<number, string>> {
+  const byNumber = new Map<number, string>();
   for (const row of await new ModelRepository(trx).allOfTypes(accountId, [articleModel.type])) {
     const n = (JSON.parse(row.attributes) as ArticleAttributes).number;
-    if (n !== null && n > highest) highest = n;
+    if (n !== null) byNumber.set(n, row.id);
   }
+  return byNumber;
+}
+
+/**
+ * The account's next article number (the first is 1): one more than the last it gave, kept in
+ * `article_numbers` (every create notes its number there, the seed's too), so a deleted
+ * article's number is never given again (old help/N links never open another article).
+ */
+export async function nextArticleNumber(trx: Db, accountId: string): Promise<number> {
   const given = await scopeTo(trx, accountId)
     .selectFrom('article_numbers')
     .select('last')
     .executeTakeFirst();
-  const next = Math.max(highest, Number(given?.last ?? 0)) + 1;
+  const next = Number(given?.last ?? 0) + 1;
   await noteArticleNumber(trx, accountId, next);
   return next;
 }
@@ -88,12 +93,9 @@ export async function helpProblems(
       problems.state = [ARTICLE_TEXTS.oneTranslation];
   }
   if (touched.has('number') && article.number !== null) {
-    const taken = (await models.allOfTypes(accountId, [articleModel.type])).some(
-      (row) =>
-        row.id !== selfId &&
-        (JSON.parse(row.attributes) as ArticleAttributes).number === article.number,
-    );
-    if (taken) problems.number = ['This article number is taken.'];
+    const holder = (await articleIdsByNumber(trx, accountId)).get(article.number);
+    if (holder !== undefined && holder !== selfId)
+      problems.number = ['This article number is taken.'];
   }
   return problems;
 }
@@ -139,9 +141,6 @@ export async function linkedArticleProblems(
 ): Promise<Record<string, string[]>> {
   const number = attributes.help_article;
   if (!touched.has('help_article') || typeof number !== 'number') return {};
-  const articles = await new ModelRepository(trx).allOfTypes(accountId, [articleModel.type]);
-  const known = articles.some(
-    (row) => (JSON.parse(row.attributes) as ArticleAttributes).number === number,
-  );
+  const known = (await articleIdsByNumber(trx, accountId)).has(number);
   return known ? {} : { help_article: [ARTICLE_TEXTS.unknownArticle] };
 }

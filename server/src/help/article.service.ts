@@ -35,16 +35,14 @@ export class ArticleService {
       SEARCH_LIMIT * 5,
     );
     // Only articles published now (a text whose article went back to draft waits for its delete).
-    const published = new Set<string>();
-    const models = new ModelRepository(this.db);
-    for (const id of new Set(rows.map((r) => r.article_id))) {
-      const row = await models.find(accountId, articleModel.type, id);
-      if (
-        row !== undefined &&
-        (JSON.parse(row.attributes) as ArticleAttributes).state === 'published'
-      )
-        published.add(id);
-    }
+    const articles = await new ModelRepository(this.db).findMany(accountId, articleModel.type, [
+      ...new Set(rows.map((r) => r.article_id)),
+    ]);
+    const published = new Set(
+      articles
+        .filter((row) => (JSON.parse(row.attributes) as ArticleAttributes).state === 'published')
+        .map((row) => row.id),
+    );
     const best = new Map<string, (typeof rows)[number]>();
     for (const row of rows) {
       if (!published.has(row.article_id)) continue;

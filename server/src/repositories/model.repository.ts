@@ -53,6 +53,17 @@ export class ModelRepository {
       .executeTakeFirst();
   }
 
+  /** The models of `type` among these ids (those that exist). */
+  findMany(accountId: string, type: string, ids: readonly string[]): Promise<ModelRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return scopeTo(this.db, accountId)
+      .selectFrom('models')
+      .selectAll()
+      .where('type', '=', type)
+      .where('id', 'in', ids)
+      .execute();
+  }
+
   /**
    * A model of `type` whose id is `ref`, or else whose attribute `field` equals it (a gateway by its
    * serial). The id wins; among several with that attribute, the lowest id.
