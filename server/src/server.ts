@@ -39,7 +39,7 @@ import { DiskBlobStore } from './files/blob-store';
 import { FilePruner } from './files/file-pruner';
 import { SurfaceIndex } from './threed/surface';
 import { RenderingProcessor } from './threed/rendering-processor';
-import { ChromiumRenderer } from './threed/scene-renderer';
+import { ChromiumRenderer, type SceneRenderer } from './threed/scene-renderer';
 import { AccountRepository } from './repositories/account.repository';
 import { openTimeSeriesStore } from './timeseries/sqlite-time-series-store';
 import { openPostgresTimeSeriesStore } from './timeseries/postgres-time-series-store';
@@ -82,6 +82,8 @@ export interface ServerOptions {
   readonly reportPdf?: (real: PdfRenderer) => PdfRenderer;
   /** Tests only: narrower limits of a 3D model's processing (its time, heap, triangles). */
   readonly threedLimits?: ThreadLimits;
+  /** Tests only: what draws scenes' renderings (one a test holds, say). */
+  readonly sceneRenderer?: (real: SceneRenderer) => SceneRenderer;
   /**
    * Whether the demo seed makes its 3D scene (a model file in the blob store, processed after
    * the start). Default true; the test harness leaves it out unless a test asks for it.
@@ -350,7 +352,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     blobs,
     feed,
     log,
-    renderer: new ChromiumRenderer(log),
+    renderer:
+      options.sceneRenderer === undefined
+        ? new ChromiumRenderer(log)
+        : options.sceneRenderer(new ChromiumRenderer(log)),
   });
   // Reports' PDFs and CSVs in a blob store of their own: the file pruner keeps to file models'.
   const reportBlobs = new DiskBlobStore(path.join(config.dataDir, 'report-files'));

@@ -20,6 +20,7 @@ import type { AuthLimits } from '../services/auth.service';
 import type { BatchRateLimits } from '../gateways/batch-rate';
 import type { PdfRenderer } from '../reports/report-runner';
 import type { ThreadLimits } from '../threed/convert-thread';
+import type { SceneRenderer } from '../threed/scene-renderer';
 
 /** A clock the test moves by hand (token and reset-link expiry without waiting). */
 export class ManualClock implements Clock {
@@ -98,6 +99,8 @@ export interface TestServerOptions {
   reportPdf?: (real: PdfRenderer) => PdfRenderer;
   /** Narrower limits of a 3D model's processing (a heap too small to convert, say). */
   threedLimits?: ThreadLimits;
+  /** What draws scenes' renderings, from the real one (one a test holds, say). */
+  sceneRenderer?: (real: SceneRenderer) => SceneRenderer;
   /** The demo seed's 3D scene (issue 32 item 8): a fresh seed (not the copy) with it. */
   demoScene?: boolean;
 }
@@ -325,6 +328,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
     ...(options.reportPdf === undefined ? {} : { reportPdf: options.reportPdf }),
     ...(options.threedLimits === undefined ? {} : { threedLimits: options.threedLimits }),
+    ...(options.sceneRenderer === undefined ? {} : { sceneRenderer: options.sceneRenderer }),
     // The demo's 3D scene only where a test asks (its model is processed after every start).
     demoScene: options.demoScene === true,
   });

@@ -89,8 +89,19 @@ async function expectReady(id: string) {
   return model;
 }
 
+/** While set, renderings wait for it before they are drawn (a test holds the queue). */
+let renderingsHeld: Promise<void> | undefined;
+
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({
+    sceneRenderer: (real) => ({
+      render: async (job) => {
+        await renderingsHeld;
+        return real.render(job);
+      },
+      close: () => real.close(),
+    }),
+  });
   admin = await s.signIn(DEMO_USERS.admin);
   tech = await s.signIn(DEMO_USERS.tech);
   press =
@@ -424,11 +435,19 @@ describe('renderings under way', () => {
           height: 64,
         },
       });
-    // Made back to back: the leader draws one at a time, each far longer than these writes.
-    for (const name of ['A', 'B', 'C', 'D', 'E']) expect((await ask(name)).status).toBe(201);
-    const sixth = await ask('F');
-    expect(sixth.status).toBe(422);
-    expect(sixth.text).toContain(SCENE_TEXTS.tooManyRenderings);
+    // The queue held: none is drawn while the six are asked for (on a busy machine a small one
+    // could otherwise be drawn between two writes).
+    let release = () => {};
+    renderingsHeld = new Promise((resolve) => (release = resolve));
+    try {
+      for (const name of ['A', 'B', 'C', 'D', 'E']) expect((await ask(name)).status).toBe(201);
+      const sixth = await ask('F');
+      expect(sixth.status).toBe(422);
+      expect(sixth.text).toContain(SCENE_TEXTS.tooManyRenderings);
+    } finally {
+      release();
+      renderingsHeld = undefined;
+    }
   });
 });
 
