@@ -4,6 +4,7 @@ import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { appShellChunk } from './vite-app-shell-chunk';
 import { zodJitless } from './vite-zod-jitless';
+import { editorjsImageNoEval } from './vite-editorjs-image-noeval';
 
 const appShell = appShellChunk();
 
@@ -16,6 +17,7 @@ export default defineConfig({
   root: 'client',
   plugins: [
     zodJitless(),
+    editorjsImageNoEval(),
     appShell.plugin,
     react({ babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } }),
     lingui(),

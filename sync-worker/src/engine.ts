@@ -537,7 +537,7 @@ export class SyncEngine {
     const def = modelByType(entry.type);
     // A model placed by its attributes (a template's scene sits under the template).
     const placed =
-      def === undefined || (def.parentField === undefined && def.altParent === undefined)
+      def === undefined || (def.parentField === undefined && def.altParents === undefined)
         ? null
         : parentOf(def, attributes, '');
     const parentId = local?.parentId ?? (placed?.id === '' ? null : (placed?.id ?? null));

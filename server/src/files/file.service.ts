@@ -5,6 +5,8 @@ import {
   FILE_CHECKSUM_MISMATCH,
   FILE_NOT_UPLOADED,
   fileAttributesSchema,
+  articleModel,
+  FILE_LIMITS,
   fileModel,
   UPLOAD_CHUNK_MAX_BYTES,
   type FileAttributes,
@@ -90,19 +92,23 @@ export class FileService {
   private async find(session: Session, id: string, write: boolean): Promise<FoundFile> {
     const accountId = session.activeAccount?.id;
     if (accountId === undefined) throw forbidden();
-    const permission = write ? fileModel.permissions.update : fileModel.permissions.view;
     const row = await new ModelRepository(this.db).find(accountId, fileModel.type, id);
     // Unknown, and so is one whose asset the caller does not see.
     if (row === undefined || !session.access.seesModel(fileModel.type, row.asset_id)) {
       throw notFound('File');
     }
-    if (!can(session.ctx, permission)) throw forbidden();
     const attributes = fileAttributesSchema.parse(JSON.parse(row.attributes));
+    // An article's image is the help centre's: its permissions, not the asset's files'.
+    const owner = attributes.article_id !== null ? articleModel : fileModel;
+    const permission = write ? owner.permissions.update : owner.permissions.view;
+    if (!can(session.ctx, permission)) throw forbidden();
     // A template's file (its 3D model's) has no asset: who may edit templates uploads it.
     const mayWrite =
       row.asset_id !== null
         ? session.access.editsAsset(row.asset_id)
-        : attributes.template_id !== null && session.access.editsTemplates;
+        : attributes.template_id !== null
+          ? session.access.editsTemplates
+          : attributes.article_id !== null;
     if (write && !mayWrite) throw forbidden();
     return { accountId, id, attributes };
   }
@@ -178,6 +184,33 @@ export class FileService {
       type: file.attributes.type,
       name: downloadName(file.attributes.name),
       sha256: file.attributes.sha256,
+    };
+  }
+
+  /**
+   * A picture of an article, for the help centre's own host (no session): only a stored photo
+   * whose article the caller found published. Undefined for anything else.
+   */
+  async articlePicture(
+    accountId: string,
+    id: string,
+    published: (articleId: string) => Promise<boolean>,
+  ): Promise<FileDownload | undefined> {
+    const row = await new ModelRepository(this.db).find(accountId, fileModel.type, id);
+    if (row === undefined) return undefined;
+    const file = fileAttributesSchema.parse(JSON.parse(row.attributes));
+    if (file.article_id === null || file.kind !== 'photo' || file.state !== 'ready')
+      return undefined;
+    if (!FILE_LIMITS.photo.types.includes(file.type)) return undefined;
+    if (!(await published(file.article_id))) return undefined;
+    const size = await this.blobs.size(accountId, file.sha256);
+    if (size === undefined) return undefined;
+    return {
+      body: this.blobs.open(accountId, file.sha256),
+      size,
+      type: file.type,
+      name: downloadName(file.name),
+      sha256: file.sha256,
     };
   }
 

@@ -1,5 +1,13 @@
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, type ArticleSearchHit, type SyncedModel } from '@plant/shared-schema';
+import {
+  API_BASE,
+  apiPaths,
+  uuidv7,
+  type ArticleSearchHit,
+  type SyncedModel,
+} from '@plant/shared-schema';
 import { DEMO_USERS } from '../seed/demo';
 import { roleId } from '../testing/access';
 import { DEMO_TAG_TABLE_ARTICLE } from '../seed/demo-help';
@@ -172,6 +180,102 @@ describe('help centre articles', () => {
     });
     expect(refused.status).toBe(422);
     expect(JSON.stringify(refused.json)).toContain('No help article has this number.');
+
+    // A stream links one the same way (its page shows the link).
+    const stream = (await s.snapshot(admin)).find((m) => m.type === 'datastream');
+    const link = (help_article: number) =>
+      s.call('PUT', apiPaths.model('datastreams', stream?.id ?? ''), {
+        token: admin,
+        json: { help_article },
+      });
+    const linked = await link(DEMO_TAG_TABLE_ARTICLE);
+    expect(linked.status, linked.text).toBe(200);
+    expect(dataOf<SyncedModel>(linked).attributes.help_article).toBe(DEMO_TAG_TABLE_ARTICLE);
+    expect(JSON.stringify((await link(99_999)).json)).toContain('No help article has this number.');
+  });
+
+  it('an article’s pictures are files of the article: its authors add them, its readers read them', async () => {
+    const article = dataOf<SyncedModel>(await create('articles', { languages: ['en'] })).id;
+    const png = new Uint8Array(
+      await sharp({
+        create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 40, b: 40 } },
+      })
+        .png()
+        .toBuffer(),
+    );
+    const picture = (token: string, json: Record<string, unknown> = {}) =>
+      create(
+        'files',
+        {
+          id: uuidv7(),
+          article_id: article,
+          kind: 'photo',
+          name: 'seal.png',
+          type: 'image/png',
+          size: png.length,
+          sha256: createHash('sha256').update(png).digest('hex'),
+          ...json,
+        },
+        token,
+      );
+    const upload = (id: string, token: string) =>
+      fetch(`${s.url}${API_BASE}/${apiPaths.fileUpload(id, 0)}`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
+        body: png,
+      });
+    const made = await picture(admin);
+    expect(made.status, made.text).toBe(201);
+    const fileId = dataOf<SyncedModel>(made).id;
+    expect((await upload(fileId, admin)).status).toBe(200);
+
+    // The technician edits its machines' files, not the help centre: refused.
+    expect((await picture(tech)).status).toBe(403);
+    // An SVG (it may carry script) is no picture of an article.
+    const svg = await picture(admin, { name: 'x.svg', type: 'image/svg+xml' });
+    expect(svg.status).toBe(422);
+    // Neither an asset's and an article's at once.
+    const asset = (await s.snapshot(admin)).find((m) => m.type === 'asset')?.id;
+    expect((await picture(admin, { asset_id: asset })).status).toBe(422);
+
+    // A reader gets the picture's model and its bytes.
+    expect((await s.snapshot(tech)).some((m) => m.id === fileId)).toBe(true);
+    const read = await fetch(`${s.url}${API_BASE}/${apiPaths.fileContent(fileId)}`, {
+      headers: { Authorization: `Bearer ${tech}` },
+    });
+    expect(read.status).toBe(200);
+    expect(new Uint8Array(await read.arrayBuffer())).toEqual(png);
+
+    // An author of the help centre who may not change machines' files adds pictures all the same.
+    const roles = (await s.snapshot(admin)).filter((m) => m.type === 'role');
+    const technician = roles.find((r) => r.attributes.slug === 'technician');
+    const held = (technician?.attributes.permissions ?? []) as string[];
+    const changed = await s.call('PUT', apiPaths.model('roles', technician?.id ?? ''), {
+      token: admin,
+      json: {
+        permissions: [...held.filter((p) => p !== 'asset::edit'), 'helpcenter::edit'],
+      },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    await expect.poll(async () => (await picture(tech)).status).toBe(201);
+    const authored = dataOf<SyncedModel>(await picture(tech)).id;
+    expect((await upload(authored, tech)).status).toBe(200);
+    // …and no file of a machine.
+    const machineFile = await picture(tech, {
+      article_id: null,
+      asset_id: asset,
+      kind: 'document',
+      name: 'a.png',
+    });
+    expect(machineFile.status).toBe(403);
+
+    // The article goes: its pictures with it.
+    const gone = await s.call('DELETE', apiPaths.model('articles', article), { token: admin });
+    expect(gone.status, gone.text).toBe(200);
+    const left = (await s.snapshot(admin)).filter(
+      (m) => m.type === 'file' && m.attributes.article_id === article,
+    );
+    expect(left).toEqual([]);
   });
 
   it('needs 3 characters and helpcenter::view (last: it takes the technician’s)', async () => {

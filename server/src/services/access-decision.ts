@@ -1,4 +1,6 @@
 import {
+  articleModel,
+  fileModel,
   accountModel,
   can,
   isInternal,
@@ -56,6 +58,10 @@ export class AccessDecision {
      * asset) are changed by who may (model-transaction.ts), besides their own type's permission.
      */
     readonly editsTemplates: boolean,
+    /** Whether the user edits the help centre (an article's images: files of the article). */
+    readonly editsHelp: boolean,
+    /** Whether the user holds the file type's own write permission (asset::edit). */
+    readonly editsFiles: boolean,
   ) {}
 
   /** The user the decision is for (null for one made without an owner). */
@@ -69,6 +75,8 @@ export class AccessDecision {
     if (can(ctx, 'user::view')) types.add(roleModel.type);
     const everything = isInternal(ctx) || ctx.activeRoles.some((r) => r.slug === ROLE_SLUGS.admin);
     const editsTemplates = can(ctx, 'template::edit');
+    const editsHelp = can(ctx, articleModel.permissions.update);
+    const editsFiles = can(ctx, fileModel.permissions.update);
     if (everything) {
       return new AccessDecision(
         types,
@@ -77,6 +85,8 @@ export class AccessDecision {
         ctx.activeRoles.map((r) => r.id),
         owner,
         editsTemplates,
+        editsHelp,
+        editsFiles,
       );
     }
     // A role counts for what it lets one view: its asset access only if it grants the view of
@@ -106,7 +116,16 @@ export class AccessDecision {
       if (lists.length === 0 || lists.some((l) => l === undefined)) continue;
       fields.set(def.type, new Set([...lists.flatMap((l) => l ?? []), ...structuralFields(def)]));
     }
-    return new AccessDecision(types, assets, fields, assetRoles, owner, editsTemplates);
+    return new AccessDecision(
+      types,
+      assets,
+      fields,
+      assetRoles,
+      owner,
+      editsTemplates,
+      editsHelp,
+      editsFiles,
+    );
   }
 
   /** The same decision, seeing and editing one more asset (one the user just made). */
@@ -123,6 +142,8 @@ export class AccessDecision {
       this.roleIds,
       this.owner,
       this.editsTemplates,
+      this.editsHelp,
+      this.editsFiles,
     );
   }
 
@@ -192,12 +213,14 @@ export class AccessDecision {
   seesUpdate(update: ModelUpdate): boolean {
     const type = updateSubjectType(update);
     if (this.seesItself(type, update.child_id ?? update.id)) return true;
-    // A model that may sit under a template (`altParent`) whose update names neither asset nor
-    // template: logged before updates named their asset (a file's, then), for who sees all.
+    // A model that may sit under a template (`altParents`) whose update names neither asset nor
+    // template nor article: logged before updates named their asset (a file's, then), for who
+    // sees all.
     const unplaced =
       update.asset === undefined &&
       update.template === undefined &&
-      modelByType(type)?.altParent !== undefined;
+      update.article === undefined &&
+      modelByType(type)?.altParents !== undefined;
     if (unplaced) return this.types.has(type) && this.assets.all;
     return this.seesModel(type, update.asset ?? null);
   }

@@ -251,16 +251,35 @@ export class ModelTransaction {
     if (this.access !== undefined) this.needs.push(need);
   }
 
-  /** The writer may change what belongs to this asset (requireAsset: 404 unseen, 403 view only). */
-  private mayChange(assetId: string | null): void {
+  /**
+   * The writer may change what belongs to this asset (requireAsset: 404 unseen, 403 view only);
+   * `placed` is the model as stored (as given, for a create), whose other owner decides when it
+   * has no asset.
+   */
+  private mayChange(assetId: string | null, placed: Record<string, unknown>): void {
     if (this.def.asset === undefined) return;
     if (this.ofAccount(assetId)) {
+      if (this.access === undefined) return;
+      // An article's image: who edits the help centre (the file type's permission aside).
+      if (this.def.type === fileModel.type && typeof placed.article_id === 'string') {
+        if (!this.access.editsHelp) throw forbidden();
+        return;
+      }
       // A template's 3D model, scene, their files and hotspots (no asset): who edits templates.
-      if (TEMPLATE_PARTS.has(this.def.type) && this.access?.editsTemplates === false)
-        throw forbidden();
+      if (TEMPLATE_PARTS.has(this.def.type) && !this.access.editsTemplates) throw forbidden();
+      this.mayWriteFiles();
       return;
     }
+    this.mayWriteFiles();
     this.checkAsset({ asset: assetId, edit: true });
+  }
+
+  /**
+   * Files other than an article's images need the file type's own permission (model.service.ts
+   * lets a help-centre author's file writes through to here, where the stored owner is known).
+   */
+  private mayWriteFiles(): void {
+    if (this.def.type === fileModel.type && this.access?.editsFiles === false) throw forbidden();
   }
 
   /** The writer sees this asset: one it does not see is unknown to it (404). */
@@ -280,9 +299,9 @@ export class ModelTransaction {
    * reconfigure a machine yet must answer its alarms; anything else needs edit rights. An asset
    * itself is new: its type's permission alone decides.
    */
-  private mayCreateIn(assetId: string | null): void {
+  private mayCreateIn(assetId: string | null, attributes: Record<string, unknown>): void {
     if (this.def.type === alarmAckModel.type) this.maySee(assetId);
-    else if (this.def.asset !== 'self') this.mayChange(assetId);
+    else if (this.def.asset !== 'self') this.mayChange(assetId, attributes);
   }
 
   /**
@@ -334,7 +353,7 @@ export class ModelTransaction {
     const modelId = id ?? uuidv7(this.now);
     // Access first: what the checks below answer must not tell whether a hidden asset exists.
     const assetId = assetIdOf(this.def, modelId, attributes);
-    this.mayCreateIn(assetId);
+    this.mayCreateIn(assetId, attributes);
     this.refuseContradicted(contradicted);
     // A copy of a 3D model (an asset made from a template) takes its original's files as made.
     const copied =
@@ -371,12 +390,13 @@ export class ModelTransaction {
       );
       Object.assign(attributes, acknowledged.ack);
     }
-    // A template's 3D model, scene or file sits under the template (registry `altParent`).
+    // A template's 3D model, scene or file sits under the template, an article's image under the
+    // article (registry `altParents`).
     const parent = parentOf(this.def, attributes, this.accountId);
     const parentId = parent.id;
     const sortKey = sortKeyOf(this.def, attributes);
     this.assets.set(modelId, assetId);
-    if (parent.type !== this.def.parentType) this.templates.set(modelId, parent.id);
+    if (parent.type !== this.def.parentType) this.owners.set(modelId, parent);
     if (this.def.asset === 'self') await this.giveNewAsset(modelId);
     const drafts: Draft[] = [
       { action: 'updated', type: this.def.type, id: modelId, attributes },
@@ -481,7 +501,7 @@ export class ModelTransaction {
   async update(id: string, given: Record<string, unknown>): Promise<WriteResult> {
     const existing = await this.models.find(this.accountId, this.def.type, id);
     if (existing === undefined) throw notFound('Model');
-    this.mayChange(existing.asset_id);
+    this.mayChange(existing.asset_id, JSON.parse(existing.attributes) as Record<string, unknown>);
     this.refuseHidden(given);
     const written = await this.withoutSecrets(id, this.writable(given));
     const before = JSON.parse(existing.attributes) as Record<string, unknown>;
@@ -501,7 +521,7 @@ export class ModelTransaction {
     );
     const assetId = assetIdOf(this.def, id, after);
     // Moved to another asset: the writer must be allowed to change that one too.
-    if (assetId !== existing.asset_id) this.mayChange(assetId);
+    if (assetId !== existing.asset_id) this.mayChange(assetId, after);
     this.refuseContradicted(contradicted);
     const fixed = (this.def.fixed ?? []).filter((k) => k in changed);
     if (fixed.length > 0)
@@ -589,7 +609,7 @@ export class ModelTransaction {
   async remove(id: string): Promise<WriteResult> {
     const existing = await this.models.find(this.accountId, this.def.type, id);
     if (existing === undefined) throw notFound('Model');
-    this.mayChange(existing.asset_id);
+    this.mayChange(existing.asset_id, JSON.parse(existing.attributes) as Record<string, unknown>);
     // Children go with their parent (an asset's groups and streams), deepest first.
     const doomed: ModelRow[] = [];
     const visit = async (row: ModelRow) => {
@@ -766,10 +786,14 @@ export class ModelTransaction {
   ) {
     const problems: Record<string, string[]> = {};
     const touched = new Set(fields);
-    // An asset's or a template's (registry `altParent`): exactly one of the two is named.
-    const alt = this.def.altParent;
-    if (alt !== undefined && this.def.parentField !== undefined && touched.has(alt.field)) {
-      const named = [this.def.parentField, alt.field].filter(
+    // An asset's, a template's or an article's (registry `altParents`): exactly one is named.
+    const alts = this.def.altParents ?? [];
+    if (
+      alts.length > 0 &&
+      this.def.parentField !== undefined &&
+      alts.some((alt) => touched.has(alt.field))
+    ) {
+      const named = [this.def.parentField, ...alts.map((alt) => alt.field)].filter(
         (f) => typeof attributes[f] === 'string',
       );
       if (named.length !== 1) problems[this.def.parentField] = [THREED_TEXTS.oneOwner];
@@ -1192,21 +1216,32 @@ export class ModelTransaction {
     return this.assetOfModel(subjectType, d.child_id ?? d.id);
   }
 
-  /** The templates of the models this write touched that sit under one (registry altParent). */
-  private readonly templates = new Map<string, string | null>();
+  /**
+   * The other owners (a template, an article) of the models this write touched that sit under
+   * one (registry altParents).
+   */
+  private readonly owners = new Map<
+    string,
+    { readonly type: string; readonly id: string } | null
+  >();
 
-  /** The template a model sits under, when its type may sit under one (else null). */
-  private async templateOfModel(type: string, id: string): Promise<string | null> {
-    const alt = modelByType(type)?.altParent;
-    if (alt === undefined) return null;
-    const known = this.templates.get(id);
+  /** The template or article a model sits under, when its type may sit under one (else null). */
+  private async ownerOfModel(
+    type: string,
+    id: string,
+  ): Promise<{ readonly type: string; readonly id: string } | null> {
+    const def = modelByType(type);
+    if (def?.altParents === undefined) return null;
+    const known = this.owners.get(id);
     if (known !== undefined) return known;
     const row = await this.models.find(this.accountId, type, id);
-    const value =
-      row === undefined ? null : (JSON.parse(row.attributes) as Record<string, unknown>)[alt.field];
-    const templateId = typeof value === 'string' ? value : null;
-    this.templates.set(id, templateId);
-    return templateId;
+    const placed =
+      row === undefined
+        ? undefined
+        : parentOf(def, JSON.parse(row.attributes) as object, this.accountId);
+    const owner = placed === undefined || placed.type === def.parentType ? null : placed;
+    this.owners.set(id, owner);
+    return owner;
   }
 
   /** Gives each draft the account's next seq and ts, and writes them to the log. */
@@ -1219,16 +1254,22 @@ export class ModelTransaction {
         placed.push({ ...d, asset });
         continue;
       }
-      // A template's model names its template (access-decision.ts seesUpdate).
+      // A template's model names its template, an article's image its article
+      // (access-decision.ts seesUpdate).
       const subject =
         d.child_type === undefined
           ? { type: d.type, id: d.id }
           : d.child_id === undefined
             ? null
             : { type: d.child_type, id: d.child_id };
-      const template =
-        subject === null ? null : await this.templateOfModel(subject.type, subject.id);
-      placed.push(template === null ? d : { ...d, template });
+      const owner = subject === null ? null : await this.ownerOfModel(subject.type, subject.id);
+      placed.push(
+        owner === null
+          ? d
+          : owner.type === articleModel.type
+            ? { ...d, article: owner.id }
+            : { ...d, template: owner.id },
+      );
     }
     return this.log.record(this.accountId, placed, this.now);
   }

@@ -118,6 +118,8 @@ export const fileAttributesSchema = z.object({
   asset_id: idField.nullable().default(null),
   /** The template whose 3D model it belongs to (DESIGN.md §13); null for an asset's file. */
   template_id: idField.nullable().default(null),
+  /** The help article whose image it is (DESIGN.md §14); null for an asset's or template's. */
+  article_id: idField.nullable().default(null),
   kind: z.enum(FILE_KINDS).default('document'),
   name: z
     .string({ error: FILE_REQUIRED })
@@ -158,14 +160,18 @@ export const fileModel = {
   parentType: 'asset',
   parentField: 'asset_id',
   attributes: fileAttributesSchema,
-  altParent: { type: 'template', field: 'template_id' },
-  refs: { asset_id: 'asset', template_id: 'template' },
+  altParents: [
+    { type: 'template', field: 'template_id' },
+    { type: 'article', field: 'article_id' },
+  ],
+  refs: { asset_id: 'asset', template_id: 'template', article_id: 'article' },
   // Files are part of what an asset is: who edits the asset adds and removes them.
   permissions: viewEditPermissions('asset::view', 'asset::edit'),
   sortField: 'name',
   serverFields: ['state', 'thumbnail'],
-  fixed: ['asset_id', 'template_id', 'kind', 'type', 'size', 'sha256'],
-  // A template's files (no asset): the type's permissions and `template::edit` decide (server).
+  fixed: ['asset_id', 'template_id', 'article_id', 'kind', 'type', 'size', 'sha256'],
+  // A template's files (no asset): the type's permissions and `template::edit` decide (server);
+  // an article's images: `helpcenter::edit` to add or remove them (server).
   asset: 'asset_id',
   assetOptional: true,
 } as const satisfies ModelDefinition<'file', typeof fileAttributesSchema>;

@@ -22,14 +22,15 @@ export interface ModelDefinition<T extends string = string, S extends z.ZodObjec
   /** The attribute naming the parent's id; absent when the parent is the account itself. */
   readonly parentField?: keyof z.infer<S> & string;
   /**
-   * A second place the model may sit (DESIGN.md §13: a 3D model, a scene and their files belong
-   * to an asset or to a template): when this attribute names a model, that model is the parent
-   * and `parentField` is null. A model names exactly one of the two (the server checks it).
+   * Other places the model may sit (DESIGN.md §13: a 3D model, a scene and their files belong to
+   * an asset or to a template; §14: an article's images are files of the article): when one of
+   * these attributes names a model, that model is the parent and `parentField` is null. A model
+   * names exactly one of them all (the server checks it).
    */
-  readonly altParent?: {
+  readonly altParents?: readonly {
     readonly type: string;
     readonly field: keyof z.infer<S> & string;
-  };
+  }[];
   /** Every attribute, as created (defaults filled in). Updates take any subset. */
   readonly attributes: S;
   /**

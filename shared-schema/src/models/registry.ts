@@ -123,37 +123,38 @@ export function assetIdOf(
  * (its parent and its asset), without which a client could not put it anywhere.
  */
 export function structuralFields(
-  def: Pick<ModelDefinition, 'asset' | 'parentField' | 'altParent'>,
+  def: Pick<ModelDefinition, 'asset' | 'parentField' | 'altParents'>,
 ): string[] {
   return [
     ...(def.parentField === undefined ? [] : [def.parentField]),
-    ...(def.altParent === undefined ? [] : [def.altParent.field]),
+    ...(def.altParents ?? []).map((alt) => alt.field),
     ...(def.asset === undefined || def.asset === 'self' ? [] : [def.asset]),
   ];
 }
 
 /**
- * The id of a model's parent: its parentField's value (or its `altParent`'s, when that one is
+ * The id of a model's parent: its parentField's value (or an `altParents` field's, when one is
  * set), or the account when it has none.
  */
 export function parentIdOf(
-  def: Pick<ModelDefinition, 'parentType' | 'parentField' | 'altParent'>,
+  def: Pick<ModelDefinition, 'parentType' | 'parentField' | 'altParents'>,
   attributes: object,
   accountId: string,
 ): string {
   return parentOf(def, attributes, accountId).id;
 }
 
-/** A model's parent, type and id: its `altParent` when that attribute is set, else as parentIdOf. */
+/** A model's parent, type and id: the `altParents` entry whose field is set, else as parentIdOf. */
 export function parentOf(
-  def: Pick<ModelDefinition, 'parentType' | 'parentField' | 'altParent'>,
+  def: Pick<ModelDefinition, 'parentType' | 'parentField' | 'altParents'>,
   attributes: object,
   accountId: string,
 ): { readonly type: string; readonly id: string } {
   const read = (field: string) => (attributes as Record<string, unknown>)[field];
-  const alt = def.altParent === undefined ? undefined : read(def.altParent.field);
-  if (def.altParent !== undefined && typeof alt === 'string')
-    return { type: def.altParent.type, id: alt };
+  for (const alt of def.altParents ?? []) {
+    const id = read(alt.field);
+    if (typeof id === 'string') return { type: alt.type, id };
+  }
   if (def.parentField === undefined) return { type: def.parentType, id: accountId };
   const value = read(def.parentField);
   return { type: def.parentType, id: typeof value === 'string' ? value : '' };

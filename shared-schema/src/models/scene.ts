@@ -72,7 +72,7 @@ export const sceneModel = {
   collection: 'scenes',
   parentType: 'asset',
   parentField: 'asset_id',
-  altParent: { type: 'template', field: 'template_id' },
+  altParents: [{ type: 'template', field: 'template_id' }],
   attributes: sceneAttributesSchema,
   refs: { asset_id: 'asset', template_id: 'template' },
   permissions: ownPermissions('scene'),

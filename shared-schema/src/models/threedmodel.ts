@@ -108,7 +108,7 @@ export const threedmodelModel = {
   collection: 'threedmodels',
   parentType: 'asset',
   parentField: 'asset_id',
-  altParent: { type: 'template', field: 'template_id' },
+  altParents: [{ type: 'template', field: 'template_id' }],
   attributes: threedmodelAttributesSchema,
   // copy_of is no ref: the original may go while its copies stay.
   refs: { asset_id: 'asset', template_id: 'template' },

@@ -33,11 +33,13 @@ export const modelUpdateSchema = z.object({
   asset: z.string().optional(),
   /**
    * The template the subject belongs to, for a model that may sit under an asset or a template
-   * (registry `altParent`: a template's 3D model, scene or file) when it has no asset: such an
+   * (registry `altParents`: a template's 3D model, scene or file) when it has no asset: such an
    * update without either is one logged before updates named their asset, and only who sees
    * every asset receives it.
    */
   template: z.string().optional(),
+  /** The same for an article's image (a file under an article, registry `altParents`). */
+  article: z.string().optional(),
   /**
    * The asset the subject belonged to before this update, when the update moved it to another
    * (a stream moved to another asset's group): who saw the old asset but not the new one gets

@@ -126,12 +126,16 @@ export class FilesHub {
     }
     const sha256 = await sha256Of(blob);
     const id = uuidv7();
-    // Kept here by the owner's id (an asset's, or a template's for its 3D model files).
-    const assetId = typeof owner === 'string' ? owner : owner.template;
+    // Kept here by the owner's id (an asset's, a template's for its 3D model files, an
+    // article's for its images).
     const placed =
       typeof owner === 'string'
-        ? { asset_id: owner, template_id: null }
-        : { asset_id: null, template_id: owner.template };
+        ? { asset_id: owner, template_id: null, article_id: null }
+        : 'template' in owner
+          ? { asset_id: null, template_id: owner.template, article_id: null }
+          : { asset_id: null, template_id: null, article_id: owner.article };
+    const assetId =
+      typeof owner === 'string' ? owner : 'template' in owner ? owner.template : owner.article;
     // The bytes first: a model without its bytes could never be uploaded; bytes without their
     // model are dropped by the uploader.
     const row: UploadRow = {
@@ -202,7 +206,11 @@ export class FilesHub {
     await this.options.db.kept.put({
       key: keptKey(model.id, variant),
       file_id: model.id,
-      asset_id: model.attributes.asset_id ?? model.attributes.template_id ?? '',
+      asset_id:
+        model.attributes.asset_id ??
+        model.attributes.template_id ??
+        model.attributes.article_id ??
+        '',
       variant,
       blob,
       size: blob.size,

@@ -253,6 +253,7 @@ function LanguageEditor(props: {
       />
       <BlockEditor
         docKey={`${articleId}:${lang}`}
+        articleId={articleId}
         initial={leftover?.content ?? draft?.attributes.content}
         label={t`Content (${HELP_LANGUAGE_NAMES[lang]})`}
         onChange={(doc) => {

@@ -1,19 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Text } from '@mantine/core';
+import { Alert, Text } from '@mantine/core';
 import type EditorJS from '@editorjs/editorjs/dist/editorjs.mjs';
 import type { OutputData } from '@editorjs/editorjs/dist/editorjs.mjs';
+import { syncWorker } from '../../../sync/worker';
 import { forEditor } from './publish';
 import classes from './block-editor.module.css';
 
 /** Editor.js and its tools: a chunk of their own, fetched when an editor first mounts. */
 async function loadEditor() {
-  const [editor, header, list, marker, inlineCode] = await Promise.all([
+  const [editor, header, list, marker, inlineCode, image] = await Promise.all([
     import('@editorjs/editorjs/dist/editorjs.mjs'),
     import('@editorjs/header'),
     import('@editorjs/list'),
     import('@editorjs/marker'),
     import('@editorjs/inline-code'),
+    import('@editorjs/image'),
   ]);
   return {
     EditorJS: editor.default,
@@ -21,18 +23,53 @@ async function loadEditor() {
     List: list.default,
     Marker: marker.default,
     InlineCode: inlineCode.default,
+    Image: image.default,
   };
 }
 
+/** What the image tool is given back for a picture: our file's id and a URL to show it by. */
+interface ShownFile {
+  readonly url: string;
+  readonly file_id: string;
+}
+
 /**
- * Editor.js 2.27.0 (the spec's editor) with paragraph, header, list, marker and inline code; its
- * own chunk, loaded on the editor route only, once the page is up (the title and the tabs do
- * not wait for it). It is made once per `docKey` (an article's language)
+ * The document as the editor takes it, its pictures given object URLs of their files' bytes
+ * (kept here, waiting to upload, or read from the server): the stored document names files by
+ * id only. Answers the URLs made, to revoke when the editor goes.
+ */
+async function withPictures(content: unknown): Promise<{ doc: OutputData; urls: string[] }> {
+  const doc = forEditor(content);
+  const urls: string[] = [];
+  const blocks = await Promise.all(
+    doc.blocks.map(async (block) => {
+      const data = (block as { type?: unknown; data?: { file?: { file_id?: unknown } } }).data;
+      const fileId = data?.file?.file_id;
+      if ((block as { type?: unknown }).type !== 'image' || typeof fileId !== 'string')
+        return block;
+      const read = await syncWorker().files.read(fileId, 'content');
+      // A picture not to be had here now still keeps its place (and its file) in the document.
+      const url = 'data' in read ? URL.createObjectURL(read.data) : '';
+      if (url !== '') urls.push(url);
+      return { ...(block as object), data: { ...data, file: { file_id: fileId, url } } };
+    }),
+  );
+  return { doc: { ...doc, blocks } as OutputData, urls };
+}
+
+/**
+ * Editor.js 2.27.0 (the spec's editor) with paragraph, header, list, image, marker and inline
+ * code; its own chunk, loaded on the editor route only, once the page is up (the title and the
+ * tabs do not wait for it). A picture is added through the file path (DESIGN.md §9): a file of
+ * the article, kept in the worker and uploaded when the network allows, so it shows offline and
+ * after a reload. It is made once per `docKey` (an article's language)
  * from `initial`, and tells every change through `onChange` with the editor's saved document;
  * later changes of `initial` (its own saves coming back from the store) do not reset it.
  */
 export function BlockEditor(props: {
   readonly docKey: string;
+  /** The article whose pictures these are (their files' owner). */
+  readonly articleId: string;
   readonly initial: unknown;
   readonly label: string;
   readonly onChange: (doc: OutputData) => void;
@@ -48,26 +85,73 @@ export function BlockEditor(props: {
   const initial = useRef(props.initial);
   initial.current = props.initial;
   // Read when the editor is made: a change of language must not rebuild it from stale data.
-  const placeholder = useRef('');
-  placeholder.current = t`Write here: press Tab for headings and lists`;
+  const texts = useRef({ placeholder: '', caption: '', select: '', byUrl: '' });
+  texts.current = {
+    placeholder: t`Write here: press Tab for headings and lists`,
+    caption: t`Caption`,
+    select: t`Select an image`,
+    byUrl: t`Pictures are added from files: save the picture and select it.`,
+  };
+  const articleId = useRef(props.articleId);
+  articleId.current = props.articleId;
   const [failed, setFailed] = useState(false);
+  const [uploadError, setUploadError] = useState<string | null>(null);
   const saveNow = props.saveNow;
   useEffect(() => {
     const element = holder.current;
     if (element === null) return;
     let editor: EditorJS | undefined;
     let closed = false;
-    void loadEditor().then(
-      ({ EditorJS: Editor, Header, List, Marker, InlineCode }) => {
-        if (closed) return;
+    let urls: string[] = [];
+    const upload = async (file: Blob): Promise<{ success: 1; file: ShownFile }> => {
+      setUploadError(null);
+      const name = file instanceof File ? file.name : 'picture';
+      const added = await syncWorker().files.add(
+        { article: articleId.current },
+        'photo',
+        file,
+        name,
+      );
+      if ('error' in added) {
+        setUploadError(added.error.message);
+        throw new Error(added.error.message);
+      }
+      const url = URL.createObjectURL(file);
+      urls.push(url);
+      return { success: 1, file: { url, file_id: added.data.id } };
+    };
+    void Promise.all([loadEditor(), withPictures(initial.current)]).then(
+      ([{ EditorJS: Editor, Header, List, Marker, InlineCode, Image }, start]) => {
+        urls.push(...start.urls);
+        if (closed) {
+          for (const url of urls) URL.revokeObjectURL(url);
+          return;
+        }
         editor = new Editor({
           holder: element,
-          data: forEditor(initial.current) as OutputData,
-          placeholder: placeholder.current,
+          data: start.doc,
+          placeholder: texts.current.placeholder,
           minHeight: 160,
           tools: {
             header: { class: Header, config: { levels: [2, 3, 4], defaultLevel: 2 } },
             list: { class: List, inlineToolbar: true },
+            image: {
+              class: Image,
+              config: {
+                // Photos' types (the file kind's limits are checked again when added).
+                types: 'image/jpeg,image/png,image/webp,image/gif',
+                captionPlaceholder: texts.current.caption,
+                buttonContent: texts.current.select,
+                uploader: {
+                  uploadByFile: upload,
+                  // No picture is fetched from another origin (a pasted link is refused).
+                  uploadByUrl: () => {
+                    setUploadError(texts.current.byUrl);
+                    return Promise.reject(new Error(texts.current.byUrl));
+                  },
+                },
+              },
+            },
             marker: { class: Marker },
             inlineCode: { class: InlineCode },
           },
@@ -93,13 +177,18 @@ export function BlockEditor(props: {
       saveNow.current = null;
       const going = editor;
       editor = undefined;
+      const made = urls;
+      urls = [];
       // What it holds and has not told yet goes out before it is taken down (a tab switch).
       void going?.isReady
         .then(async () => {
           onChange.current(await going.save());
         })
         .catch(() => undefined)
-        .finally(() => going.destroy());
+        .finally(() => {
+          going.destroy();
+          for (const url of made) URL.revokeObjectURL(url);
+        });
     };
   }, [props.docKey, saveNow]);
   if (failed)
@@ -109,13 +198,20 @@ export function BlockEditor(props: {
       </Text>
     );
   return (
-    <div
-      ref={holder}
-      className={classes.editor}
-      role="group"
-      aria-label={props.label}
-      onInput={props.onInput}
-      data-testid="block-editor"
-    />
+    <>
+      <div
+        ref={holder}
+        className={classes.editor}
+        role="group"
+        aria-label={props.label}
+        onInput={props.onInput}
+        data-testid="block-editor"
+      />
+      {uploadError === null ? null : (
+        <Alert color="red" variant="light" role="alert" data-testid="picture-error">
+          {uploadError}
+        </Alert>
+      )}
+    </>
   );
 }
