@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { apiPaths, type SyncedModel } from '@plant/shared-schema';
@@ -15,8 +16,16 @@ import { E2e } from './support/fixture';
  */
 let e2e: E2e;
 
+/** A small PNG (24 x 16) for an article's picture. */
+const sealPicture = () =>
+  sharp({ create: { width: 24, height: 16, channels: 3, background: { r: 30, g: 90, b: 160 } } })
+    .png()
+    .toBuffer();
+
 beforeAll(async () => {
-  e2e = await E2e.start(inject('clientDist'));
+  // The help centre's own host: `localhost`, which Chromium reaches without a resolver of ours;
+  // the app and its API are reached as 127.0.0.1.
+  e2e = await E2e.start(inject('clientDist'), { env: { HELPCENTER_HOST: 'localhost' } });
 });
 afterAll(() => e2e.close());
 
@@ -38,6 +47,78 @@ const dangerous = (page: Page) =>
     }
     return bad;
   });
+
+/**
+ * A draft (an authors' text only) and a published article whose stored text is then made hostile
+ * behind the server's back (a database restored from elsewhere): the renderers must hold on
+ * their own.
+ */
+async function storeHostileArticles() {
+  const admin = await e2e.session(DEMO_USERS.admin);
+  const create = async (collection: string, json: unknown) => {
+    const answer = await e2e.server.call('POST', apiPaths.collection(collection), {
+      token: admin.token,
+      json,
+    });
+    expect(answer.status).toBe(201);
+    return dataOf<SyncedModel>(answer);
+  };
+  // A draft: an article with only an authors' text.
+  const draft = await create('articles', { languages: ['en'], tags: ['Secret'] });
+  await create('article_drafts', { article_id: draft.id, lang: 'en', title: 'Unreleased pump' });
+  // A published article whose stored text is then made hostile behind the server's back (a
+  // database restored from elsewhere): the reader's renderer must hold on its own.
+  const hostile = await create('articles', { languages: ['en'] });
+  const text = await create('article_texts', {
+    article_id: hostile.id,
+    lang: 'en',
+    title: 'Hostile',
+    content: { time: 1, version: '2.27.0', blocks: [{ type: 'paragraph', data: { text: 'x' } }] },
+  });
+  const published = await e2e.server.call('PUT', apiPaths.model('articles', hostile.id), {
+    token: admin.token,
+    json: { state: 'published' },
+  });
+  expect(published.status).toBe(200);
+  let deep: unknown[] = [{ content: 'bottom', items: [] }];
+  for (let d = 0; d < 40; d++) deep = [{ content: `level ${d}`, items: deep }];
+  const stored = {
+    article_id: hostile.id,
+    lang: 'en',
+    title: 'Hostile <img src=x onerror=alert(1)>',
+    changed_by: null,
+    changed_at: null,
+    content: {
+      time: 1,
+      version: '2.27.0',
+      blocks: [
+        {
+          id: 'p',
+          type: 'paragraph',
+          data: {
+            text: 'Hello <script>alert(1)</script><img src=x onerror="alert(2)"><a href="javascript:alert(3)">js</a> <a href="data:text/html,<script>alert(4)</script>">data</a> <svg onload=alert(5)></svg><b onclick="alert(6)">bold</b> <a href="https://example.com">ok</a>',
+          },
+        },
+        { id: 'r', type: 'raw', data: { html: '<iframe srcdoc="<script>alert(7)</script>">' } },
+        {
+          id: 'i',
+          type: 'image',
+          data: {
+            file: { url: 'data:image/svg+xml,<svg onload=alert(8)>' },
+            caption: '<a href=" java&#9;script:alert(9)">caption</a>',
+          },
+        },
+        { id: 'l', type: 'list', data: { style: 'unordered', items: deep } },
+      ],
+    },
+  };
+  await e2e.server.db
+    .updateTable('models')
+    .set({ attributes: JSON.stringify(stored) })
+    .where('id', '=', text.id)
+    .execute();
+  return { draft, hostile };
+}
 
 describe('help centre: the reader', () => {
   it('help/136 opens article 136; a German reader finds Straße by Strasse online and offline; fallbacks are told', async () => {
@@ -111,69 +192,7 @@ describe('help centre: the reader', () => {
   });
 
   it('drafts stay with the authors; stored hostile content is neither run nor shown as markup, on screen or in print', async () => {
-    const admin = await e2e.session(DEMO_USERS.admin);
-    const create = async (collection: string, json: unknown) => {
-      const answer = await e2e.server.call('POST', apiPaths.collection(collection), {
-        token: admin.token,
-        json,
-      });
-      expect(answer.status).toBe(201);
-      return dataOf<SyncedModel>(answer);
-    };
-    // A draft: an article with only an authors' text.
-    const draft = await create('articles', { languages: ['en'], tags: ['Secret'] });
-    await create('article_drafts', { article_id: draft.id, lang: 'en', title: 'Unreleased pump' });
-    // A published article whose stored text is then made hostile behind the server's back (a
-    // database restored from elsewhere): the reader's renderer must hold on its own.
-    const hostile = await create('articles', { languages: ['en'] });
-    const text = await create('article_texts', {
-      article_id: hostile.id,
-      lang: 'en',
-      title: 'Hostile',
-      content: { time: 1, version: '2.27.0', blocks: [{ type: 'paragraph', data: { text: 'x' } }] },
-    });
-    const published = await e2e.server.call('PUT', apiPaths.model('articles', hostile.id), {
-      token: admin.token,
-      json: { state: 'published' },
-    });
-    expect(published.status).toBe(200);
-    let deep: unknown[] = [{ content: 'bottom', items: [] }];
-    for (let d = 0; d < 40; d++) deep = [{ content: `level ${d}`, items: deep }];
-    const stored = {
-      article_id: hostile.id,
-      lang: 'en',
-      title: 'Hostile <img src=x onerror=alert(1)>',
-      changed_by: null,
-      changed_at: null,
-      content: {
-        time: 1,
-        version: '2.27.0',
-        blocks: [
-          {
-            id: 'p',
-            type: 'paragraph',
-            data: {
-              text: 'Hello <script>alert(1)</script><img src=x onerror="alert(2)"><a href="javascript:alert(3)">js</a> <a href="data:text/html,<script>alert(4)</script>">data</a> <svg onload=alert(5)></svg><b onclick="alert(6)">bold</b> <a href="https://example.com">ok</a>',
-            },
-          },
-          { id: 'r', type: 'raw', data: { html: '<iframe srcdoc="<script>alert(7)</script>">' } },
-          {
-            id: 'i',
-            type: 'image',
-            data: {
-              file: { url: 'data:image/svg+xml,<svg onload=alert(8)>' },
-              caption: '<a href=" java&#9;script:alert(9)">caption</a>',
-            },
-          },
-          { id: 'l', type: 'list', data: { style: 'unordered', items: deep } },
-        ],
-      },
-    };
-    await e2e.server.db
-      .updateTable('models')
-      .set({ attributes: JSON.stringify(stored) })
-      .where('id', '=', text.id)
-      .execute();
+    const { hostile } = await storeHostileArticles();
 
     const tab = await e2e.signedInApp(DEMO_USERS.tech, '/app/helpcenter/default/en');
     const { page } = tab;
@@ -248,6 +267,19 @@ describe('help centre: the reader', () => {
       await page.getByTestId('article-title').fill('Offline pump guide');
       await page.locator('[data-testid=block-editor] .ce-paragraph').first().click();
       await page.keyboard.type('Check the seal weekly.');
+      // A picture, offline: the image block from the toolbox, a file chosen, a caption.
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      await page.locator('.ce-popover-item[data-item-name=image]').click();
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByText('Select an image').click();
+      await (
+        await chooser
+      ).setFiles({ name: 'seal.png', mimeType: 'image/png', buffer: await sealPicture() });
+      const shown = page.locator('[data-testid=block-editor] .image-tool__image-picture');
+      await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(24);
+      await page.locator('[data-testid=block-editor] .image-tool__caption').click();
+      await page.keyboard.type('Seal, front view');
       await expect
         .poll(() => page.getByTestId('draft-state').textContent())
         .toMatch(/Kept on this device/);
@@ -262,6 +294,11 @@ describe('help centre: the reader', () => {
       await expect
         .poll(() => page.locator('[data-testid=block-editor] .ce-paragraph').first().textContent())
         .toBe('Check the seal weekly.');
+      // The picture too: its bytes wait in the worker for the network.
+      await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(24);
+      expect(
+        await page.locator('[data-testid=block-editor] .image-tool__caption').textContent(),
+      ).toBe('Seal, front view');
       // Words typed right before Publish are in what is published (it writes the editors first).
       await page.locator('[data-testid=block-editor] .ce-paragraph').first().click();
       await page.keyboard.press('End');
@@ -302,6 +339,38 @@ describe('help centre: the reader', () => {
     expect(JSON.stringify(english?.attributes.content)).toContain(
       'Check the seal weekly. Replace it yearly.',
     );
+    // The picture landed once, as a file of the article, every byte; the text names it.
+    const articleId = english?.attributes.article_id as string;
+    await expect
+      .poll(async () =>
+        (await e2e.serverModels(accountId, 'file'))
+          .filter((f) => f.attributes.article_id === articleId)
+          .map((f) => [f.attributes.name, f.attributes.state]),
+      )
+      .toEqual([['seal.png', 'ready']]);
+    const pictureId = (await e2e.serverModels(accountId, 'file')).find(
+      (f) => f.attributes.article_id === articleId,
+    )?.id;
+    const image = (
+      english?.attributes.content as { blocks: SyncedModel['attributes'][] }
+    ).blocks.find((b) => b.type === 'image');
+    expect(image?.data).toMatchObject({
+      file: { file_id: pictureId },
+      caption: 'Seal, front view',
+    });
+    // The reader's page shows it.
+    const number = (await e2e.serverModels(accountId, 'article')).find((a) => a.id === articleId)
+      ?.attributes.number as number;
+    await tab.navigateInApp(`/app/helpcenter/default/en/${number}`);
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('article-image')
+          .locator('img')
+          .evaluate((img: HTMLImageElement) => img.naturalWidth)
+          .catch(() => 0),
+      )
+      .toBe(24);
     const tech = await e2e.session(DEMO_USERS.tech);
     await expect
       .poll(async () =>
@@ -312,5 +381,87 @@ describe('help centre: the reader', () => {
         ).map((h) => h.title),
       )
       .toEqual(['Offline pump guide']);
+  });
+});
+
+describe('help centre: its own host', () => {
+  it('serves its root screen and its error screen, nothing else: no app, no script, hostile content as text', async () => {
+    const { hostile } = await storeHostileArticles();
+    const root = `http://localhost:${new URL(e2e.server.url).port}`;
+    const profile = await e2e.browser();
+    const page = await profile.context.newPage();
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(r.url()));
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+
+    // The root screen in German: the published articles, the search, the language switch.
+    const first = await page.goto(`${root}/?lang=de`);
+    expect(first?.status()).toBe(200);
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Anlieferung von der Straßenseite' }).count())
+      .toBe(1);
+    expect(await page.locator('script').count()).toBe(0);
+    expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
+    await page.getByLabel('Artikel suchen').fill('Strasse');
+    await page.getByRole('button', { name: 'Suchen' }).click();
+    await expect.poll(() => page.locator('main mark').first().textContent()).toBe('Straße');
+    await page.getByRole('link', { name: 'Anlieferung von der Straßenseite' }).click();
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toBe('Anlieferung von der Straßenseite');
+    // The language switch: English, which this article lacks: shown in German, and said.
+    await page.getByRole('link', { name: 'English' }).click();
+    await expect.poll(() => page.locator('[data-fallback]').count()).toBe(1);
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+
+    // Stored hostile content: text, never markup that runs, on screen and in print.
+    await page.goto(`${root}/?article=${hostile.attributes.number as number}&lang=en`);
+    await expect.poll(() => page.getByText('Hello').count()).toBeGreaterThan(0);
+    for (const media of ['screen', 'print'] as const) {
+      await page.emulateMedia({ media });
+      const bad = await page.locator('main').evaluate((main) => {
+        const found: string[] = [];
+        for (const el of main.querySelectorAll('*')) {
+          const tag = el.tagName.toLowerCase();
+          if (['script', 'iframe', 'object', 'embed', 'svg', 'style', 'img'].includes(tag))
+            found.push(tag);
+          for (const attr of el.getAttributeNames())
+            if (attr.startsWith('on') || attr === 'srcdoc') found.push(`${tag}[${attr}]`);
+          const href = el.getAttribute('href');
+          if (href !== null && !/^(https?:|mailto:|\/\?)/.test(href)) found.push(`href ${href}`);
+        }
+        return found;
+      });
+      expect(bad).toEqual([]);
+    }
+    // Printed: the article, without the switch and the search.
+    expect(await page.getByRole('search').isVisible()).toBe(false);
+    await page.emulateMedia({ media: 'screen' });
+    expect(await page.getByRole('search').isVisible()).toBe(true);
+
+    // Anything else is the error screen: the app, its API, its worker.
+    for (const path of ['/app/helpcenter/default/en', '/api/v1/user', '/sw.js', '/nothing']) {
+      const got = await page.goto(`${root}${path}`);
+      expect(got?.status(), path).toBe(404);
+      await expect.poll(() => page.locator('[data-screen=error]').count()).toBe(1);
+    }
+    expect(dialogs).toEqual([]);
+    // Every request went to the help centre's host: its root, the paths asked above, and the
+    // browser's own look for an icon.
+    const visited = new Set([
+      '/',
+      '/app/helpcenter/default/en',
+      '/api/v1/user',
+      '/sw.js',
+      '/nothing',
+      '/favicon.ico',
+    ]);
+    const paths = asked.map((u) => new URL(u));
+    expect(paths.filter((u) => u.origin !== root || !visited.has(u.pathname))).toEqual([]);
   });
 });

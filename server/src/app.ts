@@ -12,6 +12,7 @@ import {
 import { exactAddress, type AppEnv } from './http/context';
 import { pageHeaders } from './http/csp';
 import { errorResponse } from './http/errors';
+import { isHelpHost } from './help/host-page';
 import type { Logger } from './logger';
 import { API_ROUTE_MODULES, type ApiDeps } from './routes';
 import { oauthOriginRoutes } from './routes/oauth';
@@ -40,12 +41,16 @@ export function createApp(
   alarmRecipients?: RecipientInvites,
   /** Reports' runs and files (issue 31). */
   reports?: ReportService,
+  /** HELPCENTER_HOST and its page (help/host-page.ts): that host gets nothing else. */
+  helpHost?: { readonly host: string; readonly app: Hono<AppEnv> },
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const proxies: ReadonlySet<string> = new Set(trustedProxies.map(exactAddress));
   app.use(async (c, next) => {
+    if (helpHost !== undefined && isHelpHost(c.req.header('host'), helpHost.host))
+      return helpHost.app.fetch(c.req.raw, c.env);
     c.set('trustedProxies', proxies);
-    await next();
+    return next();
   });
   // The full set of browser security headers is sent where HTML is served (origin routes); the
   // JSON API gets its two headers from the node listener (server.ts), where they cost nothing.

@@ -58,6 +58,18 @@ const envSchema = z.object({
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'REDIS_URL must be a redis:// or rediss:// URL' })
     .optional(),
+  HELPCENTER_HOST: z
+    .string()
+    .toLowerCase()
+    .regex(
+      /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/,
+      'HELPCENTER_HOST must be a host name (help.example.com)',
+    )
+    .optional(),
+  HELPCENTER_ACCOUNT: z
+    .string()
+    .regex(/^[0-9a-f-]{36}$/i, 'HELPCENTER_ACCOUNT must be an account id')
+    .optional(),
   MAP_TILES_URL: z
     .url({ protocol: /^https?$/, error: 'MAP_TILES_URL must be an http(s) URL' })
     .refine(
@@ -126,6 +138,10 @@ export interface Config {
    * for detail (/staticconf tells the client); undefined: the base layer alone.
    */
   readonly mapTilesUrl: string | undefined;
+  /** HELPCENTER_HOST: requests for this host get the help centre's own page only (issue 33). */
+  readonly helpcenterHost: string | undefined;
+  /** HELPCENTER_ACCOUNT: whose help centre that host shows (else the first top-level account). */
+  readonly helpcenterAccount: string | undefined;
   /**
    * The SMS provider's HTTP endpoint (POST `{ to, text }` with `Authorization: Bearer SMS_TOKEN`);
    * undefined: each SMS is appended to DATA_DIR/sms/outbox.jsonl and logged.
@@ -212,6 +228,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clusterHeartbeatMs: e.CLUSTER_HEARTBEAT_MS,
     reportTickMs: e.REPORT_TICK_MS,
     mapTilesUrl: e.MAP_TILES_URL,
+    helpcenterHost: e.HELPCENTER_HOST,
+    helpcenterAccount: e.HELPCENTER_ACCOUNT,
     smsUrl: e.SMS_URL,
     smsToken: e.SMS_TOKEN,
     vapidSubject,

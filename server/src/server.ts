@@ -40,6 +40,8 @@ import { FilePruner } from './files/file-pruner';
 import { SurfaceIndex } from './threed/surface';
 import { RenderingProcessor } from './threed/rendering-processor';
 import { ChromiumRenderer, type SceneRenderer } from './threed/scene-renderer';
+import { loadHelpCatalogue } from './help/host-catalogue';
+import { helpHostApp, isHelpHost } from './help/host-page';
 import { AccountRepository } from './repositories/account.repository';
 import { openTimeSeriesStore } from './timeseries/sqlite-time-series-store';
 import { openPostgresTimeSeriesStore } from './timeseries/postgres-time-series-store';
@@ -385,6 +387,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     config.mapTilesUrl,
     dispatcher.invites,
     new ReportService(db, reports, reportBlobs),
+    config.helpcenterHost === undefined
+      ? undefined
+      : {
+          host: config.helpcenterHost,
+          app: helpHostApp({
+            db,
+            articles: services.articles,
+            files,
+            translate: loadHelpCatalogue(),
+            log,
+            ...(config.helpcenterAccount === undefined
+              ? {}
+              : { account: config.helpcenterAccount }),
+          }),
+        },
   );
 
   const server = await new Promise<Server>((resolve, reject) => {
@@ -414,6 +431,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     {
       gateways: machineData,
       shared: cluster.brokerOptions(),
+      ...(config.helpcenterHost === undefined
+        ? {}
+        : { refusesHost: (host) => isHelpHost(host, config.helpcenterHost ?? '') }),
       ...(options.brokerRecheckMs === undefined ? {} : { recheckEveryMs: options.brokerRecheckMs }),
     },
   );

@@ -51,6 +51,7 @@ export * from './models/scene';
 export * from './models/article';
 export * from './help/inline';
 export * from './help/fold';
+export * from './help/host-texts';
 export * from './models/gateway';
 export * from './models/code-rules';
 export * from './models/datastream';

@@ -71,6 +71,8 @@ export interface BrokerOptions {
   readonly gateways?: GatewayLink;
   /** Shared message bus and persistence of a cluster of processes (DESIGN.md §11). */
   readonly shared?: Partial<Pick<AedesOptions, 'mq' | 'persistence'>>;
+  /** Whether a request is for a host that serves no broker (the help centre's own host). */
+  readonly refusesHost?: (host: string | undefined) => boolean;
 }
 
 /**
@@ -168,6 +170,7 @@ export class EmbeddedBroker {
   private readonly shared: Partial<Pick<AedesOptions, 'mq' | 'persistence'>>;
   private readonly recheckLoop: Periodic;
   private readonly cleanups: (() => void)[] = [];
+  private readonly refusesHost: BrokerOptions['refusesHost'];
 
   constructor(
     private readonly http: Server,
@@ -179,6 +182,7 @@ export class EmbeddedBroker {
   ) {
     this.gateways = options.gateways;
     this.shared = options.shared ?? {};
+    this.refusesHost = options.refusesHost;
     this.recheckLoop = new Periodic(
       () => this.refreshAccess(),
       options.recheckEveryMs ?? RECHECK_EVERY_MS,
@@ -359,7 +363,7 @@ export class EmbeddedBroker {
 
     const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-      if (path !== MQTT_PATH) {
+      if (path !== MQTT_PATH || this.refusesHost?.(req.headers.host) === true) {
         socket.destroy();
         return;
       }

@@ -29,6 +29,11 @@ export class ArticleService {
     const accountId = session.activeAccount?.id;
     if (accountId === undefined || !can(session.ctx, articleModel.permissions.view))
       throw forbidden();
+    return this.searchIn(accountId, q);
+  }
+
+  /** The same search in one account, for whom the caller decided may read it (the host page). */
+  async searchIn(accountId: string, q: ArticleSearchQuery): Promise<ArticleSearchHit[]> {
     const rows = await new ArticleSearchRepository(this.db).search(
       accountId,
       q.q,

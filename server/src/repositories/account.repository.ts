@@ -28,6 +28,20 @@ export class AccountRepository {
   }
 
   /**
+   * The account whose help centre the help centre's own host shows (issue 33 item 6): the one
+   * named by HELPCENTER_ACCOUNT when it exists, else the installation's first top-level account
+   * (the machine builder's). Its id only: the host shows its published articles, nothing else.
+   */
+  async helpCentreAccount(named: string | undefined): Promise<string | undefined> {
+    let query = this.db.selectFrom('accounts').select('id');
+    query =
+      named === undefined
+        ? query.where('parent_id', 'is', null).orderBy('created_at').orderBy('id')
+        : query.where('id', '=', named);
+    return (await query.limit(1).executeTakeFirst())?.id;
+  }
+
+  /**
    * The account and every account above it, nearest first: where a change of the account is
    * logged (DESIGN.md §5; each of those accounts' admins may see it in their tree). The caller
    * already decided the account may be changed; nothing here answers a request directly.

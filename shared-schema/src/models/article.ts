@@ -294,6 +294,22 @@ export const articleDraftModel = {
  * The language a reader is shown: theirs (Plain reads English), else the article's first written
  * language that has a text, else any; `fallback` says it is not the reader's.
  */
+/**
+ * A stored document's blocks for a reader, each normalised on its own: a block that is not one of
+ * ours, or breaks a bound (a list nested too deep), is null (shown as a quiet note) and the others
+ * stay readable. Null when the content is no document at all. The app's renderer and the help
+ * centre's host page both show what this answers.
+ */
+export function readableBlocks(content: unknown): (ArticleBlock | null)[] | null {
+  if (typeof content !== 'object' || content === null) return null;
+  const raw = (content as { blocks?: unknown }).blocks;
+  if (!Array.isArray(raw)) return null;
+  return raw.slice(0, ARTICLE_MAX_BLOCKS).map((block: unknown) => {
+    const one = normalizeDocument({ blocks: [block] });
+    return 'problem' in one ? null : (one.blocks[0] ?? null);
+  });
+}
+
 export function readerLanguage(
   wanted: Language,
   written: readonly Language[],

@@ -3,9 +3,8 @@ import { Trans } from '@lingui/react/macro';
 import { Anchor, Image, List, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import {
-  ARTICLE_MAX_BLOCKS,
-  normalizeDocument,
   parseInline,
+  readableBlocks,
   type ArticleBlock,
   type ArticleListItem,
   type InlineNode,
@@ -181,23 +180,10 @@ function UnknownBlock() {
   );
 }
 
-/**
- * A document's blocks as stored, each normalised on its own: a block that is not one of ours, or
- * breaks a bound (a list nested too deep), shows as a quiet note and the others stay readable.
- */
-function blocksOf(content: unknown): (ArticleBlock | null)[] | null {
-  if (typeof content !== 'object' || content === null) return null;
-  const raw = (content as { blocks?: unknown }).blocks;
-  if (!Array.isArray(raw)) return null;
-  return raw.slice(0, ARTICLE_MAX_BLOCKS).map((block: unknown) => {
-    const one = normalizeDocument({ blocks: [block] });
-    return 'problem' in one ? null : (one.blocks[0] ?? null);
-  });
-}
-
 /** An article's document as React elements; a document that is not one shows a quiet note. */
 export function ArticleContent(props: { readonly content: unknown; readonly lang: Language }) {
-  const blocks = blocksOf(props.content);
+  // Each block normalised on its own (a bad one a quiet note, the rest readable).
+  const blocks = readableBlocks(props.content);
   let body: ReactNode;
   if (blocks === null) body = <UnknownBlock />;
   else

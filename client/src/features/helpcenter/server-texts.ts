@@ -1,5 +1,5 @@
 import { msg } from '@lingui/core/macro';
-import { ARTICLE_TEXTS } from '@plant/shared-schema';
+import { ARTICLE_TEXTS, HELP_HOST_TEXTS } from '@plant/shared-schema';
 import { addServerTexts } from '../../i18n/server-texts';
 
 /*
@@ -19,4 +19,11 @@ addServerTexts([
   ],
   ['Search needs at least 3 characters', msg`Search needs at least 3 characters`],
   ['This article number is taken.', msg`This article number is taken.`],
+  // The help centre's own host (its server-rendered page reads these from this catalogue).
+  [HELP_HOST_TEXTS.searchButton, msg`Search`],
+  [HELP_HOST_TEXTS.notFound, msg`This page does not exist`],
+  [
+    HELP_HOST_TEXTS.notFoundHint,
+    msg`The article may have been moved or not be published. Search the help center:`,
+  ],
 ]);

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LANGUAGES, type Language } from '@plant/shared-schema';
+
+/*
+ * The help centre's catalogue as the server reads it (issue 33 item 6): the host page is rendered
+ * here, without the app, in the reader's language. Its words are entries of the client's help
+ * centre catalogue (`lingui extract` keeps them: shared-schema's HELP_HOST_TEXTS), read once
+ * from the PO files at start; a language whose file is missing, or an entry without a text,
+ * shows the English source.
+ */
+
+/** Where `lingui extract` writes the help centre's catalogues (one folder per language). */
+export const HELP_CATALOGUE_DIR = fileURLToPath(
+  new URL('../../../client/src/features/helpcenter/locales', import.meta.url),
+);
+
+/** A PO string's value: its quoted parts joined, escapes undone. */
+function unquote(parts: readonly string[]): string {
+  return parts
+    .map((p) => p.replace(/^"|"$/g, ''))
+    .join('')
+    .replace(/\\(["\\nt])/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
+}
+
+/** msgid → msgstr of a PO file's entries (the header and empty texts left out). */
+export function parsePo(text: string): Map<string, string> {
+  const entries = new Map<string, string>();
+  let field: 'id' | 'str' | null = null;
+  let id: string[] = [];
+  let str: string[] = [];
+  const flush = () => {
+    const key = unquote(id);
+    const value = unquote(str);
+    if (key !== '' && value !== '') entries.set(key, value);
+    id = [];
+    str = [];
+    field = null;
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('msgid ')) {
+      if (field === 'str') flush();
+      field = 'id';
+      id = [line.slice(6)];
+    } else if (line.startsWith('msgstr ')) {
+      field = 'str';
+      str = [line.slice(7)];
+    } else if (line.startsWith('"') && field !== null) {
+      (field === 'id' ? id : str).push(line);
+    } else if (line === '' && field === 'str') {
+      flush();
+    }
+  }
+  if (field === 'str') flush();
+  return entries;
+}
+
+export type Translate = (lang: Language, source: string, ...values: string[]) => string;
+
+/** The translations of every language, read now; `translate` fills `{0}`, `{1}` … in. */
+export function loadHelpCatalogue(dir = HELP_CATALOGUE_DIR): Translate {
+  const catalogues = new Map<Language, Map<string, string>>();
+  for (const lang of LANGUAGES) {
+    try {
+      catalogues.set(lang, parsePo(readFileSync(path.join(dir, lang, 'messages.po'), 'utf8')));
+    } catch {
+      // No catalogue of this language here: its readers get the English words.
+    }
+  }
+  return (lang, source, ...values) =>
+    (catalogues.get(lang)?.get(source) ?? source).replace(
+      /\{(\d)\}/g,
+      (whole, i: string) => values[Number(i)] ?? whole,
+    );
+}
