@@ -498,6 +498,11 @@ export interface HelpHit {
 /** The help centre's search over the store (issue 33 item 4): MiniSearch, offline. */
 export interface HelpArea {
   search(query: string, lang: Language): Promise<readonly HelpHit[]>;
+  /**
+   * The id of the article with this number in the store (null: none here): an article's page
+   * opens by number and then reads that article alone, however many the help centre has.
+   */
+  articleId(number: number): Promise<string | null>;
 }
 
 export interface SyncWorkerApi {

@@ -382,15 +382,21 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
 
   /** The help centre's offline search: one index per live-query hub (session and account). */
   let help: { readonly hub: QueryHub; readonly index: HelpIndex } | undefined;
+  const helpIndex = (): HelpIndex | undefined => {
+    const hub = queries;
+    if (hub === undefined) return undefined;
+    if (help?.hub !== hub) {
+      help?.index.close();
+      help = { hub, index: new HelpIndex(hub) };
+    }
+    return help.index;
+  };
   const helpArea: HelpArea = {
     async search(query, lang) {
-      const hub = queries;
-      if (hub === undefined) return [];
-      if (help?.hub !== hub) {
-        help?.index.close();
-        help = { hub, index: new HelpIndex(hub) };
-      }
-      return help.index.search(query, lang);
+      return (await helpIndex()?.search(query, lang)) ?? [];
+    },
+    async articleId(number) {
+      return (await helpIndex()?.articleId(number)) ?? null;
     },
   };
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   HELP_HOST_TEXTS,
+  LANGUAGE_ENDONYMS,
   LANGUAGES,
   matchRanges,
   parseInline,
@@ -18,14 +19,8 @@ import type { Translate } from './host-catalogue';
  * text escaped; no script at all, one style sheet allowed by its hash.
  */
 
-/** Each content language by its own name (an endonym is never translated). */
-export const LANGUAGE_NAMES: Record<Language, string> = {
-  en: 'English',
-  de: 'Deutsch',
-  pt: 'Português',
-  ru: 'Русский',
-  plain: 'Plain',
-};
+/** Each content language by its own name (shared-schema: the app shows the same). */
+export const LANGUAGE_NAMES = LANGUAGE_ENDONYMS;
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',

@@ -1,3 +1,14 @@
+import type { Language } from '../constants';
+
+/** Each content language by its own name (an endonym is never translated). */
+export const LANGUAGE_ENDONYMS: Record<Language, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  pt: 'Português',
+  ru: 'Русский',
+  plain: 'Plain',
+};
+
 /**
  * The words of the help centre's own host (HELPCENTER_HOST, issue 33 item 6): a page the server
  * renders without the app. They are the help centre's catalogue entries (the client's

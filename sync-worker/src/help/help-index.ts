@@ -83,24 +83,39 @@ class AllOfType<T extends 'article' | 'article_text'> {
  * The index is built on the first search after a change of the texts, not on every change.
  */
 export class HelpIndex {
-  private readonly texts: AllOfType<'article_text'>;
+  /** Every text: watched from the first search on (an article's page needs the articles only). */
+  private watchedTexts: AllOfType<'article_text'> | undefined;
   private readonly articles: AllOfType<'article'>;
   private built: { version: string; search: MiniSearch<IndexedDoc> } | undefined;
   private readonly docs = new Map<string, LocalModel<'article_text'>>();
   private readonly bodies = new Map<string, string>();
 
-  constructor(hub: QueryHub) {
-    this.texts = new AllOfType(hub, 'article_text');
+  constructor(private readonly hub: QueryHub) {
     this.articles = new AllOfType(hub, 'article');
   }
 
-  private async index(): Promise<MiniSearch<IndexedDoc>> {
+  private get texts(): AllOfType<'article_text'> {
+    this.watchedTexts ??= new AllOfType(this.hub, 'article_text');
+    return this.watchedTexts;
+  }
+
+  /** Waits until the lists answered (at most READY_MS: a store still loading answers what it has). */
+  private async settled(lists: readonly { whenReady(): Promise<void> }[]): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
-      Promise.all([this.texts.whenReady(), this.articles.whenReady()]),
+      Promise.all(lists.map((l) => l.whenReady())),
       new Promise((resolve) => (timer = setTimeout(resolve, READY_MS))),
     ]);
     clearTimeout(timer);
+  }
+
+  async articleId(number: number): Promise<string | null> {
+    await this.settled([this.articles]);
+    return this.articles.items().find((a) => a.attributes.number === number)?.id ?? null;
+  }
+
+  private async index(): Promise<MiniSearch<IndexedDoc>> {
+    await this.settled([this.texts, this.articles]);
     const version = `${this.texts.version}`;
     if (this.built?.version === version) return this.built.search;
     const search = new MiniSearch<IndexedDoc>({
@@ -160,7 +175,7 @@ export class HelpIndex {
   }
 
   close(): void {
-    this.texts.close();
+    this.watchedTexts?.close();
     this.articles.close();
   }
 }

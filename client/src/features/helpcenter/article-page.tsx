@@ -5,7 +5,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { EmptyState } from '../../components/empty-state';
 import { Name } from '../../components/name';
 import { ArticleContent } from './article-content';
-import { useHelpEntries } from './help-data';
+import { useHelpArticle } from './help-data';
 import { HELP_CENTER_ID, helpEditorPath } from './helpcenter-paths';
 import { useCan } from '../../permissions/permissions';
 import { articleModel } from '@plant/shared-schema';
@@ -23,17 +23,16 @@ export function ArticlePage() {
   const can = useCan();
   const lang = useRouteLanguage();
   const { number = '' }: { number?: string } = useParams({ strict: false });
-  const entries = useHelpEntries(lang);
+  const entry = useHelpArticle(lang, Number(number));
   const back = `/app/helpcenter/${HELP_CENTER_ID}/${lang}`;
-  if (entries === undefined)
+  if (entry === undefined)
     return (
       <Stack gap="sm" aria-busy>
         <Skeleton height={36} width="60%" />
         <Skeleton height={120} />
       </Stack>
     );
-  const entry = entries.find((e) => String(e.article.attributes.number) === number);
-  if (entry === undefined || entry.text === undefined)
+  if (entry === null || entry.text === undefined)
     return (
       <Stack gap="md">
         <EmptyState title={<Trans>Article not found</Trans>}>

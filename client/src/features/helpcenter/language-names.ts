@@ -1,13 +1,7 @@
-import type { Language } from '@plant/shared-schema';
+import { LANGUAGE_ENDONYMS, type Language } from '@plant/shared-schema';
 
 /** Each content language by its own name (an endonym is never translated). */
-export const HELP_LANGUAGE_NAMES: Record<Language, string> = {
-  en: 'English',
-  de: 'Deutsch',
-  pt: 'Português',
-  ru: 'Русский',
-  plain: 'Plain',
-};
+export const HELP_LANGUAGE_NAMES: Record<Language, string> = LANGUAGE_ENDONYMS;
 
 export const HELP_LANGUAGES = [
   'en',
