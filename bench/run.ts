@@ -9,6 +9,7 @@ import { benchFanout } from './fanout.bench';
 import { benchGatewayFlood } from './gateway-flood.bench';
 import { benchGetUser } from './get-user.bench';
 import { benchHelp } from './help.bench';
+import { benchHelpOffline } from './help-offline.bench';
 import { benchHistory } from './history.bench';
 import { benchIngest } from './ingest.bench';
 import { benchLargeList } from './large-list.bench';
@@ -73,6 +74,9 @@ const benches: [string, () => Promise<string[]>][] = [
   ['report-ingest', benchReportIngest],
   // Issue 33: the help centre's server search (full-text index) vs a plain LIKE, 2,000 texts.
   ['help', benchHelp],
+  // Issue 33: the worker's offline search over 2,000 articles (p95) vs a plain scan; an article
+  // opened offline in the app vs its blocks made into elements in a blank page.
+  ['help-offline', benchHelpOffline],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {
