@@ -238,7 +238,7 @@ ${documentHtml(text.content, lang, t)}
           const shown = textFor(entry, lang);
           if (shown === undefined) return '';
           const other = shown.fallback
-            ? ` <span class="note" lang="en">${escapeHtml(shown.text.lang.toUpperCase())}</span>`
+            ? ` <span class="lang" lang="en">${escapeHtml(shown.text.lang.toUpperCase())}</span>`
             : '';
           return `<li><a href="${escapeHtml(
             rootHref({ article: entry.article.number, lang }),

@@ -162,7 +162,8 @@ form label { flex-basis: 100%; font-weight: 600; }
 input[type=search] { flex: 1; min-width: 12rem; font: inherit; padding: .4rem; }
 button { font: inherit; padding: .4rem .9rem; }
 ul.articles li { padding: .5rem 0; border-bottom: 1px solid #8884; }
-.snippet, .note, .unknown { color: #666; }
+.snippet, .note, .unknown, .lang { color: #666; }
+.lang { font-size: .8rem; margin-left: .5rem; border: 1px solid #8886; border-radius: 3px; padding: 0 .3rem; }
 .note { border-left: 3px solid #3b82f6; padding-left: .75rem; }
 .problem { color: #b91c1c; }
 figure { margin: 1rem 0; }
