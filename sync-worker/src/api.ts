@@ -495,8 +495,33 @@ export interface HelpHit {
   readonly snippet: string;
 }
 
+/** One article of the help centre's list as a reader in a language meets it (no content). */
+export interface HelpListEntry {
+  readonly id: string;
+  readonly number: number | null;
+  readonly tags: readonly string[];
+  readonly categories: readonly string[];
+  /** A write of it waits in the outbox. */
+  readonly pending: boolean;
+  /** The text shown: its title and language (null: none in any language yet). */
+  readonly title: string | null;
+  readonly lang: Language | null;
+  readonly fallback: boolean;
+  /** Shown by an authors' draft (not published in any language). */
+  readonly draft: boolean;
+}
+
 /** The help centre's search over the store (issue 33 item 4): MiniSearch, offline. */
 export interface HelpArea {
+  /**
+   * Every article of the help centre as a reader in `lang` meets it (authors: drafts too), by
+   * number, live: the worker reads the store's lists in windows, however many articles there are.
+   */
+  watchList(
+    lang: Language,
+    author: boolean,
+    callback: (entries: readonly HelpListEntry[]) => void,
+  ): Promise<Unsubscribe>;
   search(query: string, lang: Language): Promise<readonly HelpHit[]>;
   /**
    * The id of the article with this number in the store (null: none here): an article's page

@@ -398,6 +398,11 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
     async articleId(number) {
       return (await helpIndex()?.articleId(number)) ?? null;
     },
+    watchList(lang, author, callback) {
+      const index = helpIndex();
+      if (index === undefined) return Promise.resolve(remote(() => undefined));
+      return Promise.resolve(remote(index.watchList(lang, author, callback)));
+    },
   };
 
   return {

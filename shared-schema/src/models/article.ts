@@ -310,6 +310,33 @@ export function readableBlocks(content: unknown): (ArticleBlock | null)[] | null
   });
 }
 
+/**
+ * What a reader in `lang` is shown of an article: its published text in their language, else in
+ * its first written one (`fallback`); an article not published shows only to authors, by its
+ * drafts (`draft`). Undefined: nothing for this reader. The app's list, its article page and the
+ * worker's list all choose by this.
+ */
+export function shownText<T extends { readonly attributes: { readonly lang: Language } }>(
+  article: { readonly state: string; readonly languages: readonly Language[] },
+  texts: readonly T[],
+  drafts: readonly T[],
+  lang: Language,
+  author: boolean,
+):
+  | { readonly text: T | undefined; readonly fallback: boolean; readonly draft: boolean }
+  | undefined {
+  const isPublished = article.state === 'published' && texts.length > 0;
+  if (!isPublished && !author) return undefined;
+  const pool = isPublished ? texts : drafts;
+  const shown = readerLanguage(
+    lang,
+    article.languages,
+    pool.map((t) => t.attributes.lang),
+  );
+  const text = shown === undefined ? undefined : pool.find((t) => t.attributes.lang === shown.lang);
+  return { text, fallback: shown?.fallback ?? false, draft: !isPublished };
+}
+
 export function readerLanguage(
   wanted: Language,
   written: readonly Language[],

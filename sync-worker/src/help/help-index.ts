@@ -3,10 +3,11 @@ import {
   documentText,
   indexedText,
   searchTerms,
+  shownText,
   snippetOf,
   type Language,
 } from '@plant/shared-schema';
-import type { HelpHit, LocalModel, QueryResult } from '../api';
+import type { HelpHit, HelpListEntry, LocalModel, QueryResult } from '../api';
 import type { QueryHub } from '../query/query-hub';
 
 /** Models per window of the store's live lists (the hub's largest). */
@@ -26,9 +27,11 @@ interface IndexedDoc {
  * Every model of one type from the store, live, in windows of the hub's list size: a window more
  * is watched as soon as the total passes the last one.
  */
-class AllOfType<T extends 'article' | 'article_text'> {
+class AllOfType<T extends 'article' | 'article_text' | 'article_draft'> {
   private readonly windows = new Map<number, readonly LocalModel<T>[]>();
   private readonly offs: (() => void)[] = [];
+  /** Told after every answer of a window (the list's watchers). */
+  readonly listeners = new Set<() => void>();
   private readonly answered = new Set<number>();
   private waiting: (() => void)[] = [];
   version = 0;
@@ -52,6 +55,7 @@ class AllOfType<T extends 'article' | 'article_text'> {
           this.watch(next);
         }
         if (this.ready) for (const resolve of this.waiting.splice(0)) resolve();
+        for (const listener of this.listeners) listener();
       }),
     );
   }
@@ -85,6 +89,8 @@ class AllOfType<T extends 'article' | 'article_text'> {
 export class HelpIndex {
   /** Every text: watched from the first search on (an article's page needs the articles only). */
   private watchedTexts: AllOfType<'article_text'> | undefined;
+  /** The authors' drafts: watched from the first list an author opens. */
+  private watchedDrafts: AllOfType<'article_draft'> | undefined;
   private readonly articles: AllOfType<'article'>;
   private built: { version: string; search: MiniSearch<IndexedDoc> } | undefined;
   private readonly docs = new Map<string, LocalModel<'article_text'>>();
@@ -174,8 +180,89 @@ export class HelpIndex {
     }));
   }
 
+  /**
+   * The list as a reader in `lang` meets it (authors: drafts too), by number, told now and after
+   * every change of the articles, texts or drafts (at most once a frame's worth of changes).
+   */
+  watchList(
+    lang: Language,
+    author: boolean,
+    callback: (entries: readonly HelpListEntry[]) => void,
+  ): () => void {
+    const lists: AllOfType<'article' | 'article_text' | 'article_draft'>[] = [
+      this.articles,
+      this.texts,
+    ];
+    if (author) {
+      this.watchedDrafts ??= new AllOfType(this.hub, 'article_draft');
+      lists.push(this.watchedDrafts);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const tell = () => {
+      if (stopped || !lists.every((l) => l.ready)) return;
+      callback(this.listFor(lang, author));
+    };
+    const changed = () => {
+      clearTimeout(timer);
+      timer = setTimeout(tell, 16);
+    };
+    for (const list of lists) list.listeners.add(changed);
+    void this.settled(lists).then(tell);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      for (const list of lists) list.listeners.delete(changed);
+    };
+  }
+
+  private listFor(lang: Language, author: boolean): HelpListEntry[] {
+    const byArticle = <M extends LocalModel<'article_text'> | LocalModel<'article_draft'>>(
+      items: readonly M[],
+    ) => {
+      const map = new Map<string, M[]>();
+      // A model may stand in two windows for a moment (an insert shifts them): once by id.
+      const seen = new Set<string>();
+      for (const item of items) {
+        if (seen.has(item.id)) continue;
+        seen.add(item.id);
+        const list = map.get(item.attributes.article_id) ?? [];
+        list.push(item);
+        map.set(item.attributes.article_id, list);
+      }
+      return map;
+    };
+    const texts = byArticle(this.texts.items());
+    const drafts = byArticle(author ? (this.watchedDrafts?.items() ?? []) : []);
+    const entries = new Map<string, HelpListEntry>();
+    for (const article of this.articles.items()) {
+      const shown = shownText<LocalModel<'article_text'> | LocalModel<'article_draft'>>(
+        article.attributes,
+        texts.get(article.id) ?? [],
+        drafts.get(article.id) ?? [],
+        lang,
+        author,
+      );
+      if (shown === undefined) continue;
+      entries.set(article.id, {
+        id: article.id,
+        number: article.attributes.number,
+        tags: article.attributes.tags,
+        categories: article.attributes.categories,
+        pending: article.pending,
+        title: shown.text?.attributes.title || null,
+        lang: shown.text?.attributes.lang ?? null,
+        fallback: shown.fallback,
+        draft: shown.draft,
+      });
+    }
+    // By number; articles the server has not numbered yet (made here, offline) first.
+    return [...entries.values()].sort((a, b) => (a.number ?? 0) - (b.number ?? 0));
+  }
+
   close(): void {
     this.watchedTexts?.close();
+    this.watchedDrafts?.close();
     this.articles.close();
   }
 }

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
-import { articleDraftModel, readerLanguage, type Language } from '@plant/shared-schema';
-import type { LocalModel } from '@plant/sync-worker/api';
+import { articleDraftModel, shownText, type Language } from '@plant/shared-schema';
+import type { HelpListEntry, LocalModel, RemoteUnsubscribe } from '@plant/sync-worker/api';
 import { useCan } from '../../permissions/permissions';
-import { useLiveModel, useLiveQuery } from '../../sync/hooks';
+import { useLiveModel, useLiveQuery, useWorkerSubscription } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 
 /** One article as a reader (or an author) meets it in a language. */
@@ -17,47 +17,23 @@ export interface HelpEntry {
   readonly published: readonly Language[];
 }
 
-/** At most this many of each (the store's list limit); a larger help centre pages later. */
-const LIMIT = 1000;
-
 /**
- * The help centre from the local store, live (offline too): every article with the text a reader
- * in `lang` is shown. Readers get published articles; who may edit also sees drafts.
+ * The help centre's list from the local store, live (offline too): every article as a reader in
+ * `lang` meets it, by number; readers get published articles, who may edit also drafts. The
+ * worker reads the store's lists in windows, so a help centre of thousands lists whole.
  */
-export function useHelpEntries(lang: Language): readonly HelpEntry[] | undefined {
+export function useHelpList(lang: Language): readonly HelpListEntry[] | undefined {
   const can = useCan();
   const author = can(articleDraftModel.permissions.view);
-  const articles = useLiveQuery({ type: 'article', limit: LIMIT });
-  const texts = useLiveQuery({ type: 'article_text', limit: LIMIT });
-  const drafts = useLiveQuery(author ? { type: 'article_draft', limit: LIMIT } : null);
-  return useMemo(() => {
-    if (articles === undefined || texts === undefined) return undefined;
-    const byArticle = <T extends { readonly attributes: { readonly article_id: string } }>(
-      items: readonly T[],
-    ) => {
-      const map = new Map<string, T[]>();
-      for (const item of items) {
-        const list = map.get(item.attributes.article_id) ?? [];
-        list.push(item);
-        map.set(item.attributes.article_id, list);
-      }
-      return map;
-    };
-    const textsOf = byArticle(texts.items);
-    const draftsOf = byArticle(drafts?.items ?? []);
-    const entries: HelpEntry[] = [];
-    for (const article of articles.items) {
-      const entry = entryOf(
-        article,
-        textsOf.get(article.id) ?? [],
-        draftsOf.get(article.id) ?? [],
-        lang,
-        author,
-      );
-      if (entry !== undefined) entries.push(entry);
-    }
-    return entries;
-  }, [articles, texts, drafts, author, lang]);
+  const key = `${lang}:${String(author)}`;
+  const [state, setState] = useState<{ key: string; entries: readonly HelpListEntry[] }>();
+  useWorkerSubscription<readonly HelpListEntry[]>(
+    key,
+    (callback) =>
+      syncWorker().help.watchList(lang, author, callback) as unknown as Promise<RemoteUnsubscribe>,
+    (entries) => setState({ key, entries }),
+  );
+  return state?.key === key ? state.entries : undefined;
 }
 
 /** One article as a reader in `lang` meets it (undefined: a draft, to one who may not edit). */
@@ -68,17 +44,15 @@ function entryOf(
   lang: Language,
   author: boolean,
 ): HelpEntry | undefined {
-  const published = own.map((t) => t.attributes.lang);
-  const isPublished = article.attributes.state === 'published' && own.length > 0;
-  if (!isPublished && !author) return undefined;
-  const pool = isPublished ? own : drafts;
-  const shown = readerLanguage(
+  const shown = shownText<LocalModel<'article_text'> | LocalModel<'article_draft'>>(
+    article.attributes,
+    own,
+    drafts,
     lang,
-    article.attributes.languages,
-    pool.map((t) => t.attributes.lang),
+    author,
   );
-  const text = shown === undefined ? undefined : pool.find((t) => t.attributes.lang === shown.lang);
-  return { article, text, fallback: shown?.fallback ?? false, draft: !isPublished, published };
+  if (shown === undefined) return undefined;
+  return { article, ...shown, published: own.map((t) => t.attributes.lang) };
 }
 
 /**

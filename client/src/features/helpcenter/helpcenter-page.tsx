@@ -29,7 +29,8 @@ import { EmptyState } from '../../components/empty-state';
 import { Name } from '../../components/name';
 import { callApi } from '../../session/api';
 import { serverReachableAtom } from '../../sync/status';
-import { useHelpEntries, type HelpEntry } from './help-data';
+import type { HelpListEntry } from '@plant/sync-worker/api';
+import { useHelpList } from './help-data';
 import { Highlight } from './highlight';
 import { HELP_CENTER_ID, helpArticlePath, helpEditorPath } from './helpcenter-paths';
 import { useCan } from '../../permissions/permissions';
@@ -116,18 +117,19 @@ export function HelpCenterPage() {
   const { t } = useLingui();
   const lang = useRouteLanguage();
   const navigate = useNavigate();
-  const entries = useHelpEntries(lang);
+  const entries = useHelpList(lang);
   const [text, setText] = useState('');
   const [category, setCategory] = useState<string | null>(null);
   const query = text.trim();
   const found = useSearch(query, lang);
   const categories = useMemo(
-    () => [...new Set((entries ?? []).flatMap((e) => e.article.attributes.categories))].sort(),
+    () => [...new Set((entries ?? []).flatMap((e) => e.categories))].sort(),
     [entries],
   );
-  const listed = (entries ?? [])
-    .filter((e) => category === null || e.article.attributes.categories.includes(category))
-    .sort((a, b) => (a.article.attributes.number ?? 0) - (b.article.attributes.number ?? 0));
+  // By number already (the worker's order).
+  const listed = (entries ?? []).filter(
+    (e) => category === null || e.categories.includes(category),
+  );
   return (
     <Stack gap="md" data-testid="helpcenter-page">
       <Group justify="space-between" align="flex-end">
@@ -190,7 +192,7 @@ export function HelpCenterPage() {
           ) : null}
           <Stack gap="xs" component="ul" style={PLAIN_LIST} data-testid="help-list">
             {listed.map((entry) => (
-              <ArticleRow key={entry.article.id} entry={entry} lang={lang} />
+              <ArticleRow key={entry.id} entry={entry} lang={lang} />
             ))}
           </Stack>
         </Stack>
@@ -224,10 +226,10 @@ function NewArticleButton({ lang }: { readonly lang: Language }) {
   );
 }
 
-function ArticleRow({ entry, lang }: { readonly entry: HelpEntry; readonly lang: Language }) {
+function ArticleRow({ entry, lang }: { readonly entry: HelpListEntry; readonly lang: Language }) {
   const can = useCan();
-  const { number } = entry.article.attributes;
-  const title = entry.text?.attributes.title || undefined;
+  const { number } = entry;
+  const title = entry.title ?? undefined;
   const author = can(articleModel.permissions.update);
   return (
     <Paper
@@ -241,7 +243,7 @@ function ArticleRow({ entry, lang }: { readonly entry: HelpEntry; readonly lang:
       <Group gap="xs" wrap="nowrap" justify="space-between">
         <Group gap="xs">
           {author && (number === null || entry.draft) ? (
-            <Anchor component={Link} to={helpEditorPath(lang, entry.article.id)} fw={600}>
+            <Anchor component={Link} to={helpEditorPath(lang, entry.id)} fw={600}>
               {title === undefined ? <Trans>Untitled</Trans> : <Name>{title}</Name>}
             </Anchor>
           ) : number === null ? (
@@ -258,16 +260,12 @@ function ArticleRow({ entry, lang }: { readonly entry: HelpEntry; readonly lang:
               <Trans>Draft</Trans>
             </Badge>
           ) : null}
-          {entry.fallback && entry.text !== undefined ? (
-            <Badge
-              size="sm"
-              variant="outline"
-              title={HELP_LANGUAGE_NAMES[entry.text.attributes.lang]}
-            >
-              {entry.text.attributes.lang.toUpperCase()}
+          {entry.fallback && entry.lang !== null ? (
+            <Badge size="sm" variant="outline" title={HELP_LANGUAGE_NAMES[entry.lang]}>
+              {entry.lang.toUpperCase()}
             </Badge>
           ) : null}
-          {entry.article.pending ? (
+          {entry.pending ? (
             <Badge size="sm" color="orange" variant="light">
               <Trans>Not synced yet</Trans>
             </Badge>
@@ -279,9 +277,9 @@ function ArticleRow({ entry, lang }: { readonly entry: HelpEntry; readonly lang:
           </Text>
         )}
       </Group>
-      {entry.article.attributes.tags.length > 0 ? (
+      {entry.tags.length > 0 ? (
         <Group gap={4} mt={4}>
-          {entry.article.attributes.tags.map((tag) => (
+          {entry.tags.map((tag) => (
             <Badge key={tag} size="xs" variant="dot">
               <Name>{tag}</Name>
             </Badge>
