@@ -280,6 +280,9 @@ describe('help centre: the reader', () => {
       await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(24);
       await page.locator('[data-testid=block-editor] .image-tool__caption').click();
       await page.keyboard.type('Seal, front view');
+      // The state was "kept" before the caption: it says "Saving…" from the first keystroke (for
+      // at least the 800 ms before the draft is written), then "kept" once the caption is in.
+      await expect.poll(() => page.getByTestId('draft-state').textContent()).toBe('Saving…');
       await expect
         .poll(() => page.getByTestId('draft-state').textContent())
         .toMatch(/Kept on this device/);
