@@ -278,6 +278,10 @@ describe('help centre: the reader', () => {
       ).setFiles({ name: 'seal.png', mimeType: 'image/png', buffer: await sealPicture() });
       const shown = page.locator('[data-testid=block-editor] .image-tool__image-picture');
       await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(24);
+      // Editor.js's own words come through lingui (its tune "Stretch image" is ours: "Full width").
+      await page.locator('[data-testid=block-editor] .ce-toolbar__settings-btn').click();
+      await expect.poll(() => page.getByText('Full width', { exact: true }).count()).toBe(1);
+      await page.keyboard.press('Escape');
       await page.locator('[data-testid=block-editor] .image-tool__caption').click();
       await page.keyboard.type('Seal, front view');
       // The state was "kept" before the caption: it says "Saving…" from the first keystroke (for

@@ -4,6 +4,7 @@ import { Alert, Text } from '@mantine/core';
 import type EditorJS from '@editorjs/editorjs/dist/editorjs.mjs';
 import type { OutputData } from '@editorjs/editorjs/dist/editorjs.mjs';
 import { syncWorker } from '../../../sync/worker';
+import { editorMessages } from './editor-texts';
 import { forEditor } from './publish';
 import classes from './block-editor.module.css';
 
@@ -78,7 +79,7 @@ export function BlockEditor(props: {
   /** Set while the editor is up: its blocks now, whatever it has not told yet. */
   readonly saveNow: { current: (() => Promise<unknown>) | null };
 }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const holder = useRef<HTMLDivElement>(null);
   const onChange = useRef(props.onChange);
   onChange.current = props.onChange;
@@ -92,6 +93,9 @@ export function BlockEditor(props: {
     select: t`Select an image`,
     byUrl: t`Pictures are added from files: save the picture and select it.`,
   };
+  // The editor's own words in the author's language (read when it is made).
+  const messages = useRef<object>({});
+  messages.current = editorMessages(i18n);
   const articleId = useRef(props.articleId);
   articleId.current = props.articleId;
   const [failed, setFailed] = useState(false);
@@ -132,6 +136,7 @@ export function BlockEditor(props: {
           data: start.doc,
           placeholder: texts.current.placeholder,
           minHeight: 160,
+          i18n: { messages: messages.current },
           tools: {
             header: { class: Header, config: { levels: [2, 3, 4], defaultLevel: 2 } },
             list: { class: List, inlineToolbar: true },
