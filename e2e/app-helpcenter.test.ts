@@ -282,6 +282,11 @@ describe('help centre: the reader', () => {
       await page.locator('[data-testid=block-editor] .ce-toolbar__settings-btn').click();
       await expect.poll(() => page.getByText('Full width', { exact: true }).count()).toBe(1);
       await page.keyboard.press('Escape');
+      // The picture's block is written before the caption is typed: the caption is a change of
+      // the same block (the image tool changes its saved data in place; the page must see it).
+      await expect
+        .poll(() => page.getByTestId('draft-state').textContent())
+        .toMatch(/Kept on this device/);
       await page.locator('[data-testid=block-editor] .image-tool__caption').click();
       await page.keyboard.type('Seal, front view');
       // The state was "kept" before the caption: it says "Saving…" from the first keystroke (for

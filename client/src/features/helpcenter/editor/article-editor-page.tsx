@@ -28,7 +28,7 @@ import { syncWorker } from '../../../sync/worker';
 import { HELP_CENTER_ID } from '../helpcenter-paths';
 import { HELP_LANGUAGES, HELP_LANGUAGE_NAMES } from '../language-names';
 import { useRouteLanguage } from '../route-language';
-import { BlockEditor } from './block-editor';
+import { BlockEditor, type SavedNow } from './block-editor';
 import { publishProblems, type DraftText } from './publish';
 import { forgetUnsent, keepUnsent, unsentEdit, type UnsentEdit } from './unsent-edits';
 
@@ -175,14 +175,14 @@ function LanguageEditor(props: {
   const [unsaved, setUnsaved] = useState(leftover !== undefined);
   const writing = useRef<Promise<void>>(Promise.resolve());
   // Keystrokes in the blocks the editor has not told yet (its onChange comes a moment later).
-  const inputs = useRef(0);
+  const untold = useRef(false);
   // What this language holds now, for Publish (the store's draft may be a moment behind).
   const latest = useRef<DraftText>({
     lang,
     title: leftover?.title ?? draft?.attributes.title ?? '',
     content: leftover?.content ?? draft?.attributes.content,
   });
-  const saveNow = useRef<(() => Promise<unknown>) | null>(null);
+  const saveNow = useRef<(() => Promise<SavedNow>) | null>(null);
 
   const flush = () => {
     clearTimeout(timer.current);
@@ -205,7 +205,7 @@ function LanguageEditor(props: {
       } else if (took(await writes.update('article_draft', draftId.current, change))) {
         forgetUnsent(key, change);
       }
-      if (Object.keys(pending.current).length === 0 && inputs.current === 0) setUnsaved(false);
+      if (Object.keys(pending.current).length === 0 && !untold.current) setUnsaved(false);
     });
   };
   const schedule = (change: UnsentEdit) => {
@@ -219,10 +219,10 @@ function LanguageEditor(props: {
   /** Everything typed so far into the worker (the editor asked for its blocks first). */
   const flushNow = async (): Promise<DraftText> => {
     // An editor that cannot say (it failed to load) leaves what it told already.
-    const doc = await saveNow.current?.().catch(() => undefined);
-    if (doc !== undefined) {
-      inputs.current = 0;
-      schedule({ content: doc });
+    const now = await saveNow.current?.().catch(() => undefined);
+    if (now !== undefined) {
+      untold.current = now.typedSince;
+      schedule({ content: now.doc });
     }
     flush();
     await writing.current;
@@ -256,17 +256,17 @@ function LanguageEditor(props: {
         articleId={articleId}
         initial={leftover?.content ?? draft?.attributes.content}
         label={t`Content (${HELP_LANGUAGE_NAMES[lang]})`}
-        onChange={(doc) => {
-          inputs.current = 0;
+        onChange={(doc, typedSince) => {
+          untold.current = typedSince;
           // The editor tells its blocks on leaving too: the same blocks are not written again.
           if (sameBlocks(doc, latest.current.content)) {
-            if (Object.keys(pending.current).length === 0) setUnsaved(false);
+            if (Object.keys(pending.current).length === 0 && !typedSince) setUnsaved(false);
             return;
           }
           schedule({ content: doc });
         }}
         onInput={() => {
-          inputs.current += 1;
+          untold.current = true;
           setUnsaved(true);
         }}
         saveNow={saveNow}

@@ -28,6 +28,21 @@ async function loadEditor() {
   };
 }
 
+/** The editor's blocks as read now, and whether keys were pressed while they were read. */
+export interface SavedNow {
+  readonly doc: OutputData;
+  readonly typedSince: boolean;
+}
+
+/**
+ * A saved document of its own: a tool may answer its live data object (the image tool does), which
+ * its next save changes in place. Told as is, the blocks written a moment ago would change with
+ * the caption typed since and the page would take the new caption for one already written.
+ */
+function copied(doc: OutputData): OutputData {
+  return structuredClone(doc);
+}
+
 /** What the image tool is given back for a picture: our file's id and a URL to show it by. */
 interface ShownFile {
   readonly url: string;
@@ -73,11 +88,15 @@ export function BlockEditor(props: {
   readonly articleId: string;
   readonly initial: unknown;
   readonly label: string;
-  readonly onChange: (doc: OutputData) => void;
+  /**
+   * `typedSince`: keys were pressed after the editor began reading these blocks (they are not in
+   * `doc`; another `onChange` follows them).
+   */
+  readonly onChange: (doc: OutputData, typedSince: boolean) => void;
   /** At once on every keystroke (Editor.js tells `onChange` a moment later). */
   readonly onInput: () => void;
   /** Set while the editor is up: its blocks now, whatever it has not told yet. */
-  readonly saveNow: { current: (() => Promise<unknown>) | null };
+  readonly saveNow: { current: (() => Promise<SavedNow>) | null };
 }) {
   const { t, i18n } = useLingui();
   const holder = useRef<HTMLDivElement>(null);
@@ -101,6 +120,15 @@ export function BlockEditor(props: {
   const [failed, setFailed] = useState(false);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const saveNow = props.saveNow;
+  // Keystrokes so far: a document read is told with whether any came after the read began
+  // (Editor.js tells a change up to 400 ms after it, and reading takes a moment on a busy tablet:
+  // a keystroke in between is in neither, so the page must not say "saved").
+  const typed = useRef(0);
+  const read = async (editor: EditorJS): Promise<SavedNow> => {
+    const at = typed.current;
+    const doc = copied(await editor.save());
+    return { doc, typedSince: typed.current !== at };
+  };
   useEffect(() => {
     const element = holder.current;
     if (element === null) return;
@@ -161,8 +189,9 @@ export function BlockEditor(props: {
             inlineCode: { class: InlineCode },
           },
           onChange: (api) => {
+            const at = typed.current;
             void api.saver.save().then((doc) => {
-              if (!closed) onChange.current(doc);
+              if (!closed) onChange.current(copied(doc), typed.current !== at);
             });
           },
         });
@@ -170,7 +199,7 @@ export function BlockEditor(props: {
         // Its API is there once it is ready (before, `save` is not yet a method).
         saveNow.current = async () => {
           await made.isReady;
-          return made.save();
+          return read(made);
         };
       },
       () => {
@@ -187,7 +216,8 @@ export function BlockEditor(props: {
       // What it holds and has not told yet goes out before it is taken down (a tab switch).
       void going?.isReady
         .then(async () => {
-          onChange.current(await going.save());
+          const last = await read(going);
+          onChange.current(last.doc, last.typedSince);
         })
         .catch(() => undefined)
         .finally(() => {
@@ -209,7 +239,10 @@ export function BlockEditor(props: {
         className={classes.editor}
         role="group"
         aria-label={props.label}
-        onInput={props.onInput}
+        onInput={() => {
+          typed.current += 1;
+          props.onInput();
+        }}
         data-testid="block-editor"
       />
       {uploadError === null ? null : (
