@@ -49,6 +49,7 @@ export * from './models/file';
 export * from './models/threedmodel';
 export * from './models/scene';
 export * from './models/article';
+export * from './models/ticket';
 export * from './help/inline';
 export * from './help/fold';
 export * from './help/host-texts';

@@ -113,6 +113,16 @@ export class UserRepository {
     return [...byUser.values()];
   }
 
+  /** Whether the user holds a role in the account. */
+  async isMember(accountId: string, userId: string): Promise<boolean> {
+    const row = await scopeTo(this.db, accountId)
+      .selectFrom('memberships')
+      .select('memberships.user_id')
+      .where('memberships.user_id', '=', userId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** How many users are members of an account (through any role). */
   async countMembers(accountId: string): Promise<number> {
     const row = await scopeTo(this.db, accountId)

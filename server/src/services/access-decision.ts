@@ -62,7 +62,14 @@ export class AccessDecision {
     readonly editsHelp: boolean,
     /** Whether the user holds the file type's own write permission (asset::edit). */
     readonly editsFiles: boolean,
+    /** The user's permissions (undefined: a decision made without a context, which has none). */
+    private readonly ctx: PermissionContext | undefined,
   ) {}
+
+  /** Whether the user holds the permission (rules by role, as the feedback centre's table). */
+  permits(permission: string): boolean {
+    return this.ctx !== undefined && can(this.ctx, permission);
+  }
 
   /** The user the decision is for (null for one made without an owner). */
   get userId(): string | null {
@@ -87,6 +94,7 @@ export class AccessDecision {
         editsTemplates,
         editsHelp,
         editsFiles,
+        ctx,
       );
     }
     // A role counts for what it lets one view: its asset access only if it grants the view of
@@ -125,6 +133,7 @@ export class AccessDecision {
       editsTemplates,
       editsHelp,
       editsFiles,
+      ctx,
     );
   }
 
@@ -144,6 +153,7 @@ export class AccessDecision {
       this.editsTemplates,
       this.editsHelp,
       this.editsFiles,
+      this.ctx,
     );
   }
 

@@ -58,6 +58,10 @@ import {
   type SceneAttributes,
   templateStreamPlace,
   type TemplateAttributes,
+  ticketMessageModel,
+  ticketModel,
+  type TicketAttributes,
+  type TicketMessageAttributes,
 } from '@plant/shared-schema';
 import type { SurfaceCheck } from '../threed/surface';
 import { z } from 'zod';
@@ -83,6 +87,13 @@ import {
   noteArticleNumber,
   unindexArticleTexts,
 } from '../help/article-rules';
+import {
+  afterMessage,
+  FEEDBACK_TYPES,
+  feedbackCreate,
+  mayRemoveFeedback,
+  ticketUpdate,
+} from '../feedback/ticket-rules';
 
 type Draft = Omit<ModelUpdate, 'muid' | 'ts' | 'seq'>;
 
@@ -369,6 +380,16 @@ export class ModelTransaction {
       }
       this.stampWriter(attributes);
     }
+    if (FEEDBACK_TYPES.has(this.def.type))
+      await feedbackCreate(
+        this.trx,
+        this.accountId,
+        this.def.type,
+        attributes,
+        this.access,
+        this.asServer,
+        this.now,
+      );
     await this.check(attributes, Object.keys(attributes), modelId);
     // A report's next time is the server's (a schedule in its time zone, or an interval).
     if (this.def.type === reportModel.type && !this.asServer)
@@ -412,6 +433,15 @@ export class ModelTransaction {
     const updates = await this.stamp(drafts);
     if (acknowledged !== undefined)
       updates.push(...(await this.patch(acknowledged.alarm, { status: acknowledged.status })));
+    if (this.def.type === ticketMessageModel.type) {
+      const follows = await afterMessage(
+        this.trx,
+        this.accountId,
+        attributes as TicketMessageAttributes,
+        this.now,
+      );
+      if (follows !== undefined) updates.push(...(await this.patch(follows.row, follows.patch)));
+    }
     if (this.givenAsset !== undefined && this.access !== undefined) {
       updates.push(...(await this.logRoles(this.access.roleIds)));
     }
@@ -552,6 +582,19 @@ export class ModelTransaction {
       changed.changed_by = after.changed_by;
       changed.changed_at = after.changed_at;
     }
+    if (this.def.type === ticketModel.type) {
+      // The feedback centre's table decides, by the stored ticket (ticket-rules.ts).
+      await ticketUpdate(
+        this.trx,
+        this.accountId,
+        before as TicketAttributes,
+        after as TicketAttributes,
+        Object.keys(changed),
+        this.access,
+        this.now,
+      );
+      changed.changed_at = after.changed_at;
+    }
     // Only what this write changes is checked: a reference that went stale under another
     // model's delete must not block edits of unrelated fields.
     await this.check(after, Object.keys(changed), id);
@@ -610,6 +653,11 @@ export class ModelTransaction {
     const existing = await this.models.find(this.accountId, this.def.type, id);
     if (existing === undefined) throw notFound('Model');
     this.mayChange(existing.asset_id, JSON.parse(existing.attributes) as Record<string, unknown>);
+    mayRemoveFeedback(
+      this.def.type,
+      JSON.parse(existing.attributes) as Record<string, unknown>,
+      this.access,
+    );
     // Children go with their parent (an asset's groups and streams), deepest first.
     const doomed: ModelRow[] = [];
     const visit = async (row: ModelRow) => {

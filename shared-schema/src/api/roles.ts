@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MODELS } from '../models/registry';
 import { structuralFields } from '../models/registry';
 import type { ModelDefinition } from '../models/registry-types';
+import { FEEDBACK_PERMISSIONS } from '../models/ticket';
 import { idField, modelNameField } from './fields';
 import { FIELD_TYPES } from '../models/managed';
 import { UNKNOWN_PERMISSION } from './roles-texts';
@@ -14,6 +15,9 @@ export {
 
 /** Managing an account's roles (spec 001 §6): create, rename, delete, permissions, access. */
 export const ROLE_EDIT_PERMISSION = 'role::edit';
+
+/** Permissions of an area that no model's four name (the development team's). */
+const AREA_EXTRAS: readonly string[] = [FEEDBACK_PERMISSIONS.develop];
 
 /**
  * Every permission name the product uses, grouped by area, for the role's permission matrix.
@@ -50,6 +54,8 @@ function modelAreas(): { area: string; names: string[] }[] {
       byPrefix.set(prefix, area);
     }
   }
+  // Permissions of an area no model's four name (the development team's feedback::develop).
+  for (const name of AREA_EXTRAS) byPrefix.get(name.split('::')[0] ?? name)?.names.push(name);
   return [...byPrefix.values()];
 }
 

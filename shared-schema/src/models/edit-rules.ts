@@ -35,6 +35,9 @@ export const EDIT_RULES = {
   article: { update: 'helpcenter::edit', asset: null },
   article_text: { update: 'helpcenter::edit', asset: null },
   article_draft: { update: 'helpcenter::edit', asset: null },
+  ticket: { update: 'feedback::view', asset: null },
+  ticket_message: { update: 'feedback::admin', asset: null },
+  ticket_vote: { update: 'feedback::admin', asset: null },
 } as const satisfies Record<ModelType, EditRule>;
 
 /** A type's edit rule; `assetOptional`: without an asset, the model is the account's. */

@@ -12,6 +12,7 @@ import { reportModel } from './report';
 import { threedmodelModel } from './threedmodel';
 import { hotspotModel, renderingModel, sceneModel } from './scene';
 import { articleDraftModel, articleModel, articleTextModel } from './article';
+import { ticketMessageModel, ticketModel, ticketVoteModel } from './ticket';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -47,6 +48,9 @@ export const MODELS = [
   articleModel,
   articleTextModel,
   articleDraftModel,
+  ticketModel,
+  ticketMessageModel,
+  ticketVoteModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];

@@ -24,8 +24,8 @@ export const SCOPE_AREAS = {
   },
   dashboards: { subjects: ['dashboard', 'report'], what: 'dashboards and reports' },
   service: {
-    subjects: ['service', 'integration', 'errorcode'],
-    what: 'service requests, integrations and error codes',
+    subjects: ['service', 'integration', 'errorcode', 'feedback'],
+    what: 'service requests, feedback, integrations and error codes',
   },
   account: {
     subjects: ['account', 'user', 'role', 'tag'],

@@ -1,0 +1,323 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiPaths,
+  FEEDBACK_PERMISSIONS,
+  TICKET_MOVES,
+  TICKET_STATES,
+  TICKET_TEXTS,
+  type RoleAdmin,
+  type SyncedModel,
+  type TicketAttributes,
+  type TicketState,
+} from '@plant/shared-schema';
+import { isoAt } from '../lib/clock';
+import { RoleRepository } from '../repositories/role.repository';
+import { DEMO_USERS } from '../seed/demo';
+import { dataOf, startTestServer, type Answer, type TestServer } from '../testing/harness';
+
+/*
+ * The feedback centre's tickets on the server (issue 34 item 1): every state change of the
+ * shared table, allowed and forbidden, by each role a writer may have to a ticket (its reporter,
+ * its assignee, a feedback admin, the development team, and a member who is none of them), and
+ * the fields each may change; messages and votes.
+ */
+let s: TestServer;
+let admin = '';
+let rootId = '';
+
+interface Member {
+  readonly id: string;
+  readonly token: string;
+}
+const people: Record<'reporter' | 'assignee' | 'developer' | 'outsider', Member> = {
+  reporter: { id: '', token: '' },
+  assignee: { id: '', token: '' },
+  developer: { id: '', token: '' },
+  outsider: { id: '', token: '' },
+};
+
+/**
+ * A user of the demo machine builder's account with a role of its own holding these permissions
+ * (made through the roles API as the admin), signed in there.
+ */
+async function member(name: string, permissions: readonly string[]): Promise<Member> {
+  const role = await s.call('POST', apiPaths.roles(), { token: admin, json: { name } });
+  expect(role.status, role.text).toBe(201);
+  const roleId = dataOf<RoleAdmin>(role).id;
+  const given = await s.call('PUT', apiPaths.rolePermissions(roleId), {
+    token: admin,
+    json: { permissions },
+  });
+  expect(given.status, given.text).toBe(200);
+  const email = `${name.toLowerCase()}@tickets.test`;
+  const made = await s.call('POST', apiPaths.register(), {
+    json: { firstname: name, lastname: 'Tester', email, password: 'ticket-pass-1' },
+  });
+  expect(made.status, made.text).toBe(201);
+  const id = (made.json as { data: { user: { id: string } } }).data.user.id;
+  await new RoleRepository(s.db).addMemberships(
+    rootId,
+    [{ userId: id, roleId }],
+    isoAt(Date.now()),
+  );
+  await s.db.updateTable('users').set({ active_account_id: rootId }).where('id', '=', id).execute();
+  return { id, token: await s.signIn(email, 'ticket-pass-1') };
+}
+
+beforeAll(async () => {
+  s = await startTestServer();
+  admin = await s.signIn(DEMO_USERS.admin);
+  rootId = (await s.demoAccountIds()).root;
+  const view = [FEEDBACK_PERMISSIONS.view];
+  people.reporter = await member('Reporter', view);
+  people.assignee = await member('Assignee', view);
+  people.developer = await member('Developer', [...view, FEEDBACK_PERMISSIONS.develop]);
+  people.outsider = await member('Outsider', view);
+});
+afterAll(() => s.close());
+
+const create = (collection: string, json: unknown, token: string) =>
+  s.call('POST', apiPaths.collection(collection), { token, json });
+const put = (id: string, json: unknown, token: string) =>
+  s.call('PUT', apiPaths.model('tickets', id), { token, json });
+const attributesOf = (answer: Answer) => dataOf<SyncedModel>(answer).attributes as TicketAttributes;
+
+async function reported(token = people.reporter.token, json: object = {}): Promise<string> {
+  const made = await create(
+    'tickets',
+    { kind: 'problem', title: 'Pump leaks', description: 'Oil under the pump.', ...json },
+    token,
+  );
+  expect(made.status, made.text).toBe(201);
+  return dataOf<SyncedModel>(made).id;
+}
+
+/** The states in which the fixture's ticket has its assignee (the others have nobody). */
+const WITH_ASSIGNEE: readonly TicketState[] = [
+  'assigned',
+  'pending',
+  'answered',
+  'responded',
+  'not_responded',
+  'closed',
+];
+
+async function stored(id: string): Promise<TicketAttributes> {
+  const row = await s.db
+    .selectFrom('models')
+    .select('attributes')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return JSON.parse(row.attributes) as TicketAttributes;
+}
+
+/** Puts the stored ticket into a state, as a ticket there would be (straight into its row). */
+async function storeState(id: string, state: TicketState, technical = false): Promise<void> {
+  const attributes: TicketAttributes = {
+    ...(await stored(id)),
+    state,
+    technical,
+    assigned_to: WITH_ASSIGNEE.includes(state) ? people.assignee.id : null,
+    answer: state === 'answered' || state === 'declined' ? 'Noted.' : '',
+  };
+  await s.db
+    .updateTable('models')
+    .set({ attributes: JSON.stringify(attributes) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The body of a move from one state to another that meets the move's need, if it has one. */
+function moveBody(from: TicketState, to: TicketState): Record<string, unknown> {
+  const move = TICKET_MOVES.find((m) => m.from === from && m.to === to);
+  const body: Record<string, unknown> = { state: to };
+  if (move?.needs === 'answer') body.answer = `Answer for ${to}`;
+  if (move?.needs === 'assignee' && !WITH_ASSIGNEE.includes(from))
+    body.assigned_to = people.assignee.id;
+  if (move?.needs === 'no_assignee' && WITH_ASSIGNEE.includes(from)) body.assigned_to = null;
+  return body;
+}
+
+describe('tickets', () => {
+  it('makes every state change the table allows, to whom it allows it, and refuses every other', async () => {
+    const id = await reported();
+    const writers = {
+      reporter: people.reporter.token,
+      assignee: people.assignee.token,
+      admin,
+      outsider: people.outsider.token,
+      developer: people.developer.token,
+    } as const;
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    for (const from of TICKET_STATES) {
+      for (const to of TICKET_STATES) {
+        if (from === to) continue;
+        const move = TICKET_MOVES.find((m) => m.from === from && m.to === to);
+        for (const [role, token] of Object.entries(writers)) {
+          // The development team's moves are those of a technical ticket.
+          await storeState(id, from, role === 'developer');
+          const answer = await put(id, moveBody(from, to), token);
+          // What the writer is to this ticket: the assignee only while it has one.
+          const is =
+            role === 'assignee' ? (WITH_ASSIGNEE.includes(from) ? 'assignee' : 'nobody') : role;
+          const allowed = move?.by.some((r) => r === is) ?? false;
+          outcomes.push(`${from} -> ${to} by ${role}: ${answer.status}`);
+          expected.push(`${from} -> ${to} by ${role}: ${allowed ? 200 : 403}`);
+          if (answer.status === 200) expect(attributesOf(answer).state).toBe(to);
+        }
+      }
+    }
+    expect(outcomes).toEqual(expected);
+    // Every role of the table had moves, and the outsider none.
+    expect(outcomes.filter((o) => o.endsWith(': 200')).length).toBeGreaterThan(20);
+    expect(outcomes.some((o) => o.includes('by outsider: 200'))).toBe(false);
+  });
+
+  it('asks for what a move needs: an answer to decline, somebody to assign, a member', async () => {
+    const id = await reported();
+    const decline = await put(id, { state: 'declined' }, admin);
+    expect(decline.status).toBe(422);
+    expect(decline.text).toContain(TICKET_TEXTS.answerRequired);
+    const assign = await put(id, { state: 'assigned' }, admin);
+    expect(assign.status).toBe(422);
+    expect(assign.text).toContain(TICKET_TEXTS.assigneeRequired);
+    // Somebody outside the account is no assignee.
+    const south = (
+      await s.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', DEMO_USERS.south)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const stranger = await put(id, { state: 'assigned', assigned_to: south }, admin);
+    expect(stranger.status).toBe(422);
+    expect(stranger.text).toContain(TICKET_TEXTS.assigneeNotMember);
+    // Assigning is a move of its own, not a change beside the state.
+    const quiet = await put(id, { assigned_to: people.assignee.id }, admin);
+    expect(quiet.status).toBe(422);
+    expect(quiet.text).toContain(TICKET_TEXTS.assignWithMove);
+    const approved = await put(id, { state: 'assigned', assigned_to: people.assignee.id }, admin);
+    expect(approved.status).toBe(200);
+    expect(attributesOf(approved)).toMatchObject({
+      state: 'assigned',
+      assigned_to: people.assignee.id,
+    });
+  });
+
+  it('lets each change the fields the table gives it: the report while new, the work after', async () => {
+    const id = await reported();
+    // The reporter changes its report while it waits for an admin, then no longer.
+    expect((await put(id, { title: 'Pump leaks oil' }, people.reporter.token)).status).toBe(200);
+    expect((await put(id, { importance: 'Critical' }, people.outsider.token)).status).toBe(403);
+    expect(
+      (await put(id, { state: 'assigned', assigned_to: people.assignee.id }, admin)).status,
+    ).toBe(200);
+    const late = await put(id, { title: 'Pump leaks water' }, people.reporter.token);
+    expect(late.status).toBe(403);
+    expect(late.text).toContain(TICKET_TEXTS.fieldNotYours);
+    // Progress: the assignee's and the admin's; the development team's once it is technical.
+    expect((await put(id, { progress: 'being_worked_on' }, people.reporter.token)).status).toBe(
+      403,
+    );
+    expect((await put(id, { progress: 'being_worked_on' }, people.developer.token)).status).toBe(
+      403,
+    );
+    expect((await put(id, { progress: 'being_worked_on' }, people.assignee.token)).status).toBe(
+      200,
+    );
+    expect((await put(id, { technical: true }, people.assignee.token)).status).toBe(403);
+    expect((await put(id, { technical: true }, admin)).status).toBe(200);
+    const shipped = await put(id, { progress: 'shipped_next_release' }, people.developer.token);
+    expect(shipped.status).toBe(200);
+    expect(attributesOf(shipped)).toMatchObject({
+      progress: 'shipped_next_release',
+      technical: true,
+      reported_by: people.reporter.id,
+    });
+    // A problem has a progress, a feature request a feature status.
+    const status = await put(id, { feature_status: 'selected_for_development' }, admin);
+    expect(status.status).toBe(422);
+    expect(status.text).toContain(TICKET_TEXTS.statusOfFeatures);
+  });
+
+  it('files a report as new (an admin may file it approved) with the server’s reporter', async () => {
+    const early = await create(
+      'tickets',
+      { kind: 'problem', title: 'Belt', description: 'Slips.', state: 'not_assigned' },
+      people.reporter.token,
+    );
+    expect(early.status).toBe(403);
+    const forged = await create(
+      'tickets',
+      { kind: 'problem', title: 'Belt', description: 'Slips.', reported_by: people.outsider.id },
+      people.reporter.token,
+    );
+    expect(forged.status).toBe(201);
+    expect(attributesOf(forged)).toMatchObject({
+      state: 'new',
+      reported_by: people.reporter.id,
+      progress: 'received',
+    });
+    const direct = await create(
+      'tickets',
+      {
+        kind: 'feature',
+        title: 'Dark mode',
+        description: 'For the night shift.',
+        state: 'not_assigned',
+      },
+      admin,
+    );
+    expect(direct.status).toBe(201);
+    expect(attributesOf(direct).state).toBe('not_assigned');
+    const noTitle = await create('tickets', { kind: 'problem', description: 'x' }, admin);
+    expect(noTitle.status).toBe(422);
+    expect(noTitle.text).toContain(TICKET_TEXTS.titleRequired);
+  });
+
+  it('turns an answered ticket responded when its reporter writes back, not when others do', async () => {
+    const id = await reported();
+    await storeState(id, 'answered');
+    const other = await create(
+      'ticket_messages',
+      { ticket_id: id, text: 'Same here.' },
+      people.outsider.token,
+    );
+    expect(other.status).toBe(201);
+    expect(dataOf<SyncedModel>(other).attributes.author_id).toBe(people.outsider.id);
+    expect((await stored(id)).state).toBe('answered');
+    const back = await create(
+      'ticket_messages',
+      { ticket_id: id, text: 'It leaks again after the new seal.', author_id: people.outsider.id },
+      people.reporter.token,
+    );
+    expect(back.status).toBe(201);
+    expect(dataOf<SyncedModel>(back).attributes.author_id).toBe(people.reporter.id);
+    expect((await stored(id)).state).toBe('responded');
+  });
+
+  it('counts one vote per user for a feature request; a vote is taken back by its voter', async () => {
+    const feature = await reported(people.reporter.token, { kind: 'feature', title: 'CSV export' });
+    const problem = await reported();
+    const vote = (ticket: string, token: string) =>
+      create('ticket_votes', { ticket_id: ticket }, token);
+    const mine = await vote(feature, people.outsider.token);
+    expect(mine.status).toBe(201);
+    expect(dataOf<SyncedModel>(mine).attributes.user_id).toBe(people.outsider.id);
+    expect((await vote(feature, people.outsider.token)).status).toBe(409);
+    expect((await vote(feature, people.assignee.token)).status).toBe(201);
+    const onProblem = await vote(problem, people.outsider.token);
+    expect(onProblem.status).toBe(422);
+    expect(onProblem.text).toContain(TICKET_TEXTS.votesOfFeatures);
+    const voteId = dataOf<SyncedModel>(mine).id;
+    const taken = await s.call('DELETE', apiPaths.model('ticket_votes', voteId), {
+      token: people.assignee.token,
+    });
+    expect(taken.status).toBe(403);
+    const own = await s.call('DELETE', apiPaths.model('ticket_votes', voteId), {
+      token: people.outsider.token,
+    });
+    expect(own.status).toBe(200);
+  });
+});
