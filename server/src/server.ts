@@ -54,6 +54,7 @@ import { createChannels } from './notify/channels';
 import type { Agent as HttpsAgent } from 'node:https';
 import { AlarmDispatcher } from './notify/dispatcher';
 import { ReportRunner, type PdfRenderer } from './reports/report-runner';
+import { TicketNotices } from './feedback/ticket-notices';
 import { ReportService } from './reports/report.service';
 import { PdfThread } from './reports/pdf-thread';
 import { ModelProcessor } from './threed/model-processor';
@@ -453,6 +454,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       new FilePruner(db, clock, log, blobs),
       // Reports due: made and mailed once in the cluster.
       reports,
+      // The feedback centre's mails to reporters: sent once in the cluster.
+      new TicketNotices({ db, clock, log, mailer, appUrl: config.appUrl, feed }),
       // Uploaded 3D models: processed once in the cluster; renderings made once.
       threed,
       renderings,

@@ -401,6 +401,26 @@ export interface AlarmRecipientInvitesTable {
 }
 
 /** One run of a report (reports/report-runs.repository.ts): made and sent once per run_key. */
+/** A mail to a ticket's reporter (migration 20261130000200): its answer, decline or progress. */
+export interface TicketNoticesTable {
+  id: string;
+  account_id: string;
+  ticket_id: string;
+  /** Who is told: the ticket's reporter. */
+  user_id: string;
+  kind: 'answered' | 'declined' | 'progress';
+  /** The ticket's title when the step was made. */
+  title: string;
+  /** What the reporter is told: the answer, or the progress step's words. */
+  body: string;
+  created_at: number;
+  sent_at: number | null;
+  attempts: number;
+  retry_at: number | null;
+  lease_until: number | null;
+  error: string | null;
+}
+
 export interface ReportRunsTable {
   id: string;
   account_id: string;
@@ -455,6 +475,7 @@ export interface Database {
   article_fts: ArticleFtsTable;
   article_numbers: ArticleNumbersTable;
   report_runs: ReportRunsTable;
+  ticket_notices: TicketNoticesTable;
   alarm_states: AlarmStatesTable;
   alarm_events: AlarmEventsTable;
   alarm_deliveries: AlarmDeliveriesTable;

@@ -1,7 +1,9 @@
 import {
   FEEDBACK_PERMISSIONS,
+  TICKET_PROGRESS_WORDS,
   TICKET_TEXTS,
   ticketAttributesSchema,
+  uuidv7,
   ticketChangeProblems,
   ticketMessageModel,
   ticketModel,
@@ -166,6 +168,51 @@ export async function ticketUpdate(
 ): Promise<void> {
   await refuseChange(trx, accountId, before, after, changed, ticketRoles(before, access));
   after.changed_at = now;
+}
+
+/**
+ * What the reporter is told by mail of this change (ticket-notices.ts sends it): an answer, a
+ * decline with its answer, a progress step; noted in the change's transaction (an outbox), and
+ * not when the reporter made the change.
+ */
+export async function noteTicketSteps(
+  trx: Db,
+  accountId: string,
+  id: string,
+  before: TicketAttributes,
+  after: TicketAttributes,
+  changed: readonly string[],
+  writer: string | null,
+  now: number,
+): Promise<void> {
+  const reporter = after.reported_by;
+  if (reporter === null || reporter === writer) return;
+  const notices: { kind: 'answered' | 'declined' | 'progress'; body: string }[] = [];
+  if (changed.includes('state') && (after.state === 'answered' || after.state === 'declined'))
+    notices.push({ kind: after.state, body: after.answer });
+  if (changed.includes('progress') && after.progress !== before.progress)
+    notices.push({ kind: 'progress', body: TICKET_PROGRESS_WORDS[after.progress] });
+  if (notices.length === 0) return;
+  await trx
+    .insertInto('ticket_notices')
+    .values(
+      notices.map((n) => ({
+        id: uuidv7(now),
+        account_id: accountId,
+        ticket_id: id,
+        user_id: reporter,
+        kind: n.kind,
+        title: after.title,
+        body: n.body,
+        created_at: now,
+        sent_at: null,
+        attempts: 0,
+        retry_at: null,
+        lease_until: null,
+        error: null,
+      })),
+    )
+    .execute();
 }
 
 /** Deleting a vote: one's own (an admin removes any; messages and tickets are the admins'). */

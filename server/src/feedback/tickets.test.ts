@@ -14,6 +14,7 @@ import { isoAt } from '../lib/clock';
 import { RoleRepository } from '../repositories/role.repository';
 import { DEMO_USERS } from '../seed/demo';
 import { dataOf, startTestServer, type Answer, type TestServer } from '../testing/harness';
+import { decoded, startSmtp } from '../testing/smtp';
 
 /*
  * The feedback centre's tickets on the server (issue 34 item 1): every state change of the
@@ -22,6 +23,7 @@ import { dataOf, startTestServer, type Answer, type TestServer } from '../testin
  * the fields each may change; messages and votes.
  */
 let s: TestServer;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let admin = '';
 let rootId = '';
 
@@ -65,7 +67,8 @@ async function member(name: string, permissions: readonly string[]): Promise<Mem
 }
 
 beforeAll(async () => {
-  s = await startTestServer();
+  smtp = await startSmtp();
+  s = await startTestServer({ env: { SMTP_URL: smtp.url } });
   admin = await s.signIn(DEMO_USERS.admin);
   rootId = (await s.demoAccountIds()).root;
   const view = [FEEDBACK_PERMISSIONS.view];
@@ -74,7 +77,10 @@ beforeAll(async () => {
   people.developer = await member('Developer', [...view, FEEDBACK_PERMISSIONS.develop]);
   people.outsider = await member('Outsider', view);
 });
-afterAll(() => s.close());
+afterAll(async () => {
+  await s.close();
+  await smtp.close();
+});
 
 const create = (collection: string, json: unknown, token: string) =>
   s.call('POST', apiPaths.collection(collection), { token, json });
@@ -319,5 +325,53 @@ describe('tickets', () => {
       token: people.outsider.token,
     });
     expect(own.status).toBe(200);
+  });
+
+  it('mails the reporter a decline with its answer and each progress step, once', async () => {
+    const email = 'reporter@tickets.test';
+    // The reporter's mails about one ticket (its link names it).
+    const mailsOf = (ticket: string) =>
+      smtp.inbox
+        .filter((m) => m.to.includes(email))
+        .map((m) => decoded(m.raw))
+        .filter((m) => m.includes(`/app/feedback/platform/${ticket}`));
+    const declined = await reported(people.reporter.token, { title: 'Noisy fan' });
+    const answer = 'The fan is within its rated noise; see the manual, page 12.';
+    expect((await put(declined, { state: 'declined', answer }, admin)).status).toBe(200);
+    await expect.poll(() => mailsOf(declined).length, { timeout: 20_000 }).toBe(1);
+    expect(mailsOf(declined)[0]).toContain('Declined:');
+    expect(mailsOf(declined)[0]).toContain(answer);
+
+    const worked = await reported(people.reporter.token, { title: 'Door sensor' });
+    expect(
+      (await put(worked, { state: 'assigned', assigned_to: people.assignee.id }, admin)).status,
+    ).toBe(200);
+    expect((await put(worked, { progress: 'being_worked_on' }, people.assignee.token)).status).toBe(
+      200,
+    );
+    expect((await put(worked, { progress: 'fixed' }, people.assignee.token)).status).toBe(200);
+    await expect.poll(() => mailsOf(worked).length, { timeout: 20_000 }).toBe(2);
+    expect(mailsOf(worked).map((m) => /Being worked on|Fixed/.exec(m)?.[0])).toEqual([
+      'Being worked on',
+      'Fixed',
+    ]);
+    // Each step once: the outbox holds every notice, each sent.
+    const notices = await s.db
+      .selectFrom('ticket_notices')
+      .select(['kind', 'sent_at'])
+      .where('ticket_id', 'in', [declined, worked])
+      .execute();
+    expect(notices.map((n) => n.kind).sort()).toEqual(['declined', 'progress', 'progress']);
+    await expect
+      .poll(async () =>
+        (
+          await s.db
+            .selectFrom('ticket_notices')
+            .select('sent_at')
+            .where('ticket_id', 'in', [declined, worked])
+            .execute()
+        ).every((n) => n.sent_at !== null),
+      )
+      .toBe(true);
   });
 });

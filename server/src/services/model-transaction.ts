@@ -92,6 +92,7 @@ import {
   FEEDBACK_TYPES,
   feedbackCreate,
   mayRemoveFeedback,
+  noteTicketSteps,
   ticketUpdate,
 } from '../feedback/ticket-rules';
 
@@ -591,6 +592,16 @@ export class ModelTransaction {
         after as TicketAttributes,
         Object.keys(changed),
         this.access,
+        this.now,
+      );
+      await noteTicketSteps(
+        this.trx,
+        this.accountId,
+        id,
+        before as TicketAttributes,
+        after as TicketAttributes,
+        Object.keys(changed),
+        this.access?.userId ?? null,
         this.now,
       );
       changed.changed_at = after.changed_at;

@@ -60,6 +60,14 @@ export const TICKET_PROGRESS = [
 ] as const;
 export type TicketProgress = (typeof TICKET_PROGRESS)[number];
 
+/** The progress steps in spec 001 §4's words (English: the mails; the screens translate). */
+export const TICKET_PROGRESS_WORDS: Record<TicketProgress, string> = {
+  received: 'Received',
+  being_worked_on: 'Being worked on',
+  shipped_next_release: 'Tested internally and shipped with the next release',
+  fixed: 'Fixed',
+};
+
 /** Spec 001 §4: the one feature status seen. */
 export const FEATURE_STATUSES = ['selected_for_development'] as const;
 export type FeatureStatus = (typeof FEATURE_STATUSES)[number];
