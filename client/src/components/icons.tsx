@@ -64,6 +64,13 @@ export const IconHelp = icon(
     <path d="M12 17h.01" />
   </>,
 );
+export const IconFeedback = icon(
+  'Feedback',
+  <>
+    <path d="M4 5.5h16v10H9l-4 3.5v-3.5H4z" />
+    <path d="M8 9.5h8M8 12.5h5" />
+  </>,
+);
 export const IconPalette = icon(
   'Palette',
   <>

@@ -5,6 +5,7 @@ import {
   ticketAttributesSchema,
   uuidv7,
   ticketChangeProblems,
+  ticketRolesOf,
   ticketMessageModel,
   ticketModel,
   ticketVoteModel,
@@ -38,13 +39,7 @@ export function ticketRoles(
   access: AccessDecision | undefined,
 ): Set<TicketRole> {
   if (access === undefined) return new Set(['reporter', 'assignee', 'admin', 'developer']);
-  const roles = new Set<TicketRole>();
-  const user = access.userId;
-  if (user !== null && ticket.reported_by === user) roles.add('reporter');
-  if (user !== null && ticket.assigned_to === user) roles.add('assignee');
-  if (access.permits(FEEDBACK_PERMISSIONS.admin)) roles.add('admin');
-  if (ticket.technical && access.permits(FEEDBACK_PERMISSIONS.develop)) roles.add('developer');
-  return roles;
+  return ticketRolesOf(ticket, access.userId, (p) => access.permits(p));
 }
 
 /** A change the table does not allow this writer: 403 with the fields, else 422 for a need. */
@@ -126,7 +121,7 @@ export async function feedbackCreate(
   }
   if (type === ticketVoteModel.type) {
     const vote = attributes as TicketVoteAttributes;
-    vote.user_id = user;
+    if (!asServer || vote.user_id === null) vote.user_id = user;
     vote.at = now;
     if (stored.attributes.kind !== 'feature')
       throw invalidInput({ ticket_id: [TICKET_TEXTS.votesOfFeatures] });
@@ -134,7 +129,7 @@ export async function feedbackCreate(
     const twice = votes.some(
       (row) =>
         row.type === ticketVoteModel.type &&
-        (JSON.parse(row.attributes) as TicketVoteAttributes).user_id === user,
+        (JSON.parse(row.attributes) as TicketVoteAttributes).user_id === vote.user_id,
     );
     if (twice) throw new DomainError('conflict', TICKET_TEXTS.votedAlready);
   }

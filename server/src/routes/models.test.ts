@@ -769,6 +769,10 @@ describe('reads: mqttlogs, snapshot, graph', () => {
         // And helpcenter::view: the published articles, never their drafts.
         'article',
         'article_text',
+        // And feedback::view: the demo's tickets, their messages and votes.
+        'ticket',
+        'ticket_message',
+        'ticket_vote',
       ]),
     );
     // With user::view (supervisor), every member of the account is a read model.

@@ -57,6 +57,7 @@ describe('GET user', () => {
       'asset::view',
       'dashboard::view',
       'datastream::view',
+      'feedback::view',
       'gateway::view',
       'helpcenter::view',
     ]);

@@ -16,6 +16,7 @@ import { seedDemoModels, type DemoGateway } from './demo-models';
 import { seedDemoSmartphone } from './demo-smartphone';
 import { seedDemoScene } from './demo-scene';
 import { seedDemoHelp } from './demo-help';
+import { seedDemoFeedback } from './demo-feedback';
 import type { BlobStore } from '../files/blob-store';
 
 /** The demo sign-ins, listed in README.md. Every one has this password. */
@@ -47,6 +48,8 @@ const TECHNICIAN_PERMISSIONS = [
   'alarm::acknowledge',
   // Issue 31: the account's dashboards and those of its machines, to look at, not to change.
   'dashboard::view',
+  // Issue 34: reports problems, asks for features, votes.
+  'feedback::view',
 ];
 /** How many of the root account's machines the technician sees (the first of them it edits). */
 export const TECHNICIAN_MACHINES = 4;
@@ -61,6 +64,7 @@ const SUPERVISOR_PERMISSIONS = [
   'helpcenter::view',
   'dashboard::view',
   'template::view',
+  'feedback::view',
 ];
 
 /**
@@ -205,6 +209,12 @@ export async function seedDemo(
     await seedDemoDashboard(trx, clock, root.id, rootMachines);
     // After the demo dashboards: the weekly report mails "Plant overview" (issue 31 item 6).
     await seedDemoReport(trx, clock, root.id, ids.admin);
+    // The feedback centre's tickets (issue 34 item 5): the internal user is the service agent.
+    await seedDemoFeedback(trx, clock, root.id, {
+      tech: ids.tech,
+      admin: ids.admin,
+      agent: ids.internal,
+    });
     // The first machine's 3D scene, its model processed in the background after the start.
     const first = rootMachines[0];
     if (blobs !== undefined && first !== undefined)

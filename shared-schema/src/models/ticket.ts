@@ -94,13 +94,31 @@ export const FEEDBACK_PERMISSIONS = {
 /** What a move needs besides the writer's role: an answer to the reporter, or an assignee. */
 export type MoveNeed = 'answer' | 'assignee' | 'no_assignee';
 
+/** The words of the moves' buttons (English source; the client translates each). */
+export const TICKET_ACTIONS = [
+  'Approve',
+  'Approve and assign',
+  'Decline',
+  'Withdraw',
+  'Assign',
+  'Unassign',
+  'Answer',
+  'Put on hold',
+  'Resume',
+  'Respond',
+  'Mark as not responded',
+  'Close',
+  'Reopen',
+] as const;
+export type TicketAction = (typeof TICKET_ACTIONS)[number];
+
 export interface TicketMove {
   readonly from: TicketState;
   readonly to: TicketState;
   readonly by: readonly TicketRole[];
   readonly needs?: MoveNeed;
-  /** The words of the button that makes it (English source; the client translates). */
-  readonly action: string;
+  /** The words of the button that makes it. */
+  readonly action: TicketAction;
 }
 
 const STAFF: readonly TicketRole[] = ['admin', 'assignee'];
@@ -164,6 +182,23 @@ export const TICKET_FIELD_RULES = {
   { readonly by: readonly TicketRole[]; readonly reporterWhileNew: boolean }
 >;
 export type TicketField = keyof typeof TICKET_FIELD_RULES;
+
+/**
+ * What a user is to a ticket, by the ticket as stored and the user's permissions in its account:
+ * the server decides by it, the screens offer by it.
+ */
+export function ticketRolesOf(
+  ticket: Pick<TicketAttributes, 'reported_by' | 'assigned_to' | 'technical'>,
+  userId: string | null,
+  permits: (permission: string) => boolean,
+): Set<TicketRole> {
+  const roles = new Set<TicketRole>();
+  if (userId !== null && ticket.reported_by === userId) roles.add('reporter');
+  if (userId !== null && ticket.assigned_to === userId) roles.add('assignee');
+  if (permits(FEEDBACK_PERMISSIONS.admin)) roles.add('admin');
+  if (ticket.technical && permits(FEEDBACK_PERMISSIONS.develop)) roles.add('developer');
+  return roles;
+}
 
 /** The moves a writer in these roles may make from a state (the screens' buttons). */
 export function ticketMovesFrom(

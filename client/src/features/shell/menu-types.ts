@@ -20,6 +20,7 @@ export type MenuIconName =
   | 'asset'
   | 'dashboard'
   | 'details'
+  | 'feedback'
   | 'gateway'
   | 'help'
   | 'history'
