@@ -374,4 +374,81 @@ describe('tickets', () => {
       )
       .toBe(true);
   });
+
+  it('forwards a customer’s technical problem to the root account’s development team, whose progress is the original’s', async () => {
+    const northId = (await s.demoAccountIds()).north;
+    const adminRole = (
+      await s.db
+        .selectFrom('roles')
+        .select('id')
+        .where('account_id', '=', northId)
+        .where('slug', '=', 'admin')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const made = await s.call('POST', apiPaths.register(), {
+      json: {
+        firstname: 'Northa',
+        lastname: 'Tester',
+        email: 'northa@tickets.test',
+        password: 'ticket-pass-1',
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    const northUser = (made.json as { data: { user: { id: string } } }).data.user.id;
+    await new RoleRepository(s.db).addMemberships(
+      northId,
+      [{ userId: northUser, roleId: adminRole }],
+      isoAt(Date.now()),
+    );
+    await s.db
+      .updateTable('users')
+      .set({ active_account_id: northId })
+      .where('id', '=', northUser)
+      .execute();
+    const north = await s.signIn('northa@tickets.test', 'ticket-pass-1');
+
+    const id = await reported(north, { title: 'Controller reboots at night' });
+    const marked = await put(id, { technical: true }, north);
+    expect(marked.status, marked.text).toBe(200);
+    const copyId = attributesOf(marked).forwarded_to;
+    expect(copyId).not.toBeNull();
+    // The copy is the root account's, for its development team; nothing of it names the reporter.
+    const copy = await s.db
+      .selectFrom('models')
+      .select(['account_id', 'attributes'])
+      .where('id', '=', copyId ?? '')
+      .executeTakeFirstOrThrow();
+    expect(copy.account_id).toBe(rootId);
+    expect(JSON.parse(copy.attributes)).toMatchObject({
+      title: 'Controller reboots at night',
+      technical: true,
+      reported_by: null,
+      forwarded_from: { account_id: northId, ticket_id: id },
+    });
+    // Marked again (off and on): still one copy.
+    expect((await put(id, { technical: false }, north)).status).toBe(200);
+    expect((await put(id, { technical: true }, north)).status).toBe(200);
+    const copies = await s.db
+      .selectFrom('models')
+      .select('id')
+      .where('account_id', '=', rootId)
+      .where('type', '=', 'ticket')
+      .where('attributes', 'like', `%${id}%`)
+      .execute();
+    expect(copies).toHaveLength(1);
+
+    // The development team moves the copy's progress; the customer's ticket follows.
+    const shipped = await s.call('PUT', apiPaths.model('tickets', copyId ?? ''), {
+      token: people.developer.token,
+      json: { progress: 'shipped_next_release' },
+    });
+    expect(shipped.status, shipped.text).toBe(200);
+    expect((await stored(id)).progress).toBe('shipped_next_release');
+    // The team sees the copy, never the customer's ticket itself.
+    const reach = await s.call('PUT', apiPaths.model('tickets', id), {
+      token: people.developer.token,
+      json: { progress: 'fixed' },
+    });
+    expect(reach.status).toBe(404);
+  });
 });

@@ -71,6 +71,7 @@ import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { ConnectionSecretRepository } from '../repositories/connection-secret.repository';
 import { ManagedLog } from './managed-log';
 import { ModelRepository, type ModelRow } from '../repositories/model.repository';
+import { AccountRepository } from '../repositories/account.repository';
 import { AssetAccessRepository } from '../repositories/asset-access.repository';
 import type { AccessDecision } from './access-decision';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
@@ -257,6 +258,72 @@ export class ModelTransaction {
 
   /** Every per-asset need this write passed, in order (kept with its mutation id). */
   readonly needs: AssetNeed[] = [];
+
+  /** Updates this write made in other accounts (a forwarded ticket), by account. */
+  readonly others = new Map<string, ModelUpdate[]>();
+
+  private addOthers(accountId: string, updates: readonly ModelUpdate[]): void {
+    this.others.set(accountId, [...(this.others.get(accountId) ?? []), ...updates]);
+  }
+
+  /**
+   * A technical problem of a customer's account goes to the development team of the root
+   * account as a copy there (`forwarded_to`), which shows none of the customer's other data; the
+   * team's progress on the copy is the original's (its reporter is told, ticket-rules.ts). Both
+   * in this write's transaction.
+   */
+  private async forwardTicket(
+    id: string,
+    after: TicketAttributes,
+    changed: Record<string, unknown>,
+  ): Promise<void> {
+    if ('technical' in changed && after.technical && after.forwarded_to === null) {
+      const chain = await new AccountRepository(this.trx).chainUp(this.accountId);
+      const root = chain.at(-1);
+      if (after.forwarded_from === null && root !== undefined && root.id !== this.accountId) {
+        const copy = await new ModelTransaction(
+          this.trx,
+          this.clock,
+          root.id,
+          ticketModel,
+          true,
+        ).create(undefined, {
+          kind: after.kind,
+          board: after.board,
+          title: after.title,
+          description: after.description,
+          importance: after.importance,
+          state: 'not_assigned',
+          technical: true,
+          progress: after.progress,
+          forwarded_from: { account_id: this.accountId, ticket_id: id },
+        });
+        this.addOthers(root.id, copy.updates);
+        if (copy.model !== null) after.forwarded_to = changed.forwarded_to = copy.model.id;
+      }
+    }
+    const from = after.forwarded_from;
+    if ('progress' in changed && from !== null) {
+      const original = new ModelTransaction(
+        this.trx,
+        this.clock,
+        from.account_id,
+        ticketModel,
+        true,
+      );
+      // The original may have been deleted since: the copy goes on alone.
+      const done = await original
+        .update(from.ticket_id, { progress: after.progress })
+        .catch((err: unknown) => {
+          if (err instanceof DomainError && err.kind === 'not_found') return undefined;
+          throw err;
+        });
+      if (done !== undefined) {
+        this.addOthers(from.account_id, done.updates);
+        for (const [account, list] of original.others) this.addOthers(account, list);
+      }
+    }
+  }
 
   private checkAsset(need: AssetNeed): void {
     requireAsset(this.access, need);
@@ -604,6 +671,7 @@ export class ModelTransaction {
         this.access?.userId ?? null,
         this.now,
       );
+      await this.forwardTicket(id, after as TicketAttributes, changed);
       changed.changed_at = after.changed_at;
     }
     // Only what this write changes is checked: a reference that went stale under another

@@ -265,6 +265,7 @@ export class ModelService {
             : await tx.remove(this.requireId(op.id));
       givenAsset = tx.givenAsset;
       needs = tx.needs;
+      others = tx.others;
     }
     const answer: WriteAnswer = {
       status: op.kind === 'create' ? 201 : 200,

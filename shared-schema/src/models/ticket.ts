@@ -294,6 +294,16 @@ export const ticketAttributesSchema = z.object({
   answer: z.string().trim().max(10_000).default(''),
   progress: z.enum(TICKET_PROGRESS).default('received'),
   feature_status: z.enum(FEATURE_STATUSES).nullable().default(null),
+  /**
+   * The server's, for a technical problem of a customer's account: the copy the development team
+   * of the root account works on (`forwarded_to`, its id there), and on that copy the ticket it
+   * stands for (`forwarded_from`). The copy's progress is the original's.
+   */
+  forwarded_to: z.string().nullable().default(null),
+  forwarded_from: z
+    .object({ account_id: z.string(), ticket_id: z.string() })
+    .nullable()
+    .default(null),
   /** The server's: who reported it and when, and when it last changed. */
   reported_by: z.string().nullable().default(null),
   reported_at: z.number().int().nullable().default(null),
@@ -316,7 +326,7 @@ export const ticketModel = {
   },
   sortField: 'reported_at',
   fixed: ['kind'],
-  serverFields: ['reported_by', 'reported_at', 'changed_at'],
+  serverFields: ['reported_by', 'reported_at', 'changed_at', 'forwarded_to', 'forwarded_from'],
 } as const satisfies ModelDefinition<'ticket', typeof ticketAttributesSchema>;
 
 const messageAttributes = z.object({

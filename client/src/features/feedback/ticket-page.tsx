@@ -88,6 +88,16 @@ function TicketView({ ticket }: { readonly ticket: LocalModel<'ticket'> }) {
               <Trans>Technical problem</Trans>
             </Badge>
           ) : null}
+          {a.forwarded_to !== null ? (
+            <Badge color="grape" variant="outline" data-testid="ticket-forwarded">
+              <Trans>Forwarded to the development team</Trans>
+            </Badge>
+          ) : null}
+          {a.forwarded_from !== null ? (
+            <Badge color="grape" variant="outline">
+              <Trans>From a customer’s account</Trans>
+            </Badge>
+          ) : null}
           {ticket.pending ? (
             <Badge color="orange" variant="light">
               <Trans>Not synced yet</Trans>
