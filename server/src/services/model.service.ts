@@ -227,7 +227,7 @@ export class ModelService {
       }
     }
     let result: { model: SyncedModel | null; updates: ModelUpdate[] };
-    let others: ReadonlyMap<string, ModelUpdate[]> = new Map();
+    let others: ReadonlyMap<string, ModelUpdate[]>;
     let accessMoved = false;
     let givenAsset: string | undefined;
     let needs: readonly AssetNeed[] = [];
