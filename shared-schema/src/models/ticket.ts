@@ -158,8 +158,13 @@ export const TICKET_MOVES: readonly TicketMove[] = [
   { from: 'responded', to: 'assigned', by: STAFF, needs: 'assignee', action: 'Resume' },
   { from: 'responded', to: 'answered', by: STAFF, needs: 'answer', action: 'Answer' },
   { from: 'not_responded', to: 'answered', by: STAFF, needs: 'answer', action: 'Answer' },
-  { from: 'answered', to: 'closed', by: ['reporter'], action: 'Close' },
-  ...WORKING.map((from): TicketMove => ({ from, to: 'closed', by: STAFF, action: 'Close' })),
+  // Whoever works on it closes it; the reporter closes an answered one (satisfied).
+  ...WORKING.map((from): TicketMove => ({
+    from,
+    to: 'closed',
+    by: from === 'answered' ? [...STAFF, 'reporter'] : STAFF,
+    action: 'Close',
+  })),
   { from: 'declined', to: 'closed', by: ['admin'], action: 'Close' },
   { from: 'closed', to: 'not_assigned', by: ['admin'], needs: 'no_assignee', action: 'Reopen' },
 ];
