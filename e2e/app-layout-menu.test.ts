@@ -28,6 +28,7 @@ const ALL_ENTRIES = [
   'Dashboards',
   'Reports',
   'Help center',
+  'Feedback',
   'Users',
   'Accounts',
 ];

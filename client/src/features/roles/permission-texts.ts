@@ -21,6 +21,7 @@ const AREAS: ReadonlyMap<string, MessageDescriptor> = new Map([
   ['dashboards', msg`Dashboards`],
   ['reports', msg`Reports`],
   ['helpcenter', msg`Help center`],
+  ['tickets', msg`Feedback`],
   ['security', msg`Security insights`],
 ]);
 
@@ -30,6 +31,9 @@ const ACTIONS: ReadonlyMap<string, MessageDescriptor> = new Map([
   ['edit', msg`Edit`],
   ['delete', msg`Delete`],
   ['acknowledge', msg`Acknowledge`],
+  // The feedback centre's admins (approve, decline, assign) and the development team.
+  ['admin', msg`Administer`],
+  ['develop', msg`Development team`],
 ]);
 
 export function permissionAreaLabel(i18n: I18n, area: string): string {
