@@ -108,18 +108,19 @@ export async function feedbackCreate(
     await refuseChange(trx, accountId, fresh, ticket, changedFields(fresh, ticket), roles);
     return;
   }
-  const stored = await storedTicket(
-    trx,
-    accountId,
-    (attributes as { ticket_id: string }).ticket_id,
-  );
   if (type === ticketMessageModel.type) {
+    // Its ticket is checked as the registry's reference (and read again by afterMessage).
     const message = attributes as TicketMessageAttributes;
     if (!asServer || message.author_id === null) message.author_id = user;
     message.at = now;
     return;
   }
   if (type === ticketVoteModel.type) {
+    const stored = await storedTicket(
+      trx,
+      accountId,
+      (attributes as { ticket_id: string }).ticket_id,
+    );
     const vote = attributes as TicketVoteAttributes;
     if (!asServer || vote.user_id === null) vote.user_id = user;
     vote.at = now;

@@ -53,22 +53,31 @@ export class AccessDecision {
     /** The active roles that count for asset access (the snapshot's SQL filter reads theirs). */
     readonly roleIds: readonly string[],
     private readonly owner: DecisionOwner | undefined,
-    /**
-     * Whether the user may edit templates: a template's 3D models, scenes and their files (no
-     * asset) are changed by who may (model-transaction.ts), besides their own type's permission.
-     */
-    readonly editsTemplates: boolean,
-    /** Whether the user edits the help centre (an article's images: files of the article). */
-    readonly editsHelp: boolean,
-    /** Whether the user holds the file type's own write permission (asset::edit). */
-    readonly editsFiles: boolean,
-    /** The user's permissions (undefined: a decision made without a context, which has none). */
-    private readonly ctx: PermissionContext | undefined,
+    /** The user's permissions: what the rules by permission below ask. */
+    private readonly ctx: PermissionContext,
   ) {}
 
   /** Whether the user holds the permission (rules by role, as the feedback centre's table). */
   permits(permission: string): boolean {
-    return this.ctx !== undefined && can(this.ctx, permission);
+    return can(this.ctx, permission);
+  }
+
+  /**
+   * Whether the user may edit templates: a template's 3D models, scenes and their files (no
+   * asset) are changed by who may (model-transaction.ts), besides their own type's permission.
+   */
+  get editsTemplates(): boolean {
+    return this.permits('template::edit');
+  }
+
+  /** Whether the user edits the help centre (an article's images: files of the article). */
+  get editsHelp(): boolean {
+    return this.permits(articleModel.permissions.update);
+  }
+
+  /** Whether the user holds the file type's own write permission (asset::edit). */
+  get editsFiles(): boolean {
+    return this.permits(fileModel.permissions.update);
   }
 
   /** The user the decision is for (null for one made without an owner). */
@@ -81,9 +90,6 @@ export class AccessDecision {
     // The users screen gives roles: who views members views the roles they hold.
     if (can(ctx, 'user::view')) types.add(roleModel.type);
     const everything = isInternal(ctx) || ctx.activeRoles.some((r) => r.slug === ROLE_SLUGS.admin);
-    const editsTemplates = can(ctx, 'template::edit');
-    const editsHelp = can(ctx, articleModel.permissions.update);
-    const editsFiles = can(ctx, fileModel.permissions.update);
     if (everything) {
       return new AccessDecision(
         types,
@@ -91,9 +97,6 @@ export class AccessDecision {
         new Map(),
         ctx.activeRoles.map((r) => r.id),
         owner,
-        editsTemplates,
-        editsHelp,
-        editsFiles,
         ctx,
       );
     }
@@ -124,17 +127,7 @@ export class AccessDecision {
       if (lists.length === 0 || lists.some((l) => l === undefined)) continue;
       fields.set(def.type, new Set([...lists.flatMap((l) => l ?? []), ...structuralFields(def)]));
     }
-    return new AccessDecision(
-      types,
-      assets,
-      fields,
-      assetRoles,
-      owner,
-      editsTemplates,
-      editsHelp,
-      editsFiles,
-      ctx,
-    );
+    return new AccessDecision(types, assets, fields, assetRoles, owner, ctx);
   }
 
   /** The same decision, seeing and editing one more asset (one the user just made). */
@@ -150,9 +143,6 @@ export class AccessDecision {
       this.fields,
       this.roleIds,
       this.owner,
-      this.editsTemplates,
-      this.editsHelp,
-      this.editsFiles,
       this.ctx,
     );
   }

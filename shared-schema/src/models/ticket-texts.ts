@@ -15,5 +15,4 @@ export const TICKET_TEXTS = {
   votesOfFeatures: 'Only feature requests are voted for.',
   votedAlready: 'You voted for it already.',
   voteNotYours: 'Only your own vote can be taken back.',
-  imageOfTicket: 'The picture must be a file of this ticket.',
 } as const;

@@ -67,8 +67,13 @@ export function FeedbackBoardPage() {
     () => result?.items.filter((x) => x.attributes.board === board && x.attributes.kind === kind),
     [result, board, kind],
   );
-  const voteCount = (id: string) =>
-    votes?.items.filter((v) => v.attributes.ticket_id === id).length ?? 0;
+  // Each ticket's votes, counted once per change of the votes (not once per row).
+  const voteCounts = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const v of votes?.items ?? [])
+      counts.set(v.attributes.ticket_id, (counts.get(v.attributes.ticket_id) ?? 0) + 1);
+    return counts;
+  }, [votes]);
   const mayReport = can(FEEDBACK_PERMISSIONS.view);
   return (
     <Stack gap="md" data-testid="feedback-page">
@@ -169,7 +174,7 @@ export function FeedbackBoardPage() {
             : {
                 id: 'votes',
                 header: <Trans>Votes</Trans>,
-                cell: (x) => voteCount(x.id),
+                cell: (x) => voteCounts.get(x.id) ?? 0,
               },
           kind === 'problem'
             ? {

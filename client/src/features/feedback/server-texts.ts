@@ -22,5 +22,4 @@ addServerTexts([
   [TICKET_TEXTS.votesOfFeatures, msg`Only feature requests are voted for.`],
   [TICKET_TEXTS.votedAlready, msg`You voted for it already.`],
   [TICKET_TEXTS.voteNotYours, msg`Only your own vote can be taken back.`],
-  [TICKET_TEXTS.imageOfTicket, msg`The picture must be a file of this ticket.`],
 ]);

@@ -25,6 +25,7 @@ import {
   type TicketAttributes,
   type TicketMove,
   type TicketProgress,
+  type TicketRole,
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
@@ -64,6 +65,8 @@ function TicketView({ ticket }: { readonly ticket: LocalModel<'ticket'> }) {
   const userId = useAtomValue(sessionAtom)?.user.id ?? null;
   const a = ticket.attributes;
   const roles = ticketRolesOf(a, userId, can);
+  // The account's members (the assignee's choices, the messages' authors), read once.
+  const members = useLiveQuery({ type: 'user', limit: 1000 })?.items;
   const [error, took] = useWriteOutcome();
   const update = async (change: Partial<TicketAttributes>) =>
     took(await syncWorker().writes.update('ticket', ticket.id, change));
@@ -123,7 +126,7 @@ function TicketView({ ticket }: { readonly ticket: LocalModel<'ticket'> }) {
       ) : (
         <FeatureStatus ticket={ticket} mayChange={roles.has('admin')} onChange={update} />
       )}
-      <Moves ticket={a} roles={roles} userId={userId} onMove={update} />
+      <Moves ticket={a} roles={roles} userId={userId} members={members} onMove={update} />
       {roles.has('admin') && a.kind === 'problem' ? (
         <Checkbox
           label={<Trans>Technical problem: forward it to the development team</Trans>}
@@ -137,14 +140,14 @@ function TicketView({ ticket }: { readonly ticket: LocalModel<'ticket'> }) {
           {error}
         </Alert>
       )}
-      <Messages ticketId={ticket.id} />
+      <Messages ticketId={ticket.id} members={members} />
     </Stack>
   );
 }
 
 function Progress(props: {
   readonly ticket: TicketAttributes;
-  readonly roles: ReadonlySet<ReturnType<typeof ticketRolesOf> extends Set<infer R> ? R : never>;
+  readonly roles: ReadonlySet<TicketRole>;
   readonly onChange: (progress: TicketProgress) => void;
 }) {
   const { t, i18n } = useLingui();
@@ -233,8 +236,9 @@ function FeatureStatus(props: {
 /** The table's moves this user may make from the ticket's state, with what each needs. */
 function Moves(props: {
   readonly ticket: TicketAttributes;
-  readonly roles: ReadonlySet<ReturnType<typeof ticketRolesOf> extends Set<infer R> ? R : never>;
+  readonly roles: ReadonlySet<TicketRole>;
   readonly userId: string | null;
+  readonly members: readonly LocalModel<'user'>[] | undefined;
   readonly onMove: (change: Partial<TicketAttributes>) => Promise<boolean>;
 }) {
   const { t, i18n } = useLingui();
@@ -242,13 +246,12 @@ function Moves(props: {
   const [answer, setAnswer] = useState('');
   const [assignee, setAssignee] = useState<string | null>(props.userId);
   const [missing, setMissing] = useState<string | null>(null);
-  const members = useLiveQuery({ type: 'user', limit: 1000 });
   if (moves.length === 0) return null;
   const needsAnswer = moves.some((m) => m.needs === 'answer');
   const needsAssignee = moves.some(
     (m) => m.needs === 'assignee' && props.ticket.assigned_to === null,
   );
-  const people = (members?.items ?? []).map((m) => ({
+  const people = (props.members ?? []).map((m) => ({
     value: m.id,
     label: `${m.attributes.firstname} ${m.attributes.lastname}`.trim() || m.attributes.email,
   }));
@@ -322,18 +325,23 @@ function Moves(props: {
   );
 }
 
-function Messages({ ticketId }: { readonly ticketId: string }) {
+function Messages({
+  ticketId,
+  members,
+}: {
+  readonly ticketId: string;
+  readonly members: readonly LocalModel<'user'>[] | undefined;
+}) {
   const { t } = useLingui();
   const messages = useLiveQuery({
     type: 'ticket_message',
     parent: { type: 'ticket', id: ticketId },
     limit: 1000,
   });
-  const members = useLiveQuery({ type: 'user', limit: 1000 });
   const [text, setText] = useState('');
   const [error, took] = useWriteOutcome();
   const nameOf = (id: string | null) => {
-    const m = members?.items.find((x) => x.id === id);
+    const m = members?.find((x) => x.id === id);
     return m === undefined ? null : `${m.attributes.firstname} ${m.attributes.lastname}`.trim();
   };
   const send = async () => {
