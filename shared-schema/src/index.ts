@@ -42,6 +42,7 @@ export * from './models/registry';
 export * from './models/edit-rules';
 export * from './models/asset';
 export * from './models/dashboard';
+export * from './models/dashboard-texts';
 export * from './models/dashboard-template';
 export * from './models/widget-options';
 export * from './models/report';

@@ -5,6 +5,7 @@ import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
 import { checkWidgetOptions } from './widget-options';
 import { WIDGET_TYPES } from './widget-types';
+import { DASHBOARD_TEXTS } from './dashboard-texts';
 
 /**
  * Dashboards (DESIGN.md §12, spec 001 §1 to §4, §9): a name, a time range every widget shares, and
@@ -23,18 +24,6 @@ export { WIDGET_TYPES, type WidgetType } from './widget-types';
 
 export const RANGE_UNITS = ['hours', 'days', 'weeks', 'months'] as const;
 export type RangeUnit = (typeof RANGE_UNITS)[number];
-
-/** The texts of dashboard checks (English message ids; the client translates them). */
-export const DASHBOARD_TEXTS = {
-  rangeOrder: 'The start of the range must be before its end.',
-  rangeLast: 'Between 1 and 1,000.',
-  outsideGrid: 'The widget does not fit the grid.',
-  widgetTwice: 'Two widgets have the same id.',
-  tooManyWidgets: 'A dashboard may have at most 48 widgets.',
-  tooManyStreams: 'A widget may show at most 12 data streams.',
-  assetAndTemplate: 'A dashboard belongs to an asset or to a template, not both.',
-  streamOfOtherAsset: 'An asset’s dashboard shows only data streams of that asset.',
-} as const;
 
 /** Epoch milliseconds, within what a Date holds. */
 const epochMs = z.number().int().min(0).max(8_640_000_000_000_000);
