@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { TicketAttributes } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
@@ -11,6 +12,13 @@ import { E2e } from './support/fixture';
  * page shows live and which reaches the reporter by mail (a real SMTP server on loopback).
  */
 let e2e: E2e;
+
+/** The photo of the leak (32 x 20 PNG). */
+const leakPhoto = () =>
+  sharp({ create: { width: 32, height: 20, channels: 3, background: { r: 160, g: 60, b: 30 } } })
+    .png()
+    .toBuffer();
+
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 
 beforeAll(async () => {
@@ -23,7 +31,7 @@ afterAll(async () => {
 });
 
 describe('feedback centre', () => {
-  it('a problem reported offline lands once; the admin declines it and the reporter reads the answer live and by mail', async () => {
+  it('a problem reported offline with a photo lands once, with its photo; the admin declines it and the reporter reads the answer live and by mail', async () => {
     const tech = await e2e.signedInApp(DEMO_USERS.tech, '/app/feedback');
     const { page } = tech;
     await page.setViewportSize({ width: 1024, height: 768 });
@@ -50,11 +58,19 @@ describe('feedback centre', () => {
       await page.getByTestId('ticket-description').fill('The coolant pump hums loudly at start.');
       await page.getByTestId('ticket-importance').click();
       await page.getByRole('option', { name: 'Critical' }).click();
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByTestId('ticket-photo-pick').click();
+      await (
+        await chooser
+      ).setFiles({ name: 'leak.png', mimeType: 'image/png', buffer: await leakPhoto() });
+      await expect.poll(() => page.getByText('leak.png').count()).toBe(1);
       await page.getByTestId('ticket-send').click();
       await tech.waitForPath(/^\/app\/feedback\/platform\/[0-9a-f-]+$/);
       await expect
         .poll(() => page.getByTestId('ticket-heading').textContent())
         .toBe('Coolant pump hums');
+      const photo = page.getByTestId('ticket-photo');
+      await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(32);
       // A reload while offline: the report is in the worker, waiting for the server.
       const path = tech.path();
       await page.reload();
@@ -64,6 +80,11 @@ describe('feedback centre', () => {
         .toBe('Coolant pump hums');
       await expect.poll(() => page.getByText('Not synced yet').count()).toBe(1);
       await expect.poll(() => page.getByTestId('ticket-state').textContent()).toBe('New');
+      await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(32);
+      // Its reporter may withdraw it before the server has it.
+      await expect
+        .poll(() => page.getByTestId('ticket-moves').getByRole('button').allTextContents())
+        .toEqual(['Withdraw']);
     } finally {
       e2e.online();
     }
@@ -78,6 +99,15 @@ describe('feedback centre', () => {
       }),
     ]);
     await expect.poll(() => page.getByText('Not synced yet').count()).toBe(0);
+    // Its photo landed once, under it, with its bytes.
+    const ticketId = tech.path().split('/').at(-1) ?? '';
+    const photos = async () =>
+      (await e2e.serverModels(session.accountId, 'file')).filter(
+        (m) => m.attributes.ticket_id === ticketId,
+      );
+    await expect
+      .poll(async () => (await photos()).map((m) => m.attributes.state), { timeout: 60_000 })
+      .toEqual(['ready']);
     // The reporter may withdraw it, not approve or decline it.
     await expect
       .poll(() => page.getByTestId('ticket-moves').getByRole('button').allTextContents())
@@ -90,6 +120,14 @@ describe('feedback centre', () => {
     await expect
       .poll(() => admin.page.getByTestId('ticket-heading').textContent())
       .toBe('Coolant pump hums');
+    // The admin's browser reads the photo from the server.
+    await expect
+      .poll(() =>
+        admin.page
+          .getByTestId('ticket-photo')
+          .evaluate((img: HTMLImageElement) => img.naturalWidth),
+      )
+      .toBe(32);
     await admin.page.getByTestId('move-declined').click();
     await expect
       .poll(() => admin.page.getByText('An answer to the reporter is required.').count())

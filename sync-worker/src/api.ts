@@ -453,8 +453,12 @@ export interface FilesUsage {
   readonly waitingBytes: number;
 }
 
-/** Whose file: an asset's (its id), a template's 3D model's, or a help article's image. */
-export type FileOwner = string | { readonly template: string } | { readonly article: string };
+/** Whose file: an asset's (its id), a template's 3D model's, a help article's or a ticket's image. */
+export type FileOwner =
+  | string
+  | { readonly template: string }
+  | { readonly article: string }
+  | { readonly ticket: string };
 
 /** Files of assets (DESIGN.md §9): added offline too, uploaded in chunks, kept for offline use. */
 export interface FilesArea {

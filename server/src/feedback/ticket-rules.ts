@@ -97,7 +97,6 @@ export async function feedbackCreate(
       board: ticket.board,
       title: ticket.title,
       description: ticket.description,
-      image: ticket.image,
       importance: ticket.importance,
       reported_by: ticket.reported_by,
       reported_at: now,
@@ -221,6 +220,25 @@ export function mayRemoveFeedback(
   if ((stored as TicketVoteAttributes).user_id === access.userId) return;
   if (access.permits(FEEDBACK_PERMISSIONS.admin)) return;
   throw new DomainError('forbidden', TICKET_TEXTS.voteNotYours);
+}
+
+/**
+ * Adding, changing or removing a ticket's photo (a file under it): by the stored ticket, its
+ * reporter while it is new, a feedback admin at any time; who does not see tickets never finds
+ * the ticket (404).
+ */
+export async function mayChangeTicketPhoto(
+  trx: Db,
+  accountId: string,
+  ticketId: string,
+  access: AccessDecision,
+): Promise<void> {
+  if (!access.types.has(ticketModel.type)) throw notFound('Ticket');
+  const { attributes } = await storedTicket(trx, accountId, ticketId);
+  const roles = ticketRoles(attributes, access);
+  if (roles.has('admin')) return;
+  if (roles.has('reporter') && attributes.state === 'new') return;
+  throw new DomainError('forbidden', TICKET_TEXTS.photoNotYours);
 }
 
 async function storedTicket(

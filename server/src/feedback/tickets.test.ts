@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiPaths,
@@ -9,6 +11,8 @@ import {
   type SyncedModel,
   type TicketAttributes,
   type TicketState,
+  uuidv7,
+  API_BASE,
 } from '@plant/shared-schema';
 import { isoAt } from '../lib/clock';
 import { RoleRepository } from '../repositories/role.repository';
@@ -450,5 +454,76 @@ describe('tickets', () => {
       json: { progress: 'fixed' },
     });
     expect(reach.status).toBe(404);
+  });
+
+  it('keeps a ticket’s photo as a file of the ticket: its reporter adds it while new, who sees tickets reads it, nobody else', async () => {
+    const filesOnly = await member('Filer', ['asset::view', 'asset::edit']);
+    const png = new Uint8Array(
+      await sharp({
+        create: { width: 8, height: 8, channels: 3, background: { r: 40, g: 90, b: 200 } },
+      })
+        .png()
+        .toBuffer(),
+    );
+    const photo = (ticket: string, token: string) =>
+      create(
+        'files',
+        {
+          id: uuidv7(),
+          ticket_id: ticket,
+          kind: 'photo',
+          name: 'leak.png',
+          type: 'image/png',
+          size: png.length,
+          sha256: createHash('sha256').update(png).digest('hex'),
+        },
+        token,
+      );
+    const upload = (id: string, token: string) =>
+      fetch(`${s.url}${API_BASE}/${apiPaths.fileUpload(id, 0)}`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
+        body: png,
+      });
+    const read = (id: string, token: string) =>
+      fetch(`${s.url}${API_BASE}/${apiPaths.fileContent(id)}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+
+    // The reporter (feedback::view, no right to machines' files) adds it to the new ticket.
+    const ticket = await reported();
+    const made = await photo(ticket, people.reporter.token);
+    expect(made.status, made.text).toBe(201);
+    const fileId = dataOf<SyncedModel>(made).id;
+    expect((await upload(fileId, people.reporter.token)).status).toBe(200);
+    // Its update names the ticket (the broker gives it to who sees tickets).
+    const logged = await s.db
+      .selectFrom('model_updates')
+      .select('msg')
+      .where('msg', 'like', `%${fileId}%`)
+      .execute();
+    expect(logged.map((r) => JSON.parse(r.msg).ticket)).toContain(ticket);
+
+    // Another member who sees tickets may not; who edits machines' files but sees no ticket
+    // finds no such ticket.
+    const other = await photo(ticket, people.outsider.token);
+    expect(other.status).toBe(403);
+    expect(JSON.stringify(other.json)).toContain(TICKET_TEXTS.photoNotYours);
+    expect((await photo(ticket, filesOnly.token)).status).toBe(404);
+
+    // Who sees tickets gets the photo's model and its bytes; who sees files only, neither.
+    for (const viewer of [people.reporter, people.outsider]) {
+      expect((await s.snapshot(viewer.token)).some((m) => m.id === fileId)).toBe(true);
+      const bytes = await read(fileId, viewer.token);
+      expect(bytes.status).toBe(200);
+      expect(new Uint8Array(await bytes.arrayBuffer())).toEqual(png);
+    }
+    expect((await s.snapshot(filesOnly.token)).some((m) => m.id === fileId)).toBe(false);
+    expect((await read(fileId, filesOnly.token)).status).toBe(404);
+
+    // Approved: the report is the admin's now; the reporter adds no other photo, an admin does.
+    expect((await put(ticket, { state: 'not_assigned' }, admin)).status).toBe(200);
+    expect((await photo(ticket, people.reporter.token)).status).toBe(403);
+    expect((await photo(ticket, admin)).status).toBe(201);
   });
 });

@@ -6,6 +6,9 @@ import {
   FILE_NOT_UPLOADED,
   fileAttributesSchema,
   articleModel,
+  FEEDBACK_PERMISSIONS,
+  ticketModel,
+  type TicketAttributes,
   FILE_LIMITS,
   fileModel,
   UPLOAD_CHUNK_MAX_BYTES,
@@ -94,10 +97,15 @@ export class FileService {
     if (accountId === undefined) throw forbidden();
     const row = await new ModelRepository(this.db).find(accountId, fileModel.type, id);
     // Unknown, and so is one whose asset the caller does not see.
-    if (row === undefined || !session.access.seesModel(fileModel.type, row.asset_id)) {
-      throw notFound('File');
-    }
+    if (row === undefined || !session.access.seesStored(row)) throw notFound('File');
     const attributes = fileAttributesSchema.parse(JSON.parse(row.attributes));
+    // A ticket's photo: who sees the ticket reads it; its reporter or a feedback admin uploads it
+    // (its model was allowed when it was made: a ticket approved since keeps its reporter's bytes).
+    if (attributes.ticket_id !== null) {
+      if (write && !(await this.writesTicketPhoto(session, accountId, attributes.ticket_id)))
+        throw forbidden();
+      return { accountId, id, attributes };
+    }
     // An article's image is the help centre's: its permissions, not the asset's files'.
     const owner = attributes.article_id !== null ? articleModel : fileModel;
     const permission = write ? owner.permissions.update : owner.permissions.view;
@@ -111,6 +119,18 @@ export class FileService {
           : attributes.article_id !== null;
     if (write && !mayWrite) throw forbidden();
     return { accountId, id, attributes };
+  }
+
+  private async writesTicketPhoto(
+    session: Session,
+    accountId: string,
+    ticketId: string,
+  ): Promise<boolean> {
+    if (can(session.ctx, FEEDBACK_PERMISSIONS.admin)) return true;
+    const ticket = await new ModelRepository(this.db).find(accountId, ticketModel.type, ticketId);
+    if (ticket === undefined) return false;
+    const { reported_by } = JSON.parse(ticket.attributes) as Pick<TicketAttributes, 'reported_by'>;
+    return reported_by === session.user.id;
   }
 
   /** How far the upload is. A file whose bytes the account already has is ready at once. */
@@ -252,9 +272,7 @@ export class FileService {
       sha256,
     );
     const seen = same.some((row) => {
-      if (row.id === file.id || !session.access.seesModel(fileModel.type, row.asset_id)) {
-        return false;
-      }
+      if (row.id === file.id || !session.access.seesStored(row)) return false;
       const other = JSON.parse(row.attributes) as Partial<FileAttributes>;
       return other.state === 'ready' && other.size === size;
     });

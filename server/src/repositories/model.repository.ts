@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
-import { MODELS, type ModelDefinition } from '@plant/shared-schema';
+import { fileModel, MODELS, ticketModel, type ModelDefinition } from '@plant/shared-schema';
 import { attributeText, type Db } from '../db/database';
 import type { Database, ModelsTable } from '../db/types';
 import { scopeTo } from './account-scope';
@@ -37,6 +37,23 @@ function assetsOfRoles(accountId: string, filter: { readonly roleIds: readonly s
         eb('models.asset_id', 'is', null),
       ]),
     ]);
+  };
+}
+
+/**
+ * Models of the types a user sees, as the snapshot reads them: a ticket's photo (a file under a
+ * ticket) goes with the tickets, not with the files (access-decision.ts seesFile).
+ */
+function ofTypes(types: readonly string[]) {
+  const files = types.includes(fileModel.type);
+  const tickets = types.includes(ticketModel.type);
+  const listed = tickets && !files ? [...types, fileModel.type] : types;
+  return (eb: ExpressionBuilder<Database, 'models'>) => {
+    const inList = eb('models.type', 'in', listed);
+    if (files === tickets) return inList;
+    const notFile = eb('models.type', '<>', fileModel.type);
+    const photo = eb('models.parent_type', tickets ? '=' : '<>', ticketModel.type);
+    return eb.and([inList, eb.or([notFile, photo])]);
   };
 }
 
@@ -185,7 +202,7 @@ export class ModelRepository {
     let query = scopeTo(this.db, accountId)
       .selectFrom('models')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('type', 'in', types);
+      .where(ofTypes(types));
     if (assets !== undefined) query = query.where(assetsOfRoles(accountId, assets));
     const row = await query.executeTakeFirst();
     return Number(row?.n ?? 0);
@@ -203,7 +220,7 @@ export class ModelRepository {
     let query = scopeTo(this.db, accountId)
       .selectFrom('models')
       .selectAll()
-      .where('type', 'in', types)
+      .where(ofTypes(types))
       .where('id', '>', afterId);
     if (assets !== undefined) query = query.where(assetsOfRoles(accountId, assets));
     return query.orderBy('id').limit(limit).execute();
@@ -224,6 +241,8 @@ export class ModelRepository {
       .selectFrom('models')
       .selectAll()
       .where('type', '=', type);
+    // The files list shown first is an asset's or a template's: tickets' photos come by the pages.
+    if (type === fileModel.type) query = query.where('parent_type', '<>', ticketModel.type);
     if (assets !== undefined) query = query.where(assetsOfRoles(accountId, assets));
     if (parent !== undefined) {
       query = query.where('parent_type', '=', parent.type).where('parent_id', '=', parent.id);

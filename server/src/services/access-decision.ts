@@ -1,6 +1,7 @@
 import {
   articleModel,
   fileModel,
+  ticketModel,
   accountModel,
   can,
   isInternal,
@@ -185,6 +186,20 @@ export class AccessDecision {
   }
 
   /**
+   * Whether the user sees this stored model: a ticket's photo (a file under a ticket) by the
+   * ticket's type (who sees tickets), any other by its type and its asset (seesModel).
+   */
+  seesStored(row: {
+    readonly type: string;
+    readonly asset_id: string | null;
+    readonly parent_type: string;
+  }): boolean {
+    if (row.type === fileModel.type && row.parent_type === ticketModel.type)
+      return this.types.has(ticketModel.type);
+    return this.seesModel(row.type, row.asset_id);
+  }
+
+  /**
    * A model of `type` that belongs to `assetId` (null: to no asset, or not known: an update
    * logged before updates named their asset, which only a user who sees every asset receives;
    * for a type whose asset is optional, null is the account's own model, which its type's
@@ -216,6 +231,8 @@ export class AccessDecision {
     // A model that may sit under a template (`altParents`) whose update names neither asset nor
     // template nor article: logged before updates named their asset (a file's, then), for who
     // sees all.
+    // A ticket's photo: who sees tickets sees it (the file type's permission aside).
+    if (update.ticket !== undefined) return this.types.has(ticketModel.type);
     const unplaced =
       update.asset === undefined &&
       update.template === undefined &&

@@ -92,12 +92,20 @@ import {
   afterMessage,
   FEEDBACK_TYPES,
   feedbackCreate,
+  mayChangeTicketPhoto,
   mayRemoveFeedback,
   noteTicketSteps,
   ticketUpdate,
 } from '../feedback/ticket-rules';
 
 type Draft = Omit<ModelUpdate, 'muid' | 'ts' | 'seq'>;
+
+/** The update's marker of a model's other owner (registry altParents; a template's otherwise). */
+const OWNER_MARKERS: Readonly<Record<string, 'template' | 'article' | 'ticket'>> = {
+  template: 'template',
+  article: 'article',
+  ticket: 'ticket',
+};
 
 /**
  * The types that belong to a template when they have no asset (DESIGN.md §13: its 3D models and
@@ -335,13 +343,18 @@ export class ModelTransaction {
    * `placed` is the model as stored (as given, for a create), whose other owner decides when it
    * has no asset.
    */
-  private mayChange(assetId: string | null, placed: Record<string, unknown>): void {
+  private async mayChange(assetId: string | null, placed: Record<string, unknown>): Promise<void> {
     if (this.def.asset === undefined) return;
     if (this.ofAccount(assetId)) {
       if (this.access === undefined) return;
       // An article's image: who edits the help centre (the file type's permission aside).
       if (this.def.type === fileModel.type && typeof placed.article_id === 'string') {
         if (!this.access.editsHelp) throw forbidden();
+        return;
+      }
+      // A ticket's photo: its reporter while it is new, a feedback admin (the stored ticket).
+      if (this.def.type === fileModel.type && typeof placed.ticket_id === 'string') {
+        await mayChangeTicketPhoto(this.trx, this.accountId, placed.ticket_id, this.access);
         return;
       }
       // A template's 3D model, scene, their files and hotspots (no asset): who edits templates.
@@ -378,9 +391,12 @@ export class ModelTransaction {
    * reconfigure a machine yet must answer its alarms; anything else needs edit rights. An asset
    * itself is new: its type's permission alone decides.
    */
-  private mayCreateIn(assetId: string | null, attributes: Record<string, unknown>): void {
+  private async mayCreateIn(
+    assetId: string | null,
+    attributes: Record<string, unknown>,
+  ): Promise<void> {
     if (this.def.type === alarmAckModel.type) this.maySee(assetId);
-    else if (this.def.asset !== 'self') this.mayChange(assetId, attributes);
+    else if (this.def.asset !== 'self') await this.mayChange(assetId, attributes);
   }
 
   /**
@@ -432,7 +448,7 @@ export class ModelTransaction {
     const modelId = id ?? uuidv7(this.now);
     // Access first: what the checks below answer must not tell whether a hidden asset exists.
     const assetId = assetIdOf(this.def, modelId, attributes);
-    this.mayCreateIn(assetId, attributes);
+    await this.mayCreateIn(assetId, attributes);
     this.refuseContradicted(contradicted);
     // A copy of a 3D model (an asset made from a template) takes its original's files as made.
     const copied =
@@ -599,7 +615,10 @@ export class ModelTransaction {
   async update(id: string, given: Record<string, unknown>): Promise<WriteResult> {
     const existing = await this.models.find(this.accountId, this.def.type, id);
     if (existing === undefined) throw notFound('Model');
-    this.mayChange(existing.asset_id, JSON.parse(existing.attributes) as Record<string, unknown>);
+    await this.mayChange(
+      existing.asset_id,
+      JSON.parse(existing.attributes) as Record<string, unknown>,
+    );
     this.refuseHidden(given);
     const written = await this.withoutSecrets(id, this.writable(given));
     const before = JSON.parse(existing.attributes) as Record<string, unknown>;
@@ -619,7 +638,7 @@ export class ModelTransaction {
     );
     const assetId = assetIdOf(this.def, id, after);
     // Moved to another asset: the writer must be allowed to change that one too.
-    if (assetId !== existing.asset_id) this.mayChange(assetId, after);
+    if (assetId !== existing.asset_id) await this.mayChange(assetId, after);
     this.refuseContradicted(contradicted);
     const fixed = (this.def.fixed ?? []).filter((k) => k in changed);
     if (fixed.length > 0)
@@ -731,7 +750,10 @@ export class ModelTransaction {
   async remove(id: string): Promise<WriteResult> {
     const existing = await this.models.find(this.accountId, this.def.type, id);
     if (existing === undefined) throw notFound('Model');
-    this.mayChange(existing.asset_id, JSON.parse(existing.attributes) as Record<string, unknown>);
+    await this.mayChange(
+      existing.asset_id,
+      JSON.parse(existing.attributes) as Record<string, unknown>,
+    );
     mayRemoveFeedback(
       this.def.type,
       JSON.parse(existing.attributes) as Record<string, unknown>,
@@ -1381,8 +1403,8 @@ export class ModelTransaction {
         placed.push({ ...d, asset });
         continue;
       }
-      // A template's model names its template, an article's image its article
-      // (access-decision.ts seesUpdate).
+      // A template's model names its template, an article's image its article, a ticket's photo
+      // its ticket (access-decision.ts seesUpdate).
       const subject =
         d.child_type === undefined
           ? { type: d.type, id: d.id }
@@ -1390,13 +1412,7 @@ export class ModelTransaction {
             ? null
             : { type: d.child_type, id: d.child_id };
       const owner = subject === null ? null : await this.ownerOfModel(subject.type, subject.id);
-      placed.push(
-        owner === null
-          ? d
-          : owner.type === articleModel.type
-            ? { ...d, article: owner.id }
-            : { ...d, template: owner.id },
-      );
+      placed.push(owner === null ? d : { ...d, [OWNER_MARKERS[owner.type] ?? 'template']: owner.id });
     }
     return this.log.record(this.accountId, placed, this.now);
   }

@@ -4,6 +4,7 @@ import {
   clientIdField,
   fieldErrorsOf,
   articleModel,
+  ticketModel,
   fileModel,
   hotspotModel,
   modelByCollection,
@@ -86,11 +87,13 @@ export class ModelService {
     const def = modelByCollection(op.collection);
     if (def === undefined) throw notFound('Collection');
     const accountId = this.checkAccount(session, op.accountId);
-    // An article's images are files a help-centre author writes: the file's stored owner decides
-    // in the transaction (model-transaction.ts mayChange).
-    const helpFile =
-      def.type === fileModel.type && can(session.ctx, articleModel.permissions.update);
-    if (!can(session.ctx, def.permissions[op.kind]) && !helpFile) throw forbidden();
+    // An article's images are files a help-centre author writes, a ticket's photo one its
+    // reporter adds: the file's stored owner decides in the transaction (mayChange).
+    const ownedFile =
+      def.type === fileModel.type &&
+      (can(session.ctx, articleModel.permissions.update) ||
+        can(session.ctx, ticketModel.permissions.view));
+    if (!can(session.ctx, def.permissions[op.kind]) && !ownedFile) throw forbidden();
     if (def.type === hotspotModel.type) await this.warmSurface(accountId, op);
     const { answer, updates, givenAsset, others, accessMoved } = await this.db
       .transaction()

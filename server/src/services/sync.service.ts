@@ -176,14 +176,14 @@ export class SyncService {
     const models = new ModelRepository(this.db);
     const root = await models.find(accountId, type, id);
     // A model of an asset the user may not see is as unknown as one that does not exist.
-    if (root === undefined || !access.seesModel(root.type, root.asset_id)) {
+    if (root === undefined || !access.seesStored(root)) {
       throw notFound('Model');
     }
     const children: SyncedModel[] = [];
     const visit = async (row: ModelRow, depth: number) => {
       if (depth > 4) return;
       for (const child of await models.children(accountId, row.type, row.id)) {
-        if (!access.seesModel(child.type, child.asset_id)) continue;
+        if (!access.seesStored(child)) continue;
         children.push(this.shown(access, child));
         await visit(child, depth + 1);
       }

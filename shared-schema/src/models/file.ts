@@ -120,6 +120,8 @@ export const fileAttributesSchema = z.object({
   template_id: idField.nullable().default(null),
   /** The help article whose image it is (DESIGN.md §14); null for an asset's or template's. */
   article_id: idField.nullable().default(null),
+  /** The feedback ticket whose photo it is (DESIGN.md §14); null for any other file. */
+  ticket_id: idField.nullable().default(null),
   kind: z.enum(FILE_KINDS).default('document'),
   name: z
     .string({ error: FILE_REQUIRED })
@@ -163,15 +165,17 @@ export const fileModel = {
   altParents: [
     { type: 'template', field: 'template_id' },
     { type: 'article', field: 'article_id' },
+    { type: 'ticket', field: 'ticket_id' },
   ],
-  refs: { asset_id: 'asset', template_id: 'template', article_id: 'article' },
+  refs: { asset_id: 'asset', template_id: 'template', article_id: 'article', ticket_id: 'ticket' },
   // Files are part of what an asset is: who edits the asset adds and removes them.
   permissions: viewEditPermissions('asset::view', 'asset::edit'),
   sortField: 'name',
   serverFields: ['state', 'thumbnail'],
-  fixed: ['asset_id', 'template_id', 'article_id', 'kind', 'type', 'size', 'sha256'],
+  fixed: ['asset_id', 'template_id', 'article_id', 'ticket_id', 'kind', 'type', 'size', 'sha256'],
   // A template's files (no asset): the type's permissions and `template::edit` decide (server);
-  // an article's images: `helpcenter::edit` to add or remove them (server).
+  // an article's images: `helpcenter::edit` to add or remove them; a ticket's photo: its reporter
+  // while the ticket is new, a feedback admin at any time (server, feedback/ticket-rules.ts).
   asset: 'asset_id',
   assetOptional: true,
 } as const satisfies ModelDefinition<'file', typeof fileAttributesSchema>;

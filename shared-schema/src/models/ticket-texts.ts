@@ -15,4 +15,5 @@ export const TICKET_TEXTS = {
   votesOfFeatures: 'Only feature requests are voted for.',
   votedAlready: 'You voted for it already.',
   voteNotYours: 'Only your own vote can be taken back.',
+  photoNotYours: 'Only the reporter of a new ticket or a feedback admin changes its picture.',
 } as const;

@@ -174,7 +174,6 @@ export const TICKET_FIELD_RULES = {
   /** The report itself: its reporter while it is new, an admin at any time. */
   title: { by: ['admin'], reporterWhileNew: true },
   description: { by: ['admin'], reporterWhileNew: true },
-  image: { by: ['admin'], reporterWhileNew: true },
   importance: { by: ['admin'], reporterWhileNew: true },
   board: { by: ['admin'], reporterWhileNew: true },
   assigned_to: { by: ['admin'], reporterWhileNew: false },
@@ -282,13 +281,16 @@ export function ticketChangeProblems(
 const trimmed = (max: number, required: string) =>
   z.string({ error: required }).trim().min(1, required).max(max);
 
+/**
+ * A ticket. Its optional picture (DESIGN.md §14's `image`) is a `file` under it (the file's
+ * `ticket_id`, uploaded through the file path like an asset's photo, offline too): who sees the
+ * ticket sees it; its reporter adds one while the ticket is new, an admin at any time.
+ */
 export const ticketAttributesSchema = z.object({
   kind: z.enum(TICKET_KINDS),
   board: z.enum(TICKET_BOARDS).default('platform'),
   title: trimmed(200, TICKET_TEXTS.titleRequired),
   description: trimmed(10_000, TICKET_TEXTS.descriptionRequired),
-  /** The optional picture: a `file` of this ticket (uploaded through the file path, §9). */
-  image: idField.nullable().default(null),
   importance: z.enum(TICKET_IMPORTANCE).default('Medium'),
   state: z.enum(TICKET_STATES).default('new'),
   /** A member of the account (user id), or nobody. */

@@ -127,15 +127,10 @@ export class FilesHub {
     const sha256 = await sha256Of(blob);
     const id = uuidv7();
     // Kept here by the owner's id (an asset's, a template's for its 3D model files, an
-    // article's for its images).
-    const placed =
-      typeof owner === 'string'
-        ? { asset_id: owner, template_id: null, article_id: null }
-        : 'template' in owner
-          ? { asset_id: null, template_id: owner.template, article_id: null }
-          : { asset_id: null, template_id: null, article_id: owner.article };
+    // article's for its images, a ticket's for its photo).
+    const placed = placedOf(owner);
     const assetId =
-      typeof owner === 'string' ? owner : 'template' in owner ? owner.template : owner.article;
+      placed.asset_id ?? placed.template_id ?? placed.article_id ?? placed.ticket_id ?? '';
     // The bytes first: a model without its bytes could never be uploaded; bytes without their
     // model are dropped by the uploader.
     const row: UploadRow = {
@@ -210,6 +205,7 @@ export class FilesHub {
         model.attributes.asset_id ??
         model.attributes.template_id ??
         model.attributes.article_id ??
+        model.attributes.ticket_id ??
         '',
       variant,
       blob,
@@ -554,4 +550,18 @@ export class FilesHub {
 
 function isMismatch(error: ApiError): boolean {
   return error.message === FILE_CHECKSUM_MISMATCH;
+}
+
+/** The file's owner fields: one of them names the owner (registry altParents), the rest null. */
+function placedOf(owner: FileOwner): {
+  asset_id: string | null;
+  template_id: string | null;
+  article_id: string | null;
+  ticket_id: string | null;
+} {
+  const none = { asset_id: null, template_id: null, article_id: null, ticket_id: null };
+  if (typeof owner === 'string') return { ...none, asset_id: owner };
+  if ('template' in owner) return { ...none, template_id: owner.template };
+  if ('article' in owner) return { ...none, article_id: owner.article };
+  return { ...none, ticket_id: owner.ticket };
 }

@@ -44,6 +44,7 @@ import {
   STATE_WORDS,
 } from './feedback-texts';
 import { feedbackPaths } from './paths';
+import { addTicketPhoto, photoProblem, PhotoPick } from './ticket-photo';
 
 /**
  * /app/feedback/{platform|hardware|operations} (issue 34 item 1): a board's problems and feature
@@ -235,13 +236,18 @@ function ReportForm(props: {
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [importance, setImportance] = useState<TicketImportance>('Medium');
-  const [problems, setProblems] = useState<{ title?: string; description?: string }>({});
+  const [photo, setPhoto] = useState<File | null>(null);
+  const [problems, setProblems] = useState<
+    Partial<Record<'title' | 'description' | 'photo', string | undefined>>
+  >({});
   const [error, took] = useWriteOutcome();
   const [busy, setBusy] = useState(false);
   const submit = async () => {
+    const photoWrong = photo === null ? undefined : photoProblem(i18n, photo);
     const found = {
       ...(title.trim() === '' ? { title: t`Title is required` } : {}),
       ...(description.trim() === '' ? { description: t`Description is required` } : {}),
+      ...(photoWrong === undefined ? {} : { photo: photoWrong }),
     };
     setProblems(found);
     if (Object.keys(found).length > 0) return;
@@ -253,8 +259,15 @@ function ReportForm(props: {
       description,
       ...(props.kind === 'problem' ? { importance } : {}),
     });
+    if (!took(answer) || !('data' in answer)) {
+      setBusy(false);
+      return;
+    }
+    // The ticket first, then its photo (a file under it): the server takes them in this order.
+    // The ticket is kept either way: a photo the worker could not keep is added on its page.
+    if (photo !== null) await addTicketPhoto(answer.data.id, photo);
     setBusy(false);
-    if (took(answer) && 'data' in answer) props.onDone(answer.data.id);
+    props.onDone(answer.data.id);
   };
   return (
     <Paper withBorder p="md" radius="md">
@@ -306,6 +319,17 @@ function ReportForm(props: {
               allowDeselect={false}
               maw={240}
               data-testid="ticket-importance"
+            />
+          ) : null}
+          {props.kind === 'problem' ? (
+            <PhotoPick
+              id="ticket-form-photo"
+              file={photo}
+              error={problems.photo}
+              onChange={(file) => {
+                setPhoto(file);
+                setProblems((p) => ({ ...p, photo: undefined }));
+              }}
             />
           ) : null}
           {error === null ? null : (

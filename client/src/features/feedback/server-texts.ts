@@ -22,4 +22,8 @@ addServerTexts([
   [TICKET_TEXTS.votesOfFeatures, msg`Only feature requests are voted for.`],
   [TICKET_TEXTS.votedAlready, msg`You voted for it already.`],
   [TICKET_TEXTS.voteNotYours, msg`Only your own vote can be taken back.`],
+  [
+    TICKET_TEXTS.photoNotYours,
+    msg`Only the reporter of a new ticket or a feedback admin changes its picture.`,
+  ],
 ]);

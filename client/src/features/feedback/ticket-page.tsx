@@ -44,6 +44,7 @@ import {
   STATE_WORDS,
 } from './feedback-texts';
 import { feedbackPaths } from './paths';
+import { TicketPhotos } from './ticket-photo';
 
 /**
  * /app/feedback/{board}/{ticketid}: one problem or feature request, live: its report, the answer
@@ -63,7 +64,11 @@ function TicketView({ ticket }: { readonly ticket: LocalModel<'ticket'> }) {
   const { i18n } = useLingui();
   const can = useCan();
   const userId = useAtomValue(sessionAtom)?.user.id ?? null;
-  const a = ticket.attributes;
+  // A ticket made here and not yet synced is this user's report (the server stamps it so).
+  const a =
+    ticket.pending && ticket.attributes.reported_by === null
+      ? { ...ticket.attributes, reported_by: userId }
+      : ticket.attributes;
   const roles = ticketRolesOf(a, userId, can);
   // The account's members (the assignee's choices, the messages' authors), read once.
   const members = useLiveQuery({ type: 'user', limit: 1000 })?.items;
@@ -111,6 +116,11 @@ function TicketView({ ticket }: { readonly ticket: LocalModel<'ticket'> }) {
       <Text style={{ whiteSpace: 'pre-wrap' }} data-testid="ticket-description">
         {a.description}
       </Text>
+      <TicketPhotos
+        ticketId={ticket.id}
+        title={a.title}
+        mayAdd={roles.has('admin') || (roles.has('reporter') && a.state === 'new')}
+      />
       {a.answer !== '' ? (
         <Alert
           color={a.state === 'declined' ? 'red' : 'teal'}
