@@ -23,6 +23,7 @@ import * as invitationRevoke from './20261129000200-invitation-revoke';
 import * as reportRuns from './20261129003100-report-runs';
 import * as articleSearch from './20261130000100-article-search';
 import * as ticketNotices from './20261130000200-ticket-notices';
+import * as serviceAccess from './20261130000300-service-access';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '20261129003100-report-runs': reportRuns,
   '20261130000100-article-search': articleSearch,
   '20261130000200-ticket-notices': ticketNotices,
+  '20261130000300-service-access': serviceAccess,
 };

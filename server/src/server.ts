@@ -55,6 +55,7 @@ import type { Agent as HttpsAgent } from 'node:https';
 import { AlarmDispatcher } from './notify/dispatcher';
 import { ReportRunner, type PdfRenderer } from './reports/report-runner';
 import { TicketNotices } from './feedback/ticket-notices';
+import { MachineContexts } from './service/machine-context';
 import { ReportService } from './reports/report.service';
 import { PdfThread } from './reports/pdf-thread';
 import { ModelProcessor } from './threed/model-processor';
@@ -287,6 +288,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     config.databaseUrl === undefined
       ? await openTimeSeriesStore(config.dataDir)
       : await openPostgresTimeSeriesStore(config.databaseUrl);
+  // Service requests sent with consent carry the machine's context, its latest values from here.
+  services.models.machine = new MachineContexts(store);
   // The process's shared sandbox, released at stop (its threads end with the last user).
   const preprocessor = await sandboxPreprocessor(
     log,

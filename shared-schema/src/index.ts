@@ -51,6 +51,8 @@ export * from './models/threedmodel';
 export * from './models/scene';
 export * from './models/article';
 export * from './models/ticket';
+export * from './models/service-request';
+export * from './models/service-request-texts';
 export * from './help/inline';
 export * from './help/fold';
 export * from './help/host-texts';

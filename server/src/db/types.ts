@@ -402,6 +402,14 @@ export interface AlarmRecipientInvitesTable {
 
 /** One run of a report (reports/report-runs.repository.ts): made and sent once per run_key. */
 /** A mail to a ticket's reporter (migration 20261130000200): its answer, decline or progress. */
+/** An open, assigned service request: its agent sees its asset (migration 20261130000300). */
+export interface ServiceAccessTable {
+  request_id: string;
+  account_id: string;
+  user_id: string;
+  asset_id: string;
+}
+
 export interface TicketNoticesTable {
   id: string;
   account_id: string;
@@ -476,6 +484,7 @@ export interface Database {
   article_numbers: ArticleNumbersTable;
   report_runs: ReportRunsTable;
   ticket_notices: TicketNoticesTable;
+  service_access: ServiceAccessTable;
   alarm_states: AlarmStatesTable;
   alarm_events: AlarmEventsTable;
   alarm_deliveries: AlarmDeliveriesTable;

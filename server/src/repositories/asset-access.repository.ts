@@ -15,6 +15,8 @@ export interface StoredGrants {
     readonly type: string;
     readonly fields: readonly string[];
   }[];
+  /** The assets of the active service requests assigned to the user (it sees, not edits, them). */
+  readonly serviceAssets?: readonly string[];
 }
 
 function parseFields(json: string): string[] {
@@ -30,10 +32,14 @@ function parseFields(json: string): string[] {
 export class AssetAccessRepository {
   constructor(private readonly db: Db) {}
 
-  async grantsOf(accountId: string, roleIds: readonly string[]): Promise<StoredGrants> {
+  async grantsOf(
+    accountId: string,
+    roleIds: readonly string[],
+    userId?: string,
+  ): Promise<StoredGrants> {
     if (roleIds.length === 0) return { allAssets: [], assets: [], fields: [] };
     const scope = scopeTo(this.db, accountId);
-    const [roles, assets, fields] = await Promise.all([
+    const [roles, assets, fields, service] = await Promise.all([
       scope.selectFrom('roles').select(['id', 'all_assets']).where('id', 'in', roleIds).execute(),
       scope
         .selectFrom('role_assets')
@@ -45,6 +51,13 @@ export class AssetAccessRepository {
         .select(['role_id', 'type', 'fields'])
         .where('role_id', 'in', roleIds)
         .execute(),
+      userId === undefined
+        ? Promise.resolve([])
+        : scope
+            .selectFrom('service_access')
+            .select('asset_id')
+            .where('user_id', '=', userId)
+            .execute(),
     ]);
     return {
       allAssets: roles.filter((r) => Number(r.all_assets) === 1).map((r) => r.id),
@@ -54,6 +67,7 @@ export class AssetAccessRepository {
         type: f.type,
         fields: parseFields(f.fields),
       })),
+      serviceAssets: service.map((row) => row.asset_id),
     };
   }
 

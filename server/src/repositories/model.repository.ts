@@ -11,7 +11,13 @@ export type ModelRow = Selectable<ModelsTable>;
  * `roleIds` reads, of the types that belong to an asset, only those of the assets these roles
  * were given (role_assets). The decision which one applies is the AccessDecision's.
  */
-export type AssetFilter = { readonly roleIds: readonly string[] } | undefined;
+/**
+ * A snapshot's assets for a user who does not see every asset: its roles' assets, and those of the
+ * active service requests assigned to it (`serviceAssets`, service_access).
+ */
+export type AssetFilter =
+  | { readonly roleIds: readonly string[]; readonly serviceAssets?: readonly string[] }
+  | undefined;
 
 const UNSCOPED_TYPES = (MODELS as readonly ModelDefinition[])
   .filter((m) => m.asset === undefined)
@@ -22,7 +28,7 @@ const ASSET_OPTIONAL_TYPES = (MODELS as readonly ModelDefinition[])
   .filter((m) => m.asset !== undefined && m.assetOptional === true)
   .map((m) => m.type);
 
-function assetsOfRoles(accountId: string, filter: { readonly roleIds: readonly string[] }) {
+function assetsOfRoles(accountId: string, filter: NonNullable<AssetFilter>) {
   return (eb: ExpressionBuilder<Database, 'models'>) => {
     const given = eb
       .selectFrom('role_assets')
@@ -32,6 +38,9 @@ function assetsOfRoles(accountId: string, filter: { readonly roleIds: readonly s
     return eb.or([
       eb('models.type', 'in', UNSCOPED_TYPES.length === 0 ? [''] : UNSCOPED_TYPES),
       eb('models.asset_id', 'in', given),
+      ...(filter.serviceAssets === undefined || filter.serviceAssets.length === 0
+        ? []
+        : [eb('models.asset_id', 'in', filter.serviceAssets)]),
       eb.and([
         eb('models.type', 'in', ASSET_OPTIONAL_TYPES.length === 0 ? [''] : ASSET_OPTIONAL_TYPES),
         eb('models.asset_id', 'is', null),

@@ -36,7 +36,13 @@ export interface DecisionOwner {
  */
 type AssetGrant =
   | { readonly all: true }
-  | { readonly all: false; readonly view: ReadonlySet<string>; readonly edit: ReadonlySet<string> };
+  | {
+      readonly all: false;
+      readonly view: ReadonlySet<string>;
+      readonly edit: ReadonlySet<string>;
+      /** The assets of the active service requests assigned to the user (in `view` too). */
+      readonly service: readonly string[];
+    };
 
 /**
  * The one server-side decision of what a user sees and edits in its active account (DESIGN.md
@@ -114,8 +120,10 @@ export class AccessDecision {
       ? { all: true }
       : {
           all: false,
-          view: new Set(given.map((a) => a.asset_id)),
+          // An agent sees the asset of an active request assigned to it (service_access).
+          view: new Set([...given.map((a) => a.asset_id), ...(grants.serviceAssets ?? [])]),
           edit: new Set(given.filter((a) => a.edit).map((a) => a.asset_id)),
+          service: grants.serviceAssets ?? [],
         };
     // A field is shown when any role that views the type shows it; one without a list shows all.
     const fields = new Map<string, ReadonlySet<string>>();
@@ -140,6 +148,7 @@ export class AccessDecision {
         all: false,
         view: new Set([...this.assets.view, assetId]),
         edit: new Set([...this.assets.edit, assetId]),
+        service: this.assets.service,
       },
       this.fields,
       this.roleIds,
@@ -160,7 +169,9 @@ export class AccessDecision {
 
   /** The snapshot's SQL form of the same decision: undefined when every asset is seen. */
   get assetFilter(): AssetFilter {
-    return this.assets.all ? undefined : { roleIds: this.roleIds };
+    return this.assets.all
+      ? undefined
+      : { roleIds: this.roleIds, serviceAssets: this.assets.service };
   }
 
   /** What the browser is told of it (GET user's `access`): the assets the user may change. */

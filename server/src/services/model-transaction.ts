@@ -60,6 +60,8 @@ import {
   type TemplateAttributes,
   ticketMessageModel,
   ticketModel,
+  serviceRequestModel,
+  type ServiceRequestAttributes,
   type TicketAttributes,
   type TicketMessageAttributes,
 } from '@plant/shared-schema';
@@ -88,6 +90,12 @@ import {
   noteArticleNumber,
   unindexArticleTexts,
 } from '../help/article-rules';
+import {
+  keepServiceAccess,
+  serviceCreate,
+  serviceUpdate,
+  type MachineContextSource,
+} from '../service/service-rules';
 import {
   afterMessage,
   FEEDBACK_TYPES,
@@ -238,6 +246,8 @@ export class ModelTransaction {
     private readonly access?: AccessDecision,
     /** Whether a hotspot's point lies on its model (the server's; absent: not asked). */
     private readonly surfaces?: SurfaceCheck,
+    /** What a service request's machine context is read from (absent: none is taken). */
+    private readonly machine?: MachineContextSource,
   ) {
     this.trx = trx;
     this.models = new ModelRepository(trx);
@@ -269,6 +279,9 @@ export class ModelTransaction {
 
   /** Updates this write made in other accounts (a forwarded ticket), by account. */
   readonly others = new Map<string, ModelUpdate[]>();
+
+  /** Whether the write changed who sees what (a service request's agent and its asset). */
+  accessMoved = false;
 
   private addOthers(accountId: string, updates: readonly ModelUpdate[]): void {
     this.others.set(accountId, [...(this.others.get(accountId) ?? []), ...updates]);
@@ -345,6 +358,11 @@ export class ModelTransaction {
    */
   private async mayChange(assetId: string | null, placed: Record<string, unknown>): Promise<void> {
     if (this.def.asset === undefined) return;
+    // A service request asks for help with a machine one sees: its table decides the rest.
+    if (this.def.type === serviceRequestModel.type) {
+      this.maySee(assetId);
+      return;
+    }
     if (this.ofAccount(assetId)) {
       if (this.access === undefined) return;
       // An article's image: who edits the help centre (the file type's permission aside).
@@ -474,6 +492,16 @@ export class ModelTransaction {
         this.asServer,
         this.now,
       );
+    if (this.def.type === serviceRequestModel.type)
+      await serviceCreate(
+        this.trx,
+        this.accountId,
+        attributes as ServiceRequestAttributes,
+        this.access,
+        this.asServer,
+        this.now,
+        this.machine,
+      );
     await this.check(attributes, Object.keys(attributes), modelId);
     // A report's next time is the server's (a schedule in its time zone, or an interval).
     if (this.def.type === reportModel.type && !this.asServer)
@@ -544,6 +572,13 @@ export class ModelTransaction {
     };
     await this.models.insert(this.accountId, row);
     await this.keepSecrets(modelId);
+    if (this.def.type === serviceRequestModel.type)
+      this.accessMoved ||= await keepServiceAccess(
+        this.trx,
+        this.accountId,
+        modelId,
+        attributes as ServiceRequestAttributes,
+      );
     if (this.def.type === articleTextModel.type)
       await indexArticleText(
         this.trx,
@@ -693,6 +728,19 @@ export class ModelTransaction {
       await this.forwardTicket(id, after as TicketAttributes, changed);
       changed.changed_at = after.changed_at;
     }
+    if (this.def.type === serviceRequestModel.type) {
+      // The service requests' table decides, by the stored request (service-rules.ts).
+      await serviceUpdate(
+        this.trx,
+        this.accountId,
+        before as ServiceRequestAttributes,
+        after as ServiceRequestAttributes,
+        Object.keys(changed),
+        this.access,
+        this.now,
+      );
+      changed.changed_at = after.changed_at;
+    }
     // Only what this write changes is checked: a reference that went stale under another
     // model's delete must not block edits of unrelated fields.
     await this.check(after, Object.keys(changed), id);
@@ -741,6 +789,13 @@ export class ModelTransaction {
       asset_id: assetId,
     };
     await this.models.update(this.accountId, id, changes);
+    if (this.def.type === serviceRequestModel.type)
+      this.accessMoved ||= await keepServiceAccess(
+        this.trx,
+        this.accountId,
+        id,
+        after as ServiceRequestAttributes,
+      );
     if (this.def.type === articleTextModel.type)
       await indexArticleText(this.trx, this.accountId, id, after as ArticleTextAttributes);
     updates.push(...(await this.passDown(existing, changed)));
@@ -768,6 +823,10 @@ export class ModelTransaction {
     };
     await visit(existing);
     for (const row of doomed) this.assets.set(row.id, row.asset_id);
+    // A request that goes (alone or with its asset) opens its asset to its agent no more.
+    for (const row of doomed)
+      if (row.type === serviceRequestModel.type)
+        this.accessMoved ||= await keepServiceAccess(this.trx, this.accountId, row.id, null);
     const doomedIds = new Set(doomed.map((row) => row.id));
     // References to what goes are cleared first, so that no model ever names a deleted one.
     const updates: ModelUpdate[] = [];

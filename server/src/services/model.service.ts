@@ -36,6 +36,7 @@ import {
   type WriteKind,
 } from './model-transaction';
 import type { Session } from './session';
+import type { MachineContextSource } from '../service/service-rules';
 import type { SurfaceCheck } from '../threed/surface';
 
 // WriteKind lives in model-transaction.ts: managed-writes.ts needs it, and this module needs that one.
@@ -82,6 +83,12 @@ export class ModelService {
     /** Whether a hotspot lies on its model (threed/surface.ts); absent in the seed. */
     private readonly surfaces?: SurfaceCheck,
   ) {}
+
+  /**
+   * What service requests' machine contexts are read from (the time-series store, set once the
+   * server opened it); absent in the seed and in tests without machine values.
+   */
+  machine: MachineContextSource | undefined;
 
   async write(session: Session, op: WriteOp): Promise<WriteAnswer> {
     const def = modelByCollection(op.collection);
@@ -259,6 +266,7 @@ export class ModelService {
         asServer,
         access,
         this.surfaces,
+        this.machine,
       );
       result =
         op.kind === 'create'
@@ -269,6 +277,7 @@ export class ModelService {
       givenAsset = tx.givenAsset;
       needs = tx.needs;
       others = tx.others;
+      accessMoved = tx.accessMoved;
     }
     const answer: WriteAnswer = {
       status: op.kind === 'create' ? 201 : 200,

@@ -105,6 +105,7 @@ export class UserService {
         : await this.grants.grantsOf(
             inAccount.id,
             activeRoles.map((r) => r.id),
+            user.id,
           );
     const access = AccessDecision.of(ctx, grants, {
       userId: user.id,

@@ -3,6 +3,7 @@ import { MODELS } from '../models/registry';
 import { structuralFields } from '../models/registry';
 import type { ModelDefinition } from '../models/registry-types';
 import { FEEDBACK_PERMISSIONS } from '../models/ticket';
+import { SERVICE_PERMISSIONS } from '../models/service-request';
 import { idField, modelNameField } from './fields';
 import { FIELD_TYPES } from '../models/managed';
 import { UNKNOWN_PERMISSION } from './roles-texts';
@@ -17,7 +18,7 @@ export {
 export const ROLE_EDIT_PERMISSION = 'role::edit';
 
 /** Permissions of an area that no model's four name (the development team's). */
-const AREA_EXTRAS: readonly string[] = [FEEDBACK_PERMISSIONS.develop];
+const AREA_EXTRAS: readonly string[] = [FEEDBACK_PERMISSIONS.develop, SERVICE_PERMISSIONS.agent];
 
 /**
  * Every permission name the product uses, grouped by area, for the role's permission matrix.

@@ -38,6 +38,7 @@ export const EDIT_RULES = {
   ticket: { update: 'feedback::view', asset: null },
   ticket_message: { update: 'feedback::admin', asset: null },
   ticket_vote: { update: 'feedback::admin', asset: null },
+  service_request: { update: 'servicerequest::view', asset: 'asset_id' },
 } as const satisfies Record<ModelType, EditRule>;
 
 /** A type's edit rule; `assetOptional`: without an asset, the model is the account's. */

@@ -13,6 +13,7 @@ import { threedmodelModel } from './threedmodel';
 import { hotspotModel, renderingModel, sceneModel } from './scene';
 import { articleDraftModel, articleModel, articleTextModel } from './article';
 import { ticketMessageModel, ticketModel, ticketVoteModel } from './ticket';
+import { serviceRequestModel } from './service-request';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -51,6 +52,7 @@ export const MODELS = [
   ticketModel,
   ticketMessageModel,
   ticketVoteModel,
+  serviceRequestModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];

@@ -24,7 +24,7 @@ export const SCOPE_AREAS = {
   },
   dashboards: { subjects: ['dashboard', 'report'], what: 'dashboards and reports' },
   service: {
-    subjects: ['service', 'integration', 'errorcode', 'feedback'],
+    subjects: ['service', 'servicerequest', 'integration', 'errorcode', 'feedback'],
     what: 'service requests, feedback, integrations and error codes',
   },
   account: {

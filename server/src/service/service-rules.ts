@@ -1,0 +1,148 @@
+import {
+  ACTIVE_SERVICE_STATES,
+  SERVICE_REQUEST_TEXTS,
+  serviceChangeProblems,
+  serviceRequestAttributesSchema,
+  serviceRequestModel,
+  serviceRolesOf,
+  type MachineContext,
+  type ServiceRequestAttributes,
+  type ServiceRole,
+} from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import { scopeTo } from '../repositories/account-scope';
+import { UserRepository } from '../repositories/user.repository';
+import type { AccessDecision } from '../services/access-decision';
+import { DomainError, invalidInput } from '../services/domain-error';
+
+/*
+ * Service requests' rules on the generic model writes (issue 34 item 2, DESIGN.md §14), called
+ * by the model transaction inside its database transaction: the state table of shared-schema
+ * (SERVICE_MOVES) decided by the STORED request and the writer's permissions; the machine's
+ * context taken when a request with consent reaches the server; and `service_access`, the row
+ * that lets the assigned agent see the request's asset while the request is active.
+ */
+
+/** What the server reads of a machine for a request's context (machine-context.ts). */
+export interface MachineContextSource {
+  contextOf(trx: Db, accountId: string, assetId: string, now: number): Promise<MachineContext>;
+}
+
+/** What the writer is to the request; the server's own writes are every role. */
+function serviceRoles(
+  request: Pick<ServiceRequestAttributes, 'reported_by' | 'assigned_to'>,
+  access: AccessDecision | undefined,
+): Set<ServiceRole> {
+  if (access === undefined) return new Set(['reporter', 'agent', 'admin']);
+  return serviceRolesOf(request, access.userId, (p) => access.permits(p));
+}
+
+async function refuseChange(
+  trx: Db,
+  accountId: string,
+  before: ServiceRequestAttributes,
+  after: ServiceRequestAttributes,
+  changed: readonly string[],
+  roles: ReadonlySet<ServiceRole>,
+): Promise<void> {
+  const { forbidden, needs } = serviceChangeProblems({ before, after, changed }, roles);
+  if (Object.keys(forbidden).length > 0) {
+    const first = Object.values(forbidden)[0]?.[0] ?? SERVICE_REQUEST_TEXTS.moveNotYours;
+    throw new DomainError('forbidden', first, { fields: forbidden });
+  }
+  if (
+    changed.includes('assigned_to') &&
+    after.assigned_to !== null &&
+    !(await new UserRepository(trx).isMember(accountId, after.assigned_to))
+  )
+    needs.assigned_to = [SERVICE_REQUEST_TEXTS.assigneeNotMember];
+  if (Object.keys(needs).length > 0) throw invalidInput(needs);
+}
+
+/**
+ * A new request: who and when are the server's, and so is the machine's context (taken now,
+ * when the request reaches the server, if its reporter agreed); checked as a change from a fresh
+ * open request by its writer (an admin may file it assigned at once).
+ */
+export async function serviceCreate(
+  trx: Db,
+  accountId: string,
+  request: ServiceRequestAttributes,
+  access: AccessDecision | undefined,
+  asServer: boolean,
+  now: number,
+  machine: MachineContextSource | undefined,
+): Promise<void> {
+  if (!asServer || request.reported_by === null) request.reported_by = access?.userId ?? null;
+  request.reported_at = now;
+  request.changed_at = now;
+  if (!asServer) request.calls = [];
+  const fresh = serviceRequestAttributesSchema.parse({
+    asset_id: request.asset_id,
+    title: request.title,
+    description: request.description,
+    consent: request.consent,
+    reported_by: request.reported_by,
+  });
+  const changed = (Object.keys(request) as (keyof ServiceRequestAttributes)[]).filter(
+    (k) => JSON.stringify(request[k]) !== JSON.stringify(fresh[k]) && k !== 'context',
+  );
+  const roles = serviceRoles(request, access);
+  roles.add('reporter');
+  await refuseChange(trx, accountId, fresh, request, changed, roles);
+  request.context =
+    request.consent && machine !== undefined
+      ? await machine.contextOf(trx, accountId, request.asset_id, now)
+      : asServer
+        ? request.context
+        : null;
+}
+
+/** A change of a request: the table decides by the stored request; its change time stamped. */
+export async function serviceUpdate(
+  trx: Db,
+  accountId: string,
+  before: ServiceRequestAttributes,
+  after: ServiceRequestAttributes,
+  changed: readonly string[],
+  access: AccessDecision | undefined,
+  now: number,
+): Promise<void> {
+  await refuseChange(trx, accountId, before, after, changed, serviceRoles(before, access));
+  after.changed_at = now;
+}
+
+/**
+ * Keeps the request's `service_access` row as the request now is (null: it is gone): its agent
+ * sees its asset while it is active and assigned, never else. Answers whether the row changed
+ * (the caller tells the browsers that access moved).
+ */
+export async function keepServiceAccess(
+  trx: Db,
+  accountId: string,
+  requestId: string,
+  request: ServiceRequestAttributes | null,
+): Promise<boolean> {
+  const scope = scopeTo(trx, accountId);
+  const stored = await scope
+    .selectFrom('service_access')
+    .select(['user_id', 'asset_id'])
+    .where('request_id', '=', requestId)
+    .executeTakeFirst();
+  const wanted =
+    request !== null &&
+    request.assigned_to !== null &&
+    ACTIVE_SERVICE_STATES.includes(request.state)
+      ? { user_id: request.assigned_to, asset_id: request.asset_id }
+      : null;
+  if (stored?.user_id === wanted?.user_id && stored?.asset_id === wanted?.asset_id) return false;
+  if (stored !== undefined)
+    await scope.deleteFrom('service_access').where('request_id', '=', requestId).execute();
+  if (wanted !== null)
+    await scope
+      .insertInto('service_access', [{ request_id: requestId, ...wanted }])
+      .execute();
+  return true;
+}
+
+export const SERVICE_REQUEST_TYPE = serviceRequestModel.type;
