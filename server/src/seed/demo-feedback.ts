@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
+import { ModelRepository } from '../repositories/model.repository';
 import { ChangeFeed } from '../services/change-feed';
 import { ModelService } from '../services/model.service';
 
@@ -11,6 +12,9 @@ export const DEMO_TICKETS = {
   feature: 'Export a dashboard as CSV',
 } as const;
 
+/** The demo service request's title (issue 34 item 5). */
+export const DEMO_SERVICE_REQUEST = 'Coolant pressure drops';
+
 /**
  * The feedback centre's demo (issue 34 item 5): a few tickets of the machine builder's account in
  * several states, reported by the technician and worked on by the internal user (the service
@@ -21,11 +25,23 @@ export async function seedDemoFeedback(
   trx: Db,
   clock: Clock,
   accountId: string,
-  people: { readonly tech: string; readonly admin: string; readonly agent: string },
+  people: {
+    readonly tech: string;
+    readonly admin: string;
+    readonly agent: string;
+    /** The technician's first machine (its service request's). */
+    readonly machine: string;
+  },
 ): Promise<void> {
   const models = new ModelService(trx, clock, new ChangeFeed());
   const create = async (collection: string, body: Record<string, unknown>) => {
-    const { answer } = await models.applyIn(trx, accountId, { kind: 'create', collection, body });
+    // As the server: the demo names who reported and wrote (server fields).
+    const { answer } = await models.applyIn(
+      trx,
+      accountId,
+      { kind: 'create', collection, body },
+      true,
+    );
     return answer.body.data?.id ?? '';
   };
   const assigned = await create('tickets', {
@@ -72,4 +88,25 @@ export async function seedDemoFeedback(
     reported_by: people.admin,
   });
   await create('ticket_votes', { ticket_id: feature, user_id: people.tech });
+  // A service request on the technician's first machine, being worked on by the agent, with the
+  // machine's context as it was sent (issue 34 items 2 and 5).
+  const machine = await new ModelRepository(trx).find(accountId, 'asset', people.machine);
+  const name =
+    machine === undefined ? '' : (JSON.parse(machine.attributes) as { name: string }).name;
+  await create('service_requests', {
+    asset_id: people.machine,
+    title: DEMO_SERVICE_REQUEST,
+    description: 'The coolant pressure drops below 2 bar a few minutes after the start.',
+    state: 'in_progress',
+    assigned_to: people.agent,
+    consent: true,
+    context: {
+      taken_at: clock.now(),
+      asset: { id: people.machine, name },
+      alarms: [],
+      values: [],
+      agent_version: null,
+    },
+    reported_by: people.tech,
+  });
 }

@@ -48,8 +48,9 @@ const TECHNICIAN_PERMISSIONS = [
   'alarm::acknowledge',
   // Issue 31: the account's dashboards and those of its machines, to look at, not to change.
   'dashboard::view',
-  // Issue 34: reports problems, asks for features, votes.
+  // Issue 34: reports problems, asks for features, votes; asks for service on its machines.
   'feedback::view',
+  'servicerequest::view',
 ];
 /** How many of the root account's machines the technician sees (the first of them it edits). */
 export const TECHNICIAN_MACHINES = 4;
@@ -65,6 +66,9 @@ const SUPERVISOR_PERMISSIONS = [
   'dashboard::view',
   'template::view',
   'feedback::view',
+  // Issue 34: follows the service requests and assigns them to agents.
+  'servicerequest::view',
+  'servicerequest::admin',
 ];
 
 /**
@@ -214,6 +218,7 @@ export async function seedDemo(
       tech: ids.tech,
       admin: ids.admin,
       agent: ids.internal,
+      machine: rootMachines[0] ?? '',
     });
     // The first machine's 3D scene, its model processed in the background after the start.
     const first = rootMachines[0];

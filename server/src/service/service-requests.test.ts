@@ -204,9 +204,10 @@ describe('service requests', () => {
     // The report is its reporter's while open, then no longer.
     expect((await put(id, { title: 'Spindle stops hot' }, people.reporter.token)).status).toBe(200);
     expect((await put(id, { title: 'x' }, people.outsider.token)).status).toBe(403);
-    expect(
-      (await put(id, { state: 'assigned', assigned_to: people.agent.id }, admin)).status,
-    ).toBe(200);
+    const assigned = await put(id, { state: 'assigned', assigned_to: people.agent.id }, admin);
+    expect(assigned.status).toBe(200);
+    // The request names its agent for who may not list the members (the reporter).
+    expect(attributesOf(assigned).agent_name).toBe('Agent Tester');
     const late = await put(id, { title: 'Spindle stops cold' }, people.reporter.token);
     expect(late.status).toBe(403);
     expect(late.text).toContain(SERVICE_REQUEST_TEXTS.fieldNotYours);

@@ -59,6 +59,17 @@ async function refuseChange(
   if (Object.keys(needs).length > 0) throw invalidInput(needs);
 }
 
+/** The request names its agent as the server knows it (who may not list users reads it). */
+async function nameAgent(trx: Db, request: ServiceRequestAttributes): Promise<void> {
+  if (request.assigned_to === null) {
+    request.agent_name = null;
+    return;
+  }
+  const user = await new UserRepository(trx).findById(request.assigned_to);
+  request.agent_name =
+    user === undefined ? null : `${user.firstname} ${user.lastname}`.trim() || user.email;
+}
+
 /**
  * A new request: who and when are the server's, and so is the machine's context (taken now,
  * when the request reaches the server, if its reporter agreed); checked as a change from a fresh
@@ -89,7 +100,9 @@ export async function serviceCreate(
   );
   const roles = serviceRoles(request, access);
   roles.add('reporter');
-  await refuseChange(trx, accountId, fresh, request, changed, roles);
+  // The server's own (the demo's request, already in progress) is placed as it says.
+  if (!asServer) await refuseChange(trx, accountId, fresh, request, changed, roles);
+  await nameAgent(trx, request);
   request.context =
     request.consent && machine !== undefined
       ? await machine.contextOf(trx, accountId, request.asset_id, now)
@@ -109,6 +122,7 @@ export async function serviceUpdate(
   now: number,
 ): Promise<void> {
   await refuseChange(trx, accountId, before, after, changed, serviceRoles(before, access));
+  if (changed.includes('assigned_to')) await nameAgent(trx, after);
   after.changed_at = now;
 }
 

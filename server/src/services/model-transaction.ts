@@ -740,6 +740,7 @@ export class ModelTransaction {
         this.now,
       );
       changed.changed_at = after.changed_at;
+      if ('assigned_to' in changed) changed.agent_name = after.agent_name;
     }
     // Only what this write changes is checked: a reference that went stale under another
     // model's delete must not block edits of unrelated fields.

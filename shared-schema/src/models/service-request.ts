@@ -171,7 +171,8 @@ export const serviceCallSchema = z.object({
   kind: z.enum(['video', 'screen']),
   started_at: z.number().int(),
   ended_at: z.number().int().nullable(),
-  participants: z.array(z.string()).max(10),
+  /** Who took part, named as the server knew them (a reporter may not list users). */
+  participants: z.array(z.object({ user_id: z.string(), name: z.string() })).max(10),
 });
 export type ServiceCall = z.output<typeof serviceCallSchema>;
 
@@ -185,6 +186,8 @@ export const serviceRequestAttributesSchema = z.object({
   state: z.enum(SERVICE_REQUEST_STATES).default('open'),
   /** The agent (a member of the account), or nobody. */
   assigned_to: idField.nullable().default(null),
+  /** The agent's name, as the server knew it at the assignment (a reporter may not list users). */
+  agent_name: z.string().max(200).nullable().default(null),
   /** Whether the reporter agreed to send the machine's context with the request. */
   consent: z.boolean().default(false),
   context: machineContextSchema.nullable().default(null),
@@ -212,6 +215,6 @@ export const serviceRequestModel = {
   },
   sortField: 'reported_at',
   fixed: ['asset_id', 'consent'],
-  serverFields: ['context', 'reported_by', 'reported_at', 'changed_at', 'calls'],
+  serverFields: ['context', 'agent_name', 'reported_by', 'reported_at', 'changed_at', 'calls'],
   asset: 'asset_id',
 } as const satisfies ModelDefinition<'service_request', typeof serviceRequestAttributesSchema>;
