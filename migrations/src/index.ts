@@ -24,6 +24,7 @@ import * as reportRuns from './20261129003100-report-runs';
 import * as articleSearch from './20261130000100-article-search';
 import * as ticketNotices from './20261130000200-ticket-notices';
 import * as serviceAccess from './20261130000300-service-access';
+import * as serviceCalls from './20261130000400-service-calls';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '20261130000100-article-search': articleSearch,
   '20261130000200-ticket-notices': ticketNotices,
   '20261130000300-service-access': serviceAccess,
+  '20261130000400-service-calls': serviceCalls,
 };

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { iceServersSchema, type IceServer } from '@plant/shared-schema';
 
 /**
  * The server's configuration, parsed once from the environment at start into a frozen object.
@@ -55,6 +56,7 @@ const envSchema = z.object({
       'TRUSTED_PROXIES must be IP addresses separated by commas',
     )
     .optional(),
+  ICE_SERVERS: z.string().max(8000).optional(),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'REDIS_URL must be a redis:// or rediss:// URL' })
     .optional(),
@@ -120,6 +122,11 @@ export interface Config {
   readonly trustedProxies: readonly string[];
   /** Links this process with the others on the same Redis (DESIGN.md §11); undefined: alone. */
   readonly redisUrl: string | undefined;
+  /**
+   * The STUN/TURN servers browsers use for calls (issue 34; ICE_SERVERS, a JSON list as
+   * RTCPeerConnection takes it); empty: the browsers' own addresses only (one network).
+   */
+  readonly iceServers: readonly IceServer[];
   /**
    * The pace of a cluster's liveness (DESIGN.md §11): each process renews its alive key every
    * heartbeat (the key lives three), the leader looks for gateways left online by a dead process
@@ -209,7 +216,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (vapidSubject === undefined) {
     problems.push('VAPID_SUBJECT: MAIL_FROM names no address, so VAPID_SUBJECT must be set');
   }
-  if (problems.length > 0 || vapidSubject === undefined) throw new ConfigError(problems);
+  const iceServers = parseIceServers(e.ICE_SERVERS);
+  if (iceServers === undefined) {
+    problems.push(
+      'ICE_SERVERS: must be a JSON list like [{"urls":"turn:turn.example.com:3478","username":"u","credential":"p"}]',
+    );
+  }
+  if (problems.length > 0 || vapidSubject === undefined || iceServers === undefined)
+    throw new ConfigError(problems);
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
@@ -235,5 +249,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidSubject,
     pushSubscribeTimeoutMs: e.PUSH_SUBSCRIBE_TIMEOUT_S * 1000,
     trustedProxies: (e.TRUSTED_PROXIES ?? '').split(',').filter((x) => x !== ''),
+    iceServers,
   });
+}
+
+/** ICE_SERVERS as RTCPeerConnection's list; undefined when it is not one. */
+function parseIceServers(raw: string | undefined): IceServer[] | undefined {
+  if (raw === undefined || raw.trim() === '') return [];
+  try {
+    const parsed = iceServersSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -278,6 +278,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     firstPartyClientId,
     personalClientId,
     rateCounters: cluster.rateCounters(() => clock.now()),
+    iceServers: config.iceServers,
     ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
   });
   if (seeded !== undefined)
@@ -435,6 +436,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     {
       gateways: machineData,
       shared: cluster.brokerOptions(),
+      // Calls of service requests: their topics for their two parties; a party gone ends them.
+      calls: services.calls,
+      userGone: (accountId, userId) =>
+        void services.calls
+          .userGone(accountId, userId)
+          .catch((err: unknown) =>
+            log.warn('ending a gone user’s calls failed', { error: String(err) }),
+          ),
       ...(config.helpcenterHost === undefined
         ? {}
         : { refusesHost: (host) => isHelpHost(host, config.helpcenterHost ?? '') }),
@@ -442,6 +451,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   );
   await broker.start();
+  // Agents' presence for calls is who has a broker link (this process's: DESIGN.md §14).
+  services.calls.presence = broker;
   files.progress = (accountId, assetId, progress) =>
     broker.publishUploadProgress(accountId, assetId, progress);
   linkProcesses(cluster, feed, broker, services, machineData);

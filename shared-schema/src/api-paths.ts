@@ -155,6 +155,13 @@ export const apiPaths = {
   gatewayLogs: (gatewayId: string) => `gateways/${seg(gatewayId)}/logs`,
   /** The gateway terminal's audit list (TerminalAudit). */
   terminalAudit: (gatewayId: string) => `gateways/${seg(gatewayId)}/terminal`,
+  /** POST: starts a call of a service request with a free agent (ServiceCallStart). */
+  serviceCalls: (requestId: string) => `service_requests/${seg(requestId)}/calls`,
+  /** POST: ends one call of a service request (either party). */
+  serviceCallEnd: (requestId: string, callId: string) =>
+    `service_requests/${seg(requestId)}/calls/${seg(callId)}/end`,
+  /** GET: the ICE servers (STUN/TURN) browsers use for calls, for the pre-call check. */
+  callConfig: () => 'calls/config',
   opcuaBrowse: (gatewayId: string) => `gateways/${seg(gatewayId)}/opcua/browse`,
   opcuaSearch: (gatewayId: string) => `gateways/${seg(gatewayId)}/opcua/search`,
   /** The signed-in user's personal access tokens: GET lists, POST makes one (Passport's shapes). */

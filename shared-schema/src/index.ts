@@ -34,6 +34,8 @@ export * from './protocol/write';
 export * from './protocol/sync-reads';
 export * from './protocol/upload-progress';
 export * from './protocol/gateway';
+export * from './protocol/calls';
+export * from './protocol/call-texts';
 export * from './protocol/values';
 export * from './protocol/m4';
 export * from './protocol/terminal';

@@ -15,6 +15,12 @@ export const topics = {
   /** The answers, to the account's browsers with the internal tag. */
   terminalOut: (accountId: string, gatewayId: string) =>
     `account/${accountId}/terminal/${gatewayId}/out`,
+  /**
+   * A call's signalling (issue 34 item 3): each party's inbox. A party subscribes to its own and
+   * publishes to the other's; nobody else may do either (the broker's ACL, by the stored call).
+   */
+  callInbox: (accountId: string, callId: string, userId: string) =>
+    `account/${accountId}/calls/${callId}/to/${userId}`,
 } as const;
 
 /**

@@ -18,6 +18,7 @@ import {
   type UploadProgress,
 } from '@plant/shared-schema';
 import { Periodic } from '../lib/periodic';
+import { callTopicOf, peerOf, signalToPass, SignalRate, type CallLookup } from './call-signals';
 import type { Logger } from '../logger';
 import type {
   BrokerIdentity,
@@ -73,6 +74,10 @@ export interface BrokerOptions {
   readonly shared?: Partial<Pick<AedesOptions, 'mq' | 'persistence'>>;
   /** Whether a request is for a host that serves no broker (the help centre's own host). */
   readonly refusesHost?: (host: string | undefined) => boolean;
+  /** Calls of service requests: who may use a call's topics (issue 34). */
+  readonly calls?: CallLookup;
+  /** A user's last connection in an account ended (its calls there end). */
+  readonly userGone?: (accountId: string, userId: string) => void;
 }
 
 /**
@@ -147,6 +152,8 @@ export class EmbeddedBroker {
    * aedes drops its old connection, and that old connection's disconnect must not forget the new.
    */
   private readonly identities = new Map<Client, BrokerIdentity>();
+  /** Per browser connection, its calls' signalling rate. */
+  private readonly signalRates = new WeakMap<Client, SignalRate>();
   /** Per connected client: what its user may see, refreshed by the re-check. */
   private readonly viewable = new Map<Client, BrowserSight>();
   /** Per published access-changed message (by payload): the users it is for. */
@@ -167,6 +174,8 @@ export class EmbeddedBroker {
   /** Each link's packet guard: its limit widens once the CONNECT says what kind it is. */
   private readonly guards = new WeakMap<Client, PacketGuard>();
   private readonly gateways: GatewayLink | undefined;
+  private readonly calls: CallLookup | undefined;
+  private readonly userGone: ((accountId: string, userId: string) => void) | undefined;
   private readonly shared: Partial<Pick<AedesOptions, 'mq' | 'persistence'>>;
   private readonly recheckLoop: Periodic;
   private readonly cleanups: (() => void)[] = [];
@@ -181,6 +190,8 @@ export class EmbeddedBroker {
     options: BrokerOptions = {},
   ) {
     this.gateways = options.gateways;
+    this.calls = options.calls;
+    this.userGone = options.userGone;
     this.shared = options.shared ?? {};
     this.refusesHost = options.refusesHost;
     this.recheckLoop = new Periodic(
@@ -242,6 +253,16 @@ export class EmbeddedBroker {
           return;
         }
         const identity = this.identities.get(client);
+        // A call's inbox: only its own user's, of a call that user is a party of, while it lasts.
+        const inbox =
+          identity === undefined ? undefined : callTopicOf(identity.accountId, subscription.topic);
+        if (identity !== undefined && inbox !== undefined) {
+          this.mayUseCall(identity, inbox.callId, inbox.userId, 'own').then(
+            (ok) => done(null, ok ? subscription : null),
+            () => done(null, null),
+          );
+          return;
+        }
         // Terminal answers: only for users with the grant (internal tag, gateway::view).
         if (
           identity !== undefined &&
@@ -275,6 +296,13 @@ export class EmbeddedBroker {
             : null;
         }
         if (this.gatewayClients.has(client)) return null;
+        if (packet.topic.includes('/calls/')) {
+          // Second lock: a call's message only to its inbox's own user, in its account.
+          const identity = this.identities.get(client);
+          const inbox =
+            identity === undefined ? undefined : callTopicOf(identity.accountId, packet.topic);
+          return inbox !== undefined && inbox.userId === identity?.userId ? packet : null;
+        }
         if (packet.topic.includes('/terminal/')) {
           // Second lock: terminal answers only to browsers that hold the grant now.
           return this.viewable.get(client)?.terminal === true ? packet : null;
@@ -326,6 +354,15 @@ export class EmbeddedBroker {
           return;
         }
         const identity = this.identities.get(client);
+        const inbox =
+          identity === undefined ? undefined : callTopicOf(identity.accountId, packet.topic);
+        if (identity !== undefined && inbox !== undefined) {
+          // A call's message to the other party's inbox: checked, stamped with its sender.
+          this.callSignal(client, identity, inbox, packet).then(done, () =>
+            done(new Error('Publishing is not allowed')),
+          );
+          return;
+        }
         if (identity !== undefined) {
           // A browser publishes on its account's terminal topic only, with the grant.
           const gatewayId = terminalGatewayOf(identity.accountId, packet.topic, 'in');
@@ -643,9 +680,61 @@ export class EmbeddedBroker {
     client.close();
   }
 
+  /**
+   * Whether the identity may use the inbox of `inboxUser` in the call: its `own` inbox
+   * (subscribe) or its `peer`'s (publish), of a call it is a party of that still lasts.
+   */
+  private async mayUseCall(
+    identity: BrokerIdentity,
+    callId: string,
+    inboxUser: string,
+    whose: 'own' | 'peer',
+  ): Promise<boolean> {
+    if (this.calls === undefined) return false;
+    const parties = await this.calls.partiesOf(identity.accountId, callId);
+    if (parties === undefined) return false;
+    const peer = peerOf(parties, identity.userId);
+    if (peer === undefined) return false;
+    return whose === 'own' ? inboxUser === identity.userId : inboxUser === peer;
+  }
+
+  /** A browser's signalling message: to its peer's inbox, valid, within the rate; else refused. */
+  private async callSignal(
+    client: Client,
+    identity: BrokerIdentity,
+    inbox: { readonly callId: string; readonly userId: string },
+    packet: { payload: Buffer | string },
+  ): Promise<Error | null> {
+    let rate = this.signalRates.get(client);
+    if (rate === undefined) this.signalRates.set(client, (rate = new SignalRate()));
+    if (!rate.take(Date.now())) return new Error('Too many call messages');
+    if (!(await this.mayUseCall(identity, inbox.callId, inbox.userId, 'peer')))
+      return new Error('Publishing is not allowed');
+    const payload = signalToPass(Buffer.from(packet.payload), identity.userId);
+    if (payload === undefined) return new Error('Not a call message');
+    packet.payload = payload;
+    return null;
+  }
+
+  /** The users of the account with a live broker connection (agents' presence, issue 34). */
+  onlineUsers(accountId: string): ReadonlySet<string> {
+    const users = new Set<string>();
+    for (const [client, identity] of this.identities)
+      if (identity.accountId === accountId && !client.closed) users.add(identity.userId);
+    return users;
+  }
+
   private forget(client: Client): void {
+    const identity = this.identities.get(client);
     this.identities.delete(client);
     this.viewable.delete(client);
+    // The user's last link in the account: it is gone (its calls end, its agent is not online).
+    if (
+      identity !== undefined &&
+      this.userGone !== undefined &&
+      !this.onlineUsers(identity.accountId).has(identity.userId)
+    )
+      this.userGone(identity.accountId, identity.userId);
     const gateway = this.gatewayClients.get(client);
     if (gateway !== undefined) {
       this.gatewayClients.delete(client);

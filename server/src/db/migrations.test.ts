@@ -91,9 +91,11 @@ describe('migrations', () => {
       // The session cache is only safe with every access-version trigger in place.
       const triggers = await triggerNames(db);
       // Besides: role_assets and role_fields (migration 20261126000000), 3 each; on SQLite the
-      // three that keep the help centre's FTS5 table equal to article_search (20261130000100).
+      // three that keep the help centre's FTS5 table equal to article_search (20261130000100);
+      // service_access's 3 (an agent's view of a request's machine, 20261130000300).
       const ftsTriggers = databaseKind(db) === 'sqlite' ? 3 : 0;
-      expect(triggers).toHaveLength(ACCESS_TABLES.length * 3 - 1 + 6 + ftsTriggers);
+      expect(triggers).toHaveLength(ACCESS_TABLES.length * 3 - 1 + 6 + ftsTriggers + 3);
+      expect(triggers).toContain('service_access_delete_access_version');
       expect(triggers).toContain('role_assets_insert_access_version');
       expect(triggers).toContain('permissions_update_access_version');
     } finally {

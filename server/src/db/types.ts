@@ -410,6 +410,18 @@ export interface ServiceAccessTable {
   asset_id: string;
 }
 
+/** A call of a service request (migration 20261130000400). */
+export interface ServiceCallsTable {
+  id: string;
+  account_id: string;
+  request_id: string;
+  caller_id: string;
+  agent_id: string;
+  kind: string;
+  started_at: ColumnType<number, number, number>;
+  ended_at: ColumnType<number | null, number | null, number | null>;
+}
+
 export interface TicketNoticesTable {
   id: string;
   account_id: string;
@@ -485,6 +497,7 @@ export interface Database {
   report_runs: ReportRunsTable;
   ticket_notices: TicketNoticesTable;
   service_access: ServiceAccessTable;
+  service_calls: ServiceCallsTable;
   alarm_states: AlarmStatesTable;
   alarm_events: AlarmEventsTable;
   alarm_deliveries: AlarmDeliveriesTable;

@@ -22,6 +22,7 @@ import { oauthRoutes } from './oauth';
 import { reportRoutes } from './reports';
 import { openapiRoutes } from './openapi';
 import { roleRoutes } from './roles';
+import { serviceCallRoutes } from './service-calls';
 import { subscriptionRoutes } from './subscriptions';
 import { syncRoutes } from './sync';
 import { userRoutes } from './user';
@@ -68,6 +69,7 @@ export const API_ROUTE_MODULES: readonly ApiRouteModule[] = [
     alarmRecipients === undefined ? null : alarmRecipientRoutes(alarmRecipients),
   ({ services }) => alarmRoutes(services),
   ({ services, reports }) => (reports === undefined ? null : reportRoutes(services, reports)),
+  ({ services }) => serviceCallRoutes(services),
   () => openapiRoutes(),
   // Last: its /:collection paths must not shadow the fixed paths above.
   ({ services, log }) => modelRoutes(services, log),

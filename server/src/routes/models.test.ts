@@ -773,6 +773,8 @@ describe('reads: mqttlogs, snapshot, graph', () => {
         'ticket',
         'ticket_message',
         'ticket_vote',
+        // And servicerequest::view: the demo's request on a machine it sees.
+        'service_request',
       ]),
     );
     // With user::view (supervisor), every member of the account is a read model.

@@ -60,6 +60,7 @@ describe('GET user', () => {
       'feedback::view',
       'gateway::view',
       'helpcenter::view',
+      'servicerequest::view',
     ]);
     expect(
       user.permissions.every(

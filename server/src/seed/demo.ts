@@ -66,9 +66,11 @@ const SUPERVISOR_PERMISSIONS = [
   'dashboard::view',
   'template::view',
   'feedback::view',
-  // Issue 34: follows the service requests and assigns them to agents.
+  // Issue 34: follows the service requests and assigns them; takes their calls (the internal
+  // user, a supervisor, is the demo's service agent).
   'servicerequest::view',
   'servicerequest::admin',
+  'servicerequest::agent',
 ];
 
 /**

@@ -103,7 +103,12 @@ const attributesOf = (answer: Answer) =>
 
 async function requested(json: Record<string, unknown> = {}): Promise<string> {
   const made = await create(
-    { asset_id: asset, title: 'Spindle stops', description: 'It stops after ten minutes.', ...json },
+    {
+      asset_id: asset,
+      title: 'Spindle stops',
+      description: 'It stops after ten minutes.',
+      ...json,
+    },
     people.reporter.token,
   );
   expect(made.status, made.text).toBe(201);
@@ -111,7 +116,12 @@ async function requested(json: Record<string, unknown> = {}): Promise<string> {
 }
 
 /** The states in which the fixture's request has its agent. */
-const WITH_AGENT: readonly ServiceRequestState[] = ['assigned', 'in_progress', 'resolved', 'closed'];
+const WITH_AGENT: readonly ServiceRequestState[] = [
+  'assigned',
+  'in_progress',
+  'resolved',
+  'closed',
+];
 
 async function stored(id: string): Promise<ServiceRequestAttributes> {
   const row = await s.db

@@ -153,9 +153,7 @@ export async function keepServiceAccess(
   if (stored !== undefined)
     await scope.deleteFrom('service_access').where('request_id', '=', requestId).execute();
   if (wanted !== null)
-    await scope
-      .insertInto('service_access', [{ request_id: requestId, ...wanted }])
-      .execute();
+    await scope.insertInto('service_access', [{ request_id: requestId, ...wanted }]).execute();
   return true;
 }
 

@@ -1,4 +1,5 @@
 import { OAuthService } from './oauth.service';
+import type { IceServer } from '@plant/shared-schema';
 import type { SurfaceCheck } from '../threed/surface';
 import { MemoryRateCounters, type RateCounters } from '../lib/rate-limiter';
 import type { Db } from '../db/database';
@@ -26,6 +27,7 @@ import { SessionService } from './session.service';
 import { UserService } from './user.service';
 import { AlarmService } from '../alarms/alarm.service';
 import { ArticleService } from '../help/article.service';
+import { CallService } from '../service/calls';
 
 export interface Services {
   readonly auth: AuthService;
@@ -51,6 +53,8 @@ export interface Services {
   readonly firstPartyClientId: string;
   /** The developer area: personal access tokens, clients, third-party grants (issue 18). */
   readonly oauth: OAuthService;
+  /** Calls of service requests (issue 34 item 3). */
+  readonly calls: CallService;
 }
 
 export interface ServiceDeps {
@@ -70,6 +74,8 @@ export interface ServiceDeps {
   readonly feed: ChangeFeed;
   /** Whether a hotspot's point lies on its 3D model (threed/surface.ts). */
   readonly surfaces?: SurfaceCheck;
+  /** The STUN/TURN servers browsers use for calls (config ICE_SERVERS). */
+  readonly iceServers?: readonly IceServer[];
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -85,6 +91,7 @@ export function createServices(deps: ServiceDeps): Services {
     deps.background,
     counters,
   );
+  const models = new ModelService(db, clock, deps.feed, deps.surfaces);
   return {
     auth,
     alarms: new AlarmService(db),
@@ -95,7 +102,7 @@ export function createServices(deps: ServiceDeps): Services {
     passwords,
     clientReports: new ClientReportService(db, clock, counters),
     pushSubscriptions: new PushSubscriptionService(db, clock),
-    models: new ModelService(db, clock, deps.feed, deps.surfaces),
+    models,
     gateways: new GatewayService(db),
     gatewayCredentials: new GatewayCredentialService(db, clock),
     browserCredentials: new BrowserCredentialService(db, clock),
@@ -116,5 +123,6 @@ export function createServices(deps: ServiceDeps): Services {
     accountAdmin: new AccountAdminService(db, clock, deps.feed),
     firstPartyClientId: deps.firstPartyClientId,
     oauth: new OAuthService(db, clock, deps.personalClientId),
+    calls: new CallService(db, clock, models, deps.log, deps.iceServers ?? []),
   };
 }

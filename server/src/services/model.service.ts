@@ -307,12 +307,14 @@ export class ModelService {
     id: string,
     changes: Record<string, unknown>,
   ): Promise<void> {
-    const { updates } = await this.db
+    const { updates, accessMoved } = await this.db
       .transaction()
       .execute((trx) =>
         this.applyIn(trx, accountId, { kind: 'update', collection, id, body: changes }, true),
       );
     this.feed.publish(accountId, updates);
+    // A service request the server assigned (a call's agent): its browsers re-check now.
+    if (accessMoved) this.feed.accessChanged(accountId);
   }
 
   /**

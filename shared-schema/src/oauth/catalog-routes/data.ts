@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from '../../api/fields';
 import {
   alarmRecipientAnswerSchema,
   alarmRecipientConfirmQuerySchema,
@@ -29,8 +30,11 @@ import {
   valuesQuerySchema,
 } from '../../protocol/values';
 import { batchAnswerSchema, batchRequestSchema } from '../../protocol/write';
-import { ANY_TOKEN, PUBLIC, needs, type ApiRoute } from '../route-access';
+import { callConfigSchema, callStartSchema, serviceCallStartSchema } from '../../protocol/calls';
+import { ANY_TOKEN, FIRST_PARTY, PUBLIC, needs, type ApiRoute } from '../route-access';
 import { idParams, data } from './shared';
+
+const callParams = z.object({ id: idField, callId: idField });
 
 // Parameters and queries that the routes check with schemas of their own (server/src/routes),
 // here as a caller sends them.
@@ -307,6 +311,35 @@ export const DATA_ROUTES: readonly ApiRoute[] = [
     summary: 'Deletes a model and everything under it.',
     params: modelParams,
     body: modelBody,
+  },
+
+  // --- Calls of service requests (issue 34): the app's own, with the browser's broker link ------
+  {
+    method: 'POST',
+    path: '/service_requests/:id/calls',
+    access: FIRST_PARTY,
+    tag: 'Service requests',
+    summary: 'Starts a call of the request with a free agent (409: all agents busy or away).',
+    params: idParams,
+    body: callStartSchema,
+    response: data(serviceCallStartSchema),
+    status: 201,
+  },
+  {
+    method: 'POST',
+    path: '/service_requests/:id/calls/:callId/end',
+    access: FIRST_PARTY,
+    tag: 'Service requests',
+    summary: 'Ends a call of the request (either party).',
+    params: callParams,
+  },
+  {
+    method: 'GET',
+    path: '/calls/config',
+    access: FIRST_PARTY,
+    tag: 'Service requests',
+    summary: 'The STUN and TURN servers the browsers use for calls.',
+    response: data(callConfigSchema),
   },
 
   // --- This reference ------------------------------------------------------------------------

@@ -1,0 +1,164 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiPaths,
+  CALL_TEXTS,
+  topics,
+  type ServiceCallStart,
+  type ServiceRequestAttributes,
+  type SyncedModel,
+} from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { DEMO_SERVICE_REQUEST } from '../seed/demo-feedback';
+import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+import { brokerClients, closing, collect, settle, until } from '../testing/mqtt-client';
+
+/*
+ * Calls of service requests on the server (issue 34 item 3): the agent is one online and free;
+ * the call's topics carry signalling between its two parties only, each message stamped with
+ * its sender; a third user can neither listen nor speak; a call ends by either party or when a
+ * party's last broker link goes; the request keeps its calls.
+ */
+let s: TestServer;
+const { session, connect, closeAll } = brokerClients(() => s);
+
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterEach(() => closeAll());
+afterAll(() => s.close());
+
+async function demoRequest(token: string): Promise<SyncedModel> {
+  const found = (await s.snapshot(token)).find(
+    (m) => m.type === 'service_request' && m.attributes.title === DEMO_SERVICE_REQUEST,
+  );
+  if (found === undefined) throw new Error('the demo request is missing');
+  return found;
+}
+
+const startCall = (requestId: string, token: string) =>
+  s.call('POST', apiPaths.serviceCalls(requestId), { token, json: { kind: 'video' } });
+
+async function stored(id: string): Promise<ServiceRequestAttributes> {
+  const row = await s.db
+    .selectFrom('models')
+    .select('attributes')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return JSON.parse(row.attributes) as ServiceRequestAttributes;
+}
+
+describe('calls of service requests', () => {
+  it('finds no agent while none is online: the spec’s words', async () => {
+    const tech = await session(DEMO_USERS.tech);
+    const request = await demoRequest(tech.token);
+    const none = await startCall(request.id, tech.token);
+    expect(none.status).toBe(409);
+    expect(none.text).toContain(CALL_TEXTS.noAgent);
+  });
+
+  it('connects the caller with the online agent; only the two use the call’s topics', async () => {
+    const tech = await session(DEMO_USERS.tech);
+    const agent = await session(DEMO_USERS.internal);
+    const other = await session(DEMO_USERS.admin);
+    const agentLink = await connect(agent.creds);
+    const request = await demoRequest(tech.token);
+    const started = await startCall(request.id, tech.token);
+    expect(started.status, started.text).toBe(201);
+    const call = dataOf<ServiceCallStart>(started);
+    expect(call.peer.user_id).toBe(agent.user.id);
+    expect(Array.isArray(call.ice_servers)).toBe(true);
+    // The request keeps the call, its parties named.
+    const kept = (await stored(request.id)).calls.find((c) => c.id === call.call_id);
+    expect(kept).toMatchObject({ ended_at: null, kind: 'video' });
+    expect(kept?.participants.map((p) => p.user_id)).toEqual([tech.user.id, agent.user.id]);
+
+    const account = tech.user.account;
+    const techLink = await connect(tech.creds);
+    await techLink.subscribeAsync(topics.callInbox(account, call.call_id, tech.user.id));
+    await agentLink.subscribeAsync(topics.callInbox(account, call.call_id, agent.user.id));
+    const toAgent = collect(agentLink);
+    const toTech = collect(techLink);
+    // A message names its sender as the broker knows it, whatever it says.
+    await techLink.publishAsync(
+      topics.callInbox(account, call.call_id, agent.user.id),
+      JSON.stringify({
+        type: 'description',
+        from: 'somebody-else',
+        description: { type: 'offer', sdp: 'v=0' },
+      }),
+      { qos: 1 },
+    );
+    await agentLink.publishAsync(
+      topics.callInbox(account, call.call_id, tech.user.id),
+      JSON.stringify({ type: 'ready', from: agent.user.id }),
+      { qos: 1 },
+    );
+    await until(() => toAgent.length === 1 && toTech.length === 1);
+    expect(toAgent[0]?.payload).toEqual({
+      type: 'description',
+      from: tech.user.id,
+      description: { type: 'offer', sdp: 'v=0' },
+    });
+    expect(toTech[0]?.payload).toEqual({ type: 'ready', from: agent.user.id });
+
+    // A third user of the account may not listen to either inbox…
+    const thirdLink = await connect(other.creds);
+    for (const user of [tech.user.id, agent.user.id]) {
+      await expect(
+        thirdLink.subscribeAsync(topics.callInbox(account, call.call_id, user)),
+      ).rejects.toThrow(/Subscribe error/);
+    }
+    // …and what it publishes to them is refused (its link closed) and reaches nobody.
+    const thirdClosed = closing(thirdLink);
+    thirdLink.publish(
+      topics.callInbox(account, call.call_id, agent.user.id),
+      JSON.stringify({ type: 'bye', from: other.user.id }),
+      { qos: 1 },
+    );
+    await thirdClosed;
+    // A party may not listen to the other's inbox, nor send what is no call message.
+    await expect(
+      techLink.subscribeAsync(topics.callInbox(account, call.call_id, agent.user.id)),
+    ).rejects.toThrow(/Subscribe error/);
+    await settle();
+    expect(toAgent).toHaveLength(1);
+
+    // The agent is busy now: another request's call finds nobody.
+    const second = await s.call('POST', apiPaths.collection('service_requests'), {
+      token: tech.token,
+      json: { asset_id: request.attributes.asset_id, title: 'Second', description: 'Again.' },
+    });
+    const busy = await startCall(dataOf<SyncedModel>(second).id, tech.token);
+    expect(busy.status).toBe(409);
+    expect(busy.text).toContain(CALL_TEXTS.noAgent);
+
+    // Either party ends it: the request says when, the topics close.
+    const ended = await s.call('POST', apiPaths.serviceCallEnd(request.id, call.call_id), {
+      token: tech.token,
+    });
+    expect(ended.status).toBe(200);
+    const done = (await stored(request.id)).calls.find((c) => c.id === call.call_id);
+    expect(done?.ended_at).not.toBeNull();
+    const late = await connect(agent.creds);
+    await expect(
+      late.subscribeAsync(topics.callInbox(account, call.call_id, agent.user.id)),
+    ).rejects.toThrow(/Subscribe error/);
+  });
+
+  it('ends a call when a party’s last broker link goes (a closed tab)', async () => {
+    const tech = await session(DEMO_USERS.tech);
+    const agent = await session(DEMO_USERS.internal);
+    const agentLink = await connect(agent.creds);
+    const request = await demoRequest(tech.token);
+    const started = await startCall(request.id, tech.token);
+    expect(started.status, started.text).toBe(201);
+    const callId = dataOf<ServiceCallStart>(started).call_id;
+    await agentLink.endAsync(true);
+    await expect
+      .poll(async () => (await stored(request.id)).calls.find((c) => c.id === callId)?.ended_at)
+      .not.toBeNull();
+    // Gone, the agent is no longer offered.
+    const again = await startCall(request.id, tech.token);
+    expect(again.status).toBe(409);
+  });
+});

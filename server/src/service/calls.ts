@@ -1,0 +1,243 @@
+import {
+  ACTIVE_SERVICE_STATES,
+  CALL_TEXTS,
+  SERVICE_PERMISSIONS,
+  serviceRequestModel,
+  uuidv7,
+  type CallKind,
+  type IceServer,
+  type ServiceCall,
+  type ServiceCallStart,
+  type ServiceRequestAttributes,
+} from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import type { Clock } from '../lib/clock';
+import type { Logger } from '../logger';
+import { scopeTo } from '../repositories/account-scope';
+import { ModelRepository } from '../repositories/model.repository';
+import { UserRepository } from '../repositories/user.repository';
+import { DomainError, forbidden, notFound } from '../services/domain-error';
+import type { ModelService } from '../services/model.service';
+import type { Session } from '../services/user.service';
+
+/*
+ * Calls of service requests (issue 34 item 3, DESIGN.md §14). The server picks the agent and
+ * keeps the call (service_calls, and the request's `calls` for the screens); the browsers talk
+ * WebRTC to each other, their signalling over the broker on the call's topics, which the
+ * broker's ACL opens to the two parties only while the call lasts (partiesOf).
+ */
+
+/** Who is connected to the broker, from the broker (a closed tab's link ends at once). */
+export interface AgentPresence {
+  /** The users of the account with a live broker connection now. */
+  onlineUsers(accountId: string): ReadonlySet<string>;
+}
+
+/** The two parties of a call that still lasts. */
+export interface CallParties {
+  readonly accountId: string;
+  readonly callerId: string;
+  readonly agentId: string;
+}
+
+/** How long the broker may rely on what it read of a call (an ended call closes within it). */
+const PARTIES_TTL_MS = 3000;
+
+export class CallService {
+  /** Set once the broker runs (server.ts); until then no agent is online. */
+  presence: AgentPresence | undefined;
+  private readonly cache = new Map<string, { at: number; parties: CallParties | undefined }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly models: ModelService,
+    private readonly log: Logger,
+    readonly iceServers: readonly IceServer[],
+  ) {}
+
+  /**
+   * Starts a call of the request with a free agent: its agent if it has one (only it sees the
+   * machine), else any agent of the account online and in no other call, to whom the request is
+   * then assigned. None: 'All agents busy or not available' (409).
+   */
+  async start(session: Session, requestId: string, kind: CallKind): Promise<ServiceCallStart> {
+    const accountId = session.activeAccount?.id;
+    if (accountId === undefined) throw forbidden();
+    const row = await new ModelRepository(this.db).find(
+      accountId,
+      serviceRequestModel.type,
+      requestId,
+    );
+    if (row === undefined || !session.access.seesStored(row)) throw notFound('Model');
+    const request = JSON.parse(row.attributes) as ServiceRequestAttributes;
+    if (!ACTIVE_SERVICE_STATES.includes(request.state))
+      throw new DomainError('conflict', CALL_TEXTS.callEnded);
+    const caller = session.user.id;
+    const agent = await this.freeAgent(accountId, request, caller);
+    if (agent === undefined) throw new DomainError('conflict', CALL_TEXTS.noAgent);
+    const now = this.clock.now();
+    const callId = uuidv7(now);
+    const users = new UserRepository(this.db);
+    const named = async (id: string) => {
+      const user = await users.findById(id);
+      return {
+        user_id: id,
+        name: user === undefined ? '' : `${user.firstname} ${user.lastname}`.trim() || user.email,
+      };
+    };
+    const [callerNamed, agentNamed] = await Promise.all([named(caller), named(agent)]);
+    await scopeTo(this.db, accountId)
+      .insertInto('service_calls', [
+        {
+          id: callId,
+          request_id: requestId,
+          caller_id: caller,
+          agent_id: agent,
+          kind,
+          started_at: now,
+          ended_at: null,
+        },
+      ])
+      .execute();
+    const call: ServiceCall = {
+      id: callId,
+      kind,
+      started_at: now,
+      ended_at: null,
+      participants: [callerNamed, agentNamed],
+    };
+    // An open request goes to the agent who takes the call: it sees the machine from now on.
+    const assign =
+      request.assigned_to === null && request.state === 'open'
+        ? { state: 'assigned', assigned_to: agent }
+        : {};
+    await this.models.serverUpdate(accountId, serviceRequestModel.collection, requestId, {
+      ...assign,
+      calls: [...request.calls.slice(-199), call],
+    });
+    return {
+      call_id: callId,
+      request_id: requestId,
+      peer: { user_id: agentNamed.user_id, name: agentNamed.name },
+      ice_servers: [...this.iceServers],
+    };
+  }
+
+  /** Ends a call (either party, or an admin of the account); ending one ended is a no-op. */
+  async end(session: Session, requestId: string, callId: string): Promise<void> {
+    const accountId = session.activeAccount?.id;
+    if (accountId === undefined) throw forbidden();
+    const row = await scopeTo(this.db, accountId)
+      .selectFrom('service_calls')
+      .selectAll()
+      .where('id', '=', callId)
+      .where('request_id', '=', requestId)
+      .executeTakeFirst();
+    if (row === undefined) throw notFound('Call');
+    const party = row.caller_id === session.user.id || row.agent_id === session.user.id;
+    if (!party && !session.access.permits(SERVICE_PERMISSIONS.admin))
+      throw new DomainError('forbidden', CALL_TEXTS.notParty);
+    await this.close(accountId, callId);
+  }
+
+  /**
+   * A user's last broker connection in the account ended (a closed tab, a lost network): its
+   * calls there end too, so its agent is free again and its peer is told.
+   */
+  async userGone(accountId: string, userId: string): Promise<void> {
+    const open = await scopeTo(this.db, accountId)
+      .selectFrom('service_calls')
+      .select('id')
+      .where('ended_at', 'is', null)
+      .where((eb) => eb.or([eb('caller_id', '=', userId), eb('agent_id', '=', userId)]))
+      .execute();
+    for (const { id } of open) await this.close(accountId, id);
+  }
+
+  /**
+   * The parties of a call that still lasts, for the broker's ACL (read at most every few
+   * seconds per call); undefined for a call that ended or never was.
+   */
+  async partiesOf(accountId: string, callId: string): Promise<CallParties | undefined> {
+    const now = this.clock.now();
+    const cached = this.cache.get(callId);
+    if (cached !== undefined && now - cached.at < PARTIES_TTL_MS) return cached.parties;
+    const row = await scopeTo(this.db, accountId)
+      .selectFrom('service_calls')
+      .select(['caller_id', 'agent_id', 'ended_at'])
+      .where('id', '=', callId)
+      .executeTakeFirst();
+    const parties =
+      row === undefined || row.ended_at !== null
+        ? undefined
+        : { accountId, callerId: row.caller_id, agentId: row.agent_id };
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(callId, { at: now, parties });
+    return parties;
+  }
+
+  private async close(accountId: string, callId: string): Promise<void> {
+    const now = this.clock.now();
+    const ended = await scopeTo(this.db, accountId)
+      .updateTable('service_calls')
+      .set({ ended_at: now })
+      .where('id', '=', callId)
+      .where('ended_at', 'is', null)
+      .returning('request_id')
+      .executeTakeFirst();
+    this.cache.delete(callId);
+    if (ended === undefined) return;
+    const row = await new ModelRepository(this.db).find(
+      accountId,
+      serviceRequestModel.type,
+      ended.request_id,
+    );
+    if (row === undefined) return;
+    const request = JSON.parse(row.attributes) as ServiceRequestAttributes;
+    const calls = request.calls.map((c) => (c.id === callId ? { ...c, ended_at: now } : c));
+    await this.models
+      .serverUpdate(accountId, serviceRequestModel.collection, ended.request_id, { calls })
+      .catch((err: unknown) =>
+        this.log.warn('a call’s end was not written to its request', {
+          callId,
+          error: String(err),
+        }),
+      );
+  }
+
+  /** The agent a call goes to: the request's own, else a free agent online, else none. */
+  private async freeAgent(
+    accountId: string,
+    request: ServiceRequestAttributes,
+    caller: string,
+  ): Promise<string | undefined> {
+    const online = this.presence?.onlineUsers(accountId) ?? new Set<string>();
+    const agents = await this.agentsOf(accountId);
+    const busy = await this.busyUsers(accountId);
+    const free = (id: string) => id !== caller && online.has(id) && agents.has(id) && !busy.has(id);
+    if (request.assigned_to !== null)
+      return free(request.assigned_to) ? request.assigned_to : undefined;
+    return [...agents].sort().find(free);
+  }
+
+  /** The members of the account whose roles hold the service-agent permission. */
+  private async agentsOf(accountId: string): Promise<Set<string>> {
+    const rows = await scopeTo(this.db, accountId)
+      .selectFrom('memberships')
+      .innerJoin('permissions', 'permissions.role_id', 'memberships.role_id')
+      .select('memberships.user_id')
+      .where('permissions.name', '=', SERVICE_PERMISSIONS.agent)
+      .execute();
+    return new Set(rows.map((r) => r.user_id));
+  }
+
+  private async busyUsers(accountId: string): Promise<Set<string>> {
+    const rows = await scopeTo(this.db, accountId)
+      .selectFrom('service_calls')
+      .select(['caller_id', 'agent_id'])
+      .where('ended_at', 'is', null)
+      .execute();
+    return new Set(rows.flatMap((r) => [r.caller_id, r.agent_id]));
+  }
+}
