@@ -438,6 +438,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       shared: cluster.brokerOptions(),
       // Calls of service requests: their topics for their two parties; a party gone ends them.
       calls: services.calls,
+      callLeft: (accountId, callId) =>
+        void services.calls
+          .linkGone(accountId, callId)
+          .catch((err: unknown) => log.warn('ending a left call failed', { error: String(err) })),
       userGone: (accountId, userId) =>
         void services.calls
           .userGone(accountId, userId)

@@ -78,6 +78,8 @@ export interface BrokerOptions {
   readonly calls?: CallLookup;
   /** A user's last connection in an account ended (its calls there end). */
   readonly userGone?: (accountId: string, userId: string) => void;
+  /** The link a party listened to a call on ended (a closed call page): the call ends. */
+  readonly callLeft?: (accountId: string, callId: string) => void;
 }
 
 /**
@@ -154,6 +156,8 @@ export class EmbeddedBroker {
   private readonly identities = new Map<Client, BrokerIdentity>();
   /** Per browser connection, its calls' signalling rate. */
   private readonly signalRates = new WeakMap<Client, SignalRate>();
+  /** Per browser connection, the calls it listens to (their inboxes). */
+  private readonly callLinks = new WeakMap<Client, Set<string>>();
   /** Per connected client: what its user may see, refreshed by the re-check. */
   private readonly viewable = new Map<Client, BrowserSight>();
   /** Per published access-changed message (by payload): the users it is for. */
@@ -176,6 +180,7 @@ export class EmbeddedBroker {
   private readonly gateways: GatewayLink | undefined;
   private readonly calls: CallLookup | undefined;
   private readonly userGone: ((accountId: string, userId: string) => void) | undefined;
+  private readonly callLeft: ((accountId: string, callId: string) => void) | undefined;
   private readonly shared: Partial<Pick<AedesOptions, 'mq' | 'persistence'>>;
   private readonly recheckLoop: Periodic;
   private readonly cleanups: (() => void)[] = [];
@@ -192,6 +197,7 @@ export class EmbeddedBroker {
     this.gateways = options.gateways;
     this.calls = options.calls;
     this.userGone = options.userGone;
+    this.callLeft = options.callLeft;
     this.shared = options.shared ?? {};
     this.refusesHost = options.refusesHost;
     this.recheckLoop = new Periodic(
@@ -258,7 +264,14 @@ export class EmbeddedBroker {
           identity === undefined ? undefined : callTopicOf(identity.accountId, subscription.topic);
         if (identity !== undefined && inbox !== undefined) {
           this.mayUseCall(identity, inbox.callId, inbox.userId, 'own').then(
-            (ok) => done(null, ok ? subscription : null),
+            (ok) => {
+              if (ok) {
+                let calls = this.callLinks.get(client);
+                if (calls === undefined) this.callLinks.set(client, (calls = new Set()));
+                calls.add(inbox.callId);
+              }
+              done(null, ok ? subscription : null);
+            },
             () => done(null, null),
           );
           return;
@@ -728,6 +741,10 @@ export class EmbeddedBroker {
     const identity = this.identities.get(client);
     this.identities.delete(client);
     this.viewable.delete(client);
+    // The link a call was heard on: the call ends with it (the call page closed).
+    if (identity !== undefined)
+      for (const callId of this.callLinks.get(client) ?? [])
+        this.callLeft?.(identity.accountId, callId);
     // The user's last link in the account: it is gone (its calls end, its agent is not online).
     if (
       identity !== undefined &&

@@ -155,6 +155,11 @@ export class CallService {
     for (const { id } of open) await this.close(accountId, id);
   }
 
+  /** The link a party listened to the call on ended (its call page closed): the call ends. */
+  async linkGone(accountId: string, callId: string): Promise<void> {
+    await this.close(accountId, callId);
+  }
+
   /**
    * The parties of a call that still lasts, for the broker's ACL (read at most every few
    * seconds per call); undefined for a call that ended or never was.

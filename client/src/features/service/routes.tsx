@@ -5,10 +5,7 @@ import { servicePaths } from './paths';
 
 const ActiveServicePage = lazyPage(() => import('./service-list-page'), 'ActiveServicePage');
 const PastServicePage = lazyPage(() => import('./service-list-page'), 'PastServicePage');
-const ServiceRequestPage = lazyPage(
-  () => import('./service-request-page'),
-  'ServiceRequestPage',
-);
+const ServiceRequestPage = lazyPage(() => import('./service-request-page'), 'ServiceRequestPage');
 
 const REQUIREMENT = { permission: 'servicerequest::view' } as const;
 

@@ -1,5 +1,5 @@
 import { msg } from '@lingui/core/macro';
-import { SERVICE_REQUEST_TEXTS } from '@plant/shared-schema';
+import { CALL_TEXTS, SERVICE_REQUEST_TEXTS } from '@plant/shared-schema';
 import { addServerTexts } from '../../i18n/server-texts';
 
 /*
@@ -15,4 +15,14 @@ addServerTexts([
   [SERVICE_REQUEST_TEXTS.assigneeLeft, msg`Remove the agent first.`],
   [SERVICE_REQUEST_TEXTS.assignWithMove, msg`Assign or unassign it with its button.`],
   [SERVICE_REQUEST_TEXTS.assigneeNotMember, msg`Only a member of the account can be assigned.`],
+]);
+
+// The spec's call texts (spec 001 §8) and the server's refusals of calls.
+addServerTexts([
+  [CALL_TEXTS.noAgent, msg`All agents busy or not available`],
+  [CALL_TEXTS.noScreen, msg`Screen cannot be shared (check permission)`],
+  [CALL_TEXTS.noSignalling, msg`No connection with the discovery service possible`],
+  [CALL_TEXTS.sendFailed, msg`Error sending the request, try again later`],
+  [CALL_TEXTS.callEnded, msg`This call has ended.`],
+  [CALL_TEXTS.notParty, msg`You are not part of this call.`],
 ]);

@@ -84,11 +84,7 @@ function ServiceList(props: { readonly history: boolean }) {
           to={props.history ? servicePaths.active() : servicePaths.history()}
           size="sm"
         >
-          {props.history ? (
-            <Trans>Show active requests</Trans>
-          ) : (
-            <Trans>Show past requests</Trans>
-          )}
+          {props.history ? <Trans>Show active requests</Trans> : <Trans>Show past requests</Trans>}
         </Anchor>
       </Group>
       {asking ? (

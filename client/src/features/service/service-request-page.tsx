@@ -33,6 +33,7 @@ import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { useWriteOutcome } from '../../sync/write-outcome';
 import { devicePaths } from '../devices/paths';
+import { CallPanel } from './call/call-panel';
 import { servicePaths } from './paths';
 import { SERVICE_ACTION_WORDS, SERVICE_STATE_COLORS, SERVICE_STATE_WORDS } from './service-texts';
 
@@ -100,7 +101,11 @@ function RequestView({ request }: { readonly request: LocalModel<'service_reques
         <Text size="sm">
           <Trans>Machine:</Trans>{' '}
           {asset.name === 'found' ? (
-            <Anchor component={Link} to={devicePaths.details(a.asset_id)} data-testid="service-asset">
+            <Anchor
+              component={Link}
+              to={devicePaths.details(a.asset_id)}
+              data-testid="service-asset"
+            >
               {asset.model.attributes.name}
             </Anchor>
           ) : (
@@ -126,6 +131,7 @@ function RequestView({ request }: { readonly request: LocalModel<'service_reques
         </Alert>
       )}
       <Context request={a} pending={request.pending} />
+      {request.pending ? null : <CallPanel requestId={request.id} request={a} />}
       <Calls request={a} />
     </Stack>
   );
@@ -280,7 +286,7 @@ function Calls(props: { readonly request: ServiceRequestAttributes }) {
           <Trans>Calls</Trans>
         </Title>
         {props.request.calls.map((call) => (
-          <Text key={call.id} size="sm" data-testid="service-call">
+          <Text key={call.id} size="sm" data-testid="service-call-record">
             {date.format(call.started_at)}
             {' – '}
             {call.ended_at === null ? <Trans>ongoing</Trans> : date.format(call.ended_at)}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, AppShell, Drawer, ScrollArea, Tooltip } from '@mantine/core';
 import { useMediaQuery, useReducedMotion } from '@mantine/hooks';
@@ -11,6 +11,7 @@ import {
   nextMenuState,
   type MenuState,
 } from '../../state/preferences';
+import { useCan } from '../../permissions/permissions';
 import { Banners } from '../banners/banners';
 import { AccountBrand } from './account-brand';
 import { AccountSwitcher } from './account-switcher';
@@ -34,8 +35,16 @@ const MENU_WIDTH = { full: 248, rail: 64 } as const;
  * menu), the side menu, and the page under its breadcrumb. Wide screens show the menu in its
  * stored display state; narrow ones open it as a drawer from the inline start.
  */
+/** An agent's incoming calls (issue 34), loaded for agents only. */
+const CallRinger = lazy(() =>
+  import('../service/call/call-ringer').then((m) => ({ default: m.CallRinger })),
+);
+/** shared-schema's SERVICE_PERMISSIONS.agent (its module carries schemas the shell does not need). */
+const SERVICE_AGENT = 'servicerequest::agent';
+
 export function AppLayout() {
   const { t } = useLingui();
+  const can = useCan();
   const narrow = useMediaQuery(NARROW_QUERY, matchMedia(NARROW_QUERY).matches, {
     getInitialValueInEffect: false,
   });
@@ -142,6 +151,11 @@ export function AppLayout() {
       )}
       <AppShell.Main id="main" tabIndex={-1} className={classes.main}>
         <Banners />
+        {can(SERVICE_AGENT) ? (
+          <Suspense fallback={null}>
+            <CallRinger />
+          </Suspense>
+        ) : null}
         <Breadcrumb narrow={narrow} />
         <PageTransition>
           <Outlet />

@@ -1,0 +1,353 @@
+import { useEffect, useRef, useState } from 'react';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useAtomValue } from 'jotai';
+import {
+  ACTIVE_SERVICE_STATES,
+  apiPaths,
+  CALL_TEXTS,
+  callConfigSchema,
+  serviceCallStartSchema,
+  type CallKind,
+  type IceServer,
+  type ServiceRequestAttributes,
+} from '@plant/shared-schema';
+import { translateServerText } from '../../../i18n/server-texts';
+import { accountIdOf, sessionAtom } from '../../../state/session';
+import { syncWorker } from '../../../sync/worker';
+import { CallSession, type CallProblem, type CallView } from './call-session';
+import { PreCallCheck } from './pre-call-check';
+
+/*
+ * A service request's calls in its page (issue 34 item 3): start a video call or share a screen
+ * with an agent, answer a call as its agent, check the devices and the signalling first. The
+ * call itself is call-session.ts.
+ */
+
+interface ActiveCall {
+  readonly callId: string;
+  readonly peerId: string;
+  readonly peerName: string;
+  readonly polite: boolean;
+  readonly kind: CallKind;
+  readonly iceServers: readonly IceServer[];
+}
+
+export function CallPanel(props: {
+  readonly requestId: string;
+  readonly request: ServiceRequestAttributes;
+}) {
+  const { i18n } = useLingui();
+  const session = useAtomValue(sessionAtom);
+  const userId = session?.user.id ?? null;
+  const accountId = session === null ? null : accountIdOf(session.user);
+  const [active, setActive] = useState<ActiveCall | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [checking, setChecking] = useState(false);
+  // A call for this user as its agent that it has not taken yet (the request says it rings).
+  const ringing = props.request.calls.find(
+    (c) => c.ended_at === null && c.participants[1]?.user_id === userId && active?.callId !== c.id,
+  );
+  const start = async (kind: CallKind) => {
+    setBusy(true);
+    setError(null);
+    const answer = await syncWorker().http.call(
+      'POST',
+      apiPaths.serviceCalls(props.requestId),
+      { kind },
+      { quiet: true },
+    );
+    setBusy(false);
+    if ('error' in answer) {
+      setError(
+        answer.error.kind === 'network'
+          ? translateServerText(i18n, CALL_TEXTS.sendFailed)
+          : translateServerText(i18n, answer.error.message),
+      );
+      return;
+    }
+    const parsed = serviceCallStartSchema.safeParse((answer.data as { data?: unknown }).data);
+    if (!parsed.success) {
+      setError(translateServerText(i18n, CALL_TEXTS.sendFailed));
+      return;
+    }
+    setActive({
+      callId: parsed.data.call_id,
+      peerId: parsed.data.peer.user_id,
+      peerName: parsed.data.peer.name,
+      polite: false,
+      kind,
+      iceServers: parsed.data.ice_servers,
+    });
+  };
+  const answer = async () => {
+    if (ringing === undefined) return;
+    setError(null);
+    const config = await syncWorker().http.call('GET', apiPaths.callConfig(), undefined, {
+      quiet: true,
+    });
+    const parsed =
+      'error' in config
+        ? undefined
+        : callConfigSchema.safeParse((config.data as { data?: unknown }).data);
+    setActive({
+      callId: ringing.id,
+      peerId: ringing.participants[0]?.user_id ?? '',
+      peerName: ringing.participants[0]?.name ?? '',
+      polite: true,
+      kind: 'video',
+      iceServers: parsed?.success === true ? parsed.data.ice_servers : [],
+    });
+  };
+  const mayCall = ACTIVE_SERVICE_STATES.includes(props.request.state);
+  return (
+    <Paper withBorder p="md" radius="md" data-testid="service-call-panel">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          <Trans>Call an agent</Trans>
+        </Title>
+        {active !== null && accountId !== null && userId !== null ? (
+          <ActiveCallView
+            key={active.callId}
+            call={active}
+            accountId={accountId}
+            userId={userId}
+            requestId={props.requestId}
+            endedOnServer={
+              (props.request.calls.find((c) => c.id === active.callId)?.ended_at ?? null) !== null
+            }
+            onClosed={() => setActive(null)}
+          />
+        ) : (
+          <>
+            {ringing === undefined ? null : (
+              <Alert color="teal" variant="light" data-testid="service-call-ringing">
+                <Group justify="space-between">
+                  <Text size="sm">
+                    <Trans>
+                      {ringing.participants[0]?.name ?? ''} is calling about this request.
+                    </Trans>
+                  </Text>
+                  <Button onClick={() => void answer()} data-testid="service-call-answer">
+                    <Trans>Answer</Trans>
+                  </Button>
+                </Group>
+              </Alert>
+            )}
+            {mayCall ? (
+              <Group gap="xs">
+                <Button
+                  onClick={() => void start('video')}
+                  loading={busy}
+                  data-testid="service-call-video"
+                >
+                  <Trans>Video call</Trans>
+                </Button>
+                <Button
+                  variant="default"
+                  onClick={() => void start('screen')}
+                  disabled={busy}
+                  data-testid="service-call-screen"
+                >
+                  <Trans>Share screen</Trans>
+                </Button>
+                <Button
+                  variant="subtle"
+                  onClick={() => setChecking((c) => !c)}
+                  aria-expanded={checking}
+                  data-testid="service-call-check"
+                >
+                  <Trans>Check camera, microphone, screen and connection</Trans>
+                </Button>
+              </Group>
+            ) : (
+              <Text size="sm" c="dimmed">
+                <Trans>Calls are for active requests.</Trans>
+              </Text>
+            )}
+            {checking ? <PreCallCheck /> : null}
+          </>
+        )}
+        {error === null ? null : (
+          <Alert color="red" variant="light" role="alert" data-testid="service-call-error">
+            {error}
+          </Alert>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function ActiveCallView(props: {
+  readonly call: ActiveCall;
+  readonly accountId: string;
+  readonly userId: string;
+  readonly requestId: string;
+  /** The request says the call ended (its peer hung up or went away). */
+  readonly endedOnServer: boolean;
+  readonly onClosed: () => void;
+}) {
+  const { i18n } = useLingui();
+  const [view, setView] = useState<CallView | null>(null);
+  const session = useRef<CallSession | null>(null);
+  const { call } = props;
+  // Made once; ended when the view really goes (React's second run of effects in development
+  // unmounts and mounts at once: that is no hang-up).
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    let made = session.current;
+    if (made === null) {
+      made = new CallSession({
+        accountId: props.accountId,
+        callId: call.callId,
+        userId: props.userId,
+        peerId: call.peerId,
+        polite: call.polite,
+        kind: call.kind,
+        iceServers: call.iceServers,
+        onView: setView,
+        onEnded: () =>
+          void syncWorker().http.call(
+            'POST',
+            apiPaths.serviceCallEnd(props.requestId, call.callId),
+            undefined,
+            { quiet: true },
+          ),
+      });
+      session.current = made;
+      void made.start();
+    }
+    const current = made;
+    return () => {
+      mounted.current = false;
+      setTimeout(() => {
+        if (!mounted.current) void current.hangUp();
+      }, 0);
+    };
+  }, [call, props.accountId, props.userId, props.requestId]);
+  useEffect(() => {
+    if (props.endedOnServer) session.current?.endedElsewhere();
+  }, [props.endedOnServer]);
+  const phase = view?.phase ?? 'starting';
+  return (
+    <Stack gap="sm" data-testid="service-call" data-phase={phase}>
+      <Group gap="xs">
+        <Badge variant="light" color={phase === 'connected' ? 'teal' : 'gray'}>
+          {phaseWords(phase)}
+        </Badge>
+        <Text size="sm">{call.peerName}</Text>
+      </Group>
+      <Group gap="sm" align="flex-start">
+        {view?.remote.map((stream) => (
+          <Video key={stream.id} stream={stream} muted={false} testId="service-call-remote" />
+        ))}
+        {view?.local === null || view?.local === undefined ? null : (
+          <Video stream={view.local} muted testId="service-call-local" small />
+        )}
+      </Group>
+      {view?.problem === null || view?.problem === undefined ? null : (
+        <Alert color="red" variant="light" role="alert" data-testid="service-call-problem">
+          {problemText(i18n, view.problem)}
+        </Alert>
+      )}
+      {phase === 'ended' ? (
+        <Group>
+          <Text size="sm" data-testid="service-call-ended">
+            {view?.endedByPeer === true ? (
+              <Trans>The other side ended the call.</Trans>
+            ) : (
+              <Trans>The call has ended.</Trans>
+            )}
+          </Text>
+          <Button variant="default" size="compact-sm" onClick={props.onClosed}>
+            <Trans>Close</Trans>
+          </Button>
+        </Group>
+      ) : (
+        <Group gap="xs">
+          {view?.sharing === true ? (
+            <Button variant="default" onClick={() => session.current?.stopSharing()}>
+              <Trans>Stop sharing</Trans>
+            </Button>
+          ) : (
+            <Button
+              variant="default"
+              onClick={() => void session.current?.shareScreen()}
+              data-testid="service-call-share"
+            >
+              <Trans>Share screen</Trans>
+            </Button>
+          )}
+          <Button variant="default" onClick={() => session.current?.toggleMute()}>
+            {view?.muted === true ? <Trans>Unmute</Trans> : <Trans>Mute</Trans>}
+          </Button>
+          <Button
+            color="red"
+            onClick={() => void session.current?.hangUp()}
+            data-testid="service-call-hangup"
+          >
+            <Trans>Hang up</Trans>
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+function Video(props: {
+  readonly stream: MediaStream;
+  readonly muted: boolean;
+  readonly testId: string;
+  readonly small?: boolean;
+}) {
+  const ref = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    if (ref.current !== null) ref.current.srcObject = props.stream;
+  }, [props.stream]);
+  return (
+    <video
+      ref={ref}
+      autoPlay
+      playsInline
+      muted={props.muted}
+      data-testid={props.testId}
+      style={{
+        width: props.small === true ? 160 : 360,
+        maxWidth: '100%',
+        background: '#000',
+        borderRadius: 4,
+      }}
+    />
+  );
+}
+
+function phaseWords(phase: CallView['phase']) {
+  switch (phase) {
+    case 'starting':
+      return <Trans>Starting</Trans>;
+    case 'waiting':
+      return <Trans>Waiting for the agent</Trans>;
+    case 'connecting':
+      return <Trans>Connecting</Trans>;
+    case 'connected':
+      return <Trans>Connected</Trans>;
+    case 'ended':
+      return <Trans>Ended</Trans>;
+  }
+}
+
+export function problemText(i18n: Parameters<typeof translateServerText>[0], problem: CallProblem) {
+  switch (problem) {
+    case 'signalling':
+      return translateServerText(i18n, CALL_TEXTS.noSignalling);
+    case 'screen':
+      return translateServerText(i18n, CALL_TEXTS.noScreen);
+    case 'media':
+      return i18n._(MEDIA_PROBLEM);
+  }
+}
+
+const MEDIA_PROBLEM = msg`Camera or microphone cannot be used (check permission)`;

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import {
+  apiPaths,
+  topics,
+  type ServiceRequestAttributes,
+  type SyncedModel,
+} from '@plant/shared-schema';
+import { DEMO_USERS } from '../server/src/seed/demo';
+import { DEMO_SERVICE_REQUEST } from '../server/src/seed/demo-feedback';
+import { dataOf } from '../server/src/testing/harness';
+import { brokerClients } from '../server/src/testing/mqtt-client';
+import { E2e } from './support/fixture';
+
+/*
+ * A support call in Chromium (issue 34 item 3): two browsers with fake cameras and screens; the
+ * technician calls from its service request, the agent's app rings wherever it is, the agent
+ * answers; each side decodes the other's frames; the technician shares its screen and the agent
+ * gets its track; a third user cannot listen to the call; with the only agent busy another caller
+ * reads 'All agents busy or not available'; hung up, the request keeps the call.
+ */
+const MEDIA_ARGS = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
+
+let e2e: E2e;
+
+beforeAll(async () => {
+  e2e = await E2e.start(inject('clientDist'));
+});
+afterAll(() => e2e.close());
+
+/** How many frames the page's videos of this test id decoded, each. */
+const framesOf = (page: Page, testId: string) =>
+  page
+    .getByTestId(testId)
+    .evaluateAll((videos) =>
+      videos.map((v) =>
+        (v as HTMLVideoElement).videoWidth > 0
+          ? (v as HTMLVideoElement).getVideoPlaybackQuality().totalVideoFrames
+          : 0,
+      ),
+    );
+
+describe('a service request’s call', () => {
+  it('connects caller and agent with video both ways and a shared screen; nobody else listens; a busy agent is said so', async () => {
+    const techSession = await e2e.session(DEMO_USERS.tech);
+    const request = (await e2e.serverModels(techSession.accountId, 'service_request')).find(
+      (m) => (m.attributes as ServiceRequestAttributes).title === DEMO_SERVICE_REQUEST,
+    );
+    expect(request).toBeDefined();
+    const requestPath = `/app/service/${request?.id ?? ''}/details`;
+
+    // The agent is somewhere else in the app: its browser's link to the broker makes it present.
+    const agent = await e2e.signedInApp(
+      DEMO_USERS.internal,
+      '/app/service',
+      await e2e.browser({ args: MEDIA_ARGS }),
+    );
+    await agent.page.setViewportSize({ width: 1024, height: 768 });
+    await expect.poll(() => agent.page.getByTestId('service-link').count()).toBeGreaterThan(0);
+
+    const tech = await e2e.signedInApp(
+      DEMO_USERS.tech,
+      requestPath,
+      await e2e.browser({ args: MEDIA_ARGS }),
+    );
+    await tech.page.setViewportSize({ width: 1024, height: 768 });
+    // The pre-call check finds camera, microphone, screen and the signalling working.
+    await tech.page.getByTestId('service-call-check').click();
+    await tech.page.getByRole('button', { name: 'Run the check' }).click();
+    for (const part of ['camera', 'microphone', 'screen', 'signalling'])
+      await expect
+        .poll(() => tech.page.getByTestId(`pre-call-${part}`).getAttribute('data-outcome'))
+        .toBe('ok');
+
+    await tech.page.getByTestId('service-call-video').click();
+    await expect
+      .poll(() => tech.page.getByTestId('service-call').getAttribute('data-phase'))
+      .toBe('waiting');
+    // The agent's app rings; the agent opens the request and answers.
+    await agent.page.getByTestId('call-ringer').getByRole('link').click();
+    await agent.waitForPath(new RegExp(`^${requestPath}$`));
+    await agent.page.getByTestId('service-call-answer').click();
+    for (const side of [tech.page, agent.page])
+      await expect
+        .poll(() => side.getByTestId('service-call').getAttribute('data-phase'), {
+          timeout: 30_000,
+        })
+        .toBe('connected');
+    // Each side decodes the other's camera.
+    for (const side of [tech.page, agent.page])
+      await expect
+        .poll(async () => (await framesOf(side, 'service-call-remote'))[0] ?? 0, {
+          timeout: 30_000,
+        })
+        .toBeGreaterThan(5);
+
+    // The technician shares its screen: the agent gets a second picture, and decodes it.
+    await tech.page.getByTestId('service-call-share').click();
+    await expect
+      .poll(async () => (await framesOf(agent.page, 'service-call-remote')).length, {
+        timeout: 30_000,
+      })
+      .toBe(2);
+    await expect
+      .poll(async () => (await framesOf(agent.page, 'service-call-remote'))[1] ?? 0, {
+        timeout: 30_000,
+      })
+      .toBeGreaterThan(0);
+
+    // A third user of the account cannot listen to either side of the call.
+    const stored = await e2e.serverModels(techSession.accountId, 'service_request');
+    const call = (
+      stored.find((m) => m.id === request?.id)?.attributes as ServiceRequestAttributes
+    ).calls.find((c) => c.ended_at === null);
+    expect(call).toBeDefined();
+    const { session, connect, closeAll } = brokerClients(() => e2e.server);
+    try {
+      const third = await session(DEMO_USERS.admin);
+      const link = await connect(third.creds);
+      for (const party of call?.participants ?? [])
+        await expect(
+          link.subscribeAsync(topics.callInbox(third.user.account, call?.id ?? '', party.user_id)),
+        ).rejects.toThrow(/Subscribe error/);
+
+      // With the only agent in this call, another caller reads the spec's words.
+      const other = await e2e.server.call('POST', apiPaths.collection('service_requests'), {
+        token: third.token,
+        json: {
+          asset_id: (request?.attributes as ServiceRequestAttributes).asset_id,
+          title: 'Feeder jams',
+          description: 'The feeder jams twice an hour.',
+        },
+      });
+      expect(other.status, other.text).toBe(201);
+      const admin = await e2e.signedInApp(
+        DEMO_USERS.admin,
+        `/app/service/${dataOf<SyncedModel>(other).id}/details`,
+      );
+      await admin.page.getByTestId('service-call-video').click();
+      await expect
+        .poll(() => admin.page.getByTestId('service-call-error').textContent())
+        .toBe('All agents busy or not available');
+    } finally {
+      await closeAll();
+    }
+
+    // The technician hangs up: the agent is told, the request keeps the call with its end.
+    await tech.page.getByTestId('service-call-hangup').click();
+    await expect
+      .poll(() => agent.page.getByTestId('service-call-ended').textContent(), { timeout: 30_000 })
+      .toBe('The other side ended the call.');
+    await expect
+      .poll(async () => {
+        const now = await e2e.serverModels(techSession.accountId, 'service_request');
+        const attributes = now.find((m) => m.id === request?.id)
+          ?.attributes as ServiceRequestAttributes;
+        return attributes.calls.find((c) => c.id === call?.id)?.ended_at ?? null;
+      })
+      .not.toBeNull();
+    // Both pages list it among the request's calls.
+    for (const side of [tech.page, agent.page])
+      await expect.poll(() => side.getByTestId('service-call-record').count()).toBeGreaterThan(0);
+  });
+});
