@@ -6,7 +6,7 @@ import { defineConfig } from '@lingui/cli';
  * translators: the app shows each message's id instead of a text (client/src/i18n/i18n.ts).
  */
 /** Areas with a catalogue of their own (issue 32: the 3D area's texts left the first visit; issue 33: the help centre's and, to make room on the first visit, the developer area's). */
-const AREAS = ['threed', 'helpcenter', 'developer', 'feedback', 'service'];
+const AREAS = ['threed', 'helpcenter', 'developer', 'feedback', 'service', 'api-reference'];
 const TESTS = ['**/*.test.ts', '**/*.test.tsx', '**/node_modules/**'];
 
 export default defineConfig({

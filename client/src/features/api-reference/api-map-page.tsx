@@ -1,3 +1,4 @@
+import './catalogues';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Badge, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { Link } from '@tanstack/react-router';

@@ -1,3 +1,4 @@
+import './catalogues';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Accordion,
