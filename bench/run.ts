@@ -2,6 +2,7 @@ import { benchAccess } from './access.bench';
 import { benchAlarmMail, benchAlarms } from './alarms.bench';
 import { benchBootstrap } from './bootstrap.bench';
 import { benchBundleSize } from './bundle-size.bench';
+import { benchCall } from './call.bench';
 import { benchChangeLog } from './change-log.bench';
 import { benchDashboard } from './dashboard.bench';
 import { benchDevicesViews } from './devices-views.bench';
@@ -77,6 +78,9 @@ const benches: [string, () => Promise<string[]>][] = [
   // Issue 33: the worker's offline search over 2,000 articles (p95) vs a plain scan; an article
   // opened offline in the app vs its blocks made into elements in a blank page.
   ['help-offline', benchHelpOffline],
+  // Issue 34: a support call's set-up, click to the agent's first frame, vs two peer
+  // connections in one page signalled directly.
+  ['call', async () => benchCall()],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {

@@ -7,7 +7,6 @@ import {
   ACTIVE_SERVICE_STATES,
   apiPaths,
   CALL_TEXTS,
-  callConfigSchema,
   serviceCallStartSchema,
   type CallKind,
   type IceServer,
@@ -16,7 +15,7 @@ import {
 import { translateServerText } from '../../../i18n/server-texts';
 import { accountIdOf, sessionAtom } from '../../../state/session';
 import { syncWorker } from '../../../sync/worker';
-import { CallSession, type CallProblem, type CallView } from './call-session';
+import { CallSession, localMedia, type CallProblem, type CallView } from './call-session';
 import { PreCallCheck } from './pre-call-check';
 
 /*
@@ -27,11 +26,9 @@ import { PreCallCheck } from './pre-call-check';
 
 interface ActiveCall {
   readonly callId: string;
-  readonly peerId: string;
   readonly peerName: string;
-  readonly polite: boolean;
-  readonly kind: CallKind;
-  readonly iceServers: readonly IceServer[];
+  /** Made and started in the click's handler: no render stands between the click and it. */
+  readonly session: CallSession;
 }
 
 export function CallPanel(props: {
@@ -50,9 +47,49 @@ export function CallPanel(props: {
   const ringing = props.request.calls.find(
     (c) => c.ended_at === null && c.participants[1]?.user_id === userId && active?.callId !== c.id,
   );
+  /** The call's session, made and started now; the server is told when it ends. */
+  const begin = (call: {
+    readonly media?: Promise<MediaStream>;
+    readonly callId: string;
+    readonly peerId: string;
+    readonly peerName: string;
+    readonly polite: boolean;
+    readonly kind: CallKind;
+    readonly iceServers: readonly IceServer[];
+  }): ActiveCall | null => {
+    if (accountId === null || userId === null) return null;
+    const session = new CallSession({
+      accountId,
+      callId: call.callId,
+      userId,
+      peerId: call.peerId,
+      polite: call.polite,
+      kind: call.kind,
+      iceServers: call.iceServers,
+      ...(call.media === undefined ? {} : { media: call.media }),
+      onEnded: () =>
+        void syncWorker().http.call(
+          'POST',
+          apiPaths.serviceCallEnd(props.requestId, call.callId),
+          undefined,
+          { quiet: true },
+        ),
+    });
+    void session.start();
+    return { callId: call.callId, peerName: call.peerName, session };
+  };
   const start = async (kind: CallKind) => {
     setBusy(true);
     setError(null);
+    // The camera (or screen) is asked for while the server finds the agent.
+    const media = localMedia(kind);
+    // Its failure is the call's to tell (call-session.ts), once the call is made.
+    media.catch(() => undefined);
+    const dropMedia = () =>
+      void media.then(
+        (m) => m.getTracks().forEach((t) => t.stop()),
+        () => undefined,
+      );
     const answer = await syncWorker().http.call(
       'POST',
       apiPaths.serviceCalls(props.requestId),
@@ -60,6 +97,7 @@ export function CallPanel(props: {
       { quiet: true },
     );
     setBusy(false);
+    if ('error' in answer) dropMedia();
     if ('error' in answer) {
       setError(
         answer.error.kind === 'network'
@@ -70,51 +108,62 @@ export function CallPanel(props: {
     }
     const parsed = serviceCallStartSchema.safeParse((answer.data as { data?: unknown }).data);
     if (!parsed.success) {
+      dropMedia();
       setError(translateServerText(i18n, CALL_TEXTS.sendFailed));
       return;
     }
-    setActive({
-      callId: parsed.data.call_id,
-      peerId: parsed.data.peer.user_id,
-      peerName: parsed.data.peer.name,
-      polite: false,
-      kind,
-      iceServers: parsed.data.ice_servers,
-    });
+    setActive(
+      begin({
+        media,
+        callId: parsed.data.call_id,
+        peerId: parsed.data.peer.user_id,
+        peerName: parsed.data.peer.name,
+        polite: false,
+        kind,
+        iceServers: parsed.data.ice_servers,
+      }),
+    );
   };
   const answer = async () => {
     if (ringing === undefined) return;
     setError(null);
-    const config = await syncWorker().http.call('GET', apiPaths.callConfig(), undefined, {
-      quiet: true,
-    });
-    const parsed =
-      'error' in config
-        ? undefined
-        : callConfigSchema.safeParse((config.data as { data?: unknown }).data);
-    setActive({
-      callId: ringing.id,
-      peerId: ringing.participants[0]?.user_id ?? '',
-      peerName: ringing.participants[0]?.name ?? '',
-      polite: true,
-      kind: 'video',
-      iceServers: parsed?.success === true ? parsed.data.ice_servers : [],
-    });
+    const { iceServers } = await import('./signalling');
+    setActive(
+      begin({
+        callId: ringing.id,
+        peerId: ringing.participants[0]?.user_id ?? '',
+        peerName: ringing.participants[0]?.name ?? '',
+        polite: true,
+        kind: 'video',
+        iceServers: await iceServers(),
+      }),
+    );
   };
   const mayCall = ACTIVE_SERVICE_STATES.includes(props.request.state);
+  // While an active request is open, the call's broker link and ICE servers are made ready (a
+  // call then only subscribes to its inbox: a third of the set-up time otherwise).
+  useEffect(() => {
+    if (!mayCall) return;
+    let release: (() => void) | undefined;
+    let gone = false;
+    void import('./signalling').then(({ warmUp }) => {
+      if (!gone) release = warmUp();
+    });
+    return () => {
+      gone = true;
+      release?.();
+    };
+  }, [mayCall]);
   return (
     <Paper withBorder p="md" radius="md" data-testid="service-call-panel">
       <Stack gap="sm">
         <Title order={2} size="h4">
           <Trans>Call an agent</Trans>
         </Title>
-        {active !== null && accountId !== null && userId !== null ? (
+        {active !== null ? (
           <ActiveCallView
             key={active.callId}
             call={active}
-            accountId={accountId}
-            userId={userId}
-            requestId={props.requestId}
             endedOnServer={
               (props.request.calls.find((c) => c.id === active.callId)?.ended_at ?? null) !== null
             }
@@ -182,56 +231,33 @@ export function CallPanel(props: {
 
 function ActiveCallView(props: {
   readonly call: ActiveCall;
-  readonly accountId: string;
-  readonly userId: string;
-  readonly requestId: string;
   /** The request says the call ended (its peer hung up or went away). */
   readonly endedOnServer: boolean;
   readonly onClosed: () => void;
 }) {
   const { i18n } = useLingui();
-  const [view, setView] = useState<CallView | null>(null);
-  const session = useRef<CallSession | null>(null);
   const { call } = props;
-  // Made once; ended when the view really goes (React's second run of effects in development
-  // unmounts and mounts at once: that is no hang-up).
+  const [view, setView] = useState<CallView>(call.session.current);
+  // Ended when the view really goes (React's second run of effects in development unmounts and
+  // mounts at once: that is no hang-up).
   const mounted = useRef(false);
   useEffect(() => {
     mounted.current = true;
-    let made = session.current;
-    if (made === null) {
-      made = new CallSession({
-        accountId: props.accountId,
-        callId: call.callId,
-        userId: props.userId,
-        peerId: call.peerId,
-        polite: call.polite,
-        kind: call.kind,
-        iceServers: call.iceServers,
-        onView: setView,
-        onEnded: () =>
-          void syncWorker().http.call(
-            'POST',
-            apiPaths.serviceCallEnd(props.requestId, call.callId),
-            undefined,
-            { quiet: true },
-          ),
-      });
-      session.current = made;
-      void made.start();
-    }
-    const current = made;
+    setView(call.session.current);
+    const stop = call.session.listen(setView);
     return () => {
+      stop();
       mounted.current = false;
       setTimeout(() => {
-        if (!mounted.current) void current.hangUp();
+        if (!mounted.current) void call.session.hangUp();
       }, 0);
     };
-  }, [call, props.accountId, props.userId, props.requestId]);
+  }, [call]);
   useEffect(() => {
-    if (props.endedOnServer) session.current?.endedElsewhere();
-  }, [props.endedOnServer]);
-  const phase = view?.phase ?? 'starting';
+    if (props.endedOnServer) call.session.endedElsewhere();
+  }, [props.endedOnServer, call]);
+  const session = { current: call.session };
+  const phase = view.phase;
   return (
     <Stack gap="sm" data-testid="service-call" data-phase={phase}>
       <Group gap="xs">
@@ -241,14 +267,14 @@ function ActiveCallView(props: {
         <Text size="sm">{call.peerName}</Text>
       </Group>
       <Group gap="sm" align="flex-start">
-        {view?.remote.map((stream) => (
+        {view.remote.map((stream) => (
           <Video key={stream.id} stream={stream} muted={false} testId="service-call-remote" />
         ))}
-        {view?.local === null || view?.local === undefined ? null : (
+        {view.local === null ? null : (
           <Video stream={view.local} muted testId="service-call-local" small />
         )}
       </Group>
-      {view?.problem === null || view?.problem === undefined ? null : (
+      {view.problem === null ? null : (
         <Alert color="red" variant="light" role="alert" data-testid="service-call-problem">
           {problemText(i18n, view.problem)}
         </Alert>
@@ -256,19 +282,24 @@ function ActiveCallView(props: {
       {phase === 'ended' ? (
         <Group>
           <Text size="sm" data-testid="service-call-ended">
-            {view?.endedByPeer === true ? (
+            {view.endedByPeer ? (
               <Trans>The other side ended the call.</Trans>
             ) : (
               <Trans>The call has ended.</Trans>
             )}
           </Text>
-          <Button variant="default" size="compact-sm" onClick={props.onClosed}>
+          <Button
+            variant="default"
+            size="compact-sm"
+            onClick={props.onClosed}
+            data-testid="service-call-close"
+          >
             <Trans>Close</Trans>
           </Button>
         </Group>
       ) : (
         <Group gap="xs">
-          {view?.sharing === true ? (
+          {view.sharing ? (
             <Button variant="default" onClick={() => session.current?.stopSharing()}>
               <Trans>Stop sharing</Trans>
             </Button>
@@ -282,7 +313,7 @@ function ActiveCallView(props: {
             </Button>
           )}
           <Button variant="default" onClick={() => session.current?.toggleMute()}>
-            {view?.muted === true ? <Trans>Unmute</Trans> : <Trans>Mute</Trans>}
+            {view.muted ? <Trans>Unmute</Trans> : <Trans>Mute</Trans>}
           </Button>
           <Button
             color="red"

@@ -3,11 +3,11 @@ import type { OutgoingSignal, Signalling } from './signalling';
 
 /*
  * One call in the browser (issue 34 item 3): WebRTC to the other party, its signalling over the
- * broker (signalling.ts). The callee says `ready` until the first offer comes (a message sent
- * before the other listens is lost: the caller listens from the start, the callee from its
- * answer), the caller then adds its tracks and offers; after that either side may offer when it
- * adds or removes a track (a screen), by the "perfect negotiation" pattern: the agent (callee)
- * is polite, the caller is not.
+ * broker (signalling.ts). The caller listens from the start (it says `ready` once it does); the
+ * callee offers as soon as it answered and listens, again on the caller's `ready` or every
+ * second until an answer comes (a message sent before the other listens is lost); the caller
+ * answers with its tracks. After that either side may offer when it adds or removes a track (a
+ * screen), by the "perfect negotiation" pattern: the agent (callee) is polite, the caller not.
  */
 
 export type CallPhase = 'starting' | 'waiting' | 'connecting' | 'connected' | 'ended';
@@ -36,16 +36,17 @@ export interface CallOptions {
   readonly polite: boolean;
   readonly kind: CallKind;
   readonly iceServers: readonly IceServer[];
-  readonly onView: (view: CallView) => void;
+  /** The local media, already asked for (the caller's, while the server sets the call up). */
+  readonly media?: Promise<MediaStream>;
   /** Told once, when the call ends here or there (the server is told by the page). */
   readonly onEnded: () => void;
 }
 
-/** How often the callee says `ready` until the caller's offer comes. */
+/** How often the callee offers again until the caller's answer comes. */
 const READY_EVERY_MS = 1000;
 
 /** The local media of a call's kind: camera and microphone, or a screen and the microphone. */
-async function localMedia(kind: CallKind): Promise<MediaStream> {
+export async function localMedia(kind: CallKind): Promise<MediaStream> {
   if (kind === 'video')
     return navigator.mediaDevices.getUserMedia({ video: true, audio: true }).catch(() => {
       throw new CallFailure('media');
@@ -84,62 +85,30 @@ export class CallSession {
   private screen: { stream: MediaStream; senders: RTCRtpSender[] } | undefined;
   private ended = false;
 
+  private readonly listeners = new Set<(view: CallView) => void>();
+
   constructor(private readonly o: CallOptions) {}
 
-  /** Takes the local media, connects the signalling, and waits for (or calls) the peer. */
+  /** The call as it is now. */
+  get current(): CallView {
+    return this.view;
+  }
+
+  /** Tells `listener` every change of the call's view; answers the way to stop. */
+  listen(listener: (view: CallView) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Takes the local media and connects the signalling at once (the caller's media may already be
+   * on its way: `media`), then both sides say `ready`; the caller offers on the callee's.
+   */
   async start(): Promise<void> {
-    try {
-      const local = await localMedia(this.o.kind);
-      if (this.ended) {
-        for (const track of local.getTracks()) track.stop();
-        return;
-      }
-      this.set({ local });
-      const pc = new RTCPeerConnection({
-        iceServers: this.o.iceServers.map((server): RTCIceServer => ({
-          urls: server.urls,
-          ...(server.username === undefined ? {} : { username: server.username }),
-          ...(server.credential === undefined ? {} : { credential: server.credential }),
-        })),
-      });
-      this.pc = pc;
-      pc.onicecandidate = ({ candidate }) => {
-        if (candidate === null) return;
-        const init = candidate.toJSON();
-        this.send({
-          type: 'candidate',
-          candidate: {
-            candidate: init.candidate ?? '',
-            sdpMid: init.sdpMid ?? null,
-            sdpMLineIndex: init.sdpMLineIndex ?? null,
-            usernameFragment: init.usernameFragment ?? null,
-          },
-        });
-      };
-      pc.ontrack = ({ track, streams }) => {
-        const stream = streams[0] ?? new MediaStream([track]);
-        if (!this.view.remote.includes(stream)) this.set({ remote: [...this.view.remote, stream] });
-        stream.onremovetrack = () => {
-          if (stream.getTracks().length === 0)
-            this.set({ remote: this.view.remote.filter((s) => s !== stream) });
-        };
-      };
-      pc.onnegotiationneeded = async () => {
-        try {
-          this.makingOffer = true;
-          await pc.setLocalDescription();
-          if (pc.localDescription !== null) this.sendDescription(pc.localDescription);
-        } finally {
-          this.makingOffer = false;
-        }
-      };
-      pc.onconnectionstatechange = () => {
-        if (pc.connectionState === 'connected') this.set({ phase: 'connected' });
-        else if (pc.connectionState === 'failed') this.end(false);
-      };
-      // mqtt.js comes with the first call, not with the request's page.
-      const { openSignalling } = await import('./signalling');
-      this.signalling = await openSignalling({
+    const pc = this.makePeerConnection();
+    // mqtt.js comes with the first call, not with the request's page.
+    const link = import('./signalling').then(({ openSignalling }) =>
+      openSignalling({
         accountId: this.o.accountId,
         callId: this.o.callId,
         userId: this.o.userId,
@@ -150,21 +119,85 @@ export class CallSession {
         },
       }).catch(() => {
         throw new CallFailure('signalling');
-      });
-      if (this.ended) {
-        this.signalling.close();
-        return;
-      }
-      this.set({ phase: this.o.polite ? 'connecting' : 'waiting' });
-      if (this.o.polite) {
-        this.send({ type: 'ready' });
-        this.readyTimer = setInterval(() => {
-          if (!this.heardPeer) this.send({ type: 'ready' });
-        }, READY_EVERY_MS);
-      }
-    } catch (err) {
-      this.fail(err instanceof CallFailure ? err.problem : 'signalling');
+      }),
+    );
+    const [media, signalling] = await Promise.allSettled([
+      this.o.media ?? localMedia(this.o.kind),
+      link,
+    ]);
+    if (media.status === 'fulfilled') this.set({ local: media.value });
+    if (signalling.status === 'fulfilled') this.signalling = signalling.value;
+    const failed = [media, signalling].find((r) => r.status === 'rejected');
+    if (failed !== undefined) {
+      const reason: unknown = failed.reason;
+      this.fail(reason instanceof CallFailure ? reason.problem : 'signalling');
+      return;
     }
+    if (this.ended) {
+      this.end(false);
+      return;
+    }
+    this.set({ phase: this.o.polite ? 'connecting' : 'waiting' });
+    // The caller listens from the start; it says so once it does. The callee, who answers later,
+    // offers as soon as it listens (its tracks go in): one hop less than waiting to be offered.
+    // An offer sent before the caller listened is sent again on its `ready`, or after a second.
+    this.send({ type: 'ready' });
+    if (this.o.polite) {
+      this.addTracks(pc);
+      this.readyTimer = setInterval(() => this.offerAgain(pc), READY_EVERY_MS);
+    }
+  }
+
+  /** The callee's offer again, while no answer came (it may have gone before the caller listened). */
+  private offerAgain(pc: RTCPeerConnection): void {
+    if (!this.heardPeer && pc.signalingState === 'have-local-offer' && pc.localDescription !== null)
+      this.sendDescription(pc.localDescription);
+  }
+
+  private makePeerConnection(): RTCPeerConnection {
+    const pc = new RTCPeerConnection({
+      iceServers: this.o.iceServers.map((server): RTCIceServer => ({
+        urls: server.urls,
+        ...(server.username === undefined ? {} : { username: server.username }),
+        ...(server.credential === undefined ? {} : { credential: server.credential }),
+      })),
+    });
+    this.pc = pc;
+    pc.onicecandidate = ({ candidate }) => {
+      if (candidate === null) return;
+      const init = candidate.toJSON();
+      this.send({
+        type: 'candidate',
+        candidate: {
+          candidate: init.candidate ?? '',
+          sdpMid: init.sdpMid ?? null,
+          sdpMLineIndex: init.sdpMLineIndex ?? null,
+          usernameFragment: init.usernameFragment ?? null,
+        },
+      });
+    };
+    pc.ontrack = ({ track, streams }) => {
+      const stream = streams[0] ?? new MediaStream([track]);
+      if (!this.view.remote.includes(stream)) this.set({ remote: [...this.view.remote, stream] });
+      stream.onremovetrack = () => {
+        if (stream.getTracks().length === 0)
+          this.set({ remote: this.view.remote.filter((s) => s !== stream) });
+      };
+    };
+    pc.onnegotiationneeded = async () => {
+      try {
+        this.makingOffer = true;
+        await pc.setLocalDescription();
+        if (pc.localDescription !== null) this.sendDescription(pc.localDescription);
+      } finally {
+        this.makingOffer = false;
+      }
+    };
+    pc.onconnectionstatechange = () => {
+      if (pc.connectionState === 'connected') this.set({ phase: 'connected' });
+      else if (pc.connectionState === 'failed') this.end(false);
+    };
+    return pc;
   }
 
   /** Shares a screen besides the camera (the other side gets a second video). */
@@ -218,12 +251,14 @@ export class CallSession {
     if (pc === undefined || this.ended) return;
     switch (signal.type) {
       case 'ready':
-        // The callee listens: the caller's tracks go in, and with them its offer.
-        if (!this.o.polite && !this.tracksAdded) this.addTracks(pc);
+        // The caller listens now: the callee's offer again, if it went before.
+        if (this.o.polite) this.offerAgain(pc);
         return;
       case 'description': {
         this.heardPeer = true;
         const description = signal.description;
+        // The callee's first offer sent again (the caller's `ready` crossed it): answered already.
+        if (description.type === 'offer' && description.sdp === pc.remoteDescription?.sdp) return;
         const collision =
           description.type === 'offer' && (this.makingOffer || pc.signalingState !== 'stable');
         this.ignoreOffer = !this.o.polite && collision;
@@ -300,6 +335,6 @@ export class CallSession {
 
   private set(change: Partial<CallView>): void {
     this.view = { ...this.view, ...change };
-    this.o.onView(this.view);
+    for (const listener of this.listeners) listener(this.view);
   }
 }
