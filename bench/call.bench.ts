@@ -101,7 +101,7 @@ export async function benchCall(): Promise<string[]> {
     await autoAnswer(agentTab.page);
     const ours: number[] = [];
     for (let i = 0; i <= CALLS; i++) {
-      const took = (await techTab.page.evaluate(CLICK_TO_FRAME)) as number;
+      const took = await techTab.page.evaluate<number>(CLICK_TO_FRAME);
       // The first call also loads the call's code (mqtt.js): told apart, not in the median.
       if (i > 0) ours.push(took);
       await techTab.page.getByTestId('service-call-hangup').click();
@@ -133,7 +133,7 @@ export async function benchCall(): Promise<string[]> {
     await blank.goto(`${e2e.web.url}/user/login`);
     const direct: number[] = [];
     for (let i = 0; i <= CALLS; i++) {
-      const took = (await blank.evaluate(DIRECT)) as number;
+      const took = await blank.evaluate<number>(DIRECT);
       if (i > 0) direct.push(took);
     }
     const mine = median(ours);

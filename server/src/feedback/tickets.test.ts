@@ -502,7 +502,7 @@ describe('tickets', () => {
       .select('msg')
       .where('msg', 'like', `%${fileId}%`)
       .execute();
-    expect(logged.map((r) => JSON.parse(r.msg).ticket)).toContain(ticket);
+    expect(logged.map((r) => (JSON.parse(r.msg) as { ticket?: string }).ticket)).toContain(ticket);
 
     // Another member who sees tickets may not; who edits machines' files but sees no ticket
     // finds no such ticket.

@@ -238,7 +238,7 @@ export class ModelService {
     }
     let result: { model: SyncedModel | null; updates: ModelUpdate[] };
     let others: ReadonlyMap<string, ModelUpdate[]>;
-    let accessMoved = false;
+    let accessMoved: boolean;
     let givenAsset: string | undefined;
     let needs: readonly AssetNeed[] = [];
     if (def.managed === true) {
