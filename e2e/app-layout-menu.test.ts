@@ -34,12 +34,7 @@ const ALL_ENTRIES = [
   'Users',
   'Accounts',
 ];
-const NOT_BUILT = [
-  'Security insights',
-  'Release management',
-  'Themes',
-  'Translations',
-];
+const NOT_BUILT = ['Security insights', 'Release management', 'Themes', 'Translations'];
 
 /**
  * A signed-in tab on a page of the shell's own (an area's empty state): the start page is the

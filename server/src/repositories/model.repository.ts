@@ -16,8 +16,7 @@ export type ModelRow = Selectable<ModelsTable>;
  * active service requests assigned to it (`serviceAssets`, service_access).
  */
 export type AssetFilter =
-  | { readonly roleIds: readonly string[]; readonly serviceAssets?: readonly string[] }
-  | undefined;
+  { readonly roleIds: readonly string[]; readonly serviceAssets?: readonly string[] } | undefined;
 
 const UNSCOPED_TYPES = (MODELS as readonly ModelDefinition[])
   .filter((m) => m.asset === undefined)

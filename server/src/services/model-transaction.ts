@@ -1472,7 +1472,9 @@ export class ModelTransaction {
             ? null
             : { type: d.child_type, id: d.child_id };
       const owner = subject === null ? null : await this.ownerOfModel(subject.type, subject.id);
-      placed.push(owner === null ? d : { ...d, [OWNER_MARKERS[owner.type] ?? 'template']: owner.id });
+      placed.push(
+        owner === null ? d : { ...d, [OWNER_MARKERS[owner.type] ?? 'template']: owner.id },
+      );
     }
     return this.log.record(this.accountId, placed, this.now);
   }

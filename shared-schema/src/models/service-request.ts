@@ -75,12 +75,18 @@ export const SERVICE_MOVES: readonly ServiceMove[] = [
   { from: 'in_progress', to: 'resolved', by: ['agent', 'admin'], action: 'Mark as resolved' },
   { from: 'resolved', to: 'in_progress', by: ['reporter', 'admin'], action: 'Not solved' },
   { from: 'resolved', to: 'closed', by: ['reporter', 'admin'], action: 'Close' },
-  ...ACTIVE_SERVICE_STATES.map(
-    (from): ServiceMove => ({ from, to: 'closed', by: ['reporter'], action: 'Withdraw' }),
-  ),
-  ...ACTIVE_SERVICE_STATES.map(
-    (from): ServiceMove => ({ from, to: 'closed', by: ['admin'], action: 'Close' }),
-  ),
+  ...ACTIVE_SERVICE_STATES.map((from): ServiceMove => ({
+    from,
+    to: 'closed',
+    by: ['reporter'],
+    action: 'Withdraw',
+  })),
+  ...ACTIVE_SERVICE_STATES.map((from): ServiceMove => ({
+    from,
+    to: 'closed',
+    by: ['admin'],
+    action: 'Close',
+  })),
 ];
 
 /** What a user is to a request, by the request as stored and the user's permissions. */

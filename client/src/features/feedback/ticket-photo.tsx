@@ -76,7 +76,12 @@ export function PhotoPick(props: {
           )}
         </FileButton>
         {props.file === null ? null : (
-          <Button variant="subtle" color="red" size="compact-sm" onClick={() => props.onChange(null)}>
+          <Button
+            variant="subtle"
+            color="red"
+            size="compact-sm"
+            onClick={() => props.onChange(null)}
+          >
             <Trans>Remove photo</Trans>
           </Button>
         )}
