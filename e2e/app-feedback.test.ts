@@ -5,6 +5,7 @@ import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_TICKETS } from '../server/src/seed/demo-feedback';
 import { decoded, startSmtp } from '../server/src/testing/smtp';
 import { E2e } from './support/fixture';
+import { ShellPage } from './support/pages/shell';
 
 /*
  * The feedback centre in Chromium (issue 34 item 1): a technician reports a problem offline, it
@@ -69,6 +70,10 @@ describe('feedback centre', () => {
       await expect
         .poll(() => page.getByTestId('ticket-heading').textContent())
         .toBe('Coolant pump hums');
+      // The breadcrumb names the ticket by its title.
+      await expect
+        .poll(() => new ShellPage(page).crumbs())
+        .toEqual(['Feedback', 'Platform feedback', 'Coolant pump hums']);
       const photo = page.getByTestId('ticket-photo');
       await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(32);
       // A reload while offline: the report is in the worker, waiting for the server.

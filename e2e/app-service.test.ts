@@ -3,6 +3,7 @@ import type { ServiceRequestAttributes } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_SERVICE_REQUEST } from '../server/src/seed/demo-feedback';
 import { E2e } from './support/fixture';
+import { ShellPage } from './support/pages/shell';
 
 /*
  * Service requests in Chromium (issue 34 item 2): a technician asks for service on a machine
@@ -53,6 +54,10 @@ describe('service requests', () => {
         .poll(() => page.getByTestId('service-heading').textContent())
         .toBe('Hydraulic unit is loud');
       await expect.poll(() => page.getByTestId('service-state').textContent()).toBe('Open');
+      // The breadcrumb names the request by its title.
+      await expect
+        .poll(() => new ShellPage(page).crumbs())
+        .toEqual(['Service requests', 'Hydraulic unit is loud', 'Details']);
       await expect.poll(() => page.getByTestId('service-context-waiting').count()).toBe(1);
       // A reload while offline: the request waits in the worker.
       const path = tech.path();

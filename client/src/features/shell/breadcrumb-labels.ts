@@ -85,7 +85,9 @@ export type NamedType =
   | 'scene'
   | 'template'
   | 'threedmodel'
-  | 'user';
+  | 'user'
+  | 'ticket'
+  | 'service_request';
 
 /** Synced model types whose ids appear right after a segment. */
 export const ID_TYPES: Readonly<Record<string, NamedType>> = {
@@ -105,6 +107,11 @@ export const ID_TYPES: Readonly<Record<string, NamedType>> = {
   '3d': 'threedmodel',
   templates: 'template',
   users: 'user',
+  // A feedback board's ticket (/app/feedback/{board}/{id}) and a service request.
+  platform: 'ticket',
+  hardware: 'ticket',
+  operations: 'ticket',
+  service: 'service_request',
 };
 
 /**

@@ -206,6 +206,8 @@ function modelName(model: LocalModel<NamedType>): string {
     const value = a[key];
     return typeof value === 'string' ? value.trim() : '';
   };
+  // A ticket and a service request go by their title.
+  if (model.type === 'ticket' || model.type === 'service_request') return text('title');
   if (model.type !== 'user') return text('name');
   const full = `${text('firstname')} ${text('lastname')}`.trim();
   return full !== '' ? full : text('email');
