@@ -7,7 +7,6 @@ import {
   TICKET_MOVES,
   TICKET_STATES,
   TICKET_TEXTS,
-  type RoleAdmin,
   type SyncedModel,
   type TicketAttributes,
   type TicketState,
@@ -18,6 +17,7 @@ import { isoAt } from '../lib/clock';
 import { RoleRepository } from '../repositories/role.repository';
 import { DEMO_USERS } from '../seed/demo';
 import { dataOf, startTestServer, type Answer, type TestServer } from '../testing/harness';
+import { roleMember, type RoleMember } from '../testing/role-member';
 import { decoded, startSmtp } from '../testing/smtp';
 
 /*
@@ -31,10 +31,7 @@ let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let admin = '';
 let rootId = '';
 
-interface Member {
-  readonly id: string;
-  readonly token: string;
-}
+type Member = RoleMember;
 const people: Record<'reporter' | 'assignee' | 'developer' | 'outsider', Member> = {
   reporter: { id: '', token: '' },
   assignee: { id: '', token: '' },
@@ -46,29 +43,14 @@ const people: Record<'reporter' | 'assignee' | 'developer' | 'outsider', Member>
  * A user of the demo machine builder's account with a role of its own holding these permissions
  * (made through the roles API as the admin), signed in there.
  */
-async function member(name: string, permissions: readonly string[]): Promise<Member> {
-  const role = await s.call('POST', apiPaths.roles(), { token: admin, json: { name } });
-  expect(role.status, role.text).toBe(201);
-  const roleId = dataOf<RoleAdmin>(role).id;
-  const given = await s.call('PUT', apiPaths.rolePermissions(roleId), {
-    token: admin,
-    json: { permissions },
+const member = (name: string, permissions: readonly string[]) =>
+  roleMember(s, {
+    adminToken: admin,
+    accountId: rootId,
+    name,
+    permissions,
+    domain: 'tickets.test',
   });
-  expect(given.status, given.text).toBe(200);
-  const email = `${name.toLowerCase()}@tickets.test`;
-  const made = await s.call('POST', apiPaths.register(), {
-    json: { firstname: name, lastname: 'Tester', email, password: 'ticket-pass-1' },
-  });
-  expect(made.status, made.text).toBe(201);
-  const id = (made.json as { data: { user: { id: string } } }).data.user.id;
-  await new RoleRepository(s.db).addMemberships(
-    rootId,
-    [{ userId: id, roleId }],
-    isoAt(Date.now()),
-  );
-  await s.db.updateTable('users').set({ active_account_id: rootId }).where('id', '=', id).execute();
-  return { id, token: await s.signIn(email, 'ticket-pass-1') };
-}
 
 beforeAll(async () => {
   smtp = await startSmtp();

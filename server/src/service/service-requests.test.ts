@@ -7,15 +7,13 @@ import {
   SERVICE_REQUEST_TEXTS,
   type AlarmAttributes,
   type GatewayAttributes,
-  type RoleAdmin,
   type ServiceRequestAttributes,
   type ServiceRequestState,
   type SyncedModel,
 } from '@plant/shared-schema';
-import { isoAt } from '../lib/clock';
-import { RoleRepository } from '../repositories/role.repository';
 import { DEMO_USERS } from '../seed/demo';
 import { dataOf, startTestServer, type Answer, type TestServer } from '../testing/harness';
+import { roleMember, type RoleMember } from '../testing/role-member';
 import { keepServiceAccess } from './service-rules';
 
 /*
@@ -31,10 +29,7 @@ let rootId = '';
 let asset = '';
 let otherAsset = '';
 
-interface Member {
-  readonly id: string;
-  readonly token: string;
-}
+type Member = RoleMember;
 const people: Record<'reporter' | 'agent' | 'outsider', Member> = {
   reporter: { id: '', token: '' },
   agent: { id: '', token: '' },
@@ -42,38 +37,15 @@ const people: Record<'reporter' | 'agent' | 'outsider', Member> = {
 };
 
 /** A member of the root account with a role of its own (all assets unless `noAssets`). */
-async function member(
-  name: string,
-  permissions: readonly string[],
-  noAssets = false,
-): Promise<Member> {
-  const role = await s.call('POST', apiPaths.roles(), { token: admin, json: { name } });
-  expect(role.status, role.text).toBe(201);
-  const roleId = dataOf<RoleAdmin>(role).id;
-  const given = await s.call('PUT', apiPaths.rolePermissions(roleId), {
-    token: admin,
-    json: { permissions },
+const member = (name: string, permissions: readonly string[], noAssets = false) =>
+  roleMember(s, {
+    adminToken: admin,
+    accountId: rootId,
+    name,
+    permissions,
+    domain: 'service.test',
+    assets: noAssets ? 'none' : 'all',
   });
-  expect(given.status, given.text).toBe(200);
-  await s.db
-    .updateTable('roles')
-    .set({ all_assets: noAssets ? 0 : 1 })
-    .where('id', '=', roleId)
-    .execute();
-  const email = `${name.toLowerCase()}@service.test`;
-  const made = await s.call('POST', apiPaths.register(), {
-    json: { firstname: name, lastname: 'Tester', email, password: 'service-pass-1' },
-  });
-  expect(made.status, made.text).toBe(201);
-  const id = (made.json as { data: { user: { id: string } } }).data.user.id;
-  await new RoleRepository(s.db).addMemberships(
-    rootId,
-    [{ userId: id, roleId }],
-    isoAt(Date.now()),
-  );
-  await s.db.updateTable('users').set({ active_account_id: rootId }).where('id', '=', id).execute();
-  return { id, token: await s.signIn(email, 'service-pass-1') };
-}
 
 beforeAll(async () => {
   s = await startTestServer();
