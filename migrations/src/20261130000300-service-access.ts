@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { isPostgres } from './dialect';
+import { isPostgres, textType } from './dialect';
 
 /**
  * Service requests (issue 34 item 2, DESIGN.md §14): the agent a request is assigned to sees the
@@ -11,14 +11,15 @@ import { isPostgres } from './dialect';
 const EVENTS = ['insert', 'update', 'delete'] as const;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const text = textType(db);
   await db.schema
     .createTable('service_access')
-    .addColumn('request_id', 'text', (c) => c.primaryKey())
-    .addColumn('account_id', 'text', (c) =>
+    .addColumn('request_id', text, (c) => c.primaryKey())
+    .addColumn('account_id', text, (c) =>
       c.notNull().references('accounts.id').onDelete('cascade'),
     )
-    .addColumn('user_id', 'text', (c) => c.notNull())
-    .addColumn('asset_id', 'text', (c) => c.notNull())
+    .addColumn('user_id', text, (c) => c.notNull())
+    .addColumn('asset_id', text, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('service_access_account_user')

@@ -22,6 +22,7 @@ const AREAS: ReadonlyMap<string, MessageDescriptor> = new Map([
   ['reports', msg`Reports`],
   ['helpcenter', msg`Help center`],
   ['tickets', msg`Feedback`],
+  ['service_requests', msg`Service requests`],
   ['security', msg`Security insights`],
 ]);
 
@@ -34,6 +35,8 @@ const ACTIONS: ReadonlyMap<string, MessageDescriptor> = new Map([
   // The feedback centre's admins (approve, decline, assign) and the development team.
   ['admin', msg`Administer`],
   ['develop', msg`Development team`],
+  // Service requests' agents (they take the calls and work on the requests assigned to them).
+  ['agent', msg`Service agent`],
 ]);
 
 export function permissionAreaLabel(i18n: I18n, area: string): string {

@@ -4,7 +4,8 @@ import type { ServiceAction, ServiceRequestState } from '@plant/shared-schema';
 
 /** A request's states in words. */
 export const SERVICE_STATE_WORDS: Record<ServiceRequestState, MessageDescriptor> = {
-  open: msg`Open`,
+  // "Open" the state, not the verb of buttons elsewhere (one id is one text across catalogues).
+  open: msg({ message: 'Open', context: 'service request state' }),
   assigned: msg`Assigned`,
   in_progress: msg`In progress`,
   resolved: msg`Resolved`,
