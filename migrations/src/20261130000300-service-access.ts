@@ -15,9 +15,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('service_access')
     .addColumn('request_id', text, (c) => c.primaryKey())
-    .addColumn('account_id', text, (c) =>
-      c.notNull().references('accounts.id').onDelete('cascade'),
-    )
+    .addColumn('account_id', text, (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('user_id', text, (c) => c.notNull())
     .addColumn('asset_id', text, (c) => c.notNull())
     .execute();

@@ -11,9 +11,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('service_calls')
     .addColumn('id', text, (c) => c.primaryKey())
-    .addColumn('account_id', text, (c) =>
-      c.notNull().references('accounts.id').onDelete('cascade'),
-    )
+    .addColumn('account_id', text, (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('request_id', text, (c) => c.notNull())
     .addColumn('caller_id', text, (c) => c.notNull())
     .addColumn('agent_id', text, (c) => c.notNull())
