@@ -1,6 +1,7 @@
 import {
   ACTIVE_SERVICE_STATES,
   CALL_TEXTS,
+  personName,
   SERVICE_PERMISSIONS,
   serviceRequestModel,
   uuidv7,
@@ -83,7 +84,7 @@ export class CallService {
       const user = await users.findById(id);
       return {
         user_id: id,
-        name: user === undefined ? '' : `${user.firstname} ${user.lastname}`.trim() || user.email,
+        name: user === undefined ? '' : personName(user),
       };
     };
     const [callerNamed, agentNamed] = await Promise.all([named(caller), named(agent)]);

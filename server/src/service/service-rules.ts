@@ -1,5 +1,6 @@
 import {
   ACTIVE_SERVICE_STATES,
+  personName,
   SERVICE_REQUEST_TEXTS,
   serviceChangeProblems,
   serviceRequestAttributesSchema,
@@ -66,8 +67,7 @@ async function nameAgent(trx: Db, request: ServiceRequestAttributes): Promise<vo
     return;
   }
   const user = await new UserRepository(trx).findById(request.assigned_to);
-  request.agent_name =
-    user === undefined ? null : `${user.firstname} ${user.lastname}`.trim() || user.email;
+  request.agent_name = user === undefined ? null : personName(user);
 }
 
 /**

@@ -119,3 +119,12 @@ export const setActiveAccountResponseSchema = z.object({
   user: currentUserSchema,
   account: accountViewSchema,
 });
+
+/** How people read a user's name: first and last name, or the e-mail address without them. */
+export function personName(user: {
+  readonly firstname: string;
+  readonly lastname: string;
+  readonly email: string;
+}): string {
+  return `${user.firstname} ${user.lastname}`.trim() || user.email;
+}

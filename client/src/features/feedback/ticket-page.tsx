@@ -19,6 +19,7 @@ import {
 import { Link, useParams } from '@tanstack/react-router';
 import {
   mayChangeTicketField,
+  personName,
   TICKET_PROGRESS,
   ticketMovesFrom,
   ticketRolesOf,
@@ -263,7 +264,7 @@ function Moves(props: {
   );
   const people = (props.members ?? []).map((m) => ({
     value: m.id,
-    label: `${m.attributes.firstname} ${m.attributes.lastname}`.trim() || m.attributes.email,
+    label: personName(m.attributes),
   }));
   if (props.userId !== null && !people.some((p) => p.value === props.userId))
     people.unshift({ value: props.userId, label: t`Me` });

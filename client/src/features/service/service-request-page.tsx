@@ -17,6 +17,7 @@ import {
 import { Link, useParams } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import {
+  personName,
   serviceMovesFrom,
   serviceRolesOf,
   type MachineContext,
@@ -53,8 +54,7 @@ export function ServiceRequestPage() {
 
 type Members = readonly LocalModel<'user'>[] | undefined;
 
-const nameOf = (m: LocalModel<'user'>) =>
-  `${m.attributes.firstname} ${m.attributes.lastname}`.trim() || m.attributes.email;
+const nameOf = (m: LocalModel<'user'>) => personName(m.attributes);
 
 function RequestView({ request }: { readonly request: LocalModel<'service_request'> }) {
   const { i18n } = useLingui();
