@@ -21,6 +21,14 @@ export const topics = {
    */
   callInbox: (accountId: string, callId: string, userId: string) =>
     `account/${accountId}/calls/${callId}/to/${userId}`,
+  /** A user's inboxes of every call (a browser subscribes to its own before any call). */
+  callInboxes: (accountId: string, userId: string) => `account/${accountId}/calls/+/to/${userId}`,
+  /**
+   * A call for an agent (issue 34 item 3): the server publishes it as it starts the call, the
+   * broker passes it to that agent's browsers only (callRingSchema); the request's model says the
+   * same a sync later.
+   */
+  callRing: (accountId: string) => `account/${accountId}/_notify/ring`,
 } as const;
 
 /**

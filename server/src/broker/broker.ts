@@ -10,15 +10,24 @@ import {
 } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import {
+  callRingSchema,
   topics,
   updateSubjectType,
   uploadProgressSchema,
   fileModel,
+  type CallRing,
   type ModelUpdate,
   type UploadProgress,
 } from '@plant/shared-schema';
 import { Periodic } from '../lib/periodic';
-import { callTopicOf, peerOf, signalToPass, SignalRate, type CallLookup } from './call-signals';
+import {
+  callInboxesOf,
+  callTopicOf,
+  peerOf,
+  signalToPass,
+  SignalRate,
+  type CallLookup,
+} from './call-signals';
 import type { Logger } from '../logger';
 import type {
   BrokerIdentity,
@@ -162,6 +171,8 @@ export class EmbeddedBroker {
   private readonly viewable = new Map<Client, BrowserSight>();
   /** Per published access-changed message (by payload): the users it is for. */
   private readonly accessNotices = new WeakMap<object, ReadonlySet<string>>();
+  /** Per published ring (by payload): the agent it is for and what its browsers get. */
+  private readonly rings = new WeakMap<object, { to: string; payload: Buffer } | undefined>();
   /** Per published upload progress (by payload), parsed once for all subscribers. */
   private readonly uploadNotices = new WeakMap<
     object,
@@ -265,15 +276,20 @@ export class EmbeddedBroker {
         if (identity !== undefined && inbox !== undefined) {
           this.mayUseCall(identity, inbox.callId, inbox.userId, 'own').then(
             (ok) => {
-              if (ok) {
-                let calls = this.callLinks.get(client);
-                if (calls === undefined) this.callLinks.set(client, (calls = new Set()));
-                calls.add(inbox.callId);
-              }
+              if (ok) this.linkHearsCall(client, inbox.callId);
               done(null, ok ? subscription : null);
             },
             () => done(null, null),
           );
+          return;
+        }
+        // Its own inboxes of every call (what it is sent, the forward check's second lock).
+        const inboxesOf =
+          identity === undefined
+            ? undefined
+            : callInboxesOf(identity.accountId, subscription.topic);
+        if (identity !== undefined && inboxesOf !== undefined) {
+          done(null, inboxesOf === identity.userId ? subscription : null);
           return;
         }
         // Terminal answers: only for users with the grant (internal tag, gateway::view).
@@ -330,6 +346,13 @@ export class EmbeddedBroker {
           const users = this.accessChangedUsers(packet);
           return users.has(identity.userId) ? { ...packet, payload: ACCESS_CHANGED_PAYLOAD } : null;
         }
+        if (identity !== undefined && packet.topic === topics.callRing(identity.accountId)) {
+          // A call rings at its agent's browsers only, without naming the agent.
+          const ring = this.ringOf(packet);
+          return ring !== undefined && ring.to === identity.userId
+            ? { ...packet, payload: ring.payload }
+            : null;
+        }
         if (identity !== undefined && packet.topic === topics.uploadProgress(identity.accountId)) {
           // Only to who sees the file's asset, and without naming the asset.
           const notice = this.uploadNotice(packet);
@@ -371,8 +394,13 @@ export class EmbeddedBroker {
           identity === undefined ? undefined : callTopicOf(identity.accountId, packet.topic);
         if (identity !== undefined && inbox !== undefined) {
           // A call's message to the other party's inbox: checked, stamped with its sender.
-          this.callSignal(client, identity, inbox, packet).then(done, () =>
-            done(new Error('Publishing is not allowed')),
+          this.callSignal(client, identity, inbox, packet).then(
+            (refused) => {
+              // The link a party speaks on is the call's: the call ends when it does.
+              if (refused === null) this.linkHearsCall(client, inbox.callId);
+              done(refused);
+            },
+            () => done(new Error('Publishing is not allowed')),
           );
           return;
         }
@@ -517,6 +545,22 @@ export class EmbeddedBroker {
     return users;
   }
 
+  private ringOf(packet: AedesPublishPacket): { to: string; payload: Buffer } | undefined {
+    const key = packet.payload as object;
+    if (this.rings.has(key)) return this.rings.get(key);
+    let ring: { to: string; payload: Buffer } | undefined;
+    try {
+      const parsed = JSON.parse(packet.payload.toString()) as { to?: unknown };
+      const valid = callRingSchema.safeParse(parsed);
+      if (typeof parsed.to === 'string' && valid.success)
+        ring = { to: parsed.to, payload: Buffer.from(JSON.stringify(valid.data)) };
+    } catch {
+      ring = undefined;
+    }
+    this.rings.set(key, ring);
+    return ring;
+  }
+
   private forwardInfo(packet: AedesPublishPacket): ForwardInfo {
     // By payload: aedes hands every subscriber the same packet and payload of one publish.
     const key = packet.payload as object;
@@ -545,6 +589,15 @@ export class EmbeddedBroker {
   publishUploadProgress(accountId: string, assetId: string | null, progress: UploadProgress): void {
     const valid = uploadProgressSchema.parse(progress);
     this.publish(topics.uploadProgress(accountId), JSON.stringify({ ...valid, asset_id: assetId }));
+  }
+
+  /**
+   * Rings a call at its agent's browsers (those of this process and, in a cluster, the others'):
+   * the forward check passes it to that user's links only.
+   */
+  ring(accountId: string, agentId: string, ring: CallRing): void {
+    const valid = callRingSchema.parse(ring);
+    this.publish(topics.callRing(accountId), JSON.stringify({ ...valid, to: agentId }));
   }
 
   private publishUpdates(accountId: string, updates: readonly ModelUpdate[]): void {
@@ -727,6 +780,13 @@ export class EmbeddedBroker {
     if (payload === undefined) return new Error('Not a call message');
     packet.payload = payload;
     return null;
+  }
+
+  /** The link a party listens or speaks on in a call: when it ends, the call ends (callLeft). */
+  private linkHearsCall(client: Client, callId: string): void {
+    let calls = this.callLinks.get(client);
+    if (calls === undefined) this.callLinks.set(client, (calls = new Set()));
+    calls.add(callId);
   }
 
   /** The users of the account with a live broker connection (agents' presence, issue 34). */

@@ -6,10 +6,11 @@ import {
 
 /*
  * A call's signalling through the broker (issue 34 item 3): each party's inbox is
- * `account/{a}/calls/{callId}/to/{userId}`. A browser subscribes to its own inbox of a call it is
- * a party of and publishes to the other party's; every message is checked against the shared
- * schema, its `from` set to the publisher's user (no party speaks for another), and bounded in
- * size and rate.
+ * `account/{a}/calls/{callId}/to/{userId}`. A browser subscribes to its own inboxes of every call
+ * (`calls/+/to/{userId}`, made ready before any call: no subscription stands between a call and
+ * its first message) or to its own inbox of one call it is a party of, and publishes to the other
+ * party's inbox of a call that lasts; every message is checked against the shared schema, its
+ * `from` set to the publisher's user (no party speaks for another), and bounded in size and rate.
  */
 
 const ID = '[A-Za-z0-9_-]{1,64}';
@@ -24,6 +25,14 @@ export function callTopicOf(
   const match = new RegExp(`^(${ID})/to/(${ID})$`).exec(topic.slice(prefix.length));
   if (match === null) return undefined;
   return { callId: match[1] ?? '', userId: match[2] ?? '' };
+}
+
+/** The user whose inboxes of every call of the account a topic names (`calls/+/to/{u}`). */
+export function callInboxesOf(accountId: string, topic: string): string | undefined {
+  const prefix = `account/${accountId}/calls/+/to/`;
+  if (!topic.startsWith(prefix)) return undefined;
+  const user = topic.slice(prefix.length);
+  return new RegExp(`^${ID}$`).test(user) ? user : undefined;
 }
 
 /** The parties of a call that still lasts (service/calls.ts), for the ACL. */

@@ -61,20 +61,36 @@ describe('calls of service requests', () => {
     const agent = await session(DEMO_USERS.internal);
     const other = await session(DEMO_USERS.admin);
     const agentLink = await connect(agent.creds);
+    const account = tech.user.account;
+    // The call rings at the agent's links at once, and at nobody else's.
+    const otherLink = await connect(other.creds);
+    for (const link of [agentLink, otherLink]) await link.subscribeAsync(topics.callRing(account));
+    const agentRings = collect(agentLink);
+    const otherRings = collect(otherLink);
     const request = await demoRequest(tech.token);
     const started = await startCall(request.id, tech.token);
     expect(started.status, started.text).toBe(201);
     const call = dataOf<ServiceCallStart>(started);
     expect(call.peer.user_id).toBe(agent.user.id);
+    await until(() => agentRings.length === 1);
+    expect(agentRings[0]?.payload).toEqual({
+      call_id: call.call_id,
+      request_id: request.id,
+      caller: { user_id: tech.user.id, name: expect.any(String) as string },
+      kind: 'video',
+    });
+    await settle();
+    expect(otherRings).toHaveLength(0);
     expect(Array.isArray(call.ice_servers)).toBe(true);
     // The request keeps the call, its parties named.
     const kept = (await stored(request.id)).calls.find((c) => c.id === call.call_id);
     expect(kept).toMatchObject({ ended_at: null, kind: 'video' });
     expect(kept?.participants.map((p) => p.user_id)).toEqual([tech.user.id, agent.user.id]);
 
-    const account = tech.user.account;
+    // The caller listens to its inboxes of every call (as its page does before calling), the
+    // agent to its inbox of this call.
     const techLink = await connect(tech.creds);
-    await techLink.subscribeAsync(topics.callInbox(account, call.call_id, tech.user.id));
+    await techLink.subscribeAsync(topics.callInboxes(account, tech.user.id));
     await agentLink.subscribeAsync(topics.callInbox(account, call.call_id, agent.user.id));
     const toAgent = collect(agentLink);
     const toTech = collect(techLink);
@@ -116,12 +132,22 @@ describe('calls of service requests', () => {
       { qos: 1 },
     );
     await thirdClosed;
+    // Nor to their inboxes of every call (its own it may: nothing of this call comes there).
+    const thirdAgain = await connect(other.creds);
+    for (const user of [tech.user.id, agent.user.id]) {
+      await expect(thirdAgain.subscribeAsync(topics.callInboxes(account, user))).rejects.toThrow(
+        /Subscribe error/,
+      );
+    }
+    await thirdAgain.subscribeAsync(topics.callInboxes(account, other.user.id));
+    const toThird = collect(thirdAgain);
     // A party may not listen to the other's inbox, nor send what is no call message.
     await expect(
       techLink.subscribeAsync(topics.callInbox(account, call.call_id, agent.user.id)),
     ).rejects.toThrow(/Subscribe error/);
     await settle();
     expect(toAgent).toHaveLength(1);
+    expect(toThird).toHaveLength(0);
 
     // The agent is busy now: another request's call finds nobody.
     const second = await s.call('POST', apiPaths.collection('service_requests'), {
@@ -143,6 +169,30 @@ describe('calls of service requests', () => {
     await expect(
       late.subscribeAsync(topics.callInbox(account, call.call_id, agent.user.id)),
     ).rejects.toThrow(/Subscribe error/);
+  });
+
+  it('ends a call when the link a party spoke on goes, though another of its links stays', async () => {
+    const tech = await session(DEMO_USERS.tech);
+    const agent = await session(DEMO_USERS.internal);
+    const account = tech.user.account;
+    const agentTab = await connect(agent.creds);
+    // Another tab of the agent's: a browser id (and credentials) of its own.
+    const agentOtherTab = await connect((await session(DEMO_USERS.internal)).creds);
+    const request = await demoRequest(tech.token);
+    const started = await startCall(request.id, tech.token);
+    expect(started.status, started.text).toBe(201);
+    const callId = dataOf<ServiceCallStart>(started).call_id;
+    // The agent's call page speaks first (its `ready`), no subscription of the call's own.
+    await agentTab.publishAsync(
+      topics.callInbox(account, callId, tech.user.id),
+      JSON.stringify({ type: 'ready', from: agent.user.id }),
+      { qos: 1 },
+    );
+    await agentTab.endAsync(true);
+    await expect
+      .poll(async () => (await stored(request.id)).calls.find((c) => c.id === callId)?.ended_at)
+      .not.toBeNull();
+    expect(agentOtherTab.connected).toBe(true);
   });
 
   it('ends a call when a party’s last broker link goes (a closed tab)', async () => {

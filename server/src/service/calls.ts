@@ -6,6 +6,7 @@ import {
   serviceRequestModel,
   uuidv7,
   type CallKind,
+  type CallRing,
   type IceServer,
   type ServiceCall,
   type ServiceCallStart,
@@ -28,10 +29,12 @@ import type { Session } from '../services/user.service';
  * broker's ACL opens to the two parties only while the call lasts (partiesOf).
  */
 
-/** Who is connected to the broker, from the broker (a closed tab's link ends at once). */
-export interface AgentPresence {
-  /** The users of the account with a live broker connection now. */
+/** The broker, as calls use it. */
+export interface CallBroker {
+  /** The users of the account with a live broker connection now (a closed tab's ends at once). */
   onlineUsers(accountId: string): ReadonlySet<string>;
+  /** Tells the agent's browsers at once that a call rings (the request's model a sync later). */
+  ring(accountId: string, agentId: string, ring: CallRing): void;
 }
 
 /** The two parties of a call that still lasts. */
@@ -46,7 +49,7 @@ const PARTIES_TTL_MS = 3000;
 
 export class CallService {
   /** Set once the broker runs (server.ts); until then no agent is online. */
-  presence: AgentPresence | undefined;
+  presence: CallBroker | undefined;
   private readonly cache = new Map<string, { at: number; parties: CallParties | undefined }>();
 
   constructor(
@@ -101,6 +104,13 @@ export class CallService {
         },
       ])
       .execute();
+    // The agent's browser rings now; the request's model tells it (and its other tabs) later.
+    this.presence?.ring(accountId, agent, {
+      call_id: callId,
+      request_id: requestId,
+      caller: { user_id: callerNamed.user_id, name: callerNamed.name },
+      kind,
+    });
     const call: ServiceCall = {
       id: callId,
       kind,

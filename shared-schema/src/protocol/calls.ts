@@ -40,6 +40,18 @@ export const serviceCallStartSchema = z.object({
 });
 export type ServiceCallStart = z.output<typeof serviceCallStartSchema>;
 
+/**
+ * A call ringing for its agent, as the agent's browser hears it (topics.callRing): the call, its
+ * request, who calls and how. The broker passes it only to the agent's own links.
+ */
+export const callRingSchema = z.object({
+  call_id: z.string().max(64),
+  request_id: z.string().max(64),
+  caller: z.object({ user_id: z.string().max(64), name: z.string().max(400) }),
+  kind: callKindSchema,
+});
+export type CallRing = z.output<typeof callRingSchema>;
+
 /** The largest signalling message a browser may publish (an SDP with many candidates fits). */
 export const CALL_SIGNAL_MAX_BYTES = 64 * 1024;
 /** At most this many signalling messages a second per connection (ICE candidates come in bursts). */

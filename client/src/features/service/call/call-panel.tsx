@@ -7,12 +7,15 @@ import {
   ACTIVE_SERVICE_STATES,
   apiPaths,
   CALL_TEXTS,
+  SERVICE_PERMISSIONS,
   serviceCallStartSchema,
   type CallKind,
   type IceServer,
+  type ServiceCall,
   type ServiceRequestAttributes,
 } from '@plant/shared-schema';
 import { translateServerText } from '../../../i18n/server-texts';
+import { useCan } from '../../../permissions/permissions';
 import { accountIdOf, sessionAtom } from '../../../state/session';
 import { syncWorker } from '../../../sync/worker';
 import { CallSession, localMedia, type CallProblem, type CallView } from './call-session';
@@ -43,9 +46,16 @@ export function CallPanel(props: {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [checking, setChecking] = useState(false);
-  // A call for this user as its agent that it has not taken yet (the request says it rings).
-  const ringing = props.request.calls.find(
-    (c) => c.ended_at === null && c.participants[1]?.user_id === userId && active?.callId !== c.id,
+  // A call the broker rang here (before the request's model says it), as the request keeps it.
+  const [rung, setRung] = useState<ServiceCall | null>(null);
+  // A call for this user as its agent that it has not taken yet: the request says it rings, or
+  // the broker did and the request does not say it ended.
+  const ringing = [...props.request.calls, ...(rung === null ? [] : [rung])].find(
+    (c) =>
+      c.ended_at === null &&
+      c.participants[1]?.user_id === userId &&
+      active?.callId !== c.id &&
+      (props.request.calls.find((kept) => kept.id === c.id)?.ended_at ?? null) === null,
   );
   /** The call's session, made and started now; the server is told when it ends. */
   const begin = (call: {
@@ -124,10 +134,15 @@ export function CallPanel(props: {
       }),
     );
   };
+  // The call being answered: a second click while its code and ICE servers come is no second
+  // session (the first would hang up as the second replaced it).
+  const answering = useRef<string | null>(null);
   const answer = async () => {
-    if (ringing === undefined) return;
+    if (ringing === undefined || answering.current === ringing.id) return;
+    answering.current = ringing.id;
     setError(null);
     const { iceServers } = await import('./signalling');
+    const servers = await iceServers();
     setActive(
       begin({
         callId: ringing.id,
@@ -135,25 +150,41 @@ export function CallPanel(props: {
         peerName: ringing.participants[0]?.name ?? '',
         polite: true,
         kind: 'video',
-        iceServers: await iceServers(),
+        iceServers: servers,
       }),
     );
   };
   const mayCall = ACTIVE_SERVICE_STATES.includes(props.request.state);
-  // While an active request is open, the call's broker link and ICE servers are made ready (a
-  // call then only subscribes to its inbox: a third of the set-up time otherwise).
+  // While an active request is open, the call's broker link (subscribed to this user's inboxes
+  // of every call) and the ICE servers are made ready: a call then waits for no link and no
+  // subscription. An agent hears the calls of this request ring on that link too.
+  const agent = useCan()(SERVICE_PERMISSIONS.agent);
+  const { requestId } = props;
   useEffect(() => {
-    if (!mayCall) return;
+    if (!mayCall || accountId === null || userId === null) return;
     let release: (() => void) | undefined;
     let gone = false;
-    void import('./signalling').then(({ warmUp }) => {
-      if (!gone) release = warmUp();
+    const who = { accountId, userId };
+    void import('./signalling').then(({ hearRings, warmUp }) => {
+      if (gone) return;
+      release = agent
+        ? hearRings(who, (ring) => {
+            if (ring.request_id !== requestId) return;
+            setRung({
+              id: ring.call_id,
+              kind: ring.kind,
+              started_at: Date.now(),
+              ended_at: null,
+              participants: [ring.caller, { user_id: userId, name: '' }],
+            });
+          })
+        : warmUp(who);
     });
     return () => {
       gone = true;
       release?.();
     };
-  }, [mayCall]);
+  }, [mayCall, agent, accountId, userId, requestId]);
   return (
     <Paper withBorder p="md" radius="md" data-testid="service-call-panel">
       <Stack gap="sm">
@@ -216,7 +247,9 @@ export function CallPanel(props: {
                 <Trans>Calls are for active requests.</Trans>
               </Text>
             )}
-            {checking ? <PreCallCheck /> : null}
+            {checking && accountId !== null && userId !== null ? (
+              <PreCallCheck who={{ accountId, userId }} />
+            ) : null}
           </>
         )}
         {error === null ? null : (

@@ -59,6 +59,11 @@ export async function localMedia(kind: CallKind): Promise<MediaStream> {
   return new MediaStream([...screen.getTracks(), ...(voice?.getTracks() ?? [])]);
 }
 
+/** An SDP's origin line: the same for one offer sent again, a new version for a new offer. */
+function originOf(sdp: string | undefined): string | undefined {
+  return sdp?.split(/\r?\n/).find((line) => line.startsWith('o='));
+}
+
 export class CallFailure extends Error {
   constructor(readonly problem: CallProblem) {
     super(problem);
@@ -80,6 +85,8 @@ export class CallSession {
   private makingOffer = false;
   private ignoreOffer = false;
   private tracksAdded = false;
+  /** The callee's offered senders, by kind, filled when its media comes. */
+  private readonly senders = new Map<'audio' | 'video', RTCRtpSender>();
   private heardPeer = false;
   private readyTimer: ReturnType<typeof setInterval> | undefined;
   private screen: { stream: MediaStream; senders: RTCRtpSender[] } | undefined;
@@ -87,7 +94,22 @@ export class CallSession {
 
   private readonly listeners = new Set<(view: CallView) => void>();
 
-  constructor(private readonly o: CallOptions) {}
+  /** Done once start() has the link and (the caller) its media; set up in the constructor. */
+  private setUp!: () => void;
+  /**
+   * What the peer said, taken one message at a time in order, once start() is done: an offer
+   * that comes before this side listens fully is answered with its tracks, by a link that can
+   * send, and no candidate is added before the description it belongs to.
+   */
+  private inbox: Promise<void>;
+
+  constructor(private readonly o: CallOptions) {
+    this.inbox = new Promise<void>((resolve) => (this.setUp = resolve));
+  }
+
+  private hear(signal: CallSignal): void {
+    this.inbox = this.inbox.then(() => this.heard(signal)).catch(() => undefined);
+  }
 
   /** The call as it is now. */
   get current(): CallView {
@@ -102,9 +124,19 @@ export class CallSession {
 
   /**
    * Takes the local media and connects the signalling at once (the caller's media may already be
-   * on its way: `media`), then both sides say `ready`; the caller offers on the callee's.
+   * on its way: `media`). The caller says `ready` once it listens and answers the callee's offer
+   * with its tracks; the callee offers as soon as it listens, its camera joining the offered
+   * senders when it comes (it starts while the connection is made).
    */
   async start(): Promise<void> {
+    try {
+      await this.begin();
+    } finally {
+      this.setUp();
+    }
+  }
+
+  private async begin(): Promise<void> {
     const pc = this.makePeerConnection();
     // mqtt.js comes with the first call, not with the request's page.
     const link = import('./signalling').then(({ openSignalling }) =>
@@ -113,7 +145,7 @@ export class CallSession {
         callId: this.o.callId,
         userId: this.o.userId,
         peerId: this.o.peerId,
-        onSignal: (signal) => void this.heard(signal),
+        onSignal: (signal) => this.hear(signal),
         onLost: () => {
           if (!this.ended) this.fail('signalling');
         },
@@ -121,13 +153,22 @@ export class CallSession {
         throw new CallFailure('signalling');
       }),
     );
-    const [media, signalling] = await Promise.allSettled([
-      this.o.media ?? localMedia(this.o.kind),
+    const media = this.o.media ?? localMedia(this.o.kind);
+    if (this.o.polite) {
+      // The offer is made while the camera starts and the link is taken; sent once it listens.
+      this.offerSenders(pc);
+      media.then(
+        (stream) => this.mediaCame(pc, stream),
+        (err: unknown) => this.fail(err instanceof CallFailure ? err.problem : 'media'),
+      );
+    }
+    const [taken, signalling] = await Promise.allSettled([
+      this.o.polite ? Promise.resolve(null) : media,
       link,
     ]);
-    if (media.status === 'fulfilled') this.set({ local: media.value });
+    if (taken.status === 'fulfilled' && taken.value !== null) this.set({ local: taken.value });
     if (signalling.status === 'fulfilled') this.signalling = signalling.value;
-    const failed = [media, signalling].find((r) => r.status === 'rejected');
+    const failed = [taken, signalling].find((r) => r.status === 'rejected');
     if (failed !== undefined) {
       const reason: unknown = failed.reason;
       this.fail(reason instanceof CallFailure ? reason.problem : 'signalling');
@@ -139,12 +180,50 @@ export class CallSession {
     }
     this.set({ phase: this.o.polite ? 'connecting' : 'waiting' });
     // The caller listens from the start; it says so once it does. The callee, who answers later,
-    // offers as soon as it listens (its tracks go in): one hop less than waiting to be offered.
-    // An offer sent before the caller listened is sent again on its `ready`, or after a second.
+    // offers as soon as it can: one hop less than waiting to be offered. The caller's tab keeps
+    // what comes before its page has the call (signalling.ts); an offer lost all the same is sent
+    // again on the caller's `ready`, or after a second.
     this.send({ type: 'ready' });
     if (this.o.polite) {
-      this.addTracks(pc);
+      // Made before this side listened, the offer went nowhere: it goes now (or, still being
+      // made, when it is).
+      this.offerAgain(pc);
       this.readyTimer = setInterval(() => this.offerAgain(pc), READY_EVERY_MS);
+    }
+  }
+
+  /**
+   * The callee's senders, offered before its camera and microphone are taken (a sender without
+   * a track sends nothing until it gets one, with no new offer): one for each kind of its media.
+   */
+  private offerSenders(pc: RTCPeerConnection): void {
+    this.tracksAdded = true;
+    // One stream for both, so the other side shows them as one (a stream id in the offer).
+    const outgoing = new MediaStream();
+    for (const kind of ['audio', 'video'] as const)
+      this.senders.set(
+        kind,
+        pc.addTransceiver(kind, { direction: 'sendrecv', streams: [outgoing] }).sender,
+      );
+    const local = this.view.local;
+    if (local !== null) this.fillSenders(local);
+  }
+
+  /** The callee's camera and microphone came: shown here, and into the offered senders. */
+  private mediaCame(pc: RTCPeerConnection, stream: MediaStream): void {
+    if (this.ended || pc.signalingState === 'closed') {
+      for (const track of stream.getTracks()) track.stop();
+      return;
+    }
+    this.set({ local: stream });
+    this.fillSenders(stream);
+  }
+
+  private fillSenders(stream: MediaStream): void {
+    for (const track of stream.getTracks()) {
+      const sender = this.senders.get(track.kind === 'audio' ? 'audio' : 'video');
+      if (sender !== undefined && sender.track === null)
+        void sender.replaceTrack(track).catch(() => undefined);
     }
   }
 
@@ -156,6 +235,8 @@ export class CallSession {
 
   private makePeerConnection(): RTCPeerConnection {
     const pc = new RTCPeerConnection({
+      // One transport for every track: candidates gathered and sent once, not per track.
+      bundlePolicy: 'max-bundle',
       iceServers: this.o.iceServers.map((server): RTCIceServer => ({
         urls: server.urls,
         ...(server.username === undefined ? {} : { username: server.username }),
@@ -257,8 +338,14 @@ export class CallSession {
       case 'description': {
         this.heardPeer = true;
         const description = signal.description;
-        // The callee's first offer sent again (the caller's `ready` crossed it): answered already.
-        if (description.type === 'offer' && description.sdp === pc.remoteDescription?.sdp) return;
+        // The callee's first offer sent again (the caller's `ready` crossed it), perhaps with
+        // more candidates: answered already (a new offer has a new version in its origin line).
+        if (
+          description.type === 'offer' &&
+          pc.remoteDescription !== null &&
+          originOf(description.sdp) === originOf(pc.remoteDescription.sdp)
+        )
+          return;
         const collision =
           description.type === 'offer' && (this.makingOffer || pc.signalingState !== 'stable');
         this.ignoreOffer = !this.o.polite && collision;

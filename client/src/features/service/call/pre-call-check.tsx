@@ -5,6 +5,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { Button, Group, List, Stack, Text, ThemeIcon } from '@mantine/core';
 import { CALL_TEXTS } from '@plant/shared-schema';
 import { translateServerText } from '../../../i18n/server-texts';
+import type { CallIdentity } from './signalling';
 
 /*
  * The pre-call check (issue 34 item 3): camera, microphone, screen share and the signalling,
@@ -37,7 +38,7 @@ async function tried(take: () => Promise<MediaStream>): Promise<boolean> {
   }
 }
 
-export function PreCallCheck() {
+export function PreCallCheck(props: { readonly who: CallIdentity }) {
   const { i18n } = useLingui();
   const [outcomes, setOutcomes] = useState<Partial<Record<Part, Outcome>>>({});
   const run = async () => {
@@ -56,7 +57,7 @@ export function PreCallCheck() {
     set('screen', await tried(() => media.getDisplayMedia({ video: true })));
     // mqtt.js comes with the check, not with the request's page.
     const { checkSignalling } = await import('./signalling');
-    set('signalling', await checkSignalling());
+    set('signalling', await checkSignalling(props.who));
   };
   const failure = (part: Part) => {
     switch (part) {

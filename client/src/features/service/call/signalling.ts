@@ -2,9 +2,11 @@ import mqtt, { type MqttClient } from 'mqtt';
 import {
   apiPaths,
   callConfigSchema,
+  callRingSchema,
   callSignalSchema,
   TIMINGS,
   topics,
+  type CallRing,
   type CallSignal,
   type IceServer,
 } from '@plant/shared-schema';
@@ -14,9 +16,11 @@ import { syncWorker } from '../../../sync/worker';
  * Calls' signalling (issue 34 item 3): a broker link of the page's own, not the sync worker's:
  * signalling is for now, never for later (an offer sent after the call ended means nothing), the
  * worker's link belongs to one tab of many, and a call must end when its page closes (the broker
- * tells the server when the link a call was heard on ends). The link is made while a request's
- * call panel is open (`warmUp`), so a call only subscribes to its inbox: made at the click, the
- * link's credentials and CONNECT were a third of the set-up time (bench/call.bench.ts).
+ * tells the server when the link a call was heard or spoken on ends). The link is made while a
+ * request's call panel is open (`warmUp`), subscribed to the user's inboxes of every call and to
+ * its rings, so a call waits for no link and no subscription: made at the click, the link's
+ * credentials and CONNECT were a third of the set-up time, a call's own subscription a fifth
+ * (bench/call.bench.ts).
  */
 
 /** How long connecting may take before the call says the signalling cannot be reached. */
@@ -63,18 +67,83 @@ async function connect(): Promise<MqttClient> {
   );
 }
 
-/** The tab's link and the ICE servers, shared by its call panels and calls. */
-let link: Promise<MqttClient> | undefined;
+/** Whose calls a tab's link carries: the signed-in user in its active account. */
+export interface CallIdentity {
+  readonly accountId: string;
+  readonly userId: string;
+}
+
+/** How long, and how many, messages of a call this tab has no session for yet are kept. */
+const PENDING_MS = 30_000;
+const PENDING_MAX = 100;
+
+/**
+ * The tab's link, subscribed to its user's inboxes of every call and to the calls that ring for
+ * it before any call is made: a call's first message (an agent's offer may come before the
+ * caller's page has the call's id) is kept until its session takes it.
+ */
+interface TabLink {
+  readonly key: string;
+  readonly client: Promise<MqttClient>;
+  readonly calls: Map<string, (signal: CallSignal) => void>;
+  readonly pending: Map<string, { readonly at: number; readonly signals: CallSignal[] }>;
+  readonly rings: Set<(ring: CallRing) => void>;
+}
+
+let link: TabLink | undefined;
 let config: Promise<readonly IceServer[]> | undefined;
 let holders = 0;
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
-function theLink(): Promise<MqttClient> {
-  const current = link;
-  if (current !== undefined) return current;
-  const made = connect();
+const keyOf = (who: CallIdentity) => `${who.accountId}/${who.userId}`;
+
+function theLink(who: CallIdentity): TabLink {
+  if (link !== undefined && link.key === keyOf(who)) return link;
+  // Another user or account in this tab: the old link's calls are not this one's.
+  void link?.client.then((old) => old.endAsync()).catch(() => undefined);
+  const inboxes = topics.callInboxes(who.accountId, who.userId);
+  const ringTopic = topics.callRing(who.accountId);
+  const inboxPrefix = `account/${who.accountId}/calls/`;
+  const inboxSuffix = `/to/${who.userId}`;
+  const made: TabLink = {
+    key: keyOf(who),
+    calls: new Map(),
+    pending: new Map(),
+    rings: new Set(),
+    client: connect().then(async (client) => {
+      client.on('message', (topic, payload) => {
+        let json: unknown;
+        try {
+          json = JSON.parse(payload.toString());
+        } catch {
+          return; // Not JSON: nothing the broker passes on.
+        }
+        if (topic === ringTopic) {
+          const ring = callRingSchema.safeParse(json);
+          if (ring.success) for (const listener of made.rings) listener(ring.data);
+          return;
+        }
+        if (!topic.startsWith(inboxPrefix) || !topic.endsWith(inboxSuffix)) return;
+        const callId = topic.slice(inboxPrefix.length, -inboxSuffix.length);
+        const signal = callSignalSchema.safeParse(json);
+        if (!signal.success) return;
+        const session = made.calls.get(callId);
+        if (session !== undefined) session(signal.data);
+        else keep(made, callId, signal.data);
+      });
+      const granted = await client.subscribeAsync({
+        [inboxes]: { qos: 1 },
+        [ringTopic]: { qos: 0 },
+      });
+      if (granted.some((g) => g.qos === 128)) {
+        void client.endAsync();
+        throw new Error('the calls’ topics were refused');
+      }
+      return client;
+    }),
+  };
   link = made;
-  made.then(
+  made.client.then(
     (client) => {
       client.once('close', () => {
         if (link === made) link = undefined;
@@ -85,6 +154,19 @@ function theLink(): Promise<MqttClient> {
     },
   );
   return made;
+}
+
+/** A message of a call this tab has no session for (yet): kept a while, a bounded number. */
+function keep(made: TabLink, callId: string, signal: CallSignal): void {
+  const now = Date.now();
+  for (const [id, kept] of made.pending) if (now - kept.at > PENDING_MS) made.pending.delete(id);
+  let kept = made.pending.get(callId);
+  if (kept === undefined) {
+    if (made.pending.size >= PENDING_MAX) return;
+    kept = { at: now, signals: [] };
+    made.pending.set(callId, kept);
+  }
+  if (kept.signals.length < PENDING_MAX) kept.signals.push(signal);
 }
 
 /** The ICE servers of calls (GET calls/config), read once per tab. */
@@ -106,10 +188,10 @@ export function iceServers(): Promise<readonly IceServer[]> {
  * A call panel is open: the link is made now (and kept while any panel is). Answers the release,
  * after which the link ends once no panel or call holds it for a few seconds.
  */
-export function warmUp(): () => void {
+export function warmUp(who: CallIdentity): () => void {
   holders += 1;
   clearTimeout(idleTimer);
-  void theLink().catch(() => undefined);
+  void theLink(who).client.catch(() => undefined);
   void iceServers();
   let released = false;
   return () => {
@@ -121,8 +203,23 @@ export function warmUp(): () => void {
       if (holders > 0) return;
       const ending = link;
       link = undefined;
-      void ending?.then((client) => client.endAsync()).catch(() => undefined);
+      void ending?.client.then((client) => client.endAsync()).catch(() => undefined);
     }, IDLE_END_MS);
+  };
+}
+
+/**
+ * Tells `onRing` each call that rings for this user while the returned stop is not called (an
+ * agent's call panel: the broker passes a ring to the agent's links only, before the request's
+ * model says it). Holds the tab's link like `warmUp`.
+ */
+export function hearRings(who: CallIdentity, onRing: (ring: CallRing) => void): () => void {
+  const release = warmUp(who);
+  const made = theLink(who);
+  made.rings.add(onRing);
+  return () => {
+    made.rings.delete(onRing);
+    release();
   };
 }
 
@@ -141,9 +238,9 @@ export interface Signalling {
 }
 
 /**
- * Listens to this user's inbox of the call on the tab's link and answers how to talk to the
- * peer; rejects when the broker cannot be reached or refuses (the page says 'No connection with
- * the discovery service possible').
+ * Takes this user's messages of the call from the tab's link (those that came before, first) and
+ * answers how to talk to the peer; rejects when the broker cannot be reached or refuses (the
+ * page says 'No connection with the discovery service possible').
  */
 export async function openSignalling(options: {
   readonly accountId: string;
@@ -153,44 +250,32 @@ export async function openSignalling(options: {
   readonly onSignal: (signal: CallSignal) => void;
   readonly onLost: () => void;
 }): Promise<Signalling> {
-  const release = warmUp();
+  const release = warmUp(options);
+  const made = theLink(options);
   let client: MqttClient;
   try {
-    client = await theLink();
+    client = await made.client;
   } catch (err) {
     release();
     throw err;
   }
-  const own = topics.callInbox(options.accountId, options.callId, options.userId);
   const peer = topics.callInbox(options.accountId, options.callId, options.peerId);
   let closed = false;
-  const onMessage = (topic: string, payload: Buffer) => {
-    if (topic !== own) return;
-    try {
-      const parsed = callSignalSchema.safeParse(JSON.parse(payload.toString()));
-      if (parsed.success) options.onSignal(parsed.data);
-    } catch {
-      // Not JSON: nothing the broker passes on.
-    }
-  };
   const onClose = () => {
     if (!closed) options.onLost();
   };
-  client.on('message', onMessage);
   client.once('close', onClose);
+  made.calls.set(options.callId, options.onSignal);
+  const early = made.pending.get(options.callId);
+  made.pending.delete(options.callId);
+  for (const signal of early?.signals ?? []) options.onSignal(signal);
   const close = () => {
     if (closed) return;
     closed = true;
-    client.off('message', onMessage);
+    made.calls.delete(options.callId);
     client.off('close', onClose);
-    if (client.connected) void client.unsubscribeAsync(own).catch(() => undefined);
     release();
   };
-  const granted = await client.subscribeAsync(own, { qos: 1 }).catch(() => undefined);
-  if (granted === undefined || granted.some((g) => g.qos === 128)) {
-    close();
-    throw new Error('the call’s topic was refused');
-  }
   const payloadOf = (signal: OutgoingSignal) => JSON.stringify({ ...signal, from: options.userId });
   return {
     send: (signal) => {
@@ -209,12 +294,12 @@ export async function openSignalling(options: {
 
 /**
  * The pre-call check's test of the signalling: credentials from the server and a broker link
- * made (the tab's, kept for the call); true when both worked.
+ * made with its calls' topics (the tab's, kept for the call); true when all worked.
  */
-export async function checkSignalling(): Promise<boolean> {
-  const release = warmUp();
+export async function checkSignalling(who: CallIdentity): Promise<boolean> {
+  const release = warmUp(who);
   try {
-    await theLink();
+    await theLink(who).client;
     return true;
   } catch {
     return false;
