@@ -49,13 +49,13 @@ export function CallPanel(props: {
   // A call the broker rang here (before the request's model says it), as the request keeps it.
   const [rung, setRung] = useState<ServiceCall | null>(null);
   // A call for this user as its agent that it has not taken yet: the request says it rings, or
-  // the broker did and the request does not say it ended.
-  const ringing = [...props.request.calls, ...(rung === null ? [] : [rung])].find(
-    (c) =>
-      c.ended_at === null &&
-      c.participants[1]?.user_id === userId &&
-      active?.callId !== c.id &&
-      (props.request.calls.find((kept) => kept.id === c.id)?.ended_at ?? null) === null,
+  // the broker did and the request does not have it yet.
+  const calls =
+    rung === null || props.request.calls.some((c) => c.id === rung.id)
+      ? props.request.calls
+      : [...props.request.calls, rung];
+  const ringing = calls.find(
+    (c) => c.ended_at === null && c.participants[1]?.user_id === userId && active?.callId !== c.id,
   );
   /** The call's session, made and started now; the server is told when it ends. */
   const begin = (call: {

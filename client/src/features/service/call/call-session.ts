@@ -205,8 +205,6 @@ export class CallSession {
         kind,
         pc.addTransceiver(kind, { direction: 'sendrecv', streams: [outgoing] }).sender,
       );
-    const local = this.view.local;
-    if (local !== null) this.fillSenders(local);
   }
 
   /** The callee's camera and microphone came: shown here, and into the offered senders. */
