@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { THREED_LIMITS, THREED_TEXTS } from '@plant/shared-schema';
 import type { ConvertOutcome } from './convert';
+import { causeOf } from './zip-unpack';
 
 /*
  * Runs one model's conversion (convert.ts) on a thread of its own (convert-worker.mjs), never in
@@ -14,6 +15,9 @@ export interface ThreadLimits {
   readonly heapMb: number;
   readonly triangles: number;
 }
+
+/** How long a thread may take to load its modules before its model's time starts. */
+const START_MS = 120_000;
 
 export const DEFAULT_THREAD_LIMITS: ThreadLimits = {
   timeMs: THREED_LIMITS.timeMs,
@@ -40,20 +44,28 @@ export function convertOnThread(
       resolve(result);
       void worker.terminate();
     };
-    const timer = setTimeout(() => end({ refused: THREED_TEXTS.tooSlow }), limits.timeMs);
-    worker.on('message', (message: { progress: number } | ConvertOutcome) => {
-      if ('progress' in message) progress(message.progress);
+    const slow = () => end({ refused: THREED_TEXTS.tooSlow });
+    // The model's time counts from the thread's `ready` (its modules loaded): a thread is never
+    // ended while it loads its modules, where an end half-way leaves the process's native
+    // libraries and loader hooks to the next thread; starting is bounded on its own.
+    let timer = setTimeout(slow, Math.max(limits.timeMs, START_MS));
+    worker.on('message', (message: { ready: true } | { progress: number } | ConvertOutcome) => {
+      if ('ready' in message) {
+        clearTimeout(timer);
+        timer = setTimeout(slow, limits.timeMs);
+      } else if ('progress' in message) progress(message.progress);
       else end(message);
     });
     worker.on('error', (err: Error & { code?: string }) =>
-      end({
-        refused:
-          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? THREED_TEXTS.tooMuchMemory
-            : THREED_TEXTS.loadFailed,
-      }),
+      end(
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? { refused: THREED_TEXTS.tooMuchMemory }
+          : { refused: THREED_TEXTS.loadFailed, cause: causeOf(err) },
+      ),
     );
-    worker.on('exit', () => end({ refused: THREED_TEXTS.loadFailed }));
+    worker.on('exit', (code) =>
+      end({ refused: THREED_TEXTS.loadFailed, cause: `the thread ended (code ${code})` }),
+    );
   });
   return {
     outcome,

@@ -2,12 +2,13 @@
 // of its own: a model that runs out of memory or crashes ends this thread, not the server.
 // Started by convert-thread.ts with no loaders of its parent; it registers tsx itself.
 //   workerData:          { dir, triangles }
-//   messages to parent:  { progress } ... then { ok } (levels' bytes transferred) | { refused }
+//   messages to parent:  { ready } once its modules are loaded, { progress } ... then { ok } (levels' bytes transferred) | { refused }
 import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
 const { convert } = await import('./convert.ts');
+parentPort.postMessage({ ready: true });
 
 const outcome = await convert(workerData.dir, (progress) => parentPort.postMessage({ progress }), {
   triangles: workerData.triangles,

@@ -34,7 +34,8 @@ async function upload(files: Record<string, Uint8Array | string>): Promise<strin
 }
 
 function ok(outcome: ConvertOutcome) {
-  if (!('ok' in outcome)) throw new Error(`refused: ${outcome.refused}`);
+  if (!('ok' in outcome))
+    throw new Error(`refused: ${outcome.refused}${outcome.cause ? ` (${outcome.cause})` : ''}`);
   return outcome.ok;
 }
 

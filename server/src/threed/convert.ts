@@ -4,7 +4,7 @@ import { THREED_LIMITS, THREED_TEXTS, type ThreedFormat } from '@plant/shared-sc
 import { boundsOf, countTriangles, fitTextures, makeLevels, type MadeLevel } from './levels';
 import { findModelFile, gltfIo, loadModel } from './load-model';
 import { thumbnailOf } from './thumbnail';
-import { ModelRefused } from './zip-unpack';
+import { causeOf, ModelRefused } from './zip-unpack';
 
 /*
  * One model's processing (DESIGN.md §13), run on a thread of its own (convert-thread.ts): the
@@ -18,7 +18,9 @@ export interface Converted {
   readonly thumbnail: Uint8Array;
 }
 
-export type ConvertOutcome = { readonly ok: Converted } | { readonly refused: string };
+/** `refused` is the user's text; `cause`, when an error made it, is for the server's log. */
+export type ConvertOutcome =
+  { readonly ok: Converted } | { readonly refused: string; readonly cause?: string };
 
 /** The limits a conversion checks itself (time and memory are the thread's). */
 export interface ConvertLimits {
@@ -72,6 +74,6 @@ export async function convert(
     return { ok: { format, levels, bounds, thumbnail } };
   } catch (err) {
     if (err instanceof ModelRefused) return { refused: err.reason };
-    return { refused: THREED_TEXTS.loadFailed };
+    return { refused: THREED_TEXTS.loadFailed, cause: causeOf(err) };
   }
 }

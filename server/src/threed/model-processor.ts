@@ -145,6 +145,8 @@ export class ModelProcessor extends StateQueue {
     outcome: ConvertOutcome,
   ): Promise<void> {
     if ('refused' in outcome) {
+      if (outcome.cause !== undefined)
+        this.deps.log.warn('3D model processing failed', { model: id, cause: outcome.cause });
       await this.fail(accountId, id, outcome.refused);
       return;
     }

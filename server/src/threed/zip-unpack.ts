@@ -10,6 +10,12 @@ export class ModelRefused extends Error {
   }
 }
 
+/** An error's own words for the log: its name, message and first lines of its stack. */
+export function causeOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  return (err.stack ?? `${err.name}: ${err.message}`).split('\n').slice(0, 6).join('\n');
+}
+
 export interface UnpackLimits {
   readonly bytes: number;
   readonly entries: number;
