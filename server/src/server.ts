@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { ReleaseKeys } from './releases/release-keys';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import {
@@ -271,6 +272,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     log,
     mailer,
     surfaces: new SurfaceIndex(blobs),
+    releaseKeys: new ReleaseKeys(path.join(config.dataDir, 'release-keys')),
     background,
     feed,
     appUrl: config.appUrl,

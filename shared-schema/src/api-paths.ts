@@ -45,6 +45,8 @@ export const apiPaths = {
   accountAlarmHistory: () => 'alarm-history',
   /** The active account's alarm settings (AlarmSettings): GET, PUT. */
   alarmSettings: () => 'account/alarm-settings',
+  /** The account's release key's public half (ReleaseKeyInfo; release::view), null before any. */
+  releaseKey: () => 'releases/key',
   /** The help centre's search over published articles (DESIGN.md §14; helpcenter::view). */
   articleSearch: (q: string, lang: string) =>
     `articles/search?q=${encodeURIComponent(q)}&lang=${encodeURIComponent(lang)}`,

@@ -55,6 +55,7 @@ export * from './models/article';
 export * from './models/ticket';
 export * from './models/service-request';
 export * from './models/service-request-texts';
+export * from './models/release';
 export * from './help/inline';
 export * from './help/fold';
 export * from './help/host-texts';

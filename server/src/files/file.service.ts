@@ -6,6 +6,7 @@ import {
   FILE_NOT_UPLOADED,
   fileAttributesSchema,
   articleModel,
+  releaseModel,
   FEEDBACK_PERMISSIONS,
   ticketModel,
   type TicketAttributes,
@@ -104,6 +105,13 @@ export class FileService {
     if (attributes.ticket_id !== null) {
       if (write && !(await this.writesTicketPhoto(session, accountId, attributes.ticket_id)))
         throw forbidden();
+      return { accountId, id, attributes };
+    }
+    // A release's artifact is release management's: its permissions, not the asset's files'
+    // (the model's write checked the stored release was a draft; its bytes follow).
+    if (attributes.release_id !== null) {
+      const permission = write ? releaseModel.permissions.update : releaseModel.permissions.view;
+      if (!can(session.ctx, permission)) throw forbidden();
       return { accountId, id, attributes };
     }
     // An article's image is the help centre's: its permissions, not the asset's files'.

@@ -11,6 +11,7 @@ import { accountAdminRoutes } from './account-admin';
 import { alarmRecipientRoutes } from './alarm-recipients';
 import { alarmRoutes } from './alarms';
 import { articleRoutes } from './articles';
+import { releaseRoutes } from './releases';
 import { authRoutes } from './auth';
 import { clientReportRoutes } from './client-reports';
 import { fileRoutes } from './files';
@@ -65,6 +66,7 @@ export const API_ROUTE_MODULES: readonly ApiRouteModule[] = [
   ({ services, values }) => valueRoutes(services, values),
   ({ services, files }) => fileRoutes(services, files),
   ({ services }) => articleRoutes(services),
+  ({ services }) => releaseRoutes(services),
   ({ alarmRecipients }) =>
     alarmRecipients === undefined ? null : alarmRecipientRoutes(alarmRecipients),
   ({ services }) => alarmRoutes(services),

@@ -1,6 +1,7 @@
 import {
   articleModel,
   fileModel,
+  releaseModel,
   ticketModel,
   accountModel,
   can,
@@ -207,6 +208,9 @@ export class AccessDecision {
   }): boolean {
     if (row.type === fileModel.type && row.parent_type === ticketModel.type)
       return this.types.has(ticketModel.type);
+    // A release's artifact: who sees release management.
+    if (row.type === fileModel.type && row.parent_type === releaseModel.type)
+      return this.types.has(releaseModel.type);
     return this.seesModel(row.type, row.asset_id);
   }
 

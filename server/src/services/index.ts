@@ -1,4 +1,6 @@
 import { OAuthService } from './oauth.service';
+import type { ReleaseKeys } from '../releases/release-keys';
+import { ReleaseService } from '../releases/release.service';
 import type { IceServer } from '@plant/shared-schema';
 import type { SurfaceCheck } from '../threed/surface';
 import { MemoryRateCounters, type RateCounters } from '../lib/rate-limiter';
@@ -55,6 +57,7 @@ export interface Services {
   readonly oauth: OAuthService;
   /** Calls of service requests (issue 34 item 3). */
   readonly calls: CallService;
+  readonly releases: ReleaseService;
 }
 
 export interface ServiceDeps {
@@ -74,6 +77,8 @@ export interface ServiceDeps {
   readonly feed: ChangeFeed;
   /** Whether a hotspot's point lies on its 3D model (threed/surface.ts). */
   readonly surfaces?: SurfaceCheck;
+  /** The accounts' release keys (DATA_DIR/release-keys). */
+  readonly releaseKeys?: ReleaseKeys;
   /** The STUN/TURN servers browsers use for calls (config ICE_SERVERS). */
   readonly iceServers?: readonly IceServer[];
 }
@@ -91,7 +96,7 @@ export function createServices(deps: ServiceDeps): Services {
     deps.background,
     counters,
   );
-  const models = new ModelService(db, clock, deps.feed, deps.surfaces);
+  const models = new ModelService(db, clock, deps.feed, deps.surfaces, deps.releaseKeys);
   return {
     auth,
     alarms: new AlarmService(db),
@@ -124,5 +129,6 @@ export function createServices(deps: ServiceDeps): Services {
     firstPartyClientId: deps.firstPartyClientId,
     oauth: new OAuthService(db, clock, deps.personalClientId),
     calls: new CallService(db, clock, models, deps.log, deps.iceServers ?? []),
+    releases: new ReleaseService(deps.releaseKeys),
   };
 }

@@ -58,6 +58,8 @@ import {
   type SceneAttributes,
   templateStreamPlace,
   type TemplateAttributes,
+  releaseModel,
+  type ReleaseAttributes,
   ticketMessageModel,
   ticketModel,
   serviceRequestModel,
@@ -66,6 +68,13 @@ import {
   type TicketMessageAttributes,
 } from '@plant/shared-schema';
 import type { SurfaceCheck } from '../threed/surface';
+import type { ReleaseKeys } from '../releases/release-keys';
+import {
+  mayChangeReleaseFile,
+  mayRemoveRelease,
+  releaseCreate,
+  releaseUpdate,
+} from '../releases/release-rules';
 import { z } from 'zod';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
@@ -248,6 +257,8 @@ export class ModelTransaction {
     private readonly surfaces?: SurfaceCheck,
     /** What a service request's machine context is read from (absent: none is taken). */
     private readonly machine?: MachineContextSource,
+    /** The accounts' release keys, which sign a version at its release (absent: none is). */
+    private readonly releaseKeys?: ReleaseKeys,
   ) {
     this.trx = trx;
     this.models = new ModelRepository(trx);
@@ -373,6 +384,11 @@ export class ModelTransaction {
       // A ticket's photo: its reporter while it is new, a feedback admin (the stored ticket).
       if (this.def.type === fileModel.type && typeof placed.ticket_id === 'string') {
         await mayChangeTicketPhoto(this.trx, this.accountId, placed.ticket_id, this.access);
+        return;
+      }
+      // A release's artifact: who edits releases, while the stored release is a draft.
+      if (this.def.type === fileModel.type && typeof placed.release_id === 'string') {
+        await mayChangeReleaseFile(this.trx, this.accountId, placed.release_id, this.access);
         return;
       }
       // A template's 3D model, scene, their files and hotspots (no asset): who edits templates.
@@ -501,6 +517,16 @@ export class ModelTransaction {
         this.asServer,
         this.now,
         this.machine,
+      );
+    if (this.def.type === releaseModel.type)
+      await releaseCreate(
+        this.trx,
+        this.accountId,
+        modelId,
+        attributes as ReleaseAttributes,
+        this.asServer,
+        this.access?.userId ?? null,
+        this.now,
       );
     await this.check(attributes, Object.keys(attributes), modelId);
     // A report's next time is the server's (a schedule in its time zone, or an interval).
@@ -704,6 +730,23 @@ export class ModelTransaction {
       changed.changed_by = after.changed_by;
       changed.changed_at = after.changed_at;
     }
+    if (this.def.type === releaseModel.type) {
+      // Released, a version is fixed; at its release, the server signs it (release-rules.ts).
+      const stamped = after as ReleaseAttributes;
+      await releaseUpdate(
+        this.trx,
+        this.accountId,
+        id,
+        before as ReleaseAttributes,
+        stamped,
+        Object.keys(changed),
+        this.releaseKeys,
+        this.access?.userId ?? null,
+        this.now,
+      );
+      for (const k of releaseModel.serverFields)
+        if (JSON.stringify(stamped[k]) !== JSON.stringify(before[k])) changed[k] = stamped[k];
+    }
     if (this.def.type === ticketModel.type) {
       // The feedback centre's table decides, by the stored ticket (ticket-rules.ts).
       await ticketUpdate(
@@ -815,6 +858,8 @@ export class ModelTransaction {
       JSON.parse(existing.attributes) as Record<string, unknown>,
       this.access,
     );
+    if (this.def.type === releaseModel.type)
+      mayRemoveRelease(JSON.parse(existing.attributes) as ReleaseAttributes);
     // Children go with their parent (an asset's groups and streams), deepest first.
     const doomed: ModelRow[] = [];
     const visit = async (row: ModelRow) => {

@@ -4,6 +4,7 @@ import {
   clientIdField,
   fieldErrorsOf,
   articleModel,
+  releaseModel,
   ticketModel,
   fileModel,
   hotspotModel,
@@ -38,6 +39,7 @@ import {
 import type { Session } from './session';
 import type { MachineContextSource } from '../service/service-rules';
 import type { SurfaceCheck } from '../threed/surface';
+import type { ReleaseKeys } from '../releases/release-keys';
 
 // WriteKind lives in model-transaction.ts: managed-writes.ts needs it, and this module needs that one.
 export type { WriteKind } from './model-transaction';
@@ -82,6 +84,8 @@ export class ModelService {
     private readonly feed: ChangeFeed,
     /** Whether a hotspot lies on its model (threed/surface.ts); absent in the seed. */
     private readonly surfaces?: SurfaceCheck,
+    /** The accounts' release keys (releases/release-keys.ts); absent: nothing is released. */
+    private readonly releaseKeys?: ReleaseKeys,
   ) {}
 
   /**
@@ -95,11 +99,13 @@ export class ModelService {
     if (def === undefined) throw notFound('Collection');
     const accountId = this.checkAccount(session, op.accountId);
     // An article's images are files a help-centre author writes, a ticket's photo one its
-    // reporter adds: the file's stored owner decides in the transaction (mayChange).
+    // reporter adds, a release's artifact one who edits releases uploads: the file's stored owner
+    // decides in the transaction (mayChange).
     const ownedFile =
       def.type === fileModel.type &&
       (can(session.ctx, articleModel.permissions.update) ||
-        can(session.ctx, ticketModel.permissions.view));
+        can(session.ctx, ticketModel.permissions.view) ||
+        can(session.ctx, releaseModel.permissions.update));
     if (!can(session.ctx, def.permissions[op.kind]) && !ownedFile) throw forbidden();
     if (def.type === hotspotModel.type) await this.warmSurface(accountId, op);
     const { answer, updates, givenAsset, others, accessMoved } = await this.db
@@ -267,6 +273,7 @@ export class ModelService {
         access,
         this.surfaces,
         this.machine,
+        this.releaseKeys,
       );
       result =
         op.kind === 'create'

@@ -38,6 +38,9 @@ export const EDIT_RULES = {
   ticket: { update: 'feedback::view', asset: null },
   ticket_message: { update: 'feedback::admin', asset: null },
   ticket_vote: { update: 'feedback::admin', asset: null },
+  firmware: { update: 'release::edit', asset: null },
+  board: { update: 'release::edit', asset: null },
+  release: { update: 'release::edit', asset: null },
   service_request: { update: 'servicerequest::view', asset: 'asset_id' },
 } as const satisfies Record<ModelType, EditRule>;
 

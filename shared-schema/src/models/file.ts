@@ -4,6 +4,7 @@ import type { ModelDefinition } from './registry-types';
 import { viewEditPermissions } from './model-permissions';
 import { FILE_REQUIRED, FILE_TOO_LARGE, FILE_WRONG_TYPE } from './file-texts';
 import { FILE_ONLY_SERVER, MODEL_FILE_TEXTS } from './threedmodel-texts';
+import { RELEASE_FILE_TEXTS } from './release-texts';
 export {
   FILE_CHECKSUM_MISMATCH,
   FILE_FIXED,
@@ -22,7 +23,7 @@ export { FILE_ONLY_SERVER, MODEL_FILE_TEXTS } from './threedmodel-texts';
  * file's metadata; its bytes are uploaded in chunks to the server's file store, content-addressed
  * by `sha256`, and served with the reader's access checked.
  */
-export const FILE_KINDS = ['photo', 'document', 'model', 'level'] as const;
+export const FILE_KINDS = ['photo', 'document', 'model', 'level', 'artifact'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
 export const FILE_STATES = ['uploading', 'ready'] as const;
@@ -98,6 +99,23 @@ export const FILE_LIMITS: Record<
     maxBytes: 500 * MB,
     types: ['model/gltf-binary', 'image/png'],
   },
+  // A release's artifact (DESIGN.md §15): an agent build, a firmware image, a module package.
+  artifact: {
+    tooLarge: RELEASE_FILE_TEXTS.tooLarge,
+    wrongType: RELEASE_FILE_TEXTS.wrongType,
+    maxBytes: 500 * MB,
+    types: [
+      'application/octet-stream',
+      'application/gzip',
+      'application/x-gzip',
+      'application/x-tar',
+      'application/zip',
+      'application/x-zip-compressed',
+      'application/vnd.debian.binary-package',
+      'application/javascript',
+      'text/javascript',
+    ],
+  },
 };
 
 /** The largest file of any kind. */
@@ -122,6 +140,8 @@ export const fileAttributesSchema = z.object({
   article_id: idField.nullable().default(null),
   /** The feedback ticket whose photo it is (DESIGN.md §14); null for any other file. */
   ticket_id: idField.nullable().default(null),
+  /** The release whose artifact it is (DESIGN.md §15); null for any other file. */
+  release_id: idField.nullable().default(null),
   kind: z.enum(FILE_KINDS).default('document'),
   name: z
     .string({ error: FILE_REQUIRED })
@@ -129,11 +149,9 @@ export const fileAttributesSchema = z.object({
     .min(1, FILE_REQUIRED)
     .max(250, 'The file name may not be longer than 250 characters'),
   type: mediaType,
-  size: z
-    .number({ error: FILE_REQUIRED })
-    .int()
-    .min(1, FILE_REQUIRED)
-    .max(FILE_MAX_BYTES, FILE_TOO_LARGE.document),
+  // Each kind's largest size and its text are `fileProblems`', which every file write checks (a
+  // bound here said the documents' 100 MB to a 3D model's file over 500 MB).
+  size: z.number({ error: FILE_REQUIRED }).int().min(1, FILE_REQUIRED),
   sha256: z.string().regex(/^[0-9a-f]{64}$/, 'The checksum is not a SHA-256 in hex.'),
   /** 'ready' once every byte is stored and checked against `sha256` (the server sets it). */
   state: z.enum(FILE_STATES).default('uploading'),
@@ -166,16 +184,34 @@ export const fileModel = {
     { type: 'template', field: 'template_id' },
     { type: 'article', field: 'article_id' },
     { type: 'ticket', field: 'ticket_id' },
+    { type: 'release', field: 'release_id' },
   ],
-  refs: { asset_id: 'asset', template_id: 'template', article_id: 'article', ticket_id: 'ticket' },
+  refs: {
+    asset_id: 'asset',
+    template_id: 'template',
+    article_id: 'article',
+    ticket_id: 'ticket',
+    release_id: 'release',
+  },
   // Files are part of what an asset is: who edits the asset adds and removes them.
   permissions: viewEditPermissions('asset::view', 'asset::edit'),
   sortField: 'name',
   serverFields: ['state', 'thumbnail'],
-  fixed: ['asset_id', 'template_id', 'article_id', 'ticket_id', 'kind', 'type', 'size', 'sha256'],
+  fixed: [
+    'asset_id',
+    'template_id',
+    'article_id',
+    'ticket_id',
+    'release_id',
+    'kind',
+    'type',
+    'size',
+    'sha256',
+  ],
   // A template's files (no asset): the type's permissions and `template::edit` decide (server);
   // an article's images: `helpcenter::edit` to add or remove them; a ticket's photo: its reporter
-  // while the ticket is new, a feedback admin at any time (server, feedback/ticket-rules.ts).
+  // while the ticket is new, a feedback admin at any time (server, feedback/ticket-rules.ts); a
+  // release's artifact: `release::edit` while the release is a draft (server, releases/).
   asset: 'asset_id',
   assetOptional: true,
 } as const satisfies ModelDefinition<'file', typeof fileAttributesSchema>;

@@ -14,6 +14,7 @@ import { hotspotModel, renderingModel, sceneModel } from './scene';
 import { articleDraftModel, articleModel, articleTextModel } from './article';
 import { ticketMessageModel, ticketModel, ticketVoteModel } from './ticket';
 import { serviceRequestModel } from './service-request';
+import { boardModel, firmwareModel, releaseModel } from './release';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -53,6 +54,9 @@ export const MODELS = [
   ticketMessageModel,
   ticketVoteModel,
   serviceRequestModel,
+  releaseModel,
+  firmwareModel,
+  boardModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];

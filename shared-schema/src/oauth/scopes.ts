@@ -19,8 +19,8 @@ export const SCOPE_AREAS = {
   },
   alarms: { subjects: ['alarm'], what: 'alarms, their history and acknowledgements' },
   gateways: {
-    subjects: ['gateway', 'terminal'],
-    what: 'gateways, their connections and data points',
+    subjects: ['gateway', 'terminal', 'release'],
+    what: 'gateways, their connections and data points, releases and their rollouts',
   },
   dashboards: { subjects: ['dashboard', 'report'], what: 'dashboards and reports' },
   service: {

@@ -8,6 +8,7 @@ import {
 } from '../../api/alarm-recipients';
 import { alarmEventSchema, alarmHistoryQuerySchema } from '../../api/alarms';
 import { articleSearchAnswerSchema, articleSearchQuerySchema } from '../../api/articles';
+import { releaseKeyInfoSchema } from '../../models/release';
 import {
   gatewayCredentialListSchema,
   gatewayCredentialsMadeSchema,
@@ -232,6 +233,16 @@ export const DATA_ROUTES: readonly ApiRoute[] = [
     summary: "The active account's alarm history (of one asset with `asset_id`), newest first.",
     query: alarmHistoryQuerySchema,
     response: data(alarmHistoryPageSchema),
+  },
+  // --- Release management ----------------------------------------------------------------------
+  {
+    method: 'GET',
+    path: '/releases/key',
+    access: needs('gateways:read'),
+    tag: 'Release management',
+    summary:
+      "The account's release key's public half (Ed25519, SPKI DER in base64) and its id, which check a released version's signature; null before the account's first release.",
+    response: data(releaseKeyInfoSchema),
   },
   // --- Help centre -----------------------------------------------------------------------------
   {

@@ -1,0 +1,377 @@
+import { createHash, createPublicKey, verify } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  API_BASE,
+  apiPaths,
+  RELEASE_FILE_TEXTS,
+  RELEASE_PERMISSIONS,
+  RELEASE_TEXTS,
+  releaseSigningText,
+  type ReleaseAttributes,
+  type ReleaseKeyInfo,
+  type SyncedModel,
+  uuidv7,
+} from '@plant/shared-schema';
+import { DEMO_USERS } from '../seed/demo';
+import { dataOf, startTestServer, type Answer, type TestServer } from '../testing/harness';
+import { roleMember, type RoleMember } from '../testing/role-member';
+
+/*
+ * Release management on the server (issue 35 items 1, 2 and 5): firmware and boards with the
+ * spec's texts; a version made a draft, released once its artifact is stored (the server then
+ * writes its SHA-256 and the account's Ed25519 signature, which the public key it serves checks),
+ * fixed from then on; who may do what.
+ */
+let s: TestServer;
+let admin = '';
+let adminId = '';
+let rootId = '';
+let viewer: RoleMember;
+let editor: RoleMember;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  admin = await s.signIn(DEMO_USERS.admin);
+  rootId = (await s.demoAccountIds()).root;
+  adminId = dataOf<{ id: string }>(await s.call('GET', apiPaths.user(), { token: admin })).id;
+  const member = (name: string, permissions: readonly string[]) =>
+    roleMember(s, {
+      adminToken: admin,
+      accountId: rootId,
+      name,
+      permissions,
+      domain: 'releases.test',
+    });
+  viewer = await member('Viewer', [RELEASE_PERMISSIONS.view]);
+  editor = await member('Editor', [
+    RELEASE_PERMISSIONS.view,
+    RELEASE_PERMISSIONS.create,
+    RELEASE_PERMISSIONS.update,
+    RELEASE_PERMISSIONS.delete,
+  ]);
+});
+afterAll(async () => {
+  await s.close();
+});
+
+const post = (collection: string, json: unknown, token = admin) =>
+  s.call('POST', apiPaths.collection(collection), { token, json });
+const put = (collection: string, id: string, json: unknown, token = admin) =>
+  s.call('PUT', apiPaths.model(collection, id), { token, json });
+const release = (answer: Answer) => dataOf<SyncedModel>(answer).attributes as ReleaseAttributes;
+const errorsOf = (answer: Answer) =>
+  (JSON.parse(answer.text) as { errors?: Record<string, string[]> }).errors ?? {};
+
+/** A draft version; answers its id. */
+async function draft(json: Partial<ReleaseAttributes>, token = admin): Promise<string> {
+  const id = uuidv7();
+  const made = await post(
+    'releases',
+    { id, target: 'agent', name: 'Gateway agent', version: '1.0.0', ...json },
+    token,
+  );
+  expect(made.status, made.text).toBe(201);
+  return id;
+}
+
+/** An artifact of the release, uploaded whole; answers the file's id. */
+async function artifact(releaseId: string, bytes: Uint8Array, token = admin): Promise<string> {
+  const id = uuidv7();
+  const made = await post(
+    'files',
+    {
+      id,
+      release_id: releaseId,
+      kind: 'artifact',
+      name: 'agent.tgz',
+      type: 'application/gzip',
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    },
+    token,
+  );
+  expect(made.status, made.text).toBe(201);
+  const sent = await fetch(`${s.url}${API_BASE}/${apiPaths.fileUpload(id, 0)}`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
+    body: new Uint8Array(bytes),
+  });
+  expect(sent.status).toBe(200);
+  return id;
+}
+
+describe('firmware and boards', () => {
+  it('asks for the firmware type and name and the board name in the spec’s words', async () => {
+    const firmware = await post('firmware', { type: ' ', name: '' });
+    expect(firmware.status).toBe(422);
+    expect(errorsOf(firmware)).toEqual({
+      type: [RELEASE_TEXTS.firmwareType],
+      name: [RELEASE_TEXTS.firmwareName],
+    });
+    const board = await post('boards', { name: '' });
+    expect(errorsOf(board)).toEqual({ name: [RELEASE_TEXTS.boardName] });
+
+    const made = await post('firmware', { type: 'Bootloader', name: 'IOT2050 image' });
+    expect(made.status, made.text).toBe(201);
+    const firmwareId = dataOf<SyncedModel>(made).id;
+    const twice = await post('boards', {
+      name: 'IOT2050',
+      firmware_id: firmwareId,
+      pins: [
+        { name: 'Relay', number: 4 },
+        { name: 'Door', number: 4, kind: 'gpio' },
+      ],
+    });
+    expect(errorsOf(twice)).toEqual({ pins: [RELEASE_TEXTS.pinTwice] });
+    const boardMade = await post('boards', {
+      name: 'IOT2050',
+      firmware_id: firmwareId,
+      pins: [
+        { name: 'Relay', number: 4 },
+        { name: 'Sensor bus', number: 2, kind: 'i2c' },
+      ],
+    });
+    expect(boardMade.status, boardMade.text).toBe(201);
+    expect(dataOf<SyncedModel>(boardMade).attributes).toMatchObject({
+      name: 'IOT2050',
+      firmware_id: firmwareId,
+      pins: [
+        { name: 'Relay', number: 4, kind: 'gpio' },
+        { name: 'Sensor bus', number: 2, kind: 'i2c' },
+      ],
+    });
+    // Who only sees release management makes nothing of it.
+    expect((await post('boards', { name: 'Other' }, viewer.token)).status).toBe(403);
+  });
+});
+
+describe('a version from draft to released to active', () => {
+  it('is made a draft, once per name and version, with a semantic version', async () => {
+    const asReleased = await post('releases', {
+      target: 'agent',
+      name: 'Gateway agent',
+      version: '0.9.0',
+      state: 'released',
+    });
+    expect(errorsOf(asReleased)).toEqual({ state: [RELEASE_TEXTS.moveNotAllowed] });
+    const bad = await post('releases', { target: 'agent', name: 'Gateway agent', version: '1.0' });
+    expect(errorsOf(bad)).toEqual({ version: [RELEASE_TEXTS.versionInvalid] });
+    await draft({ name: 'Once agent', version: '2.0.0-rc.1' });
+    const again = await post('releases', {
+      target: 'agent',
+      name: 'Once agent',
+      version: '2.0.0-rc.1',
+    });
+    expect(errorsOf(again)).toEqual({ version: [RELEASE_TEXTS.versionTaken] });
+    // Another target may use the name and version.
+    await draft({ target: 'firmware', name: 'Once agent', version: '2.0.0-rc.1' });
+    // A module's tabs belong to modules.
+    const tabs = await post('releases', {
+      target: 'agent',
+      name: 'Tabbed',
+      version: '1.0.0',
+      feature_flags: [{ key: 'fast_poll', enabled: true }],
+    });
+    expect(errorsOf(tabs)).toEqual({ feature_flags: [RELEASE_TEXTS.modulesOnly] });
+    const module = await post('releases', {
+      target: 'module',
+      name: 'Press line',
+      version: '3.1.0',
+      interface: { datapoints: [{ key: 'press.force', address: 'DB1.DBD0', unit: 'kN' }] },
+      feature_flags: [{ key: 'fast_poll', enabled: true }],
+      actions: [{ key: 'reset', label: 'Reset counter', datapoint: 'press.count', value: 0 }],
+      datastreams: [{ key: 'force', name: 'Pressing force', datapoint: 'press.force', unit: 'kN' }],
+    });
+    expect(module.status, module.text).toBe(201);
+    // A client does not sign: the server's fields it sends are not taken.
+    const forged = await draft({
+      name: 'Forged',
+      signature: 'AAAA',
+      artifact_sha256: 'f'.repeat(64),
+      released_by: 'someone',
+    });
+    const stored = (await s.snapshot(admin)).find((m) => m.id === forged)
+      ?.attributes as ReleaseAttributes;
+    expect(stored).toMatchObject({ signature: null, artifact_sha256: null, released_by: null });
+  });
+
+  it('is released with its stored artifact, signed by the account’s key, and fixed from then on', async () => {
+    // No key before the account's first release.
+    const before = await s.call('GET', apiPaths.releaseKey(), { token: viewer.token });
+    expect(before.status).toBe(200);
+    expect(dataOf<ReleaseKeyInfo>(before)).toBeNull();
+
+    const id = await draft({ name: 'Signed agent', version: '1.4.2' }, editor.token);
+    const noFile = await put('releases', id, { state: 'released' }, editor.token);
+    expect(errorsOf(noFile)).toEqual({ artifact_file_id: [RELEASE_TEXTS.artifactMissing] });
+    // Another release's file is not this one's artifact.
+    const other = await draft({ name: 'Other agent' }, editor.token);
+    const othersFile = await artifact(other, new TextEncoder().encode('other build'), editor.token);
+    await put('releases', id, { artifact_file_id: othersFile }, editor.token);
+    expect(errorsOf(await put('releases', id, { state: 'released' }, editor.token))).toEqual({
+      artifact_file_id: [RELEASE_TEXTS.artifactMissing],
+    });
+    // An artifact of the wrong type is refused as a file.
+    const wrong = await post(
+      'files',
+      {
+        release_id: id,
+        kind: 'artifact',
+        name: 'notes.pdf',
+        type: 'application/pdf',
+        size: 10,
+        sha256: 'a'.repeat(64),
+      },
+      editor.token,
+    );
+    expect(wrong.status).toBe(422);
+    expect(wrong.text).toContain(RELEASE_FILE_TEXTS.wrongType);
+
+    const bytes = new TextEncoder().encode('agent build 1.4.2');
+    const fileId = await artifact(id, bytes, editor.token);
+    // Made before its bytes are all there: not yet.
+    const pending = uuidv7();
+    await post(
+      'files',
+      {
+        id: pending,
+        release_id: other,
+        kind: 'artifact',
+        name: 'half.tgz',
+        type: 'application/gzip',
+        size: 100,
+        sha256: 'b'.repeat(64),
+      },
+      editor.token,
+    );
+    await put('releases', other, { artifact_file_id: pending }, editor.token);
+    expect(errorsOf(await put('releases', other, { state: 'released' }, editor.token))).toEqual({
+      artifact_file_id: [RELEASE_TEXTS.artifactNotReady],
+    });
+
+    await put(
+      'releases',
+      id,
+      { artifact_file_id: fileId, notes: 'Faster Modbus polls.' },
+      editor.token,
+    );
+    const released = await put('releases', id, { state: 'released' }, editor.token);
+    expect(released.status, released.text).toBe(200);
+    const made = release(released);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect(made).toMatchObject({
+      state: 'released',
+      artifact_sha256: sha256,
+      released_by: editor.id,
+      changed_by: editor.id,
+    });
+    expect(made.released_at).toBeGreaterThan(0);
+
+    // The public key served checks the signature of exactly this version's file.
+    const key = dataOf<ReleaseKeyInfo>(
+      await s.call('GET', apiPaths.releaseKey(), { token: viewer.token }),
+    );
+    expect(key?.key_id).toBe(made.key_id);
+    const publicKey = createPublicKey({
+      key: Buffer.from(key?.public_key ?? '', 'base64'),
+      format: 'der',
+      type: 'spki',
+    });
+    const text = (version: string, hash: string) =>
+      Buffer.from(
+        releaseSigningText({
+          accountId: rootId,
+          id,
+          target: 'agent',
+          name: 'Signed agent',
+          version,
+          sha256: hash,
+        }),
+      );
+    const signature = Buffer.from(made.signature ?? '', 'base64');
+    expect(verify(null, text('1.4.2', sha256), publicKey, signature)).toBe(true);
+    expect(verify(null, text('1.4.3', sha256), publicKey, signature)).toBe(false);
+    expect(verify(null, text('1.4.2', 'c'.repeat(64)), publicKey, signature)).toBe(false);
+    // Its private half is in DATA_DIR only, readable by the server's user alone.
+    const file = path.join(s.dataDir, 'release-keys', `${rootId}.pem`);
+    expect((await stat(file)).mode & 0o077).toBe(0);
+
+    // Released: it can no longer change, go back to draft, be deleted, or lose its file.
+    expect(errorsOf(await put('releases', id, { notes: 'Changed.' }, editor.token))).toEqual({
+      notes: [RELEASE_TEXTS.releasedFixed],
+    });
+    expect(errorsOf(await put('releases', id, { version: '1.4.3' }, admin))).toEqual({
+      version: [RELEASE_TEXTS.releasedFixed],
+    });
+    expect(errorsOf(await put('releases', id, { state: 'draft' }, editor.token))).toEqual({
+      state: [RELEASE_TEXTS.moveNotAllowed],
+    });
+    expect(
+      (await s.call('DELETE', apiPaths.model('releases', id), { token: editor.token })).status,
+    ).toBe(422);
+    expect(
+      (await s.call('DELETE', apiPaths.model('files', fileId), { token: editor.token })).status,
+    ).toBe(422);
+    const added = await post(
+      'files',
+      {
+        release_id: id,
+        kind: 'artifact',
+        name: 'extra.tgz',
+        type: 'application/gzip',
+        size: 3,
+        sha256: 'd'.repeat(64),
+      },
+      editor.token,
+    );
+    expect(errorsOf(added)).toEqual({ release_id: [RELEASE_TEXTS.releasedFixed] });
+
+    // Active and back to released; the signature stays the release's.
+    const active = release(await put('releases', id, { state: 'active' }, editor.token));
+    expect(active).toMatchObject({ state: 'active', signature: made.signature });
+    expect(release(await put('releases', id, { state: 'released' }, editor.token)).state).toBe(
+      'released',
+    );
+    // A draft goes to released first.
+    const skip = await draft({ name: 'Skipper' }, editor.token);
+    expect(errorsOf(await put('releases', skip, { state: 'active' }, editor.token))).toEqual({
+      state: [RELEASE_TEXTS.moveNotAllowed],
+    });
+    // A draft may be deleted, with its files.
+    expect(
+      (await s.call('DELETE', apiPaths.model('releases', other), { token: editor.token })).status,
+    ).toBe(200);
+  });
+
+  it('lets only who may edit releases release one or upload its file', async () => {
+    const id = await draft({ name: 'Guarded agent' });
+    expect((await put('releases', id, { state: 'released' }, viewer.token)).status).toBe(403);
+    const file = await post(
+      'files',
+      {
+        release_id: id,
+        kind: 'artifact',
+        name: 'agent.tgz',
+        type: 'application/gzip',
+        size: 3,
+        sha256: 'e'.repeat(64),
+      },
+      viewer.token,
+    );
+    expect(file.status).toBe(403);
+    // Without release management at all, not even its key.
+    const outsider = await roleMember(s, {
+      adminToken: admin,
+      accountId: rootId,
+      name: 'Outsider',
+      permissions: [],
+      domain: 'releases.test',
+    });
+    expect((await s.call('GET', apiPaths.releaseKey(), { token: outsider.token })).status).toBe(
+      403,
+    );
+    expect(adminId).not.toBe('');
+  });
+});
