@@ -56,6 +56,7 @@ export * from './models/ticket';
 export * from './models/service-request';
 export * from './models/service-request-texts';
 export * from './models/release';
+export * from './models/deployment';
 export * from './help/inline';
 export * from './help/fold';
 export * from './help/host-texts';

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API_BASE,
   apiPaths,
+  DEPLOYMENT_TEXTS,
+  type DeploymentGatewayAttributes,
   RELEASE_FILE_TEXTS,
   RELEASE_PERMISSIONS,
   RELEASE_TEXTS,
@@ -373,5 +375,132 @@ describe('a version from draft to released to active', () => {
       403,
     );
     expect(adminId).not.toBe('');
+  });
+});
+
+describe('a rollout of a released version to gateways', () => {
+  /** A released version (its artifact uploaded); answers its id. */
+  async function released(json: Partial<ReleaseAttributes>): Promise<string> {
+    const id = await draft(json);
+    const fileId = await artifact(id, new TextEncoder().encode(`build of ${id}`));
+    const answer = await put('releases', id, { artifact_file_id: fileId, state: 'released' });
+    expect(answer.status, answer.text).toBe(200);
+    return id;
+  }
+  const gateway = async (json: object): Promise<string> => {
+    const made = await post('gateways', json);
+    expect(made.status, made.text).toBe(201);
+    return dataOf<SyncedModel>(made).id;
+  };
+  const deploy = (json: object, token = admin) => post('deployments', json, token);
+
+  it('says why a deployment is not possible, and gives each chosen gateway its part in its batch', async () => {
+    const board = dataOf<SyncedModel>(await post('boards', { name: 'Rollout board' })).id;
+    const otherBoard = dataOf<SyncedModel>(await post('boards', { name: 'Other board' })).id;
+    const line = await Promise.all(
+      ['Line 1 gateway', 'Line 2 gateway', 'Line 3 gateway'].map((name) =>
+        gateway({ name, tags: ['rollout-line'], board_id: board }),
+      ),
+    );
+    const stranger = await gateway({ name: 'Stranger gateway', board_id: otherBoard });
+
+    const notYet = await draft({ name: 'Rollout agent', version: '0.1.0' });
+    expect(
+      errorsOf(await deploy({ release_id: notYet, targets: { kind: 'tag', tag: 'rollout-line' } })),
+    ).toEqual({ release_id: [DEPLOYMENT_TEXTS.notReleased] });
+    const module = await released({ target: 'module', name: 'Rollout module', version: '1.0.0' });
+    expect(errorsOf(await deploy({ release_id: module, targets: { kind: 'all' } }))).toEqual({
+      release_id: [DEPLOYMENT_TEXTS.moduleTarget],
+    });
+
+    const agent = await released({ name: 'Rollout agent', version: '2.0.0', boards: [board] });
+    // The board decides: a gateway of another board (or of none) is refused.
+    expect(
+      errorsOf(
+        await deploy({
+          release_id: agent,
+          targets: { kind: 'list', gateway_ids: [line[0], stranger] },
+        }),
+      ),
+    ).toEqual({ targets: [DEPLOYMENT_TEXTS.notCompatible] });
+    // Only gateways of the account, and only by who manages gateways.
+    expect(
+      errorsOf(
+        await deploy({
+          release_id: agent,
+          targets: { kind: 'list', gateway_ids: ['no-such-gateway'] },
+        }),
+      ),
+    ).toEqual({ targets: [DEPLOYMENT_TEXTS.noAccess] });
+    expect(
+      errorsOf(
+        await deploy(
+          { release_id: agent, targets: { kind: 'tag', tag: 'rollout-line' } },
+          editor.token,
+        ),
+      ),
+    ).toEqual({ targets: [DEPLOYMENT_TEXTS.noAccess] });
+    expect(
+      errorsOf(await deploy({ release_id: agent, targets: { kind: 'tag', tag: 'no-such-tag' } })),
+    ).toEqual({ targets: [DEPLOYMENT_TEXTS.noGateways] });
+
+    const made = await deploy({
+      release_id: agent,
+      targets: { kind: 'tag', tag: 'rollout-line' },
+      batch_size: 2,
+      max_failure_rate: 0.5,
+      counts: { succeeded: 3 },
+      created_by: 'someone',
+    });
+    expect(made.status, made.text).toBe(201);
+    const rollout = dataOf<SyncedModel>(made);
+    expect(rollout.attributes).toMatchObject({
+      state: 'running',
+      batch: 0,
+      created_by: adminId,
+      counts: { pending: 3, succeeded: 0 },
+    });
+    // Each tagged gateway has its part, pending, two to a batch; who sees releases sees them.
+    const parts = (await s.snapshot(viewer.token))
+      .filter((m) => m.type === 'deployment_gateway')
+      .map((m) => m.attributes as DeploymentGatewayAttributes)
+      .filter((p) => p.deployment_id === rollout.id);
+    expect(parts.map((p) => [p.gateway_id, p.batch, p.state]).sort()).toEqual(
+      [
+        [line[0], 0, 'pending'],
+        [line[1], 0, 'pending'],
+        [line[2], 1, 'pending'],
+      ].sort(),
+    );
+    // A gateway's part is the server's: no client writes it.
+    const partId = (await s.snapshot(admin)).find(
+      (m) => m.type === 'deployment_gateway' && m.parent_id === rollout.id,
+    )?.id;
+    expect((await put('deployment_gateways', partId ?? '', { state: 'succeeded' })).status).toBe(
+      403,
+    );
+    expect(
+      (
+        await post('deployment_gateways', {
+          deployment_id: rollout.id,
+          gateway_id: stranger,
+          batch: 0,
+        })
+      ).status,
+    ).toBe(403);
+
+    // Paused, resumed, cancelled by a user; done or halted only by the server; kept.
+    const move = (state: string) => put('deployments', rollout.id, { state });
+    expect((await move('paused')).status).toBe(200);
+    expect(errorsOf(await move('done'))).toEqual({ state: [DEPLOYMENT_TEXTS.moveNotAllowed] });
+    expect((await move('running')).status).toBe(200);
+    expect(errorsOf(await put('deployments', rollout.id, { batch_size: 5 }))).toEqual({
+      batch_size: [expect.any(String)],
+    });
+    expect((await move('cancelled')).status).toBe(200);
+    expect(errorsOf(await move('running'))).toEqual({ state: [DEPLOYMENT_TEXTS.moveNotAllowed] });
+    expect(
+      errorsOf(await s.call('DELETE', apiPaths.model('deployments', rollout.id), { token: admin })),
+    ).toEqual({ state: [DEPLOYMENT_TEXTS.kept] });
   });
 });

@@ -58,6 +58,10 @@ import {
   type SceneAttributes,
   templateStreamPlace,
   type TemplateAttributes,
+  DEPLOYMENT_TEXTS,
+  deploymentGatewayModel,
+  deploymentModel,
+  type DeploymentAttributes,
   releaseModel,
   type ReleaseAttributes,
   ticketMessageModel,
@@ -69,6 +73,12 @@ import {
 } from '@plant/shared-schema';
 import type { SurfaceCheck } from '../threed/surface';
 import type { ReleaseKeys } from '../releases/release-keys';
+import {
+  deploymentCreate,
+  deploymentUpdate,
+  mayWriteDeploymentGateway,
+  type PlannedPart,
+} from '../releases/deployment-rules';
 import {
   mayChangeReleaseFile,
   mayRemoveRelease,
@@ -518,6 +528,19 @@ export class ModelTransaction {
         this.now,
         this.machine,
       );
+    if (this.def.type === deploymentGatewayModel.type) mayWriteDeploymentGateway(this.asServer);
+    const parts: PlannedPart[] =
+      this.def.type === deploymentModel.type
+        ? await deploymentCreate(
+            this.trx,
+            this.accountId,
+            modelId,
+            attributes as DeploymentAttributes,
+            this.access,
+            this.asServer,
+            this.now,
+          )
+        : [];
     if (this.def.type === releaseModel.type)
       await releaseCreate(
         this.trx,
@@ -612,6 +635,17 @@ export class ModelTransaction {
         modelId,
         attributes as ArticleTextAttributes,
       );
+    // A rollout's gateways' parts, under it (deployment-rules.ts).
+    for (const part of parts) {
+      const made = await new ModelTransaction(
+        this.trx,
+        this.clock,
+        this.accountId,
+        deploymentGatewayModel,
+        true,
+      ).create(undefined, { ...part, changed_at: this.now });
+      updates.push(...made.updates);
+    }
     return {
       model: toSyncedModel({ ...row, account_id: this.accountId }),
       updates: [...copied, ...updates],
@@ -674,6 +708,7 @@ export class ModelTransaction {
   }
 
   async update(id: string, given: Record<string, unknown>): Promise<WriteResult> {
+    if (this.def.type === deploymentGatewayModel.type) mayWriteDeploymentGateway(this.asServer);
     const existing = await this.models.find(this.accountId, this.def.type, id);
     if (existing === undefined) throw notFound('Model');
     await this.mayChange(
@@ -729,6 +764,18 @@ export class ModelTransaction {
       this.stampWriter(after);
       changed.changed_by = after.changed_by;
       changed.changed_at = after.changed_at;
+    }
+    if (this.def.type === deploymentModel.type) {
+      deploymentUpdate(
+        before as DeploymentAttributes,
+        after as DeploymentAttributes,
+        Object.keys(changed),
+        this.asServer,
+        this.access?.userId ?? null,
+        this.now,
+      );
+      for (const k of ['reason', 'changed_by', 'changed_at'] as const)
+        if (JSON.stringify(after[k]) !== JSON.stringify(before[k])) changed[k] = after[k];
     }
     if (this.def.type === releaseModel.type) {
       // Released, a version is fixed; at its release, the server signs it (release-rules.ts).
@@ -847,6 +894,7 @@ export class ModelTransaction {
   }
 
   async remove(id: string): Promise<WriteResult> {
+    if (this.def.type === deploymentGatewayModel.type) mayWriteDeploymentGateway(this.asServer);
     const existing = await this.models.find(this.accountId, this.def.type, id);
     if (existing === undefined) throw notFound('Model');
     await this.mayChange(
@@ -860,6 +908,9 @@ export class ModelTransaction {
     );
     if (this.def.type === releaseModel.type)
       mayRemoveRelease(JSON.parse(existing.attributes) as ReleaseAttributes);
+    // A rollout is kept with its gateways' parts (who did what when, issue 35 item 5).
+    if (this.def.type === deploymentModel.type && !this.asServer)
+      throw invalidInput({ state: [DEPLOYMENT_TEXTS.kept] });
     // Children go with their parent (an asset's groups and streams), deepest first.
     const doomed: ModelRow[] = [];
     const visit = async (row: ModelRow) => {

@@ -41,6 +41,8 @@ export const EDIT_RULES = {
   firmware: { update: 'release::edit', asset: null },
   board: { update: 'release::edit', asset: null },
   release: { update: 'release::edit', asset: null },
+  deployment: { update: 'release::edit', asset: null },
+  deployment_gateway: { update: 'release::edit', asset: null },
   service_request: { update: 'servicerequest::view', asset: 'asset_id' },
 } as const satisfies Record<ModelType, EditRule>;
 

@@ -17,6 +17,14 @@ export const gatewayAttributesSchema = z.object({
   dns1: ipv4('Please enter a valid IPv4 address'),
   dns2: ipv4('Please enter a valid IPv4 address'),
   ip_assignment: z.enum(['static', 'dhcp']).default('dhcp'),
+  /** Free words a rollout may choose gateways by (like an asset's tags). */
+  tags: z.array(z.string().trim().min(1).max(100)).max(100).default([]),
+  /** The board it runs on (release management): a release for other boards is refused for it. */
+  board_id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Invalid id given.')
+    .nullable()
+    .default(null),
   connection: z.enum(['online', 'offline']).default('offline'),
   last_seen: z.iso.datetime().nullable().default(null),
   /** What the agent reported last (the server writes it): version, configuration, addresses. */
@@ -55,6 +63,7 @@ export const gatewayModel = {
   collection: 'gateways',
   parentType: 'account',
   attributes: gatewayAttributesSchema,
+  refs: { board_id: 'board' },
   permissions: ownPermissions('gateway'),
   sortField: 'name',
   serverFields: ['connection', 'last_seen', 'agent'],

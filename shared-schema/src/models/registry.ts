@@ -15,6 +15,7 @@ import { articleDraftModel, articleModel, articleTextModel } from './article';
 import { ticketMessageModel, ticketModel, ticketVoteModel } from './ticket';
 import { serviceRequestModel } from './service-request';
 import { boardModel, firmwareModel, releaseModel } from './release';
+import { deploymentGatewayModel, deploymentModel } from './deployment';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -57,6 +58,8 @@ export const MODELS = [
   releaseModel,
   firmwareModel,
   boardModel,
+  deploymentModel,
+  deploymentGatewayModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];

@@ -22,3 +22,17 @@ export const RELEASE_FILE_TEXTS = {
   tooLarge: 'The file is too large: a release file may have up to 500 MB.',
   wrongType: 'A release file must be a binary, an archive or a package.',
 } as const;
+
+/** A rollout's texts: 'Deployment not possible' (spec 001 §8) with why, and its own checks. */
+export const DEPLOYMENT_TEXTS = {
+  notPossible: 'Deployment not possible',
+  notReleased: 'Deployment not possible: the version is not released.',
+  notCompatible: 'Deployment not possible: the version does not fit the board of a chosen gateway.',
+  noAccess: 'Deployment not possible: you may not manage every chosen gateway.',
+  moduleTarget: 'Deployment not possible: a module version is made active on assets instead.',
+  noGateways: 'Choose at least one gateway.',
+  moveNotAllowed: 'A rollout is paused, resumed or cancelled; the rest is the server’s.',
+  serverOnly: 'Only the server writes a gateway’s part of a rollout.',
+  halted: 'Halted: the failures passed the limit.',
+  kept: 'A rollout is kept with its history: cancel it instead.',
+} as const;

@@ -4,7 +4,7 @@ import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
 import { DATASTREAM_TYPES } from './datastream';
 import { RELEASE_TEXTS } from './release-texts';
-export { RELEASE_FILE_TEXTS, RELEASE_TEXTS } from './release-texts';
+export { DEPLOYMENT_TEXTS, RELEASE_FILE_TEXTS, RELEASE_TEXTS } from './release-texts';
 
 /*
  * Release management (DESIGN.md §15, issue 35): firmware, the boards it runs on, and versions
