@@ -11,6 +11,8 @@ import {
 import { DEMO_USERS } from '../seed/demo';
 import { roleId } from '../testing/access';
 import { DEMO_TAG_TABLE_ARTICLE } from '../seed/demo-help';
+import { seedWrites } from '../seed/seed-writes';
+import { systemClock } from '../lib/clock';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
 
 /*
@@ -192,6 +194,110 @@ describe('help centre articles', () => {
     expect(linked.status, linked.text).toBe(200);
     expect(dataOf<SyncedModel>(linked).attributes.help_article).toBe(DEMO_TAG_TABLE_ARTICLE);
     expect(JSON.stringify((await link(99_999)).json)).toContain('No help article has this number.');
+  });
+
+  it('a 3D hotspot links an article the account has (item 5)', async () => {
+    // A scene with a hotspot, placed as the demo's seed places its own (no model to process).
+    const { root } = await s.demoAccountIds();
+    const asset = (await s.snapshot(tech)).find((m) => m.type === 'asset')?.id;
+    const { create: serverCreate } = seedWrites(s.db, systemClock, root, 'hotspot test');
+    const file = await serverCreate('files', {
+      asset_id: asset,
+      kind: 'model',
+      name: 'press.glb',
+      type: 'model/gltf-binary',
+      size: 4,
+      sha256: '0'.repeat(64),
+      state: 'ready',
+    });
+    const model = await serverCreate('threedmodels', {
+      asset_id: asset,
+      name: 'Press',
+      sources: [{ file_id: file, path: 'press.glb' }],
+    });
+    const scene = await serverCreate('scenes', {
+      asset_id: asset,
+      name: 'Press scene',
+      models: [{ threedmodel_id: model }],
+    });
+    const hotspot = await serverCreate('hotspots', {
+      scene_id: scene,
+      name: 'Valve',
+      threedmodel_id: model,
+      point: [0, 0.5, 0],
+      normal: [0, 1, 0],
+    });
+    const link = (help_article: number | null) =>
+      s.call('PUT', apiPaths.model('hotspots', hotspot), { token: admin, json: { help_article } });
+    const linked = await link(DEMO_TAG_TABLE_ARTICLE);
+    expect(linked.status, linked.text).toBe(200);
+    // Who syncs the scene gets the link with the hotspot (its panel shows it as help/136).
+    const read = (await s.snapshot(admin)).find((m) => m.id === hotspot);
+    expect(read?.attributes.help_article).toBe(DEMO_TAG_TABLE_ARTICLE);
+    const unknown = await link(99_999);
+    expect(unknown.status).toBe(422);
+    expect(JSON.stringify(unknown.json)).toContain('No help article has this number.');
+    expect((await link(null)).status).toBe(200);
+  });
+
+  it('100,000 nested list items: refused when written; stored behind its back, every sync still answers', async () => {
+    const article = dataOf<SyncedModel>(await create('articles', { languages: ['en'] }));
+    const content = {
+      time: 1,
+      version: '2.27.0',
+      blocks: [{ id: 'p', type: 'paragraph', data: { text: 'Above the list.' } }],
+    };
+    const deep = { article_id: article.id, lang: 'en', title: 'Deep list', content };
+    let json = '';
+    for (let d = 0; d < 100_000; d++) json += '{"content":"","items":[';
+    for (let d = 0; d < 100_000; d++) json += ']}';
+    const deepBlocks = `"blocks":[{"id":"p","type":"paragraph","data":{"text":"Above the list."}},{"id":"l","type":"list","data":{"style":"unordered","items":[${json}]}}]`;
+    const deepText = JSON.stringify({ ...deep, content: { ...content, blocks: [] } }).replace(
+      '"blocks":[]',
+      deepBlocks,
+    );
+    // Through the API: refused with a reason, nothing stored.
+    const refused = await s.call('POST', apiPaths.collection('article_texts'), {
+      token: admin,
+      body: deepText,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect([413, 422]).toContain(refused.status);
+    expect(refused.text).toMatch(/too large|nested/i);
+    expect(
+      (await s.snapshot(admin)).filter(
+        (m) => m.type === 'article_text' && m.attributes.article_id === article.id,
+      ),
+    ).toEqual([]);
+    // A shallow text, then its content made 100,000 deep in the database (a hostile import).
+    const text = dataOf<SyncedModel>(
+      await create('article_texts', {
+        ...deep,
+        content,
+      }),
+    );
+    await s.db
+      .updateTable('models')
+      .set({ attributes: deepText })
+      .where('id', '=', text.id)
+      .execute();
+    // The readers' and the authors' syncs still answer (one deep text must not stop an account).
+    for (const token of [tech, admin]) {
+      const stored = (await s.snapshot(token)).find((m) => m.id === text.id);
+      expect(stored?.attributes.title).toBe('Deep list');
+      // The readable blocks stay; the list too deep is an unknown block (the reader's quiet note).
+      expect((stored?.attributes.content as { blocks: unknown[] }).blocks).toEqual([
+        { id: 'p', type: 'paragraph', data: { text: 'Above the list.' } },
+        { type: 'unknown', data: { type: 'list' } },
+      ]);
+    }
+    // Put back as written: SQLite's JSON functions refuse a row that deep (json_extract over the
+    // type's rows fails while it is stored), which would fail the next tests' article writes.
+    await s.db
+      .updateTable('models')
+      .set({ attributes: JSON.stringify({ ...deep, changed_by: null, changed_at: null }) })
+      .where('id', '=', text.id)
+      .execute();
   });
 
   it('an article’s pictures are files of the article: its authors add them, its readers read them', async () => {

@@ -18,6 +18,7 @@ import { DomainError, forbidden, notFound } from './domain-error';
 import { toSyncedModel } from './model-transaction';
 import type { Session } from './user.service';
 import type { AccessDecision } from './access-decision';
+import { answerableAttributes } from '../help/stored-document';
 
 export const MQTTLOGS_PAGE = 1000;
 export const SNAPSHOT_DEFAULT_LIMIT = 500;
@@ -195,6 +196,7 @@ export class SyncService {
   /** A stored model as this user may see it: without the attributes hidden from its roles. */
   private shown(access: AccessDecision, row: ModelRow): SyncedModel {
     const model = toSyncedModel(row);
-    return { ...model, attributes: access.project(row.type, model.attributes) };
+    const attributes = answerableAttributes(row.type, row.attributes, model.attributes);
+    return { ...model, attributes: access.project(row.type, attributes) };
   }
 }

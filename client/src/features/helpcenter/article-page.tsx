@@ -8,6 +8,7 @@ import { ArticleContent } from './article-content';
 import { useHelpArticle } from './help-data';
 import { HELP_CENTER_ID, helpEditorPath } from './helpcenter-paths';
 import { useCan } from '../../permissions/permissions';
+import { useLiveModel } from '../../sync/hooks';
 import { articleModel } from '@plant/shared-schema';
 import { useRouteLanguage } from './route-language';
 import { HELP_LANGUAGE_NAMES } from './language-names';
@@ -19,7 +20,6 @@ import classes from './article-content.module.css';
  * article alone (the shell is not printed).
  */
 export function ArticlePage() {
-  const { t, i18n } = useLingui();
   const can = useCan();
   const lang = useRouteLanguage();
   const { number = '' }: { number?: string } = useParams({ strict: false });
@@ -46,7 +46,7 @@ export function ArticlePage() {
       </Stack>
     );
   const text = entry.text;
-  const changed = text.attributes.changed_at;
+  const { changed_at: changed, changed_by: changedBy } = text.attributes;
   return (
     <Stack gap="md" component="article" data-testid="article-page" data-lang={text.attributes.lang}>
       <Group justify="space-between" className={classes.noPrint}>
@@ -104,11 +104,32 @@ export function ArticlePage() {
           </Badge>
         ))}
       </Group>
-      {changed === null ? null : (
-        <Text size="xs" c="dimmed">
-          {t`Changed on ${i18n.date(new Date(changed), { dateStyle: 'medium', timeStyle: 'short' })}`}
-        </Text>
-      )}
+      {changed === null ? null : <Changed at={changed} by={changedBy} />}
     </Stack>
+  );
+}
+
+/**
+ * When the text shown was last changed, and by whom (a member this user may see, by name; the
+ * words are the catalogue's "Changed on {0}" and the alarm history's "By").
+ */
+function Changed({ at, by }: { readonly at: number; readonly by: string | null }) {
+  const { t, i18n } = useLingui();
+  const user = useLiveModel('user', by ?? '');
+  const name =
+    by === null || user.name !== 'found'
+      ? null
+      : `${user.model.attributes.firstname} ${user.model.attributes.lastname}`.trim() ||
+        user.model.attributes.email;
+  return (
+    <Text size="xs" c="dimmed" data-testid="article-changed">
+      {t`Changed on ${i18n.date(new Date(at), { dateStyle: 'medium', timeStyle: 'short' })}`}
+      {name === null ? null : (
+        <>
+          {' · '}
+          {t`By`} <Name>{name}</Name>
+        </>
+      )}
+    </Text>
   );
 }
