@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { Rollouts } from './releases/rollouts';
 import { ReleaseKeys } from './releases/release-keys';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -164,6 +165,8 @@ export interface RunningServer {
   /** Reports' runs (issue 31): `tick()` looks for work now, as the leader's loop does. */
   readonly reports: ReportRunner;
   readonly threed: ModelProcessor;
+  /** Rollouts under way (issue 35): `weighAll()` weighs them now, as the leader's tick does. */
+  readonly rollouts: Rollouts;
   /** Resolves when background work (mails) started so far is done. */
   idle(): Promise<void>;
   /** Stops accepting, lets open requests finish (at most 10 s), then closes the database. */
@@ -312,6 +315,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       burstPoints: BATCH_RATE.burstPoints,
     },
   });
+  // Rollouts of released versions to gateways: agents' reports move them (DESIGN.md §15).
+  const rollouts = new Rollouts({ db, models: services.models, clock, log });
+  machineData.rollouts = rollouts;
   // In a cluster, presence counts an agent's links over every process.
   machineData.presence.cluster = cluster.gatewayLinks();
   // Alarm notifications: every process runs the dispatcher (each claim is a compare-and-set),
@@ -479,6 +485,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // Uploaded 3D models: processed once in the cluster; renderings made once.
       threed,
       renderings,
+      // Rollouts weighed on a tick once in the cluster (each process takes its agents' reports).
+      rollouts,
       // Gateways left online by a process that died: offline once no live process links them.
       ...(cluster.shared ? [presenceSweep(machineData, log, config.clusterHeartbeatMs)] : []),
     ],
@@ -524,6 +532,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     dispatcher,
     reports,
     threed,
+    rollouts,
     idle: () => background.drain(),
     stop,
   };

@@ -47,6 +47,8 @@ export const apiPaths = {
   alarmSettings: () => 'account/alarm-settings',
   /** The account's release key's public half (ReleaseKeyInfo; release::view), null before any. */
   releaseKey: () => 'releases/key',
+  /** A released version's artifact, for a gateway its rollout wants to run it (gateway auth). */
+  gatewayArtifact: (releaseId: string) => `gateway/releases/${seg(releaseId)}/artifact`,
   /** The help centre's search over published articles (DESIGN.md §14; helpcenter::view). */
   articleSearch: (q: string, lang: string) =>
     `articles/search?q=${encodeURIComponent(q)}&lang=${encodeURIComponent(lang)}`,

@@ -44,6 +44,8 @@ export const gatewayTopics = {
   status: (gatewayId: string) => `gateway/${gatewayId}/up/status`,
   /** Agent -> server: its recent log lines. */
   logs: (gatewayId: string) => `gateway/${gatewayId}/up/logs`,
+  /** Agent -> server: where it stands with a rollout's version (GatewayUpdateReport). */
+  update: (gatewayId: string) => `gateway/${gatewayId}/up/update`,
   /** Agent -> server: answers to requests. */
   response: (gatewayId: string) => `gateway/${gatewayId}/up/response`,
   /** Server -> agent: the acknowledgement of a batch. */

@@ -2,6 +2,8 @@ import {
   connectionModel,
   datapointModel,
   datastreamModel,
+  deploymentGatewayModel,
+  deploymentModel,
   gatewayModel,
   gatewayTopics,
   type GatewayConfig,
@@ -17,6 +19,9 @@ import { configHash, configsOf } from './gateway-config';
 /** Types whose change can change a gateway's configuration. */
 const CONFIG_TYPES: ReadonlySet<string> = new Set([
   gatewayModel.type,
+  // A rollout's version wanted of a gateway (releases/wanted.ts).
+  deploymentModel.type,
+  deploymentGatewayModel.type,
   connectionModel.type,
   datapointModel.type,
   datastreamModel.type,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { wantedUpdates } from '../releases/wanted';
 import {
   connectionModel,
   datapointModel,
@@ -74,6 +75,7 @@ export async function configsOf(db: Db, accountId: string): Promise<Map<string, 
     });
     connectionsByGateway.set(a.gateway_id, list);
   }
+  const wanted = await wantedUpdates(db, accountId);
   const out = new Map<string, ConfigBody>();
   for (const { row, a } of of<GatewayAttributes>(gatewayModel.type)) {
     out.set(row.id, {
@@ -86,6 +88,8 @@ export async function configsOf(db: Db, accountId: string): Promise<Map<string, 
         dns2: a.dns2,
       },
       connections: (connectionsByGateway.get(row.id) ?? []).sort(byId),
+      update: wanted.get(row.id)?.update ?? null,
+      release_key: wanted.get(row.id)?.release_key ?? null,
     });
   }
   return out;

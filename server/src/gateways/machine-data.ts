@@ -4,6 +4,7 @@ import {
   type GatewayAck,
   type ModelUpdate,
 } from '@plant/shared-schema';
+import type { Rollouts } from '../releases/rollouts';
 import type { GatewayLink } from '../broker/gateway-acl';
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
@@ -75,6 +76,9 @@ export class MachineData implements GatewayLink {
   private readonly judging = new Set<Promise<void>>();
   private broker: MachineDataBroker | undefined;
   private stopWatchingAccounts: (() => void) | undefined;
+
+  /** Rollouts under way: agents' reports on `up/update` go to them (releases/rollouts.ts). */
+  rollouts: Rollouts | undefined;
 
   constructor(private readonly deps: MachineDataDeps) {
     this.streams = new StreamDirectory(deps.db, deps.feed);
@@ -221,6 +225,8 @@ export class MachineData implements GatewayLink {
       this.requests.responded(identity, payload);
     } else if (topic === gatewayTopics.logs(identity.gatewayId)) {
       this.logs.received(identity, payload);
+    } else if (topic === gatewayTopics.update(identity.gatewayId)) {
+      void this.rollouts?.reported(identity, payload);
     } else {
       this.deps.log.debug('gateway message on an unknown topic', { topic });
     }

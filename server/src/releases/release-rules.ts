@@ -114,6 +114,7 @@ export async function releaseUpdate(
       }),
     );
     after.key_id = key.keyId;
+    after.public_key = key.publicKey;
     after.released_by = writer;
     after.released_at = now;
   }

@@ -6,6 +6,11 @@ import {
   API_BASE,
   apiPaths,
   DEPLOYMENT_TEXTS,
+  type DeploymentAttributes,
+  type GatewayAttributes,
+  type GatewayConfig,
+  gatewayConfigSchema,
+  gatewayTopics,
   type DeploymentGatewayAttributes,
   RELEASE_FILE_TEXTS,
   RELEASE_PERMISSIONS,
@@ -19,6 +24,8 @@ import {
 import { DEMO_USERS } from '../seed/demo';
 import { dataOf, startTestServer, type Answer, type TestServer } from '../testing/harness';
 import { roleMember, type RoleMember } from '../testing/role-member';
+import { connectGateway, makeGatewayCredentials } from '../testing/gateway-client';
+import type { MqttClient } from 'mqtt';
 
 /*
  * Release management on the server (issue 35 items 1, 2 and 5): firmware and boards with the
@@ -502,5 +509,150 @@ describe('a rollout of a released version to gateways', () => {
     expect(
       errorsOf(await s.call('DELETE', apiPaths.model('deployments', rollout.id), { token: admin })),
     ).toEqual({ state: [DEPLOYMENT_TEXTS.kept] });
+  });
+});
+
+describe('a rollout under way, as the gateways see it', () => {
+  interface Box {
+    readonly id: string;
+    readonly client: MqttClient;
+    readonly configs: GatewayConfig[];
+  }
+  const boxes: Box[] = [];
+  afterAll(async () => {
+    for (const box of boxes) await box.client.endAsync();
+  });
+
+  /** A gateway of the account, tagged; `online`: its agent (played by hand) connects. */
+  async function gatewayBox(name: string, online: boolean): Promise<{ id: string; box?: Box }> {
+    const made = await post('gateways', { name, tags: ['wave'] });
+    expect(made.status, made.text).toBe(201);
+    const id = dataOf<SyncedModel>(made).id;
+    if (!online) return { id };
+    return { id, box: await connectBox(id) };
+  }
+  async function connectBox(id: string): Promise<Box> {
+    const { secret } = await makeGatewayCredentials(s, admin, id);
+    const client = await connectGateway(s, id, secret);
+    const configs: GatewayConfig[] = [];
+    client.on('message', (topic, payload) => {
+      if (topic === gatewayTopics.config(id) && payload.length > 0)
+        configs.push(gatewayConfigSchema.parse(JSON.parse(payload.toString())));
+    });
+    await client.subscribeAsync(gatewayTopics.config(id));
+    const box = { id, client, configs };
+    boxes.push(box);
+    await expect
+      .poll(async () => (await gatewayOf(id)).connection, { timeout: 10_000 })
+      .toBe('online');
+    return box;
+  }
+  const gatewayOf = async (id: string) =>
+    (await s.snapshot(admin)).find((m) => m.id === id)?.attributes as GatewayAttributes;
+  const wanted = (box: Box) => box.configs.at(-1)?.update ?? null;
+  const report = (box: Box, deployment: string, state: string, message: string | null = null) =>
+    box.client.publishAsync(
+      gatewayTopics.update(box.id),
+      JSON.stringify({ deployment_id: deployment, state, version: '3.0.0', message }),
+    );
+  const rolloutOf = async (id: string) =>
+    (await s.snapshot(admin)).find((m) => m.id === id)?.attributes as DeploymentAttributes;
+  const partOf = async (deployment: string, gateway: string) =>
+    (await s.snapshot(admin))
+      .map((m) => m.attributes as DeploymentGatewayAttributes)
+      .find((p) => p.deployment_id === deployment && p.gateway_id === gateway);
+
+  it('offers the version batch by batch in each gateway’s configuration, and halts past its failure limit', async () => {
+    const a = (await gatewayBox('Wave A', true)).box as Box;
+    const b = (await gatewayBox('Wave B', true)).box as Box;
+    const c = await gatewayBox('Wave C', false);
+    const releaseId = await draft({ name: 'Wave agent', version: '3.0.0' });
+    const bytes = new TextEncoder().encode('wave agent 3.0.0');
+    const fileId = await artifact(releaseId, bytes);
+    const signed = release(
+      await put('releases', releaseId, { artifact_file_id: fileId, state: 'released' }),
+    );
+    const made = await post('deployments', {
+      release_id: releaseId,
+      targets: { kind: 'list', gateway_ids: [a.id, b.id, c.id] },
+      batch_size: 1,
+      max_failure_rate: 0.4,
+    });
+    expect(made.status, made.text).toBe(201);
+    const rollout = dataOf<SyncedModel>(made).id;
+
+    // The first batch's gateway is offered the version, signed, with the key to check it by.
+    await expect.poll(() => wanted(a)?.version, { timeout: 10_000 }).toBe('3.0.0');
+    expect(wanted(a)).toMatchObject({
+      deployment_id: rollout,
+      release_id: releaseId,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      signature: signed.signature,
+      key_id: signed.key_id,
+      size: bytes.length,
+      artifact_path: apiPaths.gatewayArtifact(releaseId),
+    });
+    expect(a.configs.at(-1)?.release_key).toEqual({
+      public_key: signed.public_key,
+      key_id: signed.key_id,
+    });
+    expect(wanted(b)).toBeNull();
+
+    // Its agent's reports move its part, live; succeeded, the next batch begins.
+    await report(a, rollout, 'downloading');
+    await expect.poll(async () => (await partOf(rollout, a.id))?.state).toBe('downloading');
+    await report(a, rollout, 'installing');
+    await report(a, rollout, 'succeeded');
+    await expect.poll(async () => (await rolloutOf(rollout)).batch, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => wanted(b)?.version, { timeout: 10_000 }).toBe('3.0.0');
+    // Its version is no longer wanted of the first: it runs it.
+    await expect.poll(() => wanted(a), { timeout: 10_000 }).toBeNull();
+    // An end is final: a late report does not move it back.
+    await report(a, rollout, 'downloading');
+    // Another gateway's report names only its own part.
+    await report(b, rollout, 'rolled_back', 'health check failed: broker not reached');
+    await expect
+      .poll(async () => (await rolloutOf(rollout)).state, { timeout: 10_000 })
+      .toBe('halted');
+    const halted = await rolloutOf(rollout);
+    expect(halted).toMatchObject({
+      reason: DEPLOYMENT_TEXTS.halted,
+      counts: { succeeded: 1, rolled_back: 1, pending: 1 },
+      batch: 1,
+    });
+    expect(await partOf(rollout, a.id)).toMatchObject({ state: 'succeeded' });
+    expect(await partOf(rollout, b.id)).toMatchObject({
+      state: 'rolled_back',
+      message: 'health check failed: broker not reached',
+    });
+    // Halted: no gateway is offered it any more.
+    await expect.poll(() => wanted(b), { timeout: 10_000 }).toBeNull();
+  });
+
+  it('goes on past a gateway that is offline, which gets the version when it comes back', async () => {
+    const away = await gatewayBox('Away', false);
+    const here = (await gatewayBox('Here', true)).box as Box;
+    const releaseId = await draft({ name: 'Later agent', version: '3.1.0' });
+    const fileId = await artifact(releaseId, new TextEncoder().encode('later agent'));
+    await put('releases', releaseId, { artifact_file_id: fileId, state: 'released' });
+    const made = await post('deployments', {
+      release_id: releaseId,
+      targets: { kind: 'list', gateway_ids: [away.id, here.id] },
+      batch_size: 1,
+    });
+    const rollout = dataOf<SyncedModel>(made).id;
+    // The first batch's only gateway is offline: the next batch begins (at the tick).
+    await s.rollouts.weighAll();
+    await expect.poll(() => wanted(here)?.version, { timeout: 10_000 }).toBe('3.1.0');
+    await report(here, rollout, 'succeeded');
+    // The one that was away comes back: its retained configuration wants the version.
+    const back = await connectBox(away.id);
+    await expect.poll(() => wanted(back)?.version, { timeout: 10_000 }).toBe('3.1.0');
+    expect((await rolloutOf(rollout)).state).toBe('running');
+    await report(back, rollout, 'succeeded');
+    await expect
+      .poll(async () => (await rolloutOf(rollout)).state, { timeout: 10_000 })
+      .toBe('done');
+    expect((await rolloutOf(rollout)).counts).toMatchObject({ succeeded: 2, pending: 0 });
   });
 });

@@ -168,6 +168,8 @@ export const releaseAttributesSchema = z.object({
   signature: z.string().nullable().default(null),
   /** The key that signed it: the public half's SHA-256, hex (the agent knows it by this). */
   key_id: z.string().nullable().default(null),
+  /** That key's public half (SPKI DER, base64): what gateways are given to check it with. */
+  public_key: z.string().nullable().default(null),
   released_by: z.string().nullable().default(null),
   released_at: z.number().int().nullable().default(null),
   changed_by: z.string().nullable().default(null),
@@ -227,6 +229,7 @@ export const releaseModel = {
     'artifact_sha256',
     'signature',
     'key_id',
+    'public_key',
     'released_by',
     'released_at',
     'changed_by',

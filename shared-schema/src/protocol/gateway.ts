@@ -106,6 +106,37 @@ export const gatewayNetworkSchema = z.object({
 export type GatewayNetwork = z.infer<typeof gatewayNetworkSchema>;
 
 /**
+ * The version a rollout wants the gateway to run (DESIGN.md §15), in its configuration while the
+ * gateway's part is under way: kept there (retained) for a gateway offline now, which gets it when
+ * it comes back. The agent downloads `artifact_path` (under the API base, with its own
+ * credentials), checks `sha256` and the Ed25519 `signature` of `releaseSigningText` with the
+ * account's release key (`release_key`, pinned at first sight), installs it beside the running
+ * version, and reports on `up/update`.
+ */
+export const gatewayUpdateSchema = z.object({
+  deployment_id: idField,
+  release_id: idField,
+  account_id: idField,
+  target: z.enum(['agent', 'firmware']),
+  name: z.string().max(250),
+  version: z.string().max(100),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  signature: z.string().max(200),
+  key_id: z.string().max(100),
+  size: z.number().int().min(1),
+  artifact_path: z.string().max(500),
+  /** Install only while the machine's stream of this name says this value (null: at once). */
+  idle: z
+    .object({ datastream_id: idField, value: z.union([z.number(), z.string()]) })
+    .nullable()
+    .default(null),
+});
+export type GatewayUpdate = z.infer<typeof gatewayUpdateSchema>;
+
+/** The account's release key as the agent gets it (SPKI DER in base64, and its id). */
+export const gatewayReleaseKeySchema = z.object({ public_key: z.string(), key_id: z.string() });
+
+/**
  * `gateway/{id}/down/config` (retained): the whole configuration, sent after every change. The
  * version grows with every change; the agent applies a newer version without a restart.
  */
@@ -114,6 +145,9 @@ export const gatewayConfigSchema = z.object({
   version: z.number().int().min(0),
   network: gatewayNetworkSchema,
   connections: z.array(agentConnectionSchema),
+  /** The version a rollout wants it to run (null: none now). An older agent ignores it. */
+  update: gatewayUpdateSchema.nullable().default(null),
+  release_key: gatewayReleaseKeySchema.nullable().default(null),
 });
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
 
@@ -153,6 +187,21 @@ export const gatewayStatusSchema = z.object({
   problems: z.array(z.string().max(500)).max(20).default([]),
 });
 export type GatewayStatus = z.infer<typeof gatewayStatusSchema>;
+
+/**
+ * `gateway/{id}/up/update`: where the agent stands with a rollout's version (DESIGN.md §15):
+ * downloading, installing, then succeeded (running it, healthy), failed (not installed: a bad
+ * hash or signature, a download that failed, with its words) or rolled back (installed, unhealthy,
+ * the previous version running again).
+ */
+export const gatewayUpdateReportSchema = z.object({
+  deployment_id: idField,
+  state: z.enum(['downloading', 'installing', 'succeeded', 'failed', 'rolled_back']),
+  /** The version it runs now. */
+  version: z.string().max(100),
+  message: z.string().max(500).nullable().default(null),
+});
+export type GatewayUpdateReport = z.infer<typeof gatewayUpdateReportSchema>;
 
 /** `gateway/{id}/up/logs`: the agent's recent log lines (info and above), a second's worth. */
 export const gatewayLogLineSchema = z.object({
