@@ -1,4 +1,5 @@
 import type { ReadStream } from 'node:fs';
+import { wantedUpdates } from '../releases/wanted';
 import sharp from 'sharp';
 import {
   can,
@@ -7,6 +8,7 @@ import {
   fileAttributesSchema,
   articleModel,
   releaseModel,
+  type ReleaseAttributes,
   FEEDBACK_PERMISSIONS,
   ticketModel,
   type TicketAttributes,
@@ -239,6 +241,42 @@ export class FileService {
       type: file.type,
       name: downloadName(file.name),
       sha256: file.sha256,
+    };
+  }
+
+  /**
+   * A released version's artifact for a gateway (its own credentials, no session): only while a
+   * rollout of its account wants that version of this gateway (releases/wanted.ts). Undefined for
+   * anything else.
+   */
+  async gatewayArtifact(
+    gateway: { readonly accountId: string; readonly gatewayId: string },
+    releaseId: string,
+  ): Promise<FileDownload | undefined> {
+    const wanted = (await wantedUpdates(this.db, gateway.accountId)).get(gateway.gatewayId);
+    if (wanted?.update.release_id !== releaseId) return undefined;
+    const row = await new ModelRepository(this.db).find(
+      gateway.accountId,
+      releaseModel.type,
+      releaseId,
+    );
+    const fileId =
+      row === undefined ? null : (JSON.parse(row.attributes) as ReleaseAttributes).artifact_file_id;
+    if (fileId === null) return undefined;
+    const file = await new ModelRepository(this.db).find(gateway.accountId, fileModel.type, fileId);
+    if (file === undefined) return undefined;
+    const attributes = fileAttributesSchema.parse(JSON.parse(file.attributes));
+    // The bytes the release was signed for, and no other.
+    if (attributes.sha256 !== wanted.update.sha256 || attributes.state !== 'ready')
+      return undefined;
+    const size = await this.blobs.size(gateway.accountId, attributes.sha256);
+    if (size === undefined) return undefined;
+    return {
+      body: this.blobs.open(gateway.accountId, attributes.sha256),
+      size,
+      type: 'application/octet-stream',
+      name: downloadName(attributes.name),
+      sha256: attributes.sha256,
     };
   }
 

@@ -11,6 +11,7 @@ import {
   type GatewayConfig,
   gatewayConfigSchema,
   gatewayTopics,
+  gatewayBrokerLogin,
   type DeploymentGatewayAttributes,
   RELEASE_FILE_TEXTS,
   RELEASE_PERMISSIONS,
@@ -517,6 +518,7 @@ describe('a rollout under way, as the gateways see it', () => {
     readonly id: string;
     readonly client: MqttClient;
     readonly configs: GatewayConfig[];
+    readonly secret: string;
   }
   const boxes: Box[] = [];
   afterAll(async () => {
@@ -540,7 +542,7 @@ describe('a rollout under way, as the gateways see it', () => {
         configs.push(gatewayConfigSchema.parse(JSON.parse(payload.toString())));
     });
     await client.subscribeAsync(gatewayTopics.config(id));
-    const box = { id, client, configs };
+    const box = { id, client, configs, secret };
     boxes.push(box);
     await expect
       .poll(async () => (await gatewayOf(id)).connection, { timeout: 10_000 })
@@ -597,6 +599,22 @@ describe('a rollout under way, as the gateways see it', () => {
       key_id: signed.key_id,
     });
     expect(wanted(b)).toBeNull();
+    // The gateway downloads it with its own login; no other gateway, no other login.
+    const fetchAs = (box: Box, secret = box.secret) =>
+      fetch(`${s.url}${API_BASE}/${apiPaths.gatewayArtifact(releaseId)}`, {
+        headers: {
+          Authorization: `Basic ${Buffer.from(`${gatewayBrokerLogin(box.id).username}:${secret}`).toString('base64')}`,
+        },
+      });
+    const got = await fetchAs(a);
+    expect(got.status).toBe(200);
+    expect(new Uint8Array(await got.arrayBuffer())).toEqual(bytes);
+    expect((await fetchAs(b)).status).toBe(404);
+    expect((await fetchAs(a, 'not-the-secret')).status).toBe(401);
+    const asUser = await fetch(`${s.url}${API_BASE}/${apiPaths.gatewayArtifact(releaseId)}`, {
+      headers: { Authorization: `Bearer ${admin}` },
+    });
+    expect(asUser.status).toBe(401);
 
     // Its agent's reports move its part, live; succeeded, the next batch begins.
     await report(a, rollout, 'downloading');
@@ -607,6 +625,7 @@ describe('a rollout under way, as the gateways see it', () => {
     await expect.poll(() => wanted(b)?.version, { timeout: 10_000 }).toBe('3.0.0');
     // Its version is no longer wanted of the first: it runs it.
     await expect.poll(() => wanted(a), { timeout: 10_000 }).toBeNull();
+    expect((await fetchAs(a)).status).toBe(404);
     // An end is final: a late report does not move it back.
     await report(a, rollout, 'downloading');
     // Another gateway's report names only its own part.

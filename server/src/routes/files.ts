@@ -6,6 +6,8 @@ import {
   DESIGN_IMAGE_MAX_BYTES,
   DESIGN_IMAGE_TEXTS,
   designImageParamsSchema,
+  GATEWAY_USERNAME_PREFIX,
+  gatewayBrokerLogin,
   idField,
   uploadChunkQuerySchema,
 } from '@plant/shared-schema';
@@ -52,6 +54,31 @@ export function fileRoutes(services: Services, files: FileService) {
   app.get('/files/:id/thumbnail', auth, async (c) => {
     const { id } = validParams(c, idParams);
     return download(await files.thumbnail(c.get('session'), id));
+  });
+
+  // A released version's artifact for the gateway a rollout wants to run it (DESIGN.md §15): the
+  // agent's own credentials (HTTP Basic: its broker user name and secret), no session.
+  app.get('/gateway/releases/:id/artifact', async (c) => {
+    const { id } = validParams(c, idParams);
+    const login = basicLogin(c.req.header('Authorization'));
+    const gatewayId = login?.username.startsWith(GATEWAY_USERNAME_PREFIX)
+      ? login.username.slice(GATEWAY_USERNAME_PREFIX.length)
+      : undefined;
+    const identity =
+      login === undefined || gatewayId === undefined
+        ? undefined
+        : await services.gatewayCredentials.verify(
+            login.username,
+            Buffer.from(login.password, 'utf8'),
+            gatewayBrokerLogin(gatewayId).clientId,
+          );
+    if (identity === undefined)
+      return c.json({ success: false, message: 'Unauthenticated.' }, 401, {
+        'WWW-Authenticate': 'Basic realm="gateway"',
+      });
+    const file = await files.gatewayArtifact(identity, id);
+    if (file === undefined) return c.json({ success: false, message: 'Not found.' }, 404);
+    return download(file);
   });
 
   // The images of an account's design (issue 30 item 9): uploaded by who may change the design,
@@ -106,4 +133,16 @@ function download(file: FileDownload): Response {
       'X-Content-Type-Options': 'nosniff',
     },
   });
+}
+
+/** The user name and password of an HTTP Basic header (RFC 7617), if it is one. */
+function basicLogin(
+  header: string | undefined,
+): { username: string; password: string } | undefined {
+  const match = /^Basic ([A-Za-z0-9+/=]{1,1000})$/.exec(header ?? '');
+  if (match === null) return undefined;
+  const text = Buffer.from(match[1] ?? '', 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  if (colon < 1) return undefined;
+  return { username: text.slice(0, colon), password: text.slice(colon + 1) };
 }

@@ -244,6 +244,16 @@ export const DATA_ROUTES: readonly ApiRoute[] = [
       "The account's release key's public half (Ed25519, SPKI DER in base64) and its id, which check a released version's signature; null before the account's first release.",
     response: data(releaseKeyInfoSchema),
   },
+  {
+    method: 'GET',
+    path: '/gateway/releases/:id/artifact',
+    // No token: the gateway's own credentials (HTTP Basic: its broker user name and secret).
+    access: PUBLIC,
+    tag: 'Release management',
+    summary:
+      "A released version's file, for a gateway whose rollout wants it to run that version (HTTP Basic with the gateway's broker login); 404 otherwise.",
+    params: z.object({ id: idField }),
+  },
   // --- Help centre -----------------------------------------------------------------------------
   {
     method: 'GET',
