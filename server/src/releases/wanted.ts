@@ -49,11 +49,14 @@ export async function wantedUpdates(db: Db, accountId: string): Promise<Map<stri
     ).map((row) => [row.id, JSON.parse(row.attributes) as ReleaseAttributes]),
   );
   const waitsForIdle = rollouts.some((r) => r.d.idle_stream !== null);
-  const streamsOf = waitsForIdle ? await idleStreams(models, accountId) : new Map();
+  const streamsOf = waitsForIdle
+    ? await idleStreams(models, accountId)
+    : new Map<string, Map<string, string>>();
   for (const rollout of rollouts) {
     const release = releases.get(rollout.d.release_id);
     if (
-      release?.artifact_sha256 == null ||
+      release === undefined ||
+      release.artifact_sha256 === null ||
       release.signature === null ||
       release.key_id === null ||
       release.public_key === null ||
