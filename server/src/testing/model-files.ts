@@ -7,8 +7,8 @@ import { zipSync } from 'fflate';
  * bin, packed in a ZIP, and ZIP archives that must be refused (a path leaving its folder, a bomb).
  */
 
-/** A sphere of `segments` × `segments` quads (2 × segments² triangles) as a glTF document. */
-export function sphereDocument(segments: number, radius = 0.5): Document {
+/** The sphere's vertices (x, y, z in metres) and its triangles (three indices each). */
+function sphereMesh(segments: number, radius: number): { positions: number[]; indices: number[] } {
   const positions: number[] = [];
   const indices: number[] = [];
   for (let i = 0; i <= segments; i++) {
@@ -29,6 +29,12 @@ export function sphereDocument(segments: number, radius = 0.5): Document {
       indices.push(a, b, a + 1, b, b + 1, a + 1);
     }
   }
+  return { positions, indices };
+}
+
+/** A sphere of `segments` × `segments` quads (2 × segments² triangles) as a glTF document. */
+export function sphereDocument(segments: number, radius = 0.5): Document {
+  const { positions, indices } = sphereMesh(segments, radius);
   const doc = new Document();
   const buffer = doc.createBuffer('model');
   const primitive = doc
@@ -122,4 +128,59 @@ export function zipBomb(
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return new Uint8Array(Buffer.concat([...locals, directory, end]));
+}
+
+/**
+ * The sphere as an ASCII FBX 7.4 file (as exporters write one: a `Geometry` with its vertices and
+ * triangles, a `Model` and a `Material` with its colour, joined by `Connections`).
+ */
+export function sphereFbx(segments: number, radius = 0.5): string {
+  const { positions, indices } = sphereMesh(segments, radius);
+  // A polygon's last index is written as its bitwise complement: -(i + 1).
+  const polygons = indices.map((index, i) => (i % 3 === 2 ? -(index + 1) : index));
+  const numbers = (values: readonly number[]) =>
+    values.map((v) => (Number.isInteger(v) ? String(v) : v.toFixed(6))).join(',');
+  return [
+    '; FBX 7.4.0 project file',
+    'FBXHeaderExtension:  {',
+    '\tFBXHeaderVersion: 1003',
+    '\tFBXVersion: 7400',
+    '}',
+    'GlobalSettings:  {',
+    '\tVersion: 1000',
+    '\tProperties70:  {',
+    '\t\tP: "UpAxis", "int", "Integer", "",1',
+    '\t\tP: "UnitScaleFactor", "double", "Number", "",100',
+    '\t}',
+    '}',
+    'Objects:  {',
+    '\tGeometry: 1001, "Geometry::Sphere", "Mesh" {',
+    `\t\tVertices: *${positions.length} {`,
+    `\t\t\ta: ${numbers(positions)}`,
+    '\t\t}',
+    `\t\tPolygonVertexIndex: *${polygons.length} {`,
+    `\t\t\ta: ${numbers(polygons)}`,
+    '\t\t}',
+    '\t\tGeometryVersion: 124',
+    '\t}',
+    '\tModel: 1002, "Model::Sphere", "Mesh" {',
+    '\t\tVersion: 232',
+    '\t\tProperties70:  {',
+    '\t\t}',
+    '\t}',
+    '\tMaterial: 1003, "Material::Steel", "" {',
+    '\t\tVersion: 102',
+    '\t\tShadingModel: "phong"',
+    '\t\tProperties70:  {',
+    '\t\t\tP: "DiffuseColor", "Color", "", "A",0.2,0.4,0.8',
+    '\t\t}',
+    '\t}',
+    '}',
+    'Connections:  {',
+    '\tC: "OO",1001,1002',
+    '\tC: "OO",1003,1002',
+    '\tC: "OO",1002,0',
+    '}',
+    '',
+  ].join('\n');
 }

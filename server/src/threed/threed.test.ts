@@ -6,6 +6,8 @@ import {
   apiPaths,
   FILE_ONLY_SERVER,
   SCENE_TEXTS,
+  MODEL_FILE_TEXTS,
+  THREED_LIMITS,
   THREED_TEXTS,
   uuidv7,
   type RenderingAttributes,
@@ -16,7 +18,7 @@ import {
 import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { DEMO_USERS } from '../seed/demo';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
-import { sphereGlb, sphereGltfFolder, zipBomb, zipOf } from '../testing/model-files';
+import { sphereFbx, sphereGlb, sphereGltfFolder, zipBomb, zipOf } from '../testing/model-files';
 import { cylinderStep } from '../testing/step-part';
 import { uploadModel, uploadModelFile } from '../testing/model-upload';
 import { countTriangles } from './levels';
@@ -148,6 +150,13 @@ describe('3D models processed in the background', () => {
     expect(model.bounds?.max[1]).toBeCloseTo(0.1, 4);
   });
 
+  it('reads an FBX file', async () => {
+    const model = await expectReady(await makeModel('Blower', { 'blower.fbx': sphereFbx(60) }));
+    expect(model.format).toBe('fbx');
+    expect(model.levels[0]?.triangles).toBe(2 * 60 * 60);
+    expect(model.bounds?.max[1]).toBeCloseTo(0.5, 3);
+  });
+
   it('refuses a ZIP with an entry that leaves its folder, and one that unpacks to 1 GB', async () => {
     const escaping = await makeModel('Escaping', {
       'model.zip': zipOf({
@@ -165,6 +174,49 @@ describe('3D models processed in the background', () => {
       state: 'failed',
       reason: THREED_TEXTS.zipTooLarge,
     });
+  });
+
+  it('refuses a ZIP of more entries than the limit, and files over 500 MB before a byte is sent', async () => {
+    // 2,001 entries of one byte: small, refused for their number.
+    const entries: Record<string, Uint8Array> = { 'model.glb': await sphereGlb(8) };
+    for (let i = 0; i < THREED_LIMITS.zipEntries; i++)
+      entries[`parts/${i}.txt`] = new Uint8Array(1);
+    const many = await makeModel('Many', { 'model.zip': zipOf(entries) });
+    expect(await processed(many)).toMatchObject({
+      state: 'failed',
+      reason: THREED_TEXTS.zipTooManyEntries,
+      levels: [],
+    });
+    // The sizes a client declares as it starts the resumable upload: one file over 500 MB is
+    // refused as it is named, and files within it each but over it together make no model.
+    const declare = (name: string, size: number) =>
+      s.call('POST', apiPaths.collection('files'), {
+        token: admin,
+        json: {
+          id: uuidv7(),
+          asset_id: press,
+          kind: 'model',
+          name,
+          type: 'application/octet-stream',
+          size,
+          sha256: sha(new Uint8Array([size % 256])),
+        },
+      });
+    const huge = await declare('huge.fbx', THREED_LIMITS.inputBytes + 1);
+    expect(huge.status).toBe(422);
+    expect(huge.text).toContain(MODEL_FILE_TEXTS.tooLarge);
+    const halves: { file_id: string; path: string }[] = [];
+    for (const name of ['a.bin', 'b.bin']) {
+      const half = await declare(name, THREED_LIMITS.inputBytes / 2 + 1);
+      expect(half.status, half.text).toBe(201);
+      halves.push({ file_id: dataOf<{ id: string }>(half).id, path: name });
+    }
+    const together = await s.call('POST', apiPaths.collection('threedmodels'), {
+      token: admin,
+      json: { asset_id: press, name: 'Too large', sources: halves },
+    });
+    expect(together.status).toBe(422);
+    expect(together.text).toContain(MODEL_FILE_TEXTS.tooLarge);
   });
 
   it('says when the files hold no model it can read', async () => {

@@ -136,6 +136,16 @@ export function SceneViewer(props: SceneViewerProps) {
   };
   const lowerRef = useRef(lower);
   lowerRef.current = lower;
+  // The canvas drawn now (its key), -1 once the viewer is gone: r3f forces a context loss on a
+  // canvas it lets go (a new one after memory trouble, the viewer closed), which is no memory
+  // trouble of the canvas drawn now.
+  const liveCanvas = useRef(contextKey);
+  useEffect(() => {
+    liveCanvas.current = contextKey;
+    return () => {
+      liveCanvas.current = -1;
+    };
+  }, [contextKey]);
 
   useEffect(() => {
     let live = true;
@@ -245,7 +255,9 @@ export function SceneViewer(props: SceneViewerProps) {
               aria-hidden
               onCreated={({ gl }) => {
                 renderer.current = gl;
+                const canvas = contextKey;
                 gl.domElement.addEventListener('webglcontextlost', (event) => {
+                  if (liveCanvas.current !== canvas) return;
                   // Ours to handle: a lower level on a new context, not the browser's restore.
                   event.preventDefault();
                   box.current?.setAttribute('data-drawn', 'false');
@@ -291,7 +303,9 @@ export function SceneViewer(props: SceneViewerProps) {
               <Markers hotspots={props.hotspots ?? []} elements={markers} />
               <Drawn
                 complete={state === 'ready'}
+                layout={key}
                 onDrawn={() => box.current?.setAttribute('data-drawn', 'true')}
+                onOutOfMemory={() => lowerRef.current()}
               />
             </Canvas>
             {state === 'loading' ? (
@@ -555,27 +569,53 @@ function Markers(props: {
 /**
  * Tells once a frame with the models was drawn: right after the first frame's render (a microtask
  * of the frame's task), when one pixel read back says the GPU has finished it (SwiftShader and
- * slow GPUs draw well after the calls return).
+ * slow GPUs draw well after the calls return). After each frame that first draws other levels,
+ * asks the context whether an allocation was refused: WebGL says a GPU out of memory for a
+ * level's buffers or textures by OUT_OF_MEMORY, not by a throw or (always) a lost context; then
+ * `onOutOfMemory` (a lower level) and answers false when there is none lower.
  */
-function Drawn(props: { readonly complete: boolean; readonly onDrawn: () => void }) {
+function Drawn(props: {
+  readonly complete: boolean;
+  /** The levels drawn: each new set is checked once. */
+  readonly layout: string;
+  readonly onDrawn: () => void;
+  readonly onOutOfMemory: () => boolean;
+}) {
   const done = useRef(false);
-  const complete = useRef(props.complete);
-  complete.current = props.complete;
+  const checked = useRef<string | null>(null);
+  const current = useRef(props);
+  current.current = props;
   const gl = useThree((state) => state.gl);
   const invalidate = useThree((state) => state.invalidate);
   useEffect(() => {
     if (props.complete) invalidate();
-  }, [props.complete, invalidate]);
+  }, [props.complete, props.layout, invalidate]);
   useFrame(() => {
-    if (done.current || !complete.current) return;
-    done.current = true;
+    const { complete, layout } = current.current;
+    if (!complete || checked.current === layout) return;
+    checked.current = layout;
     queueMicrotask(() => {
       const context = gl.getContext();
       context.readPixels(0, 0, 1, 1, context.RGBA, context.UNSIGNED_BYTE, new Uint8Array(4));
-      props.onDrawn();
+      if (outOfMemory(context) && current.current.onOutOfMemory()) return;
+      if (done.current) return;
+      done.current = true;
+      current.current.onDrawn();
     });
   });
   return null;
+}
+
+/** Whether the context recorded an out-of-memory error (its error flags read, and so cleared). */
+function outOfMemory(context: WebGLRenderingContext | WebGL2RenderingContext): boolean {
+  let found = false;
+  // A context keeps one flag per kind of error: a few reads clear them all.
+  for (let i = 0; i < 8; i++) {
+    const error = context.getError();
+    if (error === context.NO_ERROR) break;
+    if (error === context.OUT_OF_MEMORY) found = true;
+  }
+  return found;
 }
 
 /**
