@@ -112,6 +112,18 @@ describe('roles', () => {
       .locator('[data-permission]')
       .evaluateAll((boxes) => boxes.map((b) => b.getAttribute('data-permission')));
     expect(new Set(ids).size).toBe(ids.length);
+    // Every area by its name, none by its id (3D scenes and the help centre once showed theirs).
+    const areas = await matrix
+      .getByRole('group')
+      .evaluateAll((groups) =>
+        groups.map(
+          (g) =>
+            document.getElementById(g.getAttribute('aria-labelledby') ?? '')?.textContent ?? '',
+        ),
+      );
+    expect(areas).toContain('Release management');
+    expect(areas).toContain('3D scenes');
+    expect(areas.filter((a) => !/^[A-Z0-9]/.test(a))).toEqual([]);
     const alarms = matrix.getByRole('group', { name: 'Alarms' });
     expect(await alarms.getByRole('checkbox').count()).toBe(5);
     expect(await alarms.getByRole('checkbox', { name: 'Acknowledge' }).count()).toBe(1);

@@ -528,12 +528,15 @@ describe('a scene with hotspots', () => {
     await details.getByRole('textbox', { name: 'Longitude' }).fill('11.575');
     await details.getByTestId('hotspot-entry-add').click();
     await details.getByTestId('hotspot-qr-description-input').fill('Pump P1, hall 2');
+    // The help centre's article about the part (issue 33 item 5).
+    await details.getByTestId('hotspot-help-article').fill('136');
     await details.getByTestId('hotspot-form-save').click();
     await expect
       .poll(async () => (await e2e.serverModels(admin.accountId, 'hotspot'))[0]?.attributes)
       .toMatchObject({
         icon: 'pump',
         qr_description: 'Pump P1, hall 2',
+        help_article: 136,
         metadata: [
           { kind: 'stream', datastream_id: stream },
           { kind: 'file' },
@@ -597,6 +600,11 @@ describe('a scene with hotspots', () => {
       .toEqual(['stream', 'file', 'position']);
     expect(await entries.nth(1).getByRole('button').textContent()).toBe('Pump manual.pdf');
     expect(await entries.nth(2).textContent()).toBe('Stand: 48.137, 11.575');
+    // Its help article, a link a reader follows to the article (help/136).
+    const help = details.getByTestId('help-link').getByRole('link', { name: 'Article 136' });
+    expect(new URL(await help.evaluate((a) => (a as HTMLAnchorElement).href)).pathname).toBe(
+      '/app/help/136',
+    );
     // "Go to its view": the camera comes close to the hotspot, the model fills more of the view.
     await details.getByTestId('hotspot-go').click();
     await expect.poll(() => drawnPixels(viewer)).toBeGreaterThan(overview * 1.3);

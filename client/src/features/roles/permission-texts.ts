@@ -20,9 +20,11 @@ const AREAS: ReadonlyMap<string, MessageDescriptor> = new Map([
   ['roles', msg`Roles`],
   ['dashboards', msg`Dashboards`],
   ['reports', msg`Reports`],
-  ['helpcenter', msg`Help center`],
+  ['threedmodels', msg`3D scenes`],
+  ['articles', msg`Help center`],
   ['tickets', msg`Feedback`],
   ['service_requests', msg`Service requests`],
+  ['releases', msg`Release management`],
   ['security', msg`Security insights`],
 ]);
 
