@@ -99,6 +99,7 @@ async function startAgent(gatewayId: string): Promise<Agent> {
   const agent = new Agent({
     config: {
       brokerUrl: brokerUrlOf(server.url),
+      serverUrl: server.url,
       gatewayId,
       key: made.secret,
       dataDir,

@@ -91,6 +91,7 @@ async function startAgent(
   const made = await makeGatewayCredentials(target.server, target.admin, gatewayId);
   const config: AgentConfig = {
     brokerUrl: brokerUrlOf(options.serverUrl ?? target.server.url),
+    serverUrl: options.serverUrl ?? target.server.url,
     gatewayId,
     key: made.secret,
     dataDir: options.dataDir ?? tempDir(),

@@ -30,6 +30,7 @@ import type { Logger } from './logger';
 import { networkProblems, realAddresses } from './network';
 import { Uplink } from './uplink/uplink';
 import { AGENT_VERSION } from './version';
+import { Updater } from './update/updater';
 
 /** Makes the connector of one connection (undefined: the protocol is not available here). */
 export type ConnectorMaker = (ctx: ConnectorContext, dataDir: string) => Connector | undefined;
@@ -72,6 +73,12 @@ export class Agent {
   /** Each datapoint's last value read (the terminal's `read <tag>`). */
   private readonly lastRead = new Map<string, { ts: number; value: unknown }>();
   private stopped = false;
+  /** A rollout's version: downloaded, checked, installed beside this one (update/updater.ts). */
+  private readonly updater: Updater;
+  /** Whether a configuration came from the server since this start (the broker reached). */
+  private heardServer = false;
+  /** The connections that delivered readings since this start (a new version's health). */
+  private readonly connectionsRead = new Set<string>();
 
   /** The agent's log: its lines (info and above) also go to the server, once a second. */
   private readonly log: Logger;
@@ -86,6 +93,10 @@ export class Agent {
       readonly now?: () => number;
       readonly heartbeatMs?: number;
       readonly reconnectMs?: number;
+      /** Stops the agent and has its launcher start the version just installed (main.ts). */
+      readonly restart?: () => void;
+      /** The version this agent reports (tests of updates; default AGENT_VERSION). */
+      readonly version?: string;
     },
   ) {
     const { config } = options;
@@ -114,6 +125,18 @@ export class Agent {
         connected: () => this.sendStatus(),
       },
     });
+    this.updater = new Updater({
+      dataDir: config.dataDir,
+      gatewayId: config.gatewayId,
+      key: config.key,
+      serverUrl: config.serverUrl,
+      version: this.version,
+      log,
+      report: (report) => this.uplink.update(JSON.stringify(report)),
+      healthy: () => this.healthy(),
+      lastValue: (datastreamId) => this.lastValueOf(datastreamId),
+      restart: () => (options.restart ?? (() => log.warn('no launcher to restart into')))(),
+    });
     if (saved !== undefined) {
       log.info('running the saved configuration until the server sends one', {
         version: saved.version,
@@ -130,7 +153,7 @@ export class Agent {
     this.log.info('gateway agent started', {
       gateway: this.options.config.gatewayId,
       server: this.options.config.brokerUrl,
-      version: AGENT_VERSION,
+      version: this.version,
       buffer: this.buffer.state(),
     });
     this.uplink.start();
@@ -176,8 +199,10 @@ export class Agent {
       log.error('the configuration is for another gateway', { gateway: config.gateway });
       return;
     }
+    this.heardServer = true;
     if (this.config !== undefined && JSON.stringify(this.config) === JSON.stringify(config)) {
       this.sendStatus();
+      this.updater.configured(config);
       return;
     }
     this.apply(config);
@@ -190,6 +215,7 @@ export class Agent {
       connections: config.connections.length,
     });
     this.sendStatus();
+    this.updater.configured(config);
   }
 
   /** Runs the configuration: changed connections restart, the others keep running. */
@@ -254,6 +280,7 @@ export class Agent {
 
   private readings(connectionId: string, readings: readonly Reading[]): void {
     if (this.stopped || !this.running.has(connectionId) || readings.length === 0) return;
+    this.connectionsRead.add(connectionId);
     for (const r of readings) this.lastRead.set(r.datapoint.id, { ts: r.ts, value: r.value });
     const dropped = this.buffer.add(
       readings.map((r) => ({ stream: r.datapoint.datastream_id, ts: r.ts, value: r.value })),
@@ -400,7 +427,7 @@ export class Agent {
     return {
       config_version: this.config?.version ?? null,
       started_at: this.startedAt,
-      agent_version: AGENT_VERSION,
+      agent_version: this.version,
       addresses,
       connections,
       buffer: this.buffer.state(),
@@ -422,10 +449,38 @@ export class Agent {
     return Promise.all(stopping);
   }
 
+  private get version(): string {
+    return this.options.version ?? AGENT_VERSION;
+  }
+
+  /**
+   * Healthy (a new version's trial): the server's broker reached (a configuration came over it)
+   * and each enabled connection has read at least once.
+   */
+  private healthy(): boolean {
+    if (!this.heardServer || this.stopped) return false;
+    return [...this.running.values()].every(
+      (run) => run.connector === undefined || this.connectionsRead.has(run.connection.id),
+    );
+  }
+
+  /** The last value read of a stream (its datapoints'), undefined when none yet. */
+  private lastValueOf(datastreamId: string): unknown {
+    let last: { ts: number; value: unknown } | undefined;
+    for (const run of this.running.values())
+      for (const point of run.connection.datapoints) {
+        if (point.datastream_id !== datastreamId) continue;
+        const read = this.lastRead.get(point.id);
+        if (read !== undefined && (last === undefined || read.ts > last.ts)) last = read;
+      }
+    return last?.value;
+  }
+
   /** Stops reading, closes the link, closes the buffer (what is in it is sent after a restart). */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    this.updater.stop();
     clearInterval(this.heartbeat);
     clearInterval(this.logFlush);
     clearTimeout(this.statusTimer);

@@ -40,6 +40,8 @@ const schema = z.object({
 export interface AgentConfig {
   /** The broker's WebSocket address (`…/mqtt` on the server's port). */
   readonly brokerUrl: string;
+  /** The server's HTTP origin and path (a rollout's downloads). */
+  readonly serverUrl: string;
   readonly gatewayId: string;
   readonly key: string;
   readonly dataDir: string;
@@ -199,6 +201,7 @@ export function parseAgentConfig(
   const c = parsed.data;
   return Object.freeze({
     brokerUrl: brokerUrlOf(c.server),
+    serverUrl: serverUrlOf(c.server),
     gatewayId: c.gateway,
     key: c.key,
     dataDir: c.data,
@@ -215,4 +218,13 @@ export function brokerUrlOf(server: string): string {
   if (url.protocol === 'https:') url.protocol = 'wss:';
   if (url.pathname === '/' || url.pathname === '') url.pathname = '/mqtt';
   return url.toString();
+}
+
+/** ws://host:3000/mqtt or http://host:3000 -> http://host:3000 (the server's API origin). */
+export function serverUrlOf(server: string): string {
+  const url = new URL(server);
+  if (url.protocol === 'ws:') url.protocol = 'http:';
+  if (url.protocol === 'wss:') url.protocol = 'https:';
+  if (url.pathname.endsWith('/mqtt')) url.pathname = url.pathname.slice(0, -'/mqtt'.length);
+  return url.toString().replace(/\/+$/, '');
 }

@@ -7,6 +7,7 @@
 import type { Agent } from './agent';
 import { AgentConfigError, parseAgentConfig, type AgentConfig } from './config';
 import { createLogger } from './logger';
+import { RESTART_CODE } from './update/install-state';
 
 let config: AgentConfig;
 try {
@@ -50,7 +51,17 @@ const [{ Agent: AgentClass }, { makeConnector }] = await Promise.all([
 if (!stopping) {
   try {
     // Opens the buffer in the data folder: a folder it cannot write stops it here.
-    agent = new AgentClass({ config, log, makeConnector });
+    agent = new AgentClass({
+      config,
+      log,
+      makeConnector,
+      // A rollout's version is installed: stop cleanly, and the launcher starts it (launcher.ts).
+      restart: () => {
+        if (stopping) return;
+        stopping = true;
+        void agent?.stop().finally(() => process.exit(RESTART_CODE));
+      },
+    });
   } catch (err) {
     log.error('the gateway agent could not start', {
       error: err instanceof Error ? err.message : String(err),

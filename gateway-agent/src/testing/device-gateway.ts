@@ -82,6 +82,7 @@ export async function startAgent(
   const agent = new Agent({
     config: {
       brokerUrl: brokerUrlOf(server.url),
+      serverUrl: server.url,
       gatewayId,
       key,
       dataDir,

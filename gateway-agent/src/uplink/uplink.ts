@@ -256,6 +256,17 @@ export class Uplink {
     return true;
   }
 
+  /**
+   * Where it stands with a rollout's version (GatewayUpdateReport); false when not connected (the
+   * retained configuration asks again on reconnect, and the report is made anew from the disk).
+   */
+  update(payload: string): boolean {
+    const client = this.client;
+    if (client === undefined || !client.connected) return false;
+    client.publish(gatewayTopics.update(this.options.gatewayId), payload, { qos: 1 });
+    return true;
+  }
+
   /** Answers a request. */
   respond(payload: string): void {
     const client = this.client;

@@ -118,3 +118,39 @@ export function bundledEntry(entry: string): Promise<string> {
   }
   return made;
 }
+
+/**
+ * A program as one JavaScript file (no chunks), its own code bundled and packages left imports
+ * (they resolve from a node_modules beside or above where the file is put): a release artifact
+ * of the gateway agent in its tests (issue 35). `replace` gives other contents for some of its
+ * source files (absolute paths): another version's number, a build that misbehaves.
+ */
+export async function singleFileBuild(
+  entry: string,
+  replace: Readonly<Record<string, string>> = {},
+): Promise<Uint8Array> {
+  const replacing: Plugin = {
+    name: 'replace-sources',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, (args) => {
+        const contents = replace[args.path];
+        return contents === undefined ? undefined : { contents, loader: 'ts' };
+      });
+    },
+  };
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    splitting: false,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    outfile: 'agent.mjs',
+    logLevel: 'silent',
+    plugins: [replacing, ownCodeOnly],
+  });
+  const out = result.outputFiles[0];
+  if (out === undefined) throw new Error(`no build of ${entry}`);
+  return out.contents;
+}
