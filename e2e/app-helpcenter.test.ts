@@ -239,6 +239,10 @@ describe('help centre: the reader', () => {
       await expect
         .poll(() => page.getByTestId('help-hit').allTextContents())
         .toEqual([expect.stringContaining('Anlieferung von der Straßenseite')]);
+      // The match highlighted offline too.
+      expect(await page.getByTestId('help-hit').locator('mark').first().textContent()).toBe(
+        'Straße',
+      );
       await search.fill('Oelwechsel');
       await expect
         .poll(() => page.getByTestId('help-hit').allTextContents())
@@ -275,6 +279,8 @@ describe('help centre: the reader', () => {
       .poll(() => rows.allTextContents())
       .toContainEqual(expect.stringContaining('Hostile'));
     expect((await rows.allTextContents()).join()).not.toContain('Unreleased pump');
+    // A reader (no edit right): no way to write one.
+    expect(await page.getByTestId('article-new').count()).toBe(0);
 
     const number = (hostile.attributes.number as number).toString();
     await tab.navigateInApp(`/app/helpcenter/default/en/${number}`);
@@ -551,7 +557,9 @@ describe('help centre: the reader', () => {
 
 describe('help centre: its own host', () => {
   it('serves its root screen and its error screen, nothing else: no app, no script, hostile content as text', async () => {
-    const { hostile } = await storeHostileArticles();
+    // Its list stored 100,000 levels deep (a restored database: no write lets one through).
+    const { hostile, storeList } = await storeHostileArticles(100_000);
+    onTestFinished(() => storeList(40));
     const root = `http://localhost:${new URL(e2e.server.url).port}`;
     const profile = await e2e.browser();
     const page = await profile.context.newPage();

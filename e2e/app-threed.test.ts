@@ -475,6 +475,10 @@ describe('a scene with hotspots', () => {
       `/app/devices/${gw.assetId}/scene/${sceneId}`,
     );
     const page = tab.page;
+    // Every request of the page and its worker from here on (item 3: no fetch to any other
+    // origin, drei's CDN defaults off); the page's own earlier ones from its resource timings.
+    const requested: string[] = [];
+    page.context().on('request', (r) => requested.push(r.url()));
     const viewer = page.getByTestId('model-viewer');
     await expect.poll(() => viewer.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
     expect(await viewer.getAttribute('data-nav')).toBe('orbit');
@@ -704,6 +708,17 @@ describe('a scene with hotspots', () => {
     await navigation.getByText(/Orbit .*Tank/).click();
     await expect.poll(() => navigation.getByRole('radio', { name: /Tank/ }).isChecked()).toBe(true);
     expect(await viewer.getAttribute('data-nav')).toBe('orbit');
+
+    // Nothing of the scene came from anywhere but the app's own origin (or the page's memory).
+    const timed = await page.evaluate(() =>
+      performance.getEntriesByType('resource').map((entry) => entry.name),
+    );
+    const app = new URL(page.url()).origin;
+    const elsewhere = [...requested, ...timed].filter(
+      (url) => !url.startsWith('blob:') && !url.startsWith('data:') && new URL(url).origin !== app,
+    );
+    expect(requested.length).toBeGreaterThan(0);
+    expect(elsewhere).toEqual([]);
   });
 });
 
