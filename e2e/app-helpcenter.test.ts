@@ -178,6 +178,17 @@ describe('help centre: the reader', () => {
     await tab.navigateInApp(`/app/alarms/${oil?.id ?? ''}`);
     await page.getByTestId('help-link').getByRole('link').click();
     await tab.waitForPath(new RegExp(`^/app/helpcenter/default/en/${DEMO_TAG_TABLE_ARTICLE}$`));
+    // A stream links it too: the alarm's stream, given the article by an admin.
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const streamId = oil?.attributes.datastream_id as string;
+    const linked = await e2e.server.call('PUT', apiPaths.model('datastreams', streamId), {
+      token: admin.token,
+      json: { help_article: DEMO_TAG_TABLE_ARTICLE },
+    });
+    expect(linked.status, linked.text).toBe(200);
+    await tab.navigateInApp(`/app/devices/${oil?.attributes.asset_id as string}/input/${streamId}`);
+    await page.getByTestId('help-link').getByRole('link').click();
+    await tab.waitForPath(new RegExp(`^/app/helpcenter/default/en/${DEMO_TAG_TABLE_ARTICLE}$`));
 
     // Portuguese: not written in it, shown in German (its first language), and told so.
     await tab.navigateInApp(`/app/helpcenter/default/pt/${DEMO_TAG_TABLE_ARTICLE}`);
@@ -362,6 +373,19 @@ describe('help centre: the reader', () => {
       await page.getByTestId('article-tab-de').click();
       await page.locator('[data-testid=block-editor] .ce-paragraph').first().click();
       await page.keyboard.type('Dichtung an der Straße prüfen.');
+      // A heading and a list from the toolbox (Tab on an empty block opens it).
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      await page.locator('.ce-popover-item[data-item-name=header]').click();
+      // Typed into the new block once it is there (the toolbox closes first).
+      const heading = page.locator('[data-testid=block-editor] .ce-header');
+      await heading.click();
+      await page.keyboard.type('Wartung');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      await page.locator('.ce-popover-item[data-item-name=list]').click();
+      await page.locator('[data-testid=block-editor] .cdx-list__item').first().click();
+      await page.keyboard.type('Dichtung wechseln');
       await expect
         .poll(() => page.getByTestId('draft-state').textContent())
         .toMatch(/Kept on this device/);
@@ -542,6 +566,12 @@ describe('help centre: the reader', () => {
     } finally {
       e2e.online();
     }
+    // The German text as a reader sees it: its heading and its list.
+    await tab.navigateInApp(`/app/helpcenter/default/de/${number}`);
+    const german = page.getByTestId('article-content');
+    // (its title is the page's h1: the editor's level-2 heading is an h3 there)
+    await expect.poll(() => german.locator('h3').allTextContents()).toEqual(['Wartung']);
+    expect(await german.locator('li').allTextContents()).toEqual(['Dichtung wechseln']);
     const tech = await e2e.session(DEMO_USERS.tech);
     await expect
       .poll(async () =>

@@ -404,6 +404,31 @@ describe('3D models of an asset', () => {
     await expect
       .poll(() => tab.page.getByTestId('viewer-ar-missing').textContent())
       .toBe('Augmented Reality not available on the device');
+
+    // A device that offers AR: the viewer asks WebXR for an immersive-ar session (this browser
+    // has no AR device, so the page's stand-in records the ask and refuses it, as a user who
+    // declines the camera does: then the same words).
+    await tab.page.evaluate(() => {
+      const w = window as unknown as { asked: string[] };
+      w.asked = [];
+      Object.defineProperty(navigator, 'xr', {
+        configurable: true,
+        value: {
+          isSessionSupported: (mode: string) => Promise.resolve(mode === 'immersive-ar'),
+          requestSession: (mode: string) => {
+            w.asked.push(mode);
+            return Promise.reject(new DOMException('declined', 'NotAllowedError'));
+          },
+        },
+      });
+    });
+    await tab.page.getByTestId('viewer-ar').click();
+    await expect
+      .poll(() => tab.page.evaluate(() => (window as unknown as { asked: string[] }).asked))
+      .toEqual(['immersive-ar']);
+    expect(await tab.page.getByTestId('viewer-ar-missing').textContent()).toBe(
+      'Augmented Reality not available on the device',
+    );
   });
 });
 

@@ -27,6 +27,7 @@ const agents = keys.map(
     new Agent({
       config: {
         brokerUrl: brokerUrlOf(`http://${host}:${port}`),
+        serverUrl: `http://${host}:${port}`,
         gatewayId: k.gateway,
         key: k.key,
         dataDir: path.join(config.dataDir, 'demo-agents'),

@@ -19,7 +19,7 @@ import {
   type TerminalCommand,
 } from '@plant/shared-schema';
 import { PointBuffer } from './buffer/buffer';
-import type { AgentConfig } from './config';
+import { serverUrlOf, type AgentConfig } from './config';
 import type {
   BrowsingConnector,
   Connector,
@@ -129,7 +129,7 @@ export class Agent {
       dataDir: config.dataDir,
       gatewayId: config.gatewayId,
       key: config.key,
-      serverUrl: config.serverUrl,
+      serverUrl: config.serverUrl ?? serverUrlOf(config.brokerUrl),
       version: this.version,
       log,
       report: (report) => this.uplink.update(JSON.stringify(report)),

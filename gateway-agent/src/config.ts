@@ -40,8 +40,8 @@ const schema = z.object({
 export interface AgentConfig {
   /** The broker's WebSocket address (`…/mqtt` on the server's port). */
   readonly brokerUrl: string;
-  /** The server's HTTP origin and path (a rollout's downloads). */
-  readonly serverUrl: string;
+  /** The server's HTTP origin and path (a rollout's downloads); default: the broker's. */
+  readonly serverUrl?: string;
   readonly gatewayId: string;
   readonly key: string;
   readonly dataDir: string;

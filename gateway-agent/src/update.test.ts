@@ -6,7 +6,6 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  API_BASE,
   apiPaths,
   type DeploymentAttributes,
   type DeploymentGatewayAttributes,
@@ -19,6 +18,7 @@ import { DEMO_USERS } from '../../server/src/seed/demo';
 import { demoGateway, makeGatewayCredentials } from '../../server/src/testing/gateway-client';
 import { bundledEntry, singleFileBuild } from '../../server/src/testing/bundled-entry';
 import { dataOf, startTestServer, type TestServer } from '../../server/src/testing/harness';
+import { uploadArtifact } from '../../server/src/testing/release-upload';
 
 /*
  * Over-the-air updates with real agent processes (issue 35 item 4): the launcher runs agent 1.0.0;
@@ -90,24 +90,11 @@ async function released(version: string, bytes: Uint8Array) {
   expect(
     (await post('releases', { id, target: 'agent', name: 'Gateway agent', version })).status,
   ).toBe(201);
-  const fileId = uuidv7();
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const file = await post('files', {
-    id: fileId,
-    release_id: id,
-    kind: 'artifact',
+  const fileId = await uploadArtifact(server, admin, id, bytes, {
     name: `agent-${version}.mjs`,
     type: 'application/javascript',
-    size: bytes.length,
-    sha256,
   });
-  expect(file.status, file.text).toBe(201);
-  const sent = await fetch(`${server.url}${API_BASE}/${apiPaths.fileUpload(fileId, 0)}`, {
-    method: 'PUT',
-    headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/octet-stream' },
-    body: new Uint8Array(bytes),
-  });
-  expect(sent.status).toBe(200);
   const answer = await put('releases', id, { artifact_file_id: fileId, state: 'released' });
   expect(answer.status, answer.text).toBe(200);
   return { id, sha256 };

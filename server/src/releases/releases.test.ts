@@ -25,6 +25,7 @@ import {
 import { DEMO_USERS } from '../seed/demo';
 import { dataOf, startTestServer, type Answer, type TestServer } from '../testing/harness';
 import { roleMember, type RoleMember } from '../testing/role-member';
+import { uploadArtifact } from '../testing/release-upload';
 import { connectGateway, makeGatewayCredentials } from '../testing/gateway-client';
 import type { MqttClient } from 'mqtt';
 
@@ -87,30 +88,8 @@ async function draft(json: Partial<ReleaseAttributes>, token = admin): Promise<s
 }
 
 /** An artifact of the release, uploaded whole; answers the file's id. */
-async function artifact(releaseId: string, bytes: Uint8Array, token = admin): Promise<string> {
-  const id = uuidv7();
-  const made = await post(
-    'files',
-    {
-      id,
-      release_id: releaseId,
-      kind: 'artifact',
-      name: 'agent.tgz',
-      type: 'application/gzip',
-      size: bytes.length,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-    },
-    token,
-  );
-  expect(made.status, made.text).toBe(201);
-  const sent = await fetch(`${s.url}${API_BASE}/${apiPaths.fileUpload(id, 0)}`, {
-    method: 'PUT',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
-    body: new Uint8Array(bytes),
-  });
-  expect(sent.status).toBe(200);
-  return id;
-}
+const artifact = (releaseId: string, bytes: Uint8Array, token = admin) =>
+  uploadArtifact(s, token, releaseId, bytes);
 
 describe('firmware and boards', () => {
   it('asks for the firmware type and name and the board name in the spec’s words', async () => {

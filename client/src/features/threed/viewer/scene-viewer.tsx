@@ -634,10 +634,18 @@ function ArButton(props: { readonly renderer: { readonly current: WebGLRenderer 
       setMissing(true);
       return;
     }
-    const session = await xr.requestSession('immersive-ar', { optionalFeatures: ['local-floor'] });
-    gl.xr.enabled = true;
-    gl.xr.setReferenceSpaceType('local');
-    await gl.xr.setSession(session);
+    try {
+      const session = await xr.requestSession('immersive-ar', {
+        optionalFeatures: ['local-floor'],
+      });
+      gl.xr.enabled = true;
+      gl.xr.setReferenceSpaceType('local');
+      await gl.xr.setSession(session);
+    } catch {
+      // Offered, but not given (the camera refused, the session ended at once): said as missing.
+      gl.xr.enabled = false;
+      setMissing(true);
+    }
   };
   return (
     <Group gap="xs">
