@@ -556,6 +556,17 @@ describe('a scene with hotspots', () => {
     await details.getByRole('textbox', { name: 'Latitude' }).fill('48.137');
     await details.getByRole('textbox', { name: 'Longitude' }).fill('11.575');
     await details.getByTestId('hotspot-entry-add').click();
+    // A text, and a link to another object (the asset itself: its details page).
+    await attach('Text');
+    await details.getByRole('textbox', { name: 'Text' }).fill('Check the seal first');
+    await details.getByTestId('hotspot-entry-add').click();
+    const assetName = (await e2e.serverModels(admin.accountId, 'asset')).find(
+      (a) => a.id === gw.assetId,
+    )?.attributes.name as string;
+    await attach('Link');
+    await details.getByTestId('hotspot-entry-choice').click();
+    await page.getByRole('option', { name: `Asset: ${assetName}`, exact: true }).click();
+    await details.getByTestId('hotspot-entry-add').click();
     await details.getByTestId('hotspot-qr-description-input').fill('Pump P1, hall 2');
     // The help centre's article about the part (issue 33 item 5).
     await details.getByTestId('hotspot-help-article').fill('136');
@@ -570,6 +581,8 @@ describe('a scene with hotspots', () => {
           { kind: 'stream', datastream_id: stream },
           { kind: 'file' },
           { kind: 'position', label: 'Stand', latitude: 48.137, longitude: 11.575 },
+          { kind: 'text', text: 'Check the seal first' },
+          { kind: 'link', target: 'asset', id: gw.assetId },
         ],
       });
     // The marker shows the pump's glyph.
@@ -579,9 +592,17 @@ describe('a scene with hotspots', () => {
     const shown = async () => (await value.textContent())?.replace(/[\u2066-\u2069]/g, '');
     await expect.poll(shown, { timeout: 20_000 }).toBe('21.5 °C');
     expect(await value.getAttribute('data-alarm')).toBe('none');
+    const colour = () => value.evaluate((el) => getComputedStyle(el).color);
+    const calm = await colour();
     await agent.send([{ stream, ts: Date.now(), value: 68.25 }]);
     await expect.poll(shown, { timeout: 20_000 }).toBe('68.25 °C');
     await expect.poll(() => value.getAttribute('data-alarm'), { timeout: 20_000 }).toBe('critical');
+    // Coloured by the alarm: a red the reader sees, not only an attribute.
+    const alarmed = await colour();
+    expect(alarmed).not.toBe(calm);
+    const [red = 0, green = 0, blue = 0] = (alarmed.match(/\d+/g) ?? []).map(Number);
+    expect(red).toBeGreaterThan(green + 60);
+    expect(red).toBeGreaterThan(blue + 60);
 
     // A rendering of this view, made by the server, becomes the asset's picture.
     await page.getByTestId('rendering-make').click();
@@ -626,9 +647,14 @@ describe('a scene with hotspots', () => {
     const entries = details.getByTestId('hotspot-entry');
     await expect
       .poll(() => entries.evaluateAll((els) => els.map((el) => el.getAttribute('data-kind'))))
-      .toEqual(['stream', 'file', 'position']);
+      .toEqual(['stream', 'file', 'position', 'text', 'link']);
     expect(await entries.nth(1).getByRole('button').textContent()).toBe('Pump manual.pdf');
     expect(await entries.nth(2).textContent()).toBe('Stand: 48.137, 11.575');
+    expect(await entries.nth(3).textContent()).toBe('Check the seal first');
+    const linked = entries.nth(4).getByRole('link', { name: assetName });
+    expect(new URL(await linked.evaluate((a) => (a as HTMLAnchorElement).href)).pathname).toBe(
+      `/app/devices/${gw.assetId}/details`,
+    );
     // Its help article, a link a reader follows to the article (help/136).
     const help = details.getByTestId('help-link').getByRole('link', { name: 'Article 136' });
     expect(new URL(await help.evaluate((a) => (a as HTMLAnchorElement).href)).pathname).toBe(
