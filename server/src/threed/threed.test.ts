@@ -737,3 +737,40 @@ describe('who changes a template’s 3D models and scenes', () => {
     expect(stolen.text).toContain(THREED_TEXTS.copyMissing);
   });
 });
+
+describe('limits through the server', () => {
+  it('fails a model past the triangle limit with its text, and the next model is processed', async () => {
+    // A server whose conversions allow 2,000 triangles (the real limit is 5 million).
+    const small = await startTestServer({
+      threedLimits: { timeMs: 10 * 60_000, heapMb: 2_048, triangles: 2_000 },
+    });
+    try {
+      const token = await small.signIn(DEMO_USERS.admin);
+      const asset = (await small.snapshot(token)).find(
+        (m) => m.type === 'asset' && m.attributes.name === 'Press line 1',
+      )?.id as string;
+      const big = await uploadModel(small, token, asset, 'Big', { 'big.glb': await sphereGlb(60) });
+      const fine = await uploadModel(small, token, asset, 'Fine', {
+        'fine.glb': await sphereGlb(12),
+      });
+      const stateOf = async (id: string) =>
+        (await small.snapshot(token)).find((m) => m.id === id)?.attributes as
+          ThreedmodelAttributes | undefined;
+      await expect
+        .poll(async () => (await stateOf(fine))?.state, { timeout: 60_000, interval: 200 })
+        .toBe('ready');
+      expect(await stateOf(big)).toMatchObject({
+        state: 'failed',
+        reason: THREED_TEXTS.tooManyTriangles,
+        levels: [],
+      });
+      expect((await stateOf(fine))?.levels.map((l) => l.quality)).toEqual([
+        'high',
+        'medium',
+        'low',
+      ]);
+    } finally {
+      await small.close();
+    }
+  });
+});
