@@ -23,6 +23,15 @@ export function gltfIo(): NodeIO {
     .registerDependencies({ 'meshopt.decoder': MeshoptDecoder, 'meshopt.encoder': MeshoptEncoder });
 }
 
+/**
+ * gltfIo once meshopt's WebAssembly is instantiated: a level read before it (meshopt-compressed)
+ * fails with "Cannot read properties of undefined (reading 'exports')".
+ */
+export async function gltfIoReady(): Promise<NodeIO> {
+  await Promise.all([MeshoptDecoder.ready, MeshoptEncoder.ready]);
+  return gltfIo();
+}
+
 /** Every file under `dir`, as paths relative to it with forward slashes. */
 export function filesUnder(dir: string, prefix = ''): string[] {
   const found: string[] = [];

@@ -77,8 +77,9 @@ export class SurfaceIndex implements SurfaceCheck {
       const chunks: Buffer[] = [];
       for await (const chunk of this.blobs.open(accountId, sha256)) chunks.push(chunk as Buffer);
       // gltf-transform and meshopt's decoder load with the first hotspot, not at start.
-      const { gltfIo } = await import('./load-model');
-      const doc = await gltfIo().readBinary(new Uint8Array(Buffer.concat(chunks)));
+      const { gltfIoReady } = await import('./load-model');
+      const io = await gltfIoReady();
+      const doc = await io.readBinary(new Uint8Array(Buffer.concat(chunks)));
       return worldTriangles(doc);
     } catch {
       return null;
