@@ -1,11 +1,10 @@
-import type { Locator } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AssetAttributes, HotspotAttributes } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_SCENE } from '../server/src/seed/demo-scene';
 import { linkedAgent } from '../server/src/testing/gateway-client';
 import { E2e } from './support/fixture';
+import { drawnPixels } from './support/pages/threed';
 
 /*
  * Issue 32 item 8, as a new user meets it: on a fresh demo start the first machine's scene draws
@@ -20,22 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e2e.close();
 });
-
-/** How many of the viewer's pixels are not its background (#eef1f5): the model drawn. */
-async function drawnPixels(viewer: Locator): Promise<number> {
-  const { data, info } = await sharp(await viewer.screenshot())
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  let drawn = 0;
-  for (let i = 0; i < data.length; i += info.channels) {
-    const off =
-      Math.abs((data[i] ?? 0) - 0xee) +
-      Math.abs((data[i + 1] ?? 0) - 0xf1) +
-      Math.abs((data[i + 2] ?? 0) - 0xf5);
-    if (off > 40) drawn += 1;
-  }
-  return drawn;
-}
 
 describe('the demo scene', () => {
   it('draws the seeded model with its two hotspots, the motor’s value live', async () => {

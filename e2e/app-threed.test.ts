@@ -14,6 +14,7 @@ import { dataOf } from '../server/src/testing/harness';
 import { uploadModel } from '../server/src/testing/model-upload';
 import { E2e } from './support/fixture';
 import { imageLoaded, syncIndicator } from './support/pages/devices';
+import { drawnPixels } from './support/pages/threed';
 
 /*
  * 3D models on an asset's page (issue 32 items 1 and 2): a GLB uploaded as one file, a glTF
@@ -43,22 +44,6 @@ afterAll(async () => {
 /** A model's tile by its name (its label isolates the name: matched by the text shown). */
 const tileOf = (section: Locator, name: string) =>
   section.getByTestId('model-tile').filter({ hasText: name });
-
-/** How many of the viewer's pixels are not its background (#eef1f5): the model drawn. */
-async function drawnPixels(viewer: Locator): Promise<number> {
-  const { data, info } = await sharp(await viewer.screenshot())
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  let drawn = 0;
-  for (let i = 0; i < data.length; i += info.channels) {
-    const off =
-      Math.abs((data[i] ?? 0) - 0xee) +
-      Math.abs((data[i + 1] ?? 0) - 0xf1) +
-      Math.abs((data[i + 2] ?? 0) - 0xf5);
-    if (off > 40) drawn += 1;
-  }
-  return drawn;
-}
 
 /** Where the viewer's drawn pixels lie on average (px from its top left): the models' place. */
 async function drawnCentre(viewer: Locator): Promise<{ x: number; y: number }> {

@@ -45,7 +45,7 @@ export interface UpdaterDeps {
   readonly restart: () => void;
 }
 
-/** How long a rollout may wait for the machine to say idle before it is told so, once. */
+/** The release key first seen, pinned (in the data folder). */
 const KEY_FILE = 'release-key.json';
 
 export class Updater {

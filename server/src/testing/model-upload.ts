@@ -60,11 +60,21 @@ export async function uploadModelFile(
     },
   });
   if (made.status !== 201) throw new Error(`file: ${made.status} ${made.text}`);
-  const put = await fetch(`${server.url}${API_BASE}/${apiPaths.fileUpload(id, 0)}`, {
+  await uploadWhole(server, token, id, bytes);
+  return id;
+}
+
+/** A file model's bytes in one chunk through the resumable path (throws unless stored). */
+export async function uploadWhole(
+  server: TestServer,
+  token: string,
+  fileId: string,
+  bytes: Uint8Array,
+): Promise<void> {
+  const put = await fetch(`${server.url}${API_BASE}/${apiPaths.fileUpload(fileId, 0)}`, {
     method: 'PUT',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
     body: new Uint8Array(bytes),
   });
   if (put.status !== 200) throw new Error(`upload: ${put.status}`);
-  return id;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { API_BASE, apiPaths, uuidv7 } from '@plant/shared-schema';
+import { apiPaths, uuidv7 } from '@plant/shared-schema';
 import type { TestServer } from './harness';
+import { uploadWhole } from './model-upload';
 
 /**
  * A release's artifact uploaded as a client uploads it (issue 35): the file model of kind
@@ -28,11 +29,6 @@ export async function uploadArtifact(
     },
   });
   if (made.status !== 201) throw new Error(`artifact: ${made.status} ${made.text}`);
-  const sent = await fetch(`${server.url}${API_BASE}/${apiPaths.fileUpload(id, 0)}`, {
-    method: 'PUT',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
-    body: new Uint8Array(bytes),
-  });
-  if (sent.status !== 200) throw new Error(`artifact upload: ${sent.status}`);
+  await uploadWhole(server, token, id, bytes);
   return id;
 }
