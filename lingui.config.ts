@@ -6,7 +6,17 @@ import { defineConfig } from '@lingui/cli';
  * translators: the app shows each message's id instead of a text (client/src/i18n/i18n.ts).
  */
 /** Areas with a catalogue of their own (issue 32: the 3D area's texts left the first visit; issue 33: the help centre's and, to make room on the first visit, the developer area's). */
-const AREAS = ['threed', 'helpcenter', 'developer', 'feedback', 'service', 'api-reference'];
+const AREAS = [
+  'threed',
+  'helpcenter',
+  'developer',
+  'feedback',
+  'service',
+  'api-reference',
+  'versions',
+];
+/** Folders whose texts are another area's catalogue (issue 35: release management's three). */
+const SHARING: Readonly<Record<string, readonly string[]>> = { versions: ['firmware', 'boards'] };
 const TESTS = ['**/*.test.ts', '**/*.test.tsx', '**/node_modules/**'];
 
 export default defineConfig({
@@ -19,13 +29,20 @@ export default defineConfig({
       include: ['<rootDir>/client/src'],
       // Tests' own catalogues (i18n.test.ts) are not the product's texts; an area with its own
       // catalogue (below) keeps its texts there.
-      exclude: [...TESTS, ...AREAS.map((area) => `<rootDir>/client/src/features/${area}/**`)],
+      exclude: [
+        ...TESTS,
+        ...AREAS.flatMap((area) => [area, ...(SHARING[area] ?? [])]).map(
+          (folder) => `<rootDir>/client/src/features/${folder}/**`,
+        ),
+      ],
     },
     // Areas whose texts only their own screens show: a catalogue beside their code, loaded with
     // their chunk (client/src/i18n/i18n.ts addAreaCatalogues), so no first visit carries it.
     ...AREAS.map((area) => ({
       path: `<rootDir>/client/src/features/${area}/locales/{locale}/messages`,
-      include: [`<rootDir>/client/src/features/${area}`],
+      include: [area, ...(SHARING[area] ?? [])].map(
+        (folder) => `<rootDir>/client/src/features/${folder}`,
+      ),
       exclude: TESTS,
     })),
   ],

@@ -10,7 +10,9 @@ import { brokerUrlOf } from '../gateway-agent/src/config';
 import { makeConnector } from '../gateway-agent/src/connectors';
 import { createLogger } from '../gateway-agent/src/logger';
 import { loadConfig } from '../server/src/config';
+import { readInstallState } from '../gateway-agent/src/update/install-state';
 import { readDemoAgentKeys } from '../server/src/seed/demo-agents';
+import { DEMO_RELEASES } from '../server/src/seed/demo-releases';
 
 const config = loadConfig();
 const keys = readDemoAgentKeys(config.dataDir);
@@ -22,33 +24,51 @@ const host =
       : config.host;
 const port = Number(process.env.DEMO_AGENTS_PORT ?? config.port);
 const log = createLogger(config.logLevel === 'debug' ? 'debug' : 'warn', { demo_agent: true });
-const agents = keys.map(
-  (k) =>
-    new Agent({
-      config: {
-        brokerUrl: brokerUrlOf(`http://${host}:${port}`),
-        serverUrl: `http://${host}:${port}`,
-        gatewayId: k.gateway,
-        key: k.key,
-        dataDir: path.join(config.dataDir, 'demo-agents'),
-        logLevel: 'warn',
-        bufferMaxPoints: undefined,
-        batchPoints: 1_000,
-      },
-      log,
-      makeConnector,
-    }),
-);
-for (const agent of agents) agent.start();
-process.stdout.write(
-  `${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'demo gateway agents started', agents: agents.length })}\n`,
-);
+/**
+ * One demo gateway's agent. A rollout's version (issue 35 item 6) is installed by it as at a
+ * plant, into its own folder; its restart is this process's: the agent stops and starts again
+ * reporting the version installed (which ends its trial once healthy), where a plant's launcher
+ * would run the new file.
+ */
+function startAgent(k: (typeof keys)[number]): Agent {
+  const dataDir = path.join(config.dataDir, 'demo-agents', k.gateway);
+  const agent: Agent = new Agent({
+    config: {
+      brokerUrl: brokerUrlOf(`http://${host}:${port}`),
+      serverUrl: `http://${host}:${port}`,
+      gatewayId: k.gateway,
+      key: k.key,
+      dataDir,
+      logLevel: 'warn',
+      bufferMaxPoints: undefined,
+      batchPoints: 1_000,
+    },
+    log,
+    makeConnector,
+    version: readInstallState(dataDir).current?.version ?? DEMO_RELEASES.older,
+    restart: () => {
+      if (stopping) return;
+      void agent.stop().then(() => {
+        if (stopping) return;
+        agents.set(k.gateway, startAgent(k));
+      });
+    },
+  });
+  agent.start();
+  return agent;
+}
 
 let stopping = false;
+const agents = new Map<string, Agent>();
+for (const k of keys) agents.set(k.gateway, startAgent(k));
+process.stdout.write(
+  `${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'demo gateway agents started', agents: agents.size })}\n`,
+);
+
 const stop = () => {
   if (stopping) return;
   stopping = true;
-  void Promise.all(agents.map((a) => a.stop())).then(() => process.exit(0));
+  void Promise.all([...agents.values()].map((a) => a.stop())).then(() => process.exit(0));
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

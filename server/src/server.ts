@@ -243,6 +243,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // The files' bytes (DESIGN.md §9): the demo seed's 3D model goes there, hotspot writes read
   // 3D levels from them (threed/surface.ts).
   const blobs = new DiskBlobStore(path.join(config.dataDir, 'files'));
+  // The accounts' release keys (DESIGN.md §15): the demo seed releases its agent versions with them.
+  const releaseKeys = new ReleaseKeys(path.join(config.dataDir, 'release-keys'));
   // Processes of a cluster starting at once take these steps one after another.
   const { firstPartyClientId, personalClientId, seeded } = await exclusively(
     db,
@@ -254,7 +256,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         personalClientId: await ensurePersonalAccessClient(db, clock),
         seeded:
           config.seed === 'demo'
-            ? await seedDemo(db, clock, log, options.demoScene === false ? undefined : blobs)
+            ? await seedDemo(db, clock, log, {
+                blobs,
+                scene: options.demoScene !== false,
+                releaseKeys,
+              })
             : undefined,
       };
     },
@@ -275,7 +281,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     log,
     mailer,
     surfaces: new SurfaceIndex(blobs),
-    releaseKeys: new ReleaseKeys(path.join(config.dataDir, 'release-keys')),
+    releaseKeys,
     background,
     feed,
     appUrl: config.appUrl,

@@ -458,7 +458,8 @@ export type FileOwner =
   | string
   | { readonly template: string }
   | { readonly article: string }
-  | { readonly ticket: string };
+  | { readonly ticket: string }
+  | { readonly release: string };
 
 /** Files of assets (DESIGN.md §9): added offline too, uploaded in chunks, kept for offline use. */
 export interface FilesArea {

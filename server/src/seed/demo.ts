@@ -17,6 +17,8 @@ import { seedDemoSmartphone } from './demo-smartphone';
 import { seedDemoScene } from './demo-scene';
 import { seedDemoHelp } from './demo-help';
 import { seedDemoFeedback } from './demo-feedback';
+import { seedDemoReleases } from './demo-releases';
+import type { ReleaseKeys } from '../releases/release-keys';
 import type { BlobStore } from '../files/blob-store';
 
 /** The demo sign-ins, listed in README.md. Every one has this password. */
@@ -99,9 +101,16 @@ export async function seedDemo(
   db: Db,
   clock: Clock,
   log: Logger,
-  /** Where the demo's 3D model goes (its scene is seeded only with it: issue 32 item 8). */
-  blobs?: BlobStore,
+  options: {
+    /** Where the demo's files go: the release artifacts, and the 3D model with `scene`. */
+    readonly blobs?: BlobStore;
+    /** The 3D scene (issue 32 item 8), seeded only where asked: its model is processed after. */
+    readonly scene?: boolean;
+    /** The accounts' release keys: the demo's agent versions are released with them. */
+    readonly releaseKeys?: ReleaseKeys;
+  } = {},
 ): Promise<readonly DemoGateway[] | undefined> {
+  const { blobs, releaseKeys } = options;
   if (await new AccountRepository(db).anyExists()) return undefined;
   const hashes = await demoPasswordHashes();
   const at = isoAt(clock.now());
@@ -224,8 +233,19 @@ export async function seedDemo(
     });
     // The first machine's 3D scene, its model processed in the background after the start.
     const first = rootMachines[0];
-    if (blobs !== undefined && first !== undefined)
+    if (blobs !== undefined && options.scene === true && first !== undefined)
       await seedDemoScene(trx, clock, root.id, first, blobs);
+    // Release management (issue 35 item 6): the root account's gateways are the demo board, on
+    // the older of two released agent versions.
+    if (blobs !== undefined && releaseKeys !== undefined)
+      await seedDemoReleases(
+        trx,
+        clock,
+        root.id,
+        machines.filter((m) => m.accountId === root.id).map((m) => m.gatewayId),
+        blobs,
+        releaseKeys,
+      );
     // The smartphone demo (template and asset) in the machine builder's account.
     return [...machines, await seedDemoSmartphone(trx, clock, root.id)];
   });

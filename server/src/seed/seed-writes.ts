@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
+import type { ReleaseKeys } from '../releases/release-keys';
 import { ChangeFeed } from '../services/change-feed';
 import { ModelService } from '../services/model.service';
 
@@ -8,8 +9,15 @@ import { ModelService } from '../services/model.service';
  * server (it may set the registry's serverFields: an article's number, a file's state). `what`
  * names the seed part in the error of a write that made nothing.
  */
-export function seedWrites(trx: Db, clock: Clock, accountId: string, what: string) {
-  const models = new ModelService(trx, clock, new ChangeFeed());
+export function seedWrites(
+  trx: Db,
+  clock: Clock,
+  accountId: string,
+  what: string,
+  /** The accounts' release keys, for a seed that releases versions. */
+  keys?: ReleaseKeys,
+) {
+  const models = new ModelService(trx, clock, new ChangeFeed(), undefined, keys);
   return {
     create: async (collection: string, body: Record<string, unknown>): Promise<string> => {
       const op = { kind: 'create', collection, body } as const;

@@ -225,6 +225,23 @@ const DEMO_HASH_COST = 1024;
 interface DemoSeeded {
   readonly copy: DatabaseCopy;
   readonly agentKeys: Buffer;
+  /** The seed's files beside the database (release artifacts, release keys), by their paths. */
+  readonly kept: ReadonlyMap<string, Buffer>;
+}
+
+/** The folders of DATA_DIR the demo seed writes into, kept with the seeded copy. */
+const SEEDED_FOLDERS = ['files', 'release-keys'];
+
+function filesUnder(root: string, folder: string): Map<string, Buffer> {
+  const found = new Map<string, Buffer>();
+  const dir = path.join(root, folder);
+  if (!fs.existsSync(dir)) return found;
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    found.set(path.relative(root, full), fs.readFileSync(full));
+  }
+  return found;
 }
 
 let demoSeeded: Promise<DemoSeeded> | undefined;
@@ -263,6 +280,7 @@ function demoSeededDatabase(): Promise<DemoSeeded> {
                 : undefined,
           },
           agentKeys: fs.readFileSync(path.join(dataDir, DEMO_AGENTS_FILE)),
+          kept: new Map(SEEDED_FOLDERS.flatMap((f) => [...filesUnder(dataDir, f)])),
         };
         if (databaseUrl === undefined) await database.remove();
         else fs.rmSync(dataDir, { recursive: true, force: true });
@@ -309,6 +327,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     fs.writeFileSync(path.join(database.dataDir, DEMO_AGENTS_FILE), seeded.agentKeys, {
       mode: 0o600,
     });
+    for (const [file, bytes] of seeded.kept) {
+      const to = path.join(database.dataDir, file);
+      fs.mkdirSync(path.dirname(to), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(to, bytes, { mode: 0o600 });
+    }
   } else {
     database = await testDatabase(options.dataDir, {
       migrated: true,

@@ -127,10 +127,15 @@ export class FilesHub {
     const sha256 = await sha256Of(blob);
     const id = uuidv7();
     // Kept here by the owner's id (an asset's, a template's for its 3D model files, an
-    // article's for its images, a ticket's for its photo).
+    // article's for its images, a ticket's for its photo, a release's for its artifact).
     const placed = placedOf(owner);
     const assetId =
-      placed.asset_id ?? placed.template_id ?? placed.article_id ?? placed.ticket_id ?? '';
+      placed.asset_id ??
+      placed.template_id ??
+      placed.article_id ??
+      placed.ticket_id ??
+      placed.release_id ??
+      '';
     // The bytes first: a model without its bytes could never be uploaded; bytes without their
     // model are dropped by the uploader.
     const row: UploadRow = {
@@ -558,10 +563,18 @@ function placedOf(owner: FileOwner): {
   template_id: string | null;
   article_id: string | null;
   ticket_id: string | null;
+  release_id: string | null;
 } {
-  const none = { asset_id: null, template_id: null, article_id: null, ticket_id: null };
+  const none = {
+    asset_id: null,
+    template_id: null,
+    article_id: null,
+    ticket_id: null,
+    release_id: null,
+  };
   if (typeof owner === 'string') return { ...none, asset_id: owner };
   if ('template' in owner) return { ...none, template_id: owner.template };
   if ('article' in owner) return { ...none, article_id: owner.article };
+  if ('release' in owner) return { ...none, release_id: owner.release };
   return { ...none, ticket_id: owner.ticket };
 }

@@ -11,7 +11,8 @@ export const SEGMENT_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   actions: msg`Actions`,
   alarms: msg`Alarms`,
   api: msg`API`,
-  boards: msg`Boards`,
+  // The boards gateways are (spec 001 §3), not the feedback centre's.
+  boards: msg({ message: 'Boards', context: 'hardware' }),
   dashboard: msg`Dashboard`,
   dashboards: msg`Dashboards`,
   datastreams: msg`Data streams`,

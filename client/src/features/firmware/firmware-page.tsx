@@ -1,0 +1,135 @@
+import '../versions/catalogues';
+import { useEffect, useMemo, useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { Link, useParams } from '@tanstack/react-router';
+import { firmwareAttributesSchema } from '@plant/shared-schema';
+import type { LocalModel } from '@plant/sync-worker/api';
+import { EmptyState } from '../../components/empty-state';
+import { Name } from '../../components/name';
+import { usePageState } from '../../components/page-state';
+import { useMayEdit } from '../../permissions/may-edit';
+import { useLiveModel, useLiveQuery } from '../../sync/hooks';
+import { syncWorker } from '../../sync/worker';
+import { versionPaths } from '../versions/paths';
+import { VersionsNav } from '../versions/release-parts';
+import { byVersion, ReleaseTable } from '../versions/release-table';
+
+/** /app/firmware/{id}/details: a firmware's type, name and description, and its versions. */
+export function FirmwarePage() {
+  const { firmwareid = '' }: { firmwareid?: string } = useParams({ strict: false });
+  const state = useLiveModel('firmware', firmwareid);
+  if (state.name === 'loading') return <Skeleton height={240} />;
+  if (state.name === 'missing')
+    return (
+      <EmptyState title={<Trans>There is no such firmware in this account</Trans>}>
+        <Button component={Link} to={versionPaths.firmwareList()} variant="light">
+          <Trans>All firmware</Trans>
+        </Button>
+      </EmptyState>
+    );
+  return <FirmwareDetails firmware={state.model} />;
+}
+
+function FirmwareDetails({ firmware }: { readonly firmware: LocalModel<'firmware'> }) {
+  const { t } = useLingui();
+  const a = firmware.attributes;
+  const editable = useMayEdit('firmware', firmware);
+  const [draft, setDraft] = useState({ type: a.type, name: a.name, description: a.description });
+  const [dirty, setDirty] = useState(false);
+  useEffect(() => {
+    if (!dirty) setDraft({ type: a.type, name: a.name, description: a.description });
+  }, [a.type, a.name, a.description, dirty]);
+  const page = usePageState(['type', 'name', 'description']);
+  const releases = useLiveQuery({ type: 'release', limit: 1000 });
+  const versions = useMemo(
+    () => releases?.items.filter((r) => r.attributes.firmware_id === firmware.id).sort(byVersion),
+    [releases, firmware.id],
+  );
+  const set = (field: keyof typeof draft, value: string) => {
+    setDraft((old) => ({ ...old, [field]: value }));
+    setDirty(true);
+  };
+  const save = async () => {
+    const checked = page.check(firmwareAttributesSchema.safeParse(draft));
+    if (checked === null) return;
+    if (page.took(await syncWorker().writes.update('firmware', firmware.id, checked), 'write'))
+      setDirty(false);
+  };
+  return (
+    <Stack gap="md" data-testid="firmware-details" data-id={firmware.id}>
+      <VersionsNav />
+      <Group justify="space-between">
+        <Title order={1}>
+          <Name>{a.name}</Name>
+        </Title>
+        <Anchor component={Link} to={versionPaths.firmwareList()} size="sm">
+          <Trans>All firmware</Trans>
+        </Anchor>
+      </Group>
+      <Paper withBorder p="md" radius="sm">
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <Stack gap="sm">
+            <TextInput
+              label={t`Firmware type`}
+              placeholder={t`Enter firmware type`}
+              value={draft.type}
+              readOnly={!editable}
+              onChange={(e) => set('type', e.currentTarget.value)}
+              error={page.fields.type}
+            />
+            <TextInput
+              label={t`Firmware name`}
+              placeholder={t`Enter firmware name`}
+              value={draft.name}
+              readOnly={!editable}
+              onChange={(e) => set('name', e.currentTarget.value)}
+              error={page.fields.name}
+            />
+            <Textarea
+              label={t`Description`}
+              value={draft.description}
+              readOnly={!editable}
+              autosize
+              onChange={(e) => set('description', e.currentTarget.value)}
+            />
+            {page.error === null ? null : <Alert color="red">{page.error}</Alert>}
+            {editable ? (
+              <Group justify="flex-end">
+                {page.saved === null ? null : (
+                  <Alert color="green" variant="light" p={6} role="status">
+                    {page.saved}
+                  </Alert>
+                )}
+                <Button type="submit">
+                  <Trans>Save</Trans>
+                </Button>
+              </Group>
+            ) : null}
+          </Stack>
+        </form>
+      </Paper>
+      <Title order={2} size="h3">
+        <Trans>Versions</Trans>
+      </Title>
+      <ReleaseTable rows={versions} label={t`Versions of the firmware`} />
+    </Stack>
+  );
+}

@@ -1,0 +1,131 @@
+import { useEffect, useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Button,
+  Group,
+  MultiSelect,
+  Paper,
+  Stack,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { releaseAttributesSchema } from '@plant/shared-schema';
+import type { LocalModel } from '@plant/sync-worker/api';
+import { usePageState } from '../../components/page-state';
+import { useMayEdit } from '../../permissions/may-edit';
+import { useLiveQuery } from '../../sync/hooks';
+import { syncWorker } from '../../sync/worker';
+import { RefusalAlert, useRefusal } from './release-parts';
+
+const generalSchema = releaseAttributesSchema.pick({ version: true, notes: true, boards: true });
+
+/**
+ * A version's general tab: its number, notes and the boards it fits. A draft changes (saved
+ * through the worker, offline too); a released version shows them read-only and says why, and a
+ * change written before it was released comes back refused by the server, said here.
+ */
+export function GeneralForm({ release }: { readonly release: LocalModel<'release'> }) {
+  const { t } = useLingui();
+  const a = release.attributes;
+  const mayEdit = useMayEdit('release', release);
+  const editable = mayEdit && a.state === 'draft';
+  const [version, setVersion] = useState(a.version);
+  const [notes, setNotes] = useState(a.notes);
+  const [boards, setBoards] = useState<string[]>([...a.boards]);
+  const page = usePageState(['version', 'notes', 'boards']);
+  const [refusal, clearRefusal] = useRefusal(release.id, false);
+  const boardRows = useLiveQuery({ type: 'board', limit: 1000 });
+  // Another device's change (or the server's answer) shows when this form has none of its own.
+  const [dirty, setDirty] = useState(false);
+  useEffect(() => {
+    if (dirty) return;
+    setVersion(a.version);
+    setNotes(a.notes);
+    setBoards([...a.boards]);
+  }, [a.version, a.notes, a.boards, dirty]);
+
+  const save = async () => {
+    clearRefusal();
+    const checked = page.check(generalSchema.safeParse({ version, notes, boards }));
+    if (checked === null) return;
+    const answer = await syncWorker().writes.update('release', release.id, checked);
+    if (page.took(answer, 'write')) setDirty(false);
+  };
+
+  return (
+    <Paper withBorder p="md" radius="sm">
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+        data-testid="release-general"
+      >
+        <Stack gap="sm">
+          {a.state !== 'draft' ? (
+            <Alert color="blue" variant="light" data-testid="release-fixed">
+              <Trans>A released version can no longer change.</Trans>
+            </Alert>
+          ) : null}
+          <TextInput
+            label={t`Version`}
+            value={version}
+            readOnly={!editable}
+            onChange={(e) => {
+              setVersion(e.currentTarget.value);
+              setDirty(true);
+            }}
+            error={page.fields.version}
+            data-testid="release-version-field"
+          />
+          <MultiSelect
+            label={t`Fits the boards`}
+            description={t`None chosen: it fits any board.`}
+            data={(boardRows?.items ?? []).map((b) => ({ value: b.id, label: b.attributes.name }))}
+            value={boards}
+            readOnly={!editable}
+            onChange={(value) => {
+              setBoards(value);
+              setDirty(true);
+            }}
+            error={page.fields.boards}
+            data-testid="release-boards"
+          />
+          <Textarea
+            label={t`Release notes`}
+            value={notes}
+            readOnly={!editable}
+            autosize
+            minRows={3}
+            onChange={(e) => {
+              setNotes(e.currentTarget.value);
+              setDirty(true);
+            }}
+            error={page.fields.notes}
+            data-testid="release-notes"
+          />
+          {page.error === null ? null : (
+            <Alert color="red" role="alert">
+              {page.error}
+            </Alert>
+          )}
+          <RefusalAlert text={refusal} />
+          {editable ? (
+            <Group justify="flex-end" gap="sm">
+              {page.saved === null ? null : (
+                <Alert color="green" variant="light" p={6} role="status">
+                  {page.saved}
+                </Alert>
+              )}
+              <Button type="submit" data-testid="release-save">
+                <Trans>Save</Trans>
+              </Button>
+            </Group>
+          ) : null}
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

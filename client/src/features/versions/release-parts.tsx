@@ -1,0 +1,119 @@
+import { useEffect, useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Alert, Badge, Tabs, Text } from '@mantine/core';
+import { useLocation, useNavigate } from '@tanstack/react-router';
+import type { ReleaseState } from '@plant/shared-schema';
+import { Name } from '../../components/name';
+import { absoluteTime } from '../../components/time-ago';
+import { translateServerText } from '../../i18n/server-texts';
+import { useLiveModel } from '../../sync/hooks';
+import { onSyncEvent } from '../../sync/bridge';
+import { versionPaths } from './paths';
+
+/** Release management's four lists, as tabs over each of their pages. */
+export function VersionsNav() {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const tabs = [
+    { value: versionPaths.modules(), label: t`Modules` },
+    { value: versionPaths.platforms(), label: t`Platforms` },
+    { value: versionPaths.firmwareList(), label: t`Firmware` },
+    { value: versionPaths.boardList(), label: t({ message: 'Boards', context: 'hardware' }) },
+  ];
+  const active = tabs.find((tab) => pathname.startsWith(tab.value))?.value ?? null;
+  return (
+    <Tabs
+      value={active}
+      onChange={(to) => {
+        if (to !== null) void navigate({ to });
+      }}
+    >
+      <Tabs.List aria-label={t`Release management`}>
+        {tabs.map((tab) => (
+          <Tabs.Tab key={tab.value} value={tab.value} data-testid={`versions-nav-${tab.label}`}>
+            {tab.label}
+          </Tabs.Tab>
+        ))}
+      </Tabs.List>
+    </Tabs>
+  );
+}
+
+/** A version's state (spec 001 §4): draft, released or active. */
+export function ReleaseStateBadge({ state }: { readonly state: ReleaseState }) {
+  const color = state === 'draft' ? 'gray' : state === 'released' ? 'blue' : 'green';
+  return (
+    <Badge color={color} variant="light" data-testid="release-state" data-state={state}>
+      {state === 'draft' ? (
+        <Trans>Draft</Trans>
+      ) : state === 'released' ? (
+        <Trans>Released</Trans>
+      ) : (
+        <Trans>Active</Trans>
+      )}
+    </Badge>
+  );
+}
+
+/**
+ * What the server refused of this device's writes to one model, translated (the write waited in
+ * the outbox, or was sent while another user released the version): shown until the next write.
+ */
+export function useRefusal(
+  id: string,
+  /** Which of its writes: those that change the state (the head's moves), or the others. */
+  moves: boolean,
+): [string | null, () => void] {
+  const { i18n } = useLingui();
+  const [refusal, setRefusal] = useState<string | null>(null);
+  useEffect(
+    () =>
+      onSyncEvent((event) => {
+        if (event.name !== 'write-rejected' || event.write.id !== id) return;
+        if ('state' in event.write.values !== moves) return;
+        const field = Object.values(event.fields ?? {})[0]?.[0];
+        setRefusal(translateServerText(i18n, field ?? event.message));
+      }),
+    [id, i18n, moves],
+  );
+  return [refusal, () => setRefusal(null)];
+}
+
+/** The refusal of {@link useRefusal}, as an alert. */
+export function RefusalAlert({ text }: { readonly text: string | null }) {
+  if (text === null) return null;
+  return (
+    <Alert color="red" role="alert" data-testid="release-refused">
+      {text}
+    </Alert>
+  );
+}
+
+/** Who did it and when (issue 35 item 5): a user's name from the local store, the time. */
+export function WhoWhen(props: {
+  readonly label: string;
+  readonly at: number | null;
+  readonly by: string | null;
+  readonly testId?: string;
+}) {
+  const { i18n } = useLingui();
+  const user = useLiveModel('user', props.by ?? '');
+  if (props.at === null) return null;
+  const name =
+    props.by === null || user.name !== 'found'
+      ? null
+      : `${user.model.attributes.firstname} ${user.model.attributes.lastname}`.trim() ||
+        user.model.attributes.email;
+  return (
+    <Text size="xs" c="dimmed" data-testid={props.testId}>
+      {props.label} {absoluteTime(i18n, props.at)}
+      {name === null ? null : (
+        <>
+          {' · '}
+          <Name>{name}</Name>
+        </>
+      )}
+    </Text>
+  );
+}
