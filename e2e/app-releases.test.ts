@@ -166,6 +166,22 @@ describe('release management', () => {
       .poll(() => rollout.getByTestId('rollout-progress').textContent())
       .toBe('2 of 2 done · 1 succeeded · 1 failed');
     expect(await rollout.getByText('health check failed: connections not read').count()).toBe(1);
+    // Every step is kept with who did it and when: the server's history, on the page.
+    const history = page.getByTestId('release-history-entry');
+    const told = () => history.evaluateAll((rows) => rows.map((r) => r.textContent ?? ''));
+    await expect
+      .poll(told, { timeout: 15_000 })
+      .toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(
+            /Press line South.*downloading → rolled back: health check failed: connections not read$/,
+          ),
+          expect.stringMatching(/Press line North.*installing → succeeded$/),
+          expect.stringMatching(/Ada Administrator.*Rollout started to 2 gateways$/),
+          expect.stringMatching(/Ada Administrator.*Version draft → released$/),
+          expect.stringMatching(/The server.*Rollout running → halted/),
+        ]),
+      );
     // Halted: resumed or cancelled by a user; cancelled, it stays as it ended.
     await rollout.getByTestId('rollout-cancel').click();
     await expect

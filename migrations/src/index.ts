@@ -25,6 +25,7 @@ import * as articleSearch from './20261130000100-article-search';
 import * as ticketNotices from './20261130000200-ticket-notices';
 import * as serviceAccess from './20261130000300-service-access';
 import * as serviceCalls from './20261130000400-service-calls';
+import * as releaseHistory from './20261201000100-release-history';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '20261130000200-ticket-notices': ticketNotices,
   '20261130000300-service-access': serviceAccess,
   '20261130000400-service-calls': serviceCalls,
+  '20261201000100-release-history': releaseHistory,
 };

@@ -47,6 +47,8 @@ export const apiPaths = {
   alarmSettings: () => 'account/alarm-settings',
   /** The account's release key's public half (ReleaseKeyInfo; release::view), null before any. */
   releaseKey: () => 'releases/key',
+  /** A version's history, its rollouts' and their gateways' steps (ReleaseHistoryEntry[]; release::view). */
+  releaseHistory: (releaseId: string) => `releases/${seg(releaseId)}/history`,
   /** A released version's artifact, for a gateway its rollout wants to run it (gateway auth). */
   gatewayArtifact: (releaseId: string) => `gateway/releases/${seg(releaseId)}/artifact`,
   /** The help centre's search over published articles (DESIGN.md §14; helpcenter::view). */

@@ -422,6 +422,24 @@ export interface ServiceCallsTable {
   ended_at: ColumnType<number | null, number | null, number | null>;
 }
 
+/** Release management's history (issue 35 item 5; releases/release-history.ts). */
+export interface ReleaseHistoryTable {
+  id: string;
+  account_id: string;
+  release_id: string;
+  subject: 'release' | 'deployment' | 'gateway';
+  /** The release's, the rollout's or the gateway's id. */
+  subject_id: string;
+  event: 'created' | 'changed' | 'state';
+  from_state: string | null;
+  to_state: string | null;
+  /** The fields changed (JSON), a rollout's gateway count, a gateway's message. */
+  detail: string | null;
+  /** The user who did it; null: the server, or a gateway's agent. */
+  by_user: string | null;
+  at: number;
+}
+
 export interface TicketNoticesTable {
   id: string;
   account_id: string;
@@ -496,6 +514,7 @@ export interface Database {
   article_numbers: ArticleNumbersTable;
   report_runs: ReportRunsTable;
   ticket_notices: TicketNoticesTable;
+  release_history: ReleaseHistoryTable;
   service_access: ServiceAccessTable;
   service_calls: ServiceCallsTable;
   alarm_states: AlarmStatesTable;

@@ -18,6 +18,7 @@ import {
   RELEASE_TEXTS,
   releaseSigningText,
   type ReleaseAttributes,
+  type ReleaseHistoryEntry,
   type ReleaseKeyInfo,
   type SyncedModel,
   uuidv7,
@@ -187,10 +188,13 @@ describe('a version from draft to released to active', () => {
   });
 
   it('is released with its stored artifact, signed by the account’s key, and fixed from then on', async () => {
-    // No key before the account's first release.
+    // The account's key was made at its first release (the demo seed's versions): the one served.
     const before = await s.call('GET', apiPaths.releaseKey(), { token: viewer.token });
     expect(before.status).toBe(200);
-    expect(dataOf<ReleaseKeyInfo>(before)).toBeNull();
+    const demoSigned = (await s.snapshot(admin))
+      .map((m) => m.attributes as Partial<ReleaseAttributes>)
+      .find((a) => a.target === 'agent' && a.state === 'released');
+    expect(dataOf<ReleaseKeyInfo>(before)?.key_id).toBe(demoSigned?.key_id);
 
     const id = await draft({ name: 'Signed agent', version: '1.4.2' }, editor.token);
     const noFile = await put('releases', id, { state: 'released' }, editor.token);
@@ -652,5 +656,67 @@ describe('a rollout under way, as the gateways see it', () => {
       .poll(async () => (await rolloutOf(rollout)).state, { timeout: 10_000 })
       .toBe('done');
     expect((await rolloutOf(rollout)).counts).toMatchObject({ succeeded: 2, pending: 0 });
+  });
+
+  it('keeps every change of a version, its rollout and each gateway’s step, with who did it and when', async () => {
+    const box = (await gatewayBox('Kept', true)).box as Box;
+    const releaseId = await draft({ name: 'Kept agent', version: '4.0.0' }, editor.token);
+    const fileId = await artifact(releaseId, new TextEncoder().encode('kept agent'), editor.token);
+    expect(
+      (await put('releases', releaseId, { notes: 'Fixes the Modbus reconnect' }, editor.token))
+        .status,
+    ).toBe(200);
+    await put('releases', releaseId, { artifact_file_id: fileId, state: 'released' });
+    const made = await post('deployments', {
+      release_id: releaseId,
+      targets: { kind: 'list', gateway_ids: [box.id] },
+    });
+    const rollout = dataOf<SyncedModel>(made).id;
+    expect((await put('deployments', rollout, { state: 'paused' })).status).toBe(200);
+    expect((await put('deployments', rollout, { state: 'running' })).status).toBe(200);
+    await expect.poll(() => wanted(box)?.version, { timeout: 10_000 }).toBe('4.0.0');
+    await report(box, rollout, 'downloading');
+    await report(box, rollout, 'failed', 'signature does not match');
+    await expect
+      .poll(async () => (await rolloutOf(rollout)).state, { timeout: 10_000 })
+      .toBe('halted');
+
+    const history = await s.call('GET', apiPaths.releaseHistory(releaseId), {
+      token: viewer.token,
+    });
+    expect(history.status, history.text).toBe(200);
+    const entries = dataOf<ReleaseHistoryEntry[]>(history);
+    // Oldest first, as a reader follows it.
+    const told = [...entries]
+      .reverse()
+      .map((e) => [e.subject, e.event, e.from_state, e.to_state, e.by, e.detail]);
+    expect(told).toEqual([
+      ['release', 'created', null, 'draft', editor.id, null],
+      ['release', 'changed', null, null, editor.id, '["notes"]'],
+      ['release', 'state', 'draft', 'released', adminId, null],
+      ['release', 'changed', null, null, adminId, '["artifact_file_id"]'],
+      ['deployment', 'created', null, 'running', adminId, '1'],
+      ['deployment', 'state', 'running', 'paused', adminId, null],
+      ['deployment', 'state', 'paused', 'running', adminId, null],
+      ['gateway', 'state', 'pending', 'downloading', null, null],
+      ['gateway', 'state', 'downloading', 'failed', null, 'signature does not match'],
+      ['deployment', 'state', 'running', 'halted', null, DEPLOYMENT_TEXTS.halted],
+    ]);
+    expect(entries.find((e) => e.subject === 'gateway')?.subject_id).toBe(box.id);
+    for (const e of entries) expect(e.at).toBeGreaterThan(Date.now() - 120_000);
+    // Who may not see releases does not read it; a version of no account's is not found.
+    const other = await roleMember(s, {
+      adminToken: admin,
+      accountId: rootId,
+      name: 'Outsider2',
+      permissions: ['gateway::view'],
+      domain: 'releases.test',
+    });
+    expect(
+      (await s.call('GET', apiPaths.releaseHistory(releaseId), { token: other.token })).status,
+    ).toBe(403);
+    expect(
+      (await s.call('GET', apiPaths.releaseHistory(uuidv7()), { token: viewer.token })).status,
+    ).toBe(404);
   });
 });

@@ -129,6 +129,6 @@ export function createServices(deps: ServiceDeps): Services {
     firstPartyClientId: deps.firstPartyClientId,
     oauth: new OAuthService(db, clock, deps.personalClientId),
     calls: new CallService(db, clock, models, deps.log, deps.iceServers ?? []),
-    releases: new ReleaseService(deps.releaseKeys),
+    releases: new ReleaseService(db, deps.releaseKeys),
   };
 }

@@ -62,6 +62,7 @@ import {
   deploymentGatewayModel,
   deploymentModel,
   type DeploymentAttributes,
+  type DeploymentGatewayAttributes,
   releaseModel,
   type ReleaseAttributes,
   ticketMessageModel,
@@ -73,6 +74,7 @@ import {
 } from '@plant/shared-schema';
 import type { SurfaceCheck } from '../threed/surface';
 import type { ReleaseKeys } from '../releases/release-keys';
+import { historyNotes, noteReleaseHistory, type HistoryNote } from '../releases/release-history';
 import {
   deploymentCreate,
   deploymentUpdate,
@@ -621,6 +623,7 @@ export class ModelTransaction {
     };
     await this.models.insert(this.accountId, row);
     await this.keepSecrets(modelId);
+    await this.noteHistory(modelId, null, attributes, Object.keys(attributes), parts.length);
     if (this.def.type === serviceRequestModel.type)
       this.accessMoved ||= await keepServiceAccess(
         this.trx,
@@ -880,6 +883,7 @@ export class ModelTransaction {
       asset_id: assetId,
     };
     await this.models.update(this.accountId, id, changes);
+    await this.noteHistory(id, before, after, Object.keys(changed));
     if (this.def.type === serviceRequestModel.type)
       this.accessMoved ||= await keepServiceAccess(
         this.trx,
@@ -891,6 +895,57 @@ export class ModelTransaction {
       await indexArticleText(this.trx, this.accountId, id, after as ArticleTextAttributes);
     updates.push(...(await this.passDown(existing, changed)));
     return { model: toSyncedModel({ ...existing, ...changes }), updates };
+  }
+
+  /**
+   * Release management's history (issue 35 item 5): a version's, a rollout's and a gateway's
+   * part's creation and changes, with who made them (none: the server or the gateway's agent). A
+   * rollout's parts are told by its creation (how many gateways), not each.
+   */
+  private async noteHistory(
+    id: string,
+    before: Record<string, unknown> | null,
+    after: Record<string, unknown>,
+    changed: readonly string[],
+    gateways = 0,
+  ): Promise<void> {
+    const by = this.access?.userId ?? null;
+    const type = this.def.type;
+    let notes: HistoryNote[] = [];
+    if (type === releaseModel.type)
+      notes = historyNotes('release', id, id, before, after, changed, by);
+    else if (type === deploymentModel.type)
+      notes = historyNotes(
+        'deployment',
+        id,
+        (after as DeploymentAttributes).release_id,
+        before,
+        after,
+        changed,
+        by,
+        before === null ? String(gateways) : (after as DeploymentAttributes).reason,
+      );
+    else if (type === deploymentGatewayModel.type && before !== null) {
+      const part = after as DeploymentGatewayAttributes;
+      const rollout = await this.models.find(
+        this.accountId,
+        deploymentModel.type,
+        part.deployment_id,
+      );
+      if (rollout === undefined) return;
+      const releaseId = (JSON.parse(rollout.attributes) as DeploymentAttributes).release_id;
+      notes = historyNotes(
+        'gateway',
+        part.gateway_id,
+        releaseId,
+        before,
+        after,
+        changed,
+        by,
+        part.message,
+      );
+    }
+    await noteReleaseHistory(this.trx, this.accountId, this.now, notes);
   }
 
   async remove(id: string): Promise<WriteResult> {

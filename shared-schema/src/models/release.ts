@@ -270,3 +270,20 @@ export const releaseKeyInfoSchema = z
   })
   .nullable();
 export type ReleaseKeyInfo = z.infer<typeof releaseKeyInfoSchema>;
+
+/** One step of a version's history (issue 35 item 5): GET releases/{id}/history, newest first. */
+export const releaseHistoryEntrySchema = z.object({
+  id: z.string(),
+  subject: z.enum(['release', 'deployment', 'gateway']),
+  /** The release's, the rollout's or the gateway's id. */
+  subject_id: z.string(),
+  event: z.enum(['created', 'changed', 'state']),
+  from_state: z.string().nullable(),
+  to_state: z.string().nullable(),
+  /** What changed (field names), how many gateways a rollout took, a gateway's words. */
+  detail: z.string().nullable(),
+  /** Who did it: a user's id; null: the server or the gateway's agent. */
+  by: z.string().nullable(),
+  at: z.number(),
+});
+export type ReleaseHistoryEntry = z.infer<typeof releaseHistoryEntrySchema>;

@@ -14,6 +14,7 @@ import { ArtifactPanel } from './artifact-panel';
 import { Deployments } from './deployments';
 import { ModuleTabEditor } from './module-tabs';
 import { NewReleaseButton } from './new-release';
+import { ReleaseHistory } from './release-history';
 import { MODULE_TABS, versionPaths, type ModuleTab } from './paths';
 import { GeneralForm } from './general-form';
 import { RefusalAlert, ReleaseStateBadge, useRefusal, VersionsNav, WhoWhen } from './release-parts';
@@ -48,8 +49,21 @@ function NotHere() {
   );
 }
 
+/** What changes with each change of a version: its history is read again then. */
+const changeKey = (release: LocalModel<'release'>) =>
+  `${release.attributes.state}:${release.attributes.changed_at}:${String(release.pending)}`;
+
 function PlatformVersion({ id }: { readonly id: string }) {
   const state = useLiveModel('release', id);
+  // Its rollouts' moves and counts (each gateway's step): the history is read again with them.
+  const rollouts = useLiveQuery({
+    type: 'deployment',
+    parent: { type: 'release', id },
+    limit: 1000,
+  });
+  const rolloutKey = JSON.stringify(
+    rollouts?.items.map((d) => [d.attributes.state, d.attributes.counts]) ?? [],
+  );
   if (state.name === 'loading') return <Skeleton height={240} />;
   if (state.name === 'missing' || state.model.attributes.target === 'module') return <NotHere />;
   const release = state.model;
@@ -59,6 +73,7 @@ function PlatformVersion({ id }: { readonly id: string }) {
       <ReleaseHead release={release} back={versionPaths.platforms()} />
       <ReleaseBody release={release} tab="general" />
       {release.attributes.state === 'draft' ? null : <Deployments release={release} />}
+      <ReleaseHistory release={release} refresh={`${changeKey(release)}:${rolloutKey}`} />
     </Stack>
   );
 }
@@ -132,6 +147,9 @@ function ModuleVersion(props: {
         </Tabs.List>
       </Tabs>
       <ReleaseBody release={release} tab={props.tab} />
+      {props.tab === 'general' ? (
+        <ReleaseHistory release={release} refresh={changeKey(release)} />
+      ) : null}
     </Stack>
   );
 }
