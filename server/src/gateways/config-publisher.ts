@@ -1,4 +1,5 @@
 import {
+  assetModel,
   connectionModel,
   datapointModel,
   datastreamModel,
@@ -6,7 +7,9 @@ import {
   deploymentModel,
   gatewayModel,
   gatewayTopics,
+  releaseModel,
   type GatewayConfig,
+  type ModelUpdate,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
@@ -25,7 +28,15 @@ const CONFIG_TYPES: ReadonlySet<string> = new Set([
   connectionModel.type,
   datapointModel.type,
   datastreamModel.type,
+  // A module version made active on assets (gateway-config.ts).
+  releaseModel.type,
 ]);
+
+/** Whether a change can change a configuration: an asset's only when it moves to another gateway. */
+function touchesConfig(u: ModelUpdate): boolean {
+  if (CONFIG_TYPES.has(u.type) || CONFIG_TYPES.has(u.child_type ?? '')) return true;
+  return u.type === assetModel.type && u.attributes !== undefined && 'gateway_id' in u.attributes;
+}
 
 /** Changes in one account are gathered this long, then its gateways' configurations are built once. */
 const SETTLE_MS = 200;
@@ -59,8 +70,7 @@ export class ConfigPublisher {
 
   async start(): Promise<void> {
     this.unsubscribe = this.deps.feed.subscribe((accountId, updates) => {
-      if (updates.some((u) => CONFIG_TYPES.has(u.type) || CONFIG_TYPES.has(u.child_type ?? '')))
-        this.soon(accountId);
+      if (updates.some(touchesConfig)) this.soon(accountId);
     });
     const accounts = new Set([
       ...(await new ModelRepository(this.deps.db).accountsWithType(gatewayModel.type)),

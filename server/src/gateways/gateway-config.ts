@@ -1,16 +1,21 @@
 import { createHash } from 'node:crypto';
 import { wantedUpdates } from '../releases/wanted';
 import {
+  assetModel,
   connectionModel,
   datapointModel,
   datastreamModel,
   gatewayModel,
+  releaseModel,
   type AgentConnection,
+  type AssetAttributes,
   type ConnectionAttributes,
   type DatapointAttributes,
   type DatastreamAttributes,
   type GatewayAttributes,
   type GatewayConfig,
+  type GatewayModule,
+  type ReleaseAttributes,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { ConnectionSecretRepository } from '../repositories/connection-secret.repository';
@@ -32,6 +37,7 @@ export async function configsOf(db: Db, accountId: string): Promise<Map<string, 
     connectionModel.type,
     datapointModel.type,
     datastreamModel.type,
+    releaseModel.type,
   ]);
   const secrets = await new ConnectionSecretRepository(db).allIn(accountId);
   const of = <T>(type: string) =>
@@ -76,6 +82,18 @@ export async function configsOf(db: Db, accountId: string): Promise<Map<string, 
     connectionsByGateway.set(a.gateway_id, list);
   }
   const wanted = await wantedUpdates(db, accountId);
+  // The assets are read only when a module version is active on some.
+  const active = of<ReleaseAttributes>(releaseModel.type).filter(
+    ({ a }) => a.target === 'module' && a.state === 'active' && a.assets.length > 0,
+  );
+  const assets =
+    active.length === 0
+      ? []
+      : (await models.allOfTypes(accountId, [assetModel.type])).map((row) => ({
+          row,
+          a: JSON.parse(row.attributes) as AssetAttributes,
+        }));
+  const modules = activeModules(active, assets);
   const out = new Map<string, ConfigBody>();
   for (const { row, a } of of<GatewayAttributes>(gatewayModel.type)) {
     out.set(row.id, {
@@ -90,7 +108,47 @@ export async function configsOf(db: Db, accountId: string): Promise<Map<string, 
       connections: (connectionsByGateway.get(row.id) ?? []).sort(byId),
       update: wanted.get(row.id)?.update ?? null,
       release_key: wanted.get(row.id)?.release_key ?? null,
+      modules: modules.get(row.id) ?? [],
     });
+  }
+  return out;
+}
+
+/**
+ * The module versions active on assets (DESIGN.md §15), by the gateway of each asset: a version
+ * made active on assets is applied to their gateways' configuration (a configuration rollout).
+ */
+function activeModules(
+  releases: readonly { row: ModelRow; a: ReleaseAttributes }[],
+  assets: readonly { row: ModelRow; a: AssetAttributes }[],
+): Map<string, GatewayModule[]> {
+  const gatewayOf = new Map(assets.map(({ row, a }) => [row.id, a.gateway_id]));
+  const out = new Map<string, GatewayModule[]>();
+  for (const { row, a } of releases) {
+    if (a.target !== 'module' || a.state !== 'active') continue;
+    const byGateway = new Map<string, string[]>();
+    for (const assetId of a.assets) {
+      const gateway = gatewayOf.get(assetId);
+      if (gateway === null || gateway === undefined) continue;
+      byGateway.set(gateway, [...(byGateway.get(gateway) ?? []), assetId]);
+    }
+    for (const [gateway, assetIds] of byGateway) {
+      const list = out.get(gateway) ?? [];
+      list.push({
+        release_id: row.id,
+        name: a.name,
+        version: a.version,
+        asset_ids: assetIds.sort(),
+        datapoints: a.interface.datapoints,
+        feature_flags: Object.fromEntries(a.feature_flags.map((f) => [f.key, f.enabled])),
+        actions: a.actions,
+        datastreams: a.datastreams,
+      });
+      out.set(
+        gateway,
+        list.sort((x, y) => x.name.localeCompare(y.name)),
+      );
+    }
   }
   return out;
 }

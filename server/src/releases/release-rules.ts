@@ -1,4 +1,5 @@
 import {
+  assetModel,
   fileAttributesSchema,
   fileModel,
   RELEASE_MOVES,
@@ -8,7 +9,7 @@ import {
   type ReleaseAttributes,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
-import { ModelRepository } from '../repositories/model.repository';
+import { ModelRepository, type ModelRow } from '../repositories/model.repository';
 import type { AccessDecision } from '../services/access-decision';
 import { forbidden, invalidInput, notFound } from '../services/domain-error';
 import type { ReleaseKeys } from './release-keys';
@@ -26,6 +27,7 @@ const MODULE_TABS = ['interface', 'feature_flags', 'actions', 'datastreams'] as 
 
 function moduleTabsOnlyOnModules(release: ReleaseAttributes): void {
   if (release.target === 'module') return;
+  if (release.assets.length > 0) throw invalidInput({ assets: [RELEASE_TEXTS.assetsOnModules] });
   const used = MODULE_TABS.filter((tab) =>
     tab === 'interface' ? release.interface.datapoints.length > 0 : release[tab].length > 0,
   );
@@ -87,12 +89,17 @@ export async function releaseUpdate(
   now: number,
 ): Promise<void> {
   if (before.state !== 'draft') {
-    const others = changed.filter((k) => k !== 'state');
+    // Which assets a module version is active on is no part of the version: it changes on.
+    const others = changed.filter((k) => k !== 'state' && k !== 'assets');
     if (others.length > 0)
       throw invalidInput(Object.fromEntries(others.map((k) => [k, [RELEASE_TEXTS.releasedFixed]])));
   }
   if (changed.includes('state') && !RELEASE_MOVES[before.state].includes(after.state))
     throw invalidInput({ state: [RELEASE_TEXTS.moveNotAllowed] });
+  if (changed.includes('assets')) {
+    moduleTabsOnlyOnModules(after);
+    await assetsOfAccount(trx, accountId, after.assets);
+  }
   if (before.state === 'draft') {
     moduleTabsOnlyOnModules(after);
     if (['name', 'version'].some((k) => changed.includes(k)))
@@ -120,6 +127,36 @@ export async function releaseUpdate(
   }
   after.changed_by = writer;
   after.changed_at = now;
+}
+
+/** Each chosen asset is one of the account's. */
+async function assetsOfAccount(trx: Db, accountId: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const known = new Set(
+    (await new ModelRepository(trx).allOfTypes(accountId, [assetModel.type])).map((r) => r.id),
+  );
+  if (ids.some((id) => !known.has(id)))
+    throw invalidInput({ assets: [RELEASE_TEXTS.assetUnknown] });
+}
+
+/**
+ * A module version made active: the module's other active version, which it replaces (one
+ * version of a module is active at a time); the server moves those back to released.
+ */
+export async function replacedVersions(
+  trx: Db,
+  accountId: string,
+  id: string,
+  before: ReleaseAttributes,
+  after: ReleaseAttributes,
+): Promise<ModelRow[]> {
+  if (after.target !== 'module' || after.state !== 'active' || before.state === 'active') return [];
+  const rows = await new ModelRepository(trx).allOfTypes(accountId, [releaseModel.type]);
+  return rows.filter((row) => {
+    if (row.id === id) return false;
+    const other = JSON.parse(row.attributes) as ReleaseAttributes;
+    return other.target === 'module' && other.name === after.name && other.state === 'active';
+  });
 }
 
 /** The release's artifact, stored whole and its own: its SHA-256. */

@@ -23,11 +23,12 @@ import {
   type SyncedModel,
   uuidv7,
 } from '@plant/shared-schema';
+import { configsOf } from '../gateways/gateway-config';
 import { DEMO_USERS } from '../seed/demo';
 import { dataOf, startTestServer, type Answer, type TestServer } from '../testing/harness';
 import { roleMember, type RoleMember } from '../testing/role-member';
 import { uploadArtifact } from '../testing/release-upload';
-import { connectGateway, makeGatewayCredentials } from '../testing/gateway-client';
+import { connectGateway, demoGateway, makeGatewayCredentials } from '../testing/gateway-client';
 import type { MqttClient } from 'mqtt';
 
 /*
@@ -718,5 +719,97 @@ describe('a rollout under way, as the gateways see it', () => {
     expect(
       (await s.call('GET', apiPaths.releaseHistory(uuidv7()), { token: viewer.token })).status,
     ).toBe(404);
+  });
+});
+
+describe('a module version made active on assets', () => {
+  let client: MqttClient | undefined;
+  afterAll(async () => {
+    await client?.endAsync();
+  });
+
+  it('applies its interface to their gateways’ configuration, one version of a module at a time', async () => {
+    const gw = await demoGateway(s, rootId, 2);
+    const other = await demoGateway(s, rootId, 3);
+    const { secret } = await makeGatewayCredentials(s, admin, gw.gatewayId);
+    client = await connectGateway(s, gw.gatewayId, secret);
+    const configs: GatewayConfig[] = [];
+    client.on('message', (topic, payload) => {
+      if (topic === gatewayTopics.config(gw.gatewayId) && payload.length > 0)
+        configs.push(gatewayConfigSchema.parse(JSON.parse(payload.toString())));
+    });
+    await client.subscribeAsync(gatewayTopics.config(gw.gatewayId));
+    await expect.poll(() => configs.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(configs.at(-1)?.modules).toEqual([]);
+
+    const tabs = {
+      interface: {
+        datapoints: [{ key: 'spindle', address: 'HR 40001', type: 'number' as const, unit: 'rpm' }],
+      },
+      feature_flags: [{ key: 'eco_mode', enabled: true }],
+      actions: [{ key: 'stop', label: 'Stop', datapoint: 'spindle', value: 0 }],
+      datastreams: [{ key: 'speed', name: 'Spindle speed', datapoint: 'spindle', unit: 'rpm' }],
+    };
+    /** A released version of the press controller module. */
+    const releasedModule = async (version: string) => {
+      const id = await draft({
+        target: 'module',
+        name: 'Press controller',
+        version,
+        ...(tabs as unknown as Partial<ReleaseAttributes>),
+      });
+      const fileId = await artifact(id, new TextEncoder().encode(`press controller ${version}`));
+      const answer = await put('releases', id, { artifact_file_id: fileId, state: 'released' });
+      expect(answer.status, answer.text).toBe(200);
+      return id;
+    };
+    const first = await releasedModule('1.0.0');
+    // Only a module version runs on assets; the assets are the account's; who may not manage
+    // gateways does not change their configuration.
+    const agent = await draft({ name: 'Module-less agent', version: '9.0.0' });
+    expect(errorsOf(await put('releases', agent, { assets: [gw.assetId] }))).toEqual({
+      assets: [RELEASE_TEXTS.assetsOnModules],
+    });
+    expect(errorsOf(await put('releases', first, { assets: [uuidv7()] }))).toEqual({
+      assets: [RELEASE_TEXTS.assetUnknown],
+    });
+    expect(errorsOf(await put('releases', first, { assets: [gw.assetId] }, editor.token))).toEqual({
+      assets: [DEPLOYMENT_TEXTS.noAccess],
+    });
+
+    // Made active on the machine: its gateway's next configuration carries the interface.
+    const active = await put('releases', first, { assets: [gw.assetId], state: 'active' });
+    expect(active.status, active.text).toBe(200);
+    await expect
+      .poll(() => configs.at(-1)?.modules.map((m) => m.version), { timeout: 10_000 })
+      .toEqual(['1.0.0']);
+    expect(configs.at(-1)?.modules[0]).toEqual({
+      release_id: first,
+      name: 'Press controller',
+      version: '1.0.0',
+      asset_ids: [gw.assetId],
+      datapoints: tabs.interface.datapoints,
+      feature_flags: { eco_mode: true },
+      actions: tabs.actions,
+      datastreams: [{ ...tabs.datastreams[0], type: 'number' }],
+    });
+    // Another machine's gateway has none.
+    expect((await configsOf(s.db, rootId)).get(other.gatewayId)?.modules).toEqual([]);
+
+    // The next version made active replaces it: the first goes back to released.
+    const second = await releasedModule('1.1.0');
+    expect((await put('releases', second, { assets: [gw.assetId], state: 'active' })).status).toBe(
+      200,
+    );
+    await expect
+      .poll(() => configs.at(-1)?.modules.map((m) => m.version), { timeout: 10_000 })
+      .toEqual(['1.1.0']);
+    const snapshot = await s.snapshot(admin);
+    const stateOf = (id: string) =>
+      (snapshot.find((m) => m.id === id)?.attributes as ReleaseAttributes | undefined)?.state;
+    expect([stateOf(first), stateOf(second)]).toEqual(['released', 'active']);
+    // Taken off the machine: the configuration has no module any more.
+    expect((await put('releases', second, { assets: [] })).status).toBe(200);
+    await expect.poll(() => configs.at(-1)?.modules.length, { timeout: 10_000 }).toBe(0);
   });
 });

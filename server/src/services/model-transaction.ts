@@ -86,6 +86,7 @@ import {
   mayRemoveRelease,
   releaseCreate,
   releaseUpdate,
+  replacedVersions,
 } from '../releases/release-rules';
 import { z } from 'zod';
 import type { Db } from '../db/database';
@@ -712,6 +713,8 @@ export class ModelTransaction {
 
   async update(id: string, given: Record<string, unknown>): Promise<WriteResult> {
     if (this.def.type === deploymentGatewayModel.type) mayWriteDeploymentGateway(this.asServer);
+    /** Other models' changes this one brings (a module version it replaces as the active one). */
+    const replaced: ModelUpdate[] = [];
     const existing = await this.models.find(this.accountId, this.def.type, id);
     if (existing === undefined) throw notFound('Model');
     await this.mayChange(
@@ -783,6 +786,16 @@ export class ModelTransaction {
     if (this.def.type === releaseModel.type) {
       // Released, a version is fixed; at its release, the server signs it (release-rules.ts).
       const stamped = after as ReleaseAttributes;
+      // Active on assets, a module version changes their gateways' configuration: who manages
+      // gateways makes it so.
+      const applies =
+        'assets' in changed || (changed.state === 'active' && stamped.assets.length > 0);
+      if (
+        applies &&
+        this.access !== undefined &&
+        !this.access.permits(gatewayModel.permissions.update)
+      )
+        throw invalidInput({ assets: [DEPLOYMENT_TEXTS.noAccess] });
       await releaseUpdate(
         this.trx,
         this.accountId,
@@ -796,6 +809,28 @@ export class ModelTransaction {
       );
       for (const k of releaseModel.serverFields)
         if (JSON.stringify(stamped[k]) !== JSON.stringify(before[k])) changed[k] = stamped[k];
+      // One version of a module is active: the one it replaces goes back to released.
+      for (const row of await replacedVersions(
+        this.trx,
+        this.accountId,
+        id,
+        before as ReleaseAttributes,
+        stamped,
+      )) {
+        replaced.push(...(await this.patch(row, { state: 'released' })));
+        await noteReleaseHistory(this.trx, this.accountId, this.now, [
+          {
+            release_id: row.id,
+            subject: 'release',
+            subject_id: row.id,
+            event: 'state',
+            from_state: 'active',
+            to_state: 'released',
+            detail: stamped.version,
+            by_user: this.access?.userId ?? null,
+          },
+        ]);
+      }
     }
     if (this.def.type === ticketModel.type) {
       // The feedback centre's table decides, by the stored ticket (ticket-rules.ts).
@@ -884,6 +919,7 @@ export class ModelTransaction {
     };
     await this.models.update(this.accountId, id, changes);
     await this.noteHistory(id, before, after, Object.keys(changed));
+    updates.push(...replaced);
     if (this.def.type === serviceRequestModel.type)
       this.accessMoved ||= await keepServiceAccess(
         this.trx,

@@ -15,6 +15,8 @@ export const RELEASE_TEXTS = {
   artifactNotReady: 'The file is still being uploaded.',
   pinTwice: 'Each pin number is used once on a board.',
   modulesOnly: 'Only a module version has an interface, feature flags, actions and data streams.',
+  assetsOnModules: 'Only a module version is made active on assets.',
+  assetUnknown: 'Choose assets of this account.',
 } as const;
 
 /** What a release's artifact that does not fit is told (file.ts's FILE_LIMITS). */

@@ -174,6 +174,12 @@ export const releaseAttributesSchema = z.object({
   released_at: z.number().int().nullable().default(null),
   changed_by: z.string().nullable().default(null),
   changed_at: z.number().int().nullable().default(null),
+  /**
+   * A module version's assets: active, it is applied to their gateways' configuration (the
+   * interface, flags, actions and streams). Who runs it is no part of the version: it changes
+   * after release too.
+   */
+  assets: z.array(idField).max(5_000).default([]),
   /** A module's tabs (spec 000 §2): general is the above, then these four. */
   interface: moduleInterfaceSchema.default({ datapoints: [] }),
   feature_flags: z

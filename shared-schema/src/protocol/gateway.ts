@@ -133,6 +133,43 @@ export const gatewayUpdateSchema = z.object({
 });
 export type GatewayUpdate = z.infer<typeof gatewayUpdateSchema>;
 
+/**
+ * A module version active on assets of the gateway (DESIGN.md §15, issue 35 item 1): its interface
+ * (the datapoints its machine software exposes and where they are read), its feature flags, its
+ * actions and its data streams, applied to the gateway's configuration when the version is made
+ * active on them (a configuration rollout: each gateway gets it as its next configuration,
+ * retained for one offline now).
+ */
+export const gatewayModuleSchema = z.object({
+  release_id: idField,
+  name: z.string().max(250),
+  version: z.string().max(100),
+  /** The gateway's assets it is active on. */
+  asset_ids: z.array(idField),
+  datapoints: z.array(
+    z.object({ key: z.string(), address: z.string(), type: z.string(), unit: z.string() }),
+  ),
+  feature_flags: z.record(z.string(), z.boolean()),
+  actions: z.array(
+    z.object({
+      key: z.string(),
+      label: z.string(),
+      datapoint: z.string(),
+      value: z.union([z.number(), z.string(), z.boolean()]).nullable(),
+    }),
+  ),
+  datastreams: z.array(
+    z.object({
+      key: z.string(),
+      name: z.string(),
+      datapoint: z.string(),
+      type: z.string(),
+      unit: z.string(),
+    }),
+  ),
+});
+export type GatewayModule = z.infer<typeof gatewayModuleSchema>;
+
 /** The account's release key as the agent gets it (SPKI DER in base64, and its id). */
 export const gatewayReleaseKeySchema = z.object({ public_key: z.string(), key_id: z.string() });
 
@@ -148,6 +185,8 @@ export const gatewayConfigSchema = z.object({
   /** The version a rollout wants it to run (null: none now). An older agent ignores it. */
   update: gatewayUpdateSchema.nullable().default(null),
   release_key: gatewayReleaseKeySchema.nullable().default(null),
+  /** The module versions active on its assets. An older agent ignores them. */
+  modules: z.array(gatewayModuleSchema).default([]),
 });
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
 

@@ -12,6 +12,7 @@ import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { ArtifactPanel } from './artifact-panel';
 import { Deployments } from './deployments';
+import { ModuleAssets } from './module-assets';
 import { ModuleTabEditor } from './module-tabs';
 import { NewReleaseButton } from './new-release';
 import { ReleaseHistory } from './release-history';
@@ -238,6 +239,9 @@ function ReleaseBody(props: { readonly release: LocalModel<'release'>; readonly 
     <Stack gap="md">
       <GeneralForm release={props.release} />
       <ArtifactPanel release={props.release} />
+      {props.release.attributes.target === 'module' ? (
+        <ModuleAssets release={props.release} />
+      ) : null}
     </Stack>
   );
 }

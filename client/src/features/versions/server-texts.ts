@@ -25,6 +25,8 @@ addServerTexts([
     RELEASE_TEXTS.modulesOnly,
     msg`Only a module version has an interface, feature flags, actions and data streams.`,
   ],
+  [RELEASE_TEXTS.assetsOnModules, msg`Only a module version is made active on assets.`],
+  [RELEASE_TEXTS.assetUnknown, msg`Choose assets of this account.`],
   [RELEASE_FILE_TEXTS.tooLarge, msg`The file is too large: a release file may have up to 500 MB.`],
   [RELEASE_FILE_TEXTS.wrongType, msg`A release file must be a binary, an archive or a package.`],
   [DEPLOYMENT_TEXTS.notReleased, msg`Deployment not possible: the version is not released.`],
