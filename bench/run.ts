@@ -24,6 +24,7 @@ import { benchUpdateLatency } from './update-latency.bench';
 import { benchUpload } from './upload.bench';
 import { benchThreed } from './threed.bench';
 import { benchScene } from './scene.bench';
+import { benchRollout } from './rollout.bench';
 import { benchValuesScreen } from './values-screen.bench';
 
 /** `npm run bench`: every benchmark, each printing `name: ratio (ours/baseline) …` lines. */
@@ -81,6 +82,9 @@ const benches: [string, () => Promise<string[]>][] = [
   // Issue 34: a support call's set-up, click to the agent's first frame, vs two peer
   // connections in one page signalled directly.
   ['call', async () => benchCall()],
+  // Issue 35: one version rolled out to 50 simulated gateways in batches, vs the same downloads
+  // one after another without checks.
+  ['rollout', benchRollout],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {
