@@ -9,6 +9,7 @@ import {
   type SyncedModel,
   uuidv7,
 } from '@plant/shared-schema';
+import { configsOf } from '../server/src/gateways/gateway-config';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_RELEASES } from '../server/src/seed/demo-releases';
 import { dataOf } from '../server/src/testing/harness';
@@ -230,6 +231,100 @@ describe('release management', () => {
     const { accountId } = await e2e.session(DEMO_USERS.admin);
     const stored = (await e2e.serverModels(accountId, 'release')).find((r) => r.id === id);
     expect((stored?.attributes as ReleaseAttributes | undefined)?.notes).toBe('First notes');
+  });
+
+  it("a module version's interface and data streams are written while a draft; made active on a machine, its gateway's configuration carries them", async () => {
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/versions');
+    const { page } = tab;
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await tab.waitForPath(/^\/app\/versions\/modules$/);
+    await page.getByTestId('release-new').click();
+    await page.getByTestId('release-name').fill('Press controller');
+    await page.getByTestId('release-version').fill('1.0.0');
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await tab.waitForPath(/^\/app\/versions\/modules\/Press%20controller\/1\.0\.0\/general$/);
+
+    // The interface: what the machine software exposes, and where the gateway reads it.
+    await page.getByTestId('module-tab-interface').click();
+    await tab.waitForPath(/\/1\.0\.0\/interface$/);
+    await page.getByTestId('module-row-add').click();
+    await page.getByLabel('Key 1').fill('spindle');
+    await page.getByLabel('Address 1').fill('HR 40001');
+    await page.getByTestId('module-save').click();
+    await page
+      .getByRole('status')
+      .getByText(/^Saved/)
+      .waitFor();
+    // The data streams an asset running it gets.
+    await page.getByTestId('module-tab-datastreams').click();
+    await tab.waitForPath(/\/1\.0\.0\/datastreams$/);
+    await page.getByTestId('module-row-add').click();
+    await page.getByLabel('Key 1').fill('speed');
+    await page.getByLabel('Name 1').fill('Spindle speed');
+    await page.getByLabel('Datapoint 1').fill('spindle');
+    await page.getByTestId('module-save').click();
+    await page
+      .getByRole('status')
+      .getByText(/^Saved/)
+      .waitFor();
+
+    // Released with its file, then made active on the first machine.
+    await page.getByRole('tab', { name: 'General' }).click();
+    await tab.waitForPath(/\/1\.0\.0\/general$/);
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByTestId('release-artifact-pick').click();
+    await (
+      await chooser
+    ).setFiles({
+      name: 'press-1.0.0.zip',
+      mimeType: 'application/zip',
+      buffer: Buffer.from('press'),
+    });
+    await page.getByTestId('release-artifact-ready').waitFor({ timeout: 60_000 });
+    await page.getByTestId('release-release').click();
+    await expect
+      .poll(() => page.getByTestId('release-state').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('released');
+    await page.getByTestId('module-assets-select').click();
+    const machine = page.getByRole('option').first();
+    const machineName = (await machine.textContent()) ?? '';
+    await machine.click();
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(() => page.getByTestId('module-assets-gateways').textContent())
+      .toBe('Gateways that get it: 1');
+    await page.getByTestId('module-assets-save').click();
+    await page.getByTestId('release-activate').click();
+    await expect
+      .poll(() => page.getByTestId('release-state').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('active');
+
+    const { accountId } = await e2e.session(DEMO_USERS.admin);
+    const asset = (await e2e.serverModels(accountId, 'asset')).find(
+      (a) => a.attributes.name === machineName,
+    );
+    const gatewayId = String(asset?.attributes.gateway_id);
+    await expect
+      .poll(async () => (await configsOf(e2e.server.db, accountId)).get(gatewayId)?.modules, {
+        timeout: 30_000,
+      })
+      .toEqual([
+        expect.objectContaining({
+          name: 'Press controller',
+          version: '1.0.0',
+          asset_ids: [asset?.id],
+          datapoints: [{ key: 'spindle', address: 'HR 40001', type: 'number', unit: '' }],
+          datastreams: [
+            { key: 'speed', name: 'Spindle speed', datapoint: 'spindle', type: 'number', unit: '' },
+          ],
+        }),
+      ]);
+    // The module's list shows it with its active version.
+    await page.getByRole('tab', { name: 'Modules' }).click();
+    await tab.waitForPath(/^\/app\/versions\/modules$/);
+    await expect
+      .poll(() => page.getByTestId('module-row').allTextContents())
+      .toContainEqual(expect.stringMatching(/^Press controller1\.0\.0Active1\.0\.01$/));
   });
 
   it('refuses a technician without the permission the release management screens', async () => {

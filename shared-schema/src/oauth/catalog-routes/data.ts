@@ -8,7 +8,7 @@ import {
 } from '../../api/alarm-recipients';
 import { alarmEventSchema, alarmHistoryQuerySchema } from '../../api/alarms';
 import { articleSearchAnswerSchema, articleSearchQuerySchema } from '../../api/articles';
-import { releaseKeyInfoSchema } from '../../models/release';
+import { releaseHistoryEntrySchema, releaseKeyInfoSchema } from '../../models/release';
 import {
   gatewayCredentialListSchema,
   gatewayCredentialsMadeSchema,
@@ -243,6 +243,16 @@ export const DATA_ROUTES: readonly ApiRoute[] = [
     summary:
       "The account's release key's public half (Ed25519, SPKI DER in base64) and its id, which check a released version's signature; null before the account's first release.",
     response: data(releaseKeyInfoSchema),
+  },
+  {
+    method: 'GET',
+    path: '/releases/:id/history',
+    access: needs('gateways:read'),
+    tag: 'Release management',
+    summary:
+      "A version's history, newest first: the version made, changed and moved, its rollouts started and moved, each gateway's step, with who did it (null: the server or the gateway's agent) and when.",
+    params: z.object({ id: idField }),
+    response: data(z.array(releaseHistoryEntrySchema)),
   },
   {
     method: 'GET',
