@@ -32,6 +32,7 @@ const log = createLogger(config.logLevel === 'debug' ? 'debug' : 'warn', { demo_
  */
 function startAgent(k: (typeof keys)[number]): Agent {
   const dataDir = path.join(config.dataDir, 'demo-agents', k.gateway);
+  let restarting = false;
   const agent: Agent = new Agent({
     config: {
       brokerUrl: brokerUrlOf(`http://${host}:${port}`),
@@ -47,7 +48,9 @@ function startAgent(k: (typeof keys)[number]): Agent {
     makeConnector,
     version: readInstallState(dataDir).current?.version ?? DEMO_RELEASES.older,
     restart: () => {
-      if (stopping) return;
+      // Once per agent: a second ask while it stops would start two agents of one gateway.
+      if (stopping || restarting) return;
+      restarting = true;
       void agent.stop().then(() => {
         if (stopping) return;
         agents.set(k.gateway, startAgent(k));

@@ -32,10 +32,16 @@ const CONFIG_TYPES: ReadonlySet<string> = new Set([
   releaseModel.type,
 ]);
 
-/** Whether a change can change a configuration: an asset's only when it moves to another gateway. */
+/**
+ * Whether a change can change a configuration: an asset's only when it moves to another gateway
+ * or goes (a module version active on it leaves its gateway's configuration).
+ */
 function touchesConfig(u: ModelUpdate): boolean {
   if (CONFIG_TYPES.has(u.type) || CONFIG_TYPES.has(u.child_type ?? '')) return true;
-  return u.type === assetModel.type && u.attributes !== undefined && 'gateway_id' in u.attributes;
+  if (u.type !== assetModel.type) return false;
+  return (
+    u.action === 'item_deleted' || (u.attributes !== undefined && 'gateway_id' in u.attributes)
+  );
 }
 
 /** Changes in one account are gathered this long, then its gateways' configurations are built once. */

@@ -1,6 +1,8 @@
 import {
   assetModel,
+  DEPLOYMENT_TEXTS,
   fileAttributesSchema,
+  gatewayModel,
   fileModel,
   RELEASE_MOVES,
   RELEASE_TEXTS,
@@ -68,6 +70,7 @@ export async function releaseCreate(
   if (!asServer && release.state !== 'draft')
     throw invalidInput({ state: [RELEASE_TEXTS.moveNotAllowed] });
   moduleTabsOnlyOnModules(release);
+  await assetsOfAccount(trx, accountId, release.assets);
   await versionFree(trx, accountId, id, release);
   release.changed_by = writer;
   release.changed_at = now;
@@ -127,6 +130,35 @@ export async function releaseUpdate(
   }
   after.changed_by = writer;
   after.changed_at = now;
+}
+
+/**
+ * A module version's change that changes gateways' configurations (DESIGN.md §15): made active or
+ * no longer active while on assets, or its assets changed while active. Who makes it manages
+ * gateways and may edit each asset it comes onto or goes off (access per asset, §10); the
+ * server's own writes pass.
+ */
+export function mayApplyModule(
+  access: AccessDecision | undefined,
+  before: ReleaseAttributes,
+  after: ReleaseAttributes,
+  moved: boolean,
+): void {
+  if (access === undefined || after.target !== 'module' || !moved) return;
+  const wasOn = before.state === 'active' ? before.assets : [];
+  const isOn = after.state === 'active' ? after.assets : [];
+  // What the configurations would carry now, and what the user's choice of assets is.
+  const touched = new Set([
+    ...wasOn.filter((id) => !isOn.includes(id)),
+    ...isOn.filter((id) => !wasOn.includes(id)),
+    ...before.assets.filter((id) => !after.assets.includes(id)),
+    ...after.assets.filter((id) => !before.assets.includes(id)),
+  ]);
+  if (touched.size === 0) return;
+  if (!access.permits(gatewayModel.permissions.update))
+    throw invalidInput({ assets: [DEPLOYMENT_TEXTS.noAccess] });
+  if ([...touched].some((id) => !access.editsAsset(id)))
+    throw invalidInput({ assets: [RELEASE_TEXTS.assetNotYours] });
 }
 
 /** Each chosen asset is one of the account's. */

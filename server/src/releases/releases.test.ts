@@ -808,8 +808,46 @@ describe('a module version made active on assets', () => {
     const stateOf = (id: string) =>
       (snapshot.find((m) => m.id === id)?.attributes as ReleaseAttributes | undefined)?.state;
     expect([stateOf(first), stateOf(second)]).toEqual(['released', 'active']);
+    // Who may not manage gateways neither takes it off its machines nor replaces it there.
+    expect(errorsOf(await put('releases', second, { state: 'released' }, editor.token))).toEqual({
+      assets: [DEPLOYMENT_TEXTS.noAccess],
+    });
+    const third = await releasedModule('1.2.0');
+    expect(errorsOf(await put('releases', third, { state: 'active' }, editor.token))).toEqual({
+      assets: [DEPLOYMENT_TEXTS.noAccess],
+    });
+    // Who manages gateways but may not edit the machine does not put it there.
+    const narrow = await roleMember(s, {
+      adminToken: admin,
+      accountId: rootId,
+      name: 'Narrow',
+      permissions: [
+        RELEASE_PERMISSIONS.view,
+        RELEASE_PERMISSIONS.update,
+        'gateway::view',
+        'gateway::edit',
+        'asset::view',
+      ],
+      domain: 'releases.test',
+      assets: 'none',
+    });
+    expect(errorsOf(await put('releases', third, { assets: [gw.assetId] }, narrow.token))).toEqual({
+      assets: [RELEASE_TEXTS.assetNotYours],
+    });
     // Taken off the machine: the configuration has no module any more.
     expect((await put('releases', second, { assets: [] })).status).toBe(200);
+    await expect.poll(() => configs.at(-1)?.modules.length, { timeout: 10_000 }).toBe(0);
+    // On a new machine of that gateway (no streams of its own yet), which is then deleted: the
+    // gateway's configuration follows.
+    const made = await post('assets', { name: 'Press line 9', gateway_id: gw.gatewayId });
+    expect(made.status, made.text).toBe(201);
+    const machine = dataOf<SyncedModel>(made).id;
+    expect((await put('releases', second, { assets: [machine] })).status).toBe(200);
+    await expect
+      .poll(() => configs.at(-1)?.modules[0]?.asset_ids, { timeout: 10_000 })
+      .toEqual([machine]);
+    const gone = await s.call('DELETE', apiPaths.model('assets', machine), { token: admin });
+    expect(gone.status, gone.text).toBeLessThan(300);
     await expect.poll(() => configs.at(-1)?.modules.length, { timeout: 10_000 }).toBe(0);
   });
 });

@@ -84,6 +84,7 @@ import {
 import {
   mayChangeReleaseFile,
   mayRemoveRelease,
+  mayApplyModule,
   releaseCreate,
   releaseUpdate,
   replacedVersions,
@@ -554,6 +555,13 @@ export class ModelTransaction {
         this.access?.userId ?? null,
         this.now,
       );
+    if (this.def.type === releaseModel.type)
+      mayApplyModule(
+        this.access,
+        { ...(attributes as ReleaseAttributes), assets: [] },
+        attributes as ReleaseAttributes,
+        true,
+      );
     await this.check(attributes, Object.keys(attributes), modelId);
     // A report's next time is the server's (a schedule in its time zone, or an interval).
     if (this.def.type === reportModel.type && !this.asServer)
@@ -786,16 +794,14 @@ export class ModelTransaction {
     if (this.def.type === releaseModel.type) {
       // Released, a version is fixed; at its release, the server signs it (release-rules.ts).
       const stamped = after as ReleaseAttributes;
-      // Active on assets, a module version changes their gateways' configuration: who manages
-      // gateways makes it so.
-      const applies =
-        'assets' in changed || (changed.state === 'active' && stamped.assets.length > 0);
-      if (
-        applies &&
-        this.access !== undefined &&
-        !this.access.permits(gatewayModel.permissions.update)
-      )
-        throw invalidInput({ assets: [DEPLOYMENT_TEXTS.noAccess] });
+      // Active on assets, a module version is in their gateways' configuration: who manages
+      // gateways, and may edit each asset it comes onto or goes off, changes that.
+      mayApplyModule(
+        this.access,
+        before as ReleaseAttributes,
+        stamped,
+        'assets' in changed || 'state' in changed,
+      );
       await releaseUpdate(
         this.trx,
         this.accountId,
@@ -817,6 +823,8 @@ export class ModelTransaction {
         before as ReleaseAttributes,
         stamped,
       )) {
+        const other = JSON.parse(row.attributes) as ReleaseAttributes;
+        mayApplyModule(this.access, other, { ...other, state: 'released' }, true);
         replaced.push(...(await this.patch(row, { state: 'released' })));
         await noteReleaseHistory(this.trx, this.accountId, this.now, [
           {

@@ -17,6 +17,7 @@ export const RELEASE_TEXTS = {
   modulesOnly: 'Only a module version has an interface, feature flags, actions and data streams.',
   assetsOnModules: 'Only a module version is made active on assets.',
   assetUnknown: 'Choose assets of this account.',
+  assetNotYours: 'You may not change every chosen asset.',
 } as const;
 
 /** What a release's artifact that does not fit is told (file.ts's FILE_LIMITS). */

@@ -42,7 +42,7 @@ export function BoardPage() {
         </Button>
       </EmptyState>
     );
-  return <BoardDetails board={state.model} />;
+  return <BoardDetails key={state.model.id} board={state.model} />;
 }
 
 interface Draft {

@@ -39,7 +39,7 @@ export function FirmwarePage() {
         </Button>
       </EmptyState>
     );
-  return <FirmwareDetails firmware={state.model} />;
+  return <FirmwareDetails key={state.model.id} firmware={state.model} />;
 }
 
 function FirmwareDetails({ firmware }: { readonly firmware: LocalModel<'firmware'> }) {

@@ -78,6 +78,18 @@ function valueOf(text: string): number | boolean | string | null {
   return Number.isFinite(n) ? n : trimmed;
 }
 
+/** Rows as the form edits them: an action's value as typed ("1.", "open valve "), read at save. */
+function asEdited(tab: Exclude<ModuleTab, 'general'>, list: readonly Row[]): Row[] {
+  if (tab !== 'actions') return list.map((r) => ({ ...r }));
+  return list.map((r) => ({
+    ...r,
+    value:
+      typeof r.value === 'number' || typeof r.value === 'boolean' || typeof r.value === 'string'
+        ? String(r.value)
+        : '',
+  }));
+}
+
 /**
  * A module version's interface, feature flags, actions or data streams (spec 000 §2): rows in a
  * table, changed while the version is a draft and saved as a whole (checked by the shared
@@ -92,13 +104,13 @@ export function ModuleTabEditor(props: {
   const shape = SHAPES[tab];
   const editable = useMayEdit('release', release) && release.attributes.state === 'draft';
   const stored = shape.rows(release.attributes);
-  const [rows, setRows] = useState<Row[]>(() => stored.map((r) => ({ ...r })));
+  const [rows, setRows] = useState<Row[]>(() => asEdited(tab, stored));
   const [dirty, setDirty] = useState(false);
   const page = usePageState([shape.field]);
   const [refusal, clearRefusal] = useRefusal(release.id, false);
   useEffect(() => {
-    if (!dirty) setRows(stored.map((r) => ({ ...r })));
-  }, [stored, dirty]);
+    if (!dirty) setRows(asEdited(tab, stored));
+  }, [stored, dirty, tab]);
 
   const columns: readonly Column[] = {
     interface: [
@@ -143,7 +155,11 @@ export function ModuleTabEditor(props: {
   };
   const save = async () => {
     clearRefusal();
-    const patch = shape.patch(rows);
+    const patch = shape.patch(
+      tab === 'actions'
+        ? rows.map((r) => ({ ...r, value: valueOf(typeof r.value === 'string' ? r.value : '') }))
+        : rows,
+    );
     const checked = page.check(
       releaseAttributesSchema
         .pick({ [shape.field]: true } as Record<typeof shape.field, true>)
@@ -186,13 +202,7 @@ export function ModuleTabEditor(props: {
             : ''
         }
         readOnly={!editable}
-        onChange={(e) =>
-          change(
-            index,
-            column.field,
-            column.kind === 'value' ? valueOf(e.currentTarget.value) : e.currentTarget.value,
-          )
-        }
+        onChange={(e) => change(index, column.field, e.currentTarget.value)}
         data-testid={`module-${column.field}`}
       />
     );

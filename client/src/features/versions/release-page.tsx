@@ -8,6 +8,7 @@ import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
 import { Name } from '../../components/name';
 import { useMayEdit } from '../../permissions/may-edit';
+import { useCan } from '../../permissions/permissions';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { ArtifactPanel } from './artifact-panel';
@@ -74,7 +75,11 @@ function PlatformVersion({ id }: { readonly id: string }) {
       <ReleaseHead release={release} back={versionPaths.platforms()} />
       <ReleaseBody release={release} tab="general" />
       {release.attributes.state === 'draft' ? null : <Deployments release={release} />}
-      <ReleaseHistory release={release} refresh={`${changeKey(release)}:${rolloutKey}`} />
+      <ReleaseHistory
+        key={release.id}
+        release={release}
+        refresh={`${changeKey(release)}:${rolloutKey}`}
+      />
     </Stack>
   );
 }
@@ -149,7 +154,7 @@ function ModuleVersion(props: {
       </Tabs>
       <ReleaseBody release={release} tab={props.tab} />
       {props.tab === 'general' ? (
-        <ReleaseHistory release={release} refresh={changeKey(release)} />
+        <ReleaseHistory key={release.id} release={release} refresh={changeKey(release)} />
       ) : null}
     </Stack>
   );
@@ -161,6 +166,10 @@ function ReleaseHead(props: { readonly release: LocalModel<'release'>; readonly 
   const { release } = props;
   const a = release.attributes;
   const mayEdit = useMayEdit('release', release);
+  const can = useCan();
+  // A module version on assets moves in and out of their gateways' configuration: who manages
+  // gateways moves it (the server says the same).
+  const mayMove = mayEdit && (a.target !== 'module' || can('gateway::edit'));
   const [refusal, clear] = useRefusal(release.id, true);
   const move = async (state: 'released' | 'active') => {
     clear();
@@ -203,7 +212,7 @@ function ReleaseHead(props: { readonly release: LocalModel<'release'>; readonly 
               <Trans>Release</Trans>
             </Button>
           ) : null}
-          {mayEdit && a.state === 'released' && a.target === 'module' ? (
+          {mayMove && a.state === 'released' && a.target === 'module' ? (
             <Button
               variant="light"
               onClick={() => void move('active')}
@@ -212,7 +221,7 @@ function ReleaseHead(props: { readonly release: LocalModel<'release'>; readonly 
               <Trans>Make active</Trans>
             </Button>
           ) : null}
-          {mayEdit && a.state === 'active' ? (
+          {mayMove && a.state === 'active' ? (
             <Button
               variant="default"
               onClick={() =>
@@ -234,13 +243,21 @@ function ReleaseHead(props: { readonly release: LocalModel<'release'>; readonly 
 }
 
 function ReleaseBody(props: { readonly release: LocalModel<'release'>; readonly tab: ModuleTab }) {
-  if (props.tab !== 'general') return <ModuleTabEditor release={props.release} tab={props.tab} />;
+  // Keyed: a form's unsaved rows never carry over to another tab or version.
+  if (props.tab !== 'general')
+    return (
+      <ModuleTabEditor
+        key={`${props.release.id}:${props.tab}`}
+        release={props.release}
+        tab={props.tab}
+      />
+    );
   return (
     <Stack gap="md">
-      <GeneralForm release={props.release} />
+      <GeneralForm key={props.release.id} release={props.release} />
       <ArtifactPanel release={props.release} />
       {props.release.attributes.target === 'module' ? (
-        <ModuleAssets release={props.release} />
+        <ModuleAssets key={props.release.id} release={props.release} />
       ) : null}
     </Stack>
   );

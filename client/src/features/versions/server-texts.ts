@@ -27,6 +27,7 @@ addServerTexts([
   ],
   [RELEASE_TEXTS.assetsOnModules, msg`Only a module version is made active on assets.`],
   [RELEASE_TEXTS.assetUnknown, msg`Choose assets of this account.`],
+  [RELEASE_TEXTS.assetNotYours, msg`You may not change every chosen asset.`],
   [RELEASE_FILE_TEXTS.tooLarge, msg`The file is too large: a release file may have up to 500 MB.`],
   [RELEASE_FILE_TEXTS.wrongType, msg`A release file must be a binary, an archive or a package.`],
   [DEPLOYMENT_TEXTS.notReleased, msg`Deployment not possible: the version is not released.`],
