@@ -32,6 +32,7 @@ const GERMAN_MENU = {
     'Feedback',
     'Benutzer',
     'Konten',
+    'Release-Management',
   ],
 };
 

@@ -1,5 +1,11 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
-import { fileModel, MODELS, ticketModel, type ModelDefinition } from '@plant/shared-schema';
+import {
+  fileModel,
+  MODELS,
+  releaseModel,
+  ticketModel,
+  type ModelDefinition,
+} from '@plant/shared-schema';
 import { attributeText, type Db } from '../db/database';
 import type { Database, ModelsTable } from '../db/types';
 import { scopeTo } from './account-scope';
@@ -48,20 +54,29 @@ function assetsOfRoles(accountId: string, filter: NonNullable<AssetFilter>) {
   };
 }
 
+/** Owners whose files go with the owner's type, not with the files' (access-decision.ts). */
+const FILE_OWNERS: readonly string[] = [ticketModel.type, releaseModel.type];
+
 /**
  * Models of the types a user sees, as the snapshot reads them: a ticket's photo (a file under a
- * ticket) goes with the tickets, not with the files (access-decision.ts seesFile).
+ * ticket) goes with the tickets, a release's artifact with the releases, not with the files
+ * (access-decision.ts seesStored).
  */
 function ofTypes(types: readonly string[]) {
   const files = types.includes(fileModel.type);
-  const tickets = types.includes(ticketModel.type);
-  const listed = tickets && !files ? [...types, fileModel.type] : types;
+  const owners = FILE_OWNERS.filter((t) => types.includes(t));
+  const listed = !files && owners.length > 0 ? [...types, fileModel.type] : types;
   return (eb: ExpressionBuilder<Database, 'models'>) => {
     const inList = eb('models.type', 'in', listed);
-    if (files === tickets) return inList;
-    const notFile = eb('models.type', '<>', fileModel.type);
-    const photo = eb('models.parent_type', tickets ? '=' : '<>', ticketModel.type);
-    return eb.and([inList, eb.or([notFile, photo])]);
+    if (!listed.includes(fileModel.type)) return inList;
+    return eb.and([
+      inList,
+      eb.or([
+        eb('models.type', '<>', fileModel.type),
+        ...(files ? [eb('models.parent_type', 'not in', FILE_OWNERS)] : []),
+        ...(owners.length > 0 ? [eb('models.parent_type', 'in', owners)] : []),
+      ]),
+    ]);
   };
 }
 
@@ -250,7 +265,7 @@ export class ModelRepository {
       .selectAll()
       .where('type', '=', type);
     // The files list shown first is an asset's or a template's: tickets' photos come by the pages.
-    if (type === fileModel.type) query = query.where('parent_type', '<>', ticketModel.type);
+    if (type === fileModel.type) query = query.where('parent_type', 'not in', FILE_OWNERS);
     if (assets !== undefined) query = query.where(assetsOfRoles(accountId, assets));
     if (parent !== undefined) {
       query = query.where('parent_type', '=', parent.type).where('parent_id', '=', parent.id);

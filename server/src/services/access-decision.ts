@@ -248,6 +248,8 @@ export class AccessDecision {
     // sees all.
     // A ticket's photo: who sees tickets sees it (the file type's permission aside).
     if (update.ticket !== undefined) return this.types.has(ticketModel.type);
+    // A release's artifact: who sees release management.
+    if (update.release !== undefined) return this.types.has(releaseModel.type);
     const unplaced =
       update.asset === undefined &&
       update.template === undefined &&

@@ -132,10 +132,11 @@ import {
 type Draft = Omit<ModelUpdate, 'muid' | 'ts' | 'seq'>;
 
 /** The update's marker of a model's other owner (registry altParents; a template's otherwise). */
-const OWNER_MARKERS: Readonly<Record<string, 'template' | 'article' | 'ticket'>> = {
+const OWNER_MARKERS: Readonly<Record<string, 'template' | 'article' | 'ticket' | 'release'>> = {
   template: 'template',
   article: 'article',
   ticket: 'ticket',
+  release: 'release',
 };
 
 /**

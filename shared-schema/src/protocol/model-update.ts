@@ -42,6 +42,8 @@ export const modelUpdateSchema = z.object({
   article: z.string().optional(),
   /** The same for a ticket's photo (a file under a feedback ticket): who sees tickets sees it. */
   ticket: z.string().optional(),
+  /** The same for a release's artifact (a file under a version): who sees releases sees it. */
+  release: z.string().optional(),
   /**
    * The asset the subject belonged to before this update, when the update moved it to another
    * (a stream moved to another asset's group): who saw the old asset but not the new one gets

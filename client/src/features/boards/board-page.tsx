@@ -27,7 +27,7 @@ import { useMayEdit } from '../../permissions/may-edit';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { versionPaths } from '../versions/paths';
-import { VersionsNav } from '../versions/release-parts';
+import { SaveWithConfirmation, VersionsNav } from '../versions/release-parts';
 
 /** /app/boards/{id}/details: a board's name, its firmware and its pins (name, number, GPIO or I2C). */
 export function BoardPage() {
@@ -230,16 +230,7 @@ function BoardDetails({ board }: { readonly board: LocalModel<'board'> }) {
                 >
                   <Trans>Add pin</Trans>
                 </Button>
-                <Group gap="sm">
-                  {page.saved === null ? null : (
-                    <Text size="sm" c="green" role="status">
-                      {page.saved}
-                    </Text>
-                  )}
-                  <Button type="submit" data-testid="board-save">
-                    <Trans>Save</Trans>
-                  </Button>
-                </Group>
+                <SaveWithConfirmation saved={page.saved} testId="board-save" />
               </Group>
             ) : null}
           </Stack>

@@ -23,7 +23,7 @@ import { useMayEdit } from '../../permissions/may-edit';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { versionPaths } from '../versions/paths';
-import { VersionsNav } from '../versions/release-parts';
+import { SaveWithConfirmation, VersionsNav } from '../versions/release-parts';
 import { byVersion, ReleaseTable } from '../versions/release-table';
 
 /** /app/firmware/{id}/details: a firmware's type, name and description, and its versions. */
@@ -111,18 +111,7 @@ function FirmwareDetails({ firmware }: { readonly firmware: LocalModel<'firmware
               onChange={(e) => set('description', e.currentTarget.value)}
             />
             {page.error === null ? null : <Alert color="red">{page.error}</Alert>}
-            {editable ? (
-              <Group justify="flex-end">
-                {page.saved === null ? null : (
-                  <Alert color="green" variant="light" p={6} role="status">
-                    {page.saved}
-                  </Alert>
-                )}
-                <Button type="submit">
-                  <Trans>Save</Trans>
-                </Button>
-              </Group>
-            ) : null}
+            {editable ? <SaveWithConfirmation saved={page.saved} testId="firmware-save" /> : null}
           </Stack>
         </form>
       </Paper>

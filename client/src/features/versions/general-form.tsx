@@ -1,22 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import {
-  Alert,
-  Button,
-  Group,
-  MultiSelect,
-  Paper,
-  Stack,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Alert, MultiSelect, Paper, Stack, Textarea, TextInput } from '@mantine/core';
 import { releaseAttributesSchema } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { usePageState } from '../../components/page-state';
 import { useMayEdit } from '../../permissions/may-edit';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
-import { RefusalAlert, useRefusal } from './release-parts';
+import { RefusalAlert, SaveWithConfirmation, useRefusal } from './release-parts';
 
 const generalSchema = releaseAttributesSchema.pick({ version: true, notes: true, boards: true });
 
@@ -112,18 +103,7 @@ export function GeneralForm({ release }: { readonly release: LocalModel<'release
             </Alert>
           )}
           <RefusalAlert text={refusal} />
-          {editable ? (
-            <Group justify="flex-end" gap="sm">
-              {page.saved === null ? null : (
-                <Alert color="green" variant="light" p={6} role="status">
-                  {page.saved}
-                </Alert>
-              )}
-              <Button type="submit" data-testid="release-save">
-                <Trans>Save</Trans>
-              </Button>
-            </Group>
-          ) : null}
+          {editable ? <SaveWithConfirmation saved={page.saved} testId="release-save" /> : null}
         </Stack>
       </form>
     </Paper>

@@ -23,7 +23,7 @@ import { usePageState } from '../../components/page-state';
 import { useMayEdit } from '../../permissions/may-edit';
 import { syncWorker } from '../../sync/worker';
 import type { ModuleTab } from './paths';
-import { RefusalAlert, useRefusal } from './release-parts';
+import { RefusalAlert, SaveWithConfirmation, useRefusal } from './release-parts';
 
 type Row = Record<string, unknown>;
 type Kind = 'text' | 'type' | 'switch' | 'value';
@@ -287,16 +287,7 @@ export function ModuleTabEditor(props: {
               >
                 <Trans>Add row</Trans>
               </Button>
-              <Group gap="sm">
-                {page.saved === null ? null : (
-                  <Text size="sm" c="green" role="status">
-                    {page.saved}
-                  </Text>
-                )}
-                <Button type="submit" data-testid="module-save">
-                  <Trans>Save</Trans>
-                </Button>
-              </Group>
+              <SaveWithConfirmation saved={page.saved} testId="module-save" />
             </Group>
           ) : null}
         </Stack>

@@ -1,5 +1,6 @@
 import './catalogues';
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
+import { withTimeout } from '../../routes/lazy';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Group, Select, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { Link, useLocation, useNavigate, useParams } from '@tanstack/react-router';
@@ -12,15 +13,36 @@ import { useCan } from '../../permissions/permissions';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { ArtifactPanel } from './artifact-panel';
-import { Deployments } from './deployments';
 import { ModuleAssets } from './module-assets';
-import { ModuleTabEditor } from './module-tabs';
 import { NewReleaseButton } from './new-release';
-import { ReleaseHistory } from './release-history';
 import { MODULE_TABS, versionPaths, type ModuleTab } from './paths';
 import { GeneralForm } from './general-form';
-import { RefusalAlert, ReleaseStateBadge, useRefusal, VersionsNav, WhoWhen } from './release-parts';
-import { targetLabel } from './release-table';
+import {
+  RefusalAlert,
+  ReleaseStateBadge,
+  targetLabel,
+  useRefusal,
+  VersionsNav,
+  WhoWhen,
+} from './release-parts';
+
+/*
+ * The parts a first look at a version does not need load after it (the first visit's budget):
+ * the rollouts with their form, the history, a module's tab editor (tables, number inputs).
+ */
+const Deployments = lazy(async () => ({
+  default: (await withTimeout(import('./deployments'))).Deployments,
+}));
+const ReleaseHistory = lazy(async () => ({
+  default: (await withTimeout(import('./release-history'))).ReleaseHistory,
+}));
+const ModuleTabEditor = lazy(async () => ({
+  default: (await withTimeout(import('./module-tabs'))).ModuleTabEditor,
+}));
+
+function Later({ children }: { readonly children: ReactNode }) {
+  return <Suspense fallback={<Skeleton height={120} />}>{children}</Suspense>;
+}
 
 /**
  * One version (issue 35): `/app/versions/platforms/{target}/{id}/general` (the agent's or a
@@ -74,12 +96,14 @@ function PlatformVersion({ id }: { readonly id: string }) {
       <VersionsNav />
       <ReleaseHead release={release} back={versionPaths.platforms()} />
       <ReleaseBody release={release} tab="general" />
-      {release.attributes.state === 'draft' ? null : <Deployments release={release} />}
-      <ReleaseHistory
-        key={release.id}
-        release={release}
-        refresh={`${changeKey(release)}:${rolloutKey}`}
-      />
+      <Later>
+        {release.attributes.state === 'draft' ? null : <Deployments release={release} />}
+        <ReleaseHistory
+          key={release.id}
+          release={release}
+          refresh={`${changeKey(release)}:${rolloutKey}`}
+        />
+      </Later>
     </Stack>
   );
 }
@@ -154,7 +178,9 @@ function ModuleVersion(props: {
       </Tabs>
       <ReleaseBody release={release} tab={props.tab} />
       {props.tab === 'general' ? (
-        <ReleaseHistory key={release.id} release={release} refresh={changeKey(release)} />
+        <Later>
+          <ReleaseHistory key={release.id} release={release} refresh={changeKey(release)} />
+        </Later>
       ) : null}
     </Stack>
   );
@@ -246,11 +272,13 @@ function ReleaseBody(props: { readonly release: LocalModel<'release'>; readonly 
   // Keyed: a form's unsaved rows never carry over to another tab or version.
   if (props.tab !== 'general')
     return (
-      <ModuleTabEditor
-        key={`${props.release.id}:${props.tab}`}
-        release={props.release}
-        tab={props.tab}
-      />
+      <Later>
+        <ModuleTabEditor
+          key={`${props.release.id}:${props.tab}`}
+          release={props.release}
+          tab={props.tab}
+        />
+      </Later>
     );
   return (
     <Stack gap="md">

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Badge, Tabs, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Tabs, Text } from '@mantine/core';
 import { useLocation, useNavigate } from '@tanstack/react-router';
-import type { ReleaseState } from '@plant/shared-schema';
+import type { ReleaseState, ReleaseTarget } from '@plant/shared-schema';
 import { Name } from '../../components/name';
 import { absoluteTime } from '../../components/time-ago';
 import { translateServerText } from '../../i18n/server-texts';
@@ -115,5 +115,35 @@ export function WhoWhen(props: {
         </>
       )}
     </Text>
+  );
+}
+
+/** A form's Save (a submit button) with the last save's confirmation beside it. */
+export function SaveWithConfirmation(props: {
+  readonly saved: string | null;
+  readonly testId?: string;
+}) {
+  return (
+    <Group gap="sm" justify="flex-end">
+      {props.saved === null ? null : (
+        <Text size="sm" c="green" role="status">
+          {props.saved}
+        </Text>
+      )}
+      <Button type="submit" data-testid={props.testId}>
+        <Trans>Save</Trans>
+      </Button>
+    </Group>
+  );
+}
+
+/** What a version is of, in words. */
+export function targetLabel(target: ReleaseTarget) {
+  return target === 'agent' ? (
+    <Trans>Gateway agent</Trans>
+  ) : target === 'firmware' ? (
+    <Trans>Firmware</Trans>
+  ) : (
+    <Trans>Module</Trans>
   );
 }

@@ -1,29 +1,19 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Badge, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
-import { compareVersions, type ReleaseTarget } from '@plant/shared-schema';
+import { compareVersions } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { Name } from '../../components/name';
 import { absoluteTime } from '../../components/time-ago';
 import { versionPaths } from './paths';
-import { ReleaseStateBadge } from './release-parts';
+import { ReleaseStateBadge, targetLabel } from './release-parts';
 
 /** Newest version first (semantic order), then by name. */
 export function byVersion(a: LocalModel<'release'>, b: LocalModel<'release'>): number {
   const named = a.attributes.name.localeCompare(b.attributes.name);
   return named !== 0 ? named : compareVersions(b.attributes.version, a.attributes.version);
-}
-
-export function targetLabel(target: ReleaseTarget) {
-  return target === 'agent' ? (
-    <Trans>Gateway agent</Trans>
-  ) : target === 'firmware' ? (
-    <Trans>Firmware</Trans>
-  ) : (
-    <Trans>Module</Trans>
-  );
 }
 
 /** Versions as a table: each links to its page, with its state and when it was released. */
