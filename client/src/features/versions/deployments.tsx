@@ -22,7 +22,7 @@ import {
 import {
   DEPLOYMENT_MOVES,
   deploymentAttributesSchema,
-  GATEWAY_UPDATE_STATES,
+  countStates,
   uuidv7,
   type DeploymentState,
   type DeploymentTargets,
@@ -31,14 +31,13 @@ import {
 import type { LocalModel } from '@plant/sync-worker/api';
 import { DataTable } from '../../components/data-table';
 import { ModalForm } from '../../components/modal-form';
-import { Name } from '../../components/name';
 import { absoluteTime } from '../../components/time-ago';
 import { translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
 import { useConfirmedWrite } from '../../sync/confirmed-write';
-import { useLiveModel, useLiveQuery } from '../../sync/hooks';
+import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
-import { RefusalAlert, useRefusal, WhoWhen } from './release-parts';
+import { GatewayName, RefusalAlert, useRefusal, WhoWhen } from './release-parts';
 
 /*
  * A released version's rollouts (issue 35 item 3): "Roll out" chooses gateways by list, tag or
@@ -314,11 +313,7 @@ function Rollout({ deployment }: { readonly deployment: LocalModel<'deployment'>
     limit: 1000,
   });
   const total = parts?.items.length ?? 0;
-  const counted = Object.fromEntries(GATEWAY_UPDATE_STATES.map((s) => [s, 0])) as Record<
-    GatewayUpdateState,
-    number
-  >;
-  for (const p of parts?.items ?? []) counted[p.attributes.state] += 1;
+  const counted = countStates((parts?.items ?? []).map((p) => p.attributes.state));
   const done = counted.succeeded + counted.failed + counted.rolled_back;
   const move = async (state: DeploymentState) => {
     clear();
@@ -422,7 +417,11 @@ function Rollout({ deployment }: { readonly deployment: LocalModel<'deployment'>
               id: 'gateway',
               header: <Trans>Gateway</Trans>,
               rowHeader: true,
-              cell: (p) => <GatewayName id={p.attributes.gateway_id} />,
+              cell: (p) => (
+                <Text size="sm">
+                  <GatewayName id={p.attributes.gateway_id} />
+                </Text>
+              ),
             },
             { id: 'batch', header: <Trans>Batch</Trans>, cell: (p) => p.attributes.batch + 1 },
             {
@@ -455,15 +454,5 @@ function Rollout({ deployment }: { readonly deployment: LocalModel<'deployment'>
         />
       </Stack>
     </Paper>
-  );
-}
-
-function GatewayName({ id }: { readonly id: string }) {
-  const state = useLiveModel('gateway', id);
-  if (state.name !== 'found') return <Text size="sm">…</Text>;
-  return (
-    <Text size="sm">
-      <Name>{state.model.attributes.name}</Name>
-    </Text>
   );
 }

@@ -10,12 +10,11 @@ import {
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { DataTable } from '../../components/data-table';
-import { Name } from '../../components/name';
 import { absoluteTime } from '../../components/time-ago';
 import { translateServerText } from '../../i18n/server-texts';
 import { callApi } from '../../session/api';
-import { useLiveModel } from '../../sync/hooks';
 import { syncStatusAtom } from '../../sync/status';
+import { GatewayName, UserName } from './release-parts';
 
 const historySchema = z.array(releaseHistoryEntrySchema);
 
@@ -159,17 +158,4 @@ function fieldsOf(detail: string | null): string {
   } catch {
     return '';
   }
-}
-
-function UserName({ id }: { readonly id: string }) {
-  const user = useLiveModel('user', id);
-  if (user.name !== 'found') return <>…</>;
-  const a = user.model.attributes;
-  return <Name>{`${a.firstname} ${a.lastname}`.trim() || a.email}</Name>;
-}
-
-function GatewayName({ id }: { readonly id: string }) {
-  const gateway = useLiveModel('gateway', id);
-  if (gateway.name !== 'found') return <>…</>;
-  return <Name>{gateway.model.attributes.name}</Name>;
 }

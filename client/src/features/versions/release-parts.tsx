@@ -90,6 +90,26 @@ export function RefusalAlert({ text }: { readonly text: string | null }) {
   );
 }
 
+/** A user's name from the local store (its e-mail when it has none), null until known. */
+export function useUserName(id: string | null): string | null {
+  const user = useLiveModel('user', id ?? '');
+  if (id === null || user.name !== 'found') return null;
+  const a = user.model.attributes;
+  return `${a.firstname} ${a.lastname}`.trim() || a.email;
+}
+
+/** A user's name, shown isolated ('…' until the local store has it). */
+export function UserName({ id }: { readonly id: string }) {
+  const name = useUserName(id);
+  return name === null ? <>…</> : <Name>{name}</Name>;
+}
+
+/** A gateway's name, shown isolated ('…' until the local store has it). */
+export function GatewayName({ id }: { readonly id: string }) {
+  const gateway = useLiveModel('gateway', id);
+  return gateway.name === 'found' ? <Name>{gateway.model.attributes.name}</Name> : <>…</>;
+}
+
 /** Who did it and when (issue 35 item 5): a user's name from the local store, the time. */
 export function WhoWhen(props: {
   readonly label: string;
@@ -98,13 +118,8 @@ export function WhoWhen(props: {
   readonly testId?: string;
 }) {
   const { i18n } = useLingui();
-  const user = useLiveModel('user', props.by ?? '');
+  const name = useUserName(props.by);
   if (props.at === null) return null;
-  const name =
-    props.by === null || user.name !== 'found'
-      ? null
-      : `${user.model.attributes.firstname} ${user.model.attributes.lastname}`.trim() ||
-        user.model.attributes.email;
   return (
     <Text size="xs" c="dimmed" data-testid={props.testId}>
       {props.label} {absoluteTime(i18n, props.at)}
