@@ -26,6 +26,7 @@ import * as ticketNotices from './20261130000200-ticket-notices';
 import * as serviceAccess from './20261130000300-service-access';
 import * as serviceCalls from './20261130000400-service-calls';
 import * as releaseHistory from './20261201000100-release-history';
+import * as accountTheme from './20261201000200-account-theme';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '20261130000300-service-access': serviceAccess,
   '20261130000400-service-calls': serviceCalls,
   '20261201000100-release-history': releaseHistory,
+  '20261201000200-account-theme': accountTheme,
 };

@@ -3,8 +3,6 @@ import { bodyLimit } from 'hono/body-limit';
 import {
   API_BASE,
   appPaths,
-  DESIGN_IMAGE_MAX_BYTES,
-  DESIGN_IMAGE_TEXTS,
   MAX_BODY_BYTES,
   UPLOAD_CHUNK_MAX_BYTES,
   type PushKey,
@@ -65,16 +63,9 @@ export function createApp(
     maxSize: UPLOAD_CHUNK_MAX_BYTES,
     onError: (c) => c.json({ success: false, message: 'The chunk is too large.' }, 413),
   });
-  // An image of an account's design is one request of its whole bytes.
-  const imageTooLarge = bodyLimit({
-    maxSize: DESIGN_IMAGE_MAX_BYTES,
-    onError: (c) => c.json({ success: false, message: DESIGN_IMAGE_TEXTS.tooLarge }, 413),
-  });
   const uploadPath = new RegExp(`^${API_BASE}/files/[^/]+/upload$`);
-  const designImagePath = new RegExp(`^${API_BASE}/accounts/[^/]+/design/images$`);
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], `${API_BASE}/*`, (c, next) => {
     if (c.req.method === 'PUT' && uploadPath.test(c.req.path)) return chunkTooLarge(c, next);
-    if (c.req.method === 'POST' && designImagePath.test(c.req.path)) return imageTooLarge(c, next);
     return tooLarge(c, next);
   });
 

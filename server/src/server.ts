@@ -25,6 +25,7 @@ import { createLogger, type Logger } from './logger';
 import { OAuthRepository } from './repositories/oauth.repository';
 import { TokenRepository } from './repositories/token.repository';
 import { seedDemo } from './seed/demo';
+import { adoptDesigns } from './themes/adopt-designs';
 import { writeDemoAgentKeys } from './seed/demo-agents';
 import { createServices } from './services';
 import type { AuthLimits } from './services/auth.service';
@@ -251,6 +252,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     'plant:startup',
     async () => {
       await migrateToLatest(db);
+      // Issue 30's account designs become themes (issue 36), once.
+      await adoptDesigns(db, clock, log, blobs);
       return {
         firstPartyClientId: await ensureFirstPartyClient(db, clock),
         personalClientId: await ensurePersonalAccessClient(db, clock),

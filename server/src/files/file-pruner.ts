@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import { ModelRepository } from '../repositories/model.repository';
 import { Pruner } from '../services/pruner';
 import type { BlobStore } from './blob-store';
-import { DesignImages } from './design-images';
+import { legacyDesignBlobs } from '../themes/adopt-designs';
 
 /**
  * Bytes nothing refers to wait this long before they go: a blob a new file of the same bytes is
@@ -16,7 +16,8 @@ export const UNUSED_FILE_GRACE_MS = 60 * 60 * 1000;
 /**
  * Frees the file store every hour (Pruner, run by the cluster's leader): blobs (and their
  * thumbnails) that no file of their account names any more (the file, or its asset, was
- * deleted), nor its design (an image uploaded but never saved, or replaced since), and parts of uploads whose file is gone or already stored.
+ * deleted), nor an image of an old account design waiting to move into its theme, and parts of
+ * uploads whose file is gone or already stored.
  */
 export class FilePruner extends Pruner {
   constructor(
@@ -40,10 +41,10 @@ export class FilePruner extends Pruner {
         id: row.id,
         ...(JSON.parse(row.attributes) as { sha256?: string; state?: string }),
       }));
-      // The images the account's design names live in the same store.
+      // Images of an account design of issue 30 not yet moved into its theme live here too.
       const named = new Set([
         ...files.map((f) => f.sha256),
-        ...(await new DesignImages(this.db, this.store).namedBy(accountId)),
+        ...(await legacyDesignBlobs(this.db, accountId)),
       ]);
       const uploading = new Set(files.filter((f) => f.state !== 'ready').map((f) => f.id));
       for (const blob of await this.store.blobs(accountId)) {

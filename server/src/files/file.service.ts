@@ -8,6 +8,8 @@ import {
   fileAttributesSchema,
   articleModel,
   releaseModel,
+  THEME_IMAGE_FIELDS,
+  themeModel,
   type ReleaseAttributes,
   FEEDBACK_PERMISSIONS,
   ticketModel,
@@ -26,7 +28,6 @@ import { DomainError, forbidden, invalidInput, notFound } from '../services/doma
 import type { ModelService } from '../services/model.service';
 import type { Session } from '../services/user.service';
 import { ChunkTooLarge, type BlobStore } from './blob-store';
-import { DesignImages } from './design-images';
 
 /** The longest side of a thumbnail, in pixels. */
 export const THUMBNAIL_PX = 320;
@@ -35,6 +36,14 @@ export const THUMBNAIL_PX = 320;
 const THUMBNAIL_FORMATS: ReadonlySet<string> = new Set(['jpeg', 'png', 'webp', 'gif']);
 
 /** What a download answers: the bytes and how to label them. */
+/** What sharp calls each format a theme's image may be, and its media type. */
+const IMAGE_FORMATS: Readonly<Record<string, string>> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+};
+
 export interface FileDownload {
   readonly body: ReadStream;
   readonly size: number;
@@ -83,8 +92,6 @@ export class FileService {
   /** One chunk at a time per file: a second tab's chunk waits for the first. */
   private readonly busy = new Map<string, Promise<unknown>>();
   progress: ProgressSink = () => undefined;
-  /** The images of the accounts' designs, in the same store. */
-  readonly design: DesignImages;
 
   constructor(
     private readonly db: Db,
@@ -92,7 +99,6 @@ export class FileService {
     private readonly models: ModelService,
     private readonly log: Logger,
   ) {
-    this.design = new DesignImages(db, blobs);
   }
 
   private async find(session: Session, id: string, write: boolean): Promise<FoundFile> {
@@ -109,16 +115,22 @@ export class FileService {
         throw forbidden();
       return { accountId, id, attributes };
     }
-    // A release's artifact is release management's: its permissions, not the asset's files'
-    // (the model's write checked the stored release was a draft; its bytes follow).
-    if (attributes.release_id !== null) {
-      const permission = write ? releaseModel.permissions.update : releaseModel.permissions.view;
-      if (!can(session.ctx, permission)) throw forbidden();
+    // A release's artifact is release management's, a theme's image the themes': their
+    // permissions, not the asset's files' (the model's write checked the owner; its bytes follow).
+    const owner =
+      attributes.release_id !== null
+        ? releaseModel
+        : attributes.theme_id !== null
+          ? themeModel
+          : undefined;
+    if (owner !== undefined) {
+      if (!can(session.ctx, write ? owner.permissions.update : owner.permissions.view))
+        throw forbidden();
       return { accountId, id, attributes };
     }
     // An article's image is the help centre's: its permissions, not the asset's files'.
-    const owner = attributes.article_id !== null ? articleModel : fileModel;
-    const permission = write ? owner.permissions.update : owner.permissions.view;
+    const files = attributes.article_id !== null ? articleModel : fileModel;
+    const permission = write ? files.permissions.update : files.permissions.view;
     if (!can(session.ctx, permission)) throw forbidden();
     // A template's file (its 3D model's) has no asset: who may edit templates uploads it.
     const mayWrite =
@@ -277,6 +289,41 @@ export class FileService {
       type: 'application/octet-stream',
       name: downloadName(attributes.name),
       sha256: attributes.sha256,
+    };
+  }
+
+  /**
+   * An image of a theme, to anyone (the sign-in page shows it before anyone signs in): only a
+   * ready file of kind 'image' that its stored theme names, and only bytes that decode as one of
+   * the image types (sharp reads the header; the type served is what the bytes are, never what
+   * the uploader said). Anything else is unknown.
+   */
+  async themeImage(id: string): Promise<FileDownload | undefined> {
+    const models = new ModelRepository(this.db);
+    const row = await models.findAnyById(fileModel.type, id);
+    if (row === undefined) return undefined;
+    const file = fileAttributesSchema.parse(JSON.parse(row.attributes));
+    if (file.kind !== 'image' || file.theme_id === null || file.state !== 'ready') return undefined;
+    const theme = await models.find(row.account_id, themeModel.type, file.theme_id);
+    if (theme === undefined) return undefined;
+    const named = JSON.parse(theme.attributes) as Record<string, unknown>;
+    if (!THEME_IMAGE_FIELDS.some((field) => named[field] === id)) return undefined;
+    const size = await this.blobs.size(row.account_id, file.sha256);
+    if (size === undefined) return undefined;
+    let format: string | undefined;
+    try {
+      format = (await sharp(this.blobs.path(row.account_id, file.sha256)).metadata()).format;
+    } catch {
+      return undefined;
+    }
+    const type = IMAGE_FORMATS[format];
+    if (type === undefined) return undefined;
+    return {
+      body: this.blobs.open(row.account_id, file.sha256),
+      size,
+      type,
+      name: downloadName(file.name),
+      sha256: file.sha256,
     };
   }
 

@@ -15,6 +15,7 @@ import {
 import type { Db } from '../db/database';
 import type { FileService } from '../files/file.service';
 import type { AppEnv } from '../http/context';
+import { hostName } from '../http/host-name';
 import type { Logger } from '../logger';
 import { AccountRepository } from '../repositories/account.repository';
 import { ModelRepository } from '../repositories/model.repository';
@@ -52,8 +53,7 @@ export interface HelpHostDeps {
 /** Whether a request's Host header names the help centre's host (its port aside). */
 export function isHelpHost(hostHeader: string | undefined, helpHost: string): boolean {
   if (hostHeader === undefined) return false;
-  const name = hostHeader.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
-  return name === helpHost.toLowerCase().replace(/:\d+$/, '');
+  return hostName(hostHeader) === helpHost.toLowerCase().replace(/:\d+$/, '');
 }
 
 /** One published article with its texts by language. */

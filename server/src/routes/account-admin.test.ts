@@ -4,18 +4,18 @@ import {
   ACCOUNT_MOVE_CYCLE,
   ACCOUNT_REACTIVATED_FROM_ABOVE,
   apiPaths,
-  DESIGN_IMAGE_INVALID,
   type AccountTreeNode,
   type AccountView,
   type SyncedModel,
+  uuidv7,
 } from '@plant/shared-schema';
 import { DEMO_USERS } from '../seed/demo';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
 
 /*
  * Accounts an admin manages (spec 000 §3, issue 15 item 2): subaccounts made, renamed, moved
- * (never under themselves), deactivated ('Deactivated' in the tree), and their design, which the
- * account's style serves; only within the admin's subtree, only with account::edit.
+ * (never under themselves), deactivated ('Deactivated' in the tree), and their theme, whose
+ * design the account's style serves; only within the admin's subtree, only with account::edit.
  */
 let s: TestServer;
 let admin = '';
@@ -70,82 +70,51 @@ describe('account administration', () => {
     expect((await change(west.id, { parent_id: null })).status).toBe(422);
   });
 
-  it("sets the design, which the account's style serves; colours must be hex codes", async () => {
-    const design = {
-      color1: '#112233',
-      color2: '#abcdef',
-      title: 'North Plant',
-      logoDesktop: null,
-      logoMobile: null,
-      loginImage: null,
-    };
-    const bad = await s.call('PUT', apiPaths.accountDesign(ids.north), {
+  it("picks a theme, whose colours the account's style serves", async () => {
+    const theme = uuidv7();
+    const made = await s.call('POST', apiPaths.collection('themes'), {
       token: admin,
-      json: { ...design, color1: 'red' },
+      json: { id: theme, title: 'North Plant', color1: '#112233' },
     });
-    expect(bad.status).toBe(422);
-    expect(bad.json).toMatchObject({ errors: { color1: ['Valid hex code for colours'] } });
-    const saved = await s.call('PUT', apiPaths.accountDesign(ids.north), {
-      token: admin,
-      json: design,
-    });
-    expect(dataOf<AccountView>(saved).theme).toMatchObject({
-      color1: '#112233',
-      title: 'North Plant',
-    });
+    expect(made.status).toBe(201);
+    const picked = await change(ids.north, { theme_id: theme });
+    expect(picked.status).toBe(200);
+    const view = dataOf<AccountView>(
+      await s.call('GET', apiPaths.accountById(ids.north), { token: admin }),
+    );
+    expect(view.theme_id).toBe(theme);
+    expect(view.theme).toMatchObject({ themeId: theme, color1: '#112233', title: 'North Plant' });
     const style = await s.call('GET', apiPaths.style(ids.north), { token: admin });
     expect(style.text).toContain('#112233');
+    // Unpicked, North shows the theme of the account above it again.
+    expect((await change(ids.north, { theme_id: null })).status).toBe(200);
+    const again = dataOf<AccountView>(
+      await s.call('GET', apiPaths.accountById(ids.north), { token: admin }),
+    );
+    const root = dataOf<AccountView>(
+      await s.call('GET', apiPaths.accountById(ids.root), { token: admin }),
+    );
+    expect(again.theme).toEqual(root.theme);
   });
 
-  it('refuses colours that are not #rrggbb and images that are not a path or https address', async () => {
-    const design = {
-      color1: null,
-      color2: null,
-      title: null,
-      logoDesktop: null,
-      logoMobile: null,
-      loginImage: null,
-    };
-    const put = (json: object) =>
-      s.call('PUT', apiPaths.accountDesign(ids.north), {
+  it('refuses colours that are not #rrggbb, images that are not files, and a theme that is none', async () => {
+    const post = (json: object) =>
+      s.call('POST', apiPaths.collection('themes'), {
         token: admin,
-        json: { ...design, ...json },
+        json: { id: uuidv7(), title: 'Checked', ...json },
       });
     for (const color of ['#12345', '#1234567', '336699', 'blue', '#12345g', ' #123456']) {
-      const bad = await put({ color2: color });
+      const bad = await post({ color2: color });
       expect(bad.status, color).toBe(422);
       expect(bad.json, color).toMatchObject({ errors: { color2: ['Valid hex code for colours'] } });
     }
-    for (const image of [
-      'javascript:alert(1)',
-      '//elsewhere.example/a.png',
-      'http://a.example/a.png',
-      '/a b.png',
-      'logo.png',
-      'data:image/png;base64,AAAA',
-    ]) {
-      const bad = await put({ logoDesktop: image });
+    for (const image of ['javascript:alert(1)', 'https://a.example/a.png', '/a b.png']) {
+      const bad = await post({ logo_desktop: image });
       expect(bad.status, image).toBe(422);
-      expect(bad.json, image).toMatchObject({ errors: { logoDesktop: [DESIGN_IMAGE_INVALID] } });
     }
-    const good = await put({
-      color1: '#AbCdEf',
-      logoDesktop: '/images/logo.png',
-      loginImage: 'https://cdn.example.com/login.jpg',
-    });
-    expect(good.status).toBe(200);
-    expect(dataOf<AccountView>(good).theme).toMatchObject({
-      color1: '#AbCdEf',
-      logoDesktop: '/images/logo.png',
-      loginImage: 'https://cdn.example.com/login.jpg',
-    });
-    // The design page writes the synced account model: the same checks there.
-    const model = await change(ids.north, { theme: { ...design, color1: 'red' } });
-    expect(model.status).toBe(422);
-    expect(JSON.stringify(model.json)).toContain('Valid hex code for colours');
-    const image = await change(ids.north, { theme: { ...design, logoMobile: 'javascript:x' } });
-    expect(image.status).toBe(422);
-    expect(JSON.stringify(image.json)).toContain(DESIGN_IMAGE_INVALID);
+    expect((await post({ color1: '#0B5394' })).status).toBe(201);
+    const none = await change(ids.north, { theme_id: uuidv7() });
+    expect(none.status).toBe(422);
   });
 
   it('a deactivated account is turned back on from above, never by its own admin', async () => {

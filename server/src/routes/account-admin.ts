@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import {
-  accountDesignSchema,
   accountParamsSchema,
   subaccountRequestSchema,
 } from '@plant/shared-schema';
@@ -10,8 +9,8 @@ import { validBody, validParams } from '../http/validate';
 import type { Services } from '../services';
 
 /**
- * Accounts the admin manages (spec 000 §3): subaccounts, details, design. Renames, moves and
- * (de)activation are writes of the synced `account` model: PUT accounts/{id} is the generic route.
+ * Accounts the admin manages (spec 000 §3): subaccounts and details. Renames, moves,
+ * (de)activation, the theme and the host are writes of the synced `account` model: PUT accounts/{id} is the generic route.
  */
 export function accountAdminRoutes(services: Services) {
   const app = new Hono<AppEnv>();
@@ -26,12 +25,6 @@ export function accountAdminRoutes(services: Services) {
   app.get('/accounts/:id', auth, async (c) => {
     const { id } = validParams(c, accountParamsSchema);
     return c.json({ data: await accounts.get(c.get('session'), id) });
-  });
-
-  app.put('/accounts/:id/design', auth, async (c) => {
-    const { id } = validParams(c, accountParamsSchema);
-    const design = await validBody(c, accountDesignSchema);
-    return c.json({ data: await accounts.setDesign(c.get('session'), id, design) });
   });
 
   return app;

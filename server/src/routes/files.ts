@@ -2,16 +2,11 @@ import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import {
-  accountParamsSchema,
-  DESIGN_IMAGE_MAX_BYTES,
-  DESIGN_IMAGE_TEXTS,
-  designImageParamsSchema,
   GATEWAY_USERNAME_PREFIX,
   gatewayBrokerLogin,
   idField,
   uploadChunkQuerySchema,
 } from '@plant/shared-schema';
-import type { DesignImageDownload } from '../files/design-images';
 import type { FileDownload, FileService } from '../files/file.service';
 import { requireAuth } from '../http/auth';
 import type { AppEnv } from '../http/context';
@@ -26,8 +21,7 @@ const INLINE = /^image\/(jpeg|png|webp|gif)$/;
 
 /**
  * Files (DESIGN.md §9): an upload's state and its chunks, a file's bytes and its thumbnail, each
- * with the caller's access to the file's asset checked (FileService); and the images of an
- * account's design (DesignImages).
+ * with the caller's access to the file's asset checked (FileService); and the images of themes.
  */
 export function fileRoutes(services: Services, files: FileService) {
   const app = new Hono<AppEnv>();
@@ -81,33 +75,25 @@ export function fileRoutes(services: Services, files: FileService) {
     return download(file);
   });
 
-  // The images of an account's design (issue 30 item 9): uploaded by who may change the design,
-  // served to anyone while the design names them (the sign-in screen has no token).
-  app.post('/accounts/:id/design/images', auth, async (c) => {
-    const { id } = validParams(c, accountParamsSchema);
-    await services.accountAdmin.mayChangeDesign(c.get('session'), id);
-    const bytes = new Uint8Array(await c.req.arrayBuffer());
-    if (bytes.byteLength > DESIGN_IMAGE_MAX_BYTES) {
-      throw invalidInput({ file: [DESIGN_IMAGE_TEXTS.tooLarge] });
-    }
-    return c.json({ data: await files.design.store(id, bytes) }, 201);
-  });
-
-  app.get('/design-images/:account/:name', async (c) => {
-    const { account, name } = validParams(c, designImageParamsSchema);
-    return designImage(await files.design.open(account, name));
+  // A theme's images (issue 36): to anyone while the theme names them (the sign-in page has no
+  // token); FileService.themeImage decides.
+  app.get('/theme-images/:id', async (c) => {
+    const { id } = validParams(c, idParams);
+    const image = await files.themeImage(id);
+    if (image === undefined) return c.json({ success: false, message: 'Not found.' }, 404);
+    return themeImage(image);
   });
 
   return app;
 }
 
-function designImage(image: DesignImageDownload): Response {
+function themeImage(image: FileDownload): Response {
   return new Response(Readable.toWeb(image.body) as ReadableStream<Uint8Array>, {
     headers: {
       'Content-Type': image.type,
       'Content-Length': String(image.size),
-      // Named by its checksum: an address never shows other bytes (a new logo is a new address).
-      'Cache-Control': 'public, max-age=604800, immutable',
+      // A file's bytes never change (its checksum is fixed); an hour, in case the theme lets go.
+      'Cache-Control': 'public, max-age=3600',
       ETag: `"${image.sha256}"`,
       'Content-Security-Policy': "default-src 'none'; sandbox",
       'X-Content-Type-Options': 'nosniff',

@@ -333,10 +333,16 @@ describe('review: concurrent admins, restricted readers, partial writes', () => 
     await call('DELETE', apiPaths.model('roles', id), {});
   });
 
-  it("a design write that names one field keeps the others; another account's id answers 409", async () => {
-    await call('PUT', apiPaths.model('accounts', ids.north), { theme: { title: 'North only' } });
+  it("the design an account shows is the server's; a rename keeps the theme; another account's id answers 409", async () => {
+    const before = (await snapshot()).find((m) => m.type === 'account' && m.id === ids.north);
+    await call('PUT', apiPaths.model('accounts', ids.north), {
+      name: 'Customer North',
+      theme: { title: 'Written by a client', color1: '#000000' },
+    });
     const north = (await snapshot()).find((m) => m.type === 'account' && m.id === ids.north);
-    expect(north?.attributes.theme).toMatchObject({ title: 'North only', color1: '#38761d' });
+    expect(north?.attributes.theme).toEqual(before?.attributes.theme);
+    expect(north?.attributes.theme_id).toBe(before?.attributes.theme_id);
+    expect(north?.attributes.theme).toMatchObject({ title: 'Customer North', color1: '#38761d' });
 
     const south = await s.signIn(DEMO_USERS.south);
     const southRole = (await snapshot(south)).find((m) => m.type === 'role');

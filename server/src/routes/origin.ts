@@ -40,17 +40,20 @@ export function answersTheApp(pathname: string): boolean {
 export function originRoutes(services: Services, clientDir: string, mapTilesUrl?: string) {
   const app = new Hono<AppEnv>();
 
-  app.get('/staticconf', (c) =>
-    c.json({
-      theme: { name: 'default' },
+  app.get('/staticconf', async (c) => {
+    const design = await services.accounts.designForHost(c.req.header('host'));
+    // Per host: a shared cache must not hand one host's brand to another.
+    c.header('Vary', 'Host');
+    return c.json({
+      theme: { name: design.title ?? 'default', ...design },
       client_id: services.firstPartyClientId,
       languages: [...LANGUAGES],
       defaultLanguage: DEFAULT_LANGUAGE,
       direction: DEFAULT_DIRECTION,
       // The map's detail tiles only when configured: the shipped base layer needs none.
       ...(mapTilesUrl === undefined ? {} : { map_tiles_url: mapTilesUrl }),
-    } satisfies StaticConf),
-  );
+    } satisfies StaticConf);
+  });
 
   const indexFile = path.join(clientDir, 'index.html');
   if (!existsSync(indexFile)) {

@@ -4,10 +4,12 @@ import {
   can,
   canEnterRoute,
   DISABLE_INTERNAL_FEATURES_HEADER,
+  NO_DESIGN,
   ROUTE_REQUIREMENTS,
   type CurrentUser,
 } from '@plant/shared-schema';
 import { DEMO_USERS } from '../seed/demo';
+import { DEMO_THEMES } from '../seed/demo-themes';
 import { dataOf, startTestServer, type TestServer } from '../testing/harness';
 
 let s: TestServer;
@@ -158,7 +160,7 @@ describe('accounts: GET user/account, POST setActiveAccount, GET style', () => {
       [
         ':root {',
         '  --account-color1: #0b5394;',
-        '  --account-color2: #f1c232;',
+        '  --account-color2: #7f6000;',
         '  --account-title: "Demo Machine Builder";',
         '}',
         '',
@@ -168,11 +170,12 @@ describe('accounts: GET user/account, POST setActiveAccount, GET style', () => {
 
   it('the account title cannot break out of the stylesheet', async () => {
     const admin = await me(DEMO_USERS.admin);
-    await s.db
-      .updateTable('accounts')
-      .set({ title: 'Evil"; } body { display: none } </style><script>' })
-      .where('id', '=', admin.user.account ?? '')
-      .execute();
+    const themeId = admin.user.activeAccount?.theme.themeId ?? '';
+    const evil = await s.call('PUT', apiPaths.model('themes', themeId), {
+      token: admin.token,
+      json: { title: 'Evil"; } body { display: none } </style><script>' },
+    });
+    expect(evil.status).toBe(200);
     const css = await s.call('GET', apiPaths.style(), { token: admin.token });
     const titleLine = css.text.split('\n').find((l) => l.includes('--account-title')) ?? '';
     expect(titleLine).toBe(
@@ -181,6 +184,10 @@ describe('accounts: GET user/account, POST setActiveAccount, GET style', () => {
     // Still one rule with one line per property: the string swallowed the braces.
     expect(css.text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(3);
     expect(css.text.endsWith('";\n}\n')).toBe(true);
+    await s.call('PUT', apiPaths.model('themes', themeId), {
+      token: admin.token,
+      json: { title: DEMO_THEMES.root.title },
+    });
   });
 
   it('deactivated accounts say so; their users still sign in and work (spec 001 §4)', async () => {
@@ -231,7 +238,13 @@ describe('GET staticconf and the start page', () => {
     const res = await s.call('GET', apiPaths.staticconf());
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
-      theme: { name: 'default' },
+      // The machine builder's theme (no host is tied here).
+      theme: {
+        name: DEMO_THEMES.root.title,
+        ...NO_DESIGN,
+        themeId: expect.any(String),
+        ...DEMO_THEMES.root,
+      },
       client_id: s.clientId,
       languages: ['en', 'de', 'pt', 'ru', 'plain'],
       defaultLanguage: 'en',

@@ -6,7 +6,6 @@ import type { AppEnv } from '../http/context';
 import { validParams, validQuery } from '../http/validate';
 import type { Services } from '../services';
 import { mayWorkIn } from '../services/account-access';
-import { toAccountView } from '../services/account.service';
 import { notFound } from '../services/domain-error';
 
 const userIdParams = z.object({ id: idField });
@@ -30,13 +29,13 @@ export function userRoutes(services: Services) {
     c.body(c.get('session').viewJson, 200, { 'Content-Type': 'application/json' }),
   );
 
-  app.get('/user/account', auth, (c) => {
+  app.get('/user/account', auth, async (c) => {
     const session = c.get('session');
     return c.json({
       data:
         session.activeAccount === null
           ? null
-          : toAccountView(session.activeAccount, session.memberOf),
+          : await services.accounts.view(session.activeAccount, session.memberOf),
     });
   });
 

@@ -18,6 +18,7 @@ import { seedDemoScene } from './demo-scene';
 import { seedDemoHelp } from './demo-help';
 import { seedDemoFeedback } from './demo-feedback';
 import { seedDemoReleases } from './demo-releases';
+import { seedDemoThemes } from './demo-themes';
 import type { ReleaseKeys } from '../releases/release-keys';
 import type { BlobStore } from '../files/blob-store';
 
@@ -116,23 +117,8 @@ export async function seedDemo(
   const at = isoAt(clock.now());
 
   const gateways = await db.transaction().execute(async (trx) => {
-    const root = await createAccount(
-      trx,
-      {
-        name: DEMO_ACCOUNTS.root,
-        design: { color1: '#0b5394', color2: '#f1c232', title: DEMO_ACCOUNTS.root },
-      },
-      at,
-    );
-    const north = await createAccount(
-      trx,
-      {
-        name: DEMO_ACCOUNTS.north,
-        parentId: root.id,
-        design: { color1: '#38761d', color2: '#d9ead3', title: DEMO_ACCOUNTS.north },
-      },
-      at,
-    );
+    const root = await createAccount(trx, { name: DEMO_ACCOUNTS.root }, at);
+    const north = await createAccount(trx, { name: DEMO_ACCOUNTS.north, parentId: root.id }, at);
     const south = await createAccount(
       trx,
       { name: DEMO_ACCOUNTS.south, parentId: root.id, active: false },
@@ -220,6 +206,7 @@ export async function seedDemo(
     );
     // The help centre's articles (issue 33 item 8), before the alarms that link one of them.
     await seedDemoHelp(trx, clock, root.id);
+    await seedDemoThemes(trx, clock, root.id, north.id, blobs);
     await seedDemoAlarms(trx, clock, root.id, rootMachines, ids.admin);
     await seedDemoDashboard(trx, clock, root.id, rootMachines);
     // After the demo dashboards: the weekly report mails "Plant overview" (issue 31 item 6).

@@ -4,9 +4,13 @@ import {
   ACCOUNT_DEACTIVATED_FROM_ABOVE,
   ACCOUNT_REACTIVATED_FROM_ABOVE,
   can,
+  HOST_FROM_ABOVE,
+  HOST_TAKEN,
+  isInternal,
+  THEME_TEXTS,
+  themeModel,
   uuidv7,
   type AccountChange,
-  type AccountDesign,
   type AccountView,
   type SubaccountRequest,
 } from '@plant/shared-schema';
@@ -15,9 +19,11 @@ import { isoAt, type Clock } from '../lib/clock';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { AccountRepository } from '../repositories/account.repository';
 import { RoleRepository } from '../repositories/role.repository';
-import { createAccount, toAccountView } from './account.service';
+import { ModelRepository } from '../repositories/model.repository';
+import { relogBelow } from '../themes/theme-rules';
+import { accountView, createAccount, type toAccountView } from './account.service';
 import type { ChangeFeed } from './change-feed';
-import { DomainError, forbidden, notFound } from './domain-error';
+import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import { ManagedLog } from './managed-log';
 import type { Session } from './user.service';
 
@@ -51,17 +57,9 @@ export class AccountAdminService {
   }
 
   async change(session: Session, id: string, change: AccountChange): Promise<AccountView> {
-    await this.run(session, [id, change.parent_id], (ops) => ops.change(id, change));
-    return this.get(session, id);
-  }
-
-  /** Whether the user may change the account's design: 404 out of reach, 403 without the right. */
-  async mayChangeDesign(session: Session, id: string): Promise<void> {
-    await new AccountOps(this.db, this.clock, session).inReach(id, ACCOUNT_EDIT_PERMISSION);
-  }
-
-  async setDesign(session: Session, id: string, design: AccountDesign): Promise<AccountView> {
-    await this.run(session, [id], (ops) => ops.change(id, { theme: design }));
+    // A new theme or place changes what the accounts below show: their logs are locked too.
+    const below = change.theme_id !== undefined || change.parent_id !== undefined;
+    await this.run(session, [id, change.parent_id], (ops) => ops.change(id, change), below ? id : '');
     return this.get(session, id);
   }
 
@@ -70,6 +68,8 @@ export class AccountAdminService {
     session: Session,
     named: readonly (string | undefined)[],
     work: (ops: AccountOps) => Promise<string>,
+    /** An account whose subtree's logs the change writes to as well ('' for none). */
+    subtreeOf = '',
   ) {
     const active = session.activeAccount?.id;
     if (active === undefined) throw forbidden();
@@ -78,7 +78,11 @@ export class AccountAdminService {
       const chains = await Promise.all(
         named.flatMap((a) => (a === undefined ? [] : [accounts.chainUp(a)])),
       );
-      await new ChangeLogRepository(trx).lockAll([active, ...chains.flat().map((a) => a.id)]);
+      const below = subtreeOf === '' ? [] : await accounts.below(subtreeOf);
+      await new ChangeLogRepository(trx).lockAll([
+        active,
+        ...[...chains.flat(), ...below].map((a) => a.id),
+      ]);
       const ops = new AccountOps(trx, this.clock, session);
       const changed = await work(ops);
       return { id: changed, updates: await ops.log.commit(this.clock.now()) };
@@ -88,11 +92,8 @@ export class AccountAdminService {
   }
 }
 
-/** A change of an account: name, active, a move (parent_id) and the design (theme). */
-export interface AccountEdit extends Partial<AccountChange> {
-  /** The design's fields to change; those not named stay. */
-  readonly theme?: Partial<AccountDesign> | undefined;
-}
+/** A change of an account: name, active, a move (parent_id), its theme and its host. */
+export type AccountEdit = Partial<AccountChange>;
 
 /** The account changes inside the caller's transaction, gathered in `log` for it to commit. */
 export class AccountOps {
@@ -123,10 +124,10 @@ export class AccountOps {
     return { reach, account };
   }
 
-  view(row: AccountViewRow, reach: ReadonlyMap<string, unknown>): AccountView {
+  view(row: AccountViewRow, reach: ReadonlyMap<string, unknown>): Promise<AccountView> {
     // The parent is named when it is in reach or one of the user's own accounts.
     const known = new Set([...reach.keys(), ...this.session.memberOf]);
-    return toAccountView(row, known);
+    return accountView(this.trx, row, known);
   }
 
   /** A subaccount under `parentId` (default: the active account); its maker is its admin. */
@@ -189,32 +190,52 @@ export class AccountOps {
     const before = moves
       ? (await new AccountRepository(this.trx).chainUp(id)).slice(1).map((a) => a.id)
       : [];
-    const design =
-      change.theme === undefined
-        ? undefined
-        : { ...toAccountView(account, new Set()).theme, ...change.theme };
+    if (change.theme_id !== undefined && change.theme_id !== null)
+      await this.mayPickTheme(id, change.theme_id);
+    if (change.host !== undefined && change.host !== account.host) await this.maySetHost(id, change.host);
     await this.trx
       .updateTable('accounts')
       .set({
         ...(change.name === undefined ? {} : { name: change.name }),
         ...(change.active === undefined ? {} : { active: change.active ? 1 : 0 }),
         ...(change.parent_id === undefined ? {} : { parent_id: change.parent_id }),
-        ...(design === undefined
-          ? {}
-          : {
-              color1: design.color1,
-              color2: design.color2,
-              title: design.title,
-              logo_desktop: design.logoDesktop,
-              logo_mobile: design.logoMobile,
-              login_image: design.loginImage,
-            }),
+        ...(change.theme_id === undefined ? {} : { theme_id: change.theme_id }),
+        ...(change.host === undefined ? {} : { host: change.host }),
         updated_at: isoAt(this.clock.now()),
       })
       .where('id', '=', id)
       .execute();
     await this.log.account(id, before);
+    // The accounts below show its theme unless they picked their own: logged anew.
+    if (moves || (change.theme_id !== undefined && change.theme_id !== account.theme_id))
+      await relogBelow(this.trx, this.log, id);
     return id;
+  }
+
+  /** A theme of the account or of an account above it (the stored theme's account decides). */
+  private async mayPickTheme(id: string, themeId: string): Promise<void> {
+    const row = await new ModelRepository(this.trx).findAnyById(themeModel.type, themeId);
+    const chain = await new AccountRepository(this.trx).chainUp(id);
+    if (row === undefined || !chain.some((a) => a.id === row.account_id))
+      throw invalidInput({ theme_id: [THEME_TEXTS.notReachable] });
+  }
+
+  /**
+   * A host is tied from an account above (a customer's admins cannot take the machine builder's
+   * host for their own account), or by internal users; one account per host.
+   */
+  private async maySetHost(id: string, host: string | null): Promise<void> {
+    const acting = this.session.activeAccount?.id;
+    if (!isInternal(this.session.ctx) && (acting === undefined || acting === id))
+      throw forbidden(HOST_FROM_ABOVE);
+    if (host === null) return;
+    const holder = await this.trx
+      .selectFrom('accounts')
+      .select('id')
+      .where('host', '=', host)
+      .where('id', '<>', id)
+      .executeTakeFirst();
+    if (holder !== undefined) throw invalidInput({ host: [HOST_TAKEN] });
   }
 }
 

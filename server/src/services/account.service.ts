@@ -1,4 +1,9 @@
-import type { AccountTreeNode, AccountView } from '@plant/shared-schema';
+import {
+  NO_DESIGN,
+  type AccountDesign,
+  type AccountTreeNode,
+  type AccountView,
+} from '@plant/shared-schema';
 import {
   assetModel,
   can,
@@ -12,29 +17,40 @@ import { AccountRepository, type AccountRow } from '../repositories/account.repo
 import { ModelRepository } from '../repositories/model.repository';
 import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
+import { hostName } from '../http/host-name';
+import { ThemeResolver } from '../themes/theme-resolver';
 import { mayWorkIn, permissionContextIn } from './account-access';
 import { notFound } from './domain-error';
 import type { Session } from './session';
 
 /**
- * An account as a user sees it. The parent is named only when the user belongs to it too: a
- * customer's users must not learn even the id of the machine builder's account above theirs.
+ * An account as a user sees it, with the design it shows (ThemeResolver). The parent is named
+ * only when the user belongs to it too: a customer's users must not learn even the id of the
+ * machine builder's account above theirs.
  */
-export function toAccountView(row: AccountRow, memberOf: ReadonlySet<string>): AccountView {
+export function toAccountView(
+  row: AccountRow,
+  memberOf: ReadonlySet<string>,
+  design: AccountDesign,
+): AccountView {
   return {
     id: row.id,
     name: row.name,
     parent_id: row.parent_id !== null && memberOf.has(row.parent_id) ? row.parent_id : null,
     active: row.active === 1,
-    theme: {
-      color1: row.color1,
-      color2: row.color2,
-      title: row.title,
-      logoDesktop: row.logo_desktop,
-      logoMobile: row.logo_mobile,
-      loginImage: row.login_image,
-    },
+    theme_id: row.theme_id,
+    host: row.host,
+    theme: design,
   };
+}
+
+/** An account's view with its design resolved in `db`. */
+export async function accountView(
+  db: Db,
+  row: AccountRow,
+  memberOf: ReadonlySet<string>,
+): Promise<AccountView> {
+  return toAccountView(row, memberOf, await new ThemeResolver(db).designOf(row));
 }
 
 export interface NewAccount {
@@ -43,14 +59,6 @@ export interface NewAccount {
   readonly name: string;
   readonly parentId?: string | null;
   readonly active?: boolean;
-  readonly design?: Partial<{
-    color1: string;
-    color2: string;
-    title: string;
-    logoDesktop: string;
-    logoMobile: string;
-    loginImage: string;
-  }>;
 }
 
 /**
@@ -68,12 +76,14 @@ export async function createAccount(
     parent_id: input.parentId ?? null,
     name: input.name,
     active: input.active === false ? 0 : 1,
-    color1: input.design?.color1 ?? null,
-    color2: input.design?.color2 ?? null,
-    title: input.design?.title ?? null,
-    logo_desktop: input.design?.logoDesktop ?? null,
-    logo_mobile: input.design?.logoMobile ?? null,
-    login_image: input.design?.loginImage ?? null,
+    theme_id: null,
+    host: null,
+    color1: null,
+    color2: null,
+    title: null,
+    logo_desktop: null,
+    logo_mobile: null,
+    login_image: null,
     created_at: at,
     updated_at: at,
   });
@@ -163,6 +173,37 @@ export class AccountService {
     return nodes;
   }
 
+  /**
+   * The design a host's sign-in page shows (issue 36): that of the account tied to the host, else
+   * of the installation's first top-level account (the machine builder's), else none.
+   */
+  async designForHost(hostHeader: string | undefined): Promise<AccountDesign> {
+    const host = hostName(hostHeader);
+    const tied =
+      host === ''
+        ? undefined
+        : await this.db
+            .selectFrom('accounts')
+            .selectAll()
+            .where('host', '=', host)
+            .executeTakeFirst();
+    const row =
+      tied ??
+      (await this.db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('parent_id', 'is', null)
+        .orderBy('created_at')
+        .orderBy('id')
+        .executeTakeFirst());
+    return row === undefined ? NO_DESIGN : new ThemeResolver(this.db).designOf(row);
+  }
+
+  /** An account's view with the design it shows. */
+  view(row: AccountRow, memberOf: ReadonlySet<string>): Promise<AccountView> {
+    return accountView(this.db, row, memberOf);
+  }
+
   async forMember(userId: string, accountId: string): Promise<AccountRow> {
     const row = await this.accounts.findForMember(userId, accountId);
     if (row === undefined) throw notFound('Account');
@@ -178,7 +219,7 @@ export class AccountService {
     // Only accounts the user may work in (a norole membership does not count), as for switching.
     const roles = await new UserRepository(this.db).rolesIn(accountId, userId);
     if (!mayUseApp(roles.map((r) => r.slug))) throw notFound('Account');
-    const theme = toAccountView(account, new Set()).theme;
+    const theme = await new ThemeResolver(this.db).designOf(account);
     // Colours are checked again here: a bad value is left out rather than written into CSS.
     const color = (value: string | null) => (hexColorField.safeParse(value).success ? value : null);
     const props: [string, string | null][] = [

@@ -14,6 +14,7 @@ import { AssetAccessRepository } from '../repositories/asset-access.repository';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
+import { ThemeResolver } from '../themes/theme-resolver';
 import { toAccountView } from './account.service';
 
 type Draft = Omit<ModelUpdate, 'seq' | 'ts' | 'muid'>;
@@ -73,15 +74,22 @@ export async function tagModels(db: Db, accountId: string): Promise<SyncedModel[
 
 /**
  * An account as the synced `account` model, in the log or snapshot of `inAccount`: its parent is
- * named below the top of what that account's members see (the account itself is their top).
+ * named below the top of what that account's members see (the account itself is their top). Its
+ * design is resolved by `themes` (one resolver for a snapshot's many accounts).
  */
-export function accountModelOf(row: AccountRow, inAccount: string): SyncedModel {
-  const view = toAccountView(row, new Set());
+export async function accountModelOf(
+  row: AccountRow,
+  inAccount: string,
+  themes: ThemeResolver,
+): Promise<SyncedModel> {
+  const view = toAccountView(row, new Set(), await themes.designOf(row));
   const parent = row.id === inAccount ? null : row.parent_id;
   return synced(accountModel.type, row.id, parent ?? '', {
     name: view.name,
     parent_id: parent,
     active: view.active,
+    theme_id: view.theme_id,
+    host: view.host,
     theme: view.theme,
   });
 }
@@ -154,8 +162,11 @@ export class ManagedLog {
       for (const gone of under)
         this.add(old, { action: 'item_deleted', type: 'account', id: gone.id });
     }
+    const themes = new ThemeResolver(this.db);
     for (const viewer of chain) {
-      this.states(viewer.id, accountModel.type, [row.id], [accountModelOf(row, viewer.id)]);
+      this.states(viewer.id, accountModel.type, [row.id], [
+        await accountModelOf(row, viewer.id, themes),
+      ]);
     }
     if (leftFrom.length === 0) return;
     // What moved with it appears in the trees of its new ancestors.
@@ -165,7 +176,7 @@ export class ManagedLog {
         viewer.id,
         accountModel.type,
         children.map((c) => c.id),
-        children.map((c) => accountModelOf(c, viewer.id)),
+        await Promise.all(children.map((c) => accountModelOf(c, viewer.id, themes))),
       );
     }
   }

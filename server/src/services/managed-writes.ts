@@ -26,6 +26,7 @@ import { AccessRepository } from '../repositories/access.repository';
 import { AccountRepository } from '../repositories/account.repository';
 import { AccountOps } from './account-admin.service';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
+import { ThemeResolver } from '../themes/theme-resolver';
 import { accountModelOf, ManagedLog, memberModels, roleModels, tagModels } from './managed-log';
 import { MemberOps } from './member.service';
 import type { WriteKind } from './model-transaction';
@@ -59,7 +60,12 @@ export async function logsTouchedBy(
   const chains = await Promise.all(
     [op.id, parent].flatMap((id) => (id === undefined ? [] : [accounts.chainUp(id)])),
   );
-  return chains.flat().map((a) => a.id);
+  // A new theme or place changes the design the accounts below show: they are logged too.
+  const below =
+    op.id !== undefined && ('theme_id' in op.body || parent !== undefined)
+      ? await accounts.below(op.id)
+      : [];
+  return [...chains.flat(), ...below].map((a) => a.id);
 }
 
 /**
@@ -81,7 +87,7 @@ const roleCreate = roleChangeSchema.required({ name: true });
 const memberChange = memberAttributesSchema.pick({ role_ids: true, base: true }).partial();
 const accountCreate = accountAttributesSchema.pick({ name: true, parent_id: true });
 const accountChange = accountAttributesSchema
-  .pick({ name: true, parent_id: true, active: true, theme: true })
+  .pick({ name: true, parent_id: true, active: true, theme_id: true, host: true })
   .partial();
 const tagChange = tagAttributesSchema.partial();
 
@@ -179,21 +185,15 @@ export async function writeManaged(
       }
     } else {
       await ops.inReach(id, ACCOUNT_EDIT_PERMISSION);
-      const { parent_id: parent, theme, ...change } = parsed(accountChange, body);
+      const { parent_id: parent, ...change } = parsed(accountChange, body);
       if (parent === null) throw invalidInput({ parent_id: [ACCOUNT_OUT_OF_REACH] });
-      // The design's fields the body names (the schema would fill the others with null).
-      const named = body.theme as Record<string, unknown> | undefined;
-      await ops.change(id, {
-        ...change,
-        ...(parent === undefined ? {} : { parent_id: parent }),
-        ...(theme === undefined || named === undefined
-          ? {}
-          : { theme: Object.fromEntries(Object.entries(theme).filter(([k]) => k in named)) }),
-      });
+      await ops.change(id, { ...change, ...(parent === undefined ? {} : { parent_id: parent }) });
     }
     find = async () => {
       const row = (await new AccountRepository(trx).chainUp(id))[0];
-      return row === undefined ? undefined : accountModelOf(row, accountId);
+      return row === undefined
+        ? undefined
+        : accountModelOf(row, accountId, new ThemeResolver(trx));
     };
   } else if (def.type === tagModel.type) {
     // A tag opens features (feature flags): only the machine builder's staff hand them out.

@@ -64,6 +64,7 @@ import {
   type DeploymentAttributes,
   type DeploymentGatewayAttributes,
   releaseModel,
+  themeModel,
   type ReleaseAttributes,
   ticketMessageModel,
   ticketModel,
@@ -128,6 +129,12 @@ import {
   noteTicketSteps,
   ticketUpdate,
 } from '../feedback/ticket-rules';
+import {
+  mayChangeThemeFile,
+  mayRemoveTheme,
+  themeFileProblems,
+  themeImageProblems,
+} from '../themes/theme-rules';
 
 type Draft = Omit<ModelUpdate, 'muid' | 'ts' | 'seq'>;
 
@@ -399,6 +406,11 @@ export class ModelTransaction {
       // A ticket's photo: its reporter while it is new, a feedback admin (the stored ticket).
       if (this.def.type === fileModel.type && typeof placed.ticket_id === 'string') {
         await mayChangeTicketPhoto(this.trx, this.accountId, placed.ticket_id, this.access);
+        return;
+      }
+      // A theme's image: who edits themes.
+      if (this.def.type === fileModel.type && typeof placed.theme_id === 'string') {
+        mayChangeThemeFile(this.access);
         return;
       }
       // A release's artifact: who edits releases, while the stored release is a draft.
@@ -1008,6 +1020,7 @@ export class ModelTransaction {
     );
     if (this.def.type === releaseModel.type)
       mayRemoveRelease(JSON.parse(existing.attributes) as ReleaseAttributes);
+    if (this.def.type === themeModel.type) await mayRemoveTheme(this.trx, id);
     // A rollout is kept with its gateways' parts (who did what when, issue 35 item 5).
     if (this.def.type === deploymentModel.type && !this.asServer)
       throw invalidInput({ state: [DEPLOYMENT_TEXTS.kept] });
@@ -1217,7 +1230,13 @@ export class ModelTransaction {
       // A 3D model's levels and thumbnail are the server's (threed/model-processor.ts).
       if (touched.has('kind') && attributes.kind === 'level' && !this.asServer)
         problems.kind = [FILE_ONLY_SERVER];
+      Object.assign(problems, themeFileProblems(attributes as FileAttributes));
     }
+    if (this.def.type === themeModel.type)
+      Object.assign(
+        problems,
+        await themeImageProblems(this.trx, this.accountId, selfId, attributes, touched),
+      );
     if (this.def.type === threedmodelModel.type && touched.has('sources')) {
       Object.assign(problems, await this.threedSources(attributes as ThreedmodelAttributes));
     }

@@ -5,6 +5,7 @@ import {
   fieldErrorsOf,
   articleModel,
   releaseModel,
+  themeModel,
   ticketModel,
   fileModel,
   hotspotModel,
@@ -27,6 +28,7 @@ import type { AccessDecision } from './access-decision';
 import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import { logsTouchedBy, writeManaged } from './managed-writes';
+import { logsTouchedByTheme, relogThemeUsers } from '../themes/theme-rules';
 import {
   assetNeedsSchema,
   ModelTransaction,
@@ -105,7 +107,8 @@ export class ModelService {
       def.type === fileModel.type &&
       (can(session.ctx, articleModel.permissions.update) ||
         can(session.ctx, ticketModel.permissions.view) ||
-        can(session.ctx, releaseModel.permissions.update));
+        can(session.ctx, releaseModel.permissions.update) ||
+        can(session.ctx, themeModel.permissions.update));
     if (!can(session.ctx, def.permissions[op.kind]) && !ownedFile) throw forbidden();
     if (def.type === hotspotModel.type) await this.warmSurface(accountId, op);
     const { answer, updates, givenAsset, others, accessMoved } = await this.db
@@ -212,6 +215,10 @@ export class ModelService {
     await new ChangeLogRepository(trx).lockAll([
       accountId,
       ...(def.managed === true ? await logsTouchedBy(trx, def, op) : []),
+      // A theme's change reaches the accounts that show it (theme-rules.ts).
+      ...(def.type === themeModel.type && op.kind === 'update'
+        ? await logsTouchedByTheme(trx, accountId)
+        : []),
     ]);
     const mutationId = meta.data.mutation_id;
     const mutations = new MutationRepository(trx);
@@ -285,6 +292,16 @@ export class ModelService {
       needs = tx.needs;
       others = tx.others;
       accessMoved = tx.accessMoved;
+      if (def.type === themeModel.type && op.kind === 'update' && result.model !== null) {
+        // Every account that shows the theme gets its design anew, in this transaction.
+        const shown = await relogThemeUsers(trx, accountId, result.model.id, this.clock.now());
+        const merged = new Map(others);
+        for (const [account, list] of shown) {
+          if (account === accountId) result = { ...result, updates: [...result.updates, ...list] };
+          else merged.set(account, [...(merged.get(account) ?? []), ...list]);
+        }
+        others = merged;
+      }
     }
     const answer: WriteAnswer = {
       status: op.kind === 'create' ? 201 : 200,

@@ -12,6 +12,7 @@ import {
 import type { Db } from '../db/database';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { AccountRepository } from '../repositories/account.repository';
+import { ThemeResolver } from '../themes/theme-resolver';
 import { accountModelOf, memberModels, roleModels, tagModels } from './managed-log';
 import { ModelRepository, type ModelRow } from '../repositories/model.repository';
 import { DomainError, forbidden, notFound } from './domain-error';
@@ -159,9 +160,10 @@ export class SyncService {
         }))
       : [];
     const tags = access.types.has(tagModel.type) ? await tagModels(this.db, accountId) : [];
+    const themes = new ThemeResolver(this.db);
     return [
-      accountModelOf(account, accountId),
-      ...accounts.map((a) => accountModelOf(a, accountId)),
+      await accountModelOf(account, accountId, themes),
+      ...(await Promise.all(accounts.map((a) => accountModelOf(a, accountId, themes)))),
       ...members,
       ...roles,
       ...tags,

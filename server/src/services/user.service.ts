@@ -15,7 +15,7 @@ import { AccountRepository } from '../repositories/account.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { AssetAccessRepository } from '../repositories/asset-access.repository';
 import { AccessDecision } from './access-decision';
-import { toAccountView } from './account.service';
+import { accountView } from './account.service';
 import { DomainError, forbidden, notFound } from './domain-error';
 import type { Session, TokenNarrowing } from './session';
 
@@ -32,7 +32,7 @@ export class UserService {
   private readonly grants: AssetAccessRepository;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly clock: Clock,
   ) {
     this.users = new UserRepository(db);
@@ -118,7 +118,7 @@ export class UserService {
       email: user.email,
       language: asLanguage(user.language),
       account: inAccount?.id ?? null,
-      activeAccount: inAccount === null ? null : toAccountView(inAccount, memberOf),
+      activeAccount: inAccount === null ? null : await accountView(this.db, inAccount, memberOf),
       roles,
       activeRoles,
       permissions,
@@ -178,6 +178,6 @@ export class UserService {
     }
     await this.users.setActiveAccount(session.user.id, accountId, isoAt(this.clock.now()));
     const next = await this.session(session.user.id, session.ctx.internalFeaturesDisabled);
-    return { user: next.view, account: toAccountView(account, next.memberOf) };
+    return { user: next.view, account: await accountView(this.db, account, next.memberOf) };
   }
 }

@@ -1,11 +1,16 @@
 import { z } from 'zod';
+import { accountDesignSchema } from './user';
 
 /**
  * `GET /staticconf` (spec 000 §7, at the origin, no token): what a client needs before anyone
  * signs in, and the map's optional detail source.
  */
 export const staticConfSchema = z.object({
-  theme: z.object({ name: z.string() }),
+  /**
+   * The theme of the account tied to the host asked (else the machine builder's): the sign-in
+   * page shows its title, colours, logos and login image before anyone signs in (issue 36).
+   */
+  theme: accountDesignSchema.extend({ name: z.string() }),
   /** The first-party OAuth client the sign-in screen uses. */
   client_id: z.string(),
   languages: z.array(z.string()),

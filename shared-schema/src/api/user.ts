@@ -15,15 +15,37 @@ export const designImageField = z
   .max(2000)
   .regex(/^(\/(?!\/)|https:\/\/)\S*$/, DESIGN_IMAGE_INVALID);
 
-/** An account's design (spec 000 §3 Theme): colours, title, logos and the login image. */
+/**
+ * An account's design as shown (spec 000 §3 Theme): the theme it picked, or the one of the nearest
+ * account above it with a pick (issue 36), resolved by the server: colours, title, the addresses
+ * of its logos (light and dark) and of its login image. Not stored with the account: the theme
+ * (models/theme.ts) is the one place these fields live.
+ */
 export const accountDesignSchema = z.object({
+  /** The theme shown; null: none picked here or above (the product's own look). */
+  themeId: z.string().nullable(),
   color1: hexColorField.nullable(),
   color2: hexColorField.nullable(),
   title: z.string().max(250).nullable(),
   logoDesktop: designImageField.nullable(),
   logoMobile: designImageField.nullable(),
+  logoDesktopDark: designImageField.nullable(),
+  logoMobileDark: designImageField.nullable(),
   loginImage: designImageField.nullable(),
 });
+
+/** The product's own look: no theme anywhere above. */
+export const NO_DESIGN: AccountDesign = {
+  themeId: null,
+  color1: null,
+  color2: null,
+  title: null,
+  logoDesktop: null,
+  logoMobile: null,
+  logoDesktopDark: null,
+  logoMobileDark: null,
+  loginImage: null,
+};
 export type AccountDesign = z.infer<typeof accountDesignSchema>;
 
 export const accountViewSchema = z.object({
@@ -31,6 +53,10 @@ export const accountViewSchema = z.object({
   name: z.string(),
   parent_id: z.string().nullable(),
   active: z.boolean(),
+  /** The theme the account picked itself (null: it shows the one above's). */
+  theme_id: z.string().nullable(),
+  /** The host whose sign-in page shows the account's theme. */
+  host: z.string().nullable(),
   theme: accountDesignSchema,
 });
 export type AccountView = z.infer<typeof accountViewSchema>;

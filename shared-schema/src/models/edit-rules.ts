@@ -44,6 +44,7 @@ export const EDIT_RULES = {
   deployment: { update: 'release::edit', asset: null },
   deployment_gateway: { update: 'release::edit', asset: null },
   service_request: { update: 'servicerequest::view', asset: 'asset_id' },
+  theme: { update: 'theme::edit', asset: null },
 } as const satisfies Record<ModelType, EditRule>;
 
 /** A type's edit rule; `assetOptional`: without an asset, the model is the account's. */

@@ -5,6 +5,12 @@ import { viewEditPermissions } from './model-permissions';
 import { FILE_REQUIRED, FILE_TOO_LARGE, FILE_WRONG_TYPE } from './file-texts';
 import { FILE_ONLY_SERVER, MODEL_FILE_TEXTS } from './threedmodel-texts';
 import { RELEASE_FILE_TEXTS } from './release-texts';
+
+/** What a theme's image that does not fit is told (kind 'image'). */
+export const THEME_FILE_TEXTS = {
+  tooLarge: 'The image may be at most 2 MB.',
+  wrongType: 'Please choose a PNG, JPEG, WebP or GIF image.',
+} as const;
 export {
   FILE_CHECKSUM_MISMATCH,
   FILE_FIXED,
@@ -23,7 +29,7 @@ export { FILE_ONLY_SERVER, MODEL_FILE_TEXTS } from './threedmodel-texts';
  * file's metadata; its bytes are uploaded in chunks to the server's file store, content-addressed
  * by `sha256`, and served with the reader's access checked.
  */
-export const FILE_KINDS = ['photo', 'document', 'model', 'level', 'artifact'] as const;
+export const FILE_KINDS = ['photo', 'document', 'model', 'level', 'artifact', 'image'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
 export const FILE_STATES = ['uploading', 'ready'] as const;
@@ -116,6 +122,12 @@ export const FILE_LIMITS: Record<
       'text/javascript',
     ],
   },
+  image: {
+    tooLarge: THEME_FILE_TEXTS.tooLarge,
+    wrongType: THEME_FILE_TEXTS.wrongType,
+    maxBytes: 2 * MB,
+    types: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
+  },
 };
 
 /** The largest file of any kind. */
@@ -142,6 +154,8 @@ export const fileAttributesSchema = z.object({
   ticket_id: idField.nullable().default(null),
   /** The release whose artifact it is (DESIGN.md §15); null for any other file. */
   release_id: idField.nullable().default(null),
+  /** The theme whose logo or login image it is (DESIGN.md §16); null for any other file. */
+  theme_id: idField.nullable().default(null),
   kind: z.enum(FILE_KINDS).default('document'),
   name: z
     .string({ error: FILE_REQUIRED })
@@ -185,6 +199,7 @@ export const fileModel = {
     { type: 'article', field: 'article_id' },
     { type: 'ticket', field: 'ticket_id' },
     { type: 'release', field: 'release_id' },
+    { type: 'theme', field: 'theme_id' },
   ],
   refs: {
     asset_id: 'asset',
@@ -192,6 +207,7 @@ export const fileModel = {
     article_id: 'article',
     ticket_id: 'ticket',
     release_id: 'release',
+    theme_id: 'theme',
   },
   // Files are part of what an asset is: who edits the asset adds and removes them.
   permissions: viewEditPermissions('asset::view', 'asset::edit'),
@@ -203,6 +219,7 @@ export const fileModel = {
     'article_id',
     'ticket_id',
     'release_id',
+    'theme_id',
     'kind',
     'type',
     'size',
@@ -211,7 +228,8 @@ export const fileModel = {
   // A template's files (no asset): the type's permissions and `template::edit` decide (server);
   // an article's images: `helpcenter::edit` to add or remove them; a ticket's photo: its reporter
   // while the ticket is new, a feedback admin at any time (server, feedback/ticket-rules.ts); a
-  // release's artifact: `release::edit` while the release is a draft (server, releases/).
+  // release's artifact: `release::edit` while the release is a draft (server, releases/); a
+  // theme's image: `theme::edit` (server).
   asset: 'asset_id',
   assetOptional: true,
 } as const satisfies ModelDefinition<'file', typeof fileAttributesSchema>;

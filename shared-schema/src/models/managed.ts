@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { modelNameField } from '../api/fields';
-import { designImageField, hexColorField } from '../api/user';
+import { accountDesignSchema, NO_DESIGN } from '../api/user';
 import type { ModelDefinition } from './registry-types';
 import { viewEditPermissions } from './model-permissions';
 import { TAG_SLUG_MESSAGE } from './managed-texts';
@@ -96,15 +96,19 @@ export const memberModel = {
   managed: true,
 } as const satisfies ModelDefinition<'user', typeof memberAttributesSchema>;
 
-/** The design of an account (spec 001 §3): colours, images and the title. */
-export const accountThemeSchema = z.object({
-  color1: hexColorField.nullable().default(null),
-  color2: hexColorField.nullable().default(null),
-  title: z.string().max(250).nullable().default(null),
-  logoDesktop: designImageField.nullable().default(null),
-  logoMobile: designImageField.nullable().default(null),
-  loginImage: designImageField.nullable().default(null),
-});
+/** The message of a host name that is not one. */
+export const HOST_INVALID = 'Please provide a valid host name, like portal.example.com.';
+
+/**
+ * A host name tied to an account (issue 36): the sign-in page and /staticconf at that host show
+ * the account's theme. Lower-case labels of letters, digits and hyphens, without a port.
+ */
+export const hostField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253, HOST_INVALID)
+  .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, HOST_INVALID);
 
 /** The active account and, for account::view, the accounts below it (spec 000 §3). */
 export const accountAttributesSchema = z.object({
@@ -112,14 +116,12 @@ export const accountAttributesSchema = z.object({
   /** The account above, when the reader may know it; null at the top of what it sees. */
   parent_id: idRef.nullable().default(null),
   active: z.boolean().default(true),
-  theme: accountThemeSchema.default({
-    color1: null,
-    color2: null,
-    title: null,
-    logoDesktop: null,
-    logoMobile: null,
-    loginImage: null,
-  }),
+  /** The theme the account picked (its own or an account's above); null: the one above's. */
+  theme_id: idRef.nullable().default(null),
+  /** The host whose sign-in page shows the account's theme; set from an account above. */
+  host: hostField.nullable().default(null),
+  /** The design shown: the theme picked here or above, resolved by the server (read-only). */
+  theme: accountDesignSchema.default(NO_DESIGN),
 });
 export type AccountAttributes = z.infer<typeof accountAttributesSchema>;
 
@@ -131,6 +133,7 @@ export const accountModel = {
   attributes: accountAttributesSchema,
   permissions: viewEditPermissions('account::view', 'account::edit'),
   sortField: 'name',
+  serverFields: ['theme'],
   managed: true,
 } as const satisfies ModelDefinition<'account', typeof accountAttributesSchema>;
 

@@ -16,6 +16,7 @@ import { ticketMessageModel, ticketModel, ticketVoteModel } from './ticket';
 import { serviceRequestModel } from './service-request';
 import { boardModel, firmwareModel, releaseModel } from './release';
 import { deploymentGatewayModel, deploymentModel } from './deployment';
+import { themeModel } from './theme';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -60,6 +61,7 @@ export const MODELS = [
   boardModel,
   deploymentModel,
   deploymentGatewayModel,
+  themeModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];

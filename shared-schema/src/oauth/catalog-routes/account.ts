@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { accountParamsSchema, subaccountRequestSchema } from '../../api/account-admin';
 import { alarmSettingsSchema } from '../../api/alarms';
-import { designImageAnswerSchema, designImageParamsSchema } from '../../api/design-images';
 import {
   invitationAcceptSchema,
   invitationInfoRequestSchema,
@@ -30,10 +29,10 @@ import {
   roleParamsSchema,
   rolePermissionsSchema,
 } from '../../api/roles';
-import { accountDesignSchema, accountViewSchema } from '../../api/user';
+import { accountViewSchema } from '../../api/user';
 import { valueRetentionSchema } from '../../protocol/values';
 import { FIRST_PARTY, PUBLIC, needs, type ApiRoute } from '../route-access';
-import { data, signedInSchema } from './shared';
+import { data, idParams, signedInSchema } from './shared';
 
 /** The account's administration: roles, members, invitations, accounts and their settings. */
 export const ACCOUNT_ROUTES: readonly ApiRoute[] = [
@@ -283,33 +282,13 @@ export const ACCOUNT_ROUTES: readonly ApiRoute[] = [
     response: data(accountViewSchema),
   },
   {
-    method: 'PUT',
-    path: '/accounts/:id/design',
-    access: needs('account:write'),
-    tag: 'Accounts',
-    summary: "Sets an account's colours.",
-    params: accountParamsSchema,
-    body: accountDesignSchema,
-    response: data(accountViewSchema),
-  },
-  {
-    method: 'POST',
-    path: '/accounts/:id/design/images',
-    access: needs('account:write'),
-    tag: 'Accounts',
-    summary:
-      "An image for the account's design (its PNG, JPEG, WebP or GIF bytes as the body, at most 2 MB): answers its address, which the design then names.",
-    params: accountParamsSchema,
-    response: data(designImageAnswerSchema),
-  },
-  {
     method: 'GET',
-    path: '/design-images/:account/:name',
+    path: '/theme-images/:id',
     access: PUBLIC,
     tag: 'Accounts',
     summary:
-      "An image of an account's design, while its design names it (the sign-in screen shows it before anyone signs in).",
-    params: designImageParamsSchema,
+      "An image of a theme (a logo or the login image), while the theme names it: the sign-in page shows it before anyone signs in.",
+    params: idParams,
   },
   {
     method: 'GET',
