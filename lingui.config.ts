@@ -14,6 +14,7 @@ const AREAS = [
   'service',
   'api-reference',
   'versions',
+  'themes',
 ];
 /** Folders whose texts are another area's catalogue (issue 35: release management's three). */
 const SHARING: Readonly<Record<string, readonly string[]>> = { versions: ['firmware', 'boards'] };

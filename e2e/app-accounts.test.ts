@@ -6,8 +6,8 @@ import { E2e } from './support/fixture';
 
 /*
  * Accounts in the browser (spec 000 §3, issue 15 item 2): an admin makes a subaccount from the
- * account list, deactivates it ('Deactivated' shows), and sets an account's design, where a
- * colour that is no hex code is refused with the spec's message.
+ * account list, deactivates it ('Deactivated' shows), and picks its theme and host on its design
+ * page, where a host that is none is refused with its message.
  */
 let e2e: E2e;
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => e2e.close());
 
 describe('accounts', () => {
-  it('makes a subaccount, deactivates it, and sets a design', async () => {
+  it('makes a subaccount, deactivates it, and picks its theme and host', async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/accounts/list');
     const page = tab.page;
@@ -60,18 +60,30 @@ describe('accounts', () => {
     const own = page.getByRole('switch', { name: `${isolate(rootName)} is active` });
     await expect.poll(() => own.isDisabled()).toBe(true);
 
+    // Its design: a theme of the account above picked, and a host tied to it, from above.
     await tab.goto(`/app/accounts/${made?.id ?? ''}/design`);
-    const color1 = page.getByRole('textbox', { name: 'Color1' });
-    await expect.poll(() => color1.count()).toBe(1);
-    await color1.fill('blue-ish');
+    const theme = page.getByRole('combobox', { name: 'Theme' });
+    await expect.poll(() => theme.count()).toBe(1);
+    await theme.selectOption({ label: 'Customer North' });
+    // The preview follows the pick before it is saved.
+    await expect
+      .poll(() => page.getByTestId('theme-preview-light').getByText('Customer North').count())
+      .toBeGreaterThan(0);
+    await page.getByRole('textbox', { name: 'Host of its sign-in page' }).fill('not a host');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByText('Valid hex code for colours').count()).toBe(1);
-    await color1.fill('#336699');
-    await page.getByRole('textbox', { name: 'Title' }).fill('East Works');
+    await expect
+      .poll(() =>
+        page.getByText('Please provide a valid host name, like portal.example.com.').count(),
+      )
+      .toBe(1);
+    await page.getByRole('textbox', { name: 'Host of its sign-in page' }).fill('east.localhost');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);
     await expect
-      .poll(async () => (await server()).theme)
-      .toMatchObject({ color1: '#336699', title: 'East Works' });
+      .poll(async () => {
+        const view = await server();
+        return { host: view.host, title: view.theme.title };
+      })
+      .toEqual({ host: 'east.localhost', title: 'Customer North' });
   });
 });

@@ -33,6 +33,7 @@ const GERMAN_MENU = {
     'Benutzer',
     'Konten',
     'Release-Management',
+    'Designs',
   ],
 };
 

@@ -453,13 +453,17 @@ export interface FilesUsage {
   readonly waitingBytes: number;
 }
 
-/** Whose file: an asset's (its id), a template's 3D model's, a help article's or a ticket's image. */
+/**
+ * Whose file: an asset's (its id), a template's 3D model's, a help article's or a ticket's image,
+ * a release's artifact, a theme's logo or login image.
+ */
 export type FileOwner =
   | string
   | { readonly template: string }
   | { readonly article: string }
   | { readonly ticket: string }
-  | { readonly release: string };
+  | { readonly release: string }
+  | { readonly theme: string };
 
 /** Files of assets (DESIGN.md §9): added offline too, uploaded in chunks, kept for offline use. */
 export interface FilesArea {

@@ -56,7 +56,10 @@ import {
   PHOTO_NOT_OF_ASSET,
   LONGITUDE_MESSAGE,
   DESIGN_IMAGE_INVALID,
-  DESIGN_IMAGE_TEXTS,
+  HOST_FROM_ABOVE,
+  HOST_INVALID,
+  HOST_TAKEN,
+  THEME_TEXTS,
 } from '@plant/shared-schema';
 import type { WorkerError } from '@plant/sync-worker/api';
 
@@ -120,12 +123,11 @@ const KNOWN = new Map<string, MessageDescriptor>([
     DESIGN_IMAGE_INVALID,
     msg`An image is a path on this server (starting with one /) or an https:// address, without spaces.`,
   ],
-  // Images of the account's design (issue 30 item 9).
-  [DESIGN_IMAGE_TEXTS.wrongType, msg`Please choose a PNG, JPEG, WebP or GIF image.`],
-  [DESIGN_IMAGE_TEXTS.tooLarge, msg`The image may be at most 2 MB.`],
-  [DESIGN_IMAGE_TEXTS.empty, msg`The file is empty.`],
-  [DESIGN_IMAGE_TEXTS.notImage, msg`This file is not an image that can be shown.`],
-  [DESIGN_IMAGE_TEXTS.tooWide, msg`The image may be at most 8000 pixels wide and high.`],
+  // An account's theme and host (issue 36).
+  [THEME_TEXTS.notReachable, msg`Choose a theme of this account or of an account above it.`],
+  [HOST_INVALID, msg`Please provide a valid host name, like portal.example.com.`],
+  [HOST_TAKEN, msg`This host is tied to another account already.`],
+  [HOST_FROM_ABOVE, msg`The host of an account is set from an account above it.`],
   [ACCOUNT_MOVE_CYCLE, msg`An account cannot move under itself or one of its subaccounts.`],
   [
     ACCOUNT_REACTIVATED_FROM_ABOVE,

@@ -1,20 +1,65 @@
+import { hexColorField, type AccountDesign } from '@plant/shared-schema';
 import { readJson, STORAGE_KEYS, writeJson } from '../state/storage';
 
-/** What the sign-in screen shows of the account last worked in on this device. */
+/**
+ * What the sign-in screen shows of a theme (issue 36): its title, login image, the logo for its
+ * dark band (the dark variant when there is one) and its colours.
+ */
 export interface LoginBrand {
   readonly title: string;
   readonly loginImage: string | null;
+  /** The logo on a light page (no Color2). */
+  readonly logo: string | null;
+  /** The logo on the band of Color2, which white text can be read on: a dark background. */
+  readonly logoOnDark: string | null;
+  readonly color1: string | null;
+  readonly color2: string | null;
 }
 
+/** A design as the sign-in screen shows it; `title` when the design has none. */
+export function brandOf(design: AccountDesign, title: string): LoginBrand {
+  return {
+    title: design.title ?? title,
+    loginImage: design.loginImage,
+    logo: design.logoDesktop ?? design.logoMobile,
+    logoOnDark:
+      design.logoDesktopDark ?? design.logoMobileDark ?? design.logoDesktop ?? design.logoMobile,
+    color1: design.color1,
+    color2: design.color2,
+  };
+}
+
+/** The account last worked in on this device: its brand, kept over sign-out like the language. */
 export function rememberLoginBrand(brand: LoginBrand): void {
   writeJson(STORAGE_KEYS.loginBrand, brand);
 }
 
-/** The remembered brand, or null when none (or not readable). */
+/** The brand of this host's tied account as /staticconf said last (for the sign-in page offline). */
+export function rememberHostBrand(brand: LoginBrand | null): void {
+  writeJson(STORAGE_KEYS.hostBrand, brand);
+}
+
 export function loginBrand(): LoginBrand | null {
-  const value = readJson(STORAGE_KEYS.loginBrand);
+  return brandFrom(readJson(STORAGE_KEYS.loginBrand));
+}
+
+export function hostBrand(): LoginBrand | null {
+  return brandFrom(readJson(STORAGE_KEYS.hostBrand));
+}
+
+/** A stored brand, each field checked (another build or a hand may have written it). */
+function brandFrom(value: unknown): LoginBrand | null {
   if (typeof value !== 'object' || value === null) return null;
-  const { title, loginImage } = value as Record<string, unknown>;
+  const { title, loginImage, logo, logoOnDark, color1, color2 } = value as Record<string, unknown>;
   if (typeof title !== 'string' || title === '') return null;
-  return { title, loginImage: typeof loginImage === 'string' ? loginImage : null };
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const colour = (v: unknown) => (hexColorField.safeParse(v).success ? (v as string) : null);
+  return {
+    title,
+    loginImage: text(loginImage),
+    logo: text(logo),
+    logoOnDark: text(logoOnDark),
+    color1: colour(color1),
+    color2: colour(color2),
+  };
 }

@@ -30,10 +30,12 @@ export const STORAGE_KEYS = {
   /** Ours: the assets and dashboards recently opened, per user and account (state/recent.ts). */
   recentlyOpened: 'recentlyOpened',
   /**
-   * Ours: the sign-in screen's brand, the last active account's title and login image
-   * (features/shell/account-brand.tsx); kept over sign-out, like the language.
+   * Ours: the sign-in screen's brand, the last active account's theme (title, login image, logo,
+   * colours: features/shell/account-brand.tsx); kept over sign-out, like the language.
    */
   loginBrand: 'loginBrand',
+  /** Ours: the brand of the account tied to this host, as /staticconf said last (issue 36). */
+  hostBrand: 'hostBrand',
   /**
    * Ours: an article's edits typed in the last moment before they reached the worker (the help
    * centre's editor writes its drafts a moment after typing rests): a reload restores them.

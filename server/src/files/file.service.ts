@@ -98,8 +98,7 @@ export class FileService {
     private readonly blobs: BlobStore,
     private readonly models: ModelService,
     private readonly log: Logger,
-  ) {
-  }
+  ) {}
 
   private async find(session: Session, id: string, write: boolean): Promise<FoundFile> {
     const accountId = session.activeAccount?.id;

@@ -1,8 +1,5 @@
 import { Hono } from 'hono';
-import {
-  accountParamsSchema,
-  subaccountRequestSchema,
-} from '@plant/shared-schema';
+import { accountParamsSchema, subaccountRequestSchema } from '@plant/shared-schema';
 import { requireAuth } from '../http/auth';
 import type { AppEnv } from '../http/context';
 import { validBody, validParams } from '../http/validate';

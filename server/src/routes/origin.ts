@@ -41,11 +41,12 @@ export function originRoutes(services: Services, clientDir: string, mapTilesUrl?
   const app = new Hono<AppEnv>();
 
   app.get('/staticconf', async (c) => {
-    const design = await services.accounts.designForHost(c.req.header('host'));
+    const { design, tied } = await services.accounts.designForHost(c.req.header('host'));
     // Per host: a shared cache must not hand one host's brand to another.
     c.header('Vary', 'Host');
     return c.json({
       theme: { name: design.title ?? 'default', ...design },
+      host_tied: tied,
       client_id: services.firstPartyClientId,
       languages: [...LANGUAGES],
       defaultLanguage: DEFAULT_LANGUAGE,

@@ -237,14 +237,12 @@ describe('GET staticconf and the start page', () => {
   it('serves theme.name, the first-party client id and the languages at the origin', async () => {
     const res = await s.call('GET', apiPaths.staticconf());
     expect(res.status).toBe(200);
+    const themeId = (res.json as { theme?: { themeId?: unknown } }).theme?.themeId;
+    expect(themeId).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.json).toEqual({
       // The machine builder's theme (no host is tied here).
-      theme: {
-        name: DEMO_THEMES.root.title,
-        ...NO_DESIGN,
-        themeId: expect.any(String),
-        ...DEMO_THEMES.root,
-      },
+      theme: { name: DEMO_THEMES.root.title, ...NO_DESIGN, themeId, ...DEMO_THEMES.root },
+      host_tied: false,
       client_id: s.clientId,
       languages: ['en', 'de', 'pt', 'ru', 'plain'],
       defaultLanguage: 'en',

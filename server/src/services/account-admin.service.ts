@@ -59,7 +59,12 @@ export class AccountAdminService {
   async change(session: Session, id: string, change: AccountChange): Promise<AccountView> {
     // A new theme or place changes what the accounts below show: their logs are locked too.
     const below = change.theme_id !== undefined || change.parent_id !== undefined;
-    await this.run(session, [id, change.parent_id], (ops) => ops.change(id, change), below ? id : '');
+    await this.run(
+      session,
+      [id, change.parent_id],
+      (ops) => ops.change(id, change),
+      below ? id : '',
+    );
     return this.get(session, id);
   }
 
@@ -192,7 +197,8 @@ export class AccountOps {
       : [];
     if (change.theme_id !== undefined && change.theme_id !== null)
       await this.mayPickTheme(id, change.theme_id);
-    if (change.host !== undefined && change.host !== account.host) await this.maySetHost(id, change.host);
+    if (change.host !== undefined && change.host !== account.host)
+      await this.maySetHost(id, change.host);
     await this.trx
       .updateTable('accounts')
       .set({

@@ -177,7 +177,9 @@ export class AccountService {
    * The design a host's sign-in page shows (issue 36): that of the account tied to the host, else
    * of the installation's first top-level account (the machine builder's), else none.
    */
-  async designForHost(hostHeader: string | undefined): Promise<AccountDesign> {
+  async designForHost(
+    hostHeader: string | undefined,
+  ): Promise<{ readonly design: AccountDesign; readonly tied: boolean }> {
     const host = hostName(hostHeader);
     const tied =
       host === ''
@@ -196,7 +198,8 @@ export class AccountService {
         .orderBy('created_at')
         .orderBy('id')
         .executeTakeFirst());
-    return row === undefined ? NO_DESIGN : new ThemeResolver(this.db).designOf(row);
+    const design = row === undefined ? NO_DESIGN : await new ThemeResolver(this.db).designOf(row);
+    return { design, tied: tied !== undefined };
   }
 
   /** An account's view with the design it shows. */

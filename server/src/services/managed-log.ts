@@ -164,9 +164,12 @@ export class ManagedLog {
     }
     const themes = new ThemeResolver(this.db);
     for (const viewer of chain) {
-      this.states(viewer.id, accountModel.type, [row.id], [
-        await accountModelOf(row, viewer.id, themes),
-      ]);
+      this.states(
+        viewer.id,
+        accountModel.type,
+        [row.id],
+        [await accountModelOf(row, viewer.id, themes)],
+      );
     }
     if (leftFrom.length === 0) return;
     // What moved with it appears in the trees of its new ancestors.

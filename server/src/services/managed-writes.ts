@@ -191,9 +191,7 @@ export async function writeManaged(
     }
     find = async () => {
       const row = (await new AccountRepository(trx).chainUp(id))[0];
-      return row === undefined
-        ? undefined
-        : accountModelOf(row, accountId, new ThemeResolver(trx));
+      return row === undefined ? undefined : accountModelOf(row, accountId, new ThemeResolver(trx));
     };
   } else if (def.type === tagModel.type) {
     // A tag opens features (feature flags): only the machine builder's staff hand them out.

@@ -1,10 +1,9 @@
 import {
+  designOfTheme,
   NO_DESIGN,
   themeAttributesSchema,
-  themeImagePath,
   themeModel,
   type AccountDesign,
-  type ThemeAttributes,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import type { AccountRow } from '../repositories/account.repository';
@@ -12,22 +11,6 @@ import { ModelRepository } from '../repositories/model.repository';
 
 /** An account's fields the resolver walks by. */
 type AccountLink = Pick<AccountRow, 'id' | 'parent_id' | 'theme_id'>;
-
-/** A theme's stored attributes as the design shown (images as their public addresses). */
-export function designOfTheme(id: string, theme: ThemeAttributes): AccountDesign {
-  const image = (fileId: string | null) => (fileId === null ? null : themeImagePath(fileId));
-  return {
-    themeId: id,
-    color1: theme.color1,
-    color2: theme.color2,
-    title: theme.title,
-    logoDesktop: image(theme.logo_desktop),
-    logoMobile: image(theme.logo_mobile),
-    logoDesktopDark: image(theme.logo_desktop_dark),
-    logoMobileDark: image(theme.logo_mobile_dark),
-    loginImage: image(theme.login_image),
-  };
-}
 
 /**
  * The design each account shows (issue 36): the theme it picked, else the one of the nearest

@@ -11,6 +11,8 @@ export const staticConfSchema = z.object({
    * page shows its title, colours, logos and login image before anyone signs in (issue 36).
    */
   theme: accountDesignSchema.extend({ name: z.string() }),
+  /** Whether the host asked is tied to an account (its theme then wins on the sign-in page). */
+  host_tied: z.boolean(),
   /** The first-party OAuth client the sign-in screen uses. */
   client_id: z.string(),
   languages: z.array(z.string()),

@@ -108,7 +108,10 @@ export const hostField = z
   .trim()
   .toLowerCase()
   .max(253, HOST_INVALID)
-  .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, HOST_INVALID);
+  .regex(
+    /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,
+    HOST_INVALID,
+  );
 
 /** The active account and, for account::view, the accounts below it (spec 000 §3). */
 export const accountAttributesSchema = z.object({

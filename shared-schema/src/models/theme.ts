@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idField } from '../api/fields';
-import { hexColorField } from '../api/user';
+import { hexColorField, type AccountDesign } from '../api/user';
 import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
 
@@ -19,7 +19,8 @@ export const THEME_TEXTS = {
   title: 'Enter theme title',
   hex: 'Valid hex code for colours',
   /** WCAG 2.2 AA, 1.4.3: white text on the colour (buttons, the sign-in band). */
-  contrast: 'White text on this colour is hard to read (contrast below 4.5:1): choose a darker one.',
+  contrast:
+    'White text on this colour is hard to read (contrast below 4.5:1): choose a darker one.',
   imageOfTheme: 'Choose an image uploaded for this theme.',
   inUse: 'This theme is in use by an account: pick another theme there first.',
   notReachable: 'Choose a theme of this account or of an account above it.',
@@ -103,4 +104,20 @@ export const themeModel = {
 /** Where a theme's image is served to anyone (the sign-in page shows it before sign-in). */
 export function themeImagePath(fileId: string): string {
   return `/api/v1/theme-images/${encodeURIComponent(fileId)}`;
+}
+
+/** A theme's attributes as the design shown (its images as their public addresses). */
+export function designOfTheme(id: string, theme: ThemeAttributes): AccountDesign {
+  const image = (fileId: string | null) => (fileId === null ? null : themeImagePath(fileId));
+  return {
+    themeId: id,
+    color1: theme.color1,
+    color2: theme.color2,
+    title: theme.title,
+    logoDesktop: image(theme.logo_desktop),
+    logoMobile: image(theme.logo_mobile),
+    logoDesktopDark: image(theme.logo_desktop_dark),
+    logoMobileDark: image(theme.logo_mobile_dark),
+    loginImage: image(theme.login_image),
+  };
 }

@@ -127,7 +127,8 @@ export class FilesHub {
     const sha256 = await sha256Of(blob);
     const id = uuidv7();
     // Kept here by the owner's id (an asset's, a template's for its 3D model files, an
-    // article's for its images, a ticket's for its photo, a release's for its artifact).
+    // article's for its images, a ticket's for its photo, a release's for its artifact, a
+    // theme's for its images).
     const placed = placedOf(owner);
     const assetId =
       placed.asset_id ??
@@ -135,6 +136,7 @@ export class FilesHub {
       placed.article_id ??
       placed.ticket_id ??
       placed.release_id ??
+      placed.theme_id ??
       '';
     // The bytes first: a model without its bytes could never be uploaded; bytes without their
     // model are dropped by the uploader.
@@ -564,6 +566,7 @@ function placedOf(owner: FileOwner): {
   article_id: string | null;
   ticket_id: string | null;
   release_id: string | null;
+  theme_id: string | null;
 } {
   const none = {
     asset_id: null,
@@ -571,10 +574,12 @@ function placedOf(owner: FileOwner): {
     article_id: null,
     ticket_id: null,
     release_id: null,
+    theme_id: null,
   };
   if (typeof owner === 'string') return { ...none, asset_id: owner };
   if ('template' in owner) return { ...none, template_id: owner.template };
   if ('article' in owner) return { ...none, article_id: owner.article };
   if ('release' in owner) return { ...none, release_id: owner.release };
+  if ('theme' in owner) return { ...none, theme_id: owner.theme };
   return { ...none, ticket_id: owner.ticket };
 }

@@ -5,7 +5,6 @@ import {
   Anchor,
   Badge,
   Button,
-  ColorInput,
   Group,
   NativeSelect,
   Paper,
@@ -22,8 +21,8 @@ import { activeAccountIdAtom, sessionAtom } from '../../state/session';
 import {
   isolate,
   ACCOUNT_EDIT_PERMISSION,
-  accountDesignSchema,
-  type AccountDesign,
+  designOfTheme,
+  NO_DESIGN,
   type ModelAttributes,
   type ModelInput,
 } from '@plant/shared-schema';
@@ -39,7 +38,7 @@ import { useLiveModel, useLiveQuery, type ModelState } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { useWriteOutcome } from '../../sync/write-outcome';
 import { Name } from '../../components/name';
-import { DesignImage } from './design-image';
+import { ThemePreview } from '../../components/theme-preview';
 
 /** An account as the screens show it: the synced `account` model. */
 type Account = { readonly id: string } & ModelAttributes<'account'>;
@@ -249,9 +248,6 @@ export function AccountsListPage() {
   );
 }
 
-/** The design's fields, each with its own message. */
-const DESIGN_FIELDS = Object.keys(accountDesignSchema.shape) as (keyof AccountDesign)[];
-
 /** The account of the route, live from the local store. */
 function useAccount(): ModelState<'account'> {
   const { accountid = '' }: { accountid?: string } = useParams({ strict: false });
@@ -351,76 +347,87 @@ function AccountScreens({ id }: { readonly id: string }) {
 }
 
 /**
- * /app/accounts/{accountid}/design (spec 001 §3 Theme): Color1, Color2, login image, mobile
- * logo, desktop logo, title; the account's style and the sign-in screen use them.
+ * /app/accounts/{accountid}/design (spec 001 §3 Theme, issue 36): the theme the account shows,
+ * picked among the themes here (its own, or the one of the account above, "inherited"), with a
+ * live preview; the host whose sign-in page shows it, tied from an account above.
  */
 export function AccountDesignPage() {
   const { t } = useLingui();
   const can = useCan();
   const mayEdit = can(ACCOUNT_EDIT_PERMISSION);
   const state = useAccount();
-  const page = usePageState(DESIGN_FIELDS);
-  const [design, setDesign] = useState<AccountDesign | null>(null);
+  const activeId = useAtomValue(activeAccountIdAtom);
+  const page = usePageState(['theme_id', 'host']);
+  const themes = useLiveQuery({ type: 'theme', limit: 1000 });
+  const [picked, setPicked] = useState<string | null>(null);
+  const [host, setHost] = useState<string | null>(null);
   if (state.name !== 'found') return <AccountState state={state} />;
   const account = state.model;
-  const value = design ?? account.attributes.theme;
-  const set = (field: keyof AccountDesign, text: string) =>
-    setDesign({ ...value, [field]: text === '' ? null : text });
+  const a = account.attributes;
+  const choice = picked ?? a.theme_id ?? '';
+  const local = themes?.items.find((theme) => theme.id === choice);
+  // A pick of a theme this user does not hold here (an account above's): shown by its title.
+  const options = [
+    { value: '', label: t`The theme of the account above` },
+    ...(themes?.items ?? []).map((theme) => ({ value: theme.id, label: theme.attributes.title })),
+    ...(a.theme_id !== null && !(themes?.items ?? []).some((theme) => theme.id === a.theme_id)
+      ? [{ value: a.theme_id, label: a.theme.title ?? t`A theme of an account above` }]
+      : []),
+  ];
+  const preview =
+    local !== undefined
+      ? designOfTheme(local.id, local.attributes)
+      : choice === (a.theme_id ?? '')
+        ? a.theme
+        : NO_DESIGN;
   const save = async () => {
-    const checked = page.check(accountDesignSchema.safeParse(value));
-    if (checked === null) return;
-    // A write of the synced account model: shown at once, queued while offline.
-    const answer = await syncWorker().writes.update('account', account.id, { theme: checked });
-    if (page.took(answer, 'write')) setDesign(null);
+    const changes: Partial<ModelInput<'account'>> = {
+      theme_id: choice === '' ? null : choice,
+      ...(host === null ? {} : { host: host.trim() === '' ? null : host.trim() }),
+    };
+    if (page.took(await syncWorker().writes.update('account', account.id, changes), 'write')) {
+      setPicked(null);
+      setHost(null);
+    }
   };
-  const text = (field: keyof AccountDesign, label: string) => (
-    <TextInput
-      label={label}
-      value={value[field] ?? ''}
-      disabled={!mayEdit}
-      onChange={(e) => set(field, e.currentTarget.value)}
-      error={page.fields[field]}
-    />
-  );
-  // Picked from the swatch and picker or typed (#rrggbb); a wrong text stays as typed (no fix on
-  // leaving the field) and the check names it at the field.
-  const colour = (field: 'color1' | 'color2', label: string) => (
-    <ColorInput
-      label={label}
-      value={value[field] ?? ''}
-      disabled={!mayEdit}
-      placeholder="#0b5394"
-      format="hex"
-      fixOnBlur={false}
-      withEyeDropper={false}
-      onChange={(text) => set(field, text.trim())}
-      error={page.fields[field]}
-    />
-  );
-  const image = (field: 'loginImage' | 'logoMobile' | 'logoDesktop', label: string) => (
-    <DesignImage
-      accountId={account.id}
-      label={label}
-      value={value[field]}
-      disabled={!mayEdit}
-      error={page.fields[field]}
-      onChange={(text) => set(field, text)}
-    />
-  );
+  // Tied from above: an account's own admins do not take a host for it (the server says so too).
+  const fromAbove = account.id !== activeId;
   return (
-    <Stack gap="sm" maw={520} data-testid="account-design">
+    <Stack gap="sm" maw={720} data-testid="account-design">
       <Title order={1}>
         <Trans>Design</Trans>
       </Title>
-      {colour('color1', t`Color1`)}
-      {colour('color2', t`Color2`)}
-      {text('title', t`Title`)}
-      {image('loginImage', t`Login image`)}
-      {image('logoMobile', t`Mobile logo`)}
-      {image('logoDesktop', t`Desktop logo`)}
+      <NativeSelect
+        label={t`Theme`}
+        data={options}
+        value={choice}
+        disabled={!mayEdit}
+        onChange={(e) => setPicked(e.currentTarget.value)}
+        error={page.fields.theme_id}
+        data-testid="account-theme"
+      />
+      {local === undefined ? null : (
+        <Anchor component={Link} to={`/app/themes/${encodeURIComponent(local.id)}`} size="sm">
+          <Trans>Edit this theme</Trans>
+        </Anchor>
+      )}
+      <ThemePreview design={preview} />
+      <TextInput
+        label={t`Host of its sign-in page`}
+        description={
+          fromAbove
+            ? t`Its users see this theme on the sign-in page at this address, like portal.example.com.`
+            : t`Decided by an administrator of a parent account.`
+        }
+        value={host ?? a.host ?? ''}
+        disabled={!mayEdit || !fromAbove}
+        onChange={(e) => setHost(e.currentTarget.value)}
+        error={page.fields.host}
+        data-testid="account-host"
+      />
       <PageError error={page.error} />
       <Group>
-        <Button disabled={!mayEdit} onClick={() => void save()}>
+        <Button disabled={!mayEdit} onClick={() => void save()} data-testid="account-design-save">
           <Trans>Save</Trans>
         </Button>
         <SavedNote saved={page.saved} />

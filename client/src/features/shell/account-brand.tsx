@@ -2,9 +2,9 @@ import { useEffect } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import type { AccountDesign } from '@plant/shared-schema';
+import { NO_DESIGN, type AccountDesign } from '@plant/shared-schema';
 import { activeAccountIdAtom, sessionAtom } from '../../state/session';
-import { rememberLoginBrand } from '../../session/login-brand';
+import { brandOf, rememberLoginBrand } from '../../session/login-brand';
 import { useLiveModel } from '../../sync/hooks';
 import { BrandImage } from '../../components/brand-image';
 import classes from './shell.module.css';
@@ -46,10 +46,10 @@ export function useLiveAccountDesign(): {
       for (const key of Object.keys(DEFAULT_COLORS)) root.removeProperty(key);
     };
   }, [found, color1, color2, title, name]);
-  const loginImage = design?.loginImage ?? null;
   useEffect(() => {
-    if (name !== '') rememberLoginBrand({ title: title ?? name, loginImage });
-  }, [title, name, loginImage]);
+    if (name !== '' && design !== null) rememberLoginBrand(brandOf(design, name));
+    else if (name !== '') rememberLoginBrand(brandOf(NO_DESIGN, name));
+  }, [design, name]);
   return { name, design };
 }
 

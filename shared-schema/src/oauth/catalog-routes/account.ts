@@ -287,7 +287,7 @@ export const ACCOUNT_ROUTES: readonly ApiRoute[] = [
     access: PUBLIC,
     tag: 'Accounts',
     summary:
-      "An image of a theme (a logo or the login image), while the theme names it: the sign-in page shows it before anyone signs in.",
+      'An image of a theme (a logo or the login image), while the theme names it: the sign-in page shows it before anyone signs in.',
     params: idParams,
   },
   {
