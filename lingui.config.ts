@@ -17,7 +17,10 @@ const AREAS = [
   'themes',
 ];
 /** Folders whose texts are another area's catalogue (issue 35: release management's three). */
-const SHARING: Readonly<Record<string, readonly string[]>> = { versions: ['firmware', 'boards'] };
+const SHARING: Readonly<Record<string, readonly string[]>> = {
+  versions: ['firmware', 'boards'],
+  themes: ['jobs'],
+};
 const TESTS = ['**/*.test.ts', '**/*.test.tsx', '**/node_modules/**'];
 
 export default defineConfig({

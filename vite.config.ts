@@ -38,8 +38,19 @@ export default defineConfig({
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,woff2}'],
         navigateFallback: '/index.html',
-        // The API, the broker and the origin's calls are never answered from the cache.
-        navigateFallbackDenylist: [/^\/api\//, /^\/mqtt/, /^\/staticconf/],
+        // The API, the broker and the origin's calls are never answered from the cache, nor the
+        // server's public pages (issue 36: /, /about, /jobs, the sitemap, robots.txt).
+        navigateFallbackDenylist: [
+          /^\/api\//,
+          /^\/mqtt/,
+          /^\/staticconf/,
+          // Workbox tests the path with its query (?lang=de).
+          /^\/(\?|$)/,
+          /^\/about(\/|\?|$)/,
+          /^\/jobs(\/|\?|$)/,
+          /^\/sitemap\.xml/,
+          /^\/robots\.txt/,
+        ],
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
         // Web push (show, click) lives in client/public/push-sw.js, loaded by the generated worker.
         importScripts: ['/push-sw.js'],

@@ -25,6 +25,7 @@ import { benchUpload } from './upload.bench';
 import { benchThreed } from './threed.bench';
 import { benchScene } from './scene.bench';
 import { benchRollout } from './rollout.bench';
+import { benchPublicPages } from './public-pages.bench';
 import { benchValuesScreen } from './values-screen.bench';
 
 /** `npm run bench`: every benchmark, each printing `name: ratio (ours/baseline) …` lines. */
@@ -85,6 +86,8 @@ const benches: [string, () => Promise<string[]>][] = [
   // Issue 35: one version rolled out to 50 simulated gateways in batches, vs the same downloads
   // one after another without checks.
   ['rollout', benchRollout],
+  // Issue 36: the public landing page's gzipped bytes, and its first byte vs a static file.
+  ['public-pages', benchPublicPages],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {

@@ -58,6 +58,10 @@ export interface ProfileOptions {
    * profile no test used before (and Chromium keeps them from incognito-like contexts).
    */
   readonly persistent?: boolean;
+  /** false: a page as a visitor without JavaScript sees it (the public pages): its own context. */
+  readonly javaScript?: boolean;
+  /** The browser's language (Accept-Language, navigator.language), e.g. 'de-DE': its own context. */
+  readonly locale?: string;
 }
 
 /** The same for every profile, from either kind: time-outs, the CSP watch, the witness. */
@@ -178,7 +182,12 @@ export class SharedChromium {
   private readonly free: WarmChromium[] = [];
 
   async profile(options: ProfileOptions = {}): Promise<BrowserProfile> {
-    if (options.serviceWorkers === 'allow') return this.withServiceWorker();
+    if (
+      options.serviceWorkers === 'allow' ||
+      options.javaScript === false ||
+      options.locale !== undefined
+    )
+      return this.ownContext(options);
     let warm = this.free.pop();
     if (warm === undefined) {
       warm = parkedWarm.take() ?? (await WarmChromium.launch());
@@ -199,14 +208,21 @@ export class SharedChromium {
     };
   }
 
-  private async withServiceWorker(): Promise<BrowserProfile> {
+  /** A new context of the shared browser: with the service worker, without JavaScript, a locale. */
+  private async ownContext(options: ProfileOptions): Promise<BrowserProfile> {
     this.browser ??= chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
       args: CHROMIUM_ARGS,
     });
     const browser = await this.browser;
-    const context = await prepared(await browser.newContext({ serviceWorkers: 'allow' }));
+    const context = await prepared(
+      await browser.newContext({
+        serviceWorkers: options.serviceWorkers ?? 'allow',
+        ...(options.javaScript === false ? { javaScriptEnabled: false } : {}),
+        ...(options.locale === undefined ? {} : { locale: options.locale }),
+      }),
+    );
     let closing: Promise<void> | undefined;
     return {
       context,

@@ -41,6 +41,8 @@ export function createApp(
   reports?: ReportService,
   /** HELPCENTER_HOST and its page (help/host-page.ts): that host gets nothing else. */
   helpHost?: { readonly host: string; readonly app: Hono<AppEnv> },
+  /** The public pages (public/public-pages.ts): /, /about, /jobs, the sitemap, robots.txt. */
+  publicPages?: Hono<AppEnv>,
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const proxies: ReadonlySet<string> = new Set(trustedProxies.map(exactAddress));
@@ -77,6 +79,8 @@ export function createApp(
   }
   api.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));
   app.route(API_BASE, api);
+  // Before the app's pages: they carry their own headers (a policy without any script).
+  if (publicPages !== undefined) app.route('/', publicPages);
   const origin = new Hono<AppEnv>();
   origin.use(pageHeaders(mapTilesUrl));
   origin.route('/', oauthOriginRoutes(appPaths.oauthConsent()));

@@ -43,7 +43,8 @@ import { FilePruner } from './files/file-pruner';
 import { SurfaceIndex } from './threed/surface';
 import { RenderingProcessor } from './threed/rendering-processor';
 import { ChromiumRenderer, type SceneRenderer } from './threed/scene-renderer';
-import { loadHelpCatalogue } from './help/host-catalogue';
+import { loadCatalogue, loadHelpCatalogue } from './help/host-catalogue';
+import { publicPagesApp, THEMES_CATALOGUE_DIR } from './public/public-pages';
 import { helpHostApp, isHelpHost } from './help/host-page';
 import { AccountRepository } from './repositories/account.repository';
 import { openTimeSeriesStore } from './timeseries/sqlite-time-series-store';
@@ -424,6 +425,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
               : { account: config.helpcenterAccount }),
           }),
         },
+    publicPagesApp({
+      db,
+      accounts: services.accounts,
+      translate: loadCatalogue(THEMES_CATALOGUE_DIR),
+    }),
   );
 
   const server = await new Promise<Server>((resolve, reject) => {

@@ -11,6 +11,7 @@ import { gatewaysArea } from '../features/gateway-pages/routes';
 import { helpcenterArea } from '../features/helpcenter/routes';
 import { homeArea } from '../features/home/routes';
 import { integrationArea } from '../features/integration/routes';
+import { jobsArea } from '../features/jobs/routes';
 import { qrArea } from '../features/qr/routes';
 import { reportArea } from '../features/report/routes';
 import { reportsArea } from '../features/reports/routes';
@@ -54,6 +55,7 @@ export const AREAS: readonly AreaDefinition[] = [
   reportsArea,
   translationsArea,
   themesArea,
+  jobsArea,
   reportArea,
   singleArea,
   apiReferenceArea,

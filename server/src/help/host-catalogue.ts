@@ -59,8 +59,16 @@ export function parsePo(text: string): Map<string, string> {
 
 export type Translate = (lang: Language, source: string, ...values: string[]) => string;
 
-/** The translations of every language, read now; `translate` fills `{0}`, `{1}` … in. */
+/** The help centre's translations (loadCatalogue of its folder). */
 export function loadHelpCatalogue(dir = HELP_CATALOGUE_DIR): Translate {
+  return loadCatalogue(dir);
+}
+
+/**
+ * The translations of every language of a client catalogue folder, read now; `translate` fills
+ * `{0}`, `{1}` … in.
+ */
+export function loadCatalogue(dir: string): Translate {
   const catalogues = new Map<Language, Map<string, string>>();
   for (const lang of LANGUAGES) {
     try {

@@ -16,6 +16,7 @@ import type { Db } from '../db/database';
 import type { FileService } from '../files/file.service';
 import type { AppEnv } from '../http/context';
 import { hostName } from '../http/host-name';
+import { readerLang } from '../http/reader-language';
 import type { Logger } from '../logger';
 import { AccountRepository } from '../repositories/account.repository';
 import { ModelRepository } from '../repositories/model.repository';
@@ -61,18 +62,6 @@ interface Published {
   readonly id: string;
   readonly article: ArticleAttributes;
   readonly texts: ReadonlyMap<Language, ArticleTextAttributes>;
-}
-
-/** The reader's language: asked for by `?lang=`, else the browser's first that we write. */
-function readerLang(c: Context<AppEnv>): Language {
-  const asked = c.req.query('lang');
-  if (asked !== undefined && (LANGUAGES as readonly string[]).includes(asked))
-    return asked as Language;
-  for (const part of (c.req.header('accept-language') ?? '').split(',')) {
-    const tag = part.split(';')[0]?.trim().toLowerCase().split('-')[0] ?? '';
-    if (tag !== 'plain' && (LANGUAGES as readonly string[]).includes(tag)) return tag as Language;
-  }
-  return 'en';
 }
 
 export function helpHostApp(deps: HelpHostDeps): Hono<AppEnv> {

@@ -58,7 +58,11 @@ export function originRoutes(services: Services, clientDir: string, mapTilesUrl?
 
   const indexFile = path.join(clientDir, 'index.html');
   if (!existsSync(indexFile)) {
-    app.get('/', (c) => c.html(NOT_BUILT_PAGE));
+    // The app's screens say how to build it (/ is the public landing page, public-pages.ts).
+    for (const area of APP_AREAS) {
+      app.get(area, (c) => c.html(NOT_BUILT_PAGE));
+      app.get(`${area}/*`, (c) => c.html(NOT_BUILT_PAGE));
+    }
     return app;
   }
   // Read once: a new build means a new start (npm start builds before it serves).

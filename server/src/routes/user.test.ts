@@ -251,8 +251,8 @@ describe('GET staticconf and the start page', () => {
     expect(s.clientId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('/ answers a page saying how to build the client when there is none, with the browser security headers', async () => {
-    const res = await s.call('GET', '/');
+  it('the app answers a page saying how to build the client when there is none, with the browser security headers', async () => {
+    const res = await s.call('GET', '/app/devices');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     expect(res.text).toContain('/staticconf');

@@ -5,14 +5,41 @@ import type { Clock } from '../lib/clock';
 import { seedWrites } from './seed-writes';
 
 /*
- * The demo's themes (issue 36 item 4): the machine builder's own, and the one it made for its
- * customer "Customer North", picked there and shown on the sign-in page of the host tied to that
- * account (north.localhost: browsers send *.localhost to this computer, so it works as is).
+ * The demo's themes and jobs (issue 36 item 4): the machine builder's own theme, and the one it
+ * made for its customer "Customer North", picked there and shown on the sign-in page of the host
+ * tied to that account (north.localhost: browsers send *.localhost to this computer, so it works
+ * as is); two published jobs on the public pages.
  */
 export const DEMO_THEMES = {
   root: { title: 'Demo Machine Builder', color1: '#0b5394', color2: '#7f6000' },
   north: { title: 'Customer North', color1: '#38761d', color2: '#274e13' },
 } as const;
+
+/** The demo's published jobs (issue 36 item 4), shown on /jobs. */
+export const DEMO_JOBS = [
+  {
+    title: 'Service technician',
+    slug: 'service-technician',
+    location: 'Stuttgart, Germany',
+    scope: 'Field service for our customers’ machines in Europe, about 40% travel',
+    full_time: true,
+    permanent: true,
+    text: 'You commission our machines at customers’ plants and keep them running.\n\nYou bring an electrical or mechatronics training and like to travel.',
+    apply_url: 'mailto:jobs@demo.local',
+    published: true,
+  },
+  {
+    title: 'Automation engineer (PLC)',
+    slug: 'automation-engineer-plc',
+    location: 'Remote or Stuttgart, Germany',
+    scope: 'Siemens S7 and OPC UA programs of our plants',
+    full_time: false,
+    permanent: false,
+    text: 'You write and test the PLC programs of new plants and their data streams.',
+    apply_url: 'https://jobs.demo.example/apply',
+    published: true,
+  },
+] as const;
 
 /** The host tied to Customer North in the demo. */
 export const DEMO_NORTH_HOST = 'north.localhost';
@@ -51,6 +78,7 @@ export async function seedDemoThemes(
     });
     await writes.update('themes', northTheme, { logo_desktop: logo, logo_mobile: logo });
   }
+  for (const job of DEMO_JOBS) await writes.create('jobs', { ...job });
   await trx.updateTable('accounts').set({ theme_id: rootTheme }).where('id', '=', rootId).execute();
   await trx
     .updateTable('accounts')

@@ -65,6 +65,7 @@ import {
   type DeploymentGatewayAttributes,
   releaseModel,
   themeModel,
+  jobModel,
   type ReleaseAttributes,
   ticketMessageModel,
   ticketModel,
@@ -129,6 +130,7 @@ import {
   noteTicketSteps,
   ticketUpdate,
 } from '../feedback/ticket-rules';
+import { jobSlugProblems, mayWriteJobs } from '../public/job-rules';
 import {
   mayChangeThemeFile,
   mayRemoveTheme,
@@ -500,6 +502,7 @@ export class ModelTransaction {
   }
 
   async create(id: string | undefined, given: Record<string, unknown>): Promise<WriteResult> {
+    if (this.def.type === jobModel.type) await mayWriteJobs(this.trx, this.accountId);
     this.refuseHidden(given);
     const written = await this.withoutSecrets(id, this.writable(given));
     const { body, contradicted } = await this.withParentCopies(written, written);
@@ -734,6 +737,7 @@ export class ModelTransaction {
 
   async update(id: string, given: Record<string, unknown>): Promise<WriteResult> {
     if (this.def.type === deploymentGatewayModel.type) mayWriteDeploymentGateway(this.asServer);
+    if (this.def.type === jobModel.type) await mayWriteJobs(this.trx, this.accountId);
     /** Other models' changes this one brings (a module version it replaces as the active one). */
     const replaced: ModelUpdate[] = [];
     const existing = await this.models.find(this.accountId, this.def.type, id);
@@ -1007,6 +1011,7 @@ export class ModelTransaction {
 
   async remove(id: string): Promise<WriteResult> {
     if (this.def.type === deploymentGatewayModel.type) mayWriteDeploymentGateway(this.asServer);
+    if (this.def.type === jobModel.type) await mayWriteJobs(this.trx, this.accountId);
     const existing = await this.models.find(this.accountId, this.def.type, id);
     if (existing === undefined) throw notFound('Model');
     await this.mayChange(
@@ -1236,6 +1241,11 @@ export class ModelTransaction {
       Object.assign(
         problems,
         await themeImageProblems(this.trx, this.accountId, selfId, attributes, touched),
+      );
+    if (this.def.type === jobModel.type)
+      Object.assign(
+        problems,
+        await jobSlugProblems(this.trx, this.accountId, selfId, attributes, touched),
       );
     if (this.def.type === threedmodelModel.type && touched.has('sources')) {
       Object.assign(problems, await this.threedSources(attributes as ThreedmodelAttributes));

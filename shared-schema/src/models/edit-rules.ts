@@ -45,6 +45,7 @@ export const EDIT_RULES = {
   deployment_gateway: { update: 'release::edit', asset: null },
   service_request: { update: 'servicerequest::view', asset: 'asset_id' },
   theme: { update: 'theme::edit', asset: null },
+  job: { update: 'job::edit', asset: null },
 } as const satisfies Record<ModelType, EditRule>;
 
 /** A type's edit rule; `assetOptional`: without an asset, the model is the account's. */

@@ -17,6 +17,7 @@ import { serviceRequestModel } from './service-request';
 import { boardModel, firmwareModel, releaseModel } from './release';
 import { deploymentGatewayModel, deploymentModel } from './deployment';
 import { themeModel } from './theme';
+import { jobModel } from './job';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -62,6 +63,7 @@ export const MODELS = [
   deploymentModel,
   deploymentGatewayModel,
   themeModel,
+  jobModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];

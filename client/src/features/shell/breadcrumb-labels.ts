@@ -63,6 +63,7 @@ export const SEGMENT_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   templates: msg`Templates`,
   terminal: msg`Terminal`,
   themes: msg`Themes`,
+  jobs: msg`Jobs`,
   'threat-overview': msg`Threat overview`,
   translations: msg`Translations`,
   uml: msg`UML diagram`,

@@ -13,6 +13,7 @@ import { useCan } from '../../permissions/permissions';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { themePaths } from './paths';
+import { ThemesNav } from './themes-nav';
 import classes from './themes.module.css';
 
 /** A colour as a small square, or a dash when the theme has none. */
@@ -49,6 +50,7 @@ export function ThemesListPage() {
   }, [accounts]);
   return (
     <Stack gap="md" data-testid="themes-page">
+      <ThemesNav />
       <Group justify="space-between">
         <Title order={1}>
           <Trans>Themes</Trans>
