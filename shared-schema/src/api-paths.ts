@@ -77,6 +77,8 @@ export const apiPaths = {
   subaccounts: () => 'account/subaccounts',
   /** One account in reach (AccountView): GET, PUT (name, active, parent). */
   accountById: (id: string) => `accounts/${seg(id)}`,
+  /** The words of the active account and those above it (InheritedTexts), for every member. */
+  inheritedTexts: () => 'translations/inherited',
   /** An account's design (AccountDesign): PUT. */
   accountDesign: (id: string) => `accounts/${seg(id)}/design`,
   /** POST an image of the account's design (its bytes as the body). */

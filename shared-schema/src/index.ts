@@ -57,6 +57,7 @@ export * from './models/service-request-texts';
 export * from './models/release';
 export * from './models/theme';
 export * from './models/job';
+export * from './models/translation';
 export * from './models/deployment';
 export * from './help/inline';
 export * from './help/fold';

@@ -11,6 +11,8 @@ export interface AccountsTable {
   theme_id: string | null;
   /** The host whose sign-in page shows the account's theme (unique). */
   host: string | null;
+  /** When the account's translations last changed (ms; 0: never). */
+  texts_changed: Generated<number>;
   /*
    * The design of issue 30, before themes: moved into a theme at start (themes/adopt-designs.ts)
    * and emptied; nothing else reads them.

@@ -19,6 +19,12 @@ export function accountAdminRoutes(services: Services) {
     return c.json({ data: await accounts.create(c.get('session'), req) }, 201);
   });
 
+  // The words every member of the active account sees (issue 36): its translations and those
+  // of the accounts above it, the nearest first. Every member reads them (a technician too).
+  app.get('/translations/inherited', auth, async (c) =>
+    c.json({ data: await services.accounts.inheritedTexts(c.get('session')) }),
+  );
+
   app.get('/accounts/:id', auth, async (c) => {
     const { id } = validParams(c, accountParamsSchema);
     return c.json({ data: await accounts.get(c.get('session'), id) });

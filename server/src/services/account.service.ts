@@ -3,8 +3,7 @@ import {
   type AccountDesign,
   type AccountTreeNode,
   type AccountView,
-} from '@plant/shared-schema';
-import {
+  type InheritedTexts,
   assetModel,
   can,
   hexColorField,
@@ -19,6 +18,7 @@ import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { hostName } from '../http/host-name';
 import { ThemeResolver } from '../themes/theme-resolver';
+import { inheritedTexts } from '../themes/translation-rules';
 import { mayWorkIn, permissionContextIn } from './account-access';
 import { notFound } from './domain-error';
 import type { Session } from './session';
@@ -32,6 +32,7 @@ export function toAccountView(
   row: AccountRow,
   memberOf: ReadonlySet<string>,
   design: AccountDesign,
+  textsVersion: number,
 ): AccountView {
   return {
     id: row.id,
@@ -41,6 +42,7 @@ export function toAccountView(
     theme_id: row.theme_id,
     host: row.host,
     theme: design,
+    texts_version: textsVersion,
   };
 }
 
@@ -50,7 +52,8 @@ export async function accountView(
   row: AccountRow,
   memberOf: ReadonlySet<string>,
 ): Promise<AccountView> {
-  return toAccountView(row, memberOf, await new ThemeResolver(db).designOf(row));
+  const looks = new ThemeResolver(db);
+  return toAccountView(row, memberOf, await looks.designOf(row), await looks.textsVersionOf(row));
 }
 
 export interface NewAccount {
@@ -78,6 +81,7 @@ export async function createAccount(
     active: input.active === false ? 0 : 1,
     theme_id: null,
     host: null,
+    texts_changed: 0,
     color1: null,
     color2: null,
     title: null,
@@ -200,6 +204,13 @@ export class AccountService {
         .executeTakeFirst());
     const design = row === undefined ? NO_DESIGN : await new ThemeResolver(this.db).designOf(row);
     return { design, tied: tied !== undefined };
+  }
+
+  /** The words the members of the session's account see (translation-rules.ts). */
+  async inheritedTexts(session: Session): Promise<InheritedTexts> {
+    const accountId = session.activeAccount?.id;
+    if (accountId === undefined) return [];
+    return inheritedTexts(this.db, accountId);
   }
 
   /** An account's view with the design it shows. */

@@ -82,7 +82,12 @@ export async function accountModelOf(
   inAccount: string,
   themes: ThemeResolver,
 ): Promise<SyncedModel> {
-  const view = toAccountView(row, new Set(), await themes.designOf(row));
+  const view = toAccountView(
+    row,
+    new Set(),
+    await themes.designOf(row),
+    await themes.textsVersionOf(row),
+  );
   const parent = row.id === inAccount ? null : row.parent_id;
   return synced(accountModel.type, row.id, parent ?? '', {
     name: view.name,
@@ -91,6 +96,7 @@ export async function accountModelOf(
     theme_id: view.theme_id,
     host: view.host,
     theme: view.theme,
+    texts_version: view.texts_version,
   });
 }
 

@@ -66,6 +66,7 @@ import {
   releaseModel,
   themeModel,
   jobModel,
+  translationModel,
   type ReleaseAttributes,
   ticketMessageModel,
   ticketModel,
@@ -131,6 +132,7 @@ import {
   ticketUpdate,
 } from '../feedback/ticket-rules';
 import { jobSlugProblems, mayWriteJobs } from '../public/job-rules';
+import { translationKeyProblems } from '../themes/translation-rules';
 import {
   mayChangeThemeFile,
   mayRemoveTheme,
@@ -1246,6 +1248,11 @@ export class ModelTransaction {
       Object.assign(
         problems,
         await jobSlugProblems(this.trx, this.accountId, selfId, attributes, touched),
+      );
+    if (this.def.type === translationModel.type)
+      Object.assign(
+        problems,
+        await translationKeyProblems(this.trx, this.accountId, selfId, attributes, touched),
       );
     if (this.def.type === threedmodelModel.type && touched.has('sources')) {
       Object.assign(problems, await this.threedSources(attributes as ThreedmodelAttributes));

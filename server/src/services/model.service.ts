@@ -6,6 +6,7 @@ import {
   articleModel,
   releaseModel,
   themeModel,
+  translationModel,
   ticketModel,
   fileModel,
   hotspotModel,
@@ -29,6 +30,7 @@ import type { ChangeFeed } from './change-feed';
 import { DomainError, forbidden, invalidInput, notFound } from './domain-error';
 import { logsTouchedBy, writeManaged } from './managed-writes';
 import { logsTouchedByTheme, relogThemeUsers } from '../themes/theme-rules';
+import { wordsChanged } from '../themes/translation-rules';
 import {
   assetNeedsSchema,
   ModelTransaction,
@@ -79,6 +81,25 @@ const usedElsewhere = () =>
  * model-update rows with the account's next seq numbers, and the mutation id with its answer
  * (DESIGN.md invariants 2, 3, 6). The feed hears of the updates only after the commit.
  */
+/**
+ * A write's result and its updates in other accounts, with `more` (updates per account, from a
+ * rule's own logging) added: the write's account's to the result, the others' to `others`.
+ */
+function withUpdates<R extends { readonly updates: ModelUpdate[] }>(
+  accountId: string,
+  result: R,
+  others: ReadonlyMap<string, ModelUpdate[]>,
+  more: ReadonlyMap<string, ModelUpdate[]>,
+): { result: R; others: ReadonlyMap<string, ModelUpdate[]> } {
+  const merged = new Map(others);
+  let updates = result.updates;
+  for (const [account, list] of more) {
+    if (account === accountId) updates = [...updates, ...list];
+    else merged.set(account, [...(merged.get(account) ?? []), ...list]);
+  }
+  return { result: { ...result, updates }, others: merged };
+}
+
 export class ModelService {
   constructor(
     private readonly db: Db,
@@ -216,7 +237,8 @@ export class ModelService {
       accountId,
       ...(def.managed === true ? await logsTouchedBy(trx, def, op) : []),
       // A theme's change reaches the accounts that show it (theme-rules.ts).
-      ...(def.type === themeModel.type && op.kind === 'update'
+      ...((def.type === themeModel.type && op.kind === 'update') ||
+      def.type === translationModel.type
         ? await logsTouchedByTheme(trx, accountId)
         : []),
     ]);
@@ -295,12 +317,12 @@ export class ModelService {
       if (def.type === themeModel.type && op.kind === 'update' && result.model !== null) {
         // Every account that shows the theme gets its design anew, in this transaction.
         const shown = await relogThemeUsers(trx, accountId, result.model.id, this.clock.now());
-        const merged = new Map(others);
-        for (const [account, list] of shown) {
-          if (account === accountId) result = { ...result, updates: [...result.updates, ...list] };
-          else merged.set(account, [...(merged.get(account) ?? []), ...list]);
-        }
-        others = merged;
+        ({ result, others } = withUpdates(accountId, result, others, shown));
+      }
+      if (def.type === translationModel.type) {
+        // The account's words changed: its browsers and those of the accounts below read them.
+        const moved = await wordsChanged(trx, accountId, this.clock.now());
+        ({ result, others } = withUpdates(accountId, result, others, moved));
       }
     }
     const answer: WriteAnswer = {

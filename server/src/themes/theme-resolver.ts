@@ -10,7 +10,7 @@ import type { AccountRow } from '../repositories/account.repository';
 import { ModelRepository } from '../repositories/model.repository';
 
 /** An account's fields the resolver walks by. */
-type AccountLink = Pick<AccountRow, 'id' | 'parent_id' | 'theme_id'>;
+type AccountLink = Pick<AccountRow, 'id' | 'parent_id' | 'theme_id' | 'texts_changed'>;
 
 /**
  * The design each account shows (issue 36): the theme it picked, else the one of the nearest
@@ -37,6 +37,22 @@ export class ThemeResolver {
       at = at.parent_id === null ? null : await this.account(at.parent_id);
     }
     return NO_DESIGN;
+  }
+
+  /**
+   * When the words `row`'s members see last changed: its own translations' or those of an
+   * account above it (issue 36), the latest.
+   */
+  async textsVersionOf(row: AccountLink): Promise<number> {
+    this.accounts.set(row.id, row);
+    let latest = 0;
+    const seen = new Set<string>();
+    for (let at: AccountLink | null = row; at !== null && !seen.has(at.id);) {
+      seen.add(at.id);
+      latest = Math.max(latest, Number(at.texts_changed));
+      at = at.parent_id === null ? null : await this.account(at.parent_id);
+    }
+    return latest;
   }
 
   /** The theme `accountId` picked, if it is one of that account's or of an account above. */
@@ -68,7 +84,7 @@ export class ThemeResolver {
     if (!this.accounts.has(id)) {
       const row = await this.db
         .selectFrom('accounts')
-        .select(['id', 'parent_id', 'theme_id'])
+        .select(['id', 'parent_id', 'theme_id', 'texts_changed'])
         .where('id', '=', id)
         .executeTakeFirst();
       this.accounts.set(id, row ?? null);

@@ -58,6 +58,8 @@ export const accountViewSchema = z.object({
   /** The host whose sign-in page shows the account's theme. */
   host: z.string().nullable(),
   theme: accountDesignSchema,
+  /** When the account's words last changed, here or above (translations). */
+  texts_version: z.number().int(),
 });
 export type AccountView = z.infer<typeof accountViewSchema>;
 

@@ -46,6 +46,7 @@ export const EDIT_RULES = {
   service_request: { update: 'servicerequest::view', asset: 'asset_id' },
   theme: { update: 'theme::edit', asset: null },
   job: { update: 'job::edit', asset: null },
+  translation: { update: 'translation::edit', asset: null },
 } as const satisfies Record<ModelType, EditRule>;
 
 /** A type's edit rule; `assetOptional`: without an asset, the model is the account's. */

@@ -125,6 +125,11 @@ export const accountAttributesSchema = z.object({
   host: hostField.nullable().default(null),
   /** The design shown: the theme picked here or above, resolved by the server (read-only). */
   theme: accountDesignSchema.default(NO_DESIGN),
+  /**
+   * When the account's words last changed, here or above (translations, issue 36): the server's;
+   * a browser reads them again (GET translations/inherited) when it moves.
+   */
+  texts_version: z.number().int().default(0),
 });
 export type AccountAttributes = z.infer<typeof accountAttributesSchema>;
 
@@ -136,7 +141,7 @@ export const accountModel = {
   attributes: accountAttributesSchema,
   permissions: viewEditPermissions('account::view', 'account::edit'),
   sortField: 'name',
-  serverFields: ['theme'],
+  serverFields: ['theme', 'texts_version'],
   managed: true,
 } as const satisfies ModelDefinition<'account', typeof accountAttributesSchema>;
 

@@ -18,6 +18,7 @@ import { boardModel, firmwareModel, releaseModel } from './release';
 import { deploymentGatewayModel, deploymentModel } from './deployment';
 import { themeModel } from './theme';
 import { jobModel } from './job';
+import { translationModel } from './translation';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -64,6 +65,7 @@ export const MODELS = [
   deploymentGatewayModel,
   themeModel,
   jobModel,
+  translationModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];

@@ -31,7 +31,8 @@ import {
 } from '../../api/roles';
 import { accountViewSchema } from '../../api/user';
 import { valueRetentionSchema } from '../../protocol/values';
-import { FIRST_PARTY, PUBLIC, needs, type ApiRoute } from '../route-access';
+import { inheritedTextsSchema } from '../../models/translation';
+import { ANY_TOKEN, FIRST_PARTY, PUBLIC, needs, type ApiRoute } from '../route-access';
 import { data, idParams, signedInSchema } from './shared';
 
 /** The account's administration: roles, members, invitations, accounts and their settings. */
@@ -271,6 +272,15 @@ export const ACCOUNT_ROUTES: readonly ApiRoute[] = [
     body: subaccountRequestSchema,
     response: data(accountViewSchema),
     status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/translations/inherited',
+    access: ANY_TOKEN,
+    tag: 'Accounts',
+    summary:
+      "The words every member of the active account sees: its translations and those of the accounts above it, per text and language the nearest account's.",
+    response: data(inheritedTextsSchema),
   },
   {
     method: 'GET',

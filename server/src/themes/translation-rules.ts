@@ -1,0 +1,88 @@
+import {
+  TRANSLATION_LANGUAGES,
+  TRANSLATION_TEXTS,
+  translationAttributesSchema,
+  translationModel,
+  type InheritedTexts,
+  type ModelUpdate,
+  type TranslationTexts,
+} from '@plant/shared-schema';
+import type { Db } from '../db/database';
+import { AccountRepository } from '../repositories/account.repository';
+import { ModelRepository } from '../repositories/model.repository';
+import { ManagedLog } from '../services/managed-log';
+
+/*
+ * The server's rules of translations (issue 36 item 2) beside the generic model writes: one
+ * translation per text and account; a change of an account's words reaches every browser of the
+ * account and of the accounts below it (their `account` model's `texts_version` moves, and they
+ * read GET translations/inherited again), in the same transaction as the change.
+ */
+
+/** A text has one translation per account. */
+export async function translationKeyProblems(
+  trx: Db,
+  accountId: string,
+  id: string,
+  attributes: Record<string, unknown>,
+  touched: ReadonlySet<string>,
+): Promise<Record<string, string[]>> {
+  if (!touched.has('key') || typeof attributes.key !== 'string') return {};
+  const rows = await new ModelRepository(trx).allOfTypes(accountId, [translationModel.type]);
+  const taken = rows.some(
+    (row) =>
+      row.id !== id && (JSON.parse(row.attributes) as { key?: unknown }).key === attributes.key,
+  );
+  return taken ? { key: [TRANSLATION_TEXTS.keyTaken] } : {};
+}
+
+/**
+ * The account's words changed: its stamp moves on (never back, never twice to the same value), and
+ * it and every account below it are logged anew (their `texts_version`). Answers the updates.
+ */
+export async function wordsChanged(
+  trx: Db,
+  accountId: string,
+  nowMs: number,
+): Promise<Map<string, ModelUpdate[]>> {
+  const row = await trx
+    .selectFrom('accounts')
+    .select('texts_changed')
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  const stamp = Math.max(nowMs, Number(row?.texts_changed ?? 0) + 1);
+  await trx
+    .updateTable('accounts')
+    .set({ texts_changed: stamp })
+    .where('id', '=', accountId)
+    .execute();
+  const log = new ManagedLog(trx);
+  await log.account(accountId);
+  for (const below of await new AccountRepository(trx).below(accountId))
+    await log.account(below.id);
+  return log.commit(nowMs);
+}
+
+/**
+ * The words the members of `accountId` see, by message id: per language, the nearest account's
+ * (its own first, then those above it).
+ */
+export async function inheritedTexts(db: Db, accountId: string): Promise<InheritedTexts> {
+  const chain = await new AccountRepository(db).chainUp(accountId);
+  const models = new ModelRepository(db);
+  const merged = new Map<string, TranslationTexts>();
+  for (const account of chain) {
+    for (const row of await models.allOfTypes(account.id, [translationModel.type])) {
+      const parsed = translationAttributesSchema.safeParse(JSON.parse(row.attributes));
+      if (!parsed.success) continue;
+      const have = merged.get(parsed.data.key) ?? {};
+      const next: TranslationTexts = { ...have };
+      for (const lang of TRANSLATION_LANGUAGES) {
+        const text = parsed.data.texts[lang];
+        if (next[lang] === undefined && text !== undefined && text.trim() !== '') next[lang] = text;
+      }
+      merged.set(parsed.data.key, next);
+    }
+  }
+  return [...merged].map(([key, texts]) => ({ key, texts }));
+}
