@@ -15,6 +15,7 @@ const AREAS = [
   'api-reference',
   'versions',
   'themes',
+  'translations',
 ];
 /** Folders whose texts are another area's catalogue (issue 35: release management's three). */
 const SHARING: Readonly<Record<string, readonly string[]>> = {

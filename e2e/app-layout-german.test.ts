@@ -34,6 +34,7 @@ const GERMAN_MENU = {
     'Konten',
     'Release-Management',
     'Designs',
+    'Übersetzungen',
   ],
 };
 

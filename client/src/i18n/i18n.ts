@@ -32,6 +32,47 @@ async function messagesIn(of: Catalogues, language: Language): Promise<Messages>
   return Object.fromEntries(Object.keys(messages).map((id) => [id, id]));
 }
 
+/** A text's words of the account (translations, issue 36 item 2), by message id. */
+export type TextOverrides = ReadonlyMap<string, Partial<Record<Language, string>>>;
+
+/** The account's words now: over the catalogues, in every language they give. */
+let overrides: TextOverrides = new Map();
+
+/**
+ * An override's words as a compiled message: text with `{name}` placeholders (as the catalogues
+ * write them) becomes lingui's token list; a text without any stays a string.
+ */
+export function compileWords(text: string): string | (string | [string])[] {
+  const parts = text.split(/\{([A-Za-z0-9_]+)\}/);
+  if (parts.length === 1) return text;
+  const tokens: (string | [string])[] = [];
+  parts.forEach((part, i) => {
+    if (i % 2 === 1) tokens.push([part]);
+    else if (part !== '') tokens.push(part);
+  });
+  return tokens;
+}
+
+function overrideMessages(language: Language): Messages {
+  const out: Messages = {};
+  for (const [id, texts] of overrides) {
+    const text = texts[language];
+    if (text !== undefined && text.trim() !== '') out[id] = compileWords(text);
+  }
+  return out;
+}
+
+/**
+ * The account's words (translations) to show over the catalogues: the active language is loaded
+ * again with them, so every open screen re-renders with the new words (and a removed one shows the
+ * catalogue's again) without a reload.
+ */
+export function setTextOverrides(next: TextOverrides): void {
+  overrides = next;
+  const locale = i18n.locale as string | undefined;
+  if (locale !== undefined && locale !== '') void activateLanguage(locale as Language);
+}
+
 /** Counts the requests: only the latest one activates its language. */
 let requests = 0;
 
@@ -48,7 +89,12 @@ export async function activateLanguage(language: Language): Promise<void> {
   if (request !== requests) return;
   // An area came while these loaded: its texts too, or they would be lost.
   if (all.length <= areaCatalogues.length) return activateLanguage(language);
-  const messages: Messages = Object.assign({}, ...all.slice(1), all[0]) as Messages;
+  const messages: Messages = Object.assign(
+    {},
+    ...all.slice(1),
+    all[0],
+    overrideMessages(language),
+  ) as Messages;
   if (language === 'plain') {
     i18n.loadAndActivate({ locale: 'plain', locales: ['en'], messages });
   } else {
@@ -65,7 +111,8 @@ export async function addAreaCatalogues(of: Catalogues): Promise<void> {
   areaCatalogues.push(of);
   // Before the first activation there is no language yet: that one loads it.
   const locale = i18n.locale as Language | undefined;
-  if (locale !== undefined) i18n.load(locale, await messagesIn(of, locale));
+  if (locale !== undefined)
+    i18n.load(locale, { ...(await messagesIn(of, locale)), ...overrideMessages(locale) });
 }
 
 export { i18n };

@@ -34,6 +34,8 @@ export const STORAGE_KEYS = {
    * colours: features/shell/account-brand.tsx); kept over sign-out, like the language.
    */
   loginBrand: 'loginBrand',
+  /** Ours: the words (translations) of the account last worked in, for a start offline. */
+  accountWords: 'accountWords',
   /** Ours: the brand of the account tied to this host, as /staticconf said last (issue 36). */
   hostBrand: 'hostBrand',
   /**

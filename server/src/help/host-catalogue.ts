@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LANGUAGES, type Language } from '@plant/shared-schema';
+import { LANGUAGES, parsePoEntries, type Language } from '@plant/shared-schema';
 
 /*
  * The help centre's catalogue as the server reads it (issue 33 item 6): the host page is rendered
@@ -16,45 +16,13 @@ export const HELP_CATALOGUE_DIR = fileURLToPath(
   new URL('../../../client/src/features/helpcenter/locales', import.meta.url),
 );
 
-/** A PO string's value: its quoted parts joined, escapes undone. */
-function unquote(parts: readonly string[]): string {
-  return parts
-    .map((p) => p.replace(/^"|"$/g, ''))
-    .join('')
-    .replace(/\\(["\\nt])/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
-}
-
 /** msgid → msgstr of a PO file's entries (the header and empty texts left out). */
 export function parsePo(text: string): Map<string, string> {
-  const entries = new Map<string, string>();
-  let field: 'id' | 'str' | null = null;
-  let id: string[] = [];
-  let str: string[] = [];
-  const flush = () => {
-    const key = unquote(id);
-    const value = unquote(str);
-    if (key !== '' && value !== '') entries.set(key, value);
-    id = [];
-    str = [];
-    field = null;
-  };
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('msgid ')) {
-      if (field === 'str') flush();
-      field = 'id';
-      id = [line.slice(6)];
-    } else if (line.startsWith('msgstr ')) {
-      field = 'str';
-      str = [line.slice(7)];
-    } else if (line.startsWith('"') && field !== null) {
-      (field === 'id' ? id : str).push(line);
-    } else if (line === '' && field === 'str') {
-      flush();
-    }
-  }
-  if (field === 'str') flush();
-  return entries;
+  return new Map(
+    parsePoEntries(text)
+      .filter((entry) => entry.id !== '' && entry.str !== '')
+      .map((entry) => [entry.id, entry.str]),
+  );
 }
 
 export type Translate = (lang: Language, source: string, ...values: string[]) => string;

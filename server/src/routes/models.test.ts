@@ -762,6 +762,8 @@ describe('reads: mqttlogs, snapshot, graph', () => {
         'datapoint',
         'datastreamgroup',
         'datastream',
+        // Files with asset::view: here the demo theme's logo (an image the sign-in page shows).
+        'file',
         // The supervisor holds template::view (the demo template).
         'template',
         // And dashboard::view (the demo's Plant overview).

@@ -33,7 +33,8 @@ afterAll(async () => {
 
 describe('the web client at the origin', () => {
   it('every app path answers the app (it routes in the browser), revalidated each time', async () => {
-    for (const p of ['/', '/app/devices/list', '/user/login?redirect=%2Fapp', '/no/such/place']) {
+    // (/ is the public landing page, robots.txt the public pages': public/public-pages.test.ts.)
+    for (const p of ['/app/devices/list', '/user/login?redirect=%2Fapp', '/no/such/place']) {
       const res = await s.call('GET', p);
       expect(res.status, p).toBe(200);
       expect(res.headers.get('content-type')).toContain('text/html');
@@ -83,7 +84,6 @@ describe('the web client at the origin', () => {
   it('a missing file is a 404, never the app: the app is only for screen paths', async () => {
     for (const p of [
       '/favicon.ico',
-      '/robots.txt',
       '/workbox-4f1a2b3c.js',
       '/sw.js.map',
       '/icons/old-icon.png',

@@ -161,7 +161,7 @@ describe('accounts: GET user/account, POST setActiveAccount, GET style', () => {
         ':root {',
         '  --account-color1: #0b5394;',
         '  --account-color2: #7f6000;',
-        '  --account-title: "Demo Machine Builder";',
+        `  --account-title: "${DEMO_THEMES.root.title}";`,
         '}',
         '',
       ].join('\n'),

@@ -11,7 +11,8 @@ import { seedWrites } from './seed-writes';
  * as is); two published jobs on the public pages.
  */
 export const DEMO_THEMES = {
-  root: { title: 'Demo Machine Builder', color1: '#0b5394', color2: '#7f6000' },
+  // Its brand, shown to its customers' accounts too: not the account's name, which they never see.
+  root: { title: 'Demo Machines', color1: '#0b5394', color2: '#7f6000' },
   north: { title: 'Customer North', color1: '#38761d', color2: '#274e13' },
 } as const;
 

@@ -3,6 +3,8 @@ import { idField } from '../api/fields';
 import { hexColorField, type AccountDesign } from '../api/user';
 import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
+import { THEME_TEXTS } from './theme-texts';
+export { THEME_TEXTS } from './theme-texts';
 
 /*
  * Themes (DESIGN.md §16, issue 36, spec 001 §3 Theme: Color1, Color2, login image, mobile logo,
@@ -12,19 +14,6 @@ import { ownPermissions } from './model-permissions';
  * of the theme (kind 'image'), served to anyone while the theme names them: the sign-in page
  * shows them before anyone signs in.
  */
-
-/** The theme's check texts (English message ids; the client translates them). */
-export const THEME_TEXTS = {
-  /** Spec 001 §5. */
-  title: 'Enter theme title',
-  hex: 'Valid hex code for colours',
-  /** WCAG 2.2 AA, 1.4.3: white text on the colour (buttons, the sign-in band). */
-  contrast:
-    'White text on this colour is hard to read (contrast below 4.5:1): choose a darker one.',
-  imageOfTheme: 'Choose an image uploaded for this theme.',
-  inUse: 'This theme is in use by an account: pick another theme there first.',
-  notReachable: 'Choose a theme of this account or of an account above it.',
-} as const;
 
 /** The least contrast of text on a colour (WCAG 2.2 AA for normal text). */
 export const MIN_TEXT_CONTRAST = 4.5;

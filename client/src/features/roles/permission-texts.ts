@@ -26,6 +26,9 @@ const AREAS: ReadonlyMap<string, MessageDescriptor> = new Map([
   ['service_requests', msg`Service requests`],
   ['releases', msg`Release management`],
   ['security', msg`Security insights`],
+  ['themes', msg`Themes`],
+  ['jobs', msg`Jobs`],
+  ['translations', msg`Translations`],
 ]);
 
 const ACTIONS: ReadonlyMap<string, MessageDescriptor> = new Map([

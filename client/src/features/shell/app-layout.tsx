@@ -12,7 +12,7 @@ import {
   type MenuState,
 } from '../../state/preferences';
 import { useCan } from '../../permissions/permissions';
-import { Banners } from '../banners/banners';
+import { AccountWords, EditTexts } from '../../i18n/edit-texts';
 import { AccountBrand } from './account-brand';
 import { AccountSwitcher } from './account-switcher';
 import { Breadcrumb } from './breadcrumb';
@@ -22,6 +22,12 @@ import { BootstrapProgress, SyncIndicator } from './sync-indicator';
 import { UserMenu } from './user-menu';
 import classes from './shell.module.css';
 import menuClasses from './side-menu.module.css';
+
+/*
+ * The banners (install the app, allow notifications) with the push subscription's code: loaded
+ * after the shell (issue 36 kept the first visit within its budget), they need no first paint.
+ */
+const Banners = lazy(() => import('../banners/banners').then((m) => ({ default: m.Banners })));
 
 /** Spec 000 §9: mobile is a width under 769 px. */
 export const NARROW_QUERY = '(max-width: 768px)';
@@ -108,6 +114,8 @@ export function AppLayout() {
             </ActionIcon>
           </Tooltip>
           <AccountBrand narrow={narrow} />
+          <AccountWords />
+          <EditTexts />
           <div className={classes.spacer} />
           <SyncIndicator />
           <AccountSwitcher narrow={narrow} />
@@ -150,7 +158,9 @@ export function AppLayout() {
         </AppShell.Navbar>
       )}
       <AppShell.Main id="main" tabIndex={-1} className={classes.main}>
-        <Banners />
+        <Suspense fallback={null}>
+          <Banners />
+        </Suspense>
         {can(SERVICE_AGENT) ? (
           <Suspense fallback={null}>
             <CallRinger />
