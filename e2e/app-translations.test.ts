@@ -38,6 +38,21 @@ describe('translations', () => {
     await page.getByTestId('translations-table').waitFor();
     // Every language's completeness is shown.
     await expect.poll(() => page.getByTestId('complete-de').textContent()).toMatch(/^\d+ %$/);
+    // Search starts at 3 characters; "Missing in" keeps the texts without words in a language:
+    // German has every text, Plain none (it shows the ids).
+    const rows = page.getByTestId('translation-row');
+    const all = await rows.count();
+    await page.getByTestId('translations-search').fill('Ga');
+    expect(await rows.count()).toBe(all);
+    await page.getByTestId('translations-search').fill('Gateways');
+    await expect.poll(() => rows.count()).toBeLessThan(all);
+    await page.getByTestId('translations-search').fill('');
+    const missing = page.getByRole('combobox', { name: 'Missing in' });
+    await missing.selectOption('de');
+    await expect.poll(() => page.getByText('No texts found').count()).toBe(1);
+    await missing.selectOption('plain');
+    await expect.poll(() => rows.count()).toBe(all);
+    await missing.selectOption('');
 
     // Another user's tab, in German, open on a list page.
     const other = await e2e.signedInApp(DEMO_USERS.internal, '/app/dashboards/list');

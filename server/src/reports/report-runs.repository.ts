@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { ThemeResolver } from '../themes/theme-resolver';
 import type { Db } from '../db/database';
 import type { ReportRunsTable } from '../db/types';
 import { scopeTo } from '../repositories/account-scope';
@@ -104,16 +105,17 @@ export class ReportRunRepository {
       .executeTakeFirst();
   }
 
-  /** The account's title as its design gives it, else its name (the PDF's header). */
+  /** The account's title as its theme gives it (its own or one above), else its name. */
   async accountTitle(accountId: string): Promise<string> {
     // The server's own read of the account it runs a report for (no member asks here).
     const row = await this.db
       .selectFrom('accounts')
-      .select(['name', 'title'])
+      .select(['id', 'name', 'parent_id', 'theme_id', 'texts_changed'])
       .where('id', '=', accountId)
       .executeTakeFirst();
-    const title = row?.title?.trim() ?? '';
-    return title === '' ? (row?.name ?? '') : title;
+    if (row === undefined) return '';
+    const title = (await new ThemeResolver(this.db).designOf(row)).title?.trim() ?? '';
+    return title === '' ? row.name : title;
   }
 
   /** Every member of the account (the outside recipients' rule reads their access). */

@@ -7,13 +7,13 @@ import {
   type ReportRun,
 } from '@plant/shared-schema';
 import {
-  DEMO_ACCOUNTS,
   DEMO_REPORT_DASHBOARD,
   DEMO_REPORT_NAME,
   DEMO_USERS,
   seedDemoReport,
   TECHNICIAN_MACHINES,
 } from '../seed/demo';
+import { DEMO_THEMES } from '../seed/demo-themes';
 import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
 import { mailAttachments, pdfPages, pdfText } from '../testing/pdf-text';
 import { startSmtp } from '../testing/smtp';
@@ -317,7 +317,8 @@ describe('scheduled reports', () => {
     const range = formatRange({ from: dueAt - 7 * 86_400_000, to: dueAt, tz: 'UTC' });
     expect(text.replace(/\s+/g, ' ')).toContain(range);
     expect(text).toContain('Temperatures');
-    expect(text).toContain(DEMO_ACCOUNTS.root);
+    // The account's title as its theme gives it (issue 36).
+    expect(text).toContain(DEMO_THEMES.root.title);
     // The spike survives the M4 read: the legend's max is it.
     expect(text).toContain('max 999');
     const csv = mailAttachments(mail?.raw ?? '').find((a) => a.type === 'text/csv');
@@ -600,7 +601,7 @@ describe('scheduled reports', () => {
     const pages = pdfText(pdf)
       .split('\f')
       .filter((p) => p.trim() !== '');
-    for (const page of pages) expect(page).toContain(DEMO_ACCOUNTS.root);
+    for (const page of pages) expect(page).toContain(DEMO_THEMES.root.title);
     expect(pdfText(pdf)).toContain('Сводка за неделю');
   });
 });
