@@ -55,6 +55,19 @@ export function UserLayout() {
           '--mantine-primary-color-filled-hover': brand.color1,
         } as CSSProperties);
   const title = brand === null ? <Trans>Machine Platform</Trans> : <bdi>{brand.title}</bdi>;
+  // The logo named by the title, else the title (also when the logo cannot be shown).
+  const logoOr = (logo: string | null) =>
+    logo === null || brand === null ? (
+      title
+    ) : (
+      <BrandImage
+        src={logo}
+        alt={brand.title}
+        className={classes.logo}
+        fallback={title}
+        testId="login-logo"
+      />
+    );
   return (
     <Center component="main" mih="100vh" p="md" style={colours} data-testid="sign-in-frame">
       <Stack w="100%" maw={420} gap="md">
@@ -69,17 +82,7 @@ export function UserLayout() {
         )}
         {brand?.color2 === null || brand?.color2 === undefined ? (
           <Text ta="center" fw={700} size="lg" c="dimmed" data-testid="login-brand">
-            {brand?.logo === null || brand?.logo === undefined ? (
-              title
-            ) : (
-              <BrandImage
-                src={brand.logo}
-                alt={brand.title}
-                className={classes.logo}
-                fallback={title}
-                testId="login-logo"
-              />
-            )}
+            {logoOr(brand?.logo ?? null)}
           </Text>
         ) : (
           <Box
@@ -87,17 +90,7 @@ export function UserLayout() {
             style={{ backgroundColor: brand.color2 }}
             data-testid="login-brand"
           >
-            {brand.logoOnDark === null ? (
-              title
-            ) : (
-              <BrandImage
-                src={brand.logoOnDark}
-                alt={brand.title}
-                className={classes.logo}
-                fallback={title}
-                testId="login-logo"
-              />
-            )}
+            {logoOr(brand.logoOnDark)}
           </Box>
         )}
         <Paper withBorder shadow="sm" p="xl" radius="md">
