@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiPaths } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
+import { DEMO_THEMES } from '../server/src/seed/demo-themes';
 import { E2e } from './support/fixture';
 import { ShellPage } from './support/pages/shell';
 
@@ -127,7 +128,8 @@ describe('the session in the page', () => {
     await first.signIn(DEMO_USERS.admin);
     await first.goto('/app/dashboards/list');
     const second = await e2e.openApp(browser, '/app/dashboards/list');
-    await expect.poll(() => second.page.title()).toBe('Demo Machine Builder');
+    // The tab's title is the title of the account's theme (issue 36).
+    await expect.poll(() => second.page.title()).toBe(DEMO_THEMES.root.title);
 
     const shell = new ShellPage(first.page);
     await shell.openAccountSwitcher();

@@ -18,7 +18,7 @@ import { RoleRepository } from '../repositories/role.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { hostName } from '../http/host-name';
 import { ThemeResolver } from '../themes/theme-resolver';
-import { inheritedTexts } from '../themes/translation-rules';
+import { inheritedTexts } from '../themes/inherited-texts';
 import { mayWorkIn, permissionContextIn } from './account-access';
 import { notFound } from './domain-error';
 import type { Session } from './session';

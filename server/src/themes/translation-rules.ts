@@ -1,12 +1,4 @@
-import {
-  TRANSLATION_LANGUAGES,
-  TRANSLATION_TEXTS,
-  translationAttributesSchema,
-  translationModel,
-  type InheritedTexts,
-  type ModelUpdate,
-  type TranslationTexts,
-} from '@plant/shared-schema';
+import { TRANSLATION_TEXTS, translationModel, type ModelUpdate } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { AccountRepository } from '../repositories/account.repository';
 import { ModelRepository } from '../repositories/model.repository';
@@ -61,28 +53,4 @@ export async function wordsChanged(
   for (const below of await new AccountRepository(trx).below(accountId))
     await log.account(below.id);
   return log.commit(nowMs);
-}
-
-/**
- * The words the members of `accountId` see, by message id: per language, the nearest account's
- * (its own first, then those above it).
- */
-export async function inheritedTexts(db: Db, accountId: string): Promise<InheritedTexts> {
-  const chain = await new AccountRepository(db).chainUp(accountId);
-  const models = new ModelRepository(db);
-  const merged = new Map<string, TranslationTexts>();
-  for (const account of chain) {
-    for (const row of await models.allOfTypes(account.id, [translationModel.type])) {
-      const parsed = translationAttributesSchema.safeParse(JSON.parse(row.attributes));
-      if (!parsed.success) continue;
-      const have = merged.get(parsed.data.key) ?? {};
-      const next: TranslationTexts = { ...have };
-      for (const lang of TRANSLATION_LANGUAGES) {
-        const text = parsed.data.texts[lang];
-        if (next[lang] === undefined && text !== undefined && text.trim() !== '') next[lang] = text;
-      }
-      merged.set(parsed.data.key, next);
-    }
-  }
-  return [...merged].map(([key, texts]) => ({ key, texts }));
 }
