@@ -1,7 +1,7 @@
 import { JOB_TEXTS, jobModel } from '@plant/shared-schema';
 import type { Db } from '../db/database';
-import { ModelRepository } from '../repositories/model.repository';
 import { forbidden } from '../services/domain-error';
+import { uniqueAttributeProblems } from '../services/unique-attribute';
 
 /*
  * The server's rules of jobs (issue 36 item 3) beside the generic model writes: only the top
@@ -20,19 +20,21 @@ export async function mayWriteJobs(trx: Db, accountId: string): Promise<void> {
 }
 
 /** A slug no other job of the account has. */
-export async function jobSlugProblems(
+export function jobSlugProblems(
   trx: Db,
   accountId: string,
   jobId: string,
   attributes: Record<string, unknown>,
   touched: ReadonlySet<string>,
 ): Promise<Record<string, string[]>> {
-  if (!touched.has('slug') || typeof attributes.slug !== 'string') return {};
-  const others = await new ModelRepository(trx).allOfTypes(accountId, [jobModel.type]);
-  const taken = others.some(
-    (row) =>
-      row.id !== jobId &&
-      (JSON.parse(row.attributes) as { slug?: unknown }).slug === attributes.slug,
+  return uniqueAttributeProblems(
+    trx,
+    accountId,
+    jobModel.type,
+    jobId,
+    'slug',
+    attributes,
+    touched,
+    JOB_TEXTS.slugTaken,
   );
-  return taken ? { slug: [JOB_TEXTS.slugTaken] } : {};
 }

@@ -1,8 +1,8 @@
 import { TRANSLATION_TEXTS, translationModel, type ModelUpdate } from '@plant/shared-schema';
 import type { Db } from '../db/database';
 import { AccountRepository } from '../repositories/account.repository';
-import { ModelRepository } from '../repositories/model.repository';
 import { ManagedLog } from '../services/managed-log';
+import { uniqueAttributeProblems } from '../services/unique-attribute';
 
 /*
  * The server's rules of translations (issue 36 item 2) beside the generic model writes: one
@@ -12,20 +12,23 @@ import { ManagedLog } from '../services/managed-log';
  */
 
 /** A text has one translation per account. */
-export async function translationKeyProblems(
+export function translationKeyProblems(
   trx: Db,
   accountId: string,
   id: string,
   attributes: Record<string, unknown>,
   touched: ReadonlySet<string>,
 ): Promise<Record<string, string[]>> {
-  if (!touched.has('key') || typeof attributes.key !== 'string') return {};
-  const rows = await new ModelRepository(trx).allOfTypes(accountId, [translationModel.type]);
-  const taken = rows.some(
-    (row) =>
-      row.id !== id && (JSON.parse(row.attributes) as { key?: unknown }).key === attributes.key,
+  return uniqueAttributeProblems(
+    trx,
+    accountId,
+    translationModel.type,
+    id,
+    'key',
+    attributes,
+    touched,
+    TRANSLATION_TEXTS.keyTaken,
   );
-  return taken ? { key: [TRANSLATION_TEXTS.keyTaken] } : {};
 }
 
 /**
