@@ -16,6 +16,10 @@ const AREAS = [
   'versions',
   'themes',
   'translations',
+  'integration',
+  'inspection',
+  'tasks',
+  'diagrams',
 ];
 /** Folders whose texts are another area's catalogue (issue 35: release management's three). */
 const SHARING: Readonly<Record<string, readonly string[]>> = {

@@ -5,6 +5,7 @@ import { benchBundleSize } from './bundle-size.bench';
 import { benchCall } from './call.bench';
 import { benchChangeLog } from './change-log.bench';
 import { benchDashboard } from './dashboard.bench';
+import { benchEventInspection } from './event-inspection.bench';
 import { benchDevicesViews } from './devices-views.bench';
 import { benchFanout } from './fanout.bench';
 import { benchGatewayFlood } from './gateway-flood.bench';
@@ -68,6 +69,9 @@ const benches: [string, () => Promise<string[]>][] = [
   // Issue 31: a dashboard of 12 line widgets over 24 h of 1 s data opened, vs uPlot drawing the
   // same M4 points already in a page; the offline first paint from the caches.
   ['dashboard', benchDashboard],
+  // Issue 37 item 5: an event inspection of 20 streams over ±30 min of 1 s data opened, vs uPlot
+  // drawing the same M4 points already in a page.
+  ['event-inspection', benchEventInspection],
   // Issue 32: a 1 M-triangle GLB with a 4 K texture into three levels, vs gltf-transform's CLI.
   ['threed', benchThreed],
   // Issue 32: a cached scene's first frame in the app vs GLTFLoader in a bare page; three's chunk.

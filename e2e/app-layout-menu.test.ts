@@ -28,6 +28,7 @@ const ALL_ENTRIES = [
   'Reports',
   'Service requests',
   'Past service requests',
+  'Tasks',
   'Help center',
   'Feedback',
   'Users',

@@ -27,6 +27,7 @@ import * as serviceAccess from './20261130000300-service-access';
 import * as serviceCalls from './20261130000400-service-calls';
 import * as releaseHistory from './20261201000100-release-history';
 import * as accountTheme from './20261201000200-account-theme';
+import * as webhooks from './20261202006000-webhooks';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '20261130000400-service-calls': serviceCalls,
   '20261201000100-release-history': releaseHistory,
   '20261201000200-account-theme': accountTheme,
+  '20261202006000-webhooks': webhooks,
 };

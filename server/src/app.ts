@@ -20,6 +20,7 @@ import type { ValuesService } from './gateways/values.service';
 import type { FileService } from './files/file.service';
 import type { RecipientInvites } from './notify/recipient-invites';
 import type { ReportService } from './reports/report.service';
+import type { BookletService } from './booklet/booklet.service';
 
 /** Bodies past this are refused with 413 before they are read into memory. */
 export { MAX_BODY_BYTES };
@@ -43,6 +44,8 @@ export function createApp(
   helpHost?: { readonly host: string; readonly app: Hono<AppEnv> },
   /** The public pages (public/public-pages.ts): /, /about, /jobs, the sitemap, robots.txt. */
   publicPages?: Hono<AppEnv>,
+  /** The service booklet's PDF (issue 37 item 3). */
+  booklet?: BookletService,
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const proxies: ReadonlySet<string> = new Set(trustedProxies.map(exactAddress));
@@ -72,7 +75,16 @@ export function createApp(
   });
 
   const api = new Hono<AppEnv>();
-  const deps: ApiDeps = { services, log, values, files, push, alarmRecipients, reports };
+  const deps: ApiDeps = {
+    services,
+    log,
+    values,
+    files,
+    push,
+    alarmRecipients,
+    reports,
+    booklet,
+  };
   for (const routes of API_ROUTE_MODULES) {
     const sub = routes(deps);
     if (sub !== null) api.route('/', sub);

@@ -36,7 +36,12 @@ const envSchema = z.object({
   GATEWAY_POINTS_PER_S: intInRange('GATEWAY_POINTS_PER_S', 1, 100_000_000).default(5_000),
   CLUSTER_HEARTBEAT_MS: intInRange('CLUSTER_HEARTBEAT_MS', 100, 60_000).default(5_000),
   REPORT_TICK_MS: intInRange('REPORT_TICK_MS', 100, 60_000).default(15_000),
+  TASK_TICK_MS: intInRange('TASK_TICK_MS', 100, 3_600_000).default(60_000),
   PUSH_SUBSCRIBE_TIMEOUT_S: intInRange('PUSH_SUBSCRIBE_TIMEOUT_S', 1, 300).default(20),
+  WEBHOOK_RETRY_BASE_MS: intInRange('WEBHOOK_RETRY_BASE_MS', 10, 3_600_000).default(10_000),
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['off', 'on'], { error: "WEBHOOK_ALLOW_PRIVATE must be 'on' or 'off'" })
+    .default('off'),
   SMTP_URL: z
     .url({ protocol: /^smtps?$/, error: 'SMTP_URL must be an smtp:// or smtps:// URL' })
     .optional(),
@@ -140,6 +145,8 @@ export interface Config {
    * their time; the default 15 s leaves the rest for making and sending). Tests shorten it.
    */
   readonly reportTickMs: number;
+  /** How often the leader weighs dated tasks (issue 37): due within a tick of their time. */
+  readonly taskTickMs: number;
   /**
    * Raster tiles (`https://…/{z}/{x}/{y}.png`) the asset map draws over its shipped base layer
    * for detail (/staticconf tells the client); undefined: the base layer alone.
@@ -162,6 +169,17 @@ export interface Config {
    * user that subscribing failed (GET push/key tells the browser).
    */
   readonly pushSubscribeTimeoutMs: number;
+  /**
+   * A webhook delivery's first retry comes this long after a failed try, each next one twice as
+   * long after the last (integrations/webhook-sender.ts). Tests make it small.
+   */
+  readonly webhookRetryBaseMs: number;
+  /**
+   * Whether webhooks may post to private, loopback and other special addresses (the plant's own
+   * network, the cloud's metadata service). Off by default: an integration is written by any
+   * account's admin. Tests and a receiver inside the plant's network turn it on.
+   */
+  readonly webhookPrivateAddresses: boolean;
 }
 
 export class ConfigError extends Error {
@@ -241,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     clusterHeartbeatMs: e.CLUSTER_HEARTBEAT_MS,
     reportTickMs: e.REPORT_TICK_MS,
+    taskTickMs: e.TASK_TICK_MS,
     mapTilesUrl: e.MAP_TILES_URL,
     helpcenterHost: e.HELPCENTER_HOST,
     helpcenterAccount: e.HELPCENTER_ACCOUNT,
@@ -248,6 +267,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsToken: e.SMS_TOKEN,
     vapidSubject,
     pushSubscribeTimeoutMs: e.PUSH_SUBSCRIBE_TIMEOUT_S * 1000,
+    webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+    webhookPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE === 'on',
     trustedProxies: (e.TRUSTED_PROXIES ?? '').split(',').filter((x) => x !== ''),
     iceServers,
   });

@@ -53,15 +53,20 @@ import { ValuePruner } from './timeseries/value-pruner';
 import { mayUseTerminal } from './gateways/terminal';
 import { joinCluster, type Cluster } from './cluster/cluster';
 import { ClusterLeader } from './cluster/leader';
+import { TaskStates } from './tasks/task-states';
 import { loadVapidKeys } from './notify/channels/vapid-keys';
 import { createChannels } from './notify/channels';
 import type { Agent as HttpsAgent } from 'node:https';
 import { AlarmDispatcher } from './notify/dispatcher';
 import { ReportRunner, type PdfRenderer } from './reports/report-runner';
 import { TicketNotices } from './feedback/ticket-notices';
+import { SecretBox } from './integrations/secret-box';
+import { WebhookSender } from './integrations/webhook-sender';
+import { WebhookValues } from './integrations/webhook-values';
 import { MachineContexts } from './service/machine-context';
 import { ReportService } from './reports/report.service';
 import { PdfThread } from './reports/pdf-thread';
+import { BookletService } from './booklet/booklet.service';
 import { ModelProcessor } from './threed/model-processor';
 import type { ThreadLimits } from './threed/convert-thread';
 
@@ -169,6 +174,10 @@ export interface RunningServer {
   readonly threed: ModelProcessor;
   /** Rollouts under way (issue 35): `weighAll()` weighs them now, as the leader's tick does. */
   readonly rollouts: Rollouts;
+  /** Tasks' states (issue 37): `weighAll()` weighs them now, `idle()` waits for weighings. */
+  readonly tasks: TaskStates;
+  /** Webhook integrations' posts (issue 37 item 6): `round()` sends what is due now. */
+  readonly webhooks: WebhookSender;
   /** Resolves when background work (mails) started so far is done. */
   idle(): Promise<void>;
   /** Stops accepting, lets open requests finish (at most 10 s), then closes the database. */
@@ -294,6 +303,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     personalClientId,
     rateCounters: cluster.rateCounters(() => clock.now()),
     iceServers: config.iceServers,
+    secretBox: new SecretBox(config.dataDir),
     ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
   });
   if (seeded !== undefined)
@@ -357,6 +367,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     feed,
   });
   machineData.alarms.onRecorded(() => dispatcher.wake());
+  // Webhook integrations (issue 37 item 6): their posts sent once in the cluster (the leader);
+  // values gathered in the process that ingests them, written to the outbox every few seconds.
+  const webhooks = new WebhookSender({
+    db,
+    clock,
+    log,
+    secrets: services.integrations.secrets,
+    feed,
+    retryBaseMs: config.webhookRetryBaseMs,
+    allowPrivate: config.webhookPrivateAddresses,
+  });
+  const webhookValues = new WebhookValues({
+    db,
+    clock,
+    log,
+    feed,
+    streams: machineData.streams,
+    written: () => void webhooks.wake(),
+  });
+  machineData.pointSinks.push((accountId, points) => webhookValues.take(accountId, points));
   const accounts = new AccountRepository(db);
   const valuePruner = new ValuePruner(store, clock, log, () => accounts.valueRetention());
   const files = new FileService(db, blobs, services.models, log);
@@ -399,6 +429,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     renderPdf:
       options.reportPdf === undefined ? pdfThread.render : options.reportPdf(pdfThread.render),
   });
+  // Where each task stands on each asset (issue 37): weighed on writes, stored points and a tick.
+  const tasks = new TaskStates({
+    db,
+    models: services.models,
+    feed,
+    clock,
+    log,
+    latest: (streams) => store.latest(streams),
+    tickMs: config.taskTickMs,
+  });
+  machineData.pointSinks.push((accountId) => tasks.pointsStored(accountId));
   const app = createApp(
     services,
     log,
@@ -430,6 +471,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       accounts: services.accounts,
       translate: loadCatalogue(THEMES_CATALOGUE_DIR),
     }),
+    // The service booklet's PDF: drawn on the reports' PDF thread, its pictures from the files.
+    new BookletService(db, blobs, pdfThread.renderBooklet, clock),
   );
 
   const server = await new Promise<Server>((resolve, reject) => {
@@ -487,6 +530,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // cluster, gateways connected to the other processes are online.
   await machineData.start(broker, { resetPresence: !cluster.shared });
   if (options.dispatch !== false) dispatcher.start();
+  webhookValues.start();
   const leader = new ClusterLeader(
     [
       valuePruner,
@@ -502,6 +546,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       renderings,
       // Rollouts weighed on a tick once in the cluster (each process takes its agents' reports).
       rollouts,
+      // Dated tasks come due on a tick once in the cluster (writes and points weigh at once).
+      tasks,
+      // Webhook integrations' posts: sent once in the cluster.
+      webhooks,
       // Gateways left online by a process that died: offline once no live process links them.
       ...(cluster.shared ? [presenceSweep(machineData, log, config.clusterHeartbeatMs)] : []),
     ],
@@ -519,8 +567,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const stop = () =>
     (stopping ??= (async () => {
       await leader.stop();
+      // Weighings a write or a point started in this process, leader or not.
+      await tasks.stop();
       await broker.stop();
       await machineData.stop();
+      // What ingest gathered for webhooks goes into the outbox before the database closes.
+      await webhookValues.stop();
+      webhooks.close();
       await dispatcher.stop();
       await pdfThread.close();
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
@@ -548,6 +601,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     reports,
     threed,
     rollouts,
+    webhooks,
+    tasks,
     idle: () => background.drain(),
     stop,
   };

@@ -61,6 +61,13 @@ export const apiPaths = {
   /** One file of a run (GET), served with the reader's access checked. */
   reportRunFile: (reportId: string, runId: string, index: number) =>
     `reports/${seg(reportId)}/runs/${seg(runId)}/files/${index}`,
+  /** A webhook's delivery log, newest first (WebhookDelivery[]; integration::view), one asset's. */
+  integrationDeliveries: (integrationId: string, assetId?: string) =>
+    assetId === undefined
+      ? `integrations/${seg(integrationId)}/deliveries`
+      : `integrations/${seg(integrationId)}/deliveries?asset_id=${seg(assetId)}`,
+  /** A webhook's signing secret (IntegrationSecret; integration::edit): GET reads, POST makes anew. */
+  integrationSecret: (integrationId: string) => `integrations/${seg(integrationId)}/secret`,
   passwordForgot: () => 'password/forgot',
   passwordReset: () => 'password/reset',
   collection: (collection: string) => seg(collection),
@@ -154,6 +161,15 @@ export const apiPaths = {
   preprocessingTry: (id: string) => `datastreams/${seg(id)}/preprocessing/try`,
   /** The latest value of each of an asset's streams (LatestValues). */
   latestValues: (assetId: string) => `assets/${seg(assetId)}/values/latest`,
+  /** An asset's service booklet as a PDF (GET, application/pdf): the kinds given, in `lang`. */
+  serviceBookletPdf: (
+    assetId: string,
+    q: { readonly kinds: readonly string[]; readonly lang: string; readonly tz?: string },
+  ) => {
+    const query = new URLSearchParams({ kinds: q.kinds.join(','), lang: q.lang });
+    if (q.tz !== undefined) query.set('tz', q.tz);
+    return `assets/${seg(assetId)}/servicebooklet.pdf?${query.toString()}`;
+  },
   /** How long the active account keeps machine values (ValueRetention). */
   valueRetention: () => 'account/value-retention',
   /** A gateway's broker credentials: POST makes (rotates), GET lists, DELETE revokes. */

@@ -68,3 +68,6 @@ export const ERROR_TEXTS = {
 
 /** Request bodies past this are refused (413); the worker sizes its batches below it. */
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/** The agent's heartbeat; a gateway unheard for 3 beats is offline. */
+export const GATEWAY_HEARTBEAT_MS = 30_000;

@@ -3,7 +3,7 @@ import type {
   ConnectionState,
   DatapointAttributes,
 } from './models/connection';
-import { GATEWAY_HEARTBEAT_MS } from './protocol/gateway';
+import { GATEWAY_HEARTBEAT_MS } from './constants';
 
 /**
  * THE rule of whether a stream's latest value is still to be believed (issue 30 item 1): the

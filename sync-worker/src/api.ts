@@ -463,7 +463,9 @@ export type FileOwner =
   | { readonly article: string }
   | { readonly ticket: string }
   | { readonly release: string }
-  | { readonly theme: string };
+  | { readonly theme: string }
+  /** A filled-in form's photo or signature: a file of the entry and of the entry's asset. */
+  | { readonly entry: string; readonly asset: string };
 
 /** Files of assets (DESIGN.md §9): added offline too, uploaded in chunks, kept for offline use. */
 export interface FilesArea {
@@ -480,6 +482,8 @@ export interface FilesArea {
     name: string,
     /** A file this one replaces (an asset's former photo): deleted once this one is stored. */
     replaces?: string,
+    /** The new file's id, when the caller named it already (a form entry's answer names it). */
+    id?: string,
   ): Promise<Result<{ id: string; mutationId: string }>>;
   /** A file's bytes (or its thumbnail): kept here, waiting to upload, or read from the server. */
   read(id: string, variant: 'content' | 'thumbnail'): Promise<Result<Blob>>;

@@ -303,10 +303,10 @@ export function createWorkerApi(options: WorkerApiOptions): SyncWorkerApi {
   };
 
   const filesArea: FilesArea = {
-    async add(assetId, kind, file, name, replaces) {
+    async add(assetId, kind, file, name, replaces, id) {
       return engine === undefined
         ? NOT_STARTED
-        : engine.files.add(assetId, kind, file, name, replaces);
+        : engine.files.add(assetId, kind, file, name, replaces, id);
     },
     async read(id, variant) {
       return engine === undefined ? NOT_STARTED : engine.files.read(id, variant);

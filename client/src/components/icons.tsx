@@ -116,6 +116,13 @@ export const IconDetails = icon(
     <path d="M8 9h8M8 12.5h8M8 16h5" />
   </>,
 );
+export const IconTask = icon(
+  'Task',
+  <>
+    <rect x="5" y="4" width="14" height="17" rx="2" />
+    <path d="M9 4V3h6v1M8.5 10.5l1.5 1.5 3-3M8.5 16h7" />
+  </>,
+);
 export const IconUsers = icon(
   'Users',
   <>

@@ -17,6 +17,8 @@ const MODELS: ReadonlyMap<string, MessageDescriptor> = new Map([
   ['template', msg`Template`],
   ['alarm', msg`Alarm`],
   ['alarm_ack', msg`Alarm acknowledgement`],
+  ['inspection', msg`Event inspection`],
+  ['inspection_note', msg`Note`],
   ['role', msg`Role`],
   ['user', msg`User`],
   ['tag', msg`Tag`],

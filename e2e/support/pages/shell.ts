@@ -26,14 +26,16 @@ export class ShellPage {
 
   /** The menu's entries by their names, in order. */
   async menuEntries(): Promise<string[]> {
-    const links = this.menu().getByRole('link');
-    return (await links.allTextContents()).map((s) => s.trim());
+    // The entries' words, without their counts (alarms, tasks due).
+    const labels = this.menu().getByRole('link').locator('[data-menu-label]');
+    return (await labels.allTextContents()).map((s) => s.trim());
   }
 
   /** The entry marked aria-current="page". */
   async currentEntry(): Promise<string | null> {
     const current = this.menu().locator('a[aria-current="page"]');
-    return (await current.count()) === 0 ? null : ((await current.textContent())?.trim() ?? null);
+    if ((await current.count()) === 0) return null;
+    return (await current.locator('[data-menu-label]').textContent())?.trim() ?? null;
   }
 
   /** The side menu's display state (also while hidden, when it is no landmark to find). */

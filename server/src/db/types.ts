@@ -450,6 +450,43 @@ export interface ReleaseHistoryTable {
   at: number;
 }
 
+/** One post of a webhook integration: the outbox and the delivery log (integrations/). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  account_id: string;
+  integration_id: string;
+  /** `alarm:<event id>` or `values:<asset>:<id>`: unique per integration. */
+  key: string;
+  event_type: 'alarm.raised' | 'alarm.cleared' | 'alarm.acknowledged' | 'values';
+  asset_id: string | null;
+  alarm_id: string | null;
+  points: number | null;
+  /** The JSON posted, fixed when the row was made. */
+  body: string;
+  state: 'waiting' | 'sending' | 'sent' | 'failed';
+  attempts: number;
+  /** JSON list of WebhookAttempt. */
+  attempt_log: string;
+  next_at: number | null;
+  lease_until: number | null;
+  created_at: number;
+}
+
+/** How far the webhooks' leader read alarm_events (integrations/webhook-events.ts). */
+export interface WebhookCursorTable {
+  name: string;
+  created_at: number;
+  event_id: string;
+}
+
+/** A webhook's signing secret, sealed with the server's key (integrations/secret-box.ts). */
+export interface IntegrationSecretsTable {
+  integration_id: string;
+  account_id: string;
+  sealed: string;
+  created_at: number;
+}
+
 export interface TicketNoticesTable {
   id: string;
   account_id: string;
@@ -524,6 +561,9 @@ export interface Database {
   article_numbers: ArticleNumbersTable;
   report_runs: ReportRunsTable;
   ticket_notices: TicketNoticesTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  integration_secrets: IntegrationSecretsTable;
+  webhook_cursor: WebhookCursorTable;
   release_history: ReleaseHistoryTable;
   service_access: ServiceAccessTable;
   service_calls: ServiceCallsTable;

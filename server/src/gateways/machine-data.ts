@@ -19,7 +19,7 @@ import type { TimeSeriesStore } from '../timeseries/time-series-store';
 import type { BatchRateLimits } from './batch-rate';
 import { ConfigPublisher } from './config-publisher';
 import { GatewayRequests } from './gateway-requests';
-import { Ingest, type Preprocessor } from './ingest';
+import { Ingest, type Preprocessor, type StoredPointsSink } from './ingest';
 import { LivePublisher } from './live-values';
 import { GatewayPresence } from './presence';
 import { StreamDirectory } from './stream-directory';
@@ -77,6 +77,12 @@ export class MachineData implements GatewayLink {
   private broker: MachineDataBroker | undefined;
   private stopWatchingAccounts: (() => void) | undefined;
 
+  /**
+   * Who else hears of stored points after their ack, beside the alarms (a task's counter,
+   * tasks/task-states.ts); each one's failure is logged by the ingest, never the batch's.
+   */
+  readonly pointSinks: StoredPointsSink[] = [];
+
   /** Rollouts under way: agents' reports on `up/update` go to them (releases/rollouts.ts). */
   rollouts: Rollouts | undefined;
 
@@ -102,7 +108,11 @@ export class MachineData implements GatewayLink {
         this.broker?.publishToGateway(gatewayTopics.ack(gatewayId), JSON.stringify(ack)),
       clock: deps.clock,
       log: deps.log,
-      stored: (accountId, points) => this.alarms.evaluate(accountId, points),
+      stored: (accountId, points) =>
+        Promise.all([
+          this.alarms.evaluate(accountId, points),
+          ...this.pointSinks.map((sink) => sink(accountId, points)),
+        ]),
       accountActive: (accountId) => new AccountRepository(deps.db).isActive(accountId),
       ...(deps.ingestRate === undefined ? {} : { rate: deps.ingestRate }),
     });

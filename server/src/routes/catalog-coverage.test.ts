@@ -31,6 +31,10 @@ function registeredRoutes(): string[] {
     standIn<NonNullable<Args[8]>>(),
     // So are the reports' (issue 31).
     standIn<NonNullable<Args[9]>>(),
+    undefined,
+    undefined,
+    // And the service booklet's PDF (issue 37).
+    standIn<NonNullable<Args[12]>>(),
   );
   const keys = app.routes
     // Middleware (app.use, the body limits on `${API_BASE}/*`) is not a route of its own.

@@ -7,15 +7,18 @@ import type { Logger } from '../logger';
 import type { RecipientInvites } from '../notify/recipient-invites';
 import type { Services } from '../services';
 import type { ReportService } from '../reports/report.service';
+import type { BookletService } from '../booklet/booklet.service';
 import { accountAdminRoutes } from './account-admin';
 import { alarmRecipientRoutes } from './alarm-recipients';
 import { alarmRoutes } from './alarms';
 import { articleRoutes } from './articles';
 import { releaseRoutes } from './releases';
 import { authRoutes } from './auth';
+import { bookletRoutes } from './booklet';
 import { clientReportRoutes } from './client-reports';
 import { fileRoutes } from './files';
 import { gatewayRoutes } from './gateways';
+import { integrationRoutes } from './integrations';
 import { invitationRoutes } from './invitations';
 import { memberRoutes } from './members';
 import { modelRoutes } from './models';
@@ -41,6 +44,8 @@ export interface ApiDeps {
   readonly alarmRecipients: RecipientInvites | undefined;
   /** Reports' runs and files (issue 31); without them their routes are not mounted. */
   readonly reports: ReportService | undefined;
+  /** The service booklet's PDF (issue 37 item 3); without it its route is not mounted. */
+  readonly booklet?: BookletService | undefined;
 }
 
 /** One area's sub-app under the API base, or null when this process does not serve it. */
@@ -72,6 +77,8 @@ export const API_ROUTE_MODULES: readonly ApiRouteModule[] = [
   ({ services }) => alarmRoutes(services),
   ({ services, reports }) => (reports === undefined ? null : reportRoutes(services, reports)),
   ({ services }) => serviceCallRoutes(services),
+  ({ services }) => integrationRoutes(services),
+  ({ services, booklet }) => (booklet === undefined ? null : bookletRoutes(services, booklet)),
   () => openapiRoutes(),
   // Last: its /:collection paths must not shadow the fixed paths above.
   ({ services, log }) => modelRoutes(services, log),

@@ -60,9 +60,13 @@ describe('GET user', () => {
       'dashboard::view',
       'datastream::view',
       'feedback::view',
+      'form::view',
+      'form_entry::create',
+      'form_entry::view',
       'gateway::view',
       'helpcenter::view',
       'servicerequest::view',
+      'task::view',
     ]);
     expect(
       user.permissions.every(

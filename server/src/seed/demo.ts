@@ -19,6 +19,8 @@ import { seedDemoHelp } from './demo-help';
 import { seedDemoFeedback } from './demo-feedback';
 import { seedDemoReleases } from './demo-releases';
 import { seedDemoThemes } from './demo-themes';
+import { seedDemoForms } from './demo-forms';
+import { seedDemoDiagram } from './demo-diagram';
 import type { ReleaseKeys } from '../releases/release-keys';
 import type { BlobStore } from '../files/blob-store';
 
@@ -54,6 +56,11 @@ const TECHNICIAN_PERMISSIONS = [
   // Issue 34: reports problems, asks for features, votes; asks for service on its machines.
   'feedback::view',
   'servicerequest::view',
+  // Issue 37: fills in the inspection forms of its machines and sees what is due.
+  'form::view',
+  'form_entry::view',
+  'form_entry::create',
+  'task::view',
 ];
 /** How many of the root account's machines the technician sees (the first of them it edits). */
 export const TECHNICIAN_MACHINES = 4;
@@ -209,6 +216,9 @@ export async function seedDemo(
     await seedDemoThemes(trx, clock, root.id, north.id, blobs);
     await seedDemoAlarms(trx, clock, root.id, rootMachines, ids.admin);
     await seedDemoDashboard(trx, clock, root.id, rootMachines);
+    // Field work (issue 37 item 7): the weekly inspection of the technician's machines.
+    await seedDemoForms(trx, clock, root.id, rootMachines, ids.tech);
+    if (rootMachines[0] !== undefined) await seedDemoDiagram(trx, clock, root.id, rootMachines[0]);
     // After the demo dashboards: the weekly report mails "Plant overview" (issue 31 item 6).
     await seedDemoReport(trx, clock, root.id, ids.admin);
     // The feedback centre's tickets (issue 34 item 5): the internal user is the service agent.

@@ -30,6 +30,9 @@ import { UserService } from './user.service';
 import { AlarmService } from '../alarms/alarm.service';
 import { ArticleService } from '../help/article.service';
 import { CallService } from '../service/calls';
+import { IntegrationService } from '../integrations/integration.service';
+import { WebhookSecrets } from '../integrations/webhook-secrets';
+import type { SecretBox } from '../integrations/secret-box';
 
 export interface Services {
   readonly auth: AuthService;
@@ -58,6 +61,8 @@ export interface Services {
   /** Calls of service requests (issue 34 item 3). */
   readonly calls: CallService;
   readonly releases: ReleaseService;
+  /** Webhook integrations' delivery log and signing secrets (issue 37 item 6). */
+  readonly integrations: IntegrationService;
 }
 
 export interface ServiceDeps {
@@ -81,6 +86,8 @@ export interface ServiceDeps {
   readonly releaseKeys?: ReleaseKeys;
   /** The STUN/TURN servers browsers use for calls (config ICE_SERVERS). */
   readonly iceServers?: readonly IceServer[];
+  /** Seals webhooks' signing secrets with the key in DATA_DIR (integrations/secret-box.ts). */
+  readonly secretBox: SecretBox;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -130,5 +137,6 @@ export function createServices(deps: ServiceDeps): Services {
     oauth: new OAuthService(db, clock, deps.personalClientId),
     calls: new CallService(db, clock, models, deps.log, deps.iceServers ?? []),
     releases: new ReleaseService(db, deps.releaseKeys),
+    integrations: new IntegrationService(db, new WebhookSecrets(db, clock, deps.secretBox)),
   };
 }

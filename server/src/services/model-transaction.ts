@@ -24,6 +24,7 @@ import {
   FILE_REQUIRED,
   PHOTO_NOT_OF_ASSET,
   fileModel,
+  formEntryModel,
   fileProblems,
   type FileAttributes,
   ALARM_TEXTS,
@@ -67,6 +68,7 @@ import {
   themeModel,
   jobModel,
   translationModel,
+  diagramModel,
   type ReleaseAttributes,
   ticketMessageModel,
   ticketModel,
@@ -132,7 +134,16 @@ import {
   ticketUpdate,
 } from '../feedback/ticket-rules';
 import { jobSlugProblems, mayWriteJobs } from '../public/job-rules';
+import {
+  changedBySight,
+  createdBySight,
+  inspectionCreate,
+  removedByEditors,
+} from '../inspections/inspection-rules';
 import { translationKeyProblems } from '../themes/translation-rules';
+import { diagramBindingProblems } from '../diagrams/diagram-rules';
+import { integrationWriteProblems } from '../integrations/integration-rules';
+import { FORM_TYPES, formChange, formCreate, mayChangeEntryFile } from '../forms/form-rules';
 import {
   mayChangeThemeFile,
   mayRemoveTheme,
@@ -395,9 +406,22 @@ export class ModelTransaction {
    */
   private async mayChange(assetId: string | null, placed: Record<string, unknown>): Promise<void> {
     if (this.def.asset === undefined) return;
+    // An inspection's window is moved by whoever sees its asset (inspections/inspection-rules.ts).
+    if (changedBySight(this.def.type)) {
+      this.maySee(assetId);
+      return;
+    }
     // A service request asks for help with a machine one sees: its table decides the rest.
     if (this.def.type === serviceRequestModel.type) {
       this.maySee(assetId);
+      return;
+    }
+    // A form entry's photo or signature: who filled the entry in (its stored filler and asset),
+    // who sees that asset.
+    if (this.def.type === fileModel.type && typeof placed.form_entry_id === 'string') {
+      this.maySee(assetId);
+      if (this.access !== undefined)
+        await mayChangeEntryFile(this.trx, this.accountId, placed as FileAttributes, this.access);
       return;
     }
     if (this.ofAccount(assetId)) {
@@ -460,7 +484,13 @@ export class ModelTransaction {
     assetId: string | null,
     attributes: Record<string, unknown>,
   ): Promise<void> {
-    if (this.def.type === alarmAckModel.type) this.maySee(assetId);
+    if (
+      this.def.type === alarmAckModel.type ||
+      createdBySight(this.def.type) ||
+      // A technician fills in a form at a machine it sees (form_entry::create, no edit right).
+      this.def.type === formEntryModel.type
+    )
+      this.maySee(assetId);
     else if (this.def.asset !== 'self') await this.mayChange(assetId, attributes);
   }
 
@@ -530,6 +560,25 @@ export class ModelTransaction {
       }
       this.stampWriter(attributes);
     }
+    await inspectionCreate(
+      this.trx,
+      this.accountId,
+      this.def.type,
+      attributes,
+      this.access,
+      this.asServer,
+      this.now,
+    );
+    if (FORM_TYPES.has(this.def.type))
+      await formCreate(
+        this.trx,
+        this.accountId,
+        this.def.type,
+        attributes,
+        this.access,
+        this.asServer,
+        this.now,
+      );
     if (FEEDBACK_TYPES.has(this.def.type))
       await feedbackCreate(
         this.trx,
@@ -769,6 +818,9 @@ export class ModelTransaction {
     // Moved to another asset: the writer must be allowed to change that one too.
     if (assetId !== existing.asset_id) await this.mayChange(assetId, after);
     this.refuseContradicted(contradicted);
+    // A version, an entry and a task's state are kept as made (a write of nothing is refused too).
+    if (FORM_TYPES.has(this.def.type))
+      await formChange(this.trx, this.accountId, this.def.type, after, this.asServer);
     const fixed = (this.def.fixed ?? []).filter((k) => k in changed);
     if (fixed.length > 0)
       throw invalidInput(Object.fromEntries(fixed.map((k) => [k, [FILE_FIXED]])));
@@ -1020,6 +1072,7 @@ export class ModelTransaction {
       existing.asset_id,
       JSON.parse(existing.attributes) as Record<string, unknown>,
     );
+    if (removedByEditors(this.def.type)) this.checkAsset({ asset: existing.asset_id, edit: true });
     mayRemoveFeedback(
       this.def.type,
       JSON.parse(existing.attributes) as Record<string, unknown>,
@@ -1028,6 +1081,8 @@ export class ModelTransaction {
     if (this.def.type === releaseModel.type)
       mayRemoveRelease(JSON.parse(existing.attributes) as ReleaseAttributes);
     if (this.def.type === themeModel.type) await mayRemoveTheme(this.trx, id);
+    if (FORM_TYPES.has(this.def.type))
+      await formChange(this.trx, this.accountId, this.def.type, null, this.asServer);
     // A rollout is kept with its gateways' parts (who did what when, issue 35 item 5).
     if (this.def.type === deploymentModel.type && !this.asServer)
       throw invalidInput({ state: [DEPLOYMENT_TEXTS.kept] });
@@ -1221,7 +1276,11 @@ export class ModelTransaction {
       const named = [this.def.parentField, ...alts.map((alt) => alt.field)].filter(
         (f) => typeof attributes[f] === 'string',
       );
-      if (named.length !== 1) problems[this.def.parentField] = [THREED_TEXTS.oneOwner];
+      // A form entry's file names its entry's asset too (whose access decides who sees it).
+      const entryFile = typeof attributes.form_entry_id === 'string';
+      const wanted = entryFile ? [this.def.parentField, 'form_entry_id'] : null;
+      const fits = wanted === null ? named.length === 1 : named.join() === wanted.join();
+      if (!fits) problems[this.def.parentField] = [THREED_TEXTS.oneOwner];
     }
     for (const [field, type] of Object.entries(this.def.refs ?? {})) {
       const value = attributes[field];
@@ -1253,6 +1312,25 @@ export class ModelTransaction {
       Object.assign(
         problems,
         await translationKeyProblems(this.trx, this.accountId, selfId, attributes, touched),
+      );
+    // A diagram binds its own asset's streams (diagrams/diagram-rules.ts).
+    if (this.def.type === diagramModel.type)
+      Object.assign(
+        problems,
+        await diagramBindingProblems(this.trx, this.accountId, selfId, attributes, touched),
+      );
+    // Issue 37 item 6: a webhook's address, kind and assets (integrations/integration-rules.ts).
+    if (this.def.type === 'integration')
+      Object.assign(
+        problems,
+        await integrationWriteProblems(
+          this.trx,
+          this.accountId,
+          selfId,
+          attributes,
+          touched,
+          this.access,
+        ),
       );
     if (this.def.type === threedmodelModel.type && touched.has('sources')) {
       Object.assign(problems, await this.threedSources(attributes as ThreedmodelAttributes));

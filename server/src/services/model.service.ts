@@ -9,6 +9,7 @@ import {
   translationModel,
   ticketModel,
   fileModel,
+  formEntryModel,
   hotspotModel,
   modelByCollection,
   threedmodelModel,
@@ -129,7 +130,8 @@ export class ModelService {
       (can(session.ctx, articleModel.permissions.update) ||
         can(session.ctx, ticketModel.permissions.view) ||
         can(session.ctx, releaseModel.permissions.update) ||
-        can(session.ctx, themeModel.permissions.update));
+        can(session.ctx, themeModel.permissions.update) ||
+        can(session.ctx, formEntryModel.permissions.create));
     if (!can(session.ctx, def.permissions[op.kind]) && !ownedFile) throw forbidden();
     if (def.type === hotspotModel.type) await this.warmSurface(accountId, op);
     const { answer, updates, givenAsset, others, accessMoved } = await this.db

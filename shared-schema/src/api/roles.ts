@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import { MODELS } from '../models/registry';
-import { structuralFields } from '../models/registry';
-import type { ModelDefinition } from '../models/registry-types';
-import { FEEDBACK_PERMISSIONS } from '../models/ticket';
-import { SERVICE_PERMISSIONS } from '../models/service-request';
+import { AREA_EXTRAS, FIELD_TYPES, MODEL_PERMISSION_TABLE } from '../models/permission-table';
 import { idField, modelNameField } from './fields';
-import { FIELD_TYPES } from '../models/managed';
 import { UNKNOWN_PERMISSION } from './roles-texts';
 export {
   ROLE_HAS_MEMBERS,
@@ -16,9 +11,6 @@ export {
 
 /** Managing an account's roles (spec 001 §6): create, rename, delete, permissions, access. */
 export const ROLE_EDIT_PERMISSION = 'role::edit';
-
-/** Permissions of an area that no model's four name (the development team's). */
-const AREA_EXTRAS: readonly string[] = [FEEDBACK_PERMISSIONS.develop, SERVICE_PERMISSIONS.agent];
 
 /**
  * Every permission name the product uses, grouped by area, for the role's permission matrix.
@@ -42,7 +34,8 @@ export const PERMISSION_AREAS: readonly { readonly area: string; readonly names:
 function modelAreas(): { area: string; names: string[] }[] {
   const seen = new Set<string>();
   const byPrefix = new Map<string, { area: string; names: string[] }>();
-  for (const m of MODELS as readonly ModelDefinition[]) {
+  // The registry's facts without its schemas (models/permission-table.ts): the roles page's budget.
+  for (const m of MODEL_PERMISSION_TABLE) {
     // Groups are named by the streams' area, which comes after them.
     if (m.managed === true || m.type === 'datastreamgroup') continue;
     const { view, create, update } = m.permissions;
@@ -64,13 +57,7 @@ export const KNOWN_PERMISSIONS: ReadonlySet<string> = new Set(
   PERMISSION_AREAS.flatMap((a) => a.names),
 );
 
-export { FIELD_TYPES, type FieldType } from '../models/managed';
-
-/** The fields of a type a role can show or hide: every attribute but those that place it. */
-export function choosableFields(def: ModelDefinition): string[] {
-  const fixed = new Set(structuralFields(def));
-  return Object.keys(def.attributes.shape).filter((f) => !fixed.has(f));
-}
+export { FIELD_TYPES, type FieldType } from '../models/permission-table';
 
 export const roleNameSchema = z.object({ name: modelNameField });
 export type RoleName = z.infer<typeof roleNameSchema>;

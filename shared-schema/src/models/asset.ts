@@ -38,6 +38,8 @@ export const assetAttributesSchema = z.object({
     .max(50)
     .default([]),
   status: z.enum(ASSET_STATUSES).default('unknown'),
+  /** The template it was made from (its tasks apply to it); null: made without one. */
+  template_id: idField.nullable().default(null),
   /** Where the asset stands (the map view), in degrees; null: not placed. */
   position: z
     .object({
@@ -60,7 +62,7 @@ export const assetModel = {
   collection: 'assets',
   parentType: 'account',
   attributes: assetAttributesSchema,
-  refs: { gateway_id: 'gateway', photo: 'file' },
+  refs: { gateway_id: 'gateway', photo: 'file', template_id: 'template' },
   permissions: ownPermissions('asset'),
   sortField: 'name',
   asset: 'self',

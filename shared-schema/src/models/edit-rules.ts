@@ -10,6 +10,8 @@ import type { ModelType } from './registry';
  */
 export const EDIT_RULES = {
   asset: { update: 'asset::edit', asset: 'self' },
+  inspection: { update: 'asset::view', asset: 'asset_id' },
+  inspection_note: { update: 'asset::edit', asset: 'asset_id' },
   gateway: { update: 'gateway::edit', asset: null },
   datastreamgroup: { update: 'datastream::edit', asset: 'asset_id' },
   datastream: { update: 'datastream::edit', asset: 'asset_id' },
@@ -47,6 +49,12 @@ export const EDIT_RULES = {
   theme: { update: 'theme::edit', asset: null },
   job: { update: 'job::edit', asset: null },
   translation: { update: 'translation::edit', asset: null },
+  diagram: { update: 'asset::edit', asset: 'asset_id' },
+  form: { update: 'form::edit', asset: null },
+  form_version: { update: 'form::edit', asset: null },
+  form_entry: { update: 'form_entry::edit', asset: 'asset_id' },
+  task: { update: 'task::edit', asset: null },
+  task_state: { update: 'task::edit', asset: 'asset_id' },
 } as const satisfies Record<ModelType, EditRule>;
 
 /** A type's edit rule; `assetOptional`: without an asset, the model is the account's. */

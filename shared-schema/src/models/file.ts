@@ -156,6 +156,11 @@ export const fileAttributesSchema = z.object({
   release_id: idField.nullable().default(null),
   /** The theme whose logo or login image it is (DESIGN.md §16); null for any other file. */
   theme_id: idField.nullable().default(null),
+  /**
+   * The filled-in form whose photo or signature it is (issue 37); such a file names its entry's
+   * asset too, whose access decides who sees it.
+   */
+  form_entry_id: idField.nullable().default(null),
   kind: z.enum(FILE_KINDS).default('document'),
   name: z
     .string({ error: FILE_REQUIRED })
@@ -200,6 +205,7 @@ export const fileModel = {
     { type: 'ticket', field: 'ticket_id' },
     { type: 'release', field: 'release_id' },
     { type: 'theme', field: 'theme_id' },
+    { type: 'form_entry', field: 'form_entry_id' },
   ],
   refs: {
     asset_id: 'asset',
@@ -208,6 +214,7 @@ export const fileModel = {
     ticket_id: 'ticket',
     release_id: 'release',
     theme_id: 'theme',
+    form_entry_id: 'form_entry',
   },
   // Files are part of what an asset is: who edits the asset adds and removes them.
   permissions: viewEditPermissions('asset::view', 'asset::edit'),
@@ -220,6 +227,7 @@ export const fileModel = {
     'ticket_id',
     'release_id',
     'theme_id',
+    'form_entry_id',
     'kind',
     'type',
     'size',

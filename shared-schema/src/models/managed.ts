@@ -4,6 +4,7 @@ import { accountDesignSchema, NO_DESIGN } from '../api/user';
 import type { ModelDefinition } from './registry-types';
 import { viewEditPermissions } from './model-permissions';
 import { TAG_SLUG_MESSAGE } from './managed-texts';
+import { FIELD_TYPES } from './permission-table';
 export {
   ACCOUNTS_ARE_NOT_DELETED,
   MEMBERS_JOIN_BY_INVITATION,
@@ -20,9 +21,8 @@ export {
  * logged as the model's whole state (`updated`, or `item_deleted`), so every open screen follows.
  */
 
-/** The model types whose fields a role may narrow (spec 001 §6: fields dragged into the role). */
-export const FIELD_TYPES = ['asset', 'datastream'] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+// The model types whose fields a role may narrow: permission-table.ts (no schemas there).
+export { FIELD_TYPES, type FieldType } from './permission-table';
 
 const idRef = z.string().trim().min(1).max(64);
 

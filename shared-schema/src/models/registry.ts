@@ -1,4 +1,5 @@
 import { assetModel } from './asset';
+import { inspectionModel, inspectionNoteModel } from './inspection';
 import { datastreamGroupModel, datastreamModel } from './datastream';
 import { gatewayModel } from './gateway';
 import { fileModel } from './file';
@@ -18,7 +19,9 @@ import { boardModel, firmwareModel, releaseModel } from './release';
 import { deploymentGatewayModel, deploymentModel } from './deployment';
 import { themeModel } from './theme';
 import { jobModel } from './job';
+import { formEntryModel, formModel, formVersionModel, taskModel, taskStateModel } from './form';
 import { translationModel } from './translation';
+import { diagramModel } from './diagram';
 import { can, type PermissionContext } from '../permissions';
 import type { z } from 'zod';
 import type { ModelDefinition } from './registry-types';
@@ -29,6 +32,8 @@ import type { ModelDefinition } from './registry-types';
  */
 export const MODELS = [
   assetModel,
+  inspectionModel,
+  inspectionNoteModel,
   gatewayModel,
   datastreamGroupModel,
   datastreamModel,
@@ -65,7 +70,13 @@ export const MODELS = [
   deploymentGatewayModel,
   themeModel,
   jobModel,
+  formModel,
+  formVersionModel,
+  formEntryModel,
+  taskModel,
+  taskStateModel,
   translationModel,
+  diagramModel,
 ] as const;
 
 export type ModelType = (typeof MODELS)[number]['type'];
@@ -177,4 +188,10 @@ export function parentOf(
   if (def.parentField === undefined) return { type: def.parentType, id: accountId };
   const value = read(def.parentField);
   return { type: def.parentType, id: typeof value === 'string' ? value : '' };
+}
+
+/** The fields of a type a role can show or hide: every attribute but those that place it. */
+export function choosableFields(def: ModelDefinition): string[] {
+  const fixed = new Set(structuralFields(def));
+  return Object.keys(def.attributes.shape).filter((f) => !fixed.has(f));
 }

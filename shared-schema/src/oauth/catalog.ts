@@ -1,6 +1,8 @@
 import { ACCOUNT_ROUTES } from './catalog-routes/account';
 import { DATA_ROUTES } from './catalog-routes/data';
+import { INTEGRATION_ROUTES } from './catalog-routes/integrations';
 import { REPORT_ROUTES } from './catalog-routes/reports';
+import { SERVICE_BOOKLET_ROUTES } from './catalog-routes/service-booklet';
 import { SESSION_ROUTES } from './catalog-routes/session';
 import type { ApiRoute, RouteAccess } from './route-access';
 
@@ -26,6 +28,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...ACCOUNT_ROUTES,
   ...DATA_ROUTES,
   ...REPORT_ROUTES,
+  ...SERVICE_BOOKLET_ROUTES,
+  ...INTEGRATION_ROUTES,
 ];
 
 const byKey: ReadonlyMap<string, ApiRoute> = new Map(

@@ -24,8 +24,17 @@ export const SCOPE_AREAS = {
   },
   dashboards: { subjects: ['dashboard', 'report'], what: 'dashboards and reports' },
   service: {
-    subjects: ['service', 'servicerequest', 'integration', 'errorcode', 'feedback'],
-    what: 'service requests, feedback, integrations and error codes',
+    subjects: [
+      'service',
+      'servicerequest',
+      'integration',
+      'errorcode',
+      'feedback',
+      'form',
+      'form_entry',
+      'task',
+    ],
+    what: 'service requests, feedback, forms and tasks, integrations and error codes',
   },
   account: {
     subjects: ['account', 'user', 'role', 'tag'],

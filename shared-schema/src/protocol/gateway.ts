@@ -254,8 +254,9 @@ export const gatewayLogLinesSchema = z.array(gatewayLogLineSchema).max(200);
 /** Log lines the server keeps per gateway (in memory: the agent's own log is the record). */
 export const GATEWAY_LOG_LINES_KEPT = 500;
 
-/** The agent's heartbeat; a gateway unheard for 3 beats is offline. */
-export const GATEWAY_HEARTBEAT_MS = 30_000;
+// The agent's heartbeat lives with the constants (the freshness rule reads it on pages that load
+// no gateway schema).
+export { GATEWAY_HEARTBEAT_MS } from '../constants';
 
 /** OPC UA address-space requests through the agent (spec 001 §9: up to one minute). */
 export const GATEWAY_REQUEST_TIMEOUT_MS = 60_000;

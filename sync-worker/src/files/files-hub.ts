@@ -116,6 +116,7 @@ export class FilesHub {
     blob: Blob,
     name: string,
     replaces?: string,
+    fileId?: string,
   ): Promise<Result<{ id: string; mutationId: string }>> {
     const type = mediaTypeOf(name, blob.type);
     const problems = fileProblems({ kind, type, size: blob.size });
@@ -125,7 +126,7 @@ export class FilesHub {
       return { error: { kind: 'invalid', message: first, fields } };
     }
     const sha256 = await sha256Of(blob);
-    const id = uuidv7();
+    const id = fileId ?? uuidv7();
     // Kept here by the owner's id (an asset's, a template's for its 3D model files, an
     // article's for its images, a ticket's for its photo, a release's for its artifact, a
     // theme's for its images).
@@ -567,6 +568,7 @@ function placedOf(owner: FileOwner): {
   ticket_id: string | null;
   release_id: string | null;
   theme_id: string | null;
+  form_entry_id: string | null;
 } {
   const none = {
     asset_id: null,
@@ -575,11 +577,13 @@ function placedOf(owner: FileOwner): {
     ticket_id: null,
     release_id: null,
     theme_id: null,
+    form_entry_id: null,
   };
   if (typeof owner === 'string') return { ...none, asset_id: owner };
   if ('template' in owner) return { ...none, template_id: owner.template };
   if ('article' in owner) return { ...none, article_id: owner.article };
   if ('release' in owner) return { ...none, release_id: owner.release };
   if ('theme' in owner) return { ...none, theme_id: owner.theme };
+  if ('entry' in owner) return { ...none, asset_id: owner.asset, form_entry_id: owner.entry };
   return { ...none, ticket_id: owner.ticket };
 }

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   ActionIcon,
@@ -26,6 +26,12 @@ import { useCan } from '../../permissions/permissions';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { Name } from '../../components/name';
+import { freeSlug } from '../integration/slug';
+
+/** A webhook's settings and secret (issue 37 item 6): its own chunk, with its area's texts. */
+const WebhookEditor = lazy(() =>
+  import('../integration/webhook-editor').then((m) => ({ default: m.WebhookEditor })),
+);
 
 /** Settings as the admin types them: one `name = value` per line. */
 function settingsText(settings: Readonly<Record<string, string>>): string {
@@ -66,7 +72,17 @@ function SettingsList({ type }: { readonly type: SettingsType }) {
       mayCreate={can(`${permission}::create`)}
       items={result?.items}
       check={(name) => schema.safeParse({ name })}
-      create={(name) => syncWorker().writes.create(type, { name })}
+      create={(name) =>
+        type === 'integration'
+          ? syncWorker().writes.create(type, {
+              name,
+              slug: freeSlug(
+                name,
+                (result?.items ?? []).flatMap((i) => (i.type === 'integration' ? [i] : [])),
+              ),
+            })
+          : syncWorker().writes.create(type, { name })
+      }
     >
       {(item, page) => (
         <SettingsItem
@@ -205,6 +221,11 @@ function SettingsItem(props: {
           disabled={!mayEdit}
           onChange={(e) => setSettings(e.currentTarget.value)}
         />
+        {item.type === 'integration' ? (
+          <Suspense fallback={null}>
+            <WebhookEditor integration={item} mayEdit={mayEdit} />
+          </Suspense>
+        ) : null}
         <Group>
           <Button size="xs" disabled={!mayEdit} onClick={() => void save()}>
             <Trans>Save</Trans>

@@ -8,6 +8,7 @@ import { callApi } from '../../session/api';
 import { DataTable } from '../../components/data-table';
 import { syncStatusAtom } from '../../sync/status';
 import { AlarmValue, UserName } from './alarm-parts';
+import { inspectColumn } from '../inspection/inspect-button';
 import { TimeAgo } from '../../components/time-ago';
 import type { LocalModel } from '@plant/sync-worker/api';
 
@@ -116,6 +117,11 @@ export function AlarmEvents(props: { readonly alarm: LocalModel<'alarm'>; readon
             cell: (e) => (e.by_user === null ? '–' : <UserName id={e.by_user} />),
           },
           { id: 'note', header: t`Note`, cell: (e) => e.note ?? '–' },
+          inspectColumn<AlarmEvent>((e) => ({
+            assetId: alarm.attributes.asset_id,
+            at: e.ts,
+            alarmId: alarm.id,
+          })),
         ]}
         rowKey={(e) => e.id}
         rowData={(e) => ({ 'data-testid': 'alarm-event', 'data-kind': e.kind })}

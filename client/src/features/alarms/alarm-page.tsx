@@ -54,6 +54,7 @@ import {
   severityLabel,
 } from './alarm-texts';
 import { Name } from '../../components/name';
+import { InspectButton } from '../inspection/inspect-button';
 
 /* The edit form loads with its dialog: the page's first visit stays within its budget. */
 const AlarmForm = lazy(() => import('./alarm-form').then((m) => ({ default: m.AlarmForm })));
@@ -117,6 +118,9 @@ function AlarmView({ alarm }: { readonly alarm: LocalModel<'alarm'> }) {
           </Group>
         </Stack>
         <Group gap="xs">
+          {a.status === null || a.status.raised_at === null ? null : (
+            <InspectButton assetId={a.asset_id} at={a.status.raised_at} alarmId={alarm.id} />
+          )}
           {can('alarm::edit') ? (
             <>
               <Switch

@@ -39,6 +39,7 @@ import { AssetPhoto } from './file-image';
 import { AlarmSeverityBadge, useAlarmSummary } from '../alarms/alarm-summary';
 import { Name } from '../../components/name';
 import { AssetReports } from '../reports/asset-reports';
+import { AssetDiagrams } from '../diagrams/asset-diagrams';
 
 /* The alarms' section (with its table and form) is its own chunk: the page shows without it. */
 const AlarmsSection = lazy(() =>
@@ -61,6 +62,10 @@ const AssetDocuments = lazy(() =>
 /* The asset's 3D models (issue 32): their tiles and uploads, a chunk of their own. */
 const AssetModels = lazy(() =>
   import('../threed/asset-models').then((m) => ({ default: m.AssetModels })),
+);
+/* Its service booklet and what is due on it (issue 37): a chunk of its own, below the fold. */
+const AssetTasks = lazy(() =>
+  import('../tasks/asset-tasks').then((m) => ({ default: m.AssetTasks })),
 );
 const EditAssetButton = lazy(() =>
   import('./asset-form').then((m) => ({ default: m.EditAssetButton })),
@@ -199,6 +204,11 @@ function AssetDetails({ model }: { readonly model: LocalModel<'asset'> }) {
       <Suspense fallback={null}>
         <AssetModels owner={{ kind: 'asset', id: model.id }} canEdit={canEdit} />
       </Suspense>
+
+      <Suspense fallback={null}>
+        <AssetTasks assetId={model.id} />
+      </Suspense>
+      <AssetDiagrams assetId={model.id} />
 
       <Suspense fallback={null}>
         <AlarmsSection assetId={model.id} />

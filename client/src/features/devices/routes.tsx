@@ -11,6 +11,12 @@ const DemoDevicePage = lazyPage(() => import('../templates/demo-pages'), 'DemoDe
 const AssetReportPage = lazyPage(() => import('../reports/report-page'), 'ReportPage');
 const ScenePage = lazyPage(() => import('../threed/scene-page'), 'ScenePage');
 const ThreedModelPage = lazyPage(() => import('../threed/threed-model-page'), 'ThreedModelPage');
+const DiagramPage = lazyPage(() => import('../diagrams/diagram-page'), 'DiagramPage');
+const ServiceBookletPage = lazyPage(
+  () => import('../tasks/service-booklet-page'),
+  'ServiceBookletPage',
+);
+const FillPage = lazyPage(() => import('../tasks/fill-page'), 'FillPage');
 
 /** The assets (/app/devices): the overview, and one asset's details, streams and screens. */
 export const devicesArea: AreaDefinition = {
@@ -34,14 +40,27 @@ export const devicesArea: AreaDefinition = {
           }),
           area(d, 'details', msg`Details`, { component: () => <DeviceDetailsPage /> }),
           area(d, 'input/$inputid', msg`Input`, { component: () => <StreamPage /> }),
-          area(d, 'uml/$diagramid', msg`UML diagram`),
+          area(d, 'uml/$diagramid', msg`UML diagram`, { component: () => <DiagramPage /> }),
           area(d, 'dashboard/$dashboardid', msg`Dashboard`, {
             component: () => <DashboardPage />,
           }),
           area(d, 'report/$reportid', msg`Report`, { component: () => <AssetReportPage /> }),
-          area(d, 'eventinspection/$opportunityid', msg`Event inspection`),
-          area(d, 'i/$integrationslug', msg`Integration`),
-          area(d, 'servicebooklet', msg`Service booklet`),
+          area(d, 'eventinspection/$opportunityid', msg`Event inspection`, {
+            component: lazyPage(() => import('../inspection/inspection-page'), 'InspectionPage'),
+          }),
+          area(d, 'i/$integrationslug', msg`Integration`, {
+            component: lazyPage(() => import('../integration/integration-page'), 'IntegrationPage'),
+          }),
+          area(d, 'servicebooklet', msg`Service booklet`, {
+            component: () => <ServiceBookletPage />,
+          }),
+          // Filling in a form on the asset (issue 37 item 2), for a task when one is named.
+          area(d, 'servicebooklet/fill/$formid', msg`Fill in a form`, {
+            component: () => <FillPage />,
+          }),
+          area(d, 'servicebooklet/fill/$formid/$taskid', msg`Fill in a form`, {
+            component: () => <FillPage />,
+          }),
           area(d, 'scene/$sceneid', msg`Scene`, { component: () => <ScenePage /> }),
           area(d, 'scene/v3/$sceneid', msg`Scene`, { component: () => <ScenePage /> }),
           area(d, '3d/$threedmodelid', msg`3D model`, { component: () => <ThreedModelPage /> }),

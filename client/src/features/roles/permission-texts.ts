@@ -29,6 +29,9 @@ const AREAS: ReadonlyMap<string, MessageDescriptor> = new Map([
   ['themes', msg`Themes`],
   ['jobs', msg`Jobs`],
   ['translations', msg`Translations`],
+  ['forms', msg`Forms`],
+  ['form_entries', msg`Filled-in forms`],
+  ['tasks', msg`Tasks`],
 ]);
 
 const ACTIONS: ReadonlyMap<string, MessageDescriptor> = new Map([

@@ -20,9 +20,8 @@ import {
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import {
   isolate,
-  choosableFields,
+  CHOOSABLE_FIELDS,
   FIELD_TYPES,
-  modelByType,
   PERMISSION_AREAS,
   ROLE_EDIT_PERMISSION,
   ROLE_HAS_MEMBERS,
@@ -487,9 +486,8 @@ function RoleFields(props: {
 }) {
   const { t } = useLingui();
   const { role, type, mayEdit, change } = props;
-  const def = modelByType(type);
-  if (def === undefined) return null;
-  const all = choosableFields(def);
+  // The registry's choosable fields, without its schemas (the page's budget).
+  const all = CHOOSABLE_FIELDS[type];
   const listed = role.fields.find((f) => f.type === type)?.fields;
   const shown = listed === undefined ? all : all.filter((f) => listed.includes(f));
   const set = (fields: readonly string[] | null) =>

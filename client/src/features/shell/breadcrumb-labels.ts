@@ -19,6 +19,7 @@ export const SEGMENT_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   demo: msg`Demo`,
   design: msg`Design`,
   designer: msg`Form designer`,
+  fill: msg`Fill in a form`,
   details: msg`Details`,
   devices: msg`Assets`,
   errorcodelists: msg`Error code lists`,
@@ -82,6 +83,8 @@ export type NamedType =
   | 'asset'
   | 'dashboard'
   | 'datastream'
+  | 'diagram'
+  | 'form'
   | 'gateway'
   | 'role'
   | 'scene'
@@ -107,7 +110,12 @@ export const ID_TYPES: Readonly<Record<string, NamedType>> = {
   scene: 'scene',
   v3: 'scene',
   '3d': 'threedmodel',
+  // An asset's process diagram (…/uml/{id}).
+  uml: 'diagram',
   templates: 'template',
+  // A form (/app/tasks/{id}/designer; an asset's …/servicebooklet/fill/{id}).
+  tasks: 'form',
+  fill: 'form',
   users: 'user',
   // A feedback board's ticket (/app/feedback/{board}/{id}) and a service request.
   platform: 'ticket',

@@ -30,6 +30,7 @@ export type MenuIconName =
   | 'report'
   | 'service'
   | 'shield'
+  | 'task'
   | 'template'
   | 'translate'
   | 'users';
@@ -51,7 +52,7 @@ export interface MenuEntry {
   /** Drawn indented under the entry before it (details under assets). */
   readonly nested?: boolean;
   /** A live count beside the label (alarms: those that need someone). */
-  readonly badge?: 'alarms';
+  readonly badge?: 'alarms' | 'tasks';
 }
 
 /** An entry as its area declares it: the icon by its name. */

@@ -5,6 +5,7 @@ import { Link, useLocation } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useMayEnter } from '../../permissions/permissions';
 import { useAlarmSummary } from '../alarms/alarm-summary';
+import { useDueTasks } from '../tasks/due-tasks';
 import { languageAtom, type MenuState } from '../../state/preferences';
 import {
   currentEntryKey,
@@ -111,8 +112,11 @@ function MenuLink({
       onClick={onNavigate}
     >
       <Icon className={classes.icon} />
-      <span className={classes.label}>{label}</span>
+      <span className={classes.label} data-menu-label>
+        {label}
+      </span>
       {entry.badge === 'alarms' ? <AlarmCount /> : null}
+      {entry.badge === 'tasks' ? <DueTaskCount /> : null}
     </Link>
   );
   if (!withTooltip) return link;
@@ -142,6 +146,29 @@ function AlarmCount() {
         {attention}
       </Badge>
       <VisuallyHidden>{t`${attention} need attention`}</VisuallyHidden>
+    </>
+  );
+}
+
+/** How many tasks are due for the user (issue 37), beside the Tasks entry. */
+function DueTaskCount() {
+  const { t } = useLingui();
+  const due = useDueTasks()?.length ?? 0;
+  if (due === 0) return null;
+  return (
+    <>
+      <Badge
+        color="orange"
+        size="sm"
+        circle={due < 10}
+        style={{ marginInlineStart: 'auto', flexShrink: 0 }}
+        data-testid="menu-task-count"
+        data-count={due}
+        aria-hidden
+      >
+        {due}
+      </Badge>
+      <VisuallyHidden>{t`${due} tasks due`}</VisuallyHidden>
     </>
   );
 }

@@ -53,10 +53,12 @@ export async function createAssetFromLayout(
   groups: readonly TemplateGroup[],
   dashboards: readonly LocalModel<'dashboard'>[] = [],
   threed: TemplateThreed = { models: [], scenes: [], hotspots: [] },
+  /** The template it is made from: its tasks apply to the asset (issue 37). */
+  templateId: string | null = null,
 ): Promise<{ readonly id: string } | { readonly error: WorkerError }> {
   const writes = syncWorker().writes;
   const assetId = uuidv7();
-  const asset = await writes.create('asset', { name }, assetId);
+  const asset = await writes.create('asset', { name, template_id: templateId }, assetId);
   if ('error' in asset) return asset;
   const streamIds: string[][] = [];
   for (const [order, group] of groups.entries()) {
@@ -291,7 +293,13 @@ function CreateFromTemplateForm(props: {
       return;
     }
     setBusy(true);
-    const made = await createAssetFromLayout(checked.name, groups, dashboards, threed);
+    const made = await createAssetFromLayout(
+      checked.name,
+      groups,
+      dashboards,
+      threed,
+      props.template.id,
+    );
     setBusy(false);
     if (!page.took('error' in made ? made : { data: made }) || 'error' in made) return;
     await navigate({ to: devicePaths.details(made.id) });

@@ -20,6 +20,10 @@ export const CATALOGUE_AREAS = [
   'threed',
   'versions',
   'translations',
+  'integration',
+  'inspection',
+  'tasks',
+  'diagrams',
 ] as const;
 
 const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
@@ -34,6 +38,10 @@ const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
     () => import('../threed/locales/en/messages.po'),
     () => import('../versions/locales/en/messages.po'),
     () => import('./locales/en/messages.po'),
+    () => import('../integration/locales/en/messages.po'),
+    () => import('../inspection/locales/en/messages.po'),
+    () => import('../tasks/locales/en/messages.po'),
+    () => import('../diagrams/locales/en/messages.po'),
   ],
   de: [
     () => import('../../locales/de/messages.po'),
@@ -46,6 +54,10 @@ const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
     () => import('../threed/locales/de/messages.po'),
     () => import('../versions/locales/de/messages.po'),
     () => import('./locales/de/messages.po'),
+    () => import('../integration/locales/de/messages.po'),
+    () => import('../inspection/locales/de/messages.po'),
+    () => import('../tasks/locales/de/messages.po'),
+    () => import('../diagrams/locales/de/messages.po'),
   ],
   pt: [
     () => import('../../locales/pt/messages.po'),
@@ -58,6 +70,10 @@ const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
     () => import('../threed/locales/pt/messages.po'),
     () => import('../versions/locales/pt/messages.po'),
     () => import('./locales/pt/messages.po'),
+    () => import('../integration/locales/pt/messages.po'),
+    () => import('../inspection/locales/pt/messages.po'),
+    () => import('../tasks/locales/pt/messages.po'),
+    () => import('../diagrams/locales/pt/messages.po'),
   ],
   ru: [
     () => import('../../locales/ru/messages.po'),
@@ -70,6 +86,10 @@ const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
     () => import('../threed/locales/ru/messages.po'),
     () => import('../versions/locales/ru/messages.po'),
     () => import('./locales/ru/messages.po'),
+    () => import('../integration/locales/ru/messages.po'),
+    () => import('../inspection/locales/ru/messages.po'),
+    () => import('../tasks/locales/ru/messages.po'),
+    () => import('../diagrams/locales/ru/messages.po'),
   ],
 };
 
