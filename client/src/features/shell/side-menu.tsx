@@ -131,22 +131,10 @@ function MenuLink({
 function AlarmCount() {
   const { t } = useLingui();
   const { attention } = useAlarmSummary();
-  if (attention === 0) return null;
   return (
-    <>
-      <Badge
-        color="red"
-        size="sm"
-        circle={attention < 10}
-        style={{ marginInlineStart: 'auto', flexShrink: 0 }}
-        data-testid="menu-alarm-count"
-        data-count={attention}
-        aria-hidden
-      >
-        {attention}
-      </Badge>
-      <VisuallyHidden>{t`${attention} need attention`}</VisuallyHidden>
-    </>
+    <EntryCount count={attention} color="red" testId="menu-alarm-count">
+      {t`${attention} need attention`}
+    </EntryCount>
   );
 }
 
@@ -154,21 +142,35 @@ function AlarmCount() {
 function DueTaskCount() {
   const { t } = useLingui();
   const due = useDueTasks()?.length ?? 0;
-  if (due === 0) return null;
+  return (
+    <EntryCount count={due} color="orange" testId="menu-task-count">
+      {t`${due} tasks due`}
+    </EntryCount>
+  );
+}
+
+/** An entry's live count: a badge for the eye, words for a screen reader; nothing at zero. */
+function EntryCount(props: {
+  readonly count: number;
+  readonly color: string;
+  readonly testId: string;
+  readonly children: string;
+}) {
+  if (props.count === 0) return null;
   return (
     <>
       <Badge
-        color="orange"
+        color={props.color}
         size="sm"
-        circle={due < 10}
+        circle={props.count < 10}
         style={{ marginInlineStart: 'auto', flexShrink: 0 }}
-        data-testid="menu-task-count"
-        data-count={due}
+        data-testid={props.testId}
+        data-count={props.count}
         aria-hidden
       >
-        {due}
+        {props.count}
       </Badge>
-      <VisuallyHidden>{t`${due} tasks due`}</VisuallyHidden>
+      <VisuallyHidden>{props.children}</VisuallyHidden>
     </>
   );
 }
