@@ -101,8 +101,12 @@ function MenuLink({
   const { dir } = useDirection();
   const label = i18n._(entry.label);
   const Icon = entry.icon;
+  // An entry's count is its description, not part of its name: the link is named by its label.
+  const countId = useId();
   const link = (
     <Link
+      aria-label={label}
+      aria-describedby={entry.badge === undefined ? undefined : countId}
       to={entry.to}
       className={entry.nested === true ? `${classes.link} ${classes.nested}` : classes.link}
       // The router marks only exact matches; the menu marks the section the page belongs to.
@@ -115,8 +119,8 @@ function MenuLink({
       <span className={classes.label} data-menu-label>
         {label}
       </span>
-      {entry.badge === 'alarms' ? <AlarmCount /> : null}
-      {entry.badge === 'tasks' ? <DueTaskCount /> : null}
+      {entry.badge === 'alarms' ? <AlarmCount id={countId} /> : null}
+      {entry.badge === 'tasks' ? <DueTaskCount id={countId} /> : null}
     </Link>
   );
   if (!withTooltip) return link;
@@ -128,22 +132,22 @@ function MenuLink({
 }
 
 /** The alarms that need someone (raised, unacknowledged, not shelved), live from the local store. */
-function AlarmCount() {
+function AlarmCount(props: { readonly id: string }) {
   const { t } = useLingui();
   const { attention } = useAlarmSummary();
   return (
-    <EntryCount count={attention} color="red" testId="menu-alarm-count">
+    <EntryCount id={props.id} count={attention} color="red" testId="menu-alarm-count">
       {t`${attention} need attention`}
     </EntryCount>
   );
 }
 
 /** How many tasks are due for the user (issue 37), beside the Tasks entry. */
-function DueTaskCount() {
+function DueTaskCount(props: { readonly id: string }) {
   const { t } = useLingui();
   const due = useDueTasks()?.length ?? 0;
   return (
-    <EntryCount count={due} color="orange" testId="menu-task-count">
+    <EntryCount id={props.id} count={due} color="orange" testId="menu-task-count">
       {t`${due} tasks due`}
     </EntryCount>
   );
@@ -151,6 +155,7 @@ function DueTaskCount() {
 
 /** An entry's live count: a badge for the eye, words for a screen reader; nothing at zero. */
 function EntryCount(props: {
+  readonly id: string;
   readonly count: number;
   readonly color: string;
   readonly testId: string;
@@ -170,7 +175,7 @@ function EntryCount(props: {
       >
         {props.count}
       </Badge>
-      <VisuallyHidden>{props.children}</VisuallyHidden>
+      <VisuallyHidden id={props.id}>{props.children}</VisuallyHidden>
     </>
   );
 }
