@@ -190,11 +190,14 @@ function Booklet(props: { readonly asset: LocalModel<'asset'> }) {
   return (
     <Stack gap="md" data-testid="service-booklet">
       <Group justify="space-between" align="flex-end">
-        <Title order={1}>
-          <Trans>
-            Service booklet of <Name>{props.asset.attributes.name}</Name>
-          </Trans>
-        </Title>
+        <Stack gap={2}>
+          <Title order={1}>
+            <Trans>Service booklet</Trans>
+          </Title>
+          <Text c="dimmed" data-testid="booklet-asset">
+            <Name>{props.asset.attributes.name}</Name>
+          </Text>
+        </Stack>
         <Group className={classes.noPrint}>
           {can('form_entry::create') && published.length > 0 ? (
             <Menu>
