@@ -777,6 +777,8 @@ describe('reads: mqttlogs, snapshot, graph', () => {
         'ticket_vote',
         // And servicerequest::view: the demo's request on a machine it sees.
         'service_request',
+        // The demo's process diagram, read with asset::view (issue 37).
+        'diagram',
       ]),
     );
     // With user::view (supervisor), every member of the account is a read model.
