@@ -18,7 +18,7 @@ import type { Logger } from '../logger';
 import type { Clock } from '../lib/clock';
 import { Periodic } from '../lib/periodic';
 import type { ClusterWork } from '../cluster/leader';
-import { ModelRepository } from '../repositories/model.repository';
+import { ModelRepository, type ModelRow } from '../repositories/model.repository';
 import type { ChangeFeed } from '../services/change-feed';
 import type { ModelService } from '../services/model.service';
 
@@ -242,12 +242,25 @@ export class TaskStates implements ClusterWork {
 
   private async weighAccount(accountId: string, scope: ReadonlySet<string> | 'all'): Promise<void> {
     const models = new ModelRepository(this.deps.db);
-    const rows = await models.allOfTypes(accountId, [
-      taskModel.type,
-      assetModel.type,
-      taskStateModel.type,
-    ]);
-    const tasks = rows.filter((r) => r.type === taskModel.type);
+    const tasks = await models.allOfTypes(accountId, [taskModel.type]);
+    // A write in an account without tasks weighs nothing (10,000 new assets read nothing more).
+    if (tasks.length === 0 && scope !== 'all') return;
+    // The whole account, or only the assets a write touched: each with its states and entries.
+    let rows: ModelRow[];
+    if (scope === 'all') {
+      rows = await models.allOfTypes(accountId, [
+        assetModel.type,
+        taskStateModel.type,
+        formEntryModel.type,
+      ]);
+    } else {
+      rows = [];
+      for (const assetId of scope) {
+        const asset = await models.find(accountId, assetModel.type, assetId);
+        if (asset === undefined) continue;
+        rows.push(asset, ...(await models.children(accountId, assetModel.type, assetId)));
+      }
+    }
     const states = new Map(
       rows
         .filter((r) => r.type === taskStateModel.type)
@@ -261,7 +274,8 @@ export class TaskStates implements ClusterWork {
     );
     // The last entry of each task on each asset.
     const last = new Map<string, { id: string; at: number; counter: number | null }>();
-    for (const row of await models.allOfTypes(accountId, [formEntryModel.type])) {
+    for (const row of rows) {
+      if (row.type !== formEntryModel.type) continue;
       const entry = JSON.parse(row.attributes) as FormEntryAttributes;
       if (entry.task_id === null) continue;
       const key = `${entry.task_id}\n${entry.asset_id}`;
