@@ -314,9 +314,10 @@ describe('event inspection', () => {
     await expect
       .poll(() => mine.page.getByTestId('inspection-note').first().textContent())
       .toContain('Pressure rose before the mode changed.');
-    expect(await mine.page.getByTestId('inspection-note').first().textContent()).toContain(
-      'Colleague',
-    );
+    // The author's name comes with the user's own model, which may sync a moment later.
+    await expect
+      .poll(() => mine.page.getByTestId('inspection-note').first().textContent())
+      .toContain('Colleague');
 
     // The technician does not see this machine: the link shows nothing of it.
     const outsider = await e2e.signedInApp(DEMO_USERS.tech, path);
