@@ -85,7 +85,8 @@ describe('process diagrams', () => {
     expect(await diagram.bound('motor').getAttribute('data-alarm')).toBe('normal');
 
     // Past the limit: the alarm raises, and the motor is drawn red.
-    await agent.send([{ stream: temp, ts: Date.now(), value: 95 }]);
+    const hotAt = Date.now();
+    await agent.send([{ stream: temp, ts: hotAt, value: 95 }]);
     await expect.poll(() => diagram.text('temp')).toBe(isolate('95 °C'));
     await expect.poll(() => diagram.bound('motor').getAttribute('data-alarm')).toBe('raised');
     expect(await diagram.fill('motor')).toBe('rgb(224, 49, 49)');
@@ -148,5 +149,39 @@ describe('process diagrams', () => {
     await expect.poll(() => diagram.bound('motor').getAttribute('data-alarm')).toBe('raised');
     await expect.poll(() => diagram.text('text-1')).toBe(isolate('95 °C'));
     expect(await diagram.drawing.locator('script, image, foreignObject').count()).toBe(0);
+
+    // A moment chosen on the diagram opens the event inspection of the asset around it.
+    const moment = page.getByTestId('inspect-moment-at');
+    await moment.fill('');
+    await page.getByTestId('inspect-moment-open').click();
+    await expect.poll(() => moment.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByTestId('inspect-moment').textContent()).toContain(
+      'Choose a date and time to inspect.',
+    );
+    const localMinute = await page.evaluate((ts) => {
+      const d = new Date(ts - new Date(ts).getTimezoneOffset() * 60_000);
+      return d.toISOString().slice(0, 16);
+    }, hotAt);
+    await moment.fill(localMinute);
+    await page.getByTestId('inspect-moment-open').click();
+    await expect
+      .poll(() => new URL(page.url()).pathname)
+      .toMatch(new RegExp(`^/app/devices/${gw.assetId}/eventinspection/[0-9a-f-]+$`));
+    const atMinute = Math.floor(hotAt / 60_000) * 60_000;
+    await expect
+      .poll(() => page.getByTestId('inspection-moment').getAttribute('datetime'))
+      .toBe(new Date(atMinute).toISOString());
+    await expect
+      .poll(() => page.getByTestId('inspection-chart').count())
+      .toBe(Object.keys(gw.streams).length);
+    await expect
+      .poll(async () =>
+        (await e2e.serverModels(admin.accountId, 'inspection')).map((m) => ({
+          asset: m.attributes.asset_id,
+          at: m.attributes.at,
+          alarm: m.attributes.alarm_id,
+        })),
+      )
+      .toEqual([{ asset: gw.assetId, at: atMinute, alarm: null }]);
   });
 });

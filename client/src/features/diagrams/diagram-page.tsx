@@ -25,6 +25,7 @@ import { isRaised } from '../alarms/alarm-rows';
 import { devicePaths } from '../devices/paths';
 import { streamShapeOf, valueWithUnit } from '../devices/stream-values';
 import { DiagramDrawing, type BoundView } from './diagram-drawing';
+import { InspectMoment } from './inspect-moment';
 
 /* The editor (upload, shapes, bindings) loads when editing starts. */
 const DiagramEditor = lazy(() =>
@@ -186,6 +187,7 @@ function DiagramScreen(props: { readonly diagram: LocalModel<'diagram'> }) {
               <Trans>No element of this diagram is bound to a data stream yet.</Trans>
             </Text>
           ) : null}
+          <InspectMoment assetId={assetId} />
         </>
       )}
     </Stack>
