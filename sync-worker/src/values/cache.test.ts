@@ -129,4 +129,40 @@ describe('values cache', () => {
     expect(await cache.held('s2', T0, T0 + HOUR_MS)).toEqual([]);
     expect(await cache.held('s1', T0 + 3 * HOUR_MS, T0 + 4 * HOUR_MS)).toEqual([]);
   });
+
+  it('reads the ranges asked in one task together, each answer as read and held give it', async () => {
+    const cache = await open();
+    const points = (n: number): ValuePoint[] =>
+      Array.from({ length: 90 }, (_, i) => [T0 + i * 60_000, n * 1000 + i]);
+    for (let n = 0; n < 5; n++) {
+      await cache.put(`s${n}`, points(n), { from: T0, to: T0 + 90 * 60_000, step: 60_000 });
+    }
+    const ranges = [
+      { stream: 's0', from: T0, to: T0 + HOUR_MS },
+      { stream: 's1', from: T0 + 30 * 60_000, to: T0 + 2 * HOUR_MS },
+      { stream: 's4', from: T0 - HOUR_MS, to: T0 + 10 * 60_000 },
+      { stream: 'none', from: T0, to: T0 + HOUR_MS },
+      { stream: 's0', from: T0 + 3 * HOUR_MS, to: T0 + 4 * HOUR_MS },
+    ];
+    // Asked in one task, as a page's charts ask.
+    const answers = await Promise.all(ranges.map((r) => cache.readRange(r.stream, r.from, r.to)));
+    for (const [k, r] of ranges.entries()) {
+      expect(answers[k]?.columns).toEqual(await cache.read(r.stream, r.from, r.to));
+      expect(answers[k]?.held).toEqual(await cache.held(r.stream, r.from, r.to));
+    }
+    expect(answers[1]?.columns.values[0]).toBe(1030);
+    expect(answers[3]?.columns.ts).toEqual([]);
+    // Asked in a later task: read again, not left waiting.
+    expect((await cache.readRange('s2', T0, T0 + HOUR_MS)).columns.ts).toHaveLength(61);
+  });
+
+  it('fails every range asked together when their read fails, and reads the next ones', async () => {
+    const cache = await open();
+    await cache.put('s1', [[T0, 1]], { from: T0, to: T0 + 60_000, step: 1_000 });
+    // A range whose key IndexedDB refuses (NaN is no key) fails the batch's transaction.
+    const asked = [cache.readRange('s1', T0, T0 + 60_000), cache.readRange('s1', Number.NaN, T0)];
+    const settled = await Promise.allSettled(asked);
+    expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected']);
+    expect((await cache.readRange('s1', T0, T0 + 60_000)).columns.values).toEqual([1]);
+  });
 });

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { AssetValues, HistoryQuery, HistoryResult, HistorySeries, Point } from '../api';
 import type { Logger } from '../log';
 import type { ApiClient, ApiResult } from '../transport/http';
-import type { ValuesCache } from './cache';
+import type { CachedRange, ValuesCache } from './cache';
 import { TabChannel, TabWants } from '../tab-relay';
 import { frameThrottle } from './frame';
 
@@ -474,14 +474,15 @@ class HistoryWatch implements Watch {
 
   private async start(): Promise<void> {
     // What the cache holds goes to the page first (a dashboard's charts draw at once); the
-    // streams' assets (for the live subscriptions) are looked up in the store meanwhile.
-    const first = this.send();
+    // streams' assets (for the live subscriptions) are looked up after it: twenty store
+    // lookups beside the cache's reads held the charts' answers back.
+    await this.send();
+    if (this.ended) return;
     const assets = new Set<string>();
     for (const stream of this.query.streams) {
       const asset = await this.hub.streamAsset(stream);
       if (asset !== undefined) assets.add(asset);
     }
-    await first;
     if (this.ended) return;
     this.assets = assets;
     this.hub.wantChanged();
@@ -566,29 +567,28 @@ class HistoryWatch implements Watch {
   private async send(): Promise<void> {
     if (this.ended) return;
     const { from, to } = this.window();
-    const series: HistorySeries[] = [];
-    for (const stream of this.query.streams) {
-      const cached = await this.hub.cache.read(stream, from, to);
+    // Every stream at once: the cache reads what all the page's watches ask in one go.
+    const cached = await Promise.all(
+      this.query.streams.map((stream) => this.hub.cache.readRange(stream, from, to)),
+    );
+    if (this.ended) return;
+    const series: HistorySeries[] = this.query.streams.map((stream, k) => {
+      const { columns, held } = cached[k] as CachedRange;
       const { downsampled, points } = downsampleM4(
-        cached.ts,
-        cached.values,
+        columns.ts,
+        columns.values,
         from,
         to,
         this.query.points,
       );
-      const held = await this.hub.cache.held(stream, from, to, {
-        first: cached.ts[0],
-        last: cached.ts.at(-1),
-      });
-      series.push({
+      return {
         stream,
         ts: points.map((p) => p[0]),
         values: points.map((p) => p[1]),
         downsampled,
         held,
-      });
-    }
-    if (this.ended) return;
+      };
+    });
     this.callback({ from, to, series, loading: this.loading, offline: this.offline });
   }
 
