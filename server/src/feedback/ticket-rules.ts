@@ -19,6 +19,7 @@ import { ModelRepository, type ModelRow } from '../repositories/model.repository
 import { UserRepository } from '../repositories/user.repository';
 import type { AccessDecision } from '../services/access-decision';
 import { DomainError, invalidInput, notFound } from '../services/domain-error';
+import type { NewModel } from '../services/new-model';
 
 /*
  * The feedback centre's rules on the generic model writes (issue 34, DESIGN.md §14), called by
@@ -77,15 +78,15 @@ function changedFields(before: TicketAttributes, after: TicketAttributes): strin
  * check of a ticket as a change from a fresh report by its writer (a reporter files it `new`; an
  * admin may file it approved at once).
  */
-export async function feedbackCreate(
-  trx: Db,
-  accountId: string,
-  type: string,
-  attributes: Record<string, unknown>,
-  access: AccessDecision | undefined,
-  asServer: boolean,
-  now: number,
-): Promise<void> {
+export async function feedbackCreate({
+  trx,
+  accountId,
+  type,
+  attributes,
+  access,
+  asServer,
+  now,
+}: NewModel): Promise<void> {
   const user = access?.userId ?? null;
   if (type === ticketModel.type) {
     const ticket = attributes as TicketAttributes;

@@ -18,6 +18,7 @@ import type { Db } from '../db/database';
 import { ModelRepository } from '../repositories/model.repository';
 import type { AccessDecision } from '../services/access-decision';
 import { forbidden, invalidInput } from '../services/domain-error';
+import type { NewModel } from '../services/new-model';
 
 /*
  * The server's rules of forms (issue 37 items 1 and 2) beside the generic model writes: a version
@@ -113,15 +114,15 @@ async function checkTask(trx: Db, accountId: string, task: TaskAttributes): Prom
 }
 
 /** The form types' rules of a create, in its transaction (after the schema and the access). */
-export async function formCreate(
-  trx: Db,
-  accountId: string,
-  type: string,
-  attributes: Record<string, unknown>,
-  access: AccessDecision | undefined,
-  asServer: boolean,
-  now: number,
-): Promise<void> {
+export async function formCreate({
+  trx,
+  accountId,
+  type,
+  attributes,
+  access,
+  asServer,
+  now,
+}: NewModel): Promise<void> {
   const userId = access?.userId ?? null;
   if (type === taskStateModel.type && !asServer) throw forbidden();
   if (type === formVersionModel.type && !asServer)

@@ -7,10 +7,9 @@ import {
   type InspectionAttributes,
   type InspectionNoteAttributes,
 } from '@plant/shared-schema';
-import type { Db } from '../db/database';
 import { ModelRepository } from '../repositories/model.repository';
-import type { AccessDecision } from '../services/access-decision';
 import { invalidInput } from '../services/domain-error';
+import type { NewModel } from '../services/new-model';
 
 /*
  * The event inspection's rules (issue 37 item 5, shared-schema models/inspection.ts), run inside
@@ -42,15 +41,15 @@ export function removedByEditors(type: string): boolean {
  * client's values were dropped as server fields), an inspection's alarm checked against its
  * asset, a note counted against its inspection's bound.
  */
-export async function inspectionCreate(
-  trx: Db,
-  accountId: string,
-  type: string,
-  attributes: Record<string, unknown>,
-  access: AccessDecision | undefined,
-  asServer: boolean,
-  now: number,
-): Promise<void> {
+export async function inspectionCreate({
+  trx,
+  accountId,
+  type,
+  attributes,
+  access,
+  asServer,
+  now,
+}: NewModel): Promise<void> {
   const user = access?.userId ?? null;
   if (type === inspectionModel.type) {
     const inspection = attributes as InspectionAttributes;

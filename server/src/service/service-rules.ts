@@ -6,7 +6,6 @@ import {
   serviceRequestAttributesSchema,
   serviceRequestModel,
   serviceRolesOf,
-  type MachineContext,
   type ServiceRequestAttributes,
   type ServiceRole,
 } from '@plant/shared-schema';
@@ -15,6 +14,7 @@ import { scopeTo } from '../repositories/account-scope';
 import { UserRepository } from '../repositories/user.repository';
 import type { AccessDecision } from '../services/access-decision';
 import { DomainError, invalidInput } from '../services/domain-error';
+import type { NewModel } from '../services/new-model';
 
 /*
  * Service requests' rules on the generic model writes (issue 34 item 2, DESIGN.md §14), called
@@ -25,9 +25,7 @@ import { DomainError, invalidInput } from '../services/domain-error';
  */
 
 /** What the server reads of a machine for a request's context (machine-context.ts). */
-export interface MachineContextSource {
-  contextOf(trx: Db, accountId: string, assetId: string, now: number): Promise<MachineContext>;
-}
+export type { MachineContextSource } from '../services/new-model';
 
 /** What the writer is to the request; the server's own writes are every role. */
 function serviceRoles(
@@ -75,15 +73,18 @@ async function nameAgent(trx: Db, request: ServiceRequestAttributes): Promise<vo
  * when the request reaches the server, if its reporter agreed); checked as a change from a fresh
  * open request by its writer (an admin may file it assigned at once).
  */
-export async function serviceCreate(
-  trx: Db,
-  accountId: string,
-  request: ServiceRequestAttributes,
-  access: AccessDecision | undefined,
-  asServer: boolean,
-  now: number,
-  machine: MachineContextSource | undefined,
-): Promise<void> {
+export async function serviceCreate({
+  trx,
+  accountId,
+  type,
+  attributes,
+  access,
+  asServer,
+  now,
+  machine,
+}: NewModel): Promise<void> {
+  if (type !== serviceRequestModel.type) return;
+  const request = attributes as ServiceRequestAttributes;
   if (!asServer || request.reported_by === null) request.reported_by = access?.userId ?? null;
   request.reported_at = now;
   request.changed_at = now;

@@ -126,7 +126,6 @@ import {
 } from '../service/service-rules';
 import {
   afterMessage,
-  FEEDBACK_TYPES,
   feedbackCreate,
   mayChangeTicketPhoto,
   mayRemoveFeedback,
@@ -144,6 +143,7 @@ import { translationKeyProblems } from '../themes/translation-rules';
 import { diagramBindingProblems } from '../diagrams/diagram-rules';
 import { integrationWriteProblems } from '../integrations/integration-rules';
 import { FORM_TYPES, formChange, formCreate, mayChangeEntryFile } from '../forms/form-rules';
+import type { CreateRule, NewModel } from './new-model';
 import {
   mayChangeThemeFile,
   mayRemoveTheme,
@@ -152,6 +152,14 @@ import {
 } from '../themes/theme-rules';
 
 type Draft = Omit<ModelUpdate, 'muid' | 'ts' | 'seq'>;
+
+/** Each area's rules of a new model, in this order (each looks only at the types it knows). */
+const CREATE_RULES: readonly CreateRule[] = [
+  inspectionCreate,
+  formCreate,
+  feedbackCreate,
+  serviceCreate,
+];
 
 /** The update's marker of a model's other owner (registry altParents; a template's otherwise). */
 const OWNER_MARKERS: Readonly<Record<string, 'template' | 'article' | 'ticket' | 'release'>> = {
@@ -560,45 +568,17 @@ export class ModelTransaction {
       }
       this.stampWriter(attributes);
     }
-    await inspectionCreate(
-      this.trx,
-      this.accountId,
-      this.def.type,
+    const created: NewModel = {
+      trx: this.trx,
+      accountId: this.accountId,
+      type: this.def.type,
       attributes,
-      this.access,
-      this.asServer,
-      this.now,
-    );
-    if (FORM_TYPES.has(this.def.type))
-      await formCreate(
-        this.trx,
-        this.accountId,
-        this.def.type,
-        attributes,
-        this.access,
-        this.asServer,
-        this.now,
-      );
-    if (FEEDBACK_TYPES.has(this.def.type))
-      await feedbackCreate(
-        this.trx,
-        this.accountId,
-        this.def.type,
-        attributes,
-        this.access,
-        this.asServer,
-        this.now,
-      );
-    if (this.def.type === serviceRequestModel.type)
-      await serviceCreate(
-        this.trx,
-        this.accountId,
-        attributes as ServiceRequestAttributes,
-        this.access,
-        this.asServer,
-        this.now,
-        this.machine,
-      );
+      access: this.access,
+      asServer: this.asServer,
+      now: this.now,
+      machine: this.machine,
+    };
+    for (const rule of CREATE_RULES) await rule(created);
     if (this.def.type === deploymentGatewayModel.type) mayWriteDeploymentGateway(this.asServer);
     const parts: PlannedPart[] =
       this.def.type === deploymentModel.type
