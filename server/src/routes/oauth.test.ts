@@ -212,6 +212,13 @@ describe('what a scoped token may do: scopes ∩ role ∩ membership', () => {
       json: { name: 'Renamed by a read-only token' },
     });
     expect(edit.status).toBe(403);
+    // An inspection needs only sight of the asset in the app, but it is a write: not with a
+    // read scope.
+    const inspect = await s.call('POST', apiPaths.collection('inspections'), {
+      token: reader,
+      json: { asset_id: asset.id, at: Date.now() },
+    });
+    expect(inspect.status, inspect.text).toBe(403);
     // A route of another area (machine values) and a first-party route (making tokens).
     expect((await s.call('GET', apiPaths.latestValues(asset.id), { token: reader })).status).toBe(
       403,
@@ -232,6 +239,11 @@ describe('what a scoped token may do: scopes ∩ role ∩ membership', () => {
       json: { name: 'Made by a write token' },
     });
     expect(made.status).toBe(201);
+    const inspected = await s.call('POST', apiPaths.collection('inspections'), {
+      token: writer,
+      json: { asset_id: asset.id, at: Date.now() },
+    });
+    expect(inspected.status, inspected.text).toBe(201);
   });
 
   it("a token cannot make accounts, nor read another account's design", async () => {

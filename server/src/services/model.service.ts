@@ -1,6 +1,7 @@
 import {
   ACCOUNT_CHANGED_MESSAGE,
   can,
+  scopesAllowWrite,
   clientIdField,
   fieldErrorsOf,
   articleModel,
@@ -132,7 +133,11 @@ export class ModelService {
         can(session.ctx, releaseModel.permissions.update) ||
         can(session.ctx, themeModel.permissions.update) ||
         can(session.ctx, formEntryModel.permissions.create));
-    if (!can(session.ctx, def.permissions[op.kind]) && !ownedFile) throw forbidden();
+    const permission = def.permissions[op.kind];
+    if (!can(session.ctx, permission) && !ownedFile) throw forbidden();
+    const scopes = session.ctx.scopes;
+    if (scopes !== undefined && !ownedFile && !scopesAllowWrite(scopes, permission))
+      throw forbidden();
     if (def.type === hotspotModel.type) await this.warmSurface(accountId, op);
     const { answer, updates, givenAsset, others, accessMoved } = await this.db
       .transaction()

@@ -83,6 +83,17 @@ export function scopesAllow(scopes: readonly string[], permission: string): bool
   return verb === 'view' && scopes.includes(`${area}:read`);
 }
 
+/**
+ * Whether the scopes let a token WRITE under a permission: a write asks its area's write scope
+ * even where the app lets whoever views write (an inspection or its note is created with
+ * `asset::view`: whoever sees a machine looks into its events), so a read-only token never
+ * changes anything.
+ */
+export function scopesAllowWrite(scopes: readonly string[], permission: string): boolean {
+  const [subject = '', verb = ''] = permission.split('::');
+  return scopesAllow(scopes, verb === 'view' ? `${subject}::write` : permission);
+}
+
 /** The scope a permission needs at least (read for `::view`), for messages and the reference. */
 export function scopeFor(permission: string): ScopeId | undefined {
   const [subject = '', verb = ''] = permission.split('::');
