@@ -153,6 +153,12 @@ describe('event inspection', () => {
     inspectionId = (await view.getAttribute('data-id')) ?? '';
     expect(tab.path()).toBe(`/app/devices/${gw.assetId}/eventinspection/${inspectionId}`);
     expect(Number(await view.getAttribute('data-at'))).toBe(raisedAt);
+    // The breadcrumb names the inspection by its moment, not by its id's end.
+    const named = await page.evaluate(
+      (at) => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(at),
+      raisedAt,
+    );
+    await expect.poll(() => page.getByTestId('breadcrumb-item').last().textContent()).toBe(named);
 
     // Every stream of the asset, each a chart with values before and after the moment.
     await expect.poll(() => charts(page).count()).toBe(STREAMS.length);

@@ -86,6 +86,7 @@ export type NamedType =
   | 'diagram'
   | 'form'
   | 'gateway'
+  | 'inspection'
   | 'role'
   | 'scene'
   | 'template'
@@ -112,6 +113,8 @@ export const ID_TYPES: Readonly<Record<string, NamedType>> = {
   '3d': 'threedmodel',
   // An asset's process diagram (…/uml/{id}).
   uml: 'diagram',
+  // An asset's event inspection (…/eventinspection/{id}): named by its moment.
+  eventinspection: 'inspection',
   templates: 'template',
   // A form (/app/tasks/{id}/designer; an asset's …/servicebooklet/fill/{id}).
   tasks: 'form',

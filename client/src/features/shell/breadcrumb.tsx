@@ -1,3 +1,4 @@
+import type { I18n } from '@lingui/core';
 import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { ActionIcon, Menu } from '@mantine/core';
@@ -193,15 +194,21 @@ function CrumbLabel({ crumb }: { readonly crumb: Crumb }) {
 }
 
 function ModelName({ type, id }: { readonly type: NamedType; readonly id: string }) {
+  const { i18n } = useLingui();
   const state = useLiveModel(type, id);
-  const name = state.name === 'found' ? modelName(state.model) : '';
+  const name = state.name === 'found' ? modelName(state.model, i18n) : '';
   if (name !== '') return <Name>{name}</Name>;
   return <span title={id}>{shortId(id)}</span>;
 }
 
-/** A model's name as people know it: its name, or a user's full name or e-mail address. */
-function modelName(model: LocalModel<NamedType>): string {
+/**
+ * A model's name as people know it: its name, a user's full name or e-mail address, an event
+ * inspection's moment.
+ */
+function modelName(model: LocalModel<NamedType>, i18n: I18n): string {
   const a = model.attributes as Readonly<Record<string, unknown>>;
+  if (model.type === 'inspection' && typeof a.at === 'number')
+    return i18n.date(new Date(a.at), { dateStyle: 'medium', timeStyle: 'short' });
   const text = (key: string) => {
     const value = a[key];
     return typeof value === 'string' ? value.trim() : '';
