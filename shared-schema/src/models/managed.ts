@@ -4,7 +4,7 @@ import { accountDesignSchema, NO_DESIGN } from '../api/user';
 import type { ModelDefinition } from './registry-types';
 import { viewEditPermissions } from './model-permissions';
 import { TAG_SLUG_MESSAGE } from './managed-texts';
-import { FIELD_TYPES } from './permission-table';
+import { FIELD_TYPES } from './field-types';
 export {
   ACCOUNTS_ARE_NOT_DELETED,
   MEMBERS_JOIN_BY_INVITATION,
@@ -22,7 +22,7 @@ export {
  */
 
 // The model types whose fields a role may narrow: permission-table.ts (no schemas there).
-export { FIELD_TYPES, type FieldType } from './permission-table';
+export { FIELD_TYPES, type FieldType } from './field-types';
 
 const idRef = z.string().trim().min(1).max(64);
 

@@ -1,6 +1,5 @@
-/** The types whose fields a role chooses (spec 001 §6: fields are dragged into a role). */
-export const FIELD_TYPES = ['asset', 'datastream'] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+import type { FieldType } from './field-types';
+export { FIELD_TYPES, type FieldType } from './field-types';
 
 /**
  * Permissions of an area that no model's four name: the feedback centre's development team
