@@ -1,5 +1,6 @@
 import { benchAccess } from './access.bench';
 import { benchAlarmMail, benchAlarms } from './alarms.bench';
+import { benchBackup } from './backup.bench';
 import { benchBootstrap } from './bootstrap.bench';
 import { benchBundleSize } from './bundle-size.bench';
 import { benchCall } from './call.bench';
@@ -92,6 +93,8 @@ const benches: [string, () => Promise<string[]>][] = [
   ['rollout', benchRollout],
   // Issue 36: the public landing page's gzipped bytes, and its first byte vs a static file.
   ['public-pages', benchPublicPages],
+  // Issue 38: ingest while `npm run backup` copies a 1 GB DATA_DIR, vs without.
+  ['backup', benchBackup],
 ].filter(([name]) => only === undefined || name === only) as [string, () => Promise<string[]>][];
 
 for (const [name, bench] of benches) {
