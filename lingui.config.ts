@@ -20,6 +20,8 @@ const AREAS = [
   'inspection',
   'tasks',
   'diagrams',
+  'security-insights',
+  'two-factor',
 ];
 /** Folders whose texts are another area's catalogue (issue 35: release management's three). */
 const SHARING: Readonly<Record<string, readonly string[]>> = {

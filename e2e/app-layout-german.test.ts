@@ -33,6 +33,7 @@ const GERMAN_MENU = {
     'Feedback',
     'Benutzer',
     'Konten',
+    'Sicherheitseinblicke',
     'Release-Management',
     'Designs',
     'Übersetzungen',

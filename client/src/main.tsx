@@ -16,6 +16,9 @@ import { registerServiceWorker } from './pwa';
  * §4 runs in the background of resumeSession.
  */
 connectSyncBridge();
+// Policy violations count in the account's threat overview (security insights): a lazy part,
+// so no first visit carries it.
+void import('./features/security-insights/csp-reporter').then((m) => m.reportCspViolations());
 reloadWhenStoredUserEmptied();
 const go = (to: string) => router.navigate({ to });
 // Failure reports name the page the user is on (its path only: queries may carry tokens).

@@ -28,6 +28,8 @@ import * as serviceCalls from './20261130000400-service-calls';
 import * as releaseHistory from './20261201000100-release-history';
 import * as accountTheme from './20261201000200-account-theme';
 import * as webhooks from './20261202006000-webhooks';
+import * as twoFactor from './20261203002000-two-factor';
+import * as securityInsights from './20261203003000-security-insights';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so that they sort in the order they
@@ -64,4 +66,6 @@ export const migrations: Record<string, Migration> = {
   '20261201000100-release-history': releaseHistory,
   '20261201000200-account-theme': accountTheme,
   '20261202006000-webhooks': webhooks,
+  '20261203002000-two-factor': twoFactor,
+  '20261203003000-security-insights': securityInsights,
 };

@@ -7,7 +7,7 @@ import {
   UPLOAD_CHUNK_MAX_BYTES,
   type PushKey,
 } from '@plant/shared-schema';
-import { exactAddress, type AppEnv } from './http/context';
+import { clientAddress, exactAddress, type AppEnv } from './http/context';
 import { pageHeaders } from './http/csp';
 import { errorResponse } from './http/errors';
 import { isHelpHost } from './help/host-page';
@@ -16,6 +16,8 @@ import { API_ROUTE_MODULES, type ApiDeps } from './routes';
 import { oauthOriginRoutes } from './routes/oauth';
 import { originRoutes } from './routes/origin';
 import type { Services } from './services';
+import { DomainError } from './services/domain-error';
+import type { Session } from './services/session';
 import type { ValuesService } from './gateways/values.service';
 import type { FileService } from './files/file.service';
 import type { RecipientInvites } from './notify/recipient-invites';
@@ -100,6 +102,16 @@ export function createApp(
   app.route('/', origin);
 
   app.notFound((c) => c.json({ success: false, message: 'Not found.' }, 404));
-  app.onError((err, c) => errorResponse(err, c, log));
+  app.onError((err, c) => {
+    // Security insights count a signed-in caller's rate-limit hits in its active account.
+    const session = c.get('session') as Session | undefined;
+    if (err instanceof DomainError && err.kind === 'rate_limited' && session?.activeAccount)
+      services.securityEvents.requestLimited(
+        session.activeAccount.id,
+        session.user.id,
+        clientAddress(c),
+      );
+    return errorResponse(err, c, log);
+  });
   return app;
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { iceServersSchema, type IceServer } from '@plant/shared-schema';
+import { parseRelyingParty } from './auth/relying-party';
 
 /**
  * The server's configuration, parsed once from the environment at start into a frozen object.
@@ -37,6 +38,8 @@ const envSchema = z.object({
   CLUSTER_HEARTBEAT_MS: intInRange('CLUSTER_HEARTBEAT_MS', 100, 60_000).default(5_000),
   REPORT_TICK_MS: intInRange('REPORT_TICK_MS', 100, 60_000).default(15_000),
   TASK_TICK_MS: intInRange('TASK_TICK_MS', 100, 3_600_000).default(60_000),
+  INSIGHTS_EVENTS_MS: intInRange('INSIGHTS_EVENTS_MS', 100, 60_000).default(15_000),
+  INSIGHTS_TICK_MS: intInRange('INSIGHTS_TICK_MS', 100, 3_600_000).default(60_000),
   PUSH_SUBSCRIBE_TIMEOUT_S: intInRange('PUSH_SUBSCRIBE_TIMEOUT_S', 1, 300).default(20),
   WEBHOOK_RETRY_BASE_MS: intInRange('WEBHOOK_RETRY_BASE_MS', 10, 3_600_000).default(10_000),
   WEBHOOK_ALLOW_PRIVATE: z
@@ -62,6 +65,8 @@ const envSchema = z.object({
     )
     .optional(),
   ICE_SERVERS: z.string().max(8000).optional(),
+  WEBAUTHN_RP_ID: z.string().max(253).optional(),
+  WEBAUTHN_ORIGINS: z.string().max(4000).optional(),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'REDIS_URL must be a redis:// or rediss:// URL' })
     .optional(),
@@ -148,6 +153,13 @@ export interface Config {
   /** How often the leader weighs dated tasks (issue 37): due within a tick of their time. */
   readonly taskTickMs: number;
   /**
+   * How often each process writes the security events it counted (issue 38 item 1): the checks
+   * are evaluated on every read, so an event moves its check within this time (at most 60 s).
+   */
+  readonly insightsEventsMs: number;
+  /** How often the leader looks for security insights' daily snapshots and weekly digests. */
+  readonly insightsTickMs: number;
+  /**
    * Raster tiles (`https://…/{z}/{x}/{y}.png`) the asset map draws over its shipped base layer
    * for detail (/staticconf tells the client); undefined: the base layer alone.
    */
@@ -180,6 +192,11 @@ export interface Config {
    * account's admin. Tests and a receiver inside the plant's network turn it on.
    */
   readonly webhookPrivateAddresses: boolean;
+  /**
+   * Passkeys' relying party (issue 38 item 2): WEBAUTHN_RP_ID (default APP_URL's host) and the
+   * origins whose pages may use them, WEBAUTHN_ORIGINS (default APP_URL's; auth/relying-party.ts).
+   */
+  readonly webauthn: { readonly id: string; readonly origins: readonly string[] };
 }
 
 export class ConfigError extends Error {
@@ -240,7 +257,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'ICE_SERVERS: must be a JSON list like [{"urls":"turn:turn.example.com:3478","username":"u","credential":"p"}]',
     );
   }
-  if (problems.length > 0 || vapidSubject === undefined || iceServers === undefined)
+  const appUrl = (e.APP_URL ?? `http://${urlHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, '');
+  const webauthn = parseRelyingParty(e.WEBAUTHN_RP_ID, e.WEBAUTHN_ORIGINS, appUrl);
+  if ('problems' in webauthn) problems.push(...webauthn.problems);
+  if (
+    problems.length > 0 ||
+    vapidSubject === undefined ||
+    iceServers === undefined ||
+    'problems' in webauthn
+  )
     throw new ConfigError(problems);
   return Object.freeze({
     port: e.PORT,
@@ -253,13 +278,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gatewayPointsPerSecond: e.GATEWAY_POINTS_PER_S,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    appUrl: (e.APP_URL ?? `http://${urlHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, ''),
+    appUrl,
     clientDir: path.resolve(e.CLIENT_DIR ?? DEFAULT_CLIENT_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     clusterHeartbeatMs: e.CLUSTER_HEARTBEAT_MS,
     reportTickMs: e.REPORT_TICK_MS,
     taskTickMs: e.TASK_TICK_MS,
+    insightsEventsMs: e.INSIGHTS_EVENTS_MS,
+    insightsTickMs: e.INSIGHTS_TICK_MS,
     mapTilesUrl: e.MAP_TILES_URL,
     helpcenterHost: e.HELPCENTER_HOST,
     helpcenterAccount: e.HELPCENTER_ACCOUNT,
@@ -271,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE === 'on',
     trustedProxies: (e.TRUSTED_PROXIES ?? '').split(',').filter((x) => x !== ''),
     iceServers,
+    webauthn: webauthn.relyingParty,
   });
 }
 

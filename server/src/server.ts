@@ -69,6 +69,7 @@ import { PdfThread } from './reports/pdf-thread';
 import { BookletService } from './booklet/booklet.service';
 import { ModelProcessor } from './threed/model-processor';
 import type { ThreadLimits } from './threed/convert-thread';
+import { InsightsLeader } from './insights/insights-leader';
 
 export interface ServerOptions {
   readonly config: Config;
@@ -178,6 +179,8 @@ export interface RunningServer {
   readonly tasks: TaskStates;
   /** Webhook integrations' posts (issue 37 item 6): `round()` sends what is due now. */
   readonly webhooks: WebhookSender;
+  /** Security insights' snapshots and digests (issue 38 item 1): `tick()` runs a round now. */
+  readonly insights: InsightsLeader;
   /** Resolves when background work (mails) started so far is done. */
   idle(): Promise<void>;
   /** Stops accepting, lets open requests finish (at most 10 s), then closes the database. */
@@ -304,6 +307,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     rateCounters: cluster.rateCounters(() => clock.now()),
     iceServers: config.iceServers,
     secretBox: new SecretBox(config.dataDir),
+    webauthn: config.webauthn,
+    insightsEventsMs: config.insightsEventsMs,
     ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
   });
   if (seeded !== undefined)
@@ -517,6 +522,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ...(config.helpcenterHost === undefined
         ? {}
         : { refusesHost: (host) => isHelpHost(host, config.helpcenterHost ?? '') }),
+      // Security insights count refused links: broker refusals, revoked gateway keys knocking.
+      refused: (refusal) =>
+        refusal.kind === 'connect'
+          ? services.securityEvents.connectRefused(refusal.username, refusal.password)
+          : services.securityEvents.linkRefused(refusal.accountId, refusal.client),
       ...(options.brokerRecheckMs === undefined ? {} : { recheckEveryMs: options.brokerRecheckMs }),
     },
   );
@@ -531,6 +541,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await machineData.start(broker, { resetPresence: !cluster.shared });
   if (options.dispatch !== false) dispatcher.start();
   webhookValues.start();
+  services.securityEvents.start();
+  // Security insights' daily snapshots and weekly digests: once in the cluster.
+  const insights = new InsightsLeader({
+    db,
+    clock,
+    log,
+    mailer,
+    users: services.users,
+    insights: services.insights,
+    appUrl: config.appUrl,
+    tickMs: config.insightsTickMs,
+  });
   const leader = new ClusterLeader(
     [
       valuePruner,
@@ -550,6 +572,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       tasks,
       // Webhook integrations' posts: sent once in the cluster.
       webhooks,
+      insights,
       // Gateways left online by a process that died: offline once no live process links them.
       ...(cluster.shared ? [presenceSweep(machineData, log, config.clusterHeartbeatMs)] : []),
     ],
@@ -580,6 +603,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(force);
       await background.drain();
+      // The security events counted so far, written before the database closes.
+      await services.securityEvents.stop();
       preprocessor.dispose();
       // Last of what requests and presence use: their rate limits, revocations and links.
       await cluster.close();
@@ -603,6 +628,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     rollouts,
     webhooks,
     tasks,
+    insights,
     idle: () => background.drain(),
     stop,
   };

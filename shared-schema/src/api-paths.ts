@@ -209,6 +209,43 @@ export const apiPaths = {
     query === undefined || query === '' ? 'oauth/authorize' : `oauth/authorize?${query}`,
   /** The API reference: OpenAPI 3.1, generated from the shared schemas. */
   openapi: () => 'openapi.json',
+  // Security insights (issue 38 item 1): the active account's checks and threats.
+  /** GET: the checks, their states and the 90-day trend (SecurityInsights). */
+  securityInsights: () => 'security-insights',
+  /** GET: the threat overview over 7, 30 or 90 days (SecurityThreats). */
+  securityThreats: (days?: number) =>
+    days === undefined ? 'security-insights/threats' : `security-insights/threats?days=${days}`,
+  /** POST `{ reason, expires_at }` dismisses a check; DELETE takes the dismissal back. */
+  insightDismissal: (checkId: string) => `security-insights/checks/${seg(checkId)}/dismissal`,
+  /** POST: a Content-Security-Policy violation the app saw (CspReport). */
+  cspReports: () => 'csp-reports',
+  // Two-factor sign-in (issue 38 item 2): the signed-in user's own factors.
+  /** GET: the user's second factors (TwoFactorStatus). */
+  twoFactor: () => 'user/2fa',
+  /** POST: a new authenticator app secret (TotpSetup); DELETE with `{ otp }` turns the app off. */
+  twoFactorTotp: () => 'user/2fa/totp',
+  /** POST `{ code }`: turns the app on, answers the recovery codes (RecoveryCodes). */
+  twoFactorTotpConfirm: () => 'user/2fa/totp/confirm',
+  /** POST `{ otp }`: new recovery codes in place of the old ones (RecoveryCodes). */
+  twoFactorRecoveryCodes: () => 'user/2fa/recovery-codes',
+  /** POST: the options of a new passkey (PasskeyCreationOptions). */
+  twoFactorPasskeyOptions: () => 'user/2fa/passkeys/options',
+  /** POST: registers a passkey (PasskeyRegistration -> PasskeyView). */
+  twoFactorPasskeys: () => 'user/2fa/passkeys',
+  /** DELETE: removes one of the user's passkeys (204). */
+  twoFactorPasskey: (id: string) => `user/2fa/passkeys/${seg(id)}`,
+  /** POST, signed out: a challenge for a passkey at sign-in (PasskeyRequestOptions). */
+  passkeySignInOptions: () => '2fa/passkey/options',
+  /** POST, signed out: the authenticator app of a member who must have one (TwoFactorEnrol). */
+  twoFactorEnrol: () => '2fa/enrol/totp',
+  /** POST, signed out: turns it on and signs in (TwoFactorEnrolConfirm -> TwoFactorEnrolled). */
+  twoFactorEnrolConfirm: () => '2fa/enrol/totp/confirm',
+  /** GET, PUT: who of an account's members needs a second factor (AccountTwoFactor). */
+  accountTwoFactor: (accountId: string) => `accounts/${seg(accountId)}/two-factor`,
+  /** GET: the active account's members and their second factors (MemberTwoFactor[]). */
+  membersTwoFactor: () => 'account/users/two-factor',
+  /** DELETE: an admin resets a member's second factor (logged). */
+  memberTwoFactor: (userId: string) => `account/users/${seg(userId)}/two-factor`,
 } as const;
 
 /**
@@ -222,6 +259,10 @@ export const appPaths = {
   gatewayTerminal: (id: string) => `/app/gateways/${seg(id)}/terminal`,
   /** A user's personal access tokens, OAuth clients and authorized applications. */
   accessTokens: (userId: string) => `/app/users/${seg(userId)}/accesstokens`,
+  /** The user's own two-factor sign-in: authenticator app, recovery codes, passkeys. */
+  twoFactor: (userId: string) => `/app/users/${seg(userId)}/security`,
+  /** An account's two-factor rule and its members' second factors. */
+  accountTwoFactor: (accountId: string) => `/app/accounts/${seg(accountId)}/security`,
   /** The consent screen a third-party application sends the user to (with its query). */
   oauthConsent: () => '/app/oauth/authorize',
   /** The API reference, and the map of models and their relations. */

@@ -7,6 +7,7 @@ import {
   mayUseApp,
   setActiveAccountResponseSchema,
   type CurrentUser,
+  type PasskeyAssertion,
 } from '@plant/shared-schema';
 import type { WorkerError } from '@plant/sync-worker/api';
 import { permissionsReadyAtom } from '../permissions/permissions';
@@ -37,6 +38,13 @@ export type SignInOutcome =
   | { readonly name: 'wrong-credentials' }
   /** The user's only role is norole: refused, local data cleared (spec 000 §4). */
   | { readonly name: 'norole' }
+  /**
+   * The password was right and a second factor is missing or was wrong (issue 38 item 2):
+   * `message` says which (the grant's `otp` field).
+   */
+  | { readonly name: 'second-factor'; readonly message: string }
+  /** The password was right; an account requires a second factor the user has not set up. */
+  | { readonly name: 'second-factor-setup' }
   | { readonly name: 'failed'; readonly kind: WorkerError['kind']; readonly message: string };
 
 function failed(error: WorkerError): SignInOutcome {
@@ -75,8 +83,20 @@ async function refuseNorole(userId?: string): Promise<SignInOutcome> {
   return { name: 'norole' };
 }
 
+/** What the password grant carries as the second factor (issue 38 item 2), if anything. */
+export interface SecondFactorAnswer {
+  /** An authenticator app's code or a recovery code. */
+  readonly otp?: string;
+  /** A passkey's answer to a challenge of POST 2fa/passkey/options. */
+  readonly webauthn?: PasskeyAssertion;
+}
+
 /** Password sign-in (OAuth password grant with the first-party client of /staticconf). */
-export async function signIn(email: string, password: string): Promise<SignInOutcome> {
+export async function signIn(
+  email: string,
+  password: string,
+  second: SecondFactorAnswer = {},
+): Promise<SignInOutcome> {
   const conf = await callApi('GET', apiPaths.staticconf(), staticConfSchema, {
     envelope: false,
     quiet: true,
@@ -90,9 +110,15 @@ export async function signIn(email: string, password: string): Promise<SignInOut
       client_id: conf.data.client_id,
       username: email,
       password,
+      ...second,
     },
   });
   if ('error' in token) {
+    // The grant names the second factor's problem on its `otp` field.
+    const otp = token.error.fields?.otp?.[0];
+    if (otp !== undefined && token.error.status === 403) return { name: 'second-factor-setup' };
+    if (otp !== undefined && token.error.status === 401)
+      return { name: 'second-factor', message: otp };
     if (token.error.status === 401) return { name: 'wrong-credentials' };
     if (token.error.status === 403) return refuseNorole();
     return failed(token.error);

@@ -74,6 +74,14 @@ interface ForwardInfo {
   projected?: Map<string, AedesPublishPacket>;
 }
 
+/**
+ * A refusal that security insights count (issue 38 item 1): a CONNECT's credentials (the user name
+ * says whose), or an admitted link's subscribe or publish that its ACL refused.
+ */
+export type BrokerRefusal =
+  | { readonly kind: 'connect'; readonly username: string; readonly password: Buffer }
+  | { readonly kind: 'link'; readonly accountId: string; readonly client: string };
+
 export interface BrokerOptions {
   /** Interval of the re-check of open connections (tests shorten it). */
   readonly recheckEveryMs?: number;
@@ -89,6 +97,8 @@ export interface BrokerOptions {
   readonly userGone?: (accountId: string, userId: string) => void;
   /** The link a party listened to a call on ended (a closed call page): the call ends. */
   readonly callLeft?: (accountId: string, callId: string) => void;
+  /** Told of each refusal (security insights' counters). */
+  readonly refused?: (refusal: BrokerRefusal) => void;
 }
 
 /**
@@ -196,6 +206,7 @@ export class EmbeddedBroker {
   private readonly recheckLoop: Periodic;
   private readonly cleanups: (() => void)[] = [];
   private readonly refusesHost: BrokerOptions['refusesHost'];
+  private readonly refused: BrokerOptions['refused'];
 
   constructor(
     private readonly http: Server,
@@ -211,6 +222,7 @@ export class EmbeddedBroker {
     this.callLeft = options.callLeft;
     this.shared = options.shared ?? {};
     this.refusesHost = options.refusesHost;
+    this.refused = options.refused;
     this.recheckLoop = new Periodic(
       () => this.refreshAccess(),
       options.recheckEveryMs ?? RECHECK_EVERY_MS,
@@ -253,7 +265,10 @@ export class EmbeddedBroker {
           return;
         }
         this.admit(client, username, password).then(
-          (admitted) => done(admitted ? null : authError('Bad credentials'), admitted),
+          (admitted) => {
+            if (!admitted) this.refused?.({ kind: 'connect', username, password });
+            done(admitted ? null : authError('Bad credentials'), admitted);
+          },
           (err: unknown) => {
             this.log.error('broker authentication failed', { error: String(err) });
             done(authError('Authentication failed'), false);
@@ -263,10 +278,9 @@ export class EmbeddedBroker {
       authorizeSubscribe: (client, subscription, done) => {
         const gateway = this.gatewayClients.get(client);
         if (gateway !== undefined) {
-          done(
-            null,
-            mayGatewaySubscribe(gateway.gatewayId, subscription.topic) ? subscription : null,
-          );
+          const allowed = mayGatewaySubscribe(gateway.gatewayId, subscription.topic);
+          if (!allowed) this.refusedLink(gateway.accountId, `gateway:${gateway.gatewayId}`);
+          done(null, allowed ? subscription : null);
           return;
         }
         const identity = this.identities.get(client);
@@ -307,6 +321,8 @@ export class EmbeddedBroker {
             !this.maySeeValues(client, identity.accountId, subscription.topic))
         ) {
           // A null subscription is refused in the SUBACK (0x80); the connection stays up.
+          if (identity !== undefined)
+            this.refusedLink(identity.accountId, `user:${identity.userId}`);
           done(null, null);
           return;
         }
@@ -413,6 +429,7 @@ export class EmbeddedBroker {
             this.viewable.get(client)?.terminal !== true ||
             this.gateways === undefined
           ) {
+            this.refusedLink(identity.accountId, `user:${identity.userId}`);
             done(new Error('Publishing is not allowed'));
             return;
           }
@@ -422,6 +439,8 @@ export class EmbeddedBroker {
         }
         const gateway = this.gatewayClients.get(client);
         if (gateway === undefined || !mayGatewayPublish(gateway.gatewayId, packet.topic)) {
+          if (gateway !== undefined)
+            this.refusedLink(gateway.accountId, `gateway:${gateway.gatewayId}`);
           done(new Error('Publishing is not allowed'));
           return;
         }
@@ -474,6 +493,10 @@ export class EmbeddedBroker {
   }
 
   /** Checks a CONNECT's credentials and notes who the client is and what it may see. */
+  private refusedLink(accountId: string, client: string): void {
+    this.refused?.({ kind: 'link', accountId, client });
+  }
+
   private async admit(client: Client, username: string, password: Buffer): Promise<boolean> {
     const gateway = await this.gateways?.verify(username, password, client.id);
     if (gateway !== undefined) {

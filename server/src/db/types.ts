@@ -27,6 +27,8 @@ export interface AccountsTable {
   value_retention_days: Generated<number>;
   /** 1: critical alarms reach recipients outside their notification window (default 0). */
   alarm_critical_override: Generated<number>;
+  /** Who of the members must have a second factor: nobody, admins, everyone (issue 38). */
+  second_factor: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -555,7 +557,131 @@ export interface ArticleNumbersTable {
   last: number;
 }
 
+/** A user's authenticator app (issue 38 item 2): the secret sealed, on once confirmed. */
+export interface UserTotpTable {
+  user_id: string;
+  sealed_secret: string;
+  confirmed_at: number | null;
+  /** The 30-second step of the last code taken: no code is taken twice. */
+  last_step: number | null;
+  created_at: number;
+}
+
+/** A recovery code: its SHA-256, used once. */
+export interface UserRecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: number | null;
+  created_at: number;
+}
+
+/** A WebAuthn credential of a user (a passkey). */
+export interface UserPasskeysTable {
+  id: string;
+  user_id: string;
+  /** base64url, as the browser names it. */
+  credential_id: string;
+  /** The public key as JWK JSON. */
+  public_key: string;
+  /** COSE algorithm: -7 (ES256) or -257 (RS256). */
+  algorithm: number;
+  sign_count: Generated<number>;
+  /** JSON: the transports the browser named. */
+  transports: string;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A WebAuthn challenge, by its SHA-256: single use, short-lived. */
+export interface TwoFactorChallengesTable {
+  challenge_hash: string;
+  purpose: 'register' | 'sign-in';
+  user_id: string | null;
+  expires_at: number;
+}
+
+/** Changes of second factors: who, whose, in which account (an admin's reset), what. */
+export interface TwoFactorLogTable {
+  id: string;
+  user_id: string;
+  actor_id: string;
+  account_id: string | null;
+  action: string;
+  at: number;
+}
+
+/** Security events of an account per UTC day, counted (issue 38 item 1; migration 20261203003000). */
+export interface SecurityEventCountsTable {
+  account_id: string;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  /** signin_failed, rate_limited, broker_refused, revoked_key, csp_report. */
+  kind: string;
+  /** '' (the day's total, key ''), or address, user, client, gateway, directive. */
+  dim: string;
+  /** The address, user id, … ('*': the rest of the day's, beyond the kept top keys). */
+  key: string;
+  count: number;
+}
+
+/** When a scoped token was last used (ms), written at most hourly. */
+export interface SecurityTokenUsesTable {
+  token_id: string;
+  last_used_at: number;
+}
+
+/** A check an admin dismissed until `expires_at` (ms). */
+export interface SecurityInsightDismissalsTable {
+  account_id: string;
+  check_id: string;
+  reason: string;
+  expires_at: number;
+  by_user: string;
+  at: number;
+}
+
+/** Dismissals and their taking back, as they happened. */
+export interface SecurityInsightLogTable {
+  id: string;
+  account_id: string;
+  check_id: string;
+  /** dismissed, restored. */
+  action: string;
+  reason: string | null;
+  expires_at: number | null;
+  actor_id: string;
+  at: number;
+}
+
+/** Each check's state and count of one UTC day (JSON: { [check]: { state, count } }). */
+export interface SecurityInsightSnapshotsTable {
+  account_id: string;
+  day: string;
+  checks: string;
+  taken_at: number;
+}
+
+/** The weekly digest sent to an account's admins, once per ISO week (YYYY-Www). */
+export interface SecurityInsightDigestsTable {
+  account_id: string;
+  week: string;
+  sent_at: number;
+}
+
 export interface Database {
+  security_event_counts: SecurityEventCountsTable;
+  security_token_uses: SecurityTokenUsesTable;
+  security_insight_dismissals: SecurityInsightDismissalsTable;
+  security_insight_log: SecurityInsightLogTable;
+  security_insight_snapshots: SecurityInsightSnapshotsTable;
+  security_insight_digests: SecurityInsightDigestsTable;
+  user_totp: UserTotpTable;
+  user_recovery_codes: UserRecoveryCodesTable;
+  user_passkeys: UserPasskeysTable;
+  two_factor_challenges: TwoFactorChallengesTable;
+  two_factor_log: TwoFactorLogTable;
   article_search: ArticleSearchTable;
   article_fts: ArticleFtsTable;
   article_numbers: ArticleNumbersTable;

@@ -37,6 +37,9 @@ export function requireAuth(services: Services): MiddlewareHandler<AppEnv> {
     }
     const scopes = signedIn.session.ctx.scopes;
     if (scopes !== undefined) refuseOutsideCatalog(c, scopes);
+    // Security insights weigh when scoped tokens were last used (written at most hourly).
+    if (signedIn.auth.narrowed !== undefined)
+      services.securityEvents.tokenUsed(signedIn.auth.tokenId);
     c.set('auth', signedIn.auth);
     c.set('session', signedIn.session);
     await next();

@@ -83,10 +83,18 @@ export function authRoutes(services: Services) {
               grantRequest(clientCredentialsGrantSchema, body),
             ),
           );
-        case 'password':
-          return c.json(
-            await services.auth.passwordGrant(parse(tokenRequestSchema, raw), clientAddress(c)),
-          );
+        case 'password': {
+          const req = parse(tokenRequestSchema, raw);
+          const address = clientAddress(c);
+          try {
+            return c.json(await services.auth.passwordGrant(req, address));
+          } catch (err) {
+            // Security insights count failed sign-ins and rate-limit hits (insights/).
+            if (err instanceof OAuthError)
+              services.securityEvents.signInRefused(req.username, address, err.code);
+            throw err;
+          }
+        }
         default:
           // No grant type, or not a text: the app's sign-in form's fields, answered with their
           // messages as a 422 like other forms (tokenRequestSchema says what is wrong).

@@ -29,6 +29,8 @@ import { roleRoutes } from './roles';
 import { serviceCallRoutes } from './service-calls';
 import { subscriptionRoutes } from './subscriptions';
 import { syncRoutes } from './sync';
+import { securityInsightRoutes } from './security-insights';
+import { twoFactorRoutes } from './two-factor';
 import { userRoutes } from './user';
 import { valueRoutes } from './values';
 
@@ -78,6 +80,8 @@ export const API_ROUTE_MODULES: readonly ApiRouteModule[] = [
   ({ services, reports }) => (reports === undefined ? null : reportRoutes(services, reports)),
   ({ services }) => serviceCallRoutes(services),
   ({ services }) => integrationRoutes(services),
+  ({ services }) => twoFactorRoutes(services),
+  ({ services }) => securityInsightRoutes(services),
   ({ services, booklet }) => (booklet === undefined ? null : bookletRoutes(services, booklet)),
   () => openapiRoutes(),
   // Last: its /:collection paths must not shadow the fixed paths above.

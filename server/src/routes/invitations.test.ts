@@ -15,6 +15,7 @@ import {
 import { DEMO_PASSWORD, DEMO_USERS } from '../seed/demo';
 import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
 import { decoded, startSmtp } from '../testing/smtp';
+import { totpAt } from '../auth/totp';
 
 /*
  * Invitations (spec 001 §6) over real SMTP: an admin invites a full e-mail address with a role;
@@ -159,6 +160,56 @@ describe('invitations', () => {
     expect(user.activeRoles.map((r) => r.slug)).toEqual(['supervisor']);
     // Its own account stays its own.
     expect(user.roles.map((r) => r.slug).sort()).toEqual(['admin', 'supervisor']);
+  });
+
+  it('an existing user with a second factor joins by its password, but is signed in only with the factor', async () => {
+    const email = 'two.factor@invited.test';
+    const password = 'invited-pass-1';
+    const made = await s.call('POST', apiPaths.register(), {
+      json: { firstname: 'Two', lastname: 'Factor', email, password },
+    });
+    expect(made.status, made.text).toBe(201);
+    const own = dataOf<{ access_token: string }>(made).access_token;
+    const setup = dataOf<{ secret: string }>(
+      await s.call('POST', apiPaths.twoFactorTotp(), { token: own }),
+    );
+    const on = await s.call('POST', apiPaths.twoFactorTotpConfirm(), {
+      token: own,
+      json: { code: totpAt(setup.secret, clock.now()) },
+    });
+    expect(on.status, on.text).toBe(200);
+
+    const token = await invite(email, 'supervisor');
+    const joined = await accept({ token, password });
+    expect(joined.status, joined.text).toBe(200);
+    // No token: the password alone is not the sign-in this user has.
+    expect(joined.json).toEqual({ success: true, data: { second_factor: true } });
+    expect(JSON.stringify(joined.json)).not.toContain('access_token');
+    // The membership stands; the sign-in asks for the code.
+    const member = await s.db
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .innerJoin('roles', 'roles.id', 'memberships.role_id')
+      .select('roles.slug')
+      .where('users.email', '=', email)
+      .where('memberships.account_id', '=', rootAccount)
+      .execute();
+    expect(member.map((m) => m.slug)).toEqual(['supervisor']);
+    const grant = (extra: Record<string, unknown>) =>
+      s.call('POST', apiPaths.token(), {
+        json: {
+          grant_type: 'password',
+          client_id: s.clientId,
+          username: email,
+          password,
+          ...extra,
+        },
+      });
+    const without = await grant({});
+    expect(without.status).toBe(401);
+    expect(without.json).toMatchObject({ error: 'otp_required' });
+    clock.advance(60_000);
+    expect((await grant({ otp: totpAt(setup.secret, clock.now()) })).status).toBe(200);
   });
 
   it('only with user::edit; a member already is refused; norole and unknown roles are not offered', async () => {

@@ -48,6 +48,8 @@ export function invitationRoutes(services: Services) {
   app.post('/invitations/accept', async (c) => {
     const body = await readJson(c);
     const { userId, token } = await invitations.accept(body, services.firstPartyClientId);
+    // Joined, but a second factor is due: the sign-in asks for it and issues the token.
+    if (token === null) return c.json({ success: true, data: { second_factor: true } });
     const session = await services.users.session(userId, false);
     return c.json({ success: true, data: { ...token, user: session.view } });
   });

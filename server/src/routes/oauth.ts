@@ -19,7 +19,13 @@ const idParams = z.object({ id: z.string().min(1).max(64) });
 export function oauthErrorAnswer(c: Context<AppEnv>, err: OAuthError) {
   if (err.retryAfterS !== undefined) c.header('Retry-After', String(err.retryAfterS));
   return c.json(
-    { error: err.code, error_description: err.message, message: err.message, hint: '' },
+    {
+      ...err.details,
+      error: err.code,
+      error_description: err.message,
+      message: err.message,
+      hint: '',
+    },
     err.status,
   );
 }

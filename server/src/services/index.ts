@@ -33,6 +33,10 @@ import { CallService } from '../service/calls';
 import { IntegrationService } from '../integrations/integration.service';
 import { WebhookSecrets } from '../integrations/webhook-secrets';
 import type { SecretBox } from '../integrations/secret-box';
+import { TwoFactorService } from '../auth/two-factor.service';
+import { RELYING_PARTY_NAME } from '../auth/relying-party';
+import { SecurityEvents } from '../insights/security-events';
+import { InsightsService } from '../insights/insights.service';
 
 export interface Services {
   readonly auth: AuthService;
@@ -63,6 +67,12 @@ export interface Services {
   readonly releases: ReleaseService;
   /** Webhook integrations' delivery log and signing secrets (issue 37 item 6). */
   readonly integrations: IntegrationService;
+  /** Two-factor sign-in: authenticator app, recovery codes, passkeys (issue 38 item 2). */
+  readonly twoFactor: TwoFactorService;
+  /** Security insights' event counters (issue 38 item 1): sign-in, broker and CSP events. */
+  readonly securityEvents: SecurityEvents;
+  /** Security insights: the checks, threats and dismissals of the active account. */
+  readonly insights: InsightsService;
 }
 
 export interface ServiceDeps {
@@ -88,12 +98,25 @@ export interface ServiceDeps {
   readonly iceServers?: readonly IceServer[];
   /** Seals webhooks' signing secrets with the key in DATA_DIR (integrations/secret-box.ts). */
   readonly secretBox: SecretBox;
+  /** Passkeys' relying party (config `webauthn`); default: APP_URL's host and origin. */
+  readonly webauthn?: { readonly id: string; readonly origins: readonly string[] };
+  /** How often security events are written (config INSIGHTS_EVENTS_MS; default 15 s). */
+  readonly insightsEventsMs?: number;
 }
 
 export function createServices(deps: ServiceDeps): Services {
   const { db, clock } = deps;
   const counters = deps.rateCounters ?? new MemoryRateCounters(() => clock.now());
-  const auth = new AuthService(db, clock, deps.tokenTtlMs, deps.authLimits, counters);
+  const app = new URL(deps.appUrl);
+  const twoFactor = new TwoFactorService(
+    db,
+    clock,
+    deps.secretBox,
+    { name: RELYING_PARTY_NAME, ...(deps.webauthn ?? { id: app.hostname, origins: [app.origin] }) },
+    deps.log,
+    counters,
+  );
+  const auth = new AuthService(db, clock, deps.tokenTtlMs, deps.authLimits, counters, twoFactor);
   const users = new UserService(db, clock);
   const passwords = new PasswordService(
     db,
@@ -138,5 +161,13 @@ export function createServices(deps: ServiceDeps): Services {
     calls: new CallService(db, clock, models, deps.log, deps.iceServers ?? []),
     releases: new ReleaseService(db, deps.releaseKeys),
     integrations: new IntegrationService(db, new WebhookSecrets(db, clock, deps.secretBox)),
+    twoFactor,
+    securityEvents: new SecurityEvents({
+      db,
+      clock,
+      log: deps.log,
+      flushMs: deps.insightsEventsMs ?? 15_000,
+    }),
+    insights: new InsightsService(db, clock, deps.log),
   };
 }

@@ -231,7 +231,8 @@ export class InvitationService {
   /**
    * Answers a link: a new person joins (names, new password), an existing user accepts (its
    * password). Either way the invitation is used up, the user is a member with the role, the
-   * account is its active one, and it is signed in.
+   * account is its active one, and it is signed in, unless a second factor is due (`token` null:
+   * the sign-in asks for it).
    */
   async accept(body: unknown, clientId: string) {
     const found = await this.usable((body as { token?: unknown } | null)?.token);
@@ -271,6 +272,9 @@ export class InvitationService {
         await new UserRepository(trx).setActiveAccount(userId, found.account_id, at);
       });
     }
+    // The password alone proves no sign-in where a second factor is due: the membership stands,
+    // the token comes from the sign-in with the factor.
+    if (await this.auth.secondStepDue(userId)) return { userId, token: null };
     return { userId, token: await this.auth.tokenFor(userId, clientId) };
   }
 

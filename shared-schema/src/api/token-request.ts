@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { currentPasswordField, emailField } from './fields';
+import { otpField, passkeyAssertionSchema } from './second-factor-fields';
 
 /** POST /api/v1/oauth/token, password grant (Laravel Passport's shape, which the spec mirrors). */
 export const tokenRequestSchema = z.object({
@@ -9,6 +10,10 @@ export const tokenRequestSchema = z.object({
   username: emailField,
   password: currentPasswordField,
   scope: z.string().max(1000).optional(),
+  /** The second factor (issue 38 item 2): an authenticator app's code or a recovery code. */
+  otp: otpField.optional(),
+  /** The second factor as a passkey's answer to a challenge of POST 2fa/passkey/options. */
+  webauthn: passkeyAssertionSchema.optional(),
 });
 export type TokenRequest = z.infer<typeof tokenRequestSchema>;
 

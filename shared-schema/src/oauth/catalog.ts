@@ -4,6 +4,8 @@ import { INTEGRATION_ROUTES } from './catalog-routes/integrations';
 import { REPORT_ROUTES } from './catalog-routes/reports';
 import { SERVICE_BOOKLET_ROUTES } from './catalog-routes/service-booklet';
 import { SESSION_ROUTES } from './catalog-routes/session';
+import { SECURITY_INSIGHT_ROUTES } from './catalog-routes/security-insights';
+import { TWO_FACTOR_ROUTES } from './catalog-routes/two-factor';
 import type { ApiRoute, RouteAccess } from './route-access';
 
 export * from './route-access';
@@ -30,6 +32,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...REPORT_ROUTES,
   ...SERVICE_BOOKLET_ROUTES,
   ...INTEGRATION_ROUTES,
+  ...SECURITY_INSIGHT_ROUTES,
+  ...TWO_FACTOR_ROUTES,
 ];
 
 const byKey: ReadonlyMap<string, ApiRoute> = new Map(

@@ -328,6 +328,7 @@ function AccountScreens({ id }: { readonly id: string }) {
     { path: 'integrations', label: t`Integrations` },
     { path: 'services', label: t`Services` },
     { path: 'errorcodelists', label: t`Error code lists` },
+    { path: 'security', label: t`Two-factor sign-in` },
   ];
   return (
     <Group component="nav" aria-label={t`The account's screens`} gap="xs">

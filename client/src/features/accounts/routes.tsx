@@ -13,6 +13,10 @@ const IntegrationsPage = lazyPage(() => import('./account-lists'), 'Integrations
 const ServicesPage = lazyPage(() => import('./account-lists'), 'ServicesPage');
 const ErrorCodeListsPage = lazyPage(() => import('./account-lists'), 'ErrorCodeListsPage');
 const RolesPage = lazyPage(() => import('../roles/roles-page'), 'RolesPage');
+const AccountSecurityPage = lazyPage(
+  () => import('../two-factor/account-security-page'),
+  'AccountSecurityPage',
+);
 
 /** The accounts: the list, and one account's details, roles, design and lists. */
 export const accountsArea: AreaDefinition = {
@@ -43,6 +47,9 @@ export const accountsArea: AreaDefinition = {
             ...optional(a, 'services', '$selected', msg`Services`, () => <ServicesPage />),
             ...optional(a, 'errorcodelists', '$selected', msg`Error code lists`, () => (
               <ErrorCodeListsPage />
+            )),
+            ...optional(a, 'security', '$selected', msg`Two-factor sign-in`, () => (
+              <AccountSecurityPage />
             )),
           ],
         }),

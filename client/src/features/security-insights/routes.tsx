@@ -1,16 +1,27 @@
 import { msg } from '@lingui/core/macro';
 import { ROUTE_REQUIREMENTS } from '@plant/shared-schema';
 import { area, forward, type AreaDefinition } from '../../routes/area-routes';
+import { lazyPage } from '../../routes/lazy';
 
-/** Security insights (a later issue builds them): the overview and the threats. */
+const OverviewPage = lazyPage(() => import('./overview-page'), 'OverviewPage');
+const ThreatOverviewPage = lazyPage(() => import('./threats-page'), 'ThreatOverviewPage');
+
+/**
+ * Security insights (issue 38 item 1): the overview of the account's checks and the threat
+ * overview, each a lazy page with a catalogue of its own.
+ */
 export const securityInsightsArea: AreaDefinition = {
   app: (app) => [
     area(app, 'security-insights', msg`Security insights`, {
       children: (p) => [
         forward(p, '/', '/app/security-insights/overview'),
-        area(p, 'overview', msg`Overview`, { requirement: ROUTE_REQUIREMENTS.securityInsights }),
+        area(p, 'overview', msg`Overview`, {
+          requirement: ROUTE_REQUIREMENTS.securityInsights,
+          component: () => <OverviewPage />,
+        }),
         area(p, 'threat-overview', msg`Threat overview`, {
           requirement: ROUTE_REQUIREMENTS.securityInsights,
+          component: () => <ThreatOverviewPage />,
         }),
       ],
     }),
@@ -18,7 +29,6 @@ export const securityInsightsArea: AreaDefinition = {
   menu: [
     {
       group: 'administration',
-      placeholder: true,
       position: 30,
       entry: {
         key: 'securityInsights',

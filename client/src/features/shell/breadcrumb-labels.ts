@@ -55,6 +55,8 @@ export const SEGMENT_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   scan: msg`Scan`,
   scene: msg`Scene`,
   'security-insights': msg`Security insights`,
+  // A user's and an account's two-factor sign-in (issue 38 item 2).
+  security: msg`Two-factor sign-in`,
   service: msg`Service requests`,
   servicebooklet: msg`Service booklet`,
   services: msg`Services`,

@@ -93,6 +93,9 @@ export function UserMenu() {
               >
                 <Trans>Access tokens</Trans>
               </Menu.Item>
+              <Menu.Item onClick={() => void router.navigate({ to: appPaths.twoFactor(user.id) })}>
+                <Trans>Two-factor sign-in</Trans>
+              </Menu.Item>
               <Menu.Item onClick={() => void router.navigate({ to: appPaths.apiReference() })}>
                 <Trans>API reference</Trans>
               </Menu.Item>

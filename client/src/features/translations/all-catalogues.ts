@@ -24,6 +24,7 @@ export const CATALOGUE_AREAS = [
   'inspection',
   'tasks',
   'diagrams',
+  'security-insights',
 ] as const;
 
 const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
@@ -42,6 +43,7 @@ const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
     () => import('../inspection/locales/en/messages.po'),
     () => import('../tasks/locales/en/messages.po'),
     () => import('../diagrams/locales/en/messages.po'),
+    () => import('../security-insights/locales/en/messages.po'),
   ],
   de: [
     () => import('../../locales/de/messages.po'),
@@ -58,6 +60,7 @@ const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
     () => import('../inspection/locales/de/messages.po'),
     () => import('../tasks/locales/de/messages.po'),
     () => import('../diagrams/locales/de/messages.po'),
+    () => import('../security-insights/locales/de/messages.po'),
   ],
   pt: [
     () => import('../../locales/pt/messages.po'),
@@ -74,6 +77,7 @@ const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
     () => import('../inspection/locales/pt/messages.po'),
     () => import('../tasks/locales/pt/messages.po'),
     () => import('../diagrams/locales/pt/messages.po'),
+    () => import('../security-insights/locales/pt/messages.po'),
   ],
   ru: [
     () => import('../../locales/ru/messages.po'),
@@ -90,6 +94,7 @@ const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
     () => import('../inspection/locales/ru/messages.po'),
     () => import('../tasks/locales/ru/messages.po'),
     () => import('../diagrams/locales/ru/messages.po'),
+    () => import('../security-insights/locales/ru/messages.po'),
   ],
 };
 

@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -9,7 +10,8 @@ import {
   TextInput,
   VisuallyHidden,
 } from '@mantine/core';
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useSetAtom } from 'jotai';
 import { z } from 'zod';
 import {
   apiPaths,
@@ -22,6 +24,7 @@ import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { callApi } from '../../session/api';
 import { signInWithToken } from '../../session/session';
 import { serverFieldErrors, type FieldErrors } from './form-errors';
+import { signInNoticeAtom } from './notice';
 import { usePageTitle } from './page-title';
 import { useAfterSignIn } from './sign-in-flow';
 import { bySchema, useForm } from './use-form';
@@ -34,7 +37,11 @@ const acceptForm = bySchema(
   z.object({ password: z.string().min(1, 'Please enter your password') }),
   ACCEPT_FIELDS,
 );
-const acceptedSchema = z.object({ access_token: z.string() });
+/** Signed in, or joined with a second factor due: the sign-in asks for it (and signs in). */
+const acceptedSchema = z.union([
+  z.object({ access_token: z.string() }),
+  z.object({ second_factor: z.literal(true) }),
+]);
 
 /**
  * The link of an invitation mail (spec 001 §6): /user/set-password?invitation=…&email=…. It
@@ -83,6 +90,8 @@ export function InvitationPage({ token }: { readonly token: string }) {
 
 function useAccept(token: string) {
   const afterSignIn = useAfterSignIn();
+  const navigate = useNavigate();
+  const setNotice = useSetAtom(signInNoticeAtom);
   return async <K extends string>(
     body: Record<string, string>,
     fields: readonly K[],
@@ -95,6 +104,11 @@ function useAccept(token: string) {
     if ('error' in answer) {
       const onFields = serverFieldErrors(answer.error.fields, fields);
       return show(onFields) ? null : callErrorText(answer.error);
+    }
+    if ('second_factor' in answer.data) {
+      setNotice(msg`You have joined. Sign in with your second factor to open the account.`);
+      await navigate({ to: '/user/login', replace: true });
+      return null;
     }
     return afterSignIn(await signInWithToken(answer.data.access_token));
   };

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Anchor, Button, Group, PasswordInput, Text, VisuallyHidden } from '@mantine/core';
 import { Link, useSearch } from '@tanstack/react-router';
@@ -12,6 +12,16 @@ import { processing, useAfterSignIn } from './sign-in-flow';
 import { translateServerText } from '../../i18n/server-texts';
 import { bySchema, useForm } from './use-form';
 import { EmailInput, UserForm, useSubmit } from './user-form';
+
+/** The second step, in its own chunk: only who has a second factor loads it. */
+const SecondFactorStep = lazy(() =>
+  import('../two-factor/second-factor-step').then((m) => ({ default: m.SecondFactorStep })),
+);
+type SecondStep = {
+  readonly email: string;
+  readonly password: string;
+  readonly kind: 'code' | 'setup';
+};
 
 /** The password grant's fields, checked by the shared field schemas the server uses. */
 const signInSchema = z.object({ email: emailField, password: currentPasswordField });
@@ -33,6 +43,7 @@ export function LoginPage() {
   const form = useForm({ fields: FIELDS, initial: INITIAL, validate });
   const [notice, setNotice] = useAtom(signInNoticeAtom);
   const [shownNotice] = useState(notice);
+  const [second, setSecond] = useState<SecondStep | null>(null);
 
   // The notice of a finished password reset is shown once.
   useEffect(() => {
@@ -40,10 +51,16 @@ export function LoginPage() {
   }, [notice, setNotice]);
 
   const send = async (data: { email: string; password: string }) => {
-    const message = await afterSignIn(
-      await processing(signIn(data.email, data.password)),
-      redirect,
-    );
+    const outcome = await processing(signIn(data.email, data.password));
+    // The password was right and a second factor is asked for: the next step (issue 38 item 2).
+    if (outcome.name === 'second-factor' || outcome.name === 'second-factor-setup') {
+      setSecond({
+        ...data,
+        kind: outcome.name === 'second-factor' ? 'code' : 'setup',
+      });
+      return null;
+    }
+    const message = await afterSignIn(outcome, redirect);
     if (message !== null) form.focus('password');
     return message;
   };
@@ -55,6 +72,14 @@ export function LoginPage() {
     const timer = setTimeout(() => setError(null), TIMINGS.loginErrorClearMs);
     return () => clearTimeout(timer);
   }, [error, setError]);
+
+  if (second !== null) {
+    return (
+      <Suspense fallback={null}>
+        <SecondFactorStep {...second} redirect={redirect} onBack={() => setSecond(null)} />
+      </Suspense>
+    );
+  }
 
   return (
     <UserForm title={<Trans>Sign in</Trans>} busy={busy} onSubmit={submit}>

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import { TIMINGS } from '@plant/shared-schema';
+import { TIMINGS, TWO_FACTOR_TEXTS } from '@plant/shared-schema';
 import type { SignInOutcome } from '../../session/session';
 import { safeRedirect } from './safe-redirect';
 import { callErrorText } from '../../i18n/server-texts';
@@ -45,6 +45,12 @@ export function useAfterSignIn(): (
           return WRONG_CREDENTIALS_MESSAGE;
         case 'failed':
           return callErrorText(outcome);
+        // A screen that signs in with a password alone (after a reset) sends the user to the
+        // sign-in screen, which asks for the second factor.
+        case 'second-factor':
+          return outcome.message;
+        case 'second-factor-setup':
+          return TWO_FACTOR_TEXTS.setupRequired;
         default: {
           const unknown: never = outcome;
           throw new Error(`unknown sign-in outcome ${JSON.stringify(unknown)}`);

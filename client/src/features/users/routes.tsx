@@ -6,6 +6,7 @@ const UsersPage = lazyPage(() => import('./users-page'), 'UsersPage');
 const UserDetailsPage = lazyPage(() => import('./user-pages'), 'UserDetailsPage');
 const UserActionsPage = lazyPage(() => import('./user-pages'), 'UserActionsPage');
 const UserNotificationsPage = lazyPage(() => import('./user-pages'), 'UserNotificationsPage');
+const SecurityPage = lazyPage(() => import('../two-factor/security-page'), 'SecurityPage');
 const AccessTokensPage = lazyPage(
   () => import('../developer/access-tokens-page'),
   'AccessTokensPage',
@@ -23,6 +24,7 @@ export const usersArea: AreaDefinition = {
           area(u, 'details', msg`Details`, { component: () => <UserDetailsPage /> }),
           area(u, 'actions', msg`Actions`, { component: () => <UserActionsPage /> }),
           area(u, 'accesstokens', msg`Access tokens`, { component: () => <AccessTokensPage /> }),
+          area(u, 'security', msg`Two-factor sign-in`, { component: () => <SecurityPage /> }),
           area(u, 'notifications', msg`Notifications`, {
             component: () => <UserNotificationsPage />,
           }),
