@@ -25,6 +25,7 @@ export const CATALOGUE_AREAS = [
   'tasks',
   'diagrams',
   'security-insights',
+  'two-factor',
 ] as const;
 
 const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
@@ -44,6 +45,7 @@ const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
     () => import('../tasks/locales/en/messages.po'),
     () => import('../diagrams/locales/en/messages.po'),
     () => import('../security-insights/locales/en/messages.po'),
+    () => import('../two-factor/locales/en/messages.po'),
   ],
   de: [
     () => import('../../locales/de/messages.po'),
@@ -61,6 +63,7 @@ const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
     () => import('../tasks/locales/de/messages.po'),
     () => import('../diagrams/locales/de/messages.po'),
     () => import('../security-insights/locales/de/messages.po'),
+    () => import('../two-factor/locales/de/messages.po'),
   ],
   pt: [
     () => import('../../locales/pt/messages.po'),
@@ -78,6 +81,7 @@ const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
     () => import('../tasks/locales/pt/messages.po'),
     () => import('../diagrams/locales/pt/messages.po'),
     () => import('../security-insights/locales/pt/messages.po'),
+    () => import('../two-factor/locales/pt/messages.po'),
   ],
   ru: [
     () => import('../../locales/ru/messages.po'),
@@ -95,6 +99,7 @@ const LOADERS: Record<Exclude<Language, 'plain'>, readonly Loader[]> = {
     () => import('../tasks/locales/ru/messages.po'),
     () => import('../diagrams/locales/ru/messages.po'),
     () => import('../security-insights/locales/ru/messages.po'),
+    () => import('../two-factor/locales/ru/messages.po'),
   ],
 };
 
