@@ -59,10 +59,13 @@ export function watchMany(
       pending.set(index, value);
       const wasWaiting = unanswered.size > 0;
       unanswered.delete(index);
-      // The last first answer came: the batch need not wait for its deadline.
-      if (wasWaiting && unanswered.size === 0 && timer !== undefined) {
+      // The last first answer came: the batch goes now, not a timer's task later (the worker's
+      // next tasks, the watches' asset lookups, came first and held a page's first paint back).
+      if (wasWaiting && unanswered.size === 0) {
         clearTimeout(timer);
         timer = undefined;
+        flush();
+        return;
       }
       schedule();
     });

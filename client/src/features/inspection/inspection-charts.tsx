@@ -13,6 +13,7 @@ import {
   valueWithUnit,
   type StreamShape,
 } from '../devices/stream-values';
+import { sendQueuedReads } from '../dashboards/widgets/shared-reads';
 import { MARK_COLORS, type Mark } from './inspection-marks';
 import styles from './inspection.module.css';
 
@@ -134,10 +135,12 @@ export function InspectionCharts(props: {
 
   // Made as soon as the width and the streams are known, empty and out of the page: a chart's
   // making (its canvas's first clear allocates it, its legend, its axes) is most of its cost, and
-  // the page's thread has nothing else to do while the worker reads the values. A passive effect,
-  // in a task after the render's: the reads the render opened go to the worker first (they are
-  // sent as the render's task ends), not after the making.
+  // the page's thread has nothing else to do while the worker reads the values. The reads the
+  // render opened go to the worker first: this effect may run in the render's own task (the
+  // streams come from a live query, a synchronous update), before their microtask would send
+  // them.
   useEffect(() => {
+    sendQueuedReads();
     if (width === 0) return;
     const made = charts.current;
     const wanted = new Set(streams.map((s) => s.id));

@@ -1,5 +1,5 @@
 import './catalogues';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -122,9 +122,9 @@ function InspectionView({
   const asset = useLiveModel('asset', a.asset_id);
   const ids = useMemo(() => (streams ?? []).map((s) => s.id), [streams]);
   const histories = useStreamHistories(ids, { range: { from, to }, live: false });
-  // What the charts do not need is read and shown once they have their values: the worker and
+  // What the charts do not need is read and shown once they are on the screen: the worker and
   // the page's thread are both on the first paint's path until then (the bench measures it).
-  const drawn = useLatch(streams !== undefined && histories.every(Boolean));
+  const drawn = useAfterPaint(streams !== undefined && histories.every(Boolean));
   const alarmState = useLiveModel('alarm', drawn && can('alarm::view') ? (a.alarm_id ?? '') : '');
   const alarm = alarmState.name === 'found' ? alarmState.model : null;
   const marks = useAlarmMarks(a.alarm_id === null ? null : alarm, from, to, drawn);
@@ -264,11 +264,25 @@ function InspectionView({
   );
 }
 
-/** True from the first render in which `value` is, on. */
-function useLatch(value: boolean): boolean {
-  const [latched, setLatched] = useState(value);
-  if (value && !latched) setLatched(true);
-  return latched || value;
+/**
+ * True from the first frame painted after `value` was (then on): what mounts then is not
+ * rendered, laid out and painted with the frame it waited for.
+ */
+function useAfterPaint(value: boolean): boolean {
+  const [latched, setLatched] = useState(false);
+  useEffect(() => {
+    if (!value || latched) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // The frame's callbacks run before its paint; a task queued there runs after it.
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setLatched(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [value, latched]);
+  return latched;
 }
 
 /** What the lines mean: the moment and each transition in the window, with its time. */

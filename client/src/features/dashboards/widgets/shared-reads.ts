@@ -88,7 +88,8 @@ let queue: Queued[] = [];
 /**
  * Opens the reads queued in this task as ONE worker call (values.watchMany): a dashboard's
  * widgets mount together, so its twelve charts cost one call and one answer message, not 24
- * calls and their answers one by one (each a render of its own).
+ * calls and their answers one by one (each a render of its own). Sent when the task's microtasks
+ * run, or earlier by `sendQueuedReads`.
  */
 function openQueued(): void {
   const items = queue.filter((q) => !q.closed);
@@ -109,6 +110,16 @@ function openQueued(): void {
     item.batch = batch;
     item.index = index;
   });
+}
+
+/**
+ * Sends the reads queued so far now. For a passive effect that does long work: an update from
+ * an external store (useSyncExternalStore, the live queries) renders, commits and runs its
+ * passive effects in one task, so the reads its render opened would wait for that work to end
+ * (the event-inspection bench found the 20 charts' making, 80 ms, ahead of their reads).
+ */
+export function sendQueuedReads(): void {
+  openQueued();
 }
 
 function closeQueued(item: Queued): void {
