@@ -94,6 +94,7 @@ import {
   releaseUpdate,
   replacedVersions,
 } from '../releases/release-rules';
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
@@ -528,9 +529,9 @@ export class ModelTransaction {
     }
     const stored = JSON.parse(parent.attributes) as Record<string, unknown>;
     const copies = Object.fromEntries(fields.map((f) => [f, stored[f]]));
-    const contradicted = fields.filter(
-      (f) => f in body && JSON.stringify(body[f]) !== JSON.stringify(copies[f]),
-    );
+    // Compared as values, not as JSON text: the client's value is not checked yet, and one
+    // nested thousands deep overflowed JSON.stringify's stack (a 500).
+    const contradicted = fields.filter((f) => f in body && !isDeepStrictEqual(body[f], copies[f]));
     return { body: { ...body, ...copies }, contradicted };
   }
 

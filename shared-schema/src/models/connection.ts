@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idField, modelNameField } from '../api/fields';
+import { boundedJson } from '../api/json-value';
 import type { ModelDefinition } from './registry-types';
 import { viewEditPermissions } from './model-permissions';
 export { TAGNAME_USED } from './connection-texts';
@@ -84,8 +85,12 @@ export const connectionAttributesSchema = z.object({
   gateway_id: idField,
   name: modelNameField,
   protocol: z.enum(PROTOCOLS),
-  /** The protocol's settings; which shape is checked against `protocol` (connectionProblems). */
-  settings: z.record(z.string().max(50), z.unknown()).default({}),
+  /**
+   * The protocol's settings; which shape is checked against `protocol` (connectionProblems).
+   * Each value bounded (the protocols' are a text, a number or a short list): a value nested
+   * thousands deep overflowed the stack where the write is compared and logged (a 500).
+   */
+  settings: z.record(z.string().max(50), boundedJson(6, 400)).default({}),
   interval_ms: z
     .number({ error: 'Must be a number' })
     .int('Must be a number')
@@ -193,8 +198,11 @@ export const datapointAttributesSchema = z.object({
   tag: z.string().trim().max(100, 'The name may not be longer than 100 characters').default(''),
   /** Null once its stream is deleted: the datapoint then reads nothing until given another. */
   datastream_id: idField.nullable(),
-  /** The protocol's address; its shape is checked against the connection's protocol. */
-  address: z.record(z.string().max(50), z.unknown()).default({}),
+  /**
+   * The protocol's address; its shape is checked against the connection's protocol. Each value
+   * bounded, as a connection's `settings`.
+   */
+  address: z.record(z.string().max(50), boundedJson(6, 400)).default({}),
   /** Report by exception: a value is sent when it moved more than this since the last one sent. */
   deadband: z.number().finite().min(0).default(0),
   /** Linear scaling of raw device values: value * scale + offset. */
