@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
@@ -172,6 +172,46 @@ describe('latency', () => {
     };
     proxy.setLatency(200);
     expect(await (await fetch(`${proxy.url()}/stream`)).text()).toBe('first-second');
+  });
+});
+
+describe('jitter', () => {
+  it('lets a request on one connection overtake an earlier one on another', async () => {
+    // The first chunk drawn waits almost the whole second; every later one none.
+    let draws = 0;
+    proxy.setJitter(1_000, () => (draws++ === 0 ? 0.99 : 0));
+    const early = net.connect(proxy.port, '127.0.0.1');
+    early.write('GET /early HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    // Its request is held in the proxy (drawn) before the second one leaves.
+    await vi.waitFor(() => expect(draws).toBe(1));
+    const late = await fetch(`${proxy.url()}/late`);
+    expect(late.status).toBe(200);
+    await vi.waitFor(() => expect(seen.map((s) => s.url)).toEqual(['/late', '/early']));
+    early.destroy();
+  });
+
+  it('keeps the order of the bytes within one connection', async () => {
+    proxy.setJitter(30);
+    const socket = await openWebSocket();
+    const got: string[] = [];
+    const all = new Promise<void>((resolve) => {
+      socket.on('message', (data: RawData) => {
+        got.push(String(data));
+        if (got.length === 100) resolve();
+      });
+    });
+    const sent = Array.from({ length: 100 }, (_, i) => `message ${i}`);
+    for (const text of sent) socket.send(text);
+    await all;
+    expect(got).toEqual(sent);
+    socket.close();
+  });
+
+  it('adds nothing once turned off', async () => {
+    proxy.setJitter(10_000, () => 1);
+    proxy.setJitter(0);
+    const res = await fetch(`${proxy.url()}/quick`, { signal: AbortSignal.timeout(5_000) });
+    expect(res.status).toBe(200);
   });
 });
 

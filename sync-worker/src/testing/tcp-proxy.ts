@@ -19,6 +19,15 @@ export interface TcpProxy {
    */
   setLatency(ms: number): void;
   /**
+   * Reordering: from now on each chunk waits a further time drawn from `random` (0 up to `maxMs`)
+   * on top of the latency, in both directions. A connection still delivers its bytes in order (a
+   * chunk is never delivered before the one ahead of it), so what overtakes is the traffic of
+   * different connections: a request sent on one connection after another's may reach the
+   * server first, a broker message may overtake an HTTP answer. `random` (default Math.random)
+   * is a test's seeded one; 0 turns it off.
+   */
+  setJitter(maxMs: number, random?: () => number): void;
+  /**
    * While on, nothing is read or delivered in either direction, and sockets stay open: like a
    * partition, the client's writes back up and no answer comes. New connections are accepted and
    * held too. Turned off, the held bytes are delivered in order, as TCP would after the partition
@@ -66,6 +75,9 @@ export interface TcpProxyOptions {
 
 interface Faults {
   latency: number;
+  /** The largest extra delay of a chunk (setJitter), and where its draws come from. */
+  jitter: number;
+  random: () => number;
   blackholed: boolean;
   refusing: boolean;
   /** Bytes left before `resetAfterUpstreamBytes` cuts; undefined when not armed. */
@@ -157,7 +169,8 @@ class Pipe {
     from.on('data', (chunk: Buffer) => {
       // One queue per direction, delivered from its head: a chunk never overtakes the one ahead
       // of it, even when the latency drops in between.
-      this.queue.push({ chunk, dueAt: performance.now() + faults.latency });
+      const extra = faults.jitter > 0 ? faults.random() * faults.jitter : 0;
+      this.queue.push({ chunk, dueAt: performance.now() + faults.latency + extra });
       this.pump();
     });
     from.on('end', () => {
@@ -211,7 +224,14 @@ export async function startTcpProxy(
   target: { readonly host: string; readonly port: number },
   options: TcpProxyOptions = {},
 ): Promise<TcpProxy> {
-  const faults: Faults = { latency: 0, blackholed: false, refusing: false, cutAfter: undefined };
+  const faults: Faults = {
+    latency: 0,
+    jitter: 0,
+    random: Math.random,
+    blackholed: false,
+    refusing: false,
+    cutAfter: undefined,
+  };
   const counts: Counts = {
     connections: 0,
     open: 0,
@@ -274,6 +294,11 @@ export async function startTcpProxy(
     setLatency(ms) {
       if (!(ms >= 0 && Number.isFinite(ms))) throw new RangeError(`Latency ${ms} is not >= 0.`);
       faults.latency = ms;
+    },
+    setJitter(maxMs, random = Math.random) {
+      if (!(maxMs >= 0 && Number.isFinite(maxMs))) throw new RangeError(`Jitter ${maxMs} is not >= 0.`);
+      faults.jitter = maxMs;
+      faults.random = random;
     },
     blackhole(on) {
       faults.blackholed = on;
