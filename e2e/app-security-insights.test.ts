@@ -4,6 +4,7 @@ import { DEMO_USERS } from '../server/src/seed/demo';
 import { takeCspViolations } from './support/csp';
 import { E2e } from './support/fixture';
 import { AccessTokensPage } from './support/pages/developer';
+import { ShellPage } from './support/pages/shell';
 
 /*
  * Security insights in the browser (issue 38 item 1): the admin opens /app/security-insights
@@ -102,5 +103,29 @@ describe('security insights', () => {
       'This is the last state this device kept',
     );
     e2e.online();
+
+    // Signed out, the device keeps nothing of what the account's security looked like.
+    const kept = () =>
+      page.evaluate(
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const open = indexedDB.open('plant-security-insights', 1);
+            open.onupgradeneeded = () =>
+              open.result.createObjectStore('answers', { keyPath: 'key' });
+            open.onerror = () => reject(open.error ?? new Error('not opened'));
+            open.onsuccess = () => {
+              const count = open.result.transaction('answers').objectStore('answers').count();
+              count.onsuccess = () => {
+                open.result.close();
+                resolve(count.result);
+              };
+              count.onerror = () => reject(count.error ?? new Error('not counted'));
+            };
+          }),
+      );
+    expect(await kept()).toBeGreaterThan(0);
+    await new ShellPage(page).signOut();
+    await tab.waitForPath(/^\/user\/login/);
+    expect(await kept()).toBe(0);
   });
 });

@@ -24,6 +24,7 @@ import { sessionEpochAtom, syncStatusAtom } from '../sync/status';
 import { syncWorker } from '../sync/worker';
 import { callApi } from './api';
 import { applyAccountStyle } from './style';
+import { forgetUser as forgetKeptInsights } from '../features/security-insights/insights-cache';
 
 /**
  * The session's life in the page (spec 000 §4): sign-in, start, account switch, sign-out. React
@@ -160,6 +161,8 @@ export async function signOut(): Promise<void> {
     });
   }
   await syncWorker().session.signOut(session?.user.id);
+  // The page's own records of the user go too: security insights' last answers.
+  if (session !== null) await forgetKeptInsights(session.user.id);
   clearSession();
   appStore.set(permissionsReadyAtom, false);
   appStore.set(sessionAtom, null);

@@ -1,3 +1,5 @@
+import { keyedStore } from '../../storage/keyed-store';
+
 /*
  * The last answers of security insights (issue 38 item 1), kept in this browser's IndexedDB so
  * the pages open offline with their last state and say when it was taken. They are no synced
@@ -21,41 +23,24 @@ export function keptKey(userId: string, accountId: string, page: string): string
   return [userId, accountId, page].join('/');
 }
 
-let opened: Promise<IDBDatabase> | undefined;
-
-function database(): Promise<IDBDatabase> {
-  opened ??= new Promise<IDBDatabase>((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: 'key' });
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error('insights store not opened'));
-  });
-  opened.catch(() => (opened = undefined));
-  return opened;
+/**
+ * Forgets every answer kept for a user: at sign-out, as the worker deletes the user's databases
+ * (what the account's security looked like stays on no shared tablet).
+ */
+export async function forgetUser(userId: string): Promise<void> {
+  try {
+    await answers.deletePrefix(`${userId}/`);
+  } catch {
+    // IndexedDB unavailable: nothing was kept either.
+  }
 }
 
-function run<T>(
-  mode: IDBTransactionMode,
-  work: (store: IDBObjectStore) => IDBRequest<T>,
-): Promise<T> {
-  return database().then(
-    (db) =>
-      new Promise<T>((resolve, reject) => {
-        const tx = db.transaction(STORE, mode);
-        const request = work(tx.objectStore(STORE));
-        tx.oncomplete = () => resolve(request.result);
-        tx.onerror = () => reject(tx.error ?? new Error('insights not kept'));
-        tx.onabort = () => reject(tx.error ?? new Error('insights not kept'));
-      }),
-  );
-}
+const answers = keyedStore<KeptAnswer>(DB_NAME, STORE);
 
 /** The kept answer, or undefined (none, or IndexedDB unavailable: the page then needs the network). */
 export async function readKept(key: string): Promise<KeptAnswer | undefined> {
   try {
-    return (
-      (await run('readonly', (s) => s.get(key) as IDBRequest<KeptAnswer | undefined>)) ?? undefined
-    );
+    return await answers.get(key);
   } catch {
     return undefined;
   }
@@ -64,7 +49,7 @@ export async function readKept(key: string): Promise<KeptAnswer | undefined> {
 /** Keeps an answer; a failure to keep it costs only the offline view. */
 export async function keep(key: string, answer: unknown): Promise<void> {
   try {
-    await run('readwrite', (s) => s.put({ key, answer, savedAt: Date.now() } satisfies KeptAnswer));
+    await answers.put({ key, answer, savedAt: Date.now() });
   } catch {
     // Nothing to do: the page still shows the answer it has.
   }

@@ -1,4 +1,5 @@
 import type { FormValues } from '@plant/shared-schema';
+import { keyedStore } from '../../storage/keyed-store';
 
 /*
  * Drafts of filled-in forms (issue 37 item 2): what a technician has typed, photographed and
@@ -40,45 +41,16 @@ export function draftKey(parts: {
   );
 }
 
-let opened: Promise<IDBDatabase> | undefined;
+const drafts = keyedStore<FormDraft>(DB_NAME, STORE);
 
-function database(): Promise<IDBDatabase> {
-  opened ??= new Promise<IDBDatabase>((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: 'key' });
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error('drafts not opened'));
-  });
-  opened.catch(() => (opened = undefined));
-  return opened;
+export function readDraft(key: string): Promise<FormDraft | undefined> {
+  return drafts.get(key);
 }
 
-function run<T>(
-  mode: IDBTransactionMode,
-  work: (store: IDBObjectStore) => IDBRequest<T>,
-): Promise<T> {
-  return database().then(
-    (db) =>
-      new Promise<T>((resolve, reject) => {
-        const tx = db.transaction(STORE, mode);
-        const request = work(tx.objectStore(STORE));
-        tx.oncomplete = () => resolve(request.result);
-        tx.onerror = () => reject(tx.error ?? new Error('draft not stored'));
-        tx.onabort = () => reject(tx.error ?? new Error('draft not stored'));
-      }),
-  );
+export function saveDraft(draft: FormDraft): Promise<void> {
+  return drafts.put(draft);
 }
 
-export async function readDraft(key: string): Promise<FormDraft | undefined> {
-  return (
-    (await run('readonly', (s) => s.get(key) as IDBRequest<FormDraft | undefined>)) ?? undefined
-  );
-}
-
-export async function saveDraft(draft: FormDraft): Promise<void> {
-  await run('readwrite', (s) => s.put(draft));
-}
-
-export async function dropDraft(key: string): Promise<void> {
-  await run('readwrite', (s) => s.delete(key));
+export function dropDraft(key: string): Promise<void> {
+  return drafts.delete(key);
 }
