@@ -150,6 +150,13 @@ describe('two-factor sign-in', () => {
     const row = page.locator(`[data-member="${DEMO_USERS.admin}"]`);
     await expect.poll(() => row.count()).toBe(1);
     expect(await row.locator('td').nth(1).textContent()).toBe('1');
+    // And who changed which factor when: the admin's own passkey and app, newest first.
+    const history = page.getByTestId('two-factor-history').locator('tbody tr');
+    await expect
+      .poll(() => history.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action'))))
+      .toEqual(expect.arrayContaining(['passkey_added', 'totp_on']));
+    const added = history.and(page.locator('[data-action="passkey_added"]'));
+    expect(await added.locator('td').nth(2).textContent()).toBe('Added a passkey');
     await cdp.detach();
   });
 });

@@ -244,6 +244,8 @@ export const apiPaths = {
   accountTwoFactor: (accountId: string) => `accounts/${seg(accountId)}/two-factor`,
   /** GET: the active account's members and their second factors (MemberTwoFactor[]). */
   membersTwoFactor: () => 'account/users/two-factor',
+  /** GET: the two-factor log of the active account and its members (TwoFactorLogEntry[]). */
+  twoFactorLog: () => 'account/users/two-factor/log',
   /** DELETE: an admin resets a member's second factor (logged). */
   memberTwoFactor: (userId: string) => `account/users/${seg(userId)}/two-factor`,
 } as const;

@@ -312,4 +312,41 @@ export class TwoFactorRepository {
       passkeys: Number(r.passkeys ?? 0),
     }));
   }
+
+  /**
+   * The log an account's admins read: its own entries (its rule, resets done in it) and its
+   * members' own changes (no account), never another account's; the newest `limit`.
+   */
+  async logOf(accountId: string, limit: number) {
+    const members = scopeTo(this.db, accountId)
+      .selectFrom('memberships')
+      .select('memberships.user_id');
+    return this.db
+      .selectFrom('two_factor_log as l')
+      .innerJoin('users as m', 'm.id', 'l.user_id')
+      .innerJoin('users as a', 'a.id', 'l.actor_id')
+      .where((eb) =>
+        eb.or([
+          eb('l.account_id', '=', accountId),
+          eb.and([eb('l.account_id', 'is', null), eb('l.user_id', 'in', members)]),
+        ]),
+      )
+      .select([
+        'l.id',
+        'l.at',
+        'l.action',
+        'm.id as member_id',
+        'm.firstname as member_firstname',
+        'm.lastname as member_lastname',
+        'm.email as member_email',
+        'a.id as actor_id',
+        'a.firstname as actor_firstname',
+        'a.lastname as actor_lastname',
+        'a.email as actor_email',
+      ])
+      .orderBy('l.at', 'desc')
+      .orderBy('l.id', 'desc')
+      .limit(limit)
+      .execute();
+  }
 }

@@ -4,8 +4,11 @@ import {
   isInternal,
   PASSKEY_LIMIT,
   ROLE_SLUGS,
+  TWO_FACTOR_LOG_ACTIONS,
+  TWO_FACTOR_LOG_LIMIT,
   TWO_FACTOR_TEXTS,
   USER_EDIT_PERMISSION,
+  type TwoFactorLogEntry,
   uuidv7,
   type AccountTwoFactor,
   type MemberTwoFactor,
@@ -365,6 +368,39 @@ export class TwoFactorService {
       ...r,
       required: rule === 'everyone' || (rule === 'admins' && admins.has(r.id)),
     }));
+  }
+
+  /**
+   * GET account/users/two-factor/log: who changed which second factor when, in the active
+   * account (user::view, as its members' factors are shown).
+   */
+  async history(session: Session): Promise<TwoFactorLogEntry[]> {
+    const accountId = session.activeAccount?.id;
+    if (accountId === undefined || !can(session.ctx, 'user::view')) throw forbidden();
+    const rows = await this.repo.logOf(accountId, TWO_FACTOR_LOG_LIMIT);
+    return rows.flatMap((r) => {
+      const action = TWO_FACTOR_LOG_ACTIONS.find((a) => a === r.action);
+      if (action === undefined) return [];
+      return [
+        {
+          id: r.id,
+          at: Number(r.at),
+          action,
+          actor: {
+            id: r.actor_id,
+            firstname: r.actor_firstname,
+            lastname: r.actor_lastname,
+            email: r.actor_email,
+          },
+          member: {
+            id: r.member_id,
+            firstname: r.member_firstname,
+            lastname: r.member_lastname,
+            email: r.member_email,
+          },
+        },
+      ];
+    });
   }
 
   /**

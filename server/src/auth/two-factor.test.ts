@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, TWO_FACTOR_TEXTS } from '@plant/shared-schema';
+import { apiPaths, TWO_FACTOR_TEXTS, type TwoFactorLogEntry } from '@plant/shared-schema';
 import { DEMO_PASSWORD, DEMO_USERS } from '../seed/demo';
 import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
 import { FakeAuthenticator } from './fake-authenticator';
@@ -306,6 +306,18 @@ describe("an account's rule and an admin's reset", () => {
       await s.db.selectFrom('user_totp').where('user_id', '=', techId).selectAll().execute(),
     ).toEqual([]);
     expect((await grant(DEMO_USERS.tech)).status).toBe(200);
+    // The admins read it: the reset and the member's own change before it, newest first.
+    const historyOf = async (token: string) =>
+      dataOf<TwoFactorLogEntry[]>(await s.call('GET', apiPaths.twoFactorLog(), { token }));
+    const history = await historyOf(adminToken);
+    expect(
+      history.filter((e) => e.member.id === techId).map((e) => [e.action, e.actor.email]),
+    ).toEqual([
+      ['admin_reset', DEMO_USERS.admin],
+      ['totp_on', DEMO_USERS.tech],
+    ]);
+    // Not the technician (no user::view).
+    expect((await s.call('GET', apiPaths.twoFactorLog(), { token: techToken })).status).toBe(403);
 
     // South's admin manages South only: the technician, made an admin there too, also works in
     // the account above, which South's admin does not manage.
@@ -333,6 +345,10 @@ describe("an account's rule and an admin's reset", () => {
     expect(
       (await s.call('DELETE', apiPaths.memberTwoFactor(techId), { token: adminToken })).status,
     ).toBe(403);
+    // South's admins read their members' own changes, not what was done in the account above.
+    const south = await historyOf(southToken);
+    expect(south.some((e) => e.member.id === techId && e.action === 'totp_on')).toBe(true);
+    expect(south.some((e) => e.action === 'admin_reset')).toBe(false);
     // Now an admin of South, under South's rule: the technician is led to set a factor up.
     expect((await grant(DEMO_USERS.tech)).json).toMatchObject({
       error: 'second_factor_setup_required',

@@ -111,6 +111,10 @@ export function twoFactorRoutes(services: Services) {
     c.json({ data: await twoFactor.members(c.get('session')) }),
   );
 
+  app.get('/account/users/two-factor/log', auth, async (c) =>
+    c.json({ data: await twoFactor.history(c.get('session')) }),
+  );
+
   app.delete('/account/users/:id/two-factor', auth, async (c) => {
     const { id } = validParams(c, twoFactorMemberParamsSchema);
     await twoFactor.resetMember(c.get('session'), id);

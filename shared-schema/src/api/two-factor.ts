@@ -149,3 +149,42 @@ export const memberTwoFactorSchema = z.object({
 export type MemberTwoFactor = z.infer<typeof memberTwoFactorSchema>;
 
 export const twoFactorMemberParamsSchema = z.object({ id: idField });
+
+/** What the two-factor log records: a member's own changes, an account's rule, an admin's reset. */
+export const TWO_FACTOR_LOG_ACTIONS = [
+  'totp_on',
+  'totp_off',
+  'recovery_codes_renewed',
+  'recovery_code_used',
+  'passkey_added',
+  'passkey_removed',
+  'rule_nobody',
+  'rule_admins',
+  'rule_everyone',
+  'admin_reset',
+] as const;
+export type TwoFactorLogAction = (typeof TWO_FACTOR_LOG_ACTIONS)[number];
+
+/** A person of a log entry: who did it, whose factors it concerned. */
+const logPersonSchema = z.object({
+  id: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+});
+
+/**
+ * GET account/users/two-factor/log: the active account's entries (its rule, its admins' resets)
+ * and its members' own changes, newest first.
+ */
+export const twoFactorLogEntrySchema = z.object({
+  id: z.string(),
+  at: z.number().int(),
+  action: z.enum(TWO_FACTOR_LOG_ACTIONS),
+  actor: logPersonSchema,
+  member: logPersonSchema,
+});
+export type TwoFactorLogEntry = z.infer<typeof twoFactorLogEntrySchema>;
+
+/** How many entries the log answers (the newest). */
+export const TWO_FACTOR_LOG_LIMIT = 200;

@@ -6,10 +6,12 @@ import { Alert, Button, Group, Paper, Radio, Stack, Table, Text, Title } from '@
 import { useParams } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import {
+  isolate,
   SECOND_FACTOR_REQUIREMENTS,
   USER_EDIT_PERMISSION,
   type MemberTwoFactor,
   type SecondFactorRequirement,
+  type TwoFactorLogEntry,
 } from '@plant/shared-schema';
 import {
   LoadState,
@@ -43,6 +45,8 @@ export function AccountSecurityPage() {
   const [choice, setChoice] = useState<SecondFactorRequirement | null>(null);
   const page = usePageState();
   const [busy, setBusy] = useState(false);
+  // A reset done here shows in the history at once: it is read again.
+  const [resets, setResets] = useState(0);
 
   if (loaded.name !== 'loaded') return <LoadState state={loaded} />;
   const required = choice ?? loaded.data.required;
@@ -100,7 +104,14 @@ export function AccountSecurityPage() {
         </form>
       </Paper>
       {active && can('user::view') ? (
-        <MembersSection mayReset={can(USER_EDIT_PERMISSION)} self={session?.user.id ?? ''} />
+        <>
+          <MembersSection
+            mayReset={can(USER_EDIT_PERMISSION)}
+            self={session?.user.id ?? ''}
+            onReset={() => setResets((n) => n + 1)}
+          />
+          <HistorySection key={resets} />
+        </>
       ) : (
         <Text size="sm" c="dimmed">
           <Trans>The members&apos; second factors show for the account you work in.</Trans>
@@ -111,7 +122,15 @@ export function AccountSecurityPage() {
 }
 
 /** The members and their factors, with the reset of a member's factors. */
-function MembersSection({ mayReset, self }: { readonly mayReset: boolean; readonly self: string }) {
+function MembersSection({
+  mayReset,
+  self,
+  onReset,
+}: {
+  readonly mayReset: boolean;
+  readonly self: string;
+  readonly onReset: () => void;
+}) {
   const { t, i18n } = useLingui();
   const [loaded, replace] = useLoaded('members', () => twoFactorApi.members());
   const [asking, setAsking] = useState<string | null>(null);
@@ -130,6 +149,7 @@ function MembersSection({ mayReset, self }: { readonly mayReset: boolean; readon
     // The answer's message comes as the app's notification (the worker shows an answer's
     // `message`): nothing more to say here.
     setNotice(null);
+    onReset();
     const again = await twoFactorApi.members();
     if (!('error' in again)) replace(again.data);
   };
@@ -209,6 +229,93 @@ function MembersSection({ mayReset, self }: { readonly mayReset: boolean; readon
           <Alert color={notice.ok ? 'green' : 'red'} role={notice.ok ? 'status' : 'alert'}>
             {notice.text}
           </Alert>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+const personName = (p: TwoFactorLogEntry['actor']) =>
+  `${p.firstname} ${p.lastname}`.trim() || p.email;
+
+/**
+ * Who changed which second factor when (the server's log): the account's rule, its admins'
+ * resets, its members' own changes; the newest first.
+ */
+function HistorySection() {
+  const { t, i18n } = useLingui();
+  const [loaded] = useLoaded('history', () => twoFactorApi.history());
+  const what = (e: TwoFactorLogEntry): string => {
+    const member = isolate(personName(e.member));
+    switch (e.action) {
+      case 'totp_on':
+        return t`Turned the authenticator app on`;
+      case 'totp_off':
+        return t`Turned the authenticator app off`;
+      case 'recovery_codes_renewed':
+        return t`Made new recovery codes`;
+      case 'recovery_code_used':
+        return t`Signed in with a recovery code`;
+      case 'passkey_added':
+        return t`Added a passkey`;
+      case 'passkey_removed':
+        return t`Removed a passkey`;
+      case 'rule_nobody':
+        return t`Set the rule: each member decides`;
+      case 'rule_admins':
+        return t`Set the rule: administrators need a second factor`;
+      case 'rule_everyone':
+        return t`Set the rule: everyone needs a second factor`;
+      case 'admin_reset':
+        return t`Reset the second factors of ${member}`;
+    }
+  };
+  return (
+    <Paper withBorder p="md" component="section" aria-label={t`History`}>
+      <Stack gap="sm">
+        <Title order={2} size="h3">
+          <Trans>History</Trans>
+        </Title>
+        {loaded.name !== 'loaded' ? (
+          <LoadState state={loaded} />
+        ) : loaded.data.length === 0 ? (
+          <Text size="sm" c="dimmed" data-testid="two-factor-history-empty">
+            <Trans>No second factor has been changed yet.</Trans>
+          </Text>
+        ) : (
+          <Table data-testid="two-factor-history">
+            <Table.Caption>
+              <Trans>Changes of second factors, the newest first</Trans>
+            </Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">
+                  <Trans>When</Trans>
+                </Table.Th>
+                <Table.Th scope="col">
+                  <Trans>Who</Trans>
+                </Table.Th>
+                <Table.Th scope="col">
+                  <Trans>What</Trans>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {loaded.data.map((e) => (
+                <Table.Tr key={e.id} data-action={e.action} data-history-member={e.member.email}>
+                  <Table.Td>
+                    <time dateTime={new Date(e.at).toISOString()}>
+                      {i18n.date(new Date(e.at), { dateStyle: 'medium', timeStyle: 'short' })}
+                    </time>
+                  </Table.Td>
+                  <Table.Td>
+                    <Name>{personName(e.actor)}</Name>
+                  </Table.Td>
+                  <Table.Td>{what(e)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
         )}
       </Stack>
     </Paper>

@@ -3,6 +3,7 @@ import {
   accountTwoFactorSchema,
   apiPaths,
   memberTwoFactorSchema,
+  twoFactorLogEntrySchema,
   passkeyCreationOptionsSchema,
   passkeyRequestOptionsSchema,
   passkeyViewSchema,
@@ -73,6 +74,7 @@ export const twoFactorApi = {
       body: { required },
     }),
   members: () => callApi('GET', apiPaths.membersTwoFactor(), z.array(memberTwoFactorSchema), quiet),
+  history: () => callApi('GET', apiPaths.twoFactorLog(), z.array(twoFactorLogEntrySchema), quiet),
   resetMember: (userId: string) =>
     callApi('DELETE', apiPaths.memberTwoFactor(userId), message, { ...quiet, envelope: false }),
 };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   accountTwoFactorSchema,
   memberTwoFactorSchema,
+  twoFactorLogEntrySchema,
   passkeyCreationOptionsSchema,
   passkeyRegistrationSchema,
   passkeyRequestOptionsSchema,
@@ -152,6 +153,15 @@ export const TWO_FACTOR_ROUTES: readonly ApiRoute[] = [
     tag: 'Two-factor sign-in',
     summary: "The active account's members and their second factors (user::view).",
     response: data(z.array(memberTwoFactorSchema)),
+  },
+  {
+    method: 'GET',
+    path: '/account/users/two-factor/log',
+    access: FIRST_PARTY,
+    tag: 'Two-factor sign-in',
+    summary:
+      "The two-factor log of the active account (its rule, its admins' resets) and of its members' own factors, newest first (user::view).",
+    response: data(z.array(twoFactorLogEntrySchema)),
   },
   {
     method: 'DELETE',
