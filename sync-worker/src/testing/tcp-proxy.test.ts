@@ -196,7 +196,7 @@ describe('jitter', () => {
     const got: string[] = [];
     const all = new Promise<void>((resolve) => {
       socket.on('message', (data: RawData) => {
-        got.push(String(data));
+        got.push(Buffer.isBuffer(data) ? data.toString() : '');
         if (got.length === 100) resolve();
       });
     });
