@@ -296,7 +296,8 @@ export async function startTcpProxy(
       faults.latency = ms;
     },
     setJitter(maxMs, random = Math.random) {
-      if (!(maxMs >= 0 && Number.isFinite(maxMs))) throw new RangeError(`Jitter ${maxMs} is not >= 0.`);
+      if (!(maxMs >= 0 && Number.isFinite(maxMs)))
+        throw new RangeError(`Jitter ${maxMs} is not >= 0.`);
       faults.jitter = maxMs;
       faults.random = random;
     },
