@@ -116,18 +116,42 @@ describe('the missed-update poller', () => {
     await few.p.stop();
   });
 
-  it('a failed fetch is only logged; the next trigger tries again', async () => {
+  it('a failed fetch is only logged, and tried again by itself with a backoff until one answers', async () => {
     answer = { status: 500, body: { message: 'down' } };
-    const { p, log, applied } = poller();
+    asked.length = 0;
+    const { p, log, applied } = poller({ timings: { pollMs: 60_000, debounceMs: 5, retryMs: 40 } });
     p.start();
-    p.trigger('gap');
+    p.trigger('reconnect');
     await until('a round', () => p.rounds === 1);
     expect(
       log.recent().some((e) => e.level === 'warn' && e.message === 'missed updates not fetched'),
     ).toBe(true);
+    // No trigger from here on: the poll interval is a minute away, the retries are not.
+    await until('two retries', () => asked.length >= 3);
+    answer = { status: 200, body: page(1) };
+    await until('applied', () => applied.length === 1);
+    const afterSuccess = asked.length;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(asked.length).toBe(afterSuccess);
+    await p.stop();
+  });
+
+  it('a trigger while a retry waits looks at once, and stop() cancels the retry', async () => {
+    answer = { status: 500, body: { message: 'down' } };
+    asked.length = 0;
+    const { p, applied } = poller({ timings: { pollMs: 60_000, debounceMs: 5, retryMs: 30_000 } });
+    p.start();
+    p.trigger('gap');
+    await until('a round', () => p.rounds === 1);
     answer = { status: 200, body: page(1) };
     p.trigger('gap');
     await until('applied', () => applied.length === 1);
+    answer = { status: 500, body: { message: 'down' } };
+    p.trigger('gap');
+    await until('failed again', () => p.rounds === 3);
     await p.stop();
+    const stopped = asked.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(asked.length).toBe(stopped);
   });
 });

@@ -8,6 +8,8 @@ export interface MissedUpdateTimings {
   readonly debounceMs: number;
   /** This many missed updates or more: wipe and bootstrap instead (spec 000 §9). */
   readonly wipeThreshold: number;
+  /** The first retry after a failed look; each further failure doubles it, up to `pollMs`. */
+  readonly retryMs: number;
 }
 
 export interface MissedUpdateOptions {
@@ -28,6 +30,7 @@ const DEFAULTS: MissedUpdateTimings = {
   pollMs: TIMINGS.missedUpdatePollMs,
   debounceMs: TIMINGS.missedUpdateDebounceMs,
   wipeThreshold: TIMINGS.missedUpdateWipeThreshold,
+  retryMs: 2_000,
 };
 
 /**
@@ -40,7 +43,10 @@ const DEFAULTS: MissedUpdateTimings = {
  *    └────────────────────────────┴──────────────────────┘ one more round after it
  * ```
  * Triggers: a seq gap, a broker (re)connect, the 60 s tick while visible, an API answer while the
- * broker is down. A failed fetch is only logged (spec 000 §8); the next trigger tries again.
+ * broker is down. A failed fetch is only logged (spec 000 §8), never shown, and tried again after
+ * 2 s, 4 s, 8 s ... up to the poll interval: a look that a reconnect asked for and that met a
+ * server restarting would otherwise wait for the next 60 s tick, and every update the broker
+ * dropped meanwhile with it. A look that answers ends the backoff.
  */
 export class MissedUpdatePoller {
   private readonly timings: MissedUpdateTimings;
@@ -49,6 +55,9 @@ export class MissedUpdatePoller {
   private fetching: Promise<void> | undefined;
   private again = false;
   private running = false;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  /** Failed rounds in a row: the retry's backoff exponent. */
+  private failures = 0;
   /** Completed rounds, for tests and diagnostics. */
   rounds = 0;
 
@@ -68,6 +77,7 @@ export class MissedUpdatePoller {
     this.running = false;
     clearInterval(this.tick);
     clearTimeout(this.debounce);
+    clearTimeout(this.retry);
     await this.fetching;
   }
 
@@ -76,6 +86,7 @@ export class MissedUpdatePoller {
     if (!this.running) return;
     this.options.log.debug('missed-update check requested', { reason });
     clearTimeout(this.debounce);
+    clearTimeout(this.retry);
     this.debounce = setTimeout(() => this.run(), this.timings.debounceMs);
   }
 
@@ -90,34 +101,49 @@ export class MissedUpdatePoller {
       return;
     }
     this.fetching = this.round()
-      .catch((err: unknown) =>
-        this.options.log.warn('missed updates failed', { error: String(err) }),
-      )
-      .finally(() => {
+      .catch((err: unknown) => {
+        this.options.log.warn('missed updates failed', { error: String(err) });
+        return false;
+      })
+      .then((fetched) => {
         this.fetching = undefined;
         this.rounds += 1;
-        if (this.again && this.running) {
+        this.failures = fetched ? 0 : this.failures + 1;
+        if (!this.running) return;
+        if (this.again) {
           this.again = false;
           this.run();
+        } else if (!fetched) {
+          this.scheduleRetry();
         }
       });
   }
 
-  private async round(): Promise<void> {
+  private scheduleRetry(): void {
+    const delay = Math.min(
+      this.timings.retryMs * 2 ** Math.min(this.failures - 1, 16),
+      this.timings.pollMs,
+    );
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => this.trigger('retry'), delay);
+  }
+
+  /** One look through the log; false when it could not be read (the caller retries). */
+  private async round(): Promise<boolean> {
     let from = await this.options.lastTs();
     for (;;) {
       const answer = await readLog(this.options.api, from);
       if (!answer.ok) {
         this.options.log.warn('missed updates not fetched', { ...answer.error });
-        return;
+        return false;
       }
       const { data, more, resync, through } = answer.data;
       if (resync || data.length >= this.timings.wipeThreshold) {
         await this.options.resync(resync ? 'log no longer reaches back' : `${data.length} missed`);
-        return;
+        return true;
       }
       if (data.length > 0) await this.options.apply(data.map((entry) => entry.msg));
-      if (!more || through === null) return;
+      if (!more || through === null) return true;
       from = through.ts;
     }
   }
