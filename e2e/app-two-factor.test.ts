@@ -1,5 +1,6 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiPaths } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { totpAt } from '../server/src/auth/totp';
 import { AppTab } from './support/app-tab';
@@ -13,6 +14,8 @@ import { ShellPage } from './support/pages/shell';
  * and never twice; a passkey made and used through Chromium's virtual authenticator (DevTools'
  * WebAuthn domain) signs in too. The page runs at http://localhost:<port>: passkeys need a host
  * name (an IP address is no RP ID), and the server takes any localhost port as its origin here.
+ * A member whose account requires a second factor and who has none sets up a passkey at the
+ * sign-in instead of the app, is signed in with it, and is asked for it at the next sign-in.
  * It reads test ids and values, no text of ours, so it passes before `npm run i18n` too.
  */
 let e2e: E2e;
@@ -157,6 +160,77 @@ describe('two-factor sign-in', () => {
       .toEqual(expect.arrayContaining(['passkey_added', 'totp_on']));
     const added = history.and(page.locator('[data-action="passkey_added"]'));
     expect(await added.locator('td').nth(2).textContent()).toBe('Added a passkey');
+    await cdp.detach();
+  });
+
+  it('a member whose account requires a second factor sets up a passkey at sign-in, is signed in with it, and is asked for it next time', async () => {
+    const south = await e2e.session(DEMO_USERS.south);
+    const rule = await e2e.server.call('PUT', apiPaths.accountTwoFactor(south.accountId), {
+      token: south.token,
+      json: { required: 'everyone' },
+    });
+    expect(rule.status).toBe(200);
+    const base = e2e.web.url.replace('//127.0.0.1:', '//localhost:');
+    const profile = await e2e.browser();
+    const tab = await AppTab.open(profile.context, base, '/user/login');
+    const page = tab.page;
+    const { cdp, authenticatorId } = await virtualAuthenticator(page);
+
+    // The password leads to the required set-up: the app's, and a passkey's beside it.
+    await tab.fillSignIn(DEMO_USERS.south);
+    await expect.poll(() => page.getByTestId('totp-setup').count()).toBe(1);
+    expect(tab.path()).toMatch(/^\/user\/login/);
+    const name = page.getByTestId('setup-passkey-name');
+    expect(await name.getAttribute('required')).not.toBeNull();
+    expect(await name.getAttribute('maxlength')).toBe('100');
+    // Without a name it asks for one there (the field invalid and focused), making nothing.
+    await page.getByTestId('setup-passkey').click();
+    await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
+    expect(await name.evaluate((el) => el === document.activeElement)).toBe(true);
+    await name.fill('Tablet');
+    await page.getByTestId('setup-passkey').click();
+    // Made, registered, and the sign-in finished with it: no other step between.
+    await tab.waitForPath(/^\/app\//);
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    expect(credentials.map((c) => [c.isResidentCredential, c.rpId])).toEqual([[true, 'localhost']]);
+    const db = e2e.server.db;
+    const southId = (
+      await db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', DEMO_USERS.south)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const keys = () =>
+      db
+        .selectFrom('user_passkeys')
+        .select(['name', 'last_used_at'])
+        .where('user_id', '=', southId)
+        .execute();
+    const [made] = await keys();
+    expect(made?.name).toBe('Tablet');
+    // Used by the sign-in that followed the set-up.
+    expect(typeof made?.last_used_at).toBe('number');
+    const log = await db
+      .selectFrom('two_factor_log')
+      .select('action')
+      .where('user_id', '=', southId)
+      .where('account_id', 'is', null)
+      .execute();
+    expect(log.map((l) => l.action)).toEqual(['passkey_added']);
+
+    // The next sign-in asks for the second factor; the passkey signs in.
+    await new ShellPage(page).signOut();
+    await tab.waitForPath(/^\/user\/login/);
+    await tab.fillSignIn(DEMO_USERS.south);
+    await expect.poll(() => page.getByTestId('second-factor').count()).toBe(1);
+    expect(tab.path()).toMatch(/^\/user\/login/);
+    expect(await page.getByTestId('passkey-setup').count()).toBe(0);
+    await page.getByTestId('use-passkey').click();
+    await tab.waitForPath(/^\/app\//);
+    await expect
+      .poll(async () => Number((await keys())[0]?.last_used_at))
+      .toBeGreaterThan(Number(made?.last_used_at));
     await cdp.detach();
   });
 });

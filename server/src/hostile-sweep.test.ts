@@ -13,6 +13,7 @@ import {
   uuidv7,
   type SyncedModel,
 } from '@plant/shared-schema';
+import { FakeAuthenticator } from './auth/fake-authenticator';
 import { DEMO_USERS } from './seed/demo';
 import { dataOf, startTestServer, type TestServer } from './testing/harness';
 import {
@@ -134,6 +135,19 @@ const REFUSED_BASES: Readonly<Record<string, string>> = {
   'PUT /form_entries/{id}': 'a filled-in form is never changed',
 };
 
+/** The relying party of the sweep's passkeys. */
+const RP = { rpId: 'plant.test', origin: 'https://plant.test' } as const;
+const ENROL_PASSWORD = 'sweep-password-1';
+/**
+ * Members who must set a second factor up before they sign in, one per passkey set-up call: the
+ * registration's valid request registers a passkey, which closes the set-up for its member
+ * (then 409), whichever of the two routes the sweep takes first.
+ */
+const ENROLLING = {
+  options: 'sweep-enrol-options@example.com',
+  passkey: 'sweep-enrol-passkey@example.com',
+} as const;
+
 let s: TestServer;
 let admin = '';
 let member = '';
@@ -164,8 +178,9 @@ let writes: Awaited<ReturnType<typeof watchWrites>>;
 
 beforeAll(async () => {
   s = await startTestServer({
-    // Errors logged on stderr, where the sweep reads them; nothing else.
-    env: { LOG_LEVEL: 'error' },
+    // Errors logged on stderr, where the sweep reads them; nothing else. Passkeys of a relying
+    // party the sweep's authenticator signs for (the set-up's registration, ENROLLING).
+    env: { LOG_LEVEL: 'error', WEBAUTHN_RP_ID: RP.rpId, WEBAUTHN_ORIGINS: RP.origin },
     authLimits: {
       perEmailAndAddress: { limit: 100_000, windowMs: 60_000 },
       perEmail: { limit: 100_000, windowMs: 60_000 },
@@ -184,6 +199,7 @@ beforeAll(async () => {
   admin = await s.signIn(DEMO_USERS.admin);
   member = await s.signIn(DEMO_USERS.tech);
   demo = await demoData();
+  for (const email of Object.values(ENROLLING)) await mustEnrol(email);
   // What the server records of requests by itself, refused ones too (security insights' counts):
   // the tables the harness's content hashes leave out, for the same reason.
   const hashed = new Set(Object.keys(await s.contentHashes()));
@@ -263,6 +279,39 @@ async function demoData(): Promise<Demo> {
     integrationId,
     idOf,
   };
+}
+
+/** A user of an account of its own that requires a second factor of everyone: it has none. */
+async function mustEnrol(email: string): Promise<void> {
+  const made = await s.call('POST', apiPaths.register(), {
+    json: { firstname: 'Sweep', lastname: 'Enrolling', email, password: ENROL_PASSWORD },
+  });
+  expect(made.status, made.text).toBe(201);
+  const token = dataOf<{ access_token: string }>(made).access_token;
+  const { account } = dataOf<{ account: string }>(await s.call('GET', apiPaths.user(), { token }));
+  const rule = await s.call('PUT', apiPaths.accountTwoFactor(account), {
+    token,
+    json: { required: 'everyone' },
+  });
+  expect(rule.status, rule.text).toBe(200);
+}
+
+const enrolCredentials = (email: string) => ({
+  client_id: s.clientId,
+  username: email,
+  password: ENROL_PASSWORD,
+});
+
+/** The set-up's passkey registration: options asked for, a new credential signed for them. */
+async function enrolPasskeyBase(): Promise<Partial<ValidRequest>> {
+  const credentials = enrolCredentials(ENROLLING.passkey);
+  const options = await s.call('POST', apiPaths.twoFactorEnrolPasskeyOptions(), {
+    json: credentials,
+  });
+  expect(options.status, options.text).toBe(200);
+  const { challenge } = dataOf<{ challenge: string }>(options);
+  const credential = new FakeAuthenticator(RP).register(challenge);
+  return { body: { ...credentials, name: 'Sweep key', credential } };
 }
 
 /** Valid requests of the routes whose schemas alone do not make one (ids of the demo data). */
@@ -460,6 +509,7 @@ function knownBase(route: SweepRoute): Partial<ValidRequest> | undefined {
       body: { reason: 'Sweep', expires_at: now + 7 * day },
     },
     'DELETE /security-insights/checks/{id}/dismissal': { path: { id: 'admins' } },
+    'POST /2fa/enrol/passkey/options': { body: enrolCredentials(ENROLLING.options) },
   };
   return bases[route.key];
 }
@@ -517,6 +567,7 @@ async function baseOf(route: SweepRoute): Promise<ValidRequest> {
   const schema = validRequestOf(route);
   let known = knownBase(route) ?? freshIds(route);
   if (route.key === 'GET /reports/{id}/runs/{runid}/files/{index}') known = await reportRunBase();
+  if (route.key === 'POST /2fa/enrol/passkey') known = await enrolPasskeyBase();
   if (route.collection !== undefined) known = modelBase(route);
   return {
     path: { ...schema.path, ...idsOf(route), ...known?.path },

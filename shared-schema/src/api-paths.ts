@@ -240,6 +240,10 @@ export const apiPaths = {
   twoFactorEnrol: () => '2fa/enrol/totp',
   /** POST, signed out: turns it on and signs in (TwoFactorEnrolConfirm -> TwoFactorEnrolled). */
   twoFactorEnrolConfirm: () => '2fa/enrol/totp/confirm',
+  /** POST, signed out: a passkey's options for that member (PasskeyCreationOptions). */
+  twoFactorEnrolPasskeyOptions: () => '2fa/enrol/passkey/options',
+  /** POST, signed out: registers its passkey (TwoFactorEnrolPasskey -> PasskeyView, 201). */
+  twoFactorEnrolPasskey: () => '2fa/enrol/passkey',
   /** GET, PUT: who of an account's members needs a second factor (AccountTwoFactor). */
   accountTwoFactor: (accountId: string) => `accounts/${seg(accountId)}/two-factor`,
   /** GET: the active account's members and their second factors (MemberTwoFactor[]). */

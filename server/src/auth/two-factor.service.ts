@@ -151,6 +151,18 @@ export class TwoFactorService {
     return this.confirmTotp(user.id, code);
   }
 
+  /** POST 2fa/enrol/passkey/options: a passkey instead of the app, for that member (checked). */
+  async enrolPasskeyOptions(user: UserRecord): Promise<PasskeyCreationOptions> {
+    await this.enrolmentDue(user.id);
+    return this.passkeyOptions(user);
+  }
+
+  /** POST 2fa/enrol/passkey: registers it (logged as added); the grant then signs in with it. */
+  async enrolPasskey(user: UserRecord, body: PasskeyRegistration): Promise<PasskeyView> {
+    await this.enrolmentDue(user.id);
+    return this.registerPasskey(user.id, body);
+  }
+
   private async enrolmentDue(userId: string): Promise<void> {
     if ((await this.factors(userId)).any || !(await this.mustHave(userId)))
       throw new DomainError('conflict', TWO_FACTOR_TEXTS.setupNotDue);

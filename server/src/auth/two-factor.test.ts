@@ -429,6 +429,114 @@ describe('passkeys', () => {
     expect((await grant(DEMO_USERS.admin)).status).toBe(200);
   });
 
+  it('sets a passkey up before the sign-in where an account requires one, then signs in with it', async () => {
+    const southToken = await s.signIn(DEMO_USERS.south);
+    const { south } = await s.demoAccountIds();
+    const rule = await s.call('PUT', apiPaths.accountTwoFactor(south), {
+      token: southToken,
+      json: { required: 'everyone' },
+    });
+    expect(rule.status).toBe(200);
+    expect((await grant(DEMO_USERS.south)).json).toMatchObject({
+      error: 'second_factor_setup_required',
+    });
+    const credentials = { client_id: s.clientId, username: DEMO_USERS.south };
+    const enrol = (path: string, json: Record<string, unknown>, from?: string) =>
+      s.call('POST', path, {
+        json: { ...credentials, password: DEMO_PASSWORD, ...json },
+        ...(from === undefined ? {} : { from }),
+      });
+    const passkeysOfSouth = () =>
+      s.db
+        .selectFrom('user_passkeys')
+        .innerJoin('users', 'users.id', 'user_passkeys.user_id')
+        .select(['user_passkeys.name', 'users.id as user_id'])
+        .where('users.email', '=', DEMO_USERS.south)
+        .execute();
+
+    // A wrong password is refused in the grant's shape and counted as the grant counts it: ten
+    // from one machine, and even the right password waits there.
+    const guesser = '127.0.3.1';
+    for (let i = 0; i < 10; i++) {
+      const wrong = await enrol(
+        apiPaths.twoFactorEnrolPasskeyOptions(),
+        { password: 'guess' },
+        guesser,
+      );
+      expect(wrong.status).toBe(401);
+      expect(wrong.json).toMatchObject({ error: 'invalid_grant' });
+    }
+    const limited = await enrol(apiPaths.twoFactorEnrolPasskeyOptions(), {}, guesser);
+    expect(limited.status).toBe(429);
+    expect(limited.json).toMatchObject({ error: 'too_many_attempts' });
+
+    const options = await enrol(apiPaths.twoFactorEnrolPasskeyOptions(), {});
+    expect(options.status).toBe(200);
+    const made = dataOf<{
+      challenge: string;
+      rp: { id: string };
+      user: { id: string; name: string };
+      excludeCredentials: unknown[];
+    }>(options);
+    expect(made.rp.id).toBe(rpId);
+    expect(made.user.name).toBe(DEMO_USERS.south);
+    expect(made.excludeCredentials).toEqual([]);
+    const device = new FakeAuthenticator({ rpId, origin });
+    // A valid attestation with a wrong password registers nothing (the challenge stays unused).
+    const stolen = await enrol(apiPaths.twoFactorEnrolPasskey(), {
+      password: 'guess',
+      name: 'Phone',
+      credential: device.register(made.challenge),
+    });
+    expect(stolen.status).toBe(401);
+    expect(stolen.json).toMatchObject({ error: 'invalid_grant' });
+    expect(await passkeysOfSouth()).toEqual([]);
+    // Another site's page cannot register one.
+    const foreign = await enrol(apiPaths.twoFactorEnrolPasskey(), {
+      name: 'Phishing',
+      credential: device.register(made.challenge, { origin: 'https://evil.example' }),
+    });
+    expect(foreign.status).toBe(422);
+
+    const registered = await enrol(apiPaths.twoFactorEnrolPasskey(), {
+      name: 'Phone',
+      credential: device.register(made.challenge),
+    });
+    expect(registered.status).toBe(201);
+    expect(dataOf(registered)).toMatchObject({ name: 'Phone', last_used_at: null });
+    expect(registered.json).not.toHaveProperty('data.token');
+    const [key] = await passkeysOfSouth();
+    expect(key?.name).toBe('Phone');
+    const log = await s.db
+      .selectFrom('two_factor_log')
+      .select(['action', 'actor_id', 'account_id'])
+      .where('user_id', '=', key?.user_id ?? '')
+      .execute();
+    expect(log).toEqual([
+      { action: 'rule_everyone', actor_id: key?.user_id, account_id: south },
+      { action: 'passkey_added', actor_id: key?.user_id, account_id: null },
+    ]);
+
+    // The sign-in is finished with the new passkey; the password alone no longer does.
+    expect((await grant(DEMO_USERS.south)).json).toMatchObject({ error: 'otp_required' });
+    const signedIn = await grant(DEMO_USERS.south, {
+      webauthn: device.assert((await signInChallenge()).challenge),
+    });
+    expect(signedIn.status).toBe(200);
+    const token = (signedIn.json as { access_token: string }).access_token;
+    // The rule is met: South's members list it, and the set-up is closed to whoever has the
+    // password now (no second passkey, no app, through the signed-out calls).
+    const members = dataOf<{ email: string; passkeys: number; required: boolean }[]>(
+      await s.call('GET', apiPaths.membersTwoFactor(), { token }),
+    );
+    expect(members.find((m) => m.email === DEMO_USERS.south)).toMatchObject({
+      passkeys: 1,
+      required: true,
+    });
+    expect((await enrol(apiPaths.twoFactorEnrolPasskeyOptions(), {})).status).toBe(409);
+    expect((await enrol(apiPaths.twoFactorEnrol(), {})).status).toBe(409);
+  });
+
   it("refuses another user's passkey as a second factor", async () => {
     const techToken = await s.signIn(DEMO_USERS.tech);
     const internalToken = await s.signIn(DEMO_USERS.internal);

@@ -244,6 +244,61 @@ describe('security insights, evaluated on read', () => {
       expect.objectContaining({ type: 'address', id: '127.0.0.3', count: 1 }),
     ]);
   });
+  it('counts a wrong password on the two-factor set-up calls as a failed sign-in, by address and by user', async () => {
+    // The calls that set up a required second factor before a sign-in check the grant's
+    // credentials: a guess there is a failed sign-in like one at the token route.
+    const from = '127.0.0.4';
+    const wrong = (path: string, extra: Record<string, unknown> = {}) =>
+      s.call('POST', path, {
+        from,
+        json: {
+          client_id: s.clientId,
+          username: DEMO_USERS.tech,
+          password: 'not-the-password',
+          ...extra,
+        },
+      });
+    const threats = async () => {
+      const answer = await s.call('GET', apiPaths.securityThreats(7), { token: admin });
+      expect(answer.status, answer.text).toBe(200);
+      return dataOf<SecurityThreats>(answer);
+    };
+    const techId = (
+      await s.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', DEMO_USERS.tech)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const techBefore = (await threats()).signin_by_user.find((e) => e.key === techId)?.count ?? 0;
+    const refusalsBefore = (await check(s, admin, 'signin_refusals')).count;
+    for (const answer of [
+      await wrong(apiPaths.twoFactorEnrol()),
+      await wrong(apiPaths.twoFactorEnrolConfirm(), { code: '123456' }),
+      await wrong(apiPaths.twoFactorEnrolPasskeyOptions()),
+    ]) {
+      expect(answer.status, answer.text).toBe(401);
+      expect(answer.json).toMatchObject({ error: 'invalid_grant' });
+    }
+    await expect
+      .poll(async () => (await threats()).signin_by_address.find((e) => e.key === from), {
+        timeout: 60_000,
+      })
+      .toEqual({ key: from, name: null, count: 3 });
+    const t = await threats();
+    expect(t.signin_by_user.find((e) => e.key === techId)).toEqual({
+      key: techId,
+      name: DEMO_USERS.tech,
+      count: techBefore + 3,
+    });
+    // The sign-in refusals check weighs them too, naming the address.
+    const refusals = await check(s, admin, 'signin_refusals');
+    expect(refusals.count).toBe(refusalsBefore + 3);
+    expect(refusals.items).toContainEqual(
+      expect.objectContaining({ type: 'address', id: from, count: 3 }),
+    );
+  });
+
   it('a flood of failed sign-ins from many addresses keeps a bounded list, with exact totals', async () => {
     const before = await s.db
       .selectFrom('security_event_counts')

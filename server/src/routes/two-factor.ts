@@ -1,4 +1,5 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import type { z } from 'zod';
 import {
   accountTwoFactorSchema,
   passkeyRegistrationSchema,
@@ -6,15 +7,20 @@ import {
   totpConfirmSchema,
   TWO_FACTOR_TEXTS,
   twoFactorEnrolConfirmSchema,
+  twoFactorEnrolPasskeySchema,
   twoFactorEnrolSchema,
   twoFactorMemberParamsSchema,
+  type TwoFactorEnrol,
 } from '@plant/shared-schema';
 import { requireAuth } from '../http/auth';
 import { clientAddress, type AppEnv } from '../http/context';
 import { validBody, validParams } from '../http/validate';
 import type { Services } from '../services';
-import { OAuthError } from '../services/auth.service';
+import { OAuthError, type AuthService } from '../services/auth.service';
 import { oauthErrorAnswer } from './oauth';
+
+/** Whom the grant's credentials named: the user and the first-party client. */
+type Verified = Awaited<ReturnType<AuthService['verifiedCredentials']>>;
 
 /**
  * Two-factor sign-in (issue 38 item 2; auth/two-factor.service.ts): the signed-in user's own
@@ -71,29 +77,68 @@ export function twoFactorRoutes(services: Services) {
     c.json({ data: await twoFactor.signInOptions(clientAddress(c)) }),
   );
 
-  app.post('/2fa/enrol/totp', async (c) => {
-    const req = await validBody(c, twoFactorEnrolSchema);
-    try {
-      const { user } = await services.auth.verifiedCredentials(req, clientAddress(c));
-      return c.json({ data: await twoFactor.enrolStart(user) });
-    } catch (err) {
-      if (err instanceof OAuthError) return oauthErrorAnswer(c, err);
-      throw err;
-    }
-  });
+  /**
+   * The set-up of a required factor before the sign-in: the grant's credentials checked the
+   * grant's way (its rate limits too), a refusal answered in the token route's OAuth shape and
+   * counted by the security insights exactly as the grant's own (routes/auth.ts): a wrong password
+   * here is a failed sign-in too, else these calls would let anyone guess passwords unseen.
+   */
+  const enrolment =
+    <S extends z.ZodType<TwoFactorEnrol>>(
+      schema: S,
+      run: (c: Context<AppEnv>, req: z.output<S>, found: Verified) => Promise<Response>,
+    ) =>
+    async (c: Context<AppEnv>) => {
+      const req = await validBody(c, schema);
+      const address = clientAddress(c);
+      try {
+        let found: Verified;
+        try {
+          found = await services.auth.verifiedCredentials(req, address);
+        } catch (err) {
+          if (err instanceof OAuthError)
+            services.securityEvents.signInRefused(req.username, address, err.code);
+          throw err;
+        }
+        return await run(c, req, found);
+      } catch (err) {
+        if (err instanceof OAuthError) return oauthErrorAnswer(c, err);
+        throw err;
+      }
+    };
 
-  app.post('/2fa/enrol/totp/confirm', async (c) => {
-    const req = await validBody(c, twoFactorEnrolConfirmSchema);
-    try {
-      const { user, clientId } = await services.auth.verifiedCredentials(req, clientAddress(c));
+  app.post(
+    '/2fa/enrol/totp',
+    enrolment(twoFactorEnrolSchema, async (c, _req, { user }) =>
+      c.json({ data: await twoFactor.enrolStart(user) }),
+    ),
+  );
+
+  app.post(
+    '/2fa/enrol/totp/confirm',
+    enrolment(twoFactorEnrolConfirmSchema, async (c, req, { user, clientId }) => {
       const codes = await twoFactor.enrolConfirm(user, req.code);
       const token = await services.auth.completeSignIn(user, clientId, undefined);
       return c.json({ data: { ...codes, token } });
-    } catch (err) {
-      if (err instanceof OAuthError) return oauthErrorAnswer(c, err);
-      throw err;
-    }
-  });
+    }),
+  );
+
+  // A passkey instead of the app: registered here, no token; the sign-in is then finished with
+  // it (the grant's `webauthn`), so no token is issued before the new passkey proved itself.
+  app.post(
+    '/2fa/enrol/passkey/options',
+    enrolment(twoFactorEnrolSchema, async (c, _req, { user }) =>
+      c.json({ data: await twoFactor.enrolPasskeyOptions(user) }),
+    ),
+  );
+
+  app.post(
+    '/2fa/enrol/passkey',
+    enrolment(twoFactorEnrolPasskeySchema, async (c, req, { user }) => {
+      const { name, credential } = req;
+      return c.json({ data: await twoFactor.enrolPasskey(user, { name, credential }) }, 201);
+    }),
+  );
 
   // --- Accounts: the rule, the members, the admin's reset ---------------------------------------
   app.get('/accounts/:id/two-factor', auth, async (c) => {

@@ -129,6 +129,17 @@ export type TwoFactorEnrolConfirm = z.infer<typeof twoFactorEnrolConfirmSchema>;
 export const twoFactorEnrolledSchema = recoveryCodesSchema.extend({ token: tokenResponseSchema });
 export type TwoFactorEnrolled = z.infer<typeof twoFactorEnrolledSchema>;
 
+/**
+ * POST 2fa/enrol/passkey: the same member registers a passkey instead of the app (its options
+ * from POST 2fa/enrol/passkey/options, which takes TwoFactorEnrol), with the grant's credentials
+ * beside it. Answers the passkey (PasskeyView), no token: the sign-in is then finished with the
+ * passkey itself (the password grant's `webauthn`), so the new passkey is proven to work.
+ */
+export const twoFactorEnrolPasskeySchema = twoFactorEnrolSchema.extend(
+  passkeyRegistrationSchema.shape,
+);
+export type TwoFactorEnrolPasskey = z.infer<typeof twoFactorEnrolPasskeySchema>;
+
 export const secondFactorRequirementField = z.enum(SECOND_FACTOR_REQUIREMENTS);
 
 /** GET and PUT accounts/{id}/two-factor: who of the account's members needs a second factor. */

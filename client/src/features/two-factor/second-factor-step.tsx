@@ -1,12 +1,22 @@
 // Its catalogue and texts join the translation table with the page.
 import './catalogues';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Anchor, Button, Divider, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Divider,
+  Group,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { TWO_FACTOR_TEXTS, type TotpSetup } from '@plant/shared-schema';
 import { signIn, signInWithToken, type SignInOutcome } from '../../session/session';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
-import { getPasskey, passkeysSupported } from './passkey-browser';
+import { createPasskey, getPasskey, passkeysSupported } from './passkey-browser';
 import { processing, useAfterSignIn } from '../user/sign-in-flow';
 import { twoFactorApi } from './two-factor-api';
 import { CodeInput, RecoveryCodesPanel, TotpSetupPanel } from './two-factor-parts';
@@ -19,13 +29,20 @@ type Step =
   | { readonly name: 'code'; readonly recovery: boolean }
   | { readonly name: 'setup-loading' }
   | { readonly name: 'setup'; readonly setup: TotpSetup }
-  | { readonly name: 'codes'; readonly codes: readonly string[]; readonly token: string };
+  | { readonly name: 'codes'; readonly codes: readonly string[]; readonly token: string }
+  /** A passkey set up in place of the app: the sign-in is finished with it. */
+  | { readonly name: 'passkey-made' };
+
+/** What a passkey ceremony that did not sign in tells the user, by why it ended. */
+type PasskeyTexts = { readonly cancelled: string; readonly failed: string };
 
 /**
  * The sign-in's second step (issue 38 item 2), after the password was right: the authenticator
  * app's code, a recovery code or a passkey; or, where an account requires a second factor the
- * user has none of, the app's set-up (QR code, key, a code), the recovery codes shown once, and
- * then the app. The password stays in this screen's memory only, for the grant's second try.
+ * user has none of, its set-up: the app's (QR code, key, a code), the recovery codes shown once,
+ * and then the app; or a passkey (made with the password as proof, as the app's set-up), with
+ * which the sign-in is then finished. The password stays in this screen's memory only, for the
+ * grant's second try.
  */
 export function SecondFactorStep({
   email,
@@ -49,6 +66,13 @@ export function SecondFactorStep({
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const passkeyButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    // The new passkey's button takes the focus back once a try ended without signing in (a busy
+    // button is disabled and loses it), so the keyboard is where the next try starts.
+    if (step.name === 'passkey-made' && !busy) passkeyButton.current?.focus();
+  }, [step.name, busy]);
 
   /** Ends a sign-in that got past the grant, or shows why it did not. */
   const finish = async (outcome: SignInOutcome) => {
@@ -105,7 +129,7 @@ export function SecondFactorStep({
     }
   };
 
-  const signInWithPasskey = async () => {
+  const signInWithPasskey = async (texts: PasskeyTexts) => {
     if (busy) return;
     setBusy(true);
     setError(null);
@@ -116,18 +140,47 @@ export function SecondFactorStep({
         return;
       }
       const assertion = await getPasskey(options.data);
-      if (assertion === 'cancelled') {
-        setError(t`No passkey was used. Try again, or enter a code.`);
-        return;
-      }
-      if (assertion === 'failed') {
-        setError(t`This browser could not use a passkey here. Enter a code instead.`);
+      if (assertion === 'cancelled' || assertion === 'failed') {
+        setError(texts[assertion]);
         return;
       }
       await finish(await processing(signIn(email, password, { webauthn: assertion })));
     } finally {
       setBusy(false);
     }
+  };
+  const codeStepPasskey: PasskeyTexts = {
+    cancelled: t`No passkey was used. Try again, or enter a code.`,
+    failed: t`This browser could not use a passkey here. Enter a code instead.`,
+  };
+  const newPasskey: PasskeyTexts = {
+    cancelled: t`No passkey was used. Try again when you are ready.`,
+    failed: t`This browser could not use the passkey here. Try again.`,
+  };
+
+  /**
+   * A passkey in place of the app: its options and its registration with the grant's
+   * credentials (nobody is signed in yet), then the sign-in with it. Answers the failure to show
+   * at the set-up, or null once the passkey is registered.
+   */
+  const setUpPasskey = async (name: string): Promise<string | null> => {
+    const body = await credentials();
+    if ('error' in body) return translateServerText(i18n, callErrorText(body.error));
+    const options = await twoFactorApi.enrolPasskeyOptions(body.data);
+    if ('error' in options) return translateServerText(i18n, callErrorText(options.error));
+    const credential = await createPasskey(options.data);
+    if (credential === 'cancelled') return t`No passkey was made. Try again when you are ready.`;
+    if (credential === 'failed') return t`This browser could not make a passkey here.`;
+    const made = await twoFactorApi.enrolPasskey({ ...body.data, name, credential });
+    if ('error' in made) {
+      const field = made.error.fields?.credential?.[0] ?? made.error.fields?.name?.[0];
+      return translateServerText(i18n, field ?? callErrorText(made.error));
+    }
+    setError(null);
+    setStep({ name: 'passkey-made' });
+    // Right away, as every later sign-in will; the step's button is there for a second try.
+    await signInWithPasskey(newPasskey);
+    return null;
   };
 
   const confirmSetup = async (typed: string): Promise<string | null> => {
@@ -159,7 +212,24 @@ export function SecondFactorStep({
         <Title order={1} size="h2" id={titleId}>
           {step.name === 'codes' ? <Trans>Two-factor sign-in is on</Trans> : title}
         </Title>
-        {step.name === 'codes' ? (
+        {step.name === 'passkey-made' ? (
+          <>
+            <Text>
+              <Trans>Your passkey is set up. Sign in with it to continue.</Trans>
+            </Text>
+            <Button
+              ref={passkeyButton}
+              onClick={() => void signInWithPasskey(newPasskey)}
+              loading={busy}
+              data-testid="passkey-sign-in"
+            >
+              <Trans>Sign in with the passkey</Trans>
+            </Button>
+            <VisuallyHidden role="status">
+              {busy ? <Trans>Signing in...</Trans> : null}
+            </VisuallyHidden>
+          </>
+        ) : step.name === 'codes' ? (
           <>
             <RecoveryCodesPanel codes={step.codes} />
             <Button
@@ -178,10 +248,17 @@ export function SecondFactorStep({
         ) : (
           <>
             <Text>
-              <Trans>
-                An account you belong to requires two-factor sign-in. Set up an authenticator app to
-                continue.
-              </Trans>
+              {passkeysSupported() ? (
+                <Trans>
+                  An account you belong to requires two-factor sign-in. Set up an authenticator app
+                  or a passkey to continue.
+                </Trans>
+              ) : (
+                <Trans>
+                  An account you belong to requires two-factor sign-in. Set up an authenticator app
+                  to continue.
+                </Trans>
+              )}
             </Text>
             {step.name === 'setup' ? (
               <TotpSetupPanel setup={step.setup} confirm={confirmSetup} />
@@ -189,6 +266,12 @@ export function SecondFactorStep({
               <Text c="dimmed">
                 <Trans>Loading…</Trans>
               </Text>
+            ) : null}
+            {passkeysSupported() ? (
+              <>
+                <Divider label={t`or`} labelPosition="center" />
+                <PasskeySetup setUp={setUpPasskey} />
+              </>
             ) : null}
           </>
         )}
@@ -263,7 +346,7 @@ export function SecondFactorStep({
             <Button
               variant="light"
               fullWidth
-              onClick={() => void signInWithPasskey()}
+              onClick={() => void signInWithPasskey(codeStepPasskey)}
               disabled={busy}
               data-testid="use-passkey"
             >
@@ -271,6 +354,80 @@ export function SecondFactorStep({
             </Button>
           </>
         ) : null}
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * The set-up of a passkey in place of the app: a name (so that the user knows it again on its
+ * security page) and the browser's ceremony. `setUp` answers the failure to show, or null.
+ */
+function PasskeySetup({ setUp }: { readonly setUp: (name: string) => Promise<string | null> }) {
+  const { t } = useLingui();
+  const headingId = useId();
+  const nameInput = useRef<HTMLInputElement>(null);
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const send = async () => {
+    if (busy) return;
+    const trimmed = name.trim();
+    setNameError(trimmed === '' ? t`Please give the passkey a name.` : null);
+    setError(null);
+    if (trimmed === '') {
+      nameInput.current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      setError(await setUp(trimmed));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form
+      noValidate
+      aria-labelledby={headingId}
+      aria-busy={busy}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
+      <Stack gap="sm" data-testid="passkey-setup">
+        <Title order={2} size="h4" id={headingId}>
+          <Trans>Use a passkey</Trans>
+        </Title>
+        <Text size="sm">
+          <Trans>
+            A passkey lives on this device or a security key and confirms your sign-in with a touch,
+            your fingerprint or your device&apos;s PIN.
+          </Trans>
+        </Text>
+        <TextInput
+          ref={nameInput}
+          label={t`Name of the new passkey`}
+          description={t`So that you know it again, e.g. “Work laptop”.`}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={nameError}
+          maxLength={100}
+          required
+          data-testid="setup-passkey-name"
+        />
+        <Group>
+          <Button type="submit" variant="light" loading={busy} data-testid="setup-passkey">
+            <Trans>Set up a passkey</Trans>
+          </Button>
+        </Group>
+        {error === null ? null : (
+          <Text c="red" size="sm" role="alert" data-testid="setup-passkey-error">
+            {error}
+          </Text>
+        )}
       </Stack>
     </form>
   );

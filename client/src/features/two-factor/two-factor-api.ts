@@ -14,6 +14,7 @@ import {
   type PasskeyRegistration,
   type SecondFactorRequirement,
   type TwoFactorEnrol,
+  type TwoFactorEnrolPasskey,
 } from '@plant/shared-schema';
 import { callApi } from '../../session/api';
 
@@ -65,6 +66,14 @@ export const twoFactorApi = {
       ...quiet,
       body,
     }),
+  /** Signed out: a passkey instead of the app, its options and its registration (no token). */
+  enrolPasskeyOptions: (body: TwoFactorEnrol) =>
+    callApi('POST', apiPaths.twoFactorEnrolPasskeyOptions(), passkeyCreationOptionsSchema, {
+      ...quiet,
+      body,
+    }),
+  enrolPasskey: (body: TwoFactorEnrolPasskey) =>
+    callApi('POST', apiPaths.twoFactorEnrolPasskey(), passkeyViewSchema, { ...quiet, body }),
 
   accountRule: (accountId: string) =>
     callApi('GET', apiPaths.accountTwoFactor(accountId), accountTwoFactorSchema, quiet),

@@ -13,6 +13,7 @@ import {
   totpSetupSchema,
   twoFactorEnrolConfirmSchema,
   twoFactorEnrolledSchema,
+  twoFactorEnrolPasskeySchema,
   twoFactorEnrolSchema,
   twoFactorStatusSchema,
 } from '../../api/two-factor';
@@ -125,6 +126,27 @@ export const TWO_FACTOR_ROUTES: readonly ApiRoute[] = [
       'Turns that app on with its code and signs the member in: the recovery codes and a token.',
     body: twoFactorEnrolConfirmSchema,
     response: data(twoFactorEnrolledSchema),
+  },
+  {
+    method: 'POST',
+    path: '/2fa/enrol/passkey/options',
+    access: PUBLIC,
+    tag: 'Two-factor sign-in',
+    summary:
+      "The same member, a passkey instead of the app: the options of navigator.credentials.create, with the password grant's credentials.",
+    body: twoFactorEnrolSchema,
+    response: data(passkeyCreationOptionsSchema),
+  },
+  {
+    method: 'POST',
+    path: '/2fa/enrol/passkey',
+    access: PUBLIC,
+    tag: 'Two-factor sign-in',
+    summary:
+      "Registers that passkey (logged as added); the password grant's `webauthn` with it then signs the member in.",
+    body: twoFactorEnrolPasskeySchema,
+    response: data(passkeyViewSchema),
+    status: 201,
   },
   {
     method: 'GET',
