@@ -190,11 +190,16 @@ export async function benchDashboard(): Promise<string[]> {
     await tab.navigateInApp(dashboard);
     await page.evaluate<Drawn>(ALL_DRAWN);
     e2e.offline();
+    // The watch starts with each document, before the app's scripts: started by an evaluate
+    // after the reload's load event, it first looked when the charts were long drawn and
+    // counted the load event and a CDP round trip (the grid "shown" and the charts drawn at the
+    // same moment in every round told it).
+    await page.addInitScript({ content: `window.__dashboardDrawn = ${ALL_DRAWN};` });
     const offline: number[] = [];
     const offlineShown: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       await page.reload();
-      const drawn = await page.evaluate<Drawn>(ALL_DRAWN);
+      const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
       offline.push(drawn.drawn);
       offlineShown.push(drawn.shown);
     }

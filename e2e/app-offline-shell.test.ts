@@ -34,6 +34,26 @@ describe('the app without a network', () => {
     await expect.poll(() => tab.page.getByText('This page could not be loaded').count()).toBe(0);
   });
 
+  // Before the next test: it closes the page's own server.
+  it('a server that takes connections and never answers does not hold the app back: a reload shows the stored list', async () => {
+    // A plant's half-dead link or a hung proxy: the API's connections open, no byte comes back.
+    // The start-up's account check hangs then; the shell and the page must not wait for it.
+    const browser = await e2e.browser({ serviceWorkers: 'block' });
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/devices/list', browser);
+    const devices = new DevicesListPage(tab.page);
+    await expect.poll(async () => (await devices.names()).length).toBeGreaterThan(0);
+    const names = await devices.names();
+    e2e.net.blackhole(true);
+    try {
+      await tab.page.reload({ waitUntil: 'domcontentloaded' });
+      // Well within the time a hung request takes to fail (the browser waits minutes).
+      await expect.poll(() => devices.names(), { timeout: 30_000 }).toEqual(names);
+      await tab.page.getByTestId('menu-toggle').waitFor();
+    } finally {
+      e2e.net.blackhole(false);
+    }
+  });
+
   it('a first visit is enough: the app says when it is ready, then every screen and form opens offline without a reload, and after one', async () => {
     // Issue 30 item 14: a fresh profile, one sign-in, no reload before the network goes.
     const browser = await e2e.browser({ serviceWorkers: 'allow' });
