@@ -19,7 +19,7 @@ import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { createPasskey, getPasskey, passkeysSupported } from './passkey-browser';
 import { processing, useAfterSignIn } from '../user/sign-in-flow';
 import { twoFactorApi } from './two-factor-api';
-import { CodeInput, RecoveryCodesPanel, TotpSetupPanel } from './two-factor-parts';
+import { CodeInput, PasskeyAbout, RecoveryCodesPanel, TotpSetupPanel } from './two-factor-parts';
 import './server-texts';
 
 /** Where the sign-in's second step starts: asking for a factor, or setting one up first. */
@@ -401,12 +401,7 @@ function PasskeySetup({ setUp }: { readonly setUp: (name: string) => Promise<str
         <Title order={2} size="h4" id={headingId}>
           <Trans>Use a passkey</Trans>
         </Title>
-        <Text size="sm">
-          <Trans>
-            A passkey lives on this device or a security key and confirms your sign-in with a touch,
-            your fingerprint or your device&apos;s PIN.
-          </Trans>
-        </Text>
+        <PasskeyAbout />
         <TextInput
           ref={nameInput}
           label={t`Name of the new passkey`}

@@ -22,7 +22,7 @@ import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { sessionAtom } from '../../state/session';
 import { createPasskey, passkeysSupported } from './passkey-browser';
 import { twoFactorApi } from './two-factor-api';
-import { CodeInput, RecoveryCodesPanel, TotpSetupPanel } from './two-factor-parts';
+import { CodeInput, PasskeyAbout, RecoveryCodesPanel, TotpSetupPanel } from './two-factor-parts';
 import './server-texts';
 
 /**
@@ -309,12 +309,7 @@ function PasskeySection({
 
   return (
     <Section title={t`Passkeys`}>
-      <Text size="sm">
-        <Trans>
-          A passkey lives on this device or a security key and confirms your sign-in with a touch,
-          your fingerprint or your device&apos;s PIN.
-        </Trans>
-      </Text>
+      <PasskeyAbout />
       {status.passkeys.length === 0 ? (
         <Text size="sm" c="dimmed">
           <Trans>No passkeys yet.</Trans>

@@ -191,3 +191,15 @@ export function RecoveryCodesPanel({ codes }: { readonly codes: readonly string[
     </Stack>
   );
 }
+
+/** What a passkey is, in the words both the security page and the sign-in's set-up use. */
+export function PasskeyAbout() {
+  return (
+    <Text size="sm">
+      <Trans>
+        A passkey lives on this device or a security key and confirms your sign-in with a touch,
+        your fingerprint or your device&apos;s PIN.
+      </Trans>
+    </Text>
+  );
+}
