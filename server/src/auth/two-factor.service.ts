@@ -1,24 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import {
-  can,
-  isInternal,
   PASSKEY_LIMIT,
   ROLE_SLUGS,
-  TWO_FACTOR_LOG_ACTIONS,
-  TWO_FACTOR_LOG_LIMIT,
   TWO_FACTOR_TEXTS,
-  USER_EDIT_PERMISSION,
-  type TwoFactorLogEntry,
   uuidv7,
-  type AccountTwoFactor,
-  type MemberTwoFactor,
   type PasskeyAssertion,
   type PasskeyCreationOptions,
   type PasskeyRegistration,
   type PasskeyRequestOptions,
   type PasskeyView,
   type RecoveryCodes,
-  type SecondFactorRequirement,
   type TotpSetup,
   type TwoFactorStatus,
 } from '@plant/shared-schema';
@@ -28,11 +19,8 @@ import type { Clock } from '../lib/clock';
 import { RateLimiter, type RateCounters, type RateLimit } from '../lib/rate-limiter';
 import { sha256 } from '../lib/secrets';
 import type { Logger } from '../logger';
-import { UserRepository, type UserRecord } from '../repositories/user.repository';
-import { permissionContextIn } from '../services/account-access';
-import { AccountOps } from '../services/account-admin.service';
-import { DomainError, forbidden, notFound } from '../services/domain-error';
-import type { Session } from '../services/session';
+import type { UserRecord } from '../repositories/user.repository';
+import { DomainError, notFound } from '../services/domain-error';
 import type { CredentialKey } from './cose-key';
 import { newRecoveryCodes, normalizeRecoveryCode, recoveryCodeHash } from './recovery-codes';
 import { RELYING_PARTY_NAME } from './relying-party';
@@ -82,8 +70,10 @@ const userHandleOf = (userId: string) => Buffer.from(userId, 'utf8').toString('b
 /**
  * Two-factor sign-in (issue 38 item 2): the user's authenticator app (TOTP, sealed secret, a code
  * taken once), recovery codes (hashed, once each), passkeys (WebAuthn, verified here with
- * node:crypto), the accounts' rule of who must have one, the password grant's second step and
- * an admin's reset of a member's factors. Every change of a factor is kept in `two_factor_log`.
+ * node:crypto), the password grant's second step and the accounts' rule of who must have one
+ * enforced there. Every change of a factor is kept in `two_factor_log`. Setting the rule, the
+ * members' factors, their history and an admin's reset are `TwoFactorAccountsService`'s
+ * (two-factor-accounts.service.ts).
  */
 export class TwoFactorService {
   private readonly repo: TwoFactorRepository;
@@ -344,115 +334,6 @@ export class TwoFactorService {
     });
   }
 
-  // --- Accounts: the rule and the admin's reset ---------------------------------------------------
-
-  /** GET accounts/{id}/two-factor (account::view, the account in reach). */
-  async rule(session: Session, accountId: string): Promise<AccountTwoFactor> {
-    await new AccountOps(this.db, this.clock, session).inReach(accountId, 'account::view');
-    return { required: await this.repo.requirement(accountId) };
-  }
-
-  /** PUT accounts/{id}/two-factor (account::edit, the account in reach); logged. */
-  async setRule(
-    session: Session,
-    accountId: string,
-    required: SecondFactorRequirement,
-  ): Promise<AccountTwoFactor> {
-    await new AccountOps(this.db, this.clock, session).inReach(accountId, 'account::edit');
-    const now = this.clock.now();
-    await this.repo.setRequirement(accountId, required);
-    const actor = session.user.id;
-    await this.repo.log(this.db, entry(actor, actor, accountId, `rule_${required}`, now));
-    this.log.info('two-factor rule set', { account: accountId, by: actor, required });
-    return { required };
-  }
-
-  /** GET account/users/two-factor: the active account's members and their factors (user::view). */
-  async members(session: Session): Promise<MemberTwoFactor[]> {
-    const accountId = session.activeAccount?.id;
-    if (accountId === undefined || !can(session.ctx, 'user::view')) throw forbidden();
-    const [rows, rule, admins] = await Promise.all([
-      this.repo.membersWithFactors(accountId),
-      this.repo.requirement(accountId),
-      this.repo.adminsOf(accountId),
-    ]);
-    return rows.map((r) => ({
-      ...r,
-      required: rule === 'everyone' || (rule === 'admins' && admins.has(r.id)),
-    }));
-  }
-
-  /**
-   * GET account/users/two-factor/log: who changed which second factor when, in the active
-   * account (user::view, as its members' factors are shown).
-   */
-  async history(session: Session): Promise<TwoFactorLogEntry[]> {
-    const accountId = session.activeAccount?.id;
-    if (accountId === undefined || !can(session.ctx, 'user::view')) throw forbidden();
-    const rows = await this.repo.logOf(accountId, TWO_FACTOR_LOG_LIMIT);
-    return rows.flatMap((r) => {
-      const action = TWO_FACTOR_LOG_ACTIONS.find((a) => a === r.action);
-      if (action === undefined) return [];
-      return [
-        {
-          id: r.id,
-          at: Number(r.at),
-          action,
-          actor: {
-            id: r.actor_id,
-            firstname: r.actor_firstname,
-            lastname: r.actor_lastname,
-            email: r.actor_email,
-          },
-          member: {
-            id: r.member_id,
-            firstname: r.member_firstname,
-            lastname: r.member_lastname,
-            email: r.member_email,
-          },
-        },
-      ];
-    });
-  }
-
-  /**
-   * DELETE account/users/{id}/two-factor: an admin resets a member who lost its factors. Allowed
-   * with user::edit in EVERY account the stored member belongs to (an admin of one customer may
-   * not weaken the sign-in of someone who also works in an account it does not manage), and a
-   * member who is an admin somewhere only by an admin there. Logged with who, whom and where.
-   */
-  async resetMember(session: Session, memberId: string): Promise<void> {
-    const accountId = session.activeAccount?.id;
-    if (accountId === undefined || !can(session.ctx, USER_EDIT_PERMISSION)) throw forbidden();
-    if (memberId === session.user.id) throw forbidden();
-    const held = await new UserRepository(this.db).rolesIn(accountId, memberId);
-    if (held.length === 0) throw notFound('User');
-    const memberships = await this.repo.rulesOf(memberId);
-    for (const accountOf of new Set(memberships.map((m) => m.accountId))) {
-      const ctx = await permissionContextIn(this.db, session, accountOf);
-      if (!can(ctx, USER_EDIT_PERMISSION)) throw forbidden(TWO_FACTOR_TEXTS.resetOutsideReach);
-      const isAdmin = memberships.some(
-        (m) => m.accountId === accountOf && m.slug === ROLE_SLUGS.admin,
-      );
-      const actorAdmin =
-        isInternal(ctx) || ctx.activeRoles.some((r) => r.slug === ROLE_SLUGS.admin);
-      if (isAdmin && !actorAdmin) throw forbidden(TWO_FACTOR_TEXTS.resetAdminOnly);
-    }
-    const now = this.clock.now();
-    await this.db.transaction().execute(async (trx) => {
-      const repo = new TwoFactorRepository(trx);
-      await repo.deleteTotp(trx, memberId);
-      await repo.replaceRecoveryCodes(trx, memberId, [], now);
-      await repo.deletePasskeys(trx, memberId);
-      await repo.log(trx, entry(memberId, session.user.id, accountId, 'admin_reset', now));
-    });
-    this.log.info('second factor reset by an admin', {
-      account: accountId,
-      member: memberId,
-      by: session.user.id,
-    });
-  }
-
   // --- Inside -------------------------------------------------------------------------------------
 
   /** Whether an account the user works in requires it to have a second factor. */
@@ -575,7 +456,8 @@ const codeRow = (code: string) => ({
   hash: recoveryCodeHash(normalizeRecoveryCode(code) ?? code),
 });
 
-function entry(
+/** A `two_factor_log` row: whose factor, who changed it, where (null: the user's own change). */
+export function entry(
   userId: string,
   actorId: string,
   accountId: string | null,

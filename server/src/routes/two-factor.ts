@@ -25,12 +25,14 @@ type Verified = Awaited<ReturnType<AuthService['verifiedCredentials']>>;
 /**
  * Two-factor sign-in (issue 38 item 2; auth/two-factor.service.ts): the signed-in user's own
  * factors, the sign-in's passkey challenge and the set-up of a required factor before a sign-in
- * (answered in the token route's OAuth shape), an account's rule and an admin's reset.
+ * (answered in the token route's OAuth shape); an account's rule and an admin's reset
+ * (auth/two-factor-accounts.service.ts).
  */
 export function twoFactorRoutes(services: Services) {
   const app = new Hono<AppEnv>();
   const auth = requireAuth(services);
   const twoFactor = services.twoFactor;
+  const accounts = services.twoFactorAccounts;
 
   // --- The signed-in user's own factors ------------------------------------------------------
   app.get('/user/2fa', auth, async (c) =>
@@ -143,26 +145,26 @@ export function twoFactorRoutes(services: Services) {
   // --- Accounts: the rule, the members, the admin's reset ---------------------------------------
   app.get('/accounts/:id/two-factor', auth, async (c) => {
     const { id } = validParams(c, twoFactorMemberParamsSchema);
-    return c.json({ data: await twoFactor.rule(c.get('session'), id) });
+    return c.json({ data: await accounts.rule(c.get('session'), id) });
   });
 
   app.put('/accounts/:id/two-factor', auth, async (c) => {
     const { id } = validParams(c, twoFactorMemberParamsSchema);
     const { required } = await validBody(c, accountTwoFactorSchema);
-    return c.json({ data: await twoFactor.setRule(c.get('session'), id, required) });
+    return c.json({ data: await accounts.setRule(c.get('session'), id, required) });
   });
 
   app.get('/account/users/two-factor', auth, async (c) =>
-    c.json({ data: await twoFactor.members(c.get('session')) }),
+    c.json({ data: await accounts.members(c.get('session')) }),
   );
 
   app.get('/account/users/two-factor/log', auth, async (c) =>
-    c.json({ data: await twoFactor.history(c.get('session')) }),
+    c.json({ data: await accounts.history(c.get('session')) }),
   );
 
   app.delete('/account/users/:id/two-factor', auth, async (c) => {
     const { id } = validParams(c, twoFactorMemberParamsSchema);
-    await twoFactor.resetMember(c.get('session'), id);
+    await accounts.resetMember(c.get('session'), id);
     return c.json({ success: true, message: TWO_FACTOR_TEXTS.resetDone });
   });
 

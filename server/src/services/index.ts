@@ -34,6 +34,7 @@ import { IntegrationService } from '../integrations/integration.service';
 import { WebhookSecrets } from '../integrations/webhook-secrets';
 import type { SecretBox } from '../integrations/secret-box';
 import { TwoFactorService } from '../auth/two-factor.service';
+import { TwoFactorAccountsService } from '../auth/two-factor-accounts.service';
 import { RELYING_PARTY_NAME } from '../auth/relying-party';
 import { SecurityEvents } from '../insights/security-events';
 import { InsightsService } from '../insights/insights.service';
@@ -69,6 +70,8 @@ export interface Services {
   readonly integrations: IntegrationService;
   /** Two-factor sign-in: authenticator app, recovery codes, passkeys (issue 38 item 2). */
   readonly twoFactor: TwoFactorService;
+  /** Two-factor's accounts part: an account's rule, its members' factors, history, admin reset. */
+  readonly twoFactorAccounts: TwoFactorAccountsService;
   /** Security insights' event counters (issue 38 item 1): sign-in, broker and CSP events. */
   readonly securityEvents: SecurityEvents;
   /** Security insights: the checks, threats and dismissals of the active account. */
@@ -162,6 +165,7 @@ export function createServices(deps: ServiceDeps): Services {
     releases: new ReleaseService(db, deps.releaseKeys),
     integrations: new IntegrationService(db, new WebhookSecrets(db, clock, deps.secretBox)),
     twoFactor,
+    twoFactorAccounts: new TwoFactorAccountsService(db, clock, deps.log),
     securityEvents: new SecurityEvents({
       db,
       clock,
