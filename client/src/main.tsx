@@ -35,8 +35,8 @@ createRoot(root).render(
   </StrictMode>,
 );
 registerServiceWorker();
-// Not awaited: this module's evaluation must end here. Every lazy chunk that imports from the
-// entry chunk waits for the entry module to finish evaluating, and a top-level await of the
-// session's start held back the app's layout and the page until the sync worker's bundle was
-// compiled and its store open (the offline first paint: 300 to 700 ms on these 2 cores).
-void resumed;
+// Every lazy chunk imports from this entry chunk, so the app's layout and pages wait for this
+// module's evaluation to end: they render once the session's local start is done (the worker
+// takes writes from then on). resumeSession's account check, which needs the server, is not part
+// of it: awaited here, a server that took connections and never answered left the app blank.
+await resumed;

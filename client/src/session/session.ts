@@ -252,7 +252,11 @@ export async function resumeSession(navigate: (to: string) => Promise<void>): Pr
     // The local store could not open: the screens say what they can.
   }
   void applyAccountStyle(session);
-  if (!(await checkAccount(session, navigate))) checkWhenReachable(session, navigate);
+  // Not awaited: the caller (main.tsx) holds the app's first render on this function, and the
+  // server may take its time or never answer.
+  void checkAccount(session, navigate).then((answered) => {
+    if (!answered) checkWhenReachable(session, navigate);
+  });
 }
 
 /** The start-up account check; false when the server gave no usable answer. */
