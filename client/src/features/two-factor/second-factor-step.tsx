@@ -16,10 +16,16 @@ import {
 import { TWO_FACTOR_TEXTS, type TotpSetup } from '@plant/shared-schema';
 import { signIn, signInWithToken, type SignInOutcome } from '../../session/session';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
-import { createPasskey, getPasskey, passkeysSupported } from './passkey-browser';
+import { getPasskey, passkeysSupported } from './passkey-browser';
 import { processing, useAfterSignIn } from '../user/sign-in-flow';
 import { twoFactorApi } from './two-factor-api';
-import { CodeInput, PasskeyAbout, RecoveryCodesPanel, TotpSetupPanel } from './two-factor-parts';
+import {
+  CodeInput,
+  PasskeyAbout,
+  RecoveryCodesPanel,
+  TotpSetupPanel,
+  usePasskeyMaker,
+} from './two-factor-parts';
 import './server-texts';
 
 /** Where the sign-in's second step starts: asking for a factor, or setting one up first. */
@@ -67,6 +73,7 @@ export function SecondFactorStep({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const passkeyButton = useRef<HTMLButtonElement>(null);
+  const makePasskey = usePasskeyMaker();
 
   useEffect(() => {
     // The new passkey's button takes the focus back once a try ended without signing in (a busy
@@ -166,16 +173,12 @@ export function SecondFactorStep({
   const setUpPasskey = async (name: string): Promise<string | null> => {
     const body = await credentials();
     if ('error' in body) return translateServerText(i18n, callErrorText(body.error));
-    const options = await twoFactorApi.enrolPasskeyOptions(body.data);
-    if ('error' in options) return translateServerText(i18n, callErrorText(options.error));
-    const credential = await createPasskey(options.data);
-    if (credential === 'cancelled') return t`No passkey was made. Try again when you are ready.`;
-    if (credential === 'failed') return t`This browser could not make a passkey here.`;
-    const made = await twoFactorApi.enrolPasskey({ ...body.data, name, credential });
-    if ('error' in made) {
-      const field = made.error.fields?.credential?.[0] ?? made.error.fields?.name?.[0];
-      return translateServerText(i18n, field ?? callErrorText(made.error));
-    }
+    const failed = await makePasskey(
+      () => twoFactorApi.enrolPasskeyOptions(body.data),
+      (registration) => twoFactorApi.enrolPasskey({ ...body.data, ...registration }),
+      name,
+    );
+    if (failed !== null) return failed;
     setError(null);
     setStep({ name: 'passkey-made' });
     // Right away, as every later sign-in will; the step's button is there for a second try.

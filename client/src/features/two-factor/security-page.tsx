@@ -20,9 +20,15 @@ import type { TotpSetup, TwoFactorStatus } from '@plant/shared-schema';
 import { LoadState, PageError, useLoaded } from '../../components/page-state';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { sessionAtom } from '../../state/session';
-import { createPasskey, passkeysSupported } from './passkey-browser';
+import { passkeysSupported } from './passkey-browser';
 import { twoFactorApi } from './two-factor-api';
-import { CodeInput, PasskeyAbout, RecoveryCodesPanel, TotpSetupPanel } from './two-factor-parts';
+import {
+  CodeInput,
+  PasskeyAbout,
+  RecoveryCodesPanel,
+  TotpSetupPanel,
+  usePasskeyMaker,
+} from './two-factor-parts';
 import './server-texts';
 
 /**
@@ -260,6 +266,7 @@ function PasskeySection({
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const makePasskey = usePasskeyMaker();
   const serverText = (text: string) => translateServerText(i18n, text);
   const dateOf = (ms: number) => i18n.date(new Date(ms), { dateStyle: 'medium' });
 
@@ -273,24 +280,13 @@ function PasskeySection({
     setBusy(true);
     setError(null);
     try {
-      const options = await twoFactorApi.passkeyOptions();
-      if ('error' in options) {
-        setError(serverText(callErrorText(options.error)));
-        return;
-      }
-      const credential = await createPasskey(options.data);
-      if (credential === 'cancelled') {
-        setError(t`No passkey was made. Try again when you are ready.`);
-        return;
-      }
-      if (credential === 'failed') {
-        setError(t`This browser could not make a passkey here.`);
-        return;
-      }
-      const made = await twoFactorApi.registerPasskey({ name: trimmed, credential });
-      if ('error' in made) {
-        const field = made.error.fields?.credential?.[0] ?? made.error.fields?.name?.[0];
-        setError(serverText(field ?? callErrorText(made.error)));
+      const failed = await makePasskey(
+        () => twoFactorApi.passkeyOptions(),
+        (registration) => twoFactorApi.registerPasskey(registration),
+        trimmed,
+      );
+      if (failed !== null) {
+        setError(failed);
         return;
       }
       setName('');

@@ -1,7 +1,15 @@
 import { useId, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Box, Button, Code, Group, List, Stack, Text, TextInput } from '@mantine/core';
-import type { TotpSetup } from '@plant/shared-schema';
+import type {
+  PasskeyCreationOptions,
+  PasskeyRegistration,
+  PasskeyView,
+  TotpSetup,
+} from '@plant/shared-schema';
+import type { Result } from '@plant/sync-worker/api';
+import { callErrorText, translateServerText } from '../../i18n/server-texts';
+import { createPasskey } from './passkey-browser';
 import { QrCode } from '../qr/qr-code';
 import { saveBlob } from '../../sync/download-file';
 import './server-texts';
@@ -202,4 +210,29 @@ export function PasskeyAbout() {
       </Trans>
     </Text>
   );
+}
+
+/**
+ * A new passkey's whole ceremony, as the security page and the sign-in's set-up both make one:
+ * the server's options, the browser's creation, the registration under `name`. Answers the text
+ * to show when it did not end registered, else null. The two differ only in their calls (signed
+ * in, or with the grant's credentials beside them).
+ */
+export function usePasskeyMaker(): (
+  options: () => Promise<Result<PasskeyCreationOptions>>,
+  register: (registration: PasskeyRegistration) => Promise<Result<PasskeyView>>,
+  name: string,
+) => Promise<string | null> {
+  const { t, i18n } = useLingui();
+  return async (options, register, name) => {
+    const asked = await options();
+    if ('error' in asked) return translateServerText(i18n, callErrorText(asked.error));
+    const credential = await createPasskey(asked.data);
+    if (credential === 'cancelled') return t`No passkey was made. Try again when you are ready.`;
+    if (credential === 'failed') return t`This browser could not make a passkey here.`;
+    const made = await register({ name, credential });
+    if (!('error' in made)) return null;
+    const field = made.error.fields?.credential?.[0] ?? made.error.fields?.name?.[0];
+    return translateServerText(i18n, field ?? callErrorText(made.error));
+  };
 }
