@@ -7,6 +7,7 @@ import {
   uuidv7,
 } from '@plant/shared-schema';
 import { MAX_BODY_BYTES } from './app';
+import { ModelRepository } from './repositories/model.repository';
 import { DEMO_USERS } from './seed/demo';
 import { startTestServer, type TestServer } from './testing/harness';
 import { inBatches, junkBodies, junkParameter, type JsonSchema } from './testing/junk-input';
@@ -313,6 +314,34 @@ describe('ids in paths and queries', () => {
     const query = await s.call('GET', apiPaths.style('a\0b'), { token });
     expect(query.status).toBe(422);
     expect(query.json).toMatchObject({ errors: { account: [expect.any(String)] } });
+  });
+
+  it('a lone surrogate in a text is stored as U+FFFD: the account’s JSON queries still work (Postgres refuses it in JSON)', async () => {
+    const id = uuidv7();
+    // JSON.stringify writes a lone surrogate as its escape, as a browser's client would send it.
+    const made = await s.call('POST', apiPaths.collection('assets'), {
+      token,
+      body: JSON.stringify({ id, name: 'Pump \ud800 A', description: 'x\udc00' }),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(made.status, made.text).toBe(201);
+    const stored = (await s.snapshot(token)).find((m) => m.id === id);
+    expect(stored?.attributes).toMatchObject({ name: 'Pump \ufffd A', description: 'x\ufffd' });
+    // A pair stays a pair.
+    const pair = await s.call('POST', apiPaths.collection('assets'), {
+      token,
+      body: JSON.stringify({ name: 'Pump \ud83d\ude00' }),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(pair.json).toMatchObject({ data: { attributes: { name: 'Pump 😀' } } });
+    // What failed on Postgres before: reading every model of the account's attributes as JSON.
+    const found = await new ModelRepository(s.db).referencing(
+      accountId,
+      'asset',
+      'name',
+      'Pump \ufffd A',
+    );
+    expect(found.map((row) => row.id)).toEqual([id]);
   });
 
   it('logout with an oversized body is refused before anything happens', async () => {

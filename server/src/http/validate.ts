@@ -46,7 +46,43 @@ export async function readJson(c: Context): Promise<unknown> {
   // A NUL can only be written as an escape in JSON text: most bodies are not walked at all.
   const at = /\\u0000/i.test(text) ? nulPath(body) : undefined;
   if (at !== undefined) throw invalidInput({ [at === '' ? 'body' : at]: [NUL_TEXT_MESSAGE] });
-  return body;
+  // So can a surrogate (a well-formed UTF-8 body carries none as a character).
+  return /\\ud[89a-f]/i.test(text) ? wellFormed(body) : body;
+}
+
+/** A UTF-16 surrogate without its other half, as `String.prototype.toWellFormed` finds one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * The body with every lone surrogate (a text's and a key's, at any depth) made U+FFFD, as UTF-8
+ * encoding makes it in any text column. JSON.stringify writes one as a `\ud800` escape, which
+ * Postgres's JSON refuses: a model holding one in its attributes made every query of the account
+ * that reads attributes as JSON fail (a 500 on other writes, found by the hostile sweep).
+ * Iterative, in place (bodies nest deep).
+ */
+function wellFormed(value: unknown): unknown {
+  const fix = (text: string) => text.replace(LONE_SURROGATE, '\ufffd');
+  if (typeof value === 'string') return fix(value);
+  const stack: unknown[] = [value];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (item === null || typeof item !== 'object') continue;
+    const node = item as Record<string, unknown>;
+    for (const [key, child] of Object.entries(node)) {
+      const fixedKey = fix(key);
+      const fixedChild = typeof child === 'string' ? fix(child) : child;
+      if (fixedKey !== key) {
+        delete node[key];
+        Object.defineProperty(node, fixedKey, {
+          value: fixedChild,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else if (fixedChild !== child) node[key] = fixedChild;
+      if (fixedChild !== null && typeof fixedChild === 'object') stack.push(fixedChild);
+    }
+  }
+  return value;
 }
 
 /** The path (`a.0.b`) of the first text holding U+0000, if any; iterative (bodies nest deep). */
