@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -173,6 +174,63 @@ describe('uploads in chunks', () => {
     expect(seen[0]).toBeCloseTo(UPLOAD_CHUNK_BYTES / bytes.length);
     expect(seen.at(-1)).toBe(1);
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+  });
+
+  it('reads a refused chunk to its end, so its connection carries the next request (a slow client too)', async () => {
+    const press = await assetNamed('Press line 1');
+    const bytes = randomBytes(1000);
+    const { id } = await makeFile(press, bytes);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const url = new URL(s.url);
+    const request = (
+      method: string,
+      target: string,
+      write: (req: http.ClientRequest) => Promise<void>,
+    ) =>
+      new Promise<{ status: number; reused: boolean; text: string }>((resolve, reject) => {
+        const req = http.request(
+          {
+            agent,
+            host: url.hostname,
+            port: url.port,
+            method,
+            path: `${API_BASE}/${target}`,
+            headers: {
+              Authorization: `Bearer ${admin}`,
+              ...(method === 'PUT'
+                ? { 'Content-Type': 'application/octet-stream', 'Content-Length': '1000' }
+                : {}),
+            },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                reused: req.reusedSocket,
+                text: Buffer.concat(chunks).toString(),
+              }),
+            );
+          },
+        );
+        req.on('error', reject);
+        void write(req).then(() => req.end(), reject);
+      });
+    try {
+      // The chunk at the wrong place (the upload stands at 0), its second half a second late: a
+      // client on a slow link. The pause is the client's, not a wait for an outcome.
+      const refused = await request('PUT', apiPaths.fileUpload(id, 500), async (req) => {
+        req.write(bytes.subarray(0, 500));
+        await new Promise((r) => setTimeout(r, 1_000));
+        req.write(bytes.subarray(500));
+      });
+      expect(refused.status, refused.text).toBe(409);
+      const next = await request('GET', apiPaths.fileUpload(id), () => Promise.resolve());
+      expect(next).toMatchObject({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('throws away bytes that do not match the checksum, so the upload starts again', async () => {

@@ -5,6 +5,7 @@ import {
   GATEWAY_USERNAME_PREFIX,
   gatewayBrokerLogin,
   idField,
+  UPLOAD_CHUNK_MAX_BYTES,
   uploadChunkQuerySchema,
 } from '@plant/shared-schema';
 import type { FileDownload, FileService } from '../files/file.service';
@@ -15,6 +16,28 @@ import type { Services } from '../services';
 import { invalidInput } from '../services/domain-error';
 
 const idParams = z.object({ id: idField });
+
+/**
+ * The rest of a chunk refused before it was read (409: the upload stands elsewhere; 404), up to
+ * `max` bytes, so the connection can carry the client's next request. Left unread, the node
+ * adapter drains it for 500 ms at most and then closes the connection, and a client that sent its
+ * next request on it (the state it asks after a 409) got "other side closed" on a busy machine.
+ */
+async function readToEnd(body: ReadableStream<Uint8Array>, max: number): Promise<void> {
+  if (body.locked) return;
+  const reader = body.getReader();
+  let read = 0;
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      read += next.value.byteLength;
+      if (read > max) break;
+    }
+  } catch {
+    // A client gone: nothing more to read.
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
 
 /** Media types a browser may show inline: images; every other file is a download. */
 const INLINE = /^image\/(jpeg|png|webp|gif)$/;
@@ -37,7 +60,12 @@ export function fileRoutes(services: Services, files: FileService) {
     const { offset } = validQuery(c, uploadChunkQuerySchema);
     const body = c.req.raw.body;
     if (body === null) throw invalidInput({ body: ['The chunk has no bytes.'] });
-    return c.json({ data: await files.putChunk(c.get('session'), id, offset, body) });
+    try {
+      return c.json({ data: await files.putChunk(c.get('session'), id, offset, body) });
+    } catch (err) {
+      await readToEnd(body, UPLOAD_CHUNK_MAX_BYTES);
+      throw err;
+    }
   });
 
   app.get('/files/:id/content', auth, async (c) => {
