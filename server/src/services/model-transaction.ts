@@ -96,7 +96,7 @@ import {
 } from '../releases/release-rules';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import type { Db } from '../db/database';
+import { storedJson, type Db } from '../db/database';
 import { isoAt, type Clock } from '../lib/clock';
 import { ChangeLogRepository } from '../repositories/change-log.repository';
 import { ConnectionSecretRepository } from '../repositories/connection-secret.repository';
@@ -672,7 +672,7 @@ export class ModelTransaction {
       parent_type: parent.type,
       parent_id: parentId,
       sort_key: sortKey,
-      attributes: JSON.stringify(attributes),
+      attributes: storedJson(attributes),
       last_seq: updates[0]?.seq ?? 0,
       created_at: at,
       updated_at: at,
@@ -970,7 +970,7 @@ export class ModelTransaction {
     }
     const updates = await this.stamp(drafts);
     const changes = {
-      attributes: JSON.stringify(after),
+      attributes: storedJson(after),
       last_seq: updates[0]?.seq ?? existing.last_seq,
       updated_at: isoAt(this.now),
       sort_key: sortKey,
@@ -1199,7 +1199,7 @@ export class ModelTransaction {
       },
     ]);
     await this.models.update(this.accountId, row.id, {
-      attributes: JSON.stringify(attributes),
+      attributes: storedJson(attributes),
       last_seq: updates[0]?.seq ?? row.last_seq,
       updated_at: isoAt(this.now),
       sort_key: def === undefined ? row.sort_key : sortKeyOf(def, attributes),
