@@ -136,7 +136,7 @@ describe('the missed-update poller', () => {
     await p.stop();
   });
 
-  it('a trigger while a retry waits looks at once, and stop() cancels the retry', async () => {
+  it('a trigger while a retry waits looks at once; stopped, it reads no more', async () => {
     answer = { status: 500, body: { message: 'down' } };
     asked.length = 0;
     const { p, applied } = poller({ timings: { pollMs: 60_000, debounceMs: 5, retryMs: 30_000 } });
@@ -150,8 +150,11 @@ describe('the missed-update poller', () => {
     p.trigger('gap');
     await until('failed again', () => p.rounds === 3);
     await p.stop();
-    const stopped = asked.length;
+    // The log's reads only: a failed answer's requestFailed report goes in the background (on a
+    // busy machine it came after stop() and was counted as a look).
+    const reads = () => asked.filter((url) => url.includes('mqttlogs')).length;
+    const stopped = reads();
     await new Promise((r) => setTimeout(r, 100));
-    expect(asked.length).toBe(stopped);
+    expect(reads()).toBe(stopped);
   });
 });
