@@ -1,4 +1,4 @@
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
 import {
   documentText,
   indexedText,
@@ -124,7 +124,9 @@ export class HelpIndex {
     await this.settled([this.texts, this.articles]);
     const version = `${this.texts.version}`;
     if (this.built?.version === version) return this.built.search;
-    const search = new MiniSearch<IndexedDoc>({
+    // MiniSearch loads with the first search (a chunk of its own): no start pays for it.
+    const { default: Search } = await import('minisearch');
+    const search = new Search<IndexedDoc>({
       fields: ['title', 'body'],
       idField: 'id',
       // The words as the server indexes them; the query's as it searches (searchTerms).

@@ -1,4 +1,5 @@
-import mqtt, { type MqttClient } from 'mqtt';
+import type * as Mqtt from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import {
   apiPaths,
   brokerCredentialsSchema,
@@ -16,6 +17,21 @@ import {
 } from '@plant/shared-schema';
 import type { Logger } from '../log';
 import type { ApiClient, ApiError } from './http';
+
+/**
+ * mqtt.js, loaded once on the first connect (a chunk of its own in the worker's build); a load
+ * that failed (the chunk not reachable) is tried again at the next connect. Undefined: failed.
+ */
+let mqttModule: Promise<typeof Mqtt> | undefined;
+async function loadMqtt(): Promise<typeof Mqtt | undefined> {
+  mqttModule ??= import('mqtt');
+  try {
+    return await mqttModule;
+  } catch {
+    mqttModule = undefined;
+    return undefined;
+  }
+}
 
 /**
  * The broker connection as the UI shows it.
@@ -201,6 +217,16 @@ export class BrokerConnection {
     }
     const creds = answer.data.data;
     this.setState({ name: 'connecting', attempt });
+    // mqtt.js is a chunk of its own, loaded at the first connect: it was a third of the worker's
+    // code to compile before the app's first answer from disk, which needs no broker.
+    // Its browser build exports the default only.
+    const loaded = await loadMqtt();
+    if (!this.running) return;
+    if (loaded === undefined) {
+      this.waitAndRetry('the broker client did not load');
+      return;
+    }
+    const mqtt = loaded.default;
     const client = mqtt.connect(this.options.url, {
       protocolVersion: 4,
       clientId: creds.clientid,
