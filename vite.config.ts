@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { appShellChunk } from './vite-app-shell-chunk';
+import { earlyWorker } from './vite-early-worker';
 import { zodJitless } from './vite-zod-jitless';
 import { editorjsImageNoEval } from './vite-editorjs-image-noeval';
 
@@ -17,6 +18,7 @@ export default defineConfig({
   root: 'client',
   plugins: [
     zodJitless(),
+    earlyWorker(),
     editorjsImageNoEval(),
     appShell.plugin,
     react({ babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } }),

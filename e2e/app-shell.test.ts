@@ -91,6 +91,19 @@ describe('the app shell', () => {
     }
   });
 
+  it('the built page starts its sync worker before the app’s code runs, and the app adopts that one', async () => {
+    const browser = await e2e.browser();
+    const tab = await e2e.openApp(browser, '/user/login');
+    await tab.signIn(DEMO_USERS.admin);
+    await tab.waitForPath(/^\/app\//);
+    await expect.poll(() => tab.page.getByRole('heading', { level: 1 }).count()).toBe(1);
+    // Started by client/public/sync-boot.js from the head (vite-early-worker.ts), not by the app.
+    expect(await tab.page.evaluate('globalThis.__plantSyncWorker instanceof Worker')).toBe(true);
+    // One sync worker: the app talks to the early one rather than starting a second.
+    const sync = tab.page.workers().filter((w) => /\/assets\/worker-[\w-]+\.js$/.test(w.url()));
+    expect(sync).toHaveLength(1);
+  });
+
   it('an unknown path shows the error screen', async () => {
     const browser = await e2e.browser();
     const tab = await e2e.openApp(browser, '/no/such/place');

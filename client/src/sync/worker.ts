@@ -9,10 +9,13 @@ let remote: RemoteSyncWorker | undefined;
  */
 export function syncWorker(): RemoteSyncWorker {
   if (remote !== undefined) return remote;
-  const worker = new Worker(new URL('../../../sync-worker/src/worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'sync',
-  });
+  // The built page's head started it already (client/public/sync-boot.js): adopted, not doubled.
+  const worker =
+    (globalThis as { __plantSyncWorker?: Worker }).__plantSyncWorker ??
+    new Worker(new URL('../../../sync-worker/src/worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'sync',
+    });
   const api = Comlink.wrap<SyncWorkerApi>(worker) as unknown as RemoteSyncWorker;
   // The address without query or hash: a reset link's token must not reach failure reports.
   void api.http.configure({ origin: location.origin, appUrl: location.origin + location.pathname });
