@@ -279,6 +279,16 @@ describe('states agree', () => {
       })
       .toMatch(/^\u20681,0\d\d rpm\u2069$/);
 
+    // A moving range slides with each answer (here the tail's refill brings a new value): the
+    // chart stays the one it was. A new uPlot for each slide lost a drag-zoom under way.
+    await chart.locator('.uplot').evaluate((el) => el.setAttribute('data-kept', 'yes'));
+    const shown = Number(await chart.getAttribute('data-points'));
+    await stored([{ stream: stream('Spindle speed'), ts: Date.now(), value: 1200 }]);
+    await expect
+      .poll(async () => Number(await chart.getAttribute('data-points')), { timeout: 60_000 })
+      .toBeGreaterThan(shown);
+    expect(await chart.locator('.uplot[data-kept="yes"]').count()).toBe(1);
+
     // Zoom by dragging, then a double-click goes back to the last 2 hours.
     const rangeButton = page.getByTestId('date-range').getByRole('button');
     expect(await rangeButton.textContent()).toBe('Last 2 hours');

@@ -86,7 +86,13 @@ export function StreamChart({
     if (width > 0) onWidth(width);
   }, [width, onWidth]);
 
-  // One uPlot per shape of scale; data changes go through setData.
+  // The range the x scale reads when data is set: a moving range's window slides with every
+  // answer (live values, the tail's refill), and a new uPlot for each slide lost a drag-zoom
+  // under way (and redrew the axes from nothing).
+  const rangeNow = useRef({ from, to });
+  rangeNow.current = { from, to };
+
+  // One uPlot per shape of scale; data and range changes go through setData.
   useEffect(() => {
     const el = box.current;
     if (el === null || width === 0) return;
@@ -123,7 +129,7 @@ export function StreamChart({
       height: 320,
       cursor: { drag: { x: true, y: false, setScale: false } },
       scales: {
-        x: { time: true, range: () => [from / 1000, to / 1000] },
+        x: { time: true, range: () => [rangeNow.current.from / 1000, rangeNow.current.to / 1000] },
         y: yScale,
       },
       axes: [
@@ -218,7 +224,7 @@ export function StreamChart({
     };
     // `shape` is read through shapeKey; `levels` through levelsKey.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [width, from, to, visMin, visMax, name, shapeKey, levelsKey, stepped, i18n, t]);
+  }, [width, visMin, visMax, name, shapeKey, levelsKey, stepped, i18n, t]);
 
   useEffect(() => {
     const u = plot.current;
