@@ -70,15 +70,9 @@ function wellFormed(value: unknown): unknown {
     for (const [key, child] of Object.entries(node)) {
       const fixedKey = fix(key);
       const fixedChild = typeof child === 'string' ? fix(child) : child;
-      if (fixedKey !== key) {
-        delete node[key];
-        Object.defineProperty(node, fixedKey, {
-          value: fixedChild,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else if (fixedChild !== child) node[key] = fixedChild;
+      // A fixed key holds U+FFFD: never `__proto__`, so a plain assignment is safe.
+      if (fixedKey !== key) delete node[key];
+      if (fixedKey !== key || fixedChild !== child) node[fixedKey] = fixedChild;
       if (fixedChild !== null && typeof fixedChild === 'object') stack.push(fixedChild);
     }
   }
