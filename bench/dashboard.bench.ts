@@ -6,7 +6,15 @@ import { demoGateway } from '../server/src/testing/gateway-client';
 import { dataOf } from '../server/src/testing/harness';
 import { E2e } from '../e2e/support/fixture';
 import { buildClient } from '../e2e/support/web';
+import type { Page } from 'playwright-core';
 import { median, ms } from './browser-env';
+import {
+  phasesProbe,
+  printPhases,
+  profilePage,
+  profileWorkers,
+  type Milestone,
+} from './page-probe';
 
 /*
  * Issue 31's dashboard benchmark, the production build in headless Chromium: a dashboard of 12
@@ -150,6 +158,7 @@ export async function benchDashboard(): Promise<string[]> {
         openedShown.push(drawn.shown - start);
       }
     }
+    await lookInside(page, dashboard, false);
     const chartWidth = await page
       .locator('[data-testid="widget-line"]')
       .first()
@@ -203,6 +212,7 @@ export async function benchDashboard(): Promise<string[]> {
       offline.push(drawn.drawn);
       offlineShown.push(drawn.shown);
     }
+    await lookInside(page, dashboard, true);
     e2e.online();
     await profile.close();
 
@@ -224,4 +234,58 @@ export async function benchDashboard(): Promise<string[]> {
     await e2e.close();
     await rm(dist, { recursive: true, force: true });
   }
+}
+
+/** What the probe of BENCH_DASHBOARD_PHASES=1 logs on the page (page-probe.ts). */
+const MILESTONES: readonly Milestone[] = [
+  { name: 'the page root rendered', selector: '#root > *' },
+  { name: 'a skeleton', selector: '[aria-busy="true"]' },
+  { name: 'the app shell', selector: 'main' },
+  { name: 'the title', selector: 'main h1' },
+  { name: 'the grid', selector: '[data-testid="widget-body"]' },
+  { name: 'a chart cell', selector: '[data-testid="widget-line"]' },
+  { name: 'a canvas', selector: '[data-testid="widget-line"] canvas' },
+  { name: 'all canvases', selector: '[data-testid="widget-line"] canvas', count: STREAMS },
+];
+
+/**
+ * With BENCH_DASHBOARD_PHASES=1: one more opening in the app with the probe and the page's CPU
+ * profile (/tmp/dashboard-open.cpuprofile), and one more offline reload with the probe from the
+ * document's start and CPU profiles of the page and its sync worker
+ * (/tmp/dashboard-reload.cpuprofile, /tmp/dashboard-reload-worker-N.cpuprofile). Their figures
+ * are printed, not counted: the probe and the profilers cost time of their own.
+ */
+async function lookInside(page: Page, dashboard: string, offline: boolean): Promise<void> {
+  if (process.env.BENCH_DASHBOARD_PHASES !== '1') return;
+  if (!offline) {
+    await page.evaluate(`(() => {
+      history.pushState(history.state, '', '/app/home');
+      dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+    })()`);
+    await page.waitForTimeout(2_500);
+    const stop = await profilePage(page, '/tmp/dashboard-open.cpuprofile');
+    const start = await page.evaluate<number>(`(() => {
+      const at = performance.now();
+      ${phasesProbe(MILESTONES, 1_000)};
+      window.__dashboardDrawn = ${ALL_DRAWN};
+      history.pushState(history.state, '', ${JSON.stringify(dashboard)});
+      dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+      return at;
+    })()`);
+    const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
+    await page.waitForTimeout(1_100);
+    await stop();
+    await printPhases(page, `opened in the app, probed: drawn at ${ms(drawn.drawn - start)}`);
+    return;
+  }
+  await page.addInitScript({ content: phasesProbe(MILESTONES) });
+  const stopWorkers = await profileWorkers(page, '/tmp/dashboard-reload-worker');
+  const stopPage = await profilePage(page, '/tmp/dashboard-reload.cpuprofile');
+  await page.reload();
+  const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
+  await page.waitForTimeout(2_600);
+  await stopPage();
+  const files = await stopWorkers();
+  await printPhases(page, `offline reload, probed: drawn at ${ms(drawn.drawn)}`);
+  process.stdout.write(`  profiles: /tmp/dashboard-reload.cpuprofile ${files.join(' ')}\n`);
 }

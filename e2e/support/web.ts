@@ -55,7 +55,14 @@ export async function buildClient(): Promise<string> {
       configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
       mode: 'production',
       logLevel: 'warn',
-      build: { outDir, emptyOutDir: true, reportCompressedSize: false, sourcemap: false },
+      build: {
+        outDir,
+        emptyOutDir: true,
+        reportCompressedSize: false,
+        sourcemap: false,
+        // BENCH_NO_MINIFY=1: the functions' own names in a bench's CPU profiles (bench CONTEXT).
+        ...(process.env.BENCH_NO_MINIFY === '1' ? { minify: false } : {}),
+      },
     });
   } finally {
     process.env.NODE_ENV = nodeEnv;
