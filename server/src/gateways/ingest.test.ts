@@ -136,6 +136,44 @@ describe('ingest', () => {
     expect((await values(temp, now - 100)).map((p) => p[1])).toEqual([1e308]);
   });
 
+  it("keeps a machine's texts as every database can: a NUL padding dropped, other NULs and lone surrogates as U+FFFD, live alike", async () => {
+    // A controller's fixed-length text comes padded with NULs (an S7 CHAR array); Postgres stores
+    // no NUL in text, and that one value failed its whole batch there, never acknowledged.
+    const label = stream('Spindle speed');
+    const retype = await server.call('PUT', apiPaths.model('datastreams', label), {
+      token: admin,
+      json: { type: 'text', unit: '' },
+    });
+    expect(retype.status, retype.text).toBe(200);
+    const { creds } = await browsers.session(DEMO_USERS.admin);
+    const browser = await browsers.connect(creds);
+    const live: LiveValues[] = [];
+    browser.on('message', (_t, payload) =>
+      live.push(liveValuesSchema.parse(JSON.parse(payload.toString()))),
+    );
+    const ids = await server.demoAccountIds();
+    await browser.subscribeAsync(topics.assetValues(ids.root, gw.assetId));
+    const now = Date.now();
+    const ack = await send([
+      { stream: label, ts: now - 3, value: 'READY\u0000\u0000\u0000' },
+      { stream: label, ts: now - 2, value: 'A\u0000B' },
+      // JSON.stringify writes a lone surrogate as its escape, as an agent's JSON may carry it.
+      { stream: label, ts: now - 1, value: '\ud800 low' },
+    ]);
+    expect(ack).toMatchObject({ status: 'stored', stored: 3, refused: [] });
+    const texts = ['READY', 'A\ufffdB', '\ufffd low'];
+    expect((await values(label, now - 100)).map((p) => p[1])).toEqual(texts);
+    const ours = () =>
+      live.flatMap((m) =>
+        m.values
+          .filter((v) => v.stream === label)
+          .flatMap((v) => v.points.filter(([ts]) => ts >= now - 3)),
+      );
+    await until(() => ours().length >= 3, 10_000);
+    expect(ours().map((p) => p[1])).toEqual(texts);
+    await browser.endAsync(true);
+  });
+
   it("refuses points of another machine's streams: only the gateway whose datapoints feed a stream writes it", async () => {
     const now = Date.now();
     const ids = await server.demoAccountIds();

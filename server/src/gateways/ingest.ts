@@ -7,6 +7,7 @@ import {
   VALUE_TYPE_TEXTS,
 } from '@plant/shared-schema';
 import type { Clock } from '../lib/clock';
+import { wellFormedText } from '../lib/well-formed';
 import type { Logger } from '../logger';
 import type { GatewayIdentity } from '../services/gateway-credential.service';
 import type { StoredPoint, TimeSeriesStore } from '../timeseries/time-series-store';
@@ -356,11 +357,23 @@ export function typeProblem(
   }
 }
 
-/** The value as stored: booleans as 0/1 numbers, states as whole numbers. */
+/** The value as stored: booleans as 0/1 numbers, states as whole numbers, texts as machineText. */
 function stored(stream: Pick<StreamInfo, 'type'>, value: PointValue): PointValue {
   if (stream.type === 'boolean') return value === true || value === 1 ? 1 : 0;
   if (stream.type === 'state' && typeof value === 'number') return Math.round(value);
+  if (typeof value === 'string') return machineText(value);
   return value;
+}
+
+/**
+ * A machine's text as every store keeps it and the browsers get it live: the NULs that pad a
+ * controller's fixed-length text (an S7 CHAR array, a STRING read past its length) dropped from
+ * its end, any other NUL and each lone surrogate made U+FFFD. Postgres stores no NUL in text: such
+ * a value failed its whole batch there, unacknowledged, so the agent sent it again and again; a
+ * lone surrogate went out live as it came while the store kept U+FFFD.
+ */
+export function machineText(text: string): string {
+  return wellFormedText(text.replace(/\0+$/, '').replaceAll('\0', '\ufffd'));
 }
 
 function liveValue(value: PointValue): number | string {

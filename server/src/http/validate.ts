@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { NUL_TEXT_MESSAGE } from '@plant/shared-schema';
+import { wellFormedText } from '../lib/well-formed';
 import { invalidInput } from '../services/domain-error';
 import { MalformedBody, validationFailure } from './errors';
 
@@ -50,9 +51,6 @@ export async function readJson(c: Context): Promise<unknown> {
   return /\\ud[89a-f]/i.test(text) ? wellFormed(body) : body;
 }
 
-/** A UTF-16 surrogate without its other half, as `String.prototype.toWellFormed` finds one. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 /**
  * The body with every lone surrogate (a text's and a key's, at any depth) made U+FFFD, as UTF-8
  * encoding makes it in any text column. JSON.stringify writes one as a `\ud800` escape, which
@@ -61,15 +59,14 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * Iterative, in place (bodies nest deep).
  */
 function wellFormed(value: unknown): unknown {
-  const fix = (text: string) => text.replace(LONE_SURROGATE, '\ufffd');
-  if (typeof value === 'string') return fix(value);
+  if (typeof value === 'string') return wellFormedText(value);
   const stack: unknown[] = [value];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     if (item === null || typeof item !== 'object') continue;
     const node = item as Record<string, unknown>;
     for (const [key, child] of Object.entries(node)) {
-      const fixedKey = fix(key);
-      const fixedChild = typeof child === 'string' ? fix(child) : child;
+      const fixedKey = wellFormedText(key);
+      const fixedChild = typeof child === 'string' ? wellFormedText(child) : child;
       // A fixed key holds U+FFFD: never `__proto__`, so a plain assignment is safe.
       if (fixedKey !== key) delete node[key];
       if (fixedKey !== key || fixedChild !== child) node[fixedKey] = fixedChild;
