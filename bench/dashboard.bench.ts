@@ -145,13 +145,7 @@ export async function benchDashboard(): Promise<string[]> {
       // The clock read and the watch for the drawn charts started in the same task as the
       // navigation: a watch started by a later evaluate came a CDP round trip late (up to 300 ms
       // on a busy machine, event-inspection.bench.ts found) and counted that, not the frames.
-      const start = await page.evaluate<number>(`(() => {
-        const at = performance.now();
-        window.__dashboardDrawn = ${ALL_DRAWN};
-        history.pushState(history.state, '', ${JSON.stringify(dashboard)});
-        dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
-        return at;
-      })()`);
+      const start = await openDashboard(page, dashboard);
       const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
       if (r >= WARM_UP) {
         opened.push(drawn.drawn - start);
@@ -236,6 +230,21 @@ export async function benchDashboard(): Promise<string[]> {
   }
 }
 
+/**
+ * Opens the dashboard by a navigation inside the app, the watch for its drawn charts (and
+ * `first`, a probe's script) started in the same task; answers the clock's reading just before.
+ */
+function openDashboard(page: Page, dashboard: string, first = ''): Promise<number> {
+  return page.evaluate<number>(`(() => {
+    const at = performance.now();
+    ${first};
+    window.__dashboardDrawn = ${ALL_DRAWN};
+    history.pushState(history.state, '', ${JSON.stringify(dashboard)});
+    dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+    return at;
+  })()`);
+}
+
 /** What the probe of BENCH_DASHBOARD_PHASES=1 logs on the page (page-probe.ts). */
 const MILESTONES: readonly Milestone[] = [
   { name: 'the page root rendered', selector: '#root > *' },
@@ -264,14 +273,7 @@ async function lookInside(page: Page, dashboard: string, offline: boolean): Prom
     })()`);
     await page.waitForTimeout(2_500);
     const stop = await profilePage(page, '/tmp/dashboard-open.cpuprofile');
-    const start = await page.evaluate<number>(`(() => {
-      const at = performance.now();
-      ${phasesProbe(MILESTONES, 1_000)};
-      window.__dashboardDrawn = ${ALL_DRAWN};
-      history.pushState(history.state, '', ${JSON.stringify(dashboard)});
-      dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
-      return at;
-    })()`);
+    const start = await openDashboard(page, dashboard, phasesProbe(MILESTONES, 1_000));
     const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
     await page.waitForTimeout(1_100);
     await stop();
