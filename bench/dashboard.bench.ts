@@ -152,7 +152,7 @@ export async function benchDashboard(): Promise<string[]> {
         openedShown.push(drawn.shown - start);
       }
     }
-    await lookInside(page, dashboard, false);
+    await lookInsideOpening(page, dashboard);
     const chartWidth = await page
       .locator('[data-testid="widget-line"]')
       .first()
@@ -206,7 +206,7 @@ export async function benchDashboard(): Promise<string[]> {
       offline.push(drawn.drawn);
       offlineShown.push(drawn.shown);
     }
-    await lookInside(page, dashboard, true);
+    await lookInsideReload(page);
     e2e.online();
     await profile.close();
 
@@ -259,27 +259,31 @@ const MILESTONES: readonly Milestone[] = [
 
 /**
  * With BENCH_DASHBOARD_PHASES=1: one more opening in the app with the probe and the page's CPU
- * profile (/tmp/dashboard-open.cpuprofile), and one more offline reload with the probe from the
- * document's start and CPU profiles of the page and its sync worker
- * (/tmp/dashboard-reload.cpuprofile, /tmp/dashboard-reload-worker-N.cpuprofile). Their figures
- * are printed, not counted: the probe and the profilers cost time of their own.
+ * profile (/tmp/dashboard-open.cpuprofile). Its figures are printed, not counted: the probe and
+ * the profiler cost time of their own.
  */
-async function lookInside(page: Page, dashboard: string, offline: boolean): Promise<void> {
+async function lookInsideOpening(page: Page, dashboard: string): Promise<void> {
   if (process.env.BENCH_DASHBOARD_PHASES !== '1') return;
-  if (!offline) {
-    await page.evaluate(`(() => {
-      history.pushState(history.state, '', '/app/home');
-      dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
-    })()`);
-    await page.waitForTimeout(2_500);
-    const stop = await profilePage(page, '/tmp/dashboard-open.cpuprofile');
-    const start = await openDashboard(page, dashboard, phasesProbe(MILESTONES, 1_000));
-    const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
-    await page.waitForTimeout(1_100);
-    await stop();
-    await printPhases(page, `opened in the app, probed: drawn at ${ms(drawn.drawn - start)}`);
-    return;
-  }
+  await page.evaluate(`(() => {
+    history.pushState(history.state, '', '/app/home');
+    dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+  })()`);
+  await page.waitForTimeout(2_500);
+  const stop = await profilePage(page, '/tmp/dashboard-open.cpuprofile');
+  const start = await openDashboard(page, dashboard, phasesProbe(MILESTONES, 1_000));
+  const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
+  await page.waitForTimeout(1_100);
+  await stop();
+  await printPhases(page, `opened in the app, probed: drawn at ${ms(drawn.drawn - start)}`);
+}
+
+/**
+ * With BENCH_DASHBOARD_PHASES=1: one more offline reload with the probe from the document's start
+ * and CPU profiles of the page and its sync worker (/tmp/dashboard-reload.cpuprofile,
+ * /tmp/dashboard-reload-worker-N.cpuprofile); printed, not counted, as above.
+ */
+async function lookInsideReload(page: Page): Promise<void> {
+  if (process.env.BENCH_DASHBOARD_PHASES !== '1') return;
   await page.addInitScript({ content: phasesProbe(MILESTONES) });
   const stopWorkers = await profileWorkers(page, '/tmp/dashboard-reload-worker');
   const stopPage = await profilePage(page, '/tmp/dashboard-reload.cpuprofile');

@@ -372,7 +372,7 @@ function stored(stream: Pick<StreamInfo, 'type'>, value: PointValue): PointValue
  * a value failed its whole batch there, unacknowledged, so the agent sent it again and again; a
  * lone surrogate went out live as it came while the store kept U+FFFD.
  */
-export function machineText(text: string): string {
+function machineText(text: string): string {
   return wellFormedText(text.replace(/\0+$/, '').replaceAll('\0', '\ufffd'));
 }
 
