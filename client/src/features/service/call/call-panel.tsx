@@ -10,7 +10,6 @@ import {
   SERVICE_PERMISSIONS,
   serviceCallStartSchema,
   type CallKind,
-  type IceServer,
   type ServiceCall,
   type ServiceRequestAttributes,
 } from '@plant/shared-schema';
@@ -18,7 +17,13 @@ import { translateServerText } from '../../../i18n/server-texts';
 import { useCan } from '../../../permissions/permissions';
 import { accountIdOf, sessionAtom } from '../../../state/session';
 import { syncWorker } from '../../../sync/worker';
-import { CallSession, localMedia, type CallProblem, type CallView } from './call-session';
+import {
+  CallSession,
+  localMedia,
+  type CallPeer,
+  type CallProblem,
+  type CallView,
+} from './call-session';
 import { PreCallCheck } from './pre-call-check';
 
 /*
@@ -57,41 +62,38 @@ export function CallPanel(props: {
   const ringing = calls.find(
     (c) => c.ended_at === null && c.participants[1]?.user_id === userId && active?.callId !== c.id,
   );
-  /** The call's session, made and started now; the server is told when it ends. */
+  /** A call's session, made and started now; the server is told when a call made ends. */
   const begin = (call: {
     readonly media?: Promise<MediaStream>;
-    readonly callId: string;
-    readonly peerId: string;
-    readonly peerName: string;
+    readonly peer: Promise<CallPeer | null>;
     readonly polite: boolean;
     readonly kind: CallKind;
-    readonly iceServers: readonly IceServer[];
-  }): ActiveCall | null => {
+  }): CallSession | null => {
     if (accountId === null || userId === null) return null;
     const session = new CallSession({
       accountId,
-      callId: call.callId,
       userId,
-      peerId: call.peerId,
+      peer: call.peer,
       polite: call.polite,
       kind: call.kind,
-      iceServers: call.iceServers,
+      iceServers: import('./signalling').then(({ iceServers }) => iceServers()),
       ...(call.media === undefined ? {} : { media: call.media }),
-      onEnded: () =>
+      onEnded: ({ callId }) =>
         void syncWorker().http.call(
           'POST',
-          apiPaths.serviceCallEnd(props.requestId, call.callId),
+          apiPaths.serviceCallEnd(props.requestId, callId),
           undefined,
           { quiet: true },
         ),
     });
     void session.start();
-    return { callId: call.callId, peerName: call.peerName, session };
+    return session;
   };
   const start = async (kind: CallKind) => {
     setBusy(true);
     setError(null);
-    // The camera (or screen) is asked for while the server finds the agent.
+    // The camera (or screen) is asked for, and the call's offer made, while the server finds
+    // the agent.
     const media = localMedia(kind);
     // Its failure is the call's to tell (call-session.ts), once the call is made.
     media.catch(() => undefined);
@@ -100,6 +102,13 @@ export function CallPanel(props: {
         (m) => m.getTracks().forEach((t) => t.stop()),
         () => undefined,
       );
+    let made: (peer: CallPeer | null) => void = () => undefined;
+    const session = begin({
+      media,
+      peer: new Promise((resolve) => (made = resolve)),
+      polite: false,
+      kind,
+    });
     const answer = await syncWorker().http.call(
       'POST',
       apiPaths.serviceCalls(props.requestId),
@@ -107,8 +116,9 @@ export function CallPanel(props: {
       { quiet: true },
     );
     setBusy(false);
-    if ('error' in answer) dropMedia();
     if ('error' in answer) {
+      made(null);
+      dropMedia();
       setError(
         answer.error.kind === 'network'
           ? translateServerText(i18n, CALL_TEXTS.sendFailed)
@@ -118,41 +128,29 @@ export function CallPanel(props: {
     }
     const parsed = serviceCallStartSchema.safeParse((answer.data as { data?: unknown }).data);
     if (!parsed.success) {
+      made(null);
       dropMedia();
       setError(translateServerText(i18n, CALL_TEXTS.sendFailed));
       return;
     }
-    setActive(
-      begin({
-        media,
-        callId: parsed.data.call_id,
-        peerId: parsed.data.peer.user_id,
-        peerName: parsed.data.peer.name,
-        polite: false,
-        kind,
-        iceServers: parsed.data.ice_servers,
-      }),
-    );
+    made({ callId: parsed.data.call_id, peerId: parsed.data.peer.user_id });
+    if (session !== null)
+      setActive({ callId: parsed.data.call_id, peerName: parsed.data.peer.name, session });
   };
-  // The call being answered: a second click while its code and ICE servers come is no second
-  // session (the first would hang up as the second replaced it).
+  // The call being answered: a second click before the page shows it is no second session (the
+  // first would hang up as the second replaced it).
   const answering = useRef<string | null>(null);
-  const answer = async () => {
+  const answer = () => {
     if (ringing === undefined || answering.current === ringing.id) return;
     answering.current = ringing.id;
     setError(null);
-    const { iceServers } = await import('./signalling');
-    const servers = await iceServers();
-    setActive(
-      begin({
-        callId: ringing.id,
-        peerId: ringing.participants[0]?.user_id ?? '',
-        peerName: ringing.participants[0]?.name ?? '',
-        polite: true,
-        kind: 'video',
-        iceServers: servers,
-      }),
-    );
+    const session = begin({
+      peer: Promise.resolve({ callId: ringing.id, peerId: ringing.participants[0]?.user_id ?? '' }),
+      polite: true,
+      kind: 'video',
+    });
+    if (session !== null)
+      setActive({ callId: ringing.id, peerName: ringing.participants[0]?.name ?? '', session });
   };
   const mayCall = ACTIVE_SERVICE_STATES.includes(props.request.state);
   // While an active request is open, the call's broker link (subscribed to this user's inboxes
@@ -210,7 +208,7 @@ export function CallPanel(props: {
                       {ringing.participants[0]?.name ?? ''} is calling about this request.
                     </Trans>
                   </Text>
-                  <Button onClick={() => void answer()} data-testid="service-call-answer">
+                  <Button onClick={answer} data-testid="service-call-answer">
                     <Trans>Answer</Trans>
                   </Button>
                 </Group>

@@ -3,11 +3,13 @@ import type { OutgoingSignal, Signalling } from './signalling';
 
 /*
  * One call in the browser (issue 34 item 3): WebRTC to the other party, its signalling over the
- * broker (signalling.ts). The caller listens from the start (it says `ready` once it does); the
- * callee offers as soon as it answered and listens, again on the caller's `ready` or every
- * second until an answer comes (a message sent before the other listens is lost); the caller
- * answers with its tracks. After that either side may offer when it adds or removes a track (a
- * screen), by the "perfect negotiation" pattern: the agent (callee) is polite, the caller not.
+ * broker (signalling.ts). The caller offers at once, its senders made before its camera comes,
+ * and sends the offer as soon as the server named the agent: the agent's tab keeps it until the
+ * agent answers (signalling.ts), so the agent's answer is the call's only round trip. The offer
+ * goes again on the agent's `ready` (it says so once it listens) and every few seconds until an
+ * answer comes (a message sent while the other side's link was down is lost). After that either
+ * side may offer when it adds or removes a track (a screen), by the "perfect negotiation"
+ * pattern: the agent (callee) is polite, the caller not.
  */
 
 export type CallPhase = 'starting' | 'waiting' | 'connecting' | 'connected' | 'ended';
@@ -27,23 +29,32 @@ export interface CallView {
   readonly endedByPeer: boolean;
 }
 
+/** A call as the server made it: its id and the other party. */
+export interface CallPeer {
+  readonly callId: string;
+  readonly peerId: string;
+}
+
 export interface CallOptions {
   readonly accountId: string;
-  readonly callId: string;
   readonly userId: string;
-  readonly peerId: string;
+  /**
+   * The call and its other party: known at once (the agent's), or once the server found the
+   * agent (the caller's session starts at the click; null: no call was made, it ends quietly).
+   */
+  readonly peer: Promise<CallPeer | null>;
   /** The agent's side: it answers the caller's offer, and yields when both offer at once. */
   readonly polite: boolean;
   readonly kind: CallKind;
-  readonly iceServers: readonly IceServer[];
+  readonly iceServers: readonly IceServer[] | Promise<readonly IceServer[]>;
   /** The local media, already asked for (the caller's, while the server sets the call up). */
   readonly media?: Promise<MediaStream>;
-  /** Told once, when the call ends here or there (the server is told by the page). */
-  readonly onEnded: () => void;
+  /** Told once, when a call that was made ends here or there (the page tells the server). */
+  readonly onEnded: (peer: CallPeer) => void;
 }
 
-/** How often the callee offers again until the caller's answer comes. */
-const READY_EVERY_MS = 1000;
+/** How often the caller offers again until the agent's answer comes. */
+const OFFER_AGAIN_MS = 2000;
 
 /** The local media of a call's kind: camera and microphone, or a screen and the microphone. */
 export async function localMedia(kind: CallKind): Promise<MediaStream> {
@@ -84,13 +95,17 @@ export class CallSession {
   };
   private makingOffer = false;
   private ignoreOffer = false;
-  private tracksAdded = false;
-  /** The callee's offered senders, by kind, filled when its media comes. */
+  /** This side's senders of its camera (or screen) and microphone, filled when its media comes. */
   private readonly senders = new Map<'audio' | 'video', RTCRtpSender>();
+  /** The one stream this side's media goes out in (the other side shows them as one). */
+  private readonly outgoing = new MediaStream();
+  /** The other side's tracks that came without a stream (a browser without `setStreams`). */
+  private loose: MediaStream | undefined;
   private heardPeer = false;
-  private readyTimer: ReturnType<typeof setInterval> | undefined;
+  private offerTimer: ReturnType<typeof setInterval> | undefined;
   private screen: { stream: MediaStream; senders: RTCRtpSender[] } | undefined;
   private ended = false;
+  private peer: CallPeer | null = null;
 
   private readonly listeners = new Set<(view: CallView) => void>();
 
@@ -124,9 +139,9 @@ export class CallSession {
 
   /**
    * Takes the local media and connects the signalling at once (the caller's media may already be
-   * on its way: `media`). The caller says `ready` once it listens and answers the callee's offer
-   * with its tracks; the callee offers as soon as it listens, its camera joining the offered
-   * senders when it comes (it starts while the connection is made).
+   * on its way: `media`); the media joins the senders when it comes, the connection is made
+   * meanwhile. The caller offers at once and sends the offer once it listens; the agent says
+   * `ready` once it listens and answers the offer (the one its tab kept, or when it comes).
    */
   async start(): Promise<void> {
     try {
@@ -137,41 +152,37 @@ export class CallSession {
   }
 
   private async begin(): Promise<void> {
-    const pc = this.makePeerConnection();
     // mqtt.js comes with the first call, not with the request's page.
-    const link = import('./signalling').then(({ openSignalling }) =>
-      openSignalling({
+    const code = import('./signalling');
+    code.catch(() => undefined);
+    const pc = this.makePeerConnection(await this.o.iceServers);
+    // The caller's offer is made while its camera starts and the link is taken; sent once it
+    // listens.
+    if (!this.o.polite) this.offerSenders(pc);
+    (this.o.media ?? localMedia(this.o.kind)).then(
+      (stream) => this.mediaCame(pc, stream),
+      (err: unknown) => this.fail(err instanceof CallFailure ? err.problem : 'media'),
+    );
+    const peer = await this.o.peer;
+    if (peer === null || this.ended) {
+      this.end(false);
+      return;
+    }
+    this.peer = peer;
+    try {
+      const { openSignalling } = await code;
+      this.signalling = await openSignalling({
         accountId: this.o.accountId,
-        callId: this.o.callId,
+        callId: peer.callId,
         userId: this.o.userId,
-        peerId: this.o.peerId,
+        peerId: peer.peerId,
         onSignal: (signal) => this.hear(signal),
         onLost: () => {
           if (!this.ended) this.fail('signalling');
         },
-      }).catch(() => {
-        throw new CallFailure('signalling');
-      }),
-    );
-    const media = this.o.media ?? localMedia(this.o.kind);
-    if (this.o.polite) {
-      // The offer is made while the camera starts and the link is taken; sent once it listens.
-      this.offerSenders(pc);
-      media.then(
-        (stream) => this.mediaCame(pc, stream),
-        (err: unknown) => this.fail(err instanceof CallFailure ? err.problem : 'media'),
-      );
-    }
-    const [taken, signalling] = await Promise.allSettled([
-      this.o.polite ? Promise.resolve(null) : media,
-      link,
-    ]);
-    if (taken.status === 'fulfilled' && taken.value !== null) this.set({ local: taken.value });
-    if (signalling.status === 'fulfilled') this.signalling = signalling.value;
-    const failed = [taken, signalling].find((r) => r.status === 'rejected');
-    if (failed !== undefined) {
-      const reason: unknown = failed.reason;
-      this.fail(reason instanceof CallFailure ? reason.problem : 'signalling');
+      });
+    } catch {
+      this.fail('signalling');
       return;
     }
     if (this.ended) {
@@ -179,35 +190,45 @@ export class CallSession {
       return;
     }
     this.set({ phase: this.o.polite ? 'connecting' : 'waiting' });
-    // The caller listens from the start; it says so once it does. The callee, who answers later,
-    // offers as soon as it can: one hop less than waiting to be offered. The caller's tab keeps
-    // what comes before its page has the call (signalling.ts); an offer lost all the same is sent
-    // again on the caller's `ready`, or after a second.
     this.send({ type: 'ready' });
-    if (this.o.polite) {
+    if (!this.o.polite) {
       // Made before this side listened, the offer went nowhere: it goes now (or, still being
-      // made, when it is).
+      // made, when it is), and again until the agent answers.
       this.offerAgain(pc);
-      this.readyTimer = setInterval(() => this.offerAgain(pc), READY_EVERY_MS);
+      this.offerTimer = setInterval(() => this.offerAgain(pc), OFFER_AGAIN_MS);
     }
   }
 
   /**
-   * The callee's senders, offered before its camera and microphone are taken (a sender without
-   * a track sends nothing until it gets one, with no new offer): one for each kind of its media.
+   * The caller's senders, offered before its media is taken (a sender without a track sends
+   * nothing until it gets one, with no new offer): one for each kind of its media.
    */
   private offerSenders(pc: RTCPeerConnection): void {
-    this.tracksAdded = true;
-    // One stream for both, so the other side shows them as one (a stream id in the offer).
-    const outgoing = new MediaStream();
     for (const kind of ['audio', 'video'] as const)
       this.senders.set(
         kind,
-        pc.addTransceiver(kind, { direction: 'sendrecv', streams: [outgoing] }).sender,
+        pc.addTransceiver(kind, { direction: 'sendrecv', streams: [this.outgoing] }).sender,
       );
   }
 
-  /** The callee's camera and microphone came: shown here, and into the offered senders. */
+  /**
+   * The agent's senders: the offer's own transceivers, made to send too (before the answer is
+   * made), their tracks given when the agent's camera comes.
+   */
+  private answerSenders(pc: RTCPeerConnection): void {
+    for (const transceiver of pc.getTransceivers()) {
+      const kind = transceiver.receiver.track.kind === 'audio' ? 'audio' : 'video';
+      if (this.senders.has(kind) || transceiver.currentDirection !== null) continue;
+      transceiver.direction = 'sendrecv';
+      // Without `setStreams` the other side puts the tracks together itself (ontrack).
+      if (typeof transceiver.sender.setStreams === 'function')
+        transceiver.sender.setStreams(this.outgoing);
+      this.senders.set(kind, transceiver.sender);
+    }
+    if (this.view.local !== null) this.fillSenders(this.view.local);
+  }
+
+  /** This side's camera and microphone (or screen) came: shown here, and into its senders. */
   private mediaCame(pc: RTCPeerConnection, stream: MediaStream): void {
     if (this.ended || pc.signalingState === 'closed') {
       for (const track of stream.getTracks()) track.stop();
@@ -225,17 +246,17 @@ export class CallSession {
     }
   }
 
-  /** The callee's offer again, while no answer came (it may have gone before the caller listened). */
+  /** The caller's offer again, while no answer came (it may have gone before the agent listened). */
   private offerAgain(pc: RTCPeerConnection): void {
     if (!this.heardPeer && pc.signalingState === 'have-local-offer' && pc.localDescription !== null)
       this.sendDescription(pc.localDescription);
   }
 
-  private makePeerConnection(): RTCPeerConnection {
+  private makePeerConnection(iceServers: readonly IceServer[]): RTCPeerConnection {
     const pc = new RTCPeerConnection({
       // One transport for every track: candidates gathered and sent once, not per track.
       bundlePolicy: 'max-bundle',
-      iceServers: this.o.iceServers.map((server): RTCIceServer => ({
+      iceServers: iceServers.map((server): RTCIceServer => ({
         urls: server.urls,
         ...(server.username === undefined ? {} : { username: server.username }),
         ...(server.credential === undefined ? {} : { credential: server.credential }),
@@ -256,7 +277,12 @@ export class CallSession {
       });
     };
     pc.ontrack = ({ track, streams }) => {
-      const stream = streams[0] ?? new MediaStream([track]);
+      let stream = streams[0];
+      if (stream === undefined) {
+        this.loose ??= new MediaStream();
+        this.loose.addTrack(track);
+        stream = this.loose;
+      }
       if (!this.view.remote.includes(stream)) this.set({ remote: [...this.view.remote, stream] });
       stream.onremovetrack = () => {
         if (stream.getTracks().length === 0)
@@ -330,13 +356,13 @@ export class CallSession {
     if (pc === undefined || this.ended) return;
     switch (signal.type) {
       case 'ready':
-        // The caller listens now: the callee's offer again, if it went before.
-        if (this.o.polite) this.offerAgain(pc);
+        // The agent listens now: the caller's offer again, if it went before.
+        if (!this.o.polite) this.offerAgain(pc);
         return;
       case 'description': {
         this.heardPeer = true;
         const description = signal.description;
-        // The callee's first offer sent again (the caller's `ready` crossed it), perhaps with
+        // The caller's first offer sent again (the agent's `ready` crossed it), perhaps with
         // more candidates: answered already (a new offer has a new version in its origin line).
         if (
           description.type === 'offer' &&
@@ -353,10 +379,10 @@ export class CallSession {
           ...(description.sdp === undefined ? {} : { sdp: description.sdp }),
         });
         if (description.type === 'offer') {
-          if (!this.tracksAdded) this.addTracks(pc);
+          this.answerSenders(pc);
           await pc.setLocalDescription();
           if (pc.localDescription !== null) this.sendDescription(pc.localDescription);
-        }
+        } else if (this.view.phase === 'waiting') this.set({ phase: 'connecting' });
         return;
       }
       case 'candidate':
@@ -377,14 +403,6 @@ export class CallSession {
         this.end(true);
         return;
     }
-  }
-
-  private addTracks(pc: RTCPeerConnection): void {
-    this.tracksAdded = true;
-    const local = this.view.local;
-    if (local === null) return;
-    for (const track of local.getTracks()) pc.addTrack(track, local);
-    if (this.view.phase === 'waiting') this.set({ phase: 'connecting' });
   }
 
   private sendDescription(description: RTCSessionDescription): void {
@@ -409,13 +427,13 @@ export class CallSession {
   private end(byPeer: boolean): void {
     if (this.ended) return;
     this.ended = true;
-    clearInterval(this.readyTimer);
+    clearInterval(this.offerTimer);
     this.stopSharing();
     for (const track of this.view.local?.getTracks() ?? []) track.stop();
     this.pc?.close();
     this.signalling?.close();
     this.set({ phase: 'ended', endedByPeer: byPeer || this.view.endedByPeer });
-    this.o.onEnded();
+    if (this.peer !== null) this.o.onEnded(this.peer);
   }
 
   private set(change: Partial<CallView>): void {

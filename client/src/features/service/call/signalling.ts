@@ -79,8 +79,8 @@ const PENDING_MAX = 100;
 
 /**
  * The tab's link, subscribed to its user's inboxes of every call and to the calls that ring for
- * it before any call is made: a call's first message (an agent's offer may come before the
- * caller's page has the call's id) is kept until its session takes it.
+ * it before any call is made: a call's first message (the caller's offer comes before the
+ * agent answered, often before its page has the call) is kept until its session takes it.
  */
 interface TabLink {
   readonly key: string;
