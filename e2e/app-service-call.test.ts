@@ -163,5 +163,27 @@ describe('a service request’s call', () => {
     // Both pages list it among the request's calls.
     for (const side of [tech.page, agent.page])
       await expect.poll(() => side.getByTestId('service-call-record').count()).toBeGreaterThan(0);
+
+    // A camera refused at once (before the server has made the call): the page says why, and
+    // the call the server made for it ends there too, so its agent is free again.
+    await tech.page.getByTestId('service-call-close').click();
+    await tech.page.evaluate(
+      `navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'))`,
+    );
+    const callsOf = async () => {
+      const now = await e2e.serverModels(techSession.accountId, 'service_request');
+      return (now.find((m) => m.id === request?.id)?.attributes as ServiceRequestAttributes).calls;
+    };
+    const before = (await callsOf()).length;
+    await tech.page.getByTestId('service-call-video').click();
+    await expect
+      .poll(() => tech.page.getByTestId('service-call-problem').textContent())
+      .toBe('Camera or microphone cannot be used (check permission)');
+    await expect
+      .poll(async () => {
+        const calls = await callsOf();
+        return calls.length > before && calls.every((c) => c.ended_at !== null);
+      })
+      .toBe(true);
   }, 240_000);
 });

@@ -95,7 +95,7 @@ export function CallPanel(props: {
     // The camera (or screen) is asked for, and the call's offer made, while the server finds
     // the agent.
     const media = localMedia(kind);
-    // Its failure is the call's to tell (call-session.ts), once the call is made.
+    // Its failure is the call's to tell (call-session.ts), which ends the call once it is made.
     media.catch(() => undefined);
     const dropMedia = () =>
       void media.then(

@@ -101,7 +101,8 @@ export class CallSession {
   private readonly outgoing = new MediaStream();
   /** The other side's tracks that came without a stream (a browser without `setStreams`). */
   private loose: MediaStream | undefined;
-  private heardPeer = false;
+  /** The caller's offer was answered: it goes no more. */
+  private answered = false;
   private offerTimer: ReturnType<typeof setInterval> | undefined;
   private screen: { stream: MediaStream; senders: RTCRtpSender[] } | undefined;
   private ended = false;
@@ -109,12 +110,12 @@ export class CallSession {
 
   private readonly listeners = new Set<(view: CallView) => void>();
 
-  /** Done once start() has the link and (the caller) its media; set up in the constructor. */
+  /** Done once start() has the link (or failed); set up in the constructor. */
   private setUp!: () => void;
   /**
    * What the peer said, taken one message at a time in order, once start() is done: an offer
-   * that comes before this side listens fully is answered with its tracks, by a link that can
-   * send, and no candidate is added before the description it belongs to.
+   * that comes before this side listens fully is answered by a link that can send, and no
+   * candidate is added before the description it belongs to.
    */
   private inbox: Promise<void>;
 
@@ -146,6 +147,9 @@ export class CallSession {
   async start(): Promise<void> {
     try {
       await this.begin();
+    } catch {
+      // The call's code could not be loaded, or the ICE servers make no peer connection.
+      this.fail('signalling');
     } finally {
       this.setUp();
     }
@@ -155,14 +159,16 @@ export class CallSession {
     // mqtt.js comes with the first call, not with the request's page.
     const code = import('./signalling');
     code.catch(() => undefined);
-    const pc = this.makePeerConnection(await this.o.iceServers);
-    // The caller's offer is made while its camera starts and the link is taken; sent once it
-    // listens.
-    if (!this.o.polite) this.offerSenders(pc);
     (this.o.media ?? localMedia(this.o.kind)).then(
-      (stream) => this.mediaCame(pc, stream),
+      (stream) => this.mediaCame(stream),
       (err: unknown) => this.fail(err instanceof CallFailure ? err.problem : 'media'),
     );
+    const servers = await this.o.iceServers;
+    if (this.ended) return;
+    const pc = this.makePeerConnection(servers);
+    // The caller's offer is made while its camera starts and the server finds the agent; sent
+    // once it listens.
+    if (!this.o.polite) this.offerSenders(pc);
     const peer = await this.o.peer;
     if (peer === null || this.ended) {
       this.end(false);
@@ -186,12 +192,13 @@ export class CallSession {
       return;
     }
     if (this.ended) {
-      this.end(false);
+      // Hung up (or failed) while the link was taken: it is let go here, end() had none.
+      this.signalling.close();
       return;
     }
     this.set({ phase: this.o.polite ? 'connecting' : 'waiting' });
-    this.send({ type: 'ready' });
-    if (!this.o.polite) {
+    if (this.o.polite) this.send({ type: 'ready' });
+    else {
       // Made before this side listened, the offer went nowhere: it goes now (or, still being
       // made, when it is), and again until the agent answers.
       this.offerAgain(pc);
@@ -209,6 +216,7 @@ export class CallSession {
         kind,
         pc.addTransceiver(kind, { direction: 'sendrecv', streams: [this.outgoing] }).sender,
       );
+    if (this.view.local !== null) this.fillSenders(this.view.local);
   }
 
   /**
@@ -229,8 +237,8 @@ export class CallSession {
   }
 
   /** This side's camera and microphone (or screen) came: shown here, and into its senders. */
-  private mediaCame(pc: RTCPeerConnection, stream: MediaStream): void {
-    if (this.ended || pc.signalingState === 'closed') {
+  private mediaCame(stream: MediaStream): void {
+    if (this.ended) {
       for (const track of stream.getTracks()) track.stop();
       return;
     }
@@ -248,7 +256,7 @@ export class CallSession {
 
   /** The caller's offer again, while no answer came (it may have gone before the agent listened). */
   private offerAgain(pc: RTCPeerConnection): void {
-    if (!this.heardPeer && pc.signalingState === 'have-local-offer' && pc.localDescription !== null)
+    if (!this.answered && pc.signalingState === 'have-local-offer' && pc.localDescription !== null)
       this.sendDescription(pc.localDescription);
   }
 
@@ -294,6 +302,8 @@ export class CallSession {
         this.makingOffer = true;
         await pc.setLocalDescription();
         if (pc.localDescription !== null) this.sendDescription(pc.localDescription);
+      } catch {
+        // Closed while the offer was made: the call ended.
       } finally {
         this.makingOffer = false;
       }
@@ -316,7 +326,13 @@ export class CallSession {
       this.set({ problem: 'screen' });
       return;
     }
-    const senders = stream.getTracks().map((track) => pc.addTrack(track, stream));
+    // Transceivers of its own, sending only: never the camera's (an `addTrack` may take the
+    // camera's transceiver while that has no track yet, or the offer's video line).
+    const senders = stream
+      .getTracks()
+      .map(
+        (track) => pc.addTransceiver(track, { direction: 'sendonly', streams: [stream] }).sender,
+      );
     for (const track of stream.getTracks()) track.onended = () => this.stopSharing();
     this.screen = { stream, senders };
     this.set({ sharing: true, problem: null });
@@ -360,7 +376,6 @@ export class CallSession {
         if (!this.o.polite) this.offerAgain(pc);
         return;
       case 'description': {
-        this.heardPeer = true;
         const description = signal.description;
         // The caller's first offer sent again (the agent's `ready` crossed it), perhaps with
         // more candidates: answered already (a new offer has a new version in its origin line).
@@ -382,7 +397,11 @@ export class CallSession {
           this.answerSenders(pc);
           await pc.setLocalDescription();
           if (pc.localDescription !== null) this.sendDescription(pc.localDescription);
-        } else if (this.view.phase === 'waiting') this.set({ phase: 'connecting' });
+        } else {
+          this.answered = true;
+          clearInterval(this.offerTimer);
+          if (this.view.phase === 'waiting') this.set({ phase: 'connecting' });
+        }
         return;
       }
       case 'candidate':
@@ -433,7 +452,12 @@ export class CallSession {
     this.pc?.close();
     this.signalling?.close();
     this.set({ phase: 'ended', endedByPeer: byPeer || this.view.endedByPeer });
+    // A call the server is still making (the caller's camera failed at once) ends once made.
     if (this.peer !== null) this.o.onEnded(this.peer);
+    else
+      void this.o.peer.then((peer) => {
+        if (peer !== null) this.o.onEnded(peer);
+      });
   }
 
   private set(change: Partial<CallView>): void {
