@@ -111,6 +111,14 @@ describe('the demo’s release management', { timeout: 240_000 }, () => {
         (p) => p.attributes.deployment_id === deployment,
       )?.attributes.state;
     await expect.poll(partState, { timeout: 120_000, interval: 500 }).toBe('succeeded');
-    expect(await versionOf(first?.id ?? ''), agentsLog).toBe(DEMO_RELEASES.newer);
+    // The agent's status (its version) and its report (succeeded) are two messages, each in
+    // a queue of its own on the server: the version may land just after the part's end.
+    await expect
+      .poll(() => versionOf(first?.id ?? ''), {
+        timeout: 30_000,
+        interval: 500,
+        message: agentsLog,
+      })
+      .toBe(DEMO_RELEASES.newer);
   });
 });
