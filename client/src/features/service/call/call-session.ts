@@ -46,7 +46,7 @@ export interface CallOptions {
   /** The agent's side: it answers the caller's offer, and yields when both offer at once. */
   readonly polite: boolean;
   readonly kind: CallKind;
-  readonly iceServers: readonly IceServer[] | Promise<readonly IceServer[]>;
+  readonly iceServers: Promise<readonly IceServer[]>;
   /** The local media, already asked for (the caller's, while the server sets the call up). */
   readonly media?: Promise<MediaStream>;
   /** Told once, when a call that was made ends here or there (the page tells the server). */
@@ -101,12 +101,9 @@ export class CallSession {
   private readonly outgoing = new MediaStream();
   /** The other side's tracks that came without a stream (a browser without `setStreams`). */
   private loose: MediaStream | undefined;
-  /** The caller's offer was answered: it goes no more. */
-  private answered = false;
   private offerTimer: ReturnType<typeof setInterval> | undefined;
   private screen: { stream: MediaStream; senders: RTCRtpSender[] } | undefined;
   private ended = false;
-  private peer: CallPeer | null = null;
 
   private readonly listeners = new Set<(view: CallView) => void>();
 
@@ -174,7 +171,6 @@ export class CallSession {
       this.end(false);
       return;
     }
-    this.peer = peer;
     try {
       const { openSignalling } = await code;
       this.signalling = await openSignalling({
@@ -256,7 +252,12 @@ export class CallSession {
 
   /** The caller's offer again, while no answer came (it may have gone before the agent listened). */
   private offerAgain(pc: RTCPeerConnection): void {
-    if (!this.answered && pc.signalingState === 'have-local-offer' && pc.localDescription !== null)
+    // Answered once (a remote description applied), it goes no more.
+    if (
+      pc.currentRemoteDescription === null &&
+      pc.signalingState === 'have-local-offer' &&
+      pc.localDescription !== null
+    )
       this.sendDescription(pc.localDescription);
   }
 
@@ -398,7 +399,6 @@ export class CallSession {
           await pc.setLocalDescription();
           if (pc.localDescription !== null) this.sendDescription(pc.localDescription);
         } else {
-          this.answered = true;
           clearInterval(this.offerTimer);
           if (this.view.phase === 'waiting') this.set({ phase: 'connecting' });
         }
@@ -452,12 +452,11 @@ export class CallSession {
     this.pc?.close();
     this.signalling?.close();
     this.set({ phase: 'ended', endedByPeer: byPeer || this.view.endedByPeer });
-    // A call the server is still making (the caller's camera failed at once) ends once made.
-    if (this.peer !== null) this.o.onEnded(this.peer);
-    else
-      void this.o.peer.then((peer) => {
-        if (peer !== null) this.o.onEnded(peer);
-      });
+    // Told once the call is made (the caller's may still be in the making: its camera failed at
+    // once); a call never made ends quietly.
+    void this.o.peer.then((peer) => {
+      if (peer !== null) this.o.onEnded(peer);
+    });
   }
 
   private set(change: Partial<CallView>): void {
