@@ -13,6 +13,7 @@ import {
   printPhases,
   profilePage,
   profileWorkers,
+  tracePage,
   type Milestone,
 } from './page-probe';
 
@@ -47,7 +48,10 @@ const ALL_DRAWN = `new Promise((resolve) => {
     const drawn = [...charts].filter(
       (c) => Number(c.getAttribute('data-points')) > 0 && c.querySelector('canvas') !== null,
     );
-    if (drawn.length === ${STREAMS}) resolve({ shown, drawn: performance.now() });
+    if (drawn.length === ${STREAMS}) {
+      performance.mark('bench-drawn');
+      resolve({ shown, drawn: performance.now() });
+    }
     else requestAnimationFrame(check);
   };
   check();
@@ -63,6 +67,7 @@ const DRAW_DIRECT = (series: readonly (readonly [number[], number[]])[], width: 
   const series = ${JSON.stringify(series)};
   document.body.innerHTML = '';
   const start = performance.now();
+  performance.mark('base-start');
   for (const [xs, ys] of series) {
     const el = document.createElement('div');
     document.body.appendChild(el);
@@ -74,7 +79,10 @@ const DRAW_DIRECT = (series: readonly (readonly [number[], number[]])[], width: 
       legend: { show: true, live: true },
     }, [xs, ys], el);
   }
-  return new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now() - start)));
+  return new Promise((resolve) => requestAnimationFrame(() => {
+    performance.mark('base-drawn');
+    resolve(performance.now() - start);
+  }));
 })()`;
 
 export async function benchDashboard(): Promise<string[]> {
@@ -153,6 +161,7 @@ export async function benchDashboard(): Promise<string[]> {
       }
     }
     await lookInsideOpening(page, dashboard);
+    await traceOpening(page, dashboard);
     const chartWidth = await page
       .locator('[data-testid="widget-line"]')
       .first()
@@ -186,6 +195,16 @@ export async function benchDashboard(): Promise<string[]> {
     for (let r = 0; r < ROUNDS + WARM_UP; r++) {
       const took = await blank.evaluate<number>(DRAW_DIRECT(series, chartWidth));
       if (r >= WARM_UP) direct.push(took);
+    }
+    if (process.env.BENCH_DASHBOARD_TRACE === '1') {
+      const file = '/tmp/dashboard-base.trace.json';
+      const stop = await tracePage(blank, file);
+      const stopProfile = await profilePage(blank, '/tmp/dashboard-base.cpuprofile');
+      const took = await blank.evaluate<number>(DRAW_DIRECT(series, chartWidth));
+      await blank.waitForTimeout(300);
+      await stopProfile();
+      await stop();
+      process.stdout.write(`the baseline, traced: drawn at ${ms(took)}: ${file}\n`);
     }
     await blank.close();
 
@@ -237,12 +256,22 @@ export async function benchDashboard(): Promise<string[]> {
 function openDashboard(page: Page, dashboard: string, first = ''): Promise<number> {
   return page.evaluate<number>(`(() => {
     const at = performance.now();
+    performance.mark('bench-open');
     ${first};
     window.__dashboardDrawn = ${ALL_DRAWN};
     history.pushState(history.state, '', ${JSON.stringify(dashboard)});
     dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
     return at;
   })()`);
+}
+
+/** Back to Home inside the app, until the widgets' shared reads are gone (their 2 s linger). */
+async function leaveDashboard(page: Page): Promise<void> {
+  await page.evaluate(`(() => {
+    history.pushState(history.state, '', '/app/home');
+    dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+  })()`);
+  await page.waitForTimeout(2_500);
 }
 
 /** What the probe of BENCH_DASHBOARD_PHASES=1 logs on the page (page-probe.ts). */
@@ -264,17 +293,37 @@ const MILESTONES: readonly Milestone[] = [
  */
 async function lookInsideOpening(page: Page, dashboard: string): Promise<void> {
   if (process.env.BENCH_DASHBOARD_PHASES !== '1') return;
-  await page.evaluate(`(() => {
-    history.pushState(history.state, '', '/app/home');
-    dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
-  })()`);
-  await page.waitForTimeout(2_500);
+  await leaveDashboard(page);
   const stop = await profilePage(page, '/tmp/dashboard-open.cpuprofile');
   const start = await openDashboard(page, dashboard, phasesProbe(MILESTONES, 1_000));
   const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
   await page.waitForTimeout(1_100);
   await stop();
   await printPhases(page, `opened in the app, probed: drawn at ${ms(drawn.drawn - start)}`);
+}
+
+/**
+ * With BENCH_DASHBOARD_TRACE=1: two more openings in the app, each under a Chrome trace and a
+ * CPU profile (/tmp/dashboard-open-N.trace.json and .cpuprofile; the baseline's draw gets one
+ * too), for trace-summary.ts between the marks `bench-open` and `bench-drawn` (`base-start`
+ * and `base-drawn`). Printed, not counted.
+ */
+async function traceOpening(page: Page, dashboard: string): Promise<void> {
+  if (process.env.BENCH_DASHBOARD_TRACE !== '1') return;
+  for (let r = 0; r < 2; r++) {
+    await leaveDashboard(page);
+    const file = `/tmp/dashboard-open-${r}.trace.json`;
+    const stop = await tracePage(page, file);
+    const stopProfile = await profilePage(page, file.replace('.trace.json', '.cpuprofile'));
+    const start = await openDashboard(page, dashboard);
+    const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
+    await page.waitForTimeout(300);
+    await stopProfile();
+    await stop();
+    process.stdout.write(
+      `opened in the app, traced: drawn at ${ms(drawn.drawn - start)}: ${file}\n`,
+    );
+  }
 }
 
 /**

@@ -172,3 +172,45 @@ export async function profileWorkers(page: Page, prefix: string): Promise<() => 
     return files;
   };
 }
+
+/**
+ * Starts a Chrome trace of the browser (every process and thread: the page's main thread, its
+ * compositor and raster threads, its workers); the returned stop writes its events to `file` as
+ * JSON (`trace-summary.ts` lists the page's tasks between two of its `performance.mark`s).
+ */
+export async function tracePage(page: Page, file: string): Promise<() => Promise<void>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReturnAsStream',
+    traceConfig: {
+      includedCategories: [
+        'toplevel',
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'disabled-by-default-devtools.timeline.frame',
+        'blink.user_timing',
+        'v8.execute',
+        'cc',
+        'gpu',
+      ],
+    },
+  });
+  return async () => {
+    const done = new Promise<string>((resolve) =>
+      cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream ?? '')),
+    );
+    await cdp.send('Tracing.end');
+    const stream = await done;
+    const parts: string[] = [];
+    for (;;) {
+      const chunk = await cdp.send('IO.read', { handle: stream, size: 1 << 20 });
+      parts.push(
+        chunk.base64Encoded === true ? Buffer.from(chunk.data, 'base64').toString() : chunk.data,
+      );
+      if (chunk.eof) break;
+    }
+    await cdp.send('IO.close', { handle: stream });
+    await writeFile(file, parts.join(''));
+    await cdp.detach();
+  };
+}
