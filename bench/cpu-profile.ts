@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { frameName, loadProfile as load, type CallFrame, type Profile } from './cpu-profile-format';
 
 /*
  * Sums a Chrome CPU profile (`.cpuprofile`, as page-probe.ts writes them):
@@ -12,34 +12,7 @@ import { readFileSync } from 'node:fs';
  * build's profile (BENCH_NO_MINIFY=1) to see names.
  */
 
-interface CallFrame {
-  readonly functionName: string;
-  readonly url: string;
-  readonly lineNumber: number;
-}
-
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: CallFrame;
-  readonly children?: readonly number[];
-}
-
-interface Profile {
-  readonly nodes: readonly ProfileNode[];
-  readonly startTime: number;
-  readonly samples: readonly number[];
-  readonly timeDeltas: readonly number[];
-}
-
-function load(file: string): Profile {
-  return JSON.parse(readFileSync(file, 'utf8')) as Profile;
-}
-
 const STEP_US = 10_000;
-
-function frameName(f: CallFrame): string {
-  return f.functionName === '' ? '(anonymous)' : f.functionName;
-}
 
 function where(f: CallFrame): string {
   const file = f.url.split('/').pop() ?? '';

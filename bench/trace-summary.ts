@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { frameName, loadProfile, type Profile } from './cpu-profile-format';
 
 /*
  * Lists what a Chrome trace (page-probe.ts `tracePage`) shows between two `performance.mark`s
@@ -119,18 +120,6 @@ const tasks = outermost(main.filter((e) => TASK.has(e.name))).filter(
   (e) => e.ts + (e.dur ?? 0) >= from && e.ts <= to,
 );
 
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string };
-  readonly children?: readonly number[];
-}
-interface Profile {
-  readonly nodes: readonly ProfileNode[];
-  readonly startTime: number;
-  readonly samples: readonly number[];
-  readonly timeDeltas: readonly number[];
-}
-
 /** The profile's samples as [time, leaf name with two callers]. */
 function samplesOf(profile: Profile): [number, string][] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -138,8 +127,7 @@ function samplesOf(profile: Profile): [number, string][] {
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const name = (id: number | undefined) => {
     const f = id === undefined ? undefined : byId.get(id)?.callFrame;
-    if (f === undefined) return '';
-    return f.functionName === '' ? '(anonymous)' : f.functionName;
+    return f === undefined ? '' : frameName(f);
   };
   const out: [number, string][] = [];
   let t = profile.startTime;
@@ -153,10 +141,7 @@ function samplesOf(profile: Profile): [number, string][] {
   });
   return out;
 }
-const samples =
-  profileFile === undefined
-    ? []
-    : samplesOf(JSON.parse(readFileSync(profileFile, 'utf8')) as Profile);
+const samples = profileFile === undefined ? [] : samplesOf(loadProfile(profileFile));
 
 /** The functions most sampled between a and b (µs), with their time. */
 function hottest(a: number, b: number): string {
