@@ -9,7 +9,10 @@ import {
 } from '@plant/shared-schema';
 import { DEMO_USERS } from '../seed/demo';
 import { DEMO_SERVICE_REQUEST } from '../seed/demo-feedback';
-import { dataOf, startTestServer, type TestServer } from '../testing/harness';
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import { ChangeLogRepository } from '../repositories/change-log.repository';
+import { dataOf, startTestServer, type Answer, type TestServer } from '../testing/harness';
 import { brokerClients, closing, collect, settle, until } from '../testing/mqtt-client';
 
 /*
@@ -210,5 +213,64 @@ describe('calls of service requests', () => {
     // Gone, the agent is no longer offered.
     const again = await startCall(request.id, tech.token);
     expect(again.status).toBe(409);
+  });
+
+  it('writes the end of a call its agent hung up as it rang, before the request listed it', async () => {
+    const tech = await session(DEMO_USERS.tech);
+    const agent = await session(DEMO_USERS.internal);
+    await connect(agent.creds);
+    const request = await demoRequest(tech.token);
+    const other = s.openDatabase();
+    const waitingOnLocks = async () => {
+      if (s.databaseUrl === undefined) return 2;
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where wait_event_type = 'Lock' and datname = current_database()`.execute(other);
+      return rows[0]?.n ?? 0;
+    };
+    let started: Promise<Answer> | undefined;
+    let ended: Promise<Answer> | undefined;
+    try {
+      // Another process's write of the account holds its writers (Postgres; on SQLite the
+      // server's one connection runs one write at a time, and this runs without the hold): the
+      // call is made and rings, its request's list waits. The agent hangs up then, and its end
+      // waits too.
+      const holding = (work: (db: Db) => Promise<void>) =>
+        s.databaseUrl === undefined
+          ? work(other)
+          : other.transaction().execute(async (trx) => {
+              await new ChangeLogRepository(trx).lock(tech.user.account);
+              await work(trx);
+            });
+      await holding(async (db) => {
+        started = startCall(request.id, tech.token);
+        let callId: string | undefined;
+        await expect
+          .poll(async () => {
+            const row = await db
+              .selectFrom('service_calls')
+              .select('id')
+              .where('request_id', '=', request.id)
+              .where('ended_at', 'is', null)
+              .executeTakeFirst();
+            callId = row?.id;
+            return callId;
+          })
+          .toBeDefined();
+        ended = s.call('POST', apiPaths.serviceCallEnd(request.id, callId ?? ''), {
+          token: agent.token,
+        });
+        // Both writes of the request wait behind this one: the call's start and its end.
+        await expect.poll(waitingOnLocks).toBe(2);
+      });
+      const call = await started;
+      expect(call?.status, call?.text).toBe(201);
+      expect((await ended)?.status).toBe(200);
+      const callId = call === undefined ? '' : dataOf<ServiceCallStart>(call).call_id;
+      const listed = (await stored(request.id)).calls.find((c) => c.id === callId);
+      expect(listed).toBeDefined();
+      expect(listed?.ended_at).not.toBeNull();
+    } finally {
+      await other.destroy();
+    }
   });
 });

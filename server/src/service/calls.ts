@@ -119,14 +119,28 @@ export class CallService {
       participants: [callerNamed, agentNamed],
     };
     // An open request goes to the agent who takes the call: it sees the machine from now on.
-    const assign =
-      request.assigned_to === null && request.state === 'open'
-        ? { state: 'assigned', assigned_to: agent }
-        : {};
-    await this.models.serverUpdate(accountId, serviceRequestModel.collection, requestId, {
-      ...assign,
-      calls: [...request.calls.slice(-199), call],
-    });
+    // Written from the request as stored then: a call that ended meanwhile wrote its end there.
+    await this.models.serverUpdateWith<ServiceRequestAttributes>(
+      accountId,
+      serviceRequestModel.collection,
+      requestId,
+      (stored) => ({
+        ...(stored.assigned_to === null && stored.state === 'open'
+          ? { state: 'assigned', assigned_to: agent }
+          : {}),
+        calls: [...stored.calls.slice(-199), call],
+      }),
+    );
+    // The agent rang before that write: one who hung up at once ended the call before it was
+    // in the request's list (its end found nothing there to end). Its end goes there now.
+    const after = await scopeTo(this.db, accountId)
+      .selectFrom('service_calls')
+      .select('ended_at')
+      .where('id', '=', callId)
+      .executeTakeFirst();
+    if (after !== undefined && after.ended_at !== null) {
+      await this.writeEnd(accountId, requestId, callId, after.ended_at);
+    }
     return {
       call_id: callId,
       request_id: requestId,
@@ -203,17 +217,26 @@ export class CallService {
       .returning('request_id')
       .executeTakeFirst();
     this.cache.delete(callId);
-    if (ended === undefined) return;
-    const row = await new ModelRepository(this.db).find(
-      accountId,
-      serviceRequestModel.type,
-      ended.request_id,
-    );
-    if (row === undefined) return;
-    const request = JSON.parse(row.attributes) as ServiceRequestAttributes;
-    const calls = request.calls.map((c) => (c.id === callId ? { ...c, ended_at: now } : c));
+    if (ended !== undefined) await this.writeEnd(accountId, ended.request_id, callId, now);
+  }
+
+  /** A call's end in its request's list, if the call is there and not ended yet. */
+  private async writeEnd(
+    accountId: string,
+    requestId: string,
+    callId: string,
+    endedAt: number,
+  ): Promise<void> {
     await this.models
-      .serverUpdate(accountId, serviceRequestModel.collection, ended.request_id, { calls })
+      .serverUpdateWith<ServiceRequestAttributes>(
+        accountId,
+        serviceRequestModel.collection,
+        requestId,
+        ({ calls }) =>
+          calls.some((c) => c.id === callId && c.ended_at === null)
+            ? { calls: calls.map((c) => (c.id === callId ? { ...c, ended_at: endedAt } : c)) }
+            : null,
+      )
       .catch((err: unknown) =>
         this.log.warn('a call’s end was not written to its request', {
           callId,

@@ -371,6 +371,34 @@ export class ModelService {
   }
 
   /**
+   * The server's own change of a model computed from the model as stored when it is written: the
+   * account's writers are held from that read on (ChangeLogRepository.lock), so a change made
+   * from an older read (a list of calls: a call's end written beside its start) cannot undo
+   * another. `change` answers the attributes to set, or null for no write; nothing is written
+   * for a model that is not there.
+   */
+  async serverUpdateWith<A>(
+    accountId: string,
+    collection: string,
+    id: string,
+    change: (attributes: A) => Record<string, unknown> | null,
+  ): Promise<void> {
+    const def = modelByCollection(collection);
+    if (def === undefined) throw notFound('Collection');
+    const written = await this.db.transaction().execute(async (trx) => {
+      await new ChangeLogRepository(trx).lock(accountId);
+      const row = await new ModelRepository(trx).find(accountId, def.type, id);
+      if (row === undefined) return undefined;
+      const changes = change(JSON.parse(row.attributes) as A);
+      if (changes === null) return undefined;
+      return this.applyIn(trx, accountId, { kind: 'update', collection, id, body: changes }, true);
+    });
+    if (written === undefined) return;
+    this.feed.publish(accountId, written.updates);
+    if (written.accessMoved) this.feed.accessChanged(accountId);
+  }
+
+  /**
    * The server's own new model (a 3D model's levels): no session, may set serverFields, logged
    * and published like any write. Answers the model as stored.
    */
