@@ -17,7 +17,8 @@ import { E2e } from './support/fixture';
  * technician calls from its service request, the agent's app rings wherever it is, the agent
  * answers; each side decodes the other's frames; the technician shares its screen and the agent
  * gets its track; a third user cannot listen to the call; with the only agent busy another caller
- * reads 'All agents busy or not available'; hung up, the request keeps the call.
+ * reads 'All agents busy or not available'; hung up, the request keeps the call. A camera refused,
+ * or a caller who leaves the page while the server finds the agent, ends the call made for it.
  */
 const MEDIA_ARGS = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
 
@@ -51,6 +52,11 @@ describe('a service request’s call', () => {
     );
     expect(request).toBeDefined();
     const requestPath = `/app/service/${request?.id ?? ''}/details`;
+    /** The request's calls as the server keeps them. */
+    const callsOf = async () => {
+      const now = await e2e.serverModels(techSession.accountId, 'service_request');
+      return (now.find((m) => m.id === request?.id)?.attributes as ServiceRequestAttributes).calls;
+    };
 
     // The agent is somewhere else in the app: its browser's link to the broker makes it present.
     const agent = await e2e.signedInApp(
@@ -111,10 +117,7 @@ describe('a service request’s call', () => {
       .toBeGreaterThan(0);
 
     // A third user of the account cannot listen to either side of the call.
-    const stored = await e2e.serverModels(techSession.accountId, 'service_request');
-    const call = (
-      stored.find((m) => m.id === request?.id)?.attributes as ServiceRequestAttributes
-    ).calls.find((c) => c.ended_at === null);
+    const call = (await callsOf()).find((c) => c.ended_at === null);
     expect(call).toBeDefined();
     const { session, connect, closeAll } = brokerClients(() => e2e.server);
     try {
@@ -153,12 +156,7 @@ describe('a service request’s call', () => {
       .poll(() => agent.page.getByTestId('service-call-ended').textContent(), { timeout: 30_000 })
       .toBe('The other side ended the call.');
     await expect
-      .poll(async () => {
-        const now = await e2e.serverModels(techSession.accountId, 'service_request');
-        const attributes = now.find((m) => m.id === request?.id)
-          ?.attributes as ServiceRequestAttributes;
-        return attributes.calls.find((c) => c.id === call?.id)?.ended_at ?? null;
-      })
+      .poll(async () => (await callsOf()).find((c) => c.id === call?.id)?.ended_at ?? null)
       .not.toBeNull();
     // Both pages list it among the request's calls.
     for (const side of [tech.page, agent.page])
@@ -167,13 +165,11 @@ describe('a service request’s call', () => {
     // A camera refused at once (before the server has made the call): the page says why, and
     // the call the server made for it ends there too, so its agent is free again.
     await tech.page.getByTestId('service-call-close').click();
-    await tech.page.evaluate(
-      `navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'))`,
-    );
-    const callsOf = async () => {
-      const now = await e2e.serverModels(techSession.accountId, 'service_request');
-      return (now.find((m) => m.id === request?.id)?.attributes as ServiceRequestAttributes).calls;
-    };
+    await tech.page.evaluate(`(() => {
+      const devices = navigator.mediaDevices;
+      window.__getUserMedia = devices.getUserMedia.bind(devices);
+      devices.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+    })()`);
     const before = (await callsOf()).length;
     await tech.page.getByTestId('service-call-video').click();
     await expect
@@ -183,6 +179,42 @@ describe('a service request’s call', () => {
       .poll(async () => {
         const calls = await callsOf();
         return calls.length > before && calls.every((c) => c.ended_at !== null);
+      })
+      .toBe(true);
+
+    // The technician calls and leaves the page before the server has found the agent: its
+    // camera stops, and the call the server made ends (the agent does not ring on for nobody).
+    // Home's page was shown once before, so leaving takes no chunk's fetch: the page is gone
+    // before the call's answer comes.
+    await tech.page.getByTestId('service-call-close').click();
+    await tech.navigateInApp('/app/home');
+    await tech.navigateInApp(requestPath);
+    await tech.page.getByTestId('service-call-video').waitFor();
+    const beforeLeaving = (await callsOf()).length;
+    await tech.page.evaluate(`(() => {
+      const devices = navigator.mediaDevices;
+      window.__streams = [];
+      devices.getUserMedia = (constraints) =>
+        window.__getUserMedia(constraints).then((stream) => {
+          window.__streams.push(stream);
+          return stream;
+        });
+      document.querySelector('[data-testid="service-call-video"]').click();
+      history.pushState(history.state, '', '/app/home');
+      dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+    })()`);
+    await expect
+      .poll(() =>
+        tech.page.evaluate(
+          `window.__streams.length > 0 && window.__streams.every((s) =>
+            s.getTracks().every((t) => t.readyState === 'ended'))`,
+        ),
+      )
+      .toBe(true);
+    await expect
+      .poll(async () => {
+        const calls = await callsOf();
+        return calls.length > beforeLeaving && calls.every((c) => c.ended_at !== null);
       })
       .toBe(true);
   }, 240_000);

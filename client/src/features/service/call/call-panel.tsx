@@ -89,6 +89,16 @@ export function CallPanel(props: {
     void session.start();
     return session;
   };
+  // The caller's call while the server finds its agent: hung up if the page goes meanwhile (its
+  // camera was on, and the call the server makes would ring on with nobody here).
+  const starting = useRef<CallSession | null>(null);
+  useEffect(
+    () => () => {
+      void starting.current?.hangUp();
+      starting.current = null;
+    },
+    [],
+  );
   const start = async (kind: CallKind) => {
     setBusy(true);
     setError(null);
@@ -109,33 +119,34 @@ export function CallPanel(props: {
       polite: false,
       kind,
     });
+    starting.current = session;
     const answer = await syncWorker().http.call(
       'POST',
       apiPaths.serviceCalls(props.requestId),
       { kind },
       { quiet: true },
     );
+    const parsed =
+      'error' in answer
+        ? undefined
+        : serviceCallStartSchema.safeParse((answer.data as { data?: unknown }).data);
+    const call = parsed?.success === true ? parsed.data : undefined;
+    // Its end tells the server of the call made (call-session.ts), or ends quietly.
+    made(call === undefined ? null : { callId: call.call_id, peerId: call.peer.user_id });
+    // The page went meanwhile: the session was hung up there.
+    if (starting.current !== session) return;
+    starting.current = null;
     setBusy(false);
-    if ('error' in answer) {
-      made(null);
+    if (call === undefined) {
       dropMedia();
       setError(
-        answer.error.kind === 'network'
-          ? translateServerText(i18n, CALL_TEXTS.sendFailed)
-          : translateServerText(i18n, answer.error.message),
+        'error' in answer && answer.error.kind !== 'network'
+          ? translateServerText(i18n, answer.error.message)
+          : translateServerText(i18n, CALL_TEXTS.sendFailed),
       );
       return;
     }
-    const parsed = serviceCallStartSchema.safeParse((answer.data as { data?: unknown }).data);
-    if (!parsed.success) {
-      made(null);
-      dropMedia();
-      setError(translateServerText(i18n, CALL_TEXTS.sendFailed));
-      return;
-    }
-    made({ callId: parsed.data.call_id, peerId: parsed.data.peer.user_id });
-    if (session !== null)
-      setActive({ callId: parsed.data.call_id, peerName: parsed.data.peer.name, session });
+    if (session !== null) setActive({ callId: call.call_id, peerName: call.peer.name, session });
   };
   // The call being answered: a second click before the page shows it is no second session (the
   // first would hang up as the second replaced it).
