@@ -375,7 +375,8 @@ export class ModelService {
    * account's writers are held from that read on (ChangeLogRepository.lock), so a change made
    * from an older read (a list of calls: a call's end written beside its start) cannot undo
    * another. `change` answers the attributes to set, or null for no write; nothing is written
-   * for a model that is not there.
+   * for a model that is not there. Not for the models whose writes log in other accounts too
+   * (managed ones, themes, translations): their clocks are locked in id order, this one first.
    */
   async serverUpdateWith<A>(
     accountId: string,
@@ -385,6 +386,8 @@ export class ModelService {
   ): Promise<void> {
     const def = modelByCollection(collection);
     if (def === undefined) throw notFound('Collection');
+    if (def.managed === true || def.type === themeModel.type || def.type === translationModel.type)
+      throw new Error(`serverUpdateWith cannot write ${def.type}: its write locks other accounts`);
     const written = await this.db.transaction().execute(async (trx) => {
       await new ChangeLogRepository(trx).lock(accountId);
       const row = await new ModelRepository(trx).find(accountId, def.type, id);

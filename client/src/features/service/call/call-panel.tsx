@@ -89,17 +89,19 @@ export function CallPanel(props: {
     void session.start();
     return session;
   };
-  // The caller's call while the server finds its agent: hung up if the page goes meanwhile (its
-  // camera was on, and the call the server makes would ring on with nobody here).
-  const starting = useRef<CallSession | null>(null);
+  // This panel's call, from its click on: hung up if the page goes, even while the server finds
+  // the agent or before the call's view shows (the camera was on, and the call the server made
+  // rang on with nobody here). The call's view hangs up too; a second hang-up does nothing.
+  const live = useRef<CallSession | null>(null);
   useEffect(
     () => () => {
-      void starting.current?.hangUp();
-      starting.current = null;
+      void live.current?.hangUp();
+      live.current = null;
     },
     [],
   );
   const start = async (kind: CallKind) => {
+    if (accountId === null || userId === null) return;
     setBusy(true);
     setError(null);
     // The camera (or screen) is asked for, and the call's offer made, while the server finds
@@ -119,7 +121,7 @@ export function CallPanel(props: {
       polite: false,
       kind,
     });
-    starting.current = session;
+    live.current = session;
     const answer = await syncWorker().http.call(
       'POST',
       apiPaths.serviceCalls(props.requestId),
@@ -134,8 +136,7 @@ export function CallPanel(props: {
     // Its end tells the server of the call made (call-session.ts), or ends quietly.
     made(call === undefined ? null : { callId: call.call_id, peerId: call.peer.user_id });
     // The page went meanwhile: the session was hung up there.
-    if (starting.current !== session) return;
-    starting.current = null;
+    if (live.current !== session) return;
     setBusy(false);
     if (call === undefined) {
       dropMedia();
@@ -160,6 +161,7 @@ export function CallPanel(props: {
       polite: true,
       kind: 'video',
     });
+    live.current = session;
     if (session !== null)
       setActive({ callId: ringing.id, peerName: ringing.participants[0]?.name ?? '', session });
   };
