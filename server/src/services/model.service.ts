@@ -360,14 +360,22 @@ export class ModelService {
     id: string,
     changes: Record<string, unknown>,
   ): Promise<void> {
-    const { updates, accessMoved } = await this.db
+    const written = await this.db
       .transaction()
       .execute((trx) =>
         this.applyIn(trx, accountId, { kind: 'update', collection, id, body: changes }, true),
       );
-    this.feed.publish(accountId, updates);
+    this.announce(accountId, written);
+  }
+
+  /** A committed server write, published; its access moves re-checked. */
+  private announce(
+    accountId: string,
+    written: { readonly updates: ModelUpdate[]; readonly accessMoved: boolean },
+  ): void {
+    this.feed.publish(accountId, written.updates);
     // A service request the server assigned (a call's agent): its browsers re-check now.
-    if (accessMoved) this.feed.accessChanged(accountId);
+    if (written.accessMoved) this.feed.accessChanged(accountId);
   }
 
   /**
@@ -396,9 +404,7 @@ export class ModelService {
       if (changes === null) return undefined;
       return this.applyIn(trx, accountId, { kind: 'update', collection, id, body: changes }, true);
     });
-    if (written === undefined) return;
-    this.feed.publish(accountId, written.updates);
-    if (written.accessMoved) this.feed.accessChanged(accountId);
+    if (written !== undefined) this.announce(accountId, written);
   }
 
   /**
