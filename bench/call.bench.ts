@@ -182,11 +182,24 @@ export async function benchCall(): Promise<string[]> {
           { timeout: 30_000 },
         );
       await settled();
+      for (const tab of [techTab, agentTab]) await tab.page.evaluate('performance.clearMarks()');
       const [took, frameAt] = await techTab.page.evaluate<[number, number]>(CLICK_TO_FRAME);
       // The first call also loads the call's code (mqtt.js): told apart, not in the median.
       if (late)
         answered.push(frameAt - (await agentTab.page.evaluate<number>('window.__answeredAt')));
       else if (i > 0) ours.push(took);
+      if (process.env.BENCH_CALL_MARKS === '1') {
+        const clickAt = frameAt - took;
+        for (const [who, tab] of [
+          ['tech', techTab],
+          ['agent', agentTab],
+        ] as const) {
+          const marks = await tab.page.evaluate<[string, number][]>(
+            "performance.getEntriesByType('mark').map((m) => [m.name, performance.timeOrigin + m.startTime])",
+          );
+          step(`  ${who}: ${marks.map(([n, t]) => `${n} ${Math.round(t - clickAt)}`).join(', ')}`);
+        }
+      }
       await techTab.page.getByTestId('service-call-hangup').click();
       for (const tab of [techTab, agentTab]) {
         await tab.page.getByTestId('service-call-ended').waitFor({ timeout: 30_000 });

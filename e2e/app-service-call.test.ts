@@ -81,10 +81,18 @@ describe('a service request’s call', () => {
         .poll(() => tech.page.getByTestId(`pre-call-${part}`).getAttribute('data-outcome'))
         .toBe('ok');
 
+    // The call's start carries the offer made while the page was open (the agent answers it
+    // as its page rings, with no message between).
+    const starts: unknown[] = [];
+    tech.page.context().on('request', (req) => {
+      if (req.method() === 'POST' && new URL(req.url()).pathname.endsWith('/calls'))
+        starts.push(req.postDataJSON());
+    });
     await tech.page.getByTestId('service-call-video').click();
     await expect
       .poll(() => tech.page.getByTestId('service-call').getAttribute('data-phase'))
       .toBe('waiting');
+    expect(starts).toEqual([{ kind: 'video', offer: expect.stringMatching(/^v=0\r\n/) }]);
     // The agent's app rings; the agent opens the request and answers.
     await agent.page.getByTestId('call-ringer').getByRole('link').click();
     await agent.waitForPath(new RegExp(`^${requestPath}$`));
@@ -161,6 +169,29 @@ describe('a service request’s call', () => {
     // Both pages list it among the request's calls.
     for (const side of [tech.page, agent.page])
       await expect.poll(() => side.getByTestId('service-call-record').count()).toBeGreaterThan(0);
+
+    // A second call, the agent on the request's page: it rings there over the broker with the
+    // caller's offer, which the agent answers with nothing asked again.
+    await tech.page.getByTestId('service-call-close').click();
+    await agent.page.getByTestId('service-call-close').click();
+    const beforeSecond = (await callsOf()).length;
+    await tech.page.getByTestId('service-call-video').click();
+    await agent.page.getByTestId('service-call-answer').click();
+    for (const side of [tech.page, agent.page])
+      await expect
+        .poll(async () => (await framesOf(side, 'service-call-remote'))[0] ?? 0, {
+          timeout: 30_000,
+        })
+        .toBeGreaterThan(5);
+    expect(starts).toHaveLength(2);
+    await agent.page.getByTestId('service-call-hangup').click();
+    await tech.page.getByTestId('service-call-ended').waitFor({ timeout: 30_000 });
+    await expect
+      .poll(async () => {
+        const calls = await callsOf();
+        return calls.length === beforeSecond + 1 && calls.every((c) => c.ended_at !== null);
+      })
+      .toBe(true);
 
     // A camera refused at once (before the server has made the call): the page says why, and
     // the call the server made for it ends there too, so its agent is free again.

@@ -602,6 +602,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(force);
+      // Calls' records that wait are written now, not after their delay.
+      services.calls.flush();
       await background.drain();
       // The security events counted so far, written before the database closes.
       await services.securityEvents.stop();

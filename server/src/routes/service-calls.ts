@@ -19,8 +19,8 @@ export function serviceCallRoutes(services: Services) {
     const { id } = validParams(c, idParams);
     const session = c.get('session');
     if (!can(session.ctx, SERVICE_PERMISSIONS.view)) throw forbidden();
-    const { kind } = await validBody(c, callStartSchema);
-    return c.json({ data: await services.calls.start(session, id, kind) }, 201);
+    const { kind, offer } = await validBody(c, callStartSchema);
+    return c.json({ data: await services.calls.start(session, id, kind, offer) }, 201);
   });
 
   app.post('/service_requests/:id/calls/:callId/end', auth, async (c) => {

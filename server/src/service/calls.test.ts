@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiPaths,
+  CALL_OFFER_MAX_BYTES,
   CALL_TEXTS,
   topics,
   type ServiceCallStart,
@@ -38,8 +39,14 @@ async function demoRequest(token: string): Promise<SyncedModel> {
   return found;
 }
 
-const startCall = (requestId: string, token: string) =>
-  s.call('POST', apiPaths.serviceCalls(requestId), { token, json: { kind: 'video' } });
+const startCall = (requestId: string, token: string, offer?: string) =>
+  s.call('POST', apiPaths.serviceCalls(requestId), {
+    token,
+    json: { kind: 'video', ...(offer === undefined ? {} : { offer }) },
+  });
+
+/** A caller's offer as its browser sends it with the call (only its text matters here). */
+const OFFER = 'v=0\r\no=- 4611 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\n';
 
 async function stored(id: string): Promise<ServiceRequestAttributes> {
   const row = await s.db
@@ -71,7 +78,11 @@ describe('calls of service requests', () => {
     const agentRings = collect(agentLink);
     const otherRings = collect(otherLink);
     const request = await demoRequest(tech.token);
-    const started = await startCall(request.id, tech.token);
+    // An offer larger than a browser's is refused, and makes no call.
+    const huge = await startCall(request.id, tech.token, 'v'.repeat(CALL_OFFER_MAX_BYTES + 1));
+    expect(huge.status, huge.text).toBe(422);
+    // The caller's offer goes with its call, and rings with it at the agent only.
+    const started = await startCall(request.id, tech.token, OFFER);
     expect(started.status, started.text).toBe(201);
     const call = dataOf<ServiceCallStart>(started);
     expect(call.peer.user_id).toBe(agent.user.id);
@@ -81,11 +92,17 @@ describe('calls of service requests', () => {
       request_id: request.id,
       caller: { user_id: tech.user.id, name: expect.any(String) as string },
       kind: 'video',
+      offer: OFFER,
     });
     await settle();
     expect(otherRings).toHaveLength(0);
     expect(Array.isArray(call.ice_servers)).toBe(true);
-    // The request keeps the call, its parties named.
+    // The request keeps the call, its parties named (a moment after it rang).
+    await expect
+      .poll(async () => (await stored(request.id)).calls.some((c) => c.id === call.call_id), {
+        timeout: 10_000,
+      })
+      .toBe(true);
     const kept = (await stored(request.id)).calls.find((c) => c.id === call.call_id);
     expect(kept).toMatchObject({ ended_at: null, kind: 'video' });
     expect(kept?.participants.map((p) => p.user_id)).toEqual([tech.user.id, agent.user.id]);
@@ -259,11 +276,15 @@ describe('calls of service requests', () => {
         .toBeDefined();
       return callId ?? '';
     };
-    /** The call the answer names, as the request lists it. */
+    /** The call the answer names, as the request lists it once its end is there too. */
     const listed = async (answer: Answer | undefined) => {
       expect(answer?.status, answer?.text).toBe(201);
       const callId = answer === undefined ? '' : dataOf<ServiceCallStart>(answer).call_id;
-      return (await stored(request.id)).calls.find((c) => c.id === callId);
+      const find = async () => (await stored(request.id)).calls.find((c) => c.id === callId);
+      await expect
+        .poll(async () => (await find())?.ended_at ?? null, { timeout: 10_000 })
+        .not.toBeNull();
+      return find();
     };
     try {
       // The call is made and rings, its request's list waits; the agent hangs up then, and the

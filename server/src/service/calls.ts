@@ -13,6 +13,7 @@ import {
   type ServiceRequestAttributes,
 } from '@plant/shared-schema';
 import type { Db } from '../db/database';
+import type { BackgroundTasks } from '../lib/background';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../logger';
 import { scopeTo } from '../repositories/account-scope';
@@ -47,10 +48,21 @@ export interface CallParties {
 /** How long the broker may rely on what it read of a call (an ended call closes within it). */
 const PARTIES_TTL_MS = 3000;
 
+/**
+ * How long after its start a call is written into its request's list (and the request assigned
+ * to its agent). The write reaches every open page of the request, its sync and its render; on
+ * two cores, made at once, that work fell into the call's set-up, which it slowed by about 150
+ * ms (bench/call.bench.ts, 2026-12-02). The call itself waits for nothing of it: the agent's page
+ * rings over the broker, the caller's holds its call. A call ending sooner is written at its end.
+ */
+export const CALL_RECORD_DELAY_MS = 1500;
+
 export class CallService {
   /** Set once the broker runs (server.ts); until then no agent is online. */
   presence: CallBroker | undefined;
   private readonly cache = new Map<string, { at: number; parties: CallParties | undefined }>();
+  /** Calls whose record in their request waits (CALL_RECORD_DELAY_MS): each one's way to now. */
+  private readonly recordsDue = new Map<string, () => void>();
 
   constructor(
     private readonly db: Db,
@@ -58,14 +70,21 @@ export class CallService {
     private readonly models: ModelService,
     private readonly log: Logger,
     readonly iceServers: readonly IceServer[],
+    private readonly background: BackgroundTasks,
   ) {}
 
   /**
    * Starts a call of the request with a free agent: its agent if it has one (only it sees the
    * machine), else any agent of the account online and in no other call, to whom the request is
-   * then assigned. None: 'All agents busy or not available' (409).
+   * then assigned. None: 'All agents busy or not available' (409). The caller's offer, when it
+   * sent one, rings with the call: the agent answers it at once.
    */
-  async start(session: Session, requestId: string, kind: CallKind): Promise<ServiceCallStart> {
+  async start(
+    session: Session,
+    requestId: string,
+    kind: CallKind,
+    offer?: string,
+  ): Promise<ServiceCallStart> {
     const accountId = session.activeAccount?.id;
     if (accountId === undefined) throw forbidden();
     const row = await new ModelRepository(this.db).find(
@@ -110,6 +129,7 @@ export class CallService {
       request_id: requestId,
       caller: { user_id: callerNamed.user_id, name: callerNamed.name },
       kind,
+      ...(offer === undefined ? {} : { offer }),
     });
     const call: ServiceCall = {
       id: callId,
@@ -118,29 +138,31 @@ export class CallService {
       ended_at: null,
       participants: [callerNamed, agentNamed],
     };
-    // An open request goes to the agent who takes the call: it sees the machine from now on.
-    // Written from the request as stored then: a call that ended meanwhile wrote its end there.
-    await this.models.serverUpdateWith<ServiceRequestAttributes>(
-      accountId,
-      serviceRequestModel.collection,
-      requestId,
-      (stored) => ({
-        ...(stored.assigned_to === null && stored.state === 'open'
-          ? { state: 'assigned', assigned_to: agent }
-          : {}),
-        calls: [...stored.calls.slice(-199), call],
-      }),
-    );
-    // The agent rang before that write: one who hung up at once ended the call before it was
-    // in the request's list (its end found nothing there to end). Its end goes there now.
-    const after = await scopeTo(this.db, accountId)
-      .selectFrom('service_calls')
-      .select('ended_at')
-      .where('id', '=', callId)
-      .executeTakeFirst();
-    if (after !== undefined && after.ended_at !== null) {
-      await this.writeEnd(accountId, requestId, callId, after.ended_at);
-    }
+    // The request lists the call a moment later (CALL_RECORD_DELAY_MS), or at once when it ends.
+    this.recordLater(callId, async () => {
+      // An open request goes to the agent who takes the call: it sees the machine from now on.
+      // Written from the request as stored then: a call that ended meanwhile wrote its end there.
+      await this.models.serverUpdateWith<ServiceRequestAttributes>(
+        accountId,
+        serviceRequestModel.collection,
+        requestId,
+        (stored) => ({
+          ...(stored.assigned_to === null && stored.state === 'open'
+            ? { state: 'assigned', assigned_to: agent }
+            : {}),
+          calls: [...stored.calls.slice(-199), call],
+        }),
+      );
+      // A call that ended before this write (its agent hung up as it rang) found nothing in the
+      // request's list to end: its end goes there now.
+      const after = await scopeTo(this.db, accountId)
+        .selectFrom('service_calls')
+        .select('ended_at')
+        .where('id', '=', callId)
+        .executeTakeFirst();
+      if (after !== undefined && after.ended_at !== null)
+        await this.writeEnd(accountId, requestId, callId, after.ended_at);
+    });
     return {
       call_id: callId,
       request_id: requestId,
@@ -207,7 +229,30 @@ export class CallService {
     return parties;
   }
 
+  /** Writes a call's record in its request after CALL_RECORD_DELAY_MS (or once `flush`ed). */
+  private recordLater(callId: string, record: () => Promise<void>): void {
+    const due = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, CALL_RECORD_DELAY_MS);
+      this.recordsDue.set(callId, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    this.background.run('a call’s record in its request', async () => {
+      await due;
+      this.recordsDue.delete(callId);
+      await record();
+    });
+  }
+
+  /** The records that wait are written now (before shutdown's drain of background work). */
+  flush(): void {
+    for (const now of this.recordsDue.values()) now();
+  }
+
   private async close(accountId: string, callId: string): Promise<void> {
+    // A call ending before its record was written: written now, its end with it.
+    this.recordsDue.get(callId)?.();
     const now = this.clock.now();
     const ended = await scopeTo(this.db, accountId)
       .updateTable('service_calls')

@@ -161,7 +161,7 @@ export function createServices(deps: ServiceDeps): Services {
     accountAdmin: new AccountAdminService(db, clock, deps.feed),
     firstPartyClientId: deps.firstPartyClientId,
     oauth: new OAuthService(db, clock, deps.personalClientId),
-    calls: new CallService(db, clock, models, deps.log, deps.iceServers ?? []),
+    calls: new CallService(db, clock, models, deps.log, deps.iceServers ?? [], deps.background),
     releases: new ReleaseService(db, deps.releaseKeys),
     integrations: new IntegrationService(db, new WebhookSecrets(db, clock, deps.secretBox)),
     twoFactor,

@@ -28,8 +28,21 @@ export type CallConfig = z.output<typeof callConfigSchema>;
 export const callKindSchema = z.enum(['video', 'screen']);
 export type CallKind = z.output<typeof callKindSchema>;
 
-/** POST service_requests/{id}/calls. */
-export const callStartSchema = z.strictObject({ kind: callKindSchema.default('video') });
+/** The largest signalling message a browser may publish (an SDP with many candidates fits). */
+export const CALL_SIGNAL_MAX_BYTES = 64 * 1024;
+
+/** The largest offer a call's start carries (half a request body: a browser's SDP is ~6 KB). */
+export const CALL_OFFER_MAX_BYTES = 32 * 1024;
+
+/**
+ * POST service_requests/{id}/calls. `offer`: the caller's SDP offer, made before its click
+ * (call-session.ts primes one while the request's page is open), passed to the agent in the
+ * ring: the agent answers without waiting for it to come over the broker.
+ */
+export const callStartSchema = z.strictObject({
+  kind: callKindSchema.default('video'),
+  offer: z.string().min(1).max(CALL_OFFER_MAX_BYTES).optional(),
+});
 
 /** Its answer: the call, the other party, and the ICE servers. */
 export const serviceCallStartSchema = z.object({
@@ -49,11 +62,10 @@ export const callRingSchema = z.object({
   request_id: z.string().max(64),
   caller: z.object({ user_id: z.string().max(64), name: z.string().max(400) }),
   kind: callKindSchema,
+  /** The caller's offer, when it sent one with its call (the agent's first signal of it). */
+  offer: z.string().max(CALL_OFFER_MAX_BYTES).optional(),
 });
 export type CallRing = z.output<typeof callRingSchema>;
-
-/** The largest signalling message a browser may publish (an SDP with many candidates fits). */
-export const CALL_SIGNAL_MAX_BYTES = 64 * 1024;
 /** At most this many signalling messages a second per connection (ICE candidates come in bursts). */
 export const CALL_SIGNALS_PER_SECOND = 50;
 

@@ -20,6 +20,7 @@ import { syncWorker } from '../../../sync/worker';
 import {
   CallSession,
   localMedia,
+  OfferPrimer,
   type CallPeer,
   type CallProblem,
   type CallView,
@@ -65,6 +66,7 @@ export function CallPanel(props: {
   /** A call's session, made and started now; the server is told when a call made ends. */
   const begin = (call: {
     readonly media?: Promise<MediaStream>;
+    readonly primed?: RTCPeerConnection;
     readonly peer: Promise<CallPeer | null>;
     readonly polite: boolean;
     readonly kind: CallKind;
@@ -78,6 +80,7 @@ export function CallPanel(props: {
       kind: call.kind,
       iceServers: import('./signalling').then(({ iceServers }) => iceServers()),
       ...(call.media === undefined ? {} : { media: call.media }),
+      ...(call.primed === undefined ? {} : { primed: call.primed }),
       onEnded: ({ callId }) =>
         void syncWorker().http.call(
           'POST',
@@ -114,18 +117,22 @@ export function CallPanel(props: {
         (m) => m.getTracks().forEach((t) => t.stop()),
         () => undefined,
       );
+    // The offer made before the click goes with the call: the agent answers as it rings.
+    const primed = primer.current?.take();
+    primer.current = null;
     let made: (peer: CallPeer | null) => void = () => undefined;
     const session = begin({
       media,
       peer: new Promise((resolve) => (made = resolve)),
       polite: false,
       kind,
+      ...(primed === undefined ? {} : { primed: primed.pc }),
     });
     live.current = session;
     const answer = await syncWorker().http.call(
       'POST',
       apiPaths.serviceCalls(props.requestId),
-      { kind },
+      { kind, ...(primed === undefined ? {} : { offer: primed.offer }) },
       { quiet: true },
     );
     const parsed =
@@ -166,6 +173,18 @@ export function CallPanel(props: {
       setActive({ callId: ringing.id, peerName: ringing.participants[0]?.name ?? '', session });
   };
   const mayCall = ACTIVE_SERVICE_STATES.includes(props.request.state);
+  // While this user may call and no call runs, the next call's offer is made ready.
+  const primer = useRef<OfferPrimer | null>(null);
+  const idle = mayCall && active === null && !busy;
+  useEffect(() => {
+    if (!idle || typeof RTCPeerConnection === 'undefined') return;
+    const made = new OfferPrimer(import('./signalling').then(({ iceServers }) => iceServers()));
+    primer.current = made;
+    return () => {
+      made.close();
+      if (primer.current === made) primer.current = null;
+    };
+  }, [idle]);
   // While an active request is open, the call's broker link (subscribed to this user's inboxes
   // of every call) and the ICE servers are made ready: a call then waits for no link and no
   // subscription. An agent hears the calls of this request ring on that link too.

@@ -3,13 +3,16 @@ import type { OutgoingSignal, Signalling } from './signalling';
 
 /*
  * One call in the browser (issue 34 item 3): WebRTC to the other party, its signalling over the
- * broker (signalling.ts). The caller offers at once, its senders made before its camera comes,
- * and sends the offer as soon as the server named the agent: the agent's tab keeps it until the
- * agent answers (signalling.ts), so the agent's answer is the call's only round trip. The offer
- * goes again on the agent's `ready` (it says so once it listens) and every few seconds until an
- * answer comes (a message sent while the other side's link was down is lost). After that either
- * side may offer when it adds or removes a track (a screen), by the "perfect negotiation"
- * pattern: the agent (callee) is polite, the caller not.
+ * broker (signalling.ts). The caller's offer is made before its click (OfferPrimer: a peer
+ * connection with its senders, its offer and its candidates ready while the request's page is
+ * open) and goes with the call's start: the server rings the agent with it, the agent's tab
+ * keeps it until the agent answers (signalling.ts), so the agent's answer is the call's only
+ * message over the broker before the media flows. Without a primed offer (just opened, still
+ * gathering) the caller offers at its click and sends the offer once the server named the agent.
+ * The offer goes again on the agent's `ready` (it says so once it listens, when it has no offer)
+ * and every few seconds until an answer comes (a message sent while the other side's link was
+ * down is lost). After that either side may offer when it adds or removes a track (a screen), by
+ * the "perfect negotiation" pattern: the agent (callee) is polite, the caller not.
  */
 
 export type CallPhase = 'starting' | 'waiting' | 'connecting' | 'connected' | 'ended';
@@ -49,12 +52,102 @@ export interface CallOptions {
   readonly iceServers: Promise<readonly IceServer[]>;
   /** The local media, already asked for (the caller's, while the server sets the call up). */
   readonly media?: Promise<MediaStream>;
+  /** The caller's primed connection (OfferPrimer.take), its offer sent with the call's start. */
+  readonly primed?: RTCPeerConnection;
   /** Told once, when a call that was made ends here or there (the page tells the server). */
   readonly onEnded: (peer: CallPeer) => void;
 }
 
 /** How often the caller offers again until the agent's answer comes. */
 const OFFER_AGAIN_MS = 2000;
+/** A primed connection is made anew after this (its candidates may no longer be the network's). */
+const PRIMED_FOR_MS = 5 * 60_000;
+
+/** A peer connection for a call: one transport for every track, the call's ICE servers. */
+function newPeerConnection(iceServers: readonly IceServer[]): RTCPeerConnection {
+  return new RTCPeerConnection({
+    // One transport for every track: candidates gathered and sent once, not per track.
+    bundlePolicy: 'max-bundle',
+    iceServers: iceServers.map((server): RTCIceServer => ({
+      urls: server.urls,
+      ...(server.username === undefined ? {} : { username: server.username }),
+      ...(server.credential === undefined ? {} : { credential: server.credential }),
+    })),
+  });
+}
+
+/**
+ * A caller's peer connection made before the click (while a request's call panel is open and no
+ * call runs): a sending transceiver for audio and one for video, the offer set and its
+ * candidates gathered, so the click sends the offer with the call's start and the agent answers
+ * as its page rings. Made anew every few minutes; closed when the panel lets it go untaken.
+ */
+export class OfferPrimer {
+  private pc: RTCPeerConnection | undefined;
+  private closed = false;
+  private renew: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly iceServers: Promise<readonly IceServer[]>) {
+    this.make();
+  }
+
+  private make(): void {
+    void this.iceServers.then(async (servers) => {
+      if (this.closed) return;
+      let pc: RTCPeerConnection;
+      try {
+        pc = newPeerConnection(servers);
+      } catch {
+        return; // No WebRTC here, or servers it refuses: the call makes its own and says why.
+      }
+      this.pc = pc;
+      const stream = new MediaStream();
+      for (const kind of ['audio', 'video'] as const)
+        pc.addTransceiver(kind, { direction: 'sendrecv', streams: [stream] });
+      try {
+        await pc.setLocalDescription();
+      } catch {
+        // Closed meanwhile: let go, or made anew.
+      }
+      if (this.closed || this.pc !== pc) return;
+      this.renew = setTimeout(() => {
+        if (this.pc === pc) this.pc = undefined;
+        pc.close();
+        this.make();
+      }, PRIMED_FOR_MS);
+    });
+  }
+
+  /**
+   * The connection and its offer, once both are ready with every candidate in it (else none:
+   * the call makes its own). Taken once; the primer makes no other.
+   */
+  take(): { readonly pc: RTCPeerConnection; readonly offer: string } | undefined {
+    const pc = this.pc;
+    this.pc = undefined;
+    this.close();
+    const offer = pc?.localDescription;
+    if (
+      pc === undefined ||
+      offer?.type !== 'offer' ||
+      offer.sdp === '' ||
+      pc.iceGatheringState !== 'complete' ||
+      pc.signalingState !== 'have-local-offer'
+    ) {
+      pc?.close();
+      return undefined;
+    }
+    return { pc, offer: offer.sdp };
+  }
+
+  /** Lets the connection go (a taken one is the call's). */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.renew);
+    this.pc?.close();
+    this.pc = undefined;
+  }
+}
 
 /** The local media of a call's kind: camera and microphone, or a screen and the microphone. */
 export async function localMedia(kind: CallKind): Promise<MediaStream> {
@@ -95,6 +188,8 @@ export class CallSession {
   };
   private makingOffer = false;
   private ignoreOffer = false;
+  /** The agent heard the caller's offer (kept from the ring, or come over the broker). */
+  private offerHeard = false;
   /** This side's senders of its camera (or screen) and microphone, filled when its media comes. */
   private readonly senders = new Map<'audio' | 'video', RTCRtpSender>();
   /** The one stream this side's media goes out in (the other side shows them as one). */
@@ -121,6 +216,8 @@ export class CallSession {
   }
 
   private hear(signal: CallSignal): void {
+    if (signal.type === 'description' && signal.description.type === 'offer')
+      this.offerHeard = true;
     this.inbox = this.inbox.then(() => this.heard(signal)).catch(() => undefined);
   }
 
@@ -160,12 +257,17 @@ export class CallSession {
       (stream) => this.mediaCame(stream),
       (err: unknown) => this.fail(err instanceof CallFailure ? err.problem : 'media'),
     );
-    const servers = await this.o.iceServers;
-    if (this.ended) return;
-    const pc = this.makePeerConnection(servers);
-    // The caller's offer is made while its camera starts and the server finds the agent; sent
-    // once it listens.
-    if (!this.o.polite) this.offerSenders(pc);
+    const primed = this.o.primed;
+    let pc: RTCPeerConnection;
+    if (primed !== undefined) pc = this.adopt(primed);
+    else {
+      const servers = await this.o.iceServers;
+      if (this.ended) return;
+      pc = this.makePeerConnection(servers);
+      // The caller's offer is made while its camera starts and the server finds the agent; sent
+      // once it listens.
+      if (!this.o.polite) this.offerSenders(pc);
+    }
     const peer = await this.o.peer;
     if (peer === null || this.ended) {
       this.end(false);
@@ -193,11 +295,14 @@ export class CallSession {
       return;
     }
     this.set({ phase: this.o.polite ? 'connecting' : 'waiting' });
-    if (this.o.polite) this.send({ type: 'ready' });
-    else {
+    // The agent with the caller's offer in hand answers it: no `ready` needed.
+    if (this.o.polite) {
+      if (!this.offerHeard) this.send({ type: 'ready' });
+    } else {
       // Made before this side listened, the offer went nowhere: it goes now (or, still being
-      // made, when it is), and again until the agent answers.
-      this.offerAgain(pc);
+      // made, when it is), and again until the agent answers. A primed offer went with the
+      // call's start (the agent's tab has it): only again, if no answer comes.
+      if (primed === undefined) this.offerAgain(pc);
       this.offerTimer = setInterval(() => this.offerAgain(pc), OFFER_AGAIN_MS);
     }
   }
@@ -261,16 +366,26 @@ export class CallSession {
       this.sendDescription(pc.localDescription);
   }
 
+  /** The caller's primed connection, its offer made: its senders filled when the media comes. */
+  private adopt(pc: RTCPeerConnection): RTCPeerConnection {
+    this.wire(pc);
+    for (const transceiver of pc.getTransceivers())
+      this.senders.set(
+        transceiver.receiver.track.kind === 'audio' ? 'audio' : 'video',
+        transceiver.sender,
+      );
+    if (this.view.local !== null) this.fillSenders(this.view.local);
+    return pc;
+  }
+
   private makePeerConnection(iceServers: readonly IceServer[]): RTCPeerConnection {
-    const pc = new RTCPeerConnection({
-      // One transport for every track: candidates gathered and sent once, not per track.
-      bundlePolicy: 'max-bundle',
-      iceServers: iceServers.map((server): RTCIceServer => ({
-        urls: server.urls,
-        ...(server.username === undefined ? {} : { username: server.username }),
-        ...(server.credential === undefined ? {} : { credential: server.credential }),
-      })),
-    });
+    const pc = newPeerConnection(iceServers);
+    this.wire(pc);
+    return pc;
+  }
+
+  /** This session's handlers on its connection. */
+  private wire(pc: RTCPeerConnection): void {
     this.pc = pc;
     pc.onicecandidate = ({ candidate }) => {
       if (candidate === null) return;
@@ -313,7 +428,6 @@ export class CallSession {
       if (pc.connectionState === 'connected') this.set({ phase: 'connected' });
       else if (pc.connectionState === 'failed') this.end(false);
     };
-    return pc;
   }
 
   /** Shares a screen besides the camera (the other side gets a second video). */

@@ -79,8 +79,8 @@ const PENDING_MAX = 100;
 
 /**
  * The tab's link, subscribed to its user's inboxes of every call and to the calls that ring for
- * it before any call is made: a call's first message (the caller's offer comes before the
- * agent answered, often before its page has the call) is kept until its session takes it.
+ * it before any call is made: a call's first message (the caller's offer, in the ring or over
+ * the broker, comes before the agent answered) is kept until its session takes it.
  */
 interface TabLink {
   readonly key: string;
@@ -120,7 +120,16 @@ function theLink(who: CallIdentity): TabLink {
         }
         if (topic === ringTopic) {
           const ring = callRingSchema.safeParse(json);
-          if (ring.success) for (const listener of made.rings) listener(ring.data);
+          if (!ring.success) return;
+          // The caller's offer, sent with its call: the call's first message, kept for its session.
+          const { call_id: callId, caller, offer } = ring.data;
+          if (offer !== undefined && !made.calls.has(callId))
+            keep(made, callId, {
+              type: 'description',
+              from: caller.user_id,
+              description: { type: 'offer', sdp: offer },
+            });
+          for (const listener of made.rings) listener(ring.data);
           return;
         }
         if (!topic.startsWith(inboxPrefix) || !topic.endsWith(inboxSuffix)) return;
