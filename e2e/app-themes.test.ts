@@ -134,6 +134,19 @@ describe('themes', () => {
       await page.getByRole('button', { name: button, exact: true }).click();
       await (await chooser).setFiles(file);
     };
+    // The logo's upload is held until the other tab has the saved theme: it asks for the logo
+    // before its file is ready (404), and shows it once it is.
+    let releaseUploads = () => {};
+    const uploadsHeld = new Promise<void>((resolve) => (releaseUploads = resolve));
+    await page.context().route('**/api/v1/files/*/upload', async (route) => {
+      await uploadsHeld;
+      await route.continue();
+    });
+    const logoAnswers: number[] = [];
+    other.page.on('response', (response) => {
+      if (new URL(response.url()).pathname.startsWith('/api/v1/theme-images/'))
+        logoAnswers.push(response.status());
+    });
     await choose('Upload Desktop logo', {
       name: 'logo.png',
       mimeType: 'image/png',
@@ -165,6 +178,8 @@ describe('themes', () => {
     // Here and in the other tab: the strip's colour, the logo served by the server, the title.
     await expect.poll(() => strip(shell)).toBe('rgb(51, 102, 153)');
     await expect.poll(() => strip(otherShell)).toBe('rgb(51, 102, 153)');
+    await expect.poll(() => logoAnswers.includes(404)).toBe(true);
+    releaseUploads();
     const otherLogo = otherShell.header().getByTestId('brand-logo');
     await expect.poll(() => loadedWidth(otherLogo)).toBe(120);
     await expect.poll(() => other.page.title()).toBe('Machine Works');
