@@ -92,7 +92,7 @@ describe('a service request’s call', () => {
     await expect
       .poll(() => tech.page.getByTestId('service-call').getAttribute('data-phase'))
       .toBe('waiting');
-    expect(starts).toEqual([{ kind: 'video', offer: expect.stringMatching(/^v=0\r\n/) }]);
+    expect(starts).toEqual([{ kind: 'video', offer: expect.stringMatching(/^v=0\r\n/) as string }]);
     // The agent's app rings; the agent opens the request and answers.
     await agent.page.getByTestId('call-ringer').getByRole('link').click();
     await agent.waitForPath(new RegExp(`^${requestPath}$`));
