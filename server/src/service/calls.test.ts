@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiPaths,
-  CALL_OFFER_MAX_BYTES,
+  CALL_OFFER_MAX_LENGTH,
   CALL_TEXTS,
   topics,
   type ServiceCallStart,
@@ -78,9 +78,15 @@ describe('calls of service requests', () => {
     const agentRings = collect(agentLink);
     const otherRings = collect(otherLink);
     const request = await demoRequest(tech.token);
-    // An offer larger than a browser's is refused, and makes no call.
-    const huge = await startCall(request.id, tech.token, 'v'.repeat(CALL_OFFER_MAX_BYTES + 1));
+    // An offer larger than a browser's, or no SDP, is refused, and makes no call.
+    const huge = await startCall(
+      request.id,
+      tech.token,
+      `v=0\r\n${'a'.repeat(CALL_OFFER_MAX_LENGTH)}`,
+    );
     expect(huge.status, huge.text).toBe(422);
+    const notSdp = await startCall(request.id, tech.token, '<script>');
+    expect(notSdp.status, notSdp.text).toBe(422);
     // The caller's offer goes with its call, and rings with it at the agent only.
     const started = await startCall(request.id, tech.token, OFFER);
     expect(started.status, started.text).toBe(201);
@@ -287,8 +293,8 @@ describe('calls of service requests', () => {
       return find();
     };
     try {
-      // The call is made and rings, its request's list waits; the agent hangs up then, and the
-      // end's write waits too.
+      // The call is made and rings, its record in the request's list waits; the agent hangs up
+      // then, which writes the record at once, and both writes wait behind the hold.
       let started: Promise<Answer> | undefined;
       let ended: Promise<Answer> | undefined;
       await holding(async (db) => {
@@ -305,8 +311,9 @@ describe('calls of service requests', () => {
       expect(first).toBeDefined();
       expect(first?.ended_at).not.toBeNull();
 
-      // An end that found the list without the call (a party's link gone before the start's
-      // write; here its row is ended by hand while the start waits): the start writes it.
+      // An end that found the list without the call (a party's link gone, through another
+      // process, before the record's write; here its row is ended by hand while the record
+      // waits): the record writes the end.
       if (postgres) {
         let again: Promise<Answer> | undefined;
         await holding(async (db) => {

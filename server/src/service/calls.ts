@@ -53,7 +53,8 @@ const PARTIES_TTL_MS = 3000;
  * to its agent). The write reaches every open page of the request, its sync and its render; on
  * two cores, made at once, that work fell into the call's set-up, which it slowed by about 150
  * ms (bench/call.bench.ts, 2026-12-02). The call itself waits for nothing of it: the agent's page
- * rings over the broker, the caller's holds its call. A call ending sooner is written at its end.
+ * rings over the broker, the caller's holds its call. A call ended through this process sooner is
+ * written at its end (ended through another, when its delay is over).
  */
 export const CALL_RECORD_DELAY_MS = 1500;
 
@@ -97,7 +98,7 @@ export class CallService {
     if (!ACTIVE_SERVICE_STATES.includes(request.state))
       throw new DomainError('conflict', CALL_TEXTS.callEnded);
     const caller = session.user.id;
-    const agent = await this.freeAgent(accountId, request, caller);
+    const agent = await this.freeAgent(accountId, requestId, request, caller);
     if (agent === undefined) throw new DomainError('conflict', CALL_TEXTS.noAgent);
     const now = this.clock.now();
     const callId = uuidv7(now);
@@ -293,6 +294,7 @@ export class CallService {
   /** The agent a call goes to: the request's own, else a free agent online, else none. */
   private async freeAgent(
     accountId: string,
+    requestId: string,
     request: ServiceRequestAttributes,
     caller: string,
   ): Promise<string | undefined> {
@@ -300,8 +302,19 @@ export class CallService {
     const agents = await this.agentsOf(accountId);
     const busy = await this.busyUsers(accountId);
     const free = (id: string) => id !== caller && online.has(id) && agents.has(id) && !busy.has(id);
-    if (request.assigned_to !== null)
-      return free(request.assigned_to) ? request.assigned_to : undefined;
+    // A call of the request still going has its agent, whose assignment its record may not have
+    // written yet (CALL_RECORD_DELAY_MS): that agent is the request's.
+    const taken =
+      request.assigned_to ??
+      (
+        await scopeTo(this.db, accountId)
+          .selectFrom('service_calls')
+          .select('agent_id')
+          .where('request_id', '=', requestId)
+          .where('ended_at', 'is', null)
+          .executeTakeFirst()
+      )?.agent_id;
+    if (taken !== undefined) return free(taken) ? taken : undefined;
     return [...agents].sort().find(free);
   }
 

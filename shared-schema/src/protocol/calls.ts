@@ -31,8 +31,14 @@ export type CallKind = z.output<typeof callKindSchema>;
 /** The largest signalling message a browser may publish (an SDP with many candidates fits). */
 export const CALL_SIGNAL_MAX_BYTES = 64 * 1024;
 
-/** The largest offer a call's start carries (half a request body: a browser's SDP is ~6 KB). */
-export const CALL_OFFER_MAX_BYTES = 32 * 1024;
+/** The longest offer a call's start carries (half a request body: a browser's SDP is ~6 KB). */
+export const CALL_OFFER_MAX_LENGTH = 32 * 1024;
+
+/** An SDP offer's text: it starts with its version line. */
+const sdpOfferSchema = z
+  .string()
+  .max(CALL_OFFER_MAX_LENGTH)
+  .regex(/^v=0\r?\n/);
 
 /**
  * POST service_requests/{id}/calls. `offer`: the caller's SDP offer, made before its click
@@ -41,7 +47,7 @@ export const CALL_OFFER_MAX_BYTES = 32 * 1024;
  */
 export const callStartSchema = z.strictObject({
   kind: callKindSchema.default('video'),
-  offer: z.string().min(1).max(CALL_OFFER_MAX_BYTES).optional(),
+  offer: sdpOfferSchema.optional(),
 });
 
 /** Its answer: the call, the other party, and the ICE servers. */
@@ -63,7 +69,7 @@ export const callRingSchema = z.object({
   caller: z.object({ user_id: z.string().max(64), name: z.string().max(400) }),
   kind: callKindSchema,
   /** The caller's offer, when it sent one with its call (the agent's first signal of it). */
-  offer: z.string().max(CALL_OFFER_MAX_BYTES).optional(),
+  offer: sdpOfferSchema.optional(),
 });
 export type CallRing = z.output<typeof callRingSchema>;
 /** At most this many signalling messages a second per connection (ICE candidates come in bursts). */

@@ -107,8 +107,8 @@ export function CallPanel(props: {
     if (accountId === null || userId === null) return;
     setBusy(true);
     setError(null);
-    // The camera (or screen) is asked for, and the call's offer made, while the server finds
-    // the agent.
+    // The camera (or screen) is asked for while the server finds the agent; the call's offer
+    // was made before the click (primed), or is made meanwhile.
     const media = localMedia(kind);
     // Its failure is the call's to tell (call-session.ts), which ends the call once it is made.
     media.catch(() => undefined);
@@ -173,15 +173,22 @@ export function CallPanel(props: {
       setActive({ callId: ringing.id, peerName: ringing.participants[0]?.name ?? '', session });
   };
   const mayCall = ACTIVE_SERVICE_STATES.includes(props.request.state);
-  // While this user may call and no call runs, the next call's offer is made ready.
+  // While this user may call, no call runs and the page is seen, the next call's offer is made
+  // ready (a hidden tab holds no connection: with TURN servers each primed one holds a relay).
   const primer = useRef<OfferPrimer | null>(null);
-  const idle = mayCall && active === null && !busy;
+  const [primed, setPrimed] = useState(false);
+  const visible = useDocumentVisible();
+  const idle = mayCall && active === null && !busy && visible;
   useEffect(() => {
     if (!idle || typeof RTCPeerConnection === 'undefined') return;
-    const made = new OfferPrimer(import('./signalling').then(({ iceServers }) => iceServers()));
+    const made = new OfferPrimer(
+      import('./signalling').then(({ iceServers }) => iceServers()),
+      () => setPrimed(true),
+    );
     primer.current = made;
     return () => {
       made.close();
+      setPrimed(false);
       if (primer.current === made) primer.current = null;
     };
   }, [idle]);
@@ -252,6 +259,7 @@ export function CallPanel(props: {
                   onClick={() => void start('video')}
                   loading={busy}
                   data-testid="service-call-video"
+                  data-primed={primed}
                 >
                   <Trans>Video call</Trans>
                 </Button>
@@ -290,6 +298,17 @@ export function CallPanel(props: {
       </Stack>
     </Paper>
   );
+}
+
+/** Whether the page is seen (not a hidden tab or a minimised window). */
+function useDocumentVisible(): boolean {
+  const [visible, setVisible] = useState(() => document.visibilityState === 'visible');
+  useEffect(() => {
+    const changed = () => setVisible(document.visibilityState === 'visible');
+    document.addEventListener('visibilitychange', changed);
+    return () => document.removeEventListener('visibilitychange', changed);
+  }, []);
+  return visible;
 }
 
 function ActiveCallView(props: {

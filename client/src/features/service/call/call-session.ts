@@ -87,12 +87,16 @@ export class OfferPrimer {
   private closed = false;
   private renew: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly iceServers: Promise<readonly IceServer[]>) {
+  /** `onReady`: told each time a connection is ready to be taken. */
+  constructor(
+    private readonly iceServers: Promise<readonly IceServer[]>,
+    private readonly onReady: () => void = () => undefined,
+  ) {
     this.make();
   }
 
   private make(): void {
-    void this.iceServers.then(async (servers) => {
+    const made = this.iceServers.then(async (servers) => {
       if (this.closed) return;
       let pc: RTCPeerConnection;
       try {
@@ -115,7 +119,14 @@ export class OfferPrimer {
         pc.close();
         this.make();
       }, PRIMED_FOR_MS);
+      if (pc.iceGatheringState === 'complete') this.onReady();
+      else
+        pc.addEventListener('icegatheringstatechange', () => {
+          if (this.pc === pc && pc.iceGatheringState === 'complete') this.onReady();
+        });
     });
+    // The ICE servers could not be read (their chunk did not load): the call makes its own.
+    made.catch(() => undefined);
   }
 
   /**
@@ -235,8 +246,10 @@ export class CallSession {
   /**
    * Takes the local media and connects the signalling at once (the caller's media may already be
    * on its way: `media`); the media joins the senders when it comes, the connection is made
-   * meanwhile. The caller offers at once and sends the offer once it listens; the agent says
-   * `ready` once it listens and answers the offer (the one its tab kept, or when it comes).
+   * meanwhile. The caller adopts its primed connection (its offer went with the call's start) or
+   * offers at once and sends the offer once it listens; the agent answers the offer its tab kept
+   * (from the ring, or come over the broker), or says `ready` once it listens and answers the
+   * offer when it comes.
    */
   async start(): Promise<void> {
     try {
