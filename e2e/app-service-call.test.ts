@@ -66,8 +66,9 @@ describe('a service request’s call', () => {
     );
     await agent.page.setViewportSize({ width: 1024, height: 768 });
     // The agent's `ready` (it asks the caller for its offer again), counted in the frames its
-    // page sends to the broker: an agent whose page missed the ring (elsewhere in the app) says
-    // it; one whose page heard the ring with the offer in it does not.
+    // page sends to the broker: one whose page heard the ring with the offer in it says none. (An
+    // agent whose page missed the ring, elsewhere in the app, says it unless the caller's offer,
+    // sent again every 2 s, reached its page first: a busy clean clone met that.)
     let readies = 0;
     agent.page.on('websocket', (socket) =>
       socket.on('framesent', ({ payload }) => {
@@ -112,7 +113,6 @@ describe('a service request’s call', () => {
           timeout: 30_000,
         })
         .toBe('connected');
-    expect(readies).toBeGreaterThan(0);
     // Each side decodes the other's camera.
     for (const side of [tech.page, agent.page])
       await expect
