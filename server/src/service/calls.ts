@@ -300,20 +300,12 @@ export class CallService {
   ): Promise<string | undefined> {
     const online = this.presence?.onlineUsers(accountId) ?? new Set<string>();
     const agents = await this.agentsOf(accountId);
-    const busy = await this.busyUsers(accountId);
+    const open = await this.openCalls(accountId);
+    const busy = new Set(open.flatMap((r) => [r.caller_id, r.agent_id]));
     const free = (id: string) => id !== caller && online.has(id) && agents.has(id) && !busy.has(id);
     // A call of the request still going has its agent, whose assignment its record may not have
     // written yet (CALL_RECORD_DELAY_MS): that agent is the request's.
-    const taken =
-      request.assigned_to ??
-      (
-        await scopeTo(this.db, accountId)
-          .selectFrom('service_calls')
-          .select('agent_id')
-          .where('request_id', '=', requestId)
-          .where('ended_at', 'is', null)
-          .executeTakeFirst()
-      )?.agent_id;
+    const taken = request.assigned_to ?? open.find((r) => r.request_id === requestId)?.agent_id;
     if (taken !== undefined) return free(taken) ? taken : undefined;
     return [...agents].sort().find(free);
   }
@@ -329,12 +321,12 @@ export class CallService {
     return new Set(rows.map((r) => r.user_id));
   }
 
-  private async busyUsers(accountId: string): Promise<Set<string>> {
-    const rows = await scopeTo(this.db, accountId)
+  /** The account's calls that still go: their parties are busy. */
+  private openCalls(accountId: string) {
+    return scopeTo(this.db, accountId)
       .selectFrom('service_calls')
-      .select(['caller_id', 'agent_id'])
+      .select(['request_id', 'caller_id', 'agent_id'])
       .where('ended_at', 'is', null)
       .execute();
-    return new Set(rows.flatMap((r) => [r.caller_id, r.agent_id]));
   }
 }

@@ -78,7 +78,7 @@ export function CallPanel(props: {
       peer: call.peer,
       polite: call.polite,
       kind: call.kind,
-      iceServers: import('./signalling').then(({ iceServers }) => iceServers()),
+      iceServers: callIceServers(),
       ...(call.media === undefined ? {} : { media: call.media }),
       ...(call.primed === undefined ? {} : { primed: call.primed }),
       onEnded: ({ callId }) =>
@@ -181,10 +181,7 @@ export function CallPanel(props: {
   const idle = mayCall && active === null && !busy && visible;
   useEffect(() => {
     if (!idle || typeof RTCPeerConnection === 'undefined') return;
-    const made = new OfferPrimer(
-      import('./signalling').then(({ iceServers }) => iceServers()),
-      () => setPrimed(true),
-    );
+    const made = new OfferPrimer(callIceServers(), () => setPrimed(true));
     primer.current = made;
     return () => {
       made.close();
@@ -299,6 +296,9 @@ export function CallPanel(props: {
     </Paper>
   );
 }
+
+/** The calls' ICE servers (signalling.ts, a chunk of its own: read once per tab). */
+const callIceServers = () => import('./signalling').then(({ iceServers }) => iceServers());
 
 /** Whether the page is seen (not a hidden tab or a minimised window). */
 function useDocumentVisible(): boolean {
