@@ -10,7 +10,9 @@ import { ShellPage } from './support/pages/shell';
  * one moved and sized with the mouse, one with the keyboard, the layout held over a reload, the
  * name edited, an edit made offline landing once, the delete's question, a template's dashboard
  * carried into an asset made from it; a user without dashboard::edit gets no edit controls; the
- * demo's overview names same-named streams with their machines. The widgets' own content is the widgets' business
+ * demo's overview names same-named streams with their machines; a dashboard opened again (from
+ * Home's "Recently opened") shows in its first render, and after a sign-out it waits for the store
+ * again. The widgets' own content is the widgets' business
  * (asserted elsewhere): this asserts the grid.
  */
 let e2e: E2e;
@@ -291,6 +293,55 @@ describe('dashboards', () => {
         ),
       )
       .toEqual(expected('modes'));
+  });
+
+  it('opened again from Home shows at once, without waiting for the store; not after a sign-out', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const overview = (await e2e.serverModels(admin.accountId, 'dashboard')).find(
+      (d) => d.attributes['name'] === DEMO_DASHBOARD,
+    );
+    const id = overview?.id ?? '';
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/dashboards/${id}`);
+    const { page } = tab;
+    await expect.poll(() => page.getByTestId('dashboard-title').textContent()).toBe(DEMO_DASHBOARD);
+    const recent = page.locator(`[data-testid="home-recent-item"][data-id="${id}"] a`);
+    // Notes every loading skeleton and every dashboard the page puts into the document from now.
+    const watch = () =>
+      page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { __seen: string[] }).__seen = seen;
+        new MutationObserver((records) => {
+          for (const r of records) {
+            for (const n of r.addedNodes) {
+              if (!(n instanceof Element)) continue;
+              for (const el of [n, ...n.querySelectorAll('[data-testid]')]) {
+                const testId = el.getAttribute('data-testid');
+                if (testId === 'dashboard-loading' || testId === 'dashboard') seen.push(testId);
+              }
+            }
+          }
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+    const seen = () => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+
+    // Home lists it; opened from there, the page shows the dashboard in its first render.
+    await tab.navigateInApp('/app/home');
+    await expect.poll(() => recent.textContent()).toBe(DEMO_DASHBOARD);
+    await watch();
+    await recent.click();
+    await expect.poll(() => page.getByTestId('dashboard-title').textContent()).toBe(DEMO_DASHBOARD);
+    expect(await seen()).toEqual(['dashboard']);
+
+    // Signed out and in again: nothing of the last session is shown from memory.
+    await tab.navigateInApp('/app/home');
+    await expect.poll(() => recent.count()).toBe(1);
+    await new ShellPage(page).signOut();
+    await tab.waitForPath(/^\/user\/login/);
+    await tab.signIn(DEMO_USERS.admin);
+    await watch();
+    await tab.navigateInApp(`/app/dashboards/${id}`);
+    await expect.poll(() => page.getByTestId('dashboard-title').textContent()).toBe(DEMO_DASHBOARD);
+    expect((await seen())[0]).toBe('dashboard-loading');
   });
 
   it('without dashboard::edit: the dashboard shows, no control changes it, a range is the viewer’s own', async () => {

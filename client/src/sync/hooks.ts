@@ -89,18 +89,58 @@ export type ModelState<T extends ModelType = ModelType> =
   | { readonly name: 'missing' }
   | { readonly name: 'found'; readonly model: LocalModel<T> };
 
-/** One model from the local store, live: 'missing' when it does not exist or was deleted. */
-export function useLiveModel<T extends ModelType>(type: T, id: string): ModelState<T> {
+/**
+ * The models last shown by `useLiveModel(…, { remembered: true })`, of this session of the app
+ * only (keyed by its epoch: a sign-out or an account switch forgets them), the latest used last.
+ */
+const remembered = new Map<string, LocalModel<ModelType>>();
+let rememberedEpoch = 0;
+const REMEMBERED_MAX = 50;
+
+function remember(key: string, model: LocalModel<ModelType> | null): void {
+  remembered.delete(key);
+  if (model === null) return;
+  remembered.set(key, model);
+  if (remembered.size > REMEMBERED_MAX) {
+    const oldest = remembered.keys().next().value;
+    if (oldest !== undefined) remembered.delete(oldest);
+  }
+}
+
+/**
+ * One model from the local store, live: 'missing' when it does not exist or was deleted.
+ * `remembered`: a page opened again shows the model it last showed in its first render (no
+ * skeleton, no round trip to the worker before its own reads start), then the store's answer,
+ * a moment later, replaces it. Only for a page that renders from the model's latest state (no
+ * form seeded from it): a change made meanwhile shows one answer later.
+ */
+export function useLiveModel<T extends ModelType>(
+  type: T,
+  id: string,
+  options: { readonly remembered?: boolean } = {},
+): ModelState<T> {
   const key = `${type}:${id}`;
+  const epoch = useAtomValue(sessionEpochAtom);
+  if (epoch !== rememberedEpoch) {
+    remembered.clear();
+    rememberedEpoch = epoch;
+  }
+  const memoKey = options.remembered === true ? `${epoch}|${key}` : null;
   // The state names its model: after a change of id, the last model's state is not shown.
   const [state, setState] = useState<{ readonly key: string; readonly state: ModelState<T> }>();
   useWorkerSubscription<LocalModel<T> | null>(
     key,
     (callback) => watchModel(type, id, callback),
-    (model) =>
-      setState({ key, state: model === null ? { name: 'missing' } : { name: 'found', model } }),
+    (model) => {
+      if (memoKey !== null) remember(memoKey, model);
+      setState({ key, state: model === null ? { name: 'missing' } : { name: 'found', model } });
+    },
   );
-  return state?.key === key ? state.state : { name: 'loading' };
+  if (state?.key === key) return state.state;
+  const known = memoKey === null ? undefined : remembered.get(memoKey);
+  return known === undefined
+    ? { name: 'loading' }
+    : { name: 'found', model: known as LocalModel<T> };
 }
 
 /** Stands for a subscription when there is nothing to watch. */

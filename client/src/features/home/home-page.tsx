@@ -313,9 +313,12 @@ function RecentItem({ visit }: { readonly visit: RecentVisit }) {
   return visit.kind === 'asset' ? <RecentAsset id={visit.id} /> : <RecentDashboard id={visit.id} />;
 }
 
-/** A dashboard by its name where the local store has it (issue 31), else by the id visited. */
+/**
+ * A dashboard by its name where the local store has it (issue 31), else by the id visited. The
+ * model is remembered: opened from here, the dashboard's page shows it in its first render.
+ */
 function RecentDashboard({ id }: { readonly id: string }) {
-  const state = useLiveModel('dashboard', id);
+  const state = useLiveModel('dashboard', id, { remembered: true });
   const found = state.name === 'found' ? state.model : null;
   return (
     <RecentRow kind="dashboard" id={id}>
