@@ -226,6 +226,7 @@ export async function benchDashboard(): Promise<string[]> {
       offlineShown.push(drawn.shown);
     }
     await lookInsideReload(page);
+    await traceReload(page);
     e2e.online();
     await profile.close();
 
@@ -324,6 +325,25 @@ async function traceOpening(page: Page, dashboard: string): Promise<void> {
       `opened in the app, traced: drawn at ${ms(drawn.drawn - start)}: ${file}\n`,
     );
   }
+}
+
+/**
+ * With BENCH_DASHBOARD_TRACE=1: one more offline reload under a Chrome trace and the page's CPU
+ * profile (/tmp/dashboard-reload.trace.json and .cpuprofile), for trace-summary.ts between the
+ * marks `bench-reload` (the document's first script) and `bench-drawn`. Printed, not counted.
+ */
+async function traceReload(page: Page): Promise<void> {
+  if (process.env.BENCH_DASHBOARD_TRACE !== '1') return;
+  await page.addInitScript({ content: `performance.mark('bench-reload');` });
+  const file = '/tmp/dashboard-reload.trace.json';
+  const stop = await tracePage(page, file);
+  const stopProfile = await profilePage(page, file.replace('.trace.json', '.cpuprofile'));
+  await page.reload();
+  const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
+  await page.waitForTimeout(300);
+  await stopProfile();
+  await stop();
+  process.stdout.write(`offline reload, traced: drawn at ${ms(drawn.drawn)}: ${file}\n`);
 }
 
 /**
