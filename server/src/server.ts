@@ -78,6 +78,11 @@ export interface ServerOptions {
   readonly authLimits?: AuthLimits;
   /** Interval of the broker's re-check of open connections (default 30 s; tests shorten it). */
   readonly brokerRecheckMs?: number;
+  /**
+   * How long a call's record in its request waits (default CALL_RECORD_DELAY_MS; a test
+   * lengthens it to see what the broker alone does).
+   */
+  readonly callRecordDelayMs?: number;
   /** Each gateway's share of points per second (default GATEWAY_POINTS_PER_S; tests narrow it). */
   readonly ingestRate?: BatchRateLimits;
   /**
@@ -306,6 +311,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     personalClientId,
     rateCounters: cluster.rateCounters(() => clock.now()),
     iceServers: config.iceServers,
+    ...(options.callRecordDelayMs === undefined
+      ? {}
+      : { callRecordDelayMs: options.callRecordDelayMs }),
     secretBox: new SecretBox(config.dataDir),
     webauthn: config.webauthn,
     insightsEventsMs: config.insightsEventsMs,

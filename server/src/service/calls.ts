@@ -72,6 +72,7 @@ export class CallService {
     private readonly log: Logger,
     readonly iceServers: readonly IceServer[],
     private readonly background: BackgroundTasks,
+    private readonly recordDelayMs = CALL_RECORD_DELAY_MS,
   ) {}
 
   /**
@@ -230,10 +231,10 @@ export class CallService {
     return parties;
   }
 
-  /** Writes a call's record in its request after CALL_RECORD_DELAY_MS (or once `flush`ed). */
+  /** Writes a call's record in its request after `recordDelayMs` (or once `flush`ed). */
   private recordLater(callId: string, record: () => Promise<void>): void {
     const due = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, CALL_RECORD_DELAY_MS);
+      const timer = setTimeout(resolve, this.recordDelayMs);
       this.recordsDue.set(callId, () => {
         clearTimeout(timer);
         resolve();

@@ -99,6 +99,8 @@ export interface ServiceDeps {
   readonly releaseKeys?: ReleaseKeys;
   /** The STUN/TURN servers browsers use for calls (config ICE_SERVERS). */
   readonly iceServers?: readonly IceServer[];
+  /** How long a call's record in its request waits (default CALL_RECORD_DELAY_MS). */
+  readonly callRecordDelayMs?: number;
   /** Seals webhooks' signing secrets with the key in DATA_DIR (integrations/secret-box.ts). */
   readonly secretBox: SecretBox;
   /** Passkeys' relying party (config `webauthn`); default: APP_URL's host and origin. */
@@ -161,7 +163,15 @@ export function createServices(deps: ServiceDeps): Services {
     accountAdmin: new AccountAdminService(db, clock, deps.feed),
     firstPartyClientId: deps.firstPartyClientId,
     oauth: new OAuthService(db, clock, deps.personalClientId),
-    calls: new CallService(db, clock, models, deps.log, deps.iceServers ?? [], deps.background),
+    calls: new CallService(
+      db,
+      clock,
+      models,
+      deps.log,
+      deps.iceServers ?? [],
+      deps.background,
+      deps.callRecordDelayMs,
+    ),
     releases: new ReleaseService(db, deps.releaseKeys),
     integrations: new IntegrationService(db, new WebhookSecrets(db, clock, deps.secretBox)),
     twoFactor,

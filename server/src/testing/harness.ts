@@ -80,6 +80,8 @@ export interface TestServerOptions {
   authLimits?: AuthLimits;
   /** Interval of the broker's re-check of open connections. */
   brokerRecheckMs?: number;
+  /** How long a call's record in its request waits (default CALL_RECORD_DELAY_MS). */
+  callRecordDelayMs?: number;
   /** Each gateway's share of points per second (ingest's rate). */
   ingestRate?: BatchRateLimits;
   /**
@@ -345,6 +347,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.authLimits === undefined ? {} : { authLimits: options.authLimits }),
     ...(options.brokerRecheckMs === undefined ? {} : { brokerRecheckMs: options.brokerRecheckMs }),
+    ...(options.callRecordDelayMs === undefined
+      ? {}
+      : { callRecordDelayMs: options.callRecordDelayMs }),
     ...(options.ingestRate === undefined ? {} : { ingestRate: options.ingestRate }),
     ...(options.pushAgent === undefined ? {} : { testPush: { agent: options.pushAgent } }),
     ...(options.dispatch === undefined ? {} : { dispatch: options.dispatch }),

@@ -1,47 +1,123 @@
 import '../catalogues';
+import { useEffect, useState } from 'react';
 import { Trans } from '@lingui/react/macro';
 import { Affix, Anchor, Paper, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { sessionAtom } from '../../../state/session';
+import type { CallRing } from '@plant/shared-schema';
+import { accountIdOf, sessionAtom } from '../../../state/session';
 import { useLiveQuery } from '../../../sync/hooks';
 import { servicePaths } from '../paths';
 
 /*
  * An agent's incoming calls, wherever it is in the app (issue 34 item 3): a call of a request
  * for this user that it has not taken shows here, with the way to its request, where it answers.
- * Loaded only for users with the service-agent permission (app-layout.tsx).
+ * The broker's ring says it at once (the tab's calls link, held while the ringer is shown); the
+ * request lists the call a moment later (the server writes its record 1.5 s after the start),
+ * and from then on the request says whether it still rings. Loaded only for users with the
+ * service-agent permission (app-layout.tsx).
  */
+
+/** A ring the request does not list yet is shown this long at most (its record may be lost). */
+export const HEARD_RING_MS = 15_000;
+
+interface Heard {
+  readonly ring: CallRing;
+  readonly at: number;
+}
+
 export function CallRinger() {
-  const userId = useAtomValue(sessionAtom)?.user.id ?? null;
+  const session = useAtomValue(sessionAtom);
+  const userId = session?.user.id ?? null;
+  const accountId = session === null ? null : accountIdOf(session.user);
   const pathname = useLocation({ select: (l) => l.pathname });
   const requests = useLiveQuery({ type: 'service_request', limit: 1000 })?.items;
-  const ringing = (requests ?? []).flatMap((request) =>
-    request.attributes.calls
-      .filter((c) => c.ended_at === null && c.participants[1]?.user_id === userId)
-      .map((call) => ({ request, call })),
+  const [heard, setHeard] = useState<readonly Heard[]>([]);
+  const [listening, setListening] = useState(false);
+
+  useEffect(() => {
+    if (accountId === null || userId === null) return;
+    let release: (() => void) | undefined;
+    let gone = false;
+    void import('./signalling').then(({ hearRings }) => {
+      if (gone) return;
+      release = hearRings(
+        { accountId, userId },
+        (ring) =>
+          setHeard((was) => [
+            ...was.filter((h) => h.ring.call_id !== ring.call_id),
+            { ring, at: Date.now() },
+          ]),
+        () => setListening(true),
+      );
+    });
+    return () => {
+      gone = true;
+      release?.();
+      setHeard([]);
+      setListening(false);
+    };
+  }, [accountId, userId]);
+
+  // A heard ring the request never lists goes after HEARD_RING_MS.
+  const oldest = heard[0]?.at;
+  useEffect(() => {
+    if (oldest === undefined) return;
+    const timer = setTimeout(
+      () => setHeard((was) => was.filter((h) => Date.now() - h.at < HEARD_RING_MS)),
+      Math.max(0, oldest + HEARD_RING_MS - Date.now()),
+    );
+    return () => clearTimeout(timer);
+  }, [oldest]);
+
+  const listed = new Set(
+    (requests ?? []).flatMap((request) => request.attributes.calls.map((c) => c.id)),
   );
+  const ringing = [
+    ...(requests ?? []).flatMap((request) =>
+      request.attributes.calls
+        .filter((c) => c.ended_at === null && c.participants[1]?.user_id === userId)
+        .map((call) => ({
+          callId: call.id,
+          requestId: request.id,
+          title: request.attributes.title,
+          caller: call.participants[0]?.name ?? '',
+        })),
+    ),
+    ...heard
+      .filter((h) => !listed.has(h.ring.call_id))
+      .map(({ ring }) => ({
+        callId: ring.call_id,
+        requestId: ring.request_id,
+        title: requests?.find((r) => r.id === ring.request_id)?.attributes.title ?? '',
+        caller: ring.caller.name,
+      })),
+  ];
   // On the request's own page its call panel answers.
-  const shown = ringing.filter(({ request }) => pathname !== servicePaths.request(request.id));
-  if (shown.length === 0) return null;
+  const shown = ringing.filter(({ requestId }) => pathname !== servicePaths.request(requestId));
+  // Whether rings are heard from the broker (tests wait for it before a call).
+  const state = <span hidden data-testid="call-ringer-state" data-listening={listening} />;
+  if (shown.length === 0) return state;
   return (
     <Affix position={{ bottom: 20, right: 20 }} zIndex={300}>
       <Stack gap="xs">
-        {shown.map(({ request, call }) => (
+        {state}
+        {shown.map(({ callId, requestId, title, caller }) => (
           <Paper
-            key={call.id}
+            key={callId}
             withBorder
             shadow="md"
             p="md"
             radius="md"
             role="alert"
             data-testid="call-ringer"
+            data-call={callId}
           >
             <Text size="sm" fw={600}>
-              <Trans>Incoming call from {call.participants[0]?.name ?? ''}</Trans>
+              <Trans>Incoming call from {caller}</Trans>
             </Text>
-            <Text size="sm">{request.attributes.title}</Text>
-            <Anchor component={Link} to={servicePaths.request(request.id)} size="sm">
+            {title === '' ? null : <Text size="sm">{title}</Text>}
+            <Anchor component={Link} to={servicePaths.request(requestId)} size="sm">
               <Trans>Open the request to answer</Trans>
             </Anchor>
           </Paper>

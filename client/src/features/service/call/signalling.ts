@@ -222,11 +222,24 @@ export function warmUp(who: CallIdentity): () => void {
  * agent's call panel: the broker passes a ring to the agent's links only, before the request's
  * model says it). Holds the tab's link like `warmUp`.
  */
-export function hearRings(who: CallIdentity, onRing: (ring: CallRing) => void): () => void {
+export function hearRings(
+  who: CallIdentity,
+  onRing: (ring: CallRing) => void,
+  /** Told once the link is subscribed to the rings (a ring sent before it is not heard). */
+  onListening?: () => void,
+): () => void {
   const release = warmUp(who);
   const made = theLink(who);
   made.rings.add(onRing);
+  let stopped = false;
+  made.client.then(
+    () => {
+      if (!stopped) onListening?.();
+    },
+    () => undefined,
+  );
   return () => {
+    stopped = true;
     made.rings.delete(onRing);
     release();
   };
