@@ -338,6 +338,9 @@ describe('dashboards', () => {
     await new ShellPage(page).signOut();
     await tab.waitForPath(/^\/user\/login/);
     await tab.signIn(DEMO_USERS.admin);
+    // Signed in, the app opens the assets (not Home, whose recent list would read the dashboard
+    // into the new session's memory before the page is opened).
+    await tab.waitForPath(/^\/app\/devices\/list/);
     await watch();
     await tab.navigateInApp(`/app/dashboards/${id}`);
     await expect.poll(() => page.getByTestId('dashboard-title').textContent()).toBe(DEMO_DASHBOARD);

@@ -7,6 +7,7 @@ import type {
   QueryResult,
   RemoteUnsubscribe,
 } from '@plant/sync-worker/api';
+import { appStore } from '../state/store';
 import { sessionEpochAtom } from './status';
 import { releaseProxy } from 'comlink';
 import { proxy, syncWorker } from './worker';
@@ -97,7 +98,14 @@ const remembered = new Map<string, LocalModel<ModelType>>();
 let rememberedEpoch = 0;
 const REMEMBERED_MAX = 50;
 
-function remember(key: string, model: LocalModel<ModelType> | null): void {
+/** Forgets every remembered model (a sign-in, sign-out or account switch: the epoch moves on). */
+export function forgetRemembered(): void {
+  remembered.clear();
+}
+
+function remember(epoch: number, key: string, model: LocalModel<ModelType> | null): void {
+  // A late answer of the last session's watch is not kept.
+  if (epoch !== appStore.get(sessionEpochAtom)) return;
   remembered.delete(key);
   if (model === null) return;
   remembered.set(key, model);
@@ -132,7 +140,7 @@ export function useLiveModel<T extends ModelType>(
     key,
     (callback) => watchModel(type, id, callback),
     (model) => {
-      if (memoKey !== null) remember(memoKey, model);
+      if (memoKey !== null) remember(epoch, memoKey, model);
       setState({ key, state: model === null ? { name: 'missing' } : { name: 'found', model } });
     },
   );

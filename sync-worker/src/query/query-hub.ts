@@ -142,12 +142,15 @@ function sameItems(a: readonly LocalModel[], b: readonly LocalModel[]): boolean 
   return a.length === b.length && a.every((m, i) => m === b[i]);
 }
 
+/** One watch of one model: its callback and what it was last told. */
+interface Watcher {
+  readonly callback: (model: LocalModel | null) => void;
+  last: LocalModel | null | undefined;
+}
+
 export class QueryHub {
   private readonly views = new Map<string, View>();
-  private readonly watchers = new Map<
-    string,
-    Set<{ callback: (model: LocalModel | null) => void; last: LocalModel | null | undefined }>
-  >();
+  private readonly watchers = new Map<string, Set<Watcher>>();
   private reader: ModelReader | null = null;
   private opening: Promise<ModelReader | null> | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -157,6 +160,8 @@ export class QueryHub {
   private readonly sweeper: ReturnType<typeof setInterval>;
   /** The reads ahead under way (a start lets them answer before the store opens). */
   private readonly readingAhead = new Set<Promise<void>>();
+  /** Watched keys to read, asked in this task (`readWatched`). */
+  private readQueue: { key: string; heard: number; only: Watcher | undefined }[] = [];
   /** Per watched key, how many changes were heard: a read started before one is stale. */
   private readonly heard = new Map<string, number>();
 
@@ -193,7 +198,7 @@ export class QueryHub {
     this.unsubscribe = source.subscribe((changes) => this.changed(changes));
     await this.openReader();
     for (const view of this.views.values()) void this.build(view);
-    for (const key of this.watchers.keys()) void this.readWatched(key);
+    for (const key of this.watchers.keys()) this.readWatched(key);
   }
 
   /**
@@ -528,14 +533,14 @@ export class QueryHub {
     const callback = typedCallback as (model: LocalModel | null) => void;
     if (this.closed) return () => undefined;
     const key = modelKey(type, id);
-    const watcher = { callback, last: undefined as LocalModel | null | undefined };
+    const watcher: Watcher = { callback, last: undefined };
     let set = this.watchers.get(key);
     if (set === undefined) {
       set = new Set();
       this.watchers.set(key, set);
     }
     set.add(watcher);
-    void this.readWatched(key, watcher);
+    this.readWatched(key, watcher);
     return () => {
       const current = this.watchers.get(key);
       current?.delete(watcher);
@@ -546,30 +551,42 @@ export class QueryHub {
     };
   }
 
-  private async readWatched(
-    key: string,
-    only?: { callback: (model: LocalModel | null) => void; last: LocalModel | null | undefined },
-  ): Promise<void> {
-    const heard = this.heard.get(key) ?? 0;
+  /**
+   * Reads a watched key for its watchers (or only one, new), with the others asked in the same
+   * task: one transaction for all (a dashboard's twelve streams' models).
+   */
+  private readWatched(key: string, only?: Watcher): void {
+    this.readQueue.push({ key, heard: this.heard.get(key) ?? 0, only });
+    if (this.readQueue.length === 1) queueMicrotask(() => void this.readQueued());
+  }
+
+  private async readQueued(): Promise<void> {
+    const asks = this.readQueue;
+    this.readQueue = [];
     const reader = await this.openReader();
     if (reader === null) return;
+    let docs: Map<string, StoredDoc>;
     try {
-      const doc = (await reader.get([key])).get(key);
-      // A change heard meanwhile is newer than this read.
-      if ((this.heard.get(key) ?? 0) !== heard) return;
-      const model = doc === undefined ? null : toLocalModel(doc);
-      const set = this.watchers.get(key);
-      if (set === undefined) return;
-      for (const w of only === undefined ? set : [only]) this.tell(w, model);
+      docs = await reader.get([...new Set(asks.map((a) => a.key))]);
     } catch (err) {
-      this.options.log.warn('a model could not be read', { key, error: String(err) });
+      this.options.log.warn('models could not be read', {
+        keys: asks.length,
+        error: String(err),
+      });
+      return;
+    }
+    for (const { key, heard, only } of asks) {
+      // A change heard meanwhile is newer than this read.
+      if ((this.heard.get(key) ?? 0) !== heard) continue;
+      const set = this.watchers.get(key);
+      if (set === undefined) continue;
+      const doc = docs.get(key);
+      const model = doc === undefined ? null : toLocalModel(doc);
+      for (const w of only === undefined ? set : set.has(only) ? [only] : []) this.tell(w, model);
     }
   }
 
-  private tell(
-    w: { callback: (model: LocalModel | null) => void; last: LocalModel | null | undefined },
-    model: LocalModel | null,
-  ): void {
+  private tell(w: Watcher, model: LocalModel | null): void {
     if (w.last !== undefined && JSON.stringify(w.last) === JSON.stringify(model)) return;
     w.last = model;
     w.callback(model);

@@ -122,10 +122,6 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
   const [adding, setAdding] = useState(false);
   const [settingsOf, setSettingsOf] = useState<DashboardWidget | null>(null);
   const [deleting, setDeleting] = useState(false);
-  // The question is made when first asked, not with the page (a modal's hooks in the first
-  // render the charts wait for), and kept then: it closes with its transition, focus returned.
-  const asked = useRef(false);
-  if (deleting) asked.current = true;
   const [problem, setProblem] = useState<string | null>(null);
   const [viewerRange, setViewerRange] = useState(() => viewerRanges.get(model.id));
   const range = mayEdit ? model.attributes.range : (viewerRange ?? model.attributes.range);
@@ -369,29 +365,27 @@ function DashboardView({ model }: { readonly model: LocalModel<'dashboard'> }) {
           />
         ) : null}
       </Suspense>
-      {asked.current ? (
-        <ConfirmDelete
-          opened={deleting}
-          title={t`Delete the dashboard ${isolate(name)}?`}
-          consequences={
-            usedBy.length > 0 ? (
-              t`${plural(usedBy.length, {
-                one: `The report ${reportNames} sends this dashboard: change or delete it first.`,
-                other: `The reports ${reportNames} send this dashboard: change or delete them first.`,
-              })}`
-            ) : (
-              <Trans>Its widgets go with it; the data streams stay. This cannot be undone.</Trans>
-            )
-          }
-          consequencesTestId="dashboard-delete-consequences"
-          disabled={usedBy.length > 0}
-          error={null}
-          confirmLabel={<Trans>Delete dashboard</Trans>}
-          confirmTestId="dashboard-delete-confirm"
-          onClose={() => setDeleting(false)}
-          onConfirm={() => void remove()}
-        />
-      ) : null}
+      <ConfirmDelete
+        opened={deleting}
+        title={t`Delete the dashboard ${isolate(name)}?`}
+        consequences={
+          usedBy.length > 0 ? (
+            t`${plural(usedBy.length, {
+              one: `The report ${reportNames} sends this dashboard: change or delete it first.`,
+              other: `The reports ${reportNames} send this dashboard: change or delete them first.`,
+            })}`
+          ) : (
+            <Trans>Its widgets go with it; the data streams stay. This cannot be undone.</Trans>
+          )
+        }
+        consequencesTestId="dashboard-delete-consequences"
+        disabled={usedBy.length > 0}
+        error={null}
+        confirmLabel={<Trans>Delete dashboard</Trans>}
+        confirmTestId="dashboard-delete-confirm"
+        onClose={() => setDeleting(false)}
+        onConfirm={() => void remove()}
+      />
     </Stack>
   );
 }

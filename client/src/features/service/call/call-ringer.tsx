@@ -18,8 +18,11 @@ import { servicePaths } from '../paths';
  * service-agent permission (app-layout.tsx).
  */
 
-/** A ring the request does not list yet is shown this long at most (its record may be lost). */
-export const HEARD_RING_MS = 15_000;
+/**
+ * A ring the request does not list yet is shown this long at most (a server that stopped within
+ * the record's delay never writes it).
+ */
+export const HEARD_RING_MS = 120_000;
 
 interface Heard {
   readonly ring: CallRing;
@@ -46,9 +49,9 @@ export function CallRinger() {
         (ring) =>
           setHeard((was) => [
             ...was.filter((h) => h.ring.call_id !== ring.call_id),
-            { ring, at: Date.now() },
+            { ring, at: performance.now() },
           ]),
-        () => setListening(true),
+        setListening,
       );
     });
     return () => {
@@ -64,8 +67,8 @@ export function CallRinger() {
   useEffect(() => {
     if (oldest === undefined) return;
     const timer = setTimeout(
-      () => setHeard((was) => was.filter((h) => Date.now() - h.at < HEARD_RING_MS)),
-      Math.max(0, oldest + HEARD_RING_MS - Date.now()),
+      () => setHeard((was) => was.filter((h) => performance.now() - h.at < HEARD_RING_MS)),
+      Math.max(0, oldest + HEARD_RING_MS - performance.now()),
     );
     return () => clearTimeout(timer);
   }, [oldest]);

@@ -219,31 +219,61 @@ export function warmUp(who: CallIdentity): () => void {
 
 /**
  * Tells `onRing` each call that rings for this user while the returned stop is not called (an
- * agent's call panel: the broker passes a ring to the agent's links only, before the request's
- * model says it). Holds the tab's link like `warmUp`.
+ * agent's call panel, its ringer elsewhere in the app: the broker passes a ring to the agent's
+ * links only, before the request's model says it). Holds the tab's link like `warmUp`, and a
+ * new one when it closes (an expired token, a network change: the link does not reconnect by
+ * itself), tried again after 1 s, then longer, up to 30 s. `onListening` says whether the link
+ * is subscribed to the rings now (a ring sent while it is not is not heard).
  */
 export function hearRings(
   who: CallIdentity,
   onRing: (ring: CallRing) => void,
-  /** Told once the link is subscribed to the rings (a ring sent before it is not heard). */
-  onListening?: () => void,
+  onListening?: (listening: boolean) => void,
 ): () => void {
-  const release = warmUp(who);
-  const made = theLink(who);
-  made.rings.add(onRing);
   let stopped = false;
-  made.client.then(
-    () => {
-      if (!stopped) onListening?.();
-    },
-    () => undefined,
-  );
+  let current: TabLink | undefined;
+  let release: (() => void) | undefined;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let delay = RING_RETRY_MS;
+  const lost = (made: TabLink) => {
+    if (stopped || current !== made) return;
+    made.rings.delete(onRing);
+    current = undefined;
+    onListening?.(false);
+    release?.();
+    release = undefined;
+    retry = setTimeout(follow, delay);
+    delay = Math.min(delay * 2, RING_RETRY_MAX_MS);
+  };
+  const follow = () => {
+    if (stopped) return;
+    release = warmUp(who);
+    const made = theLink(who);
+    current = made;
+    made.rings.add(onRing);
+    made.client.then(
+      (client) => {
+        if (stopped || current !== made) return;
+        delay = RING_RETRY_MS;
+        onListening?.(true);
+        if (client.connected) client.once('close', () => lost(made));
+        else lost(made);
+      },
+      () => lost(made),
+    );
+  };
+  follow();
   return () => {
     stopped = true;
-    made.rings.delete(onRing);
-    release();
+    clearTimeout(retry);
+    current?.rings.delete(onRing);
+    release?.();
   };
 }
+
+/** A lost rings' link is made again after this, doubled each time it fails, up to the max. */
+const RING_RETRY_MS = 1_000;
+const RING_RETRY_MAX_MS = 30_000;
 
 /** A signalling message as a party sends it (the broker sets `from`). */
 export type OutgoingSignal = CallSignal extends infer T
