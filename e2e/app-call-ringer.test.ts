@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ServiceRequestAttributes } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_SERVICE_REQUEST } from '../server/src/seed/demo-feedback';
 import { E2e } from './support/fixture';
+import { demoServiceRequest } from './support/service-request';
 
 /*
  * Issue 34 item 3: an agent elsewhere in the app hears a call ring from the broker, at once,
@@ -22,16 +22,8 @@ afterAll(() => e2e.close());
 
 describe('an agent’s ringer', () => {
   it('rings from the broker before the request lists the call, and stops when the caller hangs up', async () => {
-    const techSession = await e2e.session(DEMO_USERS.tech);
-    const request = (await e2e.serverModels(techSession.accountId, 'service_request')).find(
-      (m) => (m.attributes as ServiceRequestAttributes).title === DEMO_SERVICE_REQUEST,
-    );
+    const { request, path: requestPath, calls: callsOf } = await demoServiceRequest(e2e);
     expect(request).toBeDefined();
-    const requestPath = `/app/service/${request?.id ?? ''}/details`;
-    const callsOf = async () => {
-      const now = await e2e.serverModels(techSession.accountId, 'service_request');
-      return (now.find((m) => m.id === request?.id)?.attributes as ServiceRequestAttributes).calls;
-    };
 
     // The agent is on Home; its ringer listens to the broker.
     const agent = await e2e.signedInApp(DEMO_USERS.internal, '/app/home', await e2e.browser());

@@ -7,10 +7,10 @@ import {
   type SyncedModel,
 } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
-import { DEMO_SERVICE_REQUEST } from '../server/src/seed/demo-feedback';
 import { dataOf } from '../server/src/testing/harness';
 import { brokerClients } from '../server/src/testing/mqtt-client';
 import { E2e } from './support/fixture';
+import { demoServiceRequest } from './support/service-request';
 
 /*
  * A support call in Chromium (issue 34 item 3): two browsers with fake cameras and screens; the
@@ -46,17 +46,8 @@ describe('a service request’s call', () => {
   // minute alone, near two under the suite's load (a clean clone timed out at 120 s with the
   // screen share under way).
   it('connects caller and agent with video both ways and a shared screen; nobody else listens; a busy agent is said so', async () => {
-    const techSession = await e2e.session(DEMO_USERS.tech);
-    const request = (await e2e.serverModels(techSession.accountId, 'service_request')).find(
-      (m) => (m.attributes as ServiceRequestAttributes).title === DEMO_SERVICE_REQUEST,
-    );
+    const { request, path: requestPath, calls: callsOf } = await demoServiceRequest(e2e);
     expect(request).toBeDefined();
-    const requestPath = `/app/service/${request?.id ?? ''}/details`;
-    /** The request's calls as the server keeps them. */
-    const callsOf = async () => {
-      const now = await e2e.serverModels(techSession.accountId, 'service_request');
-      return (now.find((m) => m.id === request?.id)?.attributes as ServiceRequestAttributes).calls;
-    };
 
     // The agent is somewhere else in the app: its browser's link to the broker makes it present.
     const agent = await e2e.signedInApp(

@@ -21,7 +21,6 @@ import {
 import { browserId, clearAll, clearSession, STORAGE_KEYS } from '../state/storage';
 import { appStore } from '../state/store';
 import { sessionEpochAtom, syncStatusAtom } from '../sync/status';
-import { forgetRemembered } from '../sync/hooks';
 import { syncWorker } from '../sync/worker';
 import { callApi } from './api';
 import { applyAccountStyle } from './style';
@@ -74,7 +73,6 @@ export async function startSync(session: StoredSession): Promise<void> {
     browserId: browserId(),
   });
   appStore.set(sessionEpochAtom, (n) => n + 1);
-  forgetRemembered();
   if ('error' in started) throw new Error(started.error.message);
 }
 
@@ -169,7 +167,6 @@ export async function signOut(): Promise<void> {
   appStore.set(permissionsReadyAtom, false);
   appStore.set(sessionAtom, null);
   appStore.set(sessionEpochAtom, (n) => n + 1);
-  forgetRemembered();
 }
 
 /** Who is switching where: the overlay 'Switching to account {accountName}...' shows it. */
@@ -222,7 +219,6 @@ async function runSwitch(
     const started = await syncWorker().session.switchAccount(target.accountId, session.token);
     if ('error' in started) throw new Error(started.error.message);
     appStore.set(sessionEpochAtom, (n) => n + 1);
-    forgetRemembered();
     void applyAccountStyle(next);
     appStore.set(permissionsReadyAtom, true);
     await navigate(redirect ?? '/app/devices/list');

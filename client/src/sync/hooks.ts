@@ -92,16 +92,12 @@ export type ModelState<T extends ModelType = ModelType> =
 
 /**
  * The models last shown by `useLiveModel(…, { remembered: true })`, of this session of the app
- * only (keyed by its epoch: a sign-out or an account switch forgets them), the latest used last.
+ * only, the latest used last: forgotten whenever the epoch moves on (a sign-in, sign-out or
+ * account switch).
  */
 const remembered = new Map<string, LocalModel<ModelType>>();
-let rememberedEpoch = 0;
 const REMEMBERED_MAX = 50;
-
-/** Forgets every remembered model (a sign-in, sign-out or account switch: the epoch moves on). */
-export function forgetRemembered(): void {
-  remembered.clear();
-}
+appStore.sub(sessionEpochAtom, () => remembered.clear());
 
 function remember(epoch: number, key: string, model: LocalModel<ModelType> | null): void {
   // A late answer of the last session's watch is not kept.
@@ -129,11 +125,7 @@ export function useLiveModel<T extends ModelType>(
 ): ModelState<T> {
   const key = `${type}:${id}`;
   const epoch = useAtomValue(sessionEpochAtom);
-  if (epoch !== rememberedEpoch) {
-    remembered.clear();
-    rememberedEpoch = epoch;
-  }
-  const memoKey = options.remembered === true ? `${epoch}|${key}` : null;
+  const memoKey = options.remembered === true ? key : null;
   // The state names its model: after a change of id, the last model's state is not shown.
   const [state, setState] = useState<{ readonly key: string; readonly state: ModelState<T> }>();
   useWorkerSubscription<LocalModel<T> | null>(
