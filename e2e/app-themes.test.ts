@@ -187,6 +187,16 @@ describe('themes', () => {
       await other.page.evaluate(() => (window as unknown as { themeMark?: string }).themeMark),
     ).toBe('kept');
 
+    // Both images stored before the sign-out, which deletes this browser's uploads still
+    // waiting without asking (the unsent-changes question counts writes, not uploads): a clean
+    // clone signed out with the login image's upload not done, and the sign-in page never had it.
+    const storedImages = async () =>
+      (await e2e.serverModels(root, 'file')).filter((m) => {
+        const file = m.attributes as { theme_id?: string | null; state?: string };
+        return file.theme_id === themeId && file.state === 'ready';
+      }).length;
+    await expect.poll(storedImages, { timeout: 60_000 }).toBe(2);
+
     // The sign-in page after a sign-out: the login image read without a token, the title.
     await shell.signOut();
     await tab.waitForPath(/^\/user\/login/);
