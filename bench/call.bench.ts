@@ -231,16 +231,17 @@ export async function benchCall(): Promise<string[]> {
         });
       // The baseline beside each of the timed calls (and once before them, not counted: its
       // first run starts the page's media).
-      if (!late) {
+      let said = '';
+      if (late) said = `, ${ms(answered.at(-1) ?? 0)} after the answer`;
+      else {
         await settled();
         const both = await blank.evaluate<number>(direct(true));
         const one = await blank.evaluate<number>(direct(false));
         if (i > 0) twoWay.push(both);
         if (i > 0) oneWay.push(one);
+        said = `; baseline ${ms(both)}`;
       }
-      step(
-        `call ${i}: ${ms(took)}${late ? `, ${ms(answered.at(-1) ?? 0)} after the answer` : `; baseline ${ms(twoWay.at(-1) ?? 0)}`}`,
-      );
+      step(`call ${i}: ${ms(took)}${said}`);
     }
     const mine = median(ours);
     const base = median(twoWay);

@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import type { Locator } from 'playwright-core';
+import type { FileAttributes } from '@plant/shared-schema';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_NORTH_HOST, DEMO_THEMES } from '../server/src/seed/demo-themes';
@@ -192,7 +193,7 @@ describe('themes', () => {
     // clone signed out with the login image's upload not done, and the sign-in page never had it.
     const storedImages = async () =>
       (await e2e.serverModels(root, 'file')).filter((m) => {
-        const file = m.attributes as { theme_id?: string | null; state?: string };
+        const file = m.attributes as FileAttributes;
         return file.theme_id === themeId && file.state === 'ready';
       }).length;
     await expect.poll(storedImages, { timeout: 60_000 }).toBe(2);
