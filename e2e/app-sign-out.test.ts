@@ -55,6 +55,64 @@ describe('signing out', () => {
     expect(await tab.page.evaluate(() => localStorage.getItem('user'))).toBeNull();
   });
 
+  it('with a file still uploading, asks first and names it; once it is up, signs out at once', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const asset = (await e2e.serverModels(admin.accountId, 'asset')).find(
+      (a) => a.attributes.name === 'Press line 2',
+    );
+    if (asset === undefined) throw new Error('no Press line 2');
+    const browser = await e2e.browser();
+    const tab = await e2e.signedInApp(
+      DEMO_USERS.admin,
+      `/app/devices/${asset.id}/details`,
+      browser,
+    );
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-state')).toBe('online');
+    // The file's bytes are held on their way: its model reaches the server, its upload waits.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await browser.context.route('**/api/v1/files/*/upload', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const documents = tab.page.getByTestId('asset-documents');
+    const chooser = tab.page.waitForEvent('filechooser');
+    await documents.getByTestId('add-documents').click();
+    await (
+      await chooser
+    ).setFiles({
+      name: 'Lubrication plan.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4\n% a plan\n'),
+    });
+    const row = documents.getByTestId('document-row');
+    await expect.poll(() => row.count()).toBe(1);
+    const fileId = (await row.getAttribute('data-id')) ?? '';
+    const stored = async () =>
+      (await e2e.serverModels(admin.accountId, 'file')).find((f) => f.id === fileId)?.attributes
+        .state;
+    await expect.poll(stored).toBe('uploading');
+    await expect.poll(() => syncIndicator(tab.page).getAttribute('data-pending')).toBe('0');
+
+    const shell = new ShellPage(tab.page);
+    await shell.signOut();
+    const dialog = shell.signOutDialog();
+    await dialog.waitFor();
+    expect((await dialog.textContent()) ?? '').toContain(
+      '1 file has not been uploaded yet. Signing out deletes it from this device.',
+    );
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    // Let through, the file is stored; nothing waits, so the sign-out asks nothing.
+    release();
+    await expect.poll(stored, { timeout: 30_000 }).toBe('ready');
+    await expect.poll(() => row.getByTestId('upload-state').count()).toBe(0);
+    await shell.signOut();
+    await tab.waitForPath(/^\/user\/login/);
+    expect(await shell.signOutDialog().count()).toBe(0);
+  });
+
   it('with nothing unsent, signs out at once', async () => {
     const browser = await e2e.browser();
     const tab = await e2e.signedInApp(DEMO_USERS.tech, '/app/devices/list', browser);

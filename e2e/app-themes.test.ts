@@ -189,8 +189,8 @@ describe('themes', () => {
     ).toBe('kept');
 
     // Both images stored before the sign-out, which deletes this browser's uploads still
-    // waiting without asking (the unsent-changes question counts writes, not uploads): a clean
-    // clone signed out with the login image's upload not done, and the sign-in page never had it.
+    // waiting (it asks first then: app-sign-out): a clean clone signed out with the login image's
+    // upload not done, and the sign-in page never had it.
     const storedImages = async () =>
       (await e2e.serverModels(root, 'file')).filter((m) => {
         const file = m.attributes as FileAttributes;

@@ -442,6 +442,11 @@ export interface UploadView {
    */
   readonly state: 'waiting' | 'uploading' | 'failed';
   readonly error: string | null;
+  /**
+   * Its bytes wait in this browser (this user's upload, not yet all on the server, or failed):
+   * a sign-out deletes them. False for another user's upload seen moving over the broker.
+   */
+  readonly here: boolean;
 }
 
 /** How much is kept for offline use, in all and per asset. */

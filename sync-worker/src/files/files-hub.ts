@@ -323,7 +323,7 @@ export class FilesHub {
   private async viewNow(): Promise<Record<string, UploadView>> {
     const view: Record<string, UploadView> = {};
     for (const [id, progress] of this.moving) {
-      view[id] = { id, progress, state: 'uploading', error: null };
+      view[id] = { id, progress, state: 'uploading', error: null, here: false };
     }
     await this.options.db.uploads.each((row) => {
       const moving = this.moving.get(row.id);
@@ -332,6 +332,7 @@ export class FilesHub {
         progress: Math.max(moving ?? 0, row.sent / row.size),
         state: row.state === 'failed' ? 'failed' : moving === undefined ? 'waiting' : 'uploading',
         error: row.error,
+        here: true,
       };
     });
     return view;

@@ -4,6 +4,7 @@ import { useRouter } from '@tanstack/react-router';
 import { useAtom, useAtomValue, useStore } from 'jotai';
 import { useState } from 'react';
 import { appPaths, LANGUAGES, type Language } from '@plant/shared-schema';
+import type { UploadView } from '@plant/sync-worker/api';
 import { IconLogout, IconUser } from '../../components/icons';
 import { signOut } from '../../session/session';
 import {
@@ -15,11 +16,17 @@ import {
 } from '../../state/preferences';
 import { sessionAtom } from '../../state/session';
 import { syncStatusAtom } from '../../sync/status';
+import { useUploads } from '../../sync/files';
 import { Name } from '../../components/name';
 
 /** Changes in this browser that the server does not have: sign-out deletes them. */
 function unsentCount(status: { pendingWrites: number; failedWrites: number }): number {
   return status.pendingWrites + status.failedWrites;
+}
+
+/** Files whose bytes wait in this browser for the server (or failed): sign-out deletes them. */
+function waitingFiles(uploads: Readonly<Record<string, UploadView>>): number {
+  return Object.values(uploads).filter((u) => u.here).length;
 }
 
 /**
@@ -50,6 +57,8 @@ export function UserMenu() {
 
   const store = useStore();
   const [confirming, setConfirming] = useState(false);
+  // This user's files still uploading: their bytes are only here until the server has them.
+  const uploads = useUploads();
 
   const leave = async () => {
     setConfirming(false);
@@ -57,7 +66,7 @@ export function UserMenu() {
     await router.navigate({ to: '/user/login' });
   };
   const askToLeave = () => {
-    if (unsentCount(store.get(syncStatusAtom)) > 0) setConfirming(true);
+    if (unsentCount(store.get(syncStatusAtom)) + waitingFiles(uploads) > 0) setConfirming(true);
     else void leave();
   };
 
@@ -156,6 +165,7 @@ export function UserMenu() {
       </Menu>
       <UnsentChangesDialog
         opened={confirming}
+        files={waitingFiles(uploads)}
         onCancel={() => setConfirming(false)}
         onConfirm={() => void leave()}
       />
@@ -163,29 +173,49 @@ export function UserMenu() {
   );
 }
 
-/** Asks before a sign-out that would delete changes the server does not have yet. */
+/**
+ * Asks before a sign-out that would delete changes or files the server does not have yet.
+ * Live: what gets through while the dialog is open is no longer counted.
+ */
 function UnsentChangesDialog({
   opened,
+  files,
   onCancel,
   onConfirm,
 }: {
   readonly opened: boolean;
+  /** Files still uploading from here. */
+  readonly files: number;
   readonly onCancel: () => void;
   readonly onConfirm: () => void;
 }) {
   const { t } = useLingui();
-  // Live: changes that get through while the dialog is open are no longer counted.
   const count = unsentCount(useAtomValue(syncStatusAtom));
   return (
     <Modal opened={opened} onClose={onCancel} title={t`Sign out?`} data-testid="sign-out-dialog">
-      <Text data-testid="sign-out-unsent">
-        <Plural
-          value={count}
-          _0="Every change has reached the server now."
-          one="# change has not reached the server yet. Signing out deletes it from this device."
-          other="# changes have not reached the server yet. Signing out deletes them from this device."
-        />
-      </Text>
+      {count === 0 && files === 0 ? (
+        <Text data-testid="sign-out-unsent">
+          <Trans>Every change and file has reached the server now.</Trans>
+        </Text>
+      ) : null}
+      {count === 0 ? null : (
+        <Text data-testid="sign-out-unsent">
+          <Plural
+            value={count}
+            one="# change has not reached the server yet. Signing out deletes it from this device."
+            other="# changes have not reached the server yet. Signing out deletes them from this device."
+          />
+        </Text>
+      )}
+      {files === 0 ? null : (
+        <Text data-testid="sign-out-files">
+          <Plural
+            value={files}
+            one="# file has not been uploaded yet. Signing out deletes it from this device."
+            other="# files have not been uploaded yet. Signing out deletes them from this device."
+          />
+        </Text>
+      )}
       <Group justify="flex-end" mt="lg">
         <Button variant="default" onClick={onCancel} data-autofocus>
           <Trans>Cancel</Trans>
