@@ -177,9 +177,27 @@ describe('a service request’s call', () => {
     await agent.page.getByTestId('service-call-close').click();
     const beforeSecond = (await callsOf()).length;
     const readiesBefore = readies;
+    // The agent's camera as its page rings: seen before it answers (the browser allows it
+    // already, so nothing is asked), and the very track the call then sends.
+    const trackOf = (testId: string) =>
+      agent.page
+        .getByTestId(testId)
+        .evaluate(
+          (v) => ((v as HTMLVideoElement).srcObject as MediaStream).getVideoTracks()[0]?.id,
+        );
     await tech.page.locator('[data-testid="service-call-video"][data-primed="true"]').waitFor();
     await tech.page.getByTestId('service-call-video').click();
+    await expect
+      .poll(async () => (await framesOf(agent.page, 'service-call-preview'))[0] ?? 0, {
+        timeout: 30_000,
+      })
+      .toBeGreaterThan(0);
+    expect(await agent.page.getByTestId('service-call-preview').getAttribute('aria-label')).toBe(
+      'Your camera, sent once you answer',
+    );
+    const previewed = await trackOf('service-call-preview');
     await agent.page.getByTestId('service-call-answer').click();
+    await expect.poll(() => trackOf('service-call-local')).toBe(previewed);
     for (const side of [tech.page, agent.page])
       await expect
         .poll(async () => (await framesOf(side, 'service-call-remote'))[0] ?? 0, {
@@ -198,6 +216,39 @@ describe('a service request’s call', () => {
         const calls = await callsOf();
         return calls.length === beforeSecond + 1 && calls.every((c) => c.ended_at !== null);
       })
+      .toBe(true);
+
+    // A call that rings and is not answered: the agent's camera, on while it rang, goes off
+    // when the caller hangs up.
+    await tech.page.getByTestId('service-call-close').click();
+    await agent.page.getByTestId('service-call-close').click();
+    await agent.page.evaluate(`(() => {
+      const devices = navigator.mediaDevices;
+      const take = devices.getUserMedia.bind(devices);
+      window.__agentStreams = [];
+      devices.getUserMedia = (constraints) =>
+        take(constraints).then((stream) => {
+          window.__agentStreams.push(stream);
+          return stream;
+        });
+    })()`);
+    await tech.page.locator('[data-testid="service-call-video"][data-primed="true"]').waitFor();
+    await tech.page.getByTestId('service-call-video').click();
+    await expect
+      .poll(async () => (await framesOf(agent.page, 'service-call-preview'))[0] ?? 0, {
+        timeout: 30_000,
+      })
+      .toBeGreaterThan(0);
+    await tech.page.getByTestId('service-call-hangup').click();
+    await expect.poll(() => agent.page.getByTestId('service-call-ringing').count()).toBe(0);
+    expect(await agent.page.getByTestId('service-call-preview').count()).toBe(0);
+    await expect
+      .poll(() =>
+        agent.page.evaluate(
+          `window.__agentStreams.length === 1 && window.__agentStreams.every((s) =>
+            s.getTracks().every((t) => t.readyState === 'ended'))`,
+        ),
+      )
       .toBe(true);
 
     // A camera refused at once (before the server has made the call): the page says why, and
