@@ -159,8 +159,10 @@ export function CallPanel(props: {
   // The call being answered: a second click before the page shows it is no second session (the
   // first would hang up as the second replaced it).
   const answering = useRef<string | null>(null);
-  // The agent's camera, started as the call rings when the browser allows it already.
-  const preview = useRingPreview(active === null ? (ringing?.id ?? null) : null);
+  // The agent's camera, started as the call rings when the browser allows it already, and only
+  // while the page is seen (a ring in a hidden tab turns no camera on for nobody).
+  const seen = useDocumentVisible();
+  const preview = useRingPreview(active === null && seen ? (ringing?.id ?? null) : null);
   const answer = () => {
     if (ringing === undefined || answering.current === ringing.id) return;
     answering.current = ringing.id;
@@ -181,8 +183,7 @@ export function CallPanel(props: {
   // ready (a hidden tab holds no connection: with TURN servers each primed one holds a relay).
   const primer = useRef<OfferPrimer | null>(null);
   const [primed, setPrimed] = useState(false);
-  const visible = useDocumentVisible();
-  const idle = mayCall && active === null && !busy && visible;
+  const idle = mayCall && active === null && !busy && seen;
   useEffect(() => {
     if (!idle || typeof RTCPeerConnection === 'undefined') return;
     const made = new OfferPrimer(callIceServers(), () => setPrimed(true));
@@ -315,7 +316,7 @@ export function CallPanel(props: {
  * at the ring when the browser already allows both (the agent is asked nothing it did not ask
  * for), shown beside Answer, and given to the call on Answer (`take`), so the caller waits for
  * no camera to start after the click: 60 to 240 ms of the set-up (bench/call.bench.ts). Stopped
- * when the ring ends unanswered, or the page goes.
+ * when the ring ends unanswered, the page is hidden, or it goes.
  */
 function useRingPreview(callId: string | null): {
   readonly stream: MediaStream | null;
