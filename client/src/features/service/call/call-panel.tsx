@@ -19,6 +19,7 @@ import { accountIdOf, sessionAtom } from '../../../state/session';
 import { syncWorker } from '../../../sync/worker';
 import {
   CallSession,
+  loadSignalling,
   localMedia,
   OfferPrimer,
   type CallPeer,
@@ -204,7 +205,7 @@ export function CallPanel(props: {
     let release: (() => void) | undefined;
     let gone = false;
     const who = { accountId, userId };
-    void import('./signalling').then(({ hearRings, warmUp }) => {
+    void loadSignalling().then(({ hearRings, warmUp }) => {
       if (gone) return;
       release = agent
         ? hearRings(who, (ring) => {
@@ -377,7 +378,7 @@ async function mediaAllowed(): Promise<boolean> {
 }
 
 /** The calls' ICE servers (signalling.ts, a chunk of its own: read once per tab). */
-const callIceServers = () => import('./signalling').then(({ iceServers }) => iceServers());
+const callIceServers = () => loadSignalling().then(({ iceServers }) => iceServers());
 
 /** Whether the page is seen (not a hidden tab or a minimised window). */
 function useDocumentVisible(): boolean {
