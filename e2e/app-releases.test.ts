@@ -247,7 +247,9 @@ describe('release management', () => {
     // The interface: what the machine software exposes, and where the gateway reads it.
     await page.getByTestId('module-tab-interface').click();
     await tab.waitForPath(/\/1\.0\.0\/interface$/);
-    await page.getByTestId('module-row-add').click();
+    // The tab's own editor: the URL moves before the new tab renders, and a click in that moment
+    // lands on the old tab's "Add row" (a clean clone's run failed so).
+    await page.getByTestId('module-interface').getByTestId('module-row-add').click();
     await page.getByLabel('Key 1').fill('spindle');
     await page.getByLabel('Address 1').fill('HR 40001');
     await page.getByTestId('module-save').click();
@@ -258,7 +260,7 @@ describe('release management', () => {
     // The data streams an asset running it gets.
     await page.getByTestId('module-tab-datastreams').click();
     await tab.waitForPath(/\/1\.0\.0\/datastreams$/);
-    await page.getByTestId('module-row-add').click();
+    await page.getByTestId('module-datastreams').getByTestId('module-row-add').click();
     await page.getByLabel('Key 1').fill('speed');
     await page.getByLabel('Name 1').fill('Spindle speed');
     await page.getByLabel('Datapoint 1').fill('spindle');
