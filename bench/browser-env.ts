@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { TestServerOptions } from '../server/src/testing/harness';
@@ -65,3 +66,38 @@ export function quantile(values: readonly number[], q: number): number {
 export { median };
 
 export const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
+
+/** The machine's share of busy CPU time since the last call (from /proc/stat). */
+function cpuMeter(): () => number {
+  const read = () => {
+    const f = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    const idle = (f[3] ?? 0) + (f[4] ?? 0);
+    return { idle, all: f.reduce((a, b) => a + b, 0) };
+  };
+  let last = read();
+  return () => {
+    const now = read();
+    const all = now.all - last.all;
+    const busy = all === 0 ? 0 : 1 - (now.idle - last.idle) / all;
+    last = now;
+    return busy;
+  };
+}
+
+/**
+ * Until the machine is quiet (under a quarter busy for a second): a page is measured at rest, as
+ * a user's is, not beside its own start's tail (the call bench: the first sync, about ten seconds
+ * after signing in, 80 % then 30 % of these two cores, or the last call's ending; the dashboard
+ * bench: the last reload's start, still running when it drew).
+ */
+export async function settled(): Promise<void> {
+  const busy = cpuMeter();
+  let quiet = 0;
+  for (let tries = 0; tries < 120 && quiet < 2; tries++) {
+    await new Promise((r) => setTimeout(r, 500));
+    quiet = busy() < 0.25 ? quiet + 1 : 0;
+  }
+}

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import type { ServiceRequestAttributes } from '@plant/shared-schema';
@@ -6,7 +5,7 @@ import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_SERVICE_REQUEST } from '../server/src/seed/demo-feedback';
 import { E2e } from '../e2e/support/fixture';
 import { buildClient } from '../e2e/support/web';
-import { median, ms, quantile } from './browser-env';
+import { median, ms, quantile, settled } from './browser-env';
 
 /*
  * Issue 34's call set-up in headless Chromium with fake cameras: from the technician's click on
@@ -78,40 +77,6 @@ const direct = (twoWay: boolean) => `(async () => {
   document.body.replaceChildren();
   return took;
 })()`;
-
-/** The machine's share of busy CPU time since the last call (from /proc/stat). */
-function cpuMeter(): () => number {
-  const read = () => {
-    const f = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
-      .split(/\s+/)
-      .slice(1)
-      .map(Number);
-    const idle = (f[3] ?? 0) + (f[4] ?? 0);
-    return { idle, all: f.reduce((a, b) => a + b, 0) };
-  };
-  let last = read();
-  return () => {
-    const now = read();
-    const all = now.all - last.all;
-    const busy = all === 0 ? 0 : 1 - (now.idle - last.idle) / all;
-    last = now;
-    return busy;
-  };
-}
-
-/**
- * Until the machine is quiet (under a quarter busy for a second): a call is measured from pages
- * at rest, as a user's is, not beside their first sync (about ten seconds after signing in, 80 %
- * then 30 % of these two cores) or the last call's ending.
- */
-async function settled(): Promise<void> {
-  const busy = cpuMeter();
-  let quiet = 0;
-  for (let tries = 0; tries < 120 && quiet < 2; tries++) {
-    await new Promise((r) => setTimeout(r, 500));
-    quiet = busy() < 0.25 ? quiet + 1 : 0;
-  }
-}
 
 /**
  * The agent answers each call that rings, `window.__answerAfter` ms after its page rang (at once

@@ -7,7 +7,7 @@ import { dataOf } from '../server/src/testing/harness';
 import { E2e } from '../e2e/support/fixture';
 import { buildClient } from '../e2e/support/web';
 import type { Page } from 'playwright-core';
-import { median, ms } from './browser-env';
+import { median, ms, settled } from './browser-env';
 import {
   phasesProbe,
   printPhases,
@@ -50,7 +50,9 @@ const ALL_DRAWN = `new Promise((resolve) => {
     );
     if (drawn.length === ${STREAMS}) {
       performance.mark('bench-drawn');
-      resolve({ shown, drawn: performance.now() });
+      // When the document was asked for: after the last page's unload began (its tasks first).
+      const fetched = performance.getEntriesByType('navigation')[0]?.fetchStart ?? 0;
+      resolve({ shown, drawn: performance.now(), fetched });
     }
     else requestAnimationFrame(check);
   };
@@ -60,6 +62,7 @@ const ALL_DRAWN = `new Promise((resolve) => {
 interface Drawn {
   readonly shown: number;
   readonly drawn: number;
+  readonly fetched: number;
 }
 
 /** The baseline: 12 uPlot charts of the given points drawn in the page; answers the ms taken. */
@@ -219,11 +222,17 @@ export async function benchDashboard(): Promise<string[]> {
     await page.addInitScript({ content: `window.__dashboardDrawn = ${ALL_DRAWN};` });
     const offline: number[] = [];
     const offlineShown: number[] = [];
+    const offlineFetched: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
+      // A user reloads a page at rest: reloaded as soon as it drew, the last page's start (its
+      // idle chunks, the worker's tail) ran first, and the document was asked for 110 to 120 ms
+      // after the navigation's start rather than ~20.
+      await settled();
       await page.reload();
       const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
       offline.push(drawn.drawn);
       offlineShown.push(drawn.shown);
+      offlineFetched.push(drawn.fetched);
     }
     await lookInsideReload(page);
     await traceReload(page);
@@ -241,8 +250,9 @@ export async function benchDashboard(): Promise<string[]> {
         `already in the page ${ms(base)}`,
       `dashboard-offline: ${(off / base).toFixed(2)} (ours/baseline) offline reload of the ` +
         `dashboard to every chart drawn from the cache ${ms(off)} (target under 1 s, from the ` +
-        `navigation's start: the app's start included; the grid shown at ` +
-        `${ms(median(offlineShown))}); the baseline ${ms(base)}`,
+        `navigation's start: the app's start included; the document asked for at ` +
+        `${ms(median(offlineFetched))}, the grid shown at ${ms(median(offlineShown))}); the ` +
+        `baseline ${ms(base)}`,
     ];
   } finally {
     await e2e.close();

@@ -19,13 +19,13 @@ import { accountIdOf, sessionAtom } from '../../../state/session';
 import { syncWorker } from '../../../sync/worker';
 import {
   CallSession,
-  loadSignalling,
   localMedia,
   OfferPrimer,
   type CallPeer,
   type CallProblem,
   type CallView,
 } from './call-session';
+import { loadSignalling } from './signalling-chunk';
 import { PreCallCheck } from './pre-call-check';
 
 /*

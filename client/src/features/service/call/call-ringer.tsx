@@ -8,6 +8,7 @@ import type { CallRing } from '@plant/shared-schema';
 import { accountIdOf, sessionAtom } from '../../../state/session';
 import { useLiveQuery } from '../../../sync/hooks';
 import { servicePaths } from '../paths';
+import { loadSignalling } from './signalling-chunk';
 
 /*
  * An agent's incoming calls, wherever it is in the app (issue 34 item 3): a call of a request
@@ -29,6 +30,33 @@ interface Heard {
   readonly at: number;
 }
 
+/** The ringer's link waits this long after the ringer came, then for an idle moment (below). */
+const AFTER_START_MS = 1_500;
+const IDLE_WAIT_MS = 3_000;
+
+/**
+ * Runs `run` once the page's start is over: a while after now, in an idle moment of the page.
+ * The ringer's link is mqtt.js (the signalling chunk, ~335 KB minified), compiled and evaluated
+ * on the page's one thread: made at once, it ran beside the first screen's drawing on every
+ * start of an agent's app (before the dashboard's chart chunk on an offline reload, bench
+ * CONTEXT). A ring in that while is not lost: the request lists its call 1.5 s after the call
+ * began, and the ringer shows it from there.
+ */
+function afterStart(run: () => void): { cancel(): void } {
+  let idle: number | undefined;
+  const timer = setTimeout(() => {
+    if (typeof requestIdleCallback === 'function')
+      idle = requestIdleCallback(run, { timeout: IDLE_WAIT_MS });
+    else run();
+  }, AFTER_START_MS);
+  return {
+    cancel() {
+      clearTimeout(timer);
+      if (idle !== undefined) cancelIdleCallback(idle);
+    },
+  };
+}
+
 export function CallRinger() {
   const session = useAtomValue(sessionAtom);
   const userId = session?.user.id ?? null;
@@ -42,20 +70,24 @@ export function CallRinger() {
     if (accountId === null || userId === null) return;
     let release: (() => void) | undefined;
     let gone = false;
-    void import('./signalling').then(({ hearRings }) => {
-      if (gone) return;
-      release = hearRings(
-        { accountId, userId },
-        (ring) =>
-          setHeard((was) => [
-            ...was.filter((h) => h.ring.call_id !== ring.call_id),
-            { ring, at: performance.now() },
-          ]),
-        setListening,
-      );
-    });
+    const started = afterStart(
+      () =>
+        void loadSignalling().then(({ hearRings }) => {
+          if (gone) return;
+          release = hearRings(
+            { accountId, userId },
+            (ring) =>
+              setHeard((was) => [
+                ...was.filter((h) => h.ring.call_id !== ring.call_id),
+                { ring, at: performance.now() },
+              ]),
+            setListening,
+          );
+        }),
+    );
     return () => {
       gone = true;
+      started.cancel();
       release?.();
       setHeard([]);
       setListening(false);

@@ -1,6 +1,6 @@
 import type { CallKind, CallSignal, IceServer } from '@plant/shared-schema';
-import type * as SignallingChunk from './signalling';
 import type { OutgoingSignal, Signalling } from './signalling';
+import { loadSignalling } from './signalling-chunk';
 
 /*
  * One call in the browser (issue 34 item 3): WebRTC to the other party, its signalling over the
@@ -57,21 +57,6 @@ export interface CallOptions {
   readonly primed?: RTCPeerConnection;
   /** Told once, when a call that was made ends here or there (the page tells the server). */
   readonly onEnded: (peer: CallPeer) => void;
-}
-
-/**
- * The signalling's chunk (mqtt.js with it), asked for once per page: once loaded it is at hand in
- * a microtask, where each `import()` of a loaded module still waits for a task, and the call's
- * view, rendered at the Answer click, ran first (14 to 50 ms of an answer's path, bench
- * CONTEXT). A failed load is asked for again next time.
- */
-let signallingChunk: Promise<typeof SignallingChunk> | undefined;
-export function loadSignalling(): Promise<typeof SignallingChunk> {
-  const loading = (signallingChunk ??= import('./signalling'));
-  loading.catch(() => {
-    if (signallingChunk === loading) signallingChunk = undefined;
-  });
-  return loading;
 }
 
 /** How often the caller offers again until the agent's answer comes. */
