@@ -41,6 +41,17 @@ const framesOf = (page: Page, testId: string) =>
       ),
     );
 
+/** The technician calls (once its offer is primed) until the agent's ring preview shows frames. */
+async function callUntilPreview(tech: Page, agent: Page): Promise<void> {
+  await tech.locator('[data-testid="service-call-video"][data-primed="true"]').waitFor();
+  await tech.getByTestId('service-call-video').click();
+  await expect
+    .poll(async () => (await framesOf(agent, 'service-call-preview'))[0] ?? 0, {
+      timeout: 30_000,
+    })
+    .toBeGreaterThan(0);
+}
+
 describe('a service request’s call', () => {
   // Two signed-in browsers, a call, a screen share, a third user and a busy agent: about a
   // minute alone, near two under the suite's load (a clean clone timed out at 120 s with the
@@ -185,13 +196,7 @@ describe('a service request’s call', () => {
         .evaluate(
           (v) => ((v as HTMLVideoElement).srcObject as MediaStream).getVideoTracks()[0]?.id,
         );
-    await tech.page.locator('[data-testid="service-call-video"][data-primed="true"]').waitFor();
-    await tech.page.getByTestId('service-call-video').click();
-    await expect
-      .poll(async () => (await framesOf(agent.page, 'service-call-preview'))[0] ?? 0, {
-        timeout: 30_000,
-      })
-      .toBeGreaterThan(0);
+    await callUntilPreview(tech.page, agent.page);
     expect(await agent.page.getByTestId('service-call-preview').getAttribute('aria-label')).toBe(
       'Your camera, sent once you answer',
     );
@@ -232,13 +237,7 @@ describe('a service request’s call', () => {
           return stream;
         });
     })()`);
-    await tech.page.locator('[data-testid="service-call-video"][data-primed="true"]').waitFor();
-    await tech.page.getByTestId('service-call-video').click();
-    await expect
-      .poll(async () => (await framesOf(agent.page, 'service-call-preview'))[0] ?? 0, {
-        timeout: 30_000,
-      })
-      .toBeGreaterThan(0);
+    await callUntilPreview(tech.page, agent.page);
     await tech.page.getByTestId('service-call-hangup').click();
     await expect.poll(() => agent.page.getByTestId('service-call-ringing').count()).toBe(0);
     expect(await agent.page.getByTestId('service-call-preview').count()).toBe(0);
