@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
@@ -18,9 +18,11 @@ import { useCan } from '../../../permissions/permissions';
 import { accountIdOf, sessionAtom } from '../../../state/session';
 import { syncWorker } from '../../../sync/worker';
 import {
+  AnswerPrimer,
   CallSession,
   localMedia,
   OfferPrimer,
+  type CallOptions,
   type CallPeer,
   type CallProblem,
   type CallView,
@@ -68,6 +70,7 @@ export function CallPanel(props: {
   const begin = (call: {
     readonly media?: Promise<MediaStream>;
     readonly primed?: RTCPeerConnection;
+    readonly answered?: CallOptions['answered'];
     readonly peer: Promise<CallPeer | null>;
     readonly polite: boolean;
     readonly kind: CallKind;
@@ -82,6 +85,7 @@ export function CallPanel(props: {
       iceServers: callIceServers(),
       ...(call.media === undefined ? {} : { media: call.media }),
       ...(call.primed === undefined ? {} : { primed: call.primed }),
+      ...(call.answered === undefined ? {} : { answered: call.answered }),
       onEnded: ({ callId }) =>
         void syncWorker().http.call(
           'POST',
@@ -164,21 +168,45 @@ export function CallPanel(props: {
   // while the page is seen (a ring in a hidden tab turns no camera on for nobody).
   const seen = useDocumentVisible();
   const preview = useRingPreview(active === null && seen ? (ringing?.id ?? null) : null);
+  const ringPreview = preview.ring;
   const answer = () => {
     if (ringing === undefined || answering.current === ringing.id) return;
     answering.current = ringing.id;
     setError(null);
     const media = preview.take(ringing.id);
+    const made = answers.current.get(ringing.id);
+    answers.current.delete(ringing.id);
     const session = begin({
       ...(media === undefined ? {} : { media }),
+      ...(made === undefined ? {} : { answered: made.take() }),
       peer: Promise.resolve({ callId: ringing.id, peerId: ringing.participants[0]?.user_id ?? '' }),
       polite: true,
       kind: 'video',
     });
     live.current = session;
-    if (session !== null)
-      setActive({ callId: ringing.id, peerName: ringing.participants[0]?.name ?? '', session });
+    if (session === null) return;
+    const call = { callId: ringing.id, peerName: ringing.participants[0]?.name ?? '', session };
+    // The call's view renders after the session's first steps (its answer sent), not before.
+    startTransition(() => setActive(call));
   };
+  // The agents' answers made as their calls ring here (AnswerPrimer), by call; those the ring
+  // ended without an answer are closed.
+  const answers = useRef(new Map<string, AnswerPrimer>());
+  const ringingId = ringing?.id ?? null;
+  useEffect(() => {
+    for (const [id, made] of answers.current)
+      if (id !== ringingId) {
+        made.close();
+        answers.current.delete(id);
+      }
+  }, [ringingId]);
+  useEffect(
+    () => () => {
+      for (const made of answers.current.values()) made.close();
+      answers.current.clear();
+    },
+    [],
+  );
   const mayCall = ACTIVE_SERVICE_STATES.includes(props.request.state);
   // While this user may call, no call runs and the page is seen, the next call's offer is made
   // ready (a hidden tab holds no connection: with TURN servers each primed one holds a relay).
@@ -210,6 +238,18 @@ export function CallPanel(props: {
       release = agent
         ? hearRings(who, (ring) => {
             if (ring.request_id !== requestId) return;
+            // Its answer made now, in the ring's own task (before the page shows it), on a seen
+            // page; sent only by Answer.
+            const inCall = (live.current?.current.phase ?? 'ended') !== 'ended';
+            if (document.visibilityState === 'visible' && !inCall) {
+              if (
+                ring.offer !== undefined &&
+                !answers.current.has(ring.call_id) &&
+                typeof RTCPeerConnection !== 'undefined'
+              )
+                answers.current.set(ring.call_id, new AnswerPrimer(callIceServers(), ring.offer));
+              ringPreview(ring.call_id);
+            }
             setRung({
               id: ring.call_id,
               kind: ring.kind,
@@ -224,7 +264,7 @@ export function CallPanel(props: {
       gone = true;
       release?.();
     };
-  }, [mayCall, agent, accountId, userId, requestId]);
+  }, [mayCall, agent, accountId, userId, requestId, ringPreview]);
   return (
     <Paper withBorder p="md" radius="md" data-testid="service-call-panel">
       <Stack gap="sm">
@@ -316,46 +356,72 @@ export function CallPanel(props: {
  * The agent's camera and microphone while a call rings here (`callId`, null: none rings): taken
  * at the ring when the browser already allows both (the agent is asked nothing it did not ask
  * for), shown beside Answer, and given to the call on Answer (`take`), so the caller waits for
- * no camera to start after the click: 60 to 240 ms of the set-up (bench/call.bench.ts). Stopped
- * when the ring ends unanswered, the page is hidden, or it goes.
+ * no camera to start after the click: 60 to 240 ms of the set-up (bench/call.bench.ts). `ring`
+ * starts it from the broker's ring itself, before the page renders it (an Answer at once then
+ * waits less). Stopped when the ring ends unanswered, the page is hidden, or it goes.
  */
 function useRingPreview(callId: string | null): {
   readonly stream: MediaStream | null;
+  readonly ring: (callId: string) => void;
   readonly take: (callId: string) => Promise<MediaStream> | undefined;
 } {
   const [stream, setStream] = useState<MediaStream | null>(null);
-  const held = useRef<{ readonly callId: string; media?: Promise<MediaStream> } | null>(null);
-  useEffect(() => {
-    if (callId === null) return;
-    const holding: { readonly callId: string; media?: Promise<MediaStream> } = { callId };
+  const held = useRef<Holding | null>(null);
+  const stop = useCallback((holding: Holding) => {
+    if (held.current !== holding) return;
+    held.current = null;
+    setStream(null);
+    void holding.media?.then(
+      (m) => m.getTracks().forEach((t) => t.stop()),
+      () => undefined,
+    );
+  }, []);
+  const ring = useCallback((id: string) => {
+    if (held.current !== null) return; // One camera, for the call that rang first.
+    const holding: Holding = { callId: id };
     held.current = holding;
-    void mediaAllowed().then((allowed) => {
-      if (!allowed || held.current !== holding) return;
+    const start = () => {
+      if (held.current !== holding) return;
       const media = localMedia('video');
       holding.media = media;
       media.then(
         (came) => {
           if (held.current === holding) setStream(came);
+          // Stopped meanwhile (not taken): its tracks too.
+          else if (!holding.taken) came.getTracks().forEach((t) => t.stop());
         },
         () => undefined,
       );
-    });
+    };
+    // Known at once after the first ask: the camera starts in the ring's own task.
+    const allowed = mediaAllowedNow();
+    if (allowed === true) start();
+    else if (allowed === undefined)
+      void mediaAllowed().then((yes) => {
+        if (yes) start();
+      });
+  }, []);
+  // The permissions asked before any ring, so a ring knows them at once.
+  useEffect(() => void mediaPermissions(), []);
+  useEffect(() => {
+    // Another call's camera (rung here, then not shown as ringing) goes off.
+    const other = held.current;
+    if (other !== null && other.callId !== callId) stop(other);
+    if (callId === null) return;
+    ring(callId);
+    const holding = held.current;
     return () => {
       // Not taken by an answer: the camera goes off with the ring.
-      if (held.current !== holding) return;
-      held.current = null;
-      setStream(null);
-      void holding.media?.then(
-        (m) => m.getTracks().forEach((t) => t.stop()),
-        () => undefined,
-      );
+      if (holding !== null) stop(holding);
     };
-  }, [callId]);
+  }, [callId, ring, stop]);
   return {
     stream,
+    ring,
     take: (id) => {
       const holding = held.current;
       if (holding?.callId !== id) return undefined;
+      holding.taken = true;
       held.current = null;
       setStream(null);
       return holding.media;
@@ -363,18 +429,48 @@ function useRingPreview(callId: string | null): {
   };
 }
 
+/** The agent's camera held for a ringing call. */
+interface Holding {
+  readonly callId: string;
+  media?: Promise<MediaStream>;
+  /** Given to the call (its tracks are the call's to stop). */
+  taken?: boolean;
+}
+
+/**
+ * The camera's and microphone's permissions, asked once per page: live objects, their state
+ * follows the browser's (null: a browser that cannot say, where the camera starts on Answer).
+ */
+let permissions: Promise<readonly PermissionStatus[] | null> | undefined;
+let permissionsKnown: readonly PermissionStatus[] | null | undefined;
+
+function mediaPermissions(): Promise<readonly PermissionStatus[] | null> {
+  permissions ??= Promise.all(
+    ['camera', 'microphone'].map((name) =>
+      navigator.permissions.query({ name: name as PermissionName }),
+    ),
+  ).then(
+    (states) => (permissionsKnown = states),
+    () => (permissionsKnown = null),
+  );
+  return permissions;
+}
+
+const granted = (states: readonly PermissionStatus[] | null) =>
+  states !== null && states.every((s) => s.state === 'granted');
+
 /** Whether the browser lets this page use the camera and microphone without asking. */
 async function mediaAllowed(): Promise<boolean> {
-  try {
-    const states = await Promise.all(
-      ['camera', 'microphone'].map((name) =>
-        navigator.permissions.query({ name: name as PermissionName }),
-      ),
-    );
-    return states.every((s) => s.state === 'granted');
-  } catch {
-    return false; // A browser that cannot say: the camera starts on Answer.
+  return granted(await mediaPermissions());
+}
+
+/** The same, at once once asked (asking took 35 to 45 ms); undefined: not known yet. */
+function mediaAllowedNow(): boolean | undefined {
+  if (permissionsKnown === undefined) {
+    void mediaPermissions();
+    return undefined;
   }
+  return granted(permissionsKnown);
 }
 
 /** The calls' ICE servers (signalling.ts, a chunk of its own: read once per tab). */

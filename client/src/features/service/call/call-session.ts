@@ -55,6 +55,8 @@ export interface CallOptions {
   readonly media?: Promise<MediaStream>;
   /** The caller's primed connection (OfferPrimer.take), its offer sent with the call's start. */
   readonly primed?: RTCPeerConnection;
+  /** The agent's connection with its answer made at the ring (AnswerPrimer.take). */
+  readonly answered?: Promise<AnsweredCall | undefined>;
   /** Told once, when a call that was made ends here or there (the page tells the server). */
   readonly onEnded: (peer: CallPeer) => void;
 }
@@ -156,6 +158,85 @@ export class OfferPrimer {
   close(): void {
     this.closed = true;
     clearTimeout(this.renew);
+    this.pc?.close();
+    this.pc = undefined;
+  }
+}
+
+/** A remote track as `ontrack` tells it. */
+interface RemoteTrack {
+  readonly track: MediaStreamTrack;
+  readonly streams: readonly MediaStream[];
+}
+
+/** The agent's connection with its answer made at the ring, and the caller's tracks it has. */
+export interface AnsweredCall {
+  readonly pc: RTCPeerConnection;
+  readonly tracks: readonly RemoteTrack[];
+}
+
+/**
+ * The agent's answer made as its page rings: the caller's offer came with the ring, so a peer
+ * connection takes it, its transceivers are made to send (without a track: nothing of the agent's
+ * camera or microphone goes out before its Answer) and its answer is set, so the Answer sends
+ * that answer at once (a call's set-up waited 50 to 80 ms for it after the click). As with any
+ * answerer, its ICE checks reach the caller before the answer does, and the caller's media may
+ * reach this page before the Answer; it is shown only in the call. Made only while the page is
+ * seen; closed when the ring ends unanswered.
+ */
+export class AnswerPrimer {
+  private pc: RTCPeerConnection | undefined;
+  private closed = false;
+  private taken = false;
+  private readonly made: Promise<RTCPeerConnection | undefined>;
+  /** The caller's tracks, told as the offer was applied (the session shows them). */
+  private readonly tracks: RemoteTrack[] = [];
+
+  constructor(iceServers: Promise<readonly IceServer[]>, offer: string) {
+    this.made = iceServers
+      .then(async (servers) => {
+        if (this.closed) return undefined;
+        const pc = newPeerConnection(servers);
+        this.pc = pc;
+        pc.ontrack = ({ track, streams }) => this.tracks.push({ track, streams });
+        await pc.setRemoteDescription({ type: 'offer', sdp: offer });
+        // One stream for both tracks, as the session's own answer sends them.
+        const outgoing = new MediaStream();
+        for (const transceiver of pc.getTransceivers()) {
+          transceiver.direction = 'sendrecv';
+          if (typeof transceiver.sender.setStreams === 'function')
+            transceiver.sender.setStreams(outgoing);
+        }
+        await pc.setLocalDescription();
+        return this.closed ? undefined : pc;
+      })
+      .catch(() => undefined)
+      .then((pc) => {
+        // Not made (an offer it refused, no WebRTC), or closed meanwhile: the call makes its own.
+        if (pc === undefined) this.pc?.close();
+        return pc;
+      });
+  }
+
+  /**
+   * The connection with its answer set and the caller's tracks it told, once it is (undefined:
+   * the call makes its own). Taken once; closing the primer after does not close it.
+   */
+  take(): Promise<AnsweredCall | undefined> {
+    if (this.closed || this.taken) return Promise.resolve(undefined);
+    this.taken = true;
+    return this.made.then((pc) => {
+      if (pc?.signalingState === 'stable' && pc.localDescription?.type === 'answer')
+        return { pc, tracks: this.tracks };
+      pc?.close();
+      return undefined;
+    });
+  }
+
+  /** Lets the connection go (a taken one is the call's). */
+  close(): void {
+    if (this.taken) return;
+    this.closed = true;
     this.pc?.close();
     this.pc = undefined;
   }
@@ -271,9 +352,19 @@ export class CallSession {
       (err: unknown) => this.fail(err instanceof CallFailure ? err.problem : 'media'),
     );
     const primed = this.o.primed;
+    // The agent's answer made at the ring goes as soon as the link is there.
+    const answered = this.o.answered === undefined ? undefined : await this.o.answered;
+    if (this.ended) {
+      answered?.pc.close();
+      return;
+    }
     let pc: RTCPeerConnection;
     if (primed !== undefined) pc = this.adopt(primed);
-    else {
+    else if (answered !== undefined) {
+      pc = this.adopt(answered.pc);
+      this.offerHeard = true;
+      for (const { track, streams } of answered.tracks) this.trackCame(track, streams);
+    } else {
       const servers = await this.o.iceServers;
       if (this.ended) return;
       pc = this.makePeerConnection(servers);
@@ -310,7 +401,9 @@ export class CallSession {
     this.set({ phase: this.o.polite ? 'connecting' : 'waiting' });
     // The agent with the caller's offer in hand answers it: no `ready` needed.
     if (this.o.polite) {
-      if (!this.offerHeard) this.send({ type: 'ready' });
+      if (answered !== undefined && pc.localDescription !== null)
+        this.sendDescription(pc.localDescription);
+      else if (!this.offerHeard) this.send({ type: 'ready' });
     } else {
       // Made before this side listened, the offer went nowhere: it goes now (or, still being
       // made, when it is), and again until the agent answers. A primed offer went with the
@@ -379,7 +472,10 @@ export class CallSession {
       this.sendDescription(pc.localDescription);
   }
 
-  /** The caller's primed connection, its offer made: its senders filled when the media comes. */
+  /**
+   * A connection made before the session (the caller's primed offer, the agent's answer made at
+   * the ring): its senders filled when the media comes.
+   */
   private adopt(pc: RTCPeerConnection): RTCPeerConnection {
     this.wire(pc);
     for (const transceiver of pc.getTransceivers())
@@ -413,19 +509,7 @@ export class CallSession {
         },
       });
     };
-    pc.ontrack = ({ track, streams }) => {
-      let stream = streams[0];
-      if (stream === undefined) {
-        this.loose ??= new MediaStream();
-        this.loose.addTrack(track);
-        stream = this.loose;
-      }
-      if (!this.view.remote.includes(stream)) this.set({ remote: [...this.view.remote, stream] });
-      stream.onremovetrack = () => {
-        if (stream.getTracks().length === 0)
-          this.set({ remote: this.view.remote.filter((s) => s !== stream) });
-      };
-    };
+    pc.ontrack = ({ track, streams }) => this.trackCame(track, streams);
     pc.onnegotiationneeded = async () => {
       try {
         this.makingOffer = true;
@@ -440,6 +524,22 @@ export class CallSession {
     pc.onconnectionstatechange = () => {
       if (pc.connectionState === 'connected') this.set({ phase: 'connected' });
       else if (pc.connectionState === 'failed') this.end(false);
+    };
+  }
+
+  /** A track of the other side came: shown in its stream. */
+  private trackCame(track: MediaStreamTrack, streams: readonly MediaStream[]): void {
+    let stream = streams[0];
+    if (stream === undefined) {
+      this.loose ??= new MediaStream();
+      this.loose.addTrack(track);
+      stream = this.loose;
+    }
+    const shown = stream;
+    if (!this.view.remote.includes(shown)) this.set({ remote: [...this.view.remote, shown] });
+    shown.onremovetrack = () => {
+      if (shown.getTracks().length === 0)
+        this.set({ remote: this.view.remote.filter((s) => s !== shown) });
     };
   }
 
