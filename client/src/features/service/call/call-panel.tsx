@@ -22,6 +22,7 @@ import {
   CallSession,
   localMedia,
   OfferPrimer,
+  SpareConnection,
   type CallOptions,
   type CallPeer,
   type CallProblem,
@@ -233,8 +234,12 @@ export function CallPanel(props: {
     let release: (() => void) | undefined;
     let gone = false;
     const who = { accountId, userId };
+    // The agent's next answer's connection, made ahead while its page listens for rings.
+    let spare: SpareConnection | undefined;
     void loadSignalling().then(({ hearRings, warmUp }) => {
       if (gone) return;
+      if (agent && typeof RTCPeerConnection !== 'undefined')
+        spare = new SpareConnection(callIceServers());
       release = agent
         ? hearRings(who, (ring) => {
             if (ring.request_id !== requestId) return;
@@ -247,7 +252,10 @@ export function CallPanel(props: {
                 !answers.current.has(ring.call_id) &&
                 typeof RTCPeerConnection !== 'undefined'
               )
-                answers.current.set(ring.call_id, new AnswerPrimer(callIceServers(), ring.offer));
+                answers.current.set(
+                  ring.call_id,
+                  new AnswerPrimer(spare?.take() ?? Promise.resolve(undefined), ring.offer),
+                );
               ringPreview(ring.call_id);
             }
             setRung({
@@ -263,6 +271,7 @@ export function CallPanel(props: {
     return () => {
       gone = true;
       release?.();
+      spare?.close();
     };
   }, [mayCall, agent, accountId, userId, requestId, ringPreview]);
   return (

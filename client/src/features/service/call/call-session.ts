@@ -63,6 +63,8 @@ export interface CallOptions {
 
 /** How often the caller offers again until the agent's answer comes. */
 const OFFER_AGAIN_MS = 2000;
+/** At most this many signals are kept while the signalling opens (its candidates: a few). */
+const UNSENT_MAX = 100;
 /** A primed connection is made anew after this (its candidates may no longer be the network's). */
 const PRIMED_FOR_MS = 5 * 60_000;
 
@@ -169,36 +171,110 @@ interface RemoteTrack {
   readonly streams: readonly MediaStream[];
 }
 
-/** The agent's connection with its answer made at the ring, and the caller's tracks it has. */
+/** The agent's connection with its answer made at the ring, and what it has gathered since. */
 export interface AnsweredCall {
   readonly pc: RTCPeerConnection;
+  /** The answer, sent as it is made: the connection applies it meanwhile (`applied`). */
+  readonly answer: string;
+  /** False once applying the answer failed (the connection then cannot connect). */
+  readonly applied: Promise<boolean>;
+  /** The caller's tracks, told as its offer was applied. */
   readonly tracks: readonly RemoteTrack[];
+  /** This side's candidates gathered before the call took the connection, in order. */
+  readonly candidates: readonly RTCIceCandidate[];
+}
+
+/** How long after a spare connection is taken the next one is made (not in the call's set-up). */
+const SPARE_AGAIN_MS = 5_000;
+
+/**
+ * One peer connection made ahead, while an agent's page listens for rings, for the next ring's
+ * answer: making it at the ring (its certificate, its threads' start) was 10 to 30 ms of the
+ * call's set-up. It has no description, so it gathers no candidates and sends nothing (with
+ * TURN servers it holds no relay). The next one is made a while after one is taken.
+ */
+export class SpareConnection {
+  private ready: RTCPeerConnection | undefined;
+  private closed = false;
+  private again: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly iceServers: Promise<readonly IceServer[]>) {
+    this.makeAhead();
+  }
+
+  private make(): Promise<RTCPeerConnection | undefined> {
+    return this.iceServers
+      .then((servers) => (this.closed ? undefined : newPeerConnection(servers)))
+      .catch(() => undefined);
+  }
+
+  private makeAhead(): void {
+    void this.make().then((pc) => {
+      if (this.closed || this.ready !== undefined) pc?.close();
+      else this.ready = pc;
+    });
+  }
+
+  /** The connection made ahead, or one made now (undefined: none can be made here). */
+  take(): Promise<RTCPeerConnection | undefined> {
+    const ready = this.ready;
+    this.ready = undefined;
+    if (ready === undefined || ready.signalingState !== 'stable') {
+      ready?.close();
+      return this.make();
+    }
+    clearTimeout(this.again);
+    this.again = setTimeout(() => this.makeAhead(), SPARE_AGAIN_MS);
+    return Promise.resolve(ready);
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.again);
+    this.ready?.close();
+    this.ready = undefined;
+  }
 }
 
 /**
  * The agent's answer made as its page rings: the caller's offer came with the ring, so a peer
- * connection takes it, its transceivers are made to send (without a track: nothing of the agent's
- * camera or microphone goes out before its Answer) and its answer is set, so the Answer sends
- * that answer at once (a call's set-up waited 50 to 80 ms for it after the click). As with any
- * answerer, its ICE checks reach the caller before the answer does, and the caller's media may
- * reach this page before the Answer; it is shown only in the call. Made only while the page is
- * seen; closed when the ring ends unanswered.
+ * connection (made ahead: SpareConnection) takes it, its transceivers are made to send (without
+ * a track: nothing of the agent's camera or microphone goes out before its Answer) and its
+ * answer is made; the Answer sends that answer at once, while the connection still applies it
+ * (applying it took 20 to 50 ms of the set-up, and the answer is the same before and after).
+ * Its candidates are kept until the call takes the connection and sends them after the answer.
+ * As with any answerer, its ICE checks reach the caller before the answer does, and the
+ * caller's media may reach this page before the Answer; it is shown only in the call. Made
+ * only while the page is seen; closed when the ring ends unanswered.
  */
 export class AnswerPrimer {
   private pc: RTCPeerConnection | undefined;
   private closed = false;
   private taken = false;
-  private readonly made: Promise<RTCPeerConnection | undefined>;
+  private readonly made: Promise<
+    | {
+        readonly pc: RTCPeerConnection;
+        readonly answer: string;
+        readonly applied: Promise<boolean>;
+      }
+    | undefined
+  >;
   /** The caller's tracks, told as the offer was applied (the session shows them). */
   private readonly tracks: RemoteTrack[] = [];
+  private readonly candidates: RTCIceCandidate[] = [];
 
-  constructor(iceServers: Promise<readonly IceServer[]>, offer: string) {
-    this.made = iceServers
-      .then(async (servers) => {
-        if (this.closed) return undefined;
-        const pc = newPeerConnection(servers);
+  constructor(connection: Promise<RTCPeerConnection | undefined>, offer: string) {
+    this.made = connection
+      .then(async (pc) => {
+        if (pc === undefined || this.closed) {
+          pc?.close();
+          return undefined;
+        }
         this.pc = pc;
         pc.ontrack = ({ track, streams }) => this.tracks.push({ track, streams });
+        pc.onicecandidate = ({ candidate }) => {
+          if (candidate !== null) this.candidates.push(candidate);
+        };
         await pc.setRemoteDescription({ type: 'offer', sdp: offer });
         // One stream for both tracks, as the session's own answer sends them.
         const outgoing = new MediaStream();
@@ -207,28 +283,33 @@ export class AnswerPrimer {
           if (typeof transceiver.sender.setStreams === 'function')
             transceiver.sender.setStreams(outgoing);
         }
-        await pc.setLocalDescription();
-        return this.closed ? undefined : pc;
+        const answer = await pc.createAnswer();
+        if (this.closed || answer.sdp === undefined || answer.sdp === '') return undefined;
+        const applied = pc.setLocalDescription(answer).then(
+          () => true,
+          () => false,
+        );
+        return { pc, answer: answer.sdp, applied };
       })
       .catch(() => undefined)
-      .then((pc) => {
+      .then((made) => {
         // Not made (an offer it refused, no WebRTC), or closed meanwhile: the call makes its own.
-        if (pc === undefined) this.pc?.close();
-        return pc;
+        if (made === undefined) this.pc?.close();
+        return made;
       });
   }
 
   /**
-   * The connection with its answer set and the caller's tracks it told, once it is (undefined:
-   * the call makes its own). Taken once; closing the primer after does not close it.
+   * The connection with its answer made, and what it told so far, once it is (undefined: the
+   * call makes its own). Taken once; closing the primer after does not close it.
    */
   take(): Promise<AnsweredCall | undefined> {
     if (this.closed || this.taken) return Promise.resolve(undefined);
     this.taken = true;
-    return this.made.then((pc) => {
-      if (pc?.signalingState === 'stable' && pc.localDescription?.type === 'answer')
-        return { pc, tracks: this.tracks };
-      pc?.close();
+    return this.made.then((made) => {
+      if (made !== undefined && made.pc.signalingState !== 'closed')
+        return { ...made, tracks: this.tracks, candidates: this.candidates };
+      made?.pc.close();
       return undefined;
     });
   }
@@ -290,6 +371,8 @@ export class CallSession {
   /** The other side's tracks that came without a stream (a browser without `setStreams`). */
   private loose: MediaStream | undefined;
   private offerTimer: ReturnType<typeof setInterval> | undefined;
+  /** What this side said before its signalling was open (its candidates), sent once it is. */
+  private unsent: OutgoingSignal[] = [];
   private screen: { stream: MediaStream; senders: RTCRtpSender[] } | undefined;
   private ended = false;
 
@@ -364,6 +447,11 @@ export class CallSession {
       pc = this.adopt(answered.pc);
       this.offerHeard = true;
       for (const { track, streams } of answered.tracks) this.trackCame(track, streams);
+      // Gathered before the session listened: they go after the answer, as later ones do.
+      for (const candidate of answered.candidates) this.sendCandidate(candidate);
+      void answered.applied.then((ok) => {
+        if (!ok) this.end(false);
+      });
     } else {
       const servers = await this.o.iceServers;
       if (this.ended) return;
@@ -401,8 +489,8 @@ export class CallSession {
     this.set({ phase: this.o.polite ? 'connecting' : 'waiting' });
     // The agent with the caller's offer in hand answers it: no `ready` needed.
     if (this.o.polite) {
-      if (answered !== undefined && pc.localDescription !== null)
-        this.sendDescription(pc.localDescription);
+      if (answered !== undefined)
+        this.send({ type: 'description', description: { type: 'answer', sdp: answered.answer } });
       else if (!this.offerHeard) this.send({ type: 'ready' });
     } else {
       // Made before this side listened, the offer went nowhere: it goes now (or, still being
@@ -411,6 +499,10 @@ export class CallSession {
       if (primed === undefined) this.offerAgain(pc);
       this.offerTimer = setInterval(() => this.offerAgain(pc), OFFER_AGAIN_MS);
     }
+    // What this side said before it listened (its candidates), after its description.
+    const unsent = this.unsent;
+    this.unsent = [];
+    for (const signal of unsent) this.signalling.send(signal);
   }
 
   /**
@@ -497,17 +589,7 @@ export class CallSession {
   private wire(pc: RTCPeerConnection): void {
     this.pc = pc;
     pc.onicecandidate = ({ candidate }) => {
-      if (candidate === null) return;
-      const init = candidate.toJSON();
-      this.send({
-        type: 'candidate',
-        candidate: {
-          candidate: init.candidate ?? '',
-          sdpMid: init.sdpMid ?? null,
-          sdpMLineIndex: init.sdpMLineIndex ?? null,
-          usernameFragment: init.usernameFragment ?? null,
-        },
-      });
+      if (candidate !== null) this.sendCandidate(candidate);
     };
     pc.ontrack = ({ track, streams }) => this.trackCame(track, streams);
     pc.onnegotiationneeded = async () => {
@@ -661,8 +743,23 @@ export class CallSession {
     });
   }
 
+  private sendCandidate(candidate: RTCIceCandidate): void {
+    const init = candidate.toJSON();
+    this.send({
+      type: 'candidate',
+      candidate: {
+        candidate: init.candidate ?? '',
+        sdpMid: init.sdpMid ?? null,
+        sdpMLineIndex: init.sdpMLineIndex ?? null,
+        usernameFragment: init.usernameFragment ?? null,
+      },
+    });
+  }
+
+  /** Sent now, or once the signalling is open (kept until then, a bounded number). */
   private send(signal: OutgoingSignal): void {
-    this.signalling?.send(signal);
+    if (this.signalling !== undefined) this.signalling.send(signal);
+    else if (!this.ended && this.unsent.length < UNSENT_MAX) this.unsent.push(signal);
   }
 
   private fail(problem: CallProblem): void {
