@@ -239,7 +239,7 @@ export function CallPanel(props: {
     void loadSignalling().then(({ hearRings, warmUp }) => {
       if (gone) return;
       if (agent && typeof RTCPeerConnection !== 'undefined')
-        spare = new SpareConnection(callIceServers());
+        spare = new SpareConnection(callIceServers);
       release = agent
         ? hearRings(who, (ring) => {
             if (ring.request_id !== requestId) return;

@@ -194,44 +194,54 @@ const SPARE_AGAIN_MS = 5_000;
  * TURN servers it holds no relay). The next one is made a while after one is taken.
  */
 export class SpareConnection {
-  private ready: RTCPeerConnection | undefined;
+  private ready:
+    { readonly pc: RTCPeerConnection; readonly servers: readonly IceServer[] } | undefined;
   private closed = false;
   private again: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly iceServers: Promise<readonly IceServer[]>) {
+  /**
+   * `iceServers`: asked again for each connection and at each take (the call's configuration,
+   * read once per tab once it was read; a failed read answers none and is tried again).
+   */
+  constructor(private readonly iceServers: () => Promise<readonly IceServer[]>) {
     this.makeAhead();
   }
 
-  private make(): Promise<RTCPeerConnection | undefined> {
-    return this.iceServers
-      .then((servers) => (this.closed ? undefined : newPeerConnection(servers)))
+  private makeAhead(): void {
+    void this.iceServers()
+      .then((servers) => {
+        if (this.closed || this.ready !== undefined) return;
+        this.ready = { pc: newPeerConnection(servers), servers };
+      })
       .catch(() => undefined);
   }
 
-  private makeAhead(): void {
-    void this.make().then((pc) => {
-      if (this.closed || this.ready !== undefined) pc?.close();
-      else this.ready = pc;
-    });
-  }
-
-  /** The connection made ahead, or one made now (undefined: none can be made here). */
-  take(): Promise<RTCPeerConnection | undefined> {
+  /**
+   * The connection made ahead, if it was made with the ICE servers the tab has now (one made
+   * while the configuration could not be read has none), else one made now; undefined: none can
+   * be made here.
+   */
+  async take(): Promise<RTCPeerConnection | undefined> {
     const ready = this.ready;
     this.ready = undefined;
-    if (ready === undefined || ready.signalingState !== 'stable') {
-      ready?.close();
-      return this.make();
-    }
     clearTimeout(this.again);
     this.again = setTimeout(() => this.makeAhead(), SPARE_AGAIN_MS);
-    return Promise.resolve(ready);
+    try {
+      const servers = await this.iceServers();
+      if (ready !== undefined && ready.servers === servers && ready.pc.signalingState === 'stable')
+        return ready.pc;
+      ready?.pc.close();
+      return this.closed ? undefined : newPeerConnection(servers);
+    } catch {
+      ready?.pc.close();
+      return undefined;
+    }
   }
 
   close(): void {
     this.closed = true;
     clearTimeout(this.again);
-    this.ready?.close();
+    this.ready?.pc.close();
     this.ready = undefined;
   }
 }
@@ -500,7 +510,8 @@ export class CallSession {
       this.offerTimer = setInterval(() => this.offerAgain(pc), OFFER_AGAIN_MS);
     }
     // What this side said before it listened (its candidates), after its description.
-    const unsent = this.unsent;
+    // A description kept meanwhile is an older copy of the one just sent (or sent again).
+    const unsent = this.unsent.filter((signal) => signal.type !== 'description');
     this.unsent = [];
     for (const signal of unsent) this.signalling.send(signal);
   }
