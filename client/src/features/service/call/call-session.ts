@@ -63,7 +63,7 @@ export interface CallOptions {
 
 /** How often the caller offers again until the agent's answer comes. */
 const OFFER_AGAIN_MS = 2000;
-/** At most this many signals are kept while the signalling opens (its candidates: a few). */
+/** At most this many candidates are kept while the signalling opens (a call gathers a few). */
 const UNSENT_MAX = 100;
 /** A primed connection is made anew after this (its candidates may no longer be the network's). */
 const PRIMED_FOR_MS = 5 * 60_000;
@@ -225,7 +225,7 @@ export class SpareConnection {
     const ready = this.ready;
     this.ready = undefined;
     clearTimeout(this.again);
-    this.again = setTimeout(() => this.makeAhead(), SPARE_AGAIN_MS);
+    if (!this.closed) this.again = setTimeout(() => this.makeAhead(), SPARE_AGAIN_MS);
     try {
       const servers = await this.iceServers();
       if (ready !== undefined && ready.servers === servers && ready.pc.signalingState === 'stable')
@@ -261,14 +261,7 @@ export class AnswerPrimer {
   private pc: RTCPeerConnection | undefined;
   private closed = false;
   private taken = false;
-  private readonly made: Promise<
-    | {
-        readonly pc: RTCPeerConnection;
-        readonly answer: string;
-        readonly applied: Promise<boolean>;
-      }
-    | undefined
-  >;
+  private readonly made: Promise<Pick<AnsweredCall, 'pc' | 'answer' | 'applied'> | undefined>;
   /** The caller's tracks, told as the offer was applied (the session shows them). */
   private readonly tracks: RemoteTrack[] = [];
   private readonly candidates: RTCIceCandidate[] = [];
@@ -381,7 +374,7 @@ export class CallSession {
   /** The other side's tracks that came without a stream (a browser without `setStreams`). */
   private loose: MediaStream | undefined;
   private offerTimer: ReturnType<typeof setInterval> | undefined;
-  /** What this side said before its signalling was open (its candidates), sent once it is. */
+  /** This side's candidates gathered before its signalling was open, sent once it is. */
   private unsent: OutgoingSignal[] = [];
   private screen: { stream: MediaStream; senders: RTCRtpSender[] } | undefined;
   private ended = false;
@@ -509,9 +502,8 @@ export class CallSession {
       if (primed === undefined) this.offerAgain(pc);
       this.offerTimer = setInterval(() => this.offerAgain(pc), OFFER_AGAIN_MS);
     }
-    // What this side said before it listened (its candidates), after its description.
-    // A description kept meanwhile is an older copy of the one just sent (or sent again).
-    const unsent = this.unsent.filter((signal) => signal.type !== 'description');
+    // Candidates gathered before it listened, after its description.
+    const unsent = this.unsent;
     this.unsent = [];
     for (const signal of unsent) this.signalling.send(signal);
   }
@@ -754,9 +746,10 @@ export class CallSession {
     });
   }
 
+  /** Sent now, or kept until the signalling is open (a bounded number). */
   private sendCandidate(candidate: RTCIceCandidate): void {
     const init = candidate.toJSON();
-    this.send({
+    const signal: OutgoingSignal = {
       type: 'candidate',
       candidate: {
         candidate: init.candidate ?? '',
@@ -764,13 +757,13 @@ export class CallSession {
         sdpMLineIndex: init.sdpMLineIndex ?? null,
         usernameFragment: init.usernameFragment ?? null,
       },
-    });
-  }
-
-  /** Sent now, or once the signalling is open (kept until then, a bounded number). */
-  private send(signal: OutgoingSignal): void {
+    };
     if (this.signalling !== undefined) this.signalling.send(signal);
     else if (!this.ended && this.unsent.length < UNSENT_MAX) this.unsent.push(signal);
+  }
+
+  private send(signal: OutgoingSignal): void {
+    this.signalling?.send(signal);
   }
 
   private fail(problem: CallProblem): void {
