@@ -77,6 +77,15 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/ban-ts-comment': ['error', { 'ts-ignore': 'allow-with-description' }],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'z',
+          property: 'toJSONSchema',
+          message:
+            'Use toJsonSchema from @plant/shared-schema: the shared schemas are deferred (shared-schema/src/deferred.ts).',
+        },
+      ],
       'no-restricted-syntax': [
         'error',
         {

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   API_BASE,
   apiPaths,
@@ -12,6 +11,7 @@ import {
   openApiDocumentSchema,
   uuidv7,
   type SyncedModel,
+  toJsonSchema,
 } from '@plant/shared-schema';
 import { FakeAuthenticator } from './auth/fake-authenticator';
 import { DEMO_USERS } from './seed/demo';
@@ -640,7 +640,7 @@ function modelBase(route: SweepRoute): Partial<ValidRequest> {
   if (def === undefined) throw new Error(`no model for ${route.key}`);
   const target = modelTarget(def.type);
   const made = () =>
-    madeAttributes(z.toJSONSchema(def.attributes, { io: 'input', unrepresentable: 'any' }));
+    madeAttributes(toJsonSchema(def.attributes, { io: 'input', unrepresentable: 'any' }));
   const create = (a: Record<string, unknown>) => (CREATE_AS[def.type] ?? ((c) => c))(a);
   // The demo's model, else the one the sweep's create made (as it was posted).
   const attributes = target?.attributes ?? create(made());
@@ -807,7 +807,7 @@ describe('the hostile-input sweep of the OpenAPI document', () => {
       const doc = openApiDocumentSchema.parse((await s.call('GET', apiPaths.openapi())).json);
       const collections = MODELS.map((m) => ({
         collection: m.collection,
-        attributes: z.toJSONSchema(m.attributes, {
+        attributes: toJsonSchema(m.attributes, {
           io: 'input',
           unrepresentable: 'any',
         }),

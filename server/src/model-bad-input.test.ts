@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   apiPaths,
   modelByCollection,
   MODELS,
   uuidv7,
   type SyncedModel,
+  toJsonSchema,
 } from '@plant/shared-schema';
 import { MAX_BODY_BYTES } from './app';
 import { DEMO_USERS } from './seed/demo';
@@ -178,7 +178,7 @@ describe('every model collection, from its shared schema', () => {
         ?.id ?? uuidv7();
     const calls: { label: string; method: string; path: string; body: unknown }[] = [];
     for (const def of MODELS) {
-      const schema = z.toJSONSchema(def.attributes, {
+      const schema = toJsonSchema(def.attributes, {
         io: 'input',
         unrepresentable: 'any',
       }) as JsonSchema;

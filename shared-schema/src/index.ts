@@ -1,4 +1,5 @@
 export * from './constants';
+export { deferred, toJsonSchema } from './deferred';
 export * from './permissions';
 export * from './uuid';
 export * from './text';

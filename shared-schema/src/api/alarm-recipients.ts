@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 
 /*
  * Recipient invitations (spec 001 §3 "recipient invitation", issue 17 item 4): an outside e-mail
@@ -24,26 +25,34 @@ export const ALARM_RECIPIENT_INVITE_STATES = ['pending', 'confirmed', 'declined'
 export type AlarmRecipientInviteState = (typeof ALARM_RECIPIENT_INVITE_STATES)[number];
 
 /** A token as handed out (32 random bytes, base64url: 43 characters). */
-const tokenField = z
-  .string({ error: ALARM_RECIPIENT_TEXTS.invalid })
-  .regex(/^[A-Za-z0-9_-]{20,100}$/, ALARM_RECIPIENT_TEXTS.invalid);
+const tokenField = /* @__PURE__ */ deferred(() =>
+  z
+    .string({ error: ALARM_RECIPIENT_TEXTS.invalid })
+    .regex(/^[A-Za-z0-9_-]{20,100}$/, ALARM_RECIPIENT_TEXTS.invalid),
+);
 
 /** GET alarm-recipients/confirm?token=: the page with the two buttons. */
-export const alarmRecipientConfirmQuerySchema = z.object({ token: tokenField });
+export const alarmRecipientConfirmQuerySchema = /* @__PURE__ */ deferred(() =>
+  z.object({ token: tokenField }),
+);
 
 /** POST alarm-recipients/confirm (JSON, or the page's form): the answer. */
-export const alarmRecipientDecisionSchema = z.object({
-  token: tokenField,
-  decision: z.enum(ALARM_RECIPIENT_DECISIONS, { error: 'Choose confirm or decline.' }),
-});
+export const alarmRecipientDecisionSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    token: tokenField,
+    decision: z.enum(ALARM_RECIPIENT_DECISIONS, { error: 'Choose confirm or decline.' }),
+  }),
+);
 export type AlarmRecipientDecisionRequest = z.infer<typeof alarmRecipientDecisionSchema>;
 
 /** The answer to a decision. */
-export const alarmRecipientAnswerSchema = z.object({
-  email: z.string(),
-  account: z.string(),
-  state: z.enum(ALARM_RECIPIENT_INVITE_STATES),
-});
+export const alarmRecipientAnswerSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    email: z.string(),
+    account: z.string(),
+    state: z.enum(ALARM_RECIPIENT_INVITE_STATES),
+  }),
+);
 export type AlarmRecipientAnswer = z.infer<typeof alarmRecipientAnswerSchema>;
 
 /** The path of both calls, relative to the API base (like `apiPaths`). */

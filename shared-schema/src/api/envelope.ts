@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 export { NUL_TEXT_MESSAGE } from './envelope-texts';
 
 /**
@@ -17,11 +18,13 @@ export function envelopeSchema<T extends z.ZodType>(data: T) {
 }
 
 /** A 422 answer: the first message, and every message per field. */
-export const validationErrorSchema = z.object({
-  success: z.literal(false),
-  message: z.string(),
-  errors: z.record(z.string(), z.array(z.string())),
-});
+export const validationErrorSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    success: z.literal(false),
+    message: z.string(),
+    errors: z.record(z.string(), z.array(z.string())),
+  }),
+);
 export type ValidationError = z.infer<typeof validationErrorSchema>;
 
 export const OBJECT_BODY_MESSAGE = 'The request body must be a JSON object.';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import {
   currentPasswordField,
   emailField,
@@ -24,14 +25,18 @@ export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
 export const INVITATION_SENT = 'The invitation is on its way.';
 
 /** POST account/invitations: a full e-mail address and the role the person gets. */
-export const invitationRequestSchema = z.object({ email: emailField, role_id: idField });
+export const invitationRequestSchema = /* @__PURE__ */ deferred(() =>
+  z.object({ email: emailField, role_id: idField }),
+);
 export type InvitationRequest = z.infer<typeof invitationRequestSchema>;
 
-export const invitationSentSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  expires_at: z.string(),
-});
+export const invitationSentSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    id: z.string(),
+    email: z.string(),
+    expires_at: z.string(),
+  }),
+);
 export type InvitationSent = z.infer<typeof invitationSentSchema>;
 
 /**
@@ -56,51 +61,63 @@ export function invitationState(
 }
 
 /** GET account/invitations: the active account's sent invitations, newest first. */
-export const sentInvitationSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  role_id: z.string(),
-  /** The role's name. */
-  role: z.string(),
-  /** When its current link was mailed. */
-  sent_at: z.string(),
-  expires_at: z.string(),
-  state: z.enum(INVITATION_STATES),
-});
+export const sentInvitationSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    id: z.string(),
+    email: z.string(),
+    role_id: z.string(),
+    /** The role's name. */
+    role: z.string(),
+    /** When its current link was mailed. */
+    sent_at: z.string(),
+    expires_at: z.string(),
+    state: z.enum(INVITATION_STATES),
+  }),
+);
 export type SentInvitation = z.infer<typeof sentInvitationSchema>;
-export const sentInvitationsSchema = z.array(sentInvitationSchema);
+export const sentInvitationsSchema = /* @__PURE__ */ deferred(() => z.array(sentInvitationSchema));
 
 /** account/invitations/{id}/resend and …/revoke. */
-export const invitationParamsSchema = z.object({ id: idField });
+export const invitationParamsSchema = /* @__PURE__ */ deferred(() => z.object({ id: idField }));
 
 /** A link is mailed again at most this often per invitation (a new link each time). */
 export const INVITATION_RESENDS = { limit: 3, windowMs: 3_600_000 } as const;
 
-const tokenField = z.string({ error: INVITATION_INVALID }).min(1, INVITATION_INVALID).max(200);
+const tokenField = /* @__PURE__ */ deferred(() =>
+  z.string({ error: INVITATION_INVALID }).min(1, INVITATION_INVALID).max(200),
+);
 
 /** POST invitations/info: what the link is for, before the person answers it. */
-export const invitationInfoRequestSchema = z.object({ token: tokenField });
-export const invitationInfoSchema = z.object({
-  email: z.string(),
-  account: z.string(),
-  role: z.string(),
-  /** The address has a user already: it accepts with its password instead of setting one. */
-  existing: z.boolean(),
-});
+export const invitationInfoRequestSchema = /* @__PURE__ */ deferred(() =>
+  z.object({ token: tokenField }),
+);
+export const invitationInfoSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    email: z.string(),
+    account: z.string(),
+    role: z.string(),
+    /** The address has a user already: it accepts with its password instead of setting one. */
+    existing: z.boolean(),
+  }),
+);
 export type InvitationInfo = z.infer<typeof invitationInfoSchema>;
 
 /** POST invitations/accept by a new person: names and a new password. */
-export const invitationJoinSchema = z.object({
-  token: tokenField,
-  firstname: firstnameField,
-  lastname: lastnameField,
-  password: newPasswordField,
-});
+export const invitationJoinSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    token: tokenField,
+    firstname: firstnameField,
+    lastname: lastnameField,
+    password: newPasswordField,
+  }),
+);
 export type InvitationJoin = z.infer<typeof invitationJoinSchema>;
 
 /** POST invitations/accept by an existing user: its password. */
-export const invitationAcceptSchema = z.object({
-  token: tokenField,
-  password: currentPasswordField,
-});
+export const invitationAcceptSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    token: tokenField,
+    password: currentPasswordField,
+  }),
+);
 export type InvitationAccept = z.infer<typeof invitationAcceptSchema>;

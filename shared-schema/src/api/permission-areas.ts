@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { AREA_EXTRAS, MODEL_PERMISSION_TABLE } from '../models/permission-table';
 import { ROLE_EDIT_PERMISSION } from './role-edit-permission';
 import { UNKNOWN_PERMISSION } from './roles-texts';
@@ -48,9 +49,11 @@ export const KNOWN_PERMISSIONS: ReadonlySet<string> = new Set(
   PERMISSION_AREAS.flatMap((a) => a.names),
 );
 
-export const rolePermissionsSchema = z.object({
-  permissions: z
-    .array(z.string().max(100))
-    .max(200)
-    .refine((names) => names.every((n) => KNOWN_PERMISSIONS.has(n)), UNKNOWN_PERMISSION),
-});
+export const rolePermissionsSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    permissions: z
+      .array(z.string().max(100))
+      .max(200)
+      .refine((names) => names.every((n) => KNOWN_PERMISSIONS.has(n)), UNKNOWN_PERMISSION),
+  }),
+);

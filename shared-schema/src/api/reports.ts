@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { REPORT_RUN_STATES } from '../models/report';
 import { idField } from './fields';
 
@@ -22,49 +23,57 @@ export const REPORT_SKIP_TEXTS = {
 } as const;
 
 /** One file of a run (a recipient's PDF or CSV), downloaded by its index. */
-export const reportRunFileSchema = z.object({
-  index: z.number().int(),
-  name: z.string(),
-  type: z.enum(['pdf', 'csv']),
-  size: z.number().int(),
-  /** Who it was made for (a user's name or the address). */
-  recipient: z.string(),
-});
+export const reportRunFileSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    index: z.number().int(),
+    name: z.string(),
+    type: z.enum(['pdf', 'csv']),
+    size: z.number().int(),
+    /** Who it was made for (a user's name or the address). */
+    recipient: z.string(),
+  }),
+);
 export type ReportRunFile = z.infer<typeof reportRunFileSchema>;
 
-export const reportRunRecipientSchema = z.object({
-  /** The user's name, or the outside address. */
-  recipient: z.string(),
-  state: z.enum(REPORT_DELIVERY_STATES),
-  /** Why it was skipped or failed (REPORT_SKIP_TEXTS), else null. */
-  reason: z.string().nullable(),
-});
+export const reportRunRecipientSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    /** The user's name, or the outside address. */
+    recipient: z.string(),
+    state: z.enum(REPORT_DELIVERY_STATES),
+    /** Why it was skipped or failed (REPORT_SKIP_TEXTS), else null. */
+    reason: z.string().nullable(),
+  }),
+);
 export type ReportRunRecipient = z.infer<typeof reportRunRecipientSchema>;
 
 /** One run of a report: when it was due, how it went, for whom, and its files. */
-export const reportRunSchema = z.object({
-  id: z.string(),
-  /** The time it was due (epoch ms), or when "Send now" was pressed. */
-  at: z.number(),
-  /** The range it showed (epoch ms). */
-  from: z.number(),
-  to: z.number(),
-  state: z.enum(REPORT_RUN_STATES),
-  /** Set when it failed: REPORT_TEXTS.pdfFailed. */
-  error: z.string().nullable(),
-  /** How many times it was tried. */
-  attempts: z.number().int(),
-  /** "Send now" rather than the schedule. */
-  manual: z.boolean(),
-  recipients: z.array(reportRunRecipientSchema),
-  files: z.array(reportRunFileSchema),
-});
+export const reportRunSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    id: z.string(),
+    /** The time it was due (epoch ms), or when "Send now" was pressed. */
+    at: z.number(),
+    /** The range it showed (epoch ms). */
+    from: z.number(),
+    to: z.number(),
+    state: z.enum(REPORT_RUN_STATES),
+    /** Set when it failed: REPORT_TEXTS.pdfFailed. */
+    error: z.string().nullable(),
+    /** How many times it was tried. */
+    attempts: z.number().int(),
+    /** "Send now" rather than the schedule. */
+    manual: z.boolean(),
+    recipients: z.array(reportRunRecipientSchema),
+    files: z.array(reportRunFileSchema),
+  }),
+);
 export type ReportRun = z.infer<typeof reportRunSchema>;
 
-export const reportRunsSchema = z.array(reportRunSchema);
+export const reportRunsSchema = /* @__PURE__ */ deferred(() => z.array(reportRunSchema));
 
-export const reportRunFileParamsSchema = z.object({
-  id: idField,
-  runid: idField,
-  index: z.coerce.number().int().min(0).max(1000),
-});
+export const reportRunFileParamsSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    id: idField,
+    runid: idField,
+    index: z.coerce.number().int().min(0).max(1000),
+  }),
+);

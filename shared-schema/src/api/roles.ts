@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { idField, modelNameField } from './fields';
 export {
   ROLE_HAS_MEMBERS,
@@ -16,35 +17,45 @@ export { KNOWN_PERMISSIONS, PERMISSION_AREAS, rolePermissionsSchema } from './pe
 import { FIELD_TYPES } from '../models/field-types';
 export { FIELD_TYPES, type FieldType } from '../models/field-types';
 
-export const roleNameSchema = z.object({ name: modelNameField });
+export const roleNameSchema = /* @__PURE__ */ deferred(() => z.object({ name: modelNameField }));
 export type RoleName = z.infer<typeof roleNameSchema>;
 
 /** The key button: every asset of the account (true), or only those given (false). */
-export const roleAllAssetsSchema = z.object({ all_assets: z.boolean() });
+export const roleAllAssetsSchema = /* @__PURE__ */ deferred(() =>
+  z.object({ all_assets: z.boolean() }),
+);
 
 /** An asset given to the role; `edit` the pencil. */
-export const roleAssetSchema = z.object({ edit: z.boolean() });
+export const roleAssetSchema = /* @__PURE__ */ deferred(() => z.object({ edit: z.boolean() }));
 
 /** The fields of a type the role shows; null: all of them. */
-export const roleFieldsSchema = z.object({
-  fields: z.array(z.string().min(1).max(100)).max(200).nullable(),
-});
+export const roleFieldsSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    fields: z.array(z.string().min(1).max(100)).max(200).nullable(),
+  }),
+);
 
-export const roleParamsSchema = z.object({ id: idField });
-export const roleAssetParamsSchema = z.object({ id: idField, assetId: idField });
-export const roleFieldParamsSchema = z.object({ id: idField, type: z.enum(FIELD_TYPES) });
+export const roleParamsSchema = /* @__PURE__ */ deferred(() => z.object({ id: idField }));
+export const roleAssetParamsSchema = /* @__PURE__ */ deferred(() =>
+  z.object({ id: idField, assetId: idField }),
+);
+export const roleFieldParamsSchema = /* @__PURE__ */ deferred(() =>
+  z.object({ id: idField, type: z.enum(FIELD_TYPES) }),
+);
 
 /** A role as the roles screen shows it. */
-export const roleAdminSchema = z.object({
-  id: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  /** admin and norole: not to be renamed, deleted or changed. */
-  fixed: z.boolean(),
-  members: z.number().int(),
-  permissions: z.array(z.string()),
-  all_assets: z.boolean(),
-  assets: z.array(z.object({ asset_id: z.string(), edit: z.boolean() })),
-  fields: z.array(z.object({ type: z.string(), fields: z.array(z.string()) })),
-});
+export const roleAdminSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    id: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    /** admin and norole: not to be renamed, deleted or changed. */
+    fixed: z.boolean(),
+    members: z.number().int(),
+    permissions: z.array(z.string()),
+    all_assets: z.boolean(),
+    assets: z.array(z.object({ asset_id: z.string(), edit: z.boolean() })),
+    fields: z.array(z.object({ type: z.string(), fields: z.array(z.string()) })),
+  }),
+);
 export type RoleAdmin = z.infer<typeof roleAdminSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../constants';
 import { FORM_TEXTS } from '../models/form-texts';
 import { REPORT_TEXTS } from '../models/report';
@@ -26,16 +27,18 @@ function knownTimeZone(tz: string): boolean {
 }
 
 /** `?kinds=entry,ack&lang=de&tz=Europe/Berlin`: which kinds (all when left out), words, zone. */
-export const serviceBookletQuerySchema = z.object({
-  kinds: z
-    .string()
-    .max(100, FORM_TEXTS.option)
-    .default(BOOKLET_KINDS.join(','))
-    .transform((s) => [...new Set(s.split(',').filter((k) => k !== ''))])
-    .pipe(z.array(z.enum(BOOKLET_KINDS, { error: FORM_TEXTS.option }))),
-  lang: z.enum(LANGUAGES, { error: FORM_TEXTS.option }).default(DEFAULT_LANGUAGE),
-  /** The IANA zone its times are written in (the reader's). */
-  tz: z.string().min(1).max(64).refine(knownTimeZone, REPORT_TEXTS.timeZone).default('UTC'),
-});
+export const serviceBookletQuerySchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    kinds: z
+      .string()
+      .max(100, FORM_TEXTS.option)
+      .default(BOOKLET_KINDS.join(','))
+      .transform((s) => [...new Set(s.split(',').filter((k) => k !== ''))])
+      .pipe(z.array(z.enum(BOOKLET_KINDS, { error: FORM_TEXTS.option }))),
+    lang: z.enum(LANGUAGES, { error: FORM_TEXTS.option }).default(DEFAULT_LANGUAGE),
+    /** The IANA zone its times are written in (the reader's). */
+    tz: z.string().min(1).max(64).refine(knownTimeZone, REPORT_TEXTS.timeZone).default('UTC'),
+  }),
+);
 export type ServiceBookletQuery = z.output<typeof serviceBookletQuerySchema>;
 export type ServiceBookletQueryInput = z.input<typeof serviceBookletQuerySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { helpArticleField } from './help-article-field';
 import { emailField, idField, modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
@@ -98,56 +99,64 @@ export const ALARM_TEXTS = {
   nothingToAcknowledge: 'This alarm has nothing to acknowledge.',
 } as const;
 
-const channelsField = z
-  .array(z.enum(ALARM_CHANNELS))
-  .min(1, ALARM_TEXTS.channelsRequired)
-  .max(ALARM_CHANNELS.length)
-  .refine((list) => new Set(list).size === list.length, ALARM_TEXTS.channelTwice);
+const channelsField = /* @__PURE__ */ deferred(() =>
+  z
+    .array(z.enum(ALARM_CHANNELS))
+    .min(1, ALARM_TEXTS.channelsRequired)
+    .max(ALARM_CHANNELS.length)
+    .refine((list) => new Set(list).size === list.length, ALARM_TEXTS.channelTwice),
+);
 
 /** One who is told: a user of the account or an outside address, each with its channels. */
-export const alarmRecipientSchema = z.union(
-  [
-    z.strictObject({ user_id: idField, channels: channelsField }),
-    z.strictObject({ email: emailField, channels: channelsField }),
-  ],
-  { error: ALARM_TEXTS.recipientNeedsOne },
+export const alarmRecipientSchema = /* @__PURE__ */ deferred(() =>
+  z.union(
+    [
+      z.strictObject({ user_id: idField, channels: channelsField }),
+      z.strictObject({ email: emailField, channels: channelsField }),
+    ],
+    { error: ALARM_TEXTS.recipientNeedsOne },
+  ),
 );
 export type AlarmRecipient = z.infer<typeof alarmRecipientSchema>;
 
-const limitField = z
-  .number({ error: ALARM_TEXTS.limitNotNumber })
-  .finite(ALARM_TEXTS.limitNotNumber)
-  .nullable()
-  .default(null);
+const limitField = /* @__PURE__ */ deferred(() =>
+  z
+    .number({ error: ALARM_TEXTS.limitNotNumber })
+    .finite(ALARM_TEXTS.limitNotNumber)
+    .nullable()
+    .default(null),
+);
 
 /**
  * Where an alarm stands (server field `status`; null before its first evaluation). Times are
  * epoch milliseconds.
  */
-export const alarmStatusSchema = z.object({
-  state: z.enum(ALARM_STATUS_STATES),
-  /** Since when the state holds (active: when it was raised), null when normal. */
-  since: z.number().nullable(),
-  /** The latest value judged (null for no-data and offline alarms). */
-  value: z.number().nullable(),
-  /** Raises since the last acknowledgement. */
-  count: z.number().int(),
-  /** When the latest raise happened, null while none was. */
-  raised_at: z.number().nullable(),
-  /** When the latest raise cleared, null while it is active or none was raised. */
-  cleared_at: z.number().nullable(),
-  /** Whether the latest raise was acknowledged (true while none was raised). */
-  acknowledged: z.boolean(),
-  acknowledged_by: z.string().nullable(),
-  acknowledged_at: z.number().nullable(),
-  note: z.string().nullable(),
-  /** How the latest raise's notifications went. */
-  delivery: z.object({
-    state: z.enum(ALARM_DELIVERY_STATES),
-    attempts: z.number().int(),
-    error: z.string().nullable(),
+export const alarmStatusSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    state: z.enum(ALARM_STATUS_STATES),
+    /** Since when the state holds (active: when it was raised), null when normal. */
+    since: z.number().nullable(),
+    /** The latest value judged (null for no-data and offline alarms). */
+    value: z.number().nullable(),
+    /** Raises since the last acknowledgement. */
+    count: z.number().int(),
+    /** When the latest raise happened, null while none was. */
+    raised_at: z.number().nullable(),
+    /** When the latest raise cleared, null while it is active or none was raised. */
+    cleared_at: z.number().nullable(),
+    /** Whether the latest raise was acknowledged (true while none was raised). */
+    acknowledged: z.boolean(),
+    acknowledged_by: z.string().nullable(),
+    acknowledged_at: z.number().nullable(),
+    note: z.string().nullable(),
+    /** How the latest raise's notifications went. */
+    delivery: z.object({
+      state: z.enum(ALARM_DELIVERY_STATES),
+      attempts: z.number().int(),
+      error: z.string().nullable(),
+    }),
   }),
-});
+);
 export type AlarmStatus = z.infer<typeof alarmStatusSchema>;
 
 /**
@@ -155,62 +164,64 @@ export type AlarmStatus = z.infer<typeof alarmStatusSchema>;
  * are in `alarmProblems`, not refinements: updates parse through `.partial()`, which zod 4
  * refuses on a refined object.
  */
-export const alarmAttributesSchema = z.object({
-  asset_id: idField,
-  datastream_id: idField,
-  name: modelNameField,
-  kind: z.enum(ALARM_KINDS).default('limit'),
-  /** No-data and offline alarms: seconds without data (or offline) before the alarm fires. */
-  after_s: z
-    .number({ error: ALARM_TEXTS.afterRange })
-    .int(ALARM_TEXTS.afterRange)
-    .min(ALARM_LIMITS.minAfterS, ALARM_TEXTS.afterRange)
-    .max(ALARM_LIMITS.maxAfterS, ALARM_TEXTS.afterRange)
-    .nullable()
-    .default(null),
-  upper_limit: limitField,
-  lower_limit: limitField,
-  condition: z.enum(ALARM_CONDITIONS).default('greater'),
-  severity: z.enum(ALARM_SEVERITIES).default('warning'),
-  /** Optional: when given, it must be the stream's unit (spec 001 §5). */
-  unit: z.string().max(50).nullable().default(null),
-  delay_s: z
-    .number({ error: ALARM_TEXTS.notNegative })
-    .int()
-    .min(0, ALARM_TEXTS.notNegative)
-    .max(ALARM_LIMITS.maxDelayS, ALARM_TEXTS.delayTooLong)
-    .default(0),
-  hysteresis: z
-    .number({ error: ALARM_TEXTS.notNegative })
-    .finite()
-    .min(0, ALARM_TEXTS.notNegative)
-    .default(0),
-  /**
-   * Minutes between two messages of this alarm to one recipient on one channel (issue 30 item
-   * 2): the state changes in between are held and told together, counted, when the period ends.
-   * 0: each at once. Alarms stored before the field read as the default (`notifyIntervalMs`).
-   */
-  notify_interval_min: z
-    .number({ error: ALARM_TEXTS.notifyIntervalRange })
-    .int(ALARM_TEXTS.notifyIntervalRange)
-    .min(0, ALARM_TEXTS.notifyIntervalRange)
-    .max(ALARM_LIMITS.maxNotifyIntervalMin, ALARM_TEXTS.notifyIntervalRange)
-    .default(ALARM_LIMITS.defaultNotifyIntervalMin),
-  recipients: z
-    .array(alarmRecipientSchema)
-    .max(ALARM_LIMITS.maxRecipients, ALARM_TEXTS.tooManyRecipients)
-    .default([]),
-  /** The help article that tells what to do (links like help/136). */
-  help_article: helpArticleField,
-  enabled: z.boolean().default(true),
-  /**
-   * Shelved for maintenance until then (epoch ms): evaluated and shown, nobody is told. Null:
-   * not shelved.
-   */
-  shelved_until: z.number().int().positive().nullable().default(null),
-  /** Server field: where the alarm stands. */
-  status: alarmStatusSchema.nullable().default(null),
-});
+export const alarmAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    asset_id: idField,
+    datastream_id: idField,
+    name: modelNameField,
+    kind: z.enum(ALARM_KINDS).default('limit'),
+    /** No-data and offline alarms: seconds without data (or offline) before the alarm fires. */
+    after_s: z
+      .number({ error: ALARM_TEXTS.afterRange })
+      .int(ALARM_TEXTS.afterRange)
+      .min(ALARM_LIMITS.minAfterS, ALARM_TEXTS.afterRange)
+      .max(ALARM_LIMITS.maxAfterS, ALARM_TEXTS.afterRange)
+      .nullable()
+      .default(null),
+    upper_limit: limitField,
+    lower_limit: limitField,
+    condition: z.enum(ALARM_CONDITIONS).default('greater'),
+    severity: z.enum(ALARM_SEVERITIES).default('warning'),
+    /** Optional: when given, it must be the stream's unit (spec 001 §5). */
+    unit: z.string().max(50).nullable().default(null),
+    delay_s: z
+      .number({ error: ALARM_TEXTS.notNegative })
+      .int()
+      .min(0, ALARM_TEXTS.notNegative)
+      .max(ALARM_LIMITS.maxDelayS, ALARM_TEXTS.delayTooLong)
+      .default(0),
+    hysteresis: z
+      .number({ error: ALARM_TEXTS.notNegative })
+      .finite()
+      .min(0, ALARM_TEXTS.notNegative)
+      .default(0),
+    /**
+     * Minutes between two messages of this alarm to one recipient on one channel (issue 30 item
+     * 2): the state changes in between are held and told together, counted, when the period ends.
+     * 0: each at once. Alarms stored before the field read as the default (`notifyIntervalMs`).
+     */
+    notify_interval_min: z
+      .number({ error: ALARM_TEXTS.notifyIntervalRange })
+      .int(ALARM_TEXTS.notifyIntervalRange)
+      .min(0, ALARM_TEXTS.notifyIntervalRange)
+      .max(ALARM_LIMITS.maxNotifyIntervalMin, ALARM_TEXTS.notifyIntervalRange)
+      .default(ALARM_LIMITS.defaultNotifyIntervalMin),
+    recipients: z
+      .array(alarmRecipientSchema)
+      .max(ALARM_LIMITS.maxRecipients, ALARM_TEXTS.tooManyRecipients)
+      .default([]),
+    /** The help article that tells what to do (links like help/136). */
+    help_article: helpArticleField,
+    enabled: z.boolean().default(true),
+    /**
+     * Shelved for maintenance until then (epoch ms): evaluated and shown, nobody is told. Null:
+     * not shelved.
+     */
+    shelved_until: z.number().int().positive().nullable().default(null),
+    /** Server field: where the alarm stands. */
+    status: alarmStatusSchema.nullable().default(null),
+  }),
+);
 export type AlarmAttributes = z.infer<typeof alarmAttributesSchema>;
 /** What a create of an alarm takes (defaulted fields may be left out). */
 export type AlarmInput = z.input<typeof alarmAttributesSchema>;
@@ -310,15 +321,17 @@ export const alarmModel = {
  * once (its id is made by the client). The server records who and when, and marks the alarm's
  * status acknowledged in the same transaction; one that finds nothing to acknowledge is refused.
  */
-export const alarmAckAttributesSchema = z.object({
-  alarm_id: idField,
-  asset_id: idField,
-  note: z.string().trim().max(ALARM_LIMITS.maxNote).default(''),
-  /** Server fields: who acknowledged, when (epoch ms), and the raise it acknowledged. */
-  by_user: z.string().nullable().default(null),
-  at: z.number().nullable().default(null),
-  raised_at: z.number().nullable().default(null),
-});
+export const alarmAckAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    alarm_id: idField,
+    asset_id: idField,
+    note: z.string().trim().max(ALARM_LIMITS.maxNote).default(''),
+    /** Server fields: who acknowledged, when (epoch ms), and the raise it acknowledged. */
+    by_user: z.string().nullable().default(null),
+    at: z.number().nullable().default(null),
+    raised_at: z.number().nullable().default(null),
+  }),
+);
 export type AlarmAckAttributes = z.infer<typeof alarmAckAttributesSchema>;
 
 export const alarmAckModel = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { idField } from '../api/fields';
 import { LANGUAGES, type Language } from '../constants';
 import { withinJsonBounds } from '../api/json-value';
@@ -197,19 +198,21 @@ export function normalizeDocument(raw: unknown): ArticleDocument | Problem {
 }
 
 /** The document field: any JSON in, the normalised document out (or the problem, as an issue). */
-export const articleDocumentField = z
-  .unknown()
-  .refine((v) => withinJsonBounds(v, 40, 50_000), ARTICLE_TEXTS.documentInvalid)
-  .transform((value, ctx): ArticleDocument => {
-    const normal = normalizeDocument(value);
-    if ('problem' in normal) {
-      ctx.addIssue({ code: 'custom', message: normal.problem });
-      return z.NEVER;
-    }
-    return normal;
-  });
+export const articleDocumentField = /* @__PURE__ */ deferred(() =>
+  z
+    .unknown()
+    .refine((v) => withinJsonBounds(v, 40, 50_000), ARTICLE_TEXTS.documentInvalid)
+    .transform((value, ctx): ArticleDocument => {
+      const normal = normalizeDocument(value);
+      if ('problem' in normal) {
+        ctx.addIssue({ code: 'custom', message: normal.problem });
+        return z.NEVER;
+      }
+      return normal;
+    }),
+);
 
-const languageField = z.enum(LANGUAGES);
+const languageField = /* @__PURE__ */ deferred(() => z.enum(LANGUAGES));
 
 const wordList = (max: number) =>
   z
@@ -218,21 +221,23 @@ const wordList = (max: number) =>
     .default([])
     .transform((l) => [...new Set(l)]);
 
-export const articleAttributesSchema = z.object({
-  /** The number of links like help/136: the server's, the next free one in the account. */
-  number: z.number().int().positive().nullable().default(null),
-  state: z.enum(ARTICLE_STATES).default('draft'),
-  tags: wordList(20),
-  categories: wordList(10),
-  /** The languages written, the first the one it was written in (the reader's fallback). */
-  languages: z
-    .array(languageField)
-    .max(LANGUAGES.length)
-    .default([])
-    .transform((l) => [...new Set(l)]),
-  changed_by: z.string().nullable().default(null),
-  changed_at: z.number().int().nullable().default(null),
-});
+export const articleAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    /** The number of links like help/136: the server's, the next free one in the account. */
+    number: z.number().int().positive().nullable().default(null),
+    state: z.enum(ARTICLE_STATES).default('draft'),
+    tags: wordList(20),
+    categories: wordList(10),
+    /** The languages written, the first the one it was written in (the reader's fallback). */
+    languages: z
+      .array(languageField)
+      .max(LANGUAGES.length)
+      .default([])
+      .transform((l) => [...new Set(l)]),
+    changed_by: z.string().nullable().default(null),
+    changed_at: z.number().int().nullable().default(null),
+  }),
+);
 export type ArticleAttributes = z.output<typeof articleAttributesSchema>;
 
 export const articleModel = {
@@ -245,18 +250,20 @@ export const articleModel = {
   serverFields: ['number', 'changed_by', 'changed_at'],
 } as const satisfies ModelDefinition<'article', typeof articleAttributesSchema>;
 
-const textAttributes = z.object({
-  article_id: idField,
-  lang: languageField,
-  title: z
-    .string({ error: ARTICLE_TEXTS.titleRequired })
-    .trim()
-    .min(1, ARTICLE_TEXTS.titleRequired)
-    .max(200, 'The title may not be longer than 200 characters'),
-  content: articleDocumentField.default(EMPTY_DOCUMENT),
-  changed_by: z.string().nullable().default(null),
-  changed_at: z.number().int().nullable().default(null),
-});
+const textAttributes = /* @__PURE__ */ deferred(() =>
+  z.object({
+    article_id: idField,
+    lang: languageField,
+    title: z
+      .string({ error: ARTICLE_TEXTS.titleRequired })
+      .trim()
+      .min(1, ARTICLE_TEXTS.titleRequired)
+      .max(200, 'The title may not be longer than 200 characters'),
+    content: articleDocumentField.default(EMPTY_DOCUMENT),
+    changed_by: z.string().nullable().default(null),
+    changed_at: z.number().int().nullable().default(null),
+  }),
+);
 export type ArticleTextAttributes = z.output<typeof textAttributes>;
 
 export const articleTextModel = {
@@ -273,9 +280,15 @@ export const articleTextModel = {
 } as const satisfies ModelDefinition<'article_text', typeof textAttributes>;
 
 /** An authors' draft may have no title yet (publishing asks for one). */
-const draftAttributes = textAttributes.extend({
-  title: z.string().trim().max(200, 'The title may not be longer than 200 characters').default(''),
-});
+const draftAttributes = /* @__PURE__ */ deferred(() =>
+  textAttributes.extend({
+    title: z
+      .string()
+      .trim()
+      .max(200, 'The title may not be longer than 200 characters')
+      .default(''),
+  }),
+);
 
 export const articleDraftModel = {
   type: 'article_draft',

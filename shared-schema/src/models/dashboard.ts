@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { idField, modelNameField } from '../api/fields';
 import { boundedJson } from '../api/json-value';
 import type { ModelDefinition } from './registry-types';
@@ -26,26 +27,28 @@ export const RANGE_UNITS = ['hours', 'days', 'weeks', 'months'] as const;
 export type RangeUnit = (typeof RANGE_UNITS)[number];
 
 /** Epoch milliseconds, within what a Date holds. */
-const epochMs = z.number().int().min(0).max(8_640_000_000_000_000);
+const epochMs = /* @__PURE__ */ deferred(() => z.number().int().min(0).max(8_640_000_000_000_000));
 
 /**
  * The range every widget of a dashboard shows: the last N hours, days, weeks or months (counted
  * back from now, so it moves), or a fixed span. Default: the last 2 hours (spec 001 §9).
  */
-export const dashboardRangeSchema = z.discriminatedUnion('kind', [
-  z.strictObject({
-    kind: z.literal('relative'),
-    last: z
-      .number({ error: DASHBOARD_TEXTS.rangeLast })
-      .int(DASHBOARD_TEXTS.rangeLast)
-      .min(1, DASHBOARD_TEXTS.rangeLast)
-      .max(1000, DASHBOARD_TEXTS.rangeLast),
-    unit: z.enum(RANGE_UNITS),
-  }),
-  z
-    .strictObject({ kind: z.literal('fixed'), from: epochMs, to: epochMs })
-    .refine((r) => r.from < r.to, { error: DASHBOARD_TEXTS.rangeOrder, path: ['to'] }),
-]);
+export const dashboardRangeSchema = /* @__PURE__ */ deferred(() =>
+  z.discriminatedUnion('kind', [
+    z.strictObject({
+      kind: z.literal('relative'),
+      last: z
+        .number({ error: DASHBOARD_TEXTS.rangeLast })
+        .int(DASHBOARD_TEXTS.rangeLast)
+        .min(1, DASHBOARD_TEXTS.rangeLast)
+        .max(1000, DASHBOARD_TEXTS.rangeLast),
+      unit: z.enum(RANGE_UNITS),
+    }),
+    z
+      .strictObject({ kind: z.literal('fixed'), from: epochMs, to: epochMs })
+      .refine((r) => r.from < r.to, { error: DASHBOARD_TEXTS.rangeOrder, path: ['to'] }),
+  ]),
+);
 export type DashboardRange = z.infer<typeof dashboardRangeSchema>;
 
 export const DEFAULT_DASHBOARD_RANGE: DashboardRange = { kind: 'relative', last: 2, unit: 'hours' };
@@ -80,45 +83,49 @@ export function resolveRange(range: DashboardRange, now: number): { from: number
  * of the template's streams that the asset made from it turns into its own streams' ids), and its
  * type's options (widget-options.ts checks them per type).
  */
-export const dashboardWidgetSchema = z
-  .strictObject({
-    id: idField,
-    type: z.enum(WIDGET_TYPES),
-    x: z
-      .number()
-      .int()
-      .min(0)
-      .max(DASHBOARD_COLUMNS - 1),
-    y: z.number().int().min(0).max(DASHBOARD_MAX_ROWS),
-    w: z.number().int().min(1).max(DASHBOARD_COLUMNS),
-    h: z.number().int().min(1).max(DASHBOARD_MAX_ROWS),
-    title: z.string().trim().max(120).nullable().default(null),
-    streams: z.array(idField).max(WIDGET_MAX_STREAMS, DASHBOARD_TEXTS.tooManyStreams).default([]),
-    options: z.record(z.string().max(40), boundedJson(6, 400)).default({}),
-  })
-  .refine((w) => w.x + w.w <= DASHBOARD_COLUMNS, {
-    error: DASHBOARD_TEXTS.outsideGrid,
-    path: ['w'],
-  })
-  // Each type's options and number of streams (widget-options.ts).
-  .superRefine(checkWidgetOptions);
+export const dashboardWidgetSchema = /* @__PURE__ */ deferred(() =>
+  z
+    .strictObject({
+      id: idField,
+      type: z.enum(WIDGET_TYPES),
+      x: z
+        .number()
+        .int()
+        .min(0)
+        .max(DASHBOARD_COLUMNS - 1),
+      y: z.number().int().min(0).max(DASHBOARD_MAX_ROWS),
+      w: z.number().int().min(1).max(DASHBOARD_COLUMNS),
+      h: z.number().int().min(1).max(DASHBOARD_MAX_ROWS),
+      title: z.string().trim().max(120).nullable().default(null),
+      streams: z.array(idField).max(WIDGET_MAX_STREAMS, DASHBOARD_TEXTS.tooManyStreams).default([]),
+      options: z.record(z.string().max(40), boundedJson(6, 400)).default({}),
+    })
+    .refine((w) => w.x + w.w <= DASHBOARD_COLUMNS, {
+      error: DASHBOARD_TEXTS.outsideGrid,
+      path: ['w'],
+    })
+    // Each type's options and number of streams (widget-options.ts).
+    .superRefine(checkWidgetOptions),
+);
 export type DashboardWidget = z.infer<typeof dashboardWidgetSchema>;
 
-export const dashboardAttributesSchema = z.object({
-  name: modelNameField,
-  /** The asset it belongs to; null for the account's and the template's dashboards. */
-  asset_id: idField.nullable().default(null),
-  /** The template it belongs to; null for the account's and the asset's dashboards. */
-  template_id: idField.nullable().default(null),
-  range: dashboardRangeSchema.default(DEFAULT_DASHBOARD_RANGE),
-  widgets: z
-    .array(dashboardWidgetSchema)
-    .max(DASHBOARD_MAX_WIDGETS, DASHBOARD_TEXTS.tooManyWidgets)
-    .refine((list) => new Set(list.map((w) => w.id)).size === list.length, {
-      error: DASHBOARD_TEXTS.widgetTwice,
-    })
-    .default([]),
-});
+export const dashboardAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    name: modelNameField,
+    /** The asset it belongs to; null for the account's and the template's dashboards. */
+    asset_id: idField.nullable().default(null),
+    /** The template it belongs to; null for the account's and the asset's dashboards. */
+    template_id: idField.nullable().default(null),
+    range: dashboardRangeSchema.default(DEFAULT_DASHBOARD_RANGE),
+    widgets: z
+      .array(dashboardWidgetSchema)
+      .max(DASHBOARD_MAX_WIDGETS, DASHBOARD_TEXTS.tooManyWidgets)
+      .refine((list) => new Set(list.map((w) => w.id)).size === list.length, {
+        error: DASHBOARD_TEXTS.widgetTwice,
+      })
+      .default([]),
+  }),
+);
 export type DashboardAttributes = z.infer<typeof dashboardAttributesSchema>;
 
 export const dashboardModel = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { idField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 import { RELEASE_PERMISSIONS } from './release';
@@ -42,51 +43,57 @@ export const GATEWAY_UPDATE_ENDS: readonly GatewayUpdateState[] = [
   'rolled_back',
 ];
 
-export const deploymentTargetsSchema = z.discriminatedUnion('kind', [
-  z.strictObject({
-    kind: z.literal('list'),
-    gateway_ids: z.array(idField).min(1, DEPLOYMENT_TEXTS.noGateways).max(5_000),
-  }),
-  z.strictObject({ kind: z.literal('tag'), tag: z.string().trim().min(1).max(100) }),
-  z.strictObject({ kind: z.literal('all') }),
-]);
+export const deploymentTargetsSchema = /* @__PURE__ */ deferred(() =>
+  z.discriminatedUnion('kind', [
+    z.strictObject({
+      kind: z.literal('list'),
+      gateway_ids: z.array(idField).min(1, DEPLOYMENT_TEXTS.noGateways).max(5_000),
+    }),
+    z.strictObject({ kind: z.literal('tag'), tag: z.string().trim().min(1).max(100) }),
+    z.strictObject({ kind: z.literal('all') }),
+  ]),
+);
 export type DeploymentTargets = z.infer<typeof deploymentTargetsSchema>;
 
-const counts = z.object(
-  Object.fromEntries(GATEWAY_UPDATE_STATES.map((s) => [s, z.number().int().min(0)])) as Record<
-    GatewayUpdateState,
-    z.ZodNumber
-  >,
+const counts = /* @__PURE__ */ deferred(() =>
+  z.object(
+    Object.fromEntries(GATEWAY_UPDATE_STATES.map((s) => [s, z.number().int().min(0)])) as Record<
+      GatewayUpdateState,
+      z.ZodNumber
+    >,
+  ),
 );
 export type DeploymentCounts = z.infer<typeof counts>;
 
-export const deploymentAttributesSchema = z.object({
-  release_id: idField,
-  targets: deploymentTargetsSchema,
-  /** How many gateways update at once; the next batch starts when this one is over. */
-  batch_size: z.number().int().min(1).max(1_000).default(10),
-  /** The share of failed (or rolled back) gateways among those done that halts the rollout. */
-  max_failure_rate: z.number().min(0).max(1).default(0.2),
-  /**
-   * Install only while the machine's stream of this name says `idle_value` (none: at once): no
-   * machine is interrupted mid-cycle.
-   */
-  idle_stream: z.string().trim().max(250).nullable().default(null),
-  idle_value: z
-    .union([z.number().finite(), z.string().max(250)])
-    .nullable()
-    .default(null),
-  /** Running until every gateway is done; the user pauses, resumes, cancels; the server halts. */
-  state: z.enum(DEPLOYMENT_STATES).default('running'),
-  /** The server's: why it halted, how many gateways are in each state, the batch under way. */
-  reason: z.string().max(500).nullable().default(null),
-  counts: counts.nullable().default(null),
-  batch: z.number().int().min(0).default(0),
-  created_by: z.string().nullable().default(null),
-  created_at: z.number().int().nullable().default(null),
-  changed_by: z.string().nullable().default(null),
-  changed_at: z.number().int().nullable().default(null),
-});
+export const deploymentAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    release_id: idField,
+    targets: deploymentTargetsSchema,
+    /** How many gateways update at once; the next batch starts when this one is over. */
+    batch_size: z.number().int().min(1).max(1_000).default(10),
+    /** The share of failed (or rolled back) gateways among those done that halts the rollout. */
+    max_failure_rate: z.number().min(0).max(1).default(0.2),
+    /**
+     * Install only while the machine's stream of this name says `idle_value` (none: at once): no
+     * machine is interrupted mid-cycle.
+     */
+    idle_stream: z.string().trim().max(250).nullable().default(null),
+    idle_value: z
+      .union([z.number().finite(), z.string().max(250)])
+      .nullable()
+      .default(null),
+    /** Running until every gateway is done; the user pauses, resumes, cancels; the server halts. */
+    state: z.enum(DEPLOYMENT_STATES).default('running'),
+    /** The server's: why it halted, how many gateways are in each state, the batch under way. */
+    reason: z.string().max(500).nullable().default(null),
+    counts: counts.nullable().default(null),
+    batch: z.number().int().min(0).default(0),
+    created_by: z.string().nullable().default(null),
+    created_at: z.number().int().nullable().default(null),
+    changed_by: z.string().nullable().default(null),
+    changed_at: z.number().int().nullable().default(null),
+  }),
+);
 export type DeploymentAttributes = z.infer<typeof deploymentAttributesSchema>;
 
 export const deploymentModel = {
@@ -111,17 +118,19 @@ export const deploymentModel = {
 } as const satisfies ModelDefinition<'deployment', typeof deploymentAttributesSchema>;
 
 /** One gateway's part of a rollout: the server's alone (clients read it). */
-export const deploymentGatewayAttributesSchema = z.object({
-  deployment_id: idField,
-  gateway_id: idField,
-  /** Which batch it is in, from 0. */
-  batch: z.number().int().min(0),
-  state: z.enum(GATEWAY_UPDATE_STATES).default('pending'),
-  /** The version it ran before, and what it reported last (a failure's words). */
-  from_version: z.string().max(100).nullable().default(null),
-  message: z.string().max(500).nullable().default(null),
-  changed_at: z.number().int().nullable().default(null),
-});
+export const deploymentGatewayAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    deployment_id: idField,
+    gateway_id: idField,
+    /** Which batch it is in, from 0. */
+    batch: z.number().int().min(0),
+    state: z.enum(GATEWAY_UPDATE_STATES).default('pending'),
+    /** The version it ran before, and what it reported last (a failure's words). */
+    from_version: z.string().max(100).nullable().default(null),
+    message: z.string().max(500).nullable().default(null),
+    changed_at: z.number().int().nullable().default(null),
+  }),
+);
 export type DeploymentGatewayAttributes = z.infer<typeof deploymentGatewayAttributesSchema>;
 
 export const deploymentGatewayModel = {

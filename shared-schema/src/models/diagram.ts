@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { idField, modelNameField } from '../api/fields';
 import { sanitizeSvg, SVG_ID_PATTERN, SVG_LIMITS } from '../svg/sanitize-svg';
 import type { ModelDefinition } from './registry-types';
@@ -39,10 +40,14 @@ export const DIAGRAM_ALARM_COLOR = '#e03131';
 export const BLANK_DIAGRAM_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 450" width="800" height="450"/>';
 
-const colorField = z.string().regex(/^#[0-9a-fA-F]{6}$/, DIAGRAM_TEXTS.color);
+const colorField = /* @__PURE__ */ deferred(() =>
+  z.string().regex(/^#[0-9a-fA-F]{6}$/, DIAGRAM_TEXTS.color),
+);
 
 /** A stream's value as a state colour's key (state streams' values are numbers, as text). */
-const stateKeyField = z.string().regex(/^[-0-9A-Za-z_.]{1,20}$/, DIAGRAM_TEXTS.color);
+const stateKeyField = /* @__PURE__ */ deferred(() =>
+  z.string().regex(/^[-0-9A-Za-z_.]{1,20}$/, DIAGRAM_TEXTS.color),
+);
 
 /** The size of a picture as it travels inside a write's JSON. */
 export function diagramSvgBytes(svg: string): number {
@@ -50,51 +55,57 @@ export function diagramSvgBytes(svg: string): number {
 }
 
 /** Any markup in, the clean picture out; no SVG root or too large after cleaning: refused. */
-export const diagramSvgField = z
-  .string({ error: DIAGRAM_TEXTS.noSvg })
-  .max(SVG_LIMITS.inputChars, { error: DIAGRAM_TEXTS.tooLarge, abort: true })
-  .transform((markup, ctx) => {
-    const { svg } = sanitizeSvg(markup);
-    if (svg === '') {
-      ctx.addIssue({ code: 'custom', message: DIAGRAM_TEXTS.noSvg });
-      return z.NEVER;
-    }
-    if (diagramSvgBytes(svg) > DIAGRAM_SVG_MAX_BYTES) {
-      ctx.addIssue({ code: 'custom', message: DIAGRAM_TEXTS.tooLarge });
-      return z.NEVER;
-    }
-    return svg;
-  });
+export const diagramSvgField = /* @__PURE__ */ deferred(() =>
+  z
+    .string({ error: DIAGRAM_TEXTS.noSvg })
+    .max(SVG_LIMITS.inputChars, { error: DIAGRAM_TEXTS.tooLarge, abort: true })
+    .transform((markup, ctx) => {
+      const { svg } = sanitizeSvg(markup);
+      if (svg === '') {
+        ctx.addIssue({ code: 'custom', message: DIAGRAM_TEXTS.noSvg });
+        return z.NEVER;
+      }
+      if (diagramSvgBytes(svg) > DIAGRAM_SVG_MAX_BYTES) {
+        ctx.addIssue({ code: 'custom', message: DIAGRAM_TEXTS.tooLarge });
+        return z.NEVER;
+      }
+      return svg;
+    }),
+);
 
 /** One element of the picture bound to a data stream of the diagram's asset. */
-export const diagramBindingSchema = z.strictObject({
-  /** The element's id in the picture. */
-  element: z.string().regex(SVG_ID_PATTERN, DIAGRAM_TEXTS.elementId),
-  stream_id: idField,
-  show: z.enum(DIAGRAM_SHOWS).default('value'),
-  /** `state`: the fill per value of the stream (a value not listed keeps the picture's own). */
-  colors: z
-    .record(stateKeyField, colorField)
-    .refine((c) => Object.keys(c).length <= DIAGRAM_MAX_STATE_COLORS, DIAGRAM_TEXTS.tooManyColors)
-    .default({}),
-  /** `alarm`: the fill while raised; null is DIAGRAM_ALARM_COLOR. */
-  alarm_color: colorField.nullable().default(null),
-});
+export const diagramBindingSchema = /* @__PURE__ */ deferred(() =>
+  z.strictObject({
+    /** The element's id in the picture. */
+    element: z.string().regex(SVG_ID_PATTERN, DIAGRAM_TEXTS.elementId),
+    stream_id: idField,
+    show: z.enum(DIAGRAM_SHOWS).default('value'),
+    /** `state`: the fill per value of the stream (a value not listed keeps the picture's own). */
+    colors: z
+      .record(stateKeyField, colorField)
+      .refine((c) => Object.keys(c).length <= DIAGRAM_MAX_STATE_COLORS, DIAGRAM_TEXTS.tooManyColors)
+      .default({}),
+    /** `alarm`: the fill while raised; null is DIAGRAM_ALARM_COLOR. */
+    alarm_color: colorField.nullable().default(null),
+  }),
+);
 export type DiagramBinding = z.infer<typeof diagramBindingSchema>;
 
-export const diagramAttributesSchema = z.object({
-  asset_id: idField,
-  name: modelNameField,
-  svg: diagramSvgField.default(BLANK_DIAGRAM_SVG),
-  bindings: z
-    .array(diagramBindingSchema)
-    .max(DIAGRAM_MAX_BINDINGS, DIAGRAM_TEXTS.tooManyBindings)
-    .refine(
-      (list) => new Set(list.map((b) => b.element)).size === list.length,
-      DIAGRAM_TEXTS.elementTwice,
-    )
-    .default([]),
-});
+export const diagramAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    asset_id: idField,
+    name: modelNameField,
+    svg: diagramSvgField.default(BLANK_DIAGRAM_SVG),
+    bindings: z
+      .array(diagramBindingSchema)
+      .max(DIAGRAM_MAX_BINDINGS, DIAGRAM_TEXTS.tooManyBindings)
+      .refine(
+        (list) => new Set(list.map((b) => b.element)).size === list.length,
+        DIAGRAM_TEXTS.elementTwice,
+      )
+      .default([]),
+  }),
+);
 export type DiagramAttributes = z.infer<typeof diagramAttributesSchema>;
 
 export const diagramModel = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { idField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 import { viewEditPermissions } from './model-permissions';
@@ -137,46 +138,50 @@ export const FILE_MAX_BYTES = Math.max(...Object.values(FILE_LIMITS).map((l) => 
 export const UPLOAD_CHUNK_BYTES = 4 * MB;
 export const UPLOAD_CHUNK_MAX_BYTES = 8 * MB;
 
-const mediaType = z
-  .string()
-  .max(150)
-  .regex(/^[a-z0-9][\w.+-]*\/[\w.+-]+$/i, 'The media type is not valid.')
-  .transform((t) => t.toLowerCase());
+const mediaType = /* @__PURE__ */ deferred(() =>
+  z
+    .string()
+    .max(150)
+    .regex(/^[a-z0-9][\w.+-]*\/[\w.+-]+$/i, 'The media type is not valid.')
+    .transform((t) => t.toLowerCase()),
+);
 
-export const fileAttributesSchema = z.object({
-  /** The asset it belongs to; null for a template's 3D model files (then `template_id`). */
-  asset_id: idField.nullable().default(null),
-  /** The template whose 3D model it belongs to (DESIGN.md §13); null for an asset's file. */
-  template_id: idField.nullable().default(null),
-  /** The help article whose image it is (DESIGN.md §14); null for an asset's or template's. */
-  article_id: idField.nullable().default(null),
-  /** The feedback ticket whose photo it is (DESIGN.md §14); null for any other file. */
-  ticket_id: idField.nullable().default(null),
-  /** The release whose artifact it is (DESIGN.md §15); null for any other file. */
-  release_id: idField.nullable().default(null),
-  /** The theme whose logo or login image it is (DESIGN.md §16); null for any other file. */
-  theme_id: idField.nullable().default(null),
-  /**
-   * The filled-in form whose photo or signature it is (issue 37); such a file names its entry's
-   * asset too, whose access decides who sees it.
-   */
-  form_entry_id: idField.nullable().default(null),
-  kind: z.enum(FILE_KINDS).default('document'),
-  name: z
-    .string({ error: FILE_REQUIRED })
-    .trim()
-    .min(1, FILE_REQUIRED)
-    .max(250, 'The file name may not be longer than 250 characters'),
-  type: mediaType,
-  // Each kind's largest size and its text are `fileProblems`', which every file write checks (a
-  // bound here said the documents' 100 MB to a 3D model's file over 500 MB).
-  size: z.number({ error: FILE_REQUIRED }).int().min(1, FILE_REQUIRED),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'The checksum is not a SHA-256 in hex.'),
-  /** 'ready' once every byte is stored and checked against `sha256` (the server sets it). */
-  state: z.enum(FILE_STATES).default('uploading'),
-  /** Whether the server made a small image of it (photos, images among the documents). */
-  thumbnail: z.boolean().default(false),
-});
+export const fileAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    /** The asset it belongs to; null for a template's 3D model files (then `template_id`). */
+    asset_id: idField.nullable().default(null),
+    /** The template whose 3D model it belongs to (DESIGN.md §13); null for an asset's file. */
+    template_id: idField.nullable().default(null),
+    /** The help article whose image it is (DESIGN.md §14); null for an asset's or template's. */
+    article_id: idField.nullable().default(null),
+    /** The feedback ticket whose photo it is (DESIGN.md §14); null for any other file. */
+    ticket_id: idField.nullable().default(null),
+    /** The release whose artifact it is (DESIGN.md §15); null for any other file. */
+    release_id: idField.nullable().default(null),
+    /** The theme whose logo or login image it is (DESIGN.md §16); null for any other file. */
+    theme_id: idField.nullable().default(null),
+    /**
+     * The filled-in form whose photo or signature it is (issue 37); such a file names its entry's
+     * asset too, whose access decides who sees it.
+     */
+    form_entry_id: idField.nullable().default(null),
+    kind: z.enum(FILE_KINDS).default('document'),
+    name: z
+      .string({ error: FILE_REQUIRED })
+      .trim()
+      .min(1, FILE_REQUIRED)
+      .max(250, 'The file name may not be longer than 250 characters'),
+    type: mediaType,
+    // Each kind's largest size and its text are `fileProblems`', which every file write checks (a
+    // bound here said the documents' 100 MB to a 3D model's file over 500 MB).
+    size: z.number({ error: FILE_REQUIRED }).int().min(1, FILE_REQUIRED),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, 'The checksum is not a SHA-256 in hex.'),
+    /** 'ready' once every byte is stored and checked against `sha256` (the server sets it). */
+    state: z.enum(FILE_STATES).default('uploading'),
+    /** Whether the server made a small image of it (photos, images among the documents). */
+    thumbnail: z.boolean().default(false),
+  }),
+);
 export type FileAttributes = z.infer<typeof fileAttributesSchema>;
 
 /** What is wrong with a file of this kind, by field: its type and its size against the limits. */
@@ -243,17 +248,21 @@ export const fileModel = {
 } as const satisfies ModelDefinition<'file', typeof fileAttributesSchema>;
 
 /** Where an upload stands (GET and PUT files/{id}/upload). */
-export const uploadStateSchema = z.object({
-  received: z.number().int().min(0),
-  size: z.number().int().min(1),
-  state: z.enum(FILE_STATES),
-});
+export const uploadStateSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    received: z.number().int().min(0),
+    size: z.number().int().min(1),
+    state: z.enum(FILE_STATES),
+  }),
+);
 export type UploadState = z.infer<typeof uploadStateSchema>;
 
 /** A chunk's place in the file (PUT files/{id}/upload?offset=). */
-export const uploadChunkQuerySchema = z.object({
-  offset: z.coerce.number().int().min(0).max(FILE_MAX_BYTES),
-});
+export const uploadChunkQuerySchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    offset: z.coerce.number().int().min(0).max(FILE_MAX_BYTES),
+  }),
+);
 
 /** Media types of file name endings a browser may not know (it then gives none). */
 const BY_ENDING: Readonly<Record<string, string>> = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { idField, modelNameField } from '../api/fields';
 import { LANGUAGES, type Language } from '../constants';
 import type { ModelDefinition } from './registry-types';
@@ -33,46 +34,52 @@ export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
 export const FILE_FIELD_TYPES: readonly FormFieldType[] = ['photo', 'signature'];
 
 /** Words per language (the product's languages); at least one is given. */
-export const formTextsSchema = z
-  .object(
-    Object.fromEntries(LANGUAGES.map((l) => [l, z.string().max(500).optional()])) as {
-      [L in Language]: z.ZodOptional<z.ZodString>;
-    },
-  )
-  .refine((texts) => Object.values(texts).some((t) => t !== undefined && t.trim() !== ''), {
-    message: FORM_TEXTS.label,
-  });
+export const formTextsSchema = /* @__PURE__ */ deferred(() =>
+  z
+    .object(
+      Object.fromEntries(LANGUAGES.map((l) => [l, z.string().max(500).optional()])) as {
+        [L in Language]: z.ZodOptional<z.ZodString>;
+      },
+    )
+    .refine((texts) => Object.values(texts).some((t) => t !== undefined && t.trim() !== ''), {
+      message: FORM_TEXTS.label,
+    }),
+);
 export type FormTexts = z.infer<typeof formTextsSchema>;
 
 /** A field's or option's id: what an entry's values are keyed by and formulas name. */
-export const formFieldIdField = z
-  .string()
-  .regex(/^[a-z][a-z0-9_]{0,39}$/, 'An id is lower-case letters, digits and _.');
+export const formFieldIdField = /* @__PURE__ */ deferred(() =>
+  z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'An id is lower-case letters, digits and _.'),
+);
 
-export const formOptionSchema = z.object({ id: formFieldIdField, label: formTextsSchema });
+export const formOptionSchema = /* @__PURE__ */ deferred(() =>
+  z.object({ id: formFieldIdField, label: formTextsSchema }),
+);
 
-export const formFieldSchema = z.object({
-  id: formFieldIdField,
-  type: z.enum(FORM_FIELD_TYPES),
-  label: formTextsSchema,
-  required: z.boolean().default(false),
-  /** Number fields: the lowest and highest value allowed. */
-  min: z.number().finite().nullable().default(null),
-  max: z.number().finite().nullable().default(null),
-  /** Number and formula fields: the unit shown after the value. */
-  unit: z.string().max(50).default(''),
-  /** Text fields: the longest answer; several lines or one. */
-  max_length: z.number().int().min(1).max(5000).default(2000),
-  multiline: z.boolean().default(false),
-  /** Select and multi-select fields. */
-  options: z.array(formOptionSchema).max(100).default([]),
-  /** Multi-select fields: how many options may be chosen at most (null: any). */
-  max_selections: z.number().int().min(1).max(100).nullable().default(null),
-  /** Formula fields: the formula over the form's number and formula fields. */
-  formula: z.string().max(FORMULA_MAX_LENGTH).default(''),
-  /** Photo fields: how many photos at most. */
-  max_files: z.number().int().min(1).max(10).default(5),
-});
+export const formFieldSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    id: formFieldIdField,
+    type: z.enum(FORM_FIELD_TYPES),
+    label: formTextsSchema,
+    required: z.boolean().default(false),
+    /** Number fields: the lowest and highest value allowed. */
+    min: z.number().finite().nullable().default(null),
+    max: z.number().finite().nullable().default(null),
+    /** Number and formula fields: the unit shown after the value. */
+    unit: z.string().max(50).default(''),
+    /** Text fields: the longest answer; several lines or one. */
+    max_length: z.number().int().min(1).max(5000).default(2000),
+    multiline: z.boolean().default(false),
+    /** Select and multi-select fields. */
+    options: z.array(formOptionSchema).max(100).default([]),
+    /** Multi-select fields: how many options may be chosen at most (null: any). */
+    max_selections: z.number().int().min(1).max(100).nullable().default(null),
+    /** Formula fields: the formula over the form's number and formula fields. */
+    formula: z.string().max(FORMULA_MAX_LENGTH).default(''),
+    /** Photo fields: how many photos at most. */
+    max_files: z.number().int().min(1).max(10).default(5),
+  }),
+);
 export type FormField = z.output<typeof formFieldSchema>;
 export type FormFieldInput = z.input<typeof formFieldSchema>;
 
@@ -123,22 +130,26 @@ function formulaOrder(id: string, numeric: ReadonlyMap<string, FormField>): stri
   return visit(id) ? order : null;
 }
 
-export const formFieldsSchema = z
-  .array(formFieldSchema)
-  .max(100, 'A form may have at most 100 fields.')
-  .superRefine((fields, ctx) => {
-    for (const [id, texts] of Object.entries(formDesignProblems(fields))) {
-      const index = fields.findIndex((f) => f.id === id);
-      for (const message of texts) ctx.addIssue({ code: 'custom', message, path: [index] });
-    }
-  });
+export const formFieldsSchema = /* @__PURE__ */ deferred(() =>
+  z
+    .array(formFieldSchema)
+    .max(100, 'A form may have at most 100 fields.')
+    .superRefine((fields, ctx) => {
+      for (const [id, texts] of Object.entries(formDesignProblems(fields))) {
+        const index = fields.findIndex((f) => f.id === id);
+        for (const message of texts) ctx.addIssue({ code: 'custom', message, path: [index] });
+      }
+    }),
+);
 
-export const formAttributesSchema = z.object({
-  name: modelNameField,
-  description: z.string().max(5000).default(''),
-  /** The fields as the designer has them now (published as a version when ready). */
-  fields: formFieldsSchema.default([]),
-});
+export const formAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    name: modelNameField,
+    description: z.string().max(5000).default(''),
+    /** The fields as the designer has them now (published as a version when ready). */
+    fields: formFieldsSchema.default([]),
+  }),
+);
 export type FormAttributes = z.infer<typeof formAttributesSchema>;
 
 export const formModel = {
@@ -151,14 +162,16 @@ export const formModel = {
 } as const satisfies ModelDefinition<'form', typeof formAttributesSchema>;
 
 /** A published version of a form: its fields frozen, numbered 1, 2, … by the server. */
-export const formVersionAttributesSchema = z.object({
-  form_id: idField,
-  name: modelNameField,
-  fields: formFieldsSchema.refine((f) => f.length > 0, FORM_TEXTS.noFields),
-  number: z.number().int().min(0).default(0),
-  created_by: z.string().nullable().default(null),
-  created_at: z.number().int().nullable().default(null),
-});
+export const formVersionAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    form_id: idField,
+    name: modelNameField,
+    fields: formFieldsSchema.refine((f) => f.length > 0, FORM_TEXTS.noFields),
+    number: z.number().int().min(0).default(0),
+    created_by: z.string().nullable().default(null),
+    created_at: z.number().int().nullable().default(null),
+  }),
+);
 export type FormVersionAttributes = z.infer<typeof formVersionAttributesSchema>;
 
 export const formVersionModel = {
@@ -175,34 +188,40 @@ export const formVersionModel = {
 } as const satisfies ModelDefinition<'form_version', typeof formVersionAttributesSchema>;
 
 /** One field's answer as stored: text, number, option(s), tick, time, file ids, or nothing. */
-export const formValueSchema = z.union([
-  z.string().max(5000),
-  z.number().finite(),
-  z.boolean(),
-  z.null(),
-  z.array(z.string().max(64)).max(100),
-]);
+export const formValueSchema = /* @__PURE__ */ deferred(() =>
+  z.union([
+    z.string().max(5000),
+    z.number().finite(),
+    z.boolean(),
+    z.null(),
+    z.array(z.string().max(64)).max(100),
+  ]),
+);
 export type FormValue = z.infer<typeof formValueSchema>;
 
-export const formValuesSchema = z
-  .record(formFieldIdField, formValueSchema)
-  .refine((v) => Object.keys(v).length <= 100, 'At most 100 answers.');
+export const formValuesSchema = /* @__PURE__ */ deferred(() =>
+  z
+    .record(formFieldIdField, formValueSchema)
+    .refine((v) => Object.keys(v).length <= 100, 'At most 100 answers.'),
+);
 export type FormValues = z.infer<typeof formValuesSchema>;
 
-export const formEntryAttributesSchema = z.object({
-  asset_id: idField,
-  form_id: idField,
-  form_version_id: idField,
-  /** The task it was filled for (null: filled without one). */
-  task_id: idField.nullable().default(null),
-  values: formValuesSchema.default({}),
-  /** When the technician finished it (the tablet's clock, offline too). */
-  filled_at: z.number().int().min(0),
-  /** The server's: who sent it, when it arrived, the task's counter then. */
-  filled_by: z.string().nullable().default(null),
-  received_at: z.number().int().nullable().default(null),
-  counter_value: z.number().nullable().default(null),
-});
+export const formEntryAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    asset_id: idField,
+    form_id: idField,
+    form_version_id: idField,
+    /** The task it was filled for (null: filled without one). */
+    task_id: idField.nullable().default(null),
+    values: formValuesSchema.default({}),
+    /** When the technician finished it (the tablet's clock, offline too). */
+    filled_at: z.number().int().min(0),
+    /** The server's: who sent it, when it arrived, the task's counter then. */
+    filled_by: z.string().nullable().default(null),
+    received_at: z.number().int().nullable().default(null),
+    counter_value: z.number().nullable().default(null),
+  }),
+);
 export type FormEntryAttributes = z.infer<typeof formEntryAttributesSchema>;
 
 export const formEntryModel = {
@@ -350,41 +369,45 @@ export function readNumberInput(
 }
 
 /** Schedules of a task: once, every N days/weeks/months, or every `step` of a counter stream. */
-export const taskScheduleSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('once'), due_at: z.number().int().min(0).nullable().default(null) }),
-  z.object({
-    kind: z.literal('date'),
-    every: z.number().int().min(1, FORM_TEXTS.taskStep).max(1000),
-    unit: z.enum(['day', 'week', 'month']),
-    start_at: z.number().int().min(0),
-  }),
-  z.object({
-    kind: z.literal('counter'),
-    /** The counter's stream by name (an asset's own, or the one each asset of a template has). */
-    stream_name: z
-      .string({ error: FORM_TEXTS.taskCounter })
-      .trim()
-      .min(1, FORM_TEXTS.taskCounter)
-      .max(250),
-    step: z.number({ error: FORM_TEXTS.taskStep }).finite().positive(FORM_TEXTS.taskStep),
-    /** The counter's value the steps count from (the first is due at start + step). */
-    start: z.number().finite().default(0),
-  }),
-]);
+export const taskScheduleSchema = /* @__PURE__ */ deferred(() =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('once'), due_at: z.number().int().min(0).nullable().default(null) }),
+    z.object({
+      kind: z.literal('date'),
+      every: z.number().int().min(1, FORM_TEXTS.taskStep).max(1000),
+      unit: z.enum(['day', 'week', 'month']),
+      start_at: z.number().int().min(0),
+    }),
+    z.object({
+      kind: z.literal('counter'),
+      /** The counter's stream by name (an asset's own, or the one each asset of a template has). */
+      stream_name: z
+        .string({ error: FORM_TEXTS.taskCounter })
+        .trim()
+        .min(1, FORM_TEXTS.taskCounter)
+        .max(250),
+      step: z.number({ error: FORM_TEXTS.taskStep }).finite().positive(FORM_TEXTS.taskStep),
+      /** The counter's value the steps count from (the first is due at start + step). */
+      start: z.number().finite().default(0),
+    }),
+  ]),
+);
 export type TaskSchedule = z.infer<typeof taskScheduleSchema>;
 
 /** A task's targets are checked where it is written (the server's task rules): at least one. */
-export const taskAttributesSchema = z.object({
-  name: modelNameField,
-  form_id: idField,
-  /** The assets it is for, and the templates whose assets it is for. */
-  asset_ids: z.array(idField).max(1000).default([]),
-  template_ids: z.array(idField).max(100).default([]),
-  schedule: taskScheduleSchema,
-  /** Who is due to do it (members' user ids); none: anyone who fills forms. */
-  assignee_ids: z.array(z.string().max(64)).max(100).default([]),
-  active: z.boolean().default(true),
-});
+export const taskAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    name: modelNameField,
+    form_id: idField,
+    /** The assets it is for, and the templates whose assets it is for. */
+    asset_ids: z.array(idField).max(1000).default([]),
+    template_ids: z.array(idField).max(100).default([]),
+    schedule: taskScheduleSchema,
+    /** Who is due to do it (members' user ids); none: anyone who fills forms. */
+    assignee_ids: z.array(z.string().max(64)).max(100).default([]),
+    active: z.boolean().default(true),
+  }),
+);
 export type TaskAttributes = z.infer<typeof taskAttributesSchema>;
 
 export const taskModel = {
@@ -401,20 +424,22 @@ export const taskModel = {
  * Where a task stands on one asset: the server's alone (tasks/task-states.ts), made and moved as
  * entries arrive, counters pass their steps and dates come.
  */
-export const taskStateAttributesSchema = z.object({
-  task_id: idField,
-  asset_id: idField,
-  due: z.boolean().default(false),
-  /** Since when it is due (null: not due). */
-  due_since: z.number().int().nullable().default(null),
-  /** When a dated task is next due, or the counter value a counted one is next due at. */
-  next_at: z.number().int().nullable().default(null),
-  next_counter: z.number().nullable().default(null),
-  /** The counter's latest value the server knows. */
-  counter_value: z.number().nullable().default(null),
-  last_entry_id: z.string().nullable().default(null),
-  last_entry_at: z.number().int().nullable().default(null),
-});
+export const taskStateAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    task_id: idField,
+    asset_id: idField,
+    due: z.boolean().default(false),
+    /** Since when it is due (null: not due). */
+    due_since: z.number().int().nullable().default(null),
+    /** When a dated task is next due, or the counter value a counted one is next due at. */
+    next_at: z.number().int().nullable().default(null),
+    next_counter: z.number().nullable().default(null),
+    /** The counter's latest value the server knows. */
+    counter_value: z.number().nullable().default(null),
+    last_entry_id: z.string().nullable().default(null),
+    last_entry_at: z.number().int().nullable().default(null),
+  }),
+);
 export type TaskStateAttributes = z.infer<typeof taskStateAttributesSchema>;
 
 export const taskStateModel = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { idField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 import { INSPECTION_TEXTS } from './inspection-texts';
@@ -31,29 +32,33 @@ export {
 /** The latest moment an inspection may name (the year 9999): no Date beyond what JS shows. */
 const MAX_MOMENT_MS = 253_402_300_799_999;
 
-const sideField = z
-  .number({ error: INSPECTION_TEXTS.window })
-  .int(INSPECTION_TEXTS.window)
-  .min(0, INSPECTION_TEXTS.window)
-  .max(INSPECTION_LIMITS.maxSideMs, INSPECTION_TEXTS.window)
-  .default(DEFAULT_INSPECTION_SIDE_MS);
+const sideField = /* @__PURE__ */ deferred(() =>
+  z
+    .number({ error: INSPECTION_TEXTS.window })
+    .int(INSPECTION_TEXTS.window)
+    .min(0, INSPECTION_TEXTS.window)
+    .max(INSPECTION_LIMITS.maxSideMs, INSPECTION_TEXTS.window)
+    .default(DEFAULT_INSPECTION_SIDE_MS),
+);
 
-export const inspectionAttributesSchema = z.object({
-  asset_id: idField,
-  /** The moment inspected (epoch ms): an alarm event's time, or one picked on a diagram. */
-  at: z.number().int().min(0).max(MAX_MOMENT_MS),
-  /** The alarm whose event it is (one of the asset's), or null for a moment picked freely. */
-  alarm_id: idField.nullable().default(null),
-  /**
-   * The window: from `at - before_ms` to `at + after_ms`. Moved as a whole ("shift"), it keeps
-   * the moment inside: an inspection is about its moment.
-   */
-  before_ms: sideField,
-  after_ms: sideField,
-  /** Server fields: who opened it and when (epoch ms). */
-  created_by: z.string().nullable().default(null),
-  created_at: z.number().nullable().default(null),
-});
+export const inspectionAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    asset_id: idField,
+    /** The moment inspected (epoch ms): an alarm event's time, or one picked on a diagram. */
+    at: z.number().int().min(0).max(MAX_MOMENT_MS),
+    /** The alarm whose event it is (one of the asset's), or null for a moment picked freely. */
+    alarm_id: idField.nullable().default(null),
+    /**
+     * The window: from `at - before_ms` to `at + after_ms`. Moved as a whole ("shift"), it keeps
+     * the moment inside: an inspection is about its moment.
+     */
+    before_ms: sideField,
+    after_ms: sideField,
+    /** Server fields: who opened it and when (epoch ms). */
+    created_by: z.string().nullable().default(null),
+    created_at: z.number().nullable().default(null),
+  }),
+);
 export type InspectionAttributes = z.infer<typeof inspectionAttributesSchema>;
 
 export const inspectionModel = {
@@ -75,19 +80,21 @@ export const inspectionModel = {
   fixed: ['asset_id', 'at', 'alarm_id'],
 } as const satisfies ModelDefinition<'inspection', typeof inspectionAttributesSchema>;
 
-export const inspectionNoteAttributesSchema = z.object({
-  inspection_id: idField,
-  /** The inspection's asset (copied from the stored inspection: access follows it). */
-  asset_id: idField,
-  text: z
-    .string({ error: INSPECTION_TEXTS.noteRequired })
-    .trim()
-    .min(1, { error: INSPECTION_TEXTS.noteRequired, abort: true })
-    .max(INSPECTION_LIMITS.maxNote, INSPECTION_TEXTS.noteTooLong),
-  /** Server fields: who wrote it and when (epoch ms). */
-  by_user: z.string().nullable().default(null),
-  at: z.number().nullable().default(null),
-});
+export const inspectionNoteAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    inspection_id: idField,
+    /** The inspection's asset (copied from the stored inspection: access follows it). */
+    asset_id: idField,
+    text: z
+      .string({ error: INSPECTION_TEXTS.noteRequired })
+      .trim()
+      .min(1, { error: INSPECTION_TEXTS.noteRequired, abort: true })
+      .max(INSPECTION_LIMITS.maxNote, INSPECTION_TEXTS.noteTooLong),
+    /** Server fields: who wrote it and when (epoch ms). */
+    by_user: z.string().nullable().default(null),
+    at: z.number().nullable().default(null),
+  }),
+);
 export type InspectionNoteAttributes = z.infer<typeof inspectionNoteAttributesSchema>;
 
 export const inspectionNoteModel = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
 
@@ -23,10 +24,12 @@ const required = (message: string, max: number) =>
   z.string({ error: message }).trim().min(1, { error: message, abort: true }).max(max, message);
 
 /** A job's address on the public pages: /jobs/{slug}. */
-export const jobSlugField = z
-  .string({ error: JOB_TEXTS.slug })
-  .max(80, JOB_TEXTS.slug)
-  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, JOB_TEXTS.slug);
+export const jobSlugField = /* @__PURE__ */ deferred(() =>
+  z
+    .string({ error: JOB_TEXTS.slug })
+    .max(80, JOB_TEXTS.slug)
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, JOB_TEXTS.slug),
+);
 
 /** A job's slug made from its title: lower-case words of letters and digits, joined by hyphens. */
 export function slugOf(title: string): string {
@@ -40,27 +43,29 @@ export function slugOf(title: string): string {
     .replace(/-+$/, '');
 }
 
-export const jobAttributesSchema = z.object({
-  title: required(JOB_TEXTS.title, 200),
-  slug: jobSlugField,
-  location: required(JOB_TEXTS.location, 200),
-  /** What the work is about (the team, the area, the travel). */
-  scope: z.string().trim().max(300).default(''),
-  full_time: z.boolean().default(true),
-  permanent: z.boolean().default(true),
-  /** The description: paragraphs separated by empty lines, shown as text. */
-  text: z.string().max(20_000).default(''),
-  /** Where to apply: an https address or a mailto: link. */
-  apply_url: z
-    .string()
-    .trim()
-    .max(2000)
-    .regex(/^(https:\/\/[^\s]+|mailto:[^\s@]+@[^\s@]+)$/, JOB_TEXTS.link)
-    .nullable()
-    .default(null),
-  /** Shown on the public pages. */
-  published: z.boolean().default(false),
-});
+export const jobAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    title: required(JOB_TEXTS.title, 200),
+    slug: jobSlugField,
+    location: required(JOB_TEXTS.location, 200),
+    /** What the work is about (the team, the area, the travel). */
+    scope: z.string().trim().max(300).default(''),
+    full_time: z.boolean().default(true),
+    permanent: z.boolean().default(true),
+    /** The description: paragraphs separated by empty lines, shown as text. */
+    text: z.string().max(20_000).default(''),
+    /** Where to apply: an https address or a mailto: link. */
+    apply_url: z
+      .string()
+      .trim()
+      .max(2000)
+      .regex(/^(https:\/\/[^\s]+|mailto:[^\s@]+@[^\s@]+)$/, JOB_TEXTS.link)
+      .nullable()
+      .default(null),
+    /** Shown on the public pages. */
+    published: z.boolean().default(false),
+  }),
+);
 export type JobAttributes = z.infer<typeof jobAttributesSchema>;
 
 export const jobModel = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { modelNameField } from '../api/fields';
 import { accountDesignSchema, NO_DESIGN } from '../api/user';
 import type { ModelDefinition } from './registry-types';
@@ -24,7 +25,7 @@ export {
 // The model types whose fields a role may narrow: permission-table.ts (no schemas there).
 export { FIELD_TYPES, type FieldType } from './field-types';
 
-const idRef = z.string().trim().min(1).max(64);
+const idRef = /* @__PURE__ */ deferred(() => z.string().trim().min(1).max(64));
 
 /**
  * The lists a write was made against (what its writer saw), written, never stored: with it the
@@ -35,31 +36,40 @@ function baseOf<S extends z.ZodRawShape>(shape: S) {
   return z.object(shape).partial().optional();
 }
 
-const roleAssetsField = z.array(z.object({ asset_id: idRef, edit: z.boolean() })).max(20_000);
-const permissionsField = z.array(z.string().min(1).max(100)).max(200);
+const roleAssetsField = /* @__PURE__ */ deferred(() =>
+  z.array(z.object({ asset_id: idRef, edit: z.boolean() })).max(20_000),
+);
+const permissionsField = /* @__PURE__ */ deferred(() =>
+  z.array(z.string().min(1).max(100)).max(200),
+);
 
 /** A role of the account: its permissions, its assets (the pencil: edit) and its field lists. */
-export const roleAttributesSchema = z.object({
-  name: modelNameField,
-  /** Server-kept: made from the name when the role is made. */
-  slug: z.string().max(100).default(''),
-  /** admin and norole: not to be renamed, deleted or changed. Server-kept. */
-  fixed: z.boolean().default(false),
-  /** How many members hold the role. Server-kept. */
-  members: z.number().int().min(0).default(0),
-  permissions: permissionsField.default([]),
-  /** The key button: every asset of the account. */
-  all_assets: z.boolean().default(false),
-  assets: roleAssetsField.default([]),
-  /** The fields shown per type; a type not listed shows every field. */
-  fields: z
-    .array(
-      z.object({ type: z.enum(FIELD_TYPES), fields: z.array(z.string().min(1).max(100)).max(200) }),
-    )
-    .max(FIELD_TYPES.length)
-    .default([]),
-  base: baseOf({ permissions: permissionsField, assets: roleAssetsField }),
-});
+export const roleAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    name: modelNameField,
+    /** Server-kept: made from the name when the role is made. */
+    slug: z.string().max(100).default(''),
+    /** admin and norole: not to be renamed, deleted or changed. Server-kept. */
+    fixed: z.boolean().default(false),
+    /** How many members hold the role. Server-kept. */
+    members: z.number().int().min(0).default(0),
+    permissions: permissionsField.default([]),
+    /** The key button: every asset of the account. */
+    all_assets: z.boolean().default(false),
+    assets: roleAssetsField.default([]),
+    /** The fields shown per type; a type not listed shows every field. */
+    fields: z
+      .array(
+        z.object({
+          type: z.enum(FIELD_TYPES),
+          fields: z.array(z.string().min(1).max(100)).max(200),
+        }),
+      )
+      .max(FIELD_TYPES.length)
+      .default([]),
+    base: baseOf({ permissions: permissionsField, assets: roleAssetsField }),
+  }),
+);
 export type RoleAttributes = z.infer<typeof roleAttributesSchema>;
 
 export const roleModel = {
@@ -74,14 +84,16 @@ export const roleModel = {
 } as const satisfies ModelDefinition<'role', typeof roleAttributesSchema>;
 
 /** A member of the account: who it is (its own profile) and the roles it holds here. */
-export const memberAttributesSchema = z.object({
-  firstname: z.string().max(100).default(''),
-  lastname: z.string().max(100).default(''),
-  email: z.string().max(255).default(''),
-  language: z.string().max(10).default(''),
-  role_ids: z.array(idRef).max(100).default([]),
-  base: baseOf({ role_ids: z.array(idRef).max(100) }),
-});
+export const memberAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    firstname: z.string().max(100).default(''),
+    lastname: z.string().max(100).default(''),
+    email: z.string().max(255).default(''),
+    language: z.string().max(10).default(''),
+    role_ids: z.array(idRef).max(100).default([]),
+    base: baseOf({ role_ids: z.array(idRef).max(100) }),
+  }),
+);
 export type MemberAttributes = z.infer<typeof memberAttributesSchema>;
 
 export const memberModel = {
@@ -103,34 +115,38 @@ export const HOST_INVALID = 'Please provide a valid host name, like portal.examp
  * A host name tied to an account (issue 36): the sign-in page and /staticconf at that host show
  * the account's theme. Lower-case labels of letters, digits and hyphens, without a port.
  */
-export const hostField = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(253, HOST_INVALID)
-  .regex(
-    /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,
-    HOST_INVALID,
-  );
+export const hostField = /* @__PURE__ */ deferred(() =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(253, HOST_INVALID)
+    .regex(
+      /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,
+      HOST_INVALID,
+    ),
+);
 
 /** The active account and, for account::view, the accounts below it (spec 000 §3). */
-export const accountAttributesSchema = z.object({
-  name: modelNameField,
-  /** The account above, when the reader may know it; null at the top of what it sees. */
-  parent_id: idRef.nullable().default(null),
-  active: z.boolean().default(true),
-  /** The theme the account picked (its own or an account's above); null: the one above's. */
-  theme_id: idRef.nullable().default(null),
-  /** The host whose sign-in page shows the account's theme; set from an account above. */
-  host: hostField.nullable().default(null),
-  /** The design shown: the theme picked here or above, resolved by the server (read-only). */
-  theme: accountDesignSchema.default(NO_DESIGN),
-  /**
-   * When the account's words last changed, here or above (translations, issue 36): the server's;
-   * a browser reads them again (GET translations/inherited) when it moves.
-   */
-  texts_version: z.number().int().default(0),
-});
+export const accountAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    name: modelNameField,
+    /** The account above, when the reader may know it; null at the top of what it sees. */
+    parent_id: idRef.nullable().default(null),
+    active: z.boolean().default(true),
+    /** The theme the account picked (its own or an account's above); null: the one above's. */
+    theme_id: idRef.nullable().default(null),
+    /** The host whose sign-in page shows the account's theme; set from an account above. */
+    host: hostField.nullable().default(null),
+    /** The design shown: the theme picked here or above, resolved by the server (read-only). */
+    theme: accountDesignSchema.default(NO_DESIGN),
+    /**
+     * When the account's words last changed, here or above (translations, issue 36): the server's;
+     * a browser reads them again (GET translations/inherited) when it moves.
+     */
+    texts_version: z.number().int().default(0),
+  }),
+);
 export type AccountAttributes = z.infer<typeof accountAttributesSchema>;
 
 export const accountModel = {
@@ -145,23 +161,27 @@ export const accountModel = {
   managed: true,
 } as const satisfies ModelDefinition<'account', typeof accountAttributesSchema>;
 
-const tagSlug = z
-  .string()
-  .trim()
-  .min(1, 'Field is required')
-  .max(60)
-  .regex(/^[a-z0-9][a-z0-9-]*$/, TAG_SLUG_MESSAGE);
+const tagSlug = /* @__PURE__ */ deferred(() =>
+  z
+    .string()
+    .trim()
+    .min(1, 'Field is required')
+    .max(60)
+    .regex(/^[a-z0-9][a-z0-9-]*$/, TAG_SLUG_MESSAGE),
+);
 
 /**
  * A tag of the account (spec 000 §6 hasTag): the features behind it (feature flags) open for the
  * users who hold it. Its parents are the tags it implies. Given and taken by internal users only.
  */
-export const tagAttributesSchema = z.object({
-  slug: tagSlug,
-  parents: z.array(tagSlug).max(20).default([]),
-  user_ids: z.array(idRef).max(10_000).default([]),
-  base: baseOf({ user_ids: z.array(idRef).max(10_000) }),
-});
+export const tagAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    slug: tagSlug,
+    parents: z.array(tagSlug).max(20).default([]),
+    user_ids: z.array(idRef).max(10_000).default([]),
+    base: baseOf({ user_ids: z.array(idRef).max(10_000) }),
+  }),
+);
 export type TagAttributes = z.infer<typeof tagAttributesSchema>;
 
 export const tagModel = {

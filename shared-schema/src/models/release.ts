@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { idField, modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
@@ -35,11 +36,13 @@ export const RELEASE_MOVES: Readonly<Record<ReleaseState, readonly ReleaseState[
 const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
 
-export const versionField = z
-  .string({ error: RELEASE_TEXTS.versionInvalid })
-  .trim()
-  .max(100, RELEASE_TEXTS.versionInvalid)
-  .regex(SEMVER, RELEASE_TEXTS.versionInvalid);
+export const versionField = /* @__PURE__ */ deferred(() =>
+  z
+    .string({ error: RELEASE_TEXTS.versionInvalid })
+    .trim()
+    .max(100, RELEASE_TEXTS.versionInvalid)
+    .regex(SEMVER, RELEASE_TEXTS.versionInvalid),
+);
 
 /**
  * Orders two semantic versions: negative when `a` comes first (1.9.0 before 1.10.0; a pre-release
@@ -77,11 +80,13 @@ const requiredText = (message: string, max = 250) =>
   z.string({ error: message }).trim().min(1, { error: message, abort: true }).max(max, message);
 
 /** Firmware (spec 001 §3: a type and a name), one version of it, its image a file. */
-export const firmwareAttributesSchema = z.object({
-  type: requiredText(RELEASE_TEXTS.firmwareType, 100),
-  name: requiredText(RELEASE_TEXTS.firmwareName),
-  description: z.string().trim().max(2000).default(''),
-});
+export const firmwareAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    type: requiredText(RELEASE_TEXTS.firmwareType, 100),
+    name: requiredText(RELEASE_TEXTS.firmwareName),
+    description: z.string().trim().max(2000).default(''),
+  }),
+);
 export type FirmwareAttributes = z.infer<typeof firmwareAttributesSchema>;
 
 export const firmwareModel = {
@@ -96,25 +101,29 @@ export const firmwareModel = {
 export const PIN_KINDS = ['gpio', 'i2c'] as const;
 export type PinKind = (typeof PIN_KINDS)[number];
 
-export const boardPinSchema = z.strictObject({
-  name: modelNameField,
-  number: z.number({ error: 'Must be a number' }).int().min(0).max(1024),
-  kind: z.enum(PIN_KINDS).default('gpio'),
-});
+export const boardPinSchema = /* @__PURE__ */ deferred(() =>
+  z.strictObject({
+    name: modelNameField,
+    number: z.number({ error: 'Must be a number' }).int().min(0).max(1024),
+    kind: z.enum(PIN_KINDS).default('gpio'),
+  }),
+);
 export type BoardPin = z.infer<typeof boardPinSchema>;
 
 /** A board (spec 001 §3): its name, the firmware it runs and its pins (name, number, GPIO or I2C). */
-export const boardAttributesSchema = z.object({
-  name: requiredText(RELEASE_TEXTS.boardName),
-  firmware_id: idField.nullable().default(null),
-  pins: z
-    .array(boardPinSchema)
-    .max(256)
-    .refine((pins) => new Set(pins.map((p) => p.number)).size === pins.length, {
-      error: RELEASE_TEXTS.pinTwice,
-    })
-    .default([]),
-});
+export const boardAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    name: requiredText(RELEASE_TEXTS.boardName),
+    firmware_id: idField.nullable().default(null),
+    pins: z
+      .array(boardPinSchema)
+      .max(256)
+      .refine((pins) => new Set(pins.map((p) => p.number)).size === pins.length, {
+        error: RELEASE_TEXTS.pinTwice,
+      })
+      .default([]),
+  }),
+);
 export type BoardAttributes = z.infer<typeof boardAttributesSchema>;
 
 export const boardModel = {
@@ -127,99 +136,108 @@ export const boardModel = {
   sortField: 'name',
 } as const satisfies ModelDefinition<'board', typeof boardAttributesSchema>;
 
-const keyField = z
-  .string()
-  .trim()
-  .min(1, RELEASE_TEXTS.nameRequired)
-  .max(100)
-  .regex(/^[A-Za-z_][\w.-]*$/, 'Letters, digits, dots, dashes and underscores, not first a digit.');
+const keyField = /* @__PURE__ */ deferred(() =>
+  z
+    .string()
+    .trim()
+    .min(1, RELEASE_TEXTS.nameRequired)
+    .max(100)
+    .regex(
+      /^[A-Za-z_][\w.-]*$/,
+      'Letters, digits, dots, dashes and underscores, not first a digit.',
+    ),
+);
 
 /** What a module's machine software exposes (spec 000 §2's "interface" tab). */
-export const moduleInterfaceSchema = z.strictObject({
-  datapoints: z
-    .array(
-      z.strictObject({
-        key: keyField,
-        /** Where the gateway reads it (an address in the machine's protocol). */
-        address: z.string().trim().max(250).default(''),
-        type: z.enum(DATASTREAM_TYPES).default('number'),
-        unit: z.string().trim().max(20).default(''),
-      }),
-    )
-    .max(500)
-    .default([]),
-});
+export const moduleInterfaceSchema = /* @__PURE__ */ deferred(() =>
+  z.strictObject({
+    datapoints: z
+      .array(
+        z.strictObject({
+          key: keyField,
+          /** Where the gateway reads it (an address in the machine's protocol). */
+          address: z.string().trim().max(250).default(''),
+          type: z.enum(DATASTREAM_TYPES).default('number'),
+          unit: z.string().trim().max(20).default(''),
+        }),
+      )
+      .max(500)
+      .default([]),
+  }),
+);
 
-export const releaseAttributesSchema = z.object({
-  target: z.enum(RELEASE_TARGETS),
-  /** What is released: the agent's, a firmware's or a module's name. */
-  name: modelNameField,
-  version: versionField,
-  state: z.enum(RELEASE_STATES).default('draft'),
-  notes: z.string().trim().max(10_000).default(''),
-  /** The firmware this version is of (target firmware). */
-  firmware_id: idField.nullable().default(null),
-  /** The boards it fits (none: any); a deployment to a gateway of another board is refused. */
-  boards: z.array(idField).max(100).default([]),
-  /** The artifact: a file of the release (kind 'artifact'), uploaded like any file (§9). */
-  artifact_file_id: idField.nullable().default(null),
-  /** The server's, at release: the artifact's SHA-256 (hex) and its Ed25519 signature (base64). */
-  artifact_sha256: z.string().nullable().default(null),
-  signature: z.string().nullable().default(null),
-  /** The key that signed it: the public half's SHA-256, hex (the agent knows it by this). */
-  key_id: z.string().nullable().default(null),
-  /** That key's public half (SPKI DER, base64): what gateways are given to check it with. */
-  public_key: z.string().nullable().default(null),
-  released_by: z.string().nullable().default(null),
-  released_at: z.number().int().nullable().default(null),
-  changed_by: z.string().nullable().default(null),
-  changed_at: z.number().int().nullable().default(null),
-  /**
-   * A module version's assets: active, it is applied to their gateways' configuration (the
-   * interface, flags, actions and streams). Who runs it is no part of the version: it changes
-   * after release too.
-   */
-  assets: z.array(idField).max(5_000).default([]),
-  /** A module's tabs (spec 000 §2): general is the above, then these four. */
-  interface: moduleInterfaceSchema.default({ datapoints: [] }),
-  feature_flags: z
-    .array(
-      z.strictObject({
-        key: keyField,
-        enabled: z.boolean().default(false),
-        description: z.string().trim().max(500).default(''),
-      }),
-    )
-    .max(200)
-    .default([]),
-  actions: z
-    .array(
-      z.strictObject({
-        key: keyField,
-        label: modelNameField,
-        /** The datapoint the action writes, and the value. */
-        datapoint: z.string().trim().max(100).default(''),
-        value: z
-          .union([z.number().finite(), z.string().max(250), z.boolean()])
-          .nullable()
-          .default(null),
-      }),
-    )
-    .max(200)
-    .default([]),
-  datastreams: z
-    .array(
-      z.strictObject({
-        key: keyField,
-        name: modelNameField,
-        datapoint: z.string().trim().max(100).default(''),
-        type: z.enum(DATASTREAM_TYPES).default('number'),
-        unit: z.string().trim().max(20).default(''),
-      }),
-    )
-    .max(500)
-    .default([]),
-});
+export const releaseAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    target: z.enum(RELEASE_TARGETS),
+    /** What is released: the agent's, a firmware's or a module's name. */
+    name: modelNameField,
+    version: versionField,
+    state: z.enum(RELEASE_STATES).default('draft'),
+    notes: z.string().trim().max(10_000).default(''),
+    /** The firmware this version is of (target firmware). */
+    firmware_id: idField.nullable().default(null),
+    /** The boards it fits (none: any); a deployment to a gateway of another board is refused. */
+    boards: z.array(idField).max(100).default([]),
+    /** The artifact: a file of the release (kind 'artifact'), uploaded like any file (§9). */
+    artifact_file_id: idField.nullable().default(null),
+    /** The server's, at release: the artifact's SHA-256 (hex) and its Ed25519 signature (base64). */
+    artifact_sha256: z.string().nullable().default(null),
+    signature: z.string().nullable().default(null),
+    /** The key that signed it: the public half's SHA-256, hex (the agent knows it by this). */
+    key_id: z.string().nullable().default(null),
+    /** That key's public half (SPKI DER, base64): what gateways are given to check it with. */
+    public_key: z.string().nullable().default(null),
+    released_by: z.string().nullable().default(null),
+    released_at: z.number().int().nullable().default(null),
+    changed_by: z.string().nullable().default(null),
+    changed_at: z.number().int().nullable().default(null),
+    /**
+     * A module version's assets: active, it is applied to their gateways' configuration (the
+     * interface, flags, actions and streams). Who runs it is no part of the version: it changes
+     * after release too.
+     */
+    assets: z.array(idField).max(5_000).default([]),
+    /** A module's tabs (spec 000 §2): general is the above, then these four. */
+    interface: moduleInterfaceSchema.default({ datapoints: [] }),
+    feature_flags: z
+      .array(
+        z.strictObject({
+          key: keyField,
+          enabled: z.boolean().default(false),
+          description: z.string().trim().max(500).default(''),
+        }),
+      )
+      .max(200)
+      .default([]),
+    actions: z
+      .array(
+        z.strictObject({
+          key: keyField,
+          label: modelNameField,
+          /** The datapoint the action writes, and the value. */
+          datapoint: z.string().trim().max(100).default(''),
+          value: z
+            .union([z.number().finite(), z.string().max(250), z.boolean()])
+            .nullable()
+            .default(null),
+        }),
+      )
+      .max(200)
+      .default([]),
+    datastreams: z
+      .array(
+        z.strictObject({
+          key: keyField,
+          name: modelNameField,
+          datapoint: z.string().trim().max(100).default(''),
+          type: z.enum(DATASTREAM_TYPES).default('number'),
+          unit: z.string().trim().max(20).default(''),
+        }),
+      )
+      .max(500)
+      .default([]),
+  }),
+);
 export type ReleaseAttributes = z.infer<typeof releaseAttributesSchema>;
 
 export const releaseModel = {
@@ -267,29 +285,33 @@ export function releaseSigningText(release: {
 }
 
 /** The account's release key as agents and people see it (GET releases/key). */
-export const releaseKeyInfoSchema = z
-  .object({
-    /** SPKI DER, base64. */
-    public_key: z.string(),
-    /** The SHA-256 of the DER, hex (a release's `key_id`). */
-    key_id: z.string(),
-  })
-  .nullable();
+export const releaseKeyInfoSchema = /* @__PURE__ */ deferred(() =>
+  z
+    .object({
+      /** SPKI DER, base64. */
+      public_key: z.string(),
+      /** The SHA-256 of the DER, hex (a release's `key_id`). */
+      key_id: z.string(),
+    })
+    .nullable(),
+);
 export type ReleaseKeyInfo = z.infer<typeof releaseKeyInfoSchema>;
 
 /** One step of a version's history (issue 35 item 5): GET releases/{id}/history, newest first. */
-export const releaseHistoryEntrySchema = z.object({
-  id: z.string(),
-  subject: z.enum(['release', 'deployment', 'gateway']),
-  /** The release's, the rollout's or the gateway's id. */
-  subject_id: z.string(),
-  event: z.enum(['created', 'changed', 'state']),
-  from_state: z.string().nullable(),
-  to_state: z.string().nullable(),
-  /** What changed (field names), how many gateways a rollout took, a gateway's words. */
-  detail: z.string().nullable(),
-  /** Who did it: a user's id; null: the server or the gateway's agent. */
-  by: z.string().nullable(),
-  at: z.number(),
-});
+export const releaseHistoryEntrySchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    id: z.string(),
+    subject: z.enum(['release', 'deployment', 'gateway']),
+    /** The release's, the rollout's or the gateway's id. */
+    subject_id: z.string(),
+    event: z.enum(['created', 'changed', 'state']),
+    from_state: z.string().nullable(),
+    to_state: z.string().nullable(),
+    /** What changed (field names), how many gateways a rollout took, a gateway's words. */
+    detail: z.string().nullable(),
+    /** Who did it: a user's id; null: the server or the gateway's agent. */
+    by: z.string().nullable(),
+    at: z.number(),
+  }),
+);
 export type ReleaseHistoryEntry = z.infer<typeof releaseHistoryEntrySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { emailField, idField, modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
@@ -54,72 +55,79 @@ function knownTimeZone(tz: string): boolean {
  * month (on `monthday`; a month without that day sends on its last), at `at` in the time zone
  * `tz` (IANA).
  */
-export const reportScheduleSchema = z
-  .strictObject({
-    every: z.enum(REPORT_EVERY),
-    at: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, REPORT_TEXTS.timeFormat),
-    weekday: z.number().int().min(1).max(7).nullable().default(null),
-    monthday: z.number().int().min(1).max(31).nullable().default(null),
-    tz: z.string().min(1).max(64).refine(knownTimeZone, REPORT_TEXTS.timeZone),
-  })
-  .refine((s) => s.every !== 'week' || s.weekday !== null, {
-    error: REPORT_TEXTS.weekdayRequired,
-    path: ['weekday'],
-  })
-  .refine((s) => s.every !== 'month' || s.monthday !== null, {
-    error: REPORT_TEXTS.monthdayRequired,
-    path: ['monthday'],
-  });
+export const reportScheduleSchema = /* @__PURE__ */ deferred(() =>
+  z
+    .strictObject({
+      every: z.enum(REPORT_EVERY),
+      at: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, REPORT_TEXTS.timeFormat),
+      weekday: z.number().int().min(1).max(7).nullable().default(null),
+      monthday: z.number().int().min(1).max(31).nullable().default(null),
+      tz: z.string().min(1).max(64).refine(knownTimeZone, REPORT_TEXTS.timeZone),
+    })
+    .refine((s) => s.every !== 'week' || s.weekday !== null, {
+      error: REPORT_TEXTS.weekdayRequired,
+      path: ['weekday'],
+    })
+    .refine((s) => s.every !== 'month' || s.monthday !== null, {
+      error: REPORT_TEXTS.monthdayRequired,
+      path: ['monthday'],
+    }),
+);
 export type ReportSchedule = z.infer<typeof reportScheduleSchema>;
 
 /** One who gets the report by mail: a member of the account, or a confirmed outside address. */
-export const reportRecipientSchema = z.union(
-  [z.strictObject({ user_id: idField }), z.strictObject({ email: emailField })],
-  { error: REPORT_TEXTS.recipientNeedsOne },
+export const reportRecipientSchema = /* @__PURE__ */ deferred(() =>
+  z.union([z.strictObject({ user_id: idField }), z.strictObject({ email: emailField })], {
+    error: REPORT_TEXTS.recipientNeedsOne,
+  }),
 );
 export type ReportRecipient = z.infer<typeof reportRecipientSchema>;
 
 /** How the latest run went (server field). Times are epoch ms. */
-export const reportLastRunSchema = z.object({
-  id: z.string(),
-  at: z.number(),
-  state: z.enum(REPORT_RUN_STATES),
-  /** Set when it failed: the text shown (REPORT_TEXTS.pdfFailed). */
-  error: z.string().nullable(),
-});
+export const reportLastRunSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    id: z.string(),
+    at: z.number(),
+    state: z.enum(REPORT_RUN_STATES),
+    /** Set when it failed: the text shown (REPORT_TEXTS.pdfFailed). */
+    error: z.string().nullable(),
+  }),
+);
 
 /**
  * A report's attributes. The rules between fields (a schedule or an interval, not both; no
  * recipient twice) are in `reportProblems`, not refinements: updates parse through `.partial()`.
  */
-export const reportAttributesSchema = z.object({
-  name: modelNameField,
-  asset_id: idField.nullable().default(null),
-  dashboard_id: idField,
-  range: dashboardRangeSchema.default(DEFAULT_DASHBOARD_RANGE),
-  schedule: reportScheduleSchema.nullable().default(null),
-  interval_ms: z
-    .number({ error: REPORT_TEXTS.intervalRange })
-    .int(REPORT_TEXTS.intervalRange)
-    .min(REPORT_LIMITS.minIntervalMs, REPORT_TEXTS.intervalRange)
-    .max(REPORT_LIMITS.maxIntervalMs, REPORT_TEXTS.intervalRange)
-    .nullable()
-    .default(null),
-  recipients: z
-    .array(reportRecipientSchema)
-    .max(REPORT_LIMITS.maxRecipients, REPORT_TEXTS.tooManyRecipients)
-    .default([]),
-  attachments: z
-    .array(z.enum(REPORT_ATTACHMENTS))
-    .min(1, REPORT_TEXTS.attachmentsRequired)
-    .max(2)
-    .refine((list) => new Set(list).size === list.length, REPORT_TEXTS.attachmentsRequired)
-    .default(['pdf']),
-  state: z.enum(REPORT_STATES).default('active'),
-  /** When it goes out next (epoch ms; the server sets it), null while paused. */
-  next_at: z.number().nullable().default(null),
-  last_run: reportLastRunSchema.nullable().default(null),
-});
+export const reportAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    name: modelNameField,
+    asset_id: idField.nullable().default(null),
+    dashboard_id: idField,
+    range: dashboardRangeSchema.default(DEFAULT_DASHBOARD_RANGE),
+    schedule: reportScheduleSchema.nullable().default(null),
+    interval_ms: z
+      .number({ error: REPORT_TEXTS.intervalRange })
+      .int(REPORT_TEXTS.intervalRange)
+      .min(REPORT_LIMITS.minIntervalMs, REPORT_TEXTS.intervalRange)
+      .max(REPORT_LIMITS.maxIntervalMs, REPORT_TEXTS.intervalRange)
+      .nullable()
+      .default(null),
+    recipients: z
+      .array(reportRecipientSchema)
+      .max(REPORT_LIMITS.maxRecipients, REPORT_TEXTS.tooManyRecipients)
+      .default([]),
+    attachments: z
+      .array(z.enum(REPORT_ATTACHMENTS))
+      .min(1, REPORT_TEXTS.attachmentsRequired)
+      .max(2)
+      .refine((list) => new Set(list).size === list.length, REPORT_TEXTS.attachmentsRequired)
+      .default(['pdf']),
+    state: z.enum(REPORT_STATES).default('active'),
+    /** When it goes out next (epoch ms; the server sets it), null while paused. */
+    next_at: z.number().nullable().default(null),
+    last_run: reportLastRunSchema.nullable().default(null),
+  }),
+);
 export type ReportAttributes = z.infer<typeof reportAttributesSchema>;
 
 /** What is wrong between a report's fields, by field (empty: nothing). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { helpArticleField } from './help-article-field';
 import { idField, modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
@@ -22,49 +23,59 @@ export const SCENE_LIMITS = {
   extent: 100_000,
 } as const;
 
-const coordinate = z.number().finite().min(-SCENE_LIMITS.extent).max(SCENE_LIMITS.extent);
-export const vec3Schema = z.tuple([coordinate, coordinate, coordinate]);
+const coordinate = /* @__PURE__ */ deferred(() =>
+  z.number().finite().min(-SCENE_LIMITS.extent).max(SCENE_LIMITS.extent),
+);
+export const vec3Schema = /* @__PURE__ */ deferred(() =>
+  z.tuple([coordinate, coordinate, coordinate]),
+);
 export type Vec3 = z.infer<typeof vec3Schema>;
 
-const degrees = z.number().finite().min(-360).max(360);
+const degrees = /* @__PURE__ */ deferred(() => z.number().finite().min(-360).max(360));
 
 /** A view of the scene: where the camera is and what it looks at, in the scene's metres. */
-export const sceneCameraSchema = z.strictObject({
-  position: vec3Schema,
-  target: vec3Schema,
-});
+export const sceneCameraSchema = /* @__PURE__ */ deferred(() =>
+  z.strictObject({
+    position: vec3Schema,
+    target: vec3Schema,
+  }),
+);
 export type SceneCamera = z.infer<typeof sceneCameraSchema>;
 
 export const SCENE_QUALITIES = ['auto', ...QUALITIES] as const;
 export type SceneQuality = (typeof SCENE_QUALITIES)[number];
 
 /** One model in a scene: where it stands (metres), how it is turned (degrees, XYZ), mirrored. */
-export const scenePlacementSchema = z.strictObject({
-  threedmodel_id: idField,
-  position: vec3Schema.default([0, 0, 0]),
-  rotation: z.tuple([degrees, degrees, degrees]).default([0, 0, 0]),
-  /** Mirrored along X (models exported from left-handed tools). */
-  flip_x: z.boolean().default(false),
-  quality: z.enum(SCENE_QUALITIES).default('auto'),
-});
+export const scenePlacementSchema = /* @__PURE__ */ deferred(() =>
+  z.strictObject({
+    threedmodel_id: idField,
+    position: vec3Schema.default([0, 0, 0]),
+    rotation: z.tuple([degrees, degrees, degrees]).default([0, 0, 0]),
+    /** Mirrored along X (models exported from left-handed tools). */
+    flip_x: z.boolean().default(false),
+    quality: z.enum(SCENE_QUALITIES).default('auto'),
+  }),
+);
 export type ScenePlacement = z.infer<typeof scenePlacementSchema>;
 
-export const sceneAttributesSchema = z.object({
-  /** The asset it belongs to; null for a template's scene (then `template_id`). */
-  asset_id: idField.nullable().default(null),
-  /** The template it belongs to (carried into each asset made from it); null for an asset's. */
-  template_id: idField.nullable().default(null),
-  name: modelNameField,
-  models: z
-    .array(scenePlacementSchema)
-    .max(SCENE_LIMITS.models, SCENE_TEXTS.tooManyModels)
-    .refine((list) => new Set(list.map((m) => m.threedmodel_id)).size === list.length, {
-      error: SCENE_TEXTS.modelTwice,
-    })
-    .default([]),
-  /** The view it opens with; null: fitted to its models. */
-  camera: sceneCameraSchema.nullable().default(null),
-});
+export const sceneAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    /** The asset it belongs to; null for a template's scene (then `template_id`). */
+    asset_id: idField.nullable().default(null),
+    /** The template it belongs to (carried into each asset made from it); null for an asset's. */
+    template_id: idField.nullable().default(null),
+    name: modelNameField,
+    models: z
+      .array(scenePlacementSchema)
+      .max(SCENE_LIMITS.models, SCENE_TEXTS.tooManyModels)
+      .refine((list) => new Set(list.map((m) => m.threedmodel_id)).size === list.length, {
+        error: SCENE_TEXTS.modelTwice,
+      })
+      .default([]),
+    /** The view it opens with; null: fitted to its models. */
+    camera: sceneCameraSchema.nullable().default(null),
+  }),
+);
 export type SceneAttributes = z.infer<typeof sceneAttributesSchema>;
 
 export const sceneModel = {
@@ -104,51 +115,55 @@ export type HotspotIcon = (typeof HOTSPOT_ICONS)[number];
 /** What a hotspot links to: another object of the account. */
 export const HOTSPOT_LINK_TYPES = ['asset', 'dashboard'] as const;
 
-const latitude = z.number().finite().min(-90).max(90);
-const longitude = z.number().finite().min(-180).max(180);
+const latitude = /* @__PURE__ */ deferred(() => z.number().finite().min(-90).max(90));
+const longitude = /* @__PURE__ */ deferred(() => z.number().finite().min(-180).max(180));
 
 /** One entry of a hotspot's metadata (spec 001 §3: any kind). */
-export const hotspotMetadataSchema = z.discriminatedUnion('kind', [
-  /** A data stream of the asset: its live value in the scene, coloured by its alarms. */
-  z.strictObject({ kind: z.literal('stream'), datastream_id: idField }),
-  /** A file of the asset (a manual, a drawing). */
-  z.strictObject({ kind: z.literal('file'), file_id: idField }),
-  /** A place on the map (where the part is on the site). */
-  z.strictObject({
-    kind: z.literal('position'),
-    label: z.string().trim().max(120).default(''),
-    latitude,
-    longitude,
-  }),
-  /** Another object of the account. */
-  z.strictObject({ kind: z.literal('link'), target: z.enum(HOTSPOT_LINK_TYPES), id: idField }),
-  z.strictObject({ kind: z.literal('text'), text: z.string().trim().min(1).max(2000) }),
-]);
+export const hotspotMetadataSchema = /* @__PURE__ */ deferred(() =>
+  z.discriminatedUnion('kind', [
+    /** A data stream of the asset: its live value in the scene, coloured by its alarms. */
+    z.strictObject({ kind: z.literal('stream'), datastream_id: idField }),
+    /** A file of the asset (a manual, a drawing). */
+    z.strictObject({ kind: z.literal('file'), file_id: idField }),
+    /** A place on the map (where the part is on the site). */
+    z.strictObject({
+      kind: z.literal('position'),
+      label: z.string().trim().max(120).default(''),
+      latitude,
+      longitude,
+    }),
+    /** Another object of the account. */
+    z.strictObject({ kind: z.literal('link'), target: z.enum(HOTSPOT_LINK_TYPES), id: idField }),
+    z.strictObject({ kind: z.literal('text'), text: z.string().trim().min(1).max(2000) }),
+  ]),
+);
 export type HotspotMetadata = z.infer<typeof hotspotMetadataSchema>;
 
-export const hotspotAttributesSchema = z.object({
-  scene_id: idField,
-  /** The scene's asset (copied from the scene by the server); null on a template's scene. */
-  asset_id: idField.nullable().default(null),
-  name: modelNameField,
-  /** The placed model it sits on. */
-  threedmodel_id: idField,
-  /** The help article about it (links like help/136). */
-  help_article: helpArticleField,
-  /** On that model's surface, in the model's own metres. */
-  point: vec3Schema,
-  /** The surface's direction there (unit length, model frame): where the icon faces. */
-  normal: vec3Schema.default([0, 1, 0]),
-  /** The view a jump to it opens (scene metres); null: looking at the point. */
-  camera: sceneCameraSchema.nullable().default(null),
-  icon: z.enum(HOTSPOT_ICONS, { error: SCENE_TEXTS.unknownIcon }).default('pin'),
-  metadata: z
-    .array(hotspotMetadataSchema)
-    .max(SCENE_LIMITS.metadata, SCENE_TEXTS.tooManyMetadata)
-    .default([]),
-  /** Printed above its QR code. */
-  qr_description: z.string().trim().max(200).default(''),
-});
+export const hotspotAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    scene_id: idField,
+    /** The scene's asset (copied from the scene by the server); null on a template's scene. */
+    asset_id: idField.nullable().default(null),
+    name: modelNameField,
+    /** The placed model it sits on. */
+    threedmodel_id: idField,
+    /** The help article about it (links like help/136). */
+    help_article: helpArticleField,
+    /** On that model's surface, in the model's own metres. */
+    point: vec3Schema,
+    /** The surface's direction there (unit length, model frame): where the icon faces. */
+    normal: vec3Schema.default([0, 1, 0]),
+    /** The view a jump to it opens (scene metres); null: looking at the point. */
+    camera: sceneCameraSchema.nullable().default(null),
+    icon: z.enum(HOTSPOT_ICONS, { error: SCENE_TEXTS.unknownIcon }).default('pin'),
+    metadata: z
+      .array(hotspotMetadataSchema)
+      .max(SCENE_LIMITS.metadata, SCENE_TEXTS.tooManyMetadata)
+      .default([]),
+    /** Printed above its QR code. */
+    qr_description: z.string().trim().max(200).default(''),
+  }),
+);
 export type HotspotAttributes = z.infer<typeof hotspotAttributesSchema>;
 
 export const hotspotModel = {
@@ -188,26 +203,30 @@ export type RenderingState = (typeof RENDERING_STATES)[number];
 /** The sizes a rendering may have, in pixels. */
 export const RENDERING_LIMITS = { min: 64, max: 4096, underWay: 5 } as const;
 
-const renderingSide = z.number().int().min(RENDERING_LIMITS.min).max(RENDERING_LIMITS.max);
+const renderingSide = /* @__PURE__ */ deferred(() =>
+  z.number().int().min(RENDERING_LIMITS.min).max(RENDERING_LIMITS.max),
+);
 
 /**
  * A rendering (DESIGN.md §13, spec 001 §3): a picture of the scene from a chosen view, made by
  * the server in the background (server/src/threed/rendering-processor.ts) as a PNG file of the
  * asset; once ready it may become the asset's picture.
  */
-export const renderingAttributesSchema = z.object({
-  scene_id: idField,
-  /** The scene's asset (copied from the scene by the server); a template's scene has none. */
-  asset_id: idField.nullable().default(null),
-  name: modelNameField,
-  camera: sceneCameraSchema,
-  width: renderingSide.default(1280),
-  height: renderingSide.default(720),
-  /** The server's: waiting, rendering, ready (with its file) or failed (with the reason). */
-  state: z.enum(RENDERING_STATES).default('waiting'),
-  reason: z.string().max(500).nullable().default(null),
-  file_id: idField.nullable().default(null),
-});
+export const renderingAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    scene_id: idField,
+    /** The scene's asset (copied from the scene by the server); a template's scene has none. */
+    asset_id: idField.nullable().default(null),
+    name: modelNameField,
+    camera: sceneCameraSchema,
+    width: renderingSide.default(1280),
+    height: renderingSide.default(720),
+    /** The server's: waiting, rendering, ready (with its file) or failed (with the reason). */
+    state: z.enum(RENDERING_STATES).default('waiting'),
+    reason: z.string().max(500).nullable().default(null),
+    file_id: idField.nullable().default(null),
+  }),
+);
 export type RenderingAttributes = z.infer<typeof renderingAttributesSchema>;
 
 export const renderingModel = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { idField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 import { SERVICE_REQUEST_TEXTS } from './service-request-texts';
@@ -148,60 +149,71 @@ export function serviceChangeProblems(
 }
 
 /** The machine's context, taken by the server when the request reached it (with consent). */
-export const machineContextSchema = z.object({
-  taken_at: z.number().int(),
-  asset: z.object({ id: z.string(), name: z.string() }),
-  alarms: z.array(
-    z.object({ id: z.string(), name: z.string(), state: z.string(), since: z.number().nullable() }),
-  ),
-  values: z.array(
-    z.object({
-      stream_id: z.string(),
-      name: z.string(),
-      unit: z.string(),
-      value: z.union([z.number(), z.string()]),
-      ts: z.number(),
-    }),
-  ),
-  /** The gateway agent's version the machine's gateway last reported; null without one. */
-  agent_version: z.string().nullable(),
-});
+export const machineContextSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    taken_at: z.number().int(),
+    asset: z.object({ id: z.string(), name: z.string() }),
+    alarms: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        state: z.string(),
+        since: z.number().nullable(),
+      }),
+    ),
+    values: z.array(
+      z.object({
+        stream_id: z.string(),
+        name: z.string(),
+        unit: z.string(),
+        value: z.union([z.number(), z.string()]),
+        ts: z.number(),
+      }),
+    ),
+    /** The gateway agent's version the machine's gateway last reported; null without one. */
+    agent_version: z.string().nullable(),
+  }),
+);
 export type MachineContext = z.output<typeof machineContextSchema>;
 
 /** At most this many latest values go into a context (the first streams by name). */
 export const CONTEXT_MAX_VALUES = 50;
 
 /** One call of a request (item 3): who took part, when it began and ended. */
-export const serviceCallSchema = z.object({
-  id: z.string(),
-  kind: z.enum(['video', 'screen']),
-  started_at: z.number().int(),
-  ended_at: z.number().int().nullable(),
-  /** Who took part, named as the server knew them (a reporter may not list users). */
-  participants: z.array(z.object({ user_id: z.string(), name: z.string() })).max(10),
-});
+export const serviceCallSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    id: z.string(),
+    kind: z.enum(['video', 'screen']),
+    started_at: z.number().int(),
+    ended_at: z.number().int().nullable(),
+    /** Who took part, named as the server knew them (a reporter may not list users). */
+    participants: z.array(z.object({ user_id: z.string(), name: z.string() })).max(10),
+  }),
+);
 export type ServiceCall = z.output<typeof serviceCallSchema>;
 
 const trimmed = (max: number, required: string) =>
   z.string({ error: required }).trim().min(1, required).max(max);
 
-export const serviceRequestAttributesSchema = z.object({
-  asset_id: idField,
-  title: trimmed(200, SERVICE_REQUEST_TEXTS.titleRequired),
-  description: trimmed(10_000, SERVICE_REQUEST_TEXTS.descriptionRequired),
-  state: z.enum(SERVICE_REQUEST_STATES).default('open'),
-  /** The agent (a member of the account), or nobody. */
-  assigned_to: idField.nullable().default(null),
-  /** The agent's name, as the server knew it at the assignment (a reporter may not list users). */
-  agent_name: z.string().max(200).nullable().default(null),
-  /** Whether the reporter agreed to send the machine's context with the request. */
-  consent: z.boolean().default(false),
-  context: machineContextSchema.nullable().default(null),
-  reported_by: z.string().nullable().default(null),
-  reported_at: z.number().int().nullable().default(null),
-  changed_at: z.number().int().nullable().default(null),
-  calls: z.array(serviceCallSchema).max(200).default([]),
-});
+export const serviceRequestAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    asset_id: idField,
+    title: trimmed(200, SERVICE_REQUEST_TEXTS.titleRequired),
+    description: trimmed(10_000, SERVICE_REQUEST_TEXTS.descriptionRequired),
+    state: z.enum(SERVICE_REQUEST_STATES).default('open'),
+    /** The agent (a member of the account), or nobody. */
+    assigned_to: idField.nullable().default(null),
+    /** The agent's name, as the server knew it at the assignment (a reporter may not list users). */
+    agent_name: z.string().max(200).nullable().default(null),
+    /** Whether the reporter agreed to send the machine's context with the request. */
+    consent: z.boolean().default(false),
+    context: machineContextSchema.nullable().default(null),
+    reported_by: z.string().nullable().default(null),
+    reported_at: z.number().int().nullable().default(null),
+    changed_at: z.number().int().nullable().default(null),
+    calls: z.array(serviceCallSchema).max(200).default([]),
+  }),
+);
 export type ServiceRequestAttributes = z.output<typeof serviceRequestAttributesSchema>;
 
 export const serviceRequestModel = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { idField, modelNameField } from '../api/fields';
 import { datastreamAttributesSchema } from './datastream';
 import type { ModelDefinition } from './registry-types';
@@ -9,15 +10,17 @@ export const TEMPLATE_DEMOS = ['smartphone'] as const;
 export type TemplateDemo = (typeof TEMPLATE_DEMOS)[number];
 
 /** A layout's stream: a data stream's settings (spec 001 §3), without its place or its values. */
-export const templateStreamSchema = datastreamAttributesSchema.pick({
-  name: true,
-  unit: true,
-  type: true,
-  vis_min: true,
-  vis_max: true,
-  state_texts: true,
-  preprocessing: true,
-});
+export const templateStreamSchema = /* @__PURE__ */ deferred(() =>
+  datastreamAttributesSchema.pick({
+    name: true,
+    unit: true,
+    type: true,
+    vis_min: true,
+    vis_max: true,
+    state_texts: true,
+    preprocessing: true,
+  }),
+);
 export type TemplateStream = z.infer<typeof templateStreamSchema>;
 
 export const TEMPLATE_MAX_GROUPS = 100;
@@ -38,34 +41,38 @@ export function templateGroupsBytes(groups: unknown): number {
 }
 
 /** A layout's folder of streams, in the order of the asset's groups. */
-export const templateGroupSchema = z.object({
-  name: modelNameField,
-  collapsible: z.boolean().default(true),
-  open_by_default: z.boolean().default(true),
-  streams: z.array(templateStreamSchema).max(TEMPLATE_MAX_STREAMS_PER_GROUP).default([]),
-});
+export const templateGroupSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    name: modelNameField,
+    collapsible: z.boolean().default(true),
+    open_by_default: z.boolean().default(true),
+    streams: z.array(templateStreamSchema).max(TEMPLATE_MAX_STREAMS_PER_GROUP).default([]),
+  }),
+);
 export type TemplateGroup = z.infer<typeof templateGroupSchema>;
 
 /**
  * A layout (spec 001 §1, §3: "a saved asset used as a template"): the groups and streams of an
  * asset with their settings, never their values; new assets are made from it.
  */
-export const templateAttributesSchema = z.object({
-  name: modelNameField,
-  description: z.string().max(5000).default(''),
-  /** The asset it was saved from; null when made otherwise or when that asset was deleted. */
-  source_asset_id: idField.nullable().default(null),
-  groups: z
-    .array(templateGroupSchema)
-    .max(TEMPLATE_MAX_GROUPS)
-    .refine(
-      (groups) => templateGroupsBytes(groups) <= TEMPLATE_MAX_GROUPS_BYTES,
-      TEMPLATE_TOO_LARGE,
-    )
-    .default([]),
-  /** Which demo it is (the seed's); null for every template a user makes. */
-  demo: z.enum(TEMPLATE_DEMOS).nullable().default(null),
-});
+export const templateAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    name: modelNameField,
+    description: z.string().max(5000).default(''),
+    /** The asset it was saved from; null when made otherwise or when that asset was deleted. */
+    source_asset_id: idField.nullable().default(null),
+    groups: z
+      .array(templateGroupSchema)
+      .max(TEMPLATE_MAX_GROUPS)
+      .refine(
+        (groups) => templateGroupsBytes(groups) <= TEMPLATE_MAX_GROUPS_BYTES,
+        TEMPLATE_TOO_LARGE,
+      )
+      .default([]),
+    /** Which demo it is (the seed's); null for every template a user makes. */
+    demo: z.enum(TEMPLATE_DEMOS).nullable().default(null),
+  }),
+);
 export type TemplateAttributes = z.infer<typeof templateAttributesSchema>;
 
 export const templateModel = {

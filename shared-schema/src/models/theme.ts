@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { idField } from '../api/fields';
 import { hexColorField, type AccountDesign } from '../api/user';
 import type { ModelDefinition } from './registry-types';
@@ -40,11 +41,13 @@ export function contrastRatio(a: string, b: string): number {
 }
 
 /** A theme's colour: #rrggbb that white text can be read on. */
-const themeColorField = hexColorField.refine(
-  // A text that is no hex code has its own message already.
-  (hex) =>
-    !/^#[0-9a-fA-F]{6}$/.test(hex) || contrastRatio(hex, THEME_TEXT_COLOR) >= MIN_TEXT_CONTRAST,
-  THEME_TEXTS.contrast,
+const themeColorField = /* @__PURE__ */ deferred(() =>
+  hexColorField.refine(
+    // A text that is no hex code has its own message already.
+    (hex) =>
+      !/^#[0-9a-fA-F]{6}$/.test(hex) || contrastRatio(hex, THEME_TEXT_COLOR) >= MIN_TEXT_CONTRAST,
+    THEME_TEXTS.contrast,
+  ),
 );
 
 /** The theme's images: each a file of the theme (kind 'image'), or none. */
@@ -57,21 +60,23 @@ export const THEME_IMAGE_FIELDS = [
 ] as const;
 export type ThemeImageField = (typeof THEME_IMAGE_FIELDS)[number];
 
-export const themeAttributesSchema = z.object({
-  title: z
-    .string({ error: THEME_TEXTS.title })
-    .trim()
-    .min(1, { error: THEME_TEXTS.title, abort: true })
-    .max(250, THEME_TEXTS.title),
-  color1: themeColorField.nullable().default(null),
-  color2: themeColorField.nullable().default(null),
-  login_image: idField.nullable().default(null),
-  logo_mobile: idField.nullable().default(null),
-  logo_desktop: idField.nullable().default(null),
-  /** The logos on a dark background (the dark colour scheme); absent: the light ones. */
-  logo_mobile_dark: idField.nullable().default(null),
-  logo_desktop_dark: idField.nullable().default(null),
-});
+export const themeAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    title: z
+      .string({ error: THEME_TEXTS.title })
+      .trim()
+      .min(1, { error: THEME_TEXTS.title, abort: true })
+      .max(250, THEME_TEXTS.title),
+    color1: themeColorField.nullable().default(null),
+    color2: themeColorField.nullable().default(null),
+    login_image: idField.nullable().default(null),
+    logo_mobile: idField.nullable().default(null),
+    logo_desktop: idField.nullable().default(null),
+    /** The logos on a dark background (the dark colour scheme); absent: the light ones. */
+    logo_mobile_dark: idField.nullable().default(null),
+    logo_desktop_dark: idField.nullable().default(null),
+  }),
+);
 export type ThemeAttributes = z.infer<typeof themeAttributesSchema>;
 
 export const themeModel = {

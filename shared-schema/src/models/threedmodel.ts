@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { idField, modelNameField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
@@ -45,11 +46,13 @@ export const THREED_LIMITS = {
  * A file's place in the upload: its path inside the folder (a glTF names its bin and textures by
  * it), forward slashes, no part that leaves the folder.
  */
-export const modelPathField = z
-  .string()
-  .min(1, THREED_TEXTS.badPath)
-  .max(500, THREED_TEXTS.badPath)
-  .refine(isSafeModelPath, THREED_TEXTS.badPath);
+export const modelPathField = /* @__PURE__ */ deferred(() =>
+  z
+    .string()
+    .min(1, THREED_TEXTS.badPath)
+    .max(500, THREED_TEXTS.badPath)
+    .refine(isSafeModelPath, THREED_TEXTS.badPath),
+);
 
 /** Whether a path stays inside its folder: relative, no `..` or `.` part, no backslash or NUL. */
 export function isSafeModelPath(path: string): boolean {
@@ -58,49 +61,53 @@ export function isSafeModelPath(path: string): boolean {
   return path.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 }
 
-const vec3 = z.tuple([z.number(), z.number(), z.number()]);
+const vec3 = /* @__PURE__ */ deferred(() => z.tuple([z.number(), z.number(), z.number()]));
 
-export const threedLevelSchema = z.object({
-  quality: z.enum(QUALITIES),
-  file_id: idField,
-  triangles: z.number().int().min(0),
-  bytes: z.number().int().min(0),
-});
+export const threedLevelSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    quality: z.enum(QUALITIES),
+    file_id: idField,
+    triangles: z.number().int().min(0),
+    bytes: z.number().int().min(0),
+  }),
+);
 export type ThreedLevel = z.infer<typeof threedLevelSchema>;
 
-export const threedmodelAttributesSchema = z.object({
-  /** The asset it belongs to; null for a template's model (then `template_id`). */
-  asset_id: idField.nullable().default(null),
-  /** The template it belongs to (carried into each asset made from it); null for an asset's. */
-  template_id: idField.nullable().default(null),
-  /**
-   * The model this one is a copy of (an asset made from a template: the template's model), set
-   * when made: the server copies its files, levels and bounds instead of processing uploads.
-   */
-  copy_of: idField.nullable().default(null),
-  name: modelNameField,
-  /**
-   * The uploaded files (kind 'model' of the same asset or template), by their paths in the
-   * upload; a copy names none (the server fills in the copies of the original's).
-   */
-  sources: z
-    .array(z.object({ file_id: idField, path: modelPathField }))
-    .max(THREED_LIMITS.files)
-    .refine((s) => new Set(s.map((f) => f.path)).size === s.length, THREED_TEXTS.samePath)
-    .default([]),
-  /** The server's: uploaded (waiting for its files), processing, ready or failed. */
-  state: z.enum(THREED_STATES).default('uploaded'),
-  /** The processing's progress, 0 to 1 (the status tile's). */
-  progress: z.number().min(0).max(1).default(0),
-  /** Why it failed (one of THREED_TEXTS). */
-  reason: z.string().max(500).nullable().default(null),
-  format: z.enum(THREED_FORMATS).nullable().default(null),
-  /** The canonical model's quality levels, low to high. */
-  levels: z.array(threedLevelSchema).max(QUALITIES.length).default([]),
-  /** Its axis-aligned bounds in metres. */
-  bounds: z.object({ min: vec3, max: vec3 }).nullable().default(null),
-  thumbnail_file_id: idField.nullable().default(null),
-});
+export const threedmodelAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    /** The asset it belongs to; null for a template's model (then `template_id`). */
+    asset_id: idField.nullable().default(null),
+    /** The template it belongs to (carried into each asset made from it); null for an asset's. */
+    template_id: idField.nullable().default(null),
+    /**
+     * The model this one is a copy of (an asset made from a template: the template's model), set
+     * when made: the server copies its files, levels and bounds instead of processing uploads.
+     */
+    copy_of: idField.nullable().default(null),
+    name: modelNameField,
+    /**
+     * The uploaded files (kind 'model' of the same asset or template), by their paths in the
+     * upload; a copy names none (the server fills in the copies of the original's).
+     */
+    sources: z
+      .array(z.object({ file_id: idField, path: modelPathField }))
+      .max(THREED_LIMITS.files)
+      .refine((s) => new Set(s.map((f) => f.path)).size === s.length, THREED_TEXTS.samePath)
+      .default([]),
+    /** The server's: uploaded (waiting for its files), processing, ready or failed. */
+    state: z.enum(THREED_STATES).default('uploaded'),
+    /** The processing's progress, 0 to 1 (the status tile's). */
+    progress: z.number().min(0).max(1).default(0),
+    /** Why it failed (one of THREED_TEXTS). */
+    reason: z.string().max(500).nullable().default(null),
+    format: z.enum(THREED_FORMATS).nullable().default(null),
+    /** The canonical model's quality levels, low to high. */
+    levels: z.array(threedLevelSchema).max(QUALITIES.length).default([]),
+    /** Its axis-aligned bounds in metres. */
+    bounds: z.object({ min: vec3, max: vec3 }).nullable().default(null),
+    thumbnail_file_id: idField.nullable().default(null),
+  }),
+);
 export type ThreedmodelAttributes = z.infer<typeof threedmodelAttributesSchema>;
 
 export const threedmodelModel = {

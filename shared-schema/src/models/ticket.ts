@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { idField } from '../api/fields';
 import type { ModelDefinition } from './registry-types';
 import { TICKET_TEXTS } from './ticket-texts';
@@ -286,36 +287,38 @@ const trimmed = (max: number, required: string) =>
  * `ticket_id`, uploaded through the file path like an asset's photo, offline too): who sees the
  * ticket sees it; its reporter adds one while the ticket is new, an admin at any time.
  */
-export const ticketAttributesSchema = z.object({
-  kind: z.enum(TICKET_KINDS),
-  board: z.enum(TICKET_BOARDS).default('platform'),
-  title: trimmed(200, TICKET_TEXTS.titleRequired),
-  description: trimmed(10_000, TICKET_TEXTS.descriptionRequired),
-  importance: z.enum(TICKET_IMPORTANCE).default('Medium'),
-  state: z.enum(TICKET_STATES).default('new'),
-  /** A member of the account (user id), or nobody. */
-  assigned_to: idField.nullable().default(null),
-  /** A technical problem: forwarded to the development team of the root account. */
-  technical: z.boolean().default(false),
-  /** The text a decline or an answer sends to the reporter. */
-  answer: z.string().trim().max(10_000).default(''),
-  progress: z.enum(TICKET_PROGRESS).default('received'),
-  feature_status: z.enum(FEATURE_STATUSES).nullable().default(null),
-  /**
-   * The server's, for a technical problem of a customer's account: the copy the development team
-   * of the root account works on (`forwarded_to`, its id there), and on that copy the ticket it
-   * stands for (`forwarded_from`). The copy's progress is the original's.
-   */
-  forwarded_to: z.string().nullable().default(null),
-  forwarded_from: z
-    .object({ account_id: z.string(), ticket_id: z.string() })
-    .nullable()
-    .default(null),
-  /** The server's: who reported it and when, and when it last changed. */
-  reported_by: z.string().nullable().default(null),
-  reported_at: z.number().int().nullable().default(null),
-  changed_at: z.number().int().nullable().default(null),
-});
+export const ticketAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    kind: z.enum(TICKET_KINDS),
+    board: z.enum(TICKET_BOARDS).default('platform'),
+    title: trimmed(200, TICKET_TEXTS.titleRequired),
+    description: trimmed(10_000, TICKET_TEXTS.descriptionRequired),
+    importance: z.enum(TICKET_IMPORTANCE).default('Medium'),
+    state: z.enum(TICKET_STATES).default('new'),
+    /** A member of the account (user id), or nobody. */
+    assigned_to: idField.nullable().default(null),
+    /** A technical problem: forwarded to the development team of the root account. */
+    technical: z.boolean().default(false),
+    /** The text a decline or an answer sends to the reporter. */
+    answer: z.string().trim().max(10_000).default(''),
+    progress: z.enum(TICKET_PROGRESS).default('received'),
+    feature_status: z.enum(FEATURE_STATUSES).nullable().default(null),
+    /**
+     * The server's, for a technical problem of a customer's account: the copy the development team
+     * of the root account works on (`forwarded_to`, its id there), and on that copy the ticket it
+     * stands for (`forwarded_from`). The copy's progress is the original's.
+     */
+    forwarded_to: z.string().nullable().default(null),
+    forwarded_from: z
+      .object({ account_id: z.string(), ticket_id: z.string() })
+      .nullable()
+      .default(null),
+    /** The server's: who reported it and when, and when it last changed. */
+    reported_by: z.string().nullable().default(null),
+    reported_at: z.number().int().nullable().default(null),
+    changed_at: z.number().int().nullable().default(null),
+  }),
+);
 export type TicketAttributes = z.output<typeof ticketAttributesSchema>;
 
 export const ticketModel = {
@@ -336,12 +339,14 @@ export const ticketModel = {
   serverFields: ['reported_by', 'reported_at', 'changed_at', 'forwarded_to', 'forwarded_from'],
 } as const satisfies ModelDefinition<'ticket', typeof ticketAttributesSchema>;
 
-const messageAttributes = z.object({
-  ticket_id: idField,
-  text: trimmed(4000, TICKET_TEXTS.messageRequired),
-  author_id: z.string().nullable().default(null),
-  at: z.number().int().nullable().default(null),
-});
+const messageAttributes = /* @__PURE__ */ deferred(() =>
+  z.object({
+    ticket_id: idField,
+    text: trimmed(4000, TICKET_TEXTS.messageRequired),
+    author_id: z.string().nullable().default(null),
+    at: z.number().int().nullable().default(null),
+  }),
+);
 export type TicketMessageAttributes = z.output<typeof messageAttributes>;
 
 export const ticketMessageModel = {
@@ -363,11 +368,13 @@ export const ticketMessageModel = {
   serverFields: ['author_id', 'at'],
 } as const satisfies ModelDefinition<'ticket_message', typeof messageAttributes>;
 
-const voteAttributes = z.object({
-  ticket_id: idField,
-  user_id: z.string().nullable().default(null),
-  at: z.number().int().nullable().default(null),
-});
+const voteAttributes = /* @__PURE__ */ deferred(() =>
+  z.object({
+    ticket_id: idField,
+    user_id: z.string().nullable().default(null),
+    at: z.number().int().nullable().default(null),
+  }),
+);
 export type TicketVoteAttributes = z.output<typeof voteAttributes>;
 
 export const ticketVoteModel = {

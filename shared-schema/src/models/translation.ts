@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import type { ModelDefinition } from './registry-types';
 import { ownPermissions } from './model-permissions';
 
@@ -20,29 +21,33 @@ export const TRANSLATION_TEXTS = {
 export const TRANSLATION_LANGUAGES = ['en', 'de', 'pt', 'ru', 'plain'] as const;
 export type TranslationLanguage = (typeof TRANSLATION_LANGUAGES)[number];
 
-const words = z.string().max(5000).optional();
+const words = /* @__PURE__ */ deferred(() => z.string().max(5000).optional());
 
-export const translationTextsSchema = z.object({
-  en: words,
-  de: words,
-  pt: words,
-  ru: words,
-  plain: words,
-});
+export const translationTextsSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    en: words,
+    de: words,
+    pt: words,
+    ru: words,
+    plain: words,
+  }),
+);
 export type TranslationTexts = z.infer<typeof translationTextsSchema>;
 
-export const translationAttributesSchema = z.object({
-  /** The text's message id. */
-  key: z
-    .string({ error: TRANSLATION_TEXTS.key })
-    .min(1, TRANSLATION_TEXTS.key)
-    .max(200, TRANSLATION_TEXTS.key)
-    .regex(/^\S+$/, TRANSLATION_TEXTS.key),
-  texts: translationTextsSchema.refine(
-    (texts) => Object.values(texts).some((text) => text !== undefined && text.trim() !== ''),
-    TRANSLATION_TEXTS.atLeastOne,
-  ),
-});
+export const translationAttributesSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    /** The text's message id. */
+    key: z
+      .string({ error: TRANSLATION_TEXTS.key })
+      .min(1, TRANSLATION_TEXTS.key)
+      .max(200, TRANSLATION_TEXTS.key)
+      .regex(/^\S+$/, TRANSLATION_TEXTS.key),
+    texts: translationTextsSchema.refine(
+      (texts) => Object.values(texts).some((text) => text !== undefined && text.trim() !== ''),
+      TRANSLATION_TEXTS.atLeastOne,
+    ),
+  }),
+);
 export type TranslationAttributes = z.infer<typeof translationAttributesSchema>;
 
 export const translationModel = {
@@ -55,7 +60,7 @@ export const translationModel = {
 } as const satisfies ModelDefinition<'translation', typeof translationAttributesSchema>;
 
 /** GET translations/inherited: the words every member of the account sees, by message id. */
-export const inheritedTextsSchema = z.array(
-  z.object({ key: z.string(), texts: translationTextsSchema }),
+export const inheritedTextsSchema = /* @__PURE__ */ deferred(() =>
+  z.array(z.object({ key: z.string(), texts: translationTextsSchema })),
 );
 export type InheritedTexts = z.infer<typeof inheritedTextsSchema>;

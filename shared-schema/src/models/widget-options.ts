@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import type { WidgetType } from './widget-types';
 import { WIDGET_OPTION_TEXTS } from './widget-options-texts';
 
@@ -23,7 +24,7 @@ export type BarBucket = (typeof BAR_BUCKETS)[number];
 export const BAR_AGGREGATES = ['avg', 'min', 'max'] as const;
 export type BarAggregate = (typeof BAR_AGGREGATES)[number];
 
-const limit = z.number().finite().nullable();
+const limit = /* @__PURE__ */ deferred(() => z.number().finite().nullable());
 
 /** A minimum below its maximum, when both are given. */
 function ordered(o: { min?: number | null | undefined; max?: number | null | undefined }): boolean {
@@ -32,51 +33,65 @@ function ordered(o: { min?: number | null | undefined; max?: number | null | und
     : o.min < o.max;
 }
 
-const lineOptions = z
-  .strictObject({
-    /** The y axis' bounds; null: the streams' visualisation range, else automatic. */
-    min: limit.optional(),
-    max: limit.optional(),
-  })
-  .refine(ordered, { error: WIDGET_OPTION_TEXTS.minBelowMax, path: ['max'] });
+const lineOptions = /* @__PURE__ */ deferred(() =>
+  z
+    .strictObject({
+      /** The y axis' bounds; null: the streams' visualisation range, else automatic. */
+      min: limit.optional(),
+      max: limit.optional(),
+    })
+    .refine(ordered, { error: WIDGET_OPTION_TEXTS.minBelowMax, path: ['max'] }),
+);
 
-const decimals = z
-  .number({ error: WIDGET_OPTION_TEXTS.decimals })
-  .int(WIDGET_OPTION_TEXTS.decimals)
-  .min(0, WIDGET_OPTION_TEXTS.decimals)
-  .max(6, WIDGET_OPTION_TEXTS.decimals)
-  .nullable();
+const decimals = /* @__PURE__ */ deferred(() =>
+  z
+    .number({ error: WIDGET_OPTION_TEXTS.decimals })
+    .int(WIDGET_OPTION_TEXTS.decimals)
+    .min(0, WIDGET_OPTION_TEXTS.decimals)
+    .max(6, WIDGET_OPTION_TEXTS.decimals)
+    .nullable(),
+);
 
-const valueOptions = z.strictObject({
-  /** Decimals shown; null: as the stream's value reads elsewhere (up to 3). */
-  decimals: decimals.optional(),
-});
-
-const gaugeOptions = z
-  .strictObject({
-    /** The dial's ends; null: the stream's vis_min / vis_max (else 0 to 100). */
-    min: limit.optional(),
-    max: limit.optional(),
+const valueOptions = /* @__PURE__ */ deferred(() =>
+  z.strictObject({
+    /** Decimals shown; null: as the stream's value reads elsewhere (up to 3). */
     decimals: decimals.optional(),
-  })
-  .refine(ordered, { error: WIDGET_OPTION_TEXTS.minBelowMax, path: ['max'] });
+  }),
+);
 
-const barOptions = z.strictObject({
-  bucket: z.enum(BAR_BUCKETS).optional(),
-  aggregate: z.enum(BAR_AGGREGATES).optional(),
-});
+const gaugeOptions = /* @__PURE__ */ deferred(() =>
+  z
+    .strictObject({
+      /** The dial's ends; null: the stream's vis_min / vis_max (else 0 to 100). */
+      min: limit.optional(),
+      max: limit.optional(),
+      decimals: decimals.optional(),
+    })
+    .refine(ordered, { error: WIDGET_OPTION_TEXTS.minBelowMax, path: ['max'] }),
+);
 
-const alarmsOptions = z.strictObject({
-  /** Only the alarms raised now (else every alarm, raised first). */
-  raised_only: z.boolean().optional(),
-});
+const barOptions = /* @__PURE__ */ deferred(() =>
+  z.strictObject({
+    bucket: z.enum(BAR_BUCKETS).optional(),
+    aggregate: z.enum(BAR_AGGREGATES).optional(),
+  }),
+);
 
-const textOptions = z.strictObject({
-  /** Plain text with a small markdown subset (headings, bold, italics, lists, links). */
-  text: z.string().max(WIDGET_TEXT_MAX, WIDGET_OPTION_TEXTS.textTooLong).optional(),
-});
+const alarmsOptions = /* @__PURE__ */ deferred(() =>
+  z.strictObject({
+    /** Only the alarms raised now (else every alarm, raised first). */
+    raised_only: z.boolean().optional(),
+  }),
+);
 
-const noOptions = z.strictObject({});
+const textOptions = /* @__PURE__ */ deferred(() =>
+  z.strictObject({
+    /** Plain text with a small markdown subset (headings, bold, italics, lists, links). */
+    text: z.string().max(WIDGET_TEXT_MAX, WIDGET_OPTION_TEXTS.textTooLong).optional(),
+  }),
+);
+
+const noOptions = /* @__PURE__ */ deferred(() => z.strictObject({}));
 
 export const widgetOptionsSchemas = {
   line: lineOptions,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred, toJsonSchema } from '../deferred';
 import { API_BASE } from '../api-paths';
 import { validationErrorSchema } from '../api/envelope';
 import { API_ROUTES, type ApiRoute, type RouteAccess } from './catalog';
@@ -15,49 +16,54 @@ import { SCOPES } from './scopes';
 type JsonSchema = Record<string, unknown>;
 
 /** The parts of an operation this document writes (and the reference page reads). */
-export const openApiParameterSchema = z.object({
-  name: z.string(),
-  in: z.enum(['path', 'query']),
-  required: z.boolean(),
-  schema: z.record(z.string(), z.unknown()),
-  description: z.string().optional(),
-});
+export const openApiParameterSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    name: z.string(),
+    in: z.enum(['path', 'query']),
+    required: z.boolean(),
+    schema: z.record(z.string(), z.unknown()),
+    description: z.string().optional(),
+  }),
+);
 export type OpenApiParameter = z.infer<typeof openApiParameterSchema>;
 
-const mediaSchema = z.record(
-  z.string(),
-  z.object({ schema: z.record(z.string(), z.unknown()).optional() }),
+const mediaSchema = /* @__PURE__ */ deferred(() =>
+  z.record(z.string(), z.object({ schema: z.record(z.string(), z.unknown()).optional() })),
 );
 
-export const openApiOperationSchema = z.object({
-  operationId: z.string(),
-  summary: z.string(),
-  tags: z.array(z.string()),
-  security: z.array(z.record(z.string(), z.array(z.string()))),
-  'x-access': z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('public') }),
-    z.object({ kind: z.literal('first-party') }),
-    z.object({ kind: z.literal('any') }),
-    z.object({ kind: z.literal('scopes'), scopes: z.array(z.string()) }),
-  ]),
-  parameters: z.array(openApiParameterSchema).optional(),
-  requestBody: z.object({ required: z.boolean(), content: mediaSchema }).optional(),
-  responses: z.record(
-    z.string(),
-    z.object({ description: z.string(), content: mediaSchema.optional() }),
-  ),
-});
+export const openApiOperationSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    operationId: z.string(),
+    summary: z.string(),
+    tags: z.array(z.string()),
+    security: z.array(z.record(z.string(), z.array(z.string()))),
+    'x-access': z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('public') }),
+      z.object({ kind: z.literal('first-party') }),
+      z.object({ kind: z.literal('any') }),
+      z.object({ kind: z.literal('scopes'), scopes: z.array(z.string()) }),
+    ]),
+    parameters: z.array(openApiParameterSchema).optional(),
+    requestBody: z.object({ required: z.boolean(), content: mediaSchema }).optional(),
+    responses: z.record(
+      z.string(),
+      z.object({ description: z.string(), content: mediaSchema.optional() }),
+    ),
+  }),
+);
 export type OpenApiOperation = z.infer<typeof openApiOperationSchema>;
 
 /** The document as the reference page reads it (unknown parts are kept, not checked). */
-export const openApiDocumentSchema = z.object({
-  openapi: z.string(),
-  info: z.object({ title: z.string(), version: z.string(), description: z.string().optional() }),
-  servers: z.array(z.object({ url: z.string() })),
-  tags: z.array(z.object({ name: z.string() })),
-  paths: z.record(z.string(), z.record(z.string(), openApiOperationSchema)),
-  components: z.object({ securitySchemes: z.record(z.string(), z.unknown()) }).loose(),
-});
+export const openApiDocumentSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    openapi: z.string(),
+    info: z.object({ title: z.string(), version: z.string(), description: z.string().optional() }),
+    servers: z.array(z.object({ url: z.string() })),
+    tags: z.array(z.object({ name: z.string() })),
+    paths: z.record(z.string(), z.record(z.string(), openApiOperationSchema)),
+    components: z.object({ securitySchemes: z.record(z.string(), z.unknown()) }).loose(),
+  }),
+);
 export type OpenApiDocument = z.infer<typeof openApiDocumentSchema>;
 
 /** The security scheme's name in the document. */
@@ -71,7 +77,7 @@ export function openApiPath(honoPath: string): string {
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   // Transforms and refinements have no JSON Schema: their input (what a caller sends) or output
   // (what it gets) stands for them. The dialect is the document's own (3.1: 2020-12).
-  const out = z.toJSONSchema(schema, {
+  const out = toJsonSchema(schema, {
     io,
     unrepresentable: 'any',
     target: 'draft-2020-12',

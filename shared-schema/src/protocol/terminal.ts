@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../deferred';
 import { TERMINAL_UNKNOWN, TERMINAL_USAGE } from './terminal-texts';
 export {
   TERMINAL_NOT_ALLOWED,
@@ -24,16 +25,18 @@ export const TERMINAL_HELP = [
 const HOST = /^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$|^\[?[0-9A-Fa-f:.]{2,45}\]?$/;
 
 /** A command the agent runs (help is answered by the server). */
-export const terminalCommandSchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('status') }),
-  z.object({
-    op: z.literal('ping'),
-    host: z.string().regex(HOST),
-    port: z.number().int().min(1).max(65_535),
-  }),
-  z.object({ op: z.literal('read'), tag: z.string().min(1).max(100) }),
-  z.object({ op: z.literal('restart'), connection: z.string().min(1).max(250) }),
-]);
+export const terminalCommandSchema = /* @__PURE__ */ deferred(() =>
+  z.discriminatedUnion('op', [
+    z.object({ op: z.literal('status') }),
+    z.object({
+      op: z.literal('ping'),
+      host: z.string().regex(HOST),
+      port: z.number().int().min(1).max(65_535),
+    }),
+    z.object({ op: z.literal('read'), tag: z.string().min(1).max(100) }),
+    z.object({ op: z.literal('restart'), connection: z.string().min(1).max(250) }),
+  ]),
+);
 export type TerminalCommand = z.infer<typeof terminalCommandSchema>;
 
 /**
@@ -114,34 +117,40 @@ export function parseTerminalLine(
 }
 
 /** Browser -> server on `account/{a}/terminal/{gateway}/in`. */
-export const terminalInSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-  line: z.string().max(500),
-});
+export const terminalInSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+    line: z.string().max(500),
+  }),
+);
 export type TerminalIn = z.infer<typeof terminalInSchema>;
 
 /** Server -> browsers with the tag on `account/{a}/terminal/{gateway}/out`. */
-export const terminalOutSchema = z.object({
-  id: z.string(),
-  gateway: z.string(),
-  line: z.string(),
-  user: z.string(),
-  at: z.number(),
-  ok: z.boolean(),
-  output: z.string(),
-});
-export type TerminalOut = z.infer<typeof terminalOutSchema>;
-
-/** GET gateways/{id}/terminal: the gateway's terminal commands, newest first. */
-export const terminalAuditSchema = z.array(
+export const terminalOutSchema = /* @__PURE__ */ deferred(() =>
   z.object({
     id: z.string(),
+    gateway: z.string(),
     line: z.string(),
     user: z.string(),
     at: z.number(),
-    ok: z.boolean().nullable(),
-    output: z.string().nullable(),
+    ok: z.boolean(),
+    output: z.string(),
   }),
+);
+export type TerminalOut = z.infer<typeof terminalOutSchema>;
+
+/** GET gateways/{id}/terminal: the gateway's terminal commands, newest first. */
+export const terminalAuditSchema = /* @__PURE__ */ deferred(() =>
+  z.array(
+    z.object({
+      id: z.string(),
+      line: z.string(),
+      user: z.string(),
+      at: z.number(),
+      ok: z.boolean().nullable(),
+      output: z.string().nullable(),
+    }),
+  ),
 );
 export type TerminalAudit = z.infer<typeof terminalAuditSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../../deferred';
 import { idField } from '../../api/fields';
 import {
   alarmRecipientAnswerSchema,
@@ -35,18 +36,24 @@ import { callConfigSchema, callStartSchema, serviceCallStartSchema } from '../..
 import { ANY_TOKEN, FIRST_PARTY, PUBLIC, needs, type ApiRoute } from '../route-access';
 import { idParams, data } from './shared';
 
-const callParams = z.object({ id: idField, callId: idField });
+const callParams = /* @__PURE__ */ deferred(() => z.object({ id: idField, callId: idField }));
 
 // Parameters and queries that the routes check with schemas of their own (server/src/routes),
 // here as a caller sends them.
-const collectionParams = z.object({ collection: z.string().max(64) });
-const modelParams = z.object({ collection: z.string().max(64), id: z.string().max(64) });
-const alarmHistoryPageSchema = z.object({
-  events: z.array(alarmEventSchema),
-  before: z.number().nullable(),
-});
+const collectionParams = /* @__PURE__ */ deferred(() =>
+  z.object({ collection: z.string().max(64) }),
+);
+const modelParams = /* @__PURE__ */ deferred(() =>
+  z.object({ collection: z.string().max(64), id: z.string().max(64) }),
+);
+const alarmHistoryPageSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    events: z.array(alarmEventSchema),
+    before: z.number().nullable(),
+  }),
+);
 
-const modelBody = z.record(z.string(), z.unknown());
+const modelBody = /* @__PURE__ */ deferred(() => z.record(z.string(), z.unknown()));
 const alarmRecipientConfirm = `/${alarmRecipientPaths.confirm()}`;
 
 /** Gateways, machine values, files, alarms, the generic model writes and this reference. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../../deferred';
 import { idField } from '../../api/fields';
 import { accountTreeSchema } from '../../api/account-tree';
 import { notificationTriggerSchema } from '../../api/alarms';
@@ -47,20 +48,30 @@ import { idParams, data, signedInSchema } from './shared';
 
 // Parameters and queries that the routes check with schemas of their own (server/src/routes),
 // here as a caller sends them.
-const setActiveParams = z.object({ id: idField, accountid: idField });
-const graphParams = z.object({ type: z.string().max(64), id: z.string().max(64) });
-const browserQuery = z.object({ browser_id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/) });
-const styleQuery = z.object({ account: idField.optional() });
-const mqttlogsQuery = z.object({ from: z.string().regex(/^\d{1,15}$/) });
-const snapshotQuery = z.object({
-  cursor: z.string().max(500).optional(),
-  limit: z
-    .string()
-    .regex(/^\d{1,15}$/)
-    .optional(),
-  first_type: z.string().min(1).max(64).optional(),
-  first_parent: z.string().max(300).optional(),
-});
+const setActiveParams = /* @__PURE__ */ deferred(() =>
+  z.object({ id: idField, accountid: idField }),
+);
+const graphParams = /* @__PURE__ */ deferred(() =>
+  z.object({ type: z.string().max(64), id: z.string().max(64) }),
+);
+const browserQuery = /* @__PURE__ */ deferred(() =>
+  z.object({ browser_id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/) }),
+);
+const styleQuery = /* @__PURE__ */ deferred(() => z.object({ account: idField.optional() }));
+const mqttlogsQuery = /* @__PURE__ */ deferred(() =>
+  z.object({ from: z.string().regex(/^\d{1,15}$/) }),
+);
+const snapshotQuery = /* @__PURE__ */ deferred(() =>
+  z.object({
+    cursor: z.string().max(500).optional(),
+    limit: z
+      .string()
+      .regex(/^\d{1,15}$/)
+      .optional(),
+    first_type: z.string().min(1).max(64).optional(),
+    first_parent: z.string().max(300).optional(),
+  }),
+);
 
 /** Sign-in, OAuth, the signed-in user, web push and the sync reads. */
 export const SESSION_ROUTES: readonly ApiRoute[] = [

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deferred } from '../../deferred';
 import {
   accountTwoFactorSchema,
   memberTwoFactorSchema,
@@ -20,7 +21,9 @@ import {
 import { FIRST_PARTY, PUBLIC, type ApiRoute } from '../route-access';
 import { data, idParams } from './shared';
 
-const message = z.object({ success: z.literal(true), message: z.string() });
+const message = /* @__PURE__ */ deferred(() =>
+  z.object({ success: z.literal(true), message: z.string() }),
+);
 
 /**
  * Two-factor sign-in (issue 38 item 2). A user's own factors and an account's rule are the app's

@@ -1,0 +1,65 @@
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { deferred, isWaiting, toJsonSchema } from './deferred';
+
+describe('deferred schemas', () => {
+  it('are built at their first use, once, and stand in for the schema in every way', () => {
+    const build = vi.fn(() => z.object({ name: z.string().min(1), size: z.number().default(3) }));
+    const schema = deferred(build);
+    expect(build).not.toHaveBeenCalled();
+    expect(isWaiting(schema)).toBe(true);
+
+    expect(schema.parse({ name: 'Press 4' })).toEqual({ name: 'Press 4', size: 3 });
+    expect(schema.safeParse({ name: '' }).success).toBe(false);
+    expect(schema).toBeInstanceOf(z.ZodObject);
+    expect(Object.keys(schema.shape)).toEqual(['name', 'size']);
+    const wider = schema.extend({ tag: z.string() });
+    expect(wider.parse({ name: 'a', tag: 't' })).toEqual({ name: 'a', size: 3, tag: 't' });
+    expect(schema.partial().parse({})).toEqual({ size: 3 });
+    expect(isWaiting(schema)).toBe(false);
+    expect(build).toHaveBeenCalledTimes(1);
+  });
+
+  it('work as parts of other schemas, also deferred ones', () => {
+    const id = deferred(() => z.string().regex(/^[a-z]+$/, 'Invalid id given.'));
+    const pair = deferred(() => z.object({ a: id, b: id.nullable().default(null) }));
+    expect(pair.parse({ a: 'x' })).toEqual({ a: 'x', b: null });
+    const failed = pair.safeParse({ a: 'X1' });
+    expect(failed.error?.issues[0]?.message).toBe('Invalid id given.');
+  });
+
+  it('write the same JSON Schema as the same schema built at once', () => {
+    const eager = z.object({
+      id: z.string().max(64).pipe(z.string().min(1)),
+      tags: z.array(z.string().min(1)).default([]),
+      kind: z.enum(['a', 'b']).optional(),
+      limits: z.record(z.string(), z.number().int()).nullable(),
+    });
+    const inner = deferred(() => z.string().max(64).pipe(z.string().min(1)));
+    const tag = deferred(() => z.string().min(1));
+    const lazy = deferred(() =>
+      z.object({
+        id: inner,
+        tags: z.array(tag).default([]),
+        kind: deferred(() => z.enum(['a', 'b'])).optional(),
+        limits: z
+          .record(
+            z.string(),
+            deferred(() => z.number().int()),
+          )
+          .nullable(),
+      }),
+    );
+    for (const io of ['input', 'output'] as const)
+      // eslint-disable-next-line no-restricted-properties -- the eager schema is the reference
+      expect(toJsonSchema(lazy, { io })).toEqual(z.toJSONSchema(eager, { io }));
+  });
+
+  it("leave every model's attributes unbuilt when the registry is imported", async () => {
+    vi.resetModules();
+    const { MODELS } = await import('./models/registry');
+    const built = MODELS.filter((m) => !isWaiting(m.attributes)).map((m) => m.type);
+    expect(built).toEqual([]);
+    expect(MODELS.length).toBeGreaterThan(40);
+  });
+});
