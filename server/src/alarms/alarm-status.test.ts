@@ -49,8 +49,27 @@ const speed = () => {
   return id;
 };
 
+/**
+ * Each stream's point times sent so far. The store keeps the first value at a stream's time and
+ * refuses another (ingest's `existing: 'keep'`), unevaluated: a test whose points lay before its
+ * `Date.now()` could meet an earlier test's (its `t - 2_500` on that one's `t`, 2.5 s later).
+ */
+const sentAt = new Set<string>();
+
 /** Sends points as the gateway's agent does and waits until they are stored and evaluated. */
-const send = (points: readonly SentPoint[]) => agent.send(points);
+async function send(points: readonly SentPoint[]) {
+  const ack = await agent.send(points);
+  expect(ack).toMatchObject({ status: 'stored', stored: points.length, refused: [] });
+  for (const p of points) sentAt.add(`${p.stream} ${p.ts}`);
+  return ack;
+}
+
+/** Now, or the latest time before it where no point of a test (`offsets` from it) meets one sent. */
+function freeTime(offsets: readonly number[], stream = speed()): number {
+  let t = Date.now();
+  while (offsets.some((o) => sentAt.has(`${stream} ${t + o}`))) t -= 1;
+  return t;
+}
 
 async function makeAlarm(body: Partial<AlarmInput> = {}) {
   const answer = await server.call('POST', apiPaths.collection('alarms'), {
@@ -127,7 +146,7 @@ describe('acknowledging', () => {
     expect(nothing.status, nothing.text).toBe(422);
     expect(nothing.text).toContain(ALARM_TEXTS.nothingToAcknowledge);
 
-    const t = Date.now();
+    const t = freeTime([-3_000, -2_500, -2_000, -1_000, 0]);
     await send([
       { stream: speed(), ts: t - 3_000, value: 6_000 },
       { stream: speed(), ts: t - 2_500, value: 4_000 },
@@ -202,7 +221,7 @@ describe('acknowledging', () => {
 describe('standing down', () => {
   it('a disabled active alarm reads normal and starts afresh when enabled again', async () => {
     const id = await makeAlarm({ upper_limit: 5_000 });
-    const t = Date.now();
+    const t = freeTime([-1_000, 0]);
     await send([{ stream: speed(), ts: t - 1_000, value: 6_000 }]);
     expect((await alarm(id)).status).toMatchObject({ state: 'active' });
     const off = await server.call('PUT', apiPaths.model('alarms', id), {
