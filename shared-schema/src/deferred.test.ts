@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { deferred, isWaiting, toJsonSchema } from './deferred';
+import { deferred, isStandIn, isWaiting, toJsonSchema } from './deferred';
 
 describe('deferred schemas', () => {
   it('are built at their first use, once, and stand in for the schema in every way', () => {
@@ -26,6 +26,29 @@ describe('deferred schemas', () => {
     expect(pair.parse({ a: 'x' })).toEqual({ a: 'x', b: null });
     const failed = pair.safeParse({ a: 'X1' });
     expect(failed.error?.issues[0]?.message).toBe('Invalid id given.');
+  });
+
+  it('hold the schemas themselves as parts once built, so a parse meets no stand-in below its root', () => {
+    const id = deferred(() => z.string().min(1));
+    const point = deferred(() => z.object({ stream: id, at: z.number() }));
+    const batch = deferred(() =>
+      z.object({
+        gateway: id.nullable(),
+        points: z.array(point).min(1),
+        pick: z.union([id, point]),
+      }),
+    );
+    expect(isStandIn(batch)).toBe(true);
+    const shape = batch.shape;
+    expect(isStandIn(shape.gateway.unwrap())).toBe(false);
+    expect(isStandIn(shape.points.element)).toBe(false);
+    expect(isStandIn(shape.points.element.shape.stream)).toBe(false);
+    expect(shape.pick.options.some(isStandIn)).toBe(false);
+    expect(batch.parse({ gateway: null, points: [{ stream: 's', at: 1 }], pick: 'x' })).toEqual({
+      gateway: null,
+      points: [{ stream: 's', at: 1 }],
+      pick: 'x',
+    });
   });
 
   it('write the same JSON Schema as the same schema built at once', () => {

@@ -10,10 +10,15 @@ const WAITING = Symbol.for('@plant/shared-schema: deferred, waiting');
  * about 100 ms (bench CONTEXT, "The offline reload"), though a start needs few of them. The value
  * stands in for what `build` returns in every way a caller can see (properties, methods,
  * `instanceof`, keys); `build` runs once, at the first look.
+ *
+ * A schema built from others holds their stand-ins at first; once built, they are swapped for
+ * the schemas they stand for (`swapStandIns`), so a parse goes through no stand-in below its
+ * root (a stand-in's every look is a Proxy trap: a gateway batch met three per point) and zod's
+ * JSON Schema finds each part under the object it walks.
  */
 export function deferred<T extends object>(build: () => T): T {
   let built: T | undefined;
-  const target = (): T => (built ??= build());
+  const target = (): T => (built ??= withPartsBuilt(build()));
   return new Proxy({} as T, {
     get: (_, key) => {
       if (key === WAITING) return built === undefined;
@@ -38,9 +43,22 @@ export function isWaiting(value: unknown): boolean {
   return typeof value === 'object' && value !== null && Reflect.get(value, WAITING) === true;
 }
 
+/** Whether `value` is a deferred stand-in, built or not (for tests). */
+export function isStandIn(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Reflect.get(value, WAITING) !== undefined;
+}
+
+/** What a stand-in stands for (built now if it was not); anything else as it is. */
+function standsFor(value: object): unknown {
+  return Reflect.get(value, BUILT) ?? value;
+}
+
 interface SchemaLike {
-  readonly _zod: { readonly def: Record<string, unknown>; readonly traits: Set<string> };
-  clone(def: Record<string, unknown>): SchemaLike;
+  readonly _zod: {
+    readonly def: Record<string, unknown>;
+    readonly traits: Set<string>;
+    parent?: unknown;
+  };
 }
 
 function isSchema(value: unknown): value is SchemaLike {
@@ -50,47 +68,69 @@ function isSchema(value: unknown): value is SchemaLike {
   return inner.traits instanceof Set && inner.traits.has('$ZodType');
 }
 
+function isPlainRecord(value: object): value is Record<string, unknown> {
+  return Object.getPrototypeOf(value) === Object.prototype;
+}
+
+function withPartsBuilt<T>(made: T): T {
+  if (isSchema(made)) swapStandIns(made, new Set());
+  return made;
+}
+
 /**
- * The same schema with no deferred part left: for `z.toJSONSchema`, which tells the parts of a
- * schema apart by identity and would not find a deferred one's (its processors see the built
- * schema, its walk the stand-in). Every part is a fresh copy, each copy met once (`done`).
- * Parsing never needs this.
+ * Replaces the stand-ins among a just-built schema's parts (its definition's children, lists and
+ * shapes, the `parent` a check's copy keeps, the parts it copies onto itself) by what they stand for, in place, before its
+ * first parse. A stand-in's own parts were swapped at its build; schemas made inside this build
+ * are walked. Checks and other values are left as they are.
  */
-export function materialized<T>(schema: T, done = new Map<object, SchemaLike>()): T {
-  if (!isSchema(schema)) return schema;
-  const real = ((schema as Record<symbol, unknown>)[BUILT] ?? schema) as SchemaLike;
-  const known = done.get(real);
-  if (known !== undefined) return known as T;
-  const swap = (value: unknown): unknown =>
-    isSchema(value)
-      ? materialized(value, done)
-      : Array.isArray(value)
-        ? value.map(swap)
-        : isPlainRecord(value)
-          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, swap(v)]))
-          : value;
-  const def = Object.fromEntries(
-    Object.entries(real._zod.def).map(([key, value]) => [
-      key,
-      key === 'checks' ? value : swap(value),
-    ]),
-  );
-  const copy = real.clone(def);
-  done.set(real, copy);
-  return copy as T;
+function swapStandIns(schema: SchemaLike, seen: Set<object>): void {
+  if (seen.has(schema)) return;
+  seen.add(schema);
+  const inner = schema._zod;
+  if (typeof inner.parent === 'object' && inner.parent !== null)
+    inner.parent = swapIn(inner.parent, seen);
+  const def = inner.def;
+  for (const key of Object.keys(def)) {
+    if (key === 'checks') continue;
+    const value = def[key];
+    const next = swapIn(value, seen);
+    if (next !== value) def[key] = next;
+  }
+  // Some schemas copy a part onto themselves too (an array's `element`).
+  const own = schema as unknown as Record<string, unknown>;
+  for (const key of Object.keys(own)) {
+    const value = own[key];
+    if (typeof value !== 'object' || value === null) continue;
+    const real = standsFor(value);
+    if (real !== value) own[key] = real;
+  }
 }
 
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
-  );
+function swapIn(value: unknown, seen: Set<object>): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const real = standsFor(value);
+  if (real !== value) return real;
+  if (isSchema(value)) {
+    swapStandIns(value, seen);
+  } else if (Array.isArray(value)) {
+    value.forEach((item: unknown, i) => {
+      const next = swapIn(item, seen);
+      if (next !== item) value[i] = next;
+    });
+  } else if (isPlainRecord(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      const next = swapIn(item, seen);
+      if (next !== item) value[key] = next;
+    }
+  }
+  return value;
 }
 
 /**
- * `z.toJSONSchema` for the shared schemas, which are deferred (above): the only way to write one
- * as JSON Schema (lint refuses `z.toJSONSchema` elsewhere).
+ * `z.toJSONSchema` for the shared schemas: the root of one may be a stand-in, whose processors
+ * would look for it under the built schema (lint refuses `z.toJSONSchema` elsewhere).
  */
 export function toJsonSchema(schema: z.ZodType, params?: z.core.ToJSONSchemaParams) {
-  // eslint-disable-next-line no-restricted-properties -- the one call, on the materialized copy
-  return z.toJSONSchema(materialized(schema), params);
+  // eslint-disable-next-line no-restricted-properties -- the one call, on the schema itself
+  return z.toJSONSchema(standsFor(schema) as z.ZodType, params);
 }
