@@ -78,6 +78,39 @@ describe('deferred schemas', () => {
       expect(toJsonSchema(lazy, { io })).toEqual(z.toJSONSchema(eager, { io }));
   });
 
+  it('write JSON Schema for a schema made outside any deferred build that holds stand-ins', () => {
+    const email = deferred(() => z.string().trim().pipe(z.email()));
+    const count = deferred(() => z.number().int().default(1));
+    const route = z.object({ email, count, list: z.array(email.optional()) });
+    const eager = z.object({
+      email: z.string().trim().pipe(z.email()),
+      count: z.number().int().default(1),
+      list: z.array(z.string().trim().pipe(z.email()).optional()),
+    });
+    for (const io of ['input', 'output'] as const)
+      // eslint-disable-next-line no-restricted-properties -- the eager schema is the reference
+      expect(toJsonSchema(route, { io })).toEqual(z.toJSONSchema(eager, { io }));
+  });
+
+  it('build a recursive shape (a getter naming the schema itself) once', () => {
+    interface Node {
+      id: string;
+      children: Node[];
+    }
+    const node: z.ZodType<Node> = deferred(() =>
+      z.object({
+        id: z.string(),
+        get children() {
+          return z.array(node);
+        },
+      }),
+    );
+    expect(node.parse({ id: 'a', children: [{ id: 'b', children: [] }] })).toEqual({
+      id: 'a',
+      children: [{ id: 'b', children: [] }],
+    });
+  });
+
   it("leave every model's attributes unbuilt when the registry is imported", async () => {
     vi.resetModules();
     const { MODELS } = await import('./models/registry');

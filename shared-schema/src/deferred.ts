@@ -18,7 +18,14 @@ const WAITING = Symbol.for('@plant/shared-schema: deferred, waiting');
  */
 export function deferred<T extends object>(build: () => T): T {
   let built: T | undefined;
-  const target = (): T => (built ??= withPartsBuilt(build()));
+  const target = (): T => {
+    if (built !== undefined) return built;
+    // Kept before its parts are swapped: a part that names this schema again (a recursive
+    // shape's getter, read by the swap) finds it built instead of building it anew.
+    built = build();
+    withPartsBuilt(built);
+    return built;
+  };
   return new Proxy({} as T, {
     get: (_, key) => {
       if (key === WAITING) return built === undefined;
@@ -127,10 +134,13 @@ function swapIn(value: unknown, seen: Set<object>): unknown {
 }
 
 /**
- * `z.toJSONSchema` for the shared schemas: the root of one may be a stand-in, whose processors
- * would look for it under the built schema (lint refuses `z.toJSONSchema` elsewhere).
+ * `z.toJSONSchema` for schemas with stand-ins among their parts (lint refuses it elsewhere): zod's
+ * processors look for a part under the built schema, its walk files it under the stand-in. A
+ * schema made outside any deferred build (`z.object({ email: emailField })` in a route) still
+ * holds stand-ins: its parts are swapped here first, in place (they stand for the same).
  */
 export function toJsonSchema(schema: z.ZodType, params?: z.core.ToJSONSchemaParams) {
-  // eslint-disable-next-line no-restricted-properties -- the one call, on the schema itself
-  return z.toJSONSchema(standsFor(schema) as z.ZodType, params);
+  const real = withPartsBuilt(standsFor(schema) as z.ZodType);
+  // eslint-disable-next-line no-restricted-properties -- the one call, on the swapped schema
+  return z.toJSONSchema(real, params);
 }

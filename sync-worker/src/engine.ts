@@ -1,4 +1,5 @@
 import {
+  deferred,
   apiPaths,
   envelopeSchema,
   fieldErrorsOf,
@@ -68,7 +69,7 @@ export interface EngineOptions extends SessionOptions {
   };
 }
 
-const graphAnswer = envelopeSchema(graphAnswerSchema);
+const graphAnswer = /* @__PURE__ */ deferred(() => envelopeSchema(graphAnswerSchema));
 
 /** The status when nothing runs. */
 export const STOPPED_STATUS: SyncStatus = {

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { z } from 'zod';
 import {
+  deferred,
   apiPaths,
   inheritedTextsSchema,
   type InheritedTexts,
@@ -15,7 +16,9 @@ import { syncWorker } from '../sync/worker';
 import { setTextOverrides } from './i18n';
 import { inheritedWordsAtom } from './words-atoms';
 
-const keptSchema = z.object({ account: z.string(), words: inheritedTextsSchema });
+const keptSchema = /* @__PURE__ */ deferred(() =>
+  z.object({ account: z.string(), words: inheritedTextsSchema }),
+);
 
 /** The words this device kept of the account last worked in (for a start offline). */
 function stored(accountId: string): InheritedTexts {

@@ -1,6 +1,7 @@
 import { atom } from 'jotai';
 import { z } from 'zod';
 import {
+  deferred,
   accountViewSchema,
   apiPaths,
   currentUserSchema,
@@ -31,8 +32,8 @@ import { forgetUser as forgetKeptInsights } from '../features/security-insights/
  * reads the outcome through atoms (sessionAtom, permissionsReadyAtom, accountSwitchAtom).
  */
 
-const staticConfSchema = z.object({ client_id: z.string() });
-const tokenSchema = z.object({ access_token: z.string() });
+const staticConfSchema = /* @__PURE__ */ deferred(() => z.object({ client_id: z.string() }));
+const tokenSchema = /* @__PURE__ */ deferred(() => z.object({ access_token: z.string() }));
 
 export type SignInOutcome =
   | { readonly name: 'signed-in'; readonly session: StoredSession }

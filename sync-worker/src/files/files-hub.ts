@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  deferred,
   apiPaths,
   fileProblems,
   FILE_CHECKSUM_MISMATCH,
@@ -63,7 +64,7 @@ type ChannelMessage =
   | { readonly kind: 'changed' }
   | { readonly kind: 'progress'; readonly id: string; readonly progress: number };
 
-const stateAnswer = z.object({ data: uploadStateSchema });
+const stateAnswer = /* @__PURE__ */ deferred(() => z.object({ data: uploadStateSchema }));
 
 async function sha256Of(blob: Blob): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());

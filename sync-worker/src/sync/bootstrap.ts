@@ -1,4 +1,5 @@
 import {
+  deferred,
   apiPaths,
   envelopeSchema,
   snapshotPageSchema,
@@ -14,7 +15,7 @@ export const SNAPSHOT_PAGE = 2000;
 /** The first page is small: it comes back, and is written, before the user waits long. */
 export const FIRST_SNAPSHOT_PAGE = 250;
 
-const pageAnswer = envelopeSchema(snapshotPageSchema);
+const pageAnswer = /* @__PURE__ */ deferred(() => envelopeSchema(snapshotPageSchema));
 
 export type BootstrapOutcome =
   { readonly ok: true } | { readonly ok: false; readonly error: ApiError };

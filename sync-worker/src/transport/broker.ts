@@ -1,6 +1,7 @@
 import type * as Mqtt from 'mqtt';
 import type { MqttClient } from 'mqtt';
 import {
+  deferred,
   apiPaths,
   brokerCredentialsSchema,
   envelopeSchema,
@@ -113,7 +114,7 @@ const DEFAULT_TIMINGS: BrokerTimings = {
   connectTimeoutMs: 10_000,
 };
 
-const credentialsAnswer = envelopeSchema(brokerCredentialsSchema);
+const credentialsAnswer = /* @__PURE__ */ deferred(() => envelopeSchema(brokerCredentialsSchema));
 const decoder = new TextDecoder();
 
 /**

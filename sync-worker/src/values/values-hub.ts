@@ -1,4 +1,5 @@
 import {
+  deferred,
   apiPaths,
   downsampleM4,
   envelopeSchema,
@@ -37,9 +38,9 @@ export const REFILL_EVERY_MS = 15_000;
  */
 export const TAIL_WAIT_MS = 1_000;
 
-const latestAnswer = envelopeSchema(latestValuesSchema);
-const severalAnswer = envelopeSchema(z.array(streamValuesSchema));
-const oneAnswer = envelopeSchema(streamValuesSchema);
+const latestAnswer = /* @__PURE__ */ deferred(() => envelopeSchema(latestValuesSchema));
+const severalAnswer = /* @__PURE__ */ deferred(() => envelopeSchema(z.array(streamValuesSchema)));
+const oneAnswer = /* @__PURE__ */ deferred(() => envelopeSchema(streamValuesSchema));
 
 /** Messages between the tabs' workers of one store (only the leader holds the broker). */
 type ChannelMessage =

@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Stack, Text, Title } from '@mantine/core';
 import { useAtomValue } from 'jotai';
 import { z } from 'zod';
-import { alarmEventSchema, apiPaths, type AlarmEvent } from '@plant/shared-schema';
+import { deferred, alarmEventSchema, apiPaths, type AlarmEvent } from '@plant/shared-schema';
 import { callApi } from '../../session/api';
 import { DataTable } from '../../components/data-table';
 import { syncStatusAtom } from '../../sync/status';
@@ -12,10 +12,12 @@ import { inspectColumn } from '../inspection/inspect-button';
 import { TimeAgo } from '../../components/time-ago';
 import type { LocalModel } from '@plant/sync-worker/api';
 
-const pageSchema = z.object({
-  events: z.array(alarmEventSchema),
-  before: z.number().nullable(),
-});
+const pageSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    events: z.array(alarmEventSchema),
+    before: z.number().nullable(),
+  }),
+);
 
 /** How many events a page asks for. */
 const PAGE = 50;

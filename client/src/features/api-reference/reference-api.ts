@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { apiPaths, openApiDocumentSchema } from '@plant/shared-schema';
+import { deferred, apiPaths, openApiDocumentSchema } from '@plant/shared-schema';
 import { callApi } from '../../session/api';
 
 /** What a Try it call answered: its status and its body (JSON, or the text). */
-const rawAnswerSchema = z.object({ status: z.number(), body: z.unknown() });
+const rawAnswerSchema = /* @__PURE__ */ deferred(() =>
+  z.object({ status: z.number(), body: z.unknown() }),
+);
 export type TryAnswer = z.infer<typeof rawAnswerSchema>;
 
 /** Which token a Try it call goes out with. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  deferred,
   apiPaths,
   authorizeAnswerSchema,
   authorizePreviewSchema,
@@ -24,7 +25,7 @@ import { callApi } from '../../session/api';
 
 const plain = { envelope: false, quiet: true } as const;
 /** A delete answers 204 without a body: the worker's `null`. */
-const noContent = z.null();
+const noContent = /* @__PURE__ */ deferred(() => z.null());
 
 export const developerApi = {
   /** The signed-in user as the server knows it now (its active roles name a token's role). */

@@ -1,16 +1,18 @@
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { z } from 'zod';
-import { alarmEventSchema, apiPaths, type AlarmEvent } from '@plant/shared-schema';
+import { deferred, alarmEventSchema, apiPaths, type AlarmEvent } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { callApi } from '../../session/api';
 import { syncStatusAtom } from '../../sync/status';
 import { marksWithin, reachesBack, statusEvents, type Mark } from './inspection-marks';
 
-const pageSchema = z.object({
-  events: z.array(alarmEventSchema),
-  before: z.number().nullable(),
-});
+const pageSchema = /* @__PURE__ */ deferred(() =>
+  z.object({
+    events: z.array(alarmEventSchema),
+    before: z.number().nullable(),
+  }),
+);
 
 /** Events per history page, and at most this many pages for one window (a storm of raises). */
 const PAGE = 500;

@@ -17,6 +17,7 @@ import {
 } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import {
+  deferred,
   apiPaths,
   integrationAttributesSchema,
   integrationSecretSchema,
@@ -33,7 +34,9 @@ import { syncWorker } from '../../sync/worker';
 import { integrationPaths } from './paths';
 
 /** What the editor checks before it writes: the page's address and the webhook's part. */
-const editedSchema = integrationAttributesSchema.pick({ slug: true, webhook: true });
+const editedSchema = /* @__PURE__ */ deferred(() =>
+  integrationAttributesSchema.pick({ slug: true, webhook: true }),
+);
 const FIELDS = ['slug', 'webhook.url', 'webhook.asset_ids'] as const;
 
 /**

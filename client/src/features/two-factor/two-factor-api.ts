@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  deferred,
   accountTwoFactorSchema,
   apiPaths,
   memberTwoFactorSchema,
@@ -23,9 +24,9 @@ import { callApi } from '../../session/api';
  * screen shows its own failures beside the control that failed.
  */
 const quiet = { quiet: true } as const;
-const noContent = z.null();
-const message = z.object({ message: z.string() });
-const staticConfSchema = z.object({ client_id: z.string() });
+const noContent = /* @__PURE__ */ deferred(() => z.null());
+const message = /* @__PURE__ */ deferred(() => z.object({ message: z.string() }));
+const staticConfSchema = /* @__PURE__ */ deferred(() => z.object({ client_id: z.string() }));
 
 export const twoFactorApi = {
   status: () => callApi('GET', apiPaths.twoFactor(), twoFactorStatusSchema, quiet),

@@ -14,6 +14,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useSetAtom } from 'jotai';
 import { z } from 'zod';
 import {
+  deferred,
   apiPaths,
   invitationInfoSchema,
   invitationJoinSchema,
@@ -38,10 +39,9 @@ const acceptForm = bySchema(
   ACCEPT_FIELDS,
 );
 /** Signed in, or joined with a second factor due: the sign-in asks for it (and signs in). */
-const acceptedSchema = z.union([
-  z.object({ access_token: z.string() }),
-  z.object({ second_factor: z.literal(true) }),
-]);
+const acceptedSchema = /* @__PURE__ */ deferred(() =>
+  z.union([z.object({ access_token: z.string() }), z.object({ second_factor: z.literal(true) })]),
+);
 
 /**
  * The link of an invitation mail (spec 001 §6): /user/set-password?invitation=…&email=…. It

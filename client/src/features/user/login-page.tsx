@@ -4,7 +4,7 @@ import { Alert, Anchor, Button, Group, PasswordInput, Text, VisuallyHidden } fro
 import { Link, useSearch } from '@tanstack/react-router';
 import { useAtom } from 'jotai';
 import { z } from 'zod';
-import { currentPasswordField, emailField, TIMINGS } from '@plant/shared-schema';
+import { deferred, currentPasswordField, emailField, TIMINGS } from '@plant/shared-schema';
 import { signIn } from '../../session/session';
 import { signInNoticeAtom } from './notice';
 import { usePageTitle } from './page-title';
@@ -24,7 +24,9 @@ type SecondStep = {
 };
 
 /** The password grant's fields, checked by the shared field schemas the server uses. */
-const signInSchema = z.object({ email: emailField, password: currentPasswordField });
+const signInSchema = /* @__PURE__ */ deferred(() =>
+  z.object({ email: emailField, password: currentPasswordField }),
+);
 const FIELDS = ['email', 'password'] as const;
 const validate = bySchema(signInSchema, FIELDS);
 const INITIAL = { email: '', password: '' };

@@ -13,6 +13,7 @@ import {
 import { Link } from '@tanstack/react-router';
 import { z } from 'zod';
 import {
+  deferred,
   apiPaths,
   LIMITS,
   registerRequestSchema,
@@ -32,7 +33,7 @@ const validate = bySchema(registerRequestSchema, FIELDS);
 const INITIAL = { firstname: '', lastname: '', email: '', password: '' };
 
 /** POST register answers the new user's token (and the user) in `data`. */
-const registeredSchema = z.object({ access_token: z.string() });
+const registeredSchema = /* @__PURE__ */ deferred(() => z.object({ access_token: z.string() }));
 
 /**
  * /user/register (spec 000 §2, §7): first name, last name, email and password by the shared

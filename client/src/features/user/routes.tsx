@@ -1,3 +1,4 @@
+import { deferred } from '@plant/shared-schema';
 import { createRoute } from '@tanstack/react-router';
 import { z } from 'zod';
 import { redirectTo, type AreaDefinition } from '../../routes/area-routes';
@@ -11,16 +12,20 @@ const NorolePage = lazyPage(() => import('./norole-page'), 'NorolePage');
 const ForgotPasswordPage = lazyPage(() => import('./forgot-password-page'), 'ForgotPasswordPage');
 const ResetPasswordPage = lazyPage(() => import('./reset-password-page'), 'ResetPasswordPage');
 
-const redirectSearch = z.object({ redirect: z.string().max(2000).optional().catch(undefined) });
+const redirectSearch = /* @__PURE__ */ deferred(() =>
+  z.object({ redirect: z.string().max(2000).optional().catch(undefined) }),
+);
 type RedirectSearch = z.infer<typeof redirectSearch>;
 
 /** Where a password link leads: a reset, or an invitation's first password. */
-const passwordSearch = z.object({
-  token: z.string().max(200).optional().catch(undefined),
-  email: z.string().max(250).optional().catch(undefined),
-  // An invitation's link (spec 001 §6): answered signed in or not.
-  invitation: z.string().max(200).optional().catch(undefined),
-});
+const passwordSearch = /* @__PURE__ */ deferred(() =>
+  z.object({
+    token: z.string().max(200).optional().catch(undefined),
+    email: z.string().max(250).optional().catch(undefined),
+    // An invitation's link (spec 001 §6): answered signed in or not.
+    invitation: z.string().max(200).optional().catch(undefined),
+  }),
+);
 type PasswordSearch = z.infer<typeof passwordSearch>;
 
 /** Screens a signed-in user does not see: they go to the app. norole is shown to anyone. */

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, MultiSelect, Paper, Stack, Textarea, TextInput } from '@mantine/core';
-import { releaseAttributesSchema } from '@plant/shared-schema';
+import { deferred, releaseAttributesSchema } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { usePageState } from '../../components/page-state';
 import { useMayEdit } from '../../permissions/may-edit';
@@ -9,7 +9,9 @@ import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { RefusalAlert, SaveWithConfirmation, useRefusal } from './release-parts';
 
-const generalSchema = releaseAttributesSchema.pick({ version: true, notes: true, boards: true });
+const generalSchema = /* @__PURE__ */ deferred(() =>
+  releaseAttributesSchema.pick({ version: true, notes: true, boards: true }),
+);
 
 /**
  * A version's general tab: its number, notes and the boards it fits. A draft changes (saved

@@ -4,6 +4,7 @@ import { Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/cor
 import { useAtomValue } from 'jotai';
 import { z } from 'zod';
 import {
+  deferred,
   apiPaths,
   releaseHistoryEntrySchema,
   type ReleaseHistoryEntry,
@@ -16,7 +17,7 @@ import { callApi } from '../../session/api';
 import { syncStatusAtom } from '../../sync/status';
 import { GatewayName, UserName } from './release-parts';
 
-const historySchema = z.array(releaseHistoryEntrySchema);
+const historySchema = /* @__PURE__ */ deferred(() => z.array(releaseHistoryEntrySchema));
 
 type Loaded =
   | { readonly name: 'loading' }

@@ -12,6 +12,7 @@ import type {
   ManyWatches,
 } from '@plant/sync-worker/api';
 import {
+  deferred,
   apiPaths,
   streamValuesSchema,
   type DashboardWidget,
@@ -44,7 +45,7 @@ type ReadSpec =
 /** How often an hourly read of a moving range is read again (the current hour grows). */
 export const HOURS_EVERY_MS = 60_000;
 
-const hoursAnswer = streamValuesSchema.pick({ hours: true });
+const hoursAnswer = /* @__PURE__ */ deferred(() => streamValuesSchema.pick({ hours: true }));
 
 /**
  * A stream's hourly rollups from the server (the bar chart's exact sums): read now and, for a
