@@ -85,10 +85,10 @@ function withPartsBuilt<T>(made: T): T {
 }
 
 /**
- * Replaces the stand-ins among a just-built schema's parts (its definition's children, lists and
- * shapes, the `parent` a check's copy keeps, the parts it copies onto itself) by what they stand for, in place, before its
- * first parse. A stand-in's own parts were swapped at its build; schemas made inside this build
- * are walked. Checks and other values are left as they are.
+ * Replaces the stand-ins among a just-built schema's parts by what they stand for, in place,
+ * before its first parse: its definition's children, lists and shapes, the `parent` a check's
+ * copy keeps, the parts it copies onto itself. A stand-in's own parts were swapped at its build;
+ * schemas made inside this build are walked. Checks and other values are left as they are.
  */
 function swapStandIns(schema: SchemaLike, seen: Set<object>): void {
   if (seen.has(schema)) return;
