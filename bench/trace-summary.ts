@@ -11,8 +11,11 @@ import { frameName, loadProfile, type Profile } from './cpu-profile-format';
  * length and its larger parts (scripts with their function and file, style, layout, paint,
  * garbage collection), the frames, and every other thread's busy time in the window. With a CPU
  * profile of the page taken at the same time (`profilePage`: the same clock), each task also
- * names the functions that ran most in it (self time, with their callers' names). The
- * tracer costs the page time of its own: read it for order and proportion, not as a figure.
+ * names the functions that ran most in it (self time, with their callers' names). Each task and
+ * thread shows its CPU time beside its length: on these 2 cores the page's thread can wait half a
+ * task for a core (2026-12-04), and a CPU profile's samples then come 2 to 9 ms apart, their
+ * time counted to whatever ran last. The tracer costs the page time of its own: read it for
+ * order and proportion, not as a figure.
  */
 
 interface TraceEvent {
@@ -21,6 +24,8 @@ interface TraceEvent {
   readonly ph: string;
   readonly ts: number;
   readonly dur?: number;
+  /** The thread's CPU time in the event (µs): less than `dur` while the thread waited its turn. */
+  readonly tdur?: number;
   readonly pid: number;
   readonly tid: number;
   readonly args?: {
@@ -160,11 +165,20 @@ function hottest(a: number, b: number): string {
     .join('');
 }
 
+/** A task's CPU time in the window, its share of `tdur` as its wall time is cut by the window. */
+function cpuIn(e: TraceEvent): number {
+  const dur = e.dur ?? 0;
+  const inside = Math.min(e.ts + dur, to) - Math.max(e.ts, from);
+  return dur === 0 ? 0 : ((e.tdur ?? 0) * Math.max(0, inside)) / dur;
+}
+
 const lines: string[] = [];
 let busy = 0;
+let busyCpu = 0;
 for (const task of tasks) {
   const taskEnd = task.ts + (task.dur ?? 0);
   busy += Math.min(taskEnd, to) - Math.max(task.ts, from);
+  busyCpu += cpuIn(task);
   if ((task.dur ?? 0) < 1000) continue;
   const parts = outermost(
     main.filter((e) => PART.has(e.name) && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= taskEnd),
@@ -177,7 +191,8 @@ for (const task of tasks) {
     (e) => !TASK.has(e.name) && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= taskEnd,
   );
   lines.push(
-    `${ms(task.ts - from).padStart(7)} ${ms(task.dur ?? 0).padStart(6)} ms  ` +
+    `${ms(task.ts - from).padStart(7)} ${ms(task.dur ?? 0).padStart(6)} ms ` +
+      `(cpu ${ms(task.tdur ?? 0).padStart(5)})  ` +
       `[${wrapper?.name ?? ''}] ${shown}${hottest(task.ts, taskEnd)}`,
   );
 }
@@ -191,25 +206,37 @@ const frames = events
   )
   .map((e) => `${e.name === 'DrawFrame' ? 'draw' : 'begin'} ${ms(e.ts - from)}`);
 
-const others = new Map<string, number>();
+// Each thread's outermost tasks only: a RunTask holds a ThreadControllerImpl::RunTask, and
+// counting both (until 2026-12-04) doubled every thread's figure.
+const others = new Map<string, { wall: number; cpu: number }>();
+const byThread = new Map<string, TraceEvent[]>();
 for (const e of events) {
-  if (e.ph !== 'X' || !TASK.has(e.name)) continue;
+  if (e.ph !== 'X' || !TASK.has(e.name) || (e.dur ?? 0) <= 0) continue;
   if (e.pid === start.pid && e.tid === start.tid) continue;
-  const a = Math.max(e.ts, from);
-  const b = Math.min(e.ts + (e.dur ?? 0), to);
-  if (b <= a) continue;
   const key = `${threadNames.get(`${e.pid}:${e.tid}`) ?? e.tid} (${e.pid})`;
-  others.set(key, (others.get(key) ?? 0) + (b - a));
+  byThread.set(key, [...(byThread.get(key) ?? []), e]);
+}
+for (const [key, list] of byThread) {
+  const sorted = [...list].sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  for (const e of outermost(sorted)) {
+    const a = Math.max(e.ts, from);
+    const b = Math.min(e.ts + (e.dur ?? 0), to);
+    if (b <= a) continue;
+    const was = others.get(key) ?? { wall: 0, cpu: 0 };
+    others.set(key, { wall: was.wall + (b - a), cpu: was.cpu + cpuIn(e) });
+  }
 }
 process.stdout.write(
-  `${startMark} -> ${endMark}: ${ms(to - from)} ms, the main thread busy ${ms(busy)} ms\n` +
-    `tasks of 1 ms or more (start, length, [what runs it], parts of 0.5 ms or more):\n${lines.join('\n')}\n` +
+  `${startMark} -> ${endMark}: ${ms(to - from)} ms, the main thread busy ${ms(busy)} ms ` +
+    `(cpu ${ms(busyCpu)})\n` +
+    `tasks of 1 ms or more (start, length (cpu), [what runs it], parts of 0.5 ms or more):\n` +
+    `${lines.join('\n')}\n` +
     `frames: ${frames.join(', ')}\n` +
-    `other threads (busy in the window):\n` +
+    `other threads (busy in the window, and their cpu):\n` +
     [...others]
-      .sort((a, b) => b[1] - a[1])
-      .filter(([, us]) => us >= 1000)
-      .map(([name, us]) => `  ${ms(us).padStart(7)} ms  ${name}`)
+      .sort((a, b) => b[1].wall - a[1].wall)
+      .filter(([, t]) => t.wall >= 1000)
+      .map(([name, t]) => `  ${ms(t.wall).padStart(7)} ms (cpu ${ms(t.cpu).padStart(5)})  ${name}`)
       .join('\n') +
     '\n',
 );
