@@ -151,12 +151,16 @@ export async function benchDashboard(): Promise<string[]> {
     // chart's width, known once the dashboard was shown: the warm-up opening first.
     const opened: number[] = [];
     const openedShown: number[] = [];
-    const timeOpening = async (counted: boolean) => {
-      // The widgets' shared reads linger 2 s after the last widget leaves: gone before the next.
-      // In front: a page behind the baseline's gets no animation frames (the watch's clock).
-      await page.bringToFront();
+    // Before each opening and each baseline draw: the app's page at Home, its widgets' shared
+    // reads gone (they linger 2 s after the last widget leaves).
+    const homeAtRest = async () => {
       await tab.navigateInApp('/app/home');
       await page.waitForTimeout(2_500);
+    };
+    const timeOpening = async (counted: boolean) => {
+      // In front: a page behind the baseline's gets no animation frames (the watch's clock).
+      await page.bringToFront();
+      await homeAtRest();
       // The clock read and the watch for the drawn charts started in the same task as the
       // navigation: a watch started by a later evaluate came a CDP round trip late (up to 300 ms
       // on a busy machine, event-inspection.bench.ts found) and counted that, not the frames.
@@ -200,8 +204,7 @@ export async function benchDashboard(): Promise<string[]> {
     // spread (1.28 to 2.11).
     const direct: number[] = [];
     const timeBaseline = async (counted: boolean) => {
-      await tab.navigateInApp('/app/home');
-      await page.waitForTimeout(2_500);
+      await homeAtRest();
       await blank.bringToFront();
       const took = await blank.evaluate<number>(DRAW_DIRECT(series, chartWidth));
       if (counted) direct.push(took);

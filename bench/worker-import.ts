@@ -31,6 +31,8 @@ function workerChunk(dir: string): string {
   if (found === undefined) throw new Error(`${dir}/assets holds no worker-*.js`);
   return found;
 }
+/** Each build's worker chunk, by build. */
+const chunks: Record<string, string> = { A: workerChunk(dirA), B: workerChunk(dirB) };
 
 const server = http.createServer((req, res) => {
   const [, which = '', ...rest] = (req.url ?? '/').split('/');
@@ -65,7 +67,7 @@ try {
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(`${origin}/page`);
-      const url = `${origin}/${which}/assets/${workerChunk(dirs[which] ?? '')}`;
+      const url = `${origin}/${which}/assets/${chunks[which] ?? ''}`;
       const ms = await page.evaluate(async (chunk) => {
         const source = `const t = performance.now(); await import(${JSON.stringify(chunk)}); postMessage(performance.now() - t);`;
         const blob = new Blob([source], { type: 'text/javascript' });
