@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { FileAttributes } from '@plant/shared-schema';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_USERS } from '../server/src/seed/demo';
@@ -60,6 +60,33 @@ function png(width: number, height: number): Buffer {
 const background = (locator: Locator) =>
   locator.evaluate((element) => getComputedStyle(element).backgroundColor);
 /** An image's width once it has loaded (0 before, or when it cannot be shown). */
+/**
+ * Holds the uploads table of the signed-in user's files database from the page (same origin as
+ * the worker) until `window.releaseUploadsTable` is set: a read-write transaction kept open by
+ * one read after another, so the worker's keeping of a chosen file waits behind it.
+ */
+async function holdUploadsTable(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const names = (await indexedDB.databases()).flatMap((d) => d.name ?? []);
+    const name = names.find((n) => n.startsWith('plant-files-'));
+    if (name === undefined) throw new Error(`No files database among ${names.join(', ')}`);
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open(name);
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error ?? new Error(`${name} did not open`));
+    });
+    const held = db.transaction('uploads', 'readwrite');
+    const table = held.objectStore('uploads');
+    const state = window as unknown as { releaseUploadsTable?: boolean };
+    state.releaseUploadsTable = false;
+    const readAgain = () => {
+      if (state.releaseUploadsTable !== true) table.count().onsuccess = readAgain;
+    };
+    readAgain();
+    held.oncomplete = () => db.close();
+  });
+}
+
 const loadedWidth = (locator: Locator) =>
   locator.evaluate((img) => (img as HTMLImageElement).naturalWidth).catch(() => 0);
 
@@ -167,14 +194,21 @@ describe('themes', () => {
     await expect
       .poll(() => page.getByRole('alert').filter({ hasText: 'PNG, JPEG, WebP or GIF' }).count())
       .toBe(1);
+    // A chosen image is set in the form once this device keeps its file: until then the form
+    // cannot be saved (a save then left the image out: CI's busy machine clicked Save in that
+    // gap). The page holds the files database's uploads table, so the keeping waits.
+    await holdUploadsTable(page);
     await choose('Upload Login image', {
       name: 'login.png',
       mimeType: 'image/png',
       buffer: png(200, 50),
     });
     await page.getByRole('textbox', { name: 'Title' }).fill('Machine Works');
+    await expect.poll(() => save.isDisabled()).toBe(true);
+    await page.evaluate(() => Object.assign(window, { releaseUploadsTable: true }));
     await save.click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).count()).toBe(1);
+    await expect.poll(async () => typeof (await stored())?.login_image).toBe('string');
 
     // Here and in the other tab: the strip's colour, the logo served by the server, the title.
     await expect.poll(() => strip(shell)).toBe('rgb(51, 102, 153)');

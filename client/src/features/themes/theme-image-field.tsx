@@ -25,6 +25,8 @@ export function ThemeImageField(props: {
   readonly error: string | undefined;
   readonly testId: string;
   readonly onChange: (fileId: string | null) => void;
+  /** A chosen image starts or ends being kept on this device (hashed and stored: the form waits). */
+  readonly onAdding: (started: boolean) => void;
 }) {
   const { t, i18n } = useLingui();
   const { label, value } = props;
@@ -34,14 +36,25 @@ export function ThemeImageField(props: {
   const pick = async (file: File | null) => {
     if (file === null) return;
     setProblem(null);
-    const added = await syncWorker().files.add({ theme: props.themeId }, 'image', file, file.name);
-    if ('error' in added) {
-      const field = Object.values(added.error.fields ?? {})[0]?.[0];
-      setProblem(translateServerText(i18n, field ?? added.error.message));
-      return;
+    props.onAdding(true);
+    try {
+      const added = await syncWorker().files.add(
+        { theme: props.themeId },
+        'image',
+        file,
+        file.name,
+      );
+      if ('error' in added) {
+        const field = Object.values(added.error.fields ?? {})[0]?.[0];
+        setProblem(translateServerText(i18n, field ?? added.error.message));
+        return;
+      }
+      rememberUploadedImage(themeImagePath(added.data.id), file);
+      // The field is set before the form may save again.
+      props.onChange(added.data.id);
+    } finally {
+      props.onAdding(false);
     }
-    rememberUploadedImage(themeImagePath(added.data.id), file);
-    props.onChange(added.data.id);
   };
   const shown = problem ?? props.error ?? null;
   return (

@@ -88,6 +88,9 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
   const can = useCan();
   const [draft, setDraft] = useState<Draft>(() => draftOf(theme.attributes));
   const [dirty, setDirty] = useState(false);
+  // Images chosen whose files are still being kept on this device: their field is set only then,
+  // so a save before it would leave the image out of the theme (and lose it for the user).
+  const [adding, setAdding] = useState(0);
   const stored = theme.attributes;
   useEffect(() => {
     // Another tab's or user's save shows here unless this form has changes of its own.
@@ -120,6 +123,7 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
     });
   }, [draft, theme.id, stored.title]);
   const save = async () => {
+    if (adding > 0) return;
     const checked = page.check(themeAttributesSchema.safeParse(attributesOf(draft)));
     if (checked === null) return;
     if (page.took(await syncWorker().writes.update('theme', theme.id, checked), 'write'))
@@ -145,6 +149,7 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
       error={page.fields[field]}
       testId={`theme-${field}`}
       onChange={(fileId) => set(field, fileId)}
+      onAdding={(started) => setAdding((n) => n + (started ? 1 : -1))}
     />
   );
   return (
@@ -205,7 +210,7 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
               <PageError error={page.error} />
               {editable ? (
                 <Group>
-                  <Button type="submit" data-testid="theme-save">
+                  <Button type="submit" loading={adding > 0} data-testid="theme-save">
                     <Trans>Save</Trans>
                   </Button>
                   <SavedNote saved={page.saved} />
