@@ -1,4 +1,4 @@
-import { hexColorField, type AccountDesign } from '@plant/shared-schema';
+import { hexColorField, NO_DESIGN, type AccountDesign } from '@plant/shared-schema';
 import { readJson, STORAGE_KEYS, writeJson } from '../state/storage';
 
 /**
@@ -27,6 +27,26 @@ export function brandOf(design: AccountDesign, title: string): LoginBrand {
     color1: design.color1,
     color2: design.color2,
   };
+}
+
+/**
+ * The brand to remember for the sign-in page while an account is open, or null to keep what is
+ * remembered. `live` is the account's synced design (null while its model is not in the local
+ * store), `stored` the one the session kept from the sign-in, `liveSeen` whether this account's
+ * model was in the store earlier. Once it was, an emptied store (a sign-out wipes the store
+ * before it forgets the session) must not bring the sign-in's design back over a newer save.
+ */
+export function brandToRemember(account: {
+  readonly name: string;
+  readonly live: AccountDesign | null;
+  readonly stored: AccountDesign | null;
+  readonly liveSeen: boolean;
+}): LoginBrand | null {
+  const { name, live, stored, liveSeen } = account;
+  if (name === '') return null;
+  if (live !== null) return brandOf(live, name);
+  if (liveSeen) return null;
+  return brandOf(stored ?? NO_DESIGN, name);
 }
 
 /** The account last worked in on this device: its brand, kept over sign-out like the language. */

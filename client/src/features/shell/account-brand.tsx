@@ -1,10 +1,10 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { NO_DESIGN, type AccountDesign } from '@plant/shared-schema';
+import { type AccountDesign } from '@plant/shared-schema';
 import { activeAccountIdAtom, sessionAtom } from '../../state/session';
-import { brandOf, rememberLoginBrand } from '../../session/login-brand';
+import { brandToRemember, rememberLoginBrand } from '../../session/login-brand';
 import { useLiveModel } from '../../sync/hooks';
 import { BrandImage } from '../../components/brand-image';
 import classes from './shell.module.css';
@@ -46,10 +46,20 @@ export function useLiveAccountDesign(): {
       for (const key of Object.keys(DEFAULT_COLORS)) root.removeProperty(key);
     };
   }, [found, color1, color2, title, name]);
+  // The account whose model this page has had in its store (a sign-out empties the store first).
+  const liveSeenFor = useRef<string | null>(null);
+  const liveDesign = model?.theme ?? null;
+  const storedDesign = stored?.theme ?? null;
   useEffect(() => {
-    if (name !== '' && design !== null) rememberLoginBrand(brandOf(design, name));
-    else if (name !== '') rememberLoginBrand(brandOf(NO_DESIGN, name));
-  }, [design, name]);
+    if (liveDesign !== null) liveSeenFor.current = id;
+    const brand = brandToRemember({
+      name,
+      live: liveDesign,
+      stored: storedDesign,
+      liveSeen: liveSeenFor.current === id,
+    });
+    if (brand !== null) rememberLoginBrand(brand);
+  }, [id, name, liveDesign, storedDesign]);
   return { name, design };
 }
 
