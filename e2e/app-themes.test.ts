@@ -59,7 +59,7 @@ function png(width: number, height: number): Buffer {
 /** The background colour of an element, as the browser computed it. */
 const background = (locator: Locator) =>
   locator.evaluate((element) => getComputedStyle(element).backgroundColor);
-/** An image's width once it has loaded (0 before, or when it cannot be shown). */
+
 /**
  * Holds the uploads table of the signed-in user's files database from the page (same origin as
  * the worker) until `window.releaseUploadsTable` is set: a read-write transaction kept open by
@@ -76,6 +76,9 @@ async function holdUploadsTable(page: Page): Promise<void> {
       open.onerror = () => reject(open.error ?? new Error(`${name} did not open`));
     });
     const held = db.transaction('uploads', 'readwrite');
+    // Closed once its transaction ends, however it ends: an open connection would hold up the
+    // sign-out's deletion of the database.
+    db.close();
     const table = held.objectStore('uploads');
     const state = window as unknown as { releaseUploadsTable?: boolean };
     state.releaseUploadsTable = false;
@@ -83,10 +86,10 @@ async function holdUploadsTable(page: Page): Promise<void> {
       if (state.releaseUploadsTable !== true) table.count().onsuccess = readAgain;
     };
     readAgain();
-    held.oncomplete = () => db.close();
   });
 }
 
+/** An image's width once it has loaded (0 before, or when it cannot be shown). */
 const loadedWidth = (locator: Locator) =>
   locator.evaluate((img) => (img as HTMLImageElement).naturalWidth).catch(() => 0);
 
@@ -205,6 +208,9 @@ describe('themes', () => {
     });
     await page.getByRole('textbox', { name: 'Title' }).fill('Machine Works');
     await expect.poll(() => save.isDisabled()).toBe(true);
+    expect(await page.getByTestId('theme-login_image-keeping').textContent()).toBe(
+      'Keeping the image on this device…',
+    );
     await page.evaluate(() => Object.assign(window, { releaseUploadsTable: true }));
     await save.click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).count()).toBe(1);

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { type AccountDesign } from '@plant/shared-schema';
+import type { AccountDesign } from '@plant/shared-schema';
 import { activeAccountIdAtom, sessionAtom } from '../../state/session';
 import { brandToRemember, rememberLoginBrand } from '../../session/login-brand';
 import { useLiveModel } from '../../sync/hooks';

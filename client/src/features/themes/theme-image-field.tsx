@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, FileButton, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import { FILE_LIMITS, themeImagePath } from '@plant/shared-schema';
@@ -33,10 +33,16 @@ export function ThemeImageField(props: {
   const uploads = useUploads();
   const upload = value === null ? undefined : uploads[value];
   const [problem, setProblem] = useState<string | null>(null);
+  // Images being kept on this device; the field takes only the user's last choice (a pick or
+  // Remove), whichever add finishes last.
+  const [keeping, setKeeping] = useState(0);
+  const choice = useRef(0);
   const pick = async (file: File | null) => {
     if (file === null) return;
+    const mine = ++choice.current;
     setProblem(null);
     props.onAdding(true);
+    setKeeping((n) => n + 1);
     try {
       const added = await syncWorker().files.add(
         { theme: props.themeId },
@@ -44,6 +50,7 @@ export function ThemeImageField(props: {
         file,
         file.name,
       );
+      if (mine !== choice.current) return;
       if ('error' in added) {
         const field = Object.values(added.error.fields ?? {})[0]?.[0];
         setProblem(translateServerText(i18n, field ?? added.error.message));
@@ -54,6 +61,7 @@ export function ThemeImageField(props: {
       props.onChange(added.data.id);
     } finally {
       props.onAdding(false);
+      setKeeping((n) => n - 1);
     }
   };
   const shown = problem ?? props.error ?? null;
@@ -102,11 +110,18 @@ export function ThemeImageField(props: {
             size="xs"
             disabled={props.disabled}
             aria-label={t`Remove ${label}`}
-            onClick={() => props.onChange(null)}
+            onClick={() => {
+              choice.current++;
+              props.onChange(null);
+            }}
           >
             <Trans>Remove</Trans>
           </Button>
         )}
+        {/* Always here, so a screen reader hears it fill: why the form's Save waits. */}
+        <Text size="xs" c="dimmed" aria-live="polite" data-testid={`${props.testId}-keeping`}>
+          {keeping > 0 ? <Trans>Keeping the image on this device…</Trans> : null}
+        </Text>
       </Group>
       {upload === undefined ? null : (
         <Stack gap={2}>
