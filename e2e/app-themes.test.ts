@@ -61,33 +61,46 @@ const background = (locator: Locator) =>
   locator.evaluate((element) => getComputedStyle(element).backgroundColor);
 
 /**
- * Holds the uploads table of the signed-in user's files database from the page (same origin as
- * the worker) until `window.releaseUploadsTable` is set: a read-write transaction kept open by
- * one read after another, so the worker's keeping of a chosen file waits behind it.
+ * Holds a table of each of this origin's databases whose name starts with `start` and ends with
+ * `end`, from the page (same origin as the worker), until `release(page)`: a read-write
+ * transaction kept open by one read after another, so the worker's writes to it wait behind it.
  */
-async function holdUploadsTable(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const names = (await indexedDB.databases()).flatMap((d) => d.name ?? []);
-    const name = names.find((n) => n.startsWith('plant-files-'));
-    if (name === undefined) throw new Error(`No files database among ${names.join(', ')}`);
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const open = indexedDB.open(name);
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error ?? new Error(`${name} did not open`));
-    });
-    const held = db.transaction('uploads', 'readwrite');
-    // Closed once its transaction ends, however it ends: an open connection would hold up the
-    // sign-out's deletion of the database.
-    db.close();
-    const table = held.objectStore('uploads');
-    const state = window as unknown as { releaseUploadsTable?: boolean };
-    state.releaseUploadsTable = false;
-    const readAgain = () => {
-      if (state.releaseUploadsTable !== true) table.count().onsuccess = readAgain;
-    };
-    readAgain();
-  });
+async function holdTable(
+  page: Page,
+  database: { readonly start: string; readonly end: string },
+  table: string,
+): Promise<void> {
+  await page.evaluate(
+    async ([start, end, store]) => {
+      const names = (await indexedDB.databases()).flatMap((d) =>
+        d.name?.startsWith(start) === true && d.name.endsWith(end) ? [d.name] : [],
+      );
+      if (names.length === 0) throw new Error(`No database ${start}…${end}`);
+      const state = window as unknown as { releaseHeld?: boolean };
+      state.releaseHeld = false;
+      for (const name of names) {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const open = indexedDB.open(name);
+          open.onsuccess = () => resolve(open.result);
+          open.onerror = () => reject(open.error ?? new Error(`${name} did not open`));
+        });
+        const held = db.transaction(store, 'readwrite');
+        // Closed once its transaction ends, however it ends: an open connection would hold up
+        // the sign-out's deletion of the database.
+        db.close();
+        const rows = held.objectStore(store);
+        const readAgain = () => {
+          if (state.releaseHeld !== true) rows.count().onsuccess = readAgain;
+        };
+        readAgain();
+      }
+    },
+    [database.start, database.end, table] as const,
+  );
 }
+
+/** Ends `holdTable`'s hold. */
+const release = (page: Page) => page.evaluate(() => Object.assign(window, { releaseHeld: true }));
 
 /** An image's width once it has loaded (0 before, or when it cannot be shown). */
 const loadedWidth = (locator: Locator) =>
@@ -200,21 +213,34 @@ describe('themes', () => {
     // A chosen image is set in the form once this device keeps its file: until then the form
     // cannot be saved (a save then left the image out: CI's busy machine clicked Save in that
     // gap). The page holds the files database's uploads table, so the keeping waits.
-    await holdUploadsTable(page);
+    await holdTable(page, { start: 'plant-files-', end: '' }, 'uploads');
     await choose('Upload Login image', {
       name: 'login.png',
       mimeType: 'image/png',
       buffer: png(200, 50),
     });
-    await page.getByRole('textbox', { name: 'Title' }).fill('Machine Works');
+    const title = page.getByRole('textbox', { name: 'Title' });
+    await title.fill('Machine Work');
     await expect.poll(() => save.isDisabled()).toBe(true);
     expect(await page.getByTestId('theme-login_image-keeping').textContent()).toBe(
       'Keeping the image on this device…',
     );
-    await page.evaluate(() => Object.assign(window, { releaseUploadsTable: true }));
+    await release(page);
+    await expect.poll(() => save.isDisabled()).toBe(false);
+    // A letter typed while the save is being written stays in the form, to be saved next (the
+    // form gave way to the stored theme once the write ended, and the letter was gone). The page
+    // holds the local store's models table, so the write waits.
+    await holdTable(page, { start: 'rxdb-dexie-', end: '--models' }, 'docs');
     await save.click();
+    await title.press('End');
+    await title.pressSequentially('s');
+    await release(page);
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).count()).toBe(1);
-    await expect.poll(async () => typeof (await stored())?.login_image).toBe('string');
+    await expect.poll(async () => (await stored())?.title).toBe('Machine Work');
+    expect(await title.inputValue()).toBe('Machine Works');
+    await save.click();
+    await expect.poll(async () => (await stored())?.title).toBe('Machine Works');
+    expect(typeof (await stored())?.login_image).toBe('string');
 
     // Here and in the other tab: the strip's colour, the logo served by the server, the title.
     await expect.poll(() => strip(shell)).toBe('rgb(51, 102, 153)');

@@ -1,5 +1,5 @@
 import './catalogues';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Anchor,
@@ -91,6 +91,10 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
   // Images chosen whose files are still being kept on this device: their field is set only then,
   // so a save before it would leave the image out of the theme (and lose it for the user).
   const [adding, setAdding] = useState(0);
+  // Edits so far: a save ends the form's changes only if none came while it was written (a
+  // letter typed then, or an image whose keeping ended then, would else give way to the stored
+  // theme, which lacks it).
+  const edits = useRef(0);
   const stored = theme.attributes;
   useEffect(() => {
     // Another tab's or user's save shows here unless this form has changes of its own.
@@ -102,6 +106,7 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
   const set = <K extends keyof Draft>(field: K, value: Draft[K]) => {
     setDraft((old) => ({ ...old, [field]: value }));
     setDirty(true);
+    edits.current += 1;
   };
   // The spec's messages as the user types (spec 001 §5), the contrast check with them.
   const live = (field: 'title' | 'color1' | 'color2'): string | undefined => {
@@ -126,7 +131,11 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
     if (adding > 0) return;
     const checked = page.check(themeAttributesSchema.safeParse(attributesOf(draft)));
     if (checked === null) return;
-    if (page.took(await syncWorker().writes.update('theme', theme.id, checked), 'write'))
+    const at = edits.current;
+    if (
+      page.took(await syncWorker().writes.update('theme', theme.id, checked), 'write') &&
+      edits.current === at
+    )
       setDirty(false);
   };
   const [deleting, setDeleting] = useState(false);
