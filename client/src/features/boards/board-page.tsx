@@ -23,6 +23,7 @@ import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
 import { Name } from '../../components/name';
 import { usePageState } from '../../components/page-state';
+import { useUnsaved } from '../../components/unsaved';
 import { useMayEdit } from '../../permissions/may-edit';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
@@ -60,22 +61,22 @@ function BoardDetails({ board }: { readonly board: LocalModel<'board'> }) {
   const onBoard = gateways?.items.filter((g) => g.attributes.board_id === board.id).length;
   const stored: Draft = { name: a.name, firmware_id: a.firmware_id, pins: a.pins };
   const [draft, setDraft] = useState<Draft>(stored);
-  const [dirty, setDirty] = useState(false);
+  const { dirty, changed, saving } = useUnsaved();
   useEffect(() => {
     if (!dirty) setDraft({ name: a.name, firmware_id: a.firmware_id, pins: a.pins });
   }, [a.name, a.firmware_id, a.pins, dirty]);
   const page = usePageState(['name', 'firmware_id', 'pins']);
   const change = (next: Partial<Draft>) => {
     setDraft((old) => ({ ...old, ...next }));
-    setDirty(true);
+    changed();
   };
   const setPin = (index: number, pin: Partial<BoardPin>) =>
     change({ pins: draft.pins.map((p, i) => (i === index ? { ...p, ...pin } : p)) });
   const save = async () => {
     const checked = page.check(boardAttributesSchema.safeParse(draft));
     if (checked === null) return;
-    if (page.took(await syncWorker().writes.update('board', board.id, checked), 'write'))
-      setDirty(false);
+    const saved = saving();
+    if (page.took(await syncWorker().writes.update('board', board.id, checked), 'write')) saved();
   };
   const nextNumber = Math.max(-1, ...draft.pins.map((p) => p.number)) + 1;
   return (

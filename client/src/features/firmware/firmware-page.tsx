@@ -19,6 +19,7 @@ import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
 import { Name } from '../../components/name';
 import { usePageState } from '../../components/page-state';
+import { useUnsaved } from '../../components/unsaved';
 import { useMayEdit } from '../../permissions/may-edit';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
@@ -47,7 +48,7 @@ function FirmwareDetails({ firmware }: { readonly firmware: LocalModel<'firmware
   const a = firmware.attributes;
   const editable = useMayEdit('firmware', firmware);
   const [draft, setDraft] = useState({ type: a.type, name: a.name, description: a.description });
-  const [dirty, setDirty] = useState(false);
+  const { dirty, changed, saving } = useUnsaved();
   useEffect(() => {
     if (!dirty) setDraft({ type: a.type, name: a.name, description: a.description });
   }, [a.type, a.name, a.description, dirty]);
@@ -59,13 +60,14 @@ function FirmwareDetails({ firmware }: { readonly firmware: LocalModel<'firmware
   );
   const set = (field: keyof typeof draft, value: string) => {
     setDraft((old) => ({ ...old, [field]: value }));
-    setDirty(true);
+    changed();
   };
   const save = async () => {
     const checked = page.check(firmwareAttributesSchema.safeParse(draft));
     if (checked === null) return;
+    const saved = saving();
     if (page.took(await syncWorker().writes.update('firmware', firmware.id, checked), 'write'))
-      setDirty(false);
+      saved();
   };
   return (
     <Stack gap="md" data-testid="firmware-details" data-id={firmware.id}>

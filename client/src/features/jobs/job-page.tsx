@@ -21,6 +21,7 @@ import { ConfirmDelete } from '../../components/confirm-delete';
 import { EmptyState } from '../../components/empty-state';
 import { Name } from '../../components/name';
 import { PageError, SavedNote, usePageState } from '../../components/page-state';
+import { useUnsaved } from '../../components/unsaved';
 import { translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
 import { useMayEdit } from '../../permissions/may-edit';
@@ -68,14 +69,14 @@ function JobDetails({ job }: { readonly job: LocalModel<'job'> }) {
   const can = useCan();
   const stored = job.attributes;
   const [draft, setDraft] = useState<Draft>(() => draftOf(stored));
-  const [dirty, setDirty] = useState(false);
+  const { dirty, changed, saving } = useUnsaved();
   useEffect(() => {
     if (!dirty) setDraft(draftOf(stored));
   }, [stored, dirty]);
   const page = usePageState(FIELDS);
   const set = <K extends keyof Draft>(field: K, value: Draft[K]) => {
     setDraft((old) => ({ ...old, [field]: value }));
-    setDirty(true);
+    changed();
   };
   const save = async () => {
     const checked = page.check(
@@ -85,8 +86,8 @@ function JobDetails({ job }: { readonly job: LocalModel<'job'> }) {
       }),
     );
     if (checked === null) return;
-    if (page.took(await syncWorker().writes.update('job', job.id, checked), 'write'))
-      setDirty(false);
+    const saved = saving();
+    if (page.took(await syncWorker().writes.update('job', job.id, checked), 'write')) saved();
   };
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);

@@ -32,6 +32,7 @@ import {
 } from '@plant/shared-schema';
 import { EmptyState } from '../../components/empty-state';
 import { usePageState } from '../../components/page-state';
+import { useUnsaved } from '../../components/unsaved';
 import { useCan } from '../../permissions/permissions';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
@@ -109,12 +110,12 @@ function Designer(props: {
   const problems = useMemo(() => formDesignProblems(fields), [fields]);
   const labelProblem = (f: FormField) =>
     formFieldSchema.safeParse(f).error?.issues[0]?.message ?? null;
-  const [dirty, setDirty] = useState(false);
+  const { dirty, changed, saving } = useUnsaved();
   useEffect(() => setPreview(EMPTY_FILL), [fields]);
 
   const change = (next: FormField[]) => {
     setFields(next);
-    setDirty(true);
+    changed();
   };
   const patch = (index: number, p: Partial<FormField>) =>
     change(fields.map((f, i) => (i === index ? { ...f, ...p } : f)));
@@ -128,10 +129,11 @@ function Designer(props: {
   };
 
   const save = async (): Promise<boolean> => {
+    const saved = saving();
     const ok = page.took(
       await syncWorker().writes.update('form', props.form.id, { name, description, fields }),
     );
-    if (ok) setDirty(false);
+    if (ok) saved();
     return ok;
   };
   const publish = async () => {
@@ -170,7 +172,7 @@ function Designer(props: {
             readOnly={!editable}
             onChange={(e) => {
               setName(e.currentTarget.value);
-              setDirty(true);
+              changed();
             }}
             error={page.fields.name}
           />
@@ -182,7 +184,7 @@ function Designer(props: {
             minRows={1}
             onChange={(e) => {
               setDescription(e.currentTarget.value);
-              setDirty(true);
+              changed();
             }}
           />
           {fields.length === 0 ? (

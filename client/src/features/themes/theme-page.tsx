@@ -1,5 +1,5 @@
 import './catalogues';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Anchor,
@@ -27,6 +27,7 @@ import { EmptyState } from '../../components/empty-state';
 import { Name } from '../../components/name';
 import { PageError, SavedNote, usePageState } from '../../components/page-state';
 import { ThemePreview } from '../../components/theme-preview';
+import { useUnsaved } from '../../components/unsaved';
 import { translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
 import { useMayEdit } from '../../permissions/may-edit';
@@ -87,14 +88,10 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
   const editable = useMayEdit('theme', theme);
   const can = useCan();
   const [draft, setDraft] = useState<Draft>(() => draftOf(theme.attributes));
-  const [dirty, setDirty] = useState(false);
+  const { dirty, changed, saving } = useUnsaved();
   // Images chosen whose files are still being kept on this device: their field is set only then,
   // so a save before it would leave the image out of the theme (and lose it for the user).
   const [adding, setAdding] = useState(0);
-  // Edits so far: a save ends the form's changes only if none came while it was written (a
-  // letter typed then, or an image whose keeping ended then, would else give way to the stored
-  // theme, which lacks it).
-  const edits = useRef(0);
   const stored = theme.attributes;
   useEffect(() => {
     // Another tab's or user's save shows here unless this form has changes of its own.
@@ -105,8 +102,7 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
   const shownBy = (accounts?.items ?? []).filter((a) => a.attributes.theme_id === theme.id);
   const set = <K extends keyof Draft>(field: K, value: Draft[K]) => {
     setDraft((old) => ({ ...old, [field]: value }));
-    setDirty(true);
-    edits.current += 1;
+    changed();
   };
   // The spec's messages as the user types (spec 001 §5), the contrast check with them.
   const live = (field: 'title' | 'color1' | 'color2'): string | undefined => {
@@ -131,12 +127,8 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
     if (adding > 0) return;
     const checked = page.check(themeAttributesSchema.safeParse(attributesOf(draft)));
     if (checked === null) return;
-    const at = edits.current;
-    if (
-      page.took(await syncWorker().writes.update('theme', theme.id, checked), 'write') &&
-      edits.current === at
-    )
-      setDirty(false);
+    const saved = saving();
+    if (page.took(await syncWorker().writes.update('theme', theme.id, checked), 'write')) saved();
   };
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);

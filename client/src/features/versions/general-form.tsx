@@ -4,6 +4,7 @@ import { Alert, MultiSelect, Paper, Stack, Textarea, TextInput } from '@mantine/
 import { deferred, releaseAttributesSchema } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { usePageState } from '../../components/page-state';
+import { useUnsaved } from '../../components/unsaved';
 import { useMayEdit } from '../../permissions/may-edit';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
@@ -30,7 +31,7 @@ export function GeneralForm({ release }: { readonly release: LocalModel<'release
   const [refusal, clearRefusal] = useRefusal(release.id, false);
   const boardRows = useLiveQuery({ type: 'board', limit: 1000 });
   // Another device's change (or the server's answer) shows when this form has none of its own.
-  const [dirty, setDirty] = useState(false);
+  const { dirty, changed, saving } = useUnsaved();
   useEffect(() => {
     if (dirty) return;
     setVersion(a.version);
@@ -42,8 +43,9 @@ export function GeneralForm({ release }: { readonly release: LocalModel<'release
     clearRefusal();
     const checked = page.check(generalSchema.safeParse({ version, notes, boards }));
     if (checked === null) return;
+    const saved = saving();
     const answer = await syncWorker().writes.update('release', release.id, checked);
-    if (page.took(answer, 'write')) setDirty(false);
+    if (page.took(answer, 'write')) saved();
   };
 
   return (
@@ -68,7 +70,7 @@ export function GeneralForm({ release }: { readonly release: LocalModel<'release
             readOnly={!editable}
             onChange={(e) => {
               setVersion(e.currentTarget.value);
-              setDirty(true);
+              changed();
             }}
             error={page.fields.version}
             data-testid="release-version-field"
@@ -81,7 +83,7 @@ export function GeneralForm({ release }: { readonly release: LocalModel<'release
             readOnly={!editable}
             onChange={(value) => {
               setBoards(value);
-              setDirty(true);
+              changed();
             }}
             error={page.fields.boards}
             data-testid="release-boards"
@@ -94,7 +96,7 @@ export function GeneralForm({ release }: { readonly release: LocalModel<'release
             minRows={3}
             onChange={(e) => {
               setNotes(e.currentTarget.value);
-              setDirty(true);
+              changed();
             }}
             error={page.fields.notes}
             data-testid="release-notes"

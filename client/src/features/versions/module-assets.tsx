@@ -3,6 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, MultiSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { usePageState } from '../../components/page-state';
+import { useUnsaved } from '../../components/unsaved';
 import { useMayEdit } from '../../permissions/may-edit';
 import { useCan } from '../../permissions/permissions';
 import { useLiveQuery } from '../../sync/hooks';
@@ -22,7 +23,7 @@ export function ModuleAssets({ release }: { readonly release: LocalModel<'releas
   const editable = useMayEdit('release', release) && can('gateway::edit');
   const assets = useLiveQuery({ type: 'asset', limit: 1000 });
   const [chosen, setChosen] = useState<string[]>([...a.assets]);
-  const [dirty, setDirty] = useState(false);
+  const { dirty, changed, saving } = useUnsaved();
   useEffect(() => {
     if (!dirty) setChosen([...a.assets]);
   }, [a.assets, dirty]);
@@ -35,13 +36,14 @@ export function ModuleAssets({ release }: { readonly release: LocalModel<'releas
   ).size;
   const save = async () => {
     clearRefusal();
+    const saved = saving();
     if (
       page.took(
         await syncWorker().writes.update('release', release.id, { assets: chosen }),
         'write',
       )
     )
-      setDirty(false);
+      saved();
   };
   return (
     <Paper withBorder p="md" radius="sm" data-testid="module-assets">
@@ -66,7 +68,7 @@ export function ModuleAssets({ release }: { readonly release: LocalModel<'releas
           searchable
           onChange={(value) => {
             setChosen(value);
-            setDirty(true);
+            changed();
           }}
           error={page.fields.assets}
           data-testid="module-assets-select"

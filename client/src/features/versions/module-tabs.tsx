@@ -20,6 +20,7 @@ import {
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { usePageState } from '../../components/page-state';
+import { useUnsaved } from '../../components/unsaved';
 import { useMayEdit } from '../../permissions/may-edit';
 import { syncWorker } from '../../sync/worker';
 import type { ModuleTab } from './paths';
@@ -105,7 +106,7 @@ export function ModuleTabEditor(props: {
   const editable = useMayEdit('release', release) && release.attributes.state === 'draft';
   const stored = shape.rows(release.attributes);
   const [rows, setRows] = useState<Row[]>(() => asEdited(tab, stored));
-  const [dirty, setDirty] = useState(false);
+  const { dirty, changed, saving } = useUnsaved();
   const page = usePageState([shape.field]);
   const [refusal, clearRefusal] = useRefusal(release.id, false);
   useEffect(() => {
@@ -151,7 +152,7 @@ export function ModuleTabEditor(props: {
 
   const change = (index: number, field: string, value: unknown) => {
     setRows((old) => old.map((r, i) => (i === index ? { ...r, [field]: value } : r)));
-    setDirty(true);
+    changed();
   };
   const save = async () => {
     clearRefusal();
@@ -166,8 +167,9 @@ export function ModuleTabEditor(props: {
         .safeParse(patch),
     );
     if (checked === null) return;
+    const saved = saving();
     const answer = await syncWorker().writes.update('release', release.id, checked);
-    if (page.took(answer, 'write')) setDirty(false);
+    if (page.took(answer, 'write')) saved();
   };
 
   const cell = (row: Row, index: number, column: Column) => {
@@ -257,7 +259,7 @@ export function ModuleTabEditor(props: {
                           aria-label={t`Remove row ${index + 1}`}
                           onClick={() => {
                             setRows((old) => old.filter((_, i) => i !== index));
-                            setDirty(true);
+                            changed();
                           }}
                         >
                           <Trans>Remove</Trans>
@@ -281,7 +283,7 @@ export function ModuleTabEditor(props: {
                 variant="default"
                 onClick={() => {
                   setRows((old) => [...old, { ...shape.blank }]);
-                  setDirty(true);
+                  changed();
                 }}
                 data-testid="module-row-add"
               >
