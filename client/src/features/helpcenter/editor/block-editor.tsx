@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Text } from '@mantine/core';
 import type EditorJS from '@editorjs/editorjs/dist/editorjs.mjs';
@@ -41,6 +41,23 @@ export interface SavedNow {
  */
 function copied(doc: OutputData): OutputData {
   return structuredClone(doc);
+}
+
+/**
+ * An editor's last blocks as it closes, per document, until they are read: one made again for
+ * the same document (the author back on its tab at once) starts from them, not from what its page
+ * had when it mounted (the closing editor may still be waiting for a picture being kept).
+ */
+const closing = new Map<string, Promise<OutputData | undefined>>();
+
+/** After every picture being kept has been given to the image tool (or failed). */
+async function afterKeeping(keeping: ReadonlySet<Promise<unknown>>): Promise<void> {
+  while (keeping.size > 0) {
+    await Promise.allSettled([...keeping]);
+    // The image tool takes an answer in a chain of promise callbacks of its own: all have run
+    // by the next task.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
 }
 
 /** What the image tool is given back for a picture: our file's id and a URL to show it by. */
@@ -124,18 +141,26 @@ export function BlockEditor(props: {
   // (Editor.js tells a change up to 400 ms after it, and reading takes a moment on a busy tablet:
   // a keystroke in between is in neither, so the page must not say "saved").
   const typed = useRef(0);
+  // Pictures chosen whose files the worker is still keeping: the image tool leaves a picture
+  // without its file out of a save, so a read waits for them (a Publish or a tab switch right
+  // after choosing one left it out of the text for good).
+  const keeping = useRef(new Set<Promise<unknown>>());
   const read = async (editor: EditorJS): Promise<SavedNow> => {
+    await afterKeeping(keeping.current);
     const at = typed.current;
     const doc = copied(await editor.save());
     return { doc, typedSince: typed.current !== at };
   };
+  // Taken as the editor renders, beside its page's own start (unsent-edits.ts): an editor that
+  // closed has by then either told its last blocks or is still reading them (here).
+  const closed = useMemo(() => closing.get(props.docKey), [props.docKey]);
   useEffect(() => {
     const element = holder.current;
     if (element === null) return;
     let editor: EditorJS | undefined;
-    let closed = false;
+    let gone = false;
     let urls: string[] = [];
-    const upload = async (file: Blob): Promise<{ success: 1; file: ShownFile }> => {
+    const keep = async (file: Blob): Promise<{ success: 1; file: ShownFile }> => {
       setUploadError(null);
       const name = file instanceof File ? file.name : 'picture';
       const added = await syncWorker().files.add(
@@ -152,10 +177,20 @@ export function BlockEditor(props: {
       urls.push(url);
       return { success: 1, file: { url, file_id: added.data.id } };
     };
-    void Promise.all([loadEditor(), withPictures(initial.current)]).then(
+    const upload = (file: Blob) => {
+      const kept = keep(file);
+      keeping.current.add(kept);
+      const done = () => keeping.current.delete(kept);
+      kept.then(done, done);
+      return kept;
+    };
+    const start = (closed ?? Promise.resolve(undefined)).then((last) =>
+      withPictures(last ?? initial.current),
+    );
+    void Promise.all([loadEditor(), start]).then(
       ([{ EditorJS: Editor, Header, List, Marker, InlineCode, Image }, start]) => {
         urls.push(...start.urls);
-        if (closed) {
+        if (gone) {
           for (const url of urls) URL.revokeObjectURL(url);
           return;
         }
@@ -191,7 +226,7 @@ export function BlockEditor(props: {
           onChange: (api) => {
             const at = typed.current;
             void api.saver.save().then((doc) => {
-              if (!closed) onChange.current(copied(doc), typed.current !== at);
+              if (!gone) onChange.current(copied(doc), typed.current !== at);
             });
           },
         });
@@ -203,29 +238,36 @@ export function BlockEditor(props: {
         };
       },
       () => {
-        if (!closed) setFailed(true);
+        if (!gone) setFailed(true);
       },
     );
+    const docKey = props.docKey;
     return () => {
-      closed = true;
+      gone = true;
       saveNow.current = null;
       const going = editor;
       editor = undefined;
       const made = urls;
       urls = [];
+      if (going === undefined) return;
       // What it holds and has not told yet goes out before it is taken down (a tab switch).
-      void going?.isReady
+      const last = going.isReady
         .then(async () => {
-          const last = await read(going);
-          onChange.current(last.doc, last.typedSince);
+          const now = await read(going);
+          onChange.current(now.doc, now.typedSince);
+          return now.doc;
         })
         .catch(() => undefined)
         .finally(() => {
           going.destroy();
           for (const url of made) URL.revokeObjectURL(url);
         });
+      closing.set(docKey, last);
+      void last.then(() => {
+        if (closing.get(docKey) === last) closing.delete(docKey);
+      });
     };
-  }, [props.docKey, saveNow]);
+  }, [props.docKey, saveNow, closed]);
   if (failed)
     return (
       <Text c="red" size="sm" role="alert">
