@@ -8,7 +8,7 @@ import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_TAG_TABLE_ARTICLE } from '../server/src/seed/demo-help';
 import { dataOf } from '../server/src/testing/harness';
 import { E2e } from './support/fixture';
-import { holdTable, release } from './support/idb-hold';
+import { holdTable } from './support/idb-hold';
 import type { BrowserProfile } from './support/browser';
 
 /*
@@ -404,24 +404,63 @@ describe('help centre: the reader', () => {
       await page.keyboard.press('Enter');
       await page.keyboard.press('Tab');
       await page.locator('.ce-popover-item[data-item-name=image]').click();
-      // Chosen, then another tab and back at once, while this device is still keeping the
-      // picture's file (the page holds the files database's uploads table): the picture is in
-      // the text once kept. The editor read its blocks as it left the tab, before the picture
-      // had its file, and the picture was lost.
-      await holdTable(page, { start: 'plant-files-', end: '' }, 'uploads');
+      // Chosen, then another tab, Publish, and back at once, while this device is still keeping
+      // the picture's file (the page holds the files database's uploads table): the picture is in
+      // the text and in what is published once kept. The editor read its blocks as it left the
+      // tab, before the picture had its file, and the picture was lost.
+      const releaseUploads = await holdTable(page, { start: 'plant-files-', end: '' }, 'uploads');
       const chooser = page.waitForEvent('filechooser');
       await page.getByText('Select an image').click();
       await (
         await chooser
       ).setFiles({ name: 'seal.png', mimeType: 'image/png', buffer: await sealPicture() });
+      // The picture waits to be kept (the tool shows its loading state) as the tab is left.
+      await expect
+        .poll(() => page.locator('[data-testid=block-editor] .image-tool--uploading').count())
+        .toBe(1);
       await page.getByTestId('article-tab-de').click();
       await expect
         .poll(() => page.getByTestId('article-title').inputValue())
         .toBe('Pumpendichtung');
+      await editor.getByTestId('article-publish').click();
       await page.getByTestId('article-tab-en').click();
-      await release(page);
+      await releaseUploads();
       const shown = page.locator('[data-testid=block-editor] .image-tool__image-picture');
       await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(24);
+      // Published offline: the English text waits in the outbox (read from IndexedDB), with the
+      // picture's file.
+      const publishedEnglish = () =>
+        page.evaluate(async () => {
+          const names = (await indexedDB.databases()).flatMap((d) =>
+            d.name?.startsWith('rxdb-dexie-') === true && d.name.endsWith('--outbox')
+              ? [d.name]
+              : [],
+          );
+          const found: boolean[] = [];
+          for (const name of names) {
+            const db = await new Promise<IDBDatabase>((resolve, reject) => {
+              const open = indexedDB.open(name);
+              open.onsuccess = () => resolve(open.result);
+              open.onerror = () => reject(open.error ?? new Error(`cannot open ${name}`));
+            });
+            try {
+              const rows = await new Promise<unknown[]>((resolve, reject) => {
+                const all = db.transaction('docs', 'readonly').objectStore('docs').getAll();
+                all.onsuccess = () => resolve(all.result as unknown[]);
+                all.onerror = () => reject(all.error ?? new Error(`cannot read ${name}`));
+              });
+              for (const row of rows) {
+                const write = row as { type: string; attributes: Record<string, unknown> };
+                if (write.type === 'article_text' && write.attributes.lang === 'en')
+                  found.push(JSON.stringify(write.attributes.content).includes('"file_id"'));
+              }
+            } finally {
+              db.close();
+            }
+          }
+          return found;
+        });
+      await expect.poll(publishedEnglish).toEqual([true]);
       // Editor.js's own words come through lingui (its tune "Stretch image" is ours: "Full width").
       // The picture's options: a border, a background, the full width (its toolbar shows for the
       // block under the pointer: the editor was made anew on the tab's return).

@@ -6,7 +6,7 @@ import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_NORTH_HOST, DEMO_THEMES } from '../server/src/seed/demo-themes';
 import { E2e } from './support/fixture';
 import { AppTab } from './support/app-tab';
-import { holdTable, release } from './support/idb-hold';
+import { holdTable } from './support/idb-hold';
 import { ShellPage } from './support/pages/shell';
 
 /*
@@ -172,7 +172,7 @@ describe('themes', () => {
     // A chosen image is set in the form once this device keeps its file: until then the form
     // cannot be saved (a save then left the image out: CI's busy machine clicked Save in that
     // gap). The page holds the files database's uploads table, so the keeping waits.
-    await holdTable(page, { start: 'plant-files-', end: '' }, 'uploads');
+    const releaseKeeping = await holdTable(page, { start: 'plant-files-', end: '' }, 'uploads');
     await choose('Upload Login image', {
       name: 'login.png',
       mimeType: 'image/png',
@@ -184,16 +184,16 @@ describe('themes', () => {
     expect(await page.getByTestId('theme-login_image-keeping').textContent()).toBe(
       'Keeping the image on this device…',
     );
-    await release(page);
+    await releaseKeeping();
     await expect.poll(() => save.isDisabled()).toBe(false);
     // A letter typed while the save is being written stays in the form, to be saved next (the
     // form gave way to the stored theme once the write ended, and the letter was gone). The page
     // holds the local store's models table, so the write waits.
-    await holdTable(page, { start: 'rxdb-dexie-', end: '--models' }, 'docs');
+    const releaseModels = await holdTable(page, { start: 'rxdb-dexie-', end: '--models' }, 'docs');
     await save.click();
     await title.press('End');
     await title.pressSequentially('s');
-    await release(page);
+    await releaseModels();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).count()).toBe(1);
     await expect.poll(async () => (await stored())?.title).toBe('Machine Work');
     expect(await title.inputValue()).toBe('Machine Works');

@@ -10,9 +10,9 @@ export interface Unsaved {
    * Tells a save beginning, with the form's values as they are now; answers what to call once it
    * succeeded: the form is clean again only if no edit came while it was written (a letter typed
    * then, or a file whose keeping ended then, is in no save yet, and a form that took the stored
-   * model back would drop it).
+   * model back would drop it). That call answers whether it is.
    */
-  readonly saving: () => () => void;
+  readonly saving: () => () => boolean;
 }
 
 /** A form's unsaved changes, counted so that a save ends only those it holds. */
@@ -28,7 +28,9 @@ export function useUnsaved(): Unsaved {
     saving: () => {
       const at = edits.current;
       return () => {
-        if (edits.current === at) setDirty(false);
+        if (edits.current !== at) return false;
+        setDirty(false);
+        return true;
       };
     },
   };

@@ -34,6 +34,7 @@ import {
   treeNodes,
 } from '../../session/account-tree';
 import { PageError, SavedNote, usePageState } from '../../components/page-state';
+import { useUnsaved } from '../../components/unsaved';
 import { useLiveModel, useLiveQuery, type ModelState } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { useWriteOutcome } from '../../sync/write-outcome';
@@ -274,15 +275,22 @@ export function AccountDetailsPage() {
   const state = useAccount();
   const page = usePageState();
   const [name, setName] = useState<string | null>(null);
+  const { changed, saving } = useUnsaved();
   const activeId = useAtomValue(activeAccountIdAtom);
   if (state.name !== 'found') return <AccountState state={state} />;
   const account: Account = { id: state.model.id, ...state.model.attributes };
   // Whether an account is active is decided from an account above it (the server says so too).
   const fromAbove = account.id !== activeId;
   const save = async (changes: Partial<ModelInput<'account'>>) => {
-    if (page.took(await syncWorker().writes.update('account', account.id, changes), 'write')) {
+    const ended = saving();
+    // The name field shows the stored name again only after its own save, and only if nothing
+    // was typed meanwhile (the Active switch's save leaves a name being typed as it is).
+    if (
+      page.took(await syncWorker().writes.update('account', account.id, changes), 'write') &&
+      'name' in changes &&
+      ended()
+    )
       setName(null);
-    }
   };
   return (
     <Stack gap="md" maw={520} data-testid="account-details">
@@ -300,7 +308,10 @@ export function AccountDetailsPage() {
           label={t`Name`}
           value={name ?? account.name}
           disabled={!mayEdit}
-          onChange={(e) => setName(e.currentTarget.value)}
+          onChange={(e) => {
+            setName(e.currentTarget.value);
+            changed();
+          }}
         />
         <Button disabled={!mayEdit} onClick={() => void save({ name: name ?? account.name })}>
           <Trans>Save</Trans>
@@ -362,6 +373,7 @@ export function AccountDesignPage() {
   const themes = useLiveQuery({ type: 'theme', limit: 1000 });
   const [picked, setPicked] = useState<string | null>(null);
   const [host, setHost] = useState<string | null>(null);
+  const { changed, saving } = useUnsaved();
   if (state.name !== 'found') return <AccountState state={state} />;
   const account = state.model;
   const a = account.attributes;
@@ -386,7 +398,12 @@ export function AccountDesignPage() {
       theme_id: choice === '' ? null : choice,
       ...(host === null ? {} : { host: host.trim() === '' ? null : host.trim() }),
     };
-    if (page.took(await syncWorker().writes.update('account', account.id, changes), 'write')) {
+    const ended = saving();
+    // The stored choice shows again unless one was changed while this was written.
+    if (
+      page.took(await syncWorker().writes.update('account', account.id, changes), 'write') &&
+      ended()
+    ) {
       setPicked(null);
       setHost(null);
     }
@@ -403,7 +420,10 @@ export function AccountDesignPage() {
         data={options}
         value={choice}
         disabled={!mayEdit}
-        onChange={(e) => setPicked(e.currentTarget.value)}
+        onChange={(e) => {
+          setPicked(e.currentTarget.value);
+          changed();
+        }}
         error={page.fields.theme_id}
         data-testid="account-theme"
       />
@@ -422,7 +442,10 @@ export function AccountDesignPage() {
         }
         value={host ?? a.host ?? ''}
         disabled={!mayEdit || !fromAbove}
-        onChange={(e) => setHost(e.currentTarget.value)}
+        onChange={(e) => {
+          setHost(e.currentTarget.value);
+          changed();
+        }}
         error={page.fields.host}
         data-testid="account-host"
       />

@@ -41,6 +41,7 @@ import { InlineEdit, ValueText } from '../devices/inline-edit';
 import { ConnectionState, LastSeen, OnlineBadge } from './gateway-texts';
 import { QrCodeButton } from '../qr/qr-code-button';
 import { Name } from '../../components/name';
+import { useUnsaved } from '../../components/unsaved';
 
 /**
  * /app/gateways/{id}/details (gateway::view): the gateway from the local store, live; its agent's
@@ -249,7 +250,12 @@ function NetworkSettings({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
   const form = useRef<HTMLFormElement>(null);
-  useEffect(() => setDraft(initial()), [initial]);
+  // The gateway's model changes as it reports (its connection, when last seen): the stored
+  // settings show unless this form has edits of its own.
+  const { dirty, changed, saving } = useUnsaved();
+  useEffect(() => {
+    if (!dirty) setDraft(initial());
+  }, [initial, dirty]);
   const labels: Record<NetworkField, string> = {
     ip: t`IP address`,
     subnet_mask: t`Subnet mask`,
@@ -263,6 +269,7 @@ function NetworkSettings({
 
   const save = async () => {
     setSaved(false);
+    const ended = saving();
     if (dhcp) {
       setErrors({});
       const result = await syncWorker().writes.update('gateway', gateway.id, {
@@ -274,6 +281,7 @@ function NetworkSettings({
         return;
       }
       setSaved(true);
+      ended();
       return;
     }
     const attributes = {
@@ -310,6 +318,7 @@ function NetworkSettings({
       return;
     }
     setSaved(true);
+    ended();
   };
 
   return (
@@ -332,6 +341,7 @@ function NetworkSettings({
             value={draft.ip_assignment ?? 'dhcp'}
             onChange={(v) => {
               setDraft((d) => ({ ...d, ip_assignment: v }));
+              changed();
               if (v !== 'static') setErrors({});
             }}
             data={[
@@ -352,6 +362,7 @@ function NetworkSettings({
                 onChange={(e) => {
                   const value = e.currentTarget.value;
                   setDraft((d) => ({ ...d, [f]: value }));
+                  changed();
                 }}
                 error={
                   dhcp || errors[f] === undefined

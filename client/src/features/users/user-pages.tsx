@@ -33,6 +33,7 @@ import {
   useLoaded,
   usePageState,
 } from '../../components/page-state';
+import { useUnsaved } from '../../components/unsaved';
 import { sessionAtom } from '../../state/session';
 import { EmptyState } from '../../components/empty-state';
 import { useCan, useHasTag } from '../../permissions/permissions';
@@ -69,6 +70,7 @@ export function UserDetailsPage() {
     callApi('GET', apiPaths.userProfile(userId), userProfileSchema),
   );
   const [edited, setEdited] = useState<UserProfile | null>(null);
+  const { changed, saving } = useUnsaved();
   const [password, setPassword] = useState('');
   const self = useAtomValue(sessionAtom)?.user.id === userId;
   const page = usePageState(PROFILE_FIELDS);
@@ -79,13 +81,16 @@ export function UserDetailsPage() {
   const profile = edited ?? loaded.data;
   const errors = page.fields;
 
-  const set = (field: keyof UserProfile) => (value: string) =>
+  const set = (field: keyof UserProfile) => (value: string) => {
     setEdited({ ...profile, [field]: value });
+    changed();
+  };
 
   const save = async () => {
     const checked = page.check(userProfileSchema.safeParse(profile));
     if (checked === null) return;
     setBusy(true);
+    const ended = saving();
     const emailMoves = checked.email !== loadedEmail;
     const answer = await callApi('PUT', apiPaths.userProfile(userId), userProfileSchema, {
       body: emailMoves ? { ...checked, password } : checked,
@@ -93,6 +98,8 @@ export function UserDetailsPage() {
     setBusy(false);
     if (!page.took(answer, 'call') || 'error' in answer) return;
     replace(answer.data);
+    // What was typed while the server answered stays in the form, to be saved next.
+    if (!ended()) return;
     setEdited(null);
     setPassword('');
   };

@@ -28,7 +28,7 @@ import { syncWorker } from '../../../sync/worker';
 import { HELP_CENTER_ID } from '../helpcenter-paths';
 import { HELP_LANGUAGES, HELP_LANGUAGE_NAMES } from '../language-names';
 import { useRouteLanguage } from '../route-language';
-import { BlockEditor, type SavedNow } from './block-editor';
+import { BlockEditor, editorClosed, type SavedNow } from './block-editor';
 import { publishProblems, type DraftText } from './publish';
 import { forgetUnsent, keepUnsent, unsentEdit, type UnsentEdit } from './unsent-edits';
 
@@ -71,6 +71,13 @@ export function ArticleEditorPage() {
   const onFlusher = useCallback((l: Language, flush: (() => Promise<DraftText>) | null) => {
     if (flush === null) flushers.current.delete(l);
     else flushers.current.set(l, flush);
+  }, []);
+  // Languages whose tab closed and whose editor is still telling its last blocks.
+  const closings = useRef(new Set<Promise<DraftText>>());
+  const onClosing = useCallback((done: Promise<DraftText>) => {
+    closings.current.add(done);
+    const drop = () => closings.current.delete(done);
+    done.then(drop, drop);
   }, []);
   if (!can(articleDraftModel.permissions.update))
     return (
@@ -129,6 +136,7 @@ export function ArticleEditorPage() {
               lang={l}
               draft={drafts.items.find((d) => d.attributes.lang === l)}
               onFlusher={onFlusher}
+              onClosing={onClosing}
             />
           </Tabs.Panel>
         ))}
@@ -140,8 +148,15 @@ export function ArticleEditorPage() {
         texts={texts.items}
         onProblemIn={setTab}
         flushAll={async () => {
-          const now = await Promise.all([...flushers.current.values()].map((f) => f()));
-          return now;
+          const closed = await Promise.all(
+            [...closings.current].map((done) => done.catch(() => undefined)),
+          );
+          const open = await Promise.all([...flushers.current.values()].map((f) => f()));
+          // A language's open editor started from its closed one's blocks: it has the last word.
+          return [
+            ...closed.filter((c) => c !== undefined && !open.some((o) => o.lang === c.lang)),
+            ...open,
+          ] as DraftText[];
         }}
       />
     </Stack>
@@ -158,6 +173,8 @@ function LanguageEditor(props: {
   readonly draft: Draft | undefined;
   /** Hands the page this language's "write everything now" (null when it goes). */
   readonly onFlusher: (lang: Language, flush: (() => Promise<DraftText>) | null) => void;
+  /** Hands the page, as this language goes, what it holds once its editor's last blocks are in. */
+  readonly onClosing: (done: Promise<DraftText>) => void;
 }) {
   const { t } = useLingui();
   const { draft, articleId, lang } = props;
@@ -235,6 +252,18 @@ function LanguageEditor(props: {
     return () => {
       props.onFlusher(lang, null);
       flush();
+      // Its editor tells its last blocks after this (it reads them as it goes, once any picture
+      // being kept is in): written at once, and a Publish meanwhile waits for them. Asked a
+      // moment later: the editor's own clean-up, which starts its read, runs after this one.
+      props.onClosing(
+        Promise.resolve()
+          .then(() => editorClosed(key))
+          .then(async () => {
+            flush();
+            await writing.current;
+            return latest.current;
+          }),
+      );
     };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -252,7 +281,8 @@ function LanguageEditor(props: {
         data-testid="article-title"
       />
       <BlockEditor
-        docKey={`${articleId}:${lang}`}
+        key={key}
+        docKey={key}
         articleId={articleId}
         initial={leftover?.content ?? draft?.attributes.content}
         label={t`Content (${HELP_LANGUAGE_NAMES[lang]})`}
@@ -349,29 +379,31 @@ function PublishBar(props: {
   const back = `/app/helpcenter/${HELP_CENTER_ID}/${lang}`;
 
   const publish = async () => {
-    const open = await props.flushAll();
-    // The drafts as stored, each language an open editor holds as it holds it.
-    const given: DraftText[] = [
-      ...drafts.map((d) => d.attributes).filter((d) => !open.some((o) => o.lang === d.lang)),
-      ...open.filter((o) => o.title.trim() !== '' || o.content !== undefined),
-    ];
-    const problems = publishProblems(given);
-    const first = problems.titles[0];
-    if (problems.article !== undefined) {
-      setProblem(translateServerText(i18n, problems.article));
-      return;
-    }
-    if (first !== undefined) {
-      setProblem(
-        t`Title is required` +
-          ` (${problems.titles.map((l) => HELP_LANGUAGE_NAMES[l]).join(', ')})`,
-      );
-      props.onProblemIn(first);
-      return;
-    }
-    setProblem(null);
+    // Busy from the click: the open editors' blocks are read first (a picture being kept
+    // is waited for).
     setBusy(true);
     try {
+      const open = await props.flushAll();
+      // The drafts as stored, each language an open editor holds as it holds it.
+      const given: DraftText[] = [
+        ...drafts.map((d) => d.attributes).filter((d) => !open.some((o) => o.lang === d.lang)),
+        ...open.filter((o) => o.title.trim() !== '' || o.content !== undefined),
+      ];
+      const problems = publishProblems(given);
+      const first = problems.titles[0];
+      if (problems.article !== undefined) {
+        setProblem(translateServerText(i18n, problems.article));
+        return;
+      }
+      if (first !== undefined) {
+        setProblem(
+          t`Title is required` +
+            ` (${problems.titles.map((l) => HELP_LANGUAGE_NAMES[l]).join(', ')})`,
+        );
+        props.onProblemIn(first);
+        return;
+      }
+      setProblem(null);
       const writes = syncWorker().writes;
       const written = given.filter((d) => d.title.trim().length > 0);
       for (const draft of written) {

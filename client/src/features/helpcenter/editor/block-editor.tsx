@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Text } from '@mantine/core';
 import type EditorJS from '@editorjs/editorjs/dist/editorjs.mjs';
@@ -50,13 +50,27 @@ function copied(doc: OutputData): OutputData {
  */
 const closing = new Map<string, Promise<OutputData | undefined>>();
 
-/** After every picture being kept has been given to the image tool (or failed). */
+/** Once the editor of `docKey` that is going has told its last blocks (at once if none is). */
+export function editorClosed(docKey: string): Promise<unknown> {
+  return closing.get(docKey) ?? Promise.resolve();
+}
+
+/**
+ * How long a read waits for pictures being kept (a worker that never answers must not hang a
+ * Publish or a tab for good: past it, a picture not kept yet is left out, as before).
+ */
+const KEEPING_WAIT_MS = 30_000;
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** After every picture being kept has been given to the image tool (or failed), or the wait's end. */
 async function afterKeeping(keeping: ReadonlySet<Promise<unknown>>): Promise<void> {
-  while (keeping.size > 0) {
-    await Promise.allSettled([...keeping]);
+  const until = Date.now() + KEEPING_WAIT_MS;
+  while (keeping.size > 0 && Date.now() < until) {
+    await Promise.race([Promise.allSettled([...keeping]), delay(until - Date.now())]);
     // The image tool takes an answer in a chain of promise callbacks of its own: all have run
     // by the next task.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await delay(0);
   }
 }
 
@@ -152,14 +166,29 @@ export function BlockEditor(props: {
     return { doc, typedSince: typed.current !== at };
   };
   // Taken as the editor renders, beside its page's own start (unsent-edits.ts): an editor that
-  // closed has by then either told its last blocks or is still reading them (here).
-  const closed = useMemo(() => closing.get(props.docKey), [props.docKey]);
+  // closed has by then either told its last blocks or is still reading them (here). One per
+  // document: the page gives each its own element (`key`).
+  const [closed] = useState(() => closing.get(props.docKey));
   useEffect(() => {
     const element = holder.current;
     if (element === null) return;
     let editor: EditorJS | undefined;
     let gone = false;
-    let urls: string[] = [];
+    // Every object URL this editor made, revoked once it has gone.
+    const urls: string[] = [];
+    // Asked before the editor is made (a Publish as the tab opens), a read waits for it.
+    let made: (editor: EditorJS) => void = () => undefined;
+    let notMade: (why: Error) => void = () => undefined;
+    const ready = new Promise<EditorJS>((resolve, reject) => {
+      made = resolve;
+      notMade = reject;
+    });
+    ready.catch(() => undefined);
+    saveNow.current = async () => {
+      const now = await ready;
+      await now.isReady;
+      return read(now);
+    };
     const keep = async (file: Blob): Promise<{ success: 1; file: ShownFile }> => {
       setUploadError(null);
       const name = file instanceof File ? file.name : 'picture';
@@ -184,7 +213,7 @@ export function BlockEditor(props: {
       kept.then(done, done);
       return kept;
     };
-    const start = (closed ?? Promise.resolve(undefined)).then((last) =>
+    const start = Promise.race([closed, delay(KEEPING_WAIT_MS)]).then((last) =>
       withPictures(last ?? initial.current),
     );
     void Promise.all([loadEditor(), start]).then(
@@ -192,6 +221,7 @@ export function BlockEditor(props: {
         urls.push(...start.urls);
         if (gone) {
           for (const url of urls) URL.revokeObjectURL(url);
+          notMade(new Error('The editor went before it was made'));
           return;
         }
         editor = new Editor({
@@ -230,14 +260,11 @@ export function BlockEditor(props: {
             });
           },
         });
-        const made = editor;
         // Its API is there once it is ready (before, `save` is not yet a method).
-        saveNow.current = async () => {
-          await made.isReady;
-          return read(made);
-        };
+        made(editor);
       },
       () => {
+        notMade(new Error('The editor could not be loaded'));
         if (!gone) setFailed(true);
       },
     );
@@ -247,8 +274,6 @@ export function BlockEditor(props: {
       saveNow.current = null;
       const going = editor;
       editor = undefined;
-      const made = urls;
-      urls = [];
       if (going === undefined) return;
       // What it holds and has not told yet goes out before it is taken down (a tab switch).
       const last = going.isReady
@@ -260,7 +285,7 @@ export function BlockEditor(props: {
         .catch(() => undefined)
         .finally(() => {
           going.destroy();
-          for (const url of made) URL.revokeObjectURL(url);
+          for (const url of urls) URL.revokeObjectURL(url);
         });
       closing.set(docKey, last);
       void last.then(() => {
