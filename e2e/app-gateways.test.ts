@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { STATIC_IP_MISSING } from '@plant/shared-schema';
+import { ACCOUNT_HEADER, STATIC_IP_MISSING, apiPaths } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { demoGateway } from '../server/src/testing/gateway-client';
 import { startAgent } from '../gateway-agent/src/testing/device-gateway';
@@ -53,8 +53,25 @@ describe('the gateway pages', () => {
     const network = page.getByTestId('gateway-network');
     await expect.poll(() => network.count()).toBe(1);
 
-    // Static without an address: the spec's message on the field, and the focus there.
     await network.getByText('Static', { exact: true }).click();
+    // Typed, not saved: another client's change of the gateway (here its name) shows on the page
+    // and leaves what is typed as it is (the form took the stored settings back on any change of
+    // the gateway's model, its connection or when last seen too).
+    const dns1 = network.getByRole('textbox', { name: 'DNS 1' });
+    await dns1.fill('10.0.0.53');
+    const renamed = await e2e.server.call('PUT', apiPaths.model('gateways', gw.gatewayId), {
+      token: admin.token,
+      headers: { [ACCOUNT_HEADER]: admin.accountId },
+      json: { name: 'Gateway renamed elsewhere' },
+    });
+    expect(renamed.status).toBe(200);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Gateway renamed elsewhere' }).count())
+      .toBe(1);
+    expect(await dns1.inputValue()).toBe('10.0.0.53');
+    await dns1.fill('');
+
+    // Static without an address: the spec's message on the field, and the focus there.
     await network.getByRole('textbox', { name: 'IP address' }).fill('');
     await network.getByRole('button', { name: 'Save network settings' }).click();
     await expect.poll(() => network.getByText(STATIC_IP_MISSING).count()).toBeGreaterThan(0);
