@@ -6,8 +6,9 @@ import { E2e } from './support/fixture';
 
 /*
  * Accounts in the browser (spec 000 §3, issue 15 item 2): an admin makes a subaccount from the
- * account list, deactivates it ('Deactivated' shows), and picks its theme and host on its design
- * page, where a host that is none is refused with its message.
+ * account list, deactivates it ('Deactivated' shows), renames and reactivates it on its page, and
+ * picks its theme and host on its design page, where a host that is none is refused with its
+ * message.
  */
 let e2e: E2e;
 
@@ -59,6 +60,19 @@ describe('accounts', () => {
       (await page.getByTestId('account-row').first().getAttribute('data-name')) ?? '';
     const own = page.getByRole('switch', { name: `${isolate(rootName)} is active` });
     await expect.poll(() => own.isDisabled()).toBe(true);
+
+    // Its page: a name being typed stays as the Active switch's own save lands (that save
+    // gave the field the stored name back), and is saved by its button.
+    await tab.goto(`/app/accounts/${made?.id ?? ''}/details`);
+    const name = page.getByRole('textbox', { name: 'Name' });
+    await expect.poll(() => name.inputValue()).toBe('Customer East');
+    await name.fill('Customer East Ltd');
+    await page.getByRole('switch', { name: 'Active' }).click();
+    await expect.poll(async () => (await server()).active).toBe(true);
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);
+    expect(await name.inputValue()).toBe('Customer East Ltd');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await server()).name).toBe('Customer East Ltd');
 
     // Its design: a theme of the account above picked, and a host tied to it, from above.
     await tab.goto(`/app/accounts/${made?.id ?? ''}/design`);
