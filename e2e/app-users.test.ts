@@ -123,9 +123,28 @@ describe('users and invitations', () => {
         page.getByText('Must be a valid email address, phone number or telegram number').count(),
       )
       .toBe(1);
+    // A name typed while the server answers the save stays in the form, to be saved next (the
+    // answer gave the form the saved profile back). The save's request is held meanwhile.
+    let releasePut = () => {};
+    const putHeld = new Promise<void>((resolve) => (releasePut = resolve));
+    let putAsked = false;
+    await page.route('**/api/v1/users/*/profile', async (route) => {
+      if (route.request().method() === 'PUT') {
+        putAsked = true;
+        await putHeld;
+      }
+      await route.continue();
+    });
     await phone.fill('+49 170 1234567');
     await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => putAsked).toBe(true);
+    const lastName = page.getByRole('textbox', { name: 'Last name' });
+    const typed = `${await lastName.inputValue()} Jr`;
+    await lastName.fill(typed);
+    releasePut();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);
+    expect(await lastName.inputValue()).toBe(typed);
+    await page.unroute('**/api/v1/users/*/profile');
     const profile = dataOf<UserProfile>(
       await e2e.server.call('GET', apiPaths.userProfile(tech.userId), { token: tech.token }),
     );
