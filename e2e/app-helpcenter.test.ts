@@ -8,7 +8,7 @@ import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_TAG_TABLE_ARTICLE } from '../server/src/seed/demo-help';
 import { dataOf } from '../server/src/testing/harness';
 import { E2e } from './support/fixture';
-import { holdTable } from './support/idb-hold';
+import { holdTable, readTable } from './support/idb';
 import type { BrowserProfile } from './support/browser';
 
 /*
@@ -429,36 +429,12 @@ describe('help centre: the reader', () => {
       await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(24);
       // Published offline: the English text waits in the outbox (read from IndexedDB), with the
       // picture's file.
-      const publishedEnglish = () =>
-        page.evaluate(async () => {
-          const names = (await indexedDB.databases()).flatMap((d) =>
-            d.name?.startsWith('rxdb-dexie-') === true && d.name.endsWith('--outbox')
-              ? [d.name]
-              : [],
-          );
-          const found: boolean[] = [];
-          for (const name of names) {
-            const db = await new Promise<IDBDatabase>((resolve, reject) => {
-              const open = indexedDB.open(name);
-              open.onsuccess = () => resolve(open.result);
-              open.onerror = () => reject(open.error ?? new Error(`cannot open ${name}`));
-            });
-            try {
-              const rows = await new Promise<unknown[]>((resolve, reject) => {
-                const all = db.transaction('docs', 'readonly').objectStore('docs').getAll();
-                all.onsuccess = () => resolve(all.result as unknown[]);
-                all.onerror = () => reject(all.error ?? new Error(`cannot read ${name}`));
-              });
-              for (const row of rows) {
-                const write = row as { type: string; attributes: Record<string, unknown> };
-                if (write.type === 'article_text' && write.attributes.lang === 'en')
-                  found.push(JSON.stringify(write.attributes.content).includes('"file_id"'));
-              }
-            } finally {
-              db.close();
-            }
-          }
-          return found;
+      const publishedEnglish = async () =>
+        (await readTable(page, { part: 'rxdb-dexie-', end: '--outbox' }, 'docs')).flatMap((row) => {
+          const write = row as { type: string; attributes: Record<string, unknown> };
+          return write.type === 'article_text' && write.attributes.lang === 'en'
+            ? [JSON.stringify(write.attributes.content).includes('"file_id"')]
+            : [];
         });
       await expect.poll(publishedEnglish).toEqual([true]);
       // Editor.js's own words come through lingui (its tune "Stretch image" is ours: "Full width").

@@ -6,7 +6,7 @@ import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_NORTH_HOST, DEMO_THEMES } from '../server/src/seed/demo-themes';
 import { E2e } from './support/fixture';
 import { AppTab } from './support/app-tab';
-import { holdTable } from './support/idb-hold';
+import { holdTable } from './support/idb';
 import { ShellPage } from './support/pages/shell';
 
 /*

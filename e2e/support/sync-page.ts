@@ -9,6 +9,7 @@ import type {
   SyncStatus,
 } from '../../sync-worker/src/api';
 import { seenKey, type TestSession, type Watched } from '../page/contract';
+import { readTable } from './idb';
 
 /** `waitForFunction` checks on a fixed interval (ms), not on animation frames (its default). */
 const POLL = { polling: 25 } as const;
@@ -173,37 +174,18 @@ export class SyncPage {
    * user's stores (RxDB's Dexie storage: `rxdb-dexie-<store>--<version>--models`, table `docs`),
    * not through the worker: what is written to disk, whatever the worker shows.
    */
-  storedModels(userPart: string): Promise<{ type: string; id: string; server: unknown }[]> {
-    return this.page.evaluate(async (user) => {
-      const names = (await indexedDB.databases()).flatMap((d) =>
-        d.name !== undefined && d.name.includes(`-plant-${user}-`) && d.name.endsWith('--models')
-          ? [d.name]
-          : [],
-      );
-      const docs: { type: string; id: string; server: unknown }[] = [];
-      for (const name of names) {
-        const db = await new Promise<IDBDatabase>((resolve, reject) => {
-          const open = indexedDB.open(name);
-          open.onsuccess = () => resolve(open.result);
-          open.onerror = () => reject(open.error ?? new Error(`cannot open ${name}`));
-        });
-        try {
-          const all = await new Promise<unknown[]>((resolve, reject) => {
-            const req = db.transaction('docs', 'readonly').objectStore('docs').getAll();
-            req.onsuccess = () => resolve(req.result as unknown[]);
-            req.onerror = () => reject(req.error ?? new Error('cannot read docs'));
-          });
-          for (const raw of all) {
-            const doc = raw as { type: string; id: string; server: unknown; _deleted?: unknown };
-            if (doc._deleted === '1' || doc._deleted === true) continue;
-            docs.push({ type: doc.type, id: doc.id, server: doc.server });
-          }
-        } finally {
-          db.close();
-        }
-      }
-      return docs;
-    }, userPart);
+  async storedModels(userPart: string): Promise<{ type: string; id: string; server: unknown }[]> {
+    const rows = await readTable(
+      this.page,
+      { part: `-plant-${userPart}-`, end: '--models' },
+      'docs',
+    );
+    return rows.flatMap((raw) => {
+      const doc = raw as { type: string; id: string; server: unknown; _deleted?: unknown };
+      return doc._deleted === '1' || doc._deleted === true
+        ? []
+        : [{ type: doc.type, id: doc.id, server: doc.server }];
+    });
   }
 
   toString(): string {

@@ -50,3 +50,43 @@ export async function holdTable(
     await page.evaluate((name) => Object.assign(window, { [name]: true }), flag);
   };
 }
+
+/**
+ * Every row of a table of each of this origin's databases whose name contains `part` and ends
+ * with `end`, read straight from IndexedDB in the page (what is written to disk, not what the
+ * worker answers).
+ */
+export function readTable(
+  page: Page,
+  database: { readonly part: string; readonly end: string },
+  table: string,
+): Promise<unknown[]> {
+  return page.evaluate(
+    async ([part, end, store]) => {
+      const names = (await indexedDB.databases()).flatMap((d) =>
+        d.name?.includes(part) === true && d.name.endsWith(end) ? [d.name] : [],
+      );
+      const rows: unknown[] = [];
+      for (const name of names) {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const open = indexedDB.open(name);
+          open.onsuccess = () => resolve(open.result);
+          open.onerror = () => reject(open.error ?? new Error(`cannot open ${name}`));
+        });
+        try {
+          rows.push(
+            ...(await new Promise<unknown[]>((resolve, reject) => {
+              const all = db.transaction(store, 'readonly').objectStore(store).getAll();
+              all.onsuccess = () => resolve(all.result as unknown[]);
+              all.onerror = () => reject(all.error ?? new Error(`cannot read ${name}`));
+            })),
+          );
+        } finally {
+          db.close();
+        }
+      }
+      return rows;
+    },
+    [database.part, database.end, table] as const,
+  );
+}
