@@ -154,9 +154,11 @@ export function ArticleEditorPage() {
           const open = await Promise.all([...flushers.current.values()].map((f) => f()));
           // A language's open editor started from its closed one's blocks: it has the last word.
           return [
-            ...closed.filter((c) => c !== undefined && !open.some((o) => o.lang === c.lang)),
+            ...closed.flatMap((c) =>
+              c === undefined || open.some((o) => o.lang === c.lang) ? [] : [c],
+            ),
             ...open,
-          ] as DraftText[];
+          ];
         }}
       />
     </Stack>

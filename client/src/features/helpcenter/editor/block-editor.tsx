@@ -176,19 +176,6 @@ export function BlockEditor(props: {
     let gone = false;
     // Every object URL this editor made, revoked once it has gone.
     const urls: string[] = [];
-    // Asked before the editor is made (a Publish as the tab opens), a read waits for it.
-    let made: (editor: EditorJS) => void = () => undefined;
-    let notMade: (why: Error) => void = () => undefined;
-    const ready = new Promise<EditorJS>((resolve, reject) => {
-      made = resolve;
-      notMade = reject;
-    });
-    ready.catch(() => undefined);
-    saveNow.current = async () => {
-      const now = await ready;
-      await now.isReady;
-      return read(now);
-    };
     const keep = async (file: Blob): Promise<{ success: 1; file: ShownFile }> => {
       setUploadError(null);
       const name = file instanceof File ? file.name : 'picture';
@@ -213,16 +200,16 @@ export function BlockEditor(props: {
       kept.then(done, done);
       return kept;
     };
-    const start = Promise.race([closed, delay(KEEPING_WAIT_MS)]).then((last) =>
+    // The closing editor's read ends by itself (its wait for pictures is bounded).
+    const start = (closed ?? Promise.resolve(undefined)).then((last) =>
       withPictures(last ?? initial.current),
     );
-    void Promise.all([loadEditor(), start]).then(
+    const ready = Promise.all([loadEditor(), start]).then(
       ([{ EditorJS: Editor, Header, List, Marker, InlineCode, Image }, start]) => {
         urls.push(...start.urls);
         if (gone) {
           for (const url of urls) URL.revokeObjectURL(url);
-          notMade(new Error('The editor went before it was made'));
-          return;
+          throw new Error('The editor went before it was made');
         }
         editor = new Editor({
           holder: element,
@@ -260,14 +247,19 @@ export function BlockEditor(props: {
             });
           },
         });
-        // Its API is there once it is ready (before, `save` is not yet a method).
-        made(editor);
-      },
-      () => {
-        notMade(new Error('The editor could not be loaded'));
-        if (!gone) setFailed(true);
+        return editor;
       },
     );
+    ready.catch(() => {
+      if (!gone) setFailed(true);
+    });
+    // Asked before the editor is made (a Publish as the tab opens), a read waits for it; its API
+    // is there once it is ready (before, `save` is not yet a method).
+    saveNow.current = async () => {
+      const now = await ready;
+      await now.isReady;
+      return read(now);
+    };
     const docKey = props.docKey;
     return () => {
       gone = true;
