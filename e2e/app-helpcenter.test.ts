@@ -480,6 +480,21 @@ describe('help centre: the reader', () => {
       await page.keyboard.press('End');
       await page.keyboard.type(' Replace it yearly.');
       await editor.getByTestId('article-publish').click();
+      // Published offline, in full: a write of the English text in the outbox has the words
+      // typed last and the caption (the Publish reads the editor, writes the draft, then the
+      // text; the network comes back only once it has).
+      const englishInOutbox = async () =>
+        (await readTable(page, { part: 'rxdb-dexie-', end: '--outbox' }, 'docs')).some((row) => {
+          const write = row as { type: string; attributes: Record<string, unknown> };
+          const content = JSON.stringify(write.attributes.content);
+          return (
+            write.type === 'article_text' &&
+            write.attributes.title === 'Offline pump guide' &&
+            content.includes('Check the seal weekly. Replace it yearly.') &&
+            content.includes('Seal, front view')
+          );
+        });
+      await expect.poll(englishInOutbox).toBe(true);
       await expect.poll(() => page.getByTestId('publish-problem').count()).toBe(0);
       await expect.poll(() => page.getByTestId('article-pending').count()).toBe(1);
     } finally {
@@ -509,12 +524,14 @@ describe('help centre: the reader', () => {
       )
       .toEqual(['Offline pump guide', 'Pumpendichtung']);
     await expect.poll(() => page.getByTestId('article-pending').count()).toBe(0);
-    const english = (await e2e.serverModels(accountId, 'article_text')).find(
-      (x) => x.attributes.title === 'Offline pump guide',
-    );
-    expect(JSON.stringify(english?.attributes.content)).toContain(
-      'Check the seal weekly. Replace it yearly.',
-    );
+    const serverEnglish = async () =>
+      (await e2e.serverModels(accountId, 'article_text')).find(
+        (x) => x.attributes.title === 'Offline pump guide',
+      );
+    await expect
+      .poll(async () => JSON.stringify((await serverEnglish())?.attributes.content))
+      .toContain('Check the seal weekly. Replace it yearly.');
+    const english = await serverEnglish();
     // The picture landed once, as a file of the article, every byte; the text names it.
     const articleId = english?.attributes.article_id as string;
     await expect
