@@ -1,9 +1,10 @@
 import { deflateSync } from 'node:zlib';
 import type { Locator } from 'playwright-core';
-import type { FileAttributes } from '@plant/shared-schema';
+import { apiPaths, type FileAttributes } from '@plant/shared-schema';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_NORTH_HOST, DEMO_THEMES } from '../server/src/seed/demo-themes';
+import { uploadOwnedFile } from '../server/src/testing/release-upload';
 import { E2e } from './support/fixture';
 import { AppTab } from './support/app-tab';
 import { holdTable } from './support/idb';
@@ -222,6 +223,55 @@ describe('themes', () => {
         return file.theme_id === themeId && file.state === 'ready';
       }).length;
     await expect.poll(storedImages, { timeout: 60_000 }).toBe(2);
+
+    // The desktop logo replaced and saved: the former one's file goes with the save (before, it
+    // stayed on the server for good, served to no one).
+    const themeFiles = async () =>
+      (await e2e.serverModels(root, 'file'))
+        .filter((m) => {
+          const file = m.attributes as FileAttributes;
+          return file.theme_id === themeId && file.state === 'ready';
+        })
+        .map((m) => m.id)
+        .sort();
+    const loginImage = (await stored())?.login_image as string;
+    const firstLogo = (await stored())?.logo_desktop as string;
+    await choose('Upload Desktop logo', {
+      name: 'logo-2.png',
+      mimeType: 'image/png',
+      buffer: png(120, 31),
+    });
+    await expect.poll(() => save.isDisabled()).toBe(false);
+    await save.click();
+    await expect.poll(async () => (await stored())?.logo_desktop).not.toBe(firstLogo);
+    const secondLogo = (await stored())?.logo_desktop as string;
+    await expect.poll(themeFiles, { timeout: 60_000 }).toEqual([loginImage, secondLogo].sort());
+    // A colour typed here while another session replaces the logo again: the save sends the
+    // colour only. It sent the whole form, naming the logo the other session let go, and was
+    // refused (and before that, it put the old logo back).
+    await color1.fill('#335577');
+    const token = await e2e.server.signIn(DEMO_USERS.admin);
+    const thirdLogo = await uploadOwnedFile(
+      e2e.server,
+      token,
+      { theme_id: themeId },
+      'image',
+      png(120, 32),
+      { name: 'logo-3.png', type: 'image/png' },
+    );
+    const replaced = await e2e.server.call('PUT', apiPaths.model('themes', themeId), {
+      token,
+      json: { logo_desktop: thirdLogo },
+    });
+    expect(replaced.status).toBe(200);
+    // This tab has the other session's change (its header shows the third logo).
+    await expect
+      .poll(async () => (await shell.header().getByTestId('brand-logo').getAttribute('src')) ?? '')
+      .toContain(thirdLogo);
+    await save.click();
+    await expect.poll(async () => (await stored())?.color1).toBe('#335577');
+    expect((await stored())?.logo_desktop).toBe(thirdLogo);
+    expect(await themeFiles()).toEqual([loginImage, thirdLogo].sort());
 
     // The sign-in page after a sign-out: the login image read without a token, the title.
     await shell.signOut();

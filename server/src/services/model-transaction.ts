@@ -148,6 +148,7 @@ import type { CreateRule, NewModel } from './new-model';
 import {
   mayChangeThemeFile,
   mayRemoveTheme,
+  supersededImages,
   themeFileProblems,
   themeImageProblems,
 } from '../themes/theme-rules';
@@ -990,6 +991,10 @@ export class ModelTransaction {
     if (this.def.type === articleTextModel.type)
       await indexArticleText(this.trx, this.accountId, id, after as ArticleTextAttributes);
     updates.push(...(await this.passDown(existing, changed)));
+    if (this.def.type === themeModel.type)
+      updates.push(
+        ...(await this.dropImages(id, supersededImages(before, after, Object.keys(changed)))),
+      );
     return { model: toSyncedModel({ ...existing, ...changes }), updates };
   }
 
@@ -1113,6 +1118,22 @@ export class ModelTransaction {
     // The roles that had the asset changed too: their synced models follow.
     updates.push(...(await this.logRoles(rolesLosing)));
     return { model: null, updates };
+  }
+
+  /**
+   * A theme's images its saved change let go (theme-rules.ts `supersededImages`): each file of
+   * that theme goes, told like any delete; its bytes follow with the file pruner's next run.
+   */
+  private async dropImages(themeId: string, fileIds: readonly string[]): Promise<ModelUpdate[]> {
+    const updates: ModelUpdate[] = [];
+    for (const fileId of fileIds) {
+      const row = await this.models.find(this.accountId, fileModel.type, fileId);
+      if (row === undefined || (JSON.parse(row.attributes) as FileAttributes).theme_id !== themeId)
+        continue;
+      const files = new ModelTransaction(this.trx, this.clock, this.accountId, fileModel, true);
+      updates.push(...(await files.remove(fileId)).updates);
+    }
+    return updates;
   }
 
   /** The roles' synced models (models/managed.ts) as they are now, logged after this change. */

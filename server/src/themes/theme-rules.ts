@@ -42,6 +42,23 @@ export async function themeImageProblems(
   return problems;
 }
 
+/**
+ * The images a saved change of a theme lets go: a value an image field held before the change,
+ * named by none of its image fields after it (replaced or removed). Their files go in the same
+ * transaction (a superseded logo was kept for good before, and nothing ever served it again).
+ */
+export function supersededImages(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  changed: readonly string[],
+): string[] {
+  const named = new Set(THEME_IMAGE_FIELDS.map((field) => after[field]));
+  const gone = THEME_IMAGE_FIELDS.filter((field) => changed.includes(field))
+    .map((field) => before[field])
+    .filter((value): value is string => typeof value === 'string' && !named.has(value));
+  return [...new Set(gone)];
+}
+
 /** A file of a theme is an image, and an image is a theme's. */
 export function themeFileProblems(file: FileAttributes): Record<string, string[]> {
   if ((file.theme_id !== null) === (file.kind === 'image')) return {};

@@ -120,6 +120,58 @@ describe('themes', () => {
     expect(stray.status).toBe(422);
   });
 
+  it('lets a replaced or removed image go with the save: its file is deleted, unless another field names it', async () => {
+    const id = uuidv7();
+    expect((await post('themes', { id, title: 'Changing logos' })).status).toBe(201);
+    const upload = async (name: string, colour: string) =>
+      uploadOwnedFile(s, admin, { theme_id: id }, 'image', await png(colour), {
+        name,
+        type: 'image/png',
+      });
+    const first = await upload('first.png', '#0b5394');
+    const second = await upload('second.png', '#38761d');
+    const third = await upload('third.png', '#990000');
+    // Whether the account's models hold the file.
+    const held = async (fileId: string) =>
+      (await s.snapshot(admin)).some((m) => m.type === 'file' && m.id === fileId);
+    // The same image as both logos, the login image another.
+    expect(
+      (await put('themes', id, { logo_desktop: first, logo_mobile: first, login_image: second }))
+        .status,
+    ).toBe(200);
+    // A change of other fields keeps every image.
+    expect((await put('themes', id, { title: 'Changed logos' })).status).toBe(200);
+    expect([await held(first), await held(second), await held(third)]).toEqual([true, true, true]);
+    // Replaced in one field, still named by the other: kept.
+    expect((await put('themes', id, { logo_desktop: third })).status).toBe(200);
+    expect(await held(first)).toBe(true);
+    // Replaced in the last field that named it, and a removed one: both go, told to the account
+    // as deletes; the theme's images now are served as before.
+    const from = Date.now() - 1;
+    expect((await put('themes', id, { logo_mobile: third, login_image: null })).status).toBe(200);
+    expect([await held(first), await held(second), await held(third)]).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    const told = (
+      (await s.call('GET', apiPaths.mqttlogs(from), { token: admin })).json as {
+        data: { msg: ModelUpdate }[];
+      }
+    ).data
+      .map((d) => d.msg)
+      .filter((m) => m.action === 'item_deleted' && m.type === 'file')
+      .map((m) => m.id)
+      .sort();
+    expect(told).toEqual([first, second].sort());
+    expect((await s.call('GET', `/api/v1/theme-images/${third}`)).status).toBe(200);
+    // The theme's delete takes its images with it.
+    expect((await s.call('DELETE', apiPaths.model('themes', id), { token: admin })).status).toBe(
+      200,
+    );
+    expect(await held(third)).toBe(false);
+  });
+
   it('is picked by an account, shown below it, followed at once, and by the host’s sign-in page', async () => {
     const theme = uuidv7();
     expect(

@@ -93,9 +93,13 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
   // so a save before it would leave the image out of the theme (and lose it for the user).
   const [adding, setAdding] = useState(0);
   const stored = theme.attributes;
+  // The stored theme the draft was taken from: a save sends only what the draft changed of it.
+  const [base, setBase] = useState<ThemeAttributes>(stored);
   useEffect(() => {
     // Another tab's or user's save shows here unless this form has changes of its own.
-    if (!dirty) setDraft(draftOf(stored));
+    if (dirty) return;
+    setDraft(draftOf(stored));
+    setBase(stored);
   }, [stored, dirty]);
   const page = usePageState(FIELDS);
   const accounts = useLiveQuery({ type: 'account', limit: 5000 });
@@ -127,8 +131,16 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
     if (adding > 0) return;
     const checked = page.check(themeAttributesSchema.safeParse(attributesOf(draft)));
     if (checked === null) return;
+    // Only the fields changed here: another user's change of the others meanwhile stays (a
+    // superseded image's file is gone with that change, and naming it again would be refused).
+    const change = Object.fromEntries(
+      Object.entries(checked).filter(
+        ([field, value]) =>
+          JSON.stringify(value) !== JSON.stringify(base[field as keyof ThemeAttributes]),
+      ),
+    );
     const saved = saving();
-    if (page.took(await syncWorker().writes.update('theme', theme.id, checked), 'write')) saved();
+    if (page.took(await syncWorker().writes.update('theme', theme.id, change), 'write')) saved();
   };
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
