@@ -8,7 +8,8 @@ import { E2e } from './support/fixture';
 /*
  * A data stream's diagram (issue 12): the range's history from the server, kept in the worker's
  * values cache; a reload with the server out of reach still shows the cached hours and says it
- * is offline; back online, the values stored meanwhile appear without a reload.
+ * is offline; back online, the values stored meanwhile appear without a reload. A moment chosen
+ * on it opens its event inspection.
  */
 let e2e: E2e;
 let seq = 0;
@@ -109,5 +110,39 @@ describe('the data stream diagram', () => {
     await expect.poll(() => metric('last'), { timeout: 60_000 }).toBe('5,001 rpm');
     expect(await metric('max')).toBe('5,001 rpm');
     expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThan(shownOffline);
+
+    // A moment chosen on the chart (issue 37 item 5): a click in the middle of the plot picks
+    // the middle of the two hours shown, drawn as a line; the arrow keys move it by a hundredth
+    // of the range; its event inspection opens around it.
+    const moment = page.getByTestId('stream-moment');
+    expect(await moment.textContent()).toContain('Click the chart');
+    const over = chart.locator('.u-over');
+    const plot = await over.boundingBox();
+    if (plot === null) throw new Error('The chart has no plot area');
+    await over.click({ position: { x: plot.width / 2, y: plot.height / 2 } });
+    const inspect = moment.getByTestId('inspect-event');
+    await inspect.waitFor();
+    const picked = Number(await inspect.getAttribute('data-at'));
+    expect(Math.abs(picked - (Date.now() - 3_600_000))).toBeLessThan(5 * 60_000);
+    expect(await moment.textContent()).toContain('Chosen moment');
+    expect(await chart.locator('.uplot').getAttribute('data-moment-x')).not.toBeNull();
+    await chart.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(async () => Number(await inspect.getAttribute('data-at'))).not.toBe(picked);
+    const moved = Number(await inspect.getAttribute('data-at'));
+    // 72 s (two hours over 100), the moment kept to the whole second.
+    expect(Math.abs(moved - picked - 72_000)).toBeLessThanOrEqual(1_000);
+    await inspect.click();
+    await tab.waitForPath(/\/eventinspection\//);
+    await expect
+      .poll(() => page.getByTestId('inspection-chart').first().getAttribute('data-moment'))
+      .toBe(String(moved));
+    await expect
+      .poll(async () =>
+        (await e2e.serverModels(admin.accountId, 'inspection')).some(
+          (m) => m.attributes.at === moved && m.attributes.alarm_id === null,
+        ),
+      )
+      .toBe(true);
   });
 });

@@ -1,11 +1,17 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { HistorySeries } from '@plant/sync-worker/api';
+import { MARK_COLORS } from '../inspection/inspection-marks';
 import { AXIS_FONT, axisNumberFormat, timeTickLabel } from './chart-axes';
 import { isStepped, stepLevels } from './stream-figures';
 import { valueText, valueWithUnit, type StreamShape } from './stream-values';
+
+/** A moment as picked: to the whole second (what the inspection's address and title say). */
+function roundedToSecond(ms: number): number {
+  return Math.round(ms / 1000) * 1000;
+}
 
 /* At least this much room per x label (CSS px): "00:00" and "29 Nov" with air between. */
 const X_SPACE = 90;
@@ -29,7 +35,9 @@ function decimalsOf(step: number): number {
  * axis the stream's visualisation minimum and maximum when set. Booleans and states are steps
  * labelled On/Off or by their state texts. The value under the pointer shows in the legend below
  * (with its unit). Dragging across the chart picks a range (`onZoom`), which the page makes the
- * shared range; a double-click asks for the range before (`onReset`).
+ * shared range; a double-click asks for the range before (`onReset`). A click (a tap) picks the
+ * moment under it (`onPick`), drawn as a dashed line; with the chart focused the arrow keys move
+ * it (a hundredth of the range, with Shift a tenth), the first press from the range's middle.
  */
 export function StreamChart({
   series,
@@ -43,6 +51,9 @@ export function StreamChart({
   onWidth,
   onZoom,
   onReset,
+  moment,
+  onPick,
+  describedBy,
 }: {
   readonly series: HistorySeries | undefined;
   readonly from: number;
@@ -58,6 +69,11 @@ export function StreamChart({
   readonly onWidth: (width: number) => void;
   readonly onZoom: (from: number, to: number) => void;
   readonly onReset: () => void;
+  /** The moment picked on the chart (ms), or none. */
+  readonly moment: number | null;
+  readonly onPick: (at: number) => void;
+  /** The id of the text that says how to pick a moment. */
+  readonly describedBy: string;
 }) {
   const { t, i18n } = useLingui();
   const box = useRef<HTMLDivElement>(null);
@@ -67,6 +83,11 @@ export function StreamChart({
   zoom.current = onZoom;
   const reset = useRef(onReset);
   reset.current = onReset;
+  const pick = useRef(onPick);
+  pick.current = onPick;
+  // Read by the chart's draw hook (a new moment redraws, it does not make the chart anew).
+  const picked = useRef(moment);
+  picked.current = moment;
   const stepped = isStepped(shape);
   // A state stream's levels: its coded states and the codes in the range (a new one redraws).
   const levels = stepped ? stepLevels(shape, series?.values ?? []) : [];
@@ -193,6 +214,23 @@ export function StreamChart({
         // The labels as drawn, for the layout checks (e2e): where each starts and ends.
         draw: [
           (u) => {
+            const at = picked.current;
+            const { from: start, to: end } = rangeNow.current;
+            if (at !== null && at >= start && at <= end) {
+              const x = Math.round(u.bbox.left + u.valToPos(at / 1000, 'x', true));
+              u.ctx.save();
+              u.ctx.strokeStyle = MARK_COLORS.moment;
+              u.ctx.lineWidth = 2 * uPlot.pxRatio;
+              u.ctx.setLineDash([6 * uPlot.pxRatio, 4 * uPlot.pxRatio]);
+              u.ctx.beginPath();
+              u.ctx.moveTo(x, u.bbox.top);
+              u.ctx.lineTo(x, u.bbox.top + u.bbox.height);
+              u.ctx.stroke();
+              u.ctx.restore();
+              u.root.dataset.momentX = String(x / uPlot.pxRatio);
+            } else {
+              delete u.root.dataset.momentX;
+            }
             const left = u.bbox.left / uPlot.pxRatio;
             const top = u.bbox.top / uPlot.pxRatio;
             const xs: DrawnLabel[] = drawn.x.map((s, i) => {
@@ -216,9 +254,25 @@ export function StreamChart({
     // A double-click goes back to the range chosen before zooming in.
     const onDoubleClick = () => reset.current();
     made.over.addEventListener('dblclick', onDoubleClick);
+    // A click picks the moment under it; the end of a drag (a zoom) does not.
+    let downAt: number | null = null;
+    const onDown = (e: PointerEvent) => {
+      downAt = e.clientX;
+    };
+    const onClick = (e: MouseEvent) => {
+      const start = downAt;
+      downAt = null;
+      if (start === null || Math.abs(e.clientX - start) >= 4) return;
+      const left = e.clientX - made.over.getBoundingClientRect().left;
+      pick.current(roundedToSecond(made.posToVal(left, 'x') * 1000));
+    };
+    made.over.addEventListener('pointerdown', onDown);
+    made.over.addEventListener('click', onClick);
     plot.current = made;
     return () => {
       made.over.removeEventListener('dblclick', onDoubleClick);
+      made.over.removeEventListener('pointerdown', onDown);
+      made.over.removeEventListener('click', onClick);
       made.destroy();
       plot.current = null;
     };
@@ -239,11 +293,30 @@ export function StreamChart({
     u.setData([xs, ys]);
   }, [series, width, from, to, visMin, visMax, name, shapeKey, levelsKey, i18n, t]);
 
+  // A moment picked (or moved) redraws the chart with its line.
+  useEffect(() => {
+    plot.current?.redraw(false, false);
+  }, [moment]);
+
+  // The arrow keys move the picked moment within the range.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    e.preventDefault();
+    const step = (to - from) / (e.shiftKey ? 10 : 100);
+    const base = moment ?? (from + to) / 2;
+    const next = moment === null ? base : base + (e.key === 'ArrowLeft' ? -step : step);
+    onPick(roundedToSecond(Math.min(to, Math.max(from, next))));
+  };
+
   return (
     <div
       ref={box}
       role="img"
       aria-label={label}
+      aria-describedby={describedBy}
+      // Focusable: the arrow keys pick a moment (the page says so in `describedBy`).
+      tabIndex={0}
+      onKeyDown={onKeyDown}
       data-testid="stream-chart"
       data-points={series?.ts.length ?? 0}
       data-stepped={stepped}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { HelpLink } from '../../components/help-link';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
@@ -38,6 +38,7 @@ import { devicePaths } from './paths';
 import { isStepped, stepFigures } from './stream-figures';
 import { streamShapeOf, valueText, type StreamShape } from './stream-values';
 import { Name } from '../../components/name';
+import { InspectButton } from '../inspection/inspect-button';
 
 /* The alarms' section (with its table and form) is its own chunk: the diagram shows without it. */
 const AlarmsSection = lazy(() =>
@@ -95,6 +96,9 @@ function StreamView({
   const setRange = useSetAtom(dateRangeAtom);
   const [width, setWidth] = useState(800);
   const [editing, setEditing] = useState(false);
+  // A moment picked on the chart, for its event inspection (issue 37 item 5).
+  const [moment, setMoment] = useState<number | null>(null);
+  const pickHint = useId();
   const mayEdit = useMayEdit('datastream', stream);
   const name = textOf(stream.attributes, 'name');
   const shape = streamShapeOf(stream.attributes);
@@ -211,6 +215,9 @@ function StreamView({
               onWidth={onWidth}
               onZoom={onZoom}
               onReset={onReset}
+              moment={moment}
+              onPick={setMoment}
+              describedBy={pickHint}
             />
           </Suspense>
         )}
@@ -219,6 +226,25 @@ function StreamView({
             <Trans>No values in this range.</Trans>
           </Text>
         ) : null}
+        {shape.type === 'text' ? null : (
+          <Group gap="sm" mt="xs" justify="space-between" data-testid="stream-moment">
+            <Text size="sm" c="dimmed" id={pickHint} aria-live="polite">
+              {moment === null ? (
+                <Trans>
+                  Click the chart, or use the arrow keys on it, to choose a moment to inspect.
+                </Trans>
+              ) : (
+                <Trans>
+                  Chosen moment:{' '}
+                  {i18n.date(new Date(moment), { dateStyle: 'medium', timeStyle: 'medium' })}
+                </Trans>
+              )}
+            </Text>
+            {moment === null ? null : (
+              <InspectButton assetId={assetId} at={moment} alarmId={null} />
+            )}
+          </Group>
+        )}
       </Paper>
 
       <Metrics series={series} shape={shape} end={history?.to ?? range.to} />
