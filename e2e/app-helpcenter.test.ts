@@ -632,6 +632,83 @@ describe('help centre: the reader', () => {
 });
 
 describe('help centre: its own host', () => {
+  it('a text another author published while this Publish waited for a picture is changed, not made twice', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const post = async (collection: string, json: unknown) => {
+      const answer = await e2e.server.call('POST', apiPaths.collection(collection), {
+        token: admin.token,
+        json,
+      });
+      expect(answer.status).toBe(201);
+      return dataOf<SyncedModel>(answer);
+    };
+    const paragraph = (text: string) => ({
+      time: 1,
+      version: '2.27.0',
+      blocks: [{ type: 'paragraph', data: { text } }],
+    });
+    const article = await post('articles', { languages: ['en'] });
+    await post('article_drafts', {
+      article_id: article.id,
+      lang: 'en',
+      title: 'Shared guide',
+      content: paragraph('Our words.'),
+    });
+    const tab = await e2e.signedInApp(
+      DEMO_USERS.admin,
+      `/app/helpcenter/default/en/edit/${article.id}`,
+    );
+    const { page } = tab;
+    const first = page.locator('[data-testid=block-editor] .ce-paragraph').first();
+    await expect.poll(() => first.textContent()).toBe('Our words.');
+    // A picture, its keeping held by the page: Publish waits for it.
+    await first.click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.locator('.ce-popover-item[data-item-name=image]').click();
+    const releaseUploads = await holdTable(page, { start: 'plant-files-', end: '' }, 'uploads');
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByText('Select an image').click();
+    await (
+      await chooser
+    ).setFiles({ name: 'seal.png', mimeType: 'image/png', buffer: await sealPicture() });
+    await expect
+      .poll(() => page.locator('[data-testid=block-editor] .image-tool--uploading').count())
+      .toBe(1);
+    await page.getByTestId('article-publish').click();
+    // Meanwhile another author publishes the article's English text; this page has it (the
+    // article shows published).
+    await post('article_texts', {
+      article_id: article.id,
+      lang: 'en',
+      title: 'Shared guide',
+      content: paragraph('Their words.'),
+    });
+    const published = await e2e.server.call('PUT', apiPaths.model('articles', article.id), {
+      token: admin.token,
+      json: { state: 'published' },
+    });
+    expect(published.status).toBe(200);
+    await expect
+      .poll(() =>
+        page.getByTestId('article-editor').getByText('Published', { exact: true }).count(),
+      )
+      .toBe(1);
+    await releaseUploads();
+    // This Publish changes that text (a second English text was refused by the server, and this
+    // author's words and picture never reached a reader).
+    const english = async () =>
+      (await e2e.serverModels(admin.accountId, 'article_text'))
+        .filter((x) => x.attributes.article_id === article.id)
+        .map((x) => {
+          const content = JSON.stringify(x.attributes.content);
+          return [x.attributes.lang, content.includes('Our words.'), content.includes('file_id')];
+        });
+    await expect.poll(english, { timeout: 30_000 }).toEqual([['en', true, true]]);
+    expect(await page.getByTestId('publish-problem').count()).toBe(0);
+  });
+
   it('serves its root screen and its error screen, nothing else: no app, no script, hostile content as text', async () => {
     // Its list stored 100,000 levels deep (a restored database: no write lets one through).
     const { hostile, storeList } = await storeHostileArticles(100_000);

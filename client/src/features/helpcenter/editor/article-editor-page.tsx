@@ -379,6 +379,11 @@ function PublishBar(props: {
   const [busy, setBusy] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const back = `/app/helpcenter/${HELP_CENTER_ID}/${lang}`;
+  // The store's drafts, texts and article as they are when the editors' blocks are in: a text
+  // another author published during that wait is changed, not made twice (which the server
+  // refuses: one text per language).
+  const now = useRef({ article, drafts, texts });
+  now.current = { article, drafts, texts };
 
   const publish = async () => {
     // Busy from the click: the open editors' blocks are read first (a picture being kept
@@ -386,6 +391,7 @@ function PublishBar(props: {
     setBusy(true);
     try {
       const open = await props.flushAll();
+      const { article, drafts, texts } = now.current;
       // The drafts as stored, each language an open editor holds as it holds it.
       const given: DraftText[] = [
         ...drafts.map((d) => d.attributes).filter((d) => !open.some((o) => o.lang === d.lang)),
