@@ -125,13 +125,20 @@ describe('the data stream diagram', () => {
     const picked = Number(await inspect.getAttribute('data-at'));
     expect(Math.abs(picked - (Date.now() - 3_600_000))).toBeLessThan(5 * 60_000);
     expect(await moment.textContent()).toContain('Chosen moment');
-    expect(await chart.locator('.uplot').getAttribute('data-moment-x')).not.toBeNull();
+    // The line stands where the click was (the canvas's CSS pixels).
+    const canvas = await chart.locator('canvas').boundingBox();
+    if (canvas === null) throw new Error('The chart has no canvas');
+    const lineX = Number(await chart.locator('.uplot').getAttribute('data-moment-x'));
+    expect(Math.abs(lineX - (plot.x - canvas.x + plot.width / 2))).toBeLessThanOrEqual(2);
     await chart.focus();
     await page.keyboard.press('ArrowRight');
     await expect.poll(async () => Number(await inspect.getAttribute('data-at'))).not.toBe(picked);
     const moved = Number(await inspect.getAttribute('data-at'));
     // 72 s (two hours over 100), the moment kept to the whole second.
     expect(Math.abs(moved - picked - 72_000)).toBeLessThanOrEqual(1_000);
+    // A double-click (back to the range before a zoom) keeps the moment it found.
+    await over.dblclick({ position: { x: plot.width / 4, y: plot.height / 2 } });
+    expect(Number(await inspect.getAttribute('data-at'))).toBe(moved);
     await inspect.click();
     await tab.waitForPath(/\/eventinspection\//);
     await expect

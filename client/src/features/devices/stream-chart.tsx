@@ -8,9 +8,13 @@ import { AXIS_FONT, axisNumberFormat, timeTickLabel } from './chart-axes';
 import { isStepped, stepLevels } from './stream-figures';
 import { valueText, valueWithUnit, type StreamShape } from './stream-values';
 
-/** A moment as picked: to the whole second (what the inspection's address and title say). */
-function roundedToSecond(ms: number): number {
-  return Math.round(ms / 1000) * 1000;
+/**
+ * A moment as picked: to the whole second (what the inspection's address and title say), within
+ * the range shown (a second's rounding at its edges must not take it out).
+ */
+function withinRange(ms: number, from: number, to: number): number {
+  const second = Math.round(ms / 1000) * 1000;
+  return Math.min(Math.floor(to / 1000) * 1000, Math.max(Math.ceil(from / 1000) * 1000, second));
 }
 
 /* At least this much room per x label (CSS px): "00:00" and "29 Nov" with air between. */
@@ -36,8 +40,9 @@ function decimalsOf(step: number): number {
  * labelled On/Off or by their state texts. The value under the pointer shows in the legend below
  * (with its unit). Dragging across the chart picks a range (`onZoom`), which the page makes the
  * shared range; a double-click asks for the range before (`onReset`). A click (a tap) picks the
- * moment under it (`onPick`), drawn as a dashed line; with the chart focused the arrow keys move
- * it (a hundredth of the range, with Shift a tenth), the first press from the range's middle.
+ * moment under it (`onPick`), drawn as a dashed line; a double-click keeps the moment it found.
+ * Focused, the chart is a slider of the moment: the arrow keys move it (a hundredth of the range,
+ * with Shift a tenth, a second at least), the first press picking the range's middle.
  */
 export function StreamChart({
   series,
@@ -69,9 +74,9 @@ export function StreamChart({
   readonly onWidth: (width: number) => void;
   readonly onZoom: (from: number, to: number) => void;
   readonly onReset: () => void;
-  /** The moment picked on the chart (ms), or none. */
+  /** The moment picked on the chart (ms, within the range), or none. */
   readonly moment: number | null;
-  readonly onPick: (at: number) => void;
+  readonly onPick: (at: number | null) => void;
   /** The id of the text that says how to pick a moment. */
   readonly describedBy: string;
 }) {
@@ -217,7 +222,8 @@ export function StreamChart({
             const at = picked.current;
             const { from: start, to: end } = rangeNow.current;
             if (at !== null && at >= start && at <= end) {
-              const x = Math.round(u.bbox.left + u.valToPos(at / 1000, 'x', true));
+              // Canvas pixels: valToPos adds the plot's left edge itself.
+              const x = Math.round(u.valToPos(at / 1000, 'x', true));
               u.ctx.save();
               u.ctx.strokeStyle = MARK_COLORS.moment;
               u.ctx.lineWidth = 2 * uPlot.pxRatio;
@@ -251,21 +257,28 @@ export function StreamChart({
       },
     };
     const made = new uPlot(opts, [[], []], el);
-    // A double-click goes back to the range chosen before zooming in.
-    const onDoubleClick = () => reset.current();
-    made.over.addEventListener('dblclick', onDoubleClick);
     // A click picks the moment under it; the end of a drag (a zoom) does not.
     let downAt: number | null = null;
+    // The moment before a double-click's first click, which it keeps.
+    let beforeClick: number | null = null;
     const onDown = (e: PointerEvent) => {
       downAt = e.clientX;
     };
     const onClick = (e: MouseEvent) => {
       const start = downAt;
       downAt = null;
-      if (start === null || Math.abs(e.clientX - start) >= 4) return;
+      if (start === null || Math.abs(e.clientX - start) >= 4 || e.detail > 1) return;
+      beforeClick = picked.current;
       const left = e.clientX - made.over.getBoundingClientRect().left;
-      pick.current(roundedToSecond(made.posToVal(left, 'x') * 1000));
+      const { from: first, to: last } = rangeNow.current;
+      pick.current(withinRange(made.posToVal(left, 'x') * 1000, first, last));
     };
+    // A double-click goes back to the range chosen before zooming in.
+    const onDoubleClick = () => {
+      pick.current(beforeClick);
+      reset.current();
+    };
+    made.over.addEventListener('dblclick', onDoubleClick);
     made.over.addEventListener('pointerdown', onDown);
     made.over.addEventListener('click', onClick);
     plot.current = made;
@@ -298,23 +311,35 @@ export function StreamChart({
     plot.current?.redraw(false, false);
   }, [moment]);
 
-  // The arrow keys move the picked moment within the range.
+  // The arrow keys move the picked moment within the range (with another modifier than Shift
+  // they are the browser's or the screen reader's).
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
     e.preventDefault();
-    const step = (to - from) / (e.shiftKey ? 10 : 100);
-    const base = moment ?? (from + to) / 2;
-    const next = moment === null ? base : base + (e.key === 'ArrowLeft' ? -step : step);
-    onPick(roundedToSecond(Math.min(to, Math.max(from, next))));
+    const step = Math.max(1000, (to - from) / (e.shiftKey ? 10 : 100));
+    const next =
+      moment === null ? (from + to) / 2 : moment + (e.key === 'ArrowLeft' ? -step : step);
+    onPick(withinRange(next, from, to));
   };
 
   return (
     <div
       ref={box}
-      role="img"
+      // A slider of the moment for the keyboard and screen readers (the page says how in
+      // `describedBy`); its picture is the chart.
+      role="slider"
       aria-label={label}
       aria-describedby={describedBy}
-      // Focusable: the arrow keys pick a moment (the page says so in `describedBy`).
+      aria-valuemin={from}
+      aria-valuemax={to}
+      aria-valuenow={moment ?? undefined}
+      aria-valuetext={
+        moment === null
+          ? undefined
+          : i18n.date(new Date(moment), { dateStyle: 'medium', timeStyle: 'medium' })
+      }
+      aria-orientation="horizontal"
       tabIndex={0}
       onKeyDown={onKeyDown}
       data-testid="stream-chart"

@@ -73,7 +73,8 @@ export function StreamPage() {
       </EmptyState>
     );
   }
-  return <StreamView stream={state.model} assetId={id} />;
+  // Another stream is a view of its own (its picked moment does not carry over).
+  return <StreamView key={state.model.id} stream={state.model} assetId={id} />;
 }
 
 function sameRange(a: DateRange, b: DateRange): boolean {
@@ -115,6 +116,10 @@ function StreamView({
   );
   const history = useHistory(query);
   const series = history?.series[0];
+  // The picked moment while the range shown holds it (a zoom elsewhere puts it aside).
+  const shownFrom = history?.from ?? range.from;
+  const shownTo = history?.to ?? range.to;
+  const chosen = moment !== null && moment >= shownFrom && moment <= shownTo ? moment : null;
   const onWidth = useCallback((w: number) => setWidth(Math.round(w / 100) * 100 || 100), []);
   // Zooming in (dragging across the chart) makes a fixed shared range; a double-click on the
   // chart goes back to the range chosen before (a relative one slides on from now), as long as
@@ -215,7 +220,7 @@ function StreamView({
               onWidth={onWidth}
               onZoom={onZoom}
               onReset={onReset}
-              moment={moment}
+              moment={chosen}
               onPick={setMoment}
               describedBy={pickHint}
             />
@@ -228,20 +233,23 @@ function StreamView({
         ) : null}
         {shape.type === 'text' ? null : (
           <Group gap="sm" mt="xs" justify="space-between" data-testid="stream-moment">
-            <Text size="sm" c="dimmed" id={pickHint} aria-live="polite">
-              {moment === null ? (
+            <Stack gap={0}>
+              <Text size="sm" c="dimmed" id={pickHint}>
                 <Trans>
                   Click the chart, or use the arrow keys on it, to choose a moment to inspect.
                 </Trans>
-              ) : (
-                <Trans>
-                  Chosen moment:{' '}
-                  {i18n.date(new Date(moment), { dateStyle: 'medium', timeStyle: 'medium' })}
-                </Trans>
-              )}
-            </Text>
-            {moment === null ? null : (
-              <InspectButton assetId={assetId} at={moment} alarmId={null} />
+              </Text>
+              <Text size="sm" aria-live="polite" data-testid="stream-moment-chosen">
+                {chosen === null ? null : (
+                  <Trans>
+                    Chosen moment:{' '}
+                    {i18n.date(new Date(chosen), { dateStyle: 'medium', timeStyle: 'medium' })}
+                  </Trans>
+                )}
+              </Text>
+            </Stack>
+            {chosen === null ? null : (
+              <InspectButton assetId={assetId} at={chosen} alarmId={null} />
             )}
           </Group>
         )}

@@ -140,7 +140,16 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
       ),
     );
     const saved = saving();
-    if (page.took(await syncWorker().writes.update('theme', theme.id, change), 'write')) saved();
+    // Nothing changed (a field typed and typed back): nothing to write.
+    if (Object.keys(change).length === 0) {
+      saved();
+      return;
+    }
+    if (!page.took(await syncWorker().writes.update('theme', theme.id, change), 'write')) return;
+    // Written: the next save starts from it, even if an edit during this one keeps the form's
+    // draft (a save then sent these fields again, over another admin's change meanwhile).
+    setBase((was) => ({ ...was, ...change }));
+    saved();
   };
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
