@@ -38,12 +38,13 @@ import { devicePaths } from './paths';
 import { isStepped, stepFigures } from './stream-figures';
 import { streamShapeOf, valueText, type StreamShape } from './stream-values';
 import { Name } from '../../components/name';
-import { InspectButton } from '../inspection/inspect-button';
 
 /* The alarms' section (with its table and form) is its own chunk: the diagram shows without it. */
 const AlarmsSection = lazy(() =>
   import('../alarms/alarms-section').then((m) => ({ default: m.AlarmsSection })),
 );
+/* The moment picked on the chart and its event inspection: the inspection's texts and chunk. */
+const ChosenMoment = lazy(() => import('../inspection/chosen-moment'));
 /* The stream's form opens on a click: its chunk (NumberInput and its number formatting) after the page. */
 /**
  * The chart (uPlot, about a tenth of the page's first visit) is a chunk of its own, fetched with
@@ -232,26 +233,9 @@ function StreamView({
           </Text>
         ) : null}
         {shape.type === 'text' ? null : (
-          <Group gap="sm" mt="xs" justify="space-between" data-testid="stream-moment">
-            <Stack gap={0}>
-              <Text size="sm" c="dimmed" id={pickHint}>
-                <Trans>
-                  Click the chart, or use the arrow keys on it, to choose a moment to inspect.
-                </Trans>
-              </Text>
-              <Text size="sm" aria-live="polite" data-testid="stream-moment-chosen">
-                {chosen === null ? null : (
-                  <Trans>
-                    Chosen moment:{' '}
-                    {i18n.date(new Date(chosen), { dateStyle: 'medium', timeStyle: 'medium' })}
-                  </Trans>
-                )}
-              </Text>
-            </Stack>
-            {chosen === null ? null : (
-              <InspectButton assetId={assetId} at={chosen} alarmId={null} />
-            )}
-          </Group>
+          <Suspense fallback={null}>
+            <ChosenMoment assetId={assetId} moment={chosen} hintId={pickHint} />
+          </Suspense>
         )}
       </Paper>
 
