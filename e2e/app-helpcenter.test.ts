@@ -26,6 +26,38 @@ const sealPicture = () =>
     .png()
     .toBuffer();
 
+/** A model made through the API as the admin (201 asserted). */
+async function createAsAdmin(collection: string, json: unknown): Promise<SyncedModel> {
+  const admin = await e2e.session(DEMO_USERS.admin);
+  const answer = await e2e.server.call('POST', apiPaths.collection(collection), {
+    token: admin.token,
+    json,
+  });
+  expect(answer.status).toBe(201);
+  return dataOf<SyncedModel>(answer);
+}
+
+/**
+ * After the block where the cursor is: an image block from the toolbox with a picture chosen,
+ * its keeping held by the page (the files database's uploads table) until the answer is called;
+ * answers once the tool shows it waiting to be kept.
+ */
+async function pictureBeingKept(page: Page): Promise<() => Promise<void>> {
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await page.locator('.ce-popover-item[data-item-name=image]').click();
+  const release = await holdTable(page, { start: 'plant-files-', end: '' }, 'uploads');
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByText('Select an image').click();
+  await (
+    await chooser
+  ).setFiles({ name: 'seal.png', mimeType: 'image/png', buffer: await sealPicture() });
+  await expect
+    .poll(() => page.locator('[data-testid=block-editor] .image-tool--uploading').count())
+    .toBe(1);
+  return release;
+}
+
 beforeAll(async () => {
   // The help centre's own host: `localhost`, which Chromium reaches without a resolver of ours;
   // the app and its API are reached as 127.0.0.1.
@@ -59,21 +91,17 @@ const dangerous = (page: Page) =>
  */
 async function storeHostileArticles(listDepth = 40) {
   const admin = await e2e.session(DEMO_USERS.admin);
-  const create = async (collection: string, json: unknown) => {
-    const answer = await e2e.server.call('POST', apiPaths.collection(collection), {
-      token: admin.token,
-      json,
-    });
-    expect(answer.status).toBe(201);
-    return dataOf<SyncedModel>(answer);
-  };
   // A draft: an article with only an authors' text.
-  const draft = await create('articles', { languages: ['en'], tags: ['Secret'] });
-  await create('article_drafts', { article_id: draft.id, lang: 'en', title: 'Unreleased pump' });
+  const draft = await createAsAdmin('articles', { languages: ['en'], tags: ['Secret'] });
+  await createAsAdmin('article_drafts', {
+    article_id: draft.id,
+    lang: 'en',
+    title: 'Unreleased pump',
+  });
   // A published article whose stored text is then made hostile behind the server's back (a
   // database restored from elsewhere): the reader's renderer must hold on its own.
-  const hostile = await create('articles', { languages: ['en'] });
-  const text = await create('article_texts', {
+  const hostile = await createAsAdmin('articles', { languages: ['en'] });
+  const text = await createAsAdmin('article_texts', {
     article_id: hostile.id,
     lang: 'en',
     title: 'Hostile',
@@ -401,23 +429,12 @@ describe('help centre: the reader', () => {
       await page.locator('[data-testid=block-editor] .ce-paragraph').first().click();
       await page.keyboard.type('Check the seal weekly.');
       // A picture, offline: the image block from the toolbox, a file chosen, a caption.
-      await page.keyboard.press('Enter');
-      await page.keyboard.press('Tab');
-      await page.locator('.ce-popover-item[data-item-name=image]').click();
       // Chosen, then another tab, Publish, and back at once, while this device is still keeping
       // the picture's file (the page holds the files database's uploads table): the picture is in
       // the text and in what is published once kept. The editor read its blocks as it left the
-      // tab, before the picture had its file, and the picture was lost.
-      const releaseUploads = await holdTable(page, { start: 'plant-files-', end: '' }, 'uploads');
-      const chooser = page.waitForEvent('filechooser');
-      await page.getByText('Select an image').click();
-      await (
-        await chooser
-      ).setFiles({ name: 'seal.png', mimeType: 'image/png', buffer: await sealPicture() });
-      // The picture waits to be kept (the tool shows its loading state) as the tab is left.
-      await expect
-        .poll(() => page.locator('[data-testid=block-editor] .image-tool--uploading').count())
-        .toBe(1);
+      // tab, before the picture had its file, and the picture was lost. The picture waits to be
+      // kept (the tool shows its loading state) as the tab is left.
+      const releaseUploads = await pictureBeingKept(page);
       await page.getByTestId('article-tab-de').click();
       await expect
         .poll(() => page.getByTestId('article-title').inputValue())
@@ -634,21 +651,13 @@ describe('help centre: the reader', () => {
 describe('help centre: its own host', () => {
   it('a text another author published while this Publish waited for a picture is changed, not made twice', async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
-    const post = async (collection: string, json: unknown) => {
-      const answer = await e2e.server.call('POST', apiPaths.collection(collection), {
-        token: admin.token,
-        json,
-      });
-      expect(answer.status).toBe(201);
-      return dataOf<SyncedModel>(answer);
-    };
     const paragraph = (text: string) => ({
       time: 1,
       version: '2.27.0',
       blocks: [{ type: 'paragraph', data: { text } }],
     });
-    const article = await post('articles', { languages: ['en'] });
-    await post('article_drafts', {
+    const article = await createAsAdmin('articles', { languages: ['en'] });
+    await createAsAdmin('article_drafts', {
       article_id: article.id,
       lang: 'en',
       title: 'Shared guide',
@@ -664,22 +673,11 @@ describe('help centre: its own host', () => {
     // A picture, its keeping held by the page: Publish waits for it.
     await first.click();
     await page.keyboard.press('End');
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Tab');
-    await page.locator('.ce-popover-item[data-item-name=image]').click();
-    const releaseUploads = await holdTable(page, { start: 'plant-files-', end: '' }, 'uploads');
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByText('Select an image').click();
-    await (
-      await chooser
-    ).setFiles({ name: 'seal.png', mimeType: 'image/png', buffer: await sealPicture() });
-    await expect
-      .poll(() => page.locator('[data-testid=block-editor] .image-tool--uploading').count())
-      .toBe(1);
+    const releaseUploads = await pictureBeingKept(page);
     await page.getByTestId('article-publish').click();
     // Meanwhile another author publishes the article's English text; this page has it (the
     // article shows published).
-    await post('article_texts', {
+    await createAsAdmin('article_texts', {
       article_id: article.id,
       lang: 'en',
       title: 'Shared guide',

@@ -217,15 +217,6 @@ describe('themes', () => {
     // Both images stored before the sign-out, which deletes this browser's uploads still
     // waiting (it asks first then: app-sign-out): a clean clone signed out with the login image's
     // upload not done, and the sign-in page never had it.
-    const storedImages = async () =>
-      (await e2e.serverModels(root, 'file')).filter((m) => {
-        const file = m.attributes as FileAttributes;
-        return file.theme_id === themeId && file.state === 'ready';
-      }).length;
-    await expect.poll(storedImages, { timeout: 60_000 }).toBe(2);
-
-    // The desktop logo replaced and saved: the former one's file goes with the save (before, it
-    // stayed on the server for good, served to no one).
     const themeFiles = async () =>
       (await e2e.serverModels(root, 'file'))
         .filter((m) => {
@@ -234,6 +225,11 @@ describe('themes', () => {
         })
         .map((m) => m.id)
         .sort();
+    const storedImages = async () => (await themeFiles()).length;
+    await expect.poll(storedImages, { timeout: 60_000 }).toBe(2);
+
+    // The desktop logo replaced and saved: the former one's file goes with the save (before, it
+    // stayed on the server for good, served to no one).
     const loginImage = (await stored())?.login_image as string;
     const firstLogo = (await stored())?.logo_desktop as string;
     await choose('Upload Desktop logo', {

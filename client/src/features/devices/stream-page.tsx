@@ -117,7 +117,8 @@ function StreamView({
   );
   const history = useHistory(query);
   const series = history?.series[0];
-  // The picked moment while the range shown holds it (a zoom elsewhere puts it aside).
+  // The range shown (the history's once it answers); the picked moment while it holds it (a
+  // zoom elsewhere puts it aside).
   const shownFrom = history?.from ?? range.from;
   const shownTo = history?.to ?? range.to;
   const chosen = moment !== null && moment >= shownFrom && moment <= shownTo ? moment : null;
@@ -211,8 +212,8 @@ function StreamView({
           <Suspense fallback={<Skeleton height={320} data-testid="stream-chart-loading" />}>
             <StreamChart
               series={series}
-              from={history?.from ?? range.from}
-              to={history?.to ?? range.to}
+              from={shownFrom}
+              to={shownTo}
               visMin={numberOrNull(stream.attributes.vis_min)}
               visMax={numberOrNull(stream.attributes.vis_max)}
               name={name}
@@ -239,13 +240,8 @@ function StreamView({
         )}
       </Paper>
 
-      <Metrics series={series} shape={shape} end={history?.to ?? range.to} />
-      <CsvDownload
-        streamId={stream.id}
-        name={name}
-        from={history?.from ?? range.from}
-        to={history?.to ?? range.to}
-      />
+      <Metrics series={series} shape={shape} end={shownTo} />
+      <CsvDownload streamId={stream.id} name={name} from={shownFrom} to={shownTo} />
       {shape.type === 'number' || shape.type === 'state' ? (
         <Suspense fallback={null}>
           <AlarmsSection assetId={assetId} streamId={stream.id} />
