@@ -1,5 +1,5 @@
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { IDBFactory, IDBKeyRange, IDBTransaction } from 'fake-indexeddb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ValuePoint } from '@plant/shared-schema';
 import { HOUR_MS, ValuesCache } from './cache';
 
@@ -13,14 +13,29 @@ afterEach(() => {
   for (const c of caches.splice(0)) c.close();
 });
 
-async function open(maxBytes?: number) {
+async function open(maxBytes?: number, options: { factory?: IDBFactory; hotBytes?: number } = {}) {
   const cache = await ValuesCache.open(
-    'plant-values-test',
-    { indexedDB: new IDBFactory(), IDBKeyRange },
+    options.factory === undefined ? 'plant-values-test' : 'plant-values-shared',
+    { indexedDB: options.factory ?? new IDBFactory(), IDBKeyRange },
     maxBytes,
+    options.hotBytes,
   );
   caches.push(cache);
   return cache;
+}
+
+/**
+ * Whether a piece of work reads IndexedDB: how many object store requests it makes (Dexie binds
+ * the database's `transaction` when it opens, so the requests are what can be counted).
+ */
+async function storeRequestsOf(work: () => Promise<unknown>): Promise<number> {
+  const spy = vi.spyOn(IDBTransaction.prototype, 'objectStore');
+  try {
+    await work();
+    return spy.mock.calls.length;
+  } finally {
+    spy.mockRestore();
+  }
 }
 
 const T0 = Date.UTC(2026, 10, 24, 8, 0, 0);
@@ -159,10 +174,114 @@ describe('values cache', () => {
   it('fails every range asked together when their read fails, and reads the next ones', async () => {
     const cache = await open();
     await cache.put('s1', [[T0, 1]], { from: T0, to: T0 + 60_000, step: 1_000 });
-    // A range whose key IndexedDB refuses (NaN is no key) fails the batch's transaction.
-    const asked = [cache.readRange('s1', T0, T0 + 60_000), cache.readRange('s1', Number.NaN, T0)];
+    // A range whose key IndexedDB refuses (NaN is no key) fails the batch's transaction (of
+    // the ranges memory does not hold: s2 was never read).
+    const asked = [cache.readRange('s2', T0, T0 + 60_000), cache.readRange('s1', Number.NaN, T0)];
     const settled = await Promise.allSettled(asked);
     expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected']);
     expect((await cache.readRange('s1', T0, T0 + 60_000)).columns.values).toEqual([1]);
+  });
+
+  it('answers a range read or written lately from memory, as the store would', async () => {
+    const cache = await open();
+    const day: ValuePoint[] = Array.from({ length: 24 * 60 }, (_, i) => [T0 + i * 60_000, i]);
+    await cache.put('s1', day, { from: T0, to: T0 + 24 * HOUR_MS, step: 60_000 });
+    await cache.put('s2', [[T0, 1]]);
+    const ask = () =>
+      Promise.all([
+        cache.readRange('s1', T0 + 90 * 60_000, T0 + 20 * HOUR_MS),
+        cache.readRange('s2', T0 - HOUR_MS, T0 + HOUR_MS),
+      ]);
+    // s1's hours were all written; s2's hour before T0 was never seen: the store is read for
+    // it, and memory answers both after that.
+    let first: Awaited<ReturnType<typeof ask>> | undefined;
+    expect(await storeRequestsOf(async () => (first = await ask()))).toBeGreaterThan(0);
+    let again: Awaited<ReturnType<typeof ask>> | undefined;
+    expect(await storeRequestsOf(async () => (again = await ask()))).toBe(0);
+    expect(again).toEqual(first);
+    expect(again?.[0].columns.ts).toHaveLength(18 * 60 + 30 + 1);
+    expect(again?.[0].held).toEqual([{ from: T0 + 90 * 60_000, to: T0 + 20 * HOUR_MS }]);
+    expect(again?.[1].columns.values).toEqual([1]);
+    // A live point lands in memory with the write; the spans say what was read.
+    await cache.put('s1', [[T0 + 5 * HOUR_MS + 1, 'Stopped']]);
+    const live = await storeRequestsOf(async () => {
+      const read = await cache.readRange('s1', T0 + 5 * HOUR_MS, T0 + 5 * HOUR_MS + 60_000);
+      expect(read.columns.values).toEqual([300, 'Stopped', 301]);
+      expect(await cache.gaps('s1', T0, T0 + 25 * HOUR_MS, 60_000)).toEqual([
+        { from: T0 + 24 * HOUR_MS, to: T0 + 25 * HOUR_MS },
+      ]);
+    });
+    expect(live).toBe(0);
+    // A fresh cache on the same store (a reload) reads the same from IndexedDB.
+    const reopened = await ValuesCache.open('plant-values-test', {
+      indexedDB: (cache as unknown as { db: { _options: { indexedDB: IDBFactory } } }).db._options
+        .indexedDB,
+      IDBKeyRange,
+    });
+    caches.push(reopened);
+    expect(await reopened.readRange('s1', T0 + 5 * HOUR_MS, T0 + 5 * HOUR_MS + 60_000)).toEqual(
+      await cache.readRange('s1', T0 + 5 * HOUR_MS, T0 + 5 * HOUR_MS + 60_000),
+    );
+  });
+
+  it("forgets what another tab's worker wrote to the same store, and reads it anew", async () => {
+    const factory = new IDBFactory();
+    const tab = await open(undefined, { factory });
+    const other = await open(undefined, { factory });
+    await tab.put('s1', [[T0, 1]], { from: T0, to: T0 + 60_000, step: 1_000 });
+    expect((await tab.readRange('s1', T0, T0 + HOUR_MS)).columns.values).toEqual([1]);
+    // The other tab reads the rest of the hour from the server.
+    await other.put('s1', [[T0 + 120_000, 2]], {
+      from: T0 + 60_000,
+      to: T0 + HOUR_MS,
+      step: 1_000,
+    });
+    await expect
+      .poll(async () => (await tab.readRange('s1', T0, T0 + HOUR_MS)).columns.values)
+      .toEqual([1, 2]);
+    expect(await tab.gaps('s1', T0, T0 + HOUR_MS, 1_000)).toEqual([]);
+  });
+
+  it('holds the written points after a read and a write of one stream race', async () => {
+    const cache = await open();
+    await cache.put('s1', [[T0, 1]]);
+    // A fresh cache on s1's store: nothing in memory, so the read goes to IndexedDB beside the
+    // write (the rule that keeps a read older than a write out of memory: hot-chunks.test.ts).
+    const fresh = await ValuesCache.open('plant-values-test', {
+      indexedDB: (cache as unknown as { db: { _options: { indexedDB: IDBFactory } } }).db._options
+        .indexedDB,
+      IDBKeyRange,
+    });
+    caches.push(fresh);
+    const [read] = await Promise.all([
+      fresh.readRange('s1', T0, T0 + HOUR_MS),
+      fresh.put('s1', [[T0 + 1_000, 2]]),
+    ]);
+    expect([[1], [1, 2]]).toContainEqual(read.columns.values);
+    expect((await fresh.readRange('s1', T0, T0 + HOUR_MS)).columns.values).toEqual([1, 2]);
+  });
+
+  it('keeps memory within its bound, the streams used longest ago going first', async () => {
+    const points = (n: number): ValuePoint[] =>
+      Array.from({ length: 1_000 }, (_, i) => [T0 + i * 1_000, n]);
+    // About two streams' hour of 1,000 points fit (16 bytes a point).
+    const cache = await open(undefined, { hotBytes: 2 * (1_000 * 16 + 64) });
+    await cache.put('a', points(1));
+    await cache.put('b', points(2));
+    expect(await storeRequestsOf(() => cache.readRange('a', T0, T0 + 60_000))).toBe(0);
+    await cache.put('c', points(3));
+    expect(cache.memoryBytes).toBeLessThanOrEqual(2 * (1_000 * 16 + 64));
+    // b was used longest ago: read from the store again, right.
+    let b: number[] = [];
+    expect(
+      await storeRequestsOf(async () => {
+        b = (await cache.readRange('b', T0, T0 + HOUR_MS)).columns.ts;
+      }),
+    ).toBeGreaterThan(0);
+    expect(b).toHaveLength(1_000);
+    // Dropped from the store (no longer visible) is dropped from memory too.
+    await cache.keepOnly(new Set(['c']));
+    expect((await cache.readRange('a', T0, T0 + HOUR_MS)).columns.ts).toEqual([]);
+    expect((await cache.readRange('c', T0, T0 + HOUR_MS)).columns.ts).toHaveLength(1_000);
   });
 });

@@ -1,6 +1,7 @@
 import { Dexie, type Table } from 'dexie';
 import type { ValuePoint } from '@plant/shared-schema';
 import type { IndexedDbEnv } from '../store/indexeddb';
+import { DEFAULT_HOT_BYTES, HotChunks } from './hot-chunks';
 import { addSpan, cutSpans, gapsOf, heldOf, type Span } from './spans';
 
 /**
@@ -9,7 +10,7 @@ import { addSpan, cutSpans, gapsOf, heldOf, type Span } from './spans';
  * that hour's points as columns (a typed array of times, numbers as a typed array too), so a
  * day of 24 streams is a few hundred records, not a million. Spans say which parts of which
  * stream were read from the server, at what resolution. Bounded in size: past the bound the
- * oldest hours go first.
+ * oldest hours go first. The hours read or written lately are kept in memory too (hot-chunks.ts).
  */
 export const HOUR_MS = 3_600_000;
 /** Default bound of the cache: about 3.5 million points. */
@@ -137,26 +138,66 @@ function appendWithin(chunks: readonly ChunkRow[], from: number, to: number, int
   }
 }
 
+/** What one tab's cache tells the others of the same store: it wrote these streams (null: any). */
+interface WrittenMessage {
+  readonly streams: readonly string[] | null;
+}
+
 export class ValuesCache {
   private readonly db: ValuesDatabase;
   /** Range reads asked in this task, read together at its end (`readRange`). */
   private asks: RangeAsk[] = [];
+  private readonly hot: HotChunks<ChunkRow>;
+  /** Set once the store is deleted or upgraded elsewhere: memory answers nothing more. */
+  private hotOff = false;
+  /** To the other tabs' workers of this store (none where the runtime lacks it). */
+  private readonly written: BroadcastChannel | undefined;
 
   private constructor(
     db: ValuesDatabase,
     private readonly maxBytes: number,
+    hotBytes: number,
   ) {
     this.db = db;
+    this.hot = new HotChunks(hotBytes, HOUR_MS);
+    db.on('versionchange', () => {
+      this.hotOff = true;
+      this.hot.forget();
+    });
+    this.written =
+      typeof BroadcastChannel === 'undefined'
+        ? undefined
+        : new BroadcastChannel(`${db.name}:written`);
+    // Node's channel would keep a test's process alive until closed.
+    (this.written as { unref?: () => void } | undefined)?.unref?.();
+    this.written?.addEventListener('message', (e: MessageEvent<WrittenMessage>) => {
+      this.hot.forget(e.data.streams ?? undefined);
+    });
   }
 
   static async open(
     name: string,
     env: IndexedDbEnv,
     maxBytes = DEFAULT_CACHE_BYTES,
+    hotBytes = DEFAULT_HOT_BYTES,
   ): Promise<ValuesCache> {
     const db = new ValuesDatabase(name, env);
     await db.open();
-    return new ValuesCache(db, maxBytes);
+    return new ValuesCache(db, maxBytes, hotBytes);
+  }
+
+  /** Bytes of rows held in memory (hot-chunks.ts). */
+  get memoryBytes(): number {
+    return this.hot.size;
+  }
+
+  /** Tells the other tabs' caches what this one wrote (they forget it from memory). */
+  private tellWritten(streams: readonly string[] | null): void {
+    try {
+      this.written?.postMessage({ streams } satisfies WrittenMessage);
+    } catch {
+      // A closed channel (the cache is closing): nobody to tell.
+    }
   }
 
   get name(): string {
@@ -177,30 +218,67 @@ export class ValuesCache {
       list.push(p);
     }
     let size = 0;
+    let rows: ChunkRow[] = [];
+    let spans: Span[] = [];
     await this.db.transaction('rw', this.db.chunks, this.db.spans, this.db.meta, async () => {
       const hours = [...byHour.keys()];
       const existing = await this.db.chunks.bulkGet(hours.map((h) => [stream, h]));
-      const rows = hours.map((hour, k) =>
+      rows = hours.map((hour, k) =>
         rowOf(stream, hour, mergeInto(existing[k], byHour.get(hour) ?? [])),
       );
       const grown = rows.reduce((sum, r, k) => sum + r.bytes - (existing[k]?.bytes ?? 0), 0);
       await this.db.chunks.bulkPut(rows);
+      // Read even when unchanged: memory then knows the stream's spans with its rows.
+      spans = (await this.db.spans.get(stream))?.spans ?? [];
       if (span !== undefined) {
-        const spans = (await this.db.spans.get(stream))?.spans ?? [];
-        await this.db.spans.put({ stream, spans: addSpan(spans, span) });
+        spans = addSpan(spans, span);
+        await this.db.spans.put({ stream, spans });
       }
       size = ((await this.db.meta.get('size'))?.bytes ?? 0) + grown;
       await this.db.meta.put({ id: 'size', bytes: size });
     });
+    this.hot.noteWrite(stream, rows, spans);
+    this.tellWritten([stream]);
     if (size > this.maxBytes) await this.evict(Math.floor(this.maxBytes * 0.9));
   }
 
   /** One stream's cached points within [from, to], in time order. */
   async read(stream: string, from: number, to: number): Promise<PointColumns> {
-    const chunks = await this.chunksOf(stream, from, to);
+    let chunks = this.hotRows(stream, from, to);
+    if (chunks === undefined) {
+      const generation = this.hot.generation(stream);
+      chunks = await this.chunksOf(stream, from, to);
+      this.noteRead(stream, generation, from, to, chunks);
+    }
     const columns: PointColumns = { ts: [], values: [] };
     appendWithin(chunks, from, to, columns);
     return columns;
+  }
+
+  /** The rows of a stream's hours over [from, to] from memory, when it knows them all. */
+  private hotRows(stream: string, from: number, to: number): ChunkRow[] | undefined {
+    return this.hotOff ? undefined : this.hot.rows(stream, hourOf(from), hourOf(to));
+  }
+
+  /** A stream's spans: from memory, else from the store (and then remembered). */
+  private async spansOf(stream: string): Promise<Span[]> {
+    const known = this.hotOff ? undefined : this.hot.spans(stream);
+    if (known !== undefined) return known;
+    const generation = this.hot.generation(stream);
+    const spans = (await this.db.spans.get(stream))?.spans ?? [];
+    if (!this.hotOff) this.hot.noteRead(stream, generation, 1, 0, [], spans);
+    return spans;
+  }
+
+  private noteRead(
+    stream: string,
+    generation: string,
+    from: number,
+    to: number,
+    rows: readonly ChunkRow[],
+    spans?: Span[],
+  ): void {
+    if (!this.hotOff) this.hot.noteRead(stream, generation, hourOf(from), hourOf(to), rows, spans);
   }
 
   private chunksOf(stream: string, from: number, to: number): Promise<ChunkRow[]> {
@@ -226,28 +304,48 @@ export class ValuesCache {
   private async readAsked(): Promise<void> {
     const asks = this.asks;
     this.asks = [];
+    const answer = (
+      chunks: readonly ChunkRow[],
+      spans: readonly Span[],
+      from: number,
+      to: number,
+    ) => {
+      const columns: PointColumns = { ts: [], values: [] };
+      appendWithin(chunks, from, to, columns);
+      const held = heldOf(spans, from, to, columns.ts[0], columns.ts.at(-1));
+      return { columns, held };
+    };
+    // What memory holds is answered at once; the rest in one store transaction.
+    const stored: RangeAsk[] = [];
+    for (const ask of asks) {
+      const rows = this.hotRows(ask.stream, ask.from, ask.to);
+      const spans = rows === undefined ? undefined : this.hot.spans(ask.stream);
+      if (rows === undefined || spans === undefined) stored.push(ask);
+      else ask.resolve(answer(rows, spans, ask.from, ask.to));
+    }
+    if (stored.length === 0) return;
+    const generations = stored.map((ask) => this.hot.generation(ask.stream));
     let answers: CachedRange[];
     try {
       answers = await this.db.transaction('r', this.db.chunks, this.db.spans, () =>
         Promise.all(
-          asks.map(async ({ stream, from, to }) => {
+          stored.map(async ({ stream, from, to }, k) => {
             const [chunks, row] = await Promise.all([
               this.chunksOf(stream, from, to),
               this.db.spans.get(stream),
             ]);
-            const columns: PointColumns = { ts: [], values: [] };
-            appendWithin(chunks, from, to, columns);
-            const held = heldOf(row?.spans ?? [], from, to, columns.ts[0], columns.ts.at(-1));
-            return { columns, held };
+            const spans = row?.spans ?? [];
+            this.noteRead(stream, generations[k] ?? '', from, to, chunks, spans);
+            return answer(chunks, spans, from, to);
           }),
         ),
       );
     } catch (error) {
-      for (const ask of asks) ask.reject(error);
+      for (const ask of stored) ask.reject(error);
       return;
     }
     // Answered after the transaction: what the askers do next is outside it.
-    asks.forEach((ask, k) => ask.resolve(answers[k] as CachedRange));
+    stored.forEach((ask, k) => ask.resolve(answers[k] as CachedRange));
   }
 
   /** The last cached point of a stream at or before `before`, if any. */
@@ -274,8 +372,7 @@ export class ValuesCache {
     to: number,
     step: number,
   ): Promise<{ from: number; to: number }[]> {
-    const spans = (await this.db.spans.get(stream))?.spans ?? [];
-    return gapsOf(spans, from, to, step);
+    return gapsOf(await this.spansOf(stream), from, to, step);
   }
 
   /**
@@ -289,7 +386,7 @@ export class ValuesCache {
     to: number,
     points?: { readonly first: number | undefined; readonly last: number | undefined },
   ): Promise<{ from: number; to: number }[]> {
-    const spans = (await this.db.spans.get(stream))?.spans ?? [];
+    const spans = await this.spansOf(stream);
     let ends = points;
     if (ends === undefined) {
       const cached = await this.read(stream, from, to);
@@ -321,6 +418,8 @@ export class ValuesCache {
       const freed = gone.reduce((sum, c) => sum + c.bytes, 0);
       await this.db.meta.put({ id: 'size', bytes: Math.max(0, size - freed) });
     });
+    this.hot.forget();
+    this.tellWritten(null);
   }
 
   /** Drops the oldest hours (of any stream) until the cache is at most `target` bytes. */
@@ -350,9 +449,14 @@ export class ValuesCache {
       );
       await this.db.meta.put({ id: 'size', bytes: Math.max(0, size) });
     });
+    this.hot.forget();
+    this.tellWritten(null);
   }
 
   close(): void {
+    this.hotOff = true;
+    this.hot.forget();
+    this.written?.close();
     this.db.close();
   }
 }
