@@ -55,6 +55,12 @@ export interface BenchWorker {
     count: number,
     stepMs: number,
   ): Promise<number>;
+  /**
+   * Writes nothing to those streams of the values cache `dbName`, as another tab's worker's
+   * write: the real worker's cache forgets them from its memory (sync-worker CONTEXT, "The
+   * cache's memory"), so its next read of them is from IndexedDB.
+   */
+  touchValues(dbName: string, streams: readonly string[]): Promise<void>;
   /** The same points as one IndexedDB record each, in a plain Dexie table keyed [stream+ts]. */
   fillRawPoints(
     streams: readonly string[],
@@ -187,6 +193,12 @@ const api: BenchWorker = {
     }
     cache.close();
     return written;
+  },
+
+  async touchValues(dbName, streams) {
+    const cache = await ValuesCache.open(dbName, globalIndexedDb(), 512 * 1024 * 1024);
+    for (const stream of streams) await cache.put(stream, []);
+    cache.close();
   },
 
   async fillRawPoints(streams, from, count, stepMs) {
