@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { isolate } from '@plant/shared-schema';
+import { apiPaths, isolate } from '@plant/shared-schema';
 import { AssetAccessRepository } from '../server/src/repositories/asset-access.repository';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { roleId } from '../server/src/testing/access';
@@ -254,5 +254,37 @@ describe('assets: create, edit, delete', () => {
     expect(await pending.textContent()).toContain('Refused');
     await pending.getByRole('button', { name: 'Give up this change' }).click();
     await expect.poll(() => pending.count()).toBe(0);
+  });
+
+  it('Edit asset saves what the user changed, and keeps a rename another user made while the form was open', async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const asset = (await e2e.serverModels(admin.accountId, 'asset')).find(
+      (a) => a.attributes.name === 'Bending cell B4',
+    );
+    if (asset === undefined) throw new Error('no Bending cell B4');
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/devices/${asset.id}/details`);
+    const page = tab.page;
+    await page.getByTestId('edit-asset').click();
+    const form = page.getByTestId('asset-form');
+    await expect
+      .poll(() => form.getByRole('textbox', { name: /^Name/ }).inputValue())
+      .toBe('Bending cell B4');
+    // Another admin renames the asset while this form is open; this browser hears of it.
+    const renamed = await e2e.server.call('PUT', apiPaths.model('assets', asset.id), {
+      token: admin.token,
+      json: { name: 'Bending cell B4 (hall 2)' },
+    });
+    expect(renamed.status).toBe(200);
+    // The page behind the form shows the new name: this browser has it.
+    const details = new DeviceDetailsPage(page);
+    await expect.poll(() => details.name()).toBe('Bending cell B4 (hall 2)');
+    await form.getByRole('textbox', { name: 'Description' }).fill('New hydraulic pump fitted.');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const server = async () =>
+      (await e2e.serverModels(admin.accountId, 'asset')).find((a) => a.id === asset.id)?.attributes;
+    await expect.poll(async () => (await server())?.description).toBe('New hydraulic pump fitted.');
+    expect((await server())?.name).toBe('Bending cell B4 (hall 2)');
+    await expect.poll(() => form.count()).toBe(0);
+    expect(await details.name()).toBe('Bending cell B4 (hall 2)');
   });
 });

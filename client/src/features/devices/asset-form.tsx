@@ -463,7 +463,8 @@ export function NewAssetForm(props: { readonly onClose: () => void }) {
 export function EditAssetButton(props: { readonly model: LocalModel<'asset'> }) {
   const { t } = useLingui();
   const mayEdit = useMayEdit('asset', props.model);
-  const [open, setOpen] = useState(false);
+  // The asset as the form opened (null: closed): what the user changed is measured from it.
+  const [base, setBase] = useState<Draft | null>(null);
   // A rendering of a 3D scene as the picture is the scene's file: replaced or taken away, it
   // stays with its rendering; only an uploaded photo goes with the asset's picture.
   const current = props.model.attributes.photo;
@@ -475,38 +476,46 @@ export function EditAssetButton(props: { readonly model: LocalModel<'asset'> }) 
   if (!mayEdit) return null;
   return (
     <>
-      <Button variant="light" onClick={() => setOpen(true)} data-testid="edit-asset">
+      <Button
+        variant="light"
+        onClick={() => setBase(draftOf(props.model))}
+        data-testid="edit-asset"
+      >
         <Trans>Edit asset</Trans>
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={t`Edit asset`} size="lg">
-        <AssetFields
-          initial={draftOf(props.model)}
-          hidden={new Set(FIELDS.filter((f) => !(f in props.model.attributes)))}
-          photo={
-            typeof props.model.attributes.photo === 'string' ? props.model.attributes.photo : null
-          }
-          submitLabel={t`Save`}
-          onCancel={() => setOpen(false)}
-          onSubmit={async (attributes, photo) => {
-            const photoError = await savePhoto(props.model.id, photo, ownPhoto);
-            if (photoError !== null) return photoError;
-            // Only what changed: a field hidden from the user's roles is never written.
-            const was = attributesOf(draftOf(props.model)) as Record<string, unknown>;
-            const changed = Object.fromEntries(
-              Object.entries(attributes).filter(
-                ([k, v]) => JSON.stringify(v) !== JSON.stringify(was[k]),
-              ),
-            ) as Partial<ModelInput<'asset'>>;
-            if (Object.keys(changed).length === 0) {
-              setOpen(false);
-              return null;
+      <Modal opened={base !== null} onClose={() => setBase(null)} title={t`Edit asset`} size="lg">
+        {base !== null && (
+          <AssetFields
+            initial={base}
+            hidden={new Set(FIELDS.filter((f) => !(f in props.model.attributes)))}
+            photo={
+              typeof props.model.attributes.photo === 'string' ? props.model.attributes.photo : null
             }
-            const answer = await syncWorker().writes.update('asset', props.model.id, changed);
-            if ('error' in answer) return answer.error;
-            setOpen(false);
-            return null;
-          }}
-        />
+            submitLabel={t`Save`}
+            onCancel={() => setBase(null)}
+            onSubmit={async (attributes, photo) => {
+              const photoError = await savePhoto(props.model.id, photo, ownPhoto);
+              if (photoError !== null) return photoError;
+              // Only what the user changed from the asset as the form opened: a field hidden
+              // from the user's roles is never written, and one another user changed meanwhile
+              // keeps that change.
+              const was = attributesOf(base) as Record<string, unknown>;
+              const changed = Object.fromEntries(
+                Object.entries(attributes).filter(
+                  ([k, v]) => JSON.stringify(v) !== JSON.stringify(was[k]),
+                ),
+              ) as Partial<ModelInput<'asset'>>;
+              if (Object.keys(changed).length === 0) {
+                setBase(null);
+                return null;
+              }
+              const answer = await syncWorker().writes.update('asset', props.model.id, changed);
+              if ('error' in answer) return answer.error;
+              setBase(null);
+              return null;
+            }}
+          />
+        )}
       </Modal>
     </>
   );
