@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiPaths } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { demoGateway } from '../server/src/testing/gateway-client';
 import { E2e } from './support/fixture';
@@ -7,7 +8,7 @@ import { E2e } from './support/fixture';
  * A data stream's definition form on its page (issue 12, item 4): the shared schema's and the
  * form's messages on their fields, the pre-processing code tried on the stream's latest value in
  * the server's sandbox ('This code is not valid' with the reason), and the saved definition on
- * the server.
+ * the server, with only the fields the form changed (another user's rename meanwhile stays).
  */
 let e2e: E2e;
 
@@ -69,6 +70,17 @@ describe('the data stream definition', () => {
     await page.getByTestId('code-try').click();
     await expect.poll(() => result.textContent()).toBe('120 becomes 2');
 
+    // Another admin renames the stream while the form is open; the page shows it. The save
+    // writes what this form changed, and the rename stays.
+    const renamed = await e2e.server.call('PUT', apiPaths.model('datastreams', stream), {
+      token: admin.token,
+      json: { name: 'Spindle speed (main)' },
+    });
+    expect(renamed.status).toBe(200);
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1, name: 'Spindle speed (main)' }).count())
+      .toBe(1);
+
     await form.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => form.count()).toBe(0);
     await expect
@@ -83,5 +95,9 @@ describe('the data stream definition', () => {
         ];
       })
       .toEqual([0, 3000, 'let $hz = $value / 60;\nreturn $hz;']);
+    const saved = (await e2e.serverModels(admin.accountId, 'datastream')).find(
+      (s) => s.id === stream,
+    );
+    expect(saved?.attributes.name).toBe('Spindle speed (main)');
   });
 });

@@ -33,6 +33,7 @@ import { textOf } from './asset-texts';
 import { acceptOf, pickedFileProblem } from './asset-files';
 import { FileImage } from './file-image';
 import { devicePaths } from './paths';
+import { changedFields } from '../../components/changed-fields';
 
 const FIELDS = [
   'name',
@@ -499,12 +500,7 @@ export function EditAssetButton(props: { readonly model: LocalModel<'asset'> }) 
               // Only what the user changed from the asset as the form opened: a field hidden
               // from the user's roles is never written, and one another user changed meanwhile
               // keeps that change.
-              const was = attributesOf(base) as Record<string, unknown>;
-              const changed = Object.fromEntries(
-                Object.entries(attributes).filter(
-                  ([k, v]) => JSON.stringify(v) !== JSON.stringify(was[k]),
-                ),
-              ) as Partial<ModelInput<'asset'>>;
+              const changed = changedFields(attributes, attributesOf(base));
               if (Object.keys(changed).length === 0) {
                 setBase(null);
                 return null;

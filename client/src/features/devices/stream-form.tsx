@@ -27,6 +27,7 @@ import type { LocalModel } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { syncWorker } from '../../sync/worker';
 import { streamTypeLabel } from './asset-texts';
+import { changedFields } from '../../components/changed-fields';
 
 /**
  * A data stream's definition (spec 001 §3, §5): name, unit, type, visualisation minimum and
@@ -145,6 +146,12 @@ export function StreamForm({
 }) {
   const { t, i18n } = useLingui();
   const [draft, setDraft] = useState<Draft>(() => draftOf(stream));
+  // The stream as the form opened (its checked attributes), then as each save left it: a save
+  // writes only what the user changed from it (another user's change meanwhile stays).
+  const [base, setBase] = useState(() => {
+    const checked = check(draftOf(stream));
+    return 'attributes' in checked ? checked.attributes : {};
+  });
   const [errors, setErrors] = useState<Errors>({});
   const [saving, setSaving] = useState(false);
   const form = useRef<HTMLFormElement>(null);
@@ -162,8 +169,13 @@ export function StreamForm({
       return;
     }
     setErrors({});
+    const change = changedFields(checked.attributes, base);
+    if (Object.keys(change).length === 0) {
+      onDone();
+      return;
+    }
     setSaving(true);
-    const result = await syncWorker().writes.update('datastream', stream.id, checked.attributes);
+    const result = await syncWorker().writes.update('datastream', stream.id, change);
     setSaving(false);
     if ('error' in result) {
       const fields = result.error.fields ?? {};
@@ -174,6 +186,7 @@ export function StreamForm({
       );
       return;
     }
+    setBase((was) => ({ ...was, ...change }));
     onDone();
   };
 

@@ -35,6 +35,7 @@ import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { themePaths } from './paths';
 import { ThemeImageField } from './theme-image-field';
+import { changedFields } from '../../components/changed-fields';
 
 /** /app/themes/{themeid} (spec 001 §3 Theme): its fields, images and a live preview. */
 export function ThemePage() {
@@ -133,12 +134,7 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
     if (checked === null) return;
     // Only the fields changed here: another user's change of the others meanwhile stays (a
     // superseded image's file is gone with that change, and naming it again would be refused).
-    const change = Object.fromEntries(
-      Object.entries(checked).filter(
-        ([field, value]) =>
-          JSON.stringify(value) !== JSON.stringify(base[field as keyof ThemeAttributes]),
-      ),
-    );
+    const change = changedFields(checked, base);
     const saved = saving();
     // Nothing changed (a field typed and typed back): nothing to write.
     if (Object.keys(change).length === 0) {
