@@ -418,13 +418,20 @@ describe('the alarm screens', () => {
     await expect.poll(() => form.getByLabel('Upper limit').inputValue()).toBe('80');
     await form.getByLabel('Name').fill('Motor very hot');
     await form.getByLabel('Upper limit').fill('90');
+    // Another admin changes the delay while this form is open.
+    const delayed = await e2e.server.call('PUT', apiPaths.model('alarms', createdId), {
+      token: admin.token,
+      json: { delay_s: 300 },
+    });
+    expect(delayed.status, delayed.text).toBe(200);
     await page.getByTestId('alarm-form-save').click();
     await expect
       .poll(() => page.getByRole('heading', { level: 1 }).textContent())
       .toBe('Motor very hot');
     await expect.poll(async () => (await serverAlarm(createdId)).upper_limit).toBe(90);
-    // The edit kept what the form does not show.
-    expect(await serverAlarm(createdId)).toMatchObject({ enabled: false, delay_s: 120 });
+    // The edit kept what the form does not show, and the delay the other admin set meanwhile
+    // (the form writes only what it changed).
+    expect(await serverAlarm(createdId)).toMatchObject({ enabled: false, delay_s: 300 });
 
     await page.getByRole('button', { name: 'Delete alarm' }).click();
     await page.getByTestId('alarm-delete-confirm').click();

@@ -52,6 +52,32 @@ describe('the report screens', () => {
       .poll(() => report.getByRole('heading', { name: 'Weekly by hand' }).count())
       .toBe(1);
     await expect.poll(() => report.getByText('Every hour').count()).toBe(1);
+
+    // Edited while another admin pauses it: the form writes only what it changed, so the report
+    // is renamed and stays paused.
+    const reportId = decodeURIComponent(tab.path().split('/').pop() ?? '');
+    await report.getByTestId('report-edit').click();
+    await form.getByLabel('Name').fill('Weekly by hand, edited');
+    const paused = await e2e.server.call('PUT', apiPaths.model('reports', reportId), {
+      token: admin.token,
+      json: { state: 'paused' },
+    });
+    expect(paused.status, paused.text).toBe(200);
+    await form.getByTestId('report-save').click();
+    const stored = async () =>
+      (await e2e.serverModels(admin.accountId, 'report')).find((m) => m.id === reportId)
+        ?.attributes;
+    await expect.poll(async () => (await stored())?.name).toBe('Weekly by hand, edited');
+    expect((await stored())?.state).toBe('paused');
+    await expect
+      .poll(() => report.getByRole('heading', { name: 'Weekly by hand, edited' }).count())
+      .toBe(1);
+    await expect.poll(() => report.getByRole('button', { name: 'Activate' }).count()).toBe(1);
+    // Active again, for Send now below.
+    await e2e.server.call('PUT', apiPaths.model('reports', reportId), {
+      token: admin.token,
+      json: { state: 'active' },
+    });
     await report.getByTestId('report-send-now').click();
     const run = report.getByTestId('report-run');
     await expect.poll(() => run.first().getAttribute('data-state')).toBe('sent');
@@ -72,7 +98,7 @@ describe('the report screens', () => {
     const consequences = page.getByTestId('dashboard-delete-consequences');
     await expect
       .poll(() => consequences.textContent())
-      .toContain('Weekly by hand\u2069 sends this dashboard: change or delete it first.');
+      .toContain('Weekly by hand, edited\u2069 sends this dashboard: change or delete it first.');
     expect(await page.getByTestId('dashboard-delete-confirm').isDisabled()).toBe(true);
   });
 });

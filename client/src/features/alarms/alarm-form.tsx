@@ -25,6 +25,7 @@ import {
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { RecipientsEditor } from './recipients-editor';
+import { changedFields } from '../../components/changed-fields';
 import { useConfirmedWrite } from '../../sync/confirmed-write';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
@@ -66,6 +67,8 @@ export function AlarmForm(props: AlarmFormProps) {
       unit: '',
     }),
   );
+  // The stored alarm as the form opened (an edit writes what changed from it).
+  const [base] = useState(() => props.alarm?.attributes);
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   const {
@@ -166,7 +169,11 @@ export function AlarmForm(props: AlarmFormProps) {
       if ('error' in answer) return showWorkerError(answer.error);
       waitOrClose(id);
     } else {
-      const answer = await writes.update('alarm', props.alarm.id, attributes);
+      // Only what the user changed from the alarm as the form opened: a field another user
+      // changed meanwhile keeps that change.
+      const change = changedFields(attributes, base ?? {});
+      if (Object.keys(change).length === 0) return props.onDone(props.alarm.id);
+      const answer = await writes.update('alarm', props.alarm.id, change);
       if ('error' in answer) return showWorkerError(answer.error);
       waitOrClose(props.alarm.id);
     }

@@ -16,6 +16,7 @@ import {
 } from '@mantine/core';
 import { uuidv7 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
+import { changedFields } from '../../components/changed-fields';
 import { useConfirmedWrite } from '../../sync/confirmed-write';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
@@ -51,6 +52,10 @@ export interface ReportFormProps {
 export function ReportForm(props: ReportFormProps) {
   const { t, i18n } = useLingui();
   const [draft, setDraft] = useState<ReportDraft>(() => draftOf(props.report?.attributes ?? null));
+  // The stored report as the form opened, as the form reads it (an edit writes what changed).
+  const [base] = useState(
+    () => checkDraft(draftOf(props.report?.attributes ?? null)).attributes ?? {},
+  );
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   const {
@@ -116,7 +121,11 @@ export function ReportForm(props: ReportFormProps) {
       if ('error' in answer) return showWorkerError(answer.error);
       waitOrClose(id);
     } else {
-      const answer = await writes.update('report', props.report.id, checked.attributes);
+      // Only what the user changed from the report as the form opened: a field another user
+      // changed meanwhile keeps that change.
+      const change = changedFields(checked.attributes, base);
+      if (Object.keys(change).length === 0) return props.onDone(props.report.id);
+      const answer = await writes.update('report', props.report.id, change);
       if ('error' in answer) return showWorkerError(answer.error);
       waitOrClose(props.report.id);
     }
