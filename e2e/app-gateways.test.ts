@@ -87,6 +87,13 @@ describe('the gateway pages', () => {
       .toBeGreaterThan(0);
     await network.getByRole('textbox', { name: 'IP address' }).fill('10.0.0.5');
     await network.getByRole('textbox', { name: 'Subnet mask' }).fill('255.255.255.0');
+    // Another admin sets the second DNS meanwhile: the save writes only what this form changed.
+    const dns = await e2e.server.call('PUT', apiPaths.model('gateways', gw.gatewayId), {
+      token: admin.token,
+      headers: { [ACCOUNT_HEADER]: admin.accountId },
+      json: { dns2: '10.0.0.54' },
+    });
+    expect(dns.status, dns.text).toBe(200);
     await network.getByRole('button', { name: 'Save network settings' }).click();
     await expect
       .poll(async () => {
@@ -97,9 +104,10 @@ describe('the gateway pages', () => {
           saved?.attributes.ip_assignment,
           saved?.attributes.ip,
           saved?.attributes.subnet_mask,
+          saved?.attributes.dns2,
         ];
       })
-      .toEqual(['static', '10.0.0.5', '255.255.255.0']);
+      .toEqual(['static', '10.0.0.5', '255.255.255.0', '10.0.0.54']);
 
     // DHCP (issue 30 item 13): the static fields are disabled, and a half-typed address is
     // neither checked nor sent; the stored static setting stays for a later switch back.
