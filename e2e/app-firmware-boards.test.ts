@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { BoardAttributes, FirmwareAttributes } from '@plant/shared-schema';
+import { apiPaths, type BoardAttributes, type FirmwareAttributes } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_RELEASES } from '../server/src/seed/demo-releases';
 import { E2e } from './support/fixture';
@@ -70,13 +70,20 @@ describe('firmware and boards', () => {
     await page.getByLabel('Pin number 2').fill('8');
     await page.getByRole('combobox', { name: 'Pin kind 2' }).click();
     await page.getByRole('option', { name: 'I2C' }).click();
+    // Another admin renames the board meanwhile: the save writes what this form changed, and
+    // the rename stays.
+    const { accountId, token } = await e2e.session(DEMO_USERS.admin);
+    const renamed = await e2e.server.call('PUT', apiPaths.model('boards', boardId), {
+      token,
+      json: { name: 'Edge box 2 (rev B)' },
+    });
+    expect(renamed.status, renamed.text).toBe(200);
     await page.getByTestId('board-save').click();
     await page
       .getByRole('status')
       .getByText(/^Saved/)
       .waitFor();
 
-    const { accountId } = await e2e.session(DEMO_USERS.admin);
     const firmware = (await e2e.serverModels(accountId, 'firmware')).find(
       (f) => (f.attributes as FirmwareAttributes).name === 'U-Boot 2025',
     );
@@ -88,7 +95,7 @@ describe('firmware and boards', () => {
             BoardAttributes | undefined,
       )
       .toMatchObject({
-        name: 'Edge box 2',
+        name: 'Edge box 2 (rev B)',
         firmware_id: firmware?.id,
         pins: [
           { name: 'Relay', number: 0, kind: 'gpio' },

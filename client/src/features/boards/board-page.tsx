@@ -29,6 +29,7 @@ import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { versionPaths } from '../versions/paths';
 import { SaveWithConfirmation, VersionsNav } from '../versions/release-parts';
+import { useFormBase } from '../../components/changed-fields';
 
 /** /app/boards/{id}/details: a board's name, its firmware and its pins (name, number, GPIO or I2C). */
 export function BoardPage() {
@@ -65,6 +66,8 @@ function BoardDetails({ board }: { readonly board: LocalModel<'board'> }) {
   useEffect(() => {
     if (!dirty) setDraft({ name: a.name, firmware_id: a.firmware_id, pins: a.pins });
   }, [a.name, a.firmware_id, a.pins, dirty]);
+  // A save writes what the user changed (another user's change of the rest meanwhile stays).
+  const base = useFormBase(a, dirty);
   const page = usePageState(['name', 'firmware_id', 'pins']);
   const change = (next: Partial<Draft>) => {
     setDraft((old) => ({ ...old, ...next }));
@@ -76,7 +79,14 @@ function BoardDetails({ board }: { readonly board: LocalModel<'board'> }) {
     const checked = page.check(boardAttributesSchema.safeParse(draft));
     if (checked === null) return;
     const saved = saving();
-    if (page.took(await syncWorker().writes.update('board', board.id, checked), 'write')) saved();
+    const change = base.changes(checked);
+    if (Object.keys(change).length === 0) {
+      saved();
+      return;
+    }
+    if (!page.took(await syncWorker().writes.update('board', board.id, change), 'write')) return;
+    base.wrote(change);
+    saved();
   };
   const nextNumber = Math.max(-1, ...draft.pins.map((p) => p.number)) + 1;
   return (

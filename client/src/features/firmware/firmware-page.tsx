@@ -26,6 +26,7 @@ import { syncWorker } from '../../sync/worker';
 import { versionPaths } from '../versions/paths';
 import { SaveWithConfirmation, VersionsNav } from '../versions/release-parts';
 import { byVersion, ReleaseTable } from '../versions/release-table';
+import { useFormBase } from '../../components/changed-fields';
 
 /** /app/firmware/{id}/details: a firmware's type, name and description, and its versions. */
 export function FirmwarePage() {
@@ -52,6 +53,8 @@ function FirmwareDetails({ firmware }: { readonly firmware: LocalModel<'firmware
   useEffect(() => {
     if (!dirty) setDraft({ type: a.type, name: a.name, description: a.description });
   }, [a.type, a.name, a.description, dirty]);
+  // A save writes what the user changed (another user's change of the rest meanwhile stays).
+  const base = useFormBase(a, dirty);
   const page = usePageState(['type', 'name', 'description']);
   const releases = useLiveQuery({ type: 'release', limit: 1000 });
   const versions = useMemo(
@@ -66,8 +69,15 @@ function FirmwareDetails({ firmware }: { readonly firmware: LocalModel<'firmware
     const checked = page.check(firmwareAttributesSchema.safeParse(draft));
     if (checked === null) return;
     const saved = saving();
-    if (page.took(await syncWorker().writes.update('firmware', firmware.id, checked), 'write'))
+    const change = base.changes(checked);
+    if (Object.keys(change).length === 0) {
       saved();
+      return;
+    }
+    if (!page.took(await syncWorker().writes.update('firmware', firmware.id, change), 'write'))
+      return;
+    base.wrote(change);
+    saved();
   };
   return (
     <Stack gap="md" data-testid="firmware-details" data-id={firmware.id}>

@@ -29,6 +29,7 @@ import { useLiveModel } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { themePaths } from '../themes/paths';
 import { ThemesNav } from '../themes/themes-nav';
+import { useFormBase } from '../../components/changed-fields';
 
 /** /app/jobs/{jobid}: a job of the public pages, its facts and text, published or not. */
 export function JobPage() {
@@ -73,6 +74,8 @@ function JobDetails({ job }: { readonly job: LocalModel<'job'> }) {
   useEffect(() => {
     if (!dirty) setDraft(draftOf(stored));
   }, [stored, dirty]);
+  // A save writes what the user changed (another user's change of the rest meanwhile stays).
+  const base = useFormBase(stored, dirty);
   const page = usePageState(FIELDS);
   const set = <K extends keyof Draft>(field: K, value: Draft[K]) => {
     setDraft((old) => ({ ...old, [field]: value }));
@@ -87,7 +90,14 @@ function JobDetails({ job }: { readonly job: LocalModel<'job'> }) {
     );
     if (checked === null) return;
     const saved = saving();
-    if (page.took(await syncWorker().writes.update('job', job.id, checked), 'write')) saved();
+    const change = base.changes(checked);
+    if (Object.keys(change).length === 0) {
+      saved();
+      return;
+    }
+    if (!page.took(await syncWorker().writes.update('job', job.id, change), 'write')) return;
+    base.wrote(change);
+    saved();
   };
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
