@@ -17,22 +17,32 @@ export function changedFields<T extends object>(values: T, base: Partial<T>): Pa
 /**
  * For a page form that shows the stored model while it has no edits of its own (`dirty`, from
  * `useUnsaved`): the stored attributes its draft was taken from (`stored` must keep its identity
- * while the model is unchanged), `changes` of the checked values from them, and `wrote` to take
- * a written change into them (a later save then starts from it).
+ * while the model is unchanged). `save` writes the checked values' changes from them through
+ * `write` (which answers whether the write was taken) and takes a written change into them, so a
+ * later save starts from it; nothing changed writes nothing.
  */
 export function useFormBase<T extends object>(
   stored: T,
   dirty: boolean,
 ): {
-  readonly changes: <V extends Partial<T>>(values: V) => Partial<V>;
-  readonly wrote: (change: Partial<T>) => void;
+  readonly save: <V extends Partial<T>>(
+    values: V,
+    write: (change: Partial<V>) => Promise<boolean>,
+  ) => Promise<boolean>;
 } {
   const [base, setBase] = useState<Partial<T>>(stored);
   useEffect(() => {
     if (!dirty) setBase(stored);
   }, [stored, dirty]);
+  const changes = <V extends Partial<T>>(values: V) => changedFields(values, base as Partial<V>);
+  const wrote = (change: Partial<T>) => setBase((was) => ({ ...was, ...change }));
   return {
-    changes: (values) => changedFields(values, base as Partial<typeof values>),
-    wrote: (change) => setBase((was) => ({ ...was, ...change })),
+    save: async (values, write) => {
+      const change = changes(values);
+      if (Object.keys(change).length === 0) return true;
+      if (!(await write(change))) return false;
+      wrote(change as Partial<T>);
+      return true;
+    },
   };
 }

@@ -79,14 +79,10 @@ function BoardDetails({ board }: { readonly board: LocalModel<'board'> }) {
     const checked = page.check(boardAttributesSchema.safeParse(draft));
     if (checked === null) return;
     const saved = saving();
-    const change = base.changes(checked);
-    if (Object.keys(change).length === 0) {
-      saved();
-      return;
-    }
-    if (!page.took(await syncWorker().writes.update('board', board.id, change), 'write')) return;
-    base.wrote(change);
-    saved();
+    const written = await base.save(checked, async (change) =>
+      page.took(await syncWorker().writes.update('board', board.id, change), 'write'),
+    );
+    if (written) saved();
   };
   const nextNumber = Math.max(-1, ...draft.pins.map((p) => p.number)) + 1;
   return (

@@ -69,15 +69,10 @@ function FirmwareDetails({ firmware }: { readonly firmware: LocalModel<'firmware
     const checked = page.check(firmwareAttributesSchema.safeParse(draft));
     if (checked === null) return;
     const saved = saving();
-    const change = base.changes(checked);
-    if (Object.keys(change).length === 0) {
-      saved();
-      return;
-    }
-    if (!page.took(await syncWorker().writes.update('firmware', firmware.id, change), 'write'))
-      return;
-    base.wrote(change);
-    saved();
+    const written = await base.save(checked, async (change) =>
+      page.took(await syncWorker().writes.update('firmware', firmware.id, change), 'write'),
+    );
+    if (written) saved();
   };
   return (
     <Stack gap="md" data-testid="firmware-details" data-id={firmware.id}>

@@ -36,7 +36,7 @@ import { useMayEnter } from '../../permissions/permissions';
 import { useMayEdit } from '../../permissions/may-edit';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
-import { changedFields } from '../../components/changed-fields';
+import { useFormBase } from '../../components/changed-fields';
 import { textOf } from '../devices/asset-texts';
 import { InlineEdit, ValueText } from '../devices/inline-edit';
 import { ConnectionState, LastSeen, OnlineBadge } from './gateway-texts';
@@ -254,21 +254,12 @@ function NetworkSettings({
   // The gateway's model changes as it reports (its connection, when last seen): the stored
   // settings show unless this form has edits of its own.
   const { dirty, changed, saving } = useUnsaved();
+  useEffect(() => {
+    if (!dirty) setDraft(initial());
+  }, [initial, dirty]);
   // The stored settings the draft was taken from: a save writes only what the user changed of
   // them (another admin's change of the others meanwhile stays).
-  const stored = useCallback(
-    (): Partial<Record<string, unknown>> =>
-      Object.fromEntries(
-        (['ip_assignment', ...NETWORK_FIELDS] as const).map((f) => [f, gateway.attributes[f]]),
-      ),
-    [gateway],
-  );
-  const [base, setBase] = useState(stored);
-  useEffect(() => {
-    if (dirty) return;
-    setDraft(initial());
-    setBase(stored());
-  }, [initial, stored, dirty]);
+  const base = useFormBase(gateway.attributes, dirty);
   const labels: Record<NetworkField, string> = {
     ip: t`IP address`,
     subnet_mask: t`Subnet mask`,
@@ -324,16 +315,14 @@ function NetworkSettings({
       return;
     }
     if (!parsed.success) return;
-    const change = changedFields(parsed.data, base);
-    if (Object.keys(change).length > 0) {
+    const written = await base.save(parsed.data, async (change) => {
       const result = await syncWorker().writes.update('gateway', gateway.id, change);
-      if ('error' in result) {
-        const fields = result.error.fields ?? {};
-        setErrors(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v[0] ?? ''])));
-        return;
-      }
-      setBase((was) => ({ ...was, ...change }));
-    }
+      if (!('error' in result)) return true;
+      const fields = result.error.fields ?? {};
+      setErrors(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v[0] ?? ''])));
+      return false;
+    });
+    if (!written) return;
     setSaved(true);
     ended();
   };

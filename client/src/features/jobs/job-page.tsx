@@ -90,14 +90,10 @@ function JobDetails({ job }: { readonly job: LocalModel<'job'> }) {
     );
     if (checked === null) return;
     const saved = saving();
-    const change = base.changes(checked);
-    if (Object.keys(change).length === 0) {
-      saved();
-      return;
-    }
-    if (!page.took(await syncWorker().writes.update('job', job.id, change), 'write')) return;
-    base.wrote(change);
-    saved();
+    const written = await base.save(checked, async (change) =>
+      page.took(await syncWorker().writes.update('job', job.id, change), 'write'),
+    );
+    if (written) saved();
   };
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);

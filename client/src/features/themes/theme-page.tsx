@@ -35,7 +35,7 @@ import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { themePaths } from './paths';
 import { ThemeImageField } from './theme-image-field';
-import { changedFields } from '../../components/changed-fields';
+import { useFormBase } from '../../components/changed-fields';
 
 /** /app/themes/{themeid} (spec 001 §3 Theme): its fields, images and a live preview. */
 export function ThemePage() {
@@ -95,12 +95,10 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
   const [adding, setAdding] = useState(0);
   const stored = theme.attributes;
   // The stored theme the draft was taken from: a save sends only what the draft changed of it.
-  const [base, setBase] = useState<ThemeAttributes>(stored);
+  const base = useFormBase(stored, dirty);
   useEffect(() => {
     // Another tab's or user's save shows here unless this form has changes of its own.
-    if (dirty) return;
-    setDraft(draftOf(stored));
-    setBase(stored);
+    if (!dirty) setDraft(draftOf(stored));
   }, [stored, dirty]);
   const page = usePageState(FIELDS);
   const accounts = useLiveQuery({ type: 'account', limit: 5000 });
@@ -134,18 +132,13 @@ function ThemeDetails({ theme }: { readonly theme: LocalModel<'theme'> }) {
     if (checked === null) return;
     // Only the fields changed here: another user's change of the others meanwhile stays (a
     // superseded image's file is gone with that change, and naming it again would be refused).
-    const change = changedFields(checked, base);
+    // A written change is the next save's base, even if an edit during this one keeps the
+    // form's draft (a save then sent these fields again, over another admin's change meanwhile).
     const saved = saving();
-    // Nothing changed (a field typed and typed back): nothing to write.
-    if (Object.keys(change).length === 0) {
-      saved();
-      return;
-    }
-    if (!page.took(await syncWorker().writes.update('theme', theme.id, change), 'write')) return;
-    // Written: the next save starts from it, even if an edit during this one keeps the form's
-    // draft (a save then sent these fields again, over another admin's change meanwhile).
-    setBase((was) => ({ ...was, ...change }));
-    saved();
+    const written = await base.save(checked, async (change) =>
+      page.took(await syncWorker().writes.update('theme', theme.id, change), 'write'),
+    );
+    if (written) saved();
   };
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
