@@ -45,8 +45,9 @@ export default defineConfig({
           // restores, every env it sets it resets.
           isolate: false,
           include: ['server/src/**/*.test.ts'],
-          // Several processes on Postgres and Redis: in server-postgres only.
-          exclude: ['server/src/cluster/**'],
+          // Several processes on Postgres and Redis, and the harness's Postgres side: in
+          // server-postgres only.
+          exclude: ['server/src/cluster/**', 'server/src/testing/content-hashes-postgres.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
