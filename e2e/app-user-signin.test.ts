@@ -62,21 +62,42 @@ describe('sign-in', () => {
     const screen = new SignInScreen(tab.page);
     await screen.email.fill(DEMO_USERS.tech);
     await screen.password.fill('not-the-password');
-    const sent = Date.now();
+    // The page notes when the click came and when the message came and went, on its own clock:
+    // the test's round trips on a busy machine would measure themselves, not the screen.
+    await tab.page.evaluate(() => {
+      const log: { at: number; shown: boolean }[] = [];
+      const w = window as unknown as { signInError?: { log: typeof log; clickedAt?: number } };
+      const seen: { log: typeof log; clickedAt?: number } = { log };
+      w.signInError = seen;
+      let shown = false;
+      new MutationObserver(() => {
+        const now = document.querySelector('[data-testid="sign-in-error"]') !== null;
+        if (now !== shown) log.push({ at: performance.now(), shown: (shown = now) });
+      }).observe(document.body, { childList: true, subtree: true });
+      document.addEventListener('click', () => (seen.clickedAt ??= performance.now()), {
+        capture: true,
+      });
+    });
     await screen.submit.click();
     await screen.error().waitFor({ state: 'visible' });
-    const shown = Date.now();
     expect(await screen.error().textContent()).toBe('Wrong credentials!');
+    await screen.error().waitFor({ state: 'detached', timeout: 15_000 });
+    const seen = await tab.page.evaluate(
+      () =>
+        (
+          window as unknown as {
+            signInError: { log: { at: number; shown: boolean }[]; clickedAt: number };
+          }
+        ).signInError,
+    );
+    expect(seen.log.map((e) => e.shown)).toEqual([true, false]);
+    const [appeared, cleared] = seen.log.map((e) => e.at) as [number, number];
     // Processing ends 1 s after it started at the earliest.
-    expect(shown - sent).toBeGreaterThanOrEqual(TIMINGS.loginProcessingEndMs - 50);
-    // Still there shortly before the 3 s are up (measured from when the test saw it, which is
-    // later than when it appeared: a generous margin on a busy machine).
-    await tab.page.waitForTimeout(TIMINGS.loginErrorClearMs - 1_000 - (Date.now() - shown));
-    expect(await screen.error().isVisible()).toBe(true);
-    await screen.error().waitFor({ state: 'detached', timeout: 10_000 });
-    const cleared = Date.now() - shown;
-    expect(cleared).toBeGreaterThanOrEqual(TIMINGS.loginErrorClearMs - 1_000);
-    expect(cleared).toBeLessThan(TIMINGS.loginErrorClearMs + 3_000);
+    expect(appeared - seen.clickedAt).toBeGreaterThanOrEqual(TIMINGS.loginProcessingEndMs - 50);
+    // Shown for its 3 s (its timer starts once it is on screen); a late timer on a busy machine
+    // may add to that, never take from it.
+    expect(cleared - appeared).toBeGreaterThanOrEqual(TIMINGS.loginErrorClearMs - 100);
+    expect(cleared - appeared).toBeLessThan(TIMINGS.loginErrorClearMs + 3_000);
     // The user is still signed out and on the sign-in screen, ready to try again.
     expect(tab.path()).toBe('/user/login');
     expect(await screen.password.focused()).toBe(true);
