@@ -441,11 +441,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return row.writing === '0' ? row.n : undefined;
   };
 
-  const contentHashes = async () => {
-    // The gateways' configurations follow committed changes a moment later: settled first.
-    await server.machineData.configs.flush();
-    const changes = await changesSoFar();
-    if (changes !== undefined && lastHashes?.changes === changes) return { ...lastHashes.hashes };
+  /** Every hashed table's content, hashed. */
+  const hashTables = async (): Promise<Record<string, string>> => {
     if (databaseUrl !== undefined) {
       // Postgres hashes each table itself, in one round trip: rows as text, in text order.
       const parts = (await tables()).map(
@@ -456,9 +453,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         name: string;
         hash: string;
       }>`${sql.join(parts, sql` union all `)}`.execute(server.db);
-      const hashes = Object.fromEntries(rows.map((r) => [r.name, r.hash]));
-      lastHashes = changes === undefined ? undefined : { changes, hashes };
-      return { ...hashes };
+      return Object.fromEntries(rows.map((r) => [r.name, r.hash]));
     }
     const hashes: Record<string, string> = {};
     for (const t of await tables()) {
@@ -468,6 +463,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       const rows = await query.execute();
       hashes[t.name] = createHash('sha256').update(JSON.stringify(rows)).digest('hex');
     }
+    return hashes;
+  };
+
+  const contentHashes = async () => {
+    // The gateways' configurations follow committed changes a moment later: settled first.
+    await server.machineData.configs.flush();
+    const changes = await changesSoFar();
+    if (changes !== undefined && lastHashes?.changes === changes) return { ...lastHashes.hashes };
+    const hashes = await hashTables();
     lastHashes = changes === undefined ? undefined : { changes, hashes };
     return { ...hashes };
   };
