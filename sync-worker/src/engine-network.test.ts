@@ -174,6 +174,25 @@ describe('network faults', () => {
     await f.stopEngine(engine);
   });
 
+  it('a connection that goes silent for good while a batch is out: sent again on a new one, no reload', async () => {
+    // A NAT or a plant's proxy forgets the connection: no reset ever comes, no answer either.
+    const engine = await f.engine(admin, {
+      origin: proxy.url('http'),
+      timings: { ...FAST, answerWithinMs: 1_000 },
+    });
+    await ready(engine);
+    proxy.blackhole(true);
+    for (let i = 0; i < 3; i++) await engine.create('asset', { name: `Silent ${i}` });
+    await until('the batch out', async () =>
+      (await engine.replica.outbox()).some((e) => e.state === 'sending'),
+    );
+    proxy.silenceOpen();
+    proxy.blackhole(false);
+    await until('outbox drained', () => engine.status.pendingWrites === 0, 20_000);
+    expect(await serverNames('Silent')).toEqual(['Silent 0', 'Silent 1', 'Silent 2']);
+    await f.stopEngine(engine);
+  });
+
   it('the answer lost after the server applied the batch: sent again, answered, not applied twice', async () => {
     const engine = await throughProxy(admin);
     await ready(engine);

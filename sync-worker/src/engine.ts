@@ -64,6 +64,8 @@ export interface EngineOptions extends SessionOptions {
     readonly poller?: Partial<MissedUpdateTimings>;
     readonly sender?: Partial<SenderTimings>;
     readonly files?: Partial<FilesTimings>;
+    /** How long a server call waits for its answer to begin (http.ts ANSWER_WITHIN_MS). */
+    readonly answerWithinMs?: number;
     /** Wait before trying a failed bootstrap again. */
     readonly bootstrapRetryMs?: number;
   };
@@ -135,6 +137,9 @@ export class SyncEngine {
       appUrl: () => this.appUrl,
       log: options.log,
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      ...(options.timings?.answerWithinMs === undefined
+        ? {}
+        : { answerWithinMs: options.timings.answerWithinMs }),
     });
     this.values = new ValuesHub({
       api: this.api,

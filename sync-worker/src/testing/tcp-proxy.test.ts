@@ -278,6 +278,21 @@ describe('faults', () => {
     socket.close();
   });
 
+  it('silenceOpen: an open connection hears nothing more, for good; a new one works', async () => {
+    const socket = await openWebSocket();
+    proxy.silenceOpen();
+    socket.send('lost');
+    const message = nextMessage(socket);
+    expect(await Promise.race([message.then(() => true), sleep(300, false)])).toBe(false);
+    // Not a partition that heals: lifting a blackhole does not deliver it either.
+    proxy.blackhole(false);
+    expect(await Promise.race([message.then(() => true), sleep(300, false)])).toBe(false);
+    expect(socket.readyState).toBe(WebSocket.OPEN);
+    const res = await fetch(`${proxy.url()}/fresh`, { signal: AbortSignal.timeout(5_000) });
+    expect(res.status).toBe(200);
+    socket.terminate();
+  });
+
   it('refuse fails new connections while on, and open ones go on', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     expect((await request(agent, '/before')).status).toBe(200);

@@ -42,6 +42,12 @@ export interface TcpProxy {
   /** Resets (TCP RST) both sides of every open connection now. */
   resetAll(): void;
   /**
+   * The connections open now go silent for good, as when a NAT or a firewall on the way forgets
+   * them: nothing more is delivered on them in either direction, and they are never closed.
+   * Connections made later pass as usual.
+   */
+  silenceOpen(): void;
+  /**
    * One-shot: once `bytes` more bytes have gone client → server (over any connection), the
    * connection carrying the last of them is reset, e.g. to cut a request in the middle of its
    * body. The RST drops what the kernel has not yet delivered, so the server sees at most `bytes`.
@@ -101,6 +107,8 @@ function hardReset(socket: net.Socket): void {
 /** One client connection and its upstream socket. */
 class Link {
   dead = false;
+  /** Gone silent for good (`silenceOpen`). */
+  silent = false;
   readonly up: Pipe;
   readonly down: Pipe;
 
@@ -186,7 +194,7 @@ class Pipe {
   pump(): void {
     this.stop();
     if (this.link.dead || this.to.destroyed) return;
-    if (this.faults.blackholed || this.blocked) {
+    if (this.faults.blackholed || this.blocked || this.link.silent) {
       // Not reading is what makes the sender's writes back up, as with a real silent peer.
       this.from.pause();
       return;
@@ -314,6 +322,10 @@ export async function startTcpProxy(
         counts.resets += 1;
         link.reset();
       }
+    },
+    silenceOpen() {
+      for (const link of links) link.silent = true;
+      pumpAll();
     },
     resetAfterUpstreamBytes(bytes) {
       if (!(bytes >= 0 && Number.isInteger(bytes))) {

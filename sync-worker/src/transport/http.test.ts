@@ -29,6 +29,8 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      // A server (or a proxy on the way) that took the request and never answers.
+      if (req.url?.startsWith('/api/v1/silent') === true) return;
       const answer = answers.get(req.url ?? '') ?? { status: 200, body: '{"data":null}' };
       res.writeHead(answer.status, { 'content-type': 'application/json' });
       res.end(answer.body);
@@ -37,7 +39,13 @@ beforeAll(async () => {
   await new Promise<void>((r) => scripted.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(scripted.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => scripted.close(() => r())));
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      scripted.close(() => r());
+      scripted.closeAllConnections();
+    }),
+);
 
 function client(token: string | null = 'tok') {
   const feedback: Feedback[] = [];
@@ -198,6 +206,42 @@ describe('the API client', () => {
     const result = await api.get('user');
     expect(result).toMatchObject({ ok: false, error: { kind: 'network', status: 0 } });
     expect(feedback).toEqual([]);
+  });
+
+  it('a call not answered in time ends as no answer, and the next call is answered', async () => {
+    const feedback: Feedback[] = [];
+    const api = new ApiClient({
+      origin,
+      token: () => 'tok',
+      appUrl: () => '',
+      log: new MemoryLogger(),
+      answerWithinMs: 300,
+    });
+    api.listen({ feedback: (f) => feedback.push(f) });
+    const result = await api.call('POST', 'silent/assets', { body: [{ name: 'A' }], quiet: true });
+    expect(result).toEqual({
+      ok: false,
+      error: { kind: 'network', status: 0, message: 'No answer within 1 s.' },
+    });
+    expect(seen.at(-1)?.url).toBe('/api/v1/silent/assets');
+    expect(await api.get('user')).toMatchObject({ ok: true, status: 200 });
+    expect(feedback).toEqual([]);
+  });
+
+  it("a caller's own stop still ends the call as before, not as no answer in time", async () => {
+    const api = new ApiClient({
+      origin,
+      token: () => 'tok',
+      appUrl: () => '',
+      log: new MemoryLogger(),
+      answerWithinMs: 60_000,
+    });
+    const stop = new AbortController();
+    const pending = api.get('silent/stopped', { signal: stop.signal, quiet: true });
+    setTimeout(() => stop.abort(), 100);
+    const result = await pending;
+    expect(result).toMatchObject({ ok: false, error: { kind: 'network', status: 0 } });
+    expect(result.ok ? '' : result.error.message).not.toMatch(/^No answer within/);
   });
 });
 

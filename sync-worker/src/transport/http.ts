@@ -87,7 +87,19 @@ export interface ApiClientOptions {
   readonly appUrl: () => string;
   readonly log: Logger;
   readonly fetch?: typeof fetch;
+  /** How long a call waits for the answer to begin (default ANSWER_WITHIN_MS). */
+  readonly answerWithinMs?: number;
 }
+
+/**
+ * A call the server has not begun to answer within this time ends as no answer (`network`), as
+ * a refused or reset one does: a connection that went silent for good (a NAT or a plant's proxy
+ * that forgot it, a hung server) would otherwise hold the call, and the outbox behind it, for as
+ * long as the browser keeps the socket, which can be forever. An outbox batch then goes again
+ * with the same ids (the server applies each once). Not for uploads of bytes (a file's chunk on
+ * a slow link may take longer to send than this): their progress is their own.
+ */
+export const ANSWER_WITHIN_MS = 60_000;
 
 /** Paths that are never reported to requestFailed (spec 000 §7). */
 const UNREPORTED = [apiPaths.requestFailed(), 'terminalBridge'];
@@ -150,13 +162,26 @@ export class ApiClient {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(options.body);
     }
-    if (options.signal !== undefined) init.signal = options.signal;
+    // Bytes go out at the link's pace, and a transport (an upload with progress) has its own.
+    const limited = options.bytes === undefined && options.transport === undefined;
+    const limit = this.options.answerWithinMs ?? ANSWER_WITHIN_MS;
+    const timeout = limited ? new AbortController() : undefined;
+    const own = options.signal;
+    if (timeout === undefined) {
+      if (own !== undefined) init.signal = own;
+    } else
+      init.signal = own === undefined ? timeout.signal : AbortSignal.any([own, timeout.signal]);
+    const timer = timeout === undefined ? undefined : setTimeout(() => timeout.abort(), limit);
 
     let response: Response;
     let text: string;
     try {
       const sentAt = Date.now();
-      response = await (options.transport ?? this.fetchImpl)(url, init);
+      try {
+        response = await (options.transport ?? this.fetchImpl)(url, init);
+      } finally {
+        clearTimeout(timer);
+      }
       this.measureClock(sentAt, response);
       if (options.binary === true && response.ok) {
         const blob = await response.blob();
@@ -165,11 +190,16 @@ export class ApiClient {
       }
       text = await response.text();
     } catch (err) {
-      // No answer: offline, refused, reset. Nothing to report to a server we cannot reach.
+      // No answer: offline, refused, reset, silent. Nothing to report to a server we cannot reach.
+      const silent = timeout?.signal.aborted === true && options.signal?.aborted !== true;
       return this.failed(method, path, options, {
         kind: 'network',
         status: 0,
-        message: err instanceof Error ? err.message : String(err),
+        message: silent
+          ? `No answer within ${String(Math.ceil(limit / 1000))} s.`
+          : err instanceof Error
+            ? err.message
+            : String(err),
       });
     }
     if (options.background !== true) this.tell((l) => l.answered?.(response.ok));
