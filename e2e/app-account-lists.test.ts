@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiPaths } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { E2e } from './support/fixture';
 
@@ -38,6 +39,34 @@ describe('account lists', () => {
         name: 'ERP export',
         kind: 'webhook',
         settings: { url: 'https://erp.example/hook', 'secret name': 'ERP_KEY' },
+      });
+
+    // Another admin renames it and gives it a page address while this form is open. Saves of
+    // this form and of its webhook part write only what they changed: both stay.
+    const id = (await e2e.serverModels(admin.accountId, 'integration'))[0]?.id ?? '';
+    const elsewhere = await e2e.server.call('PUT', apiPaths.model('integrations', id), {
+      token: admin.token,
+      json: { name: 'ERP export (main)', slug: 'erp-main' },
+    });
+    expect(elsewhere.status).toBe(200);
+    const renamed = page.locator('[data-testid="integration-item"][data-name="ERP export (main)"]');
+    await expect.poll(() => renamed.count()).toBe(1);
+    await renamed
+      .getByRole('textbox', { name: 'Settings' })
+      .fill('url = https://erp.example/hook2');
+    await renamed.getByRole('button', { name: 'Save' }).click();
+    const address = renamed.getByRole('textbox', { name: 'Webhook address' });
+    if ((await address.count()) === 0)
+      await renamed.getByRole('button', { name: 'Set up as webhook' }).click();
+    await address.fill('https://erp.example/in');
+    await renamed.getByRole('button', { name: 'Apply page and webhook settings' }).click();
+    await expect
+      .poll(async () => (await e2e.serverModels(admin.accountId, 'integration'))[0]?.attributes)
+      .toMatchObject({
+        name: 'ERP export (main)',
+        slug: 'erp-main',
+        settings: { url: 'https://erp.example/hook2' },
+        webhook: { url: 'https://erp.example/in' },
       });
 
     await tab.goto(`/app/accounts/${admin.accountId}/errorcodelists`);

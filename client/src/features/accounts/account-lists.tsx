@@ -20,6 +20,7 @@ import {
   serviceAttributesSchema,
 } from '@plant/shared-schema';
 import type { LocalModel, Result } from '@plant/sync-worker/api';
+import { useFormBase } from '../../components/changed-fields';
 import { EmptyState } from '../../components/empty-state';
 import { PageError, usePageState, type PageState } from '../../components/page-state';
 import { useCan } from '../../permissions/permissions';
@@ -170,17 +171,23 @@ function SettingsItem(props: {
   const [extra, setExtra] = useState(
     'description' in attributes ? attributes.description : attributes.kind,
   );
+  // The draft is taken once, as the item showed: a save writes what the user changed from it,
+  // never a field another admin changed meanwhile back to what this form was shown.
+  const [shown] = useState<Record<string, unknown>>(() => ({ ...attributes }));
+  const base = useFormBase(shown, true);
   const save = async () => {
-    const changes =
+    const values =
       type === 'integration'
         ? { name, kind: extra, settings: parseSettings(settings) }
         : { name, description: extra, settings: parseSettings(settings) };
     const schema = type === 'integration' ? integrationAttributesSchema : serviceAttributesSchema;
-    if (page.check(schema.partial().safeParse(changes)) === null) return;
-    page.took(
-      type === 'integration'
-        ? await syncWorker().writes.update('integration', item.id, changes)
-        : await syncWorker().writes.update('service', item.id, changes),
+    if (page.check(schema.partial().safeParse(values)) === null) return;
+    await base.save(values, async (changes) =>
+      page.took(
+        type === 'integration'
+          ? await syncWorker().writes.update('integration', item.id, changes)
+          : await syncWorker().writes.update('service', item.id, changes),
+      ),
     );
   };
   return (

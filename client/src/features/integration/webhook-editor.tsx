@@ -26,6 +26,7 @@ import {
   type IntegrationSecret,
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
+import { useFormBase } from '../../components/changed-fields';
 import { PageError, usePageState } from '../../components/page-state';
 import { translateServerText } from '../../i18n/server-texts';
 import { callApi } from '../../session/api';
@@ -61,6 +62,10 @@ export function WebhookEditor(props: {
   const [allAssets, setAllAssets] = useState(a.webhook?.all_assets ?? true);
   const [assetIds, setAssetIds] = useState<string[]>(a.webhook?.asset_ids ?? []);
   const assets = useLiveQuery(open ? { type: 'asset', limit: 1000 } : null);
+  // The draft is taken once, as the integration showed: a save writes what changed from it, so
+  // a page address another admin set meanwhile is not written back.
+  const [shown] = useState(() => ({ slug: a.slug, kind: a.kind, webhook: a.webhook }));
+  const base = useFormBase(shown, true);
 
   const save = async () => {
     const parsed = page.check(
@@ -72,12 +77,12 @@ export function WebhookEditor(props: {
       }),
     );
     if (parsed === null) return;
-    page.took(
-      await syncWorker().writes.update('integration', integration.id, {
-        slug: parsed.slug,
-        ...(open ? { kind: WEBHOOK_KIND, webhook: parsed.webhook } : {}),
-      }),
-      'write',
+    const values = {
+      slug: parsed.slug,
+      ...(open ? { kind: WEBHOOK_KIND, webhook: parsed.webhook } : {}),
+    };
+    await base.save(values, async (change) =>
+      page.took(await syncWorker().writes.update('integration', integration.id, change), 'write'),
     );
   };
 
