@@ -8,6 +8,7 @@ import { E2e } from '../e2e/support/fixture';
 import { buildClient } from '../e2e/support/web';
 import type { Page } from 'playwright-core';
 import type { AppTab } from '../e2e/support/app-tab';
+import type { BrowserProfile } from '../e2e/support/browser';
 import { median, ms, settled } from './browser-env';
 import {
   phasesProbe,
@@ -140,12 +141,8 @@ export async function benchDashboard(): Promise<string[]> {
     const dashboard = `/app/dashboards/${dataOf<{ id: string }>(made).id}`;
 
     const profile = await e2e.browser({ serviceWorkers: 'block' });
-    const tab = await e2e.openApp(profile, '/user/login');
+    const tab = await signedInAtHome(e2e, profile);
     const page = tab.page;
-    await page.setViewportSize({ width: 1600, height: 1000 });
-    await tab.signIn(DEMO_USERS.admin);
-    await tab.goto('/app/home');
-    await page.locator('[data-testid="bootstrap-progress"]').waitFor({ state: 'detached' });
 
     // ---- opened in the app, and the baseline beside each opening ------------------------------
     // The baseline: the same M4 points, already in a page, drawn by uPlot. Its page needs the
@@ -247,11 +244,7 @@ export async function benchDashboard(): Promise<string[]> {
     e2e.online();
     await profile.close();
     const installed = await e2e.browser({ serviceWorkers: 'allow' });
-    const pwa = await e2e.openApp(installed, '/user/login');
-    await pwa.page.setViewportSize({ width: 1600, height: 1000 });
-    await pwa.signIn(DEMO_USERS.admin);
-    await pwa.goto('/app/home');
-    await pwa.page.locator('[data-testid="bootstrap-progress"]').waitFor({ state: 'detached' });
+    const pwa = await signedInAtHome(e2e, installed);
     // The worker takes the page once the whole app is precached (clientsClaim).
     await pwa.page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
       timeout: 120_000,
@@ -280,6 +273,16 @@ export async function benchDashboard(): Promise<string[]> {
     await e2e.close();
     await rm(dist, { recursive: true, force: true });
   }
+}
+
+/** A tab of `profile` at the bench's size, the admin signed in, at Home with the account loaded. */
+async function signedInAtHome(e2e: E2e, profile: BrowserProfile): Promise<AppTab> {
+  const tab = await e2e.openApp(profile, '/user/login');
+  await tab.page.setViewportSize({ width: 1600, height: 1000 });
+  await tab.signIn(DEMO_USERS.admin);
+  await tab.goto('/app/home');
+  await tab.page.locator('[data-testid="bootstrap-progress"]').waitFor({ state: 'detached' });
+  return tab;
 }
 
 interface Reloads {

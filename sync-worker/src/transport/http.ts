@@ -166,11 +166,8 @@ export class ApiClient {
     const limited = options.bytes === undefined && options.transport === undefined;
     const limit = this.options.answerWithinMs ?? ANSWER_WITHIN_MS;
     const timeout = limited ? new AbortController() : undefined;
-    const own = options.signal;
-    if (timeout === undefined) {
-      if (own !== undefined) init.signal = own;
-    } else
-      init.signal = own === undefined ? timeout.signal : AbortSignal.any([own, timeout.signal]);
+    const signals = [options.signal, timeout?.signal].filter((s) => s !== undefined);
+    if (signals.length > 0) init.signal = AbortSignal.any(signals);
     const timer = timeout === undefined ? undefined : setTimeout(() => timeout.abort(), limit);
 
     let response: Response;

@@ -171,10 +171,9 @@ function SettingsItem(props: {
   const [extra, setExtra] = useState(
     'description' in attributes ? attributes.description : attributes.kind,
   );
-  // The draft is taken once, as the item showed: a save writes what the user changed from it,
-  // never a field another admin changed meanwhile back to what this form was shown.
-  const [shown] = useState<Record<string, unknown>>(() => ({ ...attributes }));
-  const base = useFormBase(shown, true);
+  // The draft is taken once, as the item showed (a base that never follows: `dirty` always): a
+  // save writes what the user changed from it, never another admin's change made meanwhile.
+  const base = useFormBase<Record<string, unknown>>(attributes, true);
   const save = async () => {
     const values =
       type === 'integration'

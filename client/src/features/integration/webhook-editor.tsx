@@ -62,10 +62,9 @@ export function WebhookEditor(props: {
   const [allAssets, setAllAssets] = useState(a.webhook?.all_assets ?? true);
   const [assetIds, setAssetIds] = useState<string[]>(a.webhook?.asset_ids ?? []);
   const assets = useLiveQuery(open ? { type: 'asset', limit: 1000 } : null);
-  // The draft is taken once, as the integration showed: a save writes what changed from it, so
-  // a page address another admin set meanwhile is not written back.
-  const [shown] = useState(() => ({ slug: a.slug, kind: a.kind, webhook: a.webhook }));
-  const base = useFormBase(shown, true);
+  // The draft is taken once, as the integration showed (a base that never follows: `dirty`
+  // always): a save writes what changed from it, not a page address another admin set meanwhile.
+  const base = useFormBase(a, true);
 
   const save = async () => {
     const parsed = page.check(
