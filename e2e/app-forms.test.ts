@@ -4,9 +4,10 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locator } from 'playwright-core';
-import { FORM_FIELD_TYPES } from '@plant/shared-schema';
+import { apiPaths, FORM_FIELD_TYPES } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { DEMO_FORM } from '../server/src/seed/demo-forms';
+import { dataOf } from '../server/src/testing/harness';
 import { E2e } from './support/fixture';
 import { imageLoaded, syncIndicator } from './support/pages/devices';
 
@@ -16,7 +17,7 @@ import { imageLoaded, syncIndicator } from './support/pages/devices';
  * the network off: the spec's messages as the fields are typed, a photo and a finger signature;
  * a reload keeps the draft; sent, it waits on the device and, once online, lands once with both
  * files, shown in the machine's service booklet. The technician sees what the demo's weekly task
- * has due, in the menu and on the machine.
+ * has due, in the menu and on the machine. A task's save writes only what its editor changed.
  */
 let e2e: E2e;
 let dir = '';
@@ -201,5 +202,46 @@ describe('forms', () => {
     await page.getByTestId('asset-booklet').click();
     await tab.waitForPath(/\/servicebooklet$/);
     await expect.poll(() => page.getByTestId('due-task').count()).toBe(1);
+  });
+
+  it("a task's save writes what its editor changed, not over another admin's change meanwhile", async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const formId =
+      (await e2e.serverModels(admin.accountId, 'form')).find(
+        (f) => f.attributes['name'] === DEMO_FORM.name,
+      )?.id ?? '';
+    const assetId = (await e2e.serverModels(admin.accountId, 'asset'))[0]?.id ?? '';
+    const made = await e2e.server.call('POST', apiPaths.collection('tasks'), {
+      token: admin.token,
+      json: {
+        name: 'Seal check',
+        form_id: formId,
+        asset_ids: [assetId],
+        schedule: { kind: 'once', due_at: null },
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    const taskId = dataOf<{ id: string }>(made).id;
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, '/app/tasks');
+    const page = tab.page;
+    await page.getByTestId('tasks-list').getByRole('button', { name: 'Seal check' }).click();
+    const form = page.getByTestId('task-form');
+    await form.getByRole('textbox', { name: /^Name/ }).fill('Seal check, both pumps');
+    // Another admin pauses the task while the form is open: the save renames it, and it stays
+    // paused.
+    const paused = await e2e.server.call('PUT', apiPaths.model('tasks', taskId), {
+      token: admin.token,
+      json: { active: false },
+    });
+    expect(paused.status, paused.text).toBe(200);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    await expect
+      .poll(
+        async () =>
+          (await e2e.serverModels(admin.accountId, 'task')).find((x) => x.id === taskId)
+            ?.attributes,
+      )
+      .toMatchObject({ name: 'Seal check, both pumps', active: false });
   });
 });

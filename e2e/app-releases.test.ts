@@ -21,9 +21,10 @@ import { E2e } from './support/fixture';
  * Release management in Chromium (issue 35): an admin makes a version of the gateway agent on the
  * platforms page, uploads its file and releases it, then rolls it out to two gateways whose
  * agents (played by hand over the real broker) report their progress: each gateway's state moves
- * live on the screen, and the rollout halts by itself when the second rolls back. A released
- * version's fields no longer change, and a change sent as another user releases it is refused
- * with the server's words. A technician without the permission is refused the area.
+ * live on the screen, and the rollout halts by itself when the second rolls back. A draft's save
+ * writes only what its user changed. A released version's fields no longer change, and a change
+ * sent as another user releases it is refused with the server's words. A technician without the
+ * permission is refused the area.
  */
 let e2e: E2e;
 let admin = '';
@@ -191,7 +192,7 @@ describe('release management', () => {
     expect(await rollout.getByTestId('rollout-resume').count()).toBe(0);
   });
 
-  it("a change to a draft that another user released meanwhile is refused with the server's words", async () => {
+  it("a draft's save writes only its user's changes, and a change to a draft another user released meanwhile is refused with the server's words", async () => {
     const id = uuidv7();
     const made = await e2e.server.call('POST', apiPaths.collection('releases'), {
       token: admin,
@@ -205,6 +206,29 @@ describe('release management', () => {
     const { page } = tab;
     const notes = page.getByTestId('release-notes');
     await expect.poll(() => notes.inputValue(), { timeout: 30_000 }).toBe('First notes');
+    const { accountId } = await e2e.session(DEMO_USERS.admin);
+    const storedNow = async () =>
+      (await e2e.serverModels(accountId, 'release')).find((r) => r.id === id)?.attributes as
+        ReleaseAttributes | undefined;
+    // Another admin corrects the version number while this one edits the notes: the save writes
+    // the notes alone, and the other's number stays.
+    await notes.fill('Second notes');
+    const renumbered = await e2e.server.call('PUT', apiPaths.model('releases', id), {
+      token: admin,
+      json: { version: '2.2.1' },
+    });
+    expect(renumbered.status, renumbered.text).toBe(200);
+    await page.getByTestId('release-save').click();
+    await page
+      .getByTestId('release-general')
+      .getByRole('status')
+      .getByText(/^Saved/)
+      .waitFor();
+    await expect
+      .poll(storedNow)
+      .toMatchObject({ version: '2.2.1', notes: 'Second notes', state: 'draft' });
+    await expect.poll(() => page.getByTestId('release-version-field').inputValue()).toBe('2.2.1');
+
     await notes.fill('Changed notes');
     // Meanwhile, released elsewhere (the page has not heard of it yet: the change is unsaved).
     e2e.offline();
@@ -227,10 +251,8 @@ describe('release management', () => {
     await expect
       .poll(() => page.getByTestId('release-state').getAttribute('data-state'))
       .toBe('released');
-    await expect.poll(() => notes.inputValue()).toBe('First notes');
-    const { accountId } = await e2e.session(DEMO_USERS.admin);
-    const stored = (await e2e.serverModels(accountId, 'release')).find((r) => r.id === id);
-    expect((stored?.attributes as ReleaseAttributes | undefined)?.notes).toBe('First notes');
+    await expect.poll(() => notes.inputValue()).toBe('Second notes');
+    expect((await storedNow())?.notes).toBe('Second notes');
   });
 
   it("a module version's interface and data streams are written while a draft; made active on a machine, its gateway's configuration carries them", async () => {

@@ -555,10 +555,19 @@ describe('a scene with hotspots', () => {
     await details.getByTestId('hotspot-qr-description-input').fill('Pump P1, hall 2');
     // The help centre's article about the part (issue 33 item 5).
     await details.getByTestId('hotspot-help-article').fill('136');
+    // Another admin renames the hotspot meanwhile: the save writes what this form changed, and
+    // the new name stays.
+    const hotspotId = (await e2e.serverModels(admin.accountId, 'hotspot'))[0]?.id ?? '';
+    const renamed = await e2e.server.call('PUT', apiPaths.model('hotspots', hotspotId), {
+      token: admin.token,
+      json: { name: 'Pump P1 (north)' },
+    });
+    expect(renamed.status, renamed.text).toBe(200);
     await details.getByTestId('hotspot-form-save').click();
     await expect
       .poll(async () => (await e2e.serverModels(admin.accountId, 'hotspot'))[0]?.attributes)
       .toMatchObject({
+        name: 'Pump P1 (north)',
         icon: 'pump',
         qr_description: 'Pump P1, hall 2',
         help_article: 136,

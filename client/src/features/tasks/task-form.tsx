@@ -17,6 +17,7 @@ import {
   type TaskSchedule,
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
+import { useFormBase } from '../../components/changed-fields';
 import { ModalForm } from '../../components/modal-form';
 import { ConfirmDelete } from '../../components/confirm-delete';
 import { usePageState } from '../../components/page-state';
@@ -75,6 +76,8 @@ export function TaskForm(props: {
   );
   const [deleting, setDeleting] = useState(false);
   const page = usePageState(['name', 'form_id', 'asset_ids', 'schedule']);
+  // A change writes what the user changed (another user's change of the rest meanwhile stays).
+  const base = useFormBase<Partial<TaskAttributes>>(before ?? {}, true);
   // The counter: a stream name the chosen machines have (a template's machines share its names).
   const streamNames = useMemo(() => {
     const names = new Set<string>();
@@ -113,11 +116,14 @@ export function TaskForm(props: {
       return;
     }
     const writes = syncWorker().writes;
-    const answer =
-      props.task === null
-        ? await writes.create('task', checked, uuidv7())
-        : await writes.update('task', props.task.id, checked);
-    if (page.took(answer)) props.onDone();
+    const task = props.task;
+    const done =
+      task === null
+        ? page.took(await writes.create('task', checked, uuidv7()))
+        : await base.save(checked, async (change) =>
+            page.took(await writes.update('task', task.id, change)),
+          );
+    if (done) props.onDone();
   };
   return (
     <>

@@ -21,6 +21,7 @@ import {
   type SceneCamera,
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
+import { useFormBase } from '../../components/changed-fields';
 import { ConfirmDelete } from '../../components/confirm-delete';
 import { usePageState } from '../../components/page-state';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
@@ -56,6 +57,8 @@ export function HotspotForm(props: {
     a.help_article === null ? '' : String(a.help_article),
   );
   const page = usePageState(['name', 'help_article', 'metadata', 'qr_description']);
+  // A save writes what the user changed (another user's change of the rest meanwhile stays).
+  const base = useFormBase(a, true);
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const iconLabels: Record<HotspotIcon, string> = {
@@ -93,7 +96,9 @@ export function HotspotForm(props: {
         }),
     );
     if (checked === null) return;
-    page.took(await syncWorker().writes.update('hotspot', hotspot.id, checked), 'write');
+    await base.save(checked, async (change) =>
+      page.took(await syncWorker().writes.update('hotspot', hotspot.id, change), 'write'),
+    );
   };
   const remove = async () => {
     const answer = await syncWorker().writes.remove('hotspot', hotspot.id);

@@ -3,6 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, MultiSelect, Paper, Stack, Textarea, TextInput } from '@mantine/core';
 import { deferred, releaseAttributesSchema } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
+import { useFormBase } from '../../components/changed-fields';
 import { usePageState } from '../../components/page-state';
 import { useUnsaved } from '../../components/unsaved';
 import { useMayEdit } from '../../permissions/may-edit';
@@ -38,14 +39,18 @@ export function GeneralForm({ release }: { readonly release: LocalModel<'release
     setNotes(a.notes);
     setBoards([...a.boards]);
   }, [a.version, a.notes, a.boards, dirty]);
+  // A save writes what the user changed (another user's change of the rest meanwhile stays).
+  const base = useFormBase(a, dirty);
 
   const save = async () => {
     clearRefusal();
     const checked = page.check(generalSchema.safeParse({ version, notes, boards }));
     if (checked === null) return;
     const saved = saving();
-    const answer = await syncWorker().writes.update('release', release.id, checked);
-    if (page.took(answer, 'write')) saved();
+    const written = await base.save(checked, async (change) =>
+      page.took(await syncWorker().writes.update('release', release.id, change), 'write'),
+    );
+    if (written) saved();
   };
 
   return (
