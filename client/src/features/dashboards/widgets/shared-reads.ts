@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
 import { useAtomValue } from 'jotai';
 import { useLingui } from '@lingui/react/macro';
 import { releaseProxy, type Remote } from 'comlink';
@@ -231,13 +231,13 @@ const HISTORY_WIDGETS: ReadonlySet<WidgetType> = new Set(['line', 'state', 'bar'
  * (the keys are theirs: one read each, shared). The page follows them until it leaves, so a slow
  * chunk does not outlast the linger. `real`: false for a template's dashboard (its widgets name
  * the template's stream places, not streams). A stream known to be missing gets no history read
- * (its widget reads none either).
+ * (its widget reads none either). Answers whether every read has answered once.
  */
 export function usePrefetchWidgetReads(
   widgets: readonly Pick<DashboardWidget, 'type' | 'streams'>[],
   context: Pick<WidgetContext, 'range' | 'live'>,
   real: boolean,
-): void {
+): boolean {
   const epoch = useAtomValue(sessionEpochAtom);
   const range = historyRange(context);
   const keys: string[] = [];
@@ -256,13 +256,21 @@ export function usePrefetchWidgetReads(
   // Sent now, not when this render's task ends (a dashboard's first render is a long one).
   openQueued();
   const joined = keys.join('\n');
-  useEffect(() => {
-    if (joined === '') return;
-    const stops = joined.split('\n').map((k) => widgetReads.follow(k, () => undefined));
-    return () => {
-      for (const stop of stops) stop();
-    };
-  }, [joined]);
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      if (joined === '') return () => undefined;
+      const stops = joined.split('\n').map((k) => widgetReads.follow(k, onChange));
+      return () => {
+        for (const stop of stops) stop();
+      };
+    },
+    [joined],
+  );
+  const answered = useCallback(
+    () => joined === '' || joined.split('\n').every((k) => widgetReads.get(k).value !== undefined),
+    [joined],
+  );
+  return useSyncExternalStore(subscribe, answered, answered);
 }
 
 /** A stream's hours from the server: null when they could not be read (offline). */
