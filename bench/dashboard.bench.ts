@@ -31,6 +31,8 @@ import {
 const STREAMS = 12;
 const DAY_S = 86_400;
 const ROUNDS = Number(process.env.BENCH_DASHBOARD_ROUNDS ?? 6);
+/** BENCH_DASHBOARD_AB=1: the openings only, as built against a variant (timeOpening). */
+const AB = process.env.BENCH_DASHBOARD_AB === '1';
 const WARM_UP = 1;
 /** The widgets' points per stream (client/src/features/dashboards/widgets/shared-reads.ts). */
 const WIDGET_POINTS = 800;
@@ -155,9 +157,14 @@ export async function benchDashboard(): Promise<string[]> {
       await tab.navigateInApp('/app/home');
       await page.waitForTimeout(2_500);
     };
-    const timeOpening = async (counted: boolean) => {
+    // BENCH_DASHBOARD_AB=1: the openings of the variant (every other one, in turns) said to the
+    // page and its worker (below, "variant"); the app reads no such flag: add the read to try a
+    // change, take it out after.
+    const openedVariant: number[] = [];
+    const timeOpening = async (counted: boolean, variant = false) => {
       // In front: a page behind the baseline's gets no animation frames (the watch's clock).
       await page.bringToFront();
+      if (AB) await page.evaluate(VARIANT(variant));
       await homeAtRest();
       // The clock read and the watch for the drawn charts started in the same task as the
       // navigation: a watch started by a later evaluate came a CDP round trip late (up to 300 ms
@@ -165,8 +172,9 @@ export async function benchDashboard(): Promise<string[]> {
       const start = await openDashboard(page, dashboard);
       const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
       if (!counted) return;
-      opened.push(drawn.drawn - start);
-      openedShown.push(drawn.shown - start);
+      (variant ? openedVariant : opened).push(drawn.drawn - start);
+      if (!variant) openedShown.push(drawn.shown - start);
+      if (process.env.BENCH_DASHBOARD_WINDOWS === '1') await printWindow(page, start, drawn.drawn);
     };
     for (let r = 0; r < WARM_UP; r++) await timeOpening(false);
     const chartWidth = await page
@@ -210,6 +218,12 @@ export async function benchDashboard(): Promise<string[]> {
     for (let r = 0; r < WARM_UP; r++) await timeBaseline(false);
     // Taking turns, each first in every other round.
     for (let r = 0; r < ROUNDS; r++) {
+      if (AB) {
+        await timeOpening(true, r % 2 === 1);
+        await timeBaseline(true);
+        await timeOpening(true, r % 2 === 0);
+        continue;
+      }
       if (r % 2 === 0) {
         await timeOpening(true);
         await timeBaseline(true);
@@ -218,7 +232,17 @@ export async function benchDashboard(): Promise<string[]> {
         await timeOpening(true);
       }
     }
+    if (AB) {
+      const base = median(direct);
+      const line = (name: string, times: readonly number[]) =>
+        `${name} ${(median(times) / base).toFixed(2)} ${ms(median(times))} (${spread(times)})`;
+      return [
+        `dashboard-open-ab: ${line('as built', opened)}, ${line('variant', openedVariant)}; ` +
+          `the baseline ${ms(base)} (${spread(direct)}), ${ROUNDS} openings each, in turns`,
+      ];
+    }
     await page.bringToFront();
+    await profileOpenings(page, dashboard);
     await lookInsideOpening(page, dashboard);
     await traceOpening(page, dashboard);
     if (process.env.BENCH_DASHBOARD_TRACE === '1') {
@@ -354,6 +378,41 @@ function openDashboard(page: Page, dashboard: string, first = ''): Promise<numbe
   })()`);
 }
 
+/** Tells the page and its sync worker which side of an A/B run the next opening is. */
+const VARIANT = (variant: boolean) =>
+  `window.__benchVariant = ${variant}; new BroadcastChannel('bench-variant').postMessage(${variant});`;
+
+/**
+ * With BENCH_DASHBOARD_WINDOWS=1: prints an opening's window on the machine's monotonic clock
+ * (`perf record -k CLOCK_MONOTONIC`'s, and Node's hrtime), for sched-summary.ts.
+ */
+async function printWindow(page: Page, start: number, drawn: number): Promise<void> {
+  const origin = await page.evaluate<number>('performance.timeOrigin');
+  // The page's clock is the wall clock's (timeOrigin): moved onto the monotonic one here.
+  const offset = Number(process.hrtime.bigint() / 1_000n) / 1_000 - Date.now();
+  const at = (t: number) => ((origin + t + offset) / 1_000).toFixed(6);
+  process.stdout.write(`window ${at(start)} ${at(drawn)}\n`);
+}
+
+/**
+ * With BENCH_DASHBOARD_PROFILES=N: N more openings, each under the page's CPU profiler
+ * (/tmp/dashboard-open-prof-K.cpuprofile), for cpu-profile.ts; printed, not counted.
+ */
+async function profileOpenings(page: Page, dashboard: string): Promise<void> {
+  const count = Number(process.env.BENCH_DASHBOARD_PROFILES ?? 0);
+  for (let k = 0; k < count; k++) {
+    await leaveDashboard(page);
+    const file = `/tmp/dashboard-open-prof-${k}.cpuprofile`;
+    const stop = await profilePage(page, file);
+    const start = await openDashboard(page, dashboard);
+    const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
+    await stop();
+    process.stdout.write(
+      `opened in the app, profiled: drawn at ${ms(drawn.drawn - start)}: ${file}\n`,
+    );
+  }
+}
+
 /** Back to Home inside the app, until the widgets' shared reads are gone (their 2 s linger). */
 async function leaveDashboard(page: Page): Promise<void> {
   await page.evaluate(`(() => {
@@ -398,12 +457,17 @@ async function lookInsideOpening(page: Page, dashboard: string): Promise<void> {
  * and `base-drawn`). Printed, not counted.
  */
 async function traceOpening(page: Page, dashboard: string): Promise<void> {
-  if (process.env.BENCH_DASHBOARD_TRACE !== '1') return;
+  if (!['1', 'plain'].includes(process.env.BENCH_DASHBOARD_TRACE ?? '')) return;
   for (let r = 0; r < 2; r++) {
     await leaveDashboard(page);
     const file = `/tmp/dashboard-open-${r}.trace.json`;
     const stop = await tracePage(page, file);
-    const stopProfile = await profilePage(page, file.replace('.trace.json', '.cpuprofile'));
+    // `plain`: no CPU profile beside the trace (its sampling preempts the page's thread every
+    // 200 µs: `perf sched` counted a switch every ~0.3 ms while it ran).
+    const stopProfile =
+      process.env.BENCH_DASHBOARD_TRACE === 'plain'
+        ? () => Promise.resolve()
+        : await profilePage(page, file.replace('.trace.json', '.cpuprofile'));
     const start = await openDashboard(page, dashboard);
     const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
     await page.waitForTimeout(300);

@@ -192,6 +192,10 @@ export async function tracePage(page: Page, file: string): Promise<() => Promise
         'v8.execute',
         'cc',
         'gpu',
+        'v8',
+        'disabled-by-default-v8.gc',
+        'disabled-by-default-v8.compile',
+        'v8.compile',
       ],
     },
   });
