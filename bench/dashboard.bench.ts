@@ -245,11 +245,11 @@ export async function benchDashboard(): Promise<string[]> {
     await profileOpenings(page, dashboard);
     await lookInsideOpening(page, dashboard);
     await traceOpening(page, dashboard);
-    if (process.env.BENCH_DASHBOARD_TRACE === '1') {
+    if (TRACING) {
       await blank.bringToFront();
       const file = '/tmp/dashboard-base.trace.json';
       const stop = await tracePage(blank, file);
-      const stopProfile = await profilePage(blank, '/tmp/dashboard-base.cpuprofile');
+      const stopProfile = await profileBesideTrace(blank, '/tmp/dashboard-base.cpuprofile');
       const took = await blank.evaluate<number>(DRAW_DIRECT(series, chartWidth));
       await blank.waitForTimeout(300);
       await stopProfile();
@@ -378,6 +378,19 @@ function openDashboard(page: Page, dashboard: string, first = ''): Promise<numbe
   })()`);
 }
 
+/** BENCH_DASHBOARD_TRACE=1 or `plain`: traced openings and a traced baseline draw. */
+const TRACING = ['1', 'plain'].includes(process.env.BENCH_DASHBOARD_TRACE ?? '');
+
+/**
+ * The CPU profile taken beside a trace; none with BENCH_DASHBOARD_TRACE=plain (the profiler's
+ * 200 µs samples preempt the page's thread: `perf sched` counted a switch every ~0.3 ms).
+ */
+function profileBesideTrace(page: Page, file: string): Promise<() => Promise<void>> {
+  if (process.env.BENCH_DASHBOARD_TRACE === 'plain')
+    return Promise.resolve(() => Promise.resolve());
+  return profilePage(page, file);
+}
+
 /** Tells the page and its sync worker which side of an A/B run the next opening is. */
 const VARIANT = (variant: boolean) =>
   `window.__benchVariant = ${variant}; new BroadcastChannel('bench-variant').postMessage(${variant});`;
@@ -457,17 +470,12 @@ async function lookInsideOpening(page: Page, dashboard: string): Promise<void> {
  * and `base-drawn`). Printed, not counted.
  */
 async function traceOpening(page: Page, dashboard: string): Promise<void> {
-  if (!['1', 'plain'].includes(process.env.BENCH_DASHBOARD_TRACE ?? '')) return;
+  if (!TRACING) return;
   for (let r = 0; r < 2; r++) {
     await leaveDashboard(page);
     const file = `/tmp/dashboard-open-${r}.trace.json`;
     const stop = await tracePage(page, file);
-    // `plain`: no CPU profile beside the trace (its sampling preempts the page's thread every
-    // 200 µs: `perf sched` counted a switch every ~0.3 ms while it ran).
-    const stopProfile =
-      process.env.BENCH_DASHBOARD_TRACE === 'plain'
-        ? () => Promise.resolve()
-        : await profilePage(page, file.replace('.trace.json', '.cpuprofile'));
+    const stopProfile = await profileBesideTrace(page, file.replace('.trace.json', '.cpuprofile'));
     const start = await openDashboard(page, dashboard);
     const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
     await page.waitForTimeout(300);
