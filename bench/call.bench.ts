@@ -6,6 +6,7 @@ import { DEMO_SERVICE_REQUEST } from '../server/src/seed/demo-feedback';
 import { E2e } from '../e2e/support/fixture';
 import { buildClient } from '../e2e/support/web';
 import { median, ms, quantile, settled } from './browser-env';
+import { tracePage } from './page-probe';
 
 /*
  * Issue 34's call set-up in headless Chromium with fake cameras: from the technician's click on
@@ -21,6 +22,12 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 6);
 /** Calls the agent answers a second after its page rang, as a person does. */
 const LATE_CALLS = Number(process.env.BENCH_LATE_CALLS ?? 3);
 const LATE_ANSWER_MS = 1000;
+/**
+ * BENCH_CALL_AB=1: every other timed call is the variant's, said to both pages
+ * (`window.__benchVariant`); the app reads no such flag: add the read to try a change, take it
+ * out after.
+ */
+const AB = process.env.BENCH_CALL_AB === '1';
 const MEDIA_ARGS = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
 
 const step = (what: string) => process.stderr.write(`call: ${what}\n`);
@@ -136,6 +143,7 @@ export async function benchCall(): Promise<string[]> {
     const twoWay: number[] = [];
     const oneWay: number[] = [];
     const ours: number[] = [];
+    const oursVariant: number[] = [];
     // Answered a second after the ring: the agent's Answer to the caller's first frame.
     const answered: number[] = [];
     const before = (request?.attributes as ServiceRequestAttributes | undefined)?.calls.length ?? 0;
@@ -155,12 +163,33 @@ export async function benchCall(): Promise<string[]> {
           { timeout: 30_000 },
         );
       await settled();
-      for (const tab of [techTab, agentTab]) await tab.page.evaluate('performance.clearMarks()');
+      const variant = AB && !late && i % 2 === 0;
+      for (const tab of [techTab, agentTab])
+        await tab.page.evaluate(`performance.clearMarks(); window.__benchVariant = ${variant};`);
+      // With BENCH_CALL_TRACE=DIR: both browsers traced over the last timed call.
+      const traced =
+        process.env.BENCH_CALL_TRACE !== undefined && i === CALLS
+          ? await Promise.all(
+              (['tech', 'agent'] as const).map((who) =>
+                tracePage(
+                  who === 'tech' ? techTab.page : agentTab.page,
+                  `${process.env.BENCH_CALL_TRACE ?? ''}/call-${who}.json`,
+                ),
+              ),
+            )
+          : [];
       const [took, frameAt] = await techTab.page.evaluate<[number, number]>(CLICK_TO_FRAME);
+      for (const stop of traced) await stop();
       // The first call also loads the call's code (mqtt.js): told apart, not in the median.
       if (late)
         answered.push(frameAt - (await agentTab.page.evaluate<number>('window.__answeredAt')));
-      else if (i > 0) ours.push(took);
+      else if (i > 0) (variant ? oursVariant : ours).push(took);
+      if (process.env.BENCH_CALL_WINDOWS === '1') {
+        // The call's window on the monotonic clock (perf's), for sched-summary.ts.
+        const offset = Number(process.hrtime.bigint() / 1_000n) / 1_000 - Date.now();
+        const at = (t: number) => ((t + offset) / 1_000).toFixed(6);
+        process.stdout.write(`window ${at(frameAt - took)} ${at(frameAt)}\n`);
+      }
       if (process.env.BENCH_CALL_MARKS === '1') {
         const clickAt = frameAt - took;
         for (const [who, tab] of [
@@ -206,14 +235,22 @@ export async function benchCall(): Promise<string[]> {
         if (i > 0) oneWay.push(one);
         said = `; baseline ${ms(both)}`;
       }
-      step(`call ${i}: ${ms(took)}${said}`);
+      step(`call ${i}${variant ? ' (variant)' : ''}: ${ms(took)}${said}`);
     }
     const mine = median(ours);
     const base = median(twoWay);
+    const ab = AB
+      ? [
+          `call-setup-ab: as built ${(mine / base).toFixed(2)} ${ms(mine)}, variant ` +
+            `${(median(oursVariant) / base).toFixed(2)} ${ms(median(oursVariant))} ` +
+            `(${String(ours.length)} and ${String(oursVariant.length)} calls, in turns)`,
+        ]
+      : [];
     return [
+      ...ab,
       `call-setup: ${(mine / base).toFixed(2)} (ours/baseline) click on "Video call" to the ` +
         `agent's first frame on the caller's screen: median ${ms(mine)}, p95 ` +
-        `${ms(quantile(ours, 0.95))} over ${CALLS} calls (target: at most 2); two ` +
+        `${ms(quantile(ours, 0.95))} over ${String(ours.length)} calls (target: at most 2); two ` +
         `RTCPeerConnections in one page signalled directly, each sending its camera: median ` +
         `${ms(base)} (one sending: ${ms(median(oneWay))}, ours ${(mine / median(oneWay)).toFixed(2)} of it)`,
       `call-answered: ${(median(answered) / base).toFixed(2)} (ours/baseline) the agent's ` +

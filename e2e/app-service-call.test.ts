@@ -100,6 +100,23 @@ describe('a service request’s call', () => {
       if (req.method() === 'POST' && new URL(req.url()).pathname.endsWith('/calls'))
         starts.push(req.postDataJSON());
     });
+    // When the caller's own picture (the self-view) shows, against its click.
+    await tech.page.evaluate(() => {
+      const seen: { clicked?: number; shown?: number } = {};
+      (window as unknown as { __selfView: typeof seen }).__selfView = seen;
+      document.addEventListener(
+        'click',
+        (e) => {
+          if ((e.target as Element).closest('[data-testid="service-call-video"]') !== null)
+            seen.clicked ??= performance.now();
+        },
+        true,
+      );
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="service-call-local"]') !== null)
+          seen.shown ??= performance.now();
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     await tech.page.getByTestId('service-call-video').click();
     await expect
       .poll(() => tech.page.getByTestId('service-call').getAttribute('data-phase'))
@@ -122,6 +139,18 @@ describe('a service request’s call', () => {
           timeout: 30_000,
         })
         .toBeGreaterThan(5);
+    // Each side's own picture shows too, a second after its camera came (the first moments are
+    // the other side's picture's): the caller's came after its click.
+    for (const side of [tech.page, agent.page])
+      await expect
+        .poll(async () => (await framesOf(side, 'service-call-local'))[0] ?? 0, {
+          timeout: 30_000,
+        })
+        .toBeGreaterThan(0);
+    const selfView = await tech.page.evaluate(
+      () => (window as unknown as { __selfView: { clicked?: number; shown?: number } }).__selfView,
+    );
+    expect((selfView.shown ?? 0) - (selfView.clicked ?? Infinity)).toBeGreaterThanOrEqual(1000);
 
     // The technician shares its screen: the agent gets a second picture, and decodes it.
     await tech.page.getByTestId('service-call-share').click();
