@@ -544,12 +544,6 @@ describe('a dead source (issue 30 item 1)', () => {
         (m.attributes as { gateway_id: string }).gateway_id === gw.gatewayId,
     );
     if (connection === undefined) throw new Error('the demo gateway has no connection');
-    const id = await makeAlarm({
-      name: 'Temperature silent',
-      kind: 'no_data',
-      after_s: 600,
-      datastream_id: temperature,
-    });
     const report = (state: 'connected' | 'failed', error: string | null = null) =>
       agent.status([{ id: connection.id, state, error, last_read: Date.now() }]);
     const judged = async () => {
@@ -559,8 +553,16 @@ describe('a dead source (issue 30 item 1)', () => {
 
     // Healthy but unchanged: the only value is 20 minutes old (beyond the alarm's 10), and the
     // connection reads it fine (the agent sends an unchanged value no more): no data missing.
-    await send([{ stream: temperature, ts: Date.now() - 20 * 60_000, value: 50 }]);
+    // The good read is reported before the old value comes and the alarm is made: the alarm
+    // timer's round may judge at any moment in between (on the old value alone it would raise).
     await report('connected');
+    await send([{ stream: temperature, ts: Date.now() - 20 * 60_000, value: 50 }]);
+    const id = await makeAlarm({
+      name: 'Temperature silent',
+      kind: 'no_data',
+      after_s: 600,
+      datastream_id: temperature,
+    });
     expect((await judged())?.state ?? 'normal').toBe('normal');
 
     // The device stops answering: the agent says so, and the alarm is raised at once (the
