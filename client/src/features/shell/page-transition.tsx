@@ -5,13 +5,7 @@ import { useRouterState } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { transitionAtom } from '../../state/preferences';
 
-/**
- * The fade is short: while it plays the compositor draws the page anew every frame, beside the new
- * page's own work (the dashboard bench's opening, A/B in turns, 16 openings each: 126 ms with a
- * 120 ms fade against 139 with 180; 132 with none against 151), and the page is fully there
- * sooner.
- */
-const DURATION_MS = { fade: 120, slide: 220 } as const;
+const DURATION_MS = { fade: 180, slide: 220 } as const;
 
 /**
  * Page transitions (spec 000 §2): each new page fades in (default) or slides in from the inline
