@@ -20,7 +20,12 @@ import { assetStatusOf } from './asset-status-rule';
 import { AssetStatusBadge } from './asset-status';
 import { AlarmSeverityBadge, useAlarmSummary, worstOf } from '../alarms/alarm-summary';
 import type { RaisedAlarm } from '../alarms/alarm-rows';
-import { useFillHeight, useListWindow, type ListWindowProps } from './devices-table';
+import {
+  useFillHeight,
+  useFocusWhenRendered,
+  useListWindow,
+  type ListWindowProps,
+} from './devices-table';
 import classes from './devices.module.css';
 import { FileImage } from './file-image';
 import { devicePaths } from './paths';
@@ -86,18 +91,11 @@ export function DevicesPanel(props: DevicesPanelProps) {
 
   const activeIndex = Math.max(0, Math.min(active, total - 1));
   const tabbable = activeIndex >= first && activeIndex <= last ? activeIndex : first;
-  const focusWanted = useRef(false);
-  useEffect(() => {
-    if (!focusWanted.current) return;
-    const card = scrollRef.current?.querySelector<HTMLElement>(`[data-index="${activeIndex}"]`);
-    if (card === null || card === undefined) return;
-    focusWanted.current = false;
-    card.focus({ preventScroll: true });
-  });
+  const focusItem = useFocusWhenRendered(scrollRef, (index) => `[data-index="${index}"]`);
   const moveTo = (index: number) => {
     const next = Math.max(0, Math.min(index, total - 1));
     setActive(next);
-    focusWanted.current = true;
+    focusItem(next);
     virtualizer.scrollToIndex(Math.floor(next / columns), { align: 'auto' });
   };
   const open = (index: number) => {

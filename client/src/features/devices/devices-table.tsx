@@ -237,20 +237,11 @@ export function DevicesTable(props: DevicesTableProps) {
   // active one is scrolled away); keys move it, scrolling it into view first.
   const activeIndex = Math.max(0, Math.min(active, total - 1));
   const tabbable = items.some((i) => i.index === activeIndex) ? activeIndex : first;
-  const focusWanted = useRef(false);
-  useEffect(() => {
-    if (!focusWanted.current) return;
-    const row = scrollRef.current?.querySelector<HTMLElement>(
-      `tbody tr[data-index="${activeIndex}"]`,
-    );
-    if (row === null || row === undefined) return;
-    focusWanted.current = false;
-    row.focus({ preventScroll: true });
-  });
+  const focusItem = useFocusWhenRendered(scrollRef, (index) => `tbody tr[data-index="${index}"]`);
   const moveTo = (index: number) => {
     const next = Math.max(0, Math.min(index, total - 1));
     setActive(next);
-    focusWanted.current = true;
+    focusItem(next);
     virtualizer.scrollToIndex(next, { align: 'auto' });
   };
   const open = (index: number) => {
@@ -502,6 +493,34 @@ export function useListWindow(
     setActive(0);
   }, [resetKey, virtualizer]);
   return { offset, active, setActive };
+}
+
+/**
+ * Moves the focus to a virtualised list's item (roving focus): at once when it is rendered,
+ * otherwise after the render that brings it in (the scroll to it). The wanted index is kept here,
+ * not read from a render: on a busy machine a render made before the key press can run its
+ * effects after it, and would focus the item that was active then (a CI run's Home after End
+ * stayed on the last row).
+ */
+export function useFocusWhenRendered(
+  scrollRef: RefObject<HTMLElement | null>,
+  selector: (index: number) => string,
+): (index: number) => void {
+  const wanted = useRef<number | null>(null);
+  const find = (index: number) =>
+    scrollRef.current?.querySelector<HTMLElement>(selector(index)) ?? null;
+  useEffect(() => {
+    if (wanted.current === null) return;
+    const item = find(wanted.current);
+    if (item === null) return;
+    wanted.current = null;
+    item.focus({ preventScroll: true });
+  });
+  return (index: number) => {
+    const item = find(index);
+    wanted.current = item === null ? index : null;
+    item?.focus({ preventScroll: true });
+  };
 }
 
 export function useFillHeight(ref: RefObject<HTMLElement | null>): number {
