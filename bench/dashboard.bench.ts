@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import type { AppTab } from '../e2e/support/app-tab';
 import type { BrowserProfile } from '../e2e/support/browser';
 import { median, ms, settled } from './browser-env';
+import { browserCpu } from './thread-cpu';
 import {
   phasesProbe,
   printPhases,
@@ -161,6 +162,9 @@ export async function benchDashboard(): Promise<string[]> {
     // page and its worker (below, "variant"); the app reads no such flag: add the read to try a
     // change, take it out after.
     const openedVariant: number[] = [];
+    // With AB: the browser's CPU time during each opening (thread-cpu.ts), far less noisy.
+    const cpuBuilt: CpuUsed[] = [];
+    const cpuVariant: CpuUsed[] = [];
     const timeOpening = async (counted: boolean, variant = false) => {
       // In front: a page behind the baseline's gets no animation frames (the watch's clock).
       await page.bringToFront();
@@ -169,10 +173,13 @@ export async function benchDashboard(): Promise<string[]> {
       // The clock read and the watch for the drawn charts started in the same task as the
       // navigation: a watch started by a later evaluate came a CDP round trip late (up to 300 ms
       // on a busy machine, event-inspection.bench.ts found) and counted that, not the frames.
+      const cpu = AB ? browserCpu() : undefined;
       const start = await openDashboard(page, dashboard);
       const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
+      const used = cpu?.();
       if (!counted) return;
       (variant ? openedVariant : opened).push(drawn.drawn - start);
+      if (used !== undefined) (variant ? cpuVariant : cpuBuilt).push(used);
       if (!variant) openedShown.push(drawn.shown - start);
       if (process.env.BENCH_DASHBOARD_WINDOWS === '1') await printWindow(page, start, drawn.drawn);
     };
@@ -239,6 +246,8 @@ export async function benchDashboard(): Promise<string[]> {
       return [
         `dashboard-open-ab: ${line('as built', opened)}, ${line('variant', openedVariant)}; ` +
           `the baseline ${ms(base)} (${spread(direct)}), ${ROUNDS} openings each, in turns`,
+        `dashboard-open-ab-cpu (median ms of CPU an opening): as built ${cpuLine(cpuBuilt)}; ` +
+          `variant ${cpuLine(cpuVariant)}; ${pairedLine(opened, openedVariant, cpuBuilt, cpuVariant)}`,
       ];
     }
     await page.bringToFront();
@@ -354,6 +363,37 @@ function offlineLine(name: string, reloads: Reloads, base: number, how: string):
     `navigation's start: the app's start included; the document asked for at ` +
     `${ms(median(reloads.fetched))}, the grid shown at ${ms(median(reloads.shown))}); the ` +
     `baseline ${ms(base)}`
+  );
+}
+
+type CpuUsed = ReturnType<ReturnType<typeof browserCpu>>;
+
+/** The medians of the browser's CPU per opening: the page's thread, its other threads, the rest. */
+function cpuLine(used: readonly CpuUsed[]): string {
+  const of = (pick: (u: CpuUsed) => number) => median(used.map(pick)).toFixed(1);
+  return (
+    `the page's main thread ${of((u) => u.main)} (${spread(used.map((u) => u.main))}), ` +
+    `its other threads ${of((u) => u.other)}, the browser's other processes ${of((u) => u.rest)}`
+  );
+}
+
+/**
+ * The variant less the side as built, round by round (the two openings of a round a few seconds
+ * apart: the machine's slower and faster minutes touch both), as medians of the differences.
+ */
+function pairedLine(
+  built: readonly number[],
+  variant: readonly number[],
+  cpuBuilt: readonly CpuUsed[],
+  cpuVariant: readonly CpuUsed[],
+): string {
+  const diff = <T>(a: readonly T[], b: readonly T[], of: (x: T) => number) =>
+    median(a.map((x, i) => of(b[i] as T) - of(x))).toFixed(1);
+  const all = (u: CpuUsed) => u.main + u.other + u.rest;
+  return (
+    `paired (variant less as built, median of the rounds): wall ${diff(built, variant, (x) => x)}, ` +
+    `the page's main thread ${diff(cpuBuilt, cpuVariant, (u) => u.main)}, the browser in all ` +
+    `${diff(cpuBuilt, cpuVariant, all)}`
   );
 }
 

@@ -9,7 +9,7 @@ import {
   type RefObject,
 } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { ActionIcon, Group, Paper, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Tooltip, VisuallyHidden } from '@mantine/core';
 import ReactGridLayout, { noCompactor, type Layout } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
 import { DASHBOARD_COLUMNS, isolate, type DashboardWidget } from '@plant/shared-schema';
@@ -146,18 +146,13 @@ export const DashboardGrid = memo(function DashboardGrid(props: {
                 aria-describedby={editing ? helpId : undefined}
                 onKeyDown={(e) => onKey(w, e)}
               >
-                <Paper withBorder radius="sm" className={classes.paper}>
-                  <Group
-                    gap={4}
-                    wrap="nowrap"
-                    justify="space-between"
-                    className={editing ? `${classes.head} ${classes.handle}` : classes.head}
-                  >
-                    <Text size="sm" fw={600} truncate="end">
+                <div className={classes.paper}>
+                  <div className={editing ? `${classes.head} ${classes.handle}` : classes.head}>
+                    <div className={classes.title}>
                       <Name>{title}</Name>
-                    </Text>
+                    </div>
                     {editing ? (
-                      <Group gap={2} wrap="nowrap">
+                      <div className={classes.actions}>
                         <Tooltip label={t`Edit widget ${isolate(title)}`}>
                           <ActionIcon
                             variant="subtle"
@@ -179,13 +174,13 @@ export const DashboardGrid = memo(function DashboardGrid(props: {
                             ✕
                           </ActionIcon>
                         </Tooltip>
-                      </Group>
+                      </div>
                     ) : null}
-                  </Group>
+                  </div>
                   <div className={classes.body}>
                     <WidgetBody widget={w} context={props.context} />
                   </div>
-                </Paper>
+                </div>
               </div>
             );
           })}

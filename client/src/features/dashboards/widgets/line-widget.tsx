@@ -1,6 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { Stack } from '@mantine/core';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { isolate, widgetOptions } from '@plant/shared-schema';
@@ -52,11 +51,14 @@ export default function LineWidget({
   const missing = states.filter((s) => s.name === 'missing').length;
   return (
     <StreamsGate states={states}>
-      <Stack gap={2} h="100%" data-testid="widget-line-box">
+      <div
+        data-testid="widget-line-box"
+        style={{ display: 'flex', flexDirection: 'column', gap: 2, height: '100%' }}
+      >
         <CoverageNote results={histories} />
         <LineChart widget={widget} context={context} streams={found} histories={histories} />
         {missing > 0 ? <NotAvailable /> : null}
-      </Stack>
+      </div>
     </StreamsGate>
   );
 }
