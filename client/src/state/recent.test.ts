@@ -59,6 +59,18 @@ describe('recently opened (issue 30 item 4)', () => {
     expect(stored['u-1|a-2']?.map((v) => v.id)).toEqual(['x']);
   });
 
+  it('drops a visit recorded late into another account or user than it was made in', () => {
+    const store = createStore();
+    store.set(session.sessionAtom, session.sessionOf(user('u-3', 'a-1'), 't-1'));
+    // Made in u-3's a-1 (the page's key then), recorded after a switch to a-2: not in a-2's list.
+    store.set(session.sessionAtom, session.sessionOf(user('u-3', 'a-2'), 't-1'));
+    store.set(recent.recordVisitAtom, { kind: 'asset', id: 'late', listKey: 'u-3|a-1' });
+    expect(store.get(recent.recentVisitsAtom)).toEqual([]);
+    // Recorded in the list it was made in: kept.
+    store.set(recent.recordVisitAtom, { kind: 'asset', id: 'here', listKey: 'u-3|a-2' });
+    expect(store.get(recent.recentVisitsAtom).map((v) => v.id)).toEqual(['here']);
+  });
+
   it('drops what it cannot read', () => {
     expect(recent.parseRecent('nonsense')).toEqual({});
     expect(

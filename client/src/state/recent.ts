@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { atom, useSetAtom } from 'jotai';
+import { atom, useSetAtom, useStore } from 'jotai';
 import { accountIdOf, sessionAtom } from './session';
 import { readJson, STORAGE_KEYS, writeJson } from './storage';
 
@@ -83,12 +83,21 @@ export const recentVisitsAtom = atom<readonly RecentVisit[]>((get) => {
   return key === null ? [] : (get(listsValue)[key] ?? []);
 });
 
-/** Records that the user opened an asset or a dashboard now (stored at once). */
+/**
+ * Records that the user opened an asset or a dashboard (stored at once). `listKey`: the user's
+ * and account's list the visit belongs to, when it was made: recorded later, a sign-out or an
+ * account switch in between drops it.
+ */
 export const recordVisitAtom = atom(
   null,
-  (get, set, visit: { readonly kind: RecentKind; readonly id: string }) => {
+  (
+    get,
+    set,
+    visit: { readonly kind: RecentKind; readonly id: string; readonly listKey?: string | null },
+  ) => {
     const key = get(listKeyAtom);
     if (key === null || visit.id === '') return;
+    if (visit.listKey !== undefined && visit.listKey !== key) return;
     // Another tab may have recorded since: start from what storage holds.
     const stored = parseRecent(readJson(STORAGE_KEYS.recentlyOpened));
     const next = withList(stored, key, withVisit(stored[key] ?? [], { ...visit, at: Date.now() }));
@@ -100,7 +109,19 @@ export const recordVisitAtom = atom(
 /** Records a visit when a page of an asset or a dashboard opens (id null: not yet, or none). */
 export function useRecordVisit(kind: RecentKind, id: string | null): void {
   const record = useSetAtom(recordVisitAtom);
+  const store = useStore();
   useEffect(() => {
-    if (id !== null) record({ kind, id });
-  }, [kind, id, record]);
+    if (id === null) return;
+    // In an idle moment after the page showed: the record reads, parses and writes local storage
+    // (synchronous), which ran in the navigation's own task, before the page's first paint. Not
+    // cancelled when the page goes: it was opened.
+    const listKey = store.get(listKeyAtom);
+    whenIdle(() => record({ kind, id, listKey }));
+  }, [kind, id, record, store]);
+}
+
+/** Runs `run` in an idle moment of the page (within a second), or soon where there is no such. */
+function whenIdle(run: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 1_000 });
+  else setTimeout(run, 200);
 }

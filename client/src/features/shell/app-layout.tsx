@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, AppShell, Drawer, ScrollArea, Tooltip } from '@mantine/core';
 import { useMediaQuery, useReducedMotion } from '@mantine/hooks';
@@ -67,6 +67,12 @@ export function AppLayout() {
   // A drawer left open would cover the page that was just chosen.
   useEffect(() => setDrawerOpen(false), [pathname, narrow]);
 
+  // The header stays as it is while the page changes: its toggle's handler is one function.
+  const toggleNow = useRef(() => {});
+  toggleNow.current = () =>
+    narrow ? setDrawerOpen((o) => !o) : setMenuState(nextMenuState(menuState));
+  const onToggle = useCallback(() => toggleNow.current(), []);
+
   const stateLabels: Record<MenuState, string> = {
     full: t`full`,
     icons: t`icons only`,
@@ -92,39 +98,13 @@ export function AppLayout() {
       padding="md"
       transitionDuration={reduced ? 0 : 200}
     >
-      <AppShell.Header className={classes.header}>
-        <a href="#main" className={classes.skipLink}>
-          <Trans>Skip to content</Trans>
-        </a>
-        <div className={classes.headerRow}>
-          <Tooltip label={toggleLabel} disabled={narrow}>
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              size="lg"
-              aria-label={toggleLabel}
-              aria-controls={menuId}
-              aria-expanded={narrow ? drawerOpen : menuState !== 'hidden'}
-              data-testid="menu-toggle"
-              onClick={() =>
-                narrow ? setDrawerOpen((o) => !o) : setMenuState(nextMenuState(menuState))
-              }
-            >
-              <IconMenu size={22} />
-            </ActionIcon>
-          </Tooltip>
-          <AccountBrand narrow={narrow} />
-          <AccountWords />
-          <EditTexts />
-          <div className={classes.spacer} />
-          <SyncIndicator />
-          <AccountSwitcher narrow={narrow} />
-          <UserMenu />
-        </div>
-        <div className={classes.progress}>
-          <BootstrapProgress />
-        </div>
-      </AppShell.Header>
+      <AppHeader
+        narrow={narrow}
+        toggleLabel={toggleLabel}
+        menuId={menuId}
+        expanded={narrow ? drawerOpen : menuState !== 'hidden'}
+        onToggle={onToggle}
+      />
       {narrow ? (
         <Drawer
           opened={drawerOpen}
@@ -174,3 +154,51 @@ export function AppLayout() {
     </AppShell>
   );
 }
+
+/**
+ * The header: the menu's toggle, the account's brand and words, sync state, account switcher and
+ * user menu. Kept apart from the layout (which follows the path to close its drawer) so that a
+ * navigation does not render it again: its parts follow what they show themselves.
+ */
+const AppHeader = memo(function AppHeader(props: {
+  readonly narrow: boolean;
+  readonly toggleLabel: string;
+  readonly menuId: string;
+  readonly expanded: boolean;
+  readonly onToggle: () => void;
+}) {
+  const { narrow, toggleLabel } = props;
+  return (
+    <AppShell.Header className={classes.header}>
+      <a href="#main" className={classes.skipLink}>
+        <Trans>Skip to content</Trans>
+      </a>
+      <div className={classes.headerRow}>
+        <Tooltip label={toggleLabel} disabled={narrow}>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label={toggleLabel}
+            aria-controls={props.menuId}
+            aria-expanded={props.expanded}
+            data-testid="menu-toggle"
+            onClick={props.onToggle}
+          >
+            <IconMenu size={22} />
+          </ActionIcon>
+        </Tooltip>
+        <AccountBrand narrow={narrow} />
+        <AccountWords />
+        <EditTexts />
+        <div className={classes.spacer} />
+        <SyncIndicator />
+        <AccountSwitcher narrow={narrow} />
+        <UserMenu />
+      </div>
+      <div className={classes.progress}>
+        <BootstrapProgress />
+      </div>
+    </AppShell.Header>
+  );
+});
