@@ -69,6 +69,12 @@ describe('recently opened (issue 30 item 4)', () => {
     // Recorded in the list it was made in: kept.
     store.set(recent.recordVisitAtom, { kind: 'asset', id: 'here', listKey: 'u-3|a-2' });
     expect(store.get(recent.recentVisitsAtom).map((v) => v.id)).toEqual(['here']);
+    // The key says where it goes; it is not stored with the visit.
+    const stored = JSON.parse(storage.getItem('recentlyOpened') ?? '{}') as Record<
+      string,
+      Record<string, unknown>[]
+    >;
+    expect(Object.keys(stored['u-3|a-2']?.[0] ?? {}).sort()).toEqual(['at', 'id', 'kind']);
   });
 
   it('drops what it cannot read', () => {

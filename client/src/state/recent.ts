@@ -100,7 +100,8 @@ export const recordVisitAtom = atom(
     if (visit.listKey !== undefined && visit.listKey !== key) return;
     // Another tab may have recorded since: start from what storage holds.
     const stored = parseRecent(readJson(STORAGE_KEYS.recentlyOpened));
-    const next = withList(stored, key, withVisit(stored[key] ?? [], { ...visit, at: Date.now() }));
+    const made = { kind: visit.kind, id: visit.id, at: Date.now() };
+    const next = withList(stored, key, withVisit(stored[key] ?? [], made));
     writeJson(STORAGE_KEYS.recentlyOpened, next);
     set(listsValue, next);
   },
