@@ -32,6 +32,11 @@ import {
 const STREAMS = 12;
 const DAY_S = 86_400;
 const ROUNDS = Number(process.env.BENCH_DASHBOARD_ROUNDS ?? 6);
+/**
+ * Openings of a dashboard the tab has not opened before (a copy each): no model remembered, no
+ * chart kept from an earlier opening (line-widget.tsx). Printed beside, no target of its own.
+ */
+const FIRST = Number(process.env.BENCH_DASHBOARD_FIRST ?? 6);
 /** BENCH_DASHBOARD_AB=1: the openings only, as built against a variant (timeOpening). */
 const AB = process.env.BENCH_DASHBOARD_AB === '1';
 const WARM_UP = 1;
@@ -142,6 +147,19 @@ export async function benchDashboard(): Promise<string[]> {
     });
     if (made.status !== 201) throw new Error(`dashboard: ${made.status} ${made.text}`);
     const dashboard = `/app/dashboards/${dataOf<{ id: string }>(made).id}`;
+    const copies: string[] = [];
+    for (let k = 0; k < (AB ? 0 : FIRST); k++) {
+      const copy = await e2e.server.call('POST', apiPaths.collection('dashboards'), {
+        token: admin.token,
+        json: {
+          name: `Twelve lines ${k + 2}`,
+          range: { kind: 'relative', last: 24, unit: 'hours' },
+          widgets,
+        },
+      });
+      if (copy.status !== 201) throw new Error(`dashboard: ${copy.status} ${copy.text}`);
+      copies.push(`/app/dashboards/${dataOf<{ id: string }>(copy).id}`);
+    }
 
     const profile = await e2e.browser({ serviceWorkers: 'block' });
     const tab = await signedInAtHome(e2e, profile);
@@ -165,7 +183,10 @@ export async function benchDashboard(): Promise<string[]> {
     // With AB: the browser's CPU time during each opening (thread-cpu.ts), far less noisy.
     const cpuBuilt: CpuUsed[] = [];
     const cpuVariant: CpuUsed[] = [];
-    const timeOpening = async (counted: boolean, variant = false) => {
+    // A copy's first openings (FIRST), and the baseline's draws in turn with them.
+    const openedFirst: number[] = [];
+    const directFirst: number[] = [];
+    const timeOpening = async (counted: boolean, variant = false, copy?: string) => {
       // In front: a page behind the baseline's gets no animation frames (the watch's clock).
       await page.bringToFront();
       if (AB) await page.evaluate(VARIANT(variant));
@@ -174,9 +195,10 @@ export async function benchDashboard(): Promise<string[]> {
       // navigation: a watch started by a later evaluate came a CDP round trip late (up to 300 ms
       // on a busy machine, event-inspection.bench.ts found) and counted that, not the frames.
       const cpu = AB ? browserCpu() : undefined;
-      const start = await openDashboard(page, dashboard);
+      const start = await openDashboard(page, copy ?? dashboard);
       const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
       const used = cpu?.();
+      if (copy !== undefined) openedFirst.push(drawn.drawn - start);
       if (!counted) return;
       (variant ? openedVariant : opened).push(drawn.drawn - start);
       if (used !== undefined) (variant ? cpuVariant : cpuBuilt).push(used);
@@ -216,11 +238,11 @@ export async function benchDashboard(): Promise<string[]> {
     // baseline moved 63 to 103 ms between runs of one morning (2026-12-04), most of the ratio's
     // spread (1.28 to 2.11).
     const direct: number[] = [];
-    const timeBaseline = async (counted: boolean) => {
+    const timeBaseline = async (counted: boolean, into = direct) => {
       await homeAtRest();
       await blank.bringToFront();
       const took = await blank.evaluate<number>(DRAW_DIRECT(series, chartWidth));
-      if (counted) direct.push(took);
+      if (counted) into.push(took);
     };
     for (let r = 0; r < WARM_UP; r++) await timeBaseline(false);
     // Taking turns, each first in every other round.
@@ -237,6 +259,15 @@ export async function benchDashboard(): Promise<string[]> {
       } else {
         await timeBaseline(true);
         await timeOpening(true);
+      }
+    }
+    for (const [k, copy] of copies.entries()) {
+      if (k % 2 === 0) {
+        await timeOpening(false, false, copy);
+        await timeBaseline(true, directFirst);
+      } else {
+        await timeBaseline(true, directFirst);
+        await timeOpening(false, false, copy);
       }
     }
     if (AB) {
@@ -293,7 +324,17 @@ export async function benchDashboard(): Promise<string[]> {
         `widgets over 24 h of 1 s data (${(STREAMS * DAY_S).toLocaleString('en')} points) opened ` +
         `in the app to every chart drawn ${ms(ours)} (${spread(opened)}; the grid shown at ` +
         `${ms(median(openedShown))}); uPlot drawing the same ${m4Points} M4 points ` +
-        `already in the page ${ms(base)} (${spread(direct)}), the two taking turns`,
+        `already in the page ${ms(base)} (${spread(direct)}), the two taking turns; the same ` +
+        `dashboard each time after a first opening (its charts kept from the last opening)`,
+      ...(openedFirst.length === 0
+        ? []
+        : [
+            `dashboard-open-first: ${(median(openedFirst) / median(directFirst)).toFixed(2)} ` +
+              `(ours/baseline, no target of its own) a copy of it the tab has not opened ` +
+              `before (no model remembered, no chart kept) to every chart drawn ` +
+              `${ms(median(openedFirst))} (${spread(openedFirst)}); the baseline in turns ` +
+              `${ms(median(directFirst))} (${spread(directFirst)}), ${openedFirst.length} copies`,
+          ]),
       offlineLine('dashboard-offline', fromCache, base, 'from the HTTP cache'),
       offlineLine(
         'dashboard-offline-pwa',

@@ -138,6 +138,52 @@ describe('dashboard widgets', () => {
       .toBeGreaterThan(115);
     expect(await body('chart').getByTestId('widget-coverage').count()).toBe(0);
 
+    // Opened again soon, the chart is the one made before (its canvas kept, not made anew), and
+    // it joins the page drawn with what came meanwhile: here a value and the stream's new name,
+    // both seen on the stream's page in between.
+    const pointsBefore = Number(await chart.getAttribute('data-drawn-points'));
+    expect(pointsBefore).toBe(Number(await chart.getAttribute('data-points')));
+    await chart.locator('canvas').evaluate((c) => c.setAttribute('data-e2e-mark', 'before'));
+    await tab.navigateInApp(`/app/devices/${visible.assetId}/input/${temp}`);
+    await page.getByTestId('stream-page').waitFor();
+    await agent.send([{ stream: temp, ts: Date.now(), value: 74.25 }]);
+    const renamed = await e2e.server.call('PUT', apiPaths.model('datastreams', temp), {
+      token: admin.token,
+      json: { name: 'Motor temperature (spindle)' },
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    await expect
+      .poll(() => page.locator('main h1').textContent())
+      .toContain('Motor temperature (spindle)');
+    await expect
+      .poll(() => page.locator('[data-metric="last"] dd').textContent())
+      .toContain('74.25');
+    // What the kept chart holds as it joins the page, before anything else can change it.
+    await page.evaluate(() => {
+      const seen = window as unknown as { __keptChart?: Record<string, string | null> };
+      new MutationObserver((_records, observer) => {
+        const box = document
+          .querySelector('canvas[data-e2e-mark="before"]')
+          ?.closest('[data-testid="widget-line"]');
+        if (box === null || box === undefined) return;
+        observer.disconnect();
+        seen.__keptChart = {
+          label: box.querySelectorAll('.u-legend .u-series')[1]?.textContent ?? null,
+          drawn: box.getAttribute('data-drawn-points'),
+          points: box.getAttribute('data-points'),
+        };
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await tab.navigateInApp(`/app/dashboards/${dashboardId}`);
+    await expect.poll(() => chart.locator('canvas[data-e2e-mark="before"]').count()).toBe(1);
+    const kept = await page.evaluate<Record<string, string | null>>('window.__keptChart');
+    expect(kept.label).toContain('Motor temperature (spindle)');
+    expect(kept.drawn).toBe(kept.points);
+    await expect
+      .poll(async () => Number(await chart.getAttribute('data-drawn-points')))
+      .toBe(pointsBefore + 1);
+    expect(await chart.getAttribute('data-points')).toBe(String(pointsBefore + 1));
+
     // Offline, and a reload: everything from the worker's caches, saying what it holds.
     e2e.offline();
     await tab.reload();
@@ -149,10 +195,10 @@ describe('dashboard widgets', () => {
     await expect.poll(() => note.count()).toBe(1);
     expect(await note.textContent()).toMatch(/^Showing .+ \(offline\)$/);
     expect(['full', 'part']).toContain(await note.getAttribute('data-coverage'));
-    await expect.poll(() => value.textContent()).toBe('72.5 °C');
+    await expect.poll(() => value.textContent()).toBe('74.25 °C');
     // Marked: the last known value (or why it is not to be believed), not a live one.
     expect(await body('now').locator('[data-testid^="stream-value-"]').count()).toBe(1);
-    await expect.poll(() => dial.getAttribute('data-value')).toBe('72.5');
+    await expect.poll(() => dial.getAttribute('data-value')).toBe('74.25');
     expect(await body('secret').getByTestId('widget-not-available').count()).toBe(1);
 
     // Back online: the gaps fill and the note goes.

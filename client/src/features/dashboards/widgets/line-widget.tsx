@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { I18n } from '@lingui/core';
 import { useLingui } from '@lingui/react/macro';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -14,7 +15,8 @@ import {
 } from '../../devices/stream-values';
 import { useStreamLabels, type useWidgetHistories } from './shared-reads';
 import { CoverageNote, NotAvailable, StreamsGate } from './widget-parts';
-import type { WidgetProps } from './widget-props';
+import { KeptCharts } from './kept-charts';
+import type { WidgetContext, WidgetProps } from './widget-props';
 
 /*
  * The line chart widget (issue 31 item 2): several streams over the dashboard's range in one
@@ -135,163 +137,77 @@ function LineChart({
   dataNow.current = data;
   const drawn = useRef<uPlot.AlignedData | null>(null);
   const drawnRange = useRef('');
+  // What the chart's handlers read: this widget's refs (a kept chart changes hands).
+  const owner = useMemo<ChartOwner>(
+    () => ({ range: rangeNow, context: handlers, beforeZoom, size: sizeNow }),
+    [],
+  );
 
   useEffect(() => {
     const el = box.current;
     if (el === null || !ready || streams.length === 0) return;
-    const steps = uPlot.paths.stepped?.({ align: 1 });
-    const units = [...new Set(shapes.filter((s) => !isStepped(s)).map((s) => s.unit))];
-    const onlySteps = units.length === 0;
-    const scaleOf = (i: number) => {
-      const shape = shapes[i] as StreamShape;
-      return isStepped(shape) ? `steps${i}` : `unit:${shape.unit}`;
-    };
-    const scales: uPlot.Scales = {
-      x: {
-        time: true,
-        range: () => [rangeNow.current.from / 1000, rangeNow.current.to / 1000],
-      },
-    };
-    shapes.forEach((shape, i) => {
-      const key = scaleOf(i);
-      if (isStepped(shape)) {
-        const ls = levels[i] ?? [];
-        scales[key] = {
-          range: () => [
-            Math.min(...ls, 0) - 0.3,
-            Math.max(...ls, shape.type === 'boolean' ? 1 : 0) + 0.3,
-          ],
-        };
-      } else if (scales[key] === undefined) {
-        // The widget's bounds, else the one stream's visualisation range, else automatic.
-        const same = streams.filter((_s, j) => scaleOf(j) === key);
-        const vis = same.length === 1 ? same[0]?.attributes : undefined;
-        const lo = options.min ?? vis?.vis_min ?? null;
-        const hi = options.max ?? vis?.vis_max ?? null;
-        scales[key] =
-          lo === null && hi === null
-            ? { auto: true }
-            : { range: (_u, min, max) => [lo ?? min, hi ?? max] };
-      }
-    });
-    const xLabel = timeTickLabel(i18n);
-    const axisNumber = axisNumberFormat(i18n, 3);
-    const axes: uPlot.Axis[] = [
-      {
-        font: AXIS_FONT,
-        space: 90,
-        values: (_u, splits, _a, _s, step) => splits.map((s) => xLabel(s, step)),
-      },
-    ];
-    if (onlySteps) {
-      // One stepped stream: its levels labelled by their texts.
-      const ls = levels[0] ?? [];
-      const shape = shapes[0] as StreamShape;
-      axes.push({
-        scale: scaleOf(0),
-        font: AXIS_FONT,
-        splits: () => ls,
-        values: (_u, splits) => splits.map((v) => valueText(i18n, shape, v)),
-        size: 80,
+    // Everything the chart is made from, but its size, range, names and points (set on a kept
+    // one as it is taken).
+    const key = [
+      context.dashboardId,
+      widget.id,
+      shapeKey,
+      levelsKey,
+      options.min ?? '',
+      options.max ?? '',
+      i18n.locale,
+    ].join('|');
+    let chart = keptCharts.take(key);
+    if (chart === undefined) {
+      chart = makeLineChart({
+        shapes,
+        streams,
+        levels,
+        min: options.min,
+        max: options.max,
+        i18n,
+        timeLabel: t`Time`,
+        names: namesNow.current,
+        data: dataNow.current.aligned,
+        owner,
       });
     } else {
-      units.slice(0, 2).forEach((unit, k) => {
-        axes.push({
-          scale: `unit:${unit}`,
-          font: AXIS_FONT,
-          side: k === 0 ? 3 : 1,
-          grid: { show: k === 0 },
-          ...(unit === '' ? {} : { label: unit, labelSize: 18 }),
-          values: (_u, splits) => splits.map((s) => axisNumber.format(s)),
-          size: 56,
-        });
+      // Redrawn before it joins the page, as a new one is drawn.
+      const made = chart.plot;
+      chart.owner = owner;
+      made.batch(() => {
+        fitPlot(made, sizeNow.current, streams.length);
+        relabel(made, namesNow.current);
+        made.setData(dataNow.current.aligned);
       });
     }
-    const opts: uPlot.Options = {
-      width: sizeNow.current.width,
-      height: plotHeight(sizeNow.current.height, streams.length),
-      cursor: { drag: { x: true, y: false, setScale: false } },
-      scales,
-      axes,
-      series: [
-        {
-          label: t`Time`,
-          value: (_u, v) =>
-            v === null
-              ? '–'
-              : i18n.date(new Date(v * 1000), { dateStyle: 'short', timeStyle: 'medium' }),
-        },
-        ...streams.map((s, i): uPlot.Series => {
-          const shape = shapes[i] as StreamShape;
-          return {
-            label: isolate(namesNow.current[i] ?? s.attributes.name),
-            scale: scaleOf(i),
-            stroke: COLORS[i % COLORS.length] ?? '#228be6',
-            width: 1.5,
-            spanGaps: false,
-            points: { show: false },
-            ...(isStepped(shape) && steps !== undefined ? { paths: steps } : {}),
-            value: (_u, v) => (v === null ? '–' : valueWithUnit(i18n, shape, v)),
-          };
-        }),
-      ],
-      legend: { show: true, live: true },
-      hooks: {
-        setSelect: [
-          (u) => {
-            if (u.select.width < 4) return;
-            const a = Math.round(u.posToVal(u.select.left, 'x') * 1000);
-            const b = Math.round(u.posToVal(u.select.left + u.select.width, 'x') * 1000);
-            u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
-            const ctx = handlers.current;
-            if (ctx.onRangeChange === undefined || b <= a) return;
-            beforeZoom.current ??= { ...ctx.range };
-            ctx.onRangeChange({ from: a, to: b });
-          },
-        ],
-      },
-    };
-    // Drawn before it joins the page: a canvas in the page resolves its font against the page's
-    // styles, so each chart drawn in place recalculated the styles of all the DOM made since.
-    const made = new uPlot(opts, dataNow.current.aligned, (u, init) =>
-      u.batch(() => (init as () => void)()),
-    );
-    el.appendChild(made.root);
+    el.appendChild(chart.plot.root);
     drawn.current = dataNow.current.aligned;
     drawnRange.current = `${rangeNow.current.from}-${rangeNow.current.to}`;
-    // The legend (the values under the pointer) sits below the plot, inside the cell: the plot
-    // takes the rest. Its height is known once laid out (uPlot's stylesheet, loaded with this
-    // chunk, may come after): the observer's entry gives it without forcing a layout, and the
-    // next chart of as many streams starts from it.
-    const legend = made.root.querySelector<HTMLElement>('.u-legend');
-    const legendSize = new ResizeObserver((entries) => {
-      const entry = entries.at(-1);
-      if (entry === undefined) return;
-      const height = entry.borderBoxSize?.[0]?.blockSize ?? entry.contentRect.height;
-      legendHeights.set(streams.length, Math.ceil(height));
-      fitPlot(made, sizeNow.current, streams.length);
-    });
-    if (legend !== null) legendSize.observe(legend);
     el.dataset.ready = 'true';
-    // A double-click goes back to the range before zooming in.
-    const onDoubleClick = () => {
-      const ctx = handlers.current;
-      if (ctx.onRangeReset !== undefined) ctx.onRangeReset();
-      else if (beforeZoom.current !== null) ctx.onRangeChange?.(beforeZoom.current);
-      beforeZoom.current = null;
-    };
-    made.over.addEventListener('dblclick', onDoubleClick);
-    plot.current = made;
+    drewPoints(el, chart.plot);
+    plot.current = chart.plot;
+    const mine = chart;
     return () => {
-      legendSize.disconnect();
-      made.over.removeEventListener('dblclick', onDoubleClick);
-      made.destroy();
       plot.current = null;
+      mine.plot.root.remove();
+      const canvas = mine.plot.ctx.canvas;
+      keptCharts.keep(key, mine, canvas.width * canvas.height);
     };
     // `shapes`, `streams` and `levels` are read through shapeKey and levelsKey; the size, range
     // and points through their refs (they change the chart below, not make it anew).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ready, shapeKey, levelsKey, options.min, options.max, i18n, t]);
+  }, [
+    ready,
+    context.dashboardId,
+    widget.id,
+    shapeKey,
+    levelsKey,
+    options.min,
+    options.max,
+    i18n,
+    t,
+  ]);
 
   useEffect(() => {
     const made = plot.current;
@@ -311,6 +227,7 @@ function LineChart({
       drawn.current = data.aligned;
       drawnRange.current = `${from}-${to}`;
       made.setData(data.aligned);
+      if (box.current !== null) drewPoints(box.current, made);
     }
   }, [data, from, to]);
 
@@ -326,6 +243,203 @@ function LineChart({
       style={{ width: '100%', flex: 1, minHeight: 80, overflow: 'hidden' }}
     />
   );
+}
+
+/** What a chart's handlers read: the refs of the widget showing it now. */
+interface ChartOwner {
+  readonly range: { readonly current: { from: number; to: number } };
+  readonly context: { readonly current: WidgetContext };
+  readonly beforeZoom: { current: { from: number; to: number } | null };
+  readonly size: { readonly current: { width: number; height: number } };
+}
+
+/** A line chart and who shows it (kept-charts.ts hands it to the next widget). */
+interface LineChartMade {
+  readonly plot: uPlot;
+  owner: ChartOwner;
+  destroy(): void;
+}
+
+/**
+ * The line charts of widgets that left the page, for a while: at most 2 minutes, and 8 M canvas
+ * pixels (32 MB; a dashboard of twelve charts at 1024x768 is about 1.5 M).
+ */
+const keptCharts = new KeptCharts<LineChartMade>(120_000, 8_000_000);
+
+/** Makes a line widget's chart, drawn with `data` (not yet in the page). */
+function makeLineChart({
+  shapes,
+  streams,
+  levels,
+  min,
+  max,
+  i18n,
+  timeLabel,
+  names,
+  data,
+  owner,
+}: {
+  readonly shapes: readonly StreamShape[];
+  readonly streams: readonly LocalModel<'datastream'>[];
+  readonly levels: readonly number[][];
+  readonly min: number | null | undefined;
+  readonly max: number | null | undefined;
+  readonly i18n: I18n;
+  readonly timeLabel: string;
+  readonly names: readonly string[];
+  readonly data: uPlot.AlignedData;
+  readonly owner: ChartOwner;
+}): LineChartMade {
+  const chart: { owner: ChartOwner } = { owner };
+  const steps = uPlot.paths.stepped?.({ align: 1 });
+  const units = [...new Set(shapes.filter((s) => !isStepped(s)).map((s) => s.unit))];
+  const onlySteps = units.length === 0;
+  const scaleOf = (i: number) => {
+    const shape = shapes[i] as StreamShape;
+    return isStepped(shape) ? `steps${i}` : `unit:${shape.unit}`;
+  };
+  const scales: uPlot.Scales = {
+    x: {
+      time: true,
+      range: () => [chart.owner.range.current.from / 1000, chart.owner.range.current.to / 1000],
+    },
+  };
+  shapes.forEach((shape, i) => {
+    const key = scaleOf(i);
+    if (isStepped(shape)) {
+      const ls = levels[i] ?? [];
+      scales[key] = {
+        range: () => [
+          Math.min(...ls, 0) - 0.3,
+          Math.max(...ls, shape.type === 'boolean' ? 1 : 0) + 0.3,
+        ],
+      };
+    } else if (scales[key] === undefined) {
+      // The widget's bounds, else the one stream's visualisation range, else automatic.
+      const same = streams.filter((_s, j) => scaleOf(j) === key);
+      const vis = same.length === 1 ? same[0]?.attributes : undefined;
+      const lo = min ?? vis?.vis_min ?? null;
+      const hi = max ?? vis?.vis_max ?? null;
+      scales[key] =
+        lo === null && hi === null
+          ? { auto: true }
+          : { range: (_u, min, max) => [lo ?? min, hi ?? max] };
+    }
+  });
+  const xLabel = timeTickLabel(i18n);
+  const axisNumber = axisNumberFormat(i18n, 3);
+  const axes: uPlot.Axis[] = [
+    {
+      font: AXIS_FONT,
+      space: 90,
+      values: (_u, splits, _a, _s, step) => splits.map((s) => xLabel(s, step)),
+    },
+  ];
+  if (onlySteps) {
+    // One stepped stream: its levels labelled by their texts.
+    const ls = levels[0] ?? [];
+    const shape = shapes[0] as StreamShape;
+    axes.push({
+      scale: scaleOf(0),
+      font: AXIS_FONT,
+      splits: () => ls,
+      values: (_u, splits) => splits.map((v) => valueText(i18n, shape, v)),
+      size: 80,
+    });
+  } else {
+    units.slice(0, 2).forEach((unit, k) => {
+      axes.push({
+        scale: `unit:${unit}`,
+        font: AXIS_FONT,
+        side: k === 0 ? 3 : 1,
+        grid: { show: k === 0 },
+        ...(unit === '' ? {} : { label: unit, labelSize: 18 }),
+        values: (_u, splits) => splits.map((s) => axisNumber.format(s)),
+        size: 56,
+      });
+    });
+  }
+  const opts: uPlot.Options = {
+    width: chart.owner.size.current.width,
+    height: plotHeight(chart.owner.size.current.height, streams.length),
+    cursor: { drag: { x: true, y: false, setScale: false } },
+    scales,
+    axes,
+    series: [
+      {
+        label: timeLabel,
+        value: (_u, v) =>
+          v === null
+            ? '–'
+            : i18n.date(new Date(v * 1000), { dateStyle: 'short', timeStyle: 'medium' }),
+      },
+      ...streams.map((s, i): uPlot.Series => {
+        const shape = shapes[i] as StreamShape;
+        return {
+          label: isolate(names[i] ?? s.attributes.name),
+          scale: scaleOf(i),
+          stroke: COLORS[i % COLORS.length] ?? '#228be6',
+          width: 1.5,
+          spanGaps: false,
+          points: { show: false },
+          ...(isStepped(shape) && steps !== undefined ? { paths: steps } : {}),
+          value: (_u, v) => (v === null ? '–' : valueWithUnit(i18n, shape, v)),
+        };
+      }),
+    ],
+    legend: { show: true, live: true },
+    hooks: {
+      setSelect: [
+        (u) => {
+          if (u.select.width < 4) return;
+          const a = Math.round(u.posToVal(u.select.left, 'x') * 1000);
+          const b = Math.round(u.posToVal(u.select.left + u.select.width, 'x') * 1000);
+          u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+          const ctx = chart.owner.context.current;
+          if (ctx.onRangeChange === undefined || b <= a) return;
+          chart.owner.beforeZoom.current ??= { ...ctx.range };
+          ctx.onRangeChange({ from: a, to: b });
+        },
+      ],
+    },
+  };
+  // Drawn before it joins the page: a canvas in the page resolves its font against the page's
+  // styles, so each chart drawn in place recalculated the styles of all the DOM made since.
+  const made = new uPlot(opts, data, (u, init) => u.batch(() => (init as () => void)()));
+  // The legend (the values under the pointer) sits below the plot, inside the cell: the plot
+  // takes the rest. Its height is known once laid out (uPlot's stylesheet, loaded with this
+  // chunk, may come after): the observer's entry gives it without forcing a layout, and the
+  // next chart of as many streams starts from it. Not while kept out of the page (no size).
+  const legend = made.root.querySelector<HTMLElement>('.u-legend');
+  const legendSize = new ResizeObserver((entries) => {
+    const entry = entries.at(-1);
+    if (entry === undefined || !made.root.isConnected) return;
+    const height = entry.borderBoxSize?.[0]?.blockSize ?? entry.contentRect.height;
+    legendHeights.set(streams.length, Math.ceil(height));
+    fitPlot(made, chart.owner.size.current, streams.length);
+  });
+  if (legend !== null) legendSize.observe(legend);
+  // A double-click goes back to the range before zooming in.
+  const onDoubleClick = () => {
+    const { context, beforeZoom } = chart.owner;
+    if (context.current.onRangeReset !== undefined) context.current.onRangeReset();
+    else if (beforeZoom.current !== null) context.current.onRangeChange?.(beforeZoom.current);
+    beforeZoom.current = null;
+  };
+  made.over.addEventListener('dblclick', onDoubleClick);
+  return Object.assign(chart, {
+    plot: made,
+    destroy() {
+      legendSize.disconnect();
+      made.over.removeEventListener('dblclick', onDoubleClick);
+      made.destroy();
+    },
+  });
+}
+
+/** Says on the chart's box how many moments the chart itself holds (tests read it). */
+function drewPoints(box: HTMLElement, made: uPlot): void {
+  box.dataset.drawnPoints = String(made.data[0]?.length ?? 0);
 }
 
 /** Gives the chart's series these names, in the legend too (its rows follow the series). */
