@@ -139,10 +139,15 @@ describe('dashboard widgets', () => {
     expect(await body('chart').getByTestId('widget-coverage').count()).toBe(0);
 
     // Opened again soon, the chart is the one made before (its canvas kept, not made anew), and
-    // it joins the page drawn with what came meanwhile: here a value and the stream's new name,
-    // both seen on the stream's page in between.
-    const pointsBefore = Number(await chart.getAttribute('data-drawn-points'));
-    expect(pointsBefore).toBe(Number(await chart.getAttribute('data-points')));
+    // it joins the page as a new chart would: with what came meanwhile (a value and the stream's
+    // new name, both seen on the stream's page in between) and every series shown.
+    // Both live values in the chart first (115 + 2), and its series hidden by a legend click.
+    const pointsBefore = 117;
+    await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBe(117);
+    await expect.poll(() => chart.getAttribute('data-drawn-points')).toBe('117');
+    const streamRow = chart.locator('.u-legend .u-series').nth(1);
+    await streamRow.click();
+    await expect.poll(() => streamRow.getAttribute('class')).toContain('u-off');
     await chart.locator('canvas').evaluate((c) => c.setAttribute('data-e2e-mark', 'before'));
     await tab.navigateInApp(`/app/devices/${visible.assetId}/input/${temp}`);
     await page.getByTestId('stream-page').waitFor();
@@ -167,8 +172,10 @@ describe('dashboard widgets', () => {
           ?.closest('[data-testid="widget-line"]');
         if (box === null || box === undefined) return;
         observer.disconnect();
+        const row = box.querySelectorAll('.u-legend .u-series')[1];
         seen.__keptChart = {
-          label: box.querySelectorAll('.u-legend .u-series')[1]?.textContent ?? null,
+          label: row?.textContent ?? null,
+          hidden: String(row?.classList.contains('u-off')),
           drawn: box.getAttribute('data-drawn-points'),
           points: box.getAttribute('data-points'),
         };
@@ -177,7 +184,9 @@ describe('dashboard widgets', () => {
     await tab.navigateInApp(`/app/dashboards/${dashboardId}`);
     await expect.poll(() => chart.locator('canvas[data-e2e-mark="before"]').count()).toBe(1);
     const kept = await page.evaluate<Record<string, string | null>>('window.__keptChart');
+    // As a new chart joins: its new name, its series shown, the points the widget has.
     expect(kept.label).toContain('Motor temperature (spindle)');
+    expect(kept.hidden).toBe('false');
     expect(kept.drawn).toBe(kept.points);
     await expect
       .poll(async () => Number(await chart.getAttribute('data-drawn-points')))

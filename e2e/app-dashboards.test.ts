@@ -332,7 +332,13 @@ describe('dashboards', () => {
     await expect.poll(() => page.getByTestId('dashboard-title').textContent()).toBe(DEMO_DASHBOARD);
     expect(await seen()).toEqual(['dashboard']);
 
-    // Signed out and in again: nothing of the last session is shown from memory.
+    // Signed out and in again: nothing of the last session is shown from memory, nor are its
+    // charts kept (a chart outlives its widget for a while within a session).
+    const charts = page.locator('[data-testid="widget-line"] canvas');
+    await expect.poll(() => charts.count()).toBeGreaterThan(0);
+    await charts.evaluateAll((all) =>
+      all.forEach((c) => c.setAttribute('data-e2e-mark', 'before')),
+    );
     await tab.navigateInApp('/app/home');
     await expect.poll(() => recent.count()).toBe(1);
     await new ShellPage(page).signOut();
@@ -345,6 +351,8 @@ describe('dashboards', () => {
     await tab.navigateInApp(`/app/dashboards/${id}`);
     await expect.poll(() => page.getByTestId('dashboard-title').textContent()).toBe(DEMO_DASHBOARD);
     expect((await seen())[0]).toBe('dashboard-loading');
+    await expect.poll(() => charts.count()).toBeGreaterThan(0);
+    expect(await page.locator('canvas[data-e2e-mark]').count()).toBe(0);
   });
 
   it('without dashboard::edit: the dashboard shows, no control changes it, a range is the viewer’s own', async () => {

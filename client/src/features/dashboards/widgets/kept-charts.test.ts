@@ -62,12 +62,15 @@ describe('KeptCharts', () => {
     const kept = new KeptCharts<ReturnType<typeof chart>>(60_000, 1_000);
     const [first, second] = [chart('first'), chart('second')];
     kept.keep('k', first, 100);
+    vi.advanceTimersByTime(30_000);
     kept.keep('k', second, 100);
     expect(first.destroyed).toBe(true);
-    expect(kept.take('k')).toBe(second);
-    // The first one's timer does not touch the second.
-    kept.keep('k', second, 100);
+    // The first one's time ends now: the second, kept later, has its own.
     vi.advanceTimersByTime(30_000);
+    expect(second.destroyed).toBe(false);
+    expect(kept.take('k')).toBe(second);
+    kept.keep('k', second, 100);
+    vi.advanceTimersByTime(59_999);
     expect(second.destroyed).toBe(false);
     kept.clear();
     expect(second.destroyed).toBe(true);

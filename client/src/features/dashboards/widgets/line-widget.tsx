@@ -1,10 +1,13 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { I18n } from '@lingui/core';
 import { useLingui } from '@lingui/react/macro';
+import { useAtomValue } from 'jotai';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { isolate, widgetOptions } from '@plant/shared-schema';
 import type { HistoryResult, LocalModel } from '@plant/sync-worker/api';
+import { appStore } from '../../../state/store';
+import { sessionEpochAtom } from '../../../sync/status';
 import { AXIS_FONT, axisNumberFormat, timeTickLabel } from '../../devices/chart-axes';
 import { isStepped, stepLevels } from '../../devices/stream-figures';
 import {
@@ -75,6 +78,7 @@ function LineChart({
   readonly histories: readonly (HistoryResult | undefined)[];
 }) {
   const { t, i18n } = useLingui();
+  const epoch = useAtomValue(sessionEpochAtom);
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
@@ -149,6 +153,7 @@ function LineChart({
     // Everything the chart is made from, but its size, range, names and points (set on a kept
     // one as it is taken).
     const key = [
+      epoch,
       context.dashboardId,
       widget.id,
       shapeKey,
@@ -172,12 +177,17 @@ function LineChart({
         owner,
       });
     } else {
-      // Redrawn before it joins the page, as a new one is drawn.
+      // Redrawn before it joins the page, as a new one is drawn, and as new: every series shown
+      // (a legend click hides one), no pointer over it.
       const made = chart.plot;
       chart.owner = owner;
       made.batch(() => {
         fitPlot(made, sizeNow.current, streams.length);
-        relabel(made, namesNow.current);
+        relabel(made, namesNow.current, t`Time`);
+        made.series.forEach((series, i) => {
+          if (i > 0 && series.show === false) made.setSeries(i, { show: true }, false);
+        });
+        made.setCursor({ left: -10, top: -10 }, false);
         made.setData(dataNow.current.aligned);
       });
     }
@@ -191,6 +201,11 @@ function LineChart({
     return () => {
       plot.current = null;
       mine.plot.root.remove();
+      // Nothing of a session is kept past it (a sign-out, another account).
+      if (appStore.get(sessionEpochAtom) !== epoch) {
+        mine.destroy();
+        return;
+      }
       const canvas = mine.plot.ctx.canvas;
       keptCharts.keep(key, mine, canvas.width * canvas.height);
     };
@@ -265,6 +280,8 @@ interface LineChartMade {
  * pixels (32 MB; a dashboard of twelve charts at 1024x768 is about 1.5 M).
  */
 const keptCharts = new KeptCharts<LineChartMade>(120_000, 8_000_000);
+// A new session (a sign-in, a sign-out, another account) keeps nothing of the last one's.
+appStore.sub(sessionEpochAtom, () => keptCharts.clear());
 
 /** Makes a line widget's chart, drawn with `data` (not yet in the page). */
 function makeLineChart({
@@ -442,17 +459,21 @@ function drewPoints(box: HTMLElement, made: uPlot): void {
   box.dataset.drawnPoints = String(made.data[0]?.length ?? 0);
 }
 
-/** Gives the chart's series these names, in the legend too (its rows follow the series). */
-function relabel(made: uPlot, names: readonly string[]): void {
+/**
+ * Gives the chart's series these names, in the legend too (its rows follow the series), and the
+ * time's row `time` when given.
+ */
+function relabel(made: uPlot, names: readonly string[], time?: string): void {
   const rows = made.root.querySelectorAll('.u-legend .u-series');
-  names.forEach((name, i) => {
-    const series = made.series[i + 1];
-    const label = isolate(name);
-    if (series === undefined || series.label === label) return;
-    series.label = label;
-    const text = rows[i + 1]?.querySelector('.u-label');
-    if (text) text.textContent = label;
-  });
+  const label = (index: number, text: string) => {
+    const series = made.series[index];
+    if (series === undefined || series.label === text) return;
+    series.label = text;
+    const cell = rows[index]?.querySelector('.u-label');
+    if (cell) cell.textContent = text;
+  };
+  if (time !== undefined) label(0, time);
+  names.forEach((name, i) => label(i + 1, isolate(name)));
 }
 
 /** The legend's height by its streams' count, as last laid out (the next chart starts from it). */
