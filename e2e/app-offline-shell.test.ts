@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_USERS } from '../server/src/seed/demo';
+import { ANSWER_WITHIN_MS } from '../sync-worker/src/transport/http';
 import { E2e } from './support/fixture';
 import { DevicesListPage } from './support/pages/devices';
 import { ShellPage } from './support/pages/shell';
@@ -149,8 +150,13 @@ describe('the app without a network', () => {
     await expect.poll(() => pending.count()).toBe(1);
     expect(await pending.textContent()).toContain(`Change of Asset “${assetName} (offline)”`);
     expect(await pending.textContent()).toContain('Changes: name');
-    // The outbox may be trying the server at this moment ('Sending'): it waits between tries.
-    await expect.poll(() => pending.textContent()).toContain('Waiting');
+    // The outbox may be trying the server at this moment ('Sending'): it waits between tries. A
+    // try gives up at the latest after the worker's answer limit (60 s, transport/http.ts), which
+    // the default wait (60 s) did not cover: a clean clone's run failed here once, still
+    // 'Sending' (the cause of a try that long with the server unreachable was not found).
+    await expect
+      .poll(() => pending.textContent(), { timeout: ANSWER_WITHIN_MS + 30_000 })
+      .toContain('Waiting');
     await page.keyboard.press('Escape');
 
     // What the server last said about a gateway is only the last known state now.
