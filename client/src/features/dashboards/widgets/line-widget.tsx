@@ -214,6 +214,7 @@ function LineChart({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [
     ready,
+    epoch,
     context.dashboardId,
     widget.id,
     shapeKey,
