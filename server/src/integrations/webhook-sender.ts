@@ -151,13 +151,17 @@ export class WebhookSender implements ClusterWork {
   /** One round now (tests drive it by hand too): answers how many posts were tried. */
   async round(): Promise<number> {
     const { clock } = this.deps;
+    // Taken before the accounts are read: an event made while they are read (a webhook made just
+    // before it, read too late) stays above the floor for the next round to find.
+    const before = clock.now();
     await this.readAccounts();
     this.events ??= new AlarmEventReader(this.deps.db, clock);
     let events = 0;
     let tried = 0;
     if (this.withWebhooks.size === 0) {
-      // Nothing wants the events of now: a webhook made later starts from its own time.
-      this.events.passOver(clock.now());
+      // Nothing wanted the events made before this round: a webhook made later starts from its
+      // own time.
+      this.events.passOver(before);
     } else {
       events = await this.events.round();
       tried = await this.sendDue();

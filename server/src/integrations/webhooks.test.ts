@@ -338,6 +338,28 @@ describe('a webhook that sends values', () => {
   });
 });
 
+/**
+ * Waits for `count` posts to `path`. A wait that ends without them says what the server had: the
+ * alarm's history (was the event made?) and the webhook's deliveries (was it queued, tried?).
+ */
+async function postsArrive(
+  at: TestServer,
+  token: string,
+  ids: { readonly hook: string; readonly alarm: string },
+  path: string,
+  count: number,
+): Promise<void> {
+  try {
+    await expect.poll(() => receiver.to(path).length, { timeout: 20_000 }).toBe(count);
+  } catch (err) {
+    const history = await at.call('GET', apiPaths.alarmHistory(ids.alarm), { token });
+    const log = await at.call('GET', apiPaths.integrationDeliveries(ids.hook), { token });
+    throw new Error(
+      `${String(err)}\nalarm history: ${history.status} ${history.text}\ndeliveries: ${log.status} ${log.text}`,
+    );
+  }
+}
+
 describe('a webhook across a restart', () => {
   it('gets an event made before the restart once, and those after it', async () => {
     const env = { WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_RETRY_BASE_MS: '150' };
@@ -362,15 +384,19 @@ describe('a webhook across a restart', () => {
       json: { asset_id: own.assetId, datastream_id: stream, name: 'R', upper_limit: 10 },
     });
     expect(alarm.status, alarm.text).toBe(201);
+    const restarted = {
+      hook: dataOf<{ id: string }>(made).id,
+      alarm: dataOf<{ id: string }>(alarm).id,
+    };
     const now = Date.now();
     await first.machineData.alarms.evaluate(ids.root, [{ stream, ts: now - 3_000, value: 20 }]);
-    await expect.poll(() => receiver.to('/restart').length, { timeout: 20_000 }).toBe(1);
+    await postsArrive(first, token, restarted, '/restart', 1);
     await first.stop();
 
     const second = await startTestServer({ env, dataDir: dir });
     try {
       await second.machineData.alarms.evaluate(ids.root, [{ stream, ts: now - 2_000, value: 5 }]);
-      await expect.poll(() => receiver.to('/restart').length, { timeout: 20_000 }).toBe(2);
+      await postsArrive(second, await second.signIn(DEMO_USERS.admin), restarted, '/restart', 2);
       await second.webhooks.round();
       await second.webhooks.round();
       const kinds = receiver
