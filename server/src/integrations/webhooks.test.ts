@@ -356,6 +356,7 @@ async function postsArrive(
     const log = await at.call('GET', apiPaths.integrationDeliveries(ids.hook), { token });
     throw new Error(
       `${String(err)}\nalarm history: ${history.status} ${history.text}\ndeliveries: ${log.status} ${log.text}`,
+      { cause: err },
     );
   }
 }
