@@ -411,6 +411,56 @@ describe('a webhook across a restart', () => {
   });
 });
 
+describe('a webhook made after an alarm event', () => {
+  it('is not posted the events made before it existed, only those after', async () => {
+    const env = { WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_RETRY_BASE_MS: '150' };
+    const fresh = await startTestServer({ env });
+    try {
+      const token = await fresh.signIn(DEMO_USERS.admin);
+      const ids = await fresh.demoAccountIds();
+      const own = await demoGateway(fresh, ids.root);
+      const stream = own.streams['Spindle speed'] ?? '';
+      const alarm = await fresh.call('POST', apiPaths.collection('alarms'), {
+        token,
+        json: { asset_id: own.assetId, datastream_id: stream, name: 'L', upper_limit: 10 },
+      });
+      expect(alarm.status, alarm.text).toBe(201);
+      const now = Date.now();
+      const raised = await fresh.machineData.alarms.evaluate(ids.root, [
+        { stream, ts: now - 3_000, value: 20 },
+      ]);
+      expect(raised.map((r) => r.kind)).toEqual(['raised']);
+      // A round after the event, with no webhook anywhere: it passes over the event.
+      await fresh.webhooks.round();
+      const made = await fresh.call('POST', apiPaths.collection('integrations'), {
+        token,
+        json: {
+          name: 'Later',
+          kind: 'webhook',
+          slug: 'later',
+          webhook: { url: `${receiver.origin}/later`, all_assets: true },
+        },
+      });
+      expect(made.status, made.text).toBe(201);
+      const posted = {
+        hook: dataOf<{ id: string }>(made).id,
+        alarm: dataOf<{ id: string }>(alarm).id,
+      };
+      await fresh.machineData.alarms.evaluate(ids.root, [{ stream, ts: now - 2_000, value: 5 }]);
+      await postsArrive(fresh, token, posted, '/later', 1);
+      await fresh.webhooks.round();
+      await fresh.webhooks.round();
+      expect(
+        receiver
+          .to('/later')
+          .map((p) => webhookAlarmBodySchema.parse(JSON.parse(p.body)).event.kind),
+      ).toEqual(['cleared']);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('a webhook to a private address', () => {
   it('is refused while WEBHOOK_ALLOW_PRIVATE is off, and the log says why', async () => {
     const plain = await startTestServer();
