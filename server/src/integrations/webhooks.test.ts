@@ -361,49 +361,60 @@ async function postsArrive(
   }
 }
 
+/** The settings of the tests' own servers: posts to loopback, tried again soon. */
+const OWN_ENV = { WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_RETRY_BASE_MS: '150' };
+
+/** A limit alarm (over 10) on the demo gateway's spindle speed, on a server of a test's own. */
+async function spindleAlarm(at: TestServer, name: string) {
+  const token = await at.signIn(DEMO_USERS.admin);
+  const { root } = await at.demoAccountIds();
+  const own = await demoGateway(at, root);
+  const stream = own.streams['Spindle speed'] ?? '';
+  const answer = await at.call('POST', apiPaths.collection('alarms'), {
+    token,
+    json: { asset_id: own.assetId, datastream_id: stream, name, upper_limit: 10 },
+  });
+  expect(answer.status, answer.text).toBe(201);
+  return { token, root, stream, alarm: dataOf<{ id: string }>(answer).id };
+}
+
+/** A webhook of every asset of a server of a test's own, posting to `path`: its id. */
+async function webhookOn(at: TestServer, token: string, slug: string, path: string) {
+  const answer = await at.call('POST', apiPaths.collection('integrations'), {
+    token,
+    json: {
+      name: slug,
+      kind: 'webhook',
+      slug,
+      webhook: { url: `${receiver.origin}${path}`, all_assets: true },
+    },
+  });
+  expect(answer.status, answer.text).toBe(201);
+  return dataOf<{ id: string }>(answer).id;
+}
+
+/** The kinds of the alarm events posted to `path`, in order. */
+const kindsPostedTo = (path: string) =>
+  receiver.to(path).map((p) => webhookAlarmBodySchema.parse(JSON.parse(p.body)).event.kind);
+
 describe('a webhook across a restart', () => {
   it('gets an event made before the restart once, and those after it', async () => {
-    const env = { WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_RETRY_BASE_MS: '150' };
-    const first = await startTestServer({ env });
+    const first = await startTestServer({ env: OWN_ENV });
     const dir = first.dataDir;
-    const token = await first.signIn(DEMO_USERS.admin);
-    const ids = await first.demoAccountIds();
-    const own = await demoGateway(first, ids.root);
-    const stream = own.streams['Spindle speed'] ?? '';
-    const made = await first.call('POST', apiPaths.collection('integrations'), {
-      token,
-      json: {
-        name: 'Restarted',
-        kind: 'webhook',
-        slug: 'restarted',
-        webhook: { url: `${receiver.origin}/restart`, all_assets: true },
-      },
-    });
-    expect(made.status, made.text).toBe(201);
-    const alarm = await first.call('POST', apiPaths.collection('alarms'), {
-      token,
-      json: { asset_id: own.assetId, datastream_id: stream, name: 'R', upper_limit: 10 },
-    });
-    expect(alarm.status, alarm.text).toBe(201);
-    const restarted = {
-      hook: dataOf<{ id: string }>(made).id,
-      alarm: dataOf<{ id: string }>(alarm).id,
-    };
+    const { token, root, stream, alarm } = await spindleAlarm(first, 'R');
+    const restarted = { hook: await webhookOn(first, token, 'restarted', '/restart'), alarm };
     const now = Date.now();
-    await first.machineData.alarms.evaluate(ids.root, [{ stream, ts: now - 3_000, value: 20 }]);
+    await first.machineData.alarms.evaluate(root, [{ stream, ts: now - 3_000, value: 20 }]);
     await postsArrive(first, token, restarted, '/restart', 1);
     await first.stop();
 
-    const second = await startTestServer({ env, dataDir: dir });
+    const second = await startTestServer({ env: OWN_ENV, dataDir: dir });
     try {
-      await second.machineData.alarms.evaluate(ids.root, [{ stream, ts: now - 2_000, value: 5 }]);
+      await second.machineData.alarms.evaluate(root, [{ stream, ts: now - 2_000, value: 5 }]);
       await postsArrive(second, await second.signIn(DEMO_USERS.admin), restarted, '/restart', 2);
       await second.webhooks.round();
       await second.webhooks.round();
-      const kinds = receiver
-        .to('/restart')
-        .map((p) => webhookAlarmBodySchema.parse(JSON.parse(p.body)).event.kind);
-      expect(kinds).toEqual(['raised', 'cleared']);
+      expect(kindsPostedTo('/restart')).toEqual(['raised', 'cleared']);
     } finally {
       await second.close();
       await fs.rm(dir, { recursive: true, force: true });
@@ -413,48 +424,21 @@ describe('a webhook across a restart', () => {
 
 describe('a webhook made after an alarm event', () => {
   it('is not posted the events made before it existed, only those after', async () => {
-    const env = { WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_RETRY_BASE_MS: '150' };
-    const fresh = await startTestServer({ env });
+    const fresh = await startTestServer({ env: OWN_ENV });
     try {
-      const token = await fresh.signIn(DEMO_USERS.admin);
-      const ids = await fresh.demoAccountIds();
-      const own = await demoGateway(fresh, ids.root);
-      const stream = own.streams['Spindle speed'] ?? '';
-      const alarm = await fresh.call('POST', apiPaths.collection('alarms'), {
-        token,
-        json: { asset_id: own.assetId, datastream_id: stream, name: 'L', upper_limit: 10 },
-      });
-      expect(alarm.status, alarm.text).toBe(201);
+      const { token, root, stream, alarm } = await spindleAlarm(fresh, 'L');
+      const evaluate = (ts: number, value: number) =>
+        fresh.machineData.alarms.evaluate(root, [{ stream, ts, value }]);
       const now = Date.now();
-      const raised = await fresh.machineData.alarms.evaluate(ids.root, [
-        { stream, ts: now - 3_000, value: 20 },
-      ]);
-      expect(raised.map((r) => r.kind)).toEqual(['raised']);
+      expect((await evaluate(now - 3_000, 20)).map((r) => r.kind)).toEqual(['raised']);
       // A round after the event, with no webhook anywhere: it passes over the event.
       await fresh.webhooks.round();
-      const made = await fresh.call('POST', apiPaths.collection('integrations'), {
-        token,
-        json: {
-          name: 'Later',
-          kind: 'webhook',
-          slug: 'later',
-          webhook: { url: `${receiver.origin}/later`, all_assets: true },
-        },
-      });
-      expect(made.status, made.text).toBe(201);
-      const posted = {
-        hook: dataOf<{ id: string }>(made).id,
-        alarm: dataOf<{ id: string }>(alarm).id,
-      };
-      await fresh.machineData.alarms.evaluate(ids.root, [{ stream, ts: now - 2_000, value: 5 }]);
+      const posted = { hook: await webhookOn(fresh, token, 'later', '/later'), alarm };
+      await evaluate(now - 2_000, 5);
       await postsArrive(fresh, token, posted, '/later', 1);
       await fresh.webhooks.round();
       await fresh.webhooks.round();
-      expect(
-        receiver
-          .to('/later')
-          .map((p) => webhookAlarmBodySchema.parse(JSON.parse(p.body)).event.kind),
-      ).toEqual(['cleared']);
+      expect(kindsPostedTo('/later')).toEqual(['cleared']);
     } finally {
       await fresh.close();
     }
