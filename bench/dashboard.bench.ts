@@ -33,8 +33,10 @@ const STREAMS = 12;
 const DAY_S = 86_400;
 const ROUNDS = Number(process.env.BENCH_DASHBOARD_ROUNDS ?? 6);
 /**
- * Openings of a dashboard the tab has not opened before (a copy each): no model remembered, no
- * chart kept from an earlier opening (line-widget.tsx). Printed beside, no target of its own.
+ * Openings of dashboards the tab has not opened before (no model remembered), FIRST of each
+ * sort, in turns: a copy (its charts made as the last dashboard's, so the charts that one left
+ * fit: a template's dashboard of another machine), and a cold one (its widgets' own bounds: no
+ * kept chart fits, every chart is made; line-widget.tsx). Printed beside, no target of their own.
  */
 const FIRST = Number(process.env.BENCH_DASHBOARD_FIRST ?? 6);
 /** BENCH_DASHBOARD_AB=1: the openings only, as built against a variant (timeOpening). */
@@ -138,18 +140,28 @@ export async function benchDashboard(): Promise<string[]> {
       options: {},
     }));
     // The dashboard, and its copies for the first openings (FIRST): its path each.
-    const makeDashboard = async (name: string) => {
+    // `min`: the widgets' own lower bound (a chart made otherwise than the dashboard's).
+    const makeDashboard = async (name: string, min?: number) => {
       const made = await e2e.server.call('POST', apiPaths.collection('dashboards'), {
         token: admin.token,
-        json: { name, range: { kind: 'relative', last: 24, unit: 'hours' }, widgets },
+        json: {
+          name,
+          range: { kind: 'relative', last: 24, unit: 'hours' },
+          widgets: widgets.map((w) => ({ ...w, options: min === undefined ? {} : { min } })),
+        },
       });
       if (made.status !== 201) throw new Error(`dashboard: ${made.status} ${made.text}`);
       return `/app/dashboards/${dataOf<{ id: string }>(made).id}`;
     };
     const dashboard = await makeDashboard('Twelve lines');
-    const copies: string[] = [];
-    for (let k = 0; k < (AB ? 0 : FIRST); k++)
-      copies.push(await makeDashboard(`Twelve lines ${k + 2}`));
+    const copies: { path: string; cold: boolean }[] = [];
+    for (let k = 0; k < (AB ? 0 : FIRST); k++) {
+      copies.push({ path: await makeDashboard(`Twelve lines ${k + 2}`), cold: false });
+      copies.push({
+        path: await makeDashboard(`Twelve lines, bounded ${k + 2}`, -k - 1),
+        cold: true,
+      });
+    }
 
     const profile = await e2e.browser({ serviceWorkers: 'block' });
     const tab = await signedInAtHome(e2e, profile);
@@ -173,10 +185,15 @@ export async function benchDashboard(): Promise<string[]> {
     // With AB: the browser's CPU time during each opening (thread-cpu.ts), far less noisy.
     const cpuBuilt: CpuUsed[] = [];
     const cpuVariant: CpuUsed[] = [];
-    // A copy's first openings (FIRST), and the baseline's draws in turn with them.
+    // The first openings (FIRST of each sort), and the baseline's draws in turn with them.
     const openedFirst: number[] = [];
+    const openedCold: number[] = [];
     const directFirst: number[] = [];
-    const timeOpening = async (counted: boolean, variant = false, copy?: string) => {
+    const timeOpening = async (
+      counted: boolean,
+      variant = false,
+      copy?: { path: string; cold: boolean },
+    ) => {
       // In front: a page behind the baseline's gets no animation frames (the watch's clock).
       await page.bringToFront();
       if (AB) await page.evaluate(VARIANT(variant));
@@ -185,10 +202,10 @@ export async function benchDashboard(): Promise<string[]> {
       // navigation: a watch started by a later evaluate came a CDP round trip late (up to 300 ms
       // on a busy machine, event-inspection.bench.ts found) and counted that, not the frames.
       const cpu = AB ? browserCpu() : undefined;
-      const start = await openDashboard(page, copy ?? dashboard);
+      const start = await openDashboard(page, copy?.path ?? dashboard);
       const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
       const used = cpu?.();
-      if (copy !== undefined) openedFirst.push(drawn.drawn - start);
+      if (copy !== undefined) (copy.cold ? openedCold : openedFirst).push(drawn.drawn - start);
       if (!counted) return;
       (variant ? openedVariant : opened).push(drawn.drawn - start);
       if (used !== undefined) (variant ? cpuVariant : cpuBuilt).push(used);
@@ -277,10 +294,10 @@ export async function benchDashboard(): Promise<string[]> {
       await stop();
       process.stdout.write(`the baseline, traced: drawn at ${ms(took)}: ${file}\n`);
     }
-    // After the looks inside (their openings find the charts kept): each copy's charts are kept
-    // in turn, and the first copies' push the dashboard's out.
+    // After the looks inside (their openings find the charts kept): a copy takes the charts the
+    // last copy (or the dashboard) left; a cold one's charts, kept too, fit none of the copies.
     for (const [k, copy] of copies.entries()) {
-      if (k % 2 === 0) {
+      if (Math.floor(k / 2) % 2 === 0) {
         await timeOpening(false, false, copy);
         await timeBaseline(true, directFirst);
       } else {
@@ -323,9 +340,15 @@ export async function benchDashboard(): Promise<string[]> {
         : [
             `dashboard-open-first: ${(median(openedFirst) / median(directFirst)).toFixed(2)} ` +
               `(ours/baseline, no target of its own) a copy of it the tab has not opened ` +
-              `before (no model remembered, no chart kept) to every chart drawn ` +
-              `${ms(median(openedFirst))} (${spread(openedFirst)}); the baseline in turns ` +
-              `${ms(median(directFirst))} (${spread(directFirst)}), ${openedFirst.length} copies`,
+              `before (no model remembered; the charts the last dashboard left fit its widgets) ` +
+              `to every chart drawn ${ms(median(openedFirst))} (${spread(openedFirst)}); the ` +
+              `baseline in turns ${ms(median(directFirst))} (${spread(directFirst)}), ` +
+              `${openedFirst.length} copies`,
+            `dashboard-open-cold: ${(median(openedCold) / median(directFirst)).toFixed(2)} ` +
+              `(ours/baseline, no target of its own) a dashboard the tab has not opened before ` +
+              `whose widgets have bounds of their own (no model remembered, no kept chart fits: ` +
+              `every chart made) to every chart drawn ${ms(median(openedCold))} ` +
+              `(${spread(openedCold)}); the same baseline, ${openedCold.length} dashboards`,
           ]),
       offlineLine('dashboard-offline', fromCache, base, 'from the HTTP cache'),
       offlineLine(

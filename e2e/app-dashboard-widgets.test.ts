@@ -35,6 +35,44 @@ async function stored(
   });
 }
 
+/** What a line chart showed as it joined the page, by the mark its canvas had before it left. */
+type Joined = Record<'label' | 'hidden' | 'drawn' | 'points', string | null>;
+
+/**
+ * In the page: once the canvas marked `mark` joins the widget `widget` (its id), notes what its
+ * chart shows at that moment (before anything else can change it), for `joined`.
+ */
+function watchJoining({ mark, widget }: { mark: string; widget: string }): void {
+  const seen = window as unknown as { __joined?: Record<string, Joined> };
+  new MutationObserver((_records, observer) => {
+    const box = document
+      .querySelector(
+        `[data-testid="widget-body"][data-widget="${widget}"] canvas[data-e2e-mark="${mark}"]`,
+      )
+      ?.closest('[data-testid="widget-line"]');
+    if (box === null || box === undefined) return;
+    observer.disconnect();
+    const row = box.querySelectorAll('.u-legend .u-series')[1];
+    seen.__joined = {
+      ...seen.__joined,
+      [mark]: {
+        label: row?.textContent ?? null,
+        hidden: String(row?.classList.contains('u-off')),
+        drawn: box.getAttribute('data-drawn-points'),
+        points: box.getAttribute('data-points'),
+      },
+    };
+  }).observe(document.body, { childList: true, subtree: true });
+}
+
+/** In the page: what `watchJoining` noted for `mark`. */
+function joined(mark: string): Joined {
+  const seen = window as unknown as { __joined?: Record<string, Joined> };
+  const found = seen.__joined?.[mark];
+  if (found === undefined) throw new Error(`the chart marked ${mark} did not join the page`);
+  return found;
+}
+
 describe('dashboard widgets', () => {
   it("live values move the value widget; offline after a reload the charts draw from the cache and say what they hold; a stream the user may not see is 'not available'", async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
@@ -164,26 +202,10 @@ describe('dashboard widgets', () => {
       .poll(() => page.locator('[data-metric="last"] dd').textContent())
       .toContain('74.25');
     // What the kept chart holds as it joins the page, before anything else can change it.
-    await page.evaluate(() => {
-      const seen = window as unknown as { __keptChart?: Record<string, string | null> };
-      new MutationObserver((_records, observer) => {
-        const box = document
-          .querySelector('canvas[data-e2e-mark="before"]')
-          ?.closest('[data-testid="widget-line"]');
-        if (box === null || box === undefined) return;
-        observer.disconnect();
-        const row = box.querySelectorAll('.u-legend .u-series')[1];
-        seen.__keptChart = {
-          label: row?.textContent ?? null,
-          hidden: String(row?.classList.contains('u-off')),
-          drawn: box.getAttribute('data-drawn-points'),
-          points: box.getAttribute('data-points'),
-        };
-      }).observe(document.body, { childList: true, subtree: true });
-    });
+    await page.evaluate(watchJoining, { mark: 'before', widget: 'chart' });
     await tab.navigateInApp(`/app/dashboards/${dashboardId}`);
     await expect.poll(() => chart.locator('canvas[data-e2e-mark="before"]').count()).toBe(1);
-    const kept = await page.evaluate<Record<string, string | null>>('window.__keptChart');
+    const kept = await page.evaluate(joined, 'before');
     // As a new chart joins: its new name, its series shown, the points the widget has.
     expect(kept.label).toContain('Motor temperature (spindle)');
     expect(kept.hidden).toBe('false');
@@ -192,6 +214,29 @@ describe('dashboard widgets', () => {
       .poll(async () => Number(await chart.getAttribute('data-drawn-points')))
       .toBe(pointsBefore + 1);
     expect(await chart.getAttribute('data-points')).toBe(String(pointsBefore + 1));
+
+    // Another dashboard whose chart is made the same way (a template's dashboard of another
+    // machine) takes the chart this one leaves, drawn with its own points (its last hour).
+    const same = await e2e.server.call('POST', apiPaths.collection('dashboards'), {
+      token: admin.token,
+      json: {
+        name: 'Made the same way',
+        range: { kind: 'relative', last: 1, unit: 'hours' },
+        widgets: [widget('again', 'line', 0, [temp])],
+      },
+    });
+    expect(same.status, same.text).toBe(201);
+    await chart.locator('canvas').evaluate((c) => c.setAttribute('data-e2e-mark', 'left'));
+    await page.evaluate(watchJoining, { mark: 'left', widget: 'again' });
+    await tab.navigateInApp(`/app/dashboards/${dataOf<{ id: string }>(same).id}`);
+    const again = body('again').getByTestId('widget-line');
+    await expect.poll(() => again.locator('canvas[data-e2e-mark="left"]').count()).toBe(1);
+    const taken = await page.evaluate(joined, 'left');
+    expect(taken.drawn).toBe(taken.points);
+    expect(Number(taken.points)).toBeGreaterThan(50);
+    expect(Number(taken.points)).toBeLessThan(pointsBefore - 40);
+    await tab.navigateInApp(`/app/dashboards/${dashboardId}`);
+    await expect.poll(() => chart.getAttribute('data-drawn-points')).toBe(String(pointsBefore + 1));
 
     // Offline, and a reload: everything from the worker's caches, saying what it holds.
     e2e.offline();

@@ -1,13 +1,19 @@
 /*
- * Charts kept for a while after their widget left the page, for the same widget's next mount: a
- * dashboard opened again (back from an asset's page, from Home) redraws its charts with the new
- * answers instead of making them anew. A new chart's canvas is allocated at its first drawing,
- * which was about a third of the charts' task in the dashboard's opening (bench CONTEXT).
+ * Charts kept for a while after their widget left the page, for the next widget that needs a
+ * chart made the same way: the same widget's next mount (a dashboard opened again, back from an
+ * asset's page, from Home) or another widget whose chart is made from the same things (a
+ * dashboard of another machine made from the same template). It redraws the kept chart with its
+ * own answers instead of making one anew. A new chart's canvas is allocated at its first
+ * drawing, which was about a third of the charts' task in the dashboard's opening (bench
+ * CONTEXT).
+ *
+ * A chart is kept under its `kind` (everything it was made from) and its `owner` (the widget
+ * that showed it). A taker gets the chart its own widget left when there is one, else the one of
+ * that kind kept last. A widget keeps one chart at a time: keeping another destroys the first.
  *
  * Bounded twice: a kept chart not taken within `keepMs` is destroyed, and so are the oldest once
  * the kept canvases' pixels pass `maxPixels` (a tablet's canvases have four times the pixels of
- * their CSS size). A taken chart is the taker's; keeping another under a key held destroys the
- * one held.
+ * their CSS size).
  */
 
 /** What is kept: its `destroy` frees it for good. */
@@ -16,6 +22,8 @@ export interface Keepable {
 }
 
 interface Held<T> {
+  readonly kind: string;
+  readonly owner: string;
   readonly item: T;
   readonly pixels: number;
   readonly timer: ReturnType<typeof setTimeout>;
@@ -23,7 +31,7 @@ interface Held<T> {
 
 export class KeptCharts<T extends Keepable> {
   /** In the order kept: the first is the oldest. */
-  private readonly held = new Map<string, Held<T>>();
+  private readonly held = new Set<Held<T>>();
   private pixels = 0;
 
   constructor(
@@ -31,31 +39,43 @@ export class KeptCharts<T extends Keepable> {
     private readonly maxPixels: number,
   ) {}
 
-  /** The chart kept under `key`, now the caller's; undefined when none is. */
-  take(key: string): T | undefined {
-    const held = this.held.get(key);
-    if (held === undefined) return undefined;
-    this.release(key, held);
-    return held.item;
+  /**
+   * A chart of `kind` kept, now the caller's: the one `owner` left, else the last one kept;
+   * undefined when none is.
+   */
+  take(kind: string, owner: string): T | undefined {
+    let found: Held<T> | undefined;
+    for (const held of this.held) {
+      if (held.kind !== kind) continue;
+      found = held;
+      if (held.owner === owner) break;
+    }
+    if (found === undefined) return undefined;
+    this.release(found);
+    return found.item;
   }
 
-  /** Keeps `item` (its canvases hold `pixels`) under `key` for the next `take`. */
-  keep(key: string, item: T, pixels: number): void {
-    const before = this.held.get(key);
-    if (before !== undefined) this.drop(key, before);
+  /** Keeps `item` (its canvases hold `pixels`), left by `owner`, for the next `take` of `kind`. */
+  keep(kind: string, owner: string, item: T, pixels: number): void {
+    for (const held of this.held) if (held.owner === owner) this.drop(held);
     if (pixels > this.maxPixels) {
       item.destroy();
       return;
     }
-    const timer = setTimeout(() => {
-      const now = this.held.get(key);
-      if (now?.item === item) this.drop(key, now);
-    }, this.keepMs);
-    this.held.set(key, { item, pixels, timer });
+    const held: Held<T> = {
+      kind,
+      owner,
+      item,
+      pixels,
+      timer: setTimeout(() => {
+        if (this.held.has(held)) this.drop(held);
+      }, this.keepMs),
+    };
+    this.held.add(held);
     this.pixels += pixels;
-    for (const [oldKey, old] of this.held) {
+    for (const old of this.held) {
       if (this.pixels <= this.maxPixels) break;
-      this.drop(oldKey, old);
+      this.drop(old);
     }
   }
 
@@ -66,17 +86,17 @@ export class KeptCharts<T extends Keepable> {
 
   /** Destroys every kept chart. */
   clear(): void {
-    for (const [key, held] of this.held) this.drop(key, held);
+    for (const held of this.held) this.drop(held);
   }
 
-  private release(key: string, held: Held<T>): void {
+  private release(held: Held<T>): void {
     clearTimeout(held.timer);
-    this.held.delete(key);
+    this.held.delete(held);
     this.pixels -= held.pixels;
   }
 
-  private drop(key: string, held: Held<T>): void {
-    this.release(key, held);
+  private drop(held: Held<T>): void {
+    this.release(held);
     held.item.destroy();
   }
 }

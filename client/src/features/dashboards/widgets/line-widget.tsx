@@ -151,18 +151,17 @@ function LineChart({
     const el = box.current;
     if (el === null || !ready || streams.length === 0) return;
     // Everything the chart is made from, but its size, range, names and points (set on a kept
-    // one as it is taken).
-    const key = [
+    // one as it is taken): a chart kept by another widget with the same makings fits this one.
+    const kind = [
       epoch,
-      context.dashboardId,
-      widget.id,
       shapeKey,
       levelsKey,
       options.min ?? '',
       options.max ?? '',
       i18n.locale,
     ].join('|');
-    let chart = keptCharts.take(key);
+    const widgetKey = `${context.dashboardId}|${widget.id}`;
+    let chart = keptCharts.take(kind, widgetKey);
     if (chart === undefined) {
       chart = makeLineChart({
         shapes,
@@ -207,7 +206,7 @@ function LineChart({
         return;
       }
       const canvas = mine.plot.ctx.canvas;
-      keptCharts.keep(key, mine, canvas.width * canvas.height);
+      keptCharts.keep(kind, widgetKey, mine, canvas.width * canvas.height);
     };
     // `shapes`, `streams` and `levels` are read through shapeKey and levelsKey; the size, range
     // and points through their refs (they change the chart below, not make it anew).
