@@ -450,9 +450,11 @@ describe('the alarm screens', () => {
     const form = page.getByTestId('alarm-form');
     await form.waitFor();
     await form.getByLabel('Asset').selectOption(gw.assetId);
-    // Only streams an alarm can watch are offered (numbers and states, not the boolean).
-    const options = await form.getByLabel('Data stream').locator('option').allTextContents();
-    expect(options).toContain('Oil pressure');
+    // Only streams an alarm can watch are offered (numbers and states, not the boolean). They
+    // come from the local store's live query on the chosen asset: wait for them to arrive.
+    const streamOptions = () => form.getByLabel('Data stream').locator('option').allTextContents();
+    await expect.poll(streamOptions).toContain('Oil pressure');
+    const options = await streamOptions();
     expect(options).toContain('Operating mode');
     expect(options).not.toContain('Running');
     await form.getByLabel('Data stream').selectOption(stream('Oil pressure'));
