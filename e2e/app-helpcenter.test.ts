@@ -599,10 +599,10 @@ describe('help centre: the reader', () => {
         };
       }),
     ).toEqual({ border: '1px solid', background: true, fullWidth: true });
-    // Who changed it and when.
-    expect(await page.getByTestId('article-changed').textContent()).toMatch(
-      /^Changed on .+ · By Ada Administrator$/,
-    );
+    // Who changed it and when (the name once the user's model has answered).
+    await expect
+      .poll(() => page.getByTestId('article-changed').textContent())
+      .toMatch(/^Changed on .+ · By Ada Administrator$/);
     // The editor's route loaded Editor.js (the reader's never does: the first test).
     const editorChunk = await editorChunks();
     expect([...asked].filter((p) => editorChunk.includes(p))).toEqual(editorChunk);

@@ -110,7 +110,10 @@ describe('home', () => {
           ),
         );
     await expect.poll(recent).toEqual(['dashboard:e2e-board', `asset:${gw.assetId}`]);
-    expect(await section('home-recent').getByRole('link', { name: assetName }).count()).toBe(1);
+    // The row shows at once, its asset's link once the asset's model has answered.
+    await expect
+      .poll(() => section('home-recent').getByRole('link', { name: assetName }).count())
+      .toBe(1);
     await expect.poll(() => section('home-pending').getByTestId('home-empty').count()).toBe(1);
     expect(await page.getByTestId('home-last-known').count()).toBe(0);
 
@@ -145,9 +148,9 @@ describe('home', () => {
       await gatewayRows.first().getByTestId('gateway-online').getAttribute('data-last-known'),
     ).toBe('true');
     await expect.poll(recent).toEqual([`asset:${gw.assetId}`, 'dashboard:e2e-board']);
-    expect(
-      await section('home-recent').getByRole('link', { name: 'Mill 3 (retooled)' }).count(),
-    ).toBe(1);
+    await expect
+      .poll(() => section('home-recent').getByRole('link', { name: 'Mill 3 (retooled)' }).count())
+      .toBe(1);
     const pending = section('home-pending');
     await expect.poll(() => pending.getByTestId('home-count').getAttribute('data-count')).toBe('1');
     await pending.getByRole('button', { name: 'Show the changes' }).click();

@@ -71,6 +71,8 @@ describe('the app without a network', () => {
       .poll(() => page.getByTestId('sync-details').textContent())
       .toContain('This device is ready for offline use.');
     await page.keyboard.press('Escape');
+    // Ready for offline use says the app is precached, not that the list's rows have come.
+    await expect.poll(async () => (await devices.names()).length).toBeGreaterThan(0);
     const assetName = (await devices.names())[0] ?? '';
 
     // No network at all, and no reload: the API is unreachable and the page's own server gone.

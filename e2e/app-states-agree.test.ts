@@ -251,6 +251,8 @@ describe('states agree', () => {
 
     // A state stream: steps labelled by its state texts.
     await tab.navigateInApp(`/app/devices/${gw.assetId}/input/${stream('Operating mode')}`);
+    // The last page's chart stays until the router renders the new one (same points, stepped).
+    await expect.poll(() => chart.getAttribute('aria-label')).toContain('Operating mode');
     await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBe(115);
     expect(await chart.getAttribute('data-stepped')).toBe('true');
     await expect
@@ -268,6 +270,7 @@ describe('states agree', () => {
 
     // A number: the value under the pointer with its unit, isolated together.
     await tab.navigateInApp(`/app/devices/${gw.assetId}/input/${stream('Spindle speed')}`);
+    await expect.poll(() => chart.getAttribute('aria-label')).toContain('Spindle speed');
     await expect
       .poll(async () => Number(await chart.getAttribute('data-points')))
       .toBeGreaterThanOrEqual(115);

@@ -104,7 +104,8 @@ describe('themes', () => {
     await other.page.evaluate(() => Object.assign(window, { themeMark: 'kept' }));
     const strip = (s: ShellPage) =>
       s.header().evaluate((header) => getComputedStyle(header).borderTopColor);
-    expect(await strip(otherShell)).toBe('rgb(11, 83, 148)');
+    // The account's colours come with the style's answer, after the sign-in: waited for.
+    await expect.poll(() => strip(otherShell)).toBe('rgb(11, 83, 148)');
 
     // A text that is no hex code, and a colour white text cannot be read on: said as typed.
     const color1 = page.getByRole('textbox', { name: 'Color1' });
