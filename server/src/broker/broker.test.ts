@@ -298,7 +298,7 @@ describe('the embedded broker at /mqtt', () => {
     expect(
       (await s.call('POST', apiPaths.setActiveAccount(me.id, north), { token: here.token })).status,
     ).toBe(200);
-    await within(closed, 3000);
+    await within(closed, 10_000);
     await refused(asOptions(here.creds));
     await refused(asOptions(there.creds));
     await s.call('POST', apiPaths.setActiveAccount(me.id, me.account), { token: here.token });

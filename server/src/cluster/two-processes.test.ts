@@ -111,7 +111,7 @@ describe('two server processes on Postgres and Redis', () => {
     const browser = await cluster.browser(b.url, onA.token);
     // Told through Redis, not found by the other's re-check of open connections (every 30 s).
     const closed = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('still open after 5 s')), 5_000);
+      const timer = setTimeout(() => reject(new Error('still open after 10 s')), 10_000);
       browser.once('close', () => {
         clearTimeout(timer);
         resolve();
@@ -291,7 +291,7 @@ describe('two server processes on Postgres and Redis', () => {
       try {
         // Told through Redis, not found by B's re-check of open connections (every 30 s).
         const closed = new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error('still open after 5 s')), 5_000);
+          const timer = setTimeout(() => reject(new Error('still open after 10 s')), 10_000);
           agent.once('close', () => {
             clearTimeout(timer);
             resolve();

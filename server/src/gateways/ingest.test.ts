@@ -21,6 +21,7 @@ import {
 import { dataOf, ManualClock, startTestServer, type TestServer } from '../testing/harness';
 import { brokerClients, closing, until } from '../testing/mqtt-client';
 import { POINT_REFUSALS } from './ingest';
+import { LIVE_INTERVAL_MS } from './live-values';
 
 /*
  * Ingest (DESIGN.md §8) as an agent sees it: a batch is acknowledged after it is stored, a
@@ -292,6 +293,7 @@ describe('ingest', () => {
     const browser = await browsers.connect(creds);
     const ids = await server.demoAccountIds();
     const live: LiveValues[] = [];
+    const listening = Date.now();
     browser.on('message', (_t, payload) =>
       live.push(liveValuesSchema.parse(JSON.parse(payload.toString()))),
     );
@@ -311,8 +313,10 @@ describe('ingest', () => {
     await until(() => ours().length >= 5, 10_000);
     const points = ours();
     expect(points).toEqual([0, 1, 2, 3, 4].map((i) => [now + i, 70 + i]));
-    // Five batches within a second or two: fewer messages than batches.
-    expect(live.length).toBeLessThan(5);
+    // At most one message a second for the asset, however many batches came meanwhile (five
+    // here; on an idle machine within a second or two, so fewer messages than batches).
+    const seconds = Math.ceil((Date.now() - listening) / LIVE_INTERVAL_MS);
+    expect(live.length).toBeLessThanOrEqual(seconds + 1);
     expect(live.every((m) => m.asset === gw.assetId)).toBe(true);
   });
 

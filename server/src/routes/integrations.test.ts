@@ -110,9 +110,14 @@ describe('GET integrations/{id}/deliveries', () => {
       { stream: hidden.stream, ts: Date.now(), value: 5 },
     ]);
     await expect.poll(() => receiver.to('/all').length, { timeout: 20_000 }).toBe(2);
+    // Each is settled once the receiver has answered it (after it recorded the post): waited
+    // for, so the tests below read both sent.
     await expect
-      .poll(async () => webhookDeliveriesSchema.parse(dataOf(await log(admin))).length)
-      .toBe(2);
+      .poll(
+        async () => webhookDeliveriesSchema.parse(dataOf(await log(admin))).map((d) => d.state),
+        { timeout: 20_000 },
+      )
+      .toEqual(['sent', 'sent']);
   });
 
   it('needs integration::view', async () => {

@@ -215,8 +215,12 @@ describe('calls of service requests', () => {
       { qos: 1 },
     );
     await agentTab.endAsync(true);
+    // Listed once ended (or 1.5 s after its start): not yet listed is not ended either.
     await expect
-      .poll(async () => (await stored(request.id)).calls.find((c) => c.id === callId)?.ended_at)
+      .poll(
+        async () => (await stored(request.id)).calls.find((c) => c.id === callId)?.ended_at ?? null,
+        { timeout: 10_000 },
+      )
       .not.toBeNull();
     expect(agentOtherTab.connected).toBe(true);
   });
@@ -230,8 +234,12 @@ describe('calls of service requests', () => {
     expect(started.status, started.text).toBe(201);
     const callId = dataOf<ServiceCallStart>(started).call_id;
     await agentLink.endAsync(true);
+    // Listed once ended (or 1.5 s after its start): not yet listed is not ended either.
     await expect
-      .poll(async () => (await stored(request.id)).calls.find((c) => c.id === callId)?.ended_at)
+      .poll(
+        async () => (await stored(request.id)).calls.find((c) => c.id === callId)?.ended_at ?? null,
+        { timeout: 10_000 },
+      )
       .not.toBeNull();
     // Gone, the agent is no longer offered.
     const again = await startCall(request.id, tech.token);

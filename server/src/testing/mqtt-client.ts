@@ -111,7 +111,8 @@ export const within = <T>(promise: Promise<T>, ms: number): Promise<T> =>
 
 export const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
 
-export async function until(check: () => boolean, ms = 3000) {
+/** Waits for `check` to hold: 10 s by default, a broker hop or two on a busy machine. */
+export async function until(check: () => boolean, ms = 10_000) {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error('timed out waiting');
