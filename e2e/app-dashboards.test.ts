@@ -240,8 +240,13 @@ describe('dashboards', () => {
     await create.getByRole('button', { name: 'Create asset' }).click();
     await tab.waitForPath(/^\/app\/devices\/[^/]+\/details$/);
     const made = tab.path().split('/')[3] ?? '';
+    // On the new asset's page (the template's, with the same list, shows until it renders).
+    const listedOnAsset = page
+      .locator(`[data-testid="asset-details"][data-id="${made}"]`)
+      .getByTestId('own-dashboards')
+      .getByTestId('dashboard-row');
     await expect
-      .poll(() => listed.allTextContents())
+      .poll(() => listedOnAsset.allTextContents())
       .toEqual([expect.stringContaining('Phone board')]);
     const boundTo = async () => {
       const copy = (await e2e.serverModels(admin.accountId, 'dashboard')).find(

@@ -305,6 +305,8 @@ describe('a service request’s call', () => {
     // before the call's answer comes.
     await tech.page.getByTestId('service-call-close').click();
     await tech.navigateInApp('/app/home');
+    // Left for real (the panel shows its call button again at once on Close): then back.
+    await tech.page.getByTestId('home').waitFor();
     await tech.navigateInApp(requestPath);
     await tech.page.getByTestId('service-call-video').waitFor();
     const beforeLeaving = (await callsOf()).length;

@@ -685,8 +685,11 @@ describe('a scene with hotspots', () => {
     await page.emulateMedia({ media: 'screen' });
     await page.keyboard.press('Escape');
     await expect.poll(() => label.count()).toBe(0);
-    // The scene's third-viewer address (spec 000 §2) shows the same scene.
+    // The scene's third-viewer address (spec 000 §2) shows the same scene, in a viewer of its
+    // own: the last one (drawn, close up at the hotspot) must be gone before it is looked at.
+    await viewer.evaluate((el) => el.setAttribute('data-e2e-left', ''));
     await tab.navigateInApp(`/app/devices/${gw.assetId}/scene/v3/${sceneId}`);
+    await page.locator('[data-e2e-left]').waitFor({ state: 'detached' });
     await expect.poll(() => viewer.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
     await agent.close();
 
@@ -828,9 +831,11 @@ describe('a template’s scene', () => {
     await form.getByRole('button', { name: 'Create asset' }).click();
     await tab.waitForPath(/\/app\/devices\/[^/]+\/details$/);
     const assetId = new URL(page.url()).pathname.split('/')[3] ?? '';
-    const copyTile = tileOf(page.getByTestId('asset-models'), 'Tank');
+    // The new asset's page (the template's, with the same sections, shows until it renders).
+    const assetPage = page.locator(`[data-testid="asset-details"][data-id="${assetId}"]`);
+    const copyTile = tileOf(assetPage.getByTestId('asset-models'), 'Tank');
     await expect.poll(() => copyTile.getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
-    await page.getByTestId('asset-scenes').getByTestId('scene-open').click();
+    await assetPage.getByTestId('asset-scenes').getByTestId('scene-open').click();
     await tab.waitForPath(new RegExp(`/app/devices/${assetId}/scene/[^/]+$`));
     await expect.poll(() => viewer.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
     await expect.poll(() => drawnPixels(viewer)).toBeGreaterThan(2_000);
