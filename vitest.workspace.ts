@@ -7,6 +7,13 @@ const DEV_MODE_FILES = [
 ];
 
 /**
+ * How long `expect.poll` waits in the Node projects (vitest's default is 1 s): what a background
+ * round, a broker hop or Postgres makes can take longer on a busy machine, and a poll that gives
+ * up early fails a test whose feature works. Within their 30 s test timeout.
+ */
+const NODE_POLL = { poll: { timeout: 20_000 } };
+
+/**
  * The root test config (vitest 4 has no workspace file: this is the config, with one project per
  * workspace). `npm test` runs it after typecheck, lint and the format check.
  */
@@ -51,6 +58,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
+          expect: NODE_POLL,
         },
       },
       {
@@ -82,6 +90,7 @@ export default defineConfig({
           env: { PLANT_TEST_DATABASE: 'postgres' },
           testTimeout: 30_000,
           hookTimeout: 30_000,
+          expect: NODE_POLL,
         },
       },
       {
@@ -97,6 +106,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
+          expect: NODE_POLL,
         },
       },
       {
@@ -108,6 +118,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
+          expect: NODE_POLL,
         },
       },
       {
@@ -122,6 +133,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          expect: NODE_POLL,
         },
       },
       {

@@ -4,6 +4,7 @@ import { apiPaths, isolate, templateStreamKey, type TemplateGroup } from '@plant
 import { DEMO_DASHBOARD, DEMO_USERS } from '../server/src/seed/demo';
 import { E2e } from './support/fixture';
 import { ShellPage } from './support/pages/shell';
+import { DeviceDetailsPage } from './support/pages/devices';
 
 /*
  * Issue 31 item 1 and item 3's layout edits made offline: a dashboard made, three widgets added,
@@ -241,8 +242,8 @@ describe('dashboards', () => {
     await tab.waitForPath(/^\/app\/devices\/[^/]+\/details$/);
     const made = tab.path().split('/')[3] ?? '';
     // On the new asset's page (the template's, with the same list, shows until it renders).
-    const listedOnAsset = page
-      .locator(`[data-testid="asset-details"][data-id="${made}"]`)
+    const listedOnAsset = new DeviceDetailsPage(page)
+      .of(made)
       .getByTestId('own-dashboards')
       .getByTestId('dashboard-row');
     await expect

@@ -31,6 +31,13 @@ describe('the app shell', () => {
     const a = admin.accountId;
     const u = admin.userId;
     const d = asset?.id ?? '';
+    // Each path below from the dashboards' list, shown: the last step's page (an error screen,
+    // the same roles page, the same 'no such version' text) stays until the router renders the
+    // next one, and would pass its check.
+    const fromAFoundScreen = async () => {
+      await tab.navigateInApp('/app/dashboards/list');
+      await heading('Dashboards').waitFor();
+    };
 
     for (const path of [
       '/app/devices/x/anything/else',
@@ -44,7 +51,7 @@ describe('the app shell', () => {
     ]) {
       // Inside the running app (a page load each was most of this test's time), from a screen
       // that is found: the error screen that follows is this path's.
-      await tab.navigateInApp('/app/dashboards/list');
+      await fromAFoundScreen();
       await expect.poll(() => heading('Page not found').count(), { message: path }).toBe(0);
       await tab.navigateInApp(path);
       await expect.poll(() => heading('Page not found').count(), { message: path }).toBe(1);
@@ -60,12 +67,6 @@ describe('the app shell', () => {
       [`/app/devices/${d}/servicebooklet`, /servicebooklet$/, 'Service booklet'],
       ['/app/templates/t1/input/i1', /input\/i1$/, 'Input'],
     ];
-    // Each from the dashboards' list, shown: the last step's page (the same roles page, the same
-    // 'no such version' text) stays until the router renders the next one, and would pass.
-    const fromAFoundScreen = async () => {
-      await tab.navigateInApp('/app/dashboards/list');
-      await heading('Dashboards').waitFor();
-    };
     for (const [path, ends, title] of screens) {
       await fromAFoundScreen();
       await tab.navigateInApp(path);

@@ -13,7 +13,7 @@ import { demoGateway, linkedAgent } from '../server/src/testing/gateway-client';
 import { dataOf } from '../server/src/testing/harness';
 import { uploadModel } from '../server/src/testing/model-upload';
 import { E2e } from './support/fixture';
-import { imageLoaded, syncIndicator } from './support/pages/devices';
+import { DeviceDetailsPage, imageLoaded, syncIndicator } from './support/pages/devices';
 import { drawnPixels } from './support/pages/threed';
 
 /*
@@ -832,7 +832,7 @@ describe('a template’s scene', () => {
     await tab.waitForPath(/\/app\/devices\/[^/]+\/details$/);
     const assetId = new URL(page.url()).pathname.split('/')[3] ?? '';
     // The new asset's page (the template's, with the same sections, shows until it renders).
-    const assetPage = page.locator(`[data-testid="asset-details"][data-id="${assetId}"]`);
+    const assetPage = new DeviceDetailsPage(page).of(assetId);
     const copyTile = tileOf(assetPage.getByTestId('asset-models'), 'Tank');
     await expect.poll(() => copyTile.getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
     await assetPage.getByTestId('asset-scenes').getByTestId('scene-open').click();

@@ -222,6 +222,14 @@ export class DeviceDetailsPage {
     return this.page.getByTestId('asset-not-found');
   }
 
+  /**
+   * The page of the asset `id` only: after a navigation the last page (a template's, with the
+   * same sections) stays until the router renders this one.
+   */
+  of(id: string): Locator {
+    return this.page.locator(`[data-testid="asset-details"][data-id="${id}"]`);
+  }
+
   /** The stream groups' names in the order shown. */
   groupNames(): Promise<string[]> {
     return this.page

@@ -82,14 +82,14 @@ describe('the broker re-checks open connections', () => {
         taken.map((p) => p.id),
       )
       .execute();
-    await until(() => told.length >= 1, 10_000);
+    await until(() => told.length >= 1);
     const hidden = await addGateway('Hidden after the change');
     expect((await received(seen.length + hidden.length)).slice(seen.length)).toEqual(
       hidden.map(hiddenUpdateOf),
     );
 
     await s.db.insertInto('permissions').values(taken).execute();
-    await until(() => told.length >= 2, 10_000);
+    await until(() => told.length >= 2);
     const back = await addGateway('Seen again');
     const total = seen.length + hidden.length + back.length;
     expect((await received(total)).slice(total - back.length)).toEqual(back);

@@ -602,9 +602,7 @@ describe('a rollout under way, as the gateways see it', () => {
 
     // Its agent's reports move its part, live; succeeded, the next batch begins.
     await report(a, rollout, 'downloading');
-    await expect
-      .poll(async () => (await partOf(rollout, a.id))?.state, { timeout: 10_000 })
-      .toBe('downloading');
+    await expect.poll(async () => (await partOf(rollout, a.id))?.state).toBe('downloading');
     await report(a, rollout, 'installing');
     await report(a, rollout, 'succeeded');
     await expect.poll(async () => (await rolloutOf(rollout)).batch, { timeout: 10_000 }).toBe(1);

@@ -113,10 +113,7 @@ describe('GET integrations/{id}/deliveries', () => {
     // Each is settled once the receiver has answered it (after it recorded the post): waited
     // for, so the tests below read both sent.
     await expect
-      .poll(
-        async () => webhookDeliveriesSchema.parse(dataOf(await log(admin))).map((d) => d.state),
-        { timeout: 20_000 },
-      )
+      .poll(async () => webhookDeliveriesSchema.parse(dataOf(await log(admin))).map((d) => d.state))
       .toEqual(['sent', 'sent']);
   });
 

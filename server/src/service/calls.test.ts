@@ -48,6 +48,14 @@ const startCall = (requestId: string, token: string, offer?: string) =>
 /** A caller's offer as its browser sends it with the call (only its text matters here). */
 const OFFER = 'v=0\r\no=- 4611 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\n';
 
+/**
+ * When the request's record of a call says it ended; null while it does not, or does not list the
+ * call yet (listed once ended, or 1.5 s after its start).
+ */
+async function endedAt(requestId: string, callId: string): Promise<number | null> {
+  return (await stored(requestId)).calls.find((c) => c.id === callId)?.ended_at ?? null;
+}
+
 async function stored(id: string): Promise<ServiceRequestAttributes> {
   const row = await s.db
     .selectFrom('models')
@@ -215,13 +223,7 @@ describe('calls of service requests', () => {
       { qos: 1 },
     );
     await agentTab.endAsync(true);
-    // Listed once ended (or 1.5 s after its start): not yet listed is not ended either.
-    await expect
-      .poll(
-        async () => (await stored(request.id)).calls.find((c) => c.id === callId)?.ended_at ?? null,
-        { timeout: 10_000 },
-      )
-      .not.toBeNull();
+    await expect.poll(() => endedAt(request.id, callId)).not.toBeNull();
     expect(agentOtherTab.connected).toBe(true);
   });
 
@@ -234,13 +236,7 @@ describe('calls of service requests', () => {
     expect(started.status, started.text).toBe(201);
     const callId = dataOf<ServiceCallStart>(started).call_id;
     await agentLink.endAsync(true);
-    // Listed once ended (or 1.5 s after its start): not yet listed is not ended either.
-    await expect
-      .poll(
-        async () => (await stored(request.id)).calls.find((c) => c.id === callId)?.ended_at ?? null,
-        { timeout: 10_000 },
-      )
-      .not.toBeNull();
+    await expect.poll(() => endedAt(request.id, callId)).not.toBeNull();
     // Gone, the agent is no longer offered.
     const again = await startCall(request.id, tech.token);
     expect(again.status).toBe(409);
