@@ -278,6 +278,17 @@ describe('dashboards', () => {
         return `${String(stream?.attributes['name'])} (${String(asset?.attributes['name'])})`;
       });
     const plain = (texts: string[]) => texts.map((t) => t.replace(/[\u2066-\u2069]/g, '').trim());
+    // Each machine's mode went from Automatic to Manual an hour ago (each band gets its legend).
+    const modes = widgets.find((w) => w.id === 'modes')?.streams ?? [];
+    const now = Date.now();
+    await e2e.server.machineData.store.append({
+      source: 'e2e-dashboards',
+      seq: 1,
+      points: modes.flatMap((stream) => [
+        { stream, account: admin.accountId, ts: now - 90 * 60_000, value: 1 },
+        { stream, account: admin.accountId, ts: now - 60 * 60_000, value: 2 },
+      ]),
+    });
     const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/dashboards/${overview?.id ?? ''}`);
     const body = (id: string) =>
       tab.page.locator(`[data-testid="widget-body"][data-widget="${id}"]`);
@@ -299,6 +310,20 @@ describe('dashboards', () => {
         ),
       )
       .toEqual(expected('modes'));
+    // Both bands with their legends whole, with nothing to scroll to in the widget (the second
+    // machine's legend was cut at the widget's foot).
+    await expect
+      .poll(() =>
+        body('modes')
+          .getByTestId('widget-state-band')
+          .evaluateAll((bands) => bands.map((b) => b.getAttribute('data-segments'))),
+      )
+      .toEqual(['2', '2']);
+    const hidden = await body('modes').evaluate((el) => {
+      const scroller = el.parentElement ?? el;
+      return scroller.scrollHeight - scroller.clientHeight;
+    });
+    expect(hidden).toBeLessThanOrEqual(0);
   });
 
   it('opened again from Home shows at once, without waiting for the store; not after a sign-out', async () => {

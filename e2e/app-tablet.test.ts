@@ -63,6 +63,15 @@ describe('on a 1024 x 768 tablet', () => {
     await tab.signIn(DEMO_USERS.admin);
     const menu = page.locator('nav[data-menu-state]');
     await expect.poll(() => menu.getAttribute('data-menu-state')).toBe('icons');
+    // The demo's tasks due, counted on the rail's Tasks entry: the whole badge inside the rail
+    // (it stood past the rail's edge, cut in half).
+    const count = menu.getByTestId('menu-task-count');
+    await expect.poll(() => count.isVisible()).toBe(true);
+    const [badge, rail] = await Promise.all([count.boundingBox(), menu.boundingBox()]);
+    expect(badge).not.toBeNull();
+    expect((badge?.x ?? 0) + (badge?.width ?? 0)).toBeLessThanOrEqual(
+      (rail?.x ?? 0) + (rail?.width ?? 0),
+    );
 
     // The asset's name and its status badge beside the actions.
     await tab.navigateInApp(`/app/devices/${asset?.id ?? ''}/details`);

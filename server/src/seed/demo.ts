@@ -369,11 +369,11 @@ async function seedDemoDashboard(
       ...streamOf(2, 'Motor temperature'),
     ]),
     widget('pressure', 'line', [12, 6, 12, 8], 'Oil pressure', streamOf(1, 'Oil pressure')),
-    widget('modes', 'state', [0, 14, 12, 4], 'Operating mode', [
+    widget('modes', 'state', [0, 14, 12, 6], 'Operating mode', [
       ...streamOf(0, 'Operating mode'),
       ...streamOf(1, 'Operating mode'),
     ]),
-    widget('latest', 'table', [12, 14, 12, 8], 'Latest values', [
+    widget('latest', 'table', [12, 14, 12, 6], 'Latest values', [
       ...streamOf(0, 'Motor temperature'),
       ...streamOf(0, 'Spindle speed'),
       ...streamOf(0, 'Running'),

@@ -168,7 +168,7 @@ function EntryCount(props: {
         color={props.color}
         size="sm"
         circle={props.count < 10}
-        style={{ marginInlineStart: 'auto', flexShrink: 0 }}
+        className={classes.count}
         data-testid={props.testId}
         data-count={props.count}
         aria-hidden
