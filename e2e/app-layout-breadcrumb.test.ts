@@ -48,6 +48,27 @@ describe('the breadcrumb', () => {
       .toEqual(['Templates', String(template.attributes['name']), 'Details']);
   });
 
+  it("names a report, a firmware and a board by their names, not their ids' ends", async () => {
+    const { accountId } = await e2e.session(DEMO_USERS.admin);
+    const named = async (type: 'report' | 'firmware' | 'board') => {
+      const [model] = await e2e.serverModels(accountId, type);
+      if (model === undefined) throw new Error(`no ${type} in the demo account`);
+      return { id: model.id, name: String(model.attributes['name']) };
+    };
+    const [report, firmware, board] = await Promise.all([
+      named('report'),
+      named('firmware'),
+      named('board'),
+    ]);
+    const { shell, goto } = await signedIn();
+    await goto(`/app/reports/${report.id}`);
+    await expect.poll(() => shell.crumbs()).toEqual(['Reports', report.name]);
+    await goto(`/app/firmware/${firmware.id}/details`);
+    await expect.poll(() => shell.crumbs()).toEqual(['Firmware', firmware.name, 'Details']);
+    await goto(`/app/boards/${board.id}/details`);
+    await expect.poll(() => shell.crumbs()).toEqual(['Boards', board.name, 'Details']);
+  });
+
   it('collapses past 3 items: the first and the last stay, the others are in a menu', async () => {
     const { shell, goto } = await signedIn();
     await goto(`/app/devices/${asset.id}/dashboard/${DASHBOARD_ID}`);

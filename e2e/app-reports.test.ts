@@ -52,12 +52,15 @@ describe('the report screens', () => {
       .poll(() => report.getByRole('heading', { name: 'Weekly by hand' }).count())
       .toBe(1);
     await expect.poll(() => report.getByText('Every hour').count()).toBe(1);
+    await expect.poll(() => report.getByText('Last 7 days', { exact: true }).count()).toBe(1);
 
     // Edited while another admin pauses it: the form writes only what it changed, so the report
     // is renamed and stays paused.
     const reportId = decodeURIComponent(tab.path().split('/').pop() ?? '');
     await report.getByTestId('report-edit').click();
     await form.getByLabel('Name').fill('Weekly by hand, edited');
+    await form.getByLabel('The last').fill('1');
+    await form.getByRole('group', { name: 'Range' }).getByLabel('Unit').selectOption('weeks');
     const paused = await e2e.server.call('PUT', apiPaths.model('reports', reportId), {
       token: admin.token,
       json: { state: 'paused' },
@@ -73,6 +76,8 @@ describe('the report screens', () => {
       .poll(() => report.getByRole('heading', { name: 'Weekly by hand, edited' }).count())
       .toBe(1);
     await expect.poll(() => report.getByRole('button', { name: 'Activate' }).count()).toBe(1);
+    // One week in the language's singular ('The last 1 weeks' before).
+    expect(await report.getByText('Last week', { exact: true }).count()).toBe(1);
     // Active again, for Send now below.
     await e2e.server.call('PUT', apiPaths.model('reports', reportId), {
       token: admin.token,

@@ -1,8 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { msg } from '@lingui/core/macro';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { useLingui } from '@lingui/react/macro';
 import { Button, Group, Loader, Popover, SegmentedControl } from '@mantine/core';
 import { useAtom } from 'jotai';
+import { lastSpanText } from './last-span';
 import {
   dateRangeAtom,
   relativeRange,
@@ -55,9 +56,7 @@ export function DateRangeControl() {
       range.relative.unit === q.span.unit,
   );
 
-  const lastAmount = range.mode === 'relative' ? range.relative?.amount : undefined;
-  const unitLabel = UNITS.find((u) => u.value === range.relative?.unit)?.label;
-  const lastUnit = unitLabel === undefined ? '' : i18n._(unitLabel);
+  const last = range.mode === 'relative' ? range.relative : undefined;
 
   return (
     <Group gap="xs" wrap="wrap" data-testid="date-range">
@@ -74,13 +73,9 @@ export function DateRangeControl() {
       <Popover opened={open} onChange={setOpen} position="bottom-end" withArrow trapFocus>
         <Popover.Target>
           <Button size="xs" variant="default" onClick={() => setOpen((o) => !o)}>
-            {lastAmount !== undefined ? (
-              <Trans>
-                Last {lastAmount} {lastUnit}
-              </Trans>
-            ) : (
-              describeRange(i18n, range)
-            )}
+            {last !== undefined
+              ? lastSpanText(i18n, last.amount, last.unit)
+              : describeRange(i18n, range)}
           </Button>
         </Popover.Target>
         <Popover.Dropdown data-testid="date-range-custom">

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { msg } from '@lingui/core/macro';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { useLingui } from '@lingui/react/macro';
 import { Button, Group, Loader, Popover, SegmentedControl } from '@mantine/core';
 import type { DashboardRange } from '@plant/shared-schema';
-import { UNITS } from '../../components/date-range-control';
+import { lastSpanText } from '../../components/last-span';
 
 /** The quick picks: the spans a dashboard is most often looked at over. */
 const QUICK = [
@@ -34,8 +34,6 @@ export function DashboardRangeControl(props: {
   const quick = QUICK.find(
     (q) => value.kind === 'relative' && value.last === q.last && value.unit === q.unit,
   );
-  const unitLabel =
-    value.kind === 'relative' ? UNITS.find((u) => u.value === value.unit)?.label : undefined;
   const fmt = (ts: number) => i18n.date(new Date(ts), { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <Group gap="xs" wrap="wrap" data-testid="dashboard-range">
@@ -57,13 +55,9 @@ export function DashboardRangeControl(props: {
             onClick={() => setOpen((o) => !o)}
             data-testid="dashboard-range-button"
           >
-            {value.kind === 'relative' && unitLabel !== undefined ? (
-              <Trans>
-                Last {value.last} {i18n._(unitLabel)}
-              </Trans>
-            ) : (
-              `${fmt(props.resolved.from)} – ${fmt(props.resolved.to)}`
-            )}
+            {value.kind === 'relative'
+              ? lastSpanText(i18n, value.last, value.unit)
+              : `${fmt(props.resolved.from)} – ${fmt(props.resolved.to)}`}
           </Button>
         </Popover.Target>
         <Popover.Dropdown>

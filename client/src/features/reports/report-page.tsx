@@ -26,6 +26,7 @@ import {
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
+import { lastSpanText } from '../../components/last-span';
 import { Name } from '../../components/name';
 import { callErrorText } from '../../i18n/server-texts';
 import { useMayEdit } from '../../permissions/may-edit';
@@ -43,7 +44,6 @@ import {
   reportText,
   runStateLabel,
   timeText,
-  unitLabel,
   whenText,
 } from './report-texts';
 import { ReportStateBadge } from './reports-table';
@@ -118,11 +118,9 @@ function ReportDetails({ report }: { readonly report: LocalModel<'report'> }) {
     a.asset_id === null
       ? `/app/dashboards/${encodeURIComponent(a.dashboard_id)}`
       : `${devicePaths.details(a.asset_id).replace(/\/details$/, '')}/dashboard/${encodeURIComponent(a.dashboard_id)}`;
-  const last = a.range.kind === 'relative' ? a.range.last : 0;
-  const unit = a.range.kind === 'relative' ? unitLabel(i18n, a.range.unit) : '';
   const range =
     a.range.kind === 'relative'
-      ? t`The last ${last} ${unit}`
+      ? lastSpanText(i18n, a.range.last, a.range.unit)
       : `${timeText(i18n, a.range.from)} – ${timeText(i18n, a.range.to)}`;
   const failed = a.last_run?.state === 'failed';
 

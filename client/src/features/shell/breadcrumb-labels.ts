@@ -83,15 +83,20 @@ export type NamedType =
   | 'account'
   | 'alarm'
   | 'asset'
+  | 'board'
   | 'dashboard'
   | 'datastream'
   | 'diagram'
   | 'form'
+  | 'firmware'
   | 'gateway'
   | 'inspection'
+  | 'job'
+  | 'report'
   | 'role'
   | 'scene'
   | 'template'
+  | 'theme'
   | 'threedmodel'
   | 'user'
   | 'ticket'
@@ -122,6 +127,14 @@ export const ID_TYPES: Readonly<Record<string, NamedType>> = {
   tasks: 'form',
   fill: 'form',
   users: 'user',
+  // An account's report (/app/reports/{id}) and an asset's (…/report/{id}).
+  reports: 'report',
+  report: 'report',
+  // Release management's firmware and boards, the account's themes and jobs.
+  firmware: 'firmware',
+  boards: 'board',
+  themes: 'theme',
+  jobs: 'job',
   // A feedback board's ticket (/app/feedback/{board}/{id}) and a service request.
   platform: 'ticket',
   hardware: 'ticket',

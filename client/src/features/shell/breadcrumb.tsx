@@ -201,6 +201,8 @@ function ModelName({ type, id }: { readonly type: NamedType; readonly id: string
   return <span title={id}>{shortId(id)}</span>;
 }
 
+const TITLED: ReadonlySet<NamedType> = new Set(['ticket', 'service_request', 'theme', 'job']);
+
 /**
  * A model's name as people know it: its name, a user's full name or e-mail address, an event
  * inspection's moment.
@@ -213,8 +215,8 @@ function modelName(model: LocalModel<NamedType>, i18n: I18n): string {
     const value = a[key];
     return typeof value === 'string' ? value.trim() : '';
   };
-  // A ticket and a service request go by their title.
-  if (model.type === 'ticket' || model.type === 'service_request') return text('title');
+  // A ticket, a service request, a theme and a job go by their title.
+  if (TITLED.has(model.type)) return text('title');
   if (model.type !== 'user') return text('name');
   const full = `${text('firstname')} ${text('lastname')}`.trim();
   return full !== '' ? full : text('email');
