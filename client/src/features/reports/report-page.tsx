@@ -39,13 +39,7 @@ import { userDisplayName } from '../alarms/alarm-parts';
 import { devicePaths } from '../devices/paths';
 import { ReportForm } from './report-form';
 import { reportPaths } from './report-paths';
-import {
-  deliveryLabel,
-  reportText,
-  runStateLabel,
-  timeText,
-  whenText,
-} from './report-texts';
+import { deliveryLabel, reportText, runStateLabel, timeText, whenText } from './report-texts';
 import { ReportStateBadge } from './reports-table';
 
 /**
