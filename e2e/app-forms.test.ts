@@ -193,6 +193,10 @@ describe('forms', () => {
     await expect
       .poll(() => page.getByTestId('forms-list').getByText(DEMO_FORM.name).count())
       .toBe(1);
+    // Its schedule in words, singular for one week ('Every 1 weeks' before).
+    await expect
+      .poll(() => page.getByTestId('task-row').first().textContent())
+      .toMatch(/Every week from /);
     const states = (await e2e.serverModels(tech.accountId, 'task_state')).filter(
       (s) => s.attributes['due'] === true,
     );

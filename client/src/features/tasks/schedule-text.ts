@@ -1,5 +1,5 @@
 import type { I18n } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
+import { msg, plural } from '@lingui/core/macro';
 import type { TaskSchedule } from '@plant/shared-schema';
 
 /** A task's schedule in words. */
@@ -12,9 +12,20 @@ export function scheduleText(i18n: I18n, schedule: TaskSchedule): string {
   if (schedule.kind === 'date') {
     const date = i18n.date(new Date(schedule.start_at));
     const every = schedule.every;
-    if (schedule.unit === 'day') return i18n._(msg`Every ${every} days from ${date}`);
-    if (schedule.unit === 'week') return i18n._(msg`Every ${every} weeks from ${date}`);
-    return i18n._(msg`Every ${every} months from ${date}`);
+    // With each language's plural forms: 'Every week', not 'Every 1 weeks'.
+    if (schedule.unit === 'day') {
+      return i18n._(
+        msg`${plural(every, { one: `Every day from ${date}`, other: `Every # days from ${date}` })}`,
+      );
+    }
+    if (schedule.unit === 'week') {
+      return i18n._(
+        msg`${plural(every, { one: `Every week from ${date}`, other: `Every # weeks from ${date}` })}`,
+      );
+    }
+    return i18n._(
+      msg`${plural(every, { one: `Every month from ${date}`, other: `Every # months from ${date}` })}`,
+    );
   }
   const step = i18n.number(schedule.step);
   const stream = schedule.stream_name;
