@@ -125,8 +125,16 @@ describe('dashboards', () => {
     await expect.poll(() => announced.textContent()).toBe('Place: column 12, row 2.');
     await page.keyboard.press('Shift+ArrowRight');
     await expect.poll(() => placeOf(text)).toBe('11,1,7,4');
-    await page.keyboard.press('Shift+ArrowDown');
-    await expect.poll(() => placeOf(text)).toBe('11,1,7,5');
+    // Down to one row, said in the singular ('by 1 rows' before), and up to five.
+    for (const h of [3, 2, 1]) {
+      await page.keyboard.press('Shift+ArrowUp');
+      await expect.poll(() => placeOf(text)).toBe(`11,1,7,${h}`);
+    }
+    await expect.poll(() => announced.textContent()).toBe('Size: 7 columns by 1 row.');
+    for (const h of [2, 3, 4, 5]) {
+      await page.keyboard.press('Shift+ArrowDown');
+      await expect.poll(() => placeOf(text)).toBe(`11,1,7,${h}`);
+    }
     await expect.poll(() => announced.textContent()).toBe('Size: 7 columns by 5 rows.');
     expect(await text.evaluate((el) => el === document.activeElement)).toBe(true);
 

@@ -8,6 +8,7 @@ import {
   type KeyboardEvent,
   type RefObject,
 } from 'react';
+import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Tooltip, VisuallyHidden } from '@mantine/core';
 import ReactGridLayout, { noCompactor, type Layout } from 'react-grid-layout';
@@ -99,7 +100,7 @@ export const DashboardGrid = memo(function DashboardGrid(props: {
     const rows = place.h;
     setAnnouncement(
       e.shiftKey
-        ? t`Size: ${columns} columns by ${rows} rows.`
+        ? t`Size: ${plural(columns, { one: '# column', other: '# columns' })} by ${plural(rows, { one: '# row', other: '# rows' })}.`
         : t`Place: column ${column}, row ${row}.`,
     );
   };

@@ -1,5 +1,6 @@
 import './catalogues';
 import { useEffect, useMemo, useState } from 'react';
+import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -176,11 +177,13 @@ export function TranslationsPage() {
           : await worker.writes.update('translation', model.id, { texts: checked.data.texts });
       if (!('error' in answer)) written += 1;
     }
+    const languageName = names[lang];
+    const fileName = file.name;
     setPoNote({
       ok: written > 0,
       text:
         written > 0
-          ? t`${written} texts in ${names[lang]} taken from ${file.name}.`
+          ? t`${plural(written, { one: `# text in ${languageName} taken from ${fileName}.`, other: `# texts in ${languageName} taken from ${fileName}.` })}`
           : t`No text of the product was found in ${file.name}.`,
     });
   };
