@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { apiPaths, FORM_FIELD_TYPES } from '@plant/shared-schema';
 import { DEMO_USERS } from '../server/src/seed/demo';
-import { DEMO_FORM } from '../server/src/seed/demo-forms';
+import { DEMO_FORM, DEMO_TASK_NAME } from '../server/src/seed/demo-forms';
 import { dataOf } from '../server/src/testing/harness';
 import { E2e } from './support/fixture';
 import { imageLoaded, syncIndicator } from './support/pages/devices';
@@ -195,7 +195,7 @@ describe('forms', () => {
       .toBe(1);
     // Its schedule in words, singular for one week ('Every 1 weeks' before).
     await expect
-      .poll(() => page.getByTestId('task-row').first().textContent())
+      .poll(() => page.getByTestId('task-row').filter({ hasText: DEMO_TASK_NAME }).textContent())
       .toMatch(/Every week from /);
     const states = (await e2e.serverModels(tech.accountId, 'task_state')).filter(
       (s) => s.attributes['due'] === true,

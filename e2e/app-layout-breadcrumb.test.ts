@@ -48,7 +48,7 @@ describe('the breadcrumb', () => {
       .toEqual(['Templates', String(template.attributes['name']), 'Details']);
   });
 
-  it("names a report, a firmware and a board by their names, not their ids' ends", async () => {
+  it("names a report, a firmware, a board and a platform's version, not by their ids' ends", async () => {
     const { accountId } = await e2e.session(DEMO_USERS.admin);
     const named = async (type: 'report' | 'firmware' | 'board') => {
       const [model] = await e2e.serverModels(accountId, type);
@@ -67,6 +67,16 @@ describe('the breadcrumb', () => {
     await expect.poll(() => shell.crumbs()).toEqual(['Firmware', firmware.name, 'Details']);
     await goto(`/app/boards/${board.id}/details`);
     await expect.poll(() => shell.crumbs()).toEqual(['Boards', board.name, 'Details']);
+    // A platform's version is a release by its name and version, though its target is named
+    // `firmware` or `agent` in the path.
+    const release = (await e2e.serverModels(accountId, 'release')).find(
+      (r) => r.attributes['target'] === 'agent',
+    );
+    if (release === undefined) throw new Error('no agent release in the demo account');
+    const version = `${String(release.attributes['name'])} ${String(release.attributes['version'])}`;
+    await goto(`/app/versions/platforms/agent/${release.id}/general`);
+    await expect.poll(() => shell.crumbs()).toEqual(['Release management', 'General']);
+    await expect.poll(() => shell.hiddenCrumbs()).toEqual(['Platforms', 'agent', version]);
   });
 
   it('collapses past 3 items: the first and the last stay, the others are in a menu', async () => {

@@ -92,6 +92,7 @@ export type NamedType =
   | 'gateway'
   | 'inspection'
   | 'job'
+  | 'release'
   | 'report'
   | 'role'
   | 'scene'

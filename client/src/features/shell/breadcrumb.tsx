@@ -64,7 +64,14 @@ export function namedModel(crumb: Crumb): { type: NamedType; id: string } | null
   const previous = crumb.before.at(-1);
   if (previous === undefined || SEGMENT_LABELS[crumb.segment] !== undefined) return null;
   const underAccount = crumb.before.length >= 3 && crumb.before.at(-3) === 'accounts';
-  const type = underAccount ? ACCOUNT_SELECTED[previous] : ID_TYPES[previous];
+  // A platform's version (`versions/platforms/{target}/{id}`): a release, whatever its target
+  // (`firmware` there is a target, not the firmware area).
+  const platformVersion = crumb.before.at(-2) === 'platforms';
+  const type = underAccount
+    ? ACCOUNT_SELECTED[previous]
+    : platformVersion
+      ? 'release'
+      : ID_TYPES[previous];
   return type === undefined ? null : { type, id: safeDecode(crumb.segment) };
 }
 
@@ -217,6 +224,7 @@ function modelName(model: LocalModel<NamedType>, i18n: I18n): string {
   };
   // A ticket, a service request, a theme and a job go by their title.
   if (TITLED.has(model.type)) return text('title');
+  if (model.type === 'release') return `${text('name')} ${text('version')}`.trim();
   if (model.type !== 'user') return text('name');
   const full = `${text('firstname')} ${text('lastname')}`.trim();
   return full !== '' ? full : text('email');
