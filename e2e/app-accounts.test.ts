@@ -3,6 +3,7 @@ import { isolate, apiPaths, type AccountTreeNode, type AccountView } from '@plan
 import { DEMO_USERS } from '../server/src/seed/demo';
 import { dataOf } from '../server/src/testing/harness';
 import { E2e } from './support/fixture';
+import { syncIndicator } from './support/pages/devices';
 
 /*
  * Accounts in the browser (spec 000 §3, issue 15 item 2): an admin makes a subaccount from the
@@ -67,6 +68,9 @@ describe('accounts', () => {
     const name = page.getByRole('textbox', { name: 'Name' });
     await expect.poll(() => name.inputValue()).toBe('Customer East');
     await name.fill('Customer East Ltd');
+    // Online before the switch: a save made while the new page still connects is 'Saved on
+    // this device', not 'Saved.' (a busy machine's clean clone clicked before the link was up).
+    await expect.poll(() => syncIndicator(page).getAttribute('data-state')).toBe('online');
     await page.getByRole('switch', { name: 'Active' }).click();
     await expect.poll(async () => (await server()).active).toBe(true);
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);

@@ -1,5 +1,5 @@
 import type { I18n } from '@lingui/core';
-import { msg, plural } from '@lingui/core/macro';
+import { msg, plural, select } from '@lingui/core/macro';
 
 /**
  * "Last 2 hours", "Last week": a relative range's words, with each language's plural forms (a
@@ -10,14 +10,13 @@ export function lastSpanText(
   amount: number,
   unit: 'hours' | 'days' | 'weeks' | 'months',
 ): string {
-  switch (unit) {
-    case 'hours':
-      return i18n._(msg`${plural(amount, { one: 'Last hour', other: 'Last # hours' })}`);
-    case 'days':
-      return i18n._(msg`${plural(amount, { one: 'Last day', other: 'Last # days' })}`);
-    case 'weeks':
-      return i18n._(msg`${plural(amount, { one: 'Last week', other: 'Last # weeks' })}`);
-    case 'months':
-      return i18n._(msg`${plural(amount, { one: 'Last month', other: 'Last # months' })}`);
-  }
+  // One message for the four units: each language words its own units and plural forms.
+  return i18n._(
+    msg`${select(unit, {
+      hours: plural(amount, { one: 'Last hour', other: 'Last # hours' }),
+      days: plural(amount, { one: 'Last day', other: 'Last # days' }),
+      weeks: plural(amount, { one: 'Last week', other: 'Last # weeks' }),
+      other: plural(amount, { one: 'Last month', other: 'Last # months' }),
+    })}`,
+  );
 }

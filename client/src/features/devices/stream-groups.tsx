@@ -1,10 +1,11 @@
-import { useMemo, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useMemo, useState, type DragEvent } from 'react';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Anchor,
   Badge,
   Collapse,
   Group,
+  Loader,
   Paper,
   Skeleton,
   Stack,
@@ -21,7 +22,6 @@ import { DataTable } from '../../components/data-table';
 import { useMayEdit } from '../../permissions/may-edit';
 import {
   GROUP_DRAG_TYPE,
-  GroupSettings,
   GroupTools,
   MoveStreamSelect,
   moveGroup,
@@ -38,6 +38,11 @@ import { useStreamSources } from './stream-sources';
 import { useServerNow } from '../../components/time-ago';
 
 /** The sparklines show this much history, in about this many points. */
+/* A group's settings (its switches, rename, delete) load as the panel opens. */
+const GroupSettings = lazy(() =>
+  import('./group-settings').then((m) => ({ default: m.GroupSettings })),
+);
+
 const SPARK_MS = 2 * 3_600_000;
 const SPARK_POINTS = 60;
 
@@ -184,6 +189,7 @@ function GroupSection({
   );
   const name = textOf(group.attributes, 'name');
   const panelId = `stream-group-${group.id}`;
+  const { t } = useLingui();
   const [settings, setSettings] = useState(false);
   const mayEdit = useMayEdit('datastreamgroup', group);
   const count =
@@ -246,7 +252,11 @@ function GroupSection({
           onSettings={() => setSettings((o) => !o)}
         />
       </Group>
-      {settings ? <GroupSettings group={group} onClose={() => setSettings(false)} /> : null}
+      {settings ? (
+        <Suspense fallback={<Loader size="sm" role="status" aria-label={t`Loading the form…`} />}>
+          <GroupSettings group={group} onClose={() => setSettings(false)} />
+        </Suspense>
+      ) : null}
       <Collapse expanded={open} id={panelId} keepMountedMode="display-none">
         <div style={{ padding: '0 var(--mantine-spacing-sm) var(--mantine-spacing-sm)' }}>
           <Streams streams={streams?.items} live={live} history={history} groups={groups} />

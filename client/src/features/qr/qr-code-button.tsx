@@ -1,11 +1,13 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Code, CopyButton, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
-import { QrCode } from './qr-code';
-import { qrTextOf, type QrItem } from './qr-label';
+import { qrTextOf, type QrItem } from './qr-payload';
 import classes from './qr.module.css';
 import { isolate } from '@plant/shared-schema';
+
+/* The code's drawing (its encoder, 9 KB) loads as the dialog opens, not with the page. */
+const QrCode = lazy(() => import('./qr-code').then((m) => ({ default: m.QrCode })));
 
 /**
  * "QR code" on an asset's or a gateway's page: its code in a dialog (made in the browser, offline
@@ -27,11 +29,13 @@ export function QrCodeButton({ item, name }: { readonly item: QrItem; readonly n
         data-testid="qr-code-dialog"
       >
         <Stack gap="sm">
-          <QrCode
-            text={text}
-            label={t`QR code of ${{ name: isolate(name) }}`}
-            className={classes.singleCode}
-          />
+          <Suspense fallback={<Loader size="sm" role="status" aria-label={t`Loading…`} />}>
+            <QrCode
+              text={text}
+              label={t`QR code of ${{ name: isolate(name) }}`}
+              className={classes.singleCode}
+            />
+          </Suspense>
           <Text size="sm" c="dimmed">
             {item.kind === 'asset' ? (
               <Trans>Scanning this code opens the asset's page.</Trans>

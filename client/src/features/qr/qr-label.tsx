@@ -3,23 +3,12 @@ import { Skeleton, Text } from '@mantine/core';
 import { useLiveModel } from '../../sync/hooks';
 import { textOf } from '../devices/asset-texts';
 import { QrCode } from './qr-code';
-import { assetQrText, gatewayQrText } from './qr-payload';
+import { qrTextOf, type QrItem } from './qr-payload';
 import classes from './qr.module.css';
 import { Name } from '../../components/name';
 import { isolate } from '@plant/shared-schema';
 
-/** Something with a code of its own: an asset or a gateway, by id. */
-export interface QrItem {
-  readonly kind: 'asset' | 'gateway';
-  readonly id: string;
-}
-
-export const qrItemKey = (item: QrItem) => `${item.kind}:${item.id}`;
-
-/** The code's text of an item, for this app's address. */
-export function qrTextOf(item: QrItem, origin: string): string {
-  return item.kind === 'asset' ? assetQrText(origin, item.id) : gatewayQrText(origin, item.id);
-}
+export { qrItemKey, qrTextOf, type QrItem } from './qr-payload';
 
 /** One printable label, read live from the local store: the code, the name, and the MAC or serial. */
 export function QrLabel({ item }: { readonly item: QrItem }) {

@@ -113,3 +113,16 @@ export function parseTypedCode(raw: string, origin: string): QrReading {
     ? { kind: 'gateway', ref: ref.data.id }
     : { kind: 'foreign', text, host: null };
 }
+
+/** Something with a code of its own: an asset or a gateway, by id. */
+export interface QrItem {
+  readonly kind: 'asset' | 'gateway';
+  readonly id: string;
+}
+
+export const qrItemKey = (item: QrItem) => `${item.kind}:${item.id}`;
+
+/** The code's text of an item, for this app's address. */
+export function qrTextOf(item: QrItem, origin: string): string {
+  return item.kind === 'asset' ? assetQrText(origin, item.id) : gatewayQrText(origin, item.id);
+}

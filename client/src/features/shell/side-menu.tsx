@@ -1,5 +1,4 @@
 import { useId } from 'react';
-import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { Badge, Tooltip, useDirection, VisuallyHidden } from '@mantine/core';
 import { Link, useLocation } from '@tanstack/react-router';
@@ -149,7 +148,7 @@ function DueTaskCount(props: { readonly id: string }) {
   const due = useDueTasks()?.length ?? 0;
   return (
     <EntryCount id={props.id} count={due} color="orange" testId="menu-task-count">
-      {t`${plural(due, { one: '# task due', other: '# tasks due' })}`}
+      {t`Tasks due: ${due}`}
     </EntryCount>
   );
 }

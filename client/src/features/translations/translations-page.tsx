@@ -1,6 +1,5 @@
 import './catalogues';
 import { useEffect, useMemo, useState } from 'react';
-import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -183,7 +182,7 @@ export function TranslationsPage() {
       ok: written > 0,
       text:
         written > 0
-          ? t`${plural(written, { one: `# text in ${languageName} taken from ${fileName}.`, other: `# texts in ${languageName} taken from ${fileName}.` })}`
+          ? t`Texts in ${languageName} taken from ${fileName}: ${written}.`
           : t`No text of the product was found in ${file.name}.`,
     });
   };
