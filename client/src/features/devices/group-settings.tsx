@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Stack, Switch, TextInput } from '@mantine/core';
-import { isolate, modelNameField, type ModelInput } from '@plant/shared-schema';
+import { isolate, type ModelInput } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
-import { translateServerText } from '../../i18n/server-texts';
 import { useCan } from '../../permissions/permissions';
 import { syncWorker } from '../../sync/worker';
 import { useWriteOutcome } from '../../sync/write-outcome';
 import { textOf } from './asset-texts';
+import { checkedGroupName } from './group-tools';
 
 /*
  * A stream group's settings panel: a chunk of its own, loaded as it opens. Its switches were
@@ -15,9 +15,6 @@ import { textOf } from './asset-texts';
  */
 
 type StreamGroup = LocalModel<'datastreamgroup'>;
-
-/** A group's name is checked as its model checks it (the shared name field). */
-const groupName = modelNameField;
 
 /** A group's settings, below its header while open. */
 export function GroupSettings(props: {
@@ -37,13 +34,8 @@ export function GroupSettings(props: {
   const update = async (changes: Partial<ModelInput<'datastreamgroup'>>) =>
     took(await syncWorker().writes.update('datastreamgroup', group.id, changes));
   const rename = async () => {
-    const checked = groupName.safeParse(name);
-    if (!checked.success) {
-      setProblem(translateServerText(i18n, checked.error.issues[0]?.message ?? ''));
-      return;
-    }
-    setProblem(null);
-    await update({ name: checked.data });
+    const checked = checkedGroupName(i18n, name, setProblem);
+    if (checked !== null) await update({ name: checked });
   };
   return (
     <Stack gap="xs" p="sm" data-testid="stream-group-settings-panel" maw={520}>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { I18n } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Button, Group, NativeSelect, TextInput } from '@mantine/core';
 import { isolate, modelNameField } from '@plant/shared-schema';
@@ -17,6 +18,22 @@ type StreamGroup = LocalModel<'datastreamgroup'>;
  * streams' module and its code rules, which the asset's page would otherwise load at once.
  */
 const groupName = modelNameField;
+
+/**
+ * A group name as typed, checked: the name to write, or null after `onProblem` got the
+ * translated reason (null when it is fine). The new group's form and the settings' rename.
+ */
+export function checkedGroupName(
+  i18n: I18n,
+  typed: string,
+  onProblem: (problem: string | null) => void,
+): string | null {
+  const checked = groupName.safeParse(typed);
+  onProblem(
+    checked.success ? null : translateServerText(i18n, checked.error.issues[0]?.message ?? ''),
+  );
+  return checked.success ? checked.data : null;
+}
 
 /** The drag data of a group being moved (its id). */
 export const GROUP_DRAG_TYPE = 'application/x-plant-stream-group';
@@ -48,15 +65,11 @@ export function NewGroupForm(props: { readonly assetId: string; readonly count: 
   const [problem, setProblem] = useState<string | null>(null);
   if (!can('datastream::create')) return null;
   const create = async () => {
-    const checked = groupName.safeParse(name);
-    if (!checked.success) {
-      setProblem(translateServerText(i18n, checked.error.issues[0]?.message ?? ''));
-      return;
-    }
-    setProblem(null);
+    const checked = checkedGroupName(i18n, name, setProblem);
+    if (checked === null) return;
     const answer = await syncWorker().writes.create('datastreamgroup', {
       asset_id: props.assetId,
-      name: checked.data,
+      name: checked,
       order: props.count,
     });
     if (took(answer)) setName('');
