@@ -73,7 +73,20 @@ export class ShellPage {
     await items.first().waitFor();
     const texts = (await items.allTextContents()).map((s) => s.trim());
     await this.page.keyboard.press('Escape');
+    // Closed before the next ask: a click on a closing menu's button would open nothing.
+    await this.page.getByRole('menu').waitFor({ state: 'detached' });
     return texts;
+  }
+
+  /** Opens the collapse menu and answers where its items lead (closed again after). */
+  async hiddenCrumbLinks(): Promise<(string | null)[]> {
+    await this.crumbsMore().click();
+    const items = this.page.getByRole('menu').getByRole('menuitem');
+    await items.first().waitFor();
+    const hrefs = await items.evaluateAll((all) => all.map((i) => i.getAttribute('href')));
+    await this.page.keyboard.press('Escape');
+    await this.page.getByRole('menu').waitFor({ state: 'detached' });
+    return hrefs;
   }
 
   accountSwitcher(): Locator {
