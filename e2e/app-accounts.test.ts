@@ -9,7 +9,7 @@ import { syncIndicator } from './support/pages/devices';
  * Accounts in the browser (spec 000 §3, issue 15 item 2): an admin makes a subaccount from the
  * account list, deactivates it ('Deactivated' shows), renames and reactivates it on its page, and
  * picks its theme and host on its design page, where a host that is none is refused with its
- * message.
+ * message. A rename saved offline says it waits on this device until the server has it.
  */
 let e2e: E2e;
 
@@ -77,6 +77,19 @@ describe('accounts', () => {
     expect(await name.inputValue()).toBe('Customer East Ltd');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => (await server()).name).toBe('Customer East Ltd');
+    // Offline, a save says it waits on this device; once the server has it, it says 'Saved.'
+    // (it said it would go to the server long after it had gone).
+    const status = page.getByRole('status').filter({ hasText: 'Saved' });
+    e2e.offline();
+    await expect.poll(() => syncIndicator(page).getAttribute('data-state')).toBe('offline');
+    await name.fill('Customer East GmbH');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => status.textContent())
+      .toBe('Saved on this device: it goes to the server once online.');
+    e2e.online();
+    await expect.poll(async () => (await server()).name).toBe('Customer East GmbH');
+    await expect.poll(() => status.textContent()).toBe('Saved.');
 
     // Its design: a theme of the account above picked, and a host tied to it, from above.
     await tab.goto(`/app/accounts/${made?.id ?? ''}/design`);

@@ -15,7 +15,8 @@ import {
 
 /**
  * How a success is confirmed: `write`, a write of the synced models ("Saved." when connected, else
- * that it waits on this device), `call`, a call the server answered ("Saved."), or none.
+ * that it waits on this device, until it has been sent), `call`, a call the server answered
+ * ("Saved."), or none.
  */
 export type SavedKind = 'write' | 'call' | 'none';
 
@@ -52,26 +53,31 @@ export function usePageState<F extends string = never>(
   formFields: readonly F[] = [],
 ): PageState<F> {
   const { t, i18n } = useLingui();
-  const online = useAtomValue(syncStatusAtom).connection.name === 'connected';
+  const status = useAtomValue(syncStatusAtom);
+  const online = status.connection.name === 'connected';
   const [fields, setFields] = useState<FieldErrors<F>>({});
   const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
+  // What was confirmed: 'waiting', a write made offline, says so until the server has it.
+  const [confirmed, setSaved] = useState<'saved' | 'waiting' | null>(null);
   const translate = (text: string) => translateServerText(i18n, text);
   const show = (onFields: FieldErrors<F>, otherwise: string) => {
     const any = Object.keys(onFields).length > 0;
     setFields(translatedErrors(onFields, translate));
     setError(any ? null : translate(otherwise));
   };
-  const savedText = (kind: SavedKind) =>
-    kind === 'none'
-      ? null
-      : kind === 'call' || online
-        ? t`Saved.`
-        : t`Saved on this device: it goes to the server once online.`;
+  const savedKind = (kind: SavedKind) =>
+    kind === 'none' ? null : kind === 'call' || online ? 'saved' : 'waiting';
+  // A write made offline is 'Saved.' once back online with nothing left to send.
+  const landed = confirmed === 'waiting' && online && status.pendingWrites === 0;
   return {
     fields,
     error,
-    saved,
+    saved:
+      confirmed === null
+        ? null
+        : confirmed === 'saved' || landed
+          ? t`Saved.`
+          : t`Saved on this device: it goes to the server once online.`,
     check: (parsed) => {
       setSaved(null);
       if (parsed.success) return parsed.data;
@@ -94,7 +100,7 @@ export function usePageState<F extends string = never>(
       }
       setFields({});
       setError(null);
-      setSaved(savedText(kind));
+      setSaved(savedKind(kind));
       return true;
     },
     fail: (text) => {
