@@ -204,6 +204,13 @@ describe('help centre: the reader', () => {
     const oil = (await e2e.serverModels(account, 'alarm')).find(
       (a) => a.attributes.name === 'Oil pressure low',
     );
+    // The help centre's path cut short opens it in the reader's language (it was 'Page not
+    // found').
+    for (const short of ['/app/helpcenter', '/app/helpcenter/default']) {
+      await tab.navigateInApp(short);
+      await tab.waitForPath(/^\/app\/helpcenter\/default\/en$/);
+      await page.getByTestId('helpcenter-page').waitFor();
+    }
     await tab.navigateInApp(`/app/alarms/${oil?.id ?? ''}`);
     await page.getByTestId('help-link').getByRole('link').click();
     await tab.waitForPath(new RegExp(`^/app/helpcenter/default/en/${DEMO_TAG_TABLE_ARTICLE}$`));

@@ -39,6 +39,16 @@ export const helpcenterArea: AreaDefinition = {
         }),
       ],
     }),
+    // A help centre's path cut short (no language, or no id) opens it in the user's language.
+    ...['helpcenter', 'helpcenter/$helpcenterid'].map((path) =>
+      createRoute({
+        getParentRoute: () => app,
+        path,
+        beforeLoad: ({ context }: { context: RouterContext }) => {
+          throw redirect({ to: helpCenterPath(context.store.get(languageAtom)) });
+        },
+      }),
+    ),
     createRoute({
       getParentRoute: () => app,
       path: 'help/$number',
