@@ -30,6 +30,19 @@ const restrict = (from, targets, files) => ({
     '@typescript-eslint/no-restricted-imports': [
       'error',
       {
+        // Mantine's password field names its show button in English: the client's own says it
+        // in the user's language.
+        ...(from === 'client'
+          ? {
+              paths: [
+                {
+                  name: '@mantine/core',
+                  importNames: ['PasswordInput'],
+                  message: 'Use PasswordInput from client/src/components/password-input.',
+                },
+              ],
+            }
+          : {}),
         patterns: [
           ...targets.map((t) => ({
             group: [`@plant/${t}`, `@plant/${t}/*`, `**/${t}/src/**`],

@@ -59,6 +59,18 @@ describe('German', () => {
 
     await tab.reload();
     await expect.poll(entries).toEqual(GERMAN_MENU.entries);
+
+    // Signed out, the sign-in page stays German, the password's show button too (it was
+    // Mantine's English 'Toggle password visibility').
+    await shell.openUserMenu();
+    await tab.page.getByRole('menuitem', { name: 'Abmelden' }).click();
+    await tab.waitForPath(/^\/user\/login/);
+    const show = tab.page.getByRole('button', { name: 'Passwort anzeigen' });
+    await expect.poll(() => show.count()).toBe(1);
+    expect(await show.getAttribute('aria-pressed')).toBe('false');
+    await show.dispatchEvent('mousedown');
+    await expect.poll(() => show.getAttribute('aria-pressed')).toBe('true');
+    expect(await tab.page.locator('input[name="password"]').getAttribute('type')).toBe('text');
   });
 
   it('Plain shows each text as its message id, for translators', async () => {

@@ -7,13 +7,13 @@ import {
   Button,
   Code,
   Group,
-  PasswordInput,
   Radio,
   Stack,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
+import { PasswordInput } from '../../components/password-input';
 import { Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useState } from 'react';

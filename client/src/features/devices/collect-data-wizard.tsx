@@ -9,7 +9,6 @@ import {
   Group,
   Modal,
   Paper,
-  PasswordInput,
   Radio,
   Select,
   SimpleGrid,
@@ -19,6 +18,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
+import { PasswordInput } from '../../components/password-input';
 import {
   ADDRESS_BY_PROTOCOL,
   apiPaths,

@@ -1,15 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import {
-  Alert,
-  Anchor,
-  Button,
-  PasswordInput,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { PasswordInput } from '../../components/password-input';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useSetAtom } from 'jotai';
 import { z } from 'zod';

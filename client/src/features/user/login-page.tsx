@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Anchor, Button, Group, PasswordInput, Text, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Text, VisuallyHidden } from '@mantine/core';
+import { PasswordInput } from '../../components/password-input';
 import { Link, useSearch } from '@tanstack/react-router';
 import { useAtom } from 'jotai';
 import { z } from 'zod';

@@ -1,15 +1,7 @@
 import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  PasswordInput,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Group, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { PasswordInput } from '../../components/password-input';
 import { Link } from '@tanstack/react-router';
 import { z } from 'zod';
 import {

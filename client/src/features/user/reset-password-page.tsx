@@ -4,13 +4,13 @@ import {
   Alert,
   Anchor,
   Button,
-  PasswordInput,
   Stack,
   Text,
   TextInput,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
+import { PasswordInput } from '../../components/password-input';
 import { Link, useLocation, useNavigate, useSearch } from '@tanstack/react-router';
 import { useSetAtom } from 'jotai';
 import { z } from 'zod';

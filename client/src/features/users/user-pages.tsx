@@ -6,13 +6,13 @@ import {
   Chip,
   Group,
   NativeSelect,
-  PasswordInput,
   Stack,
   Switch,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
+import { PasswordInput } from '../../components/password-input';
 import { useParams } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import {
