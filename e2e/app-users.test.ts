@@ -202,6 +202,15 @@ describe('users and invitations', () => {
       .toContain('beta-program');
   });
 
+  it('a member without account::view sees its own roles by name', async () => {
+    // The technician cannot read the account's roles: its own were '…' for good.
+    const tab = await e2e.signedInApp(DEMO_USERS.tech, '/app/users/list');
+    const row = tab.page.locator(`[data-testid="user-row"][data-email="${DEMO_USERS.tech}"]`);
+    await expect
+      .poll(async () => ((await row.locator('td').nth(2).textContent()) ?? '').trim())
+      .toBe('Technician');
+  });
+
   it("a member's actions page gives a role offline; the change waits and reaches the server once back", async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const tech = await e2e.session(DEMO_USERS.tech);

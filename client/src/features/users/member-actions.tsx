@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Alert, Badge, Button, Group, NativeSelect } from '@mantine/core';
+import { useAtomValue } from 'jotai';
 import { z } from 'zod';
 import { isolate, apiPaths, ROLE_SLUGS, type ModelAttributes } from '@plant/shared-schema';
 import type { LocalModel, Result } from '@plant/sync-worker/api';
 import { callErrorText, translateServerText } from '../../i18n/server-texts';
 import { callApi } from '../../session/api';
+import { sessionAtom } from '../../state/session';
 import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { Name } from '../../components/name';
@@ -37,11 +39,19 @@ export function useMemberDirectory() {
     slug: r.attributes.slug,
     name: r.attributes.name,
   }));
-  const names = new Map(roles.map((r) => [r.id, r.name]));
+  // The signed-in user's own roles are named by its session: without account::view the roles
+  // never reach this device, and its own roles read '…' for good.
+  const own = useAtomValue(sessionAtom)?.user.roles ?? [];
+  const names = new Map([...own, ...roles].map((r) => [r.id, r.name]));
+  // '…' while the roles load; once loaded, a role this device cannot read is left out.
+  const unknown = roleResult === undefined ? '…' : null;
   const toMember = (m: LocalModel<'user'>): Member => ({
     id: m.id,
     ...m.attributes,
-    roles: m.attributes.role_ids.map((id) => ({ id, name: names.get(id) ?? '…' })),
+    roles: m.attributes.role_ids.flatMap((id) => {
+      const name = names.get(id) ?? unknown;
+      return name === null ? [] : [{ id, name }];
+    }),
   });
   return {
     assignable: roles.filter((r) => r.slug !== ROLE_SLUGS.norole),
