@@ -23,10 +23,16 @@ const AREAS = [
   'security-insights',
   'two-factor',
 ];
-/** Folders whose texts are another area's catalogue (issue 35: release management's three). */
+/**
+ * Folders whose texts are another area's catalogue (issue 35: release management's three), or
+ * several areas' (`states`: the service requests' and updates' states, which the service
+ * booklet shows too: in each of their catalogues, not on every first visit).
+ */
 const SHARING: Readonly<Record<string, readonly string[]>> = {
-  versions: ['firmware', 'boards'],
+  versions: ['firmware', 'boards', 'states'],
   themes: ['jobs'],
+  service: ['states'],
+  tasks: ['states'],
 };
 const TESTS = ['**/*.test.ts', '**/*.test.tsx', '**/node_modules/**'];
 

@@ -206,6 +206,16 @@ describe('forms', () => {
     await page.getByTestId('asset-booklet').click();
     await tab.waitForPath(/\/servicebooklet$/);
     await expect.poll(() => page.getByTestId('due-task').count()).toBe(1);
+
+    // The demo's service request in its machine's booklet: its state in words (it read
+    // 'IN_PROGRESS', the stored value).
+    const [request] = await e2e.serverModels(tech.accountId, 'service_request');
+    expect(request?.attributes['state']).toBe('in_progress');
+    await tab.navigateInApp(
+      `/app/devices/${String(request?.attributes['asset_id'])}/servicebooklet`,
+    );
+    const state = page.locator('[data-testid="booklet-item"][data-kind="service"] [data-state]');
+    await expect.poll(async () => (await state.textContent()) ?? '').toBe('In progress');
   });
 
   it("a task's save writes what its editor changed, not over another admin's change meanwhile", async () => {

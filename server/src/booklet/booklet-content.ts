@@ -1,4 +1,9 @@
-import type { BookletKind, Language } from '@plant/shared-schema';
+import type {
+  BookletKind,
+  GatewayUpdateState,
+  Language,
+  ServiceRequestState,
+} from '@plant/shared-schema';
 
 /*
  * What a service booklet's PDF shows (issue 37 item 3), read and cut to the reader's access by
@@ -58,7 +63,8 @@ export type BookletItem =
       readonly kind: 'service';
       readonly at: number | null;
       readonly title: string;
-      readonly state: string;
+      /** Null when the stored request has none the reader may see. */
+      readonly state: ServiceRequestState | null;
       readonly description: string;
     }
   | {
@@ -66,7 +72,7 @@ export type BookletItem =
       readonly at: number | null;
       /** The release's name and version; null when not known to the reader. */
       readonly release: string | null;
-      readonly state: string;
+      readonly state: GatewayUpdateState | null;
     };
 
 export interface BookletContent {

@@ -190,7 +190,11 @@ describe('the service booklet PDF', () => {
     expect(made.status, made.text).toBe(201);
     const both = await textOf(admin);
     expect(both).toContain('Service request: Spindle is noisy');
-    expect(both).toContain('A whine above 3000 rpm.');
+    // Its state in words, not the stored 'open' (a request in progress read 'in_progress').
+    expect(both).toContain('Spindle is noisy State: Open A whine above 3000 rpm.');
+    expect(await textOf(admin, { kinds: ['service'], lang: 'de' })).toContain(
+      'Spindle is noisy Status: Offen',
+    );
     expect(both).toContain('Alarm acknowledged: Belt slipping Tightened the belt.');
     const requests = await textOf(admin, { kinds: ['service'] });
     expect(requests).toContain('Spindle is noisy');

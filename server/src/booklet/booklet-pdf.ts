@@ -1,5 +1,11 @@
 import PDFDocument from 'pdfkit';
-import { BOOKLET_LIMITS, type BookletKind, type Language } from '@plant/shared-schema';
+import {
+  BOOKLET_LIMITS,
+  type BookletKind,
+  type GatewayUpdateState,
+  type Language,
+  type ServiceRequestState,
+} from '@plant/shared-schema';
 import { registerFonts } from '../reports/pdf';
 import type { BookletAnswer, BookletContent, BookletImage, BookletItem } from './booklet-content';
 
@@ -42,6 +48,9 @@ interface Words {
   readonly service: (title: string) => string;
   readonly update: (release: string) => string;
   readonly state: (state: string) => string;
+  /** A service request's and a gateway update's states in words (the app's own words). */
+  readonly serviceStates: Readonly<Record<ServiceRequestState, string>>;
+  readonly updateStates: Readonly<Record<GatewayUpdateState, string>>;
   readonly yes: string;
   readonly no: string;
   readonly counter: (value: string) => string;
@@ -76,6 +85,21 @@ const EN: Words = {
   service: (title) => `Service request: ${title}`,
   update: (release) => `Update of its gateway to ${release}`,
   state: (state) => `State: ${state}`,
+  serviceStates: {
+    open: 'Open',
+    assigned: 'Assigned',
+    in_progress: 'In progress',
+    resolved: 'Resolved',
+    closed: 'Closed',
+  },
+  updateStates: {
+    pending: 'Pending',
+    downloading: 'Downloading',
+    installing: 'Installing',
+    succeeded: 'Succeeded',
+    failed: 'Failed',
+    rolled_back: 'Rolled back',
+  },
   yes: 'Yes',
   no: 'No',
   counter: (value) => `Counter when done: ${value}`,
@@ -115,6 +139,21 @@ const DE: Words = {
   service: (title) => `Serviceanfrage: ${title}`,
   update: (release) => `Update seines Gateways auf ${release}`,
   state: (state) => `Status: ${state}`,
+  serviceStates: {
+    open: 'Offen',
+    assigned: 'Zugewiesen',
+    in_progress: 'In Bearbeitung',
+    resolved: 'Gelöst',
+    closed: 'Geschlossen',
+  },
+  updateStates: {
+    pending: 'Anstehend',
+    downloading: 'Wird heruntergeladen',
+    installing: 'Wird installiert',
+    succeeded: 'Erfolgreich',
+    failed: 'Fehlgeschlagen',
+    rolled_back: 'Zurückgesetzt',
+  },
   yes: 'Ja',
   no: 'Nein',
   counter: (value) => `Zählerstand bei Erledigung: ${value}`,
@@ -226,12 +265,18 @@ function itemBlocks(item: BookletItem, words: Words, f: Formats): Block[] {
       break;
     case 'service':
       blocks.push({ type: 'title', text: words.service(item.title) });
-      blocks.push({ type: 'meta', text: words.state(item.state) });
+      blocks.push({
+        type: 'meta',
+        text: words.state(item.state === null ? '–' : words.serviceStates[item.state]),
+      });
       if (item.description !== '') blocks.push({ type: 'text', text: item.description });
       break;
     case 'deployment':
       blocks.push({ type: 'title', text: words.update(item.release ?? '–') });
-      blocks.push({ type: 'meta', text: words.state(item.state) });
+      blocks.push({
+        type: 'meta',
+        text: words.state(item.state === null ? '–' : words.updateStates[item.state]),
+      });
       break;
     default: {
       const never: never = item;

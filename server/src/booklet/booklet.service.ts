@@ -297,7 +297,7 @@ class Reader {
           kind: 'service',
           at: r.reported_at ?? r.changed_at ?? null,
           title: r.title ?? '–',
-          state: r.state ?? '–',
+          state: r.state ?? null,
           description:
             description.length > DESCRIPTION_CHARS
               ? `${description.slice(0, DESCRIPTION_CHARS)}…`
@@ -336,7 +336,7 @@ class Reader {
             release === undefined
               ? null
               : [release.name, release.version].filter((x) => x !== undefined).join(' '),
-          state: p.state ?? '–',
+          state: p.state ?? null,
         },
       };
     });

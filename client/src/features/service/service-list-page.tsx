@@ -28,7 +28,7 @@ import { useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { useWriteOutcome } from '../../sync/write-outcome';
 import { servicePaths } from './paths';
-import { SERVICE_STATE_COLORS, SERVICE_STATE_WORDS } from './service-texts';
+import { SERVICE_STATE_COLORS, SERVICE_STATE_WORDS } from '../states/state-words';
 
 /**
  * /app/service and /app/service/history (issue 34 item 2): the account's active service requests

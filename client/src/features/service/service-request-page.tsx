@@ -36,7 +36,8 @@ import { useWriteOutcome } from '../../sync/write-outcome';
 import { devicePaths } from '../devices/paths';
 import { CallPanel } from './call/call-panel';
 import { servicePaths } from './paths';
-import { SERVICE_ACTION_WORDS, SERVICE_STATE_COLORS, SERVICE_STATE_WORDS } from './service-texts';
+import { SERVICE_STATE_COLORS, SERVICE_STATE_WORDS } from '../states/state-words';
+import { SERVICE_ACTION_WORDS } from './service-texts';
 
 /**
  * /app/service/{id}/details (issue 34 item 2): one service request, live: its machine, its

@@ -25,6 +25,12 @@ import {
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { EmptyState } from '../../components/empty-state';
+import {
+  SERVICE_STATE_COLORS,
+  SERVICE_STATE_WORDS,
+  UPDATE_STATE_COLORS,
+  UPDATE_STATE_WORDS,
+} from '../states/state-words';
 import { Name } from '../../components/name';
 import { useCan } from '../../permissions/permissions';
 import { useLiveModel, useLiveQuery } from '../../sync/hooks';
@@ -143,8 +149,13 @@ function Booklet(props: { readonly asset: LocalModel<'asset'> }) {
                 Service request: <Name>{r.attributes.title}</Name>
               </Trans>
             </Text>
-            <Badge variant="light" w="fit-content">
-              {r.attributes.state}
+            <Badge
+              variant="light"
+              w="fit-content"
+              color={SERVICE_STATE_COLORS[r.attributes.state]}
+              data-state={r.attributes.state}
+            >
+              {i18n._(SERVICE_STATE_WORDS[r.attributes.state])}
             </Badge>
           </Stack>
         ),
@@ -168,15 +179,32 @@ function Booklet(props: { readonly asset: LocalModel<'asset'> }) {
                 Update of its gateway to <Name>{version}</Name>
               </Trans>
             </Text>
-            <Badge variant="light" w="fit-content">
-              {p.attributes.state}
+            <Badge
+              variant="light"
+              w="fit-content"
+              color={UPDATE_STATE_COLORS[p.attributes.state]}
+              data-state={p.attributes.state}
+            >
+              {i18n._(UPDATE_STATE_WORDS[p.attributes.state])}
             </Badge>
           </Stack>
         ),
       });
     }
     return list.sort((a, b) => b.at - a.at);
-  }, [entries, versionOf, acks, alarms, requests, parts, rollouts, releases, assetId, props.asset]);
+  }, [
+    entries,
+    versionOf,
+    acks,
+    alarms,
+    requests,
+    parts,
+    rollouts,
+    releases,
+    assetId,
+    props.asset,
+    i18n,
+  ]);
 
   const kindLabel: Record<Kind, string> = {
     entry: t`Filled-in forms`,

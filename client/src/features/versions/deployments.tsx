@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -30,6 +30,7 @@ import {
 } from '@plant/shared-schema';
 import type { LocalModel } from '@plant/sync-worker/api';
 import { DataTable } from '../../components/data-table';
+import { UPDATE_STATE_COLORS, UPDATE_STATE_WORDS } from '../states/state-words';
 import { ModalForm } from '../../components/modal-form';
 import { absoluteTime } from '../../components/time-ago';
 import { translateServerText } from '../../i18n/server-texts';
@@ -45,15 +46,6 @@ import { GatewayName, RefusalAlert, useRefusal, WhoWhen } from './release-parts'
  * gateways' states as the server writes them (synced, so live and offline), with pause, resume
  * and cancel. What the server refuses ('Deployment not possible' and why) shows on the form.
  */
-
-const STATE_COLORS: Record<GatewayUpdateState, string> = {
-  pending: 'gray',
-  downloading: 'blue',
-  installing: 'indigo',
-  succeeded: 'green',
-  failed: 'red',
-  rolled_back: 'orange',
-};
 
 export function Deployments({ release }: { readonly release: LocalModel<'release'> }) {
   const can = useCan();
@@ -282,22 +274,15 @@ function RolloutStateBadge({ state }: { readonly state: DeploymentState }) {
 }
 
 export function GatewayStateBadge({ state }: { readonly state: GatewayUpdateState }) {
-  const words: Record<GatewayUpdateState, ReactNode> = {
-    pending: <Trans>Pending</Trans>,
-    downloading: <Trans>Downloading</Trans>,
-    installing: <Trans>Installing</Trans>,
-    succeeded: <Trans>Succeeded</Trans>,
-    failed: <Trans>Failed</Trans>,
-    rolled_back: <Trans>Rolled back</Trans>,
-  };
+  const { i18n } = useLingui();
   return (
     <Badge
-      color={STATE_COLORS[state]}
+      color={UPDATE_STATE_COLORS[state]}
       variant="light"
       data-testid="gateway-update-state"
       data-state={state}
     >
-      {words[state]}
+      {i18n._(UPDATE_STATE_WORDS[state])}
     </Badge>
   );
 }
