@@ -57,25 +57,36 @@ export function usePageState<F extends string = never>(
   const online = status.connection.name === 'connected';
   const [fields, setFields] = useState<FieldErrors<F>>({});
   const [error, setError] = useState<string | null>(null);
-  // What was confirmed: 'waiting', a write made offline, says so until the server has it.
-  const [confirmed, setSaved] = useState<'saved' | 'waiting' | null>(null);
+  // What was confirmed: 'waiting', a write made offline, says so until the server has it (the
+  // failed writes counted then: one refused since is no 'Saved.', the sync indicator shows it).
+  type Confirmed =
+    { readonly kind: 'saved' } | { readonly kind: 'waiting'; readonly failed: number };
+  const [confirmed, setSaved] = useState<Confirmed | null>(null);
   const translate = (text: string) => translateServerText(i18n, text);
   const show = (onFields: FieldErrors<F>, otherwise: string) => {
     const any = Object.keys(onFields).length > 0;
     setFields(translatedErrors(onFields, translate));
     setError(any ? null : translate(otherwise));
   };
-  const savedKind = (kind: SavedKind) =>
-    kind === 'none' ? null : kind === 'call' || online ? 'saved' : 'waiting';
-  // A write made offline is 'Saved.' once back online with nothing left to send.
-  const landed = confirmed === 'waiting' && online && status.pendingWrites === 0;
+  const confirmation = (kind: SavedKind): Confirmed | null =>
+    kind === 'none'
+      ? null
+      : kind === 'call' || online
+        ? { kind: 'saved' }
+        : { kind: 'waiting', failed: status.failedWrites };
+  // A write made offline is 'Saved.' once back online with nothing left to send or refused.
+  const landed =
+    confirmed?.kind === 'waiting' &&
+    online &&
+    status.pendingWrites === 0 &&
+    status.failedWrites <= confirmed.failed;
   return {
     fields,
     error,
     saved:
       confirmed === null
         ? null
-        : confirmed === 'saved' || landed
+        : confirmed.kind === 'saved' || landed
           ? t`Saved.`
           : t`Saved on this device: it goes to the server once online.`,
     check: (parsed) => {
@@ -100,7 +111,7 @@ export function usePageState<F extends string = never>(
       }
       setFields({});
       setError(null);
-      setSaved(savedKind(kind));
+      setSaved(confirmation(kind));
       return true;
     },
     fail: (text) => {
