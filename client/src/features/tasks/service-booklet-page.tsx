@@ -149,14 +149,11 @@ function Booklet(props: { readonly asset: LocalModel<'asset'> }) {
                 Service request: <Name>{r.attributes.title}</Name>
               </Trans>
             </Text>
-            <Badge
-              variant="light"
-              w="fit-content"
+            <StateBadge
+              state={r.attributes.state}
               color={SERVICE_STATE_COLORS[r.attributes.state]}
-              data-state={r.attributes.state}
-            >
-              {i18n._(SERVICE_STATE_WORDS[r.attributes.state])}
-            </Badge>
+              text={i18n._(SERVICE_STATE_WORDS[r.attributes.state])}
+            />
           </Stack>
         ),
       });
@@ -179,14 +176,11 @@ function Booklet(props: { readonly asset: LocalModel<'asset'> }) {
                 Update of its gateway to <Name>{version}</Name>
               </Trans>
             </Text>
-            <Badge
-              variant="light"
-              w="fit-content"
+            <StateBadge
+              state={p.attributes.state}
               color={UPDATE_STATE_COLORS[p.attributes.state]}
-              data-state={p.attributes.state}
-            >
-              {i18n._(UPDATE_STATE_WORDS[p.attributes.state])}
-            </Badge>
+              text={i18n._(UPDATE_STATE_WORDS[p.attributes.state])}
+            />
           </Stack>
         ),
       });
@@ -449,5 +443,18 @@ function FileThumb(props: { readonly fileId: string; readonly alt: string }) {
     <span data-testid="booklet-file" data-file={props.fileId}>
       <BlobImage blob={blob} alt={props.alt} />
     </span>
+  );
+}
+
+/** A request's or an update's state, in words, its stored value kept in `data-state`. */
+function StateBadge(props: {
+  readonly state: string;
+  readonly color: string;
+  readonly text: string;
+}) {
+  return (
+    <Badge variant="light" w="fit-content" color={props.color} data-state={props.state}>
+      {props.text}
+    </Badge>
   );
 }
