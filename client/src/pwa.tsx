@@ -52,14 +52,29 @@ function watchOfflineReadiness(container: ServiceWorkerContainer): void {
   });
 }
 
-function register(registerSW: typeof RegisterSW): void {
+/**
+ * Pauses before each new try of a first install that failed (the last repeats): one of the
+ * precached files may not have come (a flaky plant network), and the browser then drops the
+ * worker and never tries again on its own until the next page load.
+ */
+const INSTALL_RETRY_MS = [5_000, 15_000, 60_000, 300_000] as const;
+
+function register(registerSW: typeof RegisterSW, attempt = 0): void {
+  const again = () => {
+    const pause = INSTALL_RETRY_MS[Math.min(attempt, INSTALL_RETRY_MS.length - 1)] ?? 300_000;
+    retryWhenOnline(pause, () => register(registerSW, attempt + 1));
+  };
   const update = registerSW({
     immediate: true,
-    onRegisterError() {
-      // Refused (a private window, a policy): the app works online, but not offline.
-      if (navigator.serviceWorker.controller === null) {
-        appStore.set(offlineReadinessAtom, 'unavailable');
-      }
+    onRegisteredSW(_url, registration) {
+      if (registration) watchFirstInstall(registration, again);
+    },
+    onRegisterError(error) {
+      if (navigator.serviceWorker.controller !== null) return;
+      // Refused (a private window, a policy): the app works online, but not offline. Anything
+      // else is the network failing the worker's script (or its loader): tried again.
+      if (refused(error)) appStore.set(offlineReadinessAtom, 'unavailable');
+      else again();
     },
     onNeedRefresh() {
       notifications.show({
@@ -77,4 +92,44 @@ function register(registerSW: typeof RegisterSW): void {
       });
     },
   });
+}
+
+/** A registration the browser refuses outright, as opposed to one whose script did not load. */
+function refused(error: unknown): boolean {
+  return (
+    error instanceof DOMException &&
+    (error.name === 'SecurityError' || error.name === 'NotSupportedError')
+  );
+}
+
+/**
+ * Calls `retry` once the first install on this registration has failed while nothing controls
+ * the page (the installing worker turned `redundant` with no worker left to take over). An update
+ * that fails is left alone: the page already works offline with the worker it has.
+ */
+function watchFirstInstall(registration: ServiceWorkerRegistration, retry: () => void): void {
+  let called = false;
+  const failed = () => {
+    if (called || navigator.serviceWorker.controller !== null) return;
+    if (registration.installing || registration.waiting || registration.active) return;
+    called = true;
+    retry();
+  };
+  const watch = (worker: ServiceWorker | null) => {
+    worker?.addEventListener('statechange', () => {
+      if (worker.state === 'redundant') failed();
+    });
+  };
+  watch(registration.installing);
+  registration.addEventListener('updatefound', () => watch(registration.installing));
+  // The install may have failed before this callback ran.
+  failed();
+}
+
+/** Runs `retry` after `pause`, and not before the browser says it is online again. */
+function retryWhenOnline(pause: number, retry: () => void): void {
+  setTimeout(() => {
+    if (navigator.onLine) retry();
+    else window.addEventListener('online', () => retry(), { once: true });
+  }, pause);
 }
