@@ -112,8 +112,12 @@ describe('users and invitations', () => {
 
   it('a user edits its details (the phone rule shown on its field) and its notification window', async () => {
     const tech = await e2e.session(DEMO_USERS.tech);
-    const tab = await e2e.signedInApp(DEMO_USERS.tech, `/app/users/${tech.userId}/details`);
+    const tab = await e2e.signedInApp(DEMO_USERS.tech, '/app/devices/list');
     const page = tab.page;
+    // Both are the user's own pages, reached from the user menu.
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Your details' }).click();
+    await tab.waitForPath(new RegExp(`^/app/users/${tech.userId}/details$`));
     const phone = page.getByRole('textbox', { name: 'Phone' });
     await expect.poll(() => phone.count()).toBe(1);
     await phone.fill('call me');
@@ -150,7 +154,9 @@ describe('users and invitations', () => {
     );
     expect(profile.phone).toBe('+49 170 1234567');
 
-    await tab.navigateInApp(`/app/users/${tech.userId}/notifications`);
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Notifications' }).click();
+    await tab.waitForPath(new RegExp(`^/app/users/${tech.userId}/notifications$`));
     await expect.poll(() => page.getByRole('checkbox', { name: 'SMS' }).count()).toBe(1);
     await page.getByRole('checkbox', { name: 'SMS' }).check();
     await page.getByRole('switch', { name: 'Only at certain times' }).check();

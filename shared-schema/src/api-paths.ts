@@ -263,6 +263,10 @@ export const appPaths = {
   gatewayList: () => '/app/gateways/list',
   gatewayLogs: (id: string) => `/app/gateways/${seg(id)}/logs`,
   gatewayTerminal: (id: string) => `/app/gateways/${seg(id)}/terminal`,
+  /** A user's details: name, phone, language. */
+  userDetails: (userId: string) => `/app/users/${seg(userId)}/details`,
+  /** A user's alarm notifications: channels and the times they may reach the user. */
+  notificationSettings: (userId: string) => `/app/users/${seg(userId)}/notifications`,
   /** A user's personal access tokens, OAuth clients and authorized applications. */
   accessTokens: (userId: string) => `/app/users/${seg(userId)}/accesstokens`,
   /** The user's own two-factor sign-in: authenticator app, recovery codes, passkeys. */

@@ -98,6 +98,16 @@ export function UserMenu() {
           {user === null ? null : (
             <>
               <Menu.Item
+                onClick={() => void router.navigate({ to: appPaths.userDetails(user.id) })}
+              >
+                <Trans>Your details</Trans>
+              </Menu.Item>
+              <Menu.Item
+                onClick={() => void router.navigate({ to: appPaths.notificationSettings(user.id) })}
+              >
+                <Trans>Notifications</Trans>
+              </Menu.Item>
+              <Menu.Item
                 onClick={() => void router.navigate({ to: appPaths.accessTokens(user.id) })}
               >
                 <Trans>Access tokens</Trans>
