@@ -216,6 +216,11 @@ describe('forms', () => {
     );
     const state = page.locator('[data-testid="booklet-item"][data-kind="service"] [data-state]');
     await expect.poll(async () => (await state.textContent()) ?? '').toBe('In progress');
+    // The demo's entries there have no photo and no signature: said as every empty answer is
+    // (the PDF's way too), not a label beside nothing.
+    const demoEntry = page.getByTestId('booklet-entry').first();
+    await expect.poll(() => demoEntry.locator('[data-answer="photo"]').textContent()).toBe('–');
+    expect(await demoEntry.locator('[data-answer="signature"]').textContent()).toBe('–');
   });
 
   it("a task's save writes what its editor changed, not over another admin's change meanwhile", async () => {

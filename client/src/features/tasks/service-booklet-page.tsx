@@ -366,7 +366,9 @@ function Answer(props: { readonly field: FormField; readonly value: FormValue | 
   const { t, i18n } = useLingui();
   const lang = i18n.locale as Language;
   const { field, value } = props;
+  // No answer, and no photo or signature, read alike (as in the booklet's PDF).
   if (value === undefined || value === null || value === '') return <>–</>;
+  if (Array.isArray(value) && value.length === 0) return <>–</>;
   switch (field.type) {
     case 'checkbox':
       return <>{value === true ? t`Yes` : t`No`}</>;
