@@ -45,6 +45,23 @@ describe('service requests', () => {
       const machine = page.getByRole('option').first();
       const machineName = (await machine.textContent()) ?? '';
       await machine.click();
+      // The machine's latest values where the server takes them: a state and an on/off stream.
+      const assetId = (await e2e.serverModels(session.accountId, 'asset')).find(
+        (a) => a.attributes['name'] === machineName,
+      )?.id;
+      const streams = (await e2e.serverModels(session.accountId, 'datastream')).filter(
+        (d) => d.attributes['asset_id'] === assetId,
+      );
+      const streamNamed = (name: string) =>
+        streams.find((d) => d.attributes['name'] === name)?.id ?? '';
+      await e2e.server.machineData.store.append({
+        source: 'e2e-service-context',
+        seq: 1,
+        points: [
+          { stream: streamNamed('Operating mode'), value: 1 },
+          { stream: streamNamed('Running'), value: 1 },
+        ].map((p) => ({ ...p, account: session.accountId, ts: Date.now() - 1000 })),
+      });
       await page.getByTestId('service-title').fill('Hydraulic unit is loud');
       await page.getByTestId('service-description').fill('A loud whine since this morning.');
       await expect.poll(() => page.getByTestId('service-consent').isChecked()).toBe(true);
@@ -80,6 +97,17 @@ describe('service requests', () => {
       .poll(() => page.getByTestId('service-context').count(), { timeout: 30_000 })
       .toBe(1);
     expect(stored[0]?.context?.asset.id).toBe(stored[0]?.asset_id);
+    // A state reads as its text, an on/off as its word, as on the machine's page.
+    const values = page.getByTestId('service-context-values');
+    await expect
+      .poll(() => values.getByRole('row', { name: /Operating mode/ }).textContent())
+      .toContain('Automatic');
+    expect(
+      await values
+        .getByRole('row', { name: /Running/ })
+        .getByTestId('service-context-value')
+        .textContent(),
+    ).toBe('On');
     const requestPath = tech.path();
 
     // The admin assigns it to the service agent (the internal user).

@@ -56,7 +56,16 @@ export class MachineContexts implements MachineContextSource {
       const point = latest.get(id);
       return point === undefined
         ? []
-        : [{ stream_id: id, name: a?.name ?? '', unit: a?.unit ?? '', ...point }];
+        : [
+            {
+              stream_id: id,
+              name: a?.name ?? '',
+              unit: a?.unit ?? '',
+              ...point,
+              type: a?.type ?? 'number',
+              state_texts: a?.state_texts ?? {},
+            },
+          ];
     });
     const gatewayId = assetAttributes?.gateway_id ?? null;
     const gateway =

@@ -203,11 +203,20 @@ describe('service requests', () => {
     const models = await s.snapshot(admin);
     const stream = models.find((m) => m.type === 'datastream' && m.attributes.asset_id === asset);
     expect(stream).toBeDefined();
+    // And a state stream's, whose texts the context keeps with the value.
+    const stateStream = models.find(
+      (m) =>
+        m.type === 'datastream' && m.attributes.asset_id === asset && m.attributes.type === 'state',
+    );
+    expect(stateStream).toBeDefined();
     const now = Date.now();
     await s.machineData.store.append({
       source: 'service-test',
       seq: 1,
-      points: [{ stream: stream?.id ?? '', account: rootId, ts: now - 1000, value: 73.5 }],
+      points: [
+        { stream: stream?.id ?? '', account: rootId, ts: now - 1000, value: 73.5 },
+        { stream: stateStream?.id ?? '', account: rootId, ts: now - 1000, value: 1 },
+      ],
     });
     const alarm = models.find((m) => m.type === 'alarm' && m.attributes.asset_id === asset);
     expect(alarm).toBeDefined();
@@ -242,6 +251,11 @@ describe('service requests', () => {
       agent_version: '9.8.7',
     });
     expect(withConsent.context?.values.find((v) => v.stream_id === stream?.id)?.value).toBe(73.5);
+    expect(withConsent.context?.values.find((v) => v.stream_id === stateStream?.id)).toMatchObject({
+      value: 1,
+      type: 'state',
+      state_texts: stateStream?.attributes.state_texts,
+    });
     expect(withConsent.reported_by).toBe(people.reporter.id);
     // Without consent: nothing of the machine; a context the client sends is not taken.
     const without = await stored(await requested());

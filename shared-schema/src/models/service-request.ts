@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { deferred } from '../deferred';
 import { idField } from '../api/fields';
+import { DATASTREAM_TYPES } from './datastream';
 import type { ModelDefinition } from './registry-types';
 import { SERVICE_REQUEST_TEXTS } from './service-request-texts';
 
@@ -168,6 +169,12 @@ export const machineContextSchema = /* @__PURE__ */ deferred(() =>
         unit: z.string(),
         value: z.union([z.number(), z.string()]),
         ts: z.number(),
+        /**
+         * The stream's kind and state texts then: a state or an on/off reads as its word. Absent
+         * in contexts taken before 2026-12-07 (read as a number without texts).
+         */
+        type: z.enum(DATASTREAM_TYPES).optional(),
+        state_texts: z.record(z.string(), z.string()).optional(),
       }),
     ),
     /** The gateway agent's version the machine's gateway last reported; null without one. */

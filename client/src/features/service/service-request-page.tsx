@@ -34,6 +34,7 @@ import { useLiveModel, useLiveQuery } from '../../sync/hooks';
 import { syncWorker } from '../../sync/worker';
 import { useWriteOutcome } from '../../sync/write-outcome';
 import { devicePaths } from '../devices/paths';
+import { valueWithUnit } from '../devices/stream-values';
 import { CallPanel } from './call/call-panel';
 import { servicePaths } from './paths';
 import { SERVICE_STATE_COLORS, SERVICE_STATE_WORDS } from '../states/state-words';
@@ -218,7 +219,6 @@ function Context(props: { readonly request: ServiceRequestAttributes; readonly p
       </Text>
     );
   const date = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'medium' });
-  const number = new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 3 });
   return (
     <Paper withBorder p="md" radius="md" data-testid="service-context">
       <Stack gap="sm">
@@ -261,8 +261,12 @@ function Context(props: { readonly request: ServiceRequestAttributes; readonly p
               {context.values.map((v) => (
                 <Table.Tr key={v.stream_id}>
                   <Table.Th scope="row">{v.name}</Table.Th>
-                  <Table.Td>
-                    {typeof v.value === 'number' ? number.format(v.value) : v.value} {v.unit}
+                  <Table.Td data-testid="service-context-value">
+                    {valueWithUnit(
+                      i18n,
+                      { type: v.type ?? 'number', unit: v.unit, stateTexts: v.state_texts ?? {} },
+                      v.value,
+                    )}
                   </Table.Td>
                   <Table.Td>{date.format(v.ts)}</Table.Td>
                 </Table.Tr>
