@@ -72,7 +72,14 @@ export function UserMenu() {
 
   return (
     <>
-      <Menu position="bottom-end" width={260} withinPortal>
+      {/* As tall as the window allows, scrolling inside beyond: on a 720 px screen the items
+          below the fold (Sign out) were out of reach. */}
+      <Menu
+        position="bottom-end"
+        width={260}
+        withinPortal
+        middlewares={{ flip: true, shift: true, size: { padding: 8 } }}
+      >
         <Menu.Target>
           <ActionIcon
             variant="subtle"
@@ -84,7 +91,7 @@ export function UserMenu() {
             <IconUser size={22} />
           </ActionIcon>
         </Menu.Target>
-        <Menu.Dropdown data-testid="user-menu-dropdown">
+        <Menu.Dropdown data-testid="user-menu-dropdown" style={{ overflowY: 'auto' }}>
           {user === null ? null : (
             <div style={{ padding: '6px 12px' }}>
               <Text size="sm" fw={600} truncate="end">
