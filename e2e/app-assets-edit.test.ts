@@ -256,6 +256,46 @@ describe('assets: create, edit, delete', () => {
     await expect.poll(() => pending.count()).toBe(0);
   });
 
+  it("the list of unsent changes follows a change's state: Sending while its request runs, Waiting once it failed, gone once it landed", async () => {
+    const admin = await e2e.session(DEMO_USERS.admin);
+    const asset = (await e2e.serverModels(admin.accountId, 'asset')).find(
+      (a) => a.attributes.name === 'CNC mill M12',
+    );
+    if (asset === undefined) throw new Error('no CNC mill M12');
+    const tab = await e2e.signedInApp(DEMO_USERS.admin, `/app/devices/${asset.id}/details`);
+    const page = tab.page;
+    const details = new DeviceDetailsPage(page);
+    await expect.poll(() => details.name()).toBe('CNC mill M12');
+    // A plant network that takes the request and drops it later: the first try is held, then
+    // it and every try after it fail, until the network is back.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let tries = 0;
+    let down = true;
+    const batches = `**${apiPaths.collection('assets')}`;
+    await page.route(batches, async (route) => {
+      if (route.request().method() !== 'PUT' || !down) return route.continue();
+      tries += 1;
+      if (tries === 1) await held;
+      await route.abort('internetdisconnected');
+    });
+    await details.rename('CNC mill M12 (spindle checked)');
+    await expect.poll(() => tries).toBe(1);
+    await syncIndicator(page).click();
+    const pending = page.getByTestId('pending-write');
+    await expect.poll(() => pending.textContent()).toContain('Sending');
+    release();
+    // Read once while sending, the list said 'Sending' through the whole outage before.
+    await expect.poll(() => pending.textContent()).toContain('Waiting');
+    down = false;
+    await expect.poll(() => pending.count(), { timeout: 30_000 }).toBe(0);
+    await page.unroute(batches);
+    expect(
+      (await e2e.serverModels(admin.accountId, 'asset')).find((a) => a.id === asset.id)?.attributes
+        .name,
+    ).toBe('CNC mill M12 (spindle checked)');
+  });
+
   it('Edit asset saves what the user changed, and keeps a rename another user made while the form was open', async () => {
     const admin = await e2e.session(DEMO_USERS.admin);
     const asset = (await e2e.serverModels(admin.accountId, 'asset')).find(

@@ -184,9 +184,9 @@ describe('the app without a network', () => {
     expect(await pending.textContent()).toContain(`Change of Asset “${assetName} (offline)”`);
     expect(await pending.textContent()).toContain('Changes: name');
     // The outbox may be trying the server at this moment ('Sending'): it waits between tries. A
-    // try gives up at the latest after the worker's answer limit (60 s, transport/http.ts), which
-    // the default wait (60 s) did not cover: a clean clone's run failed here once, still
-    // 'Sending' (the cause of a try that long with the server unreachable was not found).
+    // try gives up at the latest after the worker's answer limit (60 s, transport/http.ts). Two
+    // clean clones failed here, still 'Sending': the list was read during a try and not again
+    // while no count changed (usePendingWrites now reads again when the sending count does).
     await expect
       .poll(() => pending.textContent(), { timeout: ANSWER_WITHIN_MS + 30_000 })
       .toContain('Waiting');

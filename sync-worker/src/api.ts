@@ -136,6 +136,11 @@ export interface SyncStatus {
   readonly pendingWrites: number;
   /** Local writes the server refused or that could not be sent: shown, never dropped silently. */
   readonly failedWrites: number;
+  /**
+   * Of the pending writes, those in a request to the server now (the rest wait for the next
+   * try): a change of it is what a list of the writes' states reads again on.
+   */
+  readonly sendingWrites: number;
   /** When the local store last caught up with the server (ms), null before the first time. */
   readonly lastSyncedAt: number | null;
   /** The account this sync runs for (null: stopped). */

@@ -80,6 +80,7 @@ export const STOPPED_STATUS: SyncStatus = {
   connection: { name: 'stopped' },
   bootstrap: { name: 'idle' },
   pendingWrites: 0,
+  sendingWrites: 0,
   failedWrites: 0,
   lastSyncedAt: null,
   accountId: null,
@@ -249,7 +250,12 @@ export class SyncEngine {
     // Counts for the status, from every tab's writes (RxDB shares changes between tabs).
     const outbox = this.replica.store.db.outbox.find().$.subscribe((docs) => {
       const failed = docs.filter((d) => d.state === 'failed').length;
-      this.setStatus({ pendingWrites: docs.length - failed, failedWrites: failed });
+      const sending = docs.filter((d) => d.state === 'sending').length;
+      this.setStatus({
+        pendingWrites: docs.length - failed,
+        failedWrites: failed,
+        sendingWrites: sending,
+      });
       if (docs.some((d) => d.state === 'pending')) this.sender?.schedule();
     });
     this.cleanups.push(() => outbox.unsubscribe());

@@ -6,11 +6,11 @@ import { syncWorker } from './worker';
 
 /**
  * The local changes waiting to be sent (or refused), oldest first, read again whenever the
- * worker's counts change; null until the first answer. One source for the sync details' list and
+ * worker's counts change (sending ones included); null until the first answer. One source for the sync details' list and
  * for the screens that show a change as made on this device (issue 30 item 14).
  */
 export function usePendingWrites(): readonly PendingWrite[] | null {
-  const { pendingWrites, failedWrites } = useAtomValue(syncStatusAtom);
+  const { pendingWrites, failedWrites, sendingWrites } = useAtomValue(syncStatusAtom);
   const [writes, setWrites] = useState<readonly PendingWrite[] | null>(null);
   useEffect(() => {
     let current = true;
@@ -22,7 +22,9 @@ export function usePendingWrites(): readonly PendingWrite[] | null {
     return () => {
       current = false;
     };
-  }, [pendingWrites, failedWrites]);
+    // A write's state moving between sending and waiting changes no count but the sending one:
+    // without it the list said 'Sending' through a whole offline spell once read mid-try.
+  }, [pendingWrites, failedWrites, sendingWrites]);
   return writes;
 }
 

@@ -8,6 +8,7 @@ export const INITIAL_STATUS: SyncStatus = {
   connection: { name: 'stopped' },
   bootstrap: { name: 'idle' },
   pendingWrites: 0,
+  sendingWrites: 0,
   failedWrites: 0,
   lastSyncedAt: null,
   accountId: null,
