@@ -53,15 +53,16 @@ function watchOfflineReadiness(container: ServiceWorkerContainer): void {
 }
 
 /**
- * Pauses before each new try of a first install that failed (the last repeats): one of the
- * precached files may not have come (a flaky plant network), and the browser then drops the
- * worker and never tries again on its own until the next page load.
+ * Pauses before the first new tries of a first install that failed, then `INSTALL_RETRY_EVERY_MS`:
+ * one of the precached files may not have come (a flaky plant network), and the browser then
+ * drops the worker and never tries again on its own until the next page load.
  */
-const INSTALL_RETRY_MS = [5_000, 15_000, 60_000, 300_000] as const;
+const INSTALL_RETRY_MS: readonly number[] = [5_000, 15_000, 60_000];
+const INSTALL_RETRY_EVERY_MS = 300_000;
 
 function register(registerSW: typeof RegisterSW, attempt = 0): void {
   const again = () => {
-    const pause = INSTALL_RETRY_MS[Math.min(attempt, INSTALL_RETRY_MS.length - 1)] ?? 300_000;
+    const pause = INSTALL_RETRY_MS[attempt] ?? INSTALL_RETRY_EVERY_MS;
     retryWhenOnline(pause, () => register(registerSW, attempt + 1));
   };
   const update = registerSW({
