@@ -202,8 +202,10 @@ export async function benchDashboard(): Promise<string[]> {
       // navigation: a watch started by a later evaluate came a CDP round trip late (up to 300 ms
       // on a busy machine, event-inspection.bench.ts found) and counted that, not the frames.
       const cpu = AB ? browserCpu() : undefined;
-      const start = await openDashboard(page, copy?.path ?? dashboard);
+      const look = copy?.cold === true ? await lookInsideCold(page, copy.path) : undefined;
+      const start = await openDashboard(page, copy?.path ?? dashboard, look?.probe);
       const drawn = await page.evaluate<Drawn>('window.__dashboardDrawn');
+      await look?.done(drawn.drawn - start);
       const used = cpu?.();
       if (copy !== undefined) (copy.cold ? openedCold : openedFirst).push(drawn.drawn - start);
       if (!counted) return;
@@ -557,6 +559,41 @@ async function lookInsideOpening(page: Page, dashboard: string): Promise<void> {
   await page.waitForTimeout(1_100);
   await stop();
   await printPhases(page, `opened in the app, probed: drawn at ${ms(drawn.drawn - start)}`);
+}
+
+/**
+ * BENCH_DASHBOARD_COLD_LOOK: each cold first opening (every chart made) looked inside, its figure
+ * still counted (so read it as the look's, not the bench's): `phases`, the probe (printed);
+ * `trace`, a Chrome trace and a CPU profile (/tmp/dashboard-cold-ID.trace.json and .cpuprofile,
+ * for trace-summary.ts between `bench-open` and `bench-drawn`).
+ */
+async function lookInsideCold(
+  page: Page,
+  path: string,
+): Promise<{ probe: string; done: (took: number) => Promise<void> } | undefined> {
+  const how = process.env.BENCH_DASHBOARD_COLD_LOOK;
+  if (how === 'phases') {
+    return {
+      probe: phasesProbe(MILESTONES, 600),
+      done: async (took) => {
+        await page.waitForTimeout(700);
+        await printPhases(page, `a cold opening, probed: drawn at ${ms(took)}`);
+      },
+    };
+  }
+  if (how !== 'trace') return undefined;
+  const file = `/tmp/dashboard-cold-${path.split('/').pop() ?? ''}`;
+  const stopTrace = await tracePage(page, `${file}.trace.json`);
+  const stopProfile = await profilePage(page, `${file}.cpuprofile`);
+  return {
+    probe: '',
+    done: async (took) => {
+      await page.waitForTimeout(300);
+      await stopProfile();
+      await stopTrace();
+      process.stdout.write(`a cold opening, traced: drawn at ${ms(took)}: ${file}.trace.json\n`);
+    },
+  };
 }
 
 /**
