@@ -55,6 +55,10 @@ describe('feedback centre', () => {
       await page.getByTestId('ticket-send').click();
       await expect.poll(() => page.getByText('Title is required').count()).toBe(1);
       await expect.poll(() => page.getByText('Description is required').count()).toBe(1);
+      // The focus on the first field with a problem, not left on Send.
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+        .toBe('ticket-title');
       await page.getByTestId('ticket-title').fill('Coolant pump hums');
       await page.getByTestId('ticket-description').fill('The coolant pump hums loudly at start.');
       await page.getByTestId('ticket-importance').click();

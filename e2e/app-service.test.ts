@@ -41,6 +41,10 @@ describe('service requests', () => {
       await page.getByTestId('service-send').click();
       await expect.poll(() => page.getByText('Choose the machine').count()).toBe(1);
       await expect.poll(() => page.getByText('Title is required').count()).toBe(1);
+      // The focus on the first field with a problem, not left on Send.
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+        .toBe('service-asset');
       await page.getByTestId('service-asset').click();
       const machine = page.getByRole('option').first();
       const machineName = (await machine.textContent()) ?? '';

@@ -9,6 +9,7 @@ import { languageAtom } from './state/preferences';
 import { connectSyncBridge } from './sync/bridge';
 import { syncWorker } from './sync/worker';
 import { registerServiceWorker } from './pwa';
+import { focusFirstInvalidOnSubmit } from './components/focus-first-invalid';
 
 /*
  * Start: the worker's status first, the stored session at once from the local store (offline
@@ -20,6 +21,8 @@ connectSyncBridge();
 // so no first visit carries it.
 void import('./features/security-insights/csp-reporter').then((m) => m.reportCspViolations());
 reloadWhenStoredUserEmptied();
+// A submit the page finds wrong puts the focus on the first field with a problem (every form).
+focusFirstInvalidOnSubmit(document);
 const go = (to: string) => router.navigate({ to });
 // Failure reports name the page the user is on (its path only: queries may carry tokens).
 router.subscribe('onResolved', () => {
