@@ -195,6 +195,10 @@ describe('a service request’s call', () => {
       await expect
         .poll(() => admin.page.getByTestId('service-call-error').textContent())
         .toBe('All agents busy or not available');
+      // The button, busy while the server looked, has the keyboard's focus again.
+      await expect
+        .poll(() => admin.page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+        .toBe('service-call-video');
     } finally {
       await closeAll();
     }

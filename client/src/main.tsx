@@ -10,6 +10,7 @@ import { connectSyncBridge } from './sync/bridge';
 import { syncWorker } from './sync/worker';
 import { registerServiceWorker } from './pwa';
 import { focusFirstInvalidOnSubmit } from './components/focus-first-invalid';
+import { keepFocusOnBusyButtons } from './components/keep-focus-on-busy-buttons';
 
 /*
  * Start: the worker's status first, the stored session at once from the local store (offline
@@ -23,6 +24,8 @@ void import('./features/security-insights/csp-reporter').then((m) => m.reportCsp
 reloadWhenStoredUserEmptied();
 // A submit the page finds wrong puts the focus on the first field with a problem (every form).
 focusFirstInvalidOnSubmit(document);
+// A button busy while focused (Send, Video call) has the focus back once it is done.
+keepFocusOnBusyButtons(document);
 const go = (to: string) => router.navigate({ to });
 // Failure reports name the page the user is on (its path only: queries may carry tokens).
 router.subscribe('onResolved', () => {
