@@ -129,6 +129,8 @@ describe('service requests', () => {
       .where('id', '=', internal.userId)
       .executeTakeFirstOrThrow();
     const agentName = `${agentRow.firstname} ${agentRow.lastname}`;
+    // Only the service agents are offered (the demo's one): the request's calls go to its agent.
+    await expect.poll(() => sp.getByRole('option').allTextContents()).toEqual([agentName]);
     await sp.getByRole('option', { name: agentName }).click();
     await sp.getByTestId('service-move-assigned').click();
     await expect.poll(() => sp.getByTestId('service-state').textContent()).toBe('Assigned');

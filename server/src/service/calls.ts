@@ -20,6 +20,7 @@ import { scopeTo } from '../repositories/account-scope';
 import { ModelRepository } from '../repositories/model.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { DomainError, forbidden, notFound } from '../services/domain-error';
+import { serviceAgentsOf } from './service-rules';
 import type { ModelService } from '../services/model.service';
 import type { Session } from '../services/user.service';
 
@@ -300,7 +301,7 @@ export class CallService {
     caller: string,
   ): Promise<string | undefined> {
     const online = this.presence?.onlineUsers(accountId) ?? new Set<string>();
-    const agents = await this.agentsOf(accountId);
+    const agents = await serviceAgentsOf(this.db, accountId);
     const open = await this.openCalls(accountId);
     const busy = new Set(open.flatMap((r) => [r.caller_id, r.agent_id]));
     const free = (id: string) => id !== caller && online.has(id) && agents.has(id) && !busy.has(id);
@@ -309,17 +310,6 @@ export class CallService {
     const taken = request.assigned_to ?? open.find((r) => r.request_id === requestId)?.agent_id;
     if (taken !== undefined) return free(taken) ? taken : undefined;
     return [...agents].sort().find(free);
-  }
-
-  /** The members of the account whose roles hold the service-agent permission. */
-  private async agentsOf(accountId: string): Promise<Set<string>> {
-    const rows = await scopeTo(this.db, accountId)
-      .selectFrom('memberships')
-      .innerJoin('permissions', 'permissions.role_id', 'memberships.role_id')
-      .select('memberships.user_id')
-      .where('permissions.name', '=', SERVICE_PERMISSIONS.agent)
-      .execute();
-    return new Set(rows.map((r) => r.user_id));
   }
 
   /** The account's calls that still go: their parties are busy. */

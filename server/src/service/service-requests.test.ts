@@ -180,6 +180,10 @@ describe('service requests', () => {
     const stranger = await put(id, { state: 'assigned', assigned_to: south }, admin);
     expect(stranger.status).toBe(422);
     expect(stranger.text).toContain(SERVICE_REQUEST_TEXTS.assigneeNotMember);
+    // A member without the agent's permission: its calls would never reach it.
+    const notAgent = await put(id, { state: 'assigned', assigned_to: people.reporter.id }, admin);
+    expect(notAgent.status).toBe(422);
+    expect(notAgent.text).toContain(SERVICE_REQUEST_TEXTS.assigneeNotAgent);
     const quiet = await put(id, { assigned_to: people.agent.id }, admin);
     expect(quiet.status).toBe(403);
     expect(quiet.text).toContain(SERVICE_REQUEST_TEXTS.assignWithMove);

@@ -1,6 +1,7 @@
 import {
   ACTIVE_SERVICE_STATES,
   personName,
+  SERVICE_PERMISSIONS,
   SERVICE_REQUEST_TEXTS,
   serviceChangeProblems,
   serviceRequestAttributesSchema,
@@ -49,13 +50,26 @@ async function refuseChange(
     const first = Object.values(forbidden)[0]?.[0] ?? SERVICE_REQUEST_TEXTS.moveNotYours;
     throw new DomainError('forbidden', first, { fields: forbidden });
   }
-  if (
-    changed.includes('assigned_to') &&
-    after.assigned_to !== null &&
-    !(await new UserRepository(trx).isMember(accountId, after.assigned_to))
-  )
-    needs.assigned_to = [SERVICE_REQUEST_TEXTS.assigneeNotMember];
+  if (changed.includes('assigned_to') && after.assigned_to !== null) {
+    if (!(await new UserRepository(trx).isMember(accountId, after.assigned_to)))
+      needs.assigned_to = [SERVICE_REQUEST_TEXTS.assigneeNotMember];
+    // The request's calls go to its agent alone (calls.ts): one without the permission could
+    // never be called, and the request's caller would read 'All agents busy' for good.
+    else if (!(await serviceAgentsOf(trx, accountId)).has(after.assigned_to))
+      needs.assigned_to = [SERVICE_REQUEST_TEXTS.assigneeNotAgent];
+  }
   if (Object.keys(needs).length > 0) throw invalidInput(needs);
+}
+
+/** The members of the account whose roles hold the service-agent permission. */
+export async function serviceAgentsOf(db: Db, accountId: string): Promise<Set<string>> {
+  const rows = await scopeTo(db, accountId)
+    .selectFrom('memberships')
+    .innerJoin('permissions', 'permissions.role_id', 'memberships.role_id')
+    .select('memberships.user_id')
+    .where('permissions.name', '=', SERVICE_PERMISSIONS.agent)
+    .execute();
+  return new Set(rows.map((r) => r.user_id));
 }
 
 /** The request names its agent as the server knows it (who may not list users reads it). */

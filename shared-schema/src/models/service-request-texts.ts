@@ -8,4 +8,5 @@ export const SERVICE_REQUEST_TEXTS = {
   assigneeLeft: 'Remove the agent first.',
   assignWithMove: 'Assign or unassign it with its button.',
   assigneeNotMember: 'Only a member of the account can be assigned.',
+  assigneeNotAgent: 'Only a service agent can be assigned: calls about the request go to them.',
 } as const;

@@ -15,6 +15,10 @@ addServerTexts([
   [SERVICE_REQUEST_TEXTS.assigneeLeft, msg`Remove the agent first.`],
   [SERVICE_REQUEST_TEXTS.assignWithMove, msg`Assign or unassign it with its button.`],
   [SERVICE_REQUEST_TEXTS.assigneeNotMember, msg`Only a member of the account can be assigned.`],
+  [
+    SERVICE_REQUEST_TEXTS.assigneeNotAgent,
+    msg`Only a service agent can be assigned: calls about the request go to them.`,
+  ],
 ]);
 
 // The spec's call texts (spec 001 §8) and the server's refusals of calls.

@@ -18,6 +18,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import {
   personName,
+  SERVICE_PERMISSIONS,
   serviceMovesFrom,
   serviceRolesOf,
   type MachineContext,
@@ -68,7 +69,7 @@ function RequestView({ request }: { readonly request: LocalModel<'service_reques
       ? { ...request.attributes, reported_by: userId }
       : request.attributes;
   const roles = serviceRolesOf(a, userId, can);
-  const members = useLiveQuery({ type: 'user', limit: 1000 })?.items;
+  const members = useServiceAgents();
   const asset = useLiveModel('asset', a.asset_id);
   const [error, took] = useWriteOutcome();
   const update = async (change: Partial<ServiceRequestAttributes>) =>
@@ -137,6 +138,23 @@ function RequestView({ request }: { readonly request: LocalModel<'service_reques
       <Calls request={a} />
     </Stack>
   );
+}
+
+/**
+ * Who a request may be assigned to: the members whose roles hold the agent's permission (the
+ * server refuses anyone else, as the request's calls go to its agent alone). A viewer who cannot
+ * read the roles is offered every member it sees, and the server says it if one is no agent.
+ */
+function useServiceAgents(): Members {
+  const members = useLiveQuery({ type: 'user', limit: 1000 })?.items;
+  const roles = useLiveQuery({ type: 'role', limit: 1000 })?.items;
+  if (members === undefined || roles === undefined || roles.length === 0) return members;
+  const agentRoles = new Set(
+    roles
+      .filter((r) => r.attributes.permissions.includes(SERVICE_PERMISSIONS.agent))
+      .map((r) => r.id),
+  );
+  return members.filter((m) => m.attributes.role_ids.some((id) => agentRoles.has(id)));
 }
 
 /** The table's moves this user may make from the request's state. */
