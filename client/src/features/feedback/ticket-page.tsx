@@ -304,7 +304,7 @@ function Moves(props: {
         ) : null}
         {needsAssignee ? (
           <Select
-            label={t`Assigned to`}
+            label={t`Assign to`}
             value={assignee}
             onChange={setAssignee}
             data={people}
