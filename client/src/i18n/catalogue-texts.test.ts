@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
  */
 
 const SRC = fileURLToPath(new URL('..', import.meta.url));
-const LANGUAGES = ['de', 'pt', 'ru'] as const;
+/** Every language the app has (its English source's catalogue included). */
+const LANGUAGES = readdirSync(fileURLToPath(new URL('../locales', import.meta.url)));
 
 /** The catalogues' folders: the app's own and each area's. */
 function catalogueFolders(): string[] {
@@ -35,7 +36,10 @@ function poText(lines: readonly string[]): string {
 /** Each entry's msgid and msgstr (the header, whose msgid is empty, left out). */
 function entries(file: string): { id: string; text: string }[] {
   const found: { id: string; text: string }[] = [];
-  for (const block of readFileSync(file, 'utf8').split(/\n\s*\n/)) {
+  const text = readFileSync(file, 'utf8');
+  // Gettext's own plurals are not read here: lingui writes ICU plurals in one msgstr.
+  if (/^msgstr\[/m.test(text)) throw new Error(`${file}: a gettext plural (msgstr[n])`);
+  for (const block of text.split(/\n\s*\n/)) {
     const lines = block.split('\n').filter((l) => !l.startsWith('#'));
     const at = (key: string) => lines.findIndex((l) => l.startsWith(`${key} "`));
     const idAt = at('msgid');

@@ -123,6 +123,21 @@ export class UserRepository {
     return row !== undefined;
   }
 
+  /**
+   * The members of an account whose roles hold `permission` as a stored permission row (an
+   * admin's role holds none: it is allowed everything without them); `onlyUser` asks of one.
+   */
+  async holdersOf(accountId: string, permission: string, onlyUser?: string): Promise<Set<string>> {
+    let query = scopeTo(this.db, accountId)
+      .selectFrom('memberships')
+      .innerJoin('permissions', 'permissions.role_id', 'memberships.role_id')
+      .select('memberships.user_id')
+      .where('permissions.name', '=', permission);
+    if (onlyUser !== undefined) query = query.where('memberships.user_id', '=', onlyUser);
+    const rows = await query.execute();
+    return new Set(rows.map((r) => r.user_id));
+  }
+
   /** How many users are members of an account (through any role). */
   async countMembers(accountId: string): Promise<number> {
     const row = await scopeTo(this.db, accountId)

@@ -55,21 +55,22 @@ async function refuseChange(
       needs.assigned_to = [SERVICE_REQUEST_TEXTS.assigneeNotMember];
     // The request's calls go to its agent alone (calls.ts): one without the permission could
     // never be called, and the request's caller would read 'All agents busy' for good.
-    else if (!(await serviceAgentsOf(trx, accountId)).has(after.assigned_to))
+    else if (!(await serviceAgentsOf(trx, accountId, after.assigned_to)).has(after.assigned_to))
       needs.assigned_to = [SERVICE_REQUEST_TEXTS.assigneeNotAgent];
   }
   if (Object.keys(needs).length > 0) throw invalidInput(needs);
 }
 
-/** The members of the account whose roles hold the service-agent permission. */
-export async function serviceAgentsOf(db: Db, accountId: string): Promise<Set<string>> {
-  const rows = await scopeTo(db, accountId)
-    .selectFrom('memberships')
-    .innerJoin('permissions', 'permissions.role_id', 'memberships.role_id')
-    .select('memberships.user_id')
-    .where('permissions.name', '=', SERVICE_PERMISSIONS.agent)
-    .execute();
-  return new Set(rows.map((r) => r.user_id));
+/**
+ * The members of the account whose roles hold the service-agent permission (calls go to them
+ * alone); `onlyUser` asks of one.
+ */
+export function serviceAgentsOf(
+  db: Db,
+  accountId: string,
+  onlyUser?: string,
+): Promise<Set<string>> {
+  return new UserRepository(db).holdersOf(accountId, SERVICE_PERMISSIONS.agent, onlyUser);
 }
 
 /** The request names its agent as the server knows it (who may not list users reads it). */

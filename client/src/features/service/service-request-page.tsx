@@ -148,7 +148,9 @@ function RequestView({ request }: { readonly request: LocalModel<'service_reques
 function useServiceAgents(): Members {
   const members = useLiveQuery({ type: 'user', limit: 1000 })?.items;
   const roles = useLiveQuery({ type: 'role', limit: 1000 })?.items;
-  if (members === undefined || roles === undefined || roles.length === 0) return members;
+  // Until the roles are read, nobody (every member, a moment, was a choice the server refuses).
+  if (members === undefined || roles === undefined) return undefined;
+  if (roles.length === 0) return members;
   const agentRoles = new Set(
     roles
       .filter((r) => r.attributes.permissions.includes(SERVICE_PERMISSIONS.agent))
@@ -192,6 +194,7 @@ function Moves(props: {
             value={agent}
             onChange={setAgent}
             data={(props.members ?? []).map((m) => ({ value: m.id, label: nameOf(m) }))}
+            nothingFoundMessage={t`No service agent: a role needs the service agent permission.`}
             searchable
             maw={320}
             data-testid="service-agent-select"
