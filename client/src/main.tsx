@@ -9,8 +9,6 @@ import { languageAtom } from './state/preferences';
 import { connectSyncBridge } from './sync/bridge';
 import { syncWorker } from './sync/worker';
 import { registerServiceWorker } from './pwa';
-import { focusFirstInvalidOnSubmit } from './components/focus-first-invalid';
-import { keepFocusOnBusyButtons } from './components/keep-focus-on-busy-buttons';
 
 /*
  * Start: the worker's status first, the stored session at once from the local store (offline
@@ -22,10 +20,8 @@ connectSyncBridge();
 // so no first visit carries it.
 void import('./features/security-insights/csp-reporter').then((m) => m.reportCspViolations());
 reloadWhenStoredUserEmptied();
-// A submit the page finds wrong puts the focus on the first field with a problem (every form).
-focusFirstInvalidOnSubmit(document);
-// A button busy while focused (Send, Video call) has the focus back once it is done.
-keepFocusOnBusyButtons(document);
+// Where the focus goes after a submit the page finds wrong and after a busy button: a lazy part.
+void import('./components/focus-care').then((m) => m.installFocusCare(document));
 const go = (to: string) => router.navigate({ to });
 // Failure reports name the page the user is on (its path only: queries may carry tokens).
 router.subscribe('onResolved', () => {
