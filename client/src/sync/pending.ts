@@ -6,8 +6,9 @@ import { syncWorker } from './worker';
 
 /**
  * The local changes waiting to be sent (or refused), oldest first, read again whenever the
- * worker's counts change (sending ones included); null until the first answer. One source for the sync details' list and
- * for the screens that show a change as made on this device (issue 30 item 14).
+ * worker's counts change (sending ones included); null until the first answer. One source for
+ * the sync details' list and for the screens that show a change as made on this device (issue 30
+ * item 14).
  */
 export function usePendingWrites(): readonly PendingWrite[] | null {
   const { pendingWrites, failedWrites, sendingWrites } = useAtomValue(syncStatusAtom);

@@ -50,13 +50,19 @@ async function refuseChange(
     const first = Object.values(forbidden)[0]?.[0] ?? SERVICE_REQUEST_TEXTS.moveNotYours;
     throw new DomainError('forbidden', first, { fields: forbidden });
   }
-  if (changed.includes('assigned_to') && after.assigned_to !== null) {
-    if (!(await new UserRepository(trx).isMember(accountId, after.assigned_to)))
-      needs.assigned_to = [SERVICE_REQUEST_TEXTS.assigneeNotMember];
-    // The request's calls go to its agent alone (calls.ts): one without the permission could
-    // never be called, and the request's caller would read 'All agents busy' for good.
-    else if (!(await serviceAgentsOf(trx, accountId, after.assigned_to)).has(after.assigned_to))
-      needs.assigned_to = [SERVICE_REQUEST_TEXTS.assigneeNotAgent];
+  // The request's calls go to its agent alone (calls.ts): one without the permission could never
+  // be called, and the request's caller would read 'All agents busy' for good. An agent is a
+  // member; only a refusal asks which of the two it lacks.
+  const assignee = after.assigned_to;
+  if (
+    changed.includes('assigned_to') &&
+    assignee !== null &&
+    !(await serviceAgentsOf(trx, accountId, assignee)).has(assignee)
+  ) {
+    const member = await new UserRepository(trx).isMember(accountId, assignee);
+    needs.assigned_to = [
+      member ? SERVICE_REQUEST_TEXTS.assigneeNotAgent : SERVICE_REQUEST_TEXTS.assigneeNotMember,
+    ];
   }
   if (Object.keys(needs).length > 0) throw invalidInput(needs);
 }
